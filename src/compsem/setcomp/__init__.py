@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 
 from ..paths import data_dir
-from . import dataset, metrics, pipeline
+from . import dataset, metrics, pipeline, report
+from .report import PAPER_NAMES
 from .dataset import (DIFFERENCE_SPECS, OPERATORS, QUINTUPLE_COLUMNS, SAMPLES_PER_QUINTUPLE, TARGET_COLUMN,
                       build_operator_tables, difference_filter, load_operator_table, load_quintuples,
                       shuffled_targets, unique_texts)
@@ -20,16 +21,12 @@ from .metrics import (CELLS, EPS_MODES, c4_table, cells_table, criterion_deltas,
                       union_table)
 
 __all__ = [
-    "dataset", "metrics", "pipeline", "QUINTUPLE_COLUMNS", "OPERATORS", "TARGET_COLUMN", "DIFFERENCE_SPECS",
+    "dataset", "metrics", "pipeline", "report", "QUINTUPLE_COLUMNS", "OPERATORS", "TARGET_COLUMN", "DIFFERENCE_SPECS",
     "SAMPLES_PER_QUINTUPLE", "build_operator_tables", "difference_filter", "load_operator_table", "load_quintuples",
     "shuffled_targets", "unique_texts", "CELLS", "EPS_MODES", "c4_table", "cells_table", "criterion_deltas",
     "deltas_table", "embed_tables", "epsilon_grids", "geometry", "geometry_table", "grid_cells", "grid_cells_naive",
     "raw_scores_table", "union_table", "PAPER_NAMES", "reference", "sample_quintuples", "load_source",
 ]
-
-#: Panel spec -> the paper's model name, where the paper evaluated the same model.
-PAPER_NAMES: dict[str, str] = {"sbert-mini": "SBERT-mini", "sbert-l": "SBERT-L", "use": "USE"}
-
 
 def reference(name: str) -> pd.DataFrame:
     """A table of the paper's numbers, ``data/reference/setcomp_<name>.csv`` (``source`` names the table)."""
