@@ -177,3 +177,37 @@ def test_bad_options_raise():
         sm.grid_fraction(np.zeros(2), [])
     with pytest.raises(ValueError, match="NaN"):
         sm.grid_fraction(np.zeros(2), [0.0, np.nan])
+
+
+def test_c1_at_zero_with_nonnegative_cos_ab_implies_c2():
+    """The book's claim: with cosine and cos(A,B) >= 0, meeting both C1 conditions at ε = 0 puts
+    the projection of O between A and B."""
+    rng = np.random.default_rng(7)
+    n = 4000
+    a = rng.normal(size=(n, 5))
+    b = a + rng.normal(scale=1.5, size=(n, 5))
+    o = rng.normal(size=(n, 5)) + 0.5 * (a + b)
+    d = sm.criterion_deltas(a, b, o, "overlap", "cos")
+    g = M.plane_geometry(a, b, o, warn=False)
+    sel = (d["d1"] >= 0) & (d["d2"] >= 0) & (M.cosine(a, b) >= 0) & ~g.degenerate
+    assert sel.sum() > 100
+    assert g.between[sel].all()
+
+
+def test_report_tables_put_paper_rows_beside_ours():
+    import pandas as pd
+
+    from compsem.setcomp import reference, report
+
+    rng = np.random.default_rng(0)
+    emb = {m: {"overlap": {k: rng.normal(size=(30, 6)) for k in ("a", "b", "t")}} for m in ("sbert-mini", "bow")}
+    cells = sm.cells_table(emb, "overlap", ["cos"], size=9, n_boot=50)
+    tab = report.cells_beside_paper(cells, reference("c1_cells"), "cos")
+    paper = tab[tab["model"] == "sbert-mini"]
+    assert len(paper) == 2 and paper.iloc[1]["TT"] == 28.96          # Table 1, SBERT-mini, (T,T)
+    assert tab.iloc[-1]["model"] == "(16 encoders)"
+    raw = sm.raw_scores_table(emb, "overlap", ["ned"])
+    rt = report.raw_beside_paper(raw, reference("overlap_deltas"), {"d1": ("m_ao_minus_m_ab", "d1_mean", "d1_std")})
+    assert rt[rt["source"].str.startswith("paper")]["d1"].tolist() == ["-0.0239 ± 0.0635"]   # Table 12(c)
+    assert report.fmt_ci(1.234, 1.0, 1.5) == "1.2 [1.0, 1.5]" and report.fmt_ci(np.nan, 0, 1) == "n/a"
+    assert isinstance(tab, pd.DataFrame)

@@ -179,3 +179,42 @@ def test_hf_generation_backend_on_a_tiny_model(tmp_path):
     out = be.fuse("cat sat", "dog ran")
     assert isinstance(out, str)
     assert "paraphraser" in be.prompt("cat sat", "dog ran")
+
+
+def test_build_dataset_end_to_end_and_reload(tmp_path):
+    import numpy as np
+
+    from compsem.setcomp import dataset as ds
+
+    def orthogonal_embed(texts, spec):   # every distinct text its own axis: all cosines 0, every quintuple passes
+        return np.eye(len(texts))
+
+    out = pl.build_dataset(DOCS, CountingBackend(), tmp_path / "work", filter_encoders="fake", embed_fn=orthogonal_embed,
+                           max_requests_per_second=None, sleep=no_sleep)
+    assert out["filter"].n_pass == 3
+    assert {k: len(v) for k, v in out["tables"].items()} == {"overlap": 3, "difference": 18, "union": 6}
+    q = ds.load_quintuples(tmp_path / "work" / "quintuples.jsonl")
+    assert len(q) == 3 and q["id"].tolist() == out["quintuples"]["id"].tolist()
+    d = ds.load_operator_table(tmp_path / "work" / "difference.jsonl", "difference")
+    assert len(d) == 18
+
+
+def test_build_dataset_without_usable_documents_is_a_clear_error(tmp_path):
+    from compsem.errors import DataError
+
+    with pytest.raises(DataError, match="no quintuple"):
+        pl.build_dataset({"d": "Too short. Also short."}, CountingBackend(), tmp_path, embed_fn=lambda t, s: None,
+                         max_requests_per_second=None)
+
+
+def test_documents_from_table(tmp_path):
+    import pandas as pd
+
+    from compsem.errors import DataError
+
+    p = tmp_path / "docs.csv"
+    pd.DataFrame({"doc": ["a", "b"], "text": list(DOCS.values())}).to_csv(p, index=False)
+    docs = pl.documents_from_table(p, id_column="doc")
+    assert list(docs) == ["a", "b"]
+    with pytest.raises(DataError, match="'body'"):
+        pl.documents_from_table(p, text_column="body")

@@ -49,6 +49,8 @@ __all__ = [
     "BudgetExhausted",
     "PipelineReport",
     "build_quintuples",
+    "build_dataset",
+    "documents_from_table",
 ]
 
 log = logging.getLogger("compsem.setcomp")
@@ -357,3 +359,33 @@ def documents_from_table(path: str | Path, *, text_column: str = "text", id_colu
     if len(set(ids)) != len(ids):
         raise DataError("duplicate document ids", file=str(path), column=id_column)
     return dict(zip(ids, df[text_column].tolist()))
+
+
+def build_dataset(documents: Iterable[str] | Mapping[str, str], backend: FusionBackend, workdir: str | Path, *,
+                  filter_encoders: str | list[str] = "sbert-mini", filter_threshold: float = 0.25,
+                  embed_fn: Callable | None = None, **kwargs) -> dict:
+    """The whole construction: documents -> quintuples -> difference filter -> operator tables.
+
+    Writes into ``workdir``: ``fusions.jsonl`` (the checkpoint; rerun the same call to resume),
+    ``quintuples.jsonl`` (loadable with :func:`compsem.setcomp.load_quintuples`) and
+    ``overlap.jsonl``, ``difference.jsonl``, ``union.jsonl`` (loadable with
+    :func:`compsem.setcomp.load_operator_table`). ``kwargs`` go to :func:`build_quintuples`.
+
+    Returns ``{"quintuples", "tables", "filter", "report"}``.
+    """
+    from .dataset import build_operator_tables, difference_filter
+
+    workdir = Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    q, rep = build_quintuples(documents, backend, workdir / "fusions.jsonl", **kwargs)
+    if len(q) == 0:
+        raise DataError("no quintuple could be built (no document with three usable sentences, or every "
+                        "fusion failed); see the failures file beside the checkpoint", file=str(workdir))
+    filt = difference_filter(q, encoders=filter_encoders, threshold=filter_threshold, embed_fn=embed_fn)
+    tables = build_operator_tables(q, difference_mask=filt.mask)
+    q.to_json(workdir / "quintuples.jsonl", orient="records", lines=True, force_ascii=False)
+    for op, t in tables.items():
+        t.to_json(workdir / f"{op}.jsonl", orient="records", lines=True, force_ascii=False)
+    log.info("built %d quintuples; difference filter pass rate %.1f%% under %s", len(q), 100 * filt.pass_rate,
+             ", ".join(filt.encoders))
+    return {"quintuples": q, "tables": tables, "filter": filt, "report": rep}
