@@ -211,3 +211,16 @@ def test_report_tables_put_paper_rows_beside_ours():
     assert rt[rt["source"].str.startswith("paper")]["d1"].tolist() == ["-0.0239 ± 0.0635"]   # Table 12(c)
     assert report.fmt_ci(1.234, 1.0, 1.5) == "1.2 [1.0, 1.5]" and report.fmt_ci(np.nan, 0, 1) == "n/a"
     assert isinstance(tab, pd.DataFrame)
+
+
+def test_geometry_samples_per_sample_angles():
+    import pandas as pd
+
+    a, b, o = np.array([[1.0, 0, 0]]), np.array([[0, 1.0, 0]]), np.array([[1.0, 1.0, 3.0]])
+    geoms = sm.geometry({"m": {"overlap": {"a": a, "b": b, "t": o}}}, "overlap")
+    tab = sm.geometry_samples(geoms, pd.DataFrame({"qid": ["q1"], "variant": ["v"]}))
+    row = tab.iloc[0]
+    assert (row["angle_ab"], row["angle_ap"], row["angle_bp"]) == pytest.approx((90.0, 45.0, 45.0))
+    assert row["t"] == pytest.approx(0.5) and row["bp_ratio"] == pytest.approx(0.5) and not row["degenerate"]
+    with pytest.raises(ValueError, match="projections"):
+        sm.geometry_samples(geoms, pd.DataFrame({"qid": ["q1", "q2"], "variant": ["v", "v"]}))

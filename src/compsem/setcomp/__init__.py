@@ -17,14 +17,14 @@ from .dataset import (DIFFERENCE_SPECS, OPERATORS, QUINTUPLE_COLUMNS, SAMPLES_PE
                       build_operator_tables, difference_filter, load_operator_table, load_quintuples,
                       shuffled_targets, unique_texts)
 from .metrics import (CELLS, EPS_MODES, c4_table, cells_table, criterion_deltas, deltas_table, embed_tables,
-                      epsilon_grids, geometry, geometry_table, grid_cells, grid_cells_naive, raw_scores_table,
+                      epsilon_grids, geometry, geometry_samples, geometry_table, grid_cells, grid_cells_naive, raw_scores_table,
                       union_table)
 
 __all__ = [
     "dataset", "metrics", "pipeline", "report", "QUINTUPLE_COLUMNS", "OPERATORS", "TARGET_COLUMN", "DIFFERENCE_SPECS",
     "SAMPLES_PER_QUINTUPLE", "build_operator_tables", "difference_filter", "load_operator_table", "load_quintuples",
     "shuffled_targets", "unique_texts", "CELLS", "EPS_MODES", "c4_table", "cells_table", "criterion_deltas",
-    "deltas_table", "embed_tables", "epsilon_grids", "geometry", "geometry_table", "grid_cells", "grid_cells_naive",
+    "deltas_table", "embed_tables", "epsilon_grids", "geometry", "geometry_samples", "geometry_table", "grid_cells", "grid_cells_naive",
     "raw_scores_table", "union_table", "PAPER_NAMES", "reference", "sample_quintuples", "load_source",
 ]
 

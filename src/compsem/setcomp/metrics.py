@@ -54,6 +54,7 @@ __all__ = [
     "raw_scores_table",
     "geometry",
     "geometry_table",
+    "geometry_samples",
     "union_table",
     "ci",
 ]
@@ -394,3 +395,22 @@ def union_table(emb, geoms: Mapping[str, M.PlaneGeometry], *, comparable: float 
                              share_of_samples=float(100 * sel.mean()) if sel.size else float("nan"),
                              pct_expected=est, low=lo, high=hi, n_degenerate=int((~ok).sum())))
     return pd.DataFrame(rows)
+
+
+def geometry_samples(geoms: Mapping[str, M.PlaneGeometry], table: pd.DataFrame) -> pd.DataFrame:
+    """Per-sample projection results in tidy form (one row per model and sample).
+
+    Columns: ``model, qid, variant, angle_ab, angle_ap, angle_bp`` (degrees), ``t`` (signed
+    position, 0 at A, 1 at B), ``bp_ratio`` (∠(B,P)/∠(A,B), the paper's histogram variable),
+    ``residual`` (share of the target's length outside the plane) and ``degenerate``.
+    """
+    frames = []
+    for model, g in geoms.items():
+        if len(g.t) != len(table):
+            raise ValueError(f"{model}: {len(g.t)} projections for {len(table)} samples")
+        frames.append(pd.DataFrame({
+            "model": model, "qid": table["qid"].to_numpy(), "variant": table["variant"].to_numpy(),
+            "angle_ab": np.degrees(g.angle_ab), "angle_ap": np.degrees(g.angle_ap),
+            "angle_bp": np.degrees(g.angle_bp), "t": g.t, "bp_ratio": g.bp_ratio, "residual": g.residual,
+            "degenerate": g.degenerate}))
+    return pd.concat(frames, ignore_index=True)
