@@ -53,11 +53,7 @@ _build/executed/notebooks/%.ipynb: notebooks/%.ipynb $(LIBSRC) $(DATA) | $(STAMP
 _build/executed/notebooks/99_reproducibility.ipynb: $(filter-out %/99_reproducibility.ipynb,$(EXECUTED)) benchmarks/results.json
 
 book: $(EXECUTED) $(BOOKSRC) | $(STAMP)
-	@mkdir -p _build/site-src/notebooks
-	cp -p _config.yml _toc.yml references.bib _build/site-src/
-	rm -rf _build/site-src/book && cp -pr book _build/site-src/book
-	cp -p $(EXECUTED) _build/site-src/notebooks/
-	cp -p benchmarks/results.json _build/site-src/book/ 2>/dev/null || true
+	$(BIN)/python -m compsem stage --executed _build/executed/notebooks --out _build/site-src
 	$(BIN)/jupyter-book build _build/site-src --path-output . --warningiserror --keep-going
 	@echo "The book is at file://$(CURDIR)/_build/html/index.html"
 
