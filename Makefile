@@ -61,7 +61,6 @@ book: $(EXECUTED) $(BOOKSRC) | $(STAMP)
 # fails on broken links or anchors, images that do not load, raw TeX, remote requests, cell
 # errors. Screenshots go to _build/screenshots.
 check-book: book
-	@command -v chromium >/dev/null || { echo "check-book needs Debian's chromium: apt-get install -y chromium"; exit 1; }
 	$(BIN)/python -m compsem.checkbook --html _build/html --executed _build/executed/notebooks
 
 # -- extras --------------------------------------------------------------------------------

@@ -119,10 +119,24 @@ async () => {
 """
 
 
+def find_browser() -> str | None:
+    """``$CHROMIUM``, else the first of chromium, chromium-browser, google-chrome on PATH."""
+    import os
+    import shutil
+
+    if os.environ.get("CHROMIUM"):
+        return os.environ["CHROMIUM"]
+    return next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
+
+
 def browser_check(html_dir: Path, screenshots: Path | None = None, shots: tuple[str, ...] = (),
-                  executable: str = "/usr/bin/chromium") -> list[str]:
+                  executable: str | None = None) -> list[str]:
     """Open every page in headless Chromium; return the problems seen."""
     from playwright.sync_api import sync_playwright
+
+    executable = executable or find_browser()
+    if executable is None:
+        raise RuntimeError("no Chromium found: apt-get install chromium (Debian), or set CHROMIUM=/path/to/browser")
 
     problems: list[str] = []
     pages = [p for p in sorted(html_dir.rglob("*.html")) if "_static" not in p.parts and p.name not in SKIP_PAGES
