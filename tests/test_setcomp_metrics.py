@@ -224,3 +224,12 @@ def test_geometry_samples_per_sample_angles():
     assert row["t"] == pytest.approx(0.5) and row["bp_ratio"] == pytest.approx(0.5) and not row["degenerate"]
     with pytest.raises(ValueError, match="projections"):
         sm.geometry_samples(geoms, pd.DataFrame({"qid": ["q1", "q2"], "variant": ["v", "v"]}))
+
+
+def test_c4_holds_at_zero_even_for_random_vectors():
+    """The book's observation: E_A − E_B contains −E_B, so cos(ΔE, E_B) < 0 ≤≈ cos(ΔE, E_D)."""
+    rng = np.random.default_rng(3)
+    a, b, d = (rng.normal(size=(500, 256)) for _ in range(3))
+    d3 = sm.criterion_deltas(a, b, d, "difference", "cos")["d3"]
+    assert (d3 > 0).all()
+    assert sm.grid_single(d3, [0.0])["pct"] == 100.0
