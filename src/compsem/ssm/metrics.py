@@ -139,28 +139,18 @@ def _weighted_total(C, S) -> np.ndarray:
     return np.einsum("bk,kl,bl->b", C, S, C) - (C**2) @ d + C @ d
 
 
-def bootstrap_ssm(D, D_ref, labels, *, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> dict:
-    """Cluster-bootstrap percentile CIs for sparsity and RSA of one distance matrix.
-
-    A resample draws K clusters with replacement; its pairs are those between the drawn
-    clusters plus each drawn cluster's own pairs (pairs between two copies of one cluster are
-    left out). Sparsity and RSA of a resample are computed in closed form from cluster-block
-    sums weighted by the draw counts (no Python loop over draws). CH gets no interval: copies of
-    a cluster make identical rows, which distorts the index rather than resampling it.
-
-    Returns ``{"sparsity": (lo, hi), "rsa": (lo, hi)}``.
-    """
+def ssm_draws(D, D_ref, labels, C) -> tuple[np.ndarray, np.ndarray]:
+    """Sparsity of D and RSA(D, D_ref) for each cluster-count row of C (B, K); clusters in
+    ``np.unique(labels)`` order. See :func:`bootstrap_ssm`."""
     D, D_ref = _square(D, "D"), _square(D_ref, "D_ref")
     labels = np.asarray(labels)
-    uniq, C = cluster_counts(labels, n_boot=n_boot, seed=seed)
+    uniq = np.unique(labels)
     inv = np.searchsorted(uniq, labels)
     K = uniq.size
-    q = [(1 - level) / 2 * 100, (1 + level) / 2 * 100]
-
+    C = np.atleast_2d(np.asarray(C, dtype=float))
     # sparsity: all ordered entries, diagonal included
-    ones = np.ones_like(D)
-    spars = _weighted_total(C, _block_sums(np.abs(1.0 - D), inv, K)) / _weighted_total(C, _block_sums(ones, inv, K))
-
+    spars = (_weighted_total(C, _block_sums(np.abs(1.0 - D), inv, K))
+             / _weighted_total(C, _block_sums(np.ones_like(D), inv, K)))
     # RSA: ordered pairs i != j (D symmetric, so this equals the upper-triangle Pearson r)
     off = 1.0 - np.eye(D.shape[0])
     x, y = D * off, D_ref * off
@@ -172,6 +162,23 @@ def bootstrap_ssm(D, D_ref, labels, *, n_boot: int = 1000, seed: int = 0, level:
     vy = st["yy"] / n - (st["y"] / n) ** 2
     with np.errstate(invalid="ignore", divide="ignore"):
         r = cov / np.sqrt(vx * vy)
+    return spars, r
+
+
+def bootstrap_ssm(D, D_ref, labels, *, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> dict:
+    """Cluster-bootstrap percentile CIs for sparsity and RSA of one distance matrix.
+
+    A resample draws K clusters with replacement; its pairs are those between the drawn
+    clusters plus each drawn cluster's own pairs (pairs between two copies of one cluster are
+    left out). Sparsity and RSA of a resample are computed in closed form from cluster-block
+    sums weighted by the draw counts (no Python loop over draws). CH gets no interval: copies of
+    a cluster make identical rows, which distorts the index rather than resampling it.
+
+    Returns ``{"sparsity": (lo, hi), "rsa": (lo, hi)}``.
+    """
+    uniq, C = cluster_counts(labels, n_boot=n_boot, seed=seed)
+    spars, r = ssm_draws(D, D_ref, labels, C)
+    q = [(1 - level) / 2 * 100, (1 + level) / 2 * 100]
     n_bad = int((~np.isfinite(r)).sum())
     if n_bad:
         warnings.warn(f"{n_bad} of {n_boot} bootstrap RSA values undefined (dropped)", RuntimeWarning, stacklevel=2)
@@ -224,4 +231,4 @@ def ssm_table(R, R_ref, labels, *, symmetric: bool = False, n_boot: int = 0, see
 
 __all__ = ["SPACES", "relatedness_distance", "discrepancy_distance", "distances", "sparsity",
            "calinski_harabasz", "upper", "rsa", "entailment_accuracy", "cluster_counts",
-           "bootstrap_ssm", "bootstrap_accuracy", "ssm_table", "DataError"]
+           "ssm_draws", "bootstrap_ssm", "bootstrap_accuracy", "ssm_table", "DataError"]
