@@ -14,3 +14,8 @@ __all__ = [
     "entailment_index", "content_words", "choice_prompt", "parse_choice", "get_scorer", "expand_scorers",
     "score_matrix",
 ]
+from .study import (REFERENCE, Scored, accuracy_frame, load_study, mean_scores_frame, paper_table, reference_scored,
+                    score_all, scorer_specs, ssm_frame)
+
+__all__ += ["REFERENCE", "Scored", "accuracy_frame", "load_study", "mean_scores_frame", "paper_table",
+            "reference_scored", "score_all", "scorer_specs", "ssm_frame"]

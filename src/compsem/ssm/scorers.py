@@ -148,7 +148,8 @@ class EmbeddingCosine:
 
     @property
     def identity(self) -> str:
-        return f"cosine:{self.model}:clip={self.clip}"
+        from compsem import get_encoder
+        return f"cosine:{get_encoder(self.model).identity}:clip={self.clip}"
 
     def score(self, texts: Sequence[str], *, progress: bool = True) -> np.ndarray:
         from compsem import embed  # the foundation: caches and deduplicates
@@ -221,7 +222,7 @@ class NLICrossEncoder:
     def score_pairs(self, premises: Sequence[str], hypotheses: Sequence[str], *, progress: bool = True) -> np.ndarray:
         """Entailment probability for each (premise, hypothesis) pair, in input order."""
         import torch
-        from tqdm.auto import tqdm
+        from tqdm import tqdm
 
         premises, hypotheses = list(premises), list(hypotheses)
         if len(premises) != len(hypotheses):
@@ -318,7 +319,7 @@ class LLMChoice:
         return f"llm:{self.model_name}:prompt={h}"
 
     def score(self, texts: Sequence[str], *, progress: bool = True) -> np.ndarray:
-        from tqdm.auto import tqdm
+        from tqdm import tqdm
 
         texts = _check_texts(texts)
         uniq, inv = _unique(texts)
