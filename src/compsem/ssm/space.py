@@ -59,20 +59,35 @@ def zoom_window(xy, centre: int, *, k: int = 12) -> np.ndarray:
     return np.argsort(d, kind="stable")[:k]
 
 
-def plot_zoom(ax, xy, texts, colours, closeness, idx, *, min_font: float = 5, max_font: float = 11,
-              wrap: int = 38):
-    """Write the sentences ``idx`` at their MDS positions, font size growing with ``closeness``
-    (e.g. the largest 1 - D to a basis sentence), coloured by their RGB colour."""
+def plot_zoom(ax, xy, texts, colours, closeness, idx, *, min_font: float = 6, max_font: float = 12,
+              wrap: int = 44):
+    """Print the sentences ``idx`` beside their MDS positions, font size growing with
+    ``closeness`` in [0, 1] (e.g. the largest 1 - D to a basis sentence) and text in their RGB
+    colour (black = close to no basis sentence) on a white background.
+
+    Labels are spread evenly over the panel's height in the order of the points' y coordinate
+    and joined to their point by a thin line, so that sentences at (almost) the same position
+    stay readable.
+    """
     import textwrap
 
     idx = np.asarray(idx)
-    ax.set_facecolor("0.35")
+    pts = xy[idx]
     c = np.clip(np.asarray(closeness, dtype=float)[idx], 0, 1)
+    span = max(np.ptp(pts[:, 0]), np.ptp(pts[:, 1]), 1e-6)
+    y0, y1 = pts[:, 1].min() - 0.1 * span, pts[:, 1].max() + 0.1 * span
+    slots = np.linspace(y0, y1, len(idx))
+    label_y = np.empty(len(idx))
+    label_y[np.argsort(pts[:, 1], kind="stable")] = slots
+    label_x = pts[:, 0].max() + 0.25 * span
+    ax.set_facecolor("white")
     for k, i in enumerate(idx):
-        ax.text(xy[i, 0], xy[i, 1], textwrap.fill(texts[i], wrap), fontsize=min_font + (max_font - min_font) * c[k],
-                color=colours[i], ha="center", va="center")
-    pad = 0.15 * max(np.ptp(xy[idx, 0]), np.ptp(xy[idx, 1]), 1e-3)
-    ax.set_xlim(xy[idx, 0].min() - 3 * pad, xy[idx, 0].max() + 3 * pad)
-    ax.set_ylim(xy[idx, 1].min() - pad, xy[idx, 1].max() + pad)
+        col = np.asarray(colours[i], dtype=float)
+        ax.plot([pts[k, 0], label_x], [pts[k, 1], label_y[k]], color="0.8", lw=0.6, zorder=1)
+        ax.scatter(*pts[k], color=col, s=25, edgecolors="0.4", linewidths=0.5, zorder=2)
+        ax.text(label_x, label_y[k], textwrap.fill(texts[i], wrap), fontsize=min_font + (max_font - min_font) * c[k],
+                color=col, ha="left", va="center")
+    ax.set_xlim(pts[:, 0].min() - 0.1 * span, label_x + 1.6 * span)
+    ax.set_ylim(y0 - 0.08 * span, y1 + 0.08 * span)
     ax.set_xticks([]); ax.set_yticks([])
     return ax
