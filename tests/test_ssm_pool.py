@@ -94,3 +94,19 @@ def test_shipped_pool_meets_the_spec():
     assert set(np.round(R[labelled], 3)) <= {0.0, 0.3, 0.7, 1.0}
     assert (R[~labelled & (cats != "identical")] == 0).all() and (np.diag(R) == 1).all()
     assert len(pool.checksum) == 16
+
+
+def test_datasheet_and_landing_page_numbers_match_the_data():
+
+    from compsem.paths import repo_root
+
+    pool = load_pool()
+    cats = pair_categories(pool)
+    n_judged = int(np.isin(cats, CATEGORIES[:4]).sum())
+    sheet = (data_dir("ssm") / "DATASHEET.md").read_text()
+    assert f"{len(pool)} English sentences in {pool.n_clusters} clusters" in sheet
+    assert f"{n_judged} graded judgements" in sheet
+    assert f"{int((cats == 'within_cluster').sum()):,} ordered pairs" in sheet
+    page = (repo_root() / "book" / "part4_ssm.md").read_text()
+    assert f"{len(pool)} sentences in {pool.n_clusters} clusters" in page
+    assert f"{n_judged} premise" in page and f"and {len(pool)} sentences" in page
