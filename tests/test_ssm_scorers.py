@@ -17,7 +17,7 @@ WORDS = ("a dog runs in the park . an animal moves outside cats sleep on mats it
          "people walk").split()
 
 
-def _build_tiny_nli(path, id2label):
+def _build_tiny_nli(path, id2label, seed=0):
     """A randomly initialised 2-layer BERT classifier with a word-level tokenizer, saved to ``path``."""
     from tokenizers import Tokenizer, models, pre_tokenizers, processors
     from transformers import BertConfig, BertForSequenceClassification, PreTrainedTokenizerFast
@@ -30,7 +30,7 @@ def _build_tiny_nli(path, id2label):
         special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])])
     tok = PreTrainedTokenizerFast(tokenizer_object=tk, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]",
                                   sep_token="[SEP]")
-    torch.manual_seed(0)
+    torch.manual_seed(seed)
     cfg = BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=2, num_attention_heads=2,
                      intermediate_size=32, max_position_embeddings=64, initializer_range=0.5, num_labels=len(id2label),
                      id2label=id2label, label2id={v: k for k, v in id2label.items()})
@@ -162,3 +162,10 @@ def test_score_cache_roundtrip(tmp_path):
     assert meta["identity"] == "lexical-coverage-v1" and meta["n"] == 2
     score_matrix(Counting(), texts + ["a dog barks"], cache_dir=tmp_path)  # other pool: new entry
     assert len(calls) == 2
+
+
+def test_nli_identity_follows_the_weights_of_a_local_model(tmp_path):
+    a = _build_tiny_nli(tmp_path / "m", {0: "entailment", 1: "neutral", 2: "contradiction"})
+    before = NLICrossEncoder(str(a)).identity
+    _build_tiny_nli(tmp_path / "m", {0: "entailment", 1: "neutral", 2: "contradiction"}, seed=1)
+    assert NLICrossEncoder(str(a)).identity != before   # retrained weights: a new cache key

@@ -201,6 +201,7 @@ class NLICrossEncoder:
     tokenizer: object = None
     batch_size: int = 32
     max_length: int = 256
+    device: str | None = None       # e.g. "cuda"; None keeps the model where it was loaded (CPU)
     symmetric: bool = False
     _ent: int = field(default=-1, repr=False)
 
@@ -209,6 +210,8 @@ class NLICrossEncoder:
             self.model, self.tokenizer = load_nli(self.model_name)
         self._ent = entailment_index(self.model.config.id2label)
         self.model.eval()
+        if self.device is not None:
+            self.model.to(self.device)
 
     @property
     def name(self) -> str:
@@ -216,7 +219,11 @@ class NLICrossEncoder:
 
     @property
     def identity(self) -> str:
+        """Name plus hub revision, or a digest of the weight files for a local folder."""
         rev = getattr(self.model.config, "_commit_hash", None) or ""
+        if os.path.isdir(self.model_name):
+            from compsem.encoders import weights_digest
+            rev = weights_digest(self.model_name)
         return f"nli:{self.model_name}@{rev}:max_length={self.max_length}"
 
     def score_pairs(self, premises: Sequence[str], hypotheses: Sequence[str], *, progress: bool = True) -> np.ndarray:
@@ -235,6 +242,7 @@ class NLICrossEncoder:
                 idx = order[s:s + self.batch_size]
                 enc = self.tokenizer([premises[k] for k in idx], [hypotheses[k] for k in idx], padding=True,
                                      truncation=True, max_length=self.max_length, return_tensors="pt")
+                enc = {k: v.to(self.model.device) for k, v in enc.items()}
                 logits = self.model(**enc).logits.float()
                 out[idx] = torch.softmax(logits, dim=-1)[:, self._ent].cpu().numpy()
                 bar.update(len(idx))
