@@ -425,7 +425,10 @@ def score_matrix(scorer, texts: Sequence[str], *, cache: bool = True, cache_dir:
     cache_dir = Path(cache_dir) if cache_dir is not None else cache_root("ssm_scores")
     npy, meta = _cache_paths(scorer.identity, checksum, cache_dir)
     if cache and npy.exists() and meta.exists():
-        info = json.loads(meta.read_text())
+        try:
+            info = json.loads(meta.read_text())
+        except (json.JSONDecodeError, OSError):  # a half-written entry: recompute
+            info = {}
         if info.get("identity") == scorer.identity and info.get("checksum") == checksum:
             R = np.load(npy, allow_pickle=False)
             if R.shape == (len(texts), len(texts)):
@@ -438,7 +441,9 @@ def score_matrix(scorer, texts: Sequence[str], *, cache: bool = True, cache_dir:
         tmp = npy.with_suffix(f".{os.getpid()}.tmp.npy")
         np.save(tmp, R, allow_pickle=False)
         os.replace(tmp, npy)
-        meta.write_text(json.dumps({"identity": scorer.identity, "checksum": checksum, "n": len(texts),
-                                    "symmetric": bool(scorer.symmetric), "seconds": round(elapsed, 3),
-                                    "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, indent=1))
+        tmp_meta = meta.with_suffix(f".{os.getpid()}.tmp")
+        tmp_meta.write_text(json.dumps({"identity": scorer.identity, "checksum": checksum, "n": len(texts),
+                                        "symmetric": bool(scorer.symmetric), "seconds": round(elapsed, 3),
+                                        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, indent=1))
+        os.replace(tmp_meta, meta)
     return R
