@@ -75,6 +75,9 @@ def test_calinski_harabasz_against_the_formula():
         assert calinski_harabasz(D, labels) == pytest.approx(_ch_by_formula(D, labels))
     with pytest.raises(ValueError, match="labels must have shape"):
         calinski_harabasz(np.eye(3), [0, 1])
+    D = np.eye(4); D[0, 1] = np.nan
+    with pytest.warns(RuntimeWarning, match="1 NaN"):
+        assert np.isnan(calinski_harabasz(D, [0, 0, 1, 1]))
 
 
 def test_entailment_accuracy_by_category_by_hand():
@@ -153,3 +156,29 @@ def test_space_helpers():
     xy, stress = mds_layout(D, seed=0)
     assert xy.shape == (3, 2) and stress < 0.05   # three points embed exactly in a plane
     np.testing.assert_allclose(np.linalg.norm(xy[0] - xy[1]), 0.4, atol=0.02)
+
+
+def test_chapter_tables_leave_out_sentences_with_nan_scores():
+    from compsem.ssm import Scored, accuracy_frame, ssm_frame
+
+    labels = np.array([0, 0, 0, 1, 1, 1])
+    rng = np.random.default_rng(7)
+    R_ref = np.eye(6)
+    R_ref[0, 1] = R_ref[1, 0] = R_ref[3, 4] = 1.0
+    cats = np.full((6, 6), "irrelevant", dtype=object)
+    np.fill_diagonal(cats, "identical")
+    cats[0, 1] = cats[3, 4] = "synonymous"
+    cats[1, 0] = "synonymous_reversed"
+    R = rng.uniform(size=(6, 6))
+    R[:, 5] = np.nan                                     # sentence 5 has no usable score
+    s = Scored("x", R, False, "x")
+    assert s.valid.tolist() == [True] * 5 + [False]
+    tab = ssm_frame({"x": s}, R_ref, cats, labels, n_boot=0)
+    keep = np.arange(5)
+    D = relatedness_distance(R[np.ix_(keep, keep)])
+    row = tab[tab.space == "rel"].iloc[0]
+    assert row.n_sentences == 5 and row.sparsity == pytest.approx(sparsity(D))
+    assert row.rsa == pytest.approx(rsa(D, relatedness_distance(R_ref[np.ix_(keep, keep)])))
+    acc = accuracy_frame({"x": s}, R_ref, cats, labels, n_boot=0)
+    assert (acc.n_sentences_dropped == 1).all()
+    assert acc.set_index("category").loc["irrelevant", "n_pairs"] == int((cats[:5, :5] == "irrelevant").sum())

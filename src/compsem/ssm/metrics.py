@@ -55,6 +55,11 @@ def calinski_harabasz(D, labels) -> float:
     labels = np.asarray(labels)
     if labels.shape != (D.shape[0],):
         raise ValueError(f"labels must have shape ({D.shape[0]},), got {labels.shape}")
+    n_nan = int(np.isnan(D).sum())
+    if n_nan:
+        warnings.warn(f"Calinski-Harabasz undefined: D has {n_nan} NaN entries; returning NaN",
+                      RuntimeWarning, stacklevel=2)
+        return float("nan")
     return float(calinski_harabasz_score(D, labels))
 
 

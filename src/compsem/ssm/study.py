@@ -28,9 +28,10 @@ class Scored:
 
     @property
     def valid(self) -> np.ndarray:
-        """Sentences whose row and column are finite (NaN rows come from e.g. all-OOV texts)."""
+        """Sentences whose row and column are not entirely NaN (a NaN column comes from a
+        hypothesis without content words, NaN rows and columns from an all-OOV text)."""
         bad = ~np.isfinite(self.R)
-        return ~(bad.any(axis=0) | bad.any(axis=1))
+        return ~(bad.all(axis=0) | bad.all(axis=1))
 
 
 def load_study(pool_source=None) -> tuple[Pool, np.ndarray, np.ndarray]:
@@ -65,8 +66,12 @@ def score_all(pool: Pool, specs, *, progress: bool = True) -> dict[str, Scored]:
         s = Scored(getattr(scorer, "name", str(spec)), R, bool(scorer.symmetric), scorer.identity)
         n_bad = int((~s.valid).sum())
         if n_bad:
-            warnings.warn(f"{s.name}: {n_bad} sentence(s) have NaN scores and are left out of its metrics",
+            warnings.warn(f"{s.name}: {n_bad} sentence(s) have no scores (NaN) and are left out of its metrics",
                           RuntimeWarning, stacklevel=2)
+        n_left = int((~np.isfinite(R[np.ix_(s.valid, s.valid)])).sum())
+        if n_left:
+            warnings.warn(f"{s.name}: {n_left} single pair score(s) are NaN (e.g. unparseable answers); metrics "
+                          "that need every pair come out NaN", RuntimeWarning, stacklevel=2)
         out[s.name] = s
     return out
 
