@@ -169,3 +169,11 @@ def test_nli_identity_follows_the_weights_of_a_local_model(tmp_path):
     before = NLICrossEncoder(str(a)).identity
     _build_tiny_nli(tmp_path / "m", {0: "entailment", 1: "neutral", 2: "contradiction"}, seed=1)
     assert NLICrossEncoder(str(a)).identity != before   # retrained weights: a new cache key
+
+
+def test_unknown_scorer_spec_lists_the_scorers():
+    from compsem.errors import UnknownModelError
+    from compsem.ssm import get_scorer
+
+    with pytest.raises(UnknownModelError, match="lexical.*nli:.*sbert-mini"):
+        get_scorer("lexicon")

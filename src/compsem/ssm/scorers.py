@@ -389,7 +389,12 @@ def get_scorer(spec):
         return LLMChoice(hf_generator(spec[4:]), model_name=spec[4:])
     model = spec[4:] if spec.startswith("emb:") else spec
     from compsem import get_encoder
-    get_encoder(model)  # unknown specs fail here with the list of available ones
+    from compsem.errors import UnknownModelError
+    try:
+        get_encoder(model)
+    except UnknownModelError as exc:  # name the scorer specs too
+        raise UnknownModelError(spec, ["lexical", "nli:<HF NLI model or path>", "llm:<HF causal LM or path>",
+                                       *exc.available]) from None
     return EmbeddingCosine(model)
 
 
