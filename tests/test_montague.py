@@ -178,6 +178,20 @@ def test_single_intersectivity_aan_by_hand():
     assert out[:2].tolist() == [1.0, 0.0] and np.isnan(out[2])
 
 
+def test_single_intersectivity_share_mode_by_hand():
+    D_ww = np.array([[0.0, 0.8, 0.9],
+                     [0.8, 0.0, 0.6],
+                     [0.9, 0.6, 0.0]])
+    # phrase-word distances 0.5, 0.7, 0.85 against word pairs 0.8, 0.9, 0.6:
+    # 0.5 beats all 3; 0.7 beats 0.8 and 0.9; 0.85 beats 0.9 only -> 6 of 9 inequalities
+    D_pw = np.array([[0.5, 0.7, 0.85]])
+    terms = np.array([[0, 1, 2]])
+    assert mt.single_intersectivity(D_pw, D_ww, terms, mode="share")[0] == pytest.approx(6 / 9)
+    assert mt.single_intersectivity(D_pw, D_ww, terms, mode="all")[0] == 0.0
+    with pytest.raises(ValueError, match="mode"):
+        mt.single_intersectivity(D_pw, D_ww, terms, mode="most")
+
+
 def test_pair_intersectivity_by_hand():
     # 2 adjectives, 2 nouns: d(a0 n0, a0 n1) = 0.2, d(a1 n0, a1 n1) = 0.5
     d = np.zeros((2, 2, 2))
@@ -296,6 +310,16 @@ def test_vectorised_matches_slow_loop_on_subset():
     np.testing.assert_array_equal(res.single_an, s_an)
     np.testing.assert_array_equal(res.nonsub, nonsub)
     np.testing.assert_array_equal(res.single_aan, s_aan)
+    # share mode against a loop over the 9 inequalities of one AAN phrase per adjective pair
+    E = dict(zip(*[[*v.words, *mt.build_phrases(v).aan],
+                   fe([*v.words, *mt.build_phrases(v).aan], "m")]))
+    for i, a1 in enumerate(v.adjectives):
+        for k, a2 in enumerate(v.adjectives):
+            if i != k:
+                p, ts = mt.join_phrase(a1, a2, v.nouns[1]), [a1, a2, v.nouns[1]]
+                ineq = [cosd(E[p], E[t]) <= cosd(E[ts[j]], E[ts[l]]) + mt.TIE_TOL
+                        for t in ts for j in range(3) for l in range(j + 1, 3)]
+                assert res.single_aan_share[i, k, 1] == pytest.approx(np.mean(ineq))
     np.testing.assert_array_equal(res.pairs, pairs)
     # the class tables agree with plain means over the oracle's arrays
     t = mt.an_table(res, "nonsub", n_boot=50)

@@ -70,6 +70,8 @@ __all__ = [
     "load_paper_table",
     "compare_with_paper",
     "PAPER_MODEL_OF",
+    "plot_type_matrix",
+    "plot_set_diagrams",
 ]
 
 #: Adjective classes, in the paper's order (short names used in its tables).
@@ -385,7 +387,7 @@ def _truth(cond: np.ndarray, *operands: np.ndarray) -> np.ndarray:
 
 
 def single_intersectivity(d_phrase_word: np.ndarray, d_word_word: np.ndarray,
-                          terms: np.ndarray, *, tol: float = TIE_TOL) -> np.ndarray:
+                          terms: np.ndarray, *, tol: float = TIE_TOL, mode: str = "all") -> np.ndarray:
     """Eq. 3: does each phrase lie closer to every one of its words than its words lie to each other?
 
     Parameters
@@ -394,11 +396,18 @@ def single_intersectivity(d_phrase_word: np.ndarray, d_word_word: np.ndarray,
     d_word_word : (W, W) distances between vocabulary words.
     terms : (P, h) integer index of phrase p's h words (h >= 2) into the vocabulary.
 
+    mode : ``"all"`` (default, Eq. 3 as written and as the spec reads it: every inequality must
+        hold) or ``"share"`` (the share of the ``h * h(h-1)/2`` inequalities ``d(p, t_i) <=
+        d(t_j, t_k)`` that hold; averaging it over phrases counts inequalities rather than
+        phrases, which is how the paper's Figure 1 describes its expectation).
+
     Returns
     -------
-    (P,) float: 1.0 where ``max_i d(p, t_i) <= min_{j<k} d(t_j, t_k)`` (up to ``tol``), else 0.0;
-    NaN if any of the distances involved is NaN.
+    (P,) float: for ``"all"`` 1.0 where ``max_i d(p, t_i) <= min_{j<k} d(t_j, t_k)`` (up to
+    ``tol``), else 0.0; for ``"share"`` a value in [0, 1]. NaN if any distance involved is NaN.
     """
+    if mode not in ("all", "share"):
+        raise ValueError(f"mode must be 'all' or 'share', got {mode!r}")
     terms = np.asarray(terms)
     if terms.ndim != 2 or terms.shape[1] < 2:
         raise ValueError(f"terms must have shape (P, h) with h >= 2, got {terms.shape}")
@@ -406,7 +415,10 @@ def single_intersectivity(d_phrase_word: np.ndarray, d_word_word: np.ndarray,
     d_tt = np.stack([d_word_word[terms[:, j], terms[:, k]]                          # (P, h(h-1)/2)
                      for j, k in combinations(range(terms.shape[1]), 2)], axis=1)
     with np.errstate(invalid="ignore"):
-        cond = d_pt.max(axis=1) <= d_tt.min(axis=1) + tol
+        if mode == "all":
+            cond = d_pt.max(axis=1) <= d_tt.min(axis=1) + tol
+        else:
+            cond = (d_pt[:, :, None] <= d_tt[:, None, :] + tol).mean(axis=(1, 2))
     return _truth(cond, d_pt.sum(axis=1), d_tt.sum(axis=1))
 
 
@@ -458,8 +470,9 @@ class MontagueResult:
     """Truth arrays of the three tests for one model.
 
     ``single_an`` (A, N); ``single_aan`` (A, A, N) with NaN on ``a1 == a2`` (None if AAN was not
-    run); ``pairs`` and ``pair_ties`` (A, A, N, N); ``nonsub`` (A, N); ``nan_embeddings`` counts
-    words/phrases whose embedding was zero or NaN.
+    run); ``pairs`` and ``pair_ties`` (A, A, N, N); ``nonsub`` (A, N); ``*_share`` the
+    single-phrase test read as the share of inequalities that hold (``mode="share"``);
+    ``nan_embeddings`` counts words/phrases whose embedding was zero or NaN.
     """
 
     model: str
@@ -470,6 +483,8 @@ class MontagueResult:
     pair_ties: np.ndarray
     nonsub: np.ndarray
     single_aan: np.ndarray | None = None
+    single_an_share: np.ndarray | None = None
+    single_aan_share: np.ndarray | None = None
     nan_embeddings: dict = field(default_factory=dict)
     seconds: dict = field(default_factory=dict)
 
@@ -492,18 +507,21 @@ def run_tests(emb: Embedded, vocab: Vocabulary, phrases: PhraseSet | None = None
     a_idx, n_idx = np.divmod(np.arange(A * N), N)
     terms_an = np.stack([a_idx, A + n_idx], axis=1)
     single_an = single_intersectivity(D_an_w, D_ww, terms_an).reshape(A, N)
+    single_an_share = single_intersectivity(D_an_w, D_ww, terms_an, mode="share").reshape(A, N)
     secs["single_an"] = time.perf_counter() - t0
 
-    single_aan = None
+    single_aan = single_aan_share = None
     if emb.aan is not None:
         if phrases is None:
             raise ValueError("run_tests needs the PhraseSet to read the AAN index arrays")
         t0 = time.perf_counter()
         D_aan_w = pairwise_distance(emb.aan, emb.words, distance)                  # (K, W)
         terms = np.stack([phrases.aan_a1, phrases.aan_a2, A + phrases.aan_n], axis=1)
-        flat = single_intersectivity(D_aan_w, D_ww, terms)
         single_aan = np.full((A, A, N), np.nan)
-        single_aan[phrases.aan_a1, phrases.aan_a2, phrases.aan_n] = flat
+        single_aan_share = np.full((A, A, N), np.nan)
+        single_aan[phrases.aan_a1, phrases.aan_a2, phrases.aan_n] = single_intersectivity(D_aan_w, D_ww, terms)
+        single_aan_share[phrases.aan_a1, phrases.aan_a2, phrases.aan_n] = single_intersectivity(
+            D_aan_w, D_ww, terms, mode="share")
         secs["single_aan"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
@@ -520,7 +538,7 @@ def run_tests(emb: Embedded, vocab: Vocabulary, phrases: PhraseSet | None = None
     if emb.aan is not None:
         nan_emb["AAN"] = _degenerate_rows(emb.aan)
     return MontagueResult(emb.model, distance, vocab, single_an, pairs, ties, nonsub,
-                          single_aan, nan_emb, secs)
+                          single_aan, single_an_share, single_aan_share, nan_emb, secs)
 
 
 def run_models(models: Sequence[str], *, vocab: Vocabulary | None = None, distance: str = "cos",
@@ -637,9 +655,10 @@ def type_pair_table(holds: np.ndarray, vocab: Vocabulary, *, n_boot: int = 1000,
 
 
 def an_table(result: MontagueResult, test: str = "single_an", **kw) -> pd.DataFrame:
-    """Tidy class table (Tables 1, 4/8 analogues) of ``test`` in ``{"single_an", "nonsub"}``."""
-    if test not in ("single_an", "nonsub"):
-        raise ValueError(f"test must be 'single_an' or 'nonsub', got {test!r}")
+    """Tidy class table (Tables 1, 4/8 analogues) of ``test`` in
+    ``{"single_an", "single_an_share", "nonsub"}``."""
+    if test not in ("single_an", "single_an_share", "nonsub"):
+        raise ValueError(f"test must be 'single_an', 'single_an_share' or 'nonsub', got {test!r}")
     t = category_table(getattr(result, test), result.vocab, **kw)
     t.insert(0, "model", result.model)
     t.insert(1, "test", test)
@@ -647,14 +666,16 @@ def an_table(result: MontagueResult, test: str = "single_an", **kw) -> pd.DataFr
     return t
 
 
-def aan_table(result: MontagueResult, **kw) -> pd.DataFrame:
-    """Tidy type-pair table of the AAN single-phrase test (Tables 2, 6 analogues)."""
+def aan_table(result: MontagueResult, *, share: bool = False, **kw) -> pd.DataFrame:
+    """Tidy type-pair table of the AAN single-phrase test (Tables 2, 6 analogues); ``share``
+    reads the test as the share of inequalities that hold (see :func:`single_intersectivity`)."""
     if result.single_aan is None:
         raise ValueError("this result has no AAN phrases; run with sets=('AN', 'AAN')")
     N = result.vocab.n_noun
-    t = type_pair_table(result.single_aan, result.vocab, per_pair=N, **kw)
+    holds = result.single_aan_share if share else result.single_aan
+    t = type_pair_table(holds, result.vocab, per_pair=N, **kw)
     t.insert(0, "model", result.model)
-    t.insert(1, "test", "single_aan")
+    t.insert(1, "test", "single_aan_share" if share else "single_aan")
     t["distance"] = result.distance
     return t
 
@@ -805,3 +826,65 @@ def compare_with_paper(ours: pd.DataFrame, table: int, model: str,
     m["diff"] = m["ours"] - m["paper"]
     m["paper_in_ci"] = (m["paper"] >= m["ci_low"] - 1e-9) & (m["paper"] <= m["ci_high"] + 1e-9)
     return m
+
+
+# --------------------------------------------------------------------------------------------
+# figures shared by the chapters
+# --------------------------------------------------------------------------------------------
+def plot_type_matrix(matrix: pd.DataFrame, ax, *, title: str = "", vmin: float = 0.0, vmax: float = 1.0,
+                     cmap: str = "viridis", fmt: str = "{:.2f}", center: float | None = None):
+    """Draw a 5 × 5 type-pair matrix (:func:`as_matrix`) as an annotated heat map on ``ax``.
+
+    ``center`` switches to a diverging map around that value (for differences)."""
+    vals = matrix.to_numpy(dtype=float)
+    if center is not None:
+        span = np.nanmax(np.abs(vals - center)) if np.isfinite(vals).any() else 1.0
+        span = span or 1.0
+        vmin, vmax, cmap = center - span, center + span, "RdBu_r"
+    im = ax.imshow(vals, vmin=vmin, vmax=vmax, cmap=cmap)
+    ax.set_xticks(range(len(matrix.columns)), matrix.columns, rotation=45, ha="right")
+    ax.set_yticks(range(len(matrix.index)), matrix.index)
+    ax.set_xlabel("type of a2")
+    ax.set_ylabel("type of a1")
+    for i in range(vals.shape[0]):
+        for j in range(vals.shape[1]):
+            if np.isfinite(vals[i, j]):
+                norm = (vals[i, j] - vmin) / ((vmax - vmin) or 1)
+                light = norm < 0.5 if center is None else abs(norm - 0.5) > 0.3
+                ax.text(j, i, fmt.format(vals[i, j]), ha="center", va="center", fontsize=7,
+                        color="white" if light else "black")
+    ax.set_title(title, fontsize=9)
+    return im
+
+
+def plot_set_diagrams(axes=None):
+    """Four panels: how the phrase set P relates to the noun set N (and the adjective set A)
+    for the four adjective classes."""
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Circle, Ellipse
+
+    if axes is None:
+        _, axes = plt.subplots(1, 4, figsize=(12, 3.2))
+    specs = [
+        ("subsective intersective\n(red dog)", [("N", (0.38, 0.5), 0.28, "tab:blue"), ("A", (0.62, 0.5), 0.28, "tab:orange")],
+         "P = A ∩ N", (0.5, 0.5), (0.16, 0.34)),
+        ("subsective non-intersective\n(skilful student)", [("N", (0.5, 0.5), 0.36, "tab:blue")],
+         "P ⊂ N", (0.56, 0.44), (0.30, 0.26)),
+        ("privative non-subsective\n(counterfeit law)", [("N", (0.33, 0.5), 0.26, "tab:blue")],
+         "P ∩ N = ∅", (0.78, 0.5), (0.26, 0.34)),
+        ("plain non-subsective\n(alleged king)", [("N", (0.38, 0.5), 0.28, "tab:blue")],
+         "P ⊄ N, P ∩ N ≠ ∅", (0.66, 0.5), (0.40, 0.34)),
+    ]
+    for ax, (title, circles, plabel, pc, pwh) in zip(axes, specs):
+        for name, c, r, col in circles:
+            ax.add_patch(Circle(c, r, fc=col, alpha=0.25, ec=col, lw=1.5))
+            ax.text(c[0] + (-0.7 if name == "N" else 0.7) * r, c[1] + 0.75 * r, name, color=col,
+                    fontsize=11, ha="center", weight="bold")
+        ax.add_patch(Ellipse(pc, *pwh, fc="none", ec="black", lw=2, ls="--"))
+        ax.text(pc[0], pc[1] - pwh[1] / 2 - 0.07, plabel, ha="center", fontsize=9)
+        ax.set_title(title, fontsize=9)
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0.05, 0.95)
+        ax.set_aspect("equal")
+        ax.axis("off")
+    return axes
