@@ -72,6 +72,7 @@ __all__ = [
     "PAPER_MODEL_OF",
     "plot_type_matrix",
     "plot_set_diagrams",
+    "score_spread",
 ]
 
 #: Adjective classes, in the paper's order (short names used in its tables).
@@ -888,3 +889,21 @@ def plot_set_diagrams(axes=None):
         ax.set_aspect("equal")
         ax.axis("off")
     return axes
+
+
+def score_spread(scores: np.ndarray, vocab: Vocabulary) -> dict:
+    """How per-adjective scores spread within and between classes.
+
+    Returns the class means, ``within_sd`` (pooled standard deviation of the scores around their
+    class mean) and ``between_sd`` (standard deviation of the class means, unweighted). NaN
+    scores are dropped.
+    """
+    s = np.asarray(scores, dtype=float)
+    cat = np.asarray(vocab.categories)
+    ok = np.isfinite(s)
+    means = {c: float(s[ok & (cat == c)].mean()) if (ok & (cat == c)).any() else np.nan for c in CATEGORIES}
+    resid = np.array([s[i] - means[cat[i]] for i in np.flatnonzero(ok)])
+    groups = sum(1 for c in CATEGORIES if (ok & (cat == c)).any())
+    within = float(np.sqrt((resid ** 2).sum() / max(len(resid) - groups, 1)))
+    between = float(np.nanstd([m for m in means.values()], ddof=1))
+    return {"class_means": means, "within_sd": within, "between_sd": between}
