@@ -448,3 +448,25 @@ def test_compare_with_paper_reads_the_reference_tables():
     assert v.n_adj == 61
     with pytest.raises(KeyError, match="no model"):
         mt.compare_with_paper(ours, 8, "use")
+
+
+def test_score_spread_by_hand():
+    v = mt.Vocabulary(["a", "b", "c", "d"], ["S-I", "S-I", "A", "A"], ["x"])
+    sp = mt.score_spread(np.array([0.2, 0.4, 0.9, np.nan]), v)
+    assert sp["class_means"]["S-I"] == pytest.approx(0.3)
+    assert sp["class_means"]["A"] == pytest.approx(0.9)
+    assert np.isnan(sp["class_means"]["NS-Pr"])
+    # residuals 0.1 and -0.1 (c alone in its class): sqrt(0.02 / (3 - 2))
+    assert sp["within_sd"] == pytest.approx(math.sqrt(0.02))
+    assert sp["between_sd"] == pytest.approx(np.std([0.3, 0.9], ddof=1))
+
+
+def test_paper_tables_are_internally_consistent():
+    # Table 7: same-type cells are 0.5 for every model (the symmetry argument)
+    t7 = mt.load_paper_table(7)
+    assert (t7[t7.type1 == t7.type2].value == 0.5).all()
+    for t in (1, 6, 7, 8):
+        df = mt.load_paper_table(t)
+        assert df.value.between(0, 1).all() and df.source.str.contains(f"Table {t}").all()
+        cats = set(df.get("category", pd.Series(dtype=str))) | set(df.get("type1", pd.Series(dtype=str)))
+        assert cats <= set(mt.CATEGORIES)
