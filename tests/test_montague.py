@@ -149,6 +149,8 @@ def test_pairwise_distance_by_hand():
     rng = np.random.default_rng(1)
     Z = rng.standard_normal((50, 4))
     assert np.allclose(mt.pairwise_distance(Z, Z[:7], chunk=8), mt.pairwise_distance(Z, Z[:7], chunk=4096))
+    with pytest.raises(ValueError, match="2-d"):
+        mt.pairwise_distance(Z[None], Z)
 
 
 # ------------------------------------------------------------------ relations on hand-made geometry
@@ -212,7 +214,10 @@ def test_pair_intersectivity_by_hand():
 def test_pair_intersectivity_combination_count_paper_size():
     rng = np.random.default_rng(0)
     X = rng.standard_normal((61, 12, 5))
-    holds, _ = mt.pair_intersectivity(mt.pairwise_distance(X, X))
+    d = mt.within_adjective_distances(X)
+    assert d.shape == (61, 12, 12)
+    assert d[7, 2, 5] == pytest.approx(cosd(X[7, 2], X[7, 5]))
+    holds, _ = mt.pair_intersectivity(d)
     assert np.count_nonzero(~np.isnan(holds)) == 61 * 60 * 12 * 11 == 483_120
 
 
@@ -236,6 +241,8 @@ def test_run_tests_on_hand_made_embeddings():
         return np.array([vec[t] for t in texts], dtype=np.float32)
 
     res = mt.run_tests(mt.embed_phrases(ps, "hand", embed_fn=embed_fn), v, ps)
+    assert res.an_distances["phrase_adj"][1, 0] == pytest.approx(cosd(vec["rare dog"], vec["rare"]))
+    assert res.an_distances["adj_noun"][0, 1] == pytest.approx(cosd(vec["red"], vec["law"]))
     W = {w: np.array(vec[w], float) for w in v.words}
 
     def single(p, ts):
@@ -422,6 +429,17 @@ def test_permutation_test_separates_clear_groups_and_not_identical_ones():
     assert r["statistic"] == pytest.approx(8 * (0.4 ** 2 + 0 + 0.4 ** 2))
     nan = mt.permutation_test(np.array([0.1, np.nan, 0.9, 0.8]), np.array([0, 0, 1, 1]), n_perm=10)
     assert nan["n_dropped"] == 1 and nan["n_units"] == 3
+
+
+def test_category_difference_tests_selects_tests():
+    v = small_vocab()
+    ps = mt.build_phrases(v)
+    res = mt.run_tests(mt.embed_phrases(ps, "m", sets=("AN",), embed_fn=fake_embed_factory()), v, ps)
+    t = mt.category_difference_tests(res, n_perm=50)
+    assert list(t.test) == ["single_AN", "pairs", "nonsub"]  # no AAN was run
+    assert list(mt.category_difference_tests(res, tests=["nonsub"], n_perm=50).test) == ["nonsub"]
+    with pytest.raises(ValueError, match="unknown test"):
+        mt.category_difference_tests(res, tests=["nonsense"])
 
 
 def test_chi2_test_by_hand_and_undefined_case():

@@ -52,6 +52,7 @@ __all__ = [
     "expected_phrase_count",
     "embed_phrases",
     "pairwise_distance",
+    "within_adjective_distances",
     "single_intersectivity",
     "pair_intersectivity",
     "non_subsectivity",
@@ -64,6 +65,7 @@ __all__ = [
     "pair_table",
     "as_matrix",
     "category_difference_tests",
+    "CLASS_TESTS",
     "adjective_scores",
     "permutation_test",
     "chi2_test",
@@ -350,29 +352,37 @@ def _check_distance(distance: str) -> str:
 
 def pairwise_distance(X: np.ndarray, Y: np.ndarray, distance: str = "cos", *,
                       chunk: int = 4096) -> np.ndarray:
-    """Distances between the rows of ``X`` (..., n, d) and ``Y`` (..., m, d) -> (..., n, m).
+    """Distances between the rows of ``X`` (n, d) and ``Y`` (m, d) -> (n, m), in float64.
 
-    Leading axes broadcast (a batch of blocks). ``"cos"`` is ``1 - cos`` and is NaN for a zero
-    (or NaN) row; ``"l2"`` is Euclidean, NaN for a NaN row. Computed in float64; a tall 2-D
-    ``X`` is processed ``chunk`` rows at a time so no float64 copy of it is made whole.
+    ``"cos"`` is :func:`compsem.measures.cosine_distance_matrix` (``1 - cos``, NaN for a zero or
+    NaN row); ``"l2"`` is Euclidean (NaN for a NaN row). A tall ``X`` is processed ``chunk``
+    rows at a time, so no float64 copy of all phrase vectors is made at once.
     """
+    from .measures import cosine_distance_matrix
+
     _check_distance(distance)
-    if np.ndim(X) == 2 and len(X) > chunk:
+    X, Y = np.asarray(X), np.asarray(Y)
+    if X.ndim != 2 or Y.ndim != 2:
+        raise ValueError(f"pairwise_distance takes 2-d arrays, got shapes {X.shape} and {Y.shape}")
+    if len(X) > chunk:
         return np.concatenate([pairwise_distance(X[i:i + chunk], Y, distance, chunk=chunk)
                                for i in range(0, len(X), chunk)], axis=0)
-    X = np.asarray(X, dtype=np.float64)
-    Y = np.asarray(Y, dtype=np.float64)
-    G = X @ np.swapaxes(Y, -1, -2)
-    nx = np.einsum("...nd,...nd->...n", X, X)
-    ny = np.einsum("...md,...md->...m", Y, Y)
     if distance == "cos":
-        with np.errstate(divide="ignore", invalid="ignore"):
-            denom = np.sqrt(nx[..., :, None] * ny[..., None, :])
-            D = 1.0 - G / denom
-        D[~(denom > 0)] = np.nan
-        return D
-    sq = nx[..., :, None] + ny[..., None, :] - 2.0 * G
+        return cosine_distance_matrix(X, Y, warn=False)
+    X, Y = X.astype(np.float64), Y.astype(np.float64)
+    sq = (X * X).sum(1)[:, None] + (Y * Y).sum(1)[None, :] - 2.0 * (X @ Y.T)
     return np.sqrt(np.clip(sq, 0.0, None))
+
+
+def within_adjective_distances(an: np.ndarray, distance: str = "cos") -> np.ndarray:
+    """``an`` (A, N, d) AN-phrase vectors -> (A, N, N): ``out[a, n1, n2] = d(a n1, a n2)``.
+
+    The diagonal blocks of the (A N) × (A N) distance matrix of all AN phrases (732 × 732 for
+    the shipped lists)."""
+    A, N = an.shape[:2]
+    D = pairwise_distance(an.reshape(A * N, -1), an.reshape(A * N, -1), distance).reshape(A, N, A, N)
+    ar = np.arange(A)
+    return D[ar, :, ar, :]
 
 
 # --------------------------------------------------------------------------------------------
@@ -473,7 +483,9 @@ class MontagueResult:
     ``single_an`` (A, N); ``single_aan`` (A, A, N) with NaN on ``a1 == a2`` (None if AAN was not
     run); ``pairs`` and ``pair_ties`` (A, A, N, N); ``nonsub`` (A, N); ``*_share`` the
     single-phrase test read as the share of inequalities that hold (``mode="share"``);
-    ``nan_embeddings`` counts words/phrases whose embedding was zero or NaN.
+    ``an_distances`` holds the (A, N) distances ``phrase_adj`` d(a n, a), ``phrase_noun``
+    d(a n, n) and ``adj_noun`` d(a, n) the AN tests read; ``nan_embeddings`` counts
+    words/phrases whose embedding was zero or NaN.
     """
 
     model: str
@@ -486,6 +498,7 @@ class MontagueResult:
     single_aan: np.ndarray | None = None
     single_an_share: np.ndarray | None = None
     single_aan_share: np.ndarray | None = None
+    an_distances: dict = field(default_factory=dict)
     nan_embeddings: dict = field(default_factory=dict)
     seconds: dict = field(default_factory=dict)
 
@@ -526,7 +539,7 @@ def run_tests(emb: Embedded, vocab: Vocabulary, phrases: PhraseSet | None = None
         secs["single_aan"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
-    d_within = pairwise_distance(emb.an, emb.an, distance)                        # (A, N, N)
+    d_within = within_adjective_distances(emb.an, distance)                        # (A, N, N)
     pairs, ties = pair_intersectivity(d_within)
     secs["pairs"] = time.perf_counter() - t0
 
@@ -538,8 +551,10 @@ def run_tests(emb: Embedded, vocab: Vocabulary, phrases: PhraseSet | None = None
     nan_emb = {"words": _degenerate_rows(emb.words), "AN": _degenerate_rows(emb.an)}
     if emb.aan is not None:
         nan_emb["AAN"] = _degenerate_rows(emb.aan)
+    an_d = {"phrase_adj": D_an_w[rows, a_idx].reshape(A, N), "phrase_noun": D_an_w[rows, A + n_idx].reshape(A, N),
+            "adj_noun": D_ww[a_idx, A + n_idx].reshape(A, N)}
     return MontagueResult(emb.model, distance, vocab, single_an, pairs, ties, nonsub,
-                          single_aan, single_an_share, single_aan_share, nan_emb, secs)
+                          single_aan, single_an_share, single_aan_share, an_d, nan_emb, secs)
 
 
 def run_models(models: Sequence[str], *, vocab: Vocabulary | None = None, distance: str = "cos",
@@ -767,22 +782,31 @@ def chi2_test(holds: np.ndarray, vocab: Vocabulary) -> dict:
     return {"statistic": float(res[0]), "p_value": float(res[1]), "dof": int(res[2]), "note": ""}
 
 
-def category_difference_tests(result: MontagueResult, *, n_perm: int = 10_000, seed: int = 0) -> pd.DataFrame:
-    """χ² and adjective-level permutation tests of "the classes do not differ", for each test.
+CLASS_TESTS: tuple[str, ...] = ("single_AN", "single_AAN", "pairs", "nonsub")
+
+
+def category_difference_tests(result: MontagueResult, *, tests: Iterable[str] = CLASS_TESTS,
+                              n_perm: int = 10_000, seed: int = 0) -> pd.DataFrame:
+    """χ² and adjective-level permutation tests of "the classes do not differ", for each of
+    ``tests`` (a subset of :data:`CLASS_TESTS`; ``single_AAN`` is skipped when AAN was not run).
 
     For the pair and AAN tests the adjective's score pools its entries as first adjective
     (pairs) or in either position (AAN).
     """
+    tests = (tests,) if isinstance(tests, str) else tuple(tests)
+    bad = [t for t in tests if t not in CLASS_TESTS]
+    if bad:
+        raise ValueError(f"unknown test(s) {bad}; choose from {CLASS_TESTS}")
     v = result.vocab
     cat = v.category_index
-    items = [("single_AN", result.single_an, adjective_scores(result.single_an)),
-             ("pairs", result.pairs, adjective_scores(result.pairs)),
-             ("nonsub", result.nonsub, adjective_scores(result.nonsub))]
-    if result.single_aan is not None:
-        items.insert(1, ("single_AAN", result.single_aan,
-                         adjective_scores(result.single_aan, both_positions=True)))
+    arrays = {"single_AN": (result.single_an, False), "single_AAN": (result.single_aan, True),
+              "pairs": (result.pairs, False), "nonsub": (result.nonsub, False)}
     rows = []
-    for name, holds, scores in items:
+    for name in tests:
+        holds, both = arrays[name]
+        if holds is None:
+            continue
+        scores = adjective_scores(holds, both_positions=both)
         chi = chi2_test(holds, v)
         perm = permutation_test(scores, cat, n_perm=n_perm, seed=seed)
         rows.append({"model": result.model, "test": name,
