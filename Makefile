@@ -22,7 +22,7 @@ LIBSRC := $(shell find src -name '*.py' -not -path '*/__pycache__/*')
 DATA := $(shell find data -type f 2>/dev/null)
 BOOKSRC := _config.yml _toc.yml references.bib $(shell find book -type f)
 
-.PHONY: help venv test book bench models-extra check-offline clean clean-cache
+.PHONY: help venv test book check-book bench models-extra check-offline clean clean-cache
 
 help:
 	@sed -n '1,6p' Makefile
@@ -53,13 +53,15 @@ _build/executed/notebooks/%.ipynb: notebooks/%.ipynb $(LIBSRC) $(DATA) | $(STAMP
 _build/executed/notebooks/99_reproducibility.ipynb: $(filter-out %/99_reproducibility.ipynb,$(EXECUTED)) benchmarks/results.json
 
 book: $(EXECUTED) $(BOOKSRC) | $(STAMP)
-	@mkdir -p _build/site-src/notebooks
-	cp -p _config.yml _toc.yml references.bib _build/site-src/
-	rm -rf _build/site-src/book && cp -pr book _build/site-src/book
-	cp -p $(EXECUTED) _build/site-src/notebooks/
-	cp -p benchmarks/results.json _build/site-src/book/ 2>/dev/null || true
+	$(BIN)/python -m compsem stage --executed _build/executed/notebooks --out _build/site-src
 	$(BIN)/jupyter-book build _build/site-src --path-output . --warningiserror --keep-going
 	@echo "The book is at file://$(CURDIR)/_build/html/index.html"
+
+# Opens every built page in headless Chromium (Debian's package; `.ci/run` installs it) and
+# fails on broken links or anchors, images that do not load, raw TeX, remote requests, cell
+# errors. Screenshots go to _build/screenshots.
+check-book: book
+	$(BIN)/python -m compsem.checkbook --html _build/html --executed _build/executed/notebooks
 
 # -- extras --------------------------------------------------------------------------------
 bench: $(STAMP)
