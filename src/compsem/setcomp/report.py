@@ -66,11 +66,15 @@ def values_beside_paper(ours: pd.DataFrame, ref: pd.DataFrame, value_cols: Seque
     return pd.concat([o, paper], ignore_index=True)
 
 
-def plot_position_histograms(geoms: Mapping[str, M.PlaneGeometry], *, title: str, bins=None, axes=None):
-    """One histogram per model of ∠(B,P)/∠(A,B) (the paper's Figures 4 and 6: 1 = at A, 0 = at B).
+def plot_position_histograms(geoms: Mapping[str, M.PlaneGeometry], *, title: str, lo: float = -1.0, hi: float = 3.0,
+                             bins: int = 40, axes=None):
+    """One histogram per model of the signed position ``s = 1 − t`` of the projection P.
 
-    Values are clipped to [−0.5, 1.5] for display (the clipped share is printed in the panel);
-    degenerate samples are counted in the panel title.
+    ``s`` is the paper's variable ∠(B,P)/∠(A,B) (Figures 4 and 6: 1 = at A, 0 = at B) with a sign:
+    the two agree whenever P is not beyond B, and ``s < 0`` marks P beyond B, which the
+    unsigned ratio would fold onto the segment between A and B. Values outside ``[lo, hi]`` are
+    clipped into the end bins (their share is printed in the panel); degenerate samples are
+    counted in the panel title.
     """
     import matplotlib.pyplot as plt
 
@@ -80,16 +84,17 @@ def plot_position_histograms(geoms: Mapping[str, M.PlaneGeometry], *, title: str
         axes = axes[0]
     else:
         fig = axes[0].figure
-    bins = np.linspace(-0.5, 1.5, 41) if bins is None else bins
+    edges = np.linspace(lo, hi, bins + 1)
     for ax, m in zip(axes, models):
         g = geoms[m]
-        v = g.bp_ratio[~g.degenerate]
-        clipped = float(np.mean((v < -0.5) | (v > 1.5))) if v.size else 0.0
-        ax.hist(np.clip(v, -0.5, 1.5), bins=bins, color="tab:blue", alpha=0.8)
+        v = 1.0 - g.t[~g.degenerate]
+        clipped = float(np.mean((v < lo) | (v > hi))) if v.size else 0.0
+        ax.hist(np.clip(v, lo, hi), bins=edges, color="tab:blue", alpha=0.8)
+        ax.axvspan(0, 1, color="tab:green", alpha=0.08)
         ax.axvline(0, color="k", lw=0.8, ls="--")
         ax.axvline(1, color="k", lw=0.8, ls="--")
         ax.set_title(f"{m}" + (f" ({g.n_degenerate} degenerate)" if g.n_degenerate else ""), fontsize=9)
-        ax.set_xlabel("∠(B,P) / ∠(A,B)   (0 = B, 1 = A)", fontsize=8)
+        ax.set_xlabel("signed ∠(B,P) / ∠(A,B)   (0 = B, 1 = A)", fontsize=8)
         if clipped:
             ax.text(0.02, 0.95, f"{100 * clipped:.0f}% clipped", transform=ax.transAxes, fontsize=7, va="top")
     axes[0].set_ylabel("samples")
