@@ -233,3 +233,12 @@ def test_c4_holds_at_zero_even_for_random_vectors():
     d3 = sm.criterion_deltas(a, b, d, "difference", "cos")["d3"]
     assert (d3 > 0).all()
     assert sm.grid_single(d3, [0.0])["pct"] == 100.0
+
+
+def test_unsigned_paper_ratio_folds_beyond_b_onto_the_segment():
+    """Why the chapters plot a signed ratio: just beyond B, ∠(B,P)/∠(A,B) lies in [0, 1]."""
+    a, b, v = np.array([[1.0, 0]]), np.array([[0, 1.0]]), np.array([[-0.2, 1.0]])
+    g = M.plane_geometry(a, b, v)
+    assert 0 < g.bp_ratio[0] < 1                    # looks "between" on the paper's axis
+    assert g.t[0] > 1 and not g.between[0]          # but lies beyond B
+    assert 1 - g.t[0] == pytest.approx(-g.bp_ratio[0])
