@@ -14,7 +14,6 @@ export OMP_NUM_THREADS ?= 2
 export TOKENIZERS_PARALLELISM := false
 export PYTHONHASHSEED := 0
 export HF_HUB_DISABLE_TELEMETRY := 1
-export MPLBACKEND := Agg
 
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 EXECUTED := $(patsubst notebooks/%.ipynb,_build/executed/notebooks/%.ipynb,$(NOTEBOOKS))

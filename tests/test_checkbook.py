@@ -46,13 +46,26 @@ def test_notebook_errors(tmp_path):
                                                         "evalue": "boom"}]}]}
     (tmp_path / "x.ipynb").write_text(json.dumps(nb))
     assert notebook_errors(tmp_path) == ["x.ipynb: cell 0 raised ValueError: boom"]
+    fig = {"cells": [{"cell_type": "code", "outputs": [
+        {"output_type": "display_data", "data": {"text/plain": "<Figure size 640x480 with 1 Axes>"}},
+        {"output_type": "display_data", "data": {"text/plain": "<Figure size 640x480 with 1 Axes>",
+                                                  "image/png": "iVBOR"}},
+        {"output_type": "display_data", "data": {
+            "application/papermill.record/text/plain": "<Figure size 640x480 with 1 Axes>",
+            "application/papermill.record/image/png": "iVBOR"}}]}]}
+    (tmp_path / "x.ipynb").write_text(json.dumps(fig))
+    assert notebook_errors(tmp_path) == ["x.ipynb: cell 0 has a figure rendered as text only (<Figure size 640x480 with 1 Axes>)"]
+    captioned = {"cells": [{"cell_type": "code", "metadata": {"mystnb": {"figure": {"caption": "c"}}}, "outputs": []}]}
+    (tmp_path / "x.ipynb").write_text(json.dumps(captioned))
+    assert notebook_errors(tmp_path) == ["x.ipynb: cell 0 is captioned as a figure but produced no image"]
 
 
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
 def test_browser_finds_remote_requests_raw_tex_and_broken_images(site):
     (site / "bad.html").write_text(
         '<html><body><main><span class="math">\\(x^2\\)</span>'
-        '<img src="http://remote.invalid/remote.png"><img src="broken.png"></main></body></html>')
+        '<img src="http://remote.invalid/remote.png"><img src="broken.png">'
+        '<div class="output"><pre>&lt;Figure size 640x480 with 1 Axes&gt;</pre></div></main></body></html>')
     (site / "broken.png").write_bytes(b"not an image")
     problems = browser_check(site)
     assert all(p.startswith("bad.html") for p in problems), problems
@@ -60,3 +73,4 @@ def test_browser_finds_remote_requests_raw_tex_and_broken_images(site):
     assert "request to another host: http://remote.invalid/remote.png" in text
     assert "maths block(s) left as raw TeX" in text
     assert "image did not load: broken.png" in text
+    assert "figure(s) shown as '<Figure size ...>' text" in text

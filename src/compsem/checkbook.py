@@ -98,9 +98,19 @@ def notebook_errors(executed_dir: Path) -> list[str]:
     for nb in sorted(executed_dir.glob("*.ipynb")):
         cells = json.loads(nb.read_text()).get("cells", [])
         for i, c in enumerate(cells):
+            wants_figure = "figure" in c.get("metadata", {}).get("mystnb", {})
+            has_image = any(k.rsplit("papermill.record/", 1)[-1].startswith("image/")
+                            for o in c.get("outputs", []) for k in o.get("data", {}))
+            if wants_figure and not has_image:
+                problems.append(f"{nb.name}: cell {i} is captioned as a figure but produced no image")
             for o in c.get("outputs", []):
                 if o.get("output_type") == "error":
                     problems.append(f"{nb.name}: cell {i} raised {o.get('ename')}: {o.get('evalue', '')[:200]}")
+                # glued outputs carry their mime types behind a papermill prefix
+                data = {k.rsplit("papermill.record/", 1)[-1]: v for k, v in o.get("data", {}).items()}
+                text = "".join(data.get("text/plain", ""))
+                if text.startswith("<Figure size") and not any(k.startswith("image/") for k in data):
+                    problems.append(f"{nb.name}: cell {i} has a figure rendered as text only ({text[:40]})")
     return problems
 
 
@@ -114,7 +124,9 @@ async () => {
   const imgs = Array.from(document.querySelectorAll('article img, main img'));
   const broken = imgs.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.getAttribute('src'));
   const errors = document.querySelectorAll('.output.error, .cell_output .output.traceback').length;
-  return {mathNodes: mathNodes.length, rawMath, broken, errors, hasMathJax: !!window.MathJax};
+  const textFigures = Array.from(document.querySelectorAll('pre, .output'))
+      .filter(n => /^\s*<Figure size/.test(n.textContent)).length;
+  return {mathNodes: mathNodes.length, rawMath, broken, errors, textFigures, hasMathJax: !!window.MathJax};
 }
 """
 
@@ -165,6 +177,8 @@ def browser_check(html_dir: Path, screenshots: Path | None = None, shots: tuple[
                 problems.append(f"{rel}: maths on the page but MathJax did not load")
             for src in info["broken"]:
                 problems.append(f"{rel}: image did not load: {src}")
+            if info["textFigures"]:
+                problems.append(f"{rel}: {info['textFigures']} figure(s) shown as '<Figure size ...>' text, not an image")
             if info["errors"]:
                 problems.append(f"{rel}: {info['errors']} cell output(s) are errors")
             if screenshots is not None and str(rel) in shots:

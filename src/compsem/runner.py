@@ -62,20 +62,24 @@ def run_notebook(notebook: str | Path, parameters: dict[str, Any] | None = None,
     out = Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     target = out / nb.name
-    env_before = os.environ.get("COMPSEM_RESULTS")
-    if not book:  # a rerun writes its tables beside the executed notebook
-        os.environ["COMPSEM_RESULTS"] = str(out / "results")
-    os.environ.setdefault("COMPSEM_ROOT", str(repo_root()))
+    # The kernel inherits this process's environment. A rerun writes its tables beside the
+    # executed notebook; figures need the inline backend (an inherited MPLBACKEND=Agg would
+    # leave only "<Figure size ...>" text in the outputs).
+    env = {"MPLBACKEND": "module://matplotlib_inline.backend_inline", "COMPSEM_ROOT": str(repo_root())}
+    if not book:
+        env["COMPSEM_RESULTS"] = str(out / "results")
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
     t0 = time.perf_counter()
     try:
         pm.execute_notebook(str(nb), str(target), parameters=parameters, cwd=str(nb.parent), kernel_name=kernel,
                             progress_bar=progress, execution_timeout=timeout)
     finally:
-        if not book:
-            if env_before is None:
-                os.environ.pop("COMPSEM_RESULTS", None)
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
             else:
-                os.environ["COMPSEM_RESULTS"] = env_before
+                os.environ[k] = v
     (out / f"{nb.stem}.runtime.json").write_text(json.dumps(
         {"notebook": nb.name, "seconds": round(time.perf_counter() - t0, 2), "parameters": parameters}, indent=1))
     return target
