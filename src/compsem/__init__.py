@@ -1,0 +1,21 @@
+"""compsem: the helper library of the compositional-semantics study.
+
+Encoders (:mod:`compsem.encoders`), the embedding cache and :func:`embed`
+(:mod:`compsem.cache`), similarity measures and plane geometry (:mod:`compsem.measures`),
+statistics (:mod:`compsem.stats`), data loading (:mod:`compsem.data`), result tables
+(:mod:`compsem.results`) and the chapter runner (:mod:`compsem.runner`). One module per
+study holds that study's logic.
+"""
+
+from . import data, measures, paths, results, stats
+from .cache import EmbeddingCache, embed
+from .encoders import DEFAULT_PANEL, Encoder, available_encoders, get_encoder, installed_panel, resolve_models
+from .errors import DataError, EmptyTextError, HubUnavailableError, ModelNotInstalledError, UnknownModelError
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DEFAULT_PANEL", "DataError", "EmbeddingCache", "EmptyTextError", "Encoder", "HubUnavailableError",
+    "ModelNotInstalledError", "UnknownModelError", "available_encoders", "data", "embed", "get_encoder",
+    "installed_panel", "measures", "paths", "resolve_models", "results", "stats",
+]

