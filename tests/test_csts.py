@@ -424,3 +424,29 @@ def test_hf_causal_generator_caps_tokens(tmp_path):
     assert len(out) == 2
     assert all(len(o.split()) <= cp.MAX_NEW_TOKENS for o in out)
     assert not g.seq2seq
+
+
+def test_pair_bootstrap_ci_brackets_the_estimate():
+    rng = np.random.default_rng(0)
+    gold = np.repeat([5.0, 1.0], 30) + rng.normal(0, 0.1, 60)
+    pred = gold + rng.normal(0, 1.0, 60)
+    pairs = np.concatenate([np.arange(30), np.arange(30)])
+    lo, hi = ct.pair_bootstrap_ci(pred, gold, pairs, n_boot=500, seed=1)
+    est = ct.correlations(pred, gold)["spearman"]
+    assert lo < est < hi and hi - lo < 40
+    # slow oracle for one replicate: same draw, scipy's spearman
+    from scipy.stats import spearmanr
+
+    draw = np.random.default_rng(1).integers(0, 30, size=(500, 30))[0]
+    uniq = np.unique(pairs.astype(str))
+    rows = np.concatenate([np.flatnonzero(pairs.astype(str) == uniq[j]) for j in draw])
+    reps = ct.pair_bootstrap_replicates(pred, gold, pairs, n_boot=500, seed=1)
+    assert reps[0] == pytest.approx(100 * spearmanr(pred[rows], gold[rows]).statistic, abs=1e-9)
+
+
+def test_reference_tables_load():
+    t3 = ct.reference("table3_finetune")
+    assert {"encoding", "model", "spearman_mean", "source"} <= set(t3.columns)
+    assert t3.query("encoding == 'bi' and model == 'SimCSE-large'")["spearman_mean"].item() == 47.5
+    with pytest.raises(FileNotFoundError, match="available"):
+        ct.reference("nope")

@@ -411,3 +411,55 @@ def summarise(runs: pd.DataFrame, *, by=("config",), splits=("validation", "test
 
 
 __all__ += ["default_configs", "summarise", "seed_everything"]
+
+
+def pair_bootstrap_ci(pred, gold, pair_ids, *, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> tuple[float, float]:
+    """Percentile bootstrap CI of Spearman ×100, resampling *sentence pairs* (both rows of a
+    pair stay together, as they are not independent). Replicates whose Spearman is undefined
+    are dropped."""
+    rho = pair_bootstrap_replicates(pred, gold, pair_ids, n_boot=n_boot, seed=seed)
+    rho = rho[np.isfinite(rho)]
+    a = (1 - level) / 2
+    return float(np.quantile(rho, a)), float(np.quantile(rho, 1 - a))
+
+
+def pair_bootstrap_replicates(pred, gold, pair_ids, *, n_boot: int = 1000, seed: int = 0) -> np.ndarray:
+    """Spearman ×100 of ``n_boot`` pair-resampled replicates (vectorised), shape ``(n_boot,)``.
+
+    Replicate b uses the pairs ``default_rng(seed).integers(0, n_pairs, (n_boot, n_pairs))[b]``
+    (pairs in sorted-id order), all rows of each drawn pair.
+    """
+    from scipy.stats import rankdata
+
+    pred = np.asarray(pred, dtype=float)
+    gold = np.asarray(gold, dtype=float)
+    ids = np.asarray(pair_ids).astype(str)
+    uniq, inv = np.unique(ids, return_inverse=True)
+    members = [np.flatnonzero(inv == j) for j in range(len(uniq))]
+    if len({len(m) for m in members}) != 1:
+        raise ValueError("pair_bootstrap_ci needs the same number of rows in every pair")
+    M = np.stack(members)  # (n_pairs, rows_per_pair)
+    rng = np.random.default_rng(seed)
+    draw = rng.integers(0, len(uniq), size=(n_boot, len(uniq)))
+    idx = M[draw].reshape(n_boot, -1)  # (B, n_rows)
+    rp = rankdata(pred[idx], axis=1)
+    rg = rankdata(gold[idx], axis=1)
+    rp -= rp.mean(1, keepdims=True)
+    rg -= rg.mean(1, keepdims=True)
+    den = np.sqrt((rp**2).sum(1) * (rg**2).sum(1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return 100 * (rp * rg).sum(1) / den
+
+
+def reference(name: str) -> pd.DataFrame:
+    """A paper table transcribed in ``data/reference/csts_<name>.csv``."""
+    from compsem import paths
+
+    path = paths.data_dir("reference") / f"csts_{name}.csv"
+    if not path.is_file():
+        avail = sorted(p.stem for p in paths.data_dir("reference").glob("csts_*.csv"))
+        raise FileNotFoundError(f"no reference table {path.name}; available: {avail}")
+    return pd.read_csv(path)
+
+
+__all__ += ["pair_bootstrap_ci", "pair_bootstrap_replicates", "reference"]
