@@ -241,7 +241,7 @@ def fit(model, train_df: pd.DataFrame, cfg: TrainConfig, *, seed: int, progress:
     t0 = time.perf_counter()
     bar = None
     if progress:
-        from tqdm.auto import tqdm
+        from tqdm import tqdm
 
         bar = tqdm(total=total, desc=cfg.label, leave=False)
     for _ in range(cfg.epochs):
@@ -378,7 +378,7 @@ def sweep(
     it = [(c, s) for c in configs for s in seeds]
     bar = None
     if progress:
-        from tqdm.auto import tqdm
+        from tqdm import tqdm
 
         bar = tqdm(it, desc="runs")
         it = bar
