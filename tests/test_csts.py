@@ -450,3 +450,21 @@ def test_reference_tables_load():
     assert t3.query("encoding == 'bi' and model == 'SimCSE-large'")["spearman_mean"].item() == 47.5
     with pytest.raises(FileNotFoundError, match="available"):
         ct.reference("nope")
+
+
+def test_hf_seq2seq_generator(tmp_path):
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import PreTrainedTokenizerFast, T5Config, T5ForConditionalGeneration
+
+    vocab = {w: i for i, w in enumerate(["<pad>", "</s>", "<unk>", *sorted(set(WORDS)), "1", "2", "Output:"])}
+    tk = Tokenizer(models.WordLevel(vocab=vocab, unk_token="<unk>"))
+    tk.pre_tokenizer = pre_tokenizers.Whitespace()
+    PreTrainedTokenizerFast(tokenizer_object=tk, eos_token="</s>", unk_token="<unk>", pad_token="<pad>").save_pretrained(tmp_path)
+    torch.manual_seed(0)
+    cfg = T5Config(vocab_size=len(vocab), d_model=16, d_kv=8, d_ff=32, num_layers=1, num_heads=2,
+                   decoder_start_token_id=0, pad_token_id=0, eos_token_id=1)
+    T5ForConditionalGeneration(cfg).save_pretrained(tmp_path)
+    g = cp.HFGenerator(str(tmp_path), max_new_tokens=5)
+    out = g(["a man runs Output:", "the dog Output:", "red car Output:"])
+    assert g.seq2seq and len(out) == 3
+    assert all(len(o.split()) <= 5 for o in out)
