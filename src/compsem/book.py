@@ -1,0 +1,92 @@
+"""Staging the book: executed notebooks plus the prose pages, ready for jupyter-book.
+
+``python -m compsem stage`` copies the book sources and the executed notebooks into
+``_build/site-src`` and adds, after each chapter's opening cell, a folded "Rerun this chapter" box
+with the exact ``python -m compsem run`` command, the papermill equivalent and the chapter's
+parameters with their defaults. Files are only rewritten when their content changed, so the
+book builder re-reads only what is new.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from .runner import parameters_of
+
+__all__ = ["rerun_box", "stage"]
+
+
+def _default_literal(value) -> str:
+    return "None" if value is None else str(value)
+
+
+def rerun_box(notebook: Path) -> str:
+    """Markdown of the rerun admonition for ``notebook`` (source notebook, not executed)."""
+    params = parameters_of(notebook)
+    name = notebook.name
+    example = next(iter(params), None)
+    if "models" in params:
+        cli_p, pm_p = """ -p models '["sbert-mini", "use"]'""", """ -p models '["sbert-mini", "use"]'"""
+    elif example is not None:
+        cli_p = f" -p {example} {_default_literal(params[example])!r}"
+        pm_p = f" -p {example} {_default_literal(params[example])!r}"
+    else:
+        cli_p = pm_p = ""
+    rows = "\n".join(f"| `{k}` | `{_default_literal(v)}` |" for k, v in params.items())
+    table = f"| parameter | default |\n| --- | --- |\n{rows}" if params else "This chapter has no parameters."
+    return f"""````{{admonition}} Rerun this chapter
+:class: dropdown tip
+
+From the repository root, after `make book` (or `make venv`) created `.venv`:
+
+```bash
+.venv/bin/python -m compsem run notebooks/{name}{cli_p}
+```
+
+The executed copy and its result tables go to `runs/`; the book is not changed. The papermill
+equivalent (values as YAML/JSON):
+
+```bash
+papermill notebooks/{name} runs/{name} --cwd notebooks{pm_p}
+```
+
+{table}
+````"""
+
+
+def _write_if_changed(path: Path, text: str) -> None:
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def stage(root: Path, executed: Path, out: Path, files: tuple[str, ...] = ("_config.yml", "_toc.yml", "references.bib"),
+          folders: tuple[str, ...] = ("book",)) -> list[Path]:
+    """Assemble the book sources in ``out``; return the staged notebooks."""
+    out.mkdir(parents=True, exist_ok=True)
+    for f in files:
+        if (root / f).exists():
+            _write_if_changed(out / f, (root / f).read_text(encoding="utf-8"))
+    for folder in folders:
+        src = root / folder
+        for path in sorted(src.rglob("*")):
+            if path.is_file():
+                target = out / path.relative_to(root)
+                if not target.exists() or target.read_bytes() != path.read_bytes():
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(path, target)
+    staged = []
+    for nb_path in sorted(executed.glob("*.ipynb")):
+        nb = json.loads(nb_path.read_text(encoding="utf-8"))
+        source = root / "notebooks" / nb_path.name
+        box = {"cell_type": "markdown", "id": "rerun-box", "metadata": {"tags": ["rerun-box"]}, "source": rerun_box(source)}
+        cells = [c for c in nb["cells"] if "rerun-box" not in c.get("metadata", {}).get("tags", [])]
+        first_md = next((i for i, c in enumerate(cells) if c["cell_type"] == "markdown"), -1)
+        cells.insert(first_md + 1, box)
+        nb["cells"] = cells
+        target = out / "notebooks" / nb_path.name
+        _write_if_changed(target, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+        staged.append(target)
+    return staged
