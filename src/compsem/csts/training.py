@@ -380,7 +380,7 @@ def sweep(
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(it, desc="runs")
+        bar = tqdm(it, desc="runs", mininterval=30)
         it = bar
     for cfg, seed in it:
         rows.append(train_and_evaluate(encoder, train_df, eval_sets, cfg, seed=seed))
