@@ -468,3 +468,23 @@ def test_hf_seq2seq_generator(tmp_path):
     out = g(["a man runs Output:", "the dog Output:", "red car Output:"])
     assert g.seq2seq and len(out) == 3
     assert all(len(o.split()) <= 5 for o in out)
+
+
+def test_zero_shot_textpair_is_cosine_of_pair_encodings(tiny_bert):
+    from compsem.csts.zeroshot import zero_shot_textpair
+
+    df = cd.assign_pairs(_rows(2))
+    s = zero_shot_textpair(df, tiny_bert)
+    m = cm.build_model(tiny_bert, encoding="bi", pooling="mean", seed=0).eval()
+    with torch.no_grad():
+        a = m._encode([df.sentence1.iloc[0]], [df.condition.iloc[0]])
+        b = m._encode([df.sentence2.iloc[0]], [df.condition.iloc[0]])
+    assert s.shape == (4,)
+    assert s[0] == pytest.approx(torch.nn.functional.cosine_similarity(a, b).item(), abs=1e-5)
+
+
+def test_pair_accuracy_by_hand():
+    from compsem.csts.zeroshot import pair_accuracy
+
+    df = cd.assign_pairs(_rows(3))  # rows: (high, low) x 3 pairs in file order
+    assert pair_accuracy([0.9, 0.1, 0.5, 0.5, 0.2, 0.8], df) == pytest.approx(100 * (1 + 0.5 + 0) / 3)

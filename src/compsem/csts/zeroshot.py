@@ -60,3 +60,17 @@ def pair_accuracy(scores, df: pd.DataFrame) -> float:
         return float("nan")
     d = d[ok]
     return 100.0 * float(((d > 0) + 0.5 * (d == 0)).mean())
+
+
+def zero_shot_textpair(df: pd.DataFrame, encoder: str = "sbert-mini", *, pooling: str = "mean", max_length: int = 64) -> np.ndarray:
+    """Zero-shot scores of an *untrained* bi-encoder that reads each sentence together with the
+    condition as a text pair, ``cos(f(s1; c), f(s2; c))`` — the paper's Table 2 setting.
+
+    Uses the Hugging Face backbone of :mod:`compsem.csts.models` (mean pooling by default, as
+    all-MiniLM-L6-v2 was trained), no fine-tuning. Returns one score per row of ``df``.
+    """
+    from .models import build_model
+    from .training import predict
+
+    model = build_model(encoder, encoding="bi", pooling=pooling, max_length=max_length, seed=0)
+    return predict(model, df)
