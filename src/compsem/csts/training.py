@@ -354,12 +354,17 @@ def train_and_evaluate(
         examples_per_s=hist["n_train_rows"] * cfg.epochs / max(hist["seconds"], 1e-9),
     )
     for name, df in eval_sets.items():
+        pred = predict(model, df)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            corr = correlations(predict(model, df), df["label"].to_numpy())
+            corr = correlations(pred, df["label"].to_numpy())
         row[f"{name}_spearman"] = corr["spearman"]
         row[f"{name}_pearson"] = corr["pearson"]
         row[f"{name}_n"] = corr["n"]
+        if "role" in df.columns and (df["role"] != "unpaired").all():
+            from .zeroshot import pair_accuracy
+
+            row[f"{name}_pair_accuracy"] = pair_accuracy(pred, df)
     del model
     return row
 
@@ -401,7 +406,7 @@ def default_configs(encodings=("cross", "bi", "tri"), objectives=OBJECTIVES, *, 
 
 def summarise(runs: pd.DataFrame, *, by=("config",), splits=("validation", "test")) -> pd.DataFrame:
     """Mean ± std over seeds of each split's Spearman and Pearson."""
-    cols = [f"{s}_{m}" for s in splits for m in ("spearman", "pearson") if f"{s}_{m}" in runs]
+    cols = [f"{s}_{m}" for s in splits for m in ("spearman", "pearson", "pair_accuracy") if f"{s}_{m}" in runs]
     g = runs.groupby(list(by), sort=False)[cols]
     mean = g.mean().add_suffix("_mean")
     std = g.std(ddof=1).add_suffix("_std")
