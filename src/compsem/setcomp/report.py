@@ -1,0 +1,151 @@
+"""Tables and figures shared by the Part I chapters (ours beside the paper's numbers)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .. import measures as M
+
+__all__ = ["PAPER_NAMES", "cells_beside_paper", "values_beside_paper", "raw_beside_paper", "plot_position_histograms",
+           "plot_cells_summary", "fmt_ci"]
+
+#: Panel spec -> the paper's model name, where the paper evaluated the same model.
+PAPER_NAMES: dict[str, str] = {"sbert-mini": "SBERT-mini", "sbert-l": "SBERT-L", "use": "USE"}
+
+
+def fmt_ci(est: float, low: float, high: float, digits: int = 1) -> str:
+    """``"12.3 [10.1, 14.0]"``; without an interval just the estimate."""
+    if not np.isfinite(est):
+        return "n/a"
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return f"{est:.{digits}f}"
+    return f"{est:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def _paper_rows(ref: pd.DataFrame, models: Sequence[str], value_cols: Sequence[str]) -> pd.DataFrame:
+    rows = []
+    for m in models:
+        name = PAPER_NAMES.get(m)
+        hit = ref[ref["model"] == name] if name else ref.iloc[0:0]
+        if len(hit):
+            r = hit.iloc[0]
+            rows.append({"model": m, "source": f"paper, {r['source']} ({name})", **{c: r[c] for c in value_cols}})
+    rng = {c: f"{ref[c].min():g} … {ref[c].max():g}" for c in value_cols}
+    rows.append({"model": "(16 encoders)", "source": f"paper, {ref['source'].iloc[0]}: range", **rng})
+    return pd.DataFrame(rows)
+
+
+def cells_beside_paper(ours: pd.DataFrame, ref: pd.DataFrame, measure: str, *, digits: int = 1) -> pd.DataFrame:
+    """C1/C3 cell table for one measure: our rows (with 95% CIs) then the paper's matching rows.
+
+    ``ours`` is :func:`compsem.setcomp.cells_table` output; ``ref`` a reference table with
+    columns ``model, measure, TT, TF, FT, FF, source``.
+    """
+    o = ours[ours["measure"] == measure]
+    rows = []
+    for model, g in o.groupby("model", sort=False):
+        g = g.set_index("cell")
+        rows.append({"model": model, "source": f"ours ({g['mode'].iloc[0]} ε range)",
+                     **{c: fmt_ci(g.loc[c, "pct"], g.loc[c, "low"], g.loc[c, "high"], digits)
+                        for c in ("TT", "TF", "FT", "FF")}})
+    paper = _paper_rows(ref[ref["measure"] == measure], list(o["model"].unique()), ["TT", "TF", "FT", "FF"])
+    return pd.concat([pd.DataFrame(rows), paper], ignore_index=True)
+
+
+def values_beside_paper(ours: pd.DataFrame, ref: pd.DataFrame, value_cols: Sequence[str],
+                        ref_cols: Sequence[str] | None = None) -> pd.DataFrame:
+    """Generic: our wide rows (``model`` + ``value_cols``) then the paper's matching rows."""
+    ref_cols = list(ref_cols or value_cols)
+    o = ours.copy()
+    o.insert(1, "source", "ours")
+    r = ref.rename(columns=dict(zip(ref_cols, value_cols)))
+    paper = _paper_rows(r, list(ours["model"].unique()), list(value_cols))
+    return pd.concat([o, paper], ignore_index=True)
+
+
+def plot_position_histograms(geoms: Mapping[str, M.PlaneGeometry], *, title: str, lo: float = -1.0, hi: float = 3.0,
+                             bins: int = 40, axes=None):
+    """One histogram per model of the signed position ``s = 1 − t`` of the projection P.
+
+    ``s`` is the paper's variable ∠(B,P)/∠(A,B) (Figures 4 and 6: 1 = at A, 0 = at B) with a sign:
+    the two agree whenever P is not beyond B, and ``s < 0`` marks P beyond B, which the
+    unsigned ratio would fold onto the segment between A and B. Values outside ``[lo, hi]`` are
+    clipped into the end bins (their share is printed in the panel); degenerate samples are
+    counted in the panel title.
+    """
+    import matplotlib.pyplot as plt
+
+    models = list(geoms)
+    if axes is None:
+        fig, axes = plt.subplots(1, len(models), figsize=(3.0 * len(models), 2.6), sharey=False, squeeze=False)
+        axes = axes[0]
+    else:
+        fig = axes[0].figure
+    edges = np.linspace(lo, hi, bins + 1)
+    for ax, m in zip(axes, models):
+        g = geoms[m]
+        v = 1.0 - g.t[~g.degenerate]
+        clipped = float(np.mean((v < lo) | (v > hi))) if v.size else 0.0
+        ax.hist(np.clip(v, lo, hi), bins=edges, color="tab:blue", alpha=0.8)
+        ax.axvspan(0, 1, color="tab:green", alpha=0.08)
+        ax.axvline(0, color="k", lw=0.8, ls="--")
+        ax.axvline(1, color="k", lw=0.8, ls="--")
+        ax.set_title(f"{m}" + (f" ({g.n_degenerate} degenerate)" if g.n_degenerate else ""), fontsize=9)
+        ax.set_xlabel("signed ∠(B,P) / ∠(A,B)   (0 = B, 1 = A)", fontsize=8)
+        if clipped:
+            ax.text(0.02, 0.95, f"{100 * clipped:.0f}% clipped", transform=ax.transAxes, fontsize=7, va="top")
+    axes[0].set_ylabel("samples")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def plot_cells_summary(tab: pd.DataFrame, *, value: str = "pct", label: str = "", ax=None, cell: str | None = "TT"):
+    """Bar chart of one percentage per model and measure with 95% CI error bars."""
+    import matplotlib.pyplot as plt
+
+    t = tab if cell is None else tab[tab["cell"] == cell]
+    measures = list(dict.fromkeys(t["measure"]))
+    models = list(dict.fromkeys(t["model"]))
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(1.2 + 1.1 * len(models), 2.8))
+    else:
+        fig = ax.figure
+    w = 0.8 / max(len(measures), 1)
+    for k, meas in enumerate(measures):
+        s = t[t["measure"] == meas].set_index("model").reindex(models)
+        x = np.arange(len(models)) + k * w
+        err = np.vstack([s[value] - s["low"], s["high"] - s[value]])
+        ax.bar(x, s[value], width=w, label=meas, yerr=np.where(np.isfinite(err), err, 0), capsize=2)
+    ax.set_xticks(np.arange(len(models)) + w * (len(measures) - 1) / 2)
+    ax.set_xticklabels(models, fontsize=8)
+    ax.set_ylabel(label or value)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def raw_beside_paper(raw: pd.DataFrame, ref: pd.DataFrame, columns: Mapping[str, tuple[str, str, str | None]], *,
+                     digits: int = 4) -> pd.DataFrame:
+    """Tables 12 and 14: our mean ± std of raw-measure differences beside the paper's.
+
+    ``raw`` is :func:`compsem.setcomp.raw_scores_table` output; ``columns`` maps a display
+    label to ``(our quantity, paper mean column, paper std column or None)``.
+    """
+    rows = []
+    for (meas, model), g in raw.groupby(["measure", "model"], sort=False):
+        g = g.set_index("quantity")
+        rows.append({"measure": meas, "model": model, "source": "ours",
+                     **{lab: f"{g.loc[q, 'mean']:.{digits}g} ± {g.loc[q, 'std']:.{digits}g}"
+                        for lab, (q, _, _) in columns.items()}})
+        name = PAPER_NAMES.get(model)
+        hit = ref[(ref["model"] == name) & (ref["measure"] == meas)] if name else ref.iloc[0:0]
+        if len(hit):
+            r = hit.iloc[0]
+            rows.append({"measure": meas, "model": model, "source": f"paper, {r['source']} ({name})",
+                         **{lab: (f"{r[mc]:g} ± {r[sc]:g}" if sc else f"{r[mc]:g}")
+                            for lab, (_, mc, sc) in columns.items()}})
+    return pd.DataFrame(rows)
