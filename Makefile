@@ -17,8 +17,15 @@ export HF_HUB_DISABLE_TELEMETRY := 1
 
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 EXECUTED := $(patsubst notebooks/%.ipynb,_build/executed/notebooks/%.ipynb,$(NOTEBOOKS))
-LIBSRC := $(shell find src -name '*.py' -not -path '*/__pycache__/*')
-DATA := $(shell find data -type f 2>/dev/null)
+# What a chapter's numbers depend on: the shared library (not the build tools), and its study's
+# module, data and reference numbers. A change elsewhere does not re-execute the chapter.
+CORE := $(filter-out %/checkbook.py %/book.py %/bench.py %/extra.py %/cli.py %/synthesis.py,$(wildcard src/compsem/*.py))
+study_files = $(shell find src/compsem data -path '*$(1)*' -type f -not -path '*/__pycache__/*' 2>/dev/null)
+SETCOMP := $(call study_files,setcomp)
+CSTS := $(call study_files,csts)
+MONTAGUE := $(call study_files,montague)
+SSM := $(call study_files,ssm)
+nb = $(filter _build/executed/notebooks/$(1)%,$(EXECUTED))
 BOOKSRC := _config.yml _toc.yml references.bib $(shell find book -type f)
 
 .PHONY: help venv test book check-book bench models-extra check-offline clean clean-cache
@@ -44,9 +51,16 @@ test: $(STAMP)
 
 # -- the book ------------------------------------------------------------------------------
 # Each notebook is re-executed only when it, the library or the data changed.
-_build/executed/notebooks/%.ipynb: notebooks/%.ipynb $(LIBSRC) $(DATA) | $(STAMP)
+_build/executed/notebooks/%.ipynb: notebooks/%.ipynb $(CORE) | $(STAMP)
 	@mkdir -p $(@D)
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m compsem run $< --book --quiet --out $(@D)
+
+$(call nb,1): $(SETCOMP)
+$(call nb,2): $(CSTS)
+$(call nb,3): $(MONTAGUE)
+$(call nb,4): $(SSM)
+# The synthesis runs every study's code.
+$(call nb,9): src/compsem/synthesis.py $(SETCOMP) $(CSTS) $(MONTAGUE) $(SSM)
 
 # The appendix reports the other chapters' run times and the benchmark numbers.
 _build/executed/notebooks/99_reproducibility.ipynb: $(filter-out %/99_reproducibility.ipynb,$(EXECUTED)) benchmarks/results.json
