@@ -14,28 +14,13 @@ from pathlib import Path
 
 
 def _tiny_nli(path: Path, texts) -> Path:
-    import torch
-    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors
-    from transformers import BertConfig, BertForSequenceClassification, PreTrainedTokenizerFast
+    from tokenizers import pre_tokenizers
+
+    from compsem.tiny import tiny_bert_classifier
 
     words = sorted({w for t in texts for w, _ in pre_tokenizers.Whitespace().pre_tokenize_str(t.lower())})
-    vocab = {t: k for k, t in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", *words])}
-    tk = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
-    tk.normalizer = normalizers.Lowercase()
-    tk.pre_tokenizer = pre_tokenizers.Whitespace()
-    tk.post_processor = processors.TemplateProcessing(
-        single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1",
-        special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])])
-    tok = PreTrainedTokenizerFast(tokenizer_object=tk, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]",
-                                  sep_token="[SEP]")
-    torch.manual_seed(0)
-    cfg = BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                     intermediate_size=64, max_position_embeddings=128, num_labels=3,
-                     id2label={0: "entailment", 1: "neutral", 2: "contradiction"},
-                     label2id={"entailment": 0, "neutral": 1, "contradiction": 2})
-    BertForSequenceClassification(cfg).save_pretrained(path)
-    tok.save_pretrained(path)
-    return path
+    return tiny_bert_classifier(path, words, {0: "entailment", 1: "neutral", 2: "contradiction"}, hidden=32,
+                                lowercase=True)
 
 
 def run(quick: bool = False) -> dict:

@@ -19,25 +19,9 @@ WORDS = ("a dog runs in the park . an animal moves outside cats sleep on mats it
 
 def _build_tiny_nli(path, id2label, seed=0):
     """A randomly initialised 2-layer BERT classifier with a word-level tokenizer, saved to ``path``."""
-    from tokenizers import Tokenizer, models, pre_tokenizers, processors
-    from transformers import BertConfig, BertForSequenceClassification, PreTrainedTokenizerFast
+    from compsem.tiny import tiny_bert_classifier
 
-    vocab = {t: k for k, t in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", *dict.fromkeys(WORDS)])}
-    tk = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
-    tk.pre_tokenizer = pre_tokenizers.Whitespace()
-    tk.post_processor = processors.TemplateProcessing(
-        single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1",
-        special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])])
-    tok = PreTrainedTokenizerFast(tokenizer_object=tk, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]",
-                                  sep_token="[SEP]")
-    torch.manual_seed(seed)
-    cfg = BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=2, num_attention_heads=2,
-                     intermediate_size=32, max_position_embeddings=64, initializer_range=0.5, num_labels=len(id2label),
-                     id2label=id2label, label2id={v: k for k, v in id2label.items()})
-    model = BertForSequenceClassification(cfg).eval()
-    model.save_pretrained(path)
-    tok.save_pretrained(path)
-    return path
+    return tiny_bert_classifier(path, WORDS, id2label, seed=seed, initializer_range=0.5)
 
 
 @pytest.fixture(scope="module")
