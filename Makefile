@@ -19,7 +19,7 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 EXECUTED := $(patsubst notebooks/%.ipynb,_build/executed/notebooks/%.ipynb,$(NOTEBOOKS))
 # What a chapter's numbers depend on: the shared library (not the build tools), and its study's
 # module, data and reference numbers. A change elsewhere does not re-execute the chapter.
-CORE := $(filter-out %/checkbook.py %/book.py %/bench.py %/extra.py %/cli.py %/synthesis.py,$(wildcard src/compsem/*.py))
+CORE := $(filter-out %/checkbook.py %/book.py %/bench.py %/extra.py %/cli.py %/synthesis.py %/tryit.py %/tiny.py,$(wildcard src/compsem/*.py))
 study_files = $(shell find src/compsem data -path '*$(1)*' -type f -not -path '*/__pycache__/*' 2>/dev/null)
 SETCOMP := $(call study_files,setcomp)
 CSTS := $(call study_files,csts)
@@ -59,8 +59,8 @@ $(call nb,1): $(SETCOMP)
 $(call nb,2): $(CSTS)
 $(call nb,3): $(MONTAGUE)
 $(call nb,4): $(SSM)
-# The synthesis runs every study's code.
-$(call nb,9): src/compsem/synthesis.py $(SETCOMP) $(CSTS) $(MONTAGUE) $(SSM)
+# The synthesis and the try-it page run every study's code.
+$(call nb,9): src/compsem/synthesis.py src/compsem/tryit.py $(SETCOMP) $(CSTS) $(MONTAGUE) $(SSM)
 
 # The appendix reports the other chapters' run times and the benchmark numbers.
 _build/executed/notebooks/99_reproducibility.ipynb: $(filter-out %/99_reproducibility.ipynb,$(EXECUTED)) benchmarks/results.json
