@@ -917,7 +917,7 @@ def plot_set_diagrams(axes=None):
         ("subsective intersective\n(red dog)", [("N", (0.38, 0.5), 0.28, "tab:blue"), ("A", (0.62, 0.5), 0.28, "tab:orange")],
          "P = A ∩ N", (0.5, 0.5), (0.16, 0.34)),
         ("subsective non-intersective\n(skilful student)", [("N", (0.5, 0.5), 0.36, "tab:blue")],
-         "P ⊂ N", (0.56, 0.44), (0.30, 0.26)),
+         "P ⊆ N", (0.56, 0.44), (0.30, 0.26)),
         ("privative non-subsective\n(counterfeit law)", [("N", (0.33, 0.5), 0.26, "tab:blue")],
          "P ∩ N = ∅", (0.78, 0.5), (0.26, 0.34)),
         ("plain non-subsective\n(alleged king)", [("N", (0.38, 0.5), 0.28, "tab:blue")],
