@@ -65,6 +65,7 @@ __all__ = [
     "pair_table",
     "as_matrix",
     "category_difference_tests",
+    "class_tests_view",
     "CLASS_TESTS",
     "adjective_scores",
     "permutation_test",
@@ -817,6 +818,24 @@ def category_difference_tests(result: MontagueResult, *, tests: Iterable[str] = 
     return pd.DataFrame(rows)
 
 
+def class_tests_view(tests: pd.DataFrame) -> pd.DataFrame:
+    """A compact, readable view of :func:`category_difference_tests` for display: one row per
+    model and test, the χ² statistic with its p-value, the permutation p-value, and a note where
+    a test is undefined. p-values are formatted as text (``2.5e-106`` rather than ``0.0000``)."""
+    def fmt_p(p):
+        return "—" if not np.isfinite(p) else (f"{p:.3f}" if p >= 0.001 else f"{p:.1e}")
+
+    out = pd.DataFrame({
+        "model": tests["model"], "test": tests["test"],
+        "χ²": tests["chi2"].map(lambda v: "—" if not np.isfinite(v) else f"{v:,.1f}"),
+        "χ² p (phrases)": tests["chi2_p"].map(fmt_p),
+        "permutation p (adjectives)": tests["perm_p"].map(fmt_p),
+        "adjectives": tests["n_adjectives"],
+        "note": tests["note"].fillna("").map(lambda s: s.split(" (")[0]),
+    })
+    return out.set_index(["model", "test"])
+
+
 # --------------------------------------------------------------------------------------------
 # the paper's numbers
 # --------------------------------------------------------------------------------------------
@@ -857,13 +876,17 @@ def compare_with_paper(ours: pd.DataFrame, table: int, model: str,
 # figures shared by the chapters
 # --------------------------------------------------------------------------------------------
 def plot_type_matrix(matrix: pd.DataFrame, ax, *, title: str = "", vmin: float = 0.0, vmax: float = 1.0,
-                     cmap: str = "viridis", fmt: str = "{:.2f}", center: float | None = None):
+                     cmap: str = "viridis", fmt: str = "{:.2f}", center: float | None = None,
+                     span: float | None = None, fontsize: float = 9):
     """Draw a 5 × 5 type-pair matrix (:func:`as_matrix`) as an annotated heat map on ``ax``.
 
-    ``center`` switches to a diverging map around that value (for differences)."""
+    ``center`` switches to a diverging map around that value (for differences); its colour range
+    is ``center ± span`` (default: the largest deviation in the matrix). Pass the same ``span``
+    to panels that readers should compare by colour. ``fontsize`` is that of the cell values."""
     vals = matrix.to_numpy(dtype=float)
     if center is not None:
-        span = np.nanmax(np.abs(vals - center)) if np.isfinite(vals).any() else 1.0
+        if span is None:
+            span = np.nanmax(np.abs(vals - center)) if np.isfinite(vals).any() else 1.0
         span = span or 1.0
         vmin, vmax, cmap = center - span, center + span, "RdBu_r"
     im = ax.imshow(vals, vmin=vmin, vmax=vmax, cmap=cmap)
@@ -876,9 +899,9 @@ def plot_type_matrix(matrix: pd.DataFrame, ax, *, title: str = "", vmin: float =
             if np.isfinite(vals[i, j]):
                 norm = (vals[i, j] - vmin) / ((vmax - vmin) or 1)
                 light = norm < 0.5 if center is None else abs(norm - 0.5) > 0.3
-                ax.text(j, i, fmt.format(vals[i, j]), ha="center", va="center", fontsize=7,
+                ax.text(j, i, fmt.format(vals[i, j]), ha="center", va="center", fontsize=fontsize,
                         color="white" if light else "black")
-    ax.set_title(title, fontsize=9)
+    ax.set_title(title, fontsize=fontsize + 1)
     return im
 
 
@@ -894,7 +917,7 @@ def plot_set_diagrams(axes=None):
         ("subsective intersective\n(red dog)", [("N", (0.38, 0.5), 0.28, "tab:blue"), ("A", (0.62, 0.5), 0.28, "tab:orange")],
          "P = A ∩ N", (0.5, 0.5), (0.16, 0.34)),
         ("subsective non-intersective\n(skilful student)", [("N", (0.5, 0.5), 0.36, "tab:blue")],
-         "P ⊂ N", (0.56, 0.44), (0.30, 0.26)),
+         "P ⊆ N", (0.56, 0.44), (0.30, 0.26)),
         ("privative non-subsective\n(counterfeit law)", [("N", (0.33, 0.5), 0.26, "tab:blue")],
          "P ∩ N = ∅", (0.78, 0.5), (0.26, 0.34)),
         ("plain non-subsective\n(alleged king)", [("N", (0.38, 0.5), 0.28, "tab:blue")],
@@ -904,12 +927,12 @@ def plot_set_diagrams(axes=None):
         for name, c, r, col in circles:
             ax.add_patch(Circle(c, r, fc=col, alpha=0.25, ec=col, lw=1.5))
             ax.text(c[0] + (-0.7 if name == "N" else 0.7) * r, c[1] + 0.75 * r, name, color=col,
-                    fontsize=11, ha="center", weight="bold")
+                    fontsize=14, ha="center", weight="bold")
         ax.add_patch(Ellipse(pc, *pwh, fc="none", ec="black", lw=2, ls="--"))
-        ax.text(pc[0], pc[1] - pwh[1] / 2 - 0.07, plabel, ha="center", fontsize=9)
-        ax.set_title(title, fontsize=9)
+        ax.text(0.5, 0.02, plabel, ha="center", va="bottom", fontsize=12)
+        ax.set_title(title, fontsize=12)
         ax.set_xlim(0, 1)
-        ax.set_ylim(0.05, 0.95)
+        ax.set_ylim(-0.02, 0.95)
         ax.set_aspect("equal")
         ax.axis("off")
     return axes
