@@ -50,10 +50,11 @@ test: $(STAMP)
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q
 
 # -- the book ------------------------------------------------------------------------------
-# Each notebook is re-executed only when it, the library or the data changed.
+# Each notebook is re-executed only when it, the library or its data changed. Progress bars
+# are for interactive reruns; the book leaves them out (TQDM_DISABLE).
 _build/executed/notebooks/%.ipynb: notebooks/%.ipynb $(CORE) | $(STAMP)
 	@mkdir -p $(@D)
-	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m compsem run $< --book --quiet --out $(@D)
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TQDM_DISABLE=1 $(BIN)/python -m compsem run $< --book --quiet --out $(@D)
 
 $(call nb,1): $(SETCOMP)
 $(call nb,2): $(CSTS)
