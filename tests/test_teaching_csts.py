@@ -183,3 +183,9 @@ def test_part2_markdown_has_no_control_characters():
             assert not bad, f"{nb.name} cell {i}: control characters {sorted(bad)}"
     for md in sorted(BOOK.glob("part2_csts*.md")):
         assert not any(ord(ch) < 32 and ch not in "\n\t" for ch in md.read_text(encoding="utf-8")), md.name
+
+
+def test_mean_pm_std_handles_one_seed():
+    runs = pd.DataFrame({"config": ["a", "a", "b"], "test_spearman": [10.0, 20.0, 5.0]})
+    summary = ct.summarise(runs, splits=("test",))
+    assert ct.mean_pm_std(summary, "test_spearman") == ["15.0 ± 7.1", "5.0"]
