@@ -189,3 +189,14 @@ def test_mean_pm_std_handles_one_seed():
     runs = pd.DataFrame({"config": ["a", "a", "b"], "test_spearman": [10.0, 20.0, 5.0]})
     summary = ct.summarise(runs, splits=("test",))
     assert ct.mean_pm_std(summary, "test_spearman") == ["15.0 ± 7.1", "5.0"]
+
+
+def test_worked_figure_shows_the_tested_numbers():
+    svg = (BOOK / "images" / "csts_tri_encoder.svg").read_text(encoding="utf-8")
+    vec = lambda v: "(" + ", ".join(f"{x:g}" for x in v) + ")"  # noqa: E731
+    for v in (S1, S2, C_HIGH, C_LOW, hadamard(C_HIGH, S1), hadamard(C_HIGH, S2), hadamard(C_LOW, S1), hadamard(C_LOW, S2)):
+        assert vec(v) in svg, vec(v)
+    hi, lo, ign = tri_score(C_HIGH), tri_score(C_LOW), measures.cosine(S1, S2)
+    for x in (hi, lo, ign, quad(hi, lo)):
+        assert f"{x:.4f}" in svg
+    assert "16/17" in svg and "4/8" in svg and "λ = 0.5" in svg
