@@ -415,7 +415,17 @@ def summarise(runs: pd.DataFrame, *, by=("config",), splits=("validation", "test
     return out.reset_index()
 
 
-__all__ += ["default_configs", "summarise", "seed_everything"]
+def mean_pm_std(summary: pd.DataFrame, col: str, *, digits: int = 1) -> list[str]:
+    """``"mean ± std"`` strings for ``summary[col + "_mean"]`` / ``summary[col + "_std"]`` (the
+    output of :func:`summarise`); the mean alone where the std is undefined (a single seed)."""
+    m, s = summary[f"{col}_mean"], summary[f"{col}_std"]
+    return [
+        "nan" if not np.isfinite(a) else f"{a:.{digits}f} ± {b:.{digits}f}" if np.isfinite(b) else f"{a:.{digits}f}"
+        for a, b in zip(m.astype(float), s.astype(float))
+    ]
+
+
+__all__ += ["default_configs", "summarise", "seed_everything", "mean_pm_std"]
 
 
 def pair_bootstrap_ci(pred, gold, pair_ids, *, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> tuple[float, float]:
