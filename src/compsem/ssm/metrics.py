@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 from sklearn.metrics import calinski_harabasz_score
 
-from ._compat import DataError
+from compsem.errors import DataError
 
 SPACES = ("rel", "dis")
 

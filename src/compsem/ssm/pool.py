@@ -23,7 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ._compat import DataError, data_dir
+from compsem.errors import DataError
+from compsem.paths import data_dir
 
 ROLES = ("premise", "synonymous", "inferential")
 #: pair categories, in the order of the paper's Table 2, plus the diagonal and a split of

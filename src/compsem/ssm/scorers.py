@@ -25,7 +25,9 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ._compat import DataError, cache_root
+from compsem.errors import DataError
+from compsem.measures import cosine_matrix
+from compsem.paths import cache_dir as cache_root
 
 # ---------------------------------------------------------------------------------------------
 # helpers
@@ -162,8 +164,7 @@ class EmbeddingCosine:
         if bad.any():
             warnings.warn(f"{int(bad.sum())} sentence(s) have no usable {self.model} embedding: "
                           "their rows and columns are NaN", RuntimeWarning, stacklevel=2)
-        Xn = X / np.where(bad, np.nan, norms)[:, None]
-        R = Xn @ Xn.T
+        R = cosine_matrix(X, warn=False)          # NaN rows/columns for those sentences
         if self.clip:
             R = np.clip(R, 0.0, 1.0)
         return R[np.ix_(inv, inv)]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._compat import data_dir
+from compsem.paths import data_dir
 from .metrics import (bootstrap_accuracy, bootstrap_ssm, calinski_harabasz, distances, entailment_accuracy, rsa,
                       sparsity)
 from .pool import CATEGORIES, Pool, load_pool, load_reference, pair_categories
