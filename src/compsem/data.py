@@ -29,7 +29,7 @@ def read_table(path: str | Path, *, required: Sequence[str] = (), text_columns: 
     try:
         if suffix == ".csv":
             df = pd.read_csv(path, keep_default_na=False, na_values=[""], comment=None)
-        elif suffix == ".tsv":
+        elif suffix in (".tsv", ".tab"):
             df = pd.read_csv(path, sep="\t", keep_default_na=False, na_values=[""])
         elif suffix in (".jsonl", ".json"):
             df = pd.read_json(path, lines=suffix == ".jsonl")

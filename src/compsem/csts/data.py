@@ -232,14 +232,10 @@ def split_by_pair(pair_ids, *, fractions=EMBEDDED_FRACTIONS, seed: int = EMBEDDE
 # reading
 # ---------------------------------------------------------------------------------------------
 def _read_table(path: Path) -> pd.DataFrame:
-    suf = path.suffix.lower()
-    if suf == ".parquet":
-        return pd.read_parquet(path)
-    if suf in (".tsv", ".tab"):
-        return pd.read_csv(path, sep="\t", keep_default_na=False, na_values=[""])
-    if suf == ".jsonl":
-        return pd.read_json(path, lines=True)
-    return pd.read_csv(path, keep_default_na=False, na_values=[""])
+    """CSV / TSV / JSONL / parquet through the shared reader (its errors name the file)."""
+    from compsem.data import read_table
+
+    return read_table(path)
 
 
 def _hub_files(repo_id: str, split: str | None) -> list[Path]:
