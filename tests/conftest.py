@@ -1,5 +1,8 @@
 """Shared fixtures: an isolated cache/results folder per test session, and tiny Hugging Face
-models (an encoder and a decoder-only LM) built in-process with random weights."""
+models built in-process with random weights (the builders live in :mod:`tests.helpers.tiny`).
+
+Tests marked ``slow`` (a notebook or a real model end to end) are off in ``make test`` and
+run by ``make test-all``."""
 
 from __future__ import annotations
 
@@ -9,11 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import tiny
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-
-WORDS = ["a", "the", "red", "blue", "car", "dog", "man", "plays", "guitar", "runs", "fast", "slow", "is", "big"]
-
 
 @pytest.fixture(autouse=True, scope="session")
 def _isolated_dirs(tmp_path_factory):
@@ -29,54 +31,28 @@ def _isolated_dirs(tmp_path_factory):
             os.environ[k] = v
 
 
-def _word_tokenizer(folder: Path, specials: list[str], **special_map):
-    from tokenizers import Tokenizer, models, pre_tokenizers
-    from transformers import PreTrainedTokenizerFast
-
-    vocab = {w: i for i, w in enumerate(specials + WORDS)}
-    tok = Tokenizer(models.WordLevel(vocab=vocab, unk_token=specials[0] if "[UNK]" not in specials else "[UNK]"))
-    tok.pre_tokenizer = pre_tokenizers.Whitespace()
-    fast = PreTrainedTokenizerFast(tokenizer_object=tok, **special_map)
-    fast.save_pretrained(folder)
-    return len(vocab)
-
-
-def build_tiny_bert(folder: Path, seed: int = 0) -> Path:
-    """A 1-layer BERT with hidden size 16 and a word-level tokenizer, saved to ``folder``."""
-    import torch
-    from transformers import BertConfig, BertModel
-
-    folder.mkdir(parents=True, exist_ok=True)
-    n = _word_tokenizer(folder, ["[PAD]", "[UNK]", "[CLS]", "[SEP]"], pad_token="[PAD]", unk_token="[UNK]",
-                        cls_token="[CLS]", sep_token="[SEP]")
-    torch.manual_seed(seed)
-    cfg = BertConfig(vocab_size=n, hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
-                     intermediate_size=32, max_position_embeddings=64)
-    BertModel(cfg).eval().save_pretrained(folder)
-    return folder
-
-
-def build_tiny_gpt2(folder: Path, seed: int = 0) -> Path:
-    """A 1-layer GPT-2 (decoder-only) with no pad token, saved to ``folder``."""
-    import torch
-    from transformers import GPT2Config, GPT2Model
-
-    folder.mkdir(parents=True, exist_ok=True)
-    n = _word_tokenizer(folder, ["<unk>", "<eos>"], unk_token="<unk>", eos_token="<eos>")
-    torch.manual_seed(seed)
-    cfg = GPT2Config(vocab_size=n, n_embd=16, n_layer=1, n_head=2, n_positions=64, eos_token_id=1, bos_token_id=1)
-    GPT2Model(cfg).eval().save_pretrained(folder)
-    return folder
-
-
 @pytest.fixture(scope="session")
 def tiny_bert(tmp_path_factory) -> Path:
-    return build_tiny_bert(tmp_path_factory.mktemp("tiny") / "bert")
+    """A 1-layer BERT encoder (hidden size 16) with a word-level tokenizer."""
+    return tiny.tiny_bert(tmp_path_factory.mktemp("tiny") / "bert")
 
 
 @pytest.fixture(scope="session")
 def tiny_gpt2(tmp_path_factory) -> Path:
-    return build_tiny_gpt2(tmp_path_factory.mktemp("tiny") / "gpt2")
+    """A 1-layer GPT-2 body (decoder-only, no pad token)."""
+    return tiny.tiny_gpt2(tmp_path_factory.mktemp("tiny") / "gpt2")
+
+
+@pytest.fixture(scope="session")
+def tiny_gpt2_lm(tmp_path_factory) -> Path:
+    """A 1-layer GPT-2 causal LM for the generators."""
+    return tiny.tiny_gpt2_lm(tmp_path_factory.mktemp("tiny") / "gpt2_lm")
+
+
+@pytest.fixture(scope="session")
+def tiny_t5(tmp_path_factory) -> Path:
+    """A 1-layer T5 seq2seq model for the generators."""
+    return tiny.tiny_t5(tmp_path_factory.mktemp("tiny") / "t5")
 
 
 @pytest.fixture

@@ -1,10 +1,19 @@
 """compsem: the helper library of the compositional-semantics study.
 
-Encoders (:mod:`compsem.encoders`), the embedding cache and :func:`embed`
-(:mod:`compsem.cache`), similarity measures and plane geometry (:mod:`compsem.measures`),
-statistics (:mod:`compsem.stats`), data loading (:mod:`compsem.data`), result tables
-(:mod:`compsem.results`) and the chapter runner (:mod:`compsem.runner`). One module per
-study holds that study's logic.
+Three layers (CONTRIBUTING.md draws them):
+
+* **foundation** — encoders (:mod:`compsem.encoders`), the embedding cache and :func:`embed`
+  (:mod:`compsem.cache`), similarity measures and plane geometry (:mod:`compsem.measures`),
+  statistics (:mod:`compsem.stats`), data loading (:mod:`compsem.data`), result tables
+  (:mod:`compsem.results`), the papers' numbers (:mod:`compsem.reference`), text generators
+  (:mod:`compsem.llm`), devices (:mod:`compsem.device`), paths and errors;
+* **studies** — :mod:`compsem.setcomp`, :mod:`compsem.csts`, :mod:`compsem.montague`,
+  :mod:`compsem.ssm`, each with the same faces (``data``, ``metrics``, ``study``, ``tables``,
+  ``report``);
+* **cross-study pages** — :mod:`compsem.crossstudy` (synthesis, try-it).
+
+The book's tooling (runner, staging, checks, benchmarks, command line) is
+:mod:`compsem.book`; nothing a chapter computes depends on it.
 """
 
 import warnings as _warnings

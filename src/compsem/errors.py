@@ -21,14 +21,16 @@ class CompsemError(Exception):
 class UnknownModelError(CompsemError, KeyError):
     """A model spec that no registry entry or loader understands."""
 
-    def __init__(self, spec: str, available: Iterable[str]):
+    #: The open-ended encoder forms named after the list of available specs.
+    ENCODER_FORMS = ("'st:<sentence-transformers name or path>'",
+                     "'hf:<Hugging Face AutoModel name or path>' (mean pooling)")
+
+    def __init__(self, spec: str, available: Iterable[str], *, forms: Iterable[str] | None = None):
         self.spec = spec
         self.available = list(available)
-        super().__init__(
-            f"unknown model spec {spec!r}. Available: {', '.join(self.available)}; "
-            "or 'st:<sentence-transformers name or path>', "
-            "'hf:<Hugging Face AutoModel name or path>' (mean pooling)."
-        )
+        forms = self.ENCODER_FORMS if forms is None else tuple(forms)
+        tail = f"; or {', '.join(forms)}" if forms else ""
+        super().__init__(f"unknown model spec {spec!r}. Available: {', '.join(self.available)}{tail}.")
 
     def __str__(self) -> str:  # KeyError would quote the message
         return self.args[0]

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import json
 import platform
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from .paths import results_dir
+import numpy as np
 
-__all__ = ["save_table", "load_table", "provenance"]
+from .paths import results_dir
+from .stats import bootstrap
+
+__all__ = ["save_table", "load_table", "provenance", "Headline", "headline_row", "bootstrap_headline"]
 
 _PACKAGES = ("compsem", "numpy", "torch", "transformers", "sentence-transformers", "scikit-learn")
 
@@ -49,3 +53,39 @@ def load_table(study: str, name: str):
     if not path.is_file():
         raise FileNotFoundError(f"{path} does not exist: run the {study} chapters first (make book)")
     return pd.read_csv(path)
+
+
+# ----------------------------------------------------------------------------- headlines
+
+
+@dataclass(frozen=True)
+class Headline:
+    """One headline criterion of a study, as the cross-study synthesis shows it.
+
+    Each study's ``report`` module lists its own in ``HEADLINES`` and computes them in
+    ``headlines(models)``; :func:`headline_row` makes the rows.
+    """
+
+    key: str
+    part: str
+    label: str
+    unit: str
+    reference: float      # chance level or the value that means "no effect"
+    resampled: str        # what the bootstrap resamples
+    meaning: str
+
+
+def bootstrap_headline(criterion: Headline, model: str, values, *, n_boot: int = 1000, seed: int = 0,
+                       scale: float = 1.0, ties: float = float("nan")) -> dict[str, Any]:
+    """A headline row whose value is the mean of ``values`` (NaN dropped), with a percentile
+    bootstrap interval over them; ``scale`` turns shares into percentages."""
+    r = bootstrap(np.asarray(values, dtype=float), n_boot=n_boot, seed=seed, warn=False)
+    return headline_row(criterion, model, r.estimate * scale, r.low * scale, r.high * scale, r.n, ties)
+
+
+def headline_row(criterion: Headline, model: str, est: float, low: float, high: float, n: int,
+                 ties: float = float("nan")) -> dict[str, Any]:
+    """One tidy row of the synthesis profile."""
+    c = criterion
+    return {"model": model, "part": c.part, "criterion": c.key, "label": c.label, "value": est, "low": low,
+            "high": high, "n": n, "unit": c.unit, "reference": c.reference, "ties": ties}

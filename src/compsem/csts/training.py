@@ -25,6 +25,7 @@ import pandas as pd
 import torch
 from scipy import stats as sstats
 
+from ..reference import paper_table
 from .models import ENCODINGS, build_model
 
 __all__ = [
@@ -468,13 +469,7 @@ def pair_bootstrap_replicates(pred, gold, pair_ids, *, n_boot: int = 1000, seed:
 
 def reference(name: str) -> pd.DataFrame:
     """A paper table transcribed in ``data/reference/csts_<name>.csv``."""
-    from compsem import paths
-
-    path = paths.data_dir("reference") / f"csts_{name}.csv"
-    if not path.is_file():
-        avail = sorted(p.stem for p in paths.data_dir("reference").glob("csts_*.csv"))
-        raise FileNotFoundError(f"no reference table {path.name}; available: {avail}")
-    return pd.read_csv(path)
+    return paper_table("csts", name)
 
 
 __all__ += ["pair_bootstrap_ci", "pair_bootstrap_replicates", "reference"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..paths import data_dir
+from ..reference import paper_table
 from . import dataset, metrics, pipeline, report
 from .report import PAPER_NAMES
 from .dataset import (DIFFERENCE_SPECS, OPERATORS, QUINTUPLE_COLUMNS, SAMPLES_PER_QUINTUPLE, TARGET_COLUMN,
@@ -30,11 +30,7 @@ __all__ = [
 
 def reference(name: str) -> pd.DataFrame:
     """A table of the paper's numbers, ``data/reference/setcomp_<name>.csv`` (``source`` names the table)."""
-    path = data_dir("reference", f"setcomp_{name}.csv")
-    if not path.is_file():
-        avail = sorted(p.stem.removeprefix("setcomp_") for p in data_dir("reference").glob("setcomp_*.csv"))
-        raise FileNotFoundError(f"no reference table {path.name}; available: {', '.join(avail)}")
-    return pd.read_csv(path)
+    return paper_table("setcomp", name)
 
 
 def sample_quintuples(q: pd.DataFrame, cap: int | None, *, seed: int = 0) -> pd.DataFrame:

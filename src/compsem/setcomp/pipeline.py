@@ -33,6 +33,7 @@ from typing import Protocol
 import pandas as pd
 
 from ..errors import DataError
+from ..llm import RateLimiter
 
 __all__ = [
     "SYSTEM_PROMPT",
@@ -186,27 +187,6 @@ class HFGenerationBackend:
                              return_full_text=False)
         text = out[0]["generated_text"].strip()
         return text.split("\n")[0].strip() if text else text
-
-
-class RateLimiter:
-    """At most ``per_second`` calls per second (even spacing); ``None`` or 0 disables it."""
-
-    def __init__(self, per_second: float | None, *, clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep):
-        if per_second is not None and per_second < 0:
-            raise ValueError(f"max requests per second must be positive, got {per_second}")
-        self.interval = 1.0 / per_second if per_second else 0.0
-        self.clock, self.sleep = clock, sleep
-        self._next = None
-
-    def wait(self) -> None:
-        if not self.interval:
-            return
-        now = self.clock()
-        if self._next is not None and now < self._next:
-            self.sleep(self._next - now)
-            now = self._next
-        self._next = now + self.interval
 
 
 def fusion_key(backend_name: str, a: str, b: str) -> str:

@@ -8,9 +8,14 @@ import numpy as np
 import pandas as pd
 
 from .. import measures as M
+from ..cache import embed
+from ..encoders import validate_texts
+from ..results import Headline, bootstrap_headline
+from .dataset import build_operator_tables, difference_filter, load_quintuples
+from .metrics import criterion_deltas, embed_tables, geometry
 
 __all__ = ["PAPER_NAMES", "cells_beside_paper", "values_beside_paper", "raw_beside_paper", "plot_position_histograms",
-           "plot_cells_summary", "fmt_ci"]
+           "plot_cells_summary", "fmt_ci", "HEADLINES", "headlines", "try_it"]
 
 #: Panel spec -> the paper's model name, where the paper evaluated the same model.
 PAPER_NAMES: dict[str, str] = {"sbert-mini": "SBERT-mini", "sbert-l": "SBERT-L", "use": "USE"}
@@ -148,4 +153,80 @@ def raw_beside_paper(raw: pd.DataFrame, ref: pd.DataFrame, columns: Mapping[str,
             rows.append({"measure": meas, "model": model, "source": f"paper, {r['source']} ({name})",
                          **{lab: (f"{r[mc]:g} ± {r[sc]:g}" if sc else f"{r[mc]:g}")
                             for lab, (_, mc, sc) in columns.items()}})
+    return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------- the synthesis' headlines
+
+#: Part I's headline criteria in the cross-study profile (cosine, ε = 0).
+HEADLINES: tuple[Headline, ...] = (
+    Headline("C1", "I", "C1 overlap: both margins ≥ 0", "%", float("nan"), "overlap samples",
+             "the overlap sentence is closer to each input than the inputs are to each other"),
+    Headline("C2", "I", "C2 overlap projects between A and B", "%", float("nan"), "overlap samples",
+             "the overlap's shadow in plane(A, B) lies between the inputs"),
+    Headline("C3", "I", "C3 difference: both margins ≥ 0", "%", float("nan"), "difference samples",
+             "the difference sentence is closer to A than to B, and A–B closer than B–D"),
+    Headline("C5", "I", "C5 difference projects near A", "%", float("nan"), "difference samples",
+             "the difference's shadow lies within a quarter of angle(A, B) of A"),
+    Headline("C6", "I", "C6 union projects between A and B", "%", float("nan"), "union samples",
+             "the union's shadow lies between the inputs"),
+)
+_H = {h.key: h for h in HEADLINES}
+
+
+def headlines(models: Sequence[str], *, n_boot: int = 1000, seed: int = 0,
+              filter_encoder: str = "sbert-mini") -> list[dict]:
+    """C1, C2, C3, C5, C6 on the shipped quintuples (cosine, ε = 0; difference filter fixed)."""
+    q = load_quintuples().reset_index(drop=True)
+    flt = difference_filter(q, encoders=filter_encoder)
+    tables = build_operator_tables(q, difference_mask=flt.mask)
+    emb = embed_tables(tables, list(models))
+    rows = []
+    for m, e in emb.items():
+        for key, op in (("C1", "overlap"), ("C3", "difference")):
+            d = criterion_deltas(e[op]["a"], e[op]["b"], e[op]["t"], op, "cos")
+            both = np.where(np.isnan(d["d1"]) | np.isnan(d["d2"]), np.nan, (d["d1"] >= 0) & (d["d2"] >= 0))
+            rows.append(bootstrap_headline(_H[key], m, both, n_boot=n_boot, seed=seed, scale=100))
+        geoms = geometry({m: e}, "overlap")[m], geometry({m: e}, "difference")[m], geometry({m: e}, "union")[m]
+        for key, g, region in (("C2", geoms[0], "between"), ("C5", geoms[1], "near_a"), ("C6", geoms[2], "between")):
+            t = np.where(g.degenerate, np.nan, g.t)
+            with np.errstate(invalid="ignore"):
+                hit = (t >= 0) & (t <= 1) if region == "between" else np.abs(t) <= 0.25
+            rows.append(bootstrap_headline(_H[key], m, np.where(np.isnan(t), np.nan, hit), n_boot=n_boot, seed=seed,
+                                           scale=100))
+    return rows
+
+
+def _verdict(x: float) -> str:
+    return "undefined" if not np.isfinite(x) else ("holds" if x else "fails")
+
+
+def try_it(a: str, b: str, overlap: str, difference: str, union: str, models: Sequence[str]) -> pd.DataFrame:
+    """Part I criteria at ε = 0 (cosine) for one A, B and a candidate O, D and U.
+
+    Columns: model, criterion, value (the margin or position), verdict.
+    """
+    texts = validate_texts([a, b, overlap, difference, union])
+    rows = []
+    for m in models:
+        A, B, O, D, U = (x[None] for x in embed(texts, m).astype(np.float64))
+        dO = criterion_deltas(A, B, O, "overlap", "cos")
+        dD = criterion_deltas(A, B, D, "difference", "cos")
+        gO, gD, gU = (M.plane_geometry(A, B, X, warn=False) for X in (O, D, U))
+        ratio = float(M.norm_ratio(A, B, warn=False)[0])
+        checks = [
+            ("C1 Δ1 = cos(A,O) − cos(A,B)", dO["d1"][0], dO["d1"][0] >= 0),
+            ("C1 Δ2 = cos(B,O) − cos(A,B)", dO["d2"][0], dO["d2"][0] >= 0),
+            ("C2 position t of O (0 = A, 1 = B)", gO.t[0], 0 <= gO.t[0] <= 1),
+            ("C3 Δ1 = cos(A,D) − cos(B,D)", dD["d1"][0], dD["d1"][0] >= 0),
+            ("C3 Δ2 = cos(A,B) − cos(B,D)", dD["d2"][0], dD["d2"][0] >= 0),
+            ("C4 Δ3 = cos(A−B, D) − cos(A−B, B)", dD["d3"][0], dD["d3"][0] >= 0),
+            ("C5 position t of D (near A: |t| ≤ 0.25)", gD.t[0], abs(gD.t[0]) <= 0.25),
+            ("C6 position t of U (between: 0 ≤ t ≤ 1)", gU.t[0], 0 <= gU.t[0] <= 1),
+            ("C6 norm ratio |A|/|B|", ratio, np.nan),
+        ]
+        for name, value, ok in checks:
+            ok = float(ok) if np.isfinite(value) and not (isinstance(ok, float) and np.isnan(ok)) else np.nan
+            rows.append({"model": m, "criterion": name, "value": float(value),
+                         "verdict": "" if name.startswith("C6 norm") else _verdict(ok)})
     return pd.DataFrame(rows)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from compsem.paths import data_dir
+from .. import reference
 from .metrics import (bootstrap_accuracy, bootstrap_ssm, calinski_harabasz, distances, entailment_accuracy, rsa,
                       sparsity)
 from .pool import CATEGORIES, Pool, load_pool, load_reference, pair_categories
@@ -125,10 +125,8 @@ def ssm_frame(scored: dict[str, Scored], R_ref, cats, labels, *, n_boot: int = 1
 def paper_table(which: str):
     """The paper's Table 2 (``"accuracy"``), Table 3 (``"ssm"``) or pool size (``"pool"``) from
     ``data/reference/``."""
-    import pandas as pd
-
-    name = {"accuracy": "ssm_table2_accuracy.csv", "ssm": "ssm_table3_ssm.csv", "pool": "ssm_pool.csv"}[which]
-    df = pd.read_csv(data_dir("reference") / name, comment="#", dtype={"paper": str})
+    name = {"accuracy": "table2_accuracy", "ssm": "table3_ssm", "pool": "pool"}[which]
+    df = reference.paper_table("ssm", name, dtype={"paper": str})
     if "dataset" in df:
         df["dataset"] = df["dataset"].fillna("")
     return df

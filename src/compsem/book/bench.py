@@ -1,0 +1,103 @@
+"""Benchmarks (``make bench``): numbers written to ``benchmarks/results.json`` for the book.
+
+The foundation measures encode throughput per panel model, with a cold cache (every text
+encoded) and a warm one (every text read back), and the share of work saved by folding
+duplicate texts. Each study adds ``benchmarks/bench_<study>.py`` with ``run(quick) -> dict``;
+:func:`run_all` collects them under the study's name.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from ..cache import EmbeddingCache, embed, last_stats
+from ..paths import repo_root
+
+__all__ = ["encode_throughput", "run_all"]
+
+
+def _sentences(n: int, seed: int = 0) -> list[str]:
+    """``n`` distinct news-like sentences built from a small grammar (deterministic)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    subj = ["The council", "A spokesperson", "The minister", "Local residents", "The company", "Researchers",
+            "The coach", "Police officers", "The court", "Two volunteers"]
+    verb = ["announced", "rejected", "welcomed", "questioned", "reported", "delayed", "approved", "described"]
+    obj = ["the new budget", "a bridge repair plan", "the flood warning", "an unusual discovery",
+           "the transfer deal", "a pilot programme", "the election result", "the price rise"]
+    tail = ["on Monday", "after a long debate", "in a short statement", "despite protests", "late last night",
+            "for the second time", "without giving details", "in the capital"]
+    out = set()
+    while len(out) < n:
+        out.add(f"{rng.choice(subj)} {rng.choice(verb)} {rng.choice(obj)} {rng.choice(tail)}, "
+                f"officials said {int(rng.integers(0, 10_000))} times.")
+    return sorted(out)
+
+
+def encode_throughput(specs=("sbert-mini", "use", "glove-50d", "bow"), n: int = 1000, dup_factor: int = 2) -> dict:
+    """Sentences per second per model, cold and warm cache, and the dedup saving.
+
+    The input holds ``n`` distinct sentences, each repeated ``dup_factor`` times (so the
+    dedup ratio is ``1 / dup_factor`` of the texts reaching the model).
+    """
+    texts = _sentences(n) * dup_factor
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        store = EmbeddingCache(Path(tmp) / "bench.sqlite")
+        for spec in specs:
+            embed(["warm up the model"], spec, cache=False)
+            t0 = time.perf_counter()
+            embed(texts, spec, cache=store)
+            cold = time.perf_counter() - t0
+            st = last_stats()
+            t0 = time.perf_counter()
+            embed(texts, spec, cache=store)
+            warm = time.perf_counter() - t0
+            out[spec] = {
+                "texts": len(texts), "unique": st.n_unique, "encoded_cold": st.n_encoded,
+                "dedup_ratio": st.n_unique / st.n_texts,
+                "cold_texts_per_s": len(texts) / cold, "warm_texts_per_s": len(texts) / warm,
+                "encoded_per_s_cold": st.n_encoded / cold,
+                "cold_s": cold, "warm_s": warm, "cached": bool(last_stats().n_cached),
+            }
+    return out
+
+
+def _study_benchmarks(quick: bool) -> dict:
+    results = {}
+    root = str(repo_root())
+    if root not in sys.path:  # the benchmarks build tiny models with tests/helpers/tiny.py
+        sys.path.insert(0, root)
+    for path in sorted((repo_root() / "benchmarks").glob("bench_*.py")):
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        t0 = time.perf_counter()
+        results[path.stem.removeprefix("bench_")] = {**mod.run(quick=quick), "wall_s": time.perf_counter() - t0}
+    return results
+
+
+def run_all(quick: bool = False, out: str | os.PathLike | None = None) -> Path:
+    """Run every benchmark and write the JSON file; return its path."""
+    import numpy as np
+    import torch
+
+    res = {
+        "machine": {"python": platform.python_version(), "cpu_count": os.cpu_count(), "platform": platform.platform(),
+                    "torch_threads": torch.get_num_threads(), "numpy": np.__version__, "torch": torch.__version__},
+        "quick": quick,
+        "encode": encode_throughput(n=200 if quick else 1000),
+        "studies": _study_benchmarks(quick),
+    }
+    path = Path(out) if out else repo_root() / "benchmarks" / "results.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(res, indent=1, default=float))
+    return path

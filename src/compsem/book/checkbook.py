@@ -1,0 +1,218 @@
+"""Check the built book as a reader sees it (``make check-book``).
+
+Two passes over ``_build/html``:
+
+1. **Static** (every HTML file, parsed with the standard library): each internal link points to
+   an existing page and, when it has a ``#fragment``, to an existing id on that page; each
+   image file exists; no script, stylesheet, image or font is loaded from another host.
+2. **In a browser** (headless Chromium driven by Playwright, offline flags): every page is
+   opened from ``file://``; it fails on any request that is not a local file or a data URL,
+   an image that did not load, maths left as raw TeX after MathJax ran, and a notebook cell
+   whose output is an error. Screenshots of a few pages are saved.
+
+Prints one line per problem and returns the number of problems.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+__all__ = ["static_check", "browser_check", "notebook_errors", "main"]
+
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SKIP_PAGES = {"genindex.html", "search.html"}
+
+
+class _Page(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.ids: set[str] = set()
+        self.links: list[str] = []
+        self.resources: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        for key in ("id", "name"):
+            if a.get(key):
+                self.ids.add(a[key])
+        if tag == "a" and a.get("href"):
+            self.links.append(a["href"])
+        if tag in ("img", "script", "iframe", "source", "video", "audio") and a.get("src"):
+            self.resources.append((tag, a["src"]))
+        if tag == "link" and a.get("href") and (a.get("rel") or "") in ("stylesheet", "preload", "icon"):
+            self.resources.append((tag, a["href"]))
+
+
+def _parse(path: Path) -> _Page:
+    p = _Page()
+    p.feed(path.read_text(encoding="utf-8", errors="replace"))
+    return p
+
+
+def static_check(html_dir: Path) -> list[str]:
+    """Broken internal links and anchors, missing images, remote resources."""
+    problems: list[str] = []
+    pages = {p: _parse(p) for p in sorted(html_dir.rglob("*.html")) if "_static" not in p.parts}
+    for page, parsed in pages.items():
+        rel = page.relative_to(html_dir)
+        for tag, src in parsed.resources:
+            parts = urlsplit(src)
+            if parts.scheme in ("http", "https") or src.startswith("//"):
+                problems.append(f"{rel}: <{tag}> loads a remote resource {src}")
+            elif parts.scheme in ("", "file") and not src.startswith("data:"):
+                target = (page.parent / unquote(parts.path)).resolve()
+                if not target.exists():
+                    problems.append(f"{rel}: <{tag}> source missing: {src}")
+        for href in parsed.links:
+            parts = urlsplit(href)
+            if parts.scheme or href.startswith(("//", "mailto:", "javascript:")):
+                continue
+            target = page if not parts.path else (page.parent / unquote(parts.path)).resolve()
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.exists():
+                problems.append(f"{rel}: broken link {href}")
+                continue
+            if parts.fragment and target.suffix == ".html":
+                tparsed = pages.get(target) or _parse(target)
+                if unquote(parts.fragment) not in tparsed.ids:
+                    problems.append(f"{rel}: broken anchor {href}")
+    return problems
+
+
+def _is_redirect(path: Path) -> bool:
+    """jupyter-book writes index.html as a meta-refresh stub pointing at the root page."""
+    head = path.read_text(encoding="utf-8", errors="replace")[:2000].lower()
+    return 'http-equiv="refresh"' in head
+
+
+def notebook_errors(executed_dir: Path) -> list[str]:
+    """Error outputs in the executed notebooks."""
+    problems = []
+    for nb in sorted(executed_dir.glob("*.ipynb")):
+        cells = json.loads(nb.read_text()).get("cells", [])
+        for i, c in enumerate(cells):
+            wants_figure = "figure" in c.get("metadata", {}).get("mystnb", {})
+            has_image = any(k.rsplit("papermill.record/", 1)[-1].startswith("image/")
+                            for o in c.get("outputs", []) for k in o.get("data", {}))
+            if wants_figure and not has_image:
+                problems.append(f"{nb.name}: cell {i} is captioned as a figure but produced no image")
+            for o in c.get("outputs", []):
+                if o.get("output_type") == "error":
+                    problems.append(f"{nb.name}: cell {i} raised {o.get('ename')}: {o.get('evalue', '')[:200]}")
+                # glued outputs carry their mime types behind a papermill prefix
+                data = {k.rsplit("papermill.record/", 1)[-1]: v for k, v in o.get("data", {}).items()}
+                text = "".join(data.get("text/plain", ""))
+                if text.startswith("<Figure size") and not any(k.startswith("image/") for k in data):
+                    problems.append(f"{nb.name}: cell {i} has a figure rendered as text only ({text[:40]})")
+    return problems
+
+
+_PAGE_SCRIPT = """
+async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+    try { await MathJax.startup.promise; } catch (e) {}
+  }
+  const mathNodes = Array.from(document.querySelectorAll('.math, span.math, div.math'));
+  const rawMath = mathNodes.filter(n => !n.querySelector('mjx-container') && /\\\\|\\$/.test(n.textContent)).length;
+  const imgs = Array.from(document.querySelectorAll('article img, main img'));
+  const broken = imgs.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.getAttribute('src'));
+  const errors = document.querySelectorAll('.output.error, .cell_output .output.traceback').length;
+  const textFigures = Array.from(document.querySelectorAll('pre, .output'))
+      .filter(n => /^\s*<Figure size/.test(n.textContent)).length;
+  return {mathNodes: mathNodes.length, rawMath, broken, errors, textFigures, hasMathJax: !!window.MathJax};
+}
+"""
+
+
+def find_browser() -> str | None:
+    """``$CHROMIUM``, else the first of chromium, chromium-browser, google-chrome on PATH."""
+    import os
+    import shutil
+
+    if os.environ.get("CHROMIUM"):
+        return os.environ["CHROMIUM"]
+    return next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
+
+
+def browser_check(html_dir: Path, screenshots: Path | None = None, shots: tuple[str, ...] = (),
+                  executable: str | None = None) -> list[str]:
+    """Open every page in headless Chromium; return the problems seen."""
+    from playwright.sync_api import sync_playwright
+
+    executable = executable or find_browser()
+    if executable is None:
+        raise RuntimeError("no Chromium found: apt-get install chromium (Debian), or set CHROMIUM=/path/to/browser")
+
+    problems: list[str] = []
+    pages = [p for p in sorted(html_dir.rglob("*.html")) if "_static" not in p.parts and p.name not in SKIP_PAGES
+             and "_sources" not in p.parts and not _is_redirect(p)]
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_FLAGS)
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+        for path in pages:
+            rel = path.relative_to(html_dir)
+            remote: list[str] = []
+            page = ctx.new_page()
+            # Requests to other hosts are recorded and aborted: the check itself never goes online.
+            def block(route, request, remote=remote):
+                remote.append(request.url)
+                route.abort()
+
+            page.route(lambda url: not url.startswith(("file:", "data:", "blob:", "about:")), block)
+            page.goto(path.as_uri(), wait_until="load")
+            page.wait_for_load_state("networkidle")
+            info = page.evaluate(_PAGE_SCRIPT)
+            for url in remote:
+                problems.append(f"{rel}: request to another host: {url}")
+            if info["rawMath"]:
+                problems.append(f"{rel}: {info['rawMath']} maths block(s) left as raw TeX")
+            if info["mathNodes"] and not info["hasMathJax"]:
+                problems.append(f"{rel}: maths on the page but MathJax did not load")
+            for src in info["broken"]:
+                problems.append(f"{rel}: image did not load: {src}")
+            if info["textFigures"]:
+                problems.append(f"{rel}: {info['textFigures']} figure(s) shown as '<Figure size ...>' text, not an image")
+            if info["errors"]:
+                problems.append(f"{rel}: {info['errors']} cell output(s) are errors")
+            if screenshots is not None and str(rel) in shots:
+                screenshots.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(screenshots / (str(rel).replace("/", "__") + ".png")), full_page=False)
+            page.close()
+        browser.close()
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m compsem.book.checkbook", description=__doc__.splitlines()[0])
+    ap.add_argument("--html", default="_build/html")
+    ap.add_argument("--executed", default="_build/executed/notebooks")
+    ap.add_argument("--screenshots", default="_build/screenshots")
+    ap.add_argument("--shot", action="append", default=[], help="page (relative path) to screenshot; repeatable")
+    ap.add_argument("--no-browser", action="store_true")
+    args = ap.parse_args(argv)
+    html = Path(args.html).resolve()
+    if not (html / "index.html").is_file():
+        print(f"no built book at {html}: run `make book` first", file=sys.stderr)
+        return 2
+    problems = static_check(html) + notebook_errors(Path(args.executed))
+    n_pages = len([p for p in html.rglob("*.html") if "_static" not in p.parts])
+    if not args.no_browser:
+        shots = tuple(args.shot) or ("book/intro.html", "notebooks/00_toolkit.html")
+        problems += browser_check(html, Path(args.screenshots), shots)
+    for p in problems:
+        print(f"check-book: {p}")
+    bad_pages = {p.split(":", 1)[0] for p in problems}
+    print(f"check-book: {n_pages} pages, {len(problems)} problem(s) on {len(bad_pages)} page(s)")
+    print(f"check-book: {n_pages - len(bad_pages)} passed, {len(bad_pages)} failed")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

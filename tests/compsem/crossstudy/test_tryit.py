@@ -1,0 +1,64 @@
+"""The try-it page's functions, checked on the bag-of-words control where every cosine is a
+count of shared words that can be worked out by hand."""
+
+import math
+
+import pytest
+
+from compsem.crossstudy import tryit
+
+
+def test_set_operators_by_hand():
+    # bow keeps content words: A = {apples, oranges}, B = {oranges, pears}, O = {oranges},
+    # D = {apples}, U = {apples, oranges, pears}; each vector is binary and unit length.
+    t = tryit.set_operators("apples oranges", "oranges pears", "oranges", "apples", "apples oranges pears", ["bow"])
+    v = dict(zip(t.criterion, t.value))
+    verdict = dict(zip(t.criterion, t.verdict))
+    cos_ab, cos_ao = 0.5, 1 / math.sqrt(2)
+    assert v["C1 Δ1 = cos(A,O) − cos(A,B)"] == pytest.approx(cos_ao - cos_ab)
+    assert v["C1 Δ2 = cos(B,O) − cos(A,B)"] == pytest.approx(cos_ao - cos_ab)
+    assert v["C2 position t of O (0 = A, 1 = B)"] == pytest.approx(0.5)     # O bisects A and B
+    assert v["C3 Δ1 = cos(A,D) − cos(B,D)"] == pytest.approx(1 / math.sqrt(2) - 0)
+    assert v["C3 Δ2 = cos(A,B) − cos(B,D)"] == pytest.approx(0.5)
+    assert v["C6 norm ratio |A|/|B|"] == pytest.approx(1.0)
+    assert v["C6 position t of U (between: 0 ≤ t ≤ 1)"] == pytest.approx(0.5)
+    assert verdict["C1 Δ1 = cos(A,O) − cos(A,B)"] == "holds"
+
+
+def test_c5_position_by_hand():
+    # A = (a+o)/sqrt2, B = (o+p)/sqrt2, D = a. In the plane: angle(A,B) = 60 deg; D's shadow is at
+    # angle -30 deg from A (away from B), so t = -30/60 = -0.5.
+    t = tryit.set_operators("apples oranges", "oranges pears", "oranges", "apples", "apples oranges pears", ["bow"])
+    v = dict(zip(t.criterion, t.value))
+    assert v["C5 position t of D (near A: |t| ≤ 0.25)"] == pytest.approx(-0.5)
+
+
+def test_conditional_similarity_condition_changes_the_score():
+    t = tryit.conditional_similarity("red car", "red bike", "colour", "vehicle", ["bow"])
+    row = t.iloc[0]
+    # {red, car} vs {red, bike}: 1 shared of 2 -> 0.5; with "colour": {red, car, colour} vs
+    # {red, bike, colour}: 2/3; with "vehicle": also 2/3.
+    assert row["cos, condition ignored"] == pytest.approx(0.5)
+    assert row["cos with C-High"] == pytest.approx(2 / 3)
+    assert row["cos with C-Low"] == pytest.approx(2 / 3)
+    assert row["C-High above C-Low"] == "no"
+
+
+def test_adjective_noun_pair_shares_add_up():
+    t = tryit.adjective_noun(["red", "fake"], ["car", "gun", "dog"], ["glove-50d"])
+    pairs = t[t.test.str.startswith("pair test")]
+    assert list(pairs.phrase) == ["red vs fake", "fake vs red"]
+    shares = [float(v.rstrip(" %")) for v in pairs.verdict]
+    assert sum(shares) == pytest.approx(100, abs=1)                     # no ties for glove
+    assert set(t[t.test.str.startswith("single")].phrase) == {f"{a} {n}" for a in ("red", "fake")
+                                                              for n in ("car", "gun", "dog")}
+    with pytest.raises(ValueError, match="at least one adjective"):
+        tryit.adjective_noun([], ["car"], ["bow"])
+
+
+def test_sentence_space_lexical_is_asymmetric():
+    out = tryit.sentence_space("a chef slices onions", ["a chef cooks", "onions"], [])
+    R = out["lexical"]["R"]
+    assert R.loc["P", "H2"] == pytest.approx(1.0)      # all of "onions" is covered by the premise
+    assert R.loc["H2", "P"] < 1.0
+    assert "D_dis" in out["lexical"]

@@ -1,0 +1,192 @@
+"""Every number of Part III's hand-worked example (book/part3_montague_worked.md) and of the
+by-hand exercise (book/part3_montague_exercises.md), recomputed with the compsem library.
+
+Each check asserts that the value, rounded as printed, equals the printed number, and that the
+printed number appears on the page — so the page cannot drift from the library or vice versa.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from compsem import measures
+from compsem import montague as mt
+
+from tests.helpers import ROOT
+
+
+WORKED = (ROOT / "book" / "part3_montague_worked.md").read_text(encoding="utf-8")
+EXERCISES = (ROOT / "book" / "part3_montague_exercises.md").read_text(encoding="utf-8")
+
+# The toy embedding of the worked example (the table on the page).
+WORDS = {"dog": (1, 0), "law": (-1, 0), "red": (0, 1), "counterfeit": (0, -1)}
+TOY = {**WORDS, "red dog": (4, 3), "red law": (-4, 3),
+       "counterfeit dog": (-7, -24), "counterfeit law": (7, -24)}
+# Exercise 1: phrase = sum of its word vectors.
+SUMS = {**WORDS, "red dog": (1, 1), "red law": (-1, 1),
+        "counterfeit dog": (1, -1), "counterfeit law": (-1, -1)}
+VOCAB = mt.Vocabulary(["red", "counterfeit"], ["S-I", "NS-Pr"], ["dog", "law"])
+
+
+def vec(table, text):
+    return np.asarray(table[text], dtype=np.float64)
+
+
+def cos(table, x, y) -> float:
+    return float(measures.cosine(vec(table, x), vec(table, y)))
+
+
+def dist(table, x, y) -> float:
+    """The tests' cosine distance, through the study module."""
+    return float(mt.pairwise_distance(vec(table, x)[None], vec(table, y)[None], "cos")[0, 0])
+
+
+def shown(page: str, value: float, printed: str):
+    """``printed`` is on the page and equals ``value`` at the printed number of decimals."""
+    assert printed in page, f"{printed!r} is not on the page"
+    decimals = len(printed.split(".")[1]) if "." in printed else 0
+    assert round(value, decimals) == pytest.approx(float(printed.replace("−", "-")), abs=1e-12), \
+        f"{value} does not round to the printed {printed}"
+
+
+def embed_fn(table):
+    def f(texts, model):
+        return np.array([table[t] for t in texts], dtype=np.float32)
+    return f
+
+
+def toy_result(table):
+    phrases = mt.build_phrases(VOCAB)
+    emb = mt.embed_phrases(phrases, "toy", sets=("AN",), embed_fn=embed_fn(table))
+    return mt.run_tests(emb, VOCAB, phrases)
+
+
+# ------------------------------------------------------------------ the Venn diagram
+def test_venn_sets_have_the_relations_shown():
+    dogs, red_things = {"Rex", "Fido", "Bella"}, {"Rex", "tomato", "fire engine"}
+    red_dog = red_things & dogs
+    assert red_dog == {"Rex"} and red_dog <= dogs and red_dog <= red_things
+    students, skilful_students = {"Ann", "Ben", "Cleo"}, {"Ann"}
+    assert skilful_students <= students
+    counterfeit_dogs = {"toy dog", "robot dog"}
+    assert not (counterfeit_dogs & dogs)
+    kings, alleged_kings = {"Arthur", "Louis"}, {"Louis", "Perkin"}
+    assert not alleged_kings <= kings and alleged_kings & kings == {"Louis"}
+    svg = (ROOT / "book" / "images" / "montague_venn.svg").read_text(encoding="utf-8")
+    for who in ["Rex", "Fido", "Bella", "tomato", "fire engine", "Ann", "Ben", "Cleo",
+                "toy dog", "robot dog", "Arthur", "Louis", "Perkin"]:
+        assert f">{who}<" in svg
+
+
+# ------------------------------------------------------------------ the worked example
+def test_vectors_on_the_page():
+    for text, (x, y) in TOY.items():
+        row = re.search(rf"\| \*{re.escape(text)}\* \|[^\n]*\$\(([-\d]+), ([-\d]+)\)\$ \| (\d+) \|", WORKED)
+        assert row, f"no table row for {text!r}"
+        assert (int(row.group(1)), int(row.group(2))) == (x, y)
+        assert float(row.group(3)) == pytest.approx(np.linalg.norm(vec(TOY, text)))
+    shown(WORKED, np.linalg.norm(vec(TOY, "red dog")), "5")
+    shown(WORKED, np.linalg.norm(vec(TOY, "counterfeit dog")), "25")
+
+
+def test_word_and_phrase_word_distances():
+    shown(WORKED, dist(TOY, "red", "dog"), "1")
+    shown(WORKED, dist(TOY, "counterfeit", "dog"), "1")
+    shown(WORKED, cos(TOY, "red dog", "red"), "0.6")
+    shown(WORKED, dist(TOY, "red dog", "red"), "0.4")
+    shown(WORKED, cos(TOY, "red dog", "dog"), "0.8")
+    shown(WORKED, dist(TOY, "red dog", "dog"), "0.2")
+    shown(WORKED, cos(TOY, "counterfeit dog", "counterfeit"), "0.96")
+    shown(WORKED, dist(TOY, "counterfeit dog", "counterfeit"), "0.04")
+    shown(WORKED, cos(TOY, "counterfeit dog", "dog"), "-0.28")
+    shown(WORKED, dist(TOY, "counterfeit dog", "dog"), "1.28")
+    # the mirror image: the law phrases have the same distances to their own words
+    assert dist(TOY, "red law", "red") == pytest.approx(dist(TOY, "red dog", "red"))
+    assert dist(TOY, "red law", "law") == pytest.approx(dist(TOY, "red dog", "dog"))
+    assert dist(TOY, "counterfeit law", "counterfeit") == pytest.approx(dist(TOY, "counterfeit dog", "counterfeit"))
+    assert dist(TOY, "counterfeit law", "law") == pytest.approx(dist(TOY, "counterfeit dog", "dog"))
+
+
+def test_single_phrase_and_nonsubsectivity_by_phrase():
+    r = toy_result(TOY)
+    red, cf, dog = 0, 1, 0
+    # test 1: max{0.4, 0.2} = 0.4 <= 1 holds; max{0.04, 1.28} = 1.28 > 1 fails
+    shown(WORKED, max(dist(TOY, "red dog", "red"), dist(TOY, "red dog", "dog")), "0.4")
+    shown(WORKED, max(dist(TOY, "counterfeit dog", "counterfeit"), dist(TOY, "counterfeit dog", "dog")), "1.28")
+    assert r.single_an[red, dog] == 1.0 and r.single_an[cf, dog] == 0.0
+    # test 3: 0.4 <= 0.2 fails; 0.04 <= 1.28 holds
+    assert r.nonsub[red, dog] == 0.0 and r.nonsub[cf, dog] == 1.0
+    # the distances run_tests read are the ones on the page
+    assert r.an_distances["phrase_adj"][red, dog] == pytest.approx(0.4)
+    assert r.an_distances["phrase_noun"][cf, dog] == pytest.approx(1.28)
+    assert "$\\max\\{0.4, 0.2\\} = 0.4 \\le 1$ — **holds**" in WORKED
+    assert "$\\max\\{0.04, 1.28\\} = 1.28 > 1$ — **fails**" in WORKED
+
+
+def test_consistency_table_of_the_toy():
+    r = toy_result(TOY)
+    single = mt.category_table(r.single_an, VOCAB).set_index("category").consistency
+    nonsub = mt.category_table(r.nonsub, VOCAB).set_index("category").consistency
+    assert (single["S-I"], single["NS-Pr"]) == (1.0, 0.0)
+    assert (nonsub["S-I"], nonsub["NS-Pr"]) == (0.0, 1.0)
+    assert "| 1: $I$ | 2/2 = 1.0 | 0/2 = 0.0 |" in WORKED
+    assert "| 3: $NI$ | 0/2 = 0.0 | 2/2 = 1.0 |" in WORKED
+
+
+def test_pair_test_of_the_toy():
+    shown(WORKED, cos(TOY, "red dog", "red law"), "-0.28")
+    shown(WORKED, dist(TOY, "red dog", "red law"), "1.28")
+    c = cos(TOY, "counterfeit dog", "counterfeit law")
+    assert c == pytest.approx(527 / 625)
+    shown(WORKED, c, "0.8432")
+    shown(WORKED, dist(TOY, "counterfeit dog", "counterfeit law"), "0.1568")
+    r = toy_result(TOY)
+    red, cf, dog, law = 0, 1, 0, 1
+    assert r.pairs[red, cf, dog, law] == 0.0 and r.pairs[cf, red, dog, law] == 1.0
+    assert r.pairs[red, cf, law, dog] == 0.0 and r.pairs[cf, red, law, dog] == 1.0
+    assert not r.pair_ties.any()
+    cells = mt.as_matrix(mt.pair_table(r))
+    assert cells.loc["S-I", "NS-Pr"] == 0.0 and cells.loc["NS-Pr", "S-I"] == 1.0
+    assert "(S-I, NS-Pr) of the pair table is $0/2 = 0.0$" in WORKED
+    assert "(NS-Pr, S-I) is $2/2 = 1.0$" in WORKED
+
+
+# ------------------------------------------------------------------ exercise 1 (averaging)
+def test_exercise_averaging_encoder():
+    shown(EXERCISES, cos(SUMS, "red dog", "red"), "0.7071")
+    shown(EXERCISES, dist(SUMS, "red dog", "red"), "0.2929")
+    shown(EXERCISES, dist(SUMS, "red dog", "dog"), "0.2929")
+    shown(EXERCISES, dist(SUMS, "red", "dog"), "1")
+    r = toy_result(SUMS)
+    assert np.all(r.single_an == 1.0)        # I holds for every phrase
+    assert np.all(r.nonsub == 1.0)           # NI holds: every phrase ties
+    assert r.an_distances["phrase_adj"] == pytest.approx(r.an_distances["phrase_noun"])
+    shown(EXERCISES, dist(SUMS, "red dog", "red law"), "1")
+    shown(EXERCISES, dist(SUMS, "counterfeit dog", "counterfeit law"), "1")
+    assert r.pairs[0, 1, 0, 1] == 1.0 and r.pairs[1, 0, 0, 1] == 1.0
+    t = mt.pair_table(r).set_index(["type1", "type2"])
+    assert t.loc[("S-I", "NS-Pr"), "consistency"] == 1.0 and t.loc[("NS-Pr", "S-I"), "consistency"] == 1.0
+    shown(EXERCISES, t.loc[("S-I", "NS-Pr"), "tie_rate"], "1.0")
+    assert "both cells are $2/2 = 1.0$" in EXERCISES
+
+
+def test_exercise_mirror_cells_add_up_to_one_plus_tie_rate():
+    for table in (TOY, SUMS):
+        t = mt.pair_table(toy_result(table)).set_index(["type1", "type2"])
+        total = t.loc[("S-I", "NS-Pr"), "consistency"] + t.loc[("NS-Pr", "S-I"), "consistency"]
+        assert total == pytest.approx(1 + t.loc[("S-I", "NS-Pr"), "tie_rate"])
+    assert "0.0 + 1.0 = 1 (no ties)" in EXERCISES and "1.0 + 1.0 = 2 (all\n   ties)" in EXERCISES
+
+
+def test_exercise_euclidean_claim_for_unit_vectors():
+    """Exercise 4: for unit vectors, |x - y|^2 = 2 - 2 cos(x, y), so l2 ranks as cos does."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((20, 5))
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    l2 = mt.pairwise_distance(X, X, "l2")
+    cd = mt.pairwise_distance(X, X, "cos")
+    assert l2 ** 2 == pytest.approx(2 * cd, abs=1e-9)
