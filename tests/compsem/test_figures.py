@@ -1,0 +1,41 @@
+"""The figure helpers draw what they are given."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from compsem import figures  # noqa: E402
+
+
+def test_model_colours_are_stable_and_distinct():
+    a = figures.model_colors(["bow", "sbert-mini", "hf:x"])
+    b = figures.model_colors(["sbert-mini", "hf:y", "bow", "hf:x"])
+    assert a["bow"] == b["bow"] and a["sbert-mini"] == b["sbert-mini"]
+    assert len({tuple(c) for c in b.values()}) == 4
+
+
+def test_interval_plot_draws_each_estimate_and_interval():
+    df = pd.DataFrame({"criterion": ["C1", "C2", "C1", "C2"], "model": ["m1", "m1", "m2", "m2"],
+                       "value": [10.0, 20.0, 30.0, 40.0], "low": [8.0, 15.0, 25.0, 39.0],
+                       "high": [12.0, 21.0, 31.0, 44.0]})
+    figures.set_theme()
+    ax = figures.interval_plot(df, x="criterion", y="value", low="low", high="high", hue="model", reference=50)
+    lines = [c for c in ax.containers]
+    assert len(lines) == 2                              # one errorbar container per model
+    ys = np.concatenate([c.lines[0].get_ydata() for c in lines])
+    assert sorted(ys) == [10.0, 20.0, 30.0, 40.0]
+    segs = lines[0].lines[2][0].get_segments()          # m1's bars: from low to high
+    assert [tuple(s[:, 1]) for s in segs] == [(8.0, 12.0), (15.0, 21.0)]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["C1", "C2"]
+    plt.close("all")
+
+
+def test_heatmap_annotates_finite_cells_only():
+    m = pd.DataFrame([[0.5, np.nan], [0.25, 1.0]], index=["a", "b"], columns=["x", "y"])
+    ax = figures.heatmap(m, center=0.5)
+    assert sorted(t.get_text() for t in ax.texts) == ["0.25", "0.50", "1.00"]
+    plt.close("all")
