@@ -156,7 +156,8 @@ def last_stats() -> EmbedStats | None:
 
 
 def embed(texts: Sequence[str], model: str | Encoder = "sbert-mini", *, cache: bool | EmbeddingCache = True,
-          batch_size: int = 32, show_progress: bool | None = None) -> np.ndarray:
+          batch_size: int = 32, show_progress: bool | None = None, trust_remote_code: bool = False,
+          device: str | None = None) -> np.ndarray:
     """Embed ``texts`` with ``model``, each unique text once, through the disk cache.
 
     Parameters
@@ -168,6 +169,10 @@ def embed(texts: Sequence[str], model: str | Encoder = "sbert-mini", *, cache: b
     cache : bool or EmbeddingCache
         ``True`` uses the default cache, ``False`` none; encoders that are cheaper to
         recompute (``glove-50d``, ``bow``, ``random``) are never cached.
+    trust_remote_code : bool
+        Passed to the loader of a hub model; only when the reader asks for it.
+    device : str, optional
+        Where the model runs (see :mod:`compsem.device`).
 
     Returns
     -------
@@ -175,7 +180,7 @@ def embed(texts: Sequence[str], model: str | Encoder = "sbert-mini", *, cache: b
     """
     t0 = time.perf_counter()
     texts = validate_texts(texts)
-    enc = get_encoder(model)
+    enc = get_encoder(model, trust_remote_code=trust_remote_code, device=device)
     unique = list(dict.fromkeys(texts))
     pos = {t: i for i, t in enumerate(unique)}
     vecs = np.empty((len(unique), enc.dim), dtype=np.float32)

@@ -55,3 +55,12 @@ def test_paper_row_and_panel():
     assert "sbert-mini" in reference.paper_panel("setcomp")
     use = reference.paper_models("setcomp").set_index("spec").loc["use"]
     assert not use["same_model"]                       # ours is multilingual USE v3, not the paper's v4
+
+
+def test_models_paper_resolves_per_study():
+    from compsem import resolve_models
+
+    assert resolve_models("paper", study="montague")[0] == "sbert-mini"
+    assert resolve_models(["bow", "paper"], study="setcomp")[:2] == ["bow", "sbert-mini"]
+    with pytest.raises(ValueError, match="needs the study"):
+        resolve_models("paper")

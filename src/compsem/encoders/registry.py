@@ -14,6 +14,7 @@ from typing import Any
 
 from ..errors import ModelNotInstalledError, UnknownModelError
 from ..paths import repo_root
+from ..reference import paper_panel
 from .base import Encoder, package_version, require_package
 from .lexical import BowEncoder, GloveEncoder, RandomEncoder
 from .neural import OFFLINE_SPECS, HFMeanPoolingEncoder, SentenceTransformerEncoder, USEEncoder
@@ -111,20 +112,28 @@ def check_spec(spec: str) -> str:
     raise UnknownModelError(spec, available_encoders())
 
 
-def resolve_models(models: str | Iterable[str]) -> list[str]:
-    """Turn a ``models`` notebook parameter into a list of specs.
+def resolve_models(models: str | Iterable[str], *, study: str | None = None) -> list[str]:
+    """Turn a chapter's ``models`` parameter into a list of specs.
 
-    ``"panel"`` gives :func:`installed_panel`; a single spec gives ``[spec]``; a list is
-    checked entry by entry (an unknown name raises :class:`UnknownModelError` with the list
-    of what is available).
+    ``"panel"`` gives :func:`installed_panel`; ``"paper"`` gives the runnable models of
+    ``study``'s paper (:func:`compsem.reference.paper_panel`); a single spec gives ``[spec]``;
+    a list is checked entry by entry, and may contain ``"panel"`` or ``"paper"`` among specs
+    (an unknown name raises :class:`UnknownModelError` with the list of what is available).
     """
     if isinstance(models, str):
-        if models == "panel":
-            return installed_panel()
         models = [models]
-    out = [check_spec(m) for m in models]
+    out: list[str] = []
+    for m in models:
+        if m == "panel":
+            out.extend(installed_panel())
+        elif m == "paper":
+            if study is None:
+                raise ValueError("models='paper' needs the study whose paper panel to run")
+            out.extend(paper_panel(study))
+        else:
+            out.append(check_spec(m))
     if not out:
-        raise ValueError("models is empty: name at least one model, or 'panel'")
+        raise ValueError("models is empty: name at least one model, 'panel' or 'paper'")
     return list(dict.fromkeys(out))
 
 
