@@ -34,11 +34,11 @@ from .base import Encoder, validate_texts, weights_digest
 from .lexical import BowEncoder, GloveEncoder, RandomEncoder, glove_tokenize
 from .neural import HFMeanPoolingEncoder, SentenceTransformerEncoder, USEEncoder
 from .registry import (DEFAULT_PANEL, PANEL, PanelEntry, available_encoders, check_spec, describe, get_encoder,
-                       installed_panel, models_table, resolve_models, sbert_l_path)
+                       installed_panel, models_table, resolve_models, sbert_l_path, split_options)
 
 __all__ = [
     "Encoder", "PANEL", "DEFAULT_PANEL", "PanelEntry", "get_encoder", "available_encoders", "installed_panel",
-    "resolve_models", "models_table", "validate_texts", "weights_digest", "describe", "check_spec", "sbert_l_path",
+    "resolve_models", "models_table", "validate_texts", "split_options", "weights_digest", "describe", "check_spec", "sbert_l_path",
     "SentenceTransformerEncoder", "HFMeanPoolingEncoder", "USEEncoder", "GloveEncoder", "BowEncoder",
     "RandomEncoder", "glove_tokenize",
 ]

@@ -20,7 +20,7 @@ from .lexical import BowEncoder, GloveEncoder, RandomEncoder
 from .neural import OFFLINE_SPECS, HFMeanPoolingEncoder, SentenceTransformerEncoder, USEEncoder
 
 __all__ = ["PANEL", "DEFAULT_PANEL", "PanelEntry", "available_encoders", "installed_panel", "models_table",
-           "resolve_models", "get_encoder", "describe", "sbert_l_path", "check_spec"]
+           "resolve_models", "get_encoder", "describe", "sbert_l_path", "check_spec", "split_options"]
 
 #: Models run by default in every chapter (all offline).
 DEFAULT_PANEL: tuple[str, ...] = OFFLINE_SPECS
@@ -101,6 +101,23 @@ def models_table():
          "default panel": e.default, "installed": _is_installed(k)}
         for k, e in PANEL.items()
     ])
+
+
+def split_options(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``"NAME#key=value#key2=value2"`` into ``("NAME", {"key": "value", ...})``.
+
+    Options ride on a spec after ``#`` (e.g. ``hf:NAME#pool=cls``,
+    ``nli:NAME#entailment=1``); each must be ``key=value``.
+    """
+    base, *parts = str(spec).split("#")
+    opts: dict[str, str] = {}
+    for part in parts:
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip() or not value.strip():
+            raise UnknownModelError(spec, available_encoders(),
+                                    forms=("options after '#' as key=value, e.g. 'hf:NAME#pool=cls'",))
+        opts[key.strip()] = value.strip()
+    return base, opts
 
 
 def check_spec(spec: str) -> str:

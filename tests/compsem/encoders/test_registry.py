@@ -167,3 +167,12 @@ def test_trust_remote_code_is_off_unless_asked(tiny_bert, monkeypatch):
     HFMeanPoolingEncoder(str(tiny_bert), device="cpu")
     HFMeanPoolingEncoder(str(tiny_bert), device="cpu", trust_remote_code=True)
     assert seen == [False, True]
+
+
+def test_spec_options_after_hash():
+    from compsem.encoders import split_options
+
+    assert split_options("hf:a/b") == ("hf:a/b", {})
+    assert split_options("nli:a/b#entailment=1#x= y ") == ("nli:a/b", {"entailment": "1", "x": "y"})
+    with pytest.raises(UnknownModelError, match="key=value"):
+        split_options("hf:a#pool")
