@@ -23,7 +23,7 @@ from .tables import accuracy_frame, mean_scores_frame, ssm_frame
 
 __all__ = ["HEADLINES", "headlines", "try_it", "paper_table", "glue_all", "pool_summary", "pair_counts",
            "cluster_members", "judgement_distribution", "cluster_table", "models_table", "mean_scores",
-           "accuracy", "ssm_metrics", "accuracy_values", "ssm_values", "category_header", "basis_table",
+           "accuracy", "accuracy_by_label", "ssm_metrics", "accuracy_values", "ssm_values", "category_header", "basis_table",
            "stress_table", "space_values"]
 
 #: Part IV's headline criterion in the cross-study profile.
@@ -149,6 +149,20 @@ def accuracy(run: Run, *, n_boot: int = 1000, seed: int = 0) -> tuple[pd.DataFra
     wide = acc.assign(cell=cell).pivot(index="scorer", columns="category", values="cell").reindex(list(run.scored))
     wide = wide[[c for c in CATEGORIES if c in wide.columns]]
     return acc, wide.rename(columns=category_header).rename_axis(index=None, columns=None)
+
+
+def accuracy_by_label(acc: pd.DataFrame, *, n_boot: int = 1000) -> pd.DataFrame:
+    """Models x categories: the accuracy of the predicted label (the paper's rule for NLI
+    models), the thresholded one beside it, for the models that predict labels; empty when
+    none does."""
+    has = acc[acc.accuracy_label.notna()]
+    if has.empty:
+        return pd.DataFrame()
+    cell = [f"{a:.3f} / {t:.3f}" + (f"<br><small>[{lo:.2f}, {hi:.2f}]</small>" if n_boot else "")
+            for a, t, lo, hi in zip(has.accuracy_label, has.accuracy, has.ci_low_label, has.ci_high_label)]
+    wide = has.assign(cell=cell).pivot(index="scorer", columns="category", values="cell")
+    wide = wide.reindex(list(dict.fromkeys(has.scorer)))[[c for c in CATEGORIES if c in wide.columns]]
+    return wide.rename(columns=category_header).rename_axis(index=None, columns=None)
 
 
 def accuracy_values(run: Run, acc: pd.DataFrame) -> dict:

@@ -13,10 +13,10 @@ import numpy as np
 import pandas as pd
 
 from .data import CATEGORIES
-from .metrics import calinski_harabasz, distances, entailment_accuracy, rsa, sparsity, square
+from .metrics import agreement_accuracy, calinski_harabasz, distances, entailment_accuracy, rsa, sparsity, square
 from .study import Scored
 
-__all__ = ["cluster_counts", "ssm_draws", "bootstrap_ssm", "bootstrap_accuracy", "ssm_table", "accuracy_frame",
+__all__ = ["cluster_counts", "ssm_draws", "bootstrap_ssm", "bootstrap_agreement", "bootstrap_accuracy", "ssm_table", "accuracy_frame",
            "ssm_frame", "mean_scores_frame", "TABLE2_CATEGORIES"]
 
 #: the paper's five pair categories of Table 2
@@ -103,17 +103,16 @@ def bootstrap_ssm(D, D_ref, labels, *, n_boot: int = 1000, seed: int = 0, level:
             "rsa": tuple(float(v) for v in np.percentile(r, q)) if r.size else (np.nan, np.nan)}
 
 
-def bootstrap_accuracy(R, R_ref, categories, labels, *, threshold: float = 0.5, n_boot: int = 1000,
-                       seed: int = 0, level: float = 0.95, include=None) -> dict:
-    """Cluster-bootstrap CIs for :func:`entailment_accuracy`. A pair belongs to the cluster of
-    its premise (row). Returns ``{category: (lo, hi)}``."""
-    R, R_ref = square(R), square(R_ref, "R_ref")
+def bootstrap_agreement(correct, categories, labels, *, n_boot: int = 1000, seed: int = 0, level: float = 0.95,
+                        include=None) -> dict:
+    """Cluster-bootstrap CIs of the share of ``correct`` (N, N) bool pairs per category. A pair
+    belongs to the cluster of its premise (row). Returns ``{category: (lo, hi)}``."""
+    correct = np.asarray(correct, dtype=bool)
     cats = np.asarray(categories)
     labels = np.asarray(labels)
     uniq, C = cluster_counts(labels, n_boot=n_boot, seed=seed)
     inv = np.searchsorted(uniq, labels)
     K = uniq.size
-    correct = ((R > threshold) == (R_ref > threshold)) & ~np.isnan(R)
     include = include or [c for c in np.unique(cats) if c != "identical"]
     q = [(1 - level) / 2 * 100, (1 + level) / 2 * 100]
     out = {}
@@ -126,6 +125,17 @@ def bootstrap_accuracy(R, R_ref, categories, labels, *, threshold: float = 0.5, 
         acc = acc[np.isfinite(acc)]
         out[c] = tuple(float(v) for v in np.percentile(acc, q)) if acc.size else (np.nan, np.nan)
     return out
+
+
+def bootstrap_accuracy(R, R_ref, categories, labels, *, threshold: float = 0.5, n_boot: int = 1000,
+                       seed: int = 0, level: float = 0.95, include=None, predicted=None) -> dict:
+    """Cluster-bootstrap CIs for :func:`~compsem.ssm.metrics.entailment_accuracy` (the
+    thresholded score ``R > threshold``), or, with ``predicted`` (N, N) bool, for the accuracy of
+    a model's predicted labels. Returns ``{category: (lo, hi)}``."""
+    R, R_ref = square(R), square(R_ref, "R_ref")
+    decision = (R > threshold) if predicted is None else np.asarray(predicted, dtype=bool)
+    correct = (decision == (R_ref > threshold)) & ~np.isnan(R)
+    return bootstrap_agreement(correct, categories, labels, n_boot=n_boot, seed=seed, level=level, include=include)
 
 
 def ssm_table(R, R_ref, labels, *, symmetric: bool = False, n_boot: int = 0, seed: int = 0) -> list[dict]:
@@ -147,18 +157,31 @@ def ssm_table(R, R_ref, labels, *, symmetric: bool = False, n_boot: int = 0, see
 
 
 def accuracy_frame(scored: dict[str, Scored], R_ref, cats, labels, *, n_boot: int = 1000, seed: int = 0):
-    """Tidy Table 2 analogue: scorer, category, accuracy, n_pairs, ci_low, ci_high."""
+    """Tidy Table 2 analogue, one row per model x category: ``accuracy`` of the thresholded
+    score (R > 0.5) with ``ci_low``/``ci_high``, and, for models that predict a label (NLI),
+    ``accuracy_label``: the paper's rule for them, predicted label == entailment, with
+    ``ci_low_label``/``ci_high_label`` (NaN for the other models)."""
     rows = []
+    labels = np.asarray(labels)
     for name, s in scored.items():
         v = s.valid
         sub = np.ix_(v, v)
-        acc = entailment_accuracy(s.R[sub], R_ref[sub], cats[sub])
-        ci = bootstrap_accuracy(s.R[sub], R_ref[sub], cats[sub], np.asarray(labels)[v], n_boot=n_boot, seed=seed,
-                                include=list(acc)) if n_boot else {}
-        for cat, (a, n) in acc.items():
-            lo, hi = ci.get(cat, (np.nan, np.nan))
-            rows.append({"scorer": name, "category": cat, "accuracy": a, "n_pairs": n, "ci_low": lo, "ci_high": hi,
-                         "n_sentences_dropped": int((~v).sum())})
+        R, ref, cat = s.R[sub], R_ref[sub], cats[sub]
+        acc = entailment_accuracy(R, ref, cat)
+        ci = bootstrap_accuracy(R, ref, cat, labels[v], n_boot=n_boot, seed=seed, include=list(acc)) if n_boot else {}
+        by_label, ci_label = {}, {}
+        if s.predicted is not None:
+            pred = np.where(np.isnan(R), np.nan, s.predicted[sub])
+            by_label = agreement_accuracy(pred, ref > 0.5, cat, include=list(acc))
+            if n_boot:
+                ci_label = bootstrap_accuracy(R, ref, cat, labels[v], n_boot=n_boot, seed=seed, include=list(acc),
+                                              predicted=s.predicted[sub])
+        for c, (a, n) in acc.items():
+            lo, hi = ci.get(c, (np.nan, np.nan))
+            lo_l, hi_l = ci_label.get(c, (np.nan, np.nan))
+            rows.append({"scorer": name, "category": c, "accuracy": a, "n_pairs": n, "ci_low": lo, "ci_high": hi,
+                         "n_sentences_dropped": int((~v).sum()), "accuracy_label": by_label.get(c, (np.nan,))[0],
+                         "ci_low_label": lo_l, "ci_high_label": hi_l})
     return pd.DataFrame(rows)
 
 

@@ -25,3 +25,5 @@ def test_metrics_chapter_reruns_with_a_tiny_nli_model(small_pool, tmp_path):
     assert (tab.n_sentences == 18).all()
     acc = pd.read_csv(out / "results" / "ssm" / "accuracy.csv")
     assert set(acc.scorer) == {spec, "lexical"}
+    by = acc.set_index("scorer")
+    assert by.loc[spec, "accuracy_label"].notna().all() and by.loc["lexical", "accuracy_label"].isna().all()

@@ -67,6 +67,7 @@ def test_predicted_label_is_the_argmax(tiny_nli):
     expected = np.array([[P[i, j].argmax() == 2 for j in range(5)] for i in range(5)])
     np.testing.assert_array_equal(predicted, expected)
     np.testing.assert_allclose(R, P[..., 2], atol=1e-5)
+    assert not (R > 0.5)[~predicted].any()   # with three labels, P > 0.5 is always the argmax
     # hand-made probabilities: ties go to the lowest index
     Q = np.array([[[0.2, 0.3, 0.5], [0.5, 0.1, 0.4]], [[0.1, 0.45, 0.45], [0.3, 0.3, 0.4]]])
     R2, pred2 = scorer.split(Q)

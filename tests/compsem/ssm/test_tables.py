@@ -96,3 +96,40 @@ def test_mean_scores_frame_by_hand():
     assert tab.loc["irrelevant", "n_pairs"] == 3 and tab.loc["identical", "mean_R"] == 1
     assert tab.loc["synonymous_reversed", "mean_R"] == pytest.approx(0.4)
     assert np.isnan(tab.loc["inferential", "mean_R"]) and tab.loc["inferential", "n_pairs"] == 0
+
+
+def test_accuracy_frame_reports_the_predicted_label_beside_the_threshold():
+    R_ref = np.array([[1, 1, 0], [1, 1, 0.3], [0.7, 0, 1]])
+    cats = np.array([["identical", "synonymous", "inferential"], ["synonymous_reversed", "identical", "irrelevant"],
+                     ["inferential_reversed", "irrelevant", "identical"]], dtype=object)
+    R = np.array([[0.9, 0.45, 0.6], [0.8, 0.9, 0.1], [0.2, 0.3, 0.9]])
+    # the predicted label differs from R > 0.5 where another label is more probable: (0, 1) argmax is entailment
+    # at P = 0.45, (0, 2) P = 0.6 is the argmax too; (1, 0) P = 0.8 is; (2, 0) not; irrelevant (1, 2), (2, 1) not
+    predicted = np.array([[True, True, True], [True, True, False], [False, False, True]])
+    s = Scored("nli:x", R, False, "x", predicted)
+    tab = accuracy_frame({"nli:x": s, "cos": Scored("cos", R, False, "c")}, R_ref, cats, np.array([0, 0, 1]),
+                         n_boot=0).set_index(["scorer", "category"])
+    # thresholded: synonymous (0,1) 0.45 -> no vs ref yes: wrong; by label: yes: right
+    assert tab.loc[("nli:x", "synonymous"), "accuracy"] == 0.0
+    assert tab.loc[("nli:x", "synonymous"), "accuracy_label"] == 1.0
+    # inferential (0,2): 0.6 yes vs ref 0 no -> wrong either way; reversed (2,0): no vs ref 0.7 yes -> wrong
+    assert tab.loc[("nli:x", "inferential"), ["accuracy", "accuracy_label"]].tolist() == [0.0, 0.0]
+    assert tab.loc[("nli:x", "inferential_reversed"), "accuracy_label"] == 0.0
+    assert tab.loc[("nli:x", "irrelevant"), "accuracy_label"] == 1.0 and tab.loc[("nli:x", "irrelevant"), "n_pairs"] == 2
+    assert tab.loc["cos", "accuracy_label"].isna().all()     # no predicted labels: NaN, not a copy of the threshold
+
+
+def test_label_bootstrap_contains_the_estimate():
+    rng = np.random.default_rng(8)
+    labels = np.repeat(np.arange(10), 4)
+    same = labels[:, None] == labels[None, :]
+    R_ref = same.astype(float)
+    R = rng.uniform(size=(40, 40))
+    predicted = rng.uniform(size=(40, 40)) < np.where(same, 0.8, 0.2)
+    cats = np.where(same, "synonymous", "irrelevant")
+    tab = accuracy_frame({"m": Scored("m", R, False, "m", predicted)}, R_ref, cats, labels, n_boot=200)
+    tab = tab[tab.n_pairs > 0]
+    assert set(tab.category) == {"synonymous", "irrelevant"}
+    for row in tab.itertuples():
+        assert row.ci_low_label <= row.accuracy_label <= row.ci_high_label
+        assert row.ci_low <= row.accuracy <= row.ci_high
