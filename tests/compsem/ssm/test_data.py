@@ -110,3 +110,4 @@ def test_datasheet_and_landing_page_numbers_match_the_data():
     page = (repo_root() / "book" / "part4_ssm.md").read_text()
     assert f"{len(pool)} sentences in {pool.n_clusters} clusters" in page
     assert f"{n_judged} premise" in page and f"and {len(pool)} sentences" in page
+    assert f"{len(pool) ** 2:,} requests for our pool" in page          # the LLM scorer asks every ordered pair
