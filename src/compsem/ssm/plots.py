@@ -9,12 +9,12 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ..figures import PALETTE, interval_plot
+from ..figures import PALETTE, heatmap, interval_plot
 from .data import Pool
 from .space import Layout, basis_colours, zoom_window
 from .study import REFERENCE
 
-__all__ = ["reference_matrix", "score_matrices", "metric_intervals", "space_maps", "zoom_maps", "plot_space",
+__all__ = ["reference_matrix", "score_matrices", "mean_scores_heatmap", "metric_intervals", "space_maps", "zoom_maps", "plot_space",
            "plot_zoom"]
 
 
@@ -62,6 +62,16 @@ def score_matrices(pool: Pool, panels: dict, *, first_clusters: int | None = Non
         ax.set_yticks([])
         ax.grid(False)
     fig.colorbar(im, ax=axes, shrink=0.6, label="R(i, j)")
+    return fig
+
+
+def mean_scores_heatmap(table: pd.DataFrame):
+    """Mean R per pair category (rows) and model (columns), annotated (seaborn heat map)."""
+    fig, ax = plt.subplots(figsize=(1.2 * table.shape[1] + 3.2, 0.45 * table.shape[0] + 1.6))
+    heatmap(table.rename(index=lambda c: c.replace("_reversed", " (rev.)").replace("_", " ")), ax=ax, vmin=0, vmax=1,
+            cbar_label="mean R(i, j)")
+    ax.tick_params(axis="x", rotation=30)
+    fig.tight_layout()
     return fig
 
 
