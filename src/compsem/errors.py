@@ -11,6 +11,8 @@ __all__ = [
     "ModelNotInstalledError",
     "DataError",
     "EmptyTextError",
+    "ModelsUnavailableError",
+    "CacheError",
 ]
 
 
@@ -73,3 +75,26 @@ class DataError(CompsemError, ValueError):
 
 class EmptyTextError(DataError):
     """An empty or whitespace-only text was given to an encoder."""
+
+
+class ModelsUnavailableError(CompsemError, RuntimeError):
+    """Models of a run that cannot be loaded here and now; raised before anything is computed.
+
+    ``problems`` holds one ``(spec, what is missing, what to do)`` tuple per model.
+    """
+
+    def __init__(self, problems: Iterable[tuple[str, str, str]], *, header: str = "", footer: str = ""):
+        self.problems = list(problems)
+        lines = [header or f"{len(self.problems)} model(s) of this run cannot be loaded here:"]
+        lines += [f"  - {spec}: {what}" for spec, what, _ in self.problems]
+        todos = list(dict.fromkeys(todo for _, _, todo in self.problems if todo))
+        if todos:
+            lines.append("What to do:")
+            lines += [f"  * {todo}" for todo in todos]
+        if footer:
+            lines.append(footer)
+        super().__init__("\n".join(lines))
+
+
+class CacheError(CompsemError, OSError):
+    """The embedding cache file is unusable (not a database, truncated, unwritable)."""

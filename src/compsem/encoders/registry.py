@@ -16,7 +16,7 @@ from ..errors import ModelNotInstalledError, UnknownModelError
 from ..paths import repo_root
 from ..reference import paper_panel
 from .base import Encoder, package_version, require_package
-from .lexical import BowEncoder, GloveEncoder, RandomEncoder
+from .lexical import BowEncoder, GloveEncoder, RandomEncoder, WordVectorEncoder
 from .neural import OFFLINE_SPECS, HFMeanPoolingEncoder, SentenceTransformerEncoder, USEEncoder
 
 __all__ = ["PANEL", "DEFAULT_PANEL", "PanelEntry", "available_encoders", "installed_panel", "models_table",
@@ -232,6 +232,8 @@ def _build(spec: str, trust_remote_code: bool, device: str | None, revision: str
     if spec.startswith("random:"):
         dim, _, seed = spec.split(":", 1)[1].partition(":")
         return RandomEncoder(dim=int(dim), seed=int(seed or 0))
+    if spec.startswith("vec:"):
+        return WordVectorEncoder(spec[4:], spec=spec)
     common = {"device": device, "revision": revision, "trust_remote_code": trust_remote_code}
     if spec.startswith("st:"):
         return SentenceTransformerEncoder(spec[3:], spec=spec, **common)
