@@ -11,7 +11,8 @@ import pandas as pd
 
 from ..cache import EmbeddingCache
 from ..encoders import models_table
-from ..paths import repo_root
+from ..errors import CacheError
+from ..paths import cache_dir, repo_root
 from .bench import run_all
 from .extra import install_sbert_l
 from .runner import parse_value, run_notebook
@@ -36,7 +37,16 @@ def _cmd_models(args) -> int:
 
 
 def _cmd_cache(args) -> int:
-    store = EmbeddingCache()
+    try:
+        store = EmbeddingCache()
+    except CacheError as exc:
+        if args.action != "clear":
+            raise
+        path = cache_dir("embeddings") / "embeddings.sqlite"
+        moved = EmbeddingCache.move_aside(path)
+        print(f"{exc}\nmoved it to {moved}; a new cache starts at {path}")
+        EmbeddingCache(path)
+        return 0
     if args.action == "clear":
         n = store.clear(args.model)
         print(f"removed {n} cached vectors from {store.path}")
