@@ -13,6 +13,7 @@ __all__ = [
     "EmptyTextError",
     "ModelsUnavailableError",
     "CacheError",
+    "WebAPIError",
 ]
 
 
@@ -98,3 +99,11 @@ class ModelsUnavailableError(CompsemError, RuntimeError):
 
 class CacheError(CompsemError, OSError):
     """The embedding cache file is unusable (not a database, truncated, unwritable)."""
+
+
+class WebAPIError(CompsemError, RuntimeError):
+    """A web API (an OpenAI-compatible endpoint) refused a request or kept failing."""
+
+    def __init__(self, message: str, *, status: int | None = None):
+        self.status = status
+        super().__init__(message)

@@ -17,7 +17,8 @@ from ..paths import repo_root
 from ..reference import paper_panel
 from .base import Encoder, package_version, require_package
 from .lexical import BowEncoder, GloveEncoder, RandomEncoder, WordVectorEncoder
-from .neural import OFFLINE_SPECS, HFMeanPoolingEncoder, SentenceTransformerEncoder, USEEncoder
+from .neural import (OFFLINE_SPECS, POOLINGS, HFMeanPoolingEncoder, OpenAIEmbeddingEncoder, SentenceTransformerEncoder,
+                     USEEncoder)
 
 __all__ = ["PANEL", "DEFAULT_PANEL", "PanelEntry", "available_encoders", "installed_panel", "models_table",
            "resolve_models", "get_encoder", "describe", "sbert_l_path", "check_spec", "split_options", "POOLINGS",
@@ -121,8 +122,6 @@ def split_options(spec: str) -> tuple[str, dict[str, str]]:
     return base, opts
 
 
-#: Pooling choices of ``hf:NAME#pool=...`` (see :class:`~compsem.encoders.neural.HFMeanPoolingEncoder`).
-POOLINGS: tuple[str, ...] = ("mean", "cls", "last", "pooler")
 
 #: Options each spec form accepts after ``#``.
 SPEC_OPTIONS: dict[str, tuple[str, ...]] = {"hf:": ("pool", "tokenizer", "max_length")}
@@ -234,11 +233,16 @@ def _build(spec: str, trust_remote_code: bool, device: str | None, revision: str
         return RandomEncoder(dim=int(dim), seed=int(seed or 0))
     if spec.startswith("vec:"):
         return WordVectorEncoder(spec[4:], spec=spec)
+    if spec.startswith("oa:"):
+        return OpenAIEmbeddingEncoder(spec[3:], spec=spec)
     common = {"device": device, "revision": revision, "trust_remote_code": trust_remote_code}
     if spec.startswith("st:"):
         return SentenceTransformerEncoder(spec[3:], spec=spec, **common)
     if spec.startswith("hf:"):
-        return HFMeanPoolingEncoder(spec[3:], spec=spec, **common)
+        base, opts = split_options(spec)
+        return HFMeanPoolingEncoder(base[3:], spec=spec, pooling=opts.get("pool", "mean"),
+                                    tokenizer=opts.get("tokenizer"), max_length=int(opts.get("max_length", 256)),
+                                    **common)
     path = Path(spec)
     if path.is_dir() and (path / "modules.json").is_file():
         return SentenceTransformerEncoder(spec, spec=spec, **common)
