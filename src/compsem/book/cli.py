@@ -1,4 +1,4 @@
-"""Command line: ``python -m compsem {run,models,cache,bench,models-extra,stage}``."""
+"""Command line: ``python -m compsem {run,plan,models,cache,bench,models-extra,stage}``."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from ..errors import CacheError
 from ..paths import cache_dir, repo_root
 from .bench import run_all
 from .extra import install_sbert_l
+from .plan import plan
 from .runner import parse_value, run_notebook
 from .stage import stage
 
@@ -25,6 +26,17 @@ def _cmd_run(args) -> int:
     print(f"executed notebook: {target}")
     if not args.book:
         print(f"result tables:     {target.parent / 'results'}")
+    return 0
+
+
+def _cmd_plan(args) -> int:
+    params = {name: parse_value(value) for name, value in (args.param or [])}
+    table, notes = plan(args.notebook, params)
+    print(notes[0])
+    with pd.option_context("display.width", 200, "display.max_colwidth", 70):
+        print(table.to_string(index=False) if len(table) else "(no models)")
+    for note in notes[1:]:
+        print("\n" + note)
     return 0
 
 
@@ -85,6 +97,13 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--book", action="store_true", help="book build: write result tables to results/")
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.set_defaults(func=_cmd_run)
+
+    pl = sub.add_parser("plan", help="before a long run: texts to embed per model, how many are cached, "
+                                     "estimated time (offline; loads nothing)")
+    pl.add_argument("notebook")
+    pl.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
+                    help="parameter, as for run")
+    pl.set_defaults(func=_cmd_plan)
 
     m = sub.add_parser("models", help="list the model specs and which are installed")
     m.set_defaults(func=_cmd_models)
