@@ -26,7 +26,8 @@ class UnknownModelError(CompsemError, KeyError):
 
     #: The open-ended encoder forms named after the list of available specs.
     ENCODER_FORMS = ("'st:<sentence-transformers name or path>'",
-                     "'hf:<Hugging Face AutoModel name or path>' (mean pooling)")
+                     "'hf:<Hugging Face AutoModel name or path>' (mean pooling; '#pool=cls|last|pooler')",
+                     "'vec:<word2vec or GloVe file>'", "'oa:<OpenAI-compatible embeddings model>'")
 
     def __init__(self, spec: str, available: Iterable[str], *, forms: Iterable[str] | None = None):
         self.spec = spec

@@ -43,8 +43,10 @@ def _cmd_plan(args) -> int:
 def _cmd_models(args) -> int:
     with pd.option_context("display.width", 200, "display.max_colwidth", 60):
         print(models_table().to_string(index=False))
-    print("\nAlso: 'st:<sentence-transformers name or path>', 'hf:<AutoModel name or path>' "
-          "(mean pooling; needs internet for hub names).")
+    print("\nAlso: 'st:<sentence-transformers name or path>', 'hf:<AutoModel name or path>' (mean pooling; "
+          "'#pool=cls|last|pooler', '#tokenizer=NAME', '#max_length=N' after the name), 'vec:<word2vec/GloVe file>', "
+          "'oa:<OpenAI-compatible embeddings model>'. Hub names need internet; "
+          "data/reference/paper_models.csv lists the papers' models.")
     return 0
 
 
