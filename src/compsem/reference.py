@@ -19,6 +19,7 @@ stands beside.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -115,6 +116,18 @@ def paper_models(study: str | None = None) -> pd.DataFrame:
     path = data_dir("reference", "paper_models.csv")
     if not path.is_file():
         raise DataError("the paper-model mapping is missing", file=str(path))
+    st = path.stat()
+    df = _mapping(str(path), st.st_mtime_ns, st.st_size).copy()
+    if study is not None:
+        _check_study(study)
+        df = df[df["study"] == study].reset_index(drop=True)
+    return df
+
+
+@functools.lru_cache(maxsize=4)
+def _mapping(path_str: str, mtime_ns: int, size: int) -> pd.DataFrame:
+    """The checked mapping file, read once per version of the file."""
+    path = Path(path_str)
     df = _read_commented_csv(path, dtype=str, keep_default_na=False)
     missing = [c for c in PAPER_MODEL_COLUMNS if c not in df.columns]
     if missing:
@@ -130,9 +143,6 @@ def paper_models(study: str | None = None) -> pd.DataFrame:
             i = int(mapped.index[mapped.isna()][0])
             raise DataError(f"{df.loc[i, col]!r} is not true/false", file=str(path), row=i, column=col)
         df[col] = mapped.astype(bool)
-    if study is not None:
-        _check_study(study)
-        df = df[df["study"] == study].reset_index(drop=True)
     return df
 
 
