@@ -106,3 +106,17 @@ def test_sbert_l_not_installed_says_how(offline, tmp_path, monkeypatch):
     monkeypatch.setenv("COMPSEM_MODELS_EXTRA", str(tmp_path))
     with pytest.raises(ModelsUnavailableError, match="make models-extra"):
         check_available("sbert-l")
+
+
+def test_resolve_models_by_kind():
+    from compsem.errors import UnknownModelError
+
+    assert resolve_models(["gen:openai:m", "paper"], study="ssm", kind="generator") == [
+        "gen:openai:m", "gen:openai:gpt-3.5-turbo"]
+    assert resolve_models(["nli:a/b#entailment=1", "sbert-mini"], kind="nli") == ["nli:a/b#entailment=1", "sbert-mini"]
+    with pytest.raises(UnknownModelError, match="gen:hf:"):
+        resolve_models(["sbert-mini"], kind="generator")
+    with pytest.raises(UnknownModelError, match="key=value"):
+        resolve_models(["nli:a/b#entailment"], kind="nli")
+    with pytest.raises(ValueError, match="kind must be"):
+        resolve_models("panel", kind="scorer")
