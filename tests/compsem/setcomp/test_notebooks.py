@@ -32,5 +32,5 @@ def test_runner_sees_every_parameter(path):
     cell = next(c for c in nb["cells"] if c["cell_type"] == "code")
     names = re.findall(r"^(\w+) = ", "".join(cell["source"]), flags=re.M)
     assert list(parameters_of(path)) == names
-    for required in ("models", "dataset_source", "sample_cap", "seed"):
+    for required in ("models", "trust_remote_code", "dataset_source", "sample_cap", "seed"):
         assert required in names

@@ -5,7 +5,9 @@ import pytest
 
 from compsem import embed, measures
 from compsem.setcomp import load_source
-from compsem.setcomp.dataset import build_operator_tables
+from compsem.setcomp import reference, report
+from compsem.setcomp import tables as st
+from compsem.setcomp.data import build_operator_tables
 from compsem.setcomp.report import headlines
 
 
@@ -19,3 +21,28 @@ def test_c2_headline_matches_a_direct_count():
     assert rows["C2"]["value"] == pytest.approx(direct)
     assert rows["C2"]["n"] == int(ok.sum())
     assert rows["C2"]["low"] <= rows["C2"]["value"] <= rows["C2"]["high"]
+
+
+def test_report_tables_put_paper_rows_beside_ours():
+    rng = np.random.default_rng(0)
+    emb = {m: {"overlap": {k: rng.normal(size=(30, 6)) for k in ("a", "b", "t")}} for m in ("sbert-mini", "bow")}
+    cells = st.cells_table(emb, "overlap", ["cos"], size=9, n_boot=50)
+    tab = report.cells_beside_paper(cells, reference("c1_cells"), "cos")
+    paper = tab[tab["model"] == "sbert-mini"]
+    assert len(paper) == 2 and paper.iloc[1]["TT"] == 28.96          # Table 1, SBERT-mini, (T,T)
+    assert tab.iloc[-1]["model"] == "(16 encoders)"
+    raw = st.raw_scores_table(emb, "overlap", ["ned"])
+    rt = report.raw_beside_paper(raw, reference("overlap_deltas"), {"d1": ("m_ao_minus_m_ab", "d1_mean", "d1_std")})
+    assert rt[rt["source"].str.startswith("paper")]["d1"].tolist() == ["-0.0239 ± 0.0635"]   # Table 12(c)
+    assert report.fmt_ci(1.234, 1.0, 1.5) == "1.2 [1.0, 1.5]" and report.fmt_ci(np.nan, 0, 1) == "n/a"
+
+
+def test_use_is_never_presented_as_the_papers_model():
+    assert report.paper_name("use") == "USE" and report.paper_name("bow") is None
+    assert "a different model from our use" in report.paper_label("use", "Table 1")
+    assert report.paper_label("sbert-mini", "Table 1") == "paper, Table 1 (SBERT-mini)"
+    rng = np.random.default_rng(1)
+    emb = {"use": {"overlap": {k: rng.normal(size=(20, 4)) for k in ("a", "b", "t")}}}
+    tab = report.cells_beside_paper(st.cells_table(emb, "overlap", ["cos"], size=5, n_boot=0), reference("c1_cells"),
+                                    "cos")
+    assert tab["source"].tolist()[1] == "paper, Table 1 (USE: a different model from our use)"
