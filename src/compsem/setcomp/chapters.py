@@ -16,8 +16,8 @@ import pandas as pd
 from .. import measures as M
 from ..results import save_table
 from .data import QUINTUPLE_COLUMNS, SAMPLES_PER_QUINTUPLE, unique_texts
-from .metrics import CELLS, EPS_MODES, eps_label, geometry
-from .report import (cells_beside_paper, fmt_ci, paper_name, plot_cells_summary, plot_filter, plot_norm_ratios,
+from .metrics import CELLS, EPS_MODES, eps_label, geometry, ned_check
+from .report import (cells_beside_paper, fmt_ci, ned_paper_check, paper_name, plot_cells_summary, plot_filter, plot_norm_ratios,
                      plot_position_histograms, raw_beside_paper, reference)
 from .study import STUDY, DataRun, OperatorRun
 from .tables import (c4_table, cells_table, eps_modes_table, geometry_samples, geometry_table, norm_ratio_stats,
@@ -86,7 +86,7 @@ class DataChapter:
             "samples per passing unit": [6, 3],
             "passing units (ours)": [rep.n_pass, rep.n_pairs_pass],
             "difference samples (ours)": [ours["quintuple"], ours["pair"]],
-            "passing units implied by the paper's 79,824": [paper / 6, paper / 3]},
+            "passing units implied by the paper's 79,824": [paper // 6, paper // 3]},
             index=pd.Index(["per quintuple", "per sentence pair"], name="filter rule"))
 
     def filter_figure(self):
@@ -233,6 +233,28 @@ class DifferenceChapter(_OperatorChapter):
         return raw_beside_paper(main, reference("difference_scores"), {
             "M(B,D)": ("m_bd", "m_bd", None), "M(A,D) − M(B,D)": ("m_ad_minus_m_bd", "m_ad_minus_m_bd", None),
             "M(A,B) − M(B,D)": ("m_ab_minus_m_bd", "m_ab_minus_m_bd", None)}).set_index(["measure", "model"])
+
+    def ned_paper(self) -> pd.DataFrame:
+        """The paper's NED column against plain (1 − cos)/2 (Table 14)."""
+        t = ned_paper_check()
+        d = t["NED − (1 − cos)/2"]
+        self.values.update(ned_n_fit=int(t["fits"].sum()), ned_n_models=len(t), ned_laser=float(d["LASER"]),
+                           ned_infersent=float(d["InferSent"]),
+                           ned_fit_max=float(d[t["fits"]].abs().max()), ned_llm_min=float(d[~t["fits"]].drop(
+                               ["LASER", "InferSent"]).min()), ned_llm_max=float(d.drop(["LASER", "InferSent"]).max()))
+        return t.round(4)
+
+    def ned_ours(self) -> pd.DataFrame:
+        """Mean over (B, D) pairs of our NED and the two simpler candidates, per model of the run."""
+        rows = {}
+        for m, e in self.emb.items():
+            r = ned_check(e["difference"]["b"], e["difference"]["t"])
+            rows[m] = {k: float(np.nanmean(v)) for k, v in r.items()}
+        t = pd.DataFrame(rows).T.rename(columns={"ned": "NED (ours)", "half_one_minus_cos": "(1 − cos)/2",
+                                                 "half_one_minus_pearson": "(1 − Pearson r)/2"})
+        gap = (t["NED (ours)"] - t["(1 − cos)/2"]).abs()
+        self.values.update(ned_ours_gap_model=gap.idxmax(), ned_ours_gap=float(gap.max()))
+        return t.round(4)
 
     def cells(self, measure: str | None = None) -> pd.DataFrame:
         if not hasattr(self, "cells_tab"):

@@ -30,7 +30,7 @@ from .study import STUDY, difference_filter, embed_tables, embed_texts
 
 __all__ = ["reference", "paper_name", "paper_label", "fmt_ci", "cells_beside_paper", "values_beside_paper",
            "raw_beside_paper", "plot_position_histograms", "plot_cells_summary", "plot_filter", "plot_norm_ratios",
-           "HEADLINES", "headlines", "try_it"]
+           "ned_paper_check", "HEADLINES", "headlines", "try_it"]
 
 
 def reference(name: str) -> pd.DataFrame:
@@ -124,6 +124,21 @@ def raw_beside_paper(raw: pd.DataFrame, ref: pd.DataFrame, columns: Mapping[str,
                          **{lab: (f"{r[mc]:g} ± {r[sc]:g}" if sc else f"{r[mc]:g}")
                             for lab, (_, mc, sc) in columns.items()}})
     return pd.DataFrame(rows)
+
+
+def ned_paper_check(*, tol: float = 0.001) -> pd.DataFrame:
+    """Does the paper's NED equal plain ``(1 − cos)/2``? Its Table 14, model by model.
+
+    The mean of ``M(B, D)`` is printed for cosine and NED; were NED ``(1 − cos)/2``, the NED
+    mean would be ``(1 − cos mean)/2`` exactly (a mean commutes with a linear map). Columns:
+    ``cos M(B,D)``, ``NED M(B,D)`` (the paper's), ``(1 − cos)/2``, ``NED − (1 − cos)/2`` and
+    ``fits`` (``|difference| ≤ tol``; the table prints four decimals).
+    """
+    t = reference("difference_scores").pivot_table(index="model", columns="measure", values="m_bd", sort=False)
+    out = pd.DataFrame({"cos M(B,D)": t["cos"], "NED M(B,D)": t["ned"], "(1 − cos)/2": (1 - t["cos"]) / 2})
+    out["NED − (1 − cos)/2"] = out["NED M(B,D)"] - out["(1 − cos)/2"]
+    out["fits"] = out["NED − (1 − cos)/2"].abs() <= tol
+    return out
 
 
 # ----------------------------------------------------------------------------- figures (seaborn)

@@ -46,3 +46,11 @@ def test_use_is_never_presented_as_the_papers_model():
     tab = report.cells_beside_paper(st.cells_table(emb, "overlap", ["cos"], size=5, n_boot=0), reference("c1_cells"),
                                     "cos")
     assert tab["source"].tolist()[1] == "paper, Table 1 (USE: a different model from our use)"
+
+
+def test_ned_paper_check_by_hand():
+    t = report.ned_paper_check()
+    # Table 14: LASER cos M(B,D) = 0.5787, NED 0.3587 -> 0.3587 − (1 − 0.5787)/2 = 0.14805
+    assert t.loc["LASER", "NED − (1 − cos)/2"] == pytest.approx(0.14805)
+    assert t.loc["SBERT-mini", "fits"] and not t.loc["InferSent", "fits"]
+    assert t["fits"].sum() == 6 and len(t) == 16
