@@ -19,7 +19,7 @@ import pandas as pd
 
 from .. import encoders as _encoders
 from ..cache import embed
-from ..encoders import resolve_models, validate_texts
+from ..encoders import resolve_models
 from ..measures import cosine
 from .data import (OPERATORS, TARGET_COLUMN, FilterReport, build_operator_tables, filter_masks, load_source,
                    shuffled_targets, unique_texts, validate_quintuples)
