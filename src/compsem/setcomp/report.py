@@ -183,8 +183,10 @@ def plot_cells_summary(tab: pd.DataFrame, *, value: str = "pct", label: str = ""
     t = tab if cell is None else tab[tab["cell"] == cell]
     if ax is None:
         _, ax = plt.subplots(figsize=(1.6 + 1.1 * t["model"].nunique(), 3.2))
-    figures.interval_plot(t, x="model", y=value, low="low", high="high",
-                          hue="measure" if t["measure"].nunique() > 1 else None, ax=ax, xlabel="", ylabel=label)
+    measures = list(dict.fromkeys(t["measure"]))
+    figures.interval_plot(t, x="model", y=value, low="low", high="high", hue="measure" if len(measures) > 1 else None,
+                          colors={m: figures.PALETTE[i] for i, m in enumerate(measures)}, ax=ax, xlabel="",
+                          ylabel=label)
     ax.figure.tight_layout()
     return ax.figure
 
