@@ -6,8 +6,9 @@
 * the statistical figures, drawn with seaborn through :mod:`compsem.figures`;
 * the synthesis' :data:`HEADLINES` / :func:`headlines` and :func:`try_it`.
 
-The per-chapter views (tables and glued values of chapters 10–13) are in
-:mod:`compsem.setcomp.chapters` and re-exported here.
+The per-chapter views (the tables and glued values of chapters 10–13, built from these
+pieces) are the other half of this face, in :mod:`compsem.setcomp.chapters`, split off to keep
+each module under 400 lines.
 """
 
 from __future__ import annotations
