@@ -243,3 +243,18 @@ def test_documents_from_table(tmp_path):
     assert list(docs) == ["a", "b"]
     with pytest.raises(DataError, match="'body'"):
         pl.documents_from_table(p, text_column="body")
+
+
+def test_an_eight_sentence_document_gives_only_distinct_samples(tmp_path):
+    """The issue's example: sliding windows over 8 sentences gave 36 difference rows (22 distinct) and
+    12 union rows (7 distinct). Windows two apart: 3 windows, 18 + 6 rows, all distinct."""
+    from compsem.setcomp import data as ds
+
+    doc = " ".join(f"{w} says something new today." for w in
+                   ("One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight"))
+    q, rep = run({"d": doc}, tmp_path=tmp_path)
+    assert q["index"].tolist() == [0, 2, 4] and rep.n_fusions == 6
+    t = ds.build_operator_tables(q)
+    for op, n in (("difference", 18), ("union", 6), ("overlap", 3)):
+        rows = t[op].drop(columns=["qid", "variant"]).drop_duplicates()
+        assert len(t[op]) == len(rows) == n, op
