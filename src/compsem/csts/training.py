@@ -26,7 +26,11 @@ import torch
 from scipy import stats as sstats
 
 from ..reference import paper_table
+from .data import pair_index
+from .metrics import correlations
 from .models import ENCODINGS, build_model
+from .splitting import subsample_pairs
+from .zeroshot import pair_accuracy
 
 __all__ = [
     "OBJECTIVES",
@@ -146,22 +150,6 @@ def objective_loss(objective: str, scores: torch.Tensor, targets: torch.Tensor, 
 # ---------------------------------------------------------------------------------------------
 # batches
 # ---------------------------------------------------------------------------------------------
-def pair_index(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """Row positions ``(high, low)`` of each sentence pair (one entry per pair, same order)."""
-    if "role" not in df.columns or "pair_id" not in df.columns:
-        raise ValueError("the frame needs 'pair_id' and 'role' columns (load it with load_csts)")
-    roles = df["role"].to_numpy()
-    if (roles == "unpaired").any():
-        raise ValueError(f"{int((roles == 'unpaired').sum())} unpaired row(s): every pair needs both conditions")
-    pos = pd.Series(np.arange(len(df)), index=df.index)
-    hi = df.assign(_pos=pos.to_numpy())[roles == "high"].set_index("pair_id")["_pos"]
-    lo = df.assign(_pos=pos.to_numpy())[roles == "low"].set_index("pair_id")["_pos"]
-    lo = lo.reindex(hi.index)
-    if lo.isna().any():
-        raise ValueError("a pair has a C-High row but no C-Low row")
-    return hi.to_numpy(dtype=int), lo.to_numpy(dtype=int)
-
-
 def pair_batches(df: pd.DataFrame, batch_size: int, rng: np.random.Generator) -> list[tuple[np.ndarray, np.ndarray]]:
     """Shuffle sentence pairs and cut them into batches of ``batch_size // 2`` pairs.
 
@@ -171,16 +159,6 @@ def pair_batches(df: pd.DataFrame, batch_size: int, rng: np.random.Generator) ->
     order = rng.permutation(len(hi))
     k = max(1, batch_size // 2)
     return [(hi[order[i : i + k]], lo[order[i : i + k]]) for i in range(0, len(order), k)]
-
-
-def subsample_pairs(df: pd.DataFrame, fraction: float, *, seed: int) -> pd.DataFrame:
-    """Keep a random ``fraction`` of the sentence pairs (both rows of each), at least one pair."""
-    if not 0 < fraction <= 1:
-        raise ValueError(f"fraction must lie in (0, 1], got {fraction}")
-    ids = np.unique(df["pair_id"].astype(str))
-    n = max(1, int(round(fraction * len(ids))))
-    keep = np.random.default_rng(seed).choice(ids, size=n, replace=False)
-    return df[df["pair_id"].isin(keep)].reset_index(drop=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -294,32 +272,6 @@ def predict(model, df: pd.DataFrame, *, batch_size: int = 64) -> np.ndarray:
     return np.concatenate(out) if out else np.zeros(0)
 
 
-def correlations(pred, gold) -> dict:
-    """Spearman and Pearson correlations ×100 between predictions and gold labels.
-
-    Constant predictions (or labels) leave the correlation undefined: the result is NaN with
-    a warning, never a silent 0.
-    """
-    pred = np.asarray(pred, dtype=float)
-    gold = np.asarray(gold, dtype=float)
-    if pred.shape != gold.shape:
-        raise ValueError(f"pred and gold shapes differ: {pred.shape} vs {gold.shape}")
-    ok = np.isfinite(pred) & np.isfinite(gold)
-    n_bad = int((~ok).sum())
-    if n_bad:
-        warnings.warn(f"{n_bad} non-finite prediction(s)/label(s) left out of the correlation", stacklevel=2)
-    p, g = pred[ok], gold[ok]
-    if len(p) < 2 or np.ptp(p) == 0 or np.ptp(g) == 0:
-        warnings.warn("constant predictions or labels: correlation undefined (NaN)", stacklevel=2)
-        return {"spearman": float("nan"), "pearson": float("nan"), "n": int(len(p)), "n_nonfinite": n_bad}
-    return {
-        "spearman": 100 * float(sstats.spearmanr(p, g).statistic),
-        "pearson": 100 * float(sstats.pearsonr(p, g).statistic),
-        "n": int(len(p)),
-        "n_nonfinite": n_bad,
-    }
-
-
 def train_and_evaluate(
     encoder: str,
     train_df: pd.DataFrame,
@@ -362,9 +314,7 @@ def train_and_evaluate(
         row[f"{name}_spearman"] = corr["spearman"]
         row[f"{name}_pearson"] = corr["pearson"]
         row[f"{name}_n"] = corr["n"]
-        if "role" in df.columns and (df["role"] != "unpaired").all():
-            from .zeroshot import pair_accuracy
-
+        if "role" in df.columns:
             row[f"{name}_pair_accuracy"] = pair_accuracy(pred, df)
     del model
     return row
@@ -472,4 +422,15 @@ def reference(name: str) -> pd.DataFrame:
     return paper_table("csts", name)
 
 
-__all__ += ["pair_bootstrap_ci", "pair_bootstrap_replicates", "reference"]
+__all__ += ["pair_bootstrap_ci", "pair_bootstrap_replicates", "reference", "zero_shot_textpair"]
+
+
+def zero_shot_textpair(df: pd.DataFrame, encoder: str = "sbert-mini", *, pooling: str = "mean", max_length: int = 64) -> np.ndarray:
+    """Zero-shot scores of an *untrained* bi-encoder that reads each sentence together with the
+    condition as a text pair, ``cos(f(s1; c), f(s2; c))`` — the paper's Table 2 setting.
+
+    Uses the Hugging Face backbone of :mod:`compsem.csts.models` (mean pooling by default, as
+    all-MiniLM-L6-v2 was trained), no fine-tuning. Returns one score per row of ``df``.
+    """
+    model = build_model(encoder, encoding="bi", pooling=pooling, max_length=max_length, seed=0)
+    return predict(model, df)

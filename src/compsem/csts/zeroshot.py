@@ -14,6 +14,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from compsem import embed, measures
+
+from . import metrics
+from .data import pair_index
+
 __all__ = ["DEFAULT_TEMPLATE", "attach", "zero_shot_scores", "pair_accuracy"]
 
 DEFAULT_TEMPLATE = "{sentence} ({condition})"
@@ -32,8 +37,6 @@ def zero_shot_scores(df: pd.DataFrame, model: str, *, template: str = DEFAULT_TE
     ``attached`` aligned with ``df``; NaN where an embedding is degenerate (e.g. all-OOV text
     under GloVe), counted by :func:`compsem.stats.nan_report`.
     """
-    from compsem import embed, measures
-
     s1, s2, c = df["sentence1"].tolist(), df["sentence2"].tolist(), df["condition"].tolist()
     a1, a2 = attach(s1, c, template), attach(s2, c, template)
     texts = s1 + s2 + a1 + a2
@@ -45,32 +48,12 @@ def zero_shot_scores(df: pd.DataFrame, model: str, *, template: str = DEFAULT_TE
     )
 
 
-def pair_accuracy(scores, df: pd.DataFrame) -> float:
-    """Share of sentence pairs whose C-High row scores above its C-Low row (ties count ½), in %.
+def pair_accuracy(scores, df: pd.DataFrame, *, label_ties: str = "exclude") -> float:
+    """:func:`compsem.csts.metrics.pair_accuracy` over the complete pairs of ``df``.
 
-    A model that ignores the condition gives every pair a tie, i.e. 50 %.
+    ``label_ties="exclude"`` (default) leaves out pairs whose two labels are equal (there is no
+    right order); ``"include"`` counts them with the file-order-first row as C-High.
     """
-    from .training import pair_index
-
     s = np.asarray(scores, dtype=float)
-    hi, lo = pair_index(df)
-    d = s[hi] - s[lo]
-    ok = np.isfinite(d)
-    if not ok.any():
-        return float("nan")
-    d = d[ok]
-    return 100.0 * float(((d > 0) + 0.5 * (d == 0)).mean())
-
-
-def zero_shot_textpair(df: pd.DataFrame, encoder: str = "sbert-mini", *, pooling: str = "mean", max_length: int = 64) -> np.ndarray:
-    """Zero-shot scores of an *untrained* bi-encoder that reads each sentence together with the
-    condition as a text pair, ``cos(f(s1; c), f(s2; c))`` — the paper's Table 2 setting.
-
-    Uses the Hugging Face backbone of :mod:`compsem.csts.models` (mean pooling by default, as
-    all-MiniLM-L6-v2 was trained), no fine-tuning. Returns one score per row of ``df``.
-    """
-    from .models import build_model
-    from .training import predict
-
-    model = build_model(encoder, encoding="bi", pooling=pooling, max_length=max_length, seed=0)
-    return predict(model, df)
+    hi, lo = pair_index(df, label_ties=label_ties)
+    return metrics.pair_accuracy(s[hi], s[lo])

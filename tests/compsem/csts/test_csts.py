@@ -11,6 +11,7 @@ import pytest
 import torch
 
 from compsem.csts import data as cd
+from compsem.csts import metrics as cmet
 from compsem.csts import models as cm
 from compsem.csts import prompting as cp
 from compsem.csts import training as ct
@@ -74,82 +75,6 @@ def csv_file(tmp_path):
     return write
 
 
-# ---------------------------------------------------------------------------------------------
-# data
-# ---------------------------------------------------------------------------------------------
-def test_embedded_set_shape_and_split():
-    df, rep = cd.load_csts("embedded")
-    assert rep.n_pairs >= 150 and len(df) == 2 * rep.n_pairs
-    assert set(df["split"]) == {"train", "validation", "test"}
-    # the two rows of a pair never straddle splits
-    assert (df.groupby("pair_id")["split"].nunique() == 1).all()
-    # each pair: one C-High and one C-Low row, C-High label strictly larger
-    g = df.pivot(index="pair_id", columns="condition_type", values="label")
-    assert (g["high"] > g["low"]).all()
-    frac = df.drop_duplicates("pair_id")["split"].value_counts(normalize=True)
-    assert abs(frac["train"] - 0.60) < 0.01 and abs(frac["validation"] - 0.15) < 0.01
-    # the loader's role (from labels) agrees with the authored condition type
-    assert (df["role"] == df["condition_type"]).all()
-
-
-def test_shipped_csv_matches_its_source():
-    rebuilt = cd.build_embedded(cd.embedded_path().parent / "authored_pairs.psv")
-    shipped = pd.read_csv(cd.embedded_path())
-    pd.testing.assert_frame_equal(rebuilt.reset_index(drop=True), shipped, check_dtype=False)
-
-
-def test_split_by_pair_is_seeded_and_by_pair():
-    ids = np.repeat([f"p{i}" for i in range(20)], 2)
-    a = cd.split_by_pair(ids, seed=1)
-    b = cd.split_by_pair(ids, seed=1)
-    c = cd.split_by_pair(ids, seed=2)
-    assert (a == b).all() and not (a == c).all()
-    assert (a[::2] == a[1::2]).all()
-    assert sorted(pd.Series(a[::2]).value_counts().tolist()) == [3, 5, 12]  # 20 pairs -> 12/3/5
-
-
-def test_unlabelled_rows_are_counted_and_dropped(csv_file):
-    df = _rows(3)
-    extra = pd.DataFrame([["x a", "y b", "c d", -1.0], ["x a", "y b", "e f", -1.0]], columns=df.columns)
-    p = csv_file(pd.concat([df, extra]))
-    out, rep = cd.load_csts(p)
-    assert rep.n_unlabelled == 2 and rep.n_rows_read == 8 and len(out) == 6
-    assert (out["label"] >= 1).all()
-
-
-@pytest.mark.parametrize(
-    "mutate, row, column",
-    [
-        (lambda d: d.drop(columns=["condition"]), None, "condition"),
-        (lambda d: d.assign(sentence2=d["sentence2"].where(d.index != 3, "   ")), 5, "sentence2"),
-        (lambda d: d.assign(label=d["label"].astype(object).where(d.index != 2, "high")), 4, "label"),
-        (lambda d: d.assign(label=d["label"].where(d.index != 0, 7.0)), 2, "label"),
-    ],
-)
-def test_malformed_rows_name_file_row_column(csv_file, mutate, row, column):
-    p = csv_file(mutate(_rows(3)), name="bad.csv")
-    with pytest.raises(DataError) as err:
-        cd.load_csts(p)
-    msg = str(err.value)
-    assert "bad.csv" in msg and repr(column) in msg
-    if row is not None:
-        assert f"row {row}" in msg
-        assert err.value.row == row
-
-
-def test_pairing_check(csv_file):
-    df = _rows(3)
-    odd = pd.concat([df, pd.DataFrame([["lonely a", "lonely b", "the kind", 3.0]], columns=df.columns)])
-    p = csv_file(odd)
-    with pytest.raises(DataError, match="exactly two conditions"):
-        cd.load_csts(p)
-    out, rep = cd.load_csts(p, drop_unpaired=True)
-    assert rep.n_unpaired_rows == 1 and len(out) == 6 and rep.n_pairs == 3
-    hi, lo = ct.pair_index(out)
-    assert (out["label"].to_numpy()[hi] >= out["label"].to_numpy()[lo]).all()
-    assert set(out["pair_id"].to_numpy()[hi]) == set(out["pair_id"])
-
-
 def test_pair_batches_hold_both_rows():
     df = cd.assign_pairs(_rows(5))
     batches = ct.pair_batches(df, 4, np.random.default_rng(0))
@@ -159,17 +84,6 @@ def test_pair_batches_hold_both_rows():
         assert (df["pair_id"].to_numpy()[hi] == df["pair_id"].to_numpy()[lo]).all()
         seen += list(hi) + list(lo)
     assert sorted(seen) == list(range(10))
-
-
-def test_hub_id_offline_is_a_clear_error(monkeypatch):
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    with pytest.raises(OSError, match="C-STS-Reannotated"):
-        cd.load_csts("hf:LivNLP/C-STS-Reannotated")
-
-
-def test_missing_local_file():
-    with pytest.raises(FileNotFoundError, match="neither"):
-        cd.load_csts("/nonexistent/csts.csv")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -215,11 +129,11 @@ def test_quad_rejected_for_cross_encoder():
 
 
 def test_correlations_x100_and_constant_is_nan():
-    r = ct.correlations([1, 2, 3, 5], [2, 4, 6, 8])
+    r = cmet.correlations([1, 2, 3, 5], [2, 4, 6, 8])
     assert r["spearman"] == pytest.approx(100.0)
     assert r["pearson"] == pytest.approx(100 * np.corrcoef([1, 2, 3, 5], [2, 4, 6, 8])[0, 1])
     with pytest.warns(UserWarning, match="constant"):
-        assert np.isnan(ct.correlations([1, 1, 1], [1, 2, 3])["spearman"])
+        assert np.isnan(cmet.correlations([1, 1, 1], [1, 2, 3])["spearman"])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -432,7 +346,7 @@ def test_pair_bootstrap_ci_brackets_the_estimate():
     pred = gold + rng.normal(0, 1.0, 60)
     pairs = np.concatenate([np.arange(30), np.arange(30)])
     lo, hi = ct.pair_bootstrap_ci(pred, gold, pairs, n_boot=500, seed=1)
-    est = ct.correlations(pred, gold)["spearman"]
+    est = cmet.correlations(pred, gold)["spearman"]
     assert lo < est < hi and hi - lo < 40
     # slow oracle for one replicate: same draw, scipy's spearman
     from scipy.stats import spearmanr
@@ -471,7 +385,7 @@ def test_hf_seq2seq_generator(tmp_path):
 
 
 def test_zero_shot_textpair_is_cosine_of_pair_encodings(tiny_bert):
-    from compsem.csts.zeroshot import zero_shot_textpair
+    from compsem.csts.training import zero_shot_textpair
 
     df = cd.assign_pairs(_rows(2))
     s = zero_shot_textpair(df, tiny_bert)
