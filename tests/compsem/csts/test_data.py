@@ -200,3 +200,11 @@ def test_write_predictions_official_formats(write, tmp_path):
         cd.write_predictions(df, [1.0, np.nan, 2.0, 3.0], tmp_path / "p.json")
     with pytest.raises(ValueError, match="0..n-1"):
         cd.write_predictions(df.iloc[1:], pred[1:], tmp_path / "p.json")
+
+
+def test_shipped_reannotated_file_is_unchanged():
+    from compsem.data import file_sha256
+
+    sha = "118ef935443531a60f3dd5652afd946869f47b134c83fd8da38779912167b652"
+    assert file_sha256(cd.reannotated_path()) == sha
+    assert sha in (cd.reannotated_path().parent / "DATASHEET.md").read_text()
