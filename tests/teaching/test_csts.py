@@ -17,7 +17,8 @@ from compsem import measures, paths
 from compsem.csts import models as cm
 from compsem.csts import prompting as cp
 from compsem.csts import training as ct
-from compsem.csts.zeroshot import pair_accuracy
+from compsem.csts import tables as tb
+from compsem.csts.study import pair_accuracy
 from tests.helpers import ROOT
 
 BOOK = ROOT / "book"
@@ -161,7 +162,7 @@ def test_exercise_pure_colour_condition():
     [("4/5", 45.0), ("3.5 out of 5.", 3.55), ("Score: 4", 4.0), ("four", None)],
 )
 def test_exercise_parser(answer, value):
-    got = cp.parse_answer(answer)
+    got = cp.parse_answer(answer, rule="paper-text")
     if value is None:
         assert np.isnan(got)
     else:
@@ -188,8 +189,8 @@ def test_part2_markdown_has_no_control_characters():
 
 def test_mean_pm_std_handles_one_seed():
     runs = pd.DataFrame({"config": ["a", "a", "b"], "test_spearman": [10.0, 20.0, 5.0]})
-    summary = ct.summarise(runs, splits=("test",))
-    assert ct.mean_pm_std(summary, "test_spearman") == ["15.0 ± 7.1", "5.0"]
+    summary = tb.summarise(runs, splits=("test",))
+    assert tb.mean_pm_std(summary, "test_spearman") == ["15.0 ± 7.1", "5.0"]
 
 
 def test_worked_figure_shows_the_tested_numbers():
