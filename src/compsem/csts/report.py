@@ -32,6 +32,12 @@ HEADLINES: tuple[Headline, ...] = (
 )
 
 
+def _shown(fig):
+    """Close ``fig`` in pyplot (a notebook shows the returned figure once, not twice)."""
+    plt.close(fig)
+    return fig
+
+
 def reference(name: str) -> pd.DataFrame:
     """A paper table transcribed in ``data/reference/csts_<name>.csv``."""
     return paper_table("csts", name)
@@ -116,7 +122,7 @@ def label_figure(df: pd.DataFrame):
                  palette=figures.PALETTE[2:4], hue_order=["C-High", "C-Low"])
     ax.set_xlabel("similarity label (1-5)")
     ax.set_ylabel("rows")
-    return fig
+    return _shown(fig)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -130,7 +136,7 @@ def zero_shot_figure(zs: pd.DataFrame):
                           hue="condition", horizontal=True, reference=0.0, ax=ax, dodge=0.3,
                           colors={"ignored": figures.PALETTE[7], "attached": figures.PALETTE[0]},
                           xlabel="Spearman x100 (95 % pair-bootstrap interval)", ylabel="")
-    return fig
+    return _shown(fig)
 
 
 def zero_shot_values(zs: pd.DataFrame, scores: dict, df: pd.DataFrame, models: Sequence[str], paper: pd.DataFrame,
@@ -209,7 +215,7 @@ def seed_figure(runs: pd.DataFrame, prior: float, *, split: str = "test"):
     ax.set_xlabel("")
     ax.set_ylabel(f"{split} Spearman x100")
     ax.tick_params(axis="x", rotation=30)
-    return fig
+    return _shown(fig)
 
 
 def scaling_figure(scale_sum: pd.DataFrame, prior: float, *, split: str = "test"):
@@ -225,4 +231,4 @@ def scaling_figure(scale_sum: pd.DataFrame, prior: float, *, split: str = "test"
     ax.set_xlabel("training sentence pairs")
     ax.set_ylabel(f"{split} Spearman x100")
     ax.legend(frameon=False)
-    return fig
+    return _shown(fig)
