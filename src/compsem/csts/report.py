@@ -218,15 +218,19 @@ def seed_figure(runs: pd.DataFrame, prior: float, *, split: str = "test"):
     return _shown(fig)
 
 
-def scaling_figure(scale_sum: pd.DataFrame, prior: float, *, split: str = "test"):
-    """Spearman against the number of training pairs, one line per encoding (mean ± std)."""
+def scaling_figure(scale_sum: pd.DataFrame, prior, *, split: str = "test"):
+    """Spearman against the number of training pairs, one line per encoding (mean ± std);
+    ``prior`` is a number or a Series of the condition prior indexed by training pairs."""
     figures.set_theme()
     fig, ax = plt.subplots(figsize=(6.4, 3.4))
     for (enc, part), colour in zip(scale_sum.groupby("encoding"), figures.PALETTE):
         part = part.sort_values("train_pairs")
         ax.errorbar(part["train_pairs"], part[f"{split}_spearman_mean"], yerr=part[f"{split}_spearman_std"].fillna(0),
                     marker="o", capsize=3, color=colour, label=f"{enc}-encoder")
-    ax.axhline(prior, color="0.3", ls="--", lw=1, label="condition prior")
+    if isinstance(prior, pd.Series):  # the prior refitted on each training subset
+        ax.plot(prior.index, prior.to_numpy(), color="0.3", ls="--", lw=1, marker=".", label="condition prior")
+    else:
+        ax.axhline(prior, color="0.3", ls="--", lw=1, label="condition prior")
     ax.set_xscale("log")
     ax.set_xlabel("training sentence pairs")
     ax.set_ylabel(f"{split} Spearman x100")
