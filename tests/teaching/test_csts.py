@@ -133,9 +133,10 @@ def test_worked_page_prints_these_numbers():
 
 
 def test_worked_margin_is_the_chapters_default():
-    assert ct.TrainConfig().margin == MARGIN
+    assert ct.TrainConfig().margin == MARGIN == ct.TrainConfig.preset("cpu").margin
     nb = (ROOT / "notebooks" / "22_csts_finetune.ipynb").read_text()
-    assert re.search(r"margin = 0\.5\b", nb)
+    assert re.search(r'preset = \\"cpu\\"', nb)  # the chapters' default preset is the worked margin's
+    assert ct.TrainConfig.preset("official").margin == 1.0 and "code uses 1.0" in page("part2_csts_worked.md")
 
 
 # ---------------------------------------------------------------------------------------------

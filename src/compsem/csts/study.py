@@ -86,7 +86,7 @@ def zero_shot_textpair(df: pd.DataFrame, encoder: str = "sbert-mini", *, pooling
     """Scores of an *untrained* bi-encoder reading each sentence with the condition as a text
     pair, ``cos(f(s1; c), f(s2; c))`` (the paper's Table 2 setting), one per row of ``df``."""
     from .models import build_model  # torch: heavy, only when this runs
-    from .training import predict
+    from .training import predict  # torch
 
     model = build_model(encoder, encoding="bi", pooling=pooling, max_length=max_length, seed=0,
                         trust_remote_code=trust_remote_code)
