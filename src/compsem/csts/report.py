@@ -23,7 +23,7 @@ from .data import LoadReport, load_csts, pair_index
 from .study import pair_accuracy, zero_shot_scores
 
 __all__ = ["HEADLINES", "headlines", "try_it", "reference", "data_values", "label_figure", "zero_shot_figure",
-           "zero_shot_values", "finetune_values", "seed_figure", "scaling_figure", "load_summary"]
+           "zero_shot_values", "finetune_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
 
 #: Part II's headline criterion in the cross-study profile.
 HEADLINES: tuple[Headline, ...] = (
@@ -201,6 +201,14 @@ def finetune_values(summary: pd.DataFrame, runs: pd.DataFrame, base: pd.DataFram
         "ft_examples_per_s": float(runs["examples_per_s"].median()),
         "ft_n_reused": int(runs.get("reused", pd.Series(False, index=runs.index)).sum()),
     }
+
+
+def setup_text(cfg, seeds) -> str:
+    """What one run of a chapter is, in words, from its config (for the prose)."""
+    layers = "all layers" if cfg.train_layers is None else f"the top {cfg.train_layers} layer(s)"
+    n = len(list(seeds))
+    return (f"{layers} of the encoder trained for {cfg.epochs} epoch(s) at learning rate {cfg.lr:g}, batch "
+            f"{cfg.batch_size}, {n} seed{'s' if n != 1 else ''}")
 
 
 def seed_figure(runs: pd.DataFrame, prior: float, *, split: str = "test"):
