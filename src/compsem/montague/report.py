@@ -1,4 +1,4 @@
-"""Part III's report: its headlines in the cross-study synthesis and the try-it table."""
+"""What Part III's chapters show: the paper beside ours, figures, the synthesis headlines and try-it."""
 
 from __future__ import annotations
 
@@ -12,9 +12,16 @@ from .. import measures as M
 from ..cache import embed
 from ..encoders import validate_texts
 from ..results import Headline, bootstrap_headline, headline_row
-from . import join_phrase, load_vocabulary, non_subsectivity, run_models, single_intersectivity
+from ..reference import paper_table
+from .data import load_vocabulary, join_phrase
+from .metrics import non_subsectivity, single_intersectivity
+from .study import run_models
 
-__all__ = ["HEADLINES", "headlines", "try_it"]
+__all__ = ["HEADLINES", "headlines", "try_it", "PAPER_MODEL_OF", "load_paper_table", "compare_with_paper",
+           "plot_type_matrix", "plot_set_diagrams"]
+
+#: Our panel name -> the paper's model of the same kind (same weights for sbert-mini).
+PAPER_MODEL_OF: dict[str, str] = {"sbert-mini": "MiniLM", "glove-50d": "GloVe"}
 
 #: Part III's headline criteria in the cross-study profile.
 HEADLINES: tuple[Headline, ...] = (
@@ -113,3 +120,98 @@ def try_it(adjectives: Sequence[str], nouns: Sequence[str], models: Sequence[str
                                      "test": "pair test (Eq. 5): share of noun pairs that hold",
                                      "verdict": f"{100 * holds.mean():.0f} %"})
     return pd.DataFrame(rows)
+
+
+def load_paper_table(table: int) -> pd.DataFrame:
+    """The paper's numbers from ``data/reference/montague_table<table>.csv`` (tables 1, 6, 7, 8)."""
+    return paper_table("montague", f"table{table}")
+
+
+def compare_with_paper(ours: pd.DataFrame, table: int, model: str,
+                       paper_model: str | None = None) -> pd.DataFrame:
+    """Our cells beside the paper's for one model; ``diff = ours - paper``.
+
+    ``ours`` is a :func:`category_table` or :func:`type_pair_table` frame. Only cells the paper
+    reports are kept.
+    """
+    paper_model = paper_model or PAPER_MODEL_OF.get(model, model)
+    ref = load_paper_table(table)
+    ref = ref[ref["model"] == paper_model]
+    if ref.empty:
+        raise KeyError(f"the paper's Table {table} has no model {paper_model!r}")
+    keys = ["category"] if "category" in ref.columns else ["type1", "type2"]
+    m = ref[keys + ["value"]].rename(columns={"value": "paper"}).merge(
+        ours[keys + ["consistency", "ci_low", "ci_high"]].rename(columns={"consistency": "ours"}),
+        on=keys, how="left")
+    m.insert(0, "model", model)
+    m["paper_model"] = paper_model
+    m["diff"] = m["ours"] - m["paper"]
+    m["paper_in_ci"] = (m["paper"] >= m["ci_low"] - 1e-9) & (m["paper"] <= m["ci_high"] + 1e-9)
+    return m
+
+
+
+
+def plot_type_matrix(matrix: pd.DataFrame, ax, *, title: str = "", vmin: float = 0.0, vmax: float = 1.0,
+                     cmap: str = "viridis", fmt: str = "{:.2f}", center: float | None = None,
+                     span: float | None = None, fontsize: float = 9):
+    """Draw a 5 × 5 type-pair matrix (:func:`as_matrix`) as an annotated heat map on ``ax``.
+
+    ``center`` switches to a diverging map around that value (for differences); its colour range
+    is ``center ± span`` (default: the largest deviation in the matrix). Pass the same ``span``
+    to panels that readers should compare by colour. ``fontsize`` is that of the cell values."""
+    vals = matrix.to_numpy(dtype=float)
+    if center is not None:
+        if span is None:
+            span = np.nanmax(np.abs(vals - center)) if np.isfinite(vals).any() else 1.0
+        span = span or 1.0
+        vmin, vmax, cmap = center - span, center + span, "RdBu_r"
+    im = ax.imshow(vals, vmin=vmin, vmax=vmax, cmap=cmap)
+    ax.set_xticks(range(len(matrix.columns)), matrix.columns, rotation=45, ha="right")
+    ax.set_yticks(range(len(matrix.index)), matrix.index)
+    ax.set_xlabel("type of a2")
+    ax.set_ylabel("type of a1")
+    for i in range(vals.shape[0]):
+        for j in range(vals.shape[1]):
+            if np.isfinite(vals[i, j]):
+                norm = (vals[i, j] - vmin) / ((vmax - vmin) or 1)
+                light = norm < 0.5 if center is None else abs(norm - 0.5) > 0.3
+                ax.text(j, i, fmt.format(vals[i, j]), ha="center", va="center", fontsize=fontsize,
+                        color="white" if light else "black")
+    ax.set_title(title, fontsize=fontsize + 1)
+    return im
+
+
+def plot_set_diagrams(axes=None):
+    """Four panels: how the phrase set P relates to the noun set N (and the adjective set A)
+    for the four adjective classes."""
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Circle, Ellipse
+
+    if axes is None:
+        _, axes = plt.subplots(1, 4, figsize=(12, 3.2))
+    specs = [
+        ("subsective intersective\n(red dog)", [("N", (0.38, 0.5), 0.28, "tab:blue"), ("A", (0.62, 0.5), 0.28, "tab:orange")],
+         "P = A ∩ N", (0.5, 0.5), (0.16, 0.34)),
+        ("subsective non-intersective\n(skilful student)", [("N", (0.5, 0.5), 0.36, "tab:blue")],
+         "P ⊆ N", (0.56, 0.44), (0.30, 0.26)),
+        ("privative non-subsective\n(counterfeit law)", [("N", (0.33, 0.5), 0.26, "tab:blue")],
+         "P ∩ N = ∅", (0.78, 0.5), (0.26, 0.34)),
+        ("plain non-subsective\n(alleged king)", [("N", (0.38, 0.5), 0.28, "tab:blue")],
+         "P ⊄ N, P ∩ N ≠ ∅", (0.66, 0.5), (0.40, 0.34)),
+    ]
+    for ax, (title, circles, plabel, pc, pwh) in zip(axes, specs):
+        for name, c, r, col in circles:
+            ax.add_patch(Circle(c, r, fc=col, alpha=0.25, ec=col, lw=1.5))
+            ax.text(c[0] + (-0.7 if name == "N" else 0.7) * r, c[1] + 0.75 * r, name, color=col,
+                    fontsize=14, ha="center", weight="bold")
+        ax.add_patch(Ellipse(pc, *pwh, fc="none", ec="black", lw=2, ls="--"))
+        ax.text(0.5, 0.02, plabel, ha="center", va="bottom", fontsize=12)
+        ax.set_title(title, fontsize=12)
+        ax.set_xlim(0, 1)
+        ax.set_ylim(-0.02, 0.95)
+        ax.set_aspect("equal")
+        ax.axis("off")
+    return axes
+
+
