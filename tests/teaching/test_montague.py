@@ -60,9 +60,10 @@ def embed_fn(table):
 
 
 def toy_result(table):
-    phrases = mt.build_phrases(VOCAB)
+    # the worked example teaches Eq. 3/5/7 as printed: the equations' reading, written as English
+    phrases = mt.build_phrases(VOCAB, strings="clean")
     emb = mt.embed_phrases(phrases, "toy", sets=("AN",), embed_fn=embed_fn(table))
-    return mt.run_tests(emb, VOCAB, phrases)
+    return mt.run_tests(emb, VOCAB, phrases, reading="equations")
 
 
 # ------------------------------------------------------------------ the Venn diagram

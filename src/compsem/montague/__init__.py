@@ -16,11 +16,12 @@ Everything public is re-exported here, so ``from compsem import montague as mt``
 
 from __future__ import annotations
 
-from .data import (CATEGORIES, CATEGORY_NAMES, PAPER_PHRASE_COUNT, PHRASE_SETS, PhraseSet, Vocabulary,
-                   build_phrases, expected_phrase_count, join_phrase, load_vocabulary)
-from .metrics import (DISTANCES, TIE_TOL, non_subsectivity, pair_intersectivity, pairwise_distance,
-                      single_intersectivity, within_adjective_distances)
-from .study import Embedded, MontagueResult, embed_phrases, run_models, run_tests
+from .data import (CATEGORIES, CATEGORY_NAMES, PAPER_PHRASE_COUNT, PHRASE_SETS, STRINGS, PhraseSet, Vocabulary,
+                   build_phrases, expected_phrase_count, join_phrase, load_vocabulary, word_text)
+from .metrics import (DISTANCES, READINGS, TIE_TOL, Rules, closer_than_all, non_subsectivity, pair_intersectivity,
+                      pairwise_distance, rules_for, single_intersectivity, within_adjective_distances)
+from .study import (Embedded, MontagueResult, embed_phrases, planned_texts, reading_label, run_models,
+                    run_readings, run_tests)
 from .tables import (CLASS_TESTS, aan_table, adjective_scores, an_table, as_matrix, category_difference_tests,
                      category_table, chi2_test, class_tests_view, pair_table, permutation_test, score_spread,
                      type_pair_table)
@@ -29,11 +30,12 @@ from .report import (PAPER_MODEL_OF, compare_with_paper, load_paper_table, plot_
 
 __all__ = [
     "CATEGORIES", "CATEGORY_NAMES", "DISTANCES", "TIE_TOL", "PHRASE_SETS", "PAPER_PHRASE_COUNT",
+    "STRINGS", "READINGS", "Rules", "rules_for", "reading_label",
     "Vocabulary", "PhraseSet", "Embedded", "MontagueResult",
-    "load_vocabulary", "join_phrase", "build_phrases", "expected_phrase_count",
+    "load_vocabulary", "join_phrase", "word_text", "build_phrases", "expected_phrase_count",
     "embed_phrases", "pairwise_distance", "within_adjective_distances",
-    "single_intersectivity", "pair_intersectivity", "non_subsectivity",
-    "run_tests", "run_models",
+    "single_intersectivity", "closer_than_all", "pair_intersectivity", "non_subsectivity",
+    "run_tests", "run_models", "run_readings", "planned_texts",
     "category_table", "type_pair_table", "an_table", "aan_table", "pair_table", "as_matrix",
     "category_difference_tests", "class_tests_view", "CLASS_TESTS", "adjective_scores",
     "permutation_test", "chi2_test", "score_spread",

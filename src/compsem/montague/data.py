@@ -17,8 +17,9 @@ import pandas as pd
 from .. import paths
 from ..errors import DataError
 
-__all__ = ["CATEGORIES", "CATEGORY_NAMES", "PHRASE_SETS", "PAPER_PHRASE_COUNT", "Vocabulary",
-           "PhraseSet", "load_vocabulary", "join_phrase", "build_phrases", "expected_phrase_count"]
+__all__ = ["CATEGORIES", "CATEGORY_NAMES", "PHRASE_SETS", "PAPER_PHRASE_COUNT", "STRINGS", "Vocabulary",
+           "PhraseSet", "load_vocabulary", "join_phrase", "word_text", "build_phrases",
+           "expected_phrase_count"]
 
 #: Adjective classes, in the paper's order (short names used in its tables).
 CATEGORIES: tuple[str, ...] = ("S-I", "S-NI", "NS-Pl", "NS-Pr", "A")
@@ -149,18 +150,50 @@ def load_vocabulary(adjectives_csv: str | Path | None = None,
     )
 
 
-def join_phrase(*words: str) -> str:
-    """Join words into a phrase with single spaces, except after a prefix ending in ``-``.
+#: How the phrase strings are written: ``"official"`` as the authors' code writes them (every
+#: word lower-cased, words joined by one space so ``ex-`` stays apart: ``"ex- king"``, and the noun
+#: spelled ``"occurence"`` as in their ``data/adjectives.csv``); ``"clean"`` as English writes them
+#: (``"Canadian"``, ``"ex-king"``, ``"occurrence"``).
+STRINGS: tuple[str, ...] = ("official", "clean")
+#: The authors' spelling of nouns where it differs from ours.
+OFFICIAL_SPELLING: dict[str, str] = {"occurrence": "occurence"}
 
-    The one prefix in the list is ``ex-``: ``join_phrase("ex-", "king") == "ex-king"`` and
-    ``join_phrase("red", "ex-", "king") == "red ex-king"`` (written the way English writes it,
-    so the tokenizers see the familiar form). Placed first it binds to the next adjective:
-    ``"ex-red king"``.
+
+def check_strings(strings: str) -> str:
+    if strings not in STRINGS:
+        raise ValueError(f"unknown strings {strings!r}; choose from {', '.join(STRINGS)}")
+    return strings
+
+
+def join_phrase(*words: str, strings: str = "clean") -> str:
+    """Join words into a phrase.
+
+    ``strings="clean"`` (English spelling): single spaces, except after a prefix ending in
+    ``-``. The one prefix in the list is ``ex-``: ``join_phrase("ex-", "king") == "ex-king"`` and
+    ``join_phrase("red", "ex-", "king") == "red ex-king"``; placed first it binds to the next
+    adjective: ``"ex-red king"``.
+
+    ``strings="official"`` (the authors' code): every word written as :func:`word_text` writes
+    it, joined by single spaces: ``join_phrase("Canadian", "ex-", "occurrence",
+    strings="official") == "canadian ex- occurence"``.
     """
+    check_strings(strings)
+    if strings == "official":
+        return " ".join(word_text(w, strings="official") for w in words)
     out = ""
     for w in words:
         out = out + w if (not out or out.endswith("-")) else out + " " + w
     return out
+
+
+def word_text(word: str, *, strings: str = "clean") -> str:
+    """A vocabulary word as it is embedded on its own: unchanged for ``"clean"``; lower-cased and
+    spelled as in the authors' data for ``"official"``."""
+    check_strings(strings)
+    if strings == "clean":
+        return word
+    w = word.lower()
+    return OFFICIAL_SPELLING.get(w, w)
 
 
 def expected_phrase_count(n_adj: int, n_noun: int) -> int:
@@ -170,11 +203,15 @@ def expected_phrase_count(n_adj: int, n_noun: int) -> int:
 
 @dataclass(frozen=True)
 class PhraseSet:
-    """All AN and AAN phrases of a vocabulary, with index arrays into it.
+    """All AN and AAN phrases of a vocabulary, with index arrays into it, written one way.
 
-    ``an[a, n]`` is the text of adjective ``a`` + noun ``n``. AAN phrase ``k`` is
+    ``words[i]`` is the text of vocabulary word ``i`` (adjectives then nouns) as embedded alone;
+    ``an[a, n]`` the text of adjective ``a`` + noun ``n``. AAN phrase ``k`` is
     ``aan[k] = join(adj[aan_a1[k]], adj[aan_a2[k]], noun[aan_n[k]])`` with ``aan_a1 != aan_a2``,
-    ordered by ``(a1, a2, n)``.
+    ordered by ``(a1, a2, n)``. ``aa[k]`` is the two-adjective sub-phrase ``join(adj[aa_a1[k]],
+    adj[aa_a2[k]])`` (A (A-1) ordered pairs, 3,660 for the shipped lists), which the official
+    reading of test I compares with the noun (:func:`compsem.montague.metrics.rest_of_phrase`).
+    ``strings`` says how the texts are written (:data:`STRINGS`).
     """
 
     vocab: Vocabulary
@@ -183,8 +220,14 @@ class PhraseSet:
     aan_a1: np.ndarray
     aan_a2: np.ndarray
     aan_n: np.ndarray
+    aa: np.ndarray = None   # (A (A-1),) object array of str
+    aa_a1: np.ndarray = None
+    aa_a2: np.ndarray = None
+    words: tuple = ()
+    strings: str = "clean"
 
     def __len__(self) -> int:
+        """The paper's phrase count: AN plus AAN (the AA sub-phrases are not phrases of L)."""
         return self.an.size + self.aan.size
 
     def frame(self) -> pd.DataFrame:
@@ -203,24 +246,31 @@ class PhraseSet:
         return pd.concat([an, aan], ignore_index=True)
 
 
-def build_phrases(vocab: Vocabulary) -> PhraseSet:
-    """Generate every AN phrase and every AAN phrase with two different adjectives.
+def build_phrases(vocab: Vocabulary, *, strings: str = "official") -> PhraseSet:
+    """Generate every AN phrase, every AAN phrase with two different adjectives, and the AA
+    sub-phrases, written as ``strings`` says (:data:`STRINGS`).
 
     The count is checked against :func:`expected_phrase_count` (44,652 for the shipped lists).
     """
+    check_strings(strings)
     A, N = vocab.n_adj, vocab.n_noun
     adj, nouns = vocab.adjectives, vocab.nouns
-    an = np.array([[join_phrase(a, n) for n in nouns] for a in adj], dtype=object).reshape(A, N)
+    an = np.array([[join_phrase(a, n, strings=strings) for n in nouns] for a in adj],
+                  dtype=object).reshape(A, N)
     a1, a2, n = (x.ravel() for x in np.meshgrid(np.arange(A), np.arange(A), np.arange(N), indexing="ij"))
     keep = a1 != a2
     a1, a2, n = a1[keep], a2[keep], n[keep]
-    aan = np.array([join_phrase(adj[i], adj[j], nouns[k]) for i, j, k in zip(a1, a2, n)], dtype=object)
-    ps = PhraseSet(vocab, an, aan, a1, a2, n)
+    aan = np.array([join_phrase(adj[i], adj[j], nouns[k], strings=strings) for i, j, k in zip(a1, a2, n)],
+                   dtype=object)
+    b1, b2 = (x.ravel() for x in np.meshgrid(np.arange(A), np.arange(A), indexing="ij"))
+    keep = b1 != b2
+    b1, b2 = b1[keep], b2[keep]
+    aa = np.array([join_phrase(adj[i], adj[j], strings=strings) for i, j in zip(b1, b2)], dtype=object)
+    words = tuple(word_text(w, strings=strings) for w in vocab.words)
+    ps = PhraseSet(vocab, an, aan, a1, a2, n, aa, b1, b2, words, strings)
     if len(ps) != expected_phrase_count(A, N):  # pragma: no cover - guards the generator itself
         raise AssertionError(f"generated {len(ps)} phrases, expected {expected_phrase_count(A, N)}")
-    texts = [*vocab.words, *ps.an.ravel(), *ps.aan]
+    texts = [*words, *ps.an.ravel(), *ps.aan, *aa]
     if len(set(texts)) != len(texts):
         raise DataError("two different word combinations give the same text; check the vocabulary")
     return ps
-
-

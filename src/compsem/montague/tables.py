@@ -17,16 +17,31 @@ __all__ = ["category_table", "type_pair_table", "an_table", "aan_table", "pair_t
            "category_difference_tests", "class_tests_view", "score_spread"]
 
 
-def _sums(holds: np.ndarray, lead: int) -> tuple[np.ndarray, np.ndarray]:
-    """Sum of truths and count of valid entries over all axes after the first ``lead`` ones."""
-    axes = tuple(range(lead, holds.ndim))
+def _sums(holds: np.ndarray, lead: int, per_noun: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Sum of truths and count of valid entries over all axes after the first ``lead`` ones
+    (after the first ``lead + 1`` with ``per_noun``: the noun axis, which follows the adjective
+    axes in every truth array, is kept)."""
+    axes = tuple(range(lead + (1 if per_noun else 0), holds.ndim))
     valid = ~np.isnan(holds)
     return np.where(valid, holds, 0.0).sum(axis=axes), valid.sum(axis=axes)
 
 
-def _ratio_ci(num: np.ndarray, den: np.ndarray, level: float) -> tuple[float, float, int]:
+def _ratio(num: np.ndarray, den: np.ndarray, per_noun: bool) -> np.ndarray:
+    """num / den; with ``per_noun`` (noun on the last axis) the mean over nouns of the per-noun
+    ratios, nouns without a valid entry left out (the authors' aggregation)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         r = num / den
+    if not per_noun:
+        return r
+    ok = np.isfinite(r)
+    k = ok.sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(k > 0, np.where(ok, r, 0.0).sum(axis=-1) / k, np.nan)
+
+
+def _ratio_ci(num: np.ndarray, den: np.ndarray, level: float, per_noun: bool = False
+              ) -> tuple[float, float, int]:
+    r = _ratio(num, den, per_noun)
     ok = np.isfinite(r)
     if not ok.any():
         return np.nan, np.nan, int((~ok).sum())
@@ -35,14 +50,20 @@ def _ratio_ci(num: np.ndarray, den: np.ndarray, level: float) -> tuple[float, fl
 
 
 def category_table(holds: np.ndarray, vocab: Vocabulary, *, n_boot: int = 1000, seed: int = 0,
-                   level: float = 0.95) -> pd.DataFrame:
+                   level: float = 0.95, per_noun: bool = False) -> pd.DataFrame:
     """Consistency by adjective class for a truth array whose first axis is the adjective.
 
-    ``consistency`` is the mean over all valid entries of the class (the paper's Eq. 4/8
-    expectation). The interval is a seeded cluster bootstrap: adjectives are resampled with
-    replacement within the class (phrases of one adjective are not independent draws).
+    Parameters
+    ----------
+    holds : (A, N, ...) float truth array (1, 0, NaN for undefined), noun on axis 1.
+    per_noun : the cell is the mean over nouns of the per-noun means (the authors' code) rather
+        than the mean over all valid entries (the paper's Eq. 4/8 expectation). Equal when every
+        noun has the same number of valid entries.
+
+    The interval is a seeded cluster bootstrap: adjectives are resampled with replacement within
+    the class (phrases of one adjective are not independent draws).
     """
-    S, C = _sums(holds, 1)
+    S, C = _sums(holds, 1, per_noun)
     cat = vocab.category_index
     rng = np.random.default_rng(seed)
     rows = []
@@ -54,10 +75,10 @@ def category_table(holds: np.ndarray, vocab: Vocabulary, *, n_boot: int = 1000, 
                          "n": 0, "n_nan": 0, "n_adjectives": 0})
             continue
         idx = members[rng.integers(0, len(members), size=(n_boot, len(members)))]
-        lo, hi, _ = _ratio_ci(S[idx].sum(1), C[idx].sum(1), level)
+        lo, hi, _ = _ratio_ci(S[idx].sum(1), C[idx].sum(1), level, per_noun)
         n = int(C[members].sum())
         rows.append({"category": c,
-                     "consistency": float(S[members].sum() / n) if n else np.nan,
+                     "consistency": float(_ratio(S[members].sum(0), C[members].sum(0), per_noun)) if n else np.nan,
                      "ci_low": lo, "ci_high": hi, "n": n, "n_nan": n_total - n,
                      "n_adjectives": len(members)})
     return pd.DataFrame(rows)
@@ -65,20 +86,21 @@ def category_table(holds: np.ndarray, vocab: Vocabulary, *, n_boot: int = 1000, 
 
 def type_pair_table(holds: np.ndarray, vocab: Vocabulary, *, n_boot: int = 1000, seed: int = 0,
                     level: float = 0.95, ties: np.ndarray | None = None,
-                    per_pair: int | None = None) -> pd.DataFrame:
+                    per_pair: int | None = None, per_noun: bool = False) -> pd.DataFrame:
     """Consistency by ordered pair of classes ``(type(a1), type(a2))`` for a truth array whose
-    first two axes are adjectives (AAN single-phrase test, pair test).
+    first two axes are adjectives and third the (first) noun (AAN single-phrase test, pair test).
 
     The interval resamples the adjectives of class t1 (first axis) and of class t2 (second axis)
     independently, with replacement (a two-way cluster bootstrap); pairs that resample to the
     same adjective carry no entries. ``tie_rate`` (when ``ties`` is given) is the share of valid
     entries where both distances are equal. ``per_pair`` is the number of entries an ordered pair
     ``a1 != a2`` has by construction (default: all trailing entries); ``n_nan`` counts the
-    missing ones among them (degenerate embeddings), not the excluded ``a1 == a2`` diagonal.
+    missing ones among them (degenerate embeddings), not the excluded entries. ``per_noun`` as
+    in :func:`category_table`.
     """
     if per_pair is None:
         per_pair = int(np.prod(holds.shape[2:]))
-    S, C = _sums(holds, 2)
+    S, C = _sums(holds, 2, per_noun)
     T = ties.sum(axis=tuple(range(2, ties.ndim))) if ties is not None else None
     cat = vocab.category_index
     rng = np.random.default_rng(seed)
@@ -89,14 +111,15 @@ def type_pair_table(holds: np.ndarray, vocab: Vocabulary, *, n_boot: int = 1000,
             m2 = np.flatnonzero(cat == j)
             if len(m1) == 0 or len(m2) == 0:
                 continue
-            n = int(C[np.ix_(m1, m2)].sum())
+            block_S, block_C = S[np.ix_(m1, m2)], C[np.ix_(m1, m2)]
+            n = int(block_C.sum())
             r = m1[rng.integers(0, len(m1), size=(n_boot, len(m1)))][:, :, None]
             k = m2[rng.integers(0, len(m2), size=(n_boot, len(m2)))][:, None, :]
-            lo, hi, n_undef = _ratio_ci(S[r, k].sum((1, 2)), C[r, k].sum((1, 2)), level)
+            lo, hi, n_undef = _ratio_ci(S[r, k].sum((1, 2)), C[r, k].sum((1, 2)), level, per_noun)
             n_pairs = len(m1) * len(m2) - (len(m1) if i == j else 0)  # a1 == a2 excluded
             n_total = per_pair * n_pairs
             row = {"type1": c1, "type2": c2,
-                   "consistency": float(S[np.ix_(m1, m2)].sum() / n) if n else np.nan,
+                   "consistency": float(_ratio(block_S.sum((0, 1)), block_C.sum((0, 1)), per_noun)) if n else np.nan,
                    "ci_low": lo, "ci_high": hi, "n": n, "n_nan": n_total - n,
                    "n_boot_undefined": n_undef}
             if T is not None:
@@ -105,40 +128,42 @@ def type_pair_table(holds: np.ndarray, vocab: Vocabulary, *, n_boot: int = 1000,
     return pd.DataFrame(rows)
 
 
-def an_table(result: MontagueResult, test: str = "single_an", **kw) -> pd.DataFrame:
-    """Tidy class table (Tables 1, 4/8 analogues) of ``test`` in
-    ``{"single_an", "single_an_share", "nonsub"}``."""
-    if test not in ("single_an", "single_an_share", "nonsub"):
-        raise ValueError(f"test must be 'single_an', 'single_an_share' or 'nonsub', got {test!r}")
-    t = category_table(getattr(result, test), result.vocab, **kw)
+def _tidy(t: pd.DataFrame, result: MontagueResult, test: str) -> pd.DataFrame:
     t.insert(0, "model", result.model)
-    t.insert(1, "test", test)
+    t.insert(1, "reading", result.reading)
+    t.insert(2, "test", test)
+    t["strings"] = result.strings
     t["distance"] = result.distance
     return t
 
 
-def aan_table(result: MontagueResult, *, share: bool = False, **kw) -> pd.DataFrame:
-    """Tidy type-pair table of the AAN single-phrase test (Tables 2, 6 analogues); ``share``
-    reads the test as the share of inequalities that hold (see :func:`single_intersectivity`)."""
+def an_table(result: MontagueResult, test: str = "single_an", **kw) -> pd.DataFrame:
+    """Tidy class table (Tables 1, 4/8 analogues) of ``test`` in ``{"single_an", "nonsub"}``,
+    aggregated as ``result``'s reading says."""
+    if test not in ("single_an", "nonsub"):
+        raise ValueError(f"test must be 'single_an' or 'nonsub', got {test!r}")
+    kw.setdefault("per_noun", result.rules.per_noun)
+    return _tidy(category_table(getattr(result, test), result.vocab, **kw), result, test)
+
+
+def aan_table(result: MontagueResult, **kw) -> pd.DataFrame:
+    """Tidy type-pair table of the AAN single-phrase test (Tables 2, 6 analogues)."""
     if result.single_aan is None:
         raise ValueError("this result has no AAN phrases; run with sets=('AN', 'AAN')")
+    kw.setdefault("per_noun", result.rules.per_noun)
     N = result.vocab.n_noun
-    holds = result.single_aan_share if share else result.single_aan
-    t = type_pair_table(holds, result.vocab, per_pair=N, **kw)
-    t.insert(0, "model", result.model)
-    t.insert(1, "test", "single_aan_share" if share else "single_aan")
-    t["distance"] = result.distance
-    return t
+    return _tidy(type_pair_table(result.single_aan, result.vocab, per_pair=N, **kw), result, "single_aan")
 
 
 def pair_table(result: MontagueResult, **kw) -> pd.DataFrame:
-    """Tidy type-pair table of the phrase-pair test (Tables 3, 7 analogues), with tie rates."""
+    """Tidy type-pair table of the phrase-pair test (Tables 3, 7 analogues), with tie rates.
+    Under the official reading a cell is the mean over nouns ``n1`` of the per-noun means over
+    ``n2 > n1`` (the last noun has no partner and drops out)."""
+    kw.setdefault("per_noun", result.rules.per_noun)
     N = result.vocab.n_noun
-    t = type_pair_table(result.pairs, result.vocab, ties=result.pair_ties, per_pair=N * (N - 1), **kw)
-    t.insert(0, "model", result.model)
-    t.insert(1, "test", "pairs")
-    t["distance"] = result.distance
-    return t
+    per_pair = N * (N - 1) // (2 if result.rules.pair_nouns == "higher" else 1)
+    return _tidy(type_pair_table(result.pairs, result.vocab, ties=result.pair_ties, per_pair=per_pair, **kw),
+                 result, "pairs")
 
 
 def as_matrix(table: pd.DataFrame, value: str = "consistency") -> pd.DataFrame:
@@ -242,7 +267,7 @@ def category_difference_tests(result: MontagueResult, *, tests: Iterable[str] = 
         scores = adjective_scores(holds, both_positions=both)
         chi = chi2_test(holds, v)
         perm = permutation_test(scores, cat, n_perm=n_perm, seed=seed)
-        rows.append({"model": result.model, "test": name,
+        rows.append({"model": result.model, "reading": result.reading, "test": name,
                      "chi2": chi["statistic"], "chi2_dof": chi["dof"], "chi2_p": chi["p_value"],
                      "perm_stat": perm["statistic"], "perm_p": perm["p_value"],
                      "n_adjectives": perm["n_units"], "n_adjectives_dropped": perm["n_dropped"],
@@ -258,14 +283,14 @@ def class_tests_view(tests: pd.DataFrame) -> pd.DataFrame:
         return "—" if not np.isfinite(p) else (f"{p:.3f}" if p >= 0.001 else f"{p:.1e}")
 
     out = pd.DataFrame({
-        "model": tests["model"], "test": tests["test"],
+        "model": tests["model"], "reading": tests["reading"], "test": tests["test"],
         "χ²": tests["chi2"].map(lambda v: "—" if not np.isfinite(v) else f"{v:,.1f}"),
         "χ² p (phrases)": tests["chi2_p"].map(fmt_p),
         "permutation p (adjectives)": tests["perm_p"].map(fmt_p),
         "adjectives": tests["n_adjectives"],
         "note": tests["note"].fillna("").map(lambda s: s.split(" (")[0]),
     })
-    return out.set_index(["model", "test"])
+    return out.set_index(["model", "reading", "test"])
 
 
 
