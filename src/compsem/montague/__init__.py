@@ -9,7 +9,8 @@ every study:
 * :mod:`.metrics` — Eq. 3/5/7 on distance arrays (pure, vectorised);
 * :mod:`.study` — embed (the only module that calls the cache) and run the tests;
 * :mod:`.tables` — consistency tables with cluster-bootstrap intervals, χ² and permutation tests;
-* :mod:`.report` — the paper beside ours, figures, synthesis headlines, try-it.
+* :mod:`.report` — the paper beside ours, figures, synthesis headlines, try-it;
+* :mod:`.reproduce` — the paper's Tables 1/6/7/8 cell by cell and the per-rule decomposition.
 
 Everything public is re-exported here, so ``from compsem import montague as mt`` is enough.
 """
@@ -25,6 +26,8 @@ from .study import (Embedded, MontagueResult, embed_phrases, planned_texts, read
 from .tables import (CLASS_TESTS, aan_table, adjective_scores, an_table, as_matrix, category_difference_tests,
                      category_table, chi2_test, class_tests_view, pair_table, permutation_test, score_spread,
                      type_pair_table)
+from .reproduce import (DECOMPOSITION, PAPER_TABLES, collect, decomposition, decomposition_view, paper_table_of,
+                        reproduced, reproduced_view, reproduction_summary)
 from .report import (PAPER_MODEL_OF, compare_with_paper, load_paper_table, plot_set_diagrams,
                      plot_type_matrix)
 
@@ -39,5 +42,7 @@ __all__ = [
     "category_table", "type_pair_table", "an_table", "aan_table", "pair_table", "as_matrix",
     "category_difference_tests", "class_tests_view", "CLASS_TESTS", "adjective_scores",
     "permutation_test", "chi2_test", "score_spread",
+    "PAPER_TABLES", "DECOMPOSITION", "paper_table_of", "collect", "reproduced", "reproduced_view",
+    "reproduction_summary", "decomposition", "decomposition_view",
     "load_paper_table", "compare_with_paper", "PAPER_MODEL_OF", "plot_type_matrix", "plot_set_diagrams",
 ]

@@ -144,6 +144,8 @@ def compare_with_paper(ours: pd.DataFrame, table: int, model: str,
         ours[keys + ["consistency", "ci_low", "ci_high"]].rename(columns={"consistency": "ours"}),
         on=keys, how="left")
     m.insert(0, "model", model)
+    if "reading" in ours.columns and len(ours):
+        m.insert(1, "reading", ours["reading"].iloc[0])
     m["paper_model"] = paper_model
     m["diff"] = m["ours"] - m["paper"]
     m["paper_in_ci"] = (m["paper"] >= m["ci_low"] - 1e-9) & (m["paper"] <= m["ci_high"] + 1e-9)
