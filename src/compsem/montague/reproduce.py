@@ -15,13 +15,14 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
+from .data import Vocabulary, build_phrases, load_vocabulary
 from .metrics import Rules, rules_for
 from .report import compare_with_paper
-from .study import MontagueResult, run_readings
+from .study import MontagueResult, embed_phrases, run_readings, run_tests
 from .tables import aan_table, an_table, pair_table
 
 __all__ = ["PAPER_TABLES", "paper_table_of", "collect", "reproduced", "reproduced_view", "reproduction_summary",
-           "DECOMPOSITION", "decomposition", "decomposition_view"]
+           "DECOMPOSITION", "decomposition", "decomposition_view", "spelling_effect"]
 
 #: Paper table -> (the test it reports, the phrase set it needs).
 PAPER_TABLES: dict[int, tuple[str, str]] = {1: ("single_an", "AN"), 6: ("single_aan", "AAN"),
@@ -122,4 +123,27 @@ def decomposition(model: str = "sbert-mini", *, tables: Iterable[int] = (1, 6, 7
                          "mean_abs_diff": float(c["difference"].abs().mean()),
                          "max_abs_diff": float(c["difference"].abs().max()),
                          "moved": float(np.nanmean(moved))})
+    return pd.DataFrame(rows)
+
+
+def spelling_effect(model: str = "sbert-mini", *, table: int = 8, embed_fn=None,
+                    trust_remote_code: bool = False) -> pd.DataFrame:
+    """Which part of the ``strings`` switch moves an AN table (1, 7 or 8): the official strings,
+    the clean ones, and the clean ones with the noun spelled as in the authors' data
+    (*occurence*), all under the official rules. One row per variant: mean and largest absolute
+    difference to the paper's Table ``table``."""
+    if PAPER_TABLES.get(table, ("", ""))[1] != "AN":
+        raise ValueError(f"spelling_effect reads an AN table (1, 7 or 8), got {table}")
+    vocab = load_vocabulary()
+    authors = Vocabulary(vocab.adjectives, vocab.categories,
+                         ["occurence" if n == "occurrence" else n for n in vocab.nouns])
+    variants = [("official strings", vocab, "official"), ("clean strings", vocab, "clean"),
+                ("clean strings, noun spelled 'occurence'", authors, "clean")]
+    rows = []
+    for label, v, strings in variants:
+        ps = build_phrases(v, strings=strings)
+        emb = embed_phrases(ps, model, sets=("AN",), embed_fn=embed_fn, trust_remote_code=trust_remote_code)
+        c = reproduced(run_tests(emb, v, ps), table, n_boot=0)
+        rows.append({"strings": label, "table": table, "mean_abs_diff": float(c["difference"].abs().mean()),
+                     "max_abs_diff": float(c["difference"].abs().max())})
     return pd.DataFrame(rows)
