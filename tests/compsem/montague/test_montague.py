@@ -519,6 +519,7 @@ def test_runner_reruns_a_chapter_with_another_model(tmp_path):
                        progress=False)
     assert out.is_file()
     table = pd.read_csv(tmp_path / "results" / "montague" / "nonsubsective.csv")
-    assert set(table.model) == {"glove-50d"} and len(table) == 5
+    assert set(table.model) == {"glove-50d"} and len(table) == 10
+    assert set(table.reading) == {"official", "equations"}
     cmp = pd.read_csv(tmp_path / "results" / "montague" / "nonsub_vs_paper.csv")
     assert set(cmp.paper_model) == {"GloVe"}
