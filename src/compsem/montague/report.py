@@ -9,13 +9,12 @@ import numpy as np
 import pandas as pd
 
 from .. import measures as M
-from ..cache import embed
 from ..encoders import validate_texts
 from ..results import Headline, bootstrap_headline, headline_row
 from ..reference import paper_table
 from .data import load_vocabulary, join_phrase
-from .metrics import non_subsectivity, single_intersectivity
-from .study import run_models
+from .metrics import READINGS, non_subsectivity, single_intersectivity
+from .study import embed_texts, run_models
 
 __all__ = ["HEADLINES", "headlines", "try_it", "PAPER_MODEL_OF", "load_paper_table", "compare_with_paper",
            "plot_type_matrix", "plot_set_diagrams"]
@@ -26,11 +25,13 @@ PAPER_MODEL_OF: dict[str, str] = {"sbert-mini": "MiniLM", "glove-50d": "GloVe"}
 #: Part III's headline criteria in the cross-study profile.
 HEADLINES: tuple[Headline, ...] = (
     Headline("AAN", "III", "AAN single-phrase intersectivity", "share", float("nan"), "adjectives",
-             "d(phrase, each word) ≤ every word–word distance (Eq. 3)"),
+             "d(phrase, each word) ≤ d(each word, the rest of the phrase) (authors' code; Eq. 3 compares "
+             "word pairs)"),
     Headline("PAIR", "III", "pair test, intersective vs privative", "share", 0.5, "adjectives",
-             "Eq. 5 with an intersective a1 and a privative a2; theory expects > 0.5"),
+             "Eq. 5 (strict <, n2 > n1) with an intersective a1 and a privative a2; theory expects > 0.5"),
     Headline("NSGAP", "III", "non-subsectivity gap (NS − S)", "difference", 0.0, "adjectives",
-             "Eq. 7 holds more often for non-subsective than subsective adjectives; theory expects > 0"),
+             "Eq. 7 (strict <) holds more often for non-subsective than subsective adjectives; theory "
+             "expects > 0"),
 )
 _H = {h.key: h for h in HEADLINES}
 
@@ -53,11 +54,12 @@ def _gap_boot(a: np.ndarray, b: np.ndarray, n_boot: int, seed: int):
     return est, float(lo), float(hi), int(a.size + b.size)
 
 
-def headlines(models: Sequence[str], *, n_boot: int = 1000, seed: int = 0) -> list[dict]:
-    """AAN intersectivity, intersective-vs-privative pair consistency, non-subsectivity gap."""
+def headlines(models: Sequence[str], *, reading: str = "official", n_boot: int = 1000, seed: int = 0) -> list[dict]:
+    """AAN intersectivity, intersective-vs-privative pair consistency, non-subsectivity gap, under
+    ``reading`` (the authors' code by default, as in the chapters)."""
     vocab = load_vocabulary()
     cats = np.asarray(vocab.categories)
-    results = run_models(list(models), vocab=vocab, progress=False)
+    results = run_models(list(models), vocab=vocab, reading=reading, progress=False)
     rows = []
     for m, r in results.items():
         rows.append(bootstrap_headline(_H["AAN"], m, _per_adjective(r.single_aan, 0), n_boot=n_boot, seed=seed))
@@ -78,14 +80,19 @@ def _verdict(x: float) -> str:
     return "undefined" if not np.isfinite(x) else ("holds" if x else "fails")
 
 
-def try_it(adjectives: Sequence[str], nouns: Sequence[str], models: Sequence[str]) -> pd.DataFrame:
-    """Part III tests on the reader's adjectives and nouns (cosine distance).
+def try_it(adjectives: Sequence[str], nouns: Sequence[str], models: Sequence[str], *,
+           reading: str = "official") -> pd.DataFrame:
+    """Part III tests on the reader's adjectives and nouns (cosine distance), written as given.
 
-    For each adjective a and noun n: single-phrase intersectivity of "a n" (Eq. 3) and
-    non-subsectivity (Eq. 7). With at least two adjectives and two nouns, the pair test (Eq. 5)
-    for every ordered adjective pair (a1, a2), as the share of noun pairs (n1, n2) for which
-    ``d(a1 n1, a1 n2) <= d(a2 n1, a2 n2)``. (Loops run over the reader's few words only.)
+    For each adjective a and noun n: single-phrase intersectivity of "a n" (Eq. 3; the same in
+    both readings) and non-subsectivity (Eq. 7). With at least two adjectives and two nouns, the
+    pair test (Eq. 5) for every ordered adjective pair (a1, a2), as the share of noun pairs
+    (n1, n2) for which ``d(a1 n1, a1 n2) < d(a2 n1, a2 n2)`` (``<=`` under ``reading="equations"``).
+    (Loops run over the reader's few words only.)
     """
+    if reading not in READINGS:
+        raise ValueError(f"unknown reading {reading!r}; choose from {', '.join(READINGS)}")
+    strict = reading == "official"
     adjectives, nouns = validate_texts(adjectives), validate_texts(nouns)
     if not adjectives or not nouns:
         raise ValueError("give at least one adjective and one noun")
@@ -94,13 +101,13 @@ def try_it(adjectives: Sequence[str], nouns: Sequence[str], models: Sequence[str
     A, N = len(adjectives), len(nouns)
     rows = []
     for m in models:
-        E = embed(words + phrases, m).astype(np.float64)
+        E = embed_texts(words + phrases, m).astype(np.float64)
         W, P = E[:len(words)], E[len(words):]
         d_ww = M.cosine_distance_matrix(W, warn=False)
         d_pw = M.cosine_distance_matrix(P, W, warn=False)
         a_idx, n_idx = np.divmod(np.arange(A * N), N)
         single = single_intersectivity(d_pw, d_ww, np.stack([a_idx, A + n_idx], axis=1))
-        nonsub = non_subsectivity(d_pw[np.arange(A * N), a_idx], d_pw[np.arange(A * N), A + n_idx])
+        nonsub = non_subsectivity(d_pw[np.arange(A * N), a_idx], d_pw[np.arange(A * N), A + n_idx], strict=strict)
         for k, phrase in enumerate(phrases):
             rows.append({"model": m, "phrase": phrase, "test": "single-phrase intersectivity (Eq. 3)",
                          "verdict": _verdict(single[k])})
@@ -115,7 +122,8 @@ def try_it(adjectives: Sequence[str], nouns: Sequence[str], models: Sequence[str
             for i in range(A):
                 for j in range(A):
                     if i != j:
-                        holds = within[i][off] <= within[j][off] + 1e-9
+                        holds = (within[i][off] < within[j][off] - 1e-9) if strict else (
+                            within[i][off] <= within[j][off] + 1e-9)
                         rows.append({"model": m, "phrase": f"{adjectives[i]} vs {adjectives[j]}",
                                      "test": "pair test (Eq. 5): share of noun pairs that hold",
                                      "verdict": f"{100 * holds.mean():.0f} %"})

@@ -21,7 +21,7 @@ from .data import PHRASE_SETS, PhraseSet, Vocabulary, build_phrases, check_strin
 from .metrics import (READINGS, Rules, _check_distance, closer_than_all, non_subsectivity, pair_intersectivity,
                       pairwise_distance, rules_for, single_intersectivity, within_adjective_distances)
 
-__all__ = ["Embedded", "MontagueResult", "embed_phrases", "run_tests", "run_models", "run_readings",
+__all__ = ["Embedded", "MontagueResult", "embed_texts", "embed_phrases", "run_tests", "run_models", "run_readings",
            "reading_label", "planned_texts"]
 
 
@@ -41,6 +41,11 @@ class Embedded:
     seconds: float = 0.0
     aa: np.ndarray | None = None
     strings: str = "official"
+
+
+def embed_texts(texts: Sequence[str], model: str, *, trust_remote_code: bool = False) -> np.ndarray:
+    """(n, d) embeddings of any texts through the cache (for the try-it page's own words)."""
+    return embed(list(texts), model, trust_remote_code=trust_remote_code)
 
 
 def _texts(phrases: PhraseSet, sets: tuple[str, ...]) -> list[str]:
