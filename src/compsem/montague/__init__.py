@@ -26,9 +26,9 @@ from .study import (Embedded, MontagueResult, embed_phrases, planned_texts, read
 from .tables import (CLASS_TESTS, aan_table, adjective_scores, an_table, as_matrix, category_difference_tests,
                      category_table, chi2_test, class_tests_view, pair_table, permutation_test, score_spread,
                      type_pair_table)
-from .reproduce import (DECOMPOSITION, PAPER_TABLES, collect, decomposition, decomposition_view, paper_table_of,
+from .reproduce import (DECOMPOSITION, PAPER_TABLES, beside_paper, collect, reference_model, decomposition, decomposition_view, paper_table_of,
                         reproduced, reproduced_view, reproduction_summary, spelling_effect)
-from .report import (PAPER_MODEL_OF, compare_with_paper, load_paper_table, plot_set_diagrams,
+from .report import (PAPER_MODEL_OF, compare_with_paper, paper_model_of, load_paper_table, plot_set_diagrams,
                      plot_type_matrix)
 
 __all__ = [
@@ -42,7 +42,7 @@ __all__ = [
     "category_table", "type_pair_table", "an_table", "aan_table", "pair_table", "as_matrix",
     "category_difference_tests", "class_tests_view", "CLASS_TESTS", "adjective_scores",
     "permutation_test", "chi2_test", "score_spread",
-    "PAPER_TABLES", "DECOMPOSITION", "paper_table_of", "collect", "reproduced", "reproduced_view",
+    "PAPER_TABLES", "DECOMPOSITION", "reference_model", "beside_paper", "paper_table_of", "collect", "reproduced", "reproduced_view",
     "reproduction_summary", "decomposition", "decomposition_view", "spelling_effect",
-    "load_paper_table", "compare_with_paper", "PAPER_MODEL_OF", "plot_type_matrix", "plot_set_diagrams",
+    "load_paper_table", "compare_with_paper", "PAPER_MODEL_OF", "paper_model_of", "plot_type_matrix", "plot_set_diagrams",
 ]

@@ -11,16 +11,25 @@ import pandas as pd
 from .. import measures as M
 from ..encoders import validate_texts
 from ..results import Headline, bootstrap_headline, headline_row
-from ..reference import paper_table
+from ..reference import paper_row, paper_table
 from .data import load_vocabulary, join_phrase
 from .metrics import READINGS, non_subsectivity, single_intersectivity
 from .study import embed_texts, run_models
 
-__all__ = ["HEADLINES", "headlines", "try_it", "PAPER_MODEL_OF", "load_paper_table", "compare_with_paper",
+__all__ = ["HEADLINES", "headlines", "try_it", "PAPER_MODEL_OF", "paper_model_of", "load_paper_table",
+           "compare_with_paper",
            "plot_type_matrix", "plot_set_diagrams"]
 
-#: Our panel name -> the paper's model of the same kind (same weights for sbert-mini).
+#: Our panel name -> the paper's model of the same kind (same weights for sbert-mini); the full
+#: mapping, with the paper's other models by hub id, is ``data/reference/paper_models.csv``
+#: (:func:`paper_model_of`).
 PAPER_MODEL_OF: dict[str, str] = {"sbert-mini": "MiniLM", "glove-50d": "GloVe"}
+
+
+def paper_model_of(spec: str) -> str | None:
+    """The row name of the paper's tables that ``spec`` stands beside (``"MiniLM"`` for
+    ``sbert-mini``), from ``data/reference/paper_models.csv``; ``None`` if the paper has none."""
+    return paper_row("montague", spec) or PAPER_MODEL_OF.get(spec)
 
 #: Part III's headline criteria in the cross-study profile.
 HEADLINES: tuple[Headline, ...] = (
@@ -142,7 +151,7 @@ def compare_with_paper(ours: pd.DataFrame, table: int, model: str,
     ``ours`` is a :func:`category_table` or :func:`type_pair_table` frame. Only cells the paper
     reports are kept.
     """
-    paper_model = paper_model or PAPER_MODEL_OF.get(model, model)
+    paper_model = paper_model or paper_model_of(model) or model
     ref = load_paper_table(table)
     ref = ref[ref["model"] == paper_model]
     if ref.empty:

@@ -17,11 +17,11 @@ import pandas as pd
 
 from .data import Vocabulary, build_phrases, load_vocabulary
 from .metrics import Rules, rules_for
-from .report import compare_with_paper
+from .report import compare_with_paper, paper_model_of
 from .study import MontagueResult, embed_phrases, run_readings, run_tests
 from .tables import aan_table, an_table, pair_table
 
-__all__ = ["PAPER_TABLES", "paper_table_of", "collect", "reproduced", "reproduced_view", "reproduction_summary",
+__all__ = ["PAPER_TABLES", "reference_model", "beside_paper", "paper_table_of", "collect", "reproduced", "reproduced_view", "reproduction_summary",
            "DECOMPOSITION", "decomposition", "decomposition_view", "spelling_effect"]
 
 #: Paper table -> (the test it reports, the phrase set it needs).
@@ -38,6 +38,23 @@ DECOMPOSITION: tuple[tuple[str, Rules, str], ...] = (
     ("strings as English writes them", rules_for("official"), "clean"),
     ("equations (all four switched)", rules_for("equations"), "clean"),
 )
+
+
+def reference_model(models: Iterable[str]) -> str | None:
+    """The model a chapter compares cell by cell with the paper: the paper's MiniLM (our
+    ``sbert-mini``, same weights) when it is in ``models``, else the first model with a row in
+    the paper's tables, else ``None``."""
+    models = list(models)
+    return (next((m for m in models if paper_model_of(m) == "MiniLM"), None)
+            or next((m for m in models if paper_model_of(m)), None))
+
+
+def beside_paper(results: dict[str, MontagueResult], table: int, *, n_boot: int = 1000, seed: int = 0
+                 ) -> pd.DataFrame:
+    """:func:`reproduced` for every model of ``results`` ({model: result}) that has a row in the
+    paper's Table ``table`` (``models="paper"`` gives one per paper model that can be loaded)."""
+    frames = [reproduced(r, table, n_boot=n_boot, seed=seed) for m, r in results.items() if paper_model_of(m)]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
 def paper_table_of(result: MontagueResult, table: int, **kw) -> pd.DataFrame:
