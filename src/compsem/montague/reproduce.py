@@ -82,8 +82,9 @@ def reproduced(result: MontagueResult, table: int, *, n_boot: int = 1000, seed: 
     with the reading and strings the numbers were computed under."""
     ours = paper_table_of(result, table, n_boot=n_boot, seed=seed)
     c = compare_with_paper(ours, table, result.model)                  # carries the reading
-    c.insert(2, "strings", result.strings)
-    c.insert(3, "table", table)
+    c.insert(2, "test", PAPER_TABLES[table][0])
+    c.insert(3, "strings", result.strings)
+    c.insert(4, "table", table)
     return c.rename(columns={"diff": "difference"})
 
 
@@ -136,7 +137,8 @@ def decomposition(model: str = "sbert-mini", *, tables: Iterable[int] = (1, 6, 7
         for t in tables:
             c = reproduced(res, t, n_boot=0)
             moved = np.abs(c["ours"].to_numpy() - base[t]["ours"].to_numpy())
-            rows.append({"step": step, "table": t, "reading": res.reading, "strings": strings,
+            rows.append({"model": model, "reading": res.reading, "test": PAPER_TABLES[t][0], "step": step,
+                         "table": t, "strings": strings,
                          "mean_abs_diff": float(c["difference"].abs().mean()),
                          "max_abs_diff": float(c["difference"].abs().max()),
                          "moved": float(np.nanmean(moved))})
