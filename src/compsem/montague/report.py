@@ -10,6 +10,7 @@ import pandas as pd
 
 from .. import measures as M
 from ..encoders import validate_texts
+from ..figures import heatmap
 from ..results import Headline, bootstrap_headline, headline_row
 from ..reference import paper_row, paper_table
 from .data import load_vocabulary, join_phrase
@@ -172,33 +173,28 @@ def compare_with_paper(ours: pd.DataFrame, table: int, model: str,
 
 
 def plot_type_matrix(matrix: pd.DataFrame, ax, *, title: str = "", vmin: float = 0.0, vmax: float = 1.0,
-                     cmap: str = "viridis", fmt: str = "{:.2f}", center: float | None = None,
+                     cmap: str | None = None, fmt: str = ".2f", center: float | None = None,
                      span: float | None = None, fontsize: float = 9):
-    """Draw a 5 × 5 type-pair matrix (:func:`as_matrix`) as an annotated heat map on ``ax``.
+    """Draw a 5 × 5 type-pair matrix (:func:`as_matrix`) as an annotated heat map on ``ax``
+    (:func:`compsem.figures.heatmap`, seaborn).
 
     ``center`` switches to a diverging map around that value (for differences); its colour range
     is ``center ± span`` (default: the largest deviation in the matrix). Pass the same ``span``
-    to panels that readers should compare by colour. ``fontsize`` is that of the cell values."""
+    to panels that readers should compare by colour. ``fmt`` is a format spec (``".2f"``,
+    ``"+.2f"``; ``"{:.2f}"`` is accepted too); ``fontsize`` is that of the cell values."""
     vals = matrix.to_numpy(dtype=float)
     if center is not None:
         if span is None:
             span = np.nanmax(np.abs(vals - center)) if np.isfinite(vals).any() else 1.0
         span = span or 1.0
-        vmin, vmax, cmap = center - span, center + span, "RdBu_r"
-    im = ax.imshow(vals, vmin=vmin, vmax=vmax, cmap=cmap)
-    ax.set_xticks(range(len(matrix.columns)), matrix.columns, rotation=45, ha="right")
-    ax.set_yticks(range(len(matrix.index)), matrix.index)
-    ax.set_xlabel("type of a2")
-    ax.set_ylabel("type of a1")
-    for i in range(vals.shape[0]):
-        for j in range(vals.shape[1]):
-            if np.isfinite(vals[i, j]):
-                norm = (vals[i, j] - vmin) / ((vmax - vmin) or 1)
-                light = norm < 0.5 if center is None else abs(norm - 0.5) > 0.3
-                ax.text(j, i, fmt.format(vals[i, j]), ha="center", va="center", fontsize=fontsize,
-                        color="white" if light else "black")
-    ax.set_title(title, fontsize=fontsize + 1)
-    return im
+        vmin, vmax = center - span, center + span
+    spec = fmt[2:-1] if fmt.startswith("{:") and fmt.endswith("}") else fmt
+    m = matrix.copy()
+    m.index.name, m.columns.name = "type of a1", "type of a2"
+    heatmap(m, ax=ax, fmt=spec, center=center, vmin=vmin, vmax=vmax, cmap=cmap, annot_size=fontsize,
+            title=title or None)
+    ax.tick_params(axis="x", labelrotation=45)
+    return ax
 
 
 def plot_set_diagrams(axes=None):
