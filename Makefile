@@ -2,7 +2,8 @@
 #   make book   - create .venv, install the pinned packages and the offline model panel,
 #                 execute every notebook (papermill, default parameters), build the HTML book
 #   make test   - the same environment, then the test suite (slow tests left out)
-# Other targets: make test-all, make bench, make models-extra, make check-offline, make clean.
+# Other targets: make lab, make exercises, make launch-cell, make test-all, make bench,
+# make models-extra, make check-offline, make clean.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
@@ -30,7 +31,8 @@ CROSSSTUDY := $(wildcard src/compsem/crossstudy/*.py) $(SETCOMP) $(CSTS) $(MONTA
 nb = $(filter _build/executed/notebooks/$(1)%,$(EXECUTED))
 BOOKSRC := _config.yml _toc.yml references.bib $(shell find book -type f)
 
-.PHONY: help venv test test-all test-slow book check-book bench models-extra check-offline clean clean-cache
+.PHONY: help venv test test-all test-slow book check-book bench models-extra check-offline clean clean-cache \
+	launch-cell lab exercises
 
 help:
 	@sed -n '1,6p' Makefile
@@ -86,6 +88,17 @@ book: $(EXECUTED) $(BOOKSRC) | $(STAMP)
 # errors. Screenshots go to _build/screenshots.
 check-book: book
 	$(BIN)/python -m compsem.book.checkbook --html _build/html --executed _build/executed/notebooks
+
+# -- teaching ------------------------------------------------------------------------------
+# The hidden set-up cell after each chapter's parameters cell (Colab, downloaded notebooks):
+# a no-op in a checkout; elsewhere it clones LAUNCH_REPO at LAUNCH_COMMIT and installs it. The
+# Pages workflow passes its repository and commit. Plain Python, no venv needed. Idempotent:
+# a second `make launch-cell` changes nothing.
+LAUNCH_REPO ?= $(shell git config --get remote.origin.url 2>/dev/null)
+LAUNCH_COMMIT ?=
+LAUNCH_NOTEBOOKS ?= $(NOTEBOOKS)
+launch-cell:
+	$(PYTHON) src/compsem/book/launch.py --repo "$(LAUNCH_REPO)" --commit "$(LAUNCH_COMMIT)" $(LAUNCH_NOTEBOOKS)
 
 # -- extras --------------------------------------------------------------------------------
 bench: $(STAMP)
