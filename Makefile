@@ -100,6 +100,13 @@ LAUNCH_NOTEBOOKS ?= $(NOTEBOOKS)
 launch-cell:
 	$(PYTHON) src/compsem/book/launch.py --repo "$(LAUNCH_REPO)" --commit "$(LAUNCH_COMMIT)" $(LAUNCH_NOTEBOOKS)
 
+# JupyterLab on the chapters with the project's kernel: the venv's own "python3" kernelspec comes
+# first on JUPYTER_PATH (before any user-level one), so every notebook runs on .venv's Python.
+# Extra options with LAB_ARGS, e.g. make lab LAB_ARGS="--no-browser --port 8890".
+lab: $(STAMP)
+	JUPYTER_PATH="$(CURDIR)/$(VENV)/share/jupyter" $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" \
+		--FileContentsManager.preferred_dir=notebooks $(LAB_ARGS)
+
 # -- extras --------------------------------------------------------------------------------
 bench: $(STAMP)
 	HF_HUB_OFFLINE=1 $(BIN)/python -m compsem bench
