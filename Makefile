@@ -107,6 +107,12 @@ lab: $(STAMP)
 	JUPYTER_PATH="$(CURDIR)/$(VENV)/share/jupyter" $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" \
 		--FileContentsManager.preferred_dir=notebooks $(LAB_ARGS)
 
+# Student copies in _build/exercises: each Part's exercise page (Markdown and a notebook with an
+# empty answer cell per exercise) without its {solution} blocks, and chapters without their cells
+# tagged `solution`. Standard library only.
+exercises:
+	$(PYTHON) src/compsem/book/exercises.py --root . --out _build/exercises
+
 # -- extras --------------------------------------------------------------------------------
 bench: $(STAMP)
 	HF_HUB_OFFLINE=1 $(BIN)/python -m compsem bench

@@ -42,3 +42,8 @@ def test_make_launch_cell_is_one_command_over_every_notebook():
     assert "src/compsem/book/launch.py --repo \"https://example.org/r.git\" --commit \"abc\"" in out
     for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
         assert f"notebooks/{nb.name}" in out
+
+
+@needs_make
+def test_make_exercises_writes_the_student_copies():
+    assert "src/compsem/book/exercises.py --root . --out _build/exercises" in _dry_run("exercises")
