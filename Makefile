@@ -29,7 +29,7 @@ MONTAGUE := $(call study_files,montague)
 SSM := $(call study_files,ssm)
 CROSSSTUDY := $(wildcard src/compsem/crossstudy/*.py) $(SETCOMP) $(CSTS) $(MONTAGUE) $(SSM)
 nb = $(filter _build/executed/notebooks/$(1)%,$(EXECUTED))
-BOOKSRC := _config.yml _toc.yml references.bib $(shell find book -type f)
+BOOKSRC := _config.yml _toc.yml references.bib $(shell find book _static -type f)
 
 .PHONY: help venv test test-all test-slow book check-book bench models-extra check-offline clean clean-cache \
 	launch-cell lab exercises
@@ -85,7 +85,8 @@ book: $(EXECUTED) $(BOOKSRC) | $(STAMP)
 
 # Opens every built page in headless Chromium (Debian's package; `.ci/run` installs it) and
 # fails on broken links or anchors, images that do not load, raw TeX, remote requests, cell
-# errors. Screenshots go to _build/screenshots.
+# errors, table cells cut short with an ellipsis (by pandas or CSS). Screenshots go to
+# _build/screenshots.
 check-book: book
 	$(BIN)/python -m compsem.book.checkbook --html _build/html --executed _build/executed/notebooks
 

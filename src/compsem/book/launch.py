@@ -6,12 +6,14 @@ The cell is plain Python with no import of ``compsem`` (which may not be install
 
 * inside a checkout of the repository (``$COMPSEM_ROOT`` set, or a ``pyproject.toml`` beside
   ``src/compsem`` in the working directory or one of its parents, as :func:`compsem.paths.repo_root`
-  looks for) it does nothing: the book build, ``python -m compsem run``, JupyterLab and Binder
-  all run inside one;
+  looks for) it installs nothing: the book build, ``python -m compsem run``, JupyterLab and
+  Binder all run inside one;
 * elsewhere it clones the repository at the commit the book was built from, ``pip install``\\ s
   it (the pinned dependencies include the offline model panel), sets ``COMPSEM_ROOT`` to the
   clone and moves into its ``notebooks/`` folder, so paths such as ``../benchmarks`` resolve as
-  in the book.
+  in the book;
+* in both cases it sets pandas' ``display.max_colwidth`` to ``None``, so that table cells show
+  their whole text instead of ending in "..." (``make check-book`` flags a cut cell).
 
 The repository URL and the commit are written into the cell: ``make launch-cell
 LAUNCH_REPO=https://github.com/OWNER/REPO LAUNCH_COMMIT=<sha>`` (the Pages workflow passes its
@@ -37,8 +39,8 @@ TAGS = ["remove-cell", "compsem-setup"]
 CELL_ID = "compsem-setup"
 
 _TEMPLATE = '''\
-# Set-up outside a checkout of the study (Colab, a downloaded notebook); hidden in the book.
-# Inside a checkout, or with COMPSEM_ROOT set, it does nothing. Elsewhere it clones the
+# Set-up for a chapter opened outside a checkout (Colab, a download); hidden in the book.
+# Inside a checkout, or with COMPSEM_ROOT set, it installs nothing. Elsewhere it clones the
 # repository at the commit the book was built from, installs it with the offline model panel
 # and points COMPSEM_ROOT at the clone. Written by `make launch-cell`: do not edit by hand.
 import importlib, os, subprocess, sys
@@ -70,6 +72,12 @@ if _compsem_checkout() is None:
     importlib.invalidate_caches()
     os.environ["COMPSEM_ROOT"] = str(_root)
     os.chdir(_root / "notebooks")
+
+try:   # everywhere: table cells show their whole text (check-book flags cells cut with "...")
+    import pandas as _pd
+    _pd.set_option("display.max_colwidth", None)
+except ImportError:
+    pass
 '''
 
 

@@ -1,9 +1,9 @@
 """Staging the book: executed notebooks plus the prose pages, ready for jupyter-book.
 
-``python -m compsem stage`` copies the book sources and the executed notebooks into
-``_build/site-src`` and adds, after each chapter's opening cell, a folded "Rerun this chapter" box
-with the exact ``python -m compsem run`` command, the papermill equivalent and the chapter's
-parameters with their defaults. Files are only rewritten when their content changed, so the
+``python -m compsem stage`` copies the book sources (``book/``, ``_static/`` with the book's CSS)
+and the executed notebooks into ``_build/site-src`` and adds, after each chapter's opening cell, a
+folded "Rerun this chapter" box with the exact ``python -m compsem run`` command, the papermill
+equivalent and the chapter's parameters with their defaults. Files are only rewritten when their content changed, so the
 book builder re-reads only what is new.
 """
 
@@ -63,7 +63,7 @@ def _write_if_changed(path: Path, text: str) -> None:
 
 
 def stage(root: Path, executed: Path, out: Path, files: tuple[str, ...] = ("_config.yml", "_toc.yml", "references.bib"),
-          folders: tuple[str, ...] = ("book",)) -> list[Path]:
+          folders: tuple[str, ...] = ("book", "_static")) -> list[Path]:
     """Assemble the book sources in ``out``; return the staged notebooks."""
     out.mkdir(parents=True, exist_ok=True)
     for f in files:

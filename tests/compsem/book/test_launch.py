@@ -88,6 +88,8 @@ def test_cell_is_a_no_op_inside_a_checkout(tmp_path):
     r = _run_cell(src, cwd=ROOT / "notebooks")
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == [f"CWD {ROOT / 'notebooks'}", "ROOT None"]
+    r = _run_cell(src + "\nimport pandas as pd; print(pd.get_option('display.max_colwidth'))\n", cwd=ROOT / "notebooks")
+    assert r.stdout.splitlines()[0] == "None"                     # table cells are never cut
     assert not (ROOT / "notebooks" / "compsem-study").exists()
     # COMPSEM_ROOT set counts as a checkout, wherever the notebook runs
     r = _run_cell(src, cwd=tmp_path, env_extra={"COMPSEM_ROOT": str(ROOT)})
