@@ -41,7 +41,8 @@ def test_every_chapter_has_the_current_cell_after_its_parameters(path):
     assert "parameters" in code[0]["metadata"]["tags"]            # papermill's cell stays first
     assert len(setup) == 1 and code[1] is setup[0]
     assert code[1]["metadata"]["tags"] == ["remove-cell", "compsem-setup"]
-    assert "".join(code[1]["source"]) == launch.setup_source(*_filled_values(code[1]))
+    assert "".join(code[1]["source"]) == launch.setup_source(*_filled_values(code[1])), \
+        f"{path.name}: the set-up cell is out of date: run `make launch-cell`"
 
 
 def _filled_values(cell):
