@@ -115,20 +115,24 @@ def _dump(nb: dict) -> str:
     return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
 
 
+def _write(path: Path, text: str) -> Path:
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:   # unchanged files keep their time
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
 def write_student_copies(root: Path, out: Path) -> list[Path]:
     """Write the student copies of ``root``'s exercise pages and chapters into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for page in sorted((root / "book").glob("part*_exercises.md")):
         text = strip_solutions(page.read_text(encoding="utf-8"))
-        (out / page.name).write_text(text, encoding="utf-8")
-        (out / page.with_suffix(".ipynb").name).write_text(_dump(page_notebook(text)), encoding="utf-8")
-        written += [out / page.name, out / page.with_suffix(".ipynb").name]
+        written.append(_write(out / page.name, text))
+        written.append(_write(out / page.with_suffix(".ipynb").name, _dump(page_notebook(text))))
     for path in sorted((root / "notebooks").glob("*.ipynb")):
         nb = student_notebook(json.loads(path.read_text(encoding="utf-8")))
         if nb is not None:
-            (out / path.name).write_text(_dump(nb), encoding="utf-8")
-            written.append(out / path.name)
+            written.append(_write(out / path.name, _dump(nb)))
     return written
 
 

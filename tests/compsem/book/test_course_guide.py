@@ -2,6 +2,7 @@
 
 import re
 
+from compsem.book.exercises import write_student_copies
 from compsem.paths import repo_root
 
 ROOT = repo_root()
@@ -43,3 +44,9 @@ def test_every_exercise_is_mapped_to_a_learning_goal():
     table = GUIDE[GUIDE.index("## Learning goals"):GUIDE.index("## Assessment")]
     mapped = set(re.findall(r"\{ref\}`(ex-[\w-]+)`", table))
     assert len(exercises) >= 19 and mapped == exercises
+
+
+def test_student_copies_offered_for_download_are_the_ones_staged(tmp_path):
+    names = {p.name for p in write_student_copies(ROOT, tmp_path)}
+    downloads = re.findall(r"\{download\}`[^<`]*<\.\./exercises/([^>]+)>`", GUIDE)
+    assert len(downloads) == 4 and set(downloads) <= names

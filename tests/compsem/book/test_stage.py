@@ -29,6 +29,7 @@ def test_stage_inserts_one_box_after_the_first_markdown_cell(tmp_path):
     assert cells[0] == src["cells"][0] and "Rerun this chapter" in "".join(cells[1]["source"])
     assert (out / "_toc.yml").is_file() and (out / "book" / "intro.md").is_file()
     assert (out / "_static" / "compsem.css").read_text() == (ROOT / "_static" / "compsem.css").read_text()
+    assert (out / "exercises" / "part1_setcomp_exercises.ipynb").is_file()      # the course guide's downloads
     mtime = staged.stat().st_mtime_ns
     stage(ROOT, executed, out)             # nothing changed: the file is left alone
     assert staged.stat().st_mtime_ns == mtime
