@@ -1,5 +1,6 @@
 """The teaching targets of the Makefile exist and call what they should."""
 
+import os
 import re
 import shutil
 import subprocess
@@ -26,6 +27,21 @@ def test_make_lab_opens_jupyterlab_with_the_venv_kernel():
     assert ".venv/bin/jupyter lab" in out
     assert f'JUPYTER_PATH="{ROOT}/.venv/share/jupyter"' in out     # the venv's kernelspec comes first
     assert "preferred_dir=notebooks" in out
+
+
+def test_the_lab_kernel_is_the_environment_python():
+    """With the venv's share/jupyter first on JUPYTER_PATH (as `make lab` sets it), the python3
+    kernel found is the venv's, and it starts this environment's interpreter."""
+    venv = Path(sys.prefix)
+    code = ("from jupyter_client.kernelspec import KernelSpecManager; from jupyter_client import KernelManager; "
+            "print(KernelSpecManager().get_kernel_spec('python3').resource_dir); "
+            "print(KernelManager(kernel_name='python3').format_kernel_cmd()[0])")
+    env = {**os.environ, "JUPYTER_PATH": str(venv / "share" / "jupyter")}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    resource_dir, python = r.stdout.split()
+    assert Path(resource_dir) == venv / "share" / "jupyter" / "kernels" / "python3"
+    assert python == sys.executable
 
 
 def test_jupyterlab_runs_in_the_environment_at_the_pinned_version():
