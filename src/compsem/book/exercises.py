@@ -6,7 +6,7 @@ Two kinds of source:
   or colon fence, any length, nested code blocks included) and every gated
   ``{solution-start}`` … ``{solution-end}`` span is dropped. Each page is written twice: as
   Markdown, and as a notebook with one Markdown cell per exercise followed by an empty code cell
-  for the answer;
+  for the answer (after a copy of the chapters' set-up cell, so that it also runs on Colab);
 * chapter notebooks: cells tagged ``solution`` are dropped (and outputs cleared); a chapter
   without such a cell has nothing to hide and is not copied.
 
@@ -85,12 +85,15 @@ def _md_cell(text: str) -> dict:
     return {"cell_type": "markdown", "metadata": {}, "source": text.splitlines(keepends=True)}
 
 
-def page_notebook(text: str) -> dict:
+def page_notebook(text: str, setup: dict | None = None) -> dict:
     """A notebook of a (solution-free) exercise page: the page's introduction, then per exercise
-    its statement and an empty code cell for the answer."""
+    its statement and an empty code cell for the answer. ``setup`` (the chapters' set-up cell)
+    goes first, so that the copy also runs on Colab."""
     intro, blocks = exercise_blocks(text)
     intro = re.sub(r"^\([\w-]+\)=\s*\n", "", intro)          # MyST target labels mean nothing in Jupyter
     cells = [_md_cell(intro + "\n\n*Student copy: the solutions are in the book.*")]
+    if setup is not None:
+        cells.append({k: v for k, v in setup.items() if k != "id"})
     for k, (title, body) in enumerate(blocks, 1):
         cells.append(_md_cell(f"## Exercise {k}: {title}\n\n{body}"))
         cells.append({"cell_type": "code", "execution_count": None, "metadata": {"tags": ["answer"]}, "outputs": [],
@@ -121,14 +124,23 @@ def _write(path: Path, text: str) -> Path:
     return path
 
 
+def _setup_cell(root: Path) -> dict | None:
+    """The set-up cell of the toolkit chapter (its repository and commit as ``make launch-cell``
+    wrote them), or ``None``."""
+    path = root / "notebooks" / "00_toolkit.ipynb"
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"] if path.is_file() else []
+    return next((c for c in cells if "compsem-setup" in c.get("metadata", {}).get("tags", [])), None)
+
+
 def write_student_copies(root: Path, out: Path) -> list[Path]:
     """Write the student copies of ``root``'s exercise pages and chapters into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
+    setup = _setup_cell(root)
     for page in sorted((root / "book").glob("part*_exercises.md")):
         text = strip_solutions(page.read_text(encoding="utf-8"))
         written.append(_write(out / page.name, text))
-        written.append(_write(out / page.with_suffix(".ipynb").name, _dump(page_notebook(text))))
+        written.append(_write(out / page.with_suffix(".ipynb").name, _dump(page_notebook(text, setup))))
     for path in sorted((root / "notebooks").glob("*.ipynb")):
         nb = student_notebook(json.loads(path.read_text(encoding="utf-8")))
         if nb is not None:

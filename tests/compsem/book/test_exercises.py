@@ -74,6 +74,12 @@ def test_exercise_blocks_and_page_notebook():
     assert kinds == ["markdown"] + ["markdown", "code"] * 3
     assert "".join(nb["cells"][3]["source"]).startswith("## Exercise 2: Second")
     assert "(sec-x)=" not in "".join(nb["cells"][0]["source"])
+    setup = {"cell_type": "code", "id": "compsem-setup", "metadata": {"tags": ["remove-cell", "compsem-setup"]},
+             "source": "pass", "outputs": [], "execution_count": None}
+    nb = page_notebook(strip_solutions(PAGE), setup)
+    assert [c["cell_type"] for c in nb["cells"]][:3] == ["markdown", "code", "markdown"]
+    assert nb["cells"][1]["metadata"]["tags"] == ["remove-cell", "compsem-setup"]
+    assert len({c["id"] for c in nb["cells"]}) == len(nb["cells"])      # ids stay unique
 
 
 def test_unclosed_blocks_are_errors():
@@ -130,3 +136,5 @@ def test_student_copies_of_the_book_hold_no_solution_text(page, tmp_path):
     assert n_ex == len(exercise_blocks(md)[1]) == nb_text.count("## Exercise ")
     assert n_ex == len(re.findall(r"^(`{3,}|:{3,})\{solution\}", original, flags=re.M))
     assert all(p.parent == tmp_path for p in written)
+    cells = json.loads((tmp_path / page.with_suffix(".ipynb").name).read_text())["cells"]
+    assert "compsem-setup" in cells[1]["metadata"]["tags"]              # runs on Colab too
