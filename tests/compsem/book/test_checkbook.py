@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from compsem.book.checkbook import browser_check, notebook_errors, static_check, truncated_cells
+from compsem.book.checkbook import browser_check, main, notebook_errors, static_check, truncated_cells
 
 GOOD = """<html><head><link rel="stylesheet" href="_static/s.css"></head><body>
 <h1 id="top">Title</h1><a href="other.html#sec">ok</a><a href="#top">self</a>
@@ -117,3 +117,12 @@ def test_browser_flags_cells_cut_by_css(site):
     problems = browser_check(site)
     assert problems == ["cut.html: a table cell is cut short by CSS (text-overflow: ellipsis): "
                         "'a long definition that does not fit'"]
+
+
+def test_main_reports_cut_cells(site, tmp_path, capsys):
+    cut = "<table><tr><td>the overlap sentence is closer to each input t...</td></tr></table>"
+    executed = _executed(tmp_path, cut)
+    assert main(["--html", str(site), "--executed", str(executed), "--data", str(tmp_path / "none"),
+                 "--no-browser"]) == 1
+    out = capsys.readouterr().out
+    assert "check-book: x.ipynb: cell 0 shows a table cell cut short: 'the overlap sentence is closer to each input t...'" in out
