@@ -24,7 +24,7 @@ from ..cache import EmbeddingCache, text_key
 from ..encoders import check_available, installed_panel
 from ..errors import CompsemError
 from ..paths import repo_root
-from ..reference import paper_panel
+from ..reference import paper_match, paper_panel
 
 __all__ = ["notebook_parameters", "study_of", "planned_texts", "plan", "cached_counts", "throughputs"]
 
@@ -73,7 +73,7 @@ def _models(models: Any, study: str | None) -> list[str]:
         if m == "panel":
             out.extend(installed_panel())
         elif m == "paper" and study:
-            out.extend(paper_panel(study, kind=None))
+            out.extend(paper_panel(study, kind=("encoder", "nli")))  # generators embed nothing
         else:
             out.append(str(m))
     return list(dict.fromkeys(out))
@@ -124,15 +124,43 @@ def cached_counts(spec: str, texts: list[str], store: EmbeddingCache | None = No
 def throughputs(path: str | Path | None = None) -> dict[str, float]:
     """Texts per second per spec from ``benchmarks/results.json`` (cold cache: texts the model
     actually encoded per second), or ``{}`` when there is no such file."""
+    return _bench(path)[0]
+
+
+def _bench(path: str | Path | None = None) -> tuple[dict[str, float], str]:
     path = Path(path) if path else repo_root() / "benchmarks" / "results.json"
     if not path.is_file():
-        return {}
+        return {}, "no benchmark file (make bench writes benchmarks/results.json)"
     res = json.loads(path.read_text())
-    return {spec: float(v["encoded_per_s_cold"]) for spec, v in res.get("encode", {}).items()
-            if v.get("encoded_per_s_cold")}
+    rates = {spec: float(v["encoded_per_s_cold"]) for spec, v in res.get("encode", {}).items()
+             if v.get("encoded_per_s_cold")}
+    m = res.get("machine", {})
+    where = (f"benchmarks/results.json, measured on {m.get('cpu_count', '?')} CPU cores, torch {m.get('torch', '?')}"
+             if m else "benchmarks/results.json")
+    return rates, where
+
+
+#: The benchmarked model a rate is scaled from, and its download size in GB.
+_REFERENCE_MODEL = ("sbert-mini", 0.09)
+
+
+def _rate(spec: str, study: str, rates: dict[str, float]) -> tuple[float | None, str]:
+    """Texts per second for ``spec`` and how it was found: measured, or scaled from
+    ``sbert-mini`` by download size (a rough stand-in for the parameter count)."""
+    if spec in rates:
+        return rates[spec], ""
+    if spec.startswith("vec:") and "glove-50d" in rates:
+        return rates["glove-50d"], " (as glove-50d)"
+    ref, ref_gb = _REFERENCE_MODEL
+    hit = paper_match(study, spec)
+    if ref in rates and hit is not None and hit.get("size_gb") and not spec.startswith(("oa:", "gen:")):
+        return rates[ref] * ref_gb / float(hit["size_gb"]), f" (rough: {ref}'s rate scaled by model size)"
+    return None, ""
 
 
 def _duration(seconds: float) -> str:
+    if seconds < 1:
+        return "< 1 s"
     if seconds < 90:
         return f"{seconds:.0f} s"
     if seconds < 5400:
@@ -163,7 +191,7 @@ def plan(notebook: str | Path, overrides: dict[str, Any] | None = None, *,
         check_available(models, trust_remote_code=bool(params.get("trust_remote_code", False)), study=study)
     except CompsemError as exc:
         notes.append(str(exc))
-    rates = throughputs(bench)
+    rates, where = _bench(bench)
     store = EmbeddingCache()
     rows = []
     for spec in models:
@@ -174,10 +202,11 @@ def plan(notebook: str | Path, overrides: dict[str, Any] | None = None, *,
             continue
         cached = 0 if spec.startswith(_UNCACHED) else cached_counts(spec, texts, store)
         todo = len(texts) - cached
-        rate = rates.get(spec)
-        estimate = "nothing to embed" if todo == 0 else (_duration(todo / rate) if rate else "no benchmark for this model")
+        rate, how = _rate(spec, study, rates)
+        estimate = ("nothing to embed" if todo == 0 else
+                    (_duration(todo / rate) + how if rate else "no benchmark for this model"))
         rows.append({"model": spec, "texts": len(texts), "cached": cached, "to_embed": todo,
-                     "texts_per_s": round(rate) if rate else "-", "estimate": estimate})
+                     "texts_per_s": (round(rate, 1) if rate < 10 else round(rate)) if rate else "-", "estimate": estimate})
     notes.insert(0, f"{Path(notebook).name} ({study}); models = {params.get('models', 'panel')!r}; "
-                    f"throughput: {'benchmarks/results.json (make bench)' if rates else 'no benchmark file'}")
+                    f"throughput: {where}")
     return pd.DataFrame(rows), notes

@@ -76,3 +76,14 @@ def test_notebook_without_parameters_cell(tmp_path):
     path.write_text(json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
     with pytest.raises(CompsemError, match="no cell tagged 'parameters'"):
         P.notebook_parameters(path)
+
+
+def test_unbenchmarked_hub_model_is_scaled_from_sbert_mini_by_size(setup):
+    nb, bench = setup
+    table, notes = P.plan(nb, {"models": ["hf:FacebookAI/roberta-base", "oa:text-embedding-ada-002"], "n_items": 5},
+                          bench=bench)
+    rows = table.set_index("model")
+    # 2 texts/s x 0.09 GB / 0.5 GB = 0.36 texts/s; 5 texts -> 13.9 s
+    assert rows.loc["hf:FacebookAI/roberta-base", "texts_per_s"] == 0.4
+    assert rows.loc["hf:FacebookAI/roberta-base", "estimate"] == "14 s (rough: sbert-mini's rate scaled by model size)"
+    assert rows.loc["oa:text-embedding-ada-002", "estimate"] == "no benchmark for this model"
