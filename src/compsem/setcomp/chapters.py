@@ -240,8 +240,9 @@ class DifferenceChapter(_OperatorChapter):
         d = t["NED − (1 − cos)/2"]
         self.values.update(ned_n_fit=int(t["fits"].sum()), ned_n_models=len(t), ned_laser=float(d["LASER"]),
                            ned_infersent=float(d["InferSent"]),
-                           ned_fit_max=float(d[t["fits"]].abs().max()), ned_llm_min=float(d[~t["fits"]].drop(
-                               ["LASER", "InferSent"]).min()), ned_llm_max=float(d.drop(["LASER", "InferSent"]).max()))
+                           ned_fit_max=float(d[t["fits"]].abs().max()))
+        rest = d[~t["fits"]].drop(["LASER", "InferSent"])
+        self.values.update(ned_n_rest=len(rest), ned_llm_min=float(rest.min()), ned_llm_max=float(rest.max()))
         return t.round(4)
 
     def ned_ours(self) -> pd.DataFrame:

@@ -36,6 +36,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..data import read_table
+from ..encoders import resolve_models
 from ..errors import DataError
 from ..llm import Generator, RateLimiter, make_generator
 from .data import build_operator_tables
@@ -149,10 +150,13 @@ def fusion_generator(spec: str | Generator, *, temperature: float = TEMPERATURE,
                      trust_remote_code: bool = False) -> Generator:
     """A :mod:`compsem.llm` generator set up as the paper's fusion model (sampling at 0.5).
 
-    A generator object passes through unchanged (tests pass fakes).
+    ``"paper"`` is the paper's own fusion model from ``data/reference/paper_models.csv``
+    (``gen:openai:gpt-3.5-turbo``). A generator object passes through unchanged (tests pass fakes).
     """
     if not isinstance(spec, str):
         return spec
+    if spec == "paper":
+        spec = resolve_models("paper", study="setcomp", kind="generator")[0]
     if spec.startswith("gen:openai:"):
         return make_generator(spec, temperature=temperature, max_new_tokens=max_new_tokens)
     return make_generator(spec, temperature=temperature, do_sample=True, max_new_tokens=max_new_tokens,

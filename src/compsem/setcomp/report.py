@@ -23,7 +23,7 @@ import seaborn as sns
 from .. import figures
 from .. import measures as M
 from ..encoders import validate_texts
-from ..reference import paper_models, paper_row, paper_table
+from ..reference import paper_match, paper_row, paper_table
 from ..results import Headline, bootstrap_headline
 from .data import build_operator_tables, load_quintuples
 from .metrics import criterion_deltas, geometry
@@ -46,12 +46,12 @@ def paper_name(spec: str) -> str | None:
 
 def paper_label(spec: str, source: str) -> str:
     """``"paper, Table 1 (SBERT-mini)"``, saying so when the paper's model is not ours."""
-    name = paper_name(spec)
-    pm = paper_models(STUDY)
-    hit = pm[pm["spec"] == spec]
-    if len(hit) and not bool(hit["same_model"].iloc[0]):
-        return f"paper, {source} ({name}: a different model from our {spec})"
-    return f"paper, {source} ({name})"
+    row = paper_match(STUDY, spec)
+    if row is None:
+        return f"paper, {source}"
+    if not bool(row["same_model"]):
+        return f"paper, {source} ({row['paper_name']}: a different model from our {spec})"
+    return f"paper, {source} ({row['paper_name']})"
 
 
 def fmt_ci(est: float, low: float, high: float, digits: int = 1) -> str:

@@ -17,9 +17,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .. import encoders as _encoders
 from ..cache import embed
-from ..encoders import resolve_models
+from ..encoders import check_available, resolve_models
 from ..measures import cosine
 from .data import (OPERATORS, TARGET_COLUMN, FilterReport, build_operator_tables, filter_masks, load_source,
                    shuffled_targets, unique_texts, validate_quintuples)
@@ -42,10 +41,8 @@ def resolve(models, *, trust_remote_code: bool = False) -> list[str]:
     Before anything is embedded, every spec is checked to be loadable here: offline, a model
     that would have to be downloaded fails at once, naming what it would download.
     """
-    specs = resolve_models(models, study=STUDY)
-    check = getattr(_encoders, "check_available", None)   # the foundation's check (lands with the 12:30 merge)
-    if check is not None:
-        check(specs, trust_remote_code=trust_remote_code, study=STUDY)
+    specs = resolve_models(models, study=STUDY, trust_remote_code=trust_remote_code)
+    check_available(specs, trust_remote_code=trust_remote_code, study=STUDY)
     return specs
 
 

@@ -258,3 +258,10 @@ def test_an_eight_sentence_document_gives_only_distinct_samples(tmp_path):
     for op, n in (("difference", 18), ("union", 6), ("overlap", 3)):
         rows = t[op].drop(columns=["qid", "variant"]).drop_duplicates()
         assert len(t[op]) == len(rows) == n, op
+
+
+def test_paper_fusion_model_is_gpt35_at_temperature_half(monkeypatch):
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    gen = pl.fusion_generator("paper")
+    assert gen.model == "gpt-3.5-turbo" and gen.temperature == 0.5
+    assert gen.request_body(pl.fusion_messages("a b", "c d"))["messages"][0]["content"] == "You are a paraphraser."

@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from compsem.errors import ModelsUnavailableError
 from compsem.setcomp import data as ds
 from compsem.setcomp import study
 
@@ -75,6 +76,13 @@ def test_run_operator_embeds_models_and_controls():
     assert run.emb[run.main]["m"]["difference"]["a"].shape == (len(run.subsets[run.main]), 2)
 
 
-def test_paper_panel_resolves():
-    specs = study.resolve("paper")
-    assert "sbert-mini" in specs and "use" in specs
+def test_paper_panel_offline_fails_fast_naming_the_downloads(monkeypatch):
+    from compsem.encoders import resolve_models
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    specs = resolve_models("paper", study="setcomp")
+    assert {"sbert-mini", "use"} <= set(specs)
+    assert "hf:Qwen/Qwen2.5-7B" in specs
+    with pytest.raises(ModelsUnavailableError, match="would download Qwen/Qwen2.5-7B"):
+        study.resolve("paper")
+    assert study.resolve(["sbert-mini", "bow"]) == ["sbert-mini", "bow"]
