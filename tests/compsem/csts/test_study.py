@@ -59,8 +59,12 @@ def test_book_data_subsamples_and_planned_texts():
     assert parts["train"]["pair_id"].nunique() == 100 and parts["test"]["pair_id"].nunique() == 50
     texts = st.planned_texts({"data": "reannotated", "eval_pairs": 50})
     t = parts["test"]
-    want = set(t.sentence1) | set(t.sentence2) | set(st.attach(t.sentence1, t.condition))
-    assert want <= set(texts) and len(texts) == len(set(texts))
+    want = set(t.sentence1) | set(t.sentence2) | set(st.attach(t.sentence1, t.condition)) | set(
+        st.attach(t.sentence2, t.condition))
+    assert set(texts) == want and len(texts) == len(set(texts))
+    # the chapter's defaults: 250 test pairs
+    nb = (st.paths.repo_root() / "notebooks" / "21_csts_zeroshot.ipynb").read_text()
+    assert f"eval_pairs = {st.ZERO_SHOT_DEFAULTS['eval_pairs']} " in nb
 
 
 def test_data_hash_changes_with_a_label(rows):
