@@ -25,17 +25,26 @@ import numpy as np
 import pandas as pd
 
 from compsem import embed, measures, paths
+from compsem.encoders import check_available, resolve_models
 
 from . import metrics
 from .data import load_csts, pair_index
 from .splitting import splits, subsample_pairs
 
-__all__ = ["DEFAULT_TEMPLATE", "attach", "zero_shot_scores", "zero_shot_textpair", "pair_accuracy", "baselines",
+__all__ = ["DEFAULT_TEMPLATE", "models_for", "attach", "zero_shot_scores", "zero_shot_textpair", "pair_accuracy", "baselines",
            "score_row", "train_and_evaluate", "sweep", "planned_texts", "data_hash", "CODE_VERSION"]
 
 DEFAULT_TEMPLATE = "{sentence} ({condition})"
 #: bump when a change in training or models changes results (invalidates the run cache)
 CODE_VERSION = "csts-train-2"
+
+
+def models_for(models, *, kind: str = "encoder", trust_remote_code: bool = False) -> list[str]:
+    """A chapter's ``models`` parameter as specs (``"panel"``, ``"paper"`` — the C-STS paper's
+    models of this ``kind`` — or a list), checked before anything runs: offline, a model that
+    would need a download fails here with one message naming it."""
+    specs = resolve_models(models, study="csts", kind=kind, trust_remote_code=trust_remote_code)
+    return check_available(specs, trust_remote_code=trust_remote_code, study="csts")
 
 
 def attach(sentences, conditions, template: str = DEFAULT_TEMPLATE) -> list[str]:

@@ -72,3 +72,13 @@ def test_data_hash_changes_with_a_label(rows):
     b = a.copy()
     b.loc[0, "label"] = 3.0
     assert st.data_hash(a) != st.data_hash(b) and st.data_hash(a) == st.data_hash(a.copy())
+
+
+def test_models_for_paper_fails_fast_offline(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    assert st.models_for(["sbert-mini"]) == ["sbert-mini"]
+    with pytest.raises(Exception, match="roberta-base") as err:
+        st.models_for("paper")
+    assert "cannot be loaded" in str(err.value)
+    with pytest.raises(Exception, match="flan-t5-small"):
+        st.models_for("paper", kind="generator")
