@@ -109,7 +109,7 @@ def data_values(report: LoadReport, parts: dict[str, pd.DataFrame]) -> dict:
         "csts_sent_len": float(sents.str.split().str.len().mean()),
         "csts_cond_len": float(df["condition"].str.split().str.len().mean()),
         "paper_sent_len": float(stats["mean_sentence_words"]), "paper_cond_len": float(stats["mean_condition_words"]),
-        "paper_n_instances": float(stats["n_instances"]),
+        "paper_n_instances": float(stats["n_instances"]), "paper_kappa": float(stats["fleiss_kappa"]),
     }
 
 
