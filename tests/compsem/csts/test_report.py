@@ -50,4 +50,5 @@ def test_table8_transcription():
     t8 = R.reference("table8_best_settings")
     assert len(t8) == 15 and set(t8.encoding) == {"cross", "bi", "tri"}
     row = t8.query("model == 'SimCSE-large' and encoding == 'bi'").iloc[0]
-    assert (row.lr, row.weight_decay, bool(row.transform), row.objective, row.spearman) == (1e-5, 0.1, False, "mse", 47.70)
+    assert (row["lr"], row["weight_decay"], bool(row["transform"]), row["objective"], row["spearman"]) == (
+        1e-5, 0.1, False, "mse", 47.70)
