@@ -82,3 +82,11 @@ def test_models_for_paper_fails_fast_offline(monkeypatch):
     assert "cannot be loaded" in str(err.value)
     with pytest.raises(Exception, match="flan-t5-small"):
         st.models_for("paper", kind="generator")
+
+
+def test_condition_prior_on_the_book_split_matches_the_datasheet():
+    parts, _ = st.book_data("reannotated", split_seed=0)
+    b = st.baselines(parts["train"], {"validation": parts["validation"], "test": parts["test"]}).set_index("split")
+    assert round(b.loc["test", "spearman"], 1) == 41.6 and round(b.loc["validation", "spearman"], 1) == 39.4
+    text = (st.paths.data_dir("csts") / "DATASHEET.md").read_text()
+    assert "Spearman of 41.6" in text and "39.4 on validation" in text
