@@ -19,7 +19,7 @@ import warnings
 import numpy as np
 from scipy import stats as sstats
 
-__all__ = ["correlations", "pair_accuracy", "condition_prior", "quad_margin_loss"]
+__all__ = ["correlations", "pair_accuracy", "pair_outcomes", "condition_prior", "quad_margin_loss"]
 
 
 def correlations(pred, gold) -> dict:
@@ -82,11 +82,21 @@ def pair_accuracy(score_high, score_low) -> float:
     A diagnostic of this book (not in the paper), built on the C-High / C-Low design of
     Deshpande et al. (2023), Section 3.
     """
+    out = pair_outcomes(score_high, score_low)
+    out = out[np.isfinite(out)]
+    return 100.0 * float(out.mean()) if out.size else float("nan")
+
+
+def pair_outcomes(score_high, score_low) -> np.ndarray:
+    """Per pair: 1 when the C-High row scores above the C-Low row, ½ on a tie, 0 below, NaN
+    when a score is undefined; shape ``(P,)``. :func:`pair_accuracy` is 100 × their mean.
+
+    References
+    ----------
+    As :func:`pair_accuracy`.
+    """
     d = np.asarray(score_high, dtype=float) - np.asarray(score_low, dtype=float)
-    d = d[np.isfinite(d)]
-    if not d.size:
-        return float("nan")
-    return 100.0 * float(((d > 0) + 0.5 * (d == 0)).mean())
+    return np.where(np.isfinite(d), (d > 0) + 0.5 * (d == 0), np.nan)
 
 
 def condition_prior(train_conditions, train_labels, conditions) -> np.ndarray:

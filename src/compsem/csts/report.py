@@ -19,6 +19,7 @@ from compsem.encoders import validate_texts
 from compsem.reference import paper_table
 from compsem.results import Headline, bootstrap_headline
 
+from . import metrics
 from .data import LoadReport, load_csts, pair_index
 from .study import pair_accuracy, zero_shot_scores
 
@@ -50,8 +51,7 @@ def headlines(models: Sequence[str], *, n_boot: int = 1000, seed: int = 0) -> li
     rows = []
     for m in models:
         s = zero_shot_scores(df, m)["attached"].to_numpy()
-        d = s[hi] - s[lo]
-        outcome = np.where(np.isnan(d), np.nan, (d > 0) + 0.5 * (d == 0))
+        outcome = metrics.pair_outcomes(s[hi], s[lo])
         rows.append(bootstrap_headline(HEADLINES[0], m, outcome, n_boot=n_boot, seed=seed, scale=100))
     return rows
 
@@ -109,7 +109,7 @@ def data_values(report: LoadReport, parts: dict[str, pd.DataFrame]) -> dict:
         "csts_sent_len": float(sents.str.split().str.len().mean()),
         "csts_cond_len": float(df["condition"].str.split().str.len().mean()),
         "paper_sent_len": float(stats["mean_sentence_words"]), "paper_cond_len": float(stats["mean_condition_words"]),
-        "paper_n_instances": float(stats["n_instances"]),
+        "paper_n_instances": float(stats["n_instances"]), "paper_kappa": float(stats["fleiss_kappa"]),
     }
 
 

@@ -25,17 +25,26 @@ import numpy as np
 import pandas as pd
 
 from compsem import embed, measures, paths
+from compsem.encoders import check_available, resolve_models
 
 from . import metrics
 from .data import load_csts, pair_index
 from .splitting import splits, subsample_pairs
 
-__all__ = ["DEFAULT_TEMPLATE", "attach", "zero_shot_scores", "zero_shot_textpair", "pair_accuracy", "baselines",
+__all__ = ["DEFAULT_TEMPLATE", "models_for", "attach", "zero_shot_scores", "zero_shot_textpair", "pair_accuracy", "baselines",
            "score_row", "train_and_evaluate", "sweep", "planned_texts", "data_hash", "CODE_VERSION"]
 
 DEFAULT_TEMPLATE = "{sentence} ({condition})"
 #: bump when a change in training or models changes results (invalidates the run cache)
 CODE_VERSION = "csts-train-2"
+
+
+def models_for(models, *, kind: str = "encoder", trust_remote_code: bool = False) -> list[str]:
+    """A chapter's ``models`` parameter as specs (``"panel"``, ``"paper"`` — the C-STS paper's
+    models of this ``kind`` — or a list), checked before anything runs: offline, a model that
+    would need a download fails here with one message naming it."""
+    specs = resolve_models(models, study="csts", kind=kind, trust_remote_code=trust_remote_code)
+    return check_available(specs, trust_remote_code=trust_remote_code, study="csts")
 
 
 def attach(sentences, conditions, template: str = DEFAULT_TEMPLATE) -> list[str]:
@@ -176,13 +185,20 @@ def book_data(data="reannotated", *, split_seed: int = 0, train_pairs=None, eval
     return parts, report
 
 
+#: the zero-shot chapter's defaults (``notebooks/21_csts_zeroshot.ipynb``), for :func:`planned_texts`
+ZERO_SHOT_DEFAULTS = {"data": "reannotated", "split_seed": 0, "eval_split": "test", "eval_pairs": 250,
+                      "template": DEFAULT_TEMPLATE, "seed": 0}
+
+
 def planned_texts(params: dict) -> list[str]:
     """The unique texts a Part II chapter with these parameters embeds per panel model (the
-    zero-shot chapter: plain sentences and sentence + condition strings of its evaluation rows)."""
-    parts, _ = book_data(params.get("data", "reannotated"), split_seed=params.get("split_seed", 0),
-                         eval_pairs=params.get("eval_pairs"), sample_seed=params.get("sample_seed", 0))
-    split = params.get("eval_split", "test")
+    zero-shot chapter: plain sentences and sentence + condition strings of its evaluation rows;
+    parameters not given take the chapter's defaults, :data:`ZERO_SHOT_DEFAULTS`)."""
+    params = {**ZERO_SHOT_DEFAULTS, **params}
+    parts, _ = book_data(params["data"], split_seed=params["split_seed"], eval_pairs=params["eval_pairs"],
+                         sample_seed=params["seed"])
+    split = params["eval_split"]
     df = pd.concat(parts.values()) if split == "all" else parts[split]
-    template = params.get("template", DEFAULT_TEMPLATE)
+    template = params["template"]
     s1, s2, c = df["sentence1"].tolist(), df["sentence2"].tolist(), df["condition"].tolist()
     return list(dict.fromkeys(s1 + s2 + attach(s1, c, template) + attach(s2, c, template)))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.stats import rankdata
+from scipy.stats import rankdata, spearmanr
 
 from . import metrics
 from .study import pair_accuracy
@@ -21,18 +21,22 @@ def pair_bootstrap_replicates(pred, gold, pair_ids, *, n_boot: int = 1000, seed:
     """Spearman ×100 of ``n_boot`` pair-resampled replicates (vectorised), shape ``(n_boot,)``.
 
     Replicate b uses the pairs ``default_rng(seed).integers(0, n_pairs, (n_boot, n_pairs))[b]``
-    (pairs in sorted-id order), all rows of each drawn pair. Every pair must have the same
-    number of rows (load with complete pairs, or drop single rows first).
+    (pairs in sorted-id order), all rows of each drawn pair. Pairs of two rows and single rows
+    (partner unlabelled) may mix; then replicates are computed one by one.
     """
     pred = np.asarray(pred, dtype=float)
     gold = np.asarray(gold, dtype=float)
     ids = np.asarray(pair_ids).astype(str)
     uniq, inv = np.unique(ids, return_inverse=True)
     members = [np.flatnonzero(inv == j) for j in range(len(uniq))]
-    if len({len(m) for m in members}) != 1:
-        raise ValueError("pair_bootstrap_ci needs the same number of rows in every pair")
-    M = np.stack(members)
     draw = np.random.default_rng(seed).integers(0, len(uniq), size=(n_boot, len(uniq)))
+    if len({len(m) for m in members}) != 1:  # e.g. a row whose partner was unlabelled: one replicate at a time
+        out = np.empty(n_boot)
+        for b in range(n_boot):
+            rows = np.concatenate([members[j] for j in draw[b]])
+            out[b] = 100 * spearmanr(pred[rows], gold[rows]).statistic
+        return out
+    M = np.stack(members)
     idx = M[draw].reshape(n_boot, -1)
     rp, rg = rankdata(pred[idx], axis=1), rankdata(gold[idx], axis=1)
     rp -= rp.mean(1, keepdims=True)

@@ -29,6 +29,8 @@ def test_pair_accuracy_by_hand():
     # pairs: right (0.9 > 0.1), tie (0.5 = 0.5) counts 1/2, wrong (0.2 < 0.8), NaN left out
     assert M.pair_accuracy([0.9, 0.5, 0.2, np.nan], [0.1, 0.5, 0.8, 0.3]) == pytest.approx(100 * 1.5 / 3)
     assert np.isnan(M.pair_accuracy([np.nan], [0.1]))
+    out = M.pair_outcomes([0.9, 0.5, 0.2, np.nan], [0.1, 0.5, 0.8, 0.3])
+    assert out[:3].tolist() == [1.0, 0.5, 0.0] and np.isnan(out[3])
 
 
 def test_condition_prior_by_hand():

@@ -44,3 +44,11 @@ def test_reference_tables_load():
     assert t3.query("encoding == 'bi' and model == 'SimCSE-large'")["spearman_mean"].item() == 47.5
     with pytest.raises(DataError, match="available"):
         R.reference("nope")
+
+
+def test_table8_transcription():
+    t8 = R.reference("table8_best_settings")
+    assert len(t8) == 15 and set(t8.encoding) == {"cross", "bi", "tri"}
+    row = t8.query("model == 'SimCSE-large' and encoding == 'bi'").iloc[0]
+    assert (row["lr"], row["weight_decay"], bool(row["transform"]), row["objective"], row["spearman"]) == (
+        1e-5, 0.1, False, "mse", 47.70)

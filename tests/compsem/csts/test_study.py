@@ -59,8 +59,12 @@ def test_book_data_subsamples_and_planned_texts():
     assert parts["train"]["pair_id"].nunique() == 100 and parts["test"]["pair_id"].nunique() == 50
     texts = st.planned_texts({"data": "reannotated", "eval_pairs": 50})
     t = parts["test"]
-    want = set(t.sentence1) | set(t.sentence2) | set(st.attach(t.sentence1, t.condition))
-    assert want <= set(texts) and len(texts) == len(set(texts))
+    want = set(t.sentence1) | set(t.sentence2) | set(st.attach(t.sentence1, t.condition)) | set(
+        st.attach(t.sentence2, t.condition))
+    assert set(texts) == want and len(texts) == len(set(texts))
+    # the chapter's defaults: 250 test pairs
+    nb = (st.paths.repo_root() / "notebooks" / "21_csts_zeroshot.ipynb").read_text()
+    assert f"eval_pairs = {st.ZERO_SHOT_DEFAULTS['eval_pairs']} " in nb
 
 
 def test_data_hash_changes_with_a_label(rows):
@@ -68,3 +72,21 @@ def test_data_hash_changes_with_a_label(rows):
     b = a.copy()
     b.loc[0, "label"] = 3.0
     assert st.data_hash(a) != st.data_hash(b) and st.data_hash(a) == st.data_hash(a.copy())
+
+
+def test_models_for_paper_fails_fast_offline(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    assert st.models_for(["sbert-mini"]) == ["sbert-mini"]
+    with pytest.raises(Exception, match="roberta-base") as err:
+        st.models_for("paper")
+    assert "cannot be loaded" in str(err.value)
+    with pytest.raises(Exception, match="flan-t5-small"):
+        st.models_for("paper", kind="generator")
+
+
+def test_condition_prior_on_the_book_split_matches_the_datasheet():
+    parts, _ = st.book_data("reannotated", split_seed=0)
+    b = st.baselines(parts["train"], {"validation": parts["validation"], "test": parts["test"]}).set_index("split")
+    assert round(b.loc["test", "spearman"], 1) == 41.6 and round(b.loc["validation", "spearman"], 1) == 39.4
+    text = (st.paths.data_dir("csts") / "DATASHEET.md").read_text()
+    assert "Spearman of 41.6" in text and "39.4 on validation" in text

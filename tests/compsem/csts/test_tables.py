@@ -42,3 +42,14 @@ def test_with_baseline_subtracts_the_prior():
     t = TB.with_baseline(TB.summarise(runs, splits=("test",)), base)
     assert t.loc["bi/mse", "minus condition prior"] == pytest.approx(11.0)
     assert t.index[-1] == "condition prior (baseline)"
+
+
+def test_pair_bootstrap_with_a_single_row_matches_a_slow_replicate():
+    rng = np.random.default_rng(3)
+    pairs = np.array([0, 0, 1, 1, 2, 3, 3, 4, 4, 5, 5])  # pair 2 is a single row
+    gold = rng.integers(1, 6, size=len(pairs)).astype(float)
+    pred = gold + rng.normal(0, 1, size=len(pairs))
+    reps = TB.pair_bootstrap_replicates(pred, gold, pairs, n_boot=20, seed=4)
+    draw = np.random.default_rng(4).integers(0, 6, size=(20, 6))[5]
+    rows = np.concatenate([np.flatnonzero(pairs == j) for j in draw])
+    assert reps[5] == pytest.approx(100 * spearmanr(pred[rows], gold[rows]).statistic, nan_ok=True)
