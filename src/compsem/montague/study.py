@@ -55,6 +55,21 @@ def _texts(phrases: PhraseSet, sets: tuple[str, ...]) -> list[str]:
     return texts
 
 
+#: The last cached-model embeddings of this process, so that a chapter that reads the same
+#: phrases twice (its main run, then the decomposition) reads the disk cache once. Bounded:
+#: at most :data:`_RECENT_BYTES` bytes, oldest first out; a matrix larger than that is not kept.
+_RECENT: dict[tuple, np.ndarray] = {}
+_RECENT_BYTES = 200 * 2**20
+
+
+def _remember(key: tuple, X: np.ndarray) -> None:
+    if X.nbytes > _RECENT_BYTES:
+        return
+    _RECENT[key] = X
+    while sum(x.nbytes for x in _RECENT.values()) > _RECENT_BYTES:
+        del _RECENT[next(iter(_RECENT))]
+
+
 def embed_phrases(phrases: PhraseSet, model: str, *, sets: Iterable[str] = PHRASE_SETS,
                   embed_fn: Callable[[list[str], str], np.ndarray] | None = None,
                   trust_remote_code: bool = False) -> Embedded:
@@ -67,9 +82,13 @@ def embed_phrases(phrases: PhraseSet, model: str, *, sets: Iterable[str] = PHRAS
     sets = _check_sets(sets)
     v = phrases.vocab
     texts = _texts(phrases, sets)
+    key = (model, trust_remote_code, hash(tuple(texts)))
     t0 = time.perf_counter()
-    if embed_fn is None:
+    if embed_fn is None and key in _RECENT:
+        X = _RECENT[key]
+    elif embed_fn is None:
         X = embed(texts, model, trust_remote_code=trust_remote_code)
+        _remember(key, X)
     else:
         X = np.asarray(embed_fn(texts, model))
     secs = time.perf_counter() - t0
