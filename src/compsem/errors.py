@@ -11,6 +11,9 @@ __all__ = [
     "ModelNotInstalledError",
     "DataError",
     "EmptyTextError",
+    "ModelsUnavailableError",
+    "CacheError",
+    "WebAPIError",
 ]
 
 
@@ -23,7 +26,8 @@ class UnknownModelError(CompsemError, KeyError):
 
     #: The open-ended encoder forms named after the list of available specs.
     ENCODER_FORMS = ("'st:<sentence-transformers name or path>'",
-                     "'hf:<Hugging Face AutoModel name or path>' (mean pooling)")
+                     "'hf:<Hugging Face AutoModel name or path>' (mean pooling; '#pool=cls|last|pooler')",
+                     "'vec:<word2vec or GloVe file>'", "'oa:<OpenAI-compatible embeddings model>'")
 
     def __init__(self, spec: str, available: Iterable[str], *, forms: Iterable[str] | None = None):
         self.spec = spec
@@ -73,3 +77,34 @@ class DataError(CompsemError, ValueError):
 
 class EmptyTextError(DataError):
     """An empty or whitespace-only text was given to an encoder."""
+
+
+class ModelsUnavailableError(CompsemError, RuntimeError):
+    """Models of a run that cannot be loaded here and now; raised before anything is computed.
+
+    ``problems`` holds one ``(spec, what is missing, what to do)`` tuple per model.
+    """
+
+    def __init__(self, problems: Iterable[tuple[str, str, str]], *, header: str = "", footer: str = ""):
+        self.problems = list(problems)
+        lines = [header or f"{len(self.problems)} model(s) of this run cannot be loaded here:"]
+        lines += [f"  - {spec}: {what}" for spec, what, _ in self.problems]
+        todos = list(dict.fromkeys(todo for _, _, todo in self.problems if todo))
+        if todos:
+            lines.append("What to do:")
+            lines += [f"  * {todo}" for todo in todos]
+        if footer:
+            lines.append(footer)
+        super().__init__("\n".join(lines))
+
+
+class CacheError(CompsemError, OSError):
+    """The embedding cache file is unusable (not a database, truncated, unwritable)."""
+
+
+class WebAPIError(CompsemError, RuntimeError):
+    """A web API (an OpenAI-compatible endpoint) refused a request or kept failing."""
+
+    def __init__(self, message: str, *, status: int | None = None):
+        self.status = status
+        super().__init__(message)

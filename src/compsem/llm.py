@@ -16,8 +16,9 @@ spec                      what
 ``gen:hf:NAME``           a Hugging Face seq2seq (T5-like) or causal (GPT-like) model, hub id
                           or local folder, batched, greedy unless ``do_sample=True``
 ``gen:openai:NAME``       an OpenAI-compatible ``/chat/completions`` endpoint (OpenAI, vLLM,
-                          llama.cpp, ...): base URL from ``$OPENAI_BASE_URL`` (default
-                          ``https://api.openai.com/v1``), key from ``$OPENAI_API_KEY``
+                          llama.cpp, ...): base URL from ``$COMPSEM_OA_BASE_URL``, else
+                          ``$OPENAI_BASE_URL`` (default ``https://api.openai.com/v1``), key
+                          from ``$OPENAI_API_KEY``; rate-limited, retried on 429/5xx
 ========================  ===================================================================
 
 Used by the set-operator pipeline (Part I fusions), the C-STS prompting harness (Part II) and
@@ -27,10 +28,7 @@ name raises :class:`~compsem.errors.HubUnavailableError`; a local folder works.
 
 from __future__ import annotations
 
-import json
 import os
-import time
-import urllib.request
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, Union
@@ -40,6 +38,7 @@ from tqdm import tqdm
 from .device import resolve_device, torch_dtype
 from .encoders.base import looks_like_hub_failure, quiet_transformers
 from .errors import HubUnavailableError, UnknownModelError
+from .webapi import RateLimiter, post_json
 
 __all__ = ["Generator", "Prompt", "HFGenerator", "OpenAIChatGenerator", "RateLimiter", "make_generator",
            "is_generator_spec", "GENERATOR_FORMS", "as_messages"]
@@ -72,28 +71,6 @@ def as_messages(prompt: Prompt) -> list[dict]:
         if not isinstance(m, dict) or "role" not in m or "content" not in m:
             raise TypeError(f"message {i} of a chat prompt must be a dict with 'role' and 'content', got {m!r}")
     return msgs
-
-
-class RateLimiter:
-    """At most ``per_second`` calls per second (even spacing); ``None`` or 0 disables it."""
-
-    def __init__(self, per_second: float | None, *, clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep):
-        if per_second is not None and per_second < 0:
-            raise ValueError(f"max requests per second must be positive, got {per_second}")
-        self.interval = 1.0 / per_second if per_second else 0.0
-        self.clock, self.sleep = clock, sleep
-        self._next: float | None = None
-
-    def wait(self) -> None:
-        """Sleep until the next call is allowed."""
-        if not self.interval:
-            return
-        now = self.clock()
-        if self._next is not None and now < self._next:
-            self.sleep(self._next - now)
-            now = self._next
-        self._next = now + self.interval
 
 
 class HFGenerator:
@@ -199,15 +176,21 @@ class OpenAIChatGenerator:
     temperature : float
     max_tokens : int, optional
         Sent only when given.
+    rate_limit : float, optional
+        Requests per second at most.
+    retries : int
+        Retries of a request that failed for a passing reason (see :func:`compsem.webapi.post_json`).
     opener : callable, optional
         Replaces ``urllib.request.urlopen`` (tests).
     """
 
     def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
                  temperature: float = 0.0, max_tokens: int | None = None, timeout: float = 60.0,
-                 rate_limit: float | None = None, opener: Callable | None = None):
+                 rate_limit: float | None = None, opener: Callable | None = None, retries: int = 5):
         self.model = model
-        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1").rstrip("/")
+        self.retries = int(retries)
+        self.base_url = (base_url or os.environ.get("COMPSEM_OA_BASE_URL") or os.environ.get("OPENAI_BASE_URL")
+                         or "https://api.openai.com/v1").rstrip("/")
         self.api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "")
         self.temperature, self.max_tokens, self.timeout = float(temperature), max_tokens, float(timeout)
         self.limiter = RateLimiter(rate_limit)
@@ -222,18 +205,12 @@ class OpenAIChatGenerator:
         return body
 
     def _post(self, body: dict) -> dict:
-        req = urllib.request.Request(
-            f"{self.base_url}/chat/completions", data=json.dumps(body).encode(), method="POST",
-            headers={"Content-Type": "application/json",
-                     **({"Authorization": f"Bearer {self.api_key}"} if self.api_key else {})})
-        opener = self._opener or urllib.request.urlopen
-        with opener(req, timeout=self.timeout) as resp:
-            return json.loads(resp.read().decode())
+        return post_json(f"{self.base_url}/chat/completions", body, api_key=self.api_key, timeout=self.timeout,
+                         retries=self.retries, limiter=self.limiter, opener=self._opener)
 
     def __call__(self, prompts: Sequence[Prompt]) -> list[str]:
         out = []
         for p in prompts:
-            self.limiter.wait()
             payload = self._post(self.request_body(p))
             try:
                 text = payload["choices"][0]["message"]["content"]

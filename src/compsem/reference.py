@@ -19,6 +19,8 @@ stands beside.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterable
 from pathlib import Path
 
 import pandas as pd
@@ -26,16 +28,27 @@ import pandas as pd
 from .errors import DataError
 from .paths import data_dir
 
-__all__ = ["STUDIES", "paper_table", "paper_tables", "paper_models", "paper_panel", "paper_row",
-           "PAPER_MODEL_COLUMNS"]
+__all__ = ["STUDIES", "paper_table", "paper_tables", "paper_models", "paper_panel", "paper_row", "paper_match",
+           "model_key", "PAPER_MODEL_COLUMNS", "MODEL_KINDS"]
 
 #: The four studies, in the book's order.
 STUDIES: tuple[str, ...] = ("setcomp", "csts", "montague", "ssm")
 
 #: Columns of ``data/reference/paper_models.csv``.
 PAPER_MODEL_COLUMNS: tuple[str, ...] = (
-    "study", "paper_name", "hub_id", "spec", "same_model", "dim", "licence", "trust_remote_code", "note",
+    "study", "paper_name", "paper_variant", "kind", "hub_id", "spec", "same_model", "dim", "size_gb", "licence",
+    "trust_remote_code", "note",
 )
+
+#: The kinds of model a paper panel holds.
+MODEL_KINDS: tuple[str, ...] = ("encoder", "generator", "nli")
+
+#: Hub organisations that took over older un-prefixed names (``roberta-base`` is
+#: ``FacebookAI/roberta-base``); a spec with or without them names the same weights.
+_LEGACY_ORGS: tuple[str, ...] = ("facebookai/", "google-bert/", "openai-community/", "distilbert/", "google-t5/")
+
+#: Spec prefixes that say how a model is run, not which weights it has.
+_RUN_PREFIXES: tuple[str, ...] = ("gen:hf:", "hf:", "st:", "nli:", "emb:", "llm:")
 
 
 def _check_study(study: str) -> None:
@@ -90,39 +103,140 @@ def paper_models(study: str | None = None) -> pd.DataFrame:
 
     Columns: see :data:`PAPER_MODEL_COLUMNS`. ``spec`` is empty when the model cannot be run
     through this project (the ``note`` says why); ``same_model`` is true only when our spec
-    loads the very weights the paper used.
+    loads the very weights the paper used. Several rows may share a ``paper_name``: they are
+    alternative ways of running that model (e.g. a converted checkpoint that needs no remote
+    code beside the original that does).
+
+    Raises
+    ------
+    DataError
+        The file is missing, lacks a column, or holds an unknown study, kind or boolean
+        (the message names the row and column).
     """
     path = data_dir("reference", "paper_models.csv")
     if not path.is_file():
         raise DataError("the paper-model mapping is missing", file=str(path))
-    df = _read_commented_csv(path, dtype=str, keep_default_na=False)
-    missing = [c for c in PAPER_MODEL_COLUMNS if c not in df.columns]
-    if missing:
-        raise DataError(f"missing column(s) {missing}; found {list(df.columns)}", file=str(path), column=missing[0])
-    for col in ("same_model", "trust_remote_code"):
-        df[col] = df[col].str.lower().map({"true": True, "false": False, "": False})
+    st = path.stat()
+    df = _mapping(str(path), st.st_mtime_ns, st.st_size).copy()
     if study is not None:
         _check_study(study)
         df = df[df["study"] == study].reset_index(drop=True)
     return df
 
 
-def paper_panel(study: str, *, runnable_only: bool = True) -> list[str]:
+@functools.lru_cache(maxsize=4)
+def _mapping(path_str: str, mtime_ns: int, size: int) -> pd.DataFrame:
+    """The checked mapping file, read once per version of the file."""
+    path = Path(path_str)
+    df = _read_commented_csv(path, dtype=str, keep_default_na=False)
+    missing = [c for c in PAPER_MODEL_COLUMNS if c not in df.columns]
+    if missing:
+        raise DataError(f"missing column(s) {missing}; found {list(df.columns)}", file=str(path), column=missing[0])
+    for col, allowed in (("study", STUDIES), ("kind", MODEL_KINDS)):
+        bad = df.index[~df[col].isin(allowed)]
+        if len(bad):
+            raise DataError(f"{df.loc[bad[0], col]!r} is not one of {', '.join(allowed)}", file=str(path),
+                            row=int(bad[0]), column=col)
+    for col in ("same_model", "trust_remote_code"):
+        mapped = df[col].str.strip().str.lower().map({"true": True, "false": False, "": False})
+        if mapped.isna().any():
+            i = int(mapped.index[mapped.isna()][0])
+            raise DataError(f"{df.loc[i, col]!r} is not true/false", file=str(path), row=i, column=col)
+        df[col] = mapped.astype(bool)
+    return df
+
+
+def _kinds(kind: str | Iterable[str] | None) -> tuple[str, ...]:
+    kinds = MODEL_KINDS if kind is None else ((kind,) if isinstance(kind, str) else tuple(kind))
+    unknown = [k for k in kinds if k not in MODEL_KINDS]
+    if unknown:
+        raise ValueError(f"unknown model kind(s) {unknown}; the kinds are {', '.join(MODEL_KINDS)}")
+    return kinds
+
+
+def paper_panel(study: str, *, kind: str | Iterable[str] | None = "encoder", trust_remote_code: bool = False,
+                runnable_only: bool = True) -> list[str]:
     """The specs of a study's paper panel, in the paper's order (``models="paper"``).
 
-    Models with no spec (not on the hub, no loader) are left out when ``runnable_only``.
+    Parameters
+    ----------
+    study : {"setcomp", "csts", "montague", "ssm"}
+    kind : {"encoder", "generator", "nli"}, a list of them, or None (all)
+        Which of the paper's models.
+    trust_remote_code : bool
+        For a paper model with several rows, the first row that loads without remote code is
+        taken unless this is true, in which case the first row is. A model that only loads
+        with remote code stays in the panel either way, so that
+        :func:`compsem.encoders.check_available` can say so.
+    runnable_only : bool
+        Leave out the models with no spec (not on the hub, no loader).
     """
     df = paper_models(study)
-    specs = [s for s in df["spec"] if s] if runnable_only else list(df["spec"])
-    return list(dict.fromkeys(specs))
+    df = df[df["kind"].isin(_kinds(kind))]
+    specs: list[str] = []
+    for _, group in df.groupby(["paper_name", "paper_variant"], sort=False):
+        runnable = group[group["spec"] != ""]
+        if runnable.empty:
+            if not runnable_only:
+                specs.append("")
+            continue
+        plain = runnable[~runnable["trust_remote_code"]]
+        pick = runnable if (trust_remote_code or plain.empty) else plain
+        specs.append(str(pick["spec"].iloc[0]))
+    return list(dict.fromkeys(specs)) if runnable_only else specs
+
+
+def model_key(spec: str) -> str:
+    """What a spec loads, with how it is run left out: the key :func:`paper_row` matches on.
+
+    ``hf:``, ``st:``, ``gen:hf:``, ``nli:`` prefixes and ``#options`` are dropped, legacy hub
+    organisations folded (``FacebookAI/roberta-base`` is ``roberta-base``), a ``vec:`` path
+    reduced to its file name, and case ignored.
+
+    >>> model_key("hf:FacebookAI/roberta-base#pool=cls")
+    'roberta-base'
+    >>> model_key("vec:/data/glove.6B.300d.txt")
+    'vec:glove.6b.300d.txt'
+    """
+    key = str(spec).strip().split("#", 1)[0].strip()
+    low = key.lower()
+    for prefix in _RUN_PREFIXES:
+        if low.startswith(prefix):
+            low = low[len(prefix):]
+            break
+    if low.startswith("vec:"):
+        return "vec:" + low[4:].replace("\\", "/").rsplit("/", 1)[-1]
+    for org in _LEGACY_ORGS:
+        if low.startswith(org):
+            low = low[len(org):]
+            break
+    return low
+
+
+def paper_match(study: str, spec: str) -> dict | None:
+    """The row of the paper-model mapping that ``spec`` stands beside, as a dict, or ``None``.
+
+    A spec matches a row when it loads the same weights as the row's ``spec`` or ``hub_id``
+    (see :func:`model_key`): ``hf:roberta-base``, ``st:FacebookAI/roberta-base`` and
+    ``FacebookAI/roberta-base`` all match the row whose spec is
+    ``hf:FacebookAI/roberta-base#pool=cls``. The row's ``same_model`` says whether that
+    row's spec is the paper's very model; pooling options are not compared.
+    """
+    key = model_key(spec)
+    if not key:
+        return None
+    for _, row in paper_models(study).iterrows():
+        if key in {model_key(row["spec"]), model_key(row["hub_id"])} - {""}:
+            return row.to_dict()
+    return None
 
 
 def paper_row(study: str, spec: str) -> str | None:
     """The paper's row name that ``spec`` stands beside in ``study``'s tables, or ``None``.
 
-    Only a spec listed in the mapping has a paper row; the ``same_model`` column says whether
-    the two are the same weights or only the closest we have.
+    Any spec form matches (named panel spec, ``hf:ID``, ``st:ID``, a plain hub id, with or
+    without ``#options``); see :func:`paper_match` for the whole row (``paper_variant``,
+    ``same_model``).
     """
-    df = paper_models(study)
-    hit = df[df["spec"] == spec]
-    return str(hit["paper_name"].iloc[0]) if len(hit) else None
+    hit = paper_match(study, spec)
+    return str(hit["paper_name"]) if hit else None

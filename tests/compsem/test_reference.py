@@ -4,7 +4,8 @@ import pandas as pd
 import pytest
 
 from compsem import reference
-from compsem.encoders import check_spec
+from compsem.encoders import check_spec, split_options
+from compsem.llm import is_generator_spec
 from compsem.errors import DataError
 
 
@@ -38,29 +39,108 @@ def test_one_error_lists_what_the_study_has():
 
 def test_paper_models_schema_and_specs_parse():
     df = reference.paper_models()
-    assert tuple(df.columns[:len(reference.PAPER_MODEL_COLUMNS)]) == reference.PAPER_MODEL_COLUMNS
-    assert set(df["study"]) <= set(reference.STUDIES)
+    assert tuple(df.columns) == reference.PAPER_MODEL_COLUMNS
+    assert set(df["study"]) == set(reference.STUDIES)             # every study has its panel
+    assert set(df["kind"]) <= set(reference.MODEL_KINDS)
     assert df["same_model"].map(type).eq(bool).all() and df["trust_remote_code"].map(type).eq(bool).all()
-    for spec in df["spec"]:
-        if spec:
-            check_spec(spec) if not spec.startswith(("gen:", "nli:", "lexical")) else None
-    # a model without a runnable spec says why
+    for _, row in df[df["spec"] != ""].iterrows():
+        if row["kind"] == "generator":
+            assert is_generator_spec(row["spec"]), row["spec"]
+        elif row["spec"].startswith("nli:"):
+            base, _ = split_options(row["spec"])
+            assert base[4:], row["spec"]
+        else:
+            assert check_spec(row["spec"]) == row["spec"]
+    # a model without a runnable spec, or without a hub id, says why
     assert (df.loc[df["spec"] == "", "note"] != "").all()
+    assert (df.loc[df["hub_id"] == "", "note"] != "").all()
+    # trust_remote_code only where the row says so, and only OpenELM and the original OLMo need it
+    assert set(df.loc[df["trust_remote_code"], "hub_id"]) == {"apple/OpenELM-3B", "allenai/OLMo-7B"}
+    # every paper row name is a row of that study's transcribed tables (or a documented extra)
+    for study, names in {"setcomp": reference.paper_table("setcomp", "c1_cells")["model"],
+                         "csts": pd.concat([reference.paper_table("csts", t)["model"]
+                                            for t in ("table2_zeroshot", "table11_prompting_val")]),
+                         "montague": reference.paper_table("montague", "table6")["model"],
+                         "ssm": reference.paper_table("ssm", "table2_accuracy")["model"]}.items():
+        mapped = set(df.loc[(df["study"] == study) & (df["kind"] != "generator"), "paper_name"])
+        assert mapped <= set(names), (study, mapped - set(names))
 
 
-def test_paper_row_and_panel():
-    assert reference.paper_row("montague", "sbert-mini") == "MiniLM"
-    assert reference.paper_row("setcomp", "sbert-mini") == "SBERT-mini"
-    assert reference.paper_row("setcomp", "bow") is None
-    assert "sbert-mini" in reference.paper_panel("setcomp")
+def test_paper_models_rejects_bad_rows(tmp_path, monkeypatch):
+    (tmp_path / "reference").mkdir()
+    header = ",".join(reference.PAPER_MODEL_COLUMNS)
+    (tmp_path / "reference" / "paper_models.csv").write_text(
+        f"# test\n{header}\nsetcomp,X,,encoder,,bow,maybe,1,,MIT,false,\n")
+    monkeypatch.setenv("COMPSEM_DATA", str(tmp_path))
+    with pytest.raises(DataError, match="row 0, column 'same_model'"):
+        reference.paper_models()
+    (tmp_path / "reference" / "paper_models.csv").write_text(
+        f"{header}\nsetcomp,X,,decoder,,bow,false,1,,MIT,false,\n")
+    with pytest.raises(DataError, match="column 'kind'"):
+        reference.paper_models()
+
+
+def test_use_is_not_the_papers_use():
     use = reference.paper_models("setcomp").set_index("spec").loc["use"]
-    assert not use["same_model"]                       # ours is multilingual USE v3, not the paper's v4
+    assert not use["same_model"] and "v4" in use["note"] and "multilingual" in use["note"]
 
 
-def test_models_paper_resolves_per_study():
+@pytest.mark.parametrize("spec, study, row", [
+    ("sbert-mini", "montague", "MiniLM"), ("sbert-mini", "setcomp", "SBERT-mini"),
+    ("hf:sentence-transformers/all-MiniLM-L6-v2", "setcomp", "SBERT-mini"),
+    ("sentence-transformers/all-MiniLM-L6-v2", "montague", "MiniLM"),
+    ("hf:roberta-base", "setcomp", "RoBERTa"), ("st:FacebookAI/roberta-base", "csts", "RoBERTa-base"),
+    ("hf:FacebookAI/roberta-base#pool=mean", "csts", "RoBERTa-base"),
+    ("hf:princeton-nlp/sup-simcse-roberta-large", "ssm", "SimCSE"),
+    ("nli:roberta-large-mnli", "ssm", "RoBERTa large"),
+    ("vec:/somewhere/else/glove.6B.300d.txt", "montague", "GloVe"), ("glove-50d", "montague", "GloVe"),
+    ("oa:text-embedding-ada-002", "setcomp", "GPT3"), ("gen:hf:google/flan-t5-xl", "csts", "Flan-T5-xl"),
+    ("hf:allenai/OLMo-7B", "setcomp", "OLMo"), ("hf:allenai/OLMo-7B-hf", "setcomp", "OLMo"),
+    ("use", "setcomp", "USE"), ("bow", "setcomp", None), ("use", "montague", None), ("hf:roberta-large", "setcomp", None),
+])
+def test_paper_row_maps_any_spec_form(spec, study, row):
+    assert reference.paper_row(study, spec) == row
+
+
+def test_paper_match_gives_variant_and_identity():
+    hit = reference.paper_match("ssm", "nli:FacebookAI/roberta-large-mnli")
+    assert (hit["paper_name"], hit["paper_variant"], hit["same_model"]) == ("RoBERTa large", "MNLI", False)
+    assert reference.paper_match("csts", "hf:princeton-nlp/sup-simcse-roberta-large")["same_model"] is True
+    assert reference.paper_match("setcomp", "") is None
+
+
+def test_paper_panel_per_kind_and_trust():
+    enc = reference.paper_panel("setcomp")
+    assert enc[:3] == ["use", "sbert-l", "sbert-mini"] and "oa:text-embedding-ada-002" in enc
+    assert len(enc) == 14                               # 16 paper encoders less InferSent and LASER
+    assert "hf:allenai/OLMo-7B-hf" in enc and "hf:allenai/OLMo-7B" not in enc   # one row per paper model
+    assert any(s.startswith("hf:apple/OpenELM-3B") for s in enc)  # kept: check_available says it needs remote code
+    assert reference.paper_panel("setcomp", kind="generator") == ["gen:openai:gpt-3.5-turbo"]
+    assert len(reference.paper_panel("csts", kind="generator")) == 10
+    assert reference.paper_panel("montague") == [
+        "st:sentence-transformers/stsb-bert-base", "st:sentence-transformers/all-distilroberta-v1",
+        "st:sentence-transformers/sentence-t5-base", "st:sentence-transformers/facebook-dpr-ctx_encoder-single-nq-base",
+        "st:sentence-transformers/LaBSE", "sbert-mini", "vec:glove.6B.300d.txt", "vec:GoogleNews-vectors-negative300.bin"]
+    assert all(s.startswith("nli:") for s in reference.paper_panel("ssm", kind="nli"))
+    assert len(reference.paper_panel("ssm", kind=None)) == 7
+    with pytest.raises(ValueError, match="unknown model kind"):
+        reference.paper_panel("ssm", kind="scorer")
+
+
+@pytest.mark.parametrize("study", reference.STUDIES)
+def test_models_paper_resolves_per_study(study):
     from compsem import resolve_models
 
-    assert resolve_models("paper", study="montague")[0] == "sbert-mini"
-    assert resolve_models(["bow", "paper"], study="setcomp")[:2] == ["bow", "sbert-mini"]
+    kinds = {"setcomp": "encoder", "csts": "encoder", "montague": "encoder", "ssm": "nli"}
+    specs = resolve_models("paper", study=study, kind=kinds[study])
+    assert specs == reference.paper_panel(study, kind=kinds[study]) and specs
+
+
+def test_models_paper_mixes_with_specs():
+    from compsem import resolve_models
+
+    assert resolve_models(["bow", "paper"], study="setcomp")[:3] == ["bow", "use", "sbert-l"]
+    assert resolve_models(["gen:hf:/tmp/x", "paper"], study="csts", kind="generator")[:2] == [
+        "gen:hf:/tmp/x", "gen:hf:google/flan-t5-small"]
     with pytest.raises(ValueError, match="needs the study"):
         resolve_models("paper")

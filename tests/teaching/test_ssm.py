@@ -247,8 +247,8 @@ def test_exercise_commands_name_real_parameters():
     """The rerun exercises name notebooks and parameters that exist."""
     import json
     page = _page(EXERCISES)
-    for nb, params in (("42_ssm_metrics", ("models", "n_boot", "scorers")),
-                       ("43_ssm_space", ("basis_seed", "zoom_scorer"))):
+    for nb, params in (("42_ssm_metrics", ("models", "n_boot")),
+                       ("43_ssm_space", ("basis_seed", "zoom_model"))):
         assert f"notebooks/{nb}.ipynb" in page
         cells = json.loads((ROOT / "notebooks" / f"{nb}.ipynb").read_text())["cells"]
         first = next(c for c in cells if c["cell_type"] == "code")

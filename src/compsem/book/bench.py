@@ -1,8 +1,8 @@
 """Benchmarks (``make bench``): numbers written to ``benchmarks/results.json`` for the book.
 
 The foundation measures encode throughput per panel model, with a cold cache (every text
-encoded) and a warm one (every text read back), and the share of work saved by folding
-duplicate texts. Each study adds ``benchmarks/bench_<study>.py`` with ``run(quick) -> dict``;
+encoded) and a warm one (every text read back), the share of work saved by folding duplicate
+texts, and the cache's own cost (vectors written and read per second, without a model). Each study adds ``benchmarks/bench_<study>.py`` with ``run(quick) -> dict``;
 :func:`run_all` collects them under the study's name.
 """
 
@@ -17,10 +17,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..cache import EmbeddingCache, embed, last_stats
+from ..cache import EmbeddingCache, embed, last_stats, text_key
 from ..paths import repo_root
 
-__all__ = ["encode_throughput", "run_all"]
+__all__ = ["encode_throughput", "cache_overhead", "run_all"]
 
 
 def _sentences(n: int, seed: int = 0) -> list[str]:
@@ -71,6 +71,37 @@ def encode_throughput(specs=("sbert-mini", "use", "glove-50d", "bow"), n: int = 
     return out
 
 
+def cache_overhead(n: int = 10_000, dims=(384, 4096), chunk_size: int = 1024) -> dict:
+    """What the embedding cache costs, apart from any model: ``n`` random float32 vectors
+    written in ``embed``'s chunks (one transaction each) to a fresh file, then read back.
+
+    Returns per dimension: vectors written and read per second, and the file size per 1,000
+    vectors.
+    """
+    import numpy as np
+
+    out = {}
+    rng = np.random.default_rng(0)
+    keys = [text_key(f"benchmark text {i}") for i in range(n)]
+    for dim in dims:
+        with tempfile.TemporaryDirectory() as tmp:
+            store = EmbeddingCache(Path(tmp) / "overhead.sqlite")
+            X = rng.standard_normal((n, dim)).astype(np.float32)
+            t0 = time.perf_counter()
+            for s in range(0, n, chunk_size):
+                store.put_many("m", keys[s:s + chunk_size], X[s:s + chunk_size])
+            write = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            got = store.get_many("m", keys, dim)
+            read = time.perf_counter() - t0
+            assert len(got) == n
+            store._with_retry(lambda con: con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall())
+            size = store.path.stat().st_size
+            out[str(dim)] = {"vectors": n, "write_per_s": n / write, "read_per_s": n / read,
+                             "MB_per_1000": size / 1e6 / (n / 1000), "chunk_size": chunk_size}
+    return out
+
+
 def _study_benchmarks(quick: bool) -> dict:
     results = {}
     root = str(repo_root())
@@ -95,6 +126,7 @@ def run_all(quick: bool = False, out: str | os.PathLike | None = None) -> Path:
                     "torch_threads": torch.get_num_threads(), "numpy": np.__version__, "torch": torch.__version__},
         "quick": quick,
         "encode": encode_throughput(n=200 if quick else 1000),
+        "cache": cache_overhead(n=2000 if quick else 10_000),
         "studies": _study_benchmarks(quick),
     }
     path = Path(out) if out else repo_root() / "benchmarks" / "results.json"

@@ -1,4 +1,4 @@
-"""Command line: ``python -m compsem {run,models,cache,bench,models-extra,stage}``."""
+"""Command line: ``python -m compsem {run,plan,models,cache,bench,models-extra,stage}``."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ import pandas as pd
 
 from ..cache import EmbeddingCache
 from ..encoders import models_table
-from ..paths import repo_root
+from ..errors import CacheError
+from ..paths import cache_dir, repo_root
 from .bench import run_all
 from .extra import install_sbert_l
+from .plan import plan
 from .runner import parse_value, run_notebook
 from .stage import stage
 
@@ -27,16 +29,38 @@ def _cmd_run(args) -> int:
     return 0
 
 
+def _cmd_plan(args) -> int:
+    params = {name: parse_value(value) for name, value in (args.param or [])}
+    table, notes = plan(args.notebook, params)
+    print(notes[0])
+    with pd.option_context("display.width", 200, "display.max_colwidth", 70):
+        print(table.to_string(index=False) if len(table) else "(no models)")
+    for note in notes[1:]:
+        print("\n" + note)
+    return 0
+
+
 def _cmd_models(args) -> int:
     with pd.option_context("display.width", 200, "display.max_colwidth", 60):
         print(models_table().to_string(index=False))
-    print("\nAlso: 'st:<sentence-transformers name or path>', 'hf:<AutoModel name or path>' "
-          "(mean pooling; needs internet for hub names).")
+    print("\nAlso: 'st:<sentence-transformers name or path>', 'hf:<AutoModel name or path>' (mean pooling; "
+          "'#pool=cls|last|pooler', '#tokenizer=NAME', '#max_length=N' after the name), 'vec:<word2vec/GloVe file>', "
+          "'oa:<OpenAI-compatible embeddings model>'. Hub names need internet; "
+          "data/reference/paper_models.csv lists the papers' models.")
     return 0
 
 
 def _cmd_cache(args) -> int:
-    store = EmbeddingCache()
+    try:
+        store = EmbeddingCache()
+    except CacheError as exc:
+        if args.action != "clear":
+            raise
+        path = cache_dir("embeddings") / "embeddings.sqlite"
+        moved = EmbeddingCache.move_aside(path)
+        print(f"{exc}\nmoved it to {moved}; a new cache starts at {path}")
+        EmbeddingCache(path)
+        return 0
     if args.action == "clear":
         n = store.clear(args.model)
         print(f"removed {n} cached vectors from {store.path}")
@@ -75,6 +99,13 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--book", action="store_true", help="book build: write result tables to results/")
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.set_defaults(func=_cmd_run)
+
+    pl = sub.add_parser("plan", help="before a long run: texts to embed per model, how many are cached, "
+                                     "estimated time (offline; loads nothing)")
+    pl.add_argument("notebook")
+    pl.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
+                    help="parameter, as for run")
+    pl.set_defaults(func=_cmd_plan)
 
     m = sub.add_parser("models", help="list the model specs and which are installed")
     m.set_defaults(func=_cmd_models)

@@ -19,20 +19,31 @@ spec                 what
 ``st:NAME``          any sentence-transformers model name or local path
 ``hf:NAME``          any Hugging Face ``AutoModel`` (encoder or decoder-only) with
                      attention-masked mean pooling over the last hidden state
+``vec:PATH``         mean of word vectors from a word2vec (``.bin`` or text) or GloVe text file;
+                     a relative PATH is also looked for in ``$COMPSEM_VECTORS`` (default
+                     ``<cache>/vectors``)
+``oa:NAME``          an OpenAI-compatible ``/embeddings`` endpoint (``$COMPSEM_OA_BASE_URL`` or
+                     ``$OPENAI_BASE_URL``, key ``$OPENAI_API_KEY``), batched, rate-limited, cached
 ``NAME``             a local folder (``modules.json`` -> ``st:``, ``config.json`` -> ``hf:``) or a
                      hub id containing ``/`` (loaded as ``st:``)
 ===================  ==========================================================================
 
+``hf:`` takes options after ``#``: ``pool=mean|cls|last|pooler`` (mean over the attention
+mask, the first token, the last non-padding token, the model's pooler output),
+``tokenizer=NAME`` (a model that ships none, e.g. OpenELM), ``max_length=N``.
+
 Hub models need internet; offline, loading them raises :class:`HubUnavailableError`, which
-names the embedded alternatives. ``trust_remote_code`` is only ever passed when the caller
+names the embedded alternatives, and :func:`check_available` says before a run which models
+it would download. ``trust_remote_code`` is only ever passed when the caller
 asks for it.
 """
 
 from __future__ import annotations
 
+from .availability import check_available, hub_offline
 from .base import Encoder, validate_texts, weights_digest
-from .lexical import BowEncoder, GloveEncoder, RandomEncoder, glove_tokenize
-from .neural import HFMeanPoolingEncoder, SentenceTransformerEncoder, USEEncoder
+from .lexical import BowEncoder, GloveEncoder, RandomEncoder, WordVectorEncoder, glove_tokenize
+from .neural import HFMeanPoolingEncoder, OpenAIEmbeddingEncoder, SentenceTransformerEncoder, USEEncoder
 from .registry import (DEFAULT_PANEL, PANEL, PanelEntry, available_encoders, check_spec, describe, get_encoder,
                        installed_panel, models_table, resolve_models, sbert_l_path, split_options)
 
@@ -40,5 +51,6 @@ __all__ = [
     "Encoder", "PANEL", "DEFAULT_PANEL", "PanelEntry", "get_encoder", "available_encoders", "installed_panel",
     "resolve_models", "models_table", "validate_texts", "split_options", "weights_digest", "describe", "check_spec", "sbert_l_path",
     "SentenceTransformerEncoder", "HFMeanPoolingEncoder", "USEEncoder", "GloveEncoder", "BowEncoder",
-    "RandomEncoder", "glove_tokenize",
+    "RandomEncoder", "WordVectorEncoder", "glove_tokenize", "check_available", "hub_offline",
+    "OpenAIEmbeddingEncoder",
 ]

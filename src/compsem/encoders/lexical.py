@@ -4,6 +4,7 @@ seeded Gaussian vector per text."""
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import warnings
 from pathlib import Path
@@ -11,9 +12,11 @@ from pathlib import Path
 import numpy as np
 
 from ..measures import DegenerateGeometryWarning
+from ..paths import cache_dir
 from .base import Encoder, require_package
 
-__all__ = ["GloveEncoder", "BowEncoder", "RandomEncoder", "glove_tokenize"]
+__all__ = ["GloveEncoder", "BowEncoder", "RandomEncoder", "WordVectorEncoder", "glove_tokenize", "vectors_path",
+           "vector_candidates"]
 
 #: Tokens: runs of letters/digits with inner hyphens or apostrophes ("so-called", "o'clock").
 _TOKEN = re.compile(r"[a-z0-9]+(?:['\-][a-z0-9]+)*")
@@ -87,6 +90,138 @@ class GloveEncoder(Encoder):
         if empty:
             warnings.warn(f"glove-50d: {empty} of {len(texts)} texts have no in-vocabulary token; "
                           "their rows are NaN", DegenerateGeometryWarning, stacklevel=3)
+        return out
+
+
+def vector_candidates(name: str) -> list[Path]:
+    """Where ``vec:NAME`` is looked for, in order: the path itself (absolute, or relative to the
+    working directory), then ``$COMPSEM_VECTORS/NAME`` (default ``<cache>/vectors/NAME``)."""
+    path = Path(name).expanduser()
+    if path.is_absolute():
+        return [path]
+    base = Path(os.environ["COMPSEM_VECTORS"]).expanduser() if os.environ.get("COMPSEM_VECTORS") else None
+    return [path, (base or cache_dir("vectors")) / path]
+
+
+def vectors_path(name: str) -> Path | None:
+    """The word-vector file ``vec:NAME`` loads, or ``None`` when none of
+    :func:`vector_candidates` exists."""
+    return next((p for p in vector_candidates(name) if p.is_file()), None)
+
+
+def _read_vectors(path: Path) -> tuple[dict[str, int], np.ndarray]:
+    """word2vec binary (``*.bin``), or text with or without a ``count dim`` header line
+    (word2vec text, GloVe)."""
+    words: dict[str, int] = {}
+    if path.suffix == ".bin":
+        with open(path, "rb") as f:
+            n, dim = (int(x) for x in f.readline().split())
+            out = np.empty((n, dim), dtype=np.float32)
+            width = 4 * dim
+            for i in range(n):
+                word = bytearray()
+                while (ch := f.read(1)) not in (b" ", b""):
+                    if ch != b"\n":
+                        word += ch
+                blob = f.read(width)
+                if len(blob) < width:
+                    raise ValueError(f"{path}: truncated after {i} of {n} vectors")
+                out[i] = np.frombuffer(blob, dtype="<f4")
+                words.setdefault(word.decode("utf-8", errors="replace"), i)
+        return words, out
+    rows: list[np.ndarray] = []
+    dim = None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for lineno, line in enumerate(f, 1):
+            parts = line.rstrip().split(" ")
+            if lineno == 1 and len(parts) == 2 and all(p.isdigit() for p in parts):
+                continue  # word2vec text header
+            if len(parts) < 2:
+                continue
+            dim = dim or len(parts) - 1
+            if len(parts) - 1 != dim:
+                raise ValueError(f"{path}, line {lineno}: {len(parts) - 1} numbers, expected {dim}")
+            words.setdefault(parts[0], len(rows))
+            rows.append(np.asarray(parts[1:], dtype=np.float32))
+    if not rows:
+        raise ValueError(f"{path}: no word vectors found")
+    return words, np.vstack(rows)
+
+
+_VEC_TOKEN = re.compile(r"[A-Za-z0-9]+(?:['\-][A-Za-z0-9]+)*")
+
+
+class WordVectorEncoder(Encoder):
+    """``vec:PATH``: the mean of a word-vector file's vectors over a text's known words.
+
+    Reads word2vec binary (``.bin``), word2vec text (``count dim`` header) or GloVe text files.
+    Tokenisation follows :func:`glove_tokenize` (punctuation dropped, clitics split), but the
+    case is kept: a token is looked up as written, then lower-cased (word2vec's GoogleNews
+    vectors are case-sensitive, GloVe's are lower case). A hyphenated unknown token is replaced
+    by its parts when all are known. Unknown tokens are skipped and counted (``last_oov``); a
+    text with no known token gets a NaN row and a warning, never a zero vector. The whole file
+    is read into memory (GoogleNews word2vec: 3.6 GB); vectors are not put in the embedding
+    cache (recomputing a mean is cheaper than a look-up).
+    """
+
+    cacheable = False
+
+    def __init__(self, name: str, *, spec: str | None = None):
+        self.spec = spec or f"vec:{name}"
+        path = vectors_path(name)
+        if path is None:
+            tried = ", ".join(str(p) for p in vector_candidates(name))
+            raise FileNotFoundError(f"{self.spec}: no word-vector file (looked at {tried}); download it and put it "
+                                    "there, or set COMPSEM_VECTORS to its folder")
+        self.path = path
+        self.index, self.vectors = _read_vectors(path)
+        self.dim = int(self.vectors.shape[1])
+        st = path.stat()
+        self._identity = f"{self.spec}|file={path.name}|size={st.st_size}|mtime={st.st_mtime_ns}|tok=v1"
+        self.last_oov: dict[str, int] = {}
+
+    @property
+    def identity(self) -> str:
+        return self._identity
+
+    def _lookup(self, tok: str) -> list[int] | None:
+        for form in (tok, tok.lower()):
+            if form in self.index:
+                return [self.index[form]]
+        if "-" in tok:
+            parts = [self._lookup(p) for p in tok.split("-") if p]
+            if parts and all(parts):
+                return [i for p in parts for i in p]
+        return None
+
+    def token_ids(self, text: str) -> tuple[list[int], list[str]]:
+        """Vocabulary rows of ``text``'s tokens, and the tokens that were not found."""
+        ids, oov = [], []
+        for raw in _VEC_TOKEN.findall(text.replace("\u2019", "'")):
+            m = re.fullmatch(r"(.+?)('s|n't|'re|'ve|'ll|'d|'m)", raw, flags=re.IGNORECASE)
+            for tok in ([m.group(1), m.group(2)] if m else [raw]):
+                found = self._lookup(tok)
+                if found:
+                    ids.extend(found)
+                else:
+                    oov.append(tok)
+        return ids, oov
+
+    def _encode(self, texts, *, batch_size, show_progress):
+        out = np.full((len(texts), self.dim), np.nan, dtype=np.float32)
+        self.last_oov = {}
+        empty = 0
+        for i, t in enumerate(texts):
+            ids, oov = self.token_ids(t)
+            for tok in oov:
+                self.last_oov[tok] = self.last_oov.get(tok, 0) + 1
+            if ids:
+                out[i] = self.vectors[ids].mean(axis=0)
+            else:
+                empty += 1
+        if empty:
+            warnings.warn(f"{self.spec}: {empty} of {len(texts)} texts have no in-vocabulary token; their rows are NaN",
+                          DegenerateGeometryWarning, stacklevel=3)
         return out
 
 

@@ -1,5 +1,6 @@
 """Neural sentence encoders: sentence-transformers models, any Hugging Face ``AutoModel`` with
-mean pooling, and the numpy Universal Sentence Encoder."""
+mean, CLS, last-token or pooler pooling, the numpy Universal Sentence Encoder, and
+OpenAI-compatible embedding endpoints."""
 
 from __future__ import annotations
 
@@ -13,10 +14,12 @@ import numpy as np
 from tqdm import tqdm
 
 from ..device import gpu_count, resolve_device, torch_dtype
-from ..errors import HubUnavailableError
+from ..errors import HubUnavailableError, WebAPIError
+from ..webapi import RateLimiter, post_json
 from .base import Encoder, looks_like_hub_failure, quiet_transformers, require_package, weights_digest
 
-__all__ = ["SentenceTransformerEncoder", "HFMeanPoolingEncoder", "USEEncoder", "OFFLINE_SPECS"]
+__all__ = ["SentenceTransformerEncoder", "HFMeanPoolingEncoder", "USEEncoder", "OpenAIEmbeddingEncoder", "OFFLINE_SPECS",
+           "POOLINGS", "OPENAI_EMBEDDING_DIMS"]
 
 #: What a failed hub download suggests instead (the embedded panel).
 OFFLINE_SPECS: tuple[str, ...] = ("sbert-mini", "use", "glove-50d", "bow")
@@ -73,24 +76,41 @@ class SentenceTransformerEncoder(Encoder):
                                  convert_to_numpy=True, device=device)
 
 
-class HFMeanPoolingEncoder(Encoder):
-    """Any Hugging Face ``AutoModel`` with attention-masked mean pooling.
+#: Pooling of :class:`HFMeanPoolingEncoder` (``hf:NAME#pool=...``).
+POOLINGS: tuple[str, ...] = ("mean", "cls", "last", "pooler")
 
-    ``e(s) = sum_t m_t h_t / sum_t m_t`` over the last hidden states ``h_t`` and the
-    attention mask ``m_t`` (padding excluded). Works for encoders (BERT, RoBERTa, ...) and
-    decoder-only LLMs (GPT-2, LLaMA, Mistral, Qwen, ...): a missing pad token is set to the
-    EOS (or UNK) token and padding goes on the right, so causal attention never sees it.
-    Texts are sorted by length before batching and the order restored afterwards; on
-    several GPUs the batches are sharded across one replica per device.
+
+class HFMeanPoolingEncoder(Encoder):
+    """Any Hugging Face ``AutoModel``, pooled into one vector per text (mean by default).
+
+    ``pooling``:
+
+    * ``"mean"`` - ``e(s) = sum_t m_t h_t / sum_t m_t`` over the last hidden states ``h_t``
+      and the attention mask ``m_t`` (padding excluded);
+    * ``"cls"`` - the first token's last hidden state ``h_1`` (SimCSE-style models, the
+      C-STS authors' ``pooler_type cls``);
+    * ``"last"`` - the last non-padding token's hidden state (decoder-only models);
+    * ``"pooler"`` - the model's own ``pooler_output`` (e.g. BERT's tanh layer over CLS, the
+      MLP of supervised SimCSE checkpoints).
+
+    Works for encoders (BERT, RoBERTa, ...) and decoder-only LLMs (GPT-2, LLaMA, Mistral,
+    Qwen, ...): a missing pad token is set to the EOS (or UNK) token and padding goes on the
+    right, so causal attention never sees it. ``tokenizer`` loads the tokenizer from another
+    name or folder (a model that ships none, e.g. OpenELM). Texts are sorted by length before
+    batching and the order restored afterwards; on several GPUs the batches are sharded across
+    one replica per device.
     """
 
     def __init__(self, name_or_path: str, *, spec: str | None = None, device: str | None = None,
                  revision: str | None = None, trust_remote_code: bool = False, max_length: int = 256,
-                 dtype: str | None = None):
+                 dtype: str | None = None, pooling: str = "mean", tokenizer: str | None = None):
         import torch
         from transformers import AutoModel, AutoTokenizer
 
         quiet_transformers()
+        if pooling not in POOLINGS:
+            raise ValueError(f"pooling must be one of {', '.join(POOLINGS)}, not {pooling!r}")
+        self.pooling = pooling
         self.spec = spec or f"hf:{name_or_path}"
         self.device = resolve_device(device)
         is_local = Path(name_or_path).exists()
@@ -99,7 +119,8 @@ class HFMeanPoolingEncoder(Encoder):
         if revision:
             kw["revision"] = revision
         try:
-            self.tokenizer = AutoTokenizer.from_pretrained(name_or_path, **kw)
+            tok_kw = kw if tokenizer is None else {"trust_remote_code": trust_remote_code}
+            self.tokenizer = AutoTokenizer.from_pretrained(tokenizer or name_or_path, **tok_kw)
             model = AutoModel.from_pretrained(name_or_path, dtype=dtype_, **kw)
         except Exception as exc:  # noqa: BLE001
             if is_local or not looks_like_hub_failure(exc):
@@ -119,8 +140,11 @@ class HFMeanPoolingEncoder(Encoder):
         cfg = model.config
         self.dim = int(getattr(cfg, "hidden_size", None) or getattr(cfg, "d_model", None) or getattr(cfg, "n_embd"))
         weights = weights_digest(name_or_path) if is_local else (getattr(cfg, "_commit_hash", None) or revision or "main")
-        self._identity = (f"{self.spec}|hf-mean|weights={weights}|max_len={max_length}|"
-                          f"dtype={str(dtype_).removeprefix('torch.')}")
+        tok_id = ""
+        if tokenizer is not None:
+            tok_id = f"|tokenizer={weights_digest(tokenizer) if Path(tokenizer).exists() else tokenizer}"
+        self._identity = (f"{self.spec}|hf-{pooling}|weights={weights}|max_len={max_length}|"
+                          f"dtype={str(dtype_).removeprefix('torch.')}{tok_id}")
 
     @property
     def identity(self) -> str:
@@ -133,9 +157,21 @@ class HFMeanPoolingEncoder(Encoder):
         enc = self.tokenizer(texts, padding=True, truncation=True, max_length=self.max_length, return_tensors="pt")
         enc = {k: v.to(dev) for k, v in enc.items() if k in ("input_ids", "attention_mask", "token_type_ids")}
         with torch.inference_mode():
-            hidden = model(**enc).last_hidden_state
-        mask = enc["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-        pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1)
+            out = model(**enc)
+        if self.pooling == "pooler":
+            pooled = getattr(out, "pooler_output", None)
+            if pooled is None:
+                raise ValueError(f"{self.spec}: the model has no pooler output; use #pool=cls or #pool=mean")
+            return pooled.float().cpu().numpy()
+        hidden = out.last_hidden_state
+        if self.pooling == "cls":
+            pooled = hidden[:, 0]
+        elif self.pooling == "last":  # padding is on the right: the last real token
+            last = enc["attention_mask"].sum(1).clamp(min=1) - 1
+            pooled = hidden[torch.arange(hidden.shape[0], device=hidden.device), last]
+        else:
+            mask = enc["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+            pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1)
         return pooled.float().cpu().numpy()
 
     def _encode(self, texts, *, batch_size, show_progress):
@@ -172,3 +208,70 @@ class USEEncoder(Encoder):
         chunks = [texts[s:s + step] for s in range(0, len(texts), step)]
         return np.concatenate([np.asarray(self.model.encode(c), dtype=np.float32)
                                for c in tqdm(chunks, disable=not show_progress, desc="use")])
+
+
+#: Output sizes of OpenAI's embedding models (others are asked once, with a probe text).
+OPENAI_EMBEDDING_DIMS: dict[str, int] = {"text-embedding-ada-002": 1536, "text-embedding-3-small": 1536,
+                                         "text-embedding-3-large": 3072}
+
+
+class OpenAIEmbeddingEncoder(Encoder):
+    """``oa:NAME``: an OpenAI-compatible ``POST {base_url}/embeddings`` endpoint.
+
+    Texts go ``request_size`` per request, at most ``rate_limit`` requests per second, each
+    retried on 429/5xx (:func:`compsem.webapi.post_json`); vectors are cached like any
+    encoder's. The identity holds the model name and the server, so two servers' models of
+    the same name never share cached vectors.
+
+    Parameters
+    ----------
+    model : str
+        The model name sent to the endpoint (e.g. ``text-embedding-ada-002``).
+    base_url, api_key : str, optional
+        Default ``$COMPSEM_OA_BASE_URL``, else ``$OPENAI_BASE_URL``, else OpenAI's;
+        ``$OPENAI_API_KEY``.
+    request_size : int
+        Texts per request (default ``$COMPSEM_OA_BATCH`` or 128).
+    rate_limit : float, optional
+        Requests per second (default ``$COMPSEM_OA_RATE`` or 5).
+    """
+
+    def __init__(self, model: str, *, spec: str | None = None, base_url: str | None = None,
+                 api_key: str | None = None, request_size: int | None = None, rate_limit: float | None = None,
+                 timeout: float = 60.0, retries: int = 5, opener=None):
+        self.spec = spec or f"oa:{model}"
+        self.model = model
+        url = base_url or os.environ.get("COMPSEM_OA_BASE_URL") or os.environ.get("OPENAI_BASE_URL")
+        self.base_url = (url or "https://api.openai.com/v1").rstrip("/")
+        self.api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "")
+        self.request_size = int(request_size or os.environ.get("COMPSEM_OA_BATCH", "128"))
+        rate = rate_limit if rate_limit is not None else float(os.environ.get("COMPSEM_OA_RATE", "5"))
+        self.limiter = RateLimiter(rate)
+        self.timeout, self.retries, self._opener = timeout, retries, opener
+        dim = OPENAI_EMBEDDING_DIMS.get(model) if url is None else None
+        self.dim = dim or int(self._request(["dimension probe"]).shape[1])
+        self._identity = f"{self.spec}|openai-embeddings|server={self.base_url}|dim={self.dim}"
+
+    @property
+    def identity(self) -> str:
+        return self._identity
+
+    def _request(self, texts: list[str]) -> np.ndarray:
+        answer = post_json(f"{self.base_url}/embeddings", {"model": self.model, "input": texts},
+                           api_key=self.api_key, timeout=self.timeout, retries=self.retries,
+                           limiter=self.limiter, opener=self._opener)
+        try:
+            rows = sorted(answer["data"], key=lambda d: d.get("index", 0))
+            out = np.asarray([r["embedding"] for r in rows], dtype=np.float32)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise WebAPIError(f"{self.spec}: unexpected answer from {self.base_url}: {str(answer)[:300]}") from exc
+        if out.ndim != 2 or out.shape[0] != len(texts):
+            raise WebAPIError(f"{self.spec}: {self.base_url} returned {out.shape[0] if out.ndim else 0} vectors "
+                              f"for {len(texts)} texts")
+        return out
+
+    def _encode(self, texts, *, batch_size, show_progress):
+        starts = range(0, len(texts), self.request_size)
+        parts = [self._request(texts[s:s + self.request_size])
+                 for s in tqdm(starts, disable=not show_progress, desc=self.spec)]
+        return np.concatenate(parts, axis=0)

@@ -16,11 +16,13 @@ from ..errors import ModelNotInstalledError, UnknownModelError
 from ..paths import repo_root
 from ..reference import paper_panel
 from .base import Encoder, package_version, require_package
-from .lexical import BowEncoder, GloveEncoder, RandomEncoder
-from .neural import OFFLINE_SPECS, HFMeanPoolingEncoder, SentenceTransformerEncoder, USEEncoder
+from .lexical import BowEncoder, GloveEncoder, RandomEncoder, WordVectorEncoder
+from .neural import (OFFLINE_SPECS, POOLINGS, HFMeanPoolingEncoder, OpenAIEmbeddingEncoder, SentenceTransformerEncoder,
+                     USEEncoder)
 
 __all__ = ["PANEL", "DEFAULT_PANEL", "PanelEntry", "available_encoders", "installed_panel", "models_table",
-           "resolve_models", "get_encoder", "describe", "sbert_l_path", "check_spec", "split_options"]
+           "resolve_models", "get_encoder", "describe", "sbert_l_path", "check_spec", "split_options", "POOLINGS",
+           "ENCODER_PREFIXES"]
 
 #: Models run by default in every chapter (all offline).
 DEFAULT_PANEL: tuple[str, ...] = OFFLINE_SPECS
@@ -120,23 +122,81 @@ def split_options(spec: str) -> tuple[str, dict[str, str]]:
     return base, opts
 
 
+
+#: Options each spec form accepts after ``#``.
+SPEC_OPTIONS: dict[str, tuple[str, ...]] = {"hf:": ("pool", "tokenizer", "max_length")}
+
+#: Prefixes of the open-ended encoder forms.
+ENCODER_PREFIXES: tuple[str, ...] = ("st:", "hf:", "bow:", "random:", "vec:", "oa:")
+
+
+def _check_options(spec: str, base: str, opts: dict[str, str]) -> None:
+    if not opts:
+        return
+    prefix = next((p for p in SPEC_OPTIONS if base.startswith(p)), None)
+    allowed = SPEC_OPTIONS.get(prefix, ())
+    bad = [k for k in opts if k not in allowed]
+    if bad:
+        where = f"{prefix} specs take {', '.join(allowed)}" if prefix else "only hf: specs take options"
+        raise UnknownModelError(spec, available_encoders(), forms=(f"unknown option(s) {bad}: {where}",))
+    if "pool" in opts and opts["pool"] not in POOLINGS:
+        raise UnknownModelError(spec, available_encoders(),
+                                forms=(f"pool={opts['pool']!r} is not one of {', '.join(POOLINGS)}",))
+    if "max_length" in opts and not opts["max_length"].isdigit():
+        raise UnknownModelError(spec, available_encoders(), forms=("max_length must be a positive integer",))
+
+
 def check_spec(spec: str) -> str:
+    """Check that ``spec`` names an encoder this project can build; return it stripped.
+
+    Nothing is loaded or downloaded. Raises :class:`UnknownModelError` (with what is
+    available) for an unknown name or a bad ``#option``.
+    """
     if not isinstance(spec, str) or not spec.strip():
         raise UnknownModelError(repr(spec), available_encoders())
     spec = spec.strip()
-    if spec in PANEL or spec.startswith(("st:", "hf:", "bow:", "random:")) or "/" in spec or Path(spec).exists():
+    base, opts = split_options(spec)
+    if base in PANEL or base.startswith(ENCODER_PREFIXES) or "/" in base or Path(base).exists():
+        if base.startswith(("vec:", "oa:")) and not base.split(":", 1)[1].strip():
+            raise UnknownModelError(spec, available_encoders(), forms=("'vec:PATH'", "'oa:MODEL'"))
+        _check_options(spec, base, opts)
         return spec
     raise UnknownModelError(spec, available_encoders())
 
 
-def resolve_models(models: str | Iterable[str], *, study: str | None = None) -> list[str]:
+_KIND_PREFIXES = {"generator": ("gen:",), "nli": ("nli:",)}
+
+
+def resolve_models(models: str | Iterable[str], *, study: str | None = None, kind: str = "encoder",
+                   trust_remote_code: bool = False) -> list[str]:
     """Turn a chapter's ``models`` parameter into a list of specs.
 
-    ``"panel"`` gives :func:`installed_panel`; ``"paper"`` gives the runnable models of
-    ``study``'s paper (:func:`compsem.reference.paper_panel`); a single spec gives ``[spec]``;
-    a list is checked entry by entry, and may contain ``"panel"`` or ``"paper"`` among specs
-    (an unknown name raises :class:`UnknownModelError` with the list of what is available).
+    Parameters
+    ----------
+    models : str or list of str
+        ``"panel"`` gives :func:`installed_panel` (encoders only); ``"paper"`` gives the
+        runnable models of ``study``'s paper of this ``kind``
+        (:func:`compsem.reference.paper_panel`); a single spec gives ``[spec]``; a list is
+        checked entry by entry and may hold ``"panel"`` or ``"paper"`` among specs.
+    study : str, optional
+        Needed for ``"paper"``.
+    kind : {"encoder", "generator", "nli"}
+        Which of the paper's models ``"paper"`` means. Encoder specs are checked with
+        :func:`check_spec`; a generator spec must start with ``gen:``; an NLI scorer spec
+        with ``nli:`` (or be an encoder spec: an embedding scorer).
+    trust_remote_code : bool
+        Lets ``"paper"`` pick a paper model's original checkpoint that needs remote code
+        where a converted one exists.
+
+    Raises
+    ------
+    UnknownModelError
+        An unknown spec (the message lists what is available).
+    ValueError
+        ``"paper"`` without ``study``, an unknown ``kind``, or nothing to run.
     """
+    if kind not in ("encoder", "generator", "nli"):
+        raise ValueError(f"kind must be 'encoder', 'generator' or 'nli', not {kind!r}")
     if isinstance(models, str):
         models = [models]
     out: list[str] = []
@@ -146,7 +206,12 @@ def resolve_models(models: str | Iterable[str], *, study: str | None = None) -> 
         elif m == "paper":
             if study is None:
                 raise ValueError("models='paper' needs the study whose paper panel to run")
-            out.extend(paper_panel(study))
+            out.extend(paper_panel(study, kind=kind, trust_remote_code=trust_remote_code))
+        elif isinstance(m, str) and m.strip().startswith(_KIND_PREFIXES.get(kind, ("\0",))):
+            split_options(m)  # a malformed option fails here
+            out.append(m.strip())
+        elif kind == "generator":
+            raise UnknownModelError(str(m), [], forms=("'gen:hf:<Hugging Face name or path>'", "'gen:openai:<model>'"))
         else:
             out.append(check_spec(m))
     if not out:
@@ -166,11 +231,18 @@ def _build(spec: str, trust_remote_code: bool, device: str | None, revision: str
     if spec.startswith("random:"):
         dim, _, seed = spec.split(":", 1)[1].partition(":")
         return RandomEncoder(dim=int(dim), seed=int(seed or 0))
+    if spec.startswith("vec:"):
+        return WordVectorEncoder(spec[4:], spec=spec)
+    if spec.startswith("oa:"):
+        return OpenAIEmbeddingEncoder(spec[3:], spec=spec)
     common = {"device": device, "revision": revision, "trust_remote_code": trust_remote_code}
     if spec.startswith("st:"):
         return SentenceTransformerEncoder(spec[3:], spec=spec, **common)
     if spec.startswith("hf:"):
-        return HFMeanPoolingEncoder(spec[3:], spec=spec, **common)
+        base, opts = split_options(spec)
+        return HFMeanPoolingEncoder(base[3:], spec=spec, pooling=opts.get("pool", "mean"),
+                                    tokenizer=opts.get("tokenizer"), max_length=int(opts.get("max_length", 256)),
+                                    **common)
     path = Path(spec)
     if path.is_dir() and (path / "modules.json").is_file():
         return SentenceTransformerEncoder(spec, spec=spec, **common)

@@ -1,7 +1,12 @@
-"""Sentence-space metrics (SSM): distances, sparsity, clustering, RSA, accuracy, bootstrap.
+"""The maths of the sentence-space metrics (SSM): distances, sparsity, clustering, RSA, accuracy.
 
-All functions are pure and vectorised; matrices are ``(N, N)`` with rows = premise i and
+All functions are pure and vectorised. Matrices are ``(N, N)`` with rows = premise i and
 columns = hypothesis j, so ``R[i, j]`` is the score for "sentence j can be inferred from i".
+
+References
+----------
+Lin, Chen & Ding (2024), *Sentence-Space Metrics (SSM) for the Evaluation of Sentence
+Comprehension*, CCL 2024 — Sections 2.4 (accuracy), 2.5 (distances), 2.7 (metrics).
 """
 from __future__ import annotations
 
@@ -10,12 +15,18 @@ import warnings
 import numpy as np
 from sklearn.metrics import calinski_harabasz_score
 
-from compsem.errors import DataError
+__all__ = ["SPACES", "square", "relatedness_distance", "discrepancy_distance", "distances", "sparsity",
+           "calinski_harabasz", "upper", "rsa", "agreement_accuracy", "entailment_accuracy", "ACCURACY_CATEGORIES"]
 
+#: the two sentence spaces: relatedness and discrepancy
 SPACES = ("rel", "dis")
+#: pair categories of the accuracy table (Table 2's five, with the split irrelevant category)
+ACCURACY_CATEGORIES = ("synonymous", "synonymous_reversed", "inferential", "inferential_reversed", "irrelevant",
+                       "within_cluster")
 
 
-def _square(R, name="R") -> np.ndarray:
+def square(R, name="R") -> np.ndarray:
+    """``R`` as a float array, checked to be square ``(N, N)``."""
     R = np.asarray(R, dtype=float)
     if R.ndim != 2 or R.shape[0] != R.shape[1]:
         raise ValueError(f"{name} must be a square (N, N) matrix, got shape {R.shape}")
@@ -23,20 +34,54 @@ def _square(R, name="R") -> np.ndarray:
 
 
 def relatedness_distance(R) -> np.ndarray:
-    """D_rel(i, j) = 1 - (R(i, j) + R(j, i)) / 2  (paper Section 2.5). Symmetric."""
-    R = _square(R)
+    """Semantic relatedness distance.
+
+    .. math:: D_{rel}(i, j) = 1 - \\frac{R(i, j) + R(j, i)}{2}
+
+    Parameters
+    ----------
+    R : array (N, N)
+        Entailment scores in [0, 1], premise = row.
+
+    Returns
+    -------
+    ndarray (N, N), symmetric.
+
+    References
+    ----------
+    Lin, Chen & Ding (2024), Section 2.5.
+    """
+    R = square(R)
     return 1.0 - (R + R.T) / 2.0
 
 
 def discrepancy_distance(R) -> np.ndarray:
-    """D_dis(i, j) = 1 - |R(i, j) - R(j, i)|  (paper Section 2.5). Symmetric; diagonal 1."""
-    R = _square(R)
+    """Semantic discrepancy distance.
+
+    .. math:: D_{dis}(i, j) = 1 - \\lvert R(i, j) - R(j, i) \\rvert
+
+    Parameters
+    ----------
+    R : array (N, N)
+
+    Returns
+    -------
+    ndarray (N, N), symmetric, with 1 on the diagonal.
+
+    References
+    ----------
+    Lin, Chen & Ding (2024), Section 2.5.
+    """
+    R = square(R)
     return 1.0 - np.abs(R - R.T)
 
 
 def distances(R, *, symmetric: bool = False) -> dict[str, np.ndarray]:
-    """Both spaces as ``{"rel": D_rel, "dis": D_dis}``; a symmetric scorer has no "dis" space
-    (|R(i,j) - R(j,i)| is identically 0, the paper's "/" in Table 3)."""
+    """Both spaces as ``{"rel": D_rel, "dis": D_dis}``, each ``(N, N)``.
+
+    A symmetric scorer (``symmetric=True``) has no ``"dis"`` space: ``|R(i,j) - R(j,i)|`` is
+    identically 0 (the paper's "/" in Table 3).
+    """
     out = {"rel": relatedness_distance(R)}
     if not symmetric:
         out["dis"] = discrepancy_distance(R)
@@ -44,14 +89,41 @@ def distances(R, *, symmetric: bool = False) -> dict[str, np.ndarray]:
 
 
 def sparsity(D) -> float:
-    """Averaged l1 norm ||1 - D||_1 / N^2 (paper Section 2.7.1); smaller = sparser."""
-    D = _square(D, "D")
+    """Averaged l1 norm of ``1 - D``; smaller = sparser.
+
+    .. math:: \\text{sparsity}(D) = \\frac{1}{N^2} \\sum_{i, j} \\lvert 1 - D(i, j) \\rvert
+
+    Parameters
+    ----------
+    D : array (N, N)
+
+    References
+    ----------
+    Lin, Chen & Ding (2024), Section 2.7.1.
+    """
+    D = square(D, "D")
     return float(np.abs(1.0 - D).sum() / D.size)
 
 
 def calinski_harabasz(D, labels) -> float:
-    """Calinski-Harabasz index of the rows of D grouped by cluster label (Section 2.7.2)."""
-    D = _square(D, "D")
+    """Calinski–Harabasz index of the rows of D grouped by cluster label.
+
+    .. math:: CH = \\frac{\\sum_k n_k \\lVert \\bar d_k - \\bar d \\rVert^2 / (K - 1)}
+                         {\\sum_k \\sum_{i \\in k} \\lVert d_i - \\bar d_k \\rVert^2 / (N - K)}
+
+    with ``d_i`` row i of D. NaN (warned) when D has NaN entries.
+
+    Parameters
+    ----------
+    D : array (N, N)
+    labels : array (N,)
+        Cluster label of each sentence.
+
+    References
+    ----------
+    Lin, Chen & Ding (2024), Section 2.7.2; Caliński & Harabasz (1974).
+    """
+    D = square(D, "D")
     labels = np.asarray(labels)
     if labels.shape != (D.shape[0],):
         raise ValueError(f"labels must have shape ({D.shape[0]},), got {labels.shape}")
@@ -64,16 +136,30 @@ def calinski_harabasz(D, labels) -> float:
 
 
 def upper(D) -> np.ndarray:
-    """The strict upper triangle of D, flattened row by row."""
-    D = _square(D, "D")
+    """The strict upper triangle of D (N, N), flattened row by row: (N (N - 1) / 2,)."""
+    D = square(D, "D")
     return D[np.triu_indices(D.shape[0], k=1)]
 
 
 def rsa(D, D_ref, *, mask=None) -> float:
-    """Representational similarity: Pearson r between the strict upper triangles of D and D_ref
-    (Section 2.7.3). ``mask`` (N, N) bool optionally restricts the pairs used.
+    """Representational similarity: Pearson r between the strict upper triangles of D and D_ref.
 
-    Returns NaN (with a warning) when either triangle is constant.
+    .. math:: r = \\frac{\\sum_{i<j} (a_{ij} - \\bar a)(b_{ij} - \\bar b)}
+                       {\\sqrt{\\sum_{i<j} (a_{ij} - \\bar a)^2 \\sum_{i<j} (b_{ij} - \\bar b)^2}}
+
+    Parameters
+    ----------
+    D, D_ref : array (N, N)
+    mask : array (N, N) of bool, optional
+        Restricts the pairs used (its upper triangle is read).
+
+    Returns
+    -------
+    float; NaN (with a warning) when either triangle is constant.
+
+    References
+    ----------
+    Lin, Chen & Ding (2024), Section 2.7.3; Kriegeskorte, Mur & Bandettini (2008).
     """
     a, b = upper(D), upper(D_ref)
     if a.shape != b.shape:
@@ -90,21 +176,35 @@ def rsa(D, D_ref, *, mask=None) -> float:
     return float((a * b).sum() / den)
 
 
-def entailment_accuracy(R, R_ref, categories, *, threshold: float = 0.5,
-                        include=("synonymous", "synonymous_reversed", "inferential",
-                                 "inferential_reversed", "irrelevant", "within_cluster")) -> dict:
-    """Share of pairs of each category where ``R > threshold`` agrees with ``R_ref > threshold``
-    (the paper's Table 2: the mean reference score, thresholded at 0.5, is the ground truth).
+def agreement_accuracy(decision, truth, categories, *, include=ACCURACY_CATEGORIES) -> dict:
+    """Share of pairs of each category where a model's yes/no entailment decision agrees with
+    the reference's.
 
-    Returns ``{category: (accuracy, n_pairs)}``. NaN scores count as wrong and are reported.
+    .. math:: \\text{acc}_c = \\frac{1}{|c|} \\sum_{(i, j) \\in c} [\\,\\hat y_{ij} = y_{ij}\\,]
+
+    Parameters
+    ----------
+    decision : array (N, N) of bool, or of float with NaN
+        The model's decision (True = entailment); NaN counts as a wrong answer.
+    truth : array (N, N) of bool
+        The reference decision.
+    categories : array (N, N) of str
+        The pair category of each entry.
+    include : sequence of str
+        The categories reported.
+
+    Returns
+    -------
+    ``{category: (accuracy, n_pairs)}`` (accuracy NaN for an empty category).
+
+    References
+    ----------
+    Lin, Chen & Ding (2024), Section 2.4 and Table 2.
     """
-    R, R_ref = _square(R), _square(R_ref, "R_ref")
+    decision = np.asarray(decision)
+    nan = np.isnan(decision) if decision.dtype.kind == "f" else np.zeros(decision.shape, dtype=bool)
+    correct = (np.where(nan, 0, decision).astype(bool) == np.asarray(truth, dtype=bool)) & ~nan
     cats = np.asarray(categories)
-    n_nan = int(np.isnan(R).sum())
-    if n_nan:
-        warnings.warn(f"{n_nan} NaN scores count as wrong answers", RuntimeWarning, stacklevel=2)
-    correct = (R > threshold) == (R_ref > threshold)
-    correct &= ~np.isnan(R)
     out = {}
     for c in include:
         m = cats == c
@@ -112,128 +212,29 @@ def entailment_accuracy(R, R_ref, categories, *, threshold: float = 0.5,
     return out
 
 
-# ---------------------------------------------------------------------------------------------
-# cluster bootstrap
-# ---------------------------------------------------------------------------------------------
-def cluster_counts(labels, *, n_boot: int = 1000, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """Draw ``n_boot`` cluster-bootstrap resamples: each draws K clusters with replacement.
+def entailment_accuracy(R, R_ref, categories, *, threshold: float = 0.5, include=ACCURACY_CATEGORIES) -> dict:
+    """Accuracy per pair category of the thresholded score: a pair is "entailment" when
+    ``R > threshold``, and the ground truth is ``R_ref > threshold`` (the mean human score in
+    the paper). NaN scores count as wrong and are warned about.
 
-    Returns (uniq, C): the K cluster labels and C (n_boot, K) with how often each was drawn.
+    Parameters
+    ----------
+    R, R_ref : array (N, N)
+    categories : array (N, N) of str
+    threshold : float
+        0.5 in the paper.
+
+    Returns
+    -------
+    ``{category: (accuracy, n_pairs)}``; see :func:`agreement_accuracy`.
+
+    References
+    ----------
+    Lin, Chen & Ding (2024), Section 2.4 and Table 2.
     """
-    uniq, inv = np.unique(np.asarray(labels), return_inverse=True)
-    K = uniq.size
-    rng = np.random.default_rng(seed)
-    draws = rng.integers(0, K, size=(n_boot, K))
-    C = np.zeros((n_boot, K))
-    np.add.at(C, (np.arange(n_boot)[:, None], draws), 1.0)
-    return uniq, C
-
-
-def _block_sums(M, inv, K) -> np.ndarray:
-    """S[k, l] = sum of M[i, j] over i in cluster k, j in cluster l."""
-    E = np.zeros((M.shape[0], K))
-    E[np.arange(M.shape[0]), inv] = 1.0
-    return E.T @ M @ E
-
-
-def _weighted_total(C, S) -> np.ndarray:
-    """sum_{k != l} c_k c_l S[k, l] + sum_k c_k S[k, k] for each row c of C: a cluster drawn c
-    times contributes its own block c times, and pairs of two *copies* of one cluster (which
-    would pose as between-cluster pairs) are left out."""
-    d = np.diagonal(S)
-    return np.einsum("bk,kl,bl->b", C, S, C) - (C**2) @ d + C @ d
-
-
-def ssm_draws(D, D_ref, labels, C) -> tuple[np.ndarray, np.ndarray]:
-    """Sparsity of D and RSA(D, D_ref) for each cluster-count row of C (B, K); clusters in
-    ``np.unique(labels)`` order. See :func:`bootstrap_ssm`."""
-    D, D_ref = _square(D, "D"), _square(D_ref, "D_ref")
-    labels = np.asarray(labels)
-    uniq = np.unique(labels)
-    inv = np.searchsorted(uniq, labels)
-    K = uniq.size
-    C = np.atleast_2d(np.asarray(C, dtype=float))
-    # sparsity: all ordered entries, diagonal included
-    spars = (_weighted_total(C, _block_sums(np.abs(1.0 - D), inv, K))
-             / _weighted_total(C, _block_sums(np.ones_like(D), inv, K)))
-    # RSA: ordered pairs i != j (D symmetric, so this equals the upper-triangle Pearson r)
-    off = 1.0 - np.eye(D.shape[0])
-    x, y = D * off, D_ref * off
-    st = {name: _weighted_total(C, _block_sums(M, inv, K))
-          for name, M in (("n", off), ("x", x), ("y", y), ("xx", x * x), ("yy", y * y), ("xy", x * y))}
-    n = st["n"]
-    cov = st["xy"] / n - st["x"] * st["y"] / n**2
-    vx = st["xx"] / n - (st["x"] / n) ** 2
-    vy = st["yy"] / n - (st["y"] / n) ** 2
-    with np.errstate(invalid="ignore", divide="ignore"):
-        r = cov / np.sqrt(vx * vy)
-    return spars, r
-
-
-def bootstrap_ssm(D, D_ref, labels, *, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> dict:
-    """Cluster-bootstrap percentile CIs for sparsity and RSA of one distance matrix.
-
-    A resample draws K clusters with replacement; its pairs are those between the drawn
-    clusters plus each drawn cluster's own pairs (pairs between two copies of one cluster are
-    left out). Sparsity and RSA of a resample are computed in closed form from cluster-block
-    sums weighted by the draw counts (no Python loop over draws). CH gets no interval: copies of
-    a cluster make identical rows, which distorts the index rather than resampling it.
-
-    Returns ``{"sparsity": (lo, hi), "rsa": (lo, hi)}``.
-    """
-    uniq, C = cluster_counts(labels, n_boot=n_boot, seed=seed)
-    spars, r = ssm_draws(D, D_ref, labels, C)
-    q = [(1 - level) / 2 * 100, (1 + level) / 2 * 100]
-    n_bad = int((~np.isfinite(r)).sum())
-    if n_bad:
-        warnings.warn(f"{n_bad} of {n_boot} bootstrap RSA values undefined (dropped)", RuntimeWarning, stacklevel=2)
-    r = r[np.isfinite(r)]
-    return {"sparsity": tuple(float(v) for v in np.percentile(spars, q)),
-            "rsa": tuple(float(v) for v in np.percentile(r, q)) if r.size else (np.nan, np.nan)}
-
-
-def bootstrap_accuracy(R, R_ref, categories, labels, *, threshold: float = 0.5, n_boot: int = 1000,
-                       seed: int = 0, level: float = 0.95, include=None) -> dict:
-    """Cluster-bootstrap CIs for :func:`entailment_accuracy`. A pair belongs to the cluster of
-    its premise (row). Returns ``{category: (lo, hi)}``."""
-    R, R_ref = _square(R), _square(R_ref, "R_ref")
-    cats = np.asarray(categories)
-    labels = np.asarray(labels)
-    uniq, C = cluster_counts(labels, n_boot=n_boot, seed=seed)
-    inv = np.searchsorted(uniq, labels)
-    K = uniq.size
-    correct = ((R > threshold) == (R_ref > threshold)) & ~np.isnan(R)
-    include = include or [c for c in np.unique(cats) if c != "identical"]
-    q = [(1 - level) / 2 * 100, (1 + level) / 2 * 100]
-    out = {}
-    for c in include:
-        m = cats == c
-        num = np.bincount(inv, weights=(correct & m).sum(axis=1), minlength=K)
-        den = np.bincount(inv, weights=m.sum(axis=1), minlength=K)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            acc = (C @ num) / (C @ den)
-        acc = acc[np.isfinite(acc)]
-        out[c] = tuple(float(v) for v in np.percentile(acc, q)) if acc.size else (np.nan, np.nan)
-    return out
-
-
-def ssm_table(R, R_ref, labels, *, symmetric: bool = False, n_boot: int = 0, seed: int = 0) -> list[dict]:
-    """Table 3 analogue for one score matrix: one dict per space with sparsity, CH, RSA
-    (and cluster-bootstrap CIs when ``n_boot > 0``)."""
-    D_model = distances(R, symmetric=symmetric)
-    D_refs = distances(R_ref)
-    rows = []
-    for space, D in D_model.items():
-        row = {"space": space, "sparsity": sparsity(D), "ch": calinski_harabasz(D, labels),
-               "rsa": rsa(D, D_refs[space])}
-        if n_boot:
-            ci = bootstrap_ssm(D, D_refs[space], labels, n_boot=n_boot, seed=seed)
-            row.update(sparsity_lo=ci["sparsity"][0], sparsity_hi=ci["sparsity"][1],
-                       rsa_lo=ci["rsa"][0], rsa_hi=ci["rsa"][1])
-        rows.append(row)
-    return rows
-
-
-__all__ = ["SPACES", "relatedness_distance", "discrepancy_distance", "distances", "sparsity",
-           "calinski_harabasz", "upper", "rsa", "entailment_accuracy", "cluster_counts",
-           "ssm_draws", "bootstrap_ssm", "bootstrap_accuracy", "ssm_table", "DataError"]
+    R, R_ref = square(R), square(R_ref, "R_ref")
+    n_nan = int(np.isnan(R).sum())
+    if n_nan:
+        warnings.warn(f"{n_nan} NaN scores count as wrong answers", RuntimeWarning, stacklevel=2)
+    decision = np.where(np.isnan(R), np.nan, R > threshold)
+    return agreement_accuracy(decision, R_ref > threshold, categories, include=include)

@@ -1,19 +1,30 @@
-"""Part IV's report: its headline in the cross-study synthesis and the try-it table."""
+"""What Part IV's chapters show: the paper beside ours, the values they glue, the tables they
+print, the study's headline in the synthesis and the try-it table. Figures are in
+:mod:`compsem.ssm.plots`.
 
+Every ``*_values`` function returns ``{glue name: value}``; :func:`glue_all` glues such a
+dict (strings become inline code, as model names are shown in the prose).
+"""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
+from .. import reference
 from ..encoders import validate_texts
 from ..results import Headline, headline_row
+from .data import CATEGORIES, Pool, load_study
 from .metrics import distances
-from .scorers import get_scorer
-from .study import load_study, score_all, ssm_frame
+from .space import Layout, zoom_window
+from .study import REFERENCE, Run, score_all, score_texts
+from .tables import accuracy_frame, mean_scores_frame, ssm_frame
 
-__all__ = ["HEADLINES", "headlines", "try_it"]
+__all__ = ["HEADLINES", "headlines", "try_it", "paper_table", "glue_all", "pool_summary", "pair_counts",
+           "cluster_members", "judgement_distribution", "cluster_table", "models_table", "mean_scores",
+           "accuracy", "accuracy_by_label", "ssm_metrics", "accuracy_values", "ssm_values", "category_header", "basis_table",
+           "stress_table", "space_values"]
 
 #: Part IV's headline criterion in the cross-study profile.
 HEADLINES: tuple[Headline, ...] = (
@@ -22,8 +33,224 @@ HEADLINES: tuple[Headline, ...] = (
 )
 
 
+def paper_table(which: str) -> pd.DataFrame:
+    """The paper's Table 2 (``"accuracy"``), Table 3 (``"ssm"``) or pool size (``"pool"``),
+    from ``data/reference/ssm_*.csv``."""
+    name = {"accuracy": "table2_accuracy", "ssm": "table3_ssm", "pool": "pool"}[which]
+    df = reference.paper_table("ssm", name, dtype={"paper": str})
+    if "dataset" in df:
+        df["dataset"] = df["dataset"].fillna("")
+    return df
+
+
+def glue_all(values: Mapping[str, object]) -> None:
+    """``myst_nb.glue`` every value (not displayed); a string is glued as inline code."""
+    from IPython.display import Markdown  # the book's tooling, present where chapters run
+    from myst_nb import glue
+
+    for key, value in values.items():
+        glue(key, Markdown(f"`{value}`") if isinstance(value, str) else value, display=False)
+
+
+def category_header(c: str) -> str:
+    """A category as a column header that can wrap ("inferential (reversed)")."""
+    return c.replace("_reversed", " (reversed)").replace("_", " ")
+
+
+# ---------------------------------------------------------------------------------------------
+# the pool (chapter 40)
+# ---------------------------------------------------------------------------------------------
+def pool_summary(pool: Pool, cats) -> tuple[pd.DataFrame, dict]:
+    """The paper's pool beside ours (one row per quantity) and the values the chapter glues."""
+    roles = pd.Series(pool.roles)
+    sizes = pd.Series(pool.clusters).value_counts()
+    labelled = int(np.isin(cats, CATEGORIES[:4]).sum())
+    ours = {"clusters": pool.n_clusters, "sentences": len(pool), "premises": int((roles == "premise").sum()),
+            "hypotheses": int((roles != "premise").sum()),
+            "sentences per cluster (min-max)": f"{sizes.min()}-{sizes.max()}", "ordered pairs N^2": len(pool) ** 2,
+            "judged premise-hypothesis pairs (both directions)": labelled,
+            "judged pairs in all (incl. model-flagged irrelevant pairs)": labelled}
+    summary = paper_table("pool")
+    summary.insert(1, "this book", summary["quantity"].map(ours))
+    paper_n = summary.set_index("quantity")["paper"]
+    values = {"ssm_n_sentences": len(pool), "ssm_n_clusters": pool.n_clusters, "ssm_n_pairs": len(pool) ** 2,
+              "ssm_paper_extra_pairs": int(paper_n["judged pairs in all (incl. model-flagged irrelevant pairs)"])
+              - int(paper_n["judged premise-hypothesis pairs (both directions)"])}
+    return summary, values
+
+
+def pair_counts(cats) -> pd.DataFrame:
+    """Ordered pairs per category."""
+    return pd.Series(np.asarray(cats).ravel()).value_counts().reindex(list(CATEGORIES)).rename("ordered pairs").to_frame()
+
+
+def cluster_members(pool: Pool, R_ref, cluster: int) -> pd.DataFrame:
+    """One cluster's sentences with the reference judgement in both directions."""
+    members = [i for i in range(len(pool)) if pool.clusters[i] == cluster]
+    if not members:
+        raise ValueError(f"no cluster {cluster}; the pool's clusters are {sorted(set(pool.clusters.tolist()))}")
+    p = pool.premise_of()[members[0]]
+    return pd.DataFrame({"id": [pool.ids[i] for i in members], "role": [pool.roles[i] for i in members],
+                         "text": [pool.texts[i] for i in members],
+                         "R(p, h)": [R_ref[p, i] if i != p else np.nan for i in members],
+                         "R(h, p)": [R_ref[i, p] if i != p else np.nan for i in members]})
+
+
+def judgement_distribution(R_ref, cats) -> tuple[pd.DataFrame, dict]:
+    """Judged pairs per category x score, and the shares the chapter glues."""
+    labelled = np.isin(cats, CATEGORIES[:4])
+    dist = pd.crosstab(pd.Series(cats[labelled], name="category"), pd.Series(R_ref[labelled], name="score"))
+    values = {"ssm_share_inf_rev_zero": 100 * float((R_ref[cats == "inferential_reversed"] == 0).mean()),
+              "ssm_share_syn_one": 100 * float((R_ref[np.isin(cats, ["synonymous", "synonymous_reversed"])] == 1).mean())}
+    return dist.reindex(list(CATEGORIES[:4])), values
+
+
+def cluster_table(pool: Pool) -> tuple[pd.DataFrame, dict]:
+    """One row per cluster (sizes, mean words) and the mean sentence length."""
+    table = pd.DataFrame({"cluster": pool.clusters, "sentence_id": pool.ids, "role": pool.roles,
+                          "n_words": [len(t.split()) for t in pool.texts]})
+    out = table.groupby("cluster").agg(n_sentences=("sentence_id", "size"),
+                                       n_synonymous=("role", lambda r: int((r == "synonymous").sum())),
+                                       n_inferential=("role", lambda r: int((r == "inferential").sum())),
+                                       mean_words=("n_words", "mean")).reset_index()
+    return out, {"ssm_mean_words": float(table.n_words.mean())}
+
+
+# ---------------------------------------------------------------------------------------------
+# score matrices (chapter 41)
+# ---------------------------------------------------------------------------------------------
+def models_table(run: Run) -> pd.DataFrame:
+    """One row per model: symmetric or not, identity (what the cache is keyed by), NaN sentences."""
+    return pd.DataFrame([{"scorer": s.name, "symmetric": s.symmetric, "identity": s.identity,
+                          "sentences with NaN scores": int((~s.valid).sum())} for s in run.scored.values()])
+
+
+def mean_scores(run: Run) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+    """(tidy mean R per category, categories x models table with the reference, glue values)."""
+    means = mean_scores_frame(run.with_reference, run.cats)
+    wide = means.pivot(index="scorer", columns="category", values="mean_R")[list(CATEGORIES)]
+    wide = wide.reindex([REFERENCE, *run.scored])
+    gap = {name: float(wide.loc[name, "inferential"] - wide.loc[name, "inferential_reversed"]) for name in wide.index}
+    first = next(iter(run.scored))
+    others = wide["irrelevant"].drop(REFERENCE)
+    values = {"ssm_first_scorer": first, "ssm_first_dir_gap": gap[first], "ssm_ref_dir_gap": gap[REFERENCE],
+              "ssm_max_irrelevant_name": others.idxmax(), "ssm_max_irrelevant": float(others.max())}
+    return means, wide.T.rename_axis(index="pair category", columns="scorer"), values
+
+
+# ---------------------------------------------------------------------------------------------
+# the metrics (chapter 42)
+# ---------------------------------------------------------------------------------------------
+def accuracy(run: Run, *, n_boot: int = 1000, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(tidy Table 2 analogue, models x categories with the interval under each accuracy)."""
+    acc = accuracy_frame(run.scored, run.R_ref, run.cats, run.pool.clusters, n_boot=n_boot, seed=seed)
+    cell = [f"{a:.3f}<br><small>[{lo:.2f}, {hi:.2f}]</small>" if n_boot else f"{a:.3f}"
+            for a, lo, hi in zip(acc.accuracy, acc.ci_low, acc.ci_high)]
+    wide = acc.assign(cell=cell).pivot(index="scorer", columns="category", values="cell").reindex(list(run.scored))
+    wide = wide[[c for c in CATEGORIES if c in wide.columns]]
+    return acc, wide.rename(columns=category_header).rename_axis(index=None, columns=None)
+
+
+def accuracy_by_label(acc: pd.DataFrame, *, n_boot: int = 1000) -> pd.DataFrame:
+    """Models x categories: the accuracy of the predicted label (the paper's rule for NLI
+    models), the thresholded one beside it, for the models that predict labels; empty when
+    none does."""
+    has = acc[acc.accuracy_label.notna()]
+    if has.empty:
+        return pd.DataFrame()
+    cell = [f"{a:.3f} / {t:.3f}" + (f"<br><small>[{lo:.2f}, {hi:.2f}]</small>" if n_boot else "")
+            for a, t, lo, hi in zip(has.accuracy_label, has.accuracy, has.ci_low_label, has.ci_high_label)]
+    wide = has.assign(cell=cell).pivot(index="scorer", columns="category", values="cell")
+    wide = wide.reindex(list(dict.fromkeys(has.scorer)))[[c for c in CATEGORIES if c in wide.columns]]
+    return wide.rename(columns=category_header).rename_axis(index=None, columns=None)
+
+
+def accuracy_values(run: Run, acc: pd.DataFrame) -> dict:
+    """The accuracies the chapter's prose cites, with the paper's Table 2 beside them."""
+    accw = acc.pivot(index="scorer", columns="category", values="accuracy")
+    sym = [n for n, s in run.scored.items() if s.symmetric]
+    inf_sum = accw["inferential"] + accw["inferential_reversed"]
+    paper2 = paper_table("accuracy")
+    p2 = paper2.set_index("model")
+    nan = float("nan")
+    return {
+        "ssm_sym_infsum_min": float(inf_sum[sym].min()) if sym else nan,
+        "ssm_sym_infsum_max": float(inf_sum[sym].max()) if sym else nan,
+        "ssm_sym_syn_min": float(accw.loc[sym, ["synonymous", "synonymous_reversed"]].min().min()) if sym else nan,
+        "ssm_paper_simcse_inf": float(p2.loc["SimCSE", "inferential"]),
+        "ssm_irrelevant_min": float(accw["irrelevant"].min()),
+        "ssm_within_min": float(accw["within_cluster"].min()),
+        "ssm_paper_simcse_infrev": float(p2.loc["SimCSE", "inferential_reversed"]),
+        "ssm_paper_irrelevant_bert_max": float(paper2.loc[paper2.model.str.contains("BERT"), "irrelevant"].max()),
+    }
+
+
+def ssm_metrics(run: Run, *, n_boot: int = 1000, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(tidy Table 3 analogue with the reference's own row, models x (metric_space) table)."""
+    tab = ssm_frame(run.with_reference, run.R_ref, run.cats, run.pool.clusters, n_boot=n_boot, seed=seed)
+    wide = tab.pivot(index="scorer", columns="space", values=["sparsity", "ch", "rsa"]).reindex(list(run.with_reference))
+    wide.columns = [f"{m}_{s}" for m, s in wide.columns]
+    cols = ["sparsity_rel", "sparsity_dis", "ch_rel", "ch_dis", "rsa_rel", "rsa_dis"]
+    return tab, wide.reindex(columns=cols)
+
+
+def ssm_values(tab: pd.DataFrame) -> dict:
+    """The Table 3 values the chapter's prose cites, with the paper's beside them."""
+    t3 = tab.set_index(["scorer", "space"])
+    rel = t3.xs("rel", level="space").drop(REFERENCE)
+    best, bestch, worst = rel["rsa"].idxmax(), rel["ch"].idxmax(), rel["sparsity"].idxmax()
+    p3 = paper_table("ssm").set_index(["model", "dataset"])
+    dis = t3.xs("dis", level="space").drop(REFERENCE, errors="ignore")
+    return {
+        "ssm_best_rsa_name": best, "ssm_best_rsa": float(rel.loc[best, "rsa"]),
+        "ssm_best_rsa_lo": float(rel.loc[best].get("rsa_low", np.nan)),
+        "ssm_best_rsa_hi": float(rel.loc[best].get("rsa_high", np.nan)),
+        "ssm_best_rsa_labelled": float(rel.loc[best, "rsa_labelled"]),
+        "ssm_best_ch_name": bestch, "ssm_best_ch": float(rel.loc[bestch, "ch"]),
+        "ssm_ref_ch_rel": float(t3.loc[(REFERENCE, "rel"), "ch"]),
+        "ssm_ref_sparsity_rel": float(t3.loc[(REFERENCE, "rel"), "sparsity"]),
+        "ssm_worst_sparsity_name": worst, "ssm_worst_sparsity": float(rel.loc[worst, "sparsity"]),
+        "ssm_paper_simcse_ch": float(p3.loc[("SimCSE", ""), "ch_rel"]),
+        "ssm_paper_human_ch": float(p3.loc[("Human", ""), "ch_rel"]),
+        "ssm_n_dis": len(dis), "ssm_dis_rsa_best": float(dis["rsa"].max()) if len(dis) else float("nan"),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# the sentence-space maps (chapter 43)
+# ---------------------------------------------------------------------------------------------
+def basis_table(pool: Pool, basis) -> pd.DataFrame:
+    """The three basis sentences and the colour channel each one drives."""
+    return pd.DataFrame({"channel": ["R", "G", "B"], "cluster": pool.clusters[basis],
+                         "sentence": [pool.texts[b] for b in basis]})
+
+
+def stress_table(maps: Mapping[tuple[str, str], Layout]) -> pd.DataFrame:
+    """Kruskal's stress-1 of each map (one row per model x space)."""
+    return pd.DataFrame([{"scorer": name, "space": sp, "stress1": lay.stress1, "n_sentences": int(lay.valid.sum())}
+                         for (name, sp), lay in maps.items()])
+
+
+def space_values(maps: Mapping[tuple[str, str], Layout], pool: Pool, basis, model: str, *, k: int = 10) -> dict:
+    """Stress range of the relatedness maps, and the share of the ``k`` sentences nearest to the
+    red basis sentence on the map that belong to its cluster (reference and ``model``)."""
+    rel = stress_table(maps).query("space == 'rel'").set_index("scorer")["stress1"]
+    cl_b = pool.clusters[basis[0]]
+    values = {"ssm_zoom_name": model, "ssm_zoom_k": k, "ssm_stress_ref": float(rel[REFERENCE]),
+              "ssm_stress_min": float(rel.drop(REFERENCE).min()), "ssm_stress_max": float(rel.drop(REFERENCE).max())}
+    for key, name in (("ssm_zoom_same_cluster", model), ("ssm_zoom_same_cluster_ref", REFERENCE)):
+        lay = maps[(name, "rel")]
+        near = zoom_window(lay.xy, int(lay.basis(basis[:1])[0]), k=k)
+        values[key] = 100 * float(np.mean(pool.clusters[np.flatnonzero(lay.valid)[near]] == cl_b))
+    values["ssm_cluster_size_b"] = int((pool.clusters == cl_b).sum())
+    return values
+
+
+# ---------------------------------------------------------------------------------------------
+# the synthesis and the try-it page
+# ---------------------------------------------------------------------------------------------
 def headlines(models: Sequence[str], *, n_boot: int = 1000, seed: int = 0) -> list[dict]:
-    """RSA of the cosine relatedness space with the project's reference (cluster bootstrap)."""
+    """RSA of each model's relatedness space with the project's reference (cluster bootstrap)."""
     pool, R_ref, cats = load_study()
     scored = score_all(pool, list(models), progress=False)
     frame = ssm_frame(scored, R_ref, cats, pool.clusters, n_boot=n_boot, seed=seed)
@@ -35,16 +262,16 @@ def headlines(models: Sequence[str], *, n_boot: int = 1000, seed: int = 0) -> li
     return rows
 
 
-def try_it(premise: str, hypotheses: Sequence[str], models: Sequence[str]) -> dict[str, pd.DataFrame]:
+def try_it(premise: str, hypotheses: Sequence[str], models: Sequence[str]) -> dict[str, dict[str, pd.DataFrame]]:
     """Part IV on a tiny pool (premise + hypotheses): the score matrix R of the offline lexical
-    scorer and each model's cosine, with the relatedness and discrepancy distances."""
+    scorer and of each model, with the relatedness and discrepancy distances."""
     texts = validate_texts([premise, *hypotheses])
     labels = ["P"] + [f"H{i + 1}" for i in range(len(hypotheses))]
     out = {}
     for spec in ["lexical", *models]:
-        scorer = get_scorer(spec)
-        R = np.asarray(scorer.score(texts, progress=False), dtype=float)
-        D = distances(R, symmetric=bool(scorer.symmetric))
+        R, symmetric = score_texts(spec, texts)
         out[spec] = {"R": pd.DataFrame(R, index=labels, columns=labels)}
-        out[spec].update({f"D_{k}": pd.DataFrame(v, index=labels, columns=labels) for k, v in D.items()})
+        out[spec].update({f"D_{k}": pd.DataFrame(v, index=labels, columns=labels)
+                          for k, v in distances(R, symmetric=symmetric).items()})
     return out
+

@@ -1,30 +1,52 @@
-"""Chapter-level helpers for Part IV: score a pool with several scorers and build the tidy
-tables the notebooks show (Table 2 and Table 3 analogues) beside the paper's numbers."""
+"""Part IV's run: score every ordered pair of the pool with each model, through a disk cache.
+
+The one module of :mod:`compsem.ssm` that embeds texts (:func:`compsem.embed`) and runs the
+scorers; it returns raw results (:class:`Scored`), which :mod:`compsem.ssm.tables` turns into
+tables and :mod:`compsem.ssm.report` into what a chapter shows.
+
+Score matrices are cached as ``<key>.npy`` + ``<key>.json`` (no pickle) in
+``.cache/ssm_scores/``, the key hashing the scorer's identity and the checksum of the texts. An
+NLI model's entry keeps the probabilities of all its labels, ``(N, N, C)``, so that the
+thresholded score and the predicted label come from one pass.
+"""
 from __future__ import annotations
 
+import hashlib
+import json
+import os
+import time
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
-from .. import reference
-from .metrics import (bootstrap_accuracy, bootstrap_ssm, calinski_harabasz, distances, entailment_accuracy, rsa,
-                      sparsity)
-from .pool import CATEGORIES, Pool, load_pool, load_reference, pair_categories
-from .scorers import expand_scorers, get_scorer, score_matrix
+from ..cache import embed
+from ..paths import cache_dir as cache_root
+from .data import Pool, load_study, unique_texts
+from .scorers import EmbeddingCosine, make_scorer, resolve_models
 
+__all__ = ["REFERENCE", "Scored", "score_matrix", "score_texts", "score_all", "reference_scored", "planned_texts",
+           "run", "Run"]
+
+#: the name of the project's reference matrix in tables and figures
 REFERENCE = "project reference"
-TABLE2_CATEGORIES = CATEGORIES[:5]
 
 
 @dataclass
 class Scored:
-    """One scorer's matrix over a pool."""
+    """One scorer's matrix over a pool.
+
+    ``predicted`` (N, N) bool is the model's own predicted label (True = entailment) for
+    scorers that predict labels (NLI models), else ``None``.
+    """
 
     name: str
     R: np.ndarray
     symmetric: bool
     identity: str
+    predicted: np.ndarray | None = None
 
     @property
     def valid(self) -> np.ndarray:
@@ -34,36 +56,93 @@ class Scored:
         return ~(bad.all(axis=0) | bad.all(axis=1))
 
 
-def load_study(pool_source=None) -> tuple[Pool, np.ndarray, np.ndarray]:
-    """(pool, R_ref, categories) for the shipped pool (``pool_source=None``) or a pool CSV whose
-    judgements sit beside it as ``judgements.csv``."""
-    if pool_source is None:
-        pool = load_pool()
-        R_ref = load_reference(pool)
-    else:
-        from pathlib import Path
-        pool = load_pool(pool_source)
-        R_ref = load_reference(pool, Path(pool_source).with_name("judgements.csv"))
-    return pool, R_ref, pair_categories(pool)
+def _checksum(texts: Sequence[str]) -> str:
+    return hashlib.sha256("\n".join(texts).encode("utf-8")).hexdigest()[:16]
 
 
-def scorer_specs(scorers, models) -> list[str]:
-    """The notebook parameters ``scorers`` (lexical, nli:..., llm:...) and ``models`` (panel
-    encoders, cosine scorers) as one list of specs, duplicates removed."""
-    specs = expand_scorers(scorers or []) + expand_scorers(models or [])
-    specs = list(dict.fromkeys(specs))
-    if not specs:
-        raise ValueError("no scorer given: set `scorers` and/or `models`")
-    return specs
+def _cache_paths(identity: str, checksum: str, cache_dir: Path) -> tuple[Path, Path]:
+    key = hashlib.sha256(f"{identity}|{checksum}".encode()).hexdigest()[:24]
+    return cache_dir / f"{key}.npy", cache_dir / f"{key}.json"
 
 
-def score_all(pool: Pool, specs, *, progress: bool = True) -> dict[str, Scored]:
-    """Score matrices for every spec (cached on disk; see :func:`score_matrix`)."""
+def _compute(scorer, texts: list[str], *, progress: bool) -> np.ndarray:
+    """The array a scorer caches: R (N, N), or label probabilities P (N, N, C) for NLI."""
+    if isinstance(scorer, EmbeddingCosine):
+        uniq, inv = unique_texts(texts)
+        X = embed(uniq, scorer.model, trust_remote_code=scorer.trust_remote_code, device=scorer.device)
+        return scorer.from_vectors(X)[np.ix_(inv, inv)]
+    if hasattr(scorer, "probabilities"):
+        return np.asarray(scorer.probabilities(texts, progress=progress), dtype=float)
+    return np.asarray(scorer.score(texts, progress=progress), dtype=float)
+
+
+def _split(scorer, A: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    if hasattr(scorer, "split"):
+        return scorer.split(A)
+    return A, None
+
+
+def score_matrix(scorer, texts: Sequence[str], *, cache: bool = True, cache_dir: str | Path | None = None,
+                 progress: bool = True, with_labels: bool = False, **load):
+    """R (N, N) for ``texts`` under ``scorer`` (a spec or a scorer object), cached on disk.
+
+    ``load`` (``trust_remote_code``, ``device``, ``dtype``, ``batch_size``) goes to
+    :func:`compsem.ssm.scorers.make_scorer`. With ``with_labels`` the result is ``(R, predicted)``
+    (``predicted`` is ``None`` for scorers that predict no label).
+    """
+    scorer = make_scorer(scorer, **load)
+    texts = list(texts)
+    unique_texts(texts)  # refuses an empty list
+    checksum = _checksum(texts)
+    cache_dir = Path(cache_dir) if cache_dir is not None else cache_root("ssm_scores")
+    npy, meta = _cache_paths(scorer.identity, checksum, cache_dir)
+    A = None
+    if cache and npy.exists() and meta.exists():
+        try:
+            info = json.loads(meta.read_text())
+        except (json.JSONDecodeError, OSError):  # a half-written entry: recompute
+            info = {}
+        if info.get("identity") == scorer.identity and info.get("checksum") == checksum:
+            got = np.load(npy, allow_pickle=False)
+            if got.shape[:2] == (len(texts), len(texts)):
+                A = got
+    if A is None:
+        t0 = time.perf_counter()
+        A = _compute(scorer, texts, progress=progress)
+        elapsed = time.perf_counter() - t0
+        if cache:
+            cache_dir.mkdir(parents=True, exist_ok=True)
+            tmp = npy.with_suffix(f".{os.getpid()}.tmp.npy")
+            np.save(tmp, A, allow_pickle=False)
+            os.replace(tmp, npy)
+            tmp_meta = meta.with_suffix(f".{os.getpid()}.tmp")
+            tmp_meta.write_text(json.dumps({"identity": scorer.identity, "checksum": checksum, "n": len(texts),
+                                            "symmetric": bool(scorer.symmetric), "seconds": round(elapsed, 3),
+                                            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
+                                           indent=1))
+            os.replace(tmp_meta, meta)
+    R, predicted = _split(scorer, A)
+    return (R, predicted) if with_labels else R
+
+
+def score_texts(spec, texts: Sequence[str], **load) -> tuple[np.ndarray, bool]:
+    """(R, symmetric) for a few texts, without the disk cache (the try-it page)."""
+    scorer = make_scorer(spec, **load)
+    return score_matrix(scorer, texts, cache=False, progress=False), bool(scorer.symmetric)
+
+
+def score_all(pool: Pool, specs, *, progress: bool = True, trust_remote_code: bool = False,
+              device: str | None = None, dtype: str | None = None) -> dict[str, Scored]:
+    """A :class:`Scored` per spec over the pool (cached; see :func:`score_matrix`).
+
+    Sentences without scores (all-NaN row and column) and single NaN pairs are counted and
+    warned about; the tables leave such sentences out.
+    """
     out = {}
     for spec in specs:
-        scorer = get_scorer(spec)
-        R = score_matrix(scorer, pool.texts, progress=progress)
-        s = Scored(getattr(scorer, "name", str(spec)), R, bool(scorer.symmetric), scorer.identity)
+        scorer = make_scorer(spec, trust_remote_code=trust_remote_code, device=device, dtype=dtype)
+        R, predicted = score_matrix(scorer, pool.texts, progress=progress, with_labels=True)
+        s = Scored(getattr(scorer, "name", str(spec)), R, bool(scorer.symmetric), scorer.identity, predicted)
         n_bad = int((~s.valid).sum())
         if n_bad:
             warnings.warn(f"{s.name}: {n_bad} sentence(s) have no scores (NaN) and are left out of its metrics",
@@ -77,69 +156,49 @@ def score_all(pool: Pool, specs, *, progress: bool = True) -> dict[str, Scored]:
 
 
 def reference_scored(R_ref) -> Scored:
+    """The project's reference matrix as a :class:`Scored` (asymmetric, no predicted labels)."""
     return Scored(REFERENCE, R_ref, False, "data/ssm/judgements.csv")
 
 
-def accuracy_frame(scored: dict[str, Scored], R_ref, cats, labels, *, n_boot: int = 1000, seed: int = 0):
-    """Tidy Table 2 analogue: scorer, category, accuracy, n_pairs, ci_low, ci_high."""
-    import pandas as pd
+@dataclass
+class Run:
+    """What a Part IV chapter computes: the pool, its reference, the pair categories, the specs
+    and each model's :class:`Scored` (in the order of ``specs``)."""
 
-    rows = []
-    for name, s in scored.items():
-        v = s.valid
-        sub = np.ix_(v, v)
-        acc = entailment_accuracy(s.R[sub], R_ref[sub], cats[sub])
-        ci = bootstrap_accuracy(s.R[sub], R_ref[sub], cats[sub], np.asarray(labels)[v], n_boot=n_boot, seed=seed,
-                                include=list(acc)) if n_boot else {}
-        for cat, (a, n) in acc.items():
-            lo, hi = ci.get(cat, (np.nan, np.nan))
-            rows.append({"scorer": name, "category": cat, "accuracy": a, "n_pairs": n, "ci_low": lo, "ci_high": hi,
-                         "n_sentences_dropped": int((~v).sum())})
-    return pd.DataFrame(rows)
+    pool: Pool
+    R_ref: np.ndarray
+    cats: np.ndarray
+    specs: list[str]
+    scored: dict[str, Scored]
 
+    @property
+    def with_reference(self) -> dict[str, Scored]:
+        """The reference first, then the models."""
+        return {REFERENCE: reference_scored(self.R_ref), **self.scored}
 
-def ssm_frame(scored: dict[str, Scored], R_ref, cats, labels, *, n_boot: int = 1000, seed: int = 0):
-    """Tidy Table 3 analogue: scorer, space, sparsity, ch, rsa (+ cluster-bootstrap CIs) and
-    ``rsa_labelled``: RSA without the unlabelled within-cluster pairs (a sensitivity check)."""
-    import pandas as pd
+    @property
+    def matrices(self) -> dict[str, np.ndarray]:
+        """name -> R, the reference first."""
+        return {name: s.R for name, s in self.with_reference.items()}
 
-    labels = np.asarray(labels)
-    rows = []
-    for name, s in scored.items():
-        v = s.valid
-        sub = np.ix_(v, v)
-        D_ref = distances(R_ref[sub])
-        keep = (cats[sub] != "within_cluster") & (cats[sub].T != "within_cluster")
-        for space, D in distances(s.R[sub], symmetric=s.symmetric).items():
-            row = {"scorer": name, "space": space, "sparsity": sparsity(D), "ch": calinski_harabasz(D, labels[v]),
-                   "rsa": rsa(D, D_ref[space]), "rsa_labelled": rsa(D, D_ref[space], mask=keep),
-                   "n_sentences": int(v.sum())}
-            if n_boot:
-                ci = bootstrap_ssm(D, D_ref[space], labels[v], n_boot=n_boot, seed=seed)
-                row.update(sparsity_low=ci["sparsity"][0], sparsity_high=ci["sparsity"][1],
-                           rsa_low=ci["rsa"][0], rsa_high=ci["rsa"][1])
-            rows.append(row)
-    return pd.DataFrame(rows)
+    def provenance(self, **extra) -> dict:
+        """The provenance a chapter writes beside its tables."""
+        return dict(models=self.specs, pool=self.pool.source, pool_checksum=self.pool.checksum, **extra,
+                    identities={n: s.identity for n, s in self.scored.items()})
 
 
-def paper_table(which: str):
-    """The paper's Table 2 (``"accuracy"``), Table 3 (``"ssm"``) or pool size (``"pool"``) from
-    ``data/reference/``."""
-    name = {"accuracy": "table2_accuracy", "ssm": "table3_ssm", "pool": "pool"}[which]
-    df = reference.paper_table("ssm", name, dtype={"paper": str})
-    if "dataset" in df:
-        df["dataset"] = df["dataset"].fillna("")
-    return df
+def run(models="panel", *, pool_source=None, trust_remote_code: bool = False, device: str | None = None,
+        dtype: str | None = None, progress: bool = True) -> Run:
+    """Load the pool and its reference, resolve ``models`` and score every ordered pair."""
+    pool, R_ref, cats = load_study(pool_source)
+    specs = resolve_models(models)
+    scored = score_all(pool, specs, progress=progress, trust_remote_code=trust_remote_code, device=device,
+                       dtype=dtype)
+    return Run(pool, R_ref, cats, specs, scored)
 
 
-def mean_scores_frame(scored: dict[str, Scored], cats):
-    """Mean R per pair category and scorer (tidy)."""
-    import pandas as pd
-
-    rows = []
-    for name, s in scored.items():
-        for cat in CATEGORIES:
-            m = (cats == cat) & np.isfinite(s.R)
-            rows.append({"scorer": name, "category": cat, "mean_R": float(s.R[m].mean()) if m.any() else np.nan,
-                         "n_pairs": int(m.sum())})
-    return pd.DataFrame(rows)
+def planned_texts(params: dict) -> list[str]:
+    """The unique texts a Part IV chapter with these parameters scores per model: the pool's
+    sentences (each model sees all N^2 ordered pairs of them)."""
+    pool, _, _ = load_study(params.get("pool_source"))
+    return list(dict.fromkeys(pool.texts))

@@ -4,10 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compsem.ssm import (calinski_harabasz, discrepancy_distance, distances, entailment_accuracy,
-                         relatedness_distance, rsa, sparsity, ssm_table)
-from compsem.ssm.metrics import bootstrap_accuracy, bootstrap_ssm, cluster_counts, ssm_draws
-from compsem.ssm.space import basis_colours, mds_layout, pick_basis
+from compsem.ssm.metrics import (agreement_accuracy, calinski_harabasz, discrepancy_distance, distances,
+                                 entailment_accuracy, relatedness_distance, rsa, sparsity, upper)
 
 # A 3x3 score matrix; row = premise, column = hypothesis.
 R3 = np.array([[1.0, 0.8, 0.3],
@@ -95,90 +93,21 @@ def test_entailment_accuracy_by_category_by_hand():
         assert entailment_accuracy(R, ref, cats, include=("a",))["a"][0] == pytest.approx(1 / 3)
 
 
-def _resampled(labels, counts):
-    """Explicit resample: index list and a 'copy id' per position (slow oracle)."""
-    uniq = np.unique(labels)
-    idx, copy = [], []
-    for k, c in zip(uniq, counts):
-        for rep in range(int(c)):
-            members = np.flatnonzero(labels == k)
-            idx.extend(members); copy.extend([(k, rep)] * len(members))
-    return np.array(idx), copy
+def test_agreement_accuracy_with_boolean_decisions_by_hand():
+    decision = np.array([[True, True, False], [False, True, True], [True, False, True]])
+    truth = np.array([[True, True, False], [True, True, False], [False, False, True]])
+    cats = np.array([["identical", "a", "b"], ["a", "identical", "b"], ["b", "a", "identical"]])
+    acc = agreement_accuracy(decision, truth, cats, include=("a", "b", "c"))
+    # a: (0,1) T=T ok, (1,0) F vs T wrong, (2,1) F=F ok -> 2/3; b: (0,2) ok, (1,2) wrong, (2,0) wrong -> 1/3
+    assert acc["a"] == (pytest.approx(2 / 3), 3) and acc["b"] == (pytest.approx(1 / 3), 3)
+    assert np.isnan(acc["c"][0]) and acc["c"][1] == 0
+    with_nan = np.where(decision, 1.0, 0.0)
+    with_nan[0, 1] = np.nan                              # no answer: counted wrong
+    assert agreement_accuracy(with_nan, truth, cats, include=("a",))["a"][0] == pytest.approx(1 / 3)
 
 
-def test_cluster_bootstrap_draws_match_explicit_resampling():
-    rng = np.random.default_rng(5)
-    labels = np.repeat([3, 7, 9, 11], [2, 3, 3, 2])
-    R = rng.uniform(size=(10, 10))
-    D, Dref = relatedness_distance(R), relatedness_distance(rng.uniform(size=(10, 10)))
-    _, C = cluster_counts(labels, n_boot=6, seed=0)
-    spars, r = ssm_draws(D, Dref, labels, C)
-    for b in range(6):
-        idx, copy = _resampled(labels, C[b])
-        n = len(idx)
-        keep = np.array([[copy[a][0] != copy[c][0] or copy[a] == copy[c] for c in range(n)] for a in range(n)])
-        sub, subref = D[np.ix_(idx, idx)], Dref[np.ix_(idx, idx)]
-        assert spars[b] == pytest.approx(np.abs(1 - sub)[keep].mean())
-        pairs = [(a, c) for a in range(n) for c in range(a + 1, n) if keep[a, c] and idx[a] != idx[c]]
-        x = [sub[p] for p in pairs]; y = [subref[p] for p in pairs]
-        assert r[b] == pytest.approx(np.corrcoef(x, y)[0, 1])
-
-
-def test_bootstrap_intervals_contain_the_estimate_and_are_seeded():
-    rng = np.random.default_rng(6)
-    labels = np.repeat(np.arange(12), 5)
-    R = np.clip(rng.uniform(0, 0.3, size=(60, 60)) + 0.6 * (labels[:, None] == labels[None, :]), 0, 1)
-    Rref = (labels[:, None] == labels[None, :]).astype(float)
-    D, Dref = relatedness_distance(R), relatedness_distance(Rref)
-    ci = bootstrap_ssm(D, Dref, labels, n_boot=300, seed=1)
-    assert ci["rsa"][0] <= rsa(D, Dref) <= ci["rsa"][1]
-    assert ci["sparsity"][0] <= sparsity(D) <= ci["sparsity"][1]
-    assert ci == bootstrap_ssm(D, Dref, labels, n_boot=300, seed=1)
-    cats = np.where(labels[:, None] == labels[None, :], "same", "other")
-    acc = entailment_accuracy(R, Rref, cats, include=("same",))["same"][0]
-    lo, hi = bootstrap_accuracy(R, Rref, cats, labels, include=("same",), n_boot=300)["same"]
-    assert lo <= acc <= hi
-
-
-def test_ssm_table_symmetric_scorer_has_only_relatedness():
-    labels = np.array([0, 0, 1, 1])
-    R = np.array([[1, .9, .1, 0], [.9, 1, 0, .2], [.1, 0, 1, .8], [0, .2, .8, 1]])
-    rows = ssm_table(R, R, labels, symmetric=True)
-    assert [r["space"] for r in rows] == ["rel"] and rows[0]["rsa"] == pytest.approx(1.0)
-
-
-def test_space_helpers():
-    labels = np.repeat(np.arange(5), 3)
-    b = pick_basis(labels, seed=3)
-    assert len(set(labels[b])) == 3 and np.array_equal(b, pick_basis(labels, seed=3))
-    D = relatedness_distance(R3)
-    np.testing.assert_allclose(basis_colours(D, [0, 1, 2]), 1 - D.T)
-    xy, stress = mds_layout(D, seed=0)
-    assert xy.shape == (3, 2) and stress < 0.05   # three points embed exactly in a plane
-    np.testing.assert_allclose(np.linalg.norm(xy[0] - xy[1]), 0.4, atol=0.02)
-
-
-def test_chapter_tables_leave_out_sentences_with_nan_scores():
-    from compsem.ssm import Scored, accuracy_frame, ssm_frame
-
-    labels = np.array([0, 0, 0, 1, 1, 1])
-    rng = np.random.default_rng(7)
-    R_ref = np.eye(6)
-    R_ref[0, 1] = R_ref[1, 0] = R_ref[3, 4] = 1.0
-    cats = np.full((6, 6), "irrelevant", dtype=object)
-    np.fill_diagonal(cats, "identical")
-    cats[0, 1] = cats[3, 4] = "synonymous"
-    cats[1, 0] = "synonymous_reversed"
-    R = rng.uniform(size=(6, 6))
-    R[:, 5] = np.nan                                     # sentence 5 has no usable score
-    s = Scored("x", R, False, "x")
-    assert s.valid.tolist() == [True] * 5 + [False]
-    tab = ssm_frame({"x": s}, R_ref, cats, labels, n_boot=0)
-    keep = np.arange(5)
-    D = relatedness_distance(R[np.ix_(keep, keep)])
-    row = tab[tab.space == "rel"].iloc[0]
-    assert row.n_sentences == 5 and row.sparsity == pytest.approx(sparsity(D))
-    assert row.rsa == pytest.approx(rsa(D, relatedness_distance(R_ref[np.ix_(keep, keep)])))
-    acc = accuracy_frame({"x": s}, R_ref, cats, labels, n_boot=0)
-    assert (acc.n_sentences_dropped == 1).all()
-    assert acc.set_index("category").loc["irrelevant", "n_pairs"] == int((cats[:5, :5] == "irrelevant").sum())
+def test_upper_triangle_order():
+    D = np.arange(16.0).reshape(4, 4)
+    np.testing.assert_array_equal(upper(D), [1, 2, 3, 6, 7, 11])
+    with pytest.raises(ValueError, match="square"):
+        upper(np.ones((2, 3)))

@@ -16,15 +16,16 @@ Files (``data/ssm/``):
 """
 from __future__ import annotations
 
-import csv
 import hashlib
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-from compsem.errors import DataError
-from compsem.paths import data_dir
+from ..data import read_table
+from ..errors import DataError
+from ..paths import data_dir
 
 ROLES = ("premise", "synonymous", "inferential")
 #: pair categories, in the order of the paper's Table 2, plus the diagonal and a split of
@@ -91,20 +92,22 @@ class Pool:
                     source=f"{self.source}[{len(np.unique(self.clusters[idx]))} clusters]")
 
 
+def _cell(value) -> str:
+    """A table cell as text ('' for an empty cell)."""
+    return "" if value is None or (isinstance(value, float) and value != value) else str(value)
+
+
 def _read_rows(path: Path, required: tuple[str, ...]) -> list[dict]:
-    if not path.exists():
-        raise DataError("file not found", file=str(path))
-    with path.open(newline="", encoding="utf-8") as f:
-        reader = csv.DictReader(f)
-        header = reader.fieldnames or []
-        missing = [c for c in required if c not in header]
-        if missing:
-            raise DataError(f"missing column(s) {missing}; found {header}",
-                            file=str(path), row=1, column=missing[0])
-        rows = list(reader)
-    if not rows:
+    """The rows of a CSV as dicts of text cells, read with :func:`compsem.data.read_table`.
+    Rows are numbered as in a spreadsheet: the header is row 1, the first data row row 2."""
+    df = read_table(path)
+    missing = [c for c in required if c not in df.columns]
+    if missing:
+        raise DataError(f"missing column(s) {missing}; found {list(df.columns)}", file=str(path), row=1,
+                        column=missing[0])
+    if df.empty:
         raise DataError("no data rows", file=str(path), row=2)
-    return rows
+    return [{c: _cell(v) for c, v in zip(df.columns, row)} for row in df.itertuples(index=False)]
 
 
 def load_pool(path: str | Path | None = None) -> Pool:
@@ -126,7 +129,7 @@ def load_pool(path: str | Path | None = None) -> Pool:
         text = " ".join((row["text"] or "").split())
         role = (row["role"] or "").strip().lower()
         if not sid:
-            raise DataError(f"empty id", file=str(path), row=r, column="sentence_id")
+            raise DataError("empty id", file=str(path), row=r, column="sentence_id")
         if sid in seen_id:
             raise DataError(f"duplicate id {sid!r} (first at row {seen_id[sid]})",
                             file=str(path), row=r, column="sentence_id")
@@ -139,7 +142,7 @@ def load_pool(path: str | Path | None = None) -> Pool:
             raise DataError(f"{row['role']!r} is not one of {ROLES}",
                             file=str(path), row=r, column="role")
         if not text:
-            raise DataError(f"empty text", file=str(path), row=r, column="text")
+            raise DataError("empty text", file=str(path), row=r, column="text")
         if text.lower() in seen_text:
             raise DataError(f"duplicate of the sentence at row {seen_text[text.lower()]}",
                             file=str(path), row=r, column="text")
@@ -213,3 +216,34 @@ def load_reference(pool: Pool, path: str | Path | None = None) -> np.ndarray:
         labelled[i, j] = True
     np.fill_diagonal(R, 1.0)
     return R
+
+
+def load_study(pool_source: str | Path | None = None) -> tuple[Pool, np.ndarray, np.ndarray]:
+    """(pool, R_ref, categories) for the shipped pool (``pool_source=None``) or for a pool CSV
+    whose judgements sit beside it as ``judgements.csv``.
+
+    Returns
+    -------
+    pool : Pool
+    R_ref : ndarray (N, N)
+        the reference matrix (:func:`load_reference`);
+    categories : ndarray (N, N) of str
+        the pair categories (:func:`pair_categories`).
+    """
+    if pool_source is None:
+        pool = load_pool()
+        R_ref = load_reference(pool)
+    else:
+        pool = load_pool(pool_source)
+        R_ref = load_reference(pool, Path(pool_source).with_name("judgements.csv"))
+    return pool, R_ref, pair_categories(pool)
+
+
+def unique_texts(texts: Sequence[str]) -> tuple[list[str], np.ndarray]:
+    """Unique texts in first-seen order and the inverse index (``texts[k] == uniq[inv[k]]``), so
+    that a scorer scores each distinct pair once and expands the result with ``R[np.ix_(inv, inv)]``."""
+    if len(texts) == 0:
+        raise ValueError("no texts to score")
+    pos: dict[str, int] = {}
+    inv = np.array([pos.setdefault(t, len(pos)) for t in texts], dtype=int)
+    return list(pos), inv

@@ -110,3 +110,23 @@ def test_datasheet_and_landing_page_numbers_match_the_data():
     page = (repo_root() / "book" / "part4_ssm.md").read_text()
     assert f"{len(pool)} sentences in {pool.n_clusters} clusters" in page
     assert f"{n_judged} premise" in page and f"and {len(pool)} sentences" in page
+    assert f"{len(pool) ** 2:,} requests for our pool" in page          # the LLM scorer asks every ordered pair
+
+
+def test_load_study_reads_the_judgements_beside_the_pool(tmp_path):
+    from compsem.ssm.data import load_study
+
+    pool_path = _write(tmp_path, GOOD)
+    _write(tmp_path, "premise_id,hypothesis_id,category,score\np2,i2,inferential,0.7\n", "judgements.csv")
+    pool, R, cats = load_study(pool_path)
+    assert len(pool) == 5 and R[3, 4] == 0.7 and cats[3, 4] == "inferential" and R.sum() == 5 + 0.7
+
+
+def test_unique_texts_and_the_inverse_index():
+    from compsem.ssm.data import unique_texts
+
+    uniq, inv = unique_texts(["b", "a", "b", "c", "a"])
+    assert uniq == ["b", "a", "c"] and inv.tolist() == [0, 1, 0, 2, 1]
+    assert [uniq[k] for k in inv] == ["b", "a", "b", "c", "a"]
+    with pytest.raises(ValueError, match="no texts"):
+        unique_texts([])

@@ -1,0 +1,183 @@
+"""``python -m compsem plan NOTEBOOK -p name value ...``: what a run would embed, before it runs.
+
+For each model of the run it prints the number of texts the chapter embeds, how many are
+already in the embedding cache, and an estimate of the time the rest takes from the
+throughput ``make bench`` measured (``benchmarks/results.json``). Nothing is loaded or
+downloaded: the parameters come from the notebook's ``parameters`` cell (read, not executed),
+the texts from the study's ``study.planned_texts(params)``, the cached counts from the cache
+file by model spec, and whether each model can be loaded from
+:func:`compsem.encoders.check_available`.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ..cache import EmbeddingCache, text_key
+from ..encoders import check_available, installed_panel
+from ..errors import CompsemError
+from ..paths import repo_root
+from ..reference import paper_panel
+
+__all__ = ["notebook_parameters", "study_of", "planned_texts", "plan", "cached_counts", "throughputs"]
+
+_NUMBER_TO_STUDY = {"1": "setcomp", "2": "csts", "3": "montague", "4": "ssm"}
+
+#: Specs recomputed on every run (never cached): their texts always count as to embed.
+_UNCACHED = ("glove-50d", "bow", "random", "bow:", "random:", "vec:")
+
+
+def notebook_parameters(notebook: str | Path) -> dict[str, Any]:
+    """The literal assignments of a notebook's cell tagged ``parameters`` (not executed).
+
+    Raises
+    ------
+    CompsemError
+        No such file, or no cell tagged ``parameters``.
+    """
+    path = Path(notebook)
+    if not path.is_file():
+        raise CompsemError(f"no notebook {path}")
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") == "code" and "parameters" in cell.get("metadata", {}).get("tags", []):
+            src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+            out: dict[str, Any] = {}
+            for node in ast.parse(src).body:
+                if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                    try:
+                        out[node.targets[0].id] = ast.literal_eval(node.value)
+                    except ValueError:
+                        out[node.targets[0].id] = ast.unparse(node.value)  # not a literal: kept as text
+            return out
+    raise CompsemError(f"{path} has no cell tagged 'parameters'")
+
+
+def study_of(notebook: str | Path) -> str | None:
+    """The study a chapter belongs to, from its number (``11_setcomp_overlap`` -> setcomp)."""
+    m = re.match(r"(\d)\d_", Path(notebook).name)
+    return _NUMBER_TO_STUDY.get(m.group(1)) if m else None
+
+
+def _models(models: Any, study: str | None) -> list[str]:
+    items = [models] if isinstance(models, str) else list(models)
+    out: list[str] = []
+    for m in items:
+        if m == "panel":
+            out.extend(installed_panel())
+        elif m == "paper" and study:
+            out.extend(paper_panel(study, kind=None))
+        else:
+            out.append(str(m))
+    return list(dict.fromkeys(out))
+
+
+def planned_texts(study: str, params: dict[str, Any]) -> dict[str, list[str]] | str:
+    """``{spec: texts}`` from ``compsem.<study>.study.planned_texts(params)``, or a sentence
+    saying why there is none (the study has no such function yet)."""
+    try:
+        mod = importlib.import_module(f"compsem.{study}.study")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"compsem.{study}.study":
+            raise
+        return f"compsem.{study} has no study module yet: the texts cannot be counted"
+    fn = getattr(mod, "planned_texts", None)
+    if fn is None:
+        return f"compsem.{study}.study has no planned_texts(params) yet: the texts cannot be counted"
+    texts = fn(params)
+    if isinstance(texts, dict):
+        return {str(k): list(dict.fromkeys(v)) for k, v in texts.items()}
+    texts = list(dict.fromkeys(texts))
+    return {spec: texts for spec in _models(params.get("models", "panel"), study)}
+
+
+def cached_counts(spec: str, texts: list[str], store: EmbeddingCache | None = None) -> int:
+    """How many of ``texts`` the cache holds for a model of this spec (the best of its
+    identities), read without loading the model."""
+    store = store or EmbeddingCache()
+    if not texts:
+        return 0
+    keys = [text_key(t) for t in texts]
+
+    def count(con) -> int:
+        models = [r[0] for r in con.execute("SELECT model FROM models WHERE spec = ?", (spec,))]
+        best = 0
+        for m in models:
+            n = 0
+            for s in range(0, len(keys), 500):
+                chunk = keys[s:s + 500]
+                n += con.execute(f"SELECT COUNT(*) FROM vectors WHERE model = ? AND key IN ({','.join('?' * len(chunk))})",
+                                 [m, *chunk]).fetchone()[0]
+            best = max(best, n)
+        return best
+
+    return store._with_retry(count)
+
+
+def throughputs(path: str | Path | None = None) -> dict[str, float]:
+    """Texts per second per spec from ``benchmarks/results.json`` (cold cache: texts the model
+    actually encoded per second), or ``{}`` when there is no such file."""
+    path = Path(path) if path else repo_root() / "benchmarks" / "results.json"
+    if not path.is_file():
+        return {}
+    res = json.loads(path.read_text())
+    return {spec: float(v["encoded_per_s_cold"]) for spec, v in res.get("encode", {}).items()
+            if v.get("encoded_per_s_cold")}
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def plan(notebook: str | Path, overrides: dict[str, Any] | None = None, *,
+         bench: str | Path | None = None) -> tuple[pd.DataFrame, list[str]]:
+    """The plan of a run: one row per model, and notes (missing ``planned_texts``, models that
+    cannot be loaded here).
+
+    Columns: ``model``, ``texts`` (unique texts to embed), ``cached``, ``to_embed``,
+    ``texts_per_s`` (from the benchmark), ``estimate``.
+    """
+    params = {**notebook_parameters(notebook), **(overrides or {})}
+    study = study_of(notebook)
+    notes: list[str] = []
+    models = _models(params.get("models", "panel"), study)
+    if study is None:
+        notes.append(f"{Path(notebook).name} belongs to no study: nothing to plan")
+        return pd.DataFrame(columns=["model", "texts", "cached", "to_embed", "texts_per_s", "estimate"]), notes
+    per_model = planned_texts(study, params)
+    if isinstance(per_model, str):
+        notes.append(per_model)
+        per_model = {}
+    try:
+        check_available(models, trust_remote_code=bool(params.get("trust_remote_code", False)), study=study)
+    except CompsemError as exc:
+        notes.append(str(exc))
+    rates = throughputs(bench)
+    store = EmbeddingCache()
+    rows = []
+    for spec in models:
+        texts = per_model.get(spec)
+        if texts is None:
+            rows.append({"model": spec, "texts": "-", "cached": "-", "to_embed": "-", "texts_per_s": "-",
+                         "estimate": "texts unknown"})
+            continue
+        cached = 0 if spec.startswith(_UNCACHED) else cached_counts(spec, texts, store)
+        todo = len(texts) - cached
+        rate = rates.get(spec)
+        estimate = "nothing to embed" if todo == 0 else (_duration(todo / rate) if rate else "no benchmark for this model")
+        rows.append({"model": spec, "texts": len(texts), "cached": cached, "to_embed": todo,
+                     "texts_per_s": round(rate) if rate else "-", "estimate": estimate})
+    notes.insert(0, f"{Path(notebook).name} ({study}); models = {params.get('models', 'panel')!r}; "
+                    f"throughput: {'benchmarks/results.json (make bench)' if rates else 'no benchmark file'}")
+    return pd.DataFrame(rows), notes

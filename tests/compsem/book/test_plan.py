@@ -1,0 +1,78 @@
+"""python -m compsem plan: texts per model, cached counts, time from the benchmark; offline."""
+
+import json
+import sys
+import types
+
+import pytest
+
+from compsem.book import plan as P
+from compsem.book.cli import main
+from compsem.cache import EmbeddingCache, embed
+from compsem.errors import CompsemError
+from tests.helpers.fake_encoders import HashEncoder
+
+
+def write_notebook(path, source):
+    nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# title"]},
+                    {"cell_type": "code", "metadata": {"tags": ["parameters"]}, "source": source,
+                     "outputs": [], "execution_count": None}],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    path.write_text(json.dumps(nb))
+    return path
+
+
+@pytest.fixture
+def setup(tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "cache"))
+    nb = write_notebook(tmp_path / "11_fake.ipynb",
+                        ['models = ["sbert-mini", "bow"]\n', "n_items = 3  # how many\n", "trust_remote_code = False\n",
+                         "label = 'x'.upper()\n"])
+    fake = types.ModuleType("compsem.setcomp.study")
+    fake.planned_texts = lambda params: [f"text {i}" for i in range(params["n_items"])] + ["text 0"]
+    monkeypatch.setitem(sys.modules, "compsem.setcomp.study", fake)
+    bench = tmp_path / "results.json"
+    bench.write_text(json.dumps({"encode": {"sbert-mini": {"encoded_per_s_cold": 2.0}}}))
+    embed(["text 0"], HashEncoder(spec="sbert-mini"), cache=EmbeddingCache())   # one text already cached
+    return nb, bench
+
+
+def test_parameters_are_read_not_executed(setup):
+    nb, _ = setup
+    assert P.notebook_parameters(nb) == {"models": ["sbert-mini", "bow"], "n_items": 3,
+                                         "trust_remote_code": False, "label": "'x'.upper()"}
+    assert P.study_of(nb) == "setcomp" and P.study_of("90_synthesis.ipynb") is None
+
+
+def test_plan_counts_cached_texts_and_estimates(setup):
+    nb, bench = setup
+    table, notes = P.plan(nb, {"n_items": 5}, bench=bench)
+    rows = table.set_index("model")
+    assert rows.loc["sbert-mini", ["texts", "cached", "to_embed"]].tolist() == [5, 1, 4]
+    assert rows.loc["sbert-mini", "estimate"] == "2 s"                   # 4 texts at 2 texts/s
+    assert rows.loc["bow", ["texts", "cached", "to_embed"]].tolist() == [5, 0, 5]   # never cached
+    assert rows.loc["bow", "estimate"] == "no benchmark for this model"
+    assert notes[0].startswith("11_fake.ipynb (setcomp)") and len(notes) == 1     # both load offline
+
+
+def test_plan_says_what_is_missing(setup, monkeypatch):
+    nb, bench = setup
+    monkeypatch.setitem(sys.modules, "compsem.setcomp.study", types.ModuleType("compsem.setcomp.study"))
+    table, notes = P.plan(nb, {"models": ["sbert-mini", "hf:nobody/none"]}, bench=bench)
+    assert "has no planned_texts(params) yet" in notes[1]
+    assert "would download nobody/none" in notes[2]
+    assert table["estimate"].tolist() == ["texts unknown"] * 2
+
+
+def test_cli_plan(setup, capsys):
+    nb, _ = setup
+    assert main(["plan", str(nb), "-p", "models", '["sbert-mini"]']) == 0
+    out = capsys.readouterr().out
+    assert "sbert-mini" in out and "bow" not in out and "11_fake.ipynb" in out
+
+
+def test_notebook_without_parameters_cell(tmp_path):
+    path = tmp_path / "11_x.ipynb"
+    path.write_text(json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    with pytest.raises(CompsemError, match="no cell tagged 'parameters'"):
+        P.notebook_parameters(path)

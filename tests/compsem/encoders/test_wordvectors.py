@@ -1,0 +1,77 @@
+"""vec:PATH - the mean of word vectors read from a word2vec or GloVe file."""
+
+import numpy as np
+import pytest
+
+from compsem.encoders import WordVectorEncoder, check_spec, get_encoder
+from compsem.errors import UnknownModelError
+from compsem.measures import DegenerateGeometryWarning
+
+VOCAB = {"the": [1.0, 0.0, 0.0], "red": [0.0, 2.0, 0.0], "car": [0.0, 0.0, 4.0], "Paris": [3.0, 3.0, 3.0],
+         "so": [1.0, 1.0, 0.0], "called": [0.0, 1.0, 1.0], "king": [2.0, 0.0, 2.0], "'s": [0.0, 0.0, 6.0]}
+
+
+def write_text(path, header: bool):
+    lines = [f"{len(VOCAB)} 3"] if header else []
+    lines += [w + " " + " ".join(str(x) for x in v) for w, v in VOCAB.items()]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def write_bin(path):
+    with open(path, "wb") as f:
+        f.write(f"{len(VOCAB)} 3\n".encode())
+        for w, v in VOCAB.items():
+            f.write(w.encode() + b" " + np.asarray(v, dtype="<f4").tobytes() + b"\n")
+    return path
+
+
+@pytest.mark.parametrize("fmt", ["glove", "w2v-text", "w2v-bin"])
+def test_three_formats_give_the_same_hand_computed_means(tmp_path, fmt):
+    path = {"glove": lambda: write_text(tmp_path / "g.txt", False),
+            "w2v-text": lambda: write_text(tmp_path / "w.txt", True),
+            "w2v-bin": lambda: write_bin(tmp_path / "w.bin")}[fmt]()
+    enc = WordVectorEncoder(str(path))
+    assert enc.dim == 3 and not enc.cacheable
+    X = enc.encode(["The red car.", "the qwxz car", "Paris", "the so-called king's car"])
+    assert np.allclose(X[0], [1 / 3, 2 / 3, 4 / 3])               # (the + red + car) / 3, case folded
+    assert np.allclose(X[1], [0.5, 0.0, 2.0])                     # unknown word skipped, not zero-filled
+    assert np.allclose(X[2], [3.0, 3.0, 3.0])                     # case kept when the file has it
+    # so-called -> so + called; king's -> king + 's; the; car: 6 vectors
+    assert np.allclose(X[3], (np.array([1, 0, 0]) + [1, 1, 0] + [0, 1, 1] + [2, 0, 2] + [0, 0, 6] + [0, 0, 4]) / 6)
+    assert enc.last_oov == {"qwxz": 1}
+
+
+def test_relative_name_found_in_compsem_vectors(tmp_path, monkeypatch):
+    write_text(tmp_path / "g.txt", False)
+    monkeypatch.setenv("COMPSEM_VECTORS", str(tmp_path))
+    enc = get_encoder("vec:g.txt")
+    assert enc.spec == "vec:g.txt" and enc.path == tmp_path / "g.txt"
+
+
+def test_missing_file_and_oov_only_text(tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPSEM_VECTORS", str(tmp_path))
+    with pytest.raises(FileNotFoundError, match=r"vec:nope.txt: no word-vector file \(looked at nope.txt, "):
+        WordVectorEncoder("nope.txt")
+    enc = WordVectorEncoder(str(write_text(tmp_path / "g.txt", False)))
+    with pytest.warns(DegenerateGeometryWarning, match="1 of 2 texts have no in-vocabulary token"):
+        X = enc.encode(["qwxz blorf", "car"])
+    assert np.isnan(X[0]).all() and np.allclose(X[1], [0, 0, 4])
+
+
+def test_bad_file_names_the_line(tmp_path):
+    (tmp_path / "bad.txt").write_text("a 1 2 3\nb 1 2\n")
+    with pytest.raises(ValueError, match="line 2: 2 numbers, expected 3"):
+        WordVectorEncoder(str(tmp_path / "bad.txt"))
+
+
+def test_spec_options_are_checked():
+    assert check_spec("hf:x/y#pool=cls#max_length=64") == "hf:x/y#pool=cls#max_length=64"
+    with pytest.raises(UnknownModelError, match="'max' is not one of mean, cls, last, pooler"):
+        check_spec("hf:x/y#pool=max")
+    with pytest.raises(UnknownModelError, match="only hf: specs take options"):
+        check_spec("st:x/y#pool=cls")
+    with pytest.raises(UnknownModelError, match=r"unknown option\(s\) \['layer'\]"):
+        check_spec("hf:x/y#layer=3")
+    with pytest.raises(UnknownModelError):
+        check_spec("vec:")

@@ -1,0 +1,80 @@
+"""Part IV's report: the values the chapters glue, recomputed independently on a small pool,
+the paper tables, the headline and the try-it table."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from compsem.ssm import report
+from compsem.ssm.data import load_pool, load_study
+from compsem.ssm.lexical import LexicalCoverage
+from compsem.ssm.metrics import distances, rsa
+from compsem.ssm.study import REFERENCE, run, score_all
+
+
+def test_pool_values_by_hand(small_pool):
+    pool, R_ref, cats = load_study(small_pool)
+    summary, values = report.pool_summary(pool, cats)
+    # 3 clusters of 1 premise + 2 rewrites + 3 inferences = 18 sentences; the paper judged 702 + 3,153 pairs
+    assert values == {"ssm_n_sentences": 18, "ssm_n_clusters": 3, "ssm_n_pairs": 324, "ssm_paper_extra_pairs": 3153}
+    mine = summary.set_index("quantity")["this book"]
+    assert mine["judged premise-hypothesis pairs (both directions)"] == 30 and mine["premises"] == 3
+    dist, shares = report.judgement_distribution(R_ref, cats)
+    assert shares == {"ssm_share_inf_rev_zero": 100.0, "ssm_share_syn_one": 100.0}   # see conftest's judgements
+    assert dist.loc["inferential_reversed", 0.0] == 9 and dist.loc["synonymous", 1.0] == 6
+    members = report.cluster_members(pool, R_ref, 2)
+    assert members.role.tolist() == ["premise"] + ["synonymous"] * 2 + ["inferential"] * 3
+    assert members["R(p, h)"].iloc[1:].tolist() == [1.0] * 5 and members["R(h, p)"].iloc[3:].tolist() == [0.0] * 3
+    with pytest.raises(ValueError, match="no cluster 9"):
+        report.cluster_members(pool, R_ref, 9)
+    table, words = report.cluster_table(pool)
+    assert table.n_sentences.tolist() == [6, 6, 6]
+    assert words["ssm_mean_words"] == pytest.approx(np.mean([len(t.split()) for t in pool.texts]))
+    assert report.pair_counts(cats).loc["irrelevant", "ordered pairs"] == 18 * 18 - 3 * 36
+
+
+def test_chapter_values_match_a_direct_computation(small_pool):
+    r = run(["lexical", "bow"], pool_source=small_pool, progress=False)
+    tab, wide = report.ssm_metrics(r, n_boot=20)
+    values = report.ssm_values(tab)
+    D_ref = distances(r.R_ref)
+    direct = {name: rsa(distances(r.scored[name].R, symmetric=r.scored[name].symmetric)["rel"], D_ref["rel"])
+              for name in ("lexical", "bow")}
+    best = max(direct, key=direct.get)
+    assert values["ssm_best_rsa_name"] == best and values["ssm_best_rsa"] == pytest.approx(direct[best])
+    assert values["ssm_n_dis"] == 1 and values["ssm_paper_human_ch"] == pytest.approx(10.73)
+    assert np.isnan(wide.loc["bow", "rsa_dis"]) and wide.index[0] == REFERENCE
+    acc, table2 = report.accuracy(r, n_boot=0)
+    av = report.accuracy_values(r, acc)
+    bow = acc[acc.scorer == "bow"].set_index("category").accuracy
+    assert av["ssm_sym_infsum_min"] == pytest.approx(bow["inferential"] + bow["inferential_reversed"])
+    assert av["ssm_paper_simcse_inf"] == pytest.approx(0.686)
+    means, table, mv = report.mean_scores(r)
+    lex = r.scored["lexical"].R
+    gap = lex[r.cats == "inferential"].mean() - lex[r.cats == "inferential_reversed"].mean()
+    assert mv["ssm_first_scorer"] == "lexical" and mv["ssm_first_dir_gap"] == pytest.approx(gap)
+    assert list(table.columns) == [REFERENCE, "lexical", "bow"]
+
+
+def test_paper_tables_have_the_papers_rows():
+    t2, t3 = report.paper_table("accuracy"), report.paper_table("ssm")
+    assert len(t2) == len(t3) == 21                  # 18 BERT-family models, SimCSE, ChatGPT, humans
+    assert t3.set_index(["model", "dataset"]).loc[("DeBERTa base", "MNLI"), "rsa_rel"] == pytest.approx(0.79)
+
+
+def test_try_it_by_hand():
+    out = report.try_it("the red cat sleeps", ["a cat sleeps", "the dog barks loudly"], ["bow"])
+    R = out["lexical"]["R"].to_numpy()
+    np.testing.assert_allclose(R, LexicalCoverage().score(["the red cat sleeps", "a cat sleeps",
+                                                           "the dog barks loudly"]))
+    assert list(out["lexical"]) == ["R", "D_rel", "D_dis"] and list(out["bow"]) == ["R", "D_rel"]
+    np.testing.assert_allclose(out["lexical"]["D_rel"].to_numpy(), 1 - (R + R.T) / 2)
+
+
+def test_headline_is_the_rsa_of_the_relatedness_space():
+    (row,) = report.headlines(["bow"], n_boot=20)
+    pool, R_ref, _ = load_study()
+    assert row["model"] == "bow" and row["n"] == len(load_pool())
+    assert row["low"] <= row["value"] <= row["high"]
+    R = score_all(pool, ["bow"], progress=False)["bow"].R
+    assert row["value"] == pytest.approx(rsa(distances(R, symmetric=True)["rel"], distances(R_ref)["rel"]))
