@@ -17,6 +17,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from ..cache import embed
+from ..encoders import check_available
 from .data import PHRASE_SETS, PhraseSet, Vocabulary, build_phrases, check_strings, load_vocabulary
 from .metrics import (READINGS, Rules, _check_distance, closer_than_all, non_subsectivity, pair_intersectivity,
                       pairwise_distance, rules_for, single_intersectivity, within_adjective_distances)
@@ -237,9 +238,13 @@ def run_readings(models: Sequence[str], *, readings: Iterable[str | Rules] = REA
     """Embed each model once (cached) and run the tests under every reading of ``readings``.
 
     Returns ``{reading label: {model: MontagueResult}}`` (labels from :func:`reading_label`).
+    Raises :class:`~compsem.errors.ModelsUnavailableError` up front, naming every model that
+    cannot be loaded here (offline, a missing word-vector file, ``trust_remote_code`` needed).
     ``strings`` (``"official"`` or ``"clean"``, see :data:`compsem.montague.data.STRINGS`) says
     how the texts are written; it is a separate switch from the reading.
     """
+    if embed_fn is None:   # fail fast, naming what would be downloaded, before any embedding
+        check_available(list(models), trust_remote_code=trust_remote_code, study="montague")
     vocab = vocab or load_vocabulary()
     phrases = build_phrases(vocab, strings=check_strings(strings))
     readings = [readings] if isinstance(readings, (str, Rules)) else list(readings)

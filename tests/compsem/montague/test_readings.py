@@ -187,3 +187,21 @@ def test_official_reading_reproduces_the_papers_minilm_tables():
     assert len(cells) == 5 + 25 + 15 + 5 and cells["ours"].notna().all()
     worst = cells.groupby("table")["difference"].apply(lambda s: s.abs().max())
     assert (worst <= 5e-4).all(), worst.to_dict()
+
+
+# ------------------------------------------------------------------ the paper's models
+def test_every_paper_model_maps_to_its_row():
+    from compsem import resolve_models
+    specs = resolve_models("paper", study="montague")
+    rows = [mt.paper_model_of(s) for s in specs]
+    assert rows == ["BERT", "DistilRoBERTa", "T5", "DPR", "LaBSE", "MiniLM", "GloVe", "Word2Vec"]
+    assert mt.paper_model_of("glove-50d") == "GloVe" and mt.paper_model_of("bow") is None
+    assert mt.reference_model(["bow", "glove-50d", "sbert-mini"]) == "sbert-mini"
+    assert mt.reference_model(["bow", "glove-50d"]) == "glove-50d" and mt.reference_model(["bow"]) is None
+
+
+def test_a_paper_model_that_cannot_load_fails_fast_naming_the_download(monkeypatch):
+    from compsem.errors import ModelsUnavailableError
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(ModelsUnavailableError, match="sentence-transformers/LaBSE"):
+        mt.run_models(["st:sentence-transformers/LaBSE"], sets=("AN",), progress=False)
