@@ -17,7 +17,8 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from ..cache import embed
-from ..encoders import check_available
+from ..encoders import check_available, resolve_models
+from ..reference import paper_row
 from .data import PHRASE_SETS, PhraseSet, Vocabulary, build_phrases, check_strings, load_vocabulary
 from .metrics import (READINGS, Rules, _check_distance, closer_than_all, non_subsectivity, pair_intersectivity,
                       pairwise_distance, rules_for, single_intersectivity, within_adjective_distances)
@@ -268,18 +269,24 @@ def run_models(models: Sequence[str], *, vocab: Vocabulary | None = None, readin
     return next(iter(res.values()))
 
 
-def planned_texts(params: dict) -> list[str]:
-    """The unique texts a Part III chapter with these parameters embeds per model.
+def planned_texts(params: dict) -> dict[str, list[str]]:
+    """``{model: the unique texts a Part III chapter with these parameters embeds for it}``.
 
-    Reads ``phrase_sets`` (default AN and AAN) and ``strings`` (default ``"official"``); a chapter
-    that shows the strings decomposition (``decompose=True``) embeds the ``"clean"`` texts too.
+    Every model embeds the words, phrases (``phrase_sets``, default AN and AAN) and, with AAN,
+    the AA sub-phrases, written as ``strings`` says (default ``"official"``). The model compared
+    with the paper cell by cell (:func:`~compsem.montague.reproduce.reference_model`) also embeds
+    the ``"clean"`` spelling for the decomposition and, on AN chapters, the clean spelling with
+    the authors' *occurence* (chapter 33's spelling check).
     """
     vocab = load_vocabulary()
     sets = _check_sets(params.get("phrase_sets", PHRASE_SETS))
-    variants = [params.get("strings", "official")]
-    if params.get("decompose", False):
-        variants.append("clean")
-    texts: list[str] = []
-    for s in dict.fromkeys(variants):
-        texts += _texts(build_phrases(vocab, strings=check_strings(s)), sets)
-    return list(dict.fromkeys(texts))
+    base = _texts(build_phrases(vocab, strings=check_strings(params.get("strings", "official"))), sets)
+    extra = base + _texts(build_phrases(vocab, strings="clean"), sets)
+    if sets == ("AN",):
+        authors = Vocabulary(vocab.adjectives, vocab.categories,
+                             ["occurence" if n == "occurrence" else n for n in vocab.nouns])
+        extra += _texts(build_phrases(authors, strings="clean"), sets)
+    models = resolve_models(params.get("models", "panel"), study="montague")
+    ref = next((m for m in models if paper_row("montague", m) == "MiniLM"), None) or next(
+        (m for m in models if paper_row("montague", m)), None)
+    return {m: list(dict.fromkeys(extra if m == ref else base)) for m in models}
