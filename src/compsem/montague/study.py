@@ -17,6 +17,8 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from ..cache import embed
+from ..encoders import check_available, resolve_models
+from ..reference import paper_row
 from .data import PHRASE_SETS, PhraseSet, Vocabulary, build_phrases, check_strings, load_vocabulary
 from .metrics import (READINGS, Rules, _check_distance, closer_than_all, non_subsectivity, pair_intersectivity,
                       pairwise_distance, rules_for, single_intersectivity, within_adjective_distances)
@@ -55,6 +57,21 @@ def _texts(phrases: PhraseSet, sets: tuple[str, ...]) -> list[str]:
     return texts
 
 
+#: The last cached-model embeddings of this process, so that a chapter that reads the same
+#: phrases twice (its main run, then the decomposition) reads the disk cache once. Bounded:
+#: at most :data:`_RECENT_BYTES` bytes, oldest first out; a matrix larger than that is not kept.
+_RECENT: dict[tuple, np.ndarray] = {}
+_RECENT_BYTES = 200 * 2**20
+
+
+def _remember(key: tuple, X: np.ndarray) -> None:
+    if X.nbytes > _RECENT_BYTES:
+        return
+    _RECENT[key] = X
+    while sum(x.nbytes for x in _RECENT.values()) > _RECENT_BYTES:
+        del _RECENT[next(iter(_RECENT))]
+
+
 def embed_phrases(phrases: PhraseSet, model: str, *, sets: Iterable[str] = PHRASE_SETS,
                   embed_fn: Callable[[list[str], str], np.ndarray] | None = None,
                   trust_remote_code: bool = False) -> Embedded:
@@ -67,9 +84,13 @@ def embed_phrases(phrases: PhraseSet, model: str, *, sets: Iterable[str] = PHRAS
     sets = _check_sets(sets)
     v = phrases.vocab
     texts = _texts(phrases, sets)
+    key = (model, trust_remote_code, hash(tuple(texts)))
     t0 = time.perf_counter()
-    if embed_fn is None:
+    if embed_fn is None and key in _RECENT:
+        X = _RECENT[key]
+    elif embed_fn is None:
         X = embed(texts, model, trust_remote_code=trust_remote_code)
+        _remember(key, X)
     else:
         X = np.asarray(embed_fn(texts, model))
     secs = time.perf_counter() - t0
@@ -218,9 +239,13 @@ def run_readings(models: Sequence[str], *, readings: Iterable[str | Rules] = REA
     """Embed each model once (cached) and run the tests under every reading of ``readings``.
 
     Returns ``{reading label: {model: MontagueResult}}`` (labels from :func:`reading_label`).
+    Raises :class:`~compsem.errors.ModelsUnavailableError` up front, naming every model that
+    cannot be loaded here (offline, a missing word-vector file, ``trust_remote_code`` needed).
     ``strings`` (``"official"`` or ``"clean"``, see :data:`compsem.montague.data.STRINGS`) says
     how the texts are written; it is a separate switch from the reading.
     """
+    if embed_fn is None:   # fail fast, naming what would be downloaded, before any embedding
+        check_available(list(models), trust_remote_code=trust_remote_code, study="montague")
     vocab = vocab or load_vocabulary()
     phrases = build_phrases(vocab, strings=check_strings(strings))
     readings = [readings] if isinstance(readings, (str, Rules)) else list(readings)
@@ -244,18 +269,24 @@ def run_models(models: Sequence[str], *, vocab: Vocabulary | None = None, readin
     return next(iter(res.values()))
 
 
-def planned_texts(params: dict) -> list[str]:
-    """The unique texts a Part III chapter with these parameters embeds per model.
+def planned_texts(params: dict) -> dict[str, list[str]]:
+    """``{model: the unique texts a Part III chapter with these parameters embeds for it}``.
 
-    Reads ``phrase_sets`` (default AN and AAN) and ``strings`` (default ``"official"``); a chapter
-    that shows the strings decomposition (``decompose=True``) embeds the ``"clean"`` texts too.
+    Every model embeds the words, phrases (``phrase_sets``, default AN and AAN) and, with AAN,
+    the AA sub-phrases, written as ``strings`` says (default ``"official"``). The model compared
+    with the paper cell by cell (:func:`~compsem.montague.reproduce.reference_model`) also embeds
+    the ``"clean"`` spelling for the decomposition and, on AN chapters, the clean spelling with
+    the authors' *occurence* (chapter 33's spelling check).
     """
     vocab = load_vocabulary()
     sets = _check_sets(params.get("phrase_sets", PHRASE_SETS))
-    variants = [params.get("strings", "official")]
-    if params.get("decompose", False):
-        variants.append("clean")
-    texts: list[str] = []
-    for s in dict.fromkeys(variants):
-        texts += _texts(build_phrases(vocab, strings=check_strings(s)), sets)
-    return list(dict.fromkeys(texts))
+    base = _texts(build_phrases(vocab, strings=check_strings(params.get("strings", "official"))), sets)
+    extra = base + _texts(build_phrases(vocab, strings="clean"), sets)
+    if sets == ("AN",):
+        authors = Vocabulary(vocab.adjectives, vocab.categories,
+                             ["occurence" if n == "occurrence" else n for n in vocab.nouns])
+        extra += _texts(build_phrases(authors, strings="clean"), sets)
+    models = resolve_models(params.get("models", "panel"), study="montague")
+    ref = next((m for m in models if paper_row("montague", m) == "MiniLM"), None) or next(
+        (m for m in models if paper_row("montague", m)), None)
+    return {m: list(dict.fromkeys(extra if m == ref else base)) for m in models}

@@ -156,13 +156,14 @@ def test_strict_inequality_fails_ties_in_tests_two_and_ni():
 
 # ------------------------------------------------------------------ sub-phrases and planned texts
 def test_planned_texts_counts_phrases_words_and_subphrases():
-    texts = mt.planned_texts({})
-    assert len(texts) == len(set(texts)) == 44_652 + 61 + 12 + 3_660
-    assert "ex- red" in texts and "canadian occurence" in texts
-    an_only = mt.planned_texts({"phrase_sets": ["AN"]})
+    plan = mt.planned_texts({"models": ["glove-50d", "bow"]})
+    glove, bow = plan["glove-50d"], plan["bow"]
+    assert len(bow) == len(set(bow)) == 44_652 + 61 + 12 + 3_660
+    assert "ex- red" in bow and "canadian occurence" in bow
+    # the model compared with the paper also embeds the clean spelling (the decomposition)
+    assert "Canadian occurrence" in glove and "Canadian occurrence" not in bow and len(glove) > len(bow)
+    an_only = mt.planned_texts({"models": ["bow"], "phrase_sets": ["AN"]})["bow"]
     assert len(an_only) == 732 + 73
-    both = mt.planned_texts({"decompose": True})
-    assert "Canadian occurrence" in both and len(both) > len(texts)
 
 
 def test_every_table_carries_reading_and_strings():
@@ -187,3 +188,21 @@ def test_official_reading_reproduces_the_papers_minilm_tables():
     assert len(cells) == 5 + 25 + 15 + 5 and cells["ours"].notna().all()
     worst = cells.groupby("table")["difference"].apply(lambda s: s.abs().max())
     assert (worst <= 5e-4).all(), worst.to_dict()
+
+
+# ------------------------------------------------------------------ the paper's models
+def test_every_paper_model_maps_to_its_row():
+    from compsem import resolve_models
+    specs = resolve_models("paper", study="montague")
+    rows = [mt.paper_model_of(s) for s in specs]
+    assert rows == ["BERT", "DistilRoBERTa", "T5", "DPR", "LaBSE", "MiniLM", "GloVe", "Word2Vec"]
+    assert mt.paper_model_of("glove-50d") == "GloVe" and mt.paper_model_of("bow") is None
+    assert mt.reference_model(["bow", "glove-50d", "sbert-mini"]) == "sbert-mini"
+    assert mt.reference_model(["bow", "glove-50d"]) == "glove-50d" and mt.reference_model(["bow"]) is None
+
+
+def test_a_paper_model_that_cannot_load_fails_fast_naming_the_download(monkeypatch):
+    from compsem.errors import ModelsUnavailableError
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(ModelsUnavailableError, match="sentence-transformers/LaBSE"):
+        mt.run_models(["st:sentence-transformers/LaBSE"], sets=("AN",), progress=False)
