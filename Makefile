@@ -2,7 +2,8 @@
 #   make book   - create .venv, install the pinned packages and the offline model panel,
 #                 execute every notebook (papermill, default parameters), build the HTML book
 #   make test   - the same environment, then the test suite (slow tests left out)
-# Other targets: make test-all, make bench, make models-extra, make check-offline, make clean.
+# Other targets: make lab, make exercises, make launch-cell, make test-all, make bench,
+# make models-extra, make check-offline, make clean.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
@@ -28,9 +29,10 @@ MONTAGUE := $(call study_files,montague)
 SSM := $(call study_files,ssm)
 CROSSSTUDY := $(wildcard src/compsem/crossstudy/*.py) $(SETCOMP) $(CSTS) $(MONTAGUE) $(SSM)
 nb = $(filter _build/executed/notebooks/$(1)%,$(EXECUTED))
-BOOKSRC := _config.yml _toc.yml references.bib $(shell find book -type f)
+BOOKSRC := _config.yml _toc.yml references.bib $(shell find book _static -type f)
 
-.PHONY: help venv test test-all test-slow book check-book bench models-extra check-offline clean clean-cache
+.PHONY: help venv test test-all test-slow book check-book bench models-extra check-offline clean clean-cache \
+	launch-cell lab exercises
 
 help:
 	@sed -n '1,6p' Makefile
@@ -83,9 +85,34 @@ book: $(EXECUTED) $(BOOKSRC) | $(STAMP)
 
 # Opens every built page in headless Chromium (Debian's package; `.ci/run` installs it) and
 # fails on broken links or anchors, images that do not load, raw TeX, remote requests, cell
-# errors. Screenshots go to _build/screenshots.
+# errors, table cells cut short with an ellipsis (by pandas or CSS). Screenshots go to
+# _build/screenshots.
 check-book: book
 	$(BIN)/python -m compsem.book.checkbook --html _build/html --executed _build/executed/notebooks
+
+# -- teaching ------------------------------------------------------------------------------
+# The hidden set-up cell after each chapter's parameters cell (Colab, downloaded notebooks):
+# a no-op in a checkout; elsewhere it clones LAUNCH_REPO at LAUNCH_COMMIT and installs it. The
+# Pages workflow passes its repository and commit. Plain Python, no venv needed. Idempotent:
+# a second `make launch-cell` changes nothing.
+LAUNCH_REPO ?= $(shell git config --get remote.origin.url 2>/dev/null)
+LAUNCH_COMMIT ?=
+LAUNCH_NOTEBOOKS ?= $(NOTEBOOKS)
+launch-cell:
+	$(PYTHON) src/compsem/book/launch.py --repo "$(LAUNCH_REPO)" --commit "$(LAUNCH_COMMIT)" $(LAUNCH_NOTEBOOKS)
+
+# JupyterLab on the chapters with the project's kernel: the venv's own "python3" kernelspec comes
+# first on JUPYTER_PATH (before any user-level one), so every notebook runs on .venv's Python.
+# Extra options with LAB_ARGS, e.g. make lab LAB_ARGS="--no-browser --port 8890".
+lab: $(STAMP)
+	JUPYTER_PATH="$(CURDIR)/$(VENV)/share/jupyter" $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" \
+		--FileContentsManager.preferred_dir=notebooks $(LAB_ARGS)
+
+# Student copies in _build/exercises: each Part's exercise page (Markdown and a notebook with an
+# empty answer cell per exercise) without its {solution} blocks, and chapters without their cells
+# tagged `solution`. Standard library only.
+exercises:
+	$(PYTHON) src/compsem/book/exercises.py --root . --out _build/exercises
 
 # -- extras --------------------------------------------------------------------------------
 bench: $(STAMP)

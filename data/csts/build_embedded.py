@@ -4,7 +4,7 @@ Run from the repository root:  PYTHONPATH=src python data/csts/build_embedded.py
 """
 from pathlib import Path
 
-from compsem.csts.data import build_embedded
+from compsem.csts.splitting import build_embedded
 
 here = Path(__file__).resolve().parent
 df = build_embedded(here / "authored_pairs.psv")

@@ -8,7 +8,9 @@ does not do in one call:
 * :func:`interval_plot` — point estimates with *precomputed* intervals (bootstrap CIs from the
   library), one colour per model, optionally a reference line (chance, the paper's value);
 * :func:`heatmap` — ``sns.heatmap`` with the book's defaults (annotated cells, a diverging map
-  centred on a reference value when one is given, a labelled colour bar).
+  centred on a reference value when one is given, a labelled colour bar);
+* :func:`plane_plot` — three vectors drawn in the plane of the first two (the toolkit's and
+  Part I's picture of where a sentence falls between two others).
 
 Every model keeps its colour across chapters (:func:`model_colors`).
 """
@@ -23,7 +25,9 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
-__all__ = ["PALETTE", "FONT_SIZES", "set_theme", "model_colors", "interval_plot", "heatmap"]
+from .measures import plane_geometry
+
+__all__ = ["PALETTE", "FONT_SIZES", "set_theme", "model_colors", "interval_plot", "heatmap", "plane_plot"]
 
 # seaborn 0.13.2 calls a matplotlib method that matplotlib 3.11 marks for deprecation; the
 # warning says nothing to a reader of the book.
@@ -113,21 +117,53 @@ def interval_plot(data: pd.DataFrame, *, x: str, y: str, low: str, high: str, hu
 
 def heatmap(matrix: pd.DataFrame, *, ax=None, fmt: str = ".2f", center: float | None = None,
             vmin: float | None = None, vmax: float | None = None, cbar_label: str | None = None,
-            cmap: str | None = None, annot: bool = True, title: str | None = None, annot_size: float = 10):
+            cmap: str | None = None, annot: bool | pd.DataFrame = True, title: str | None = None,
+            annot_size: float = 10, cbar: bool = True):
     """``sns.heatmap`` with the book's defaults.
 
     A sequential map (``"viridis"``) by default; a diverging one (``"vlag"``) centred on
     ``center`` when it is given (e.g. 0 for differences, 0.5 for a pair test). NaN cells stay
-    blank and are not annotated.
+    blank and are not annotated. ``annot`` may be a frame of strings shaped like ``matrix``:
+    the cells then show those texts (e.g. raw values over colours scaled per column).
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(6.4, 0.45 * len(matrix) + 1.6))
     cmap = cmap or ("vlag" if center is not None else "viridis")
+    if isinstance(annot, pd.DataFrame):
+        annot, fmt = annot.reindex(index=matrix.index, columns=matrix.columns).fillna("").to_numpy(str), ""
     sns.heatmap(matrix.astype(float), ax=ax, annot=annot, fmt=fmt, center=center, vmin=vmin, vmax=vmax, cmap=cmap,
-                linewidths=0.5, linecolor="white", annot_kws={"size": annot_size},
-                cbar_kws={"label": cbar_label} if cbar_label else None)
+                linewidths=0.5, linecolor="white", annot_kws={"size": annot_size}, cbar=cbar,
+                cbar_kws=({"label": cbar_label} if cbar_label else None) if cbar else None)
     ax.set_xlabel(matrix.columns.name or "")
     ax.set_ylabel(matrix.index.name or "")
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def plane_plot(a, b, v, *, ax=None, labels: Sequence[str] = ("A", "B", "P(C)"), title: str | None = None):
+    """Arrows from the origin to ``a``, ``b`` and the projection of ``v``, in the plane of ``a``
+    and ``b`` (coordinates of :func:`compsem.measures.plane_geometry`: ``a`` on the horizontal
+    axis, ``b`` in the upper half). ``a``, ``b``, ``v`` are ``(d,)`` vectors.
+
+    Returns
+    -------
+    matplotlib Axes
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(3.2, 3.2))
+    g = plane_geometry(a, b, np.stack([np.asarray(a), np.asarray(b), np.asarray(v)]), warn=False)
+    for x, y, label, color in zip(g.x, g.y, labels, PALETTE):
+        ax.annotate("", xy=(x, y), xytext=(0, 0), arrowprops={"arrowstyle": "->", "color": color, "lw": 2})
+        ax.text(x, y, f" {label}", color=color)
+    lim = 1.15 * float(np.nanmax(np.hypot(g.x, g.y)))
+    ax.set_xlim(-0.25 * lim, lim)
+    ax.set_ylim(-0.25 * lim, lim)
+    ax.set_aspect("equal")
+    ax.axhline(0, color="0.85", lw=0.8)
+    ax.axvline(0, color="0.85", lw=0.8)
+    ax.set_xlabel("along A")
+    ax.set_ylabel("towards B, orthogonal to A")
     if title:
         ax.set_title(title)
     return ax

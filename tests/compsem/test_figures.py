@@ -39,3 +39,21 @@ def test_heatmap_annotates_finite_cells_only():
     ax = figures.heatmap(m, center=0.5)
     assert sorted(t.get_text() for t in ax.texts) == ["0.25", "0.50", "1.00"]
     plt.close("all")
+
+
+def test_heatmap_shows_given_texts_over_colours():
+    colours = pd.DataFrame([[0.0, 1.0], [1.0, np.nan]], index=["a", "b"], columns=["x", "y"])
+    texts = pd.DataFrame([["71", "0.25"], ["80", "–"]], index=["a", "b"], columns=["x", "y"])
+    ax = figures.heatmap(colours, annot=texts, cbar=False)
+    assert sorted(t.get_text() for t in ax.texts) == ["0.25", "71", "80"]      # the NaN cell stays blank
+    plt.close("all")
+
+
+def test_plane_plot_puts_the_vectors_where_the_basis_says():
+    # a = (1,0,0) gives b1 = e1; b = (1,1,0) gives b2 = e2, so B sits at (1, 1); v = (0,1,1)
+    # projects to (v·b1, v·b2) = (0, 1).
+    ax = figures.plane_plot(np.array([1.0, 0, 0]), np.array([1.0, 1, 0]), np.array([0.0, 1, 1]), title="t")
+    ends = [tuple(np.round(a.xy, 9)) for a in ax.texts if hasattr(a, "arrow_patch") and a.arrow_patch is not None]
+    assert ends == [(1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
+    assert [t.get_text() for t in ax.texts if not hasattr(t, "arrow_patch")] == [" A", " B", " P(C)"]
+    plt.close("all")

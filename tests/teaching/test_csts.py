@@ -17,7 +17,8 @@ from compsem import measures, paths
 from compsem.csts import models as cm
 from compsem.csts import prompting as cp
 from compsem.csts import training as ct
-from compsem.csts.zeroshot import pair_accuracy
+from compsem.csts import tables as tb
+from compsem.csts.study import pair_accuracy
 from tests.helpers import ROOT
 
 BOOK = ROOT / "book"
@@ -132,9 +133,10 @@ def test_worked_page_prints_these_numbers():
 
 
 def test_worked_margin_is_the_chapters_default():
-    assert ct.TrainConfig().margin == MARGIN
+    assert ct.TrainConfig().margin == MARGIN == ct.TrainConfig.preset("cpu").margin
     nb = (ROOT / "notebooks" / "22_csts_finetune.ipynb").read_text()
-    assert re.search(r"margin = 0\.5\b", nb)
+    assert re.search(r'preset = \\"cpu\\"', nb)  # the chapters' default preset is the worked margin's
+    assert ct.TrainConfig.preset("official").margin == 1.0 and "code uses 1.0" in page("part2_csts_worked.md")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -161,7 +163,7 @@ def test_exercise_pure_colour_condition():
     [("4/5", 45.0), ("3.5 out of 5.", 3.55), ("Score: 4", 4.0), ("four", None)],
 )
 def test_exercise_parser(answer, value):
-    got = cp.parse_answer(answer)
+    got = cp.parse_answer(answer, rule="paper-text")
     if value is None:
         assert np.isnan(got)
     else:
@@ -188,8 +190,8 @@ def test_part2_markdown_has_no_control_characters():
 
 def test_mean_pm_std_handles_one_seed():
     runs = pd.DataFrame({"config": ["a", "a", "b"], "test_spearman": [10.0, 20.0, 5.0]})
-    summary = ct.summarise(runs, splits=("test",))
-    assert ct.mean_pm_std(summary, "test_spearman") == ["15.0 ± 7.1", "5.0"]
+    summary = tb.summarise(runs, splits=("test",))
+    assert tb.mean_pm_std(summary, "test_spearman") == ["15.0 ± 7.1", "5.0"]
 
 
 def test_worked_figure_shows_the_tested_numbers():

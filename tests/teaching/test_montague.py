@@ -60,9 +60,10 @@ def embed_fn(table):
 
 
 def toy_result(table):
-    phrases = mt.build_phrases(VOCAB)
+    # the worked example teaches Eq. 3/5/7 as printed: the equations' reading, written as English
+    phrases = mt.build_phrases(VOCAB, strings="clean")
     emb = mt.embed_phrases(phrases, "toy", sets=("AN",), embed_fn=embed_fn(table))
-    return mt.run_tests(emb, VOCAB, phrases)
+    return mt.run_tests(emb, VOCAB, phrases, reading="equations")
 
 
 # ------------------------------------------------------------------ the Venn diagram
@@ -190,3 +191,15 @@ def test_exercise_euclidean_claim_for_unit_vectors():
     l2 = mt.pairwise_distance(X, X, "l2")
     cd = mt.pairwise_distance(X, X, "cos")
     assert l2 ** 2 == pytest.approx(2 * cd, abs=1e-9)
+
+
+def test_worked_example_is_the_same_under_both_readings():
+    # the page says: on these AN phrases with no tied distances the two readings agree
+    phrases = mt.build_phrases(VOCAB, strings="clean")
+    emb = mt.embed_phrases(phrases, "toy", sets=("AN",), embed_fn=embed_fn(TOY))
+    eq = mt.run_tests(emb, VOCAB, phrases, reading="equations")
+    off = mt.run_tests(emb, VOCAB, phrases, reading="official")
+    np.testing.assert_array_equal(eq.single_an, off.single_an)
+    np.testing.assert_array_equal(eq.nonsub, off.nonsub)
+    upper = ~np.isnan(off.pairs)                       # the official reading keeps n2 > n1 only
+    np.testing.assert_array_equal(eq.pairs[upper], off.pairs[upper])

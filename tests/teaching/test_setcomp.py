@@ -14,6 +14,7 @@ import pytest
 
 from compsem import measures as M
 from compsem.setcomp import metrics as sm
+from compsem.setcomp import tables as st
 from tests.helpers import ROOT
 
 
@@ -55,14 +56,14 @@ def test_cosines():
 
 # ------------------------------------------------------------------ step 2: margins
 def test_c1_margins():
-    d = sm.criterion_deltas(A, B, O, "overlap", "cos")
+    d = sm.criterion_deltas(A, B, O, "overlap", measure="cos")
     shown(d["d1"], "0.2071")
     shown(d["d2"], "0.2071")
     assert d["d1"][0] > 0 and d["d2"][0] > 0  # C1 holds at ε = 0
 
 
 def test_c3_c4_margins():
-    d = sm.criterion_deltas(A, B, D, "difference", "cos")
+    d = sm.criterion_deltas(A, B, D, "difference", measure="cos")
     shown(d["d1"], "0.7071")
     assert d["d2"][0] == pytest.approx(0.5)
     shown(d["d3"], "1.2071")
@@ -129,14 +130,14 @@ def test_verdicts_c2_c5_c6():
     assert scalar(M.norm_ratio(A, B)) == pytest.approx(1.0)           # comparable norms
     emb = {"fact": {"union": {"a": A[None], "b": B[None], "t": U[None]}}}
     geoms = sm.geometry(emb, "union")
-    tab = sm.union_table(emb, geoms, n_boot=0).set_index("norm_case")
+    tab = st.union_table(emb, geoms, n_boot=0).set_index("norm_case")
     assert tab.loc["comparable", "n_case"] == 1
     assert tab.loc["comparable", "pct_expected"] == pytest.approx(100.0)  # C6 holds
 
 
 # ------------------------------------------------------------------ step 4: ε grid
 def test_grid_average():
-    d = sm.criterion_deltas(A, B, O, "overlap", "cos")
+    d = sm.criterion_deltas(A, B, O, "overlap", measure="cos")
     grid = np.array([0.0, 0.1, 0.2, 0.3])
     assert sm.grid_fraction(d["d1"], grid)[0] == pytest.approx(3 / 4)
     for cells in (sm.grid_cells(d["d1"], d["d2"], grid, grid), sm.grid_cells_naive(d["d1"], d["d2"], grid, grid)):
@@ -149,11 +150,11 @@ def test_exercise_1_ned():
     assert np.var(A) == pytest.approx(2 / 9) and np.var(B) == pytest.approx(2 / 9) and np.var(O) == pytest.approx(2 / 9)
     shown(M.ned(A, B), "0.75", EXERCISES)
     shown(M.ned(A, O), "0.25", EXERCISES)
-    d = sm.criterion_deltas(A, B, O, "overlap", "ned")
+    d = sm.criterion_deltas(A, B, O, "overlap", measure="ned")
     shown(d["d1"], "0.5", EXERCISES)
     assert d["d2"][0] == pytest.approx(0.5)
     shown((1 - M.cosine(A, O)) / 2, "0.1464", EXERCISES)
-    shown(sm.criterion_deltas(A, B, O, "overlap", "cos")["d1"], "0.2071", EXERCISES)
+    shown(sm.criterion_deltas(A, B, O, "overlap", measure="cos")["d1"], "0.2071", EXERCISES)
 
 
 def test_exercise_2_long_b():
@@ -164,7 +165,7 @@ def test_exercise_2_long_b():
     assert scalar(g.t) == pytest.approx(0.5)
     shown(M.norm_ratio(A, b2), "0.5", EXERCISES)
     emb = {"fact": {"union": {"a": A[None], "b": b2[None], "t": U[None]}}}
-    tab = sm.union_table(emb, sm.geometry(emb, "union"), comparable=0.1, near=0.25, n_boot=0).set_index("norm_case")
+    tab = st.union_table(emb, sm.geometry(emb, "union"), comparable=0.1, near=0.25, n_boot=0).set_index("norm_case")
     assert tab.loc["b_larger", "n_case"] == 1
     assert tab.loc["b_larger", "pct_expected"] == pytest.approx(0.0)  # fails C6
 

@@ -8,7 +8,12 @@ Two passes over ``_build/html``:
 2. **In a browser** (headless Chromium driven by Playwright, offline flags): every page is
    opened from ``file://``; it fails on any request that is not a local file or a data URL,
    an image that did not load, maths left as raw TeX after MathJax ran, and a notebook cell
-   whose output is an error. Screenshots of a few pages are saved.
+   whose output is an error, a table cell cut short with an ellipsis by CSS
+   (``text-overflow: ellipsis``). Screenshots of a few pages are saved.
+
+Besides, :func:`truncated_cells` reads the executed notebooks: a table cell whose text ends in
+"…" or "..." when no source (the notebook's cells, the files under ``data/``) has that text was
+cut by pandas (``display.max_colwidth``), and the reader loses the end of it.
 
 Prints one line per problem and returns the number of problems.
 """
@@ -22,7 +27,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-__all__ = ["static_check", "browser_check", "notebook_errors", "main"]
+__all__ = ["static_check", "browser_check", "notebook_errors", "truncated_cells", "main"]
 
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -114,6 +119,63 @@ def notebook_errors(executed_dir: Path) -> list[str]:
     return problems
 
 
+ELLIPSES = ("…", "...")
+
+
+class _Cells(HTMLParser):
+    """The texts of the ``<td>``/``<th>`` cells of an HTML fragment."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.cells: list[str] = []
+        self._depth = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("td", "th"):
+            self._depth += 1
+            self.cells.append("")
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._depth:
+            self._depth -= 1
+
+    def handle_data(self, data):
+        if self._depth:
+            self.cells[-1] += data
+
+
+def _table_cells(html: str) -> list[str]:
+    parser = _Cells()
+    parser.feed(html)
+    return [c.strip() for c in parser.cells]
+
+
+def truncated_cells(executed_dir: Path, data_dir: Path | None = None) -> list[str]:
+    """Table cells in the executed notebooks' outputs that end in an ellipsis their source lacks.
+
+    A cell that is only an ellipsis is pandas eliding rows or columns and is not reported; a
+    text that ends in "…" in the notebook's own cells or in a file under ``data_dir`` is the
+    data's own.
+    """
+    corpus = ""
+    if data_dir is not None and data_dir.is_dir():
+        corpus = "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in sorted(data_dir.rglob("*"))
+                           if p.is_file() and p.suffix in (".csv", ".tsv", ".json", ".jsonl", ".txt", ".md"))
+    problems = []
+    for nb in sorted(executed_dir.glob("*.ipynb")):
+        cells = json.loads(nb.read_text()).get("cells", [])
+        own = "\n".join("".join(c.get("source", "")) for c in cells)
+        for i, c in enumerate(cells):
+            for o in c.get("outputs", []):
+                data = {k.rsplit("papermill.record/", 1)[-1]: v for k, v in o.get("data", {}).items()}
+                html = "".join(data.get("text/html", ""))
+                for text in _table_cells(html) if html else []:
+                    if text.endswith(ELLIPSES) and text not in ELLIPSES and text not in own and text not in corpus:
+                        problems.append(f"{nb.name}: cell {i} shows a table cell cut short: '{text[-60:]}' "
+                                        f"(pd.set_option('display.max_colwidth', None))")
+    return problems
+
+
 _PAGE_SCRIPT = """
 async () => {
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
@@ -126,7 +188,10 @@ async () => {
   const errors = document.querySelectorAll('.output.error, .cell_output .output.traceback').length;
   const textFigures = Array.from(document.querySelectorAll('pre, .output'))
       .filter(n => /^\s*<Figure size/.test(n.textContent)).length;
-  return {mathNodes: mathNodes.length, rawMath, broken, errors, textFigures, hasMathJax: !!window.MathJax};
+  const clipped = Array.from(document.querySelectorAll('article td, article th, main td, main th'))
+      .filter(n => getComputedStyle(n).textOverflow === 'ellipsis' && n.scrollWidth > n.clientWidth)
+      .map(n => n.textContent.trim().slice(0, 60));
+  return {mathNodes: mathNodes.length, rawMath, broken, errors, textFigures, clipped, hasMathJax: !!window.MathJax};
 }
 """
 
@@ -179,6 +244,8 @@ def browser_check(html_dir: Path, screenshots: Path | None = None, shots: tuple[
                 problems.append(f"{rel}: image did not load: {src}")
             if info["textFigures"]:
                 problems.append(f"{rel}: {info['textFigures']} figure(s) shown as '<Figure size ...>' text, not an image")
+            for text in dict.fromkeys(info["clipped"]):
+                problems.append(f"{rel}: a table cell is cut short by CSS (text-overflow: ellipsis): '{text}'")
             if info["errors"]:
                 problems.append(f"{rel}: {info['errors']} cell output(s) are errors")
             if screenshots is not None and str(rel) in shots:
@@ -193,6 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m compsem.book.checkbook", description=__doc__.splitlines()[0])
     ap.add_argument("--html", default="_build/html")
     ap.add_argument("--executed", default="_build/executed/notebooks")
+    ap.add_argument("--data", default="data", help="the shipped data (texts that end in an ellipsis there are fine)")
     ap.add_argument("--screenshots", default="_build/screenshots")
     ap.add_argument("--shot", action="append", default=[], help="page (relative path) to screenshot; repeatable")
     ap.add_argument("--no-browser", action="store_true")
@@ -201,7 +269,8 @@ def main(argv: list[str] | None = None) -> int:
     if not (html / "index.html").is_file():
         print(f"no built book at {html}: run `make book` first", file=sys.stderr)
         return 2
-    problems = static_check(html) + notebook_errors(Path(args.executed))
+    problems = static_check(html) + notebook_errors(Path(args.executed)) + truncated_cells(
+        Path(args.executed), Path(args.data))
     n_pages = len([p for p in html.rglob("*.html") if "_static" not in p.parts])
     if not args.no_browser:
         shots = tuple(args.shot) or ("book/intro.html", "notebooks/00_toolkit.html")

@@ -1,10 +1,11 @@
 """Staging the book: executed notebooks plus the prose pages, ready for jupyter-book.
 
-``python -m compsem stage`` copies the book sources and the executed notebooks into
-``_build/site-src`` and adds, after each chapter's opening cell, a folded "Rerun this chapter" box
-with the exact ``python -m compsem run`` command, the papermill equivalent and the chapter's
-parameters with their defaults. Files are only rewritten when their content changed, so the
-book builder re-reads only what is new.
+``python -m compsem stage`` copies the book sources (``book/``, ``_static/`` with the book's CSS)
+and the executed notebooks into ``_build/site-src`` and adds, after each chapter's opening cell, a
+folded "Rerun this chapter" box with the exact ``python -m compsem run`` command, the papermill
+equivalent and the chapter's parameters with their defaults. It also writes the student copies of
+the exercises (``exercises/``, see :mod:`.exercises`) that the course guide offers for download.
+Files are only rewritten when their content changed, so the book builder re-reads only what is new.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 import shutil
 from pathlib import Path
 
+from .exercises import write_student_copies
 from .runner import parameters_of
 
 __all__ = ["rerun_box", "stage"]
@@ -63,7 +65,7 @@ def _write_if_changed(path: Path, text: str) -> None:
 
 
 def stage(root: Path, executed: Path, out: Path, files: tuple[str, ...] = ("_config.yml", "_toc.yml", "references.bib"),
-          folders: tuple[str, ...] = ("book",)) -> list[Path]:
+          folders: tuple[str, ...] = ("book", "_static")) -> list[Path]:
     """Assemble the book sources in ``out``; return the staged notebooks."""
     out.mkdir(parents=True, exist_ok=True)
     for f in files:
@@ -77,6 +79,8 @@ def stage(root: Path, executed: Path, out: Path, files: tuple[str, ...] = ("_con
                 if not target.exists() or target.read_bytes() != path.read_bytes():
                     target.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copy2(path, target)
+    # the student copies of the exercises, offered for download by the course guide
+    write_student_copies(root, out / "exercises")
     staged = []
     for nb_path in sorted(executed.glob("*.ipynb")):
         nb = json.loads(nb_path.read_text(encoding="utf-8"))

@@ -1,40 +1,45 @@
-"""C-STS data: the embedded set, a loader for the real format, pairing and splits.
+"""C-STS data as published: reading, validating and pairing the rows, writing test predictions.
 
-The C-STS format is a table with the columns ``sentence1, sentence2, condition, label``.
-Every sentence pair appears twice, once under a condition that makes the two sentences
-similar (C-High) and once under one that makes them dissimilar (C-Low). The loader below
+The C-STS format is a table with the columns ``sentence1, sentence2, condition, label``. Each
+sentence pair appears twice, once under a condition that makes the two sentences similar
+(C-High) and once under one that makes them dissimilar (C-Low). :func:`load_csts` reads
 
-* reads a local CSV / TSV / parquet file, the embedded set (``"embedded"``) or a Hugging Face
-  dataset id (``"hf:LivNLP/C-STS-Reannotated"``, needs network and ``huggingface_hub``),
-* checks columns, empty texts and labels, naming file, row and column on error,
-* drops unlabelled rows (label −1) and reports how many,
-* groups the rows into sentence pairs (``pair_id``) and tags each row ``high`` / ``low``,
-  which the quadruplet loss needs.
+* the shipped sets by name: ``"reannotated"`` (the re-annotated C-STS training split, Zhang,
+  Zhou & Bollegala 2025, CC BY 4.0) and ``"embedded"`` (the project's hand-written pairs);
+* a local file (CSV, TSV, JSON lines as ``.jsonl`` or ``.json``, parquet), a folder holding
+  ``*train*`` / ``*valid*`` (or ``*dev*``) / ``*test*`` files, or one file per split given as
+  ``train=``, ``validation=``, ``test=`` (the official layout);
+* a Hugging Face dataset id ``"hf:<owner>/<name>"`` (needs network), whose files are read
+  exactly like a folder.
+
+Pairs are keyed as the authors' code keys them: the *ordered* text ``sentence1<SEP>sentence2``
+(a pair written in both orders is two pairs). Unlabelled rows (label −1, the way the official
+test split hides its labels) are left out of training and of every metric and counted; a
+labelled row whose partner is unlabelled stays in (it counts for Spearman and Pearson) with
+role ``single``: pair metrics and the quadruplet loss use complete pairs only. Every error
+names the file and its *line* (for CSV the physical line where the record starts).
 """
 
 from __future__ import annotations
 
-import hashlib
+import csv
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from compsem.errors import DataError
+from compsem import paths
+from compsem.data import read_table
+from compsem.errors import DataError, HubUnavailableError
+
+from .pairing import assign_pairs, pair_index, pairing_summary
 
 __all__ = [
-    "REQUIRED_COLUMNS",
-    "SPLITS",
-    "LoadReport",
-    "load_csts",
-    "validate_frame",
-    "assign_pairs",
-    "check_pairing",
-    "split_by_pair",
-    "embedded_path",
-    "read_authored",
-    "build_embedded",
+    "REQUIRED_COLUMNS", "SPLITS", "UNLABELLED", "LoadReport", "load_csts", "read_split_file",
+    "validate_frame", "assign_pairs", "pairing_summary", "pair_index", "embedded_path", "reannotated_path",
+    "write_predictions", "SHIPPED",
 ]
 
 REQUIRED_COLUMNS = ("sentence1", "sentence2", "condition", "label")
@@ -42,235 +47,132 @@ TEXT_COLUMNS = ("sentence1", "sentence2", "condition")
 SPLITS = ("train", "validation", "test")
 UNLABELLED = -1.0
 LABEL_RANGE = (1.0, 5.0)
-EMBEDDED_SEED = 2023
-EMBEDDED_FRACTIONS = (0.60, 0.15, 0.25)
+SUFFIXES = (".csv", ".tsv", ".jsonl", ".json", ".parquet")
+#: the shipped sets, by name
+SHIPPED = {"reannotated": "csts_train_reannotated.csv", "embedded": "csts_embedded.csv"}
 
 
 @dataclass
 class LoadReport:
-    """What the loader did: where the data came from and what it dropped."""
+    """What the loader read, left out and found; ``as_dict()`` for a table."""
 
     source: str
-    n_rows_read: int
-    n_unlabelled: int
-    n_unpaired_rows: int = 0
-    n_tied_pairs: int = 0
+    n_rows_read: int = 0
+    n_unlabelled: int = 0
     n_rows: int = 0
     n_pairs: int = 0
+    n_complete_pairs: int = 0
+    n_single_rows: int = 0
+    n_partner_unlabelled: int = 0
+    n_unpaired_rows: int = 0
+    n_both_orders: int = 0
+    n_tied_pairs: int = 0
+    n_same_condition: int = 0
+    files: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict:
-        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+        return {k: getattr(self, k) for k in self.__dataclass_fields__ if k not in ("files", "notes")}
 
 
 def embedded_path() -> Path:
-    """Path of the shipped CSV (``data/csts/csts_embedded.csv``)."""
-    from compsem import paths
+    """Path of the project's hand-written set (``data/csts/csts_embedded.csv``)."""
+    return paths.data_dir("csts") / SHIPPED["embedded"]
 
-    return paths.data_dir("csts") / "csts_embedded.csv"
+
+def reannotated_path() -> Path:
+    """Path of the shipped re-annotated C-STS training split (``data/csts/``)."""
+    return paths.data_dir("csts") / SHIPPED["reannotated"]
 
 
 # ---------------------------------------------------------------------------------------------
-# validation
+# reading one file, with the physical line of every record
 # ---------------------------------------------------------------------------------------------
-def validate_frame(df: pd.DataFrame, *, file: str = "<frame>", row_offset: int = 2) -> pd.DataFrame:
-    """Check a raw C-STS table and return a cleaned copy (labels as float, texts stripped).
+def _record_lines(path: Path, n: int) -> np.ndarray:
+    """File line (1-based) on which each of the ``n`` data records starts."""
+    suffix = path.suffix.lower()
+    if suffix in (".csv", ".tsv"):
+        starts = []
+        with open(path, newline="", encoding="utf-8") as f:
+            reader = csv.reader(f, delimiter="\t" if suffix == ".tsv" else ",")
+            prev = 0
+            for _ in reader:
+                starts.append(prev + 1)
+                prev = reader.line_num
+        lines = np.array(starts[1:], dtype=int)  # record 0 is the header
+    elif suffix in (".jsonl", ".json"):
+        text = path.read_text(encoding="utf-8").splitlines()
+        lines = np.array([i + 1 for i, t in enumerate(text) if t.strip()], dtype=int)
+    else:
+        lines = np.arange(1, n + 1)
+    if len(lines) != n:  # e.g. a JSON array: fall back to the record number
+        lines = np.arange(1, n + 1)
+    return lines
 
-    Parameters
-    ----------
-    df : DataFrame with at least the columns ``sentence1, sentence2, condition, label``.
-    file : name used in error messages.
-    row_offset : added to the 0-based row index in messages; 2 means "line number in a CSV
-        file with a header" (row 0 is on line 2).
 
-    Raises
-    ------
-    DataError
-        a missing column, an empty or missing text, a non-numeric label, or a label outside
-        [1, 5] that is not the unlabelled marker −1. The message names file, row and column.
+def _read_any(path: Path) -> pd.DataFrame:
+    if path.suffix.lower() == ".json":  # JSON lines (as the authors' code reads it) or an array
+        head = path.read_text(encoding="utf-8").lstrip()[:1]
+        try:
+            return pd.read_json(path, lines=head != "[")
+        except ValueError as exc:
+            raise DataError(f"neither JSON lines nor a JSON array of records: {exc}", file=str(path)) from exc
+    return read_table(path)
+
+
+def validate_frame(df: pd.DataFrame, *, file: str = "<frame>", lines=None) -> pd.DataFrame:
+    """Check a raw C-STS table; return a copy with stripped texts and float labels.
+
+    ``lines`` gives the file line of each row for the messages (default: row + 2, a CSV with a
+    header). Raises :class:`DataError` naming file, line and column for a missing column, an
+    empty text, a non-numeric label or a label outside [1, 5] other than −1.
     """
+    lines = np.arange(2, len(df) + 2) if lines is None else np.asarray(lines)
     missing = [c for c in REQUIRED_COLUMNS if c not in df.columns]
     if missing:
-        raise DataError(
-            f"missing column(s) {missing}; a C-STS table needs {list(REQUIRED_COLUMNS)} "
-            f"(found {list(df.columns)})",
-            file=file,
-            column=missing[0],
-        )
+        raise DataError(f"missing column(s) {missing}; a C-STS table needs {list(REQUIRED_COLUMNS)} "
+                        f"(found {list(df.columns)})", file=file, column=missing[0])
     out = df.copy().reset_index(drop=True)
     for col in TEXT_COLUMNS:
-        vals = out[col]
-        isna = vals.isna().to_numpy()
-        as_str = vals.astype(str).str.strip()
-        bad = isna | (as_str == "").to_numpy()
+        as_str = out[col].astype(str).str.strip()
+        bad = out[col].isna().to_numpy() | (as_str == "").to_numpy()
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise DataError(
-                f"empty text ({int(bad.sum())} empty cell(s) in this column)",
-                file=file,
-                row=i + row_offset,
-                column=col,
-            )
+            raise DataError(f"empty text ({int(bad.sum())} empty cell(s) in this column)",
+                            file=f"{file}, line {lines[i]}", column=col)
         out[col] = as_str
     lab = pd.to_numeric(out["label"], errors="coerce")
-    nonnum = lab.isna().to_numpy()
-    if nonnum.any():
-        i = int(np.flatnonzero(nonnum)[0])
-        raise DataError(
-            f"label {df['label'].iloc[i]!r} is not a number", file=file, row=i + row_offset, column="label"
-        )
+    if lab.isna().any():
+        i = int(np.flatnonzero(lab.isna().to_numpy())[0])
+        raise DataError(f"label {df['label'].iloc[i]!r} is not a number", file=f"{file}, line {lines[i]}",
+                        column="label")
     lab = lab.astype(float).to_numpy()
     ok = (lab == UNLABELLED) | ((lab >= LABEL_RANGE[0]) & (lab <= LABEL_RANGE[1]))
     if not ok.all():
         i = int(np.flatnonzero(~ok)[0])
-        raise DataError(
-            f"label {lab[i]} outside [1, 5] (use -1 for an unlabelled row)",
-            file=file,
-            row=i + row_offset,
-            column="label",
-        )
+        raise DataError(f"label {lab[i]} outside [1, 5] (use -1 for an unlabelled row)",
+                        file=f"{file}, line {lines[i]}", column="label")
     out["label"] = lab
     return out
 
 
-def _pair_key(s1: pd.Series, s2: pd.Series) -> pd.Series:
-    """A stable id for an (unordered) sentence pair, from its two texts."""
-    a = s1.astype(str).to_numpy()
-    b = s2.astype(str).to_numpy()
-    lo = np.where(a <= b, a, b)
-    hi = np.where(a <= b, b, a)
-    return pd.Series(
-        [hashlib.sha1(f"{x}\x1f{y}".encode()).hexdigest()[:12] for x, y in zip(lo, hi)], index=s1.index
-    )
-
-
-def assign_pairs(df: pd.DataFrame) -> pd.DataFrame:
-    """Add ``pair_id`` (if absent: from the two sentence texts) and ``role`` (``high`` / ``low``).
-
-    Within a pair the row with the larger label is ``high``; when both labels are equal the
-    first row (file order) is ``high`` and the pair is counted as tied. Rows of a pair with a
-    number of rows other than two get role ``unpaired``.
-    """
-    out = df.copy()
-    if "pair_id" not in out.columns:
-        out["pair_id"] = _pair_key(out["sentence1"], out["sentence2"])
-    out["pair_id"] = out["pair_id"].astype(str)
-    size = out.groupby("pair_id")["label"].transform("size").to_numpy()
-    # rank within pair by label (desc), ties broken by file order
-    order = out.assign(_pos=np.arange(len(out))).sort_values(
-        ["pair_id", "label", "_pos"], ascending=[True, False, True], kind="mergesort"
-    )
-    rank = order.groupby("pair_id").cumcount().reindex(order.index)
-    role = np.where(rank.reindex(out.index).to_numpy() == 0, "high", "low")
-    role = np.where(size == 2, role, "unpaired")
-    out["role"] = role
-    return out
-
-
-def check_pairing(df: pd.DataFrame, *, strict: bool = True, file: str = "<frame>") -> dict:
-    """Check that every sentence pair has exactly two rows (its two conditions).
-
-    Returns a dict with ``n_pairs``, ``n_unpaired_rows`` (rows of groups not of size two),
-    ``n_tied_pairs`` (two rows with the same label) and ``n_same_condition`` (both rows with
-    the same condition text). With ``strict=True`` an unpaired row raises a ``DataError``
-    naming the first offending pair.
-    """
-    if "role" not in df.columns:
-        df = assign_pairs(df)
-    sizes = df.groupby("pair_id").size()
-    bad = sizes[sizes != 2]
-    n_unpaired = int(df["pair_id"].isin(bad.index).sum())
-    if strict and len(bad):
-        pid = bad.index[0]
-        i = int(np.flatnonzero(df["pair_id"].to_numpy() == pid)[0])
-        raise DataError(
-            f"sentence pair {pid!r} has {int(bad.iloc[0])} row(s); the quadruplet loss needs each "
-            f"pair under exactly two conditions ({len(bad)} such pair(s) in all; pass "
-            "drop_unpaired=True to drop them)",
-            file=file,
-            row=i + 2,
-            column="sentence1",
-        )
-    paired = df[~df["pair_id"].isin(bad.index)]
-    g = paired.groupby("pair_id")
-    ties = int((g["label"].nunique() == 1).sum())
-    same_cond = int((g["condition"].nunique() == 1).sum())
-    return {
-        "n_pairs": int(paired["pair_id"].nunique()),
-        "n_unpaired_rows": n_unpaired,
-        "n_tied_pairs": ties,
-        "n_same_condition": same_cond,
-    }
-
-
-def split_by_pair(pair_ids, *, fractions=EMBEDDED_FRACTIONS, seed: int = EMBEDDED_SEED) -> np.ndarray:
-    """Assign ``train`` / ``validation`` / ``test`` per sentence pair, so that the two
-    conditions of a pair never straddle splits.
-
-    The unique pair ids (sorted) are permuted with ``numpy.random.default_rng(seed)``; the
-    first ``round(f_train * n)`` go to train, the next ``round(f_val * n)`` to validation,
-    the rest to test. Returns one split name per element of ``pair_ids``.
-    """
-    fr = np.asarray(fractions, dtype=float)
-    if fr.shape != (3,) or (fr < 0).any() or not np.isclose(fr.sum(), 1.0):
-        raise ValueError(f"fractions must be three non-negative numbers summing to 1, got {fractions}")
-    ids = np.asarray(pair_ids).astype(str)
-    uniq = np.unique(ids)
-    n = len(uniq)
-    perm = np.random.default_rng(seed).permutation(n)
-    n_tr = int(round(fr[0] * n))
-    n_va = int(round(fr[1] * n))
-    lab = np.empty(n, dtype=object)
-    lab[perm[:n_tr]] = "train"
-    lab[perm[n_tr : n_tr + n_va]] = "validation"
-    lab[perm[n_tr + n_va :]] = "test"
-    lookup = dict(zip(uniq, lab))
-    return np.array([lookup[x] for x in ids], dtype=object)
-
-
-# ---------------------------------------------------------------------------------------------
-# reading
-# ---------------------------------------------------------------------------------------------
-def _read_table(path: Path) -> pd.DataFrame:
-    """CSV / TSV / JSONL / parquet through the shared reader (its errors name the file)."""
-    from compsem.data import read_table
-
-    return read_table(path)
-
-
-def _hub_files(repo_id: str, split: str | None) -> list[Path]:
-    """Download the data files of a hub dataset (CSV / parquet / jsonl) with huggingface_hub."""
-    try:
-        import huggingface_hub as hh
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "loading a Hugging Face dataset id needs `huggingface_hub` (pip install huggingface_hub); "
-            "or download the CSV yourself and pass its local path"
-        ) from exc
-    try:
-        files = hh.list_repo_files(repo_id, repo_type="dataset")
-    except Exception as exc:
-        try:
-            from compsem.errors import HubUnavailableError
-
-            raise HubUnavailableError(f"hf:{repo_id}", exc, offline_specs=["embedded", "<local CSV path>"]) from exc
-        except ImportError:  # pragma: no cover
-            raise OSError(f"could not reach the hub for dataset {repo_id!r}: {exc}") from exc
-    data = [f for f in files if f.lower().endswith((".csv", ".parquet", ".jsonl", ".tsv"))]
+def read_split_file(path: str | Path, split: str | None = None) -> pd.DataFrame:
+    """One file, validated, all rows kept (unlabelled ones too), with ``file``, ``line`` and
+    ``row`` (0-based record index, the id of the official submission) columns."""
+    path = Path(path)
+    raw = _read_any(path)
+    lines = _record_lines(path, len(raw))
+    df = validate_frame(raw, file=str(path), lines=lines)
+    df["file"], df["line"], df["row"] = str(path), lines, np.arange(len(df))
     if split is not None:
-        key = {"validation": ("valid", "dev"), "train": ("train",), "test": ("test",)}.get(split, (split,))
-        data = [f for f in data if any(k in f.lower() for k in key)]
-    if not data:
-        raise DataError(
-            f"dataset {repo_id!r} has no CSV/parquet/jsonl file"
-            + (f" for split {split!r}" if split else "")
-            + f" (files: {files[:20]}); install `datasets` (pip install datasets) and export the "
-            "split to CSV, then pass the CSV path"
-        )
-    return [Path(hh.hf_hub_download(repo_id, f, repo_type="dataset")) for f in data]
+        df["split"] = split
+    return df
 
 
-def _split_from_name(name: str) -> str | None:
+# ---------------------------------------------------------------------------------------------
+# sources
+# ---------------------------------------------------------------------------------------------
+def _split_of(name: str) -> str | None:
     low = name.lower()
     for key, split in (("train", "train"), ("valid", "validation"), ("dev", "validation"), ("test", "test")):
         if key in low:
@@ -278,98 +180,165 @@ def _split_from_name(name: str) -> str | None:
     return None
 
 
-def load_csts(
-    source: str | Path = "embedded",
-    *,
-    split: str | None = None,
-    drop_unpaired: bool = False,
-) -> tuple[pd.DataFrame, LoadReport]:
-    """Load a C-STS table and return ``(frame, report)``.
+def _folder_files(folder: Path) -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for p in sorted(folder.iterdir()):
+        sp = _split_of(p.name) if p.suffix.lower() in SUFFIXES else None
+        if sp is not None:
+            if sp in found:
+                raise DataError(f"two files for split {sp!r}: {found[sp].name} and {p.name}", file=str(folder))
+            found[sp] = p
+    if not found:
+        raise DataError("no *train* / *valid* / *test* file (.csv, .tsv, .jsonl, .json, .parquet) in this folder",
+                        file=str(folder))
+    return found
+
+
+def _hub_files(repo_id: str) -> dict[str, Path]:
+    """Download the data files of a hub dataset, one per split (needs network)."""
+    try:
+        import huggingface_hub as hh
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError("a hub dataset id needs `huggingface_hub`; or download the files and pass their "
+                          "local paths") from exc
+    try:
+        files = hh.list_repo_files(repo_id, repo_type="dataset")
+    except Exception as exc:  # noqa: BLE001 - offline, unknown id, ...
+        raise HubUnavailableError(f"hf:{repo_id}", exc, offline_specs=["reannotated", "embedded", "<local path>"]) from exc
+    by_split: dict[str, str] = {}
+    for f in files:
+        sp = _split_of(Path(f).name) if f.lower().endswith(SUFFIXES) else None
+        if sp is not None and sp not in by_split:
+            by_split[sp] = f
+    if not by_split:
+        raise DataError(f"dataset {repo_id!r} has no *train*/*valid*/*test* data file (files: {files[:20]})")
+    return {sp: Path(hh.hf_hub_download(repo_id, f, repo_type="dataset")) for sp, f in by_split.items()}
+
+
+def _resolve(source, train, validation, test) -> dict[str | None, Path]:
+    given = {k: v for k, v in (("train", train), ("validation", validation), ("test", test)) if v is not None}
+    if given:
+        if source is not None:
+            raise ValueError("give either a source or train=/validation=/test= files, not both")
+        return {k: Path(v) for k, v in given.items()}
+    src = "reannotated" if source is None else str(source)
+    if src in SHIPPED:
+        return {None: paths.data_dir("csts") / SHIPPED[src]}
+    if src.startswith("hf:"):
+        return _hub_files(src[3:])
+    p = Path(src)
+    if p.is_dir():
+        return _folder_files(p)
+    if not p.exists():
+        raise FileNotFoundError(f"C-STS source {src!r} is not a shipped set ({', '.join(SHIPPED)}), an "
+                                "'hf:<dataset id>', a folder or an existing file")
+    return {None: p}
+
+
+def _first_problem(df: pd.DataFrame, unlabelled: pd.DataFrame) -> str:
+    """A readable account of the first incomplete pair, with file lines."""
+    bad = df[df["role"].isin(["single", "unpaired"])].iloc[0]
+    rows = df[df["pair_id"] == bad["pair_id"]]
+    where = ", ".join(f"line {int(x)}" for x in rows["line"])
+    msg = f"sentence pair on {where} of {bad['file']} has {len(rows)} labelled row(s)"
+    if bad["role"] == "single":
+        partner = unlabelled[unlabelled["pair_id"] == bad["pair_id"]]
+        msg += f"; its partner on line {int(partner['line'].iloc[0])} is unlabelled (-1)"
+    return msg
+
+
+def load_csts(source=None, *, train=None, validation=None, test=None, split: str | None = None,
+              keep_unlabelled: bool = False, strict_pairs: bool = False) -> tuple[pd.DataFrame, LoadReport]:
+    """Load C-STS rows and return ``(frame, report)``.
 
     Parameters
     ----------
-    source : ``"embedded"`` (the project's own set), a local file path (CSV, TSV, parquet,
-        jsonl) or a Hugging Face dataset id written ``"hf:<owner>/<name>"``.
-    split : keep only this split (``train`` / ``validation`` / ``test``); needs a ``split``
-        column or, for hub ids, file names that say the split.
-    drop_unpaired : drop (and count) rows whose sentence pair does not have exactly two rows,
-        instead of raising.
+    source : ``"reannotated"`` (default), ``"embedded"``, a file, a folder with per-split files
+        or ``"hf:<dataset id>"``. A file without a ``split`` column gets none: split it with
+        :func:`compsem.csts.splits` (grouped, seeded).
+    train, validation, test : one file per split (instead of ``source``).
+    split : keep only this split.
+    keep_unlabelled : keep the label −1 rows (label NaN, role ``unlabelled``), e.g. to predict
+        the official test file; they never enter a metric or the training.
+    strict_pairs : raise when a labelled row lacks its partner (naming the lines and whether the
+        partner was unlabelled) instead of counting it.
 
     Returns
     -------
-    frame : columns ``sentence1, sentence2, condition, label, pair_id, role`` (+ ``split``
-        when known), unlabelled rows removed.
-    report : :class:`LoadReport` with the counts of what was read and dropped.
+    frame : ``sentence1, sentence2, condition, label, pair_id, role, tied, file, line, row``
+        (+ ``split`` when known).
+    report : :class:`LoadReport`.
     """
-    src = str(source)
-    if src == "embedded":
-        files = [embedded_path()]
-    elif src.startswith("hf:"):
-        files = _hub_files(src[3:], split)
-    else:
-        p = Path(src)
-        if not p.exists():
-            raise FileNotFoundError(
-                f"C-STS source {src!r} is neither 'embedded', an 'hf:<dataset id>' nor an existing file"
-            )
-        files = [p]
-    frames = []
-    n_read = 0
-    n_unlab = 0
-    for f in files:
-        raw = _read_table(f)
-        clean = validate_frame(raw, file=str(f))
-        n_read += len(clean)
-        if "split" not in clean.columns:
-            guess = _split_from_name(f.name) if src.startswith("hf:") else None
-            if guess is not None:
-                clean["split"] = guess
-        unl = clean["label"] == UNLABELLED
-        n_unlab += int(unl.sum())
-        frames.append(clean[~unl.to_numpy()])
+    files = _resolve(source, train, validation, test)
+    label = (", ".join(f"{k}={v}" for k, v in files.items()) if None not in files
+             else str(source) if source is not None else "reannotated")
+    frames = [read_split_file(p, sp) for sp, p in files.items()]
     df = pd.concat(frames, ignore_index=True)
-    report = LoadReport(source=src, n_rows_read=n_read, n_unlabelled=n_unlab)
-    if n_unlab:
-        report.notes.append(f"excluded {n_unlab} unlabelled row(s) (label -1)")
     if split is not None:
         if "split" not in df.columns:
-            raise DataError(f"cannot select split {split!r}: the table has no 'split' column", file=src, column="split")
+            raise DataError(f"cannot select split {split!r}: one file without a 'split' column; split it with "
+                            "compsem.csts.splits(df, seed=...) or give train=/validation=/test= files",
+                            file=label, column="split")
         df = df[df["split"] == split].reset_index(drop=True)
-    df = assign_pairs(df)
-    info = check_pairing(df, strict=not drop_unpaired, file=src)
-    if drop_unpaired and info["n_unpaired_rows"]:
-        df = df[df["role"] != "unpaired"].reset_index(drop=True)
-        report.notes.append(f"dropped {info['n_unpaired_rows']} row(s) whose pair lacks its second condition")
-    report.n_unpaired_rows = info["n_unpaired_rows"]
-    report.n_tied_pairs = info["n_tied_pairs"]
+    report = LoadReport(source=label, n_rows_read=len(df), files={str(k): str(v) for k, v in files.items()})
+    unl = (df["label"] == UNLABELLED).to_numpy()
+    keyed = assign_pairs(df)
+    unlab_rows = keyed[unl]
+    df = assign_pairs(df[~unl].reset_index(drop=True), unlabelled_keys=set(unlab_rows["pair_id"]))
+    report.n_unlabelled = int(unl.sum())
+    report.n_partner_unlabelled = int((df["role"] == "single").sum())
+    info = pairing_summary(df)
+    for k, v in info.items():
+        setattr(report, k, v)
     report.n_rows = len(df)
-    report.n_pairs = int(df["pair_id"].nunique())
+    if report.n_unlabelled:
+        report.notes.append(f"left out {report.n_unlabelled} unlabelled row(s) (label -1); "
+                            f"{report.n_partner_unlabelled} labelled row(s) lost their partner that way and "
+                            "count for Spearman/Pearson but not for pair metrics")
+    if info["n_unpaired_rows"]:
+        report.notes.append(f"{info['n_unpaired_rows']} row(s) are not in a two-row pair: they count for "
+                            "Spearman/Pearson but not for pair metrics or the quadruplet loss")
+    if strict_pairs and (info["n_single_rows"] or info["n_unpaired_rows"]):
+        raise DataError(_first_problem(df, unlab_rows) + "; pass strict_pairs=False to keep such rows for "
+                        "Spearman/Pearson (pair metrics use complete pairs only)", file=label)
+    if keep_unlabelled and len(unlab_rows):
+        extra = unlab_rows.assign(label=np.nan, role="unlabelled", tied=False)
+        df = pd.concat([df, extra], ignore_index=True).sort_values(["file", "row"], kind="mergesort")
     return df.reset_index(drop=True), report
 
 
 # ---------------------------------------------------------------------------------------------
-# the embedded set
+# predictions in the official submission format
 # ---------------------------------------------------------------------------------------------
-def read_authored(path: str | Path) -> pd.DataFrame:
-    """Read ``authored_pairs.psv`` (one pair per line: s1 | s2 | c_high | y | c_low | y)."""
-    rows = []
+def write_predictions(df: pd.DataFrame, predictions, path: str | Path, *, fmt: str | None = None,
+                      expected_rows: int | None = None) -> Path:
+    """Write test predictions as the official C-STS evaluation expects them.
+
+    ``fmt="json"`` (default for ``.json``): one object ``{"<row>": prediction, …}`` keyed by the
+    0-based row of the test file, as the organisers' submission script reads it; ``fmt="tsv"``:
+    ``index<TAB>prediction`` lines as the authors' training script writes them. ``df`` is the
+    frame the predictions belong to (its ``row`` column, from :func:`load_csts` with
+    ``keep_unlabelled=True``); every row must appear once and the predictions must be finite.
+    ``expected_rows`` (4732 for the official test split) checks the count.
+    """
+    pred = np.asarray(predictions, dtype=float)
+    if pred.shape != (len(df),):
+        raise ValueError(f"{pred.shape[0] if pred.ndim else 0} prediction(s) for {len(df)} row(s)")
+    if not np.isfinite(pred).all():
+        raise ValueError(f"{int((~np.isfinite(pred)).sum())} non-finite prediction(s); replace them before writing")
+    rows = df["row"].to_numpy(dtype=int)
+    if len(set(rows)) != len(rows) or (len(rows) and (rows.min() != 0 or rows.max() != len(rows) - 1)):
+        raise ValueError("the rows must be exactly 0..n-1 of one file, each once (load the test file alone, "
+                         "with keep_unlabelled=True)")
+    if expected_rows is not None and len(rows) != expected_rows:
+        raise ValueError(f"{len(rows)} prediction(s), the evaluation expects {expected_rows}")
     path = Path(path)
-    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        parts = [p.strip() for p in line.split("|")]
-        if len(parts) != 6:
-            raise DataError(f"expected 6 '|'-separated fields, got {len(parts)}", file=str(path), row=lineno)
-        s1, s2, ch, yh, cl, yl = parts
-        pid = f"p{len(rows) // 2:03d}"
-        rows.append((pid, s1, s2, ch, float(yh), "high"))
-        rows.append((pid, s1, s2, cl, float(yl), "low"))
-    return pd.DataFrame(rows, columns=["pair_id", "sentence1", "sentence2", "condition", "label", "condition_type"])
-
-
-def build_embedded(authored: str | Path, *, seed: int = EMBEDDED_SEED, fractions=EMBEDDED_FRACTIONS) -> pd.DataFrame:
-    """The embedded C-STS table: authored rows + a by-pair split (fixed seed)."""
-    df = read_authored(authored)
-    validate_frame(df, file=str(authored))
-    df["split"] = split_by_pair(df["pair_id"], fractions=fractions, seed=seed)
-    return df[["pair_id", "sentence1", "sentence2", "condition", "condition_type", "label", "split"]]
+    fmt = fmt or ("tsv" if path.suffix.lower() in (".txt", ".tsv") else "json")
+    order = np.argsort(rows)
+    if fmt == "json":
+        path.write_text(json.dumps({str(int(rows[i])): float(pred[i]) for i in order}, indent=0) + "\n")
+    elif fmt == "tsv":
+        path.write_text("index\tprediction\n" + "".join(f"{int(rows[i])}\t{pred[i]:3.4f}\n" for i in order))
+    else:
+        raise ValueError(f"fmt must be 'json' or 'tsv', got {fmt!r}")
+    return path

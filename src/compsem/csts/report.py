@@ -1,19 +1,29 @@
-"""Part II's report: its headline in the cross-study synthesis and the try-it table."""
+"""What Part II's chapters show: the paper beside ours, glued values, figures, headlines, try-it.
+
+Every sentence of a chapter that states a size, a share or a comparison reads a value computed
+here (``*_values`` functions return dicts of glue names → values), so a rerun on other data
+reads true.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+import seaborn as sns
 
-from ..encoders import validate_texts
-from ..results import Headline, bootstrap_headline
-from .data import load_csts
-from .training import pair_index
-from .zeroshot import zero_shot_scores
+from compsem import figures
+from compsem.encoders import validate_texts
+from compsem.reference import paper_table
+from compsem.results import Headline, bootstrap_headline
 
-__all__ = ["HEADLINES", "headlines", "try_it"]
+from .data import LoadReport, load_csts, pair_index
+from .study import pair_accuracy, zero_shot_scores
+
+__all__ = ["HEADLINES", "headlines", "try_it", "reference", "data_values", "label_figure", "zero_shot_figure",
+           "zero_shot_values", "finetune_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
 
 #: Part II's headline criterion in the cross-study profile.
 HEADLINES: tuple[Headline, ...] = (
@@ -22,10 +32,20 @@ HEADLINES: tuple[Headline, ...] = (
 )
 
 
+def _shown(fig):
+    """Close ``fig`` in pyplot (a notebook shows the returned figure once, not twice)."""
+    plt.close(fig)
+    return fig
+
+
+def reference(name: str) -> pd.DataFrame:
+    """A paper table transcribed in ``data/reference/csts_<name>.csv``."""
+    return paper_table("csts", name)
+
+
 def headlines(models: Sequence[str], *, n_boot: int = 1000, seed: int = 0) -> list[dict]:
     """Zero-shot pair accuracy on the whole embedded set with the condition attached."""
     df, _ = load_csts("embedded")
-    df = df.reset_index(drop=True)
     hi, lo = pair_index(df)
     rows = []
     for m in models:
@@ -50,3 +70,177 @@ def try_it(sentence1: str, sentence2: str, condition_high: str, condition_low: s
                      "cos with C-High": hi, "cos with C-Low": lo,
                      "C-High above C-Low": "undefined" if not np.isfinite(hi - lo) else ("yes" if hi > lo else "no")})
     return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# chapter 20: the data
+# ---------------------------------------------------------------------------------------------
+def load_summary(report: LoadReport, parts: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Rows, pairs, ties and mean label per split, next to what the loader read and left out."""
+    rows = []
+    for name, df in parts.items():
+        hi = df[df["role"] == "high"]
+        rows.append({"split": name, "rows": len(df), "complete pairs": len(hi),
+                     "tied pairs": int(hi["tied"].sum()), "single rows": int((df["role"] == "single").sum()),
+                     "mean label": float(df["label"].mean()) if len(df) else np.nan})
+    return pd.DataFrame(rows).set_index("split")
+
+
+def data_values(report: LoadReport, parts: dict[str, pd.DataFrame]) -> dict:
+    """Glue values of the data chapter: counts, label distribution, lengths, the paper's."""
+    df = pd.concat(parts.values(), ignore_index=True)
+    labels = df["label"]
+    top = labels.round().value_counts(normalize=True)
+    sents = pd.concat([df["sentence1"], df["sentence2"]]).drop_duplicates()
+    stats = reference("dataset_stats").set_index("statistic")["value"]
+    n_pairs = max(report.n_complete_pairs, 1)
+    return {
+        "csts_source": report.source, "csts_n_rows_read": report.n_rows_read, "csts_n_rows": report.n_rows,
+        "csts_n_unlabelled": report.n_unlabelled, "csts_n_pairs": report.n_complete_pairs,
+        "csts_n_single": report.n_single_rows, "csts_n_both_orders": report.n_both_orders,
+        "csts_n_ties": report.n_tied_pairs, "csts_ties_pct": 100 * report.n_tied_pairs / n_pairs,
+        "csts_n_same_cond": report.n_same_condition,
+        "csts_n_train": len(parts["train"]), "csts_n_val": len(parts["validation"]), "csts_n_test": len(parts["test"]),
+        "csts_n_test_pairs": int((parts["test"]["role"] == "high").sum()),
+        "csts_label_mode": float(top.idxmax()) if len(top) else np.nan,
+        "csts_label_mode_pct": 100 * float(top.max()) if len(top) else np.nan,
+        "csts_label_extreme_pct": 100 * float(top.reindex([1.0, 5.0]).fillna(0).sum()),
+        "csts_n_conditions": int(df["condition"].nunique()),
+        "csts_sent_len": float(sents.str.split().str.len().mean()),
+        "csts_cond_len": float(df["condition"].str.split().str.len().mean()),
+        "paper_sent_len": float(stats["mean_sentence_words"]), "paper_cond_len": float(stats["mean_condition_words"]),
+        "paper_n_instances": float(stats["n_instances"]),
+    }
+
+
+def label_figure(df: pd.DataFrame):
+    """Histogram of the labels of the C-High and C-Low rows (complete pairs)."""
+    figures.set_theme()
+    fig, ax = plt.subplots(figsize=(6.4, 3.2))
+    part = df[df["role"].isin(["high", "low"])].assign(row=lambda d: "C-" + d["role"].str.capitalize())
+    sns.histplot(part, x="label", hue="row", discrete=True, multiple="dodge", shrink=0.8, ax=ax,
+                 palette=figures.PALETTE[2:4], hue_order=["C-High", "C-Low"])
+    ax.set_xlabel("similarity label (1-5)")
+    ax.set_ylabel("rows")
+    return _shown(fig)
+
+
+# ---------------------------------------------------------------------------------------------
+# chapter 21: zero-shot
+# ---------------------------------------------------------------------------------------------
+def zero_shot_figure(zs: pd.DataFrame):
+    """Spearman with its pair-bootstrap interval per model, condition ignored and attached."""
+    figures.set_theme()
+    fig, ax = plt.subplots(figsize=(6.4, 0.5 * zs["model"].nunique() + 1.6))
+    figures.interval_plot(zs, x="model", y="spearman", low="spearman_ci_low", high="spearman_ci_high",
+                          hue="condition", horizontal=True, reference=0.0, ax=ax, dodge=0.3,
+                          colors={"ignored": figures.PALETTE[7], "attached": figures.PALETTE[0]},
+                          xlabel="Spearman x100 (95 % pair-bootstrap interval)", ylabel="")
+    return _shown(fig)
+
+
+def zero_shot_values(zs: pd.DataFrame, scores: dict, df: pd.DataFrame, models: Sequence[str], paper: pd.DataFrame,
+                     prior: pd.Series) -> dict:
+    """Glue values of the zero-shot chapter: extremes, verdict on pair accuracy, the prior."""
+    att = zs[zs["condition"] == "attached"]
+    best = zs.loc[zs["spearman"].abs().idxmax()]
+    n_pairs = len(pair_index(df, label_ties="exclude")[0])
+    se = float(100 * np.sqrt(0.25 / max(n_pairs, 1)))
+    pa = att["pair_accuracy_%"]
+    n_above, n_below = int((pa > 50 + 2 * se).sum()), int((pa < 50 - 2 * se).sum())
+    verdict = (f"{n_above} of the {len(att)} variants lie more than two standard errors above chance" if n_above
+               else f"no variant is clearly better than chance, and {n_below} of the {len(att)} lie more than two "
+                    "standard errors below it" if n_below else "no variant differs clearly from chance")
+    rise = {m: scores[(m, "attached")] - scores[(m, "ignored")] for m in models}
+    worst = min(models, key=lambda m: pair_accuracy(scores[(m, "attached")], df))
+    is_hi = (df["role"] == "high").to_numpy()
+    return {
+        "zs_max_abs_spearman": float(zs["spearman"].abs().max()), "zs_best_model": f"{best.model} (condition {best.condition})",
+        "zs_best_spearman": float(best.spearman),
+        "zs_pairacc_min": float(pa.min()), "zs_pairacc_max": float(pa.max()),
+        "zs_paper_max": float(paper["csts_spearman"].abs().max()),
+        "zs_n_ci_zero": int(((zs.spearman_ci_low <= 0) & (zs.spearman_ci_high >= 0)).sum()), "zs_n_cells": len(zs),
+        "zs_paper_stsb_min": float(paper[~paper["model"].str.startswith("RoBERTa")]["stsb_spearman"].min()),
+        "zs_n_pairs": n_pairs, "zs_n_rows": len(df), "zs_pairacc_se": se, "zs_pairacc_verdict": verdict,
+        "zs_share_up_min": min(100 * float(np.mean(r[np.isfinite(r)] > 0)) for r in rise.values()),
+        "zs_worst_model": worst, "zs_worst_pairacc": pair_accuracy(scores[(worst, "attached")], df),
+        "zs_rise_high": float(np.nanmean(rise[worst][is_hi])), "zs_rise_low": float(np.nanmean(rise[worst][~is_hi])),
+        "zs_prior_spearman": float(prior["spearman"]), "zs_prior_pairacc": float(prior["pair_accuracy"]),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# chapters 22-23: fine-tuning, ablation, scaling
+# ---------------------------------------------------------------------------------------------
+def finetune_values(summary: pd.DataFrame, runs: pd.DataFrame, base: pd.DataFrame, *, split: str = "test") -> dict:
+    """Glue values of the fine-tuning chapter: best config, per-encoding bests, the baseline."""
+    prior = base.set_index("split").loc[split]
+    col = f"{split}_spearman_mean"
+    best = summary.loc[summary[col].idxmax()]
+    enc = summary["config"].str.split("/").str[0].str.split("-").str[0]
+    by_enc = summary.assign(encoding=enc).groupby("encoding")[col].max()
+    bi = summary[enc == "bi"]
+    best_bi = bi.loc[bi[col].idxmax()] if len(bi) else None
+    sd = float(best[f"{split}_spearman_std"])
+    max_sd = float(summary[f"{split}_spearman_std"].max())
+    return {
+        "ft_best_config": best.config, "ft_best_test": float(best[col]),
+        "ft_best_minus_prior": float(best[col] - prior["spearman"]),
+        "ft_best_pairacc": float(best[f"{split}_pair_accuracy_mean"]),
+        "ft_best_sd_text": f"{sd:.1f}" if np.isfinite(sd) else "undefined (one seed)",
+        "ft_max_std_text": f"{max_sd:.1f} points" if np.isfinite(max_sd) else "an unknown amount (one seed gives no spread)",
+        "ft_cross": float(by_enc.get("cross", np.nan)), "ft_bi": float(by_enc.get("bi", np.nan)),
+        "ft_tri": float(by_enc.get("tri", np.nan)),
+        "ft_bi_best": float(best_bi[col]) if best_bi is not None else np.nan,
+        "ft_bi_minus_prior": float(best_bi[col] - prior["spearman"]) if best_bi is not None else np.nan,
+        "ft_prior": float(prior["spearman"]), "ft_prior_pearson": float(prior["pearson"]),
+        "ft_prior_seen_pct": float(prior["share_conditions_seen_%"]),
+        "ft_loss_drop_share": 100 * float((runs["loss_last_epoch"] < runs["loss_first_epoch"]).mean()),
+        "ft_n_test_rows": int(runs[f"{split}_n"].iloc[0]), "ft_n_train_rows": int(runs["n_train_rows"].iloc[0]),
+        "ft_train_minutes": float(runs["train_seconds"].sum() / 60),
+        "ft_examples_per_s": float(runs["examples_per_s"].median()),
+        "ft_n_reused": int(runs.get("reused", pd.Series(False, index=runs.index)).sum()),
+    }
+
+
+def setup_text(cfg, seeds) -> str:
+    """What one run of a chapter is, in words, from its config (for the prose)."""
+    layers = "all layers" if cfg.train_layers is None else f"the top {cfg.train_layers} layer(s)"
+    n = len(list(seeds))
+    return (f"{layers} of the encoder trained for {cfg.epochs} epoch(s) at learning rate {cfg.lr:g}, batch "
+            f"{cfg.batch_size}, {n} seed{'s' if n != 1 else ''}")
+
+
+def seed_figure(runs: pd.DataFrame, prior: float, *, split: str = "test"):
+    """Spearman per configuration: one dot per seed, mean ± std, the condition prior dashed."""
+    figures.set_theme()
+    fig, ax = plt.subplots(figsize=(6.4, 3.4))
+    sns.pointplot(runs, x="config", y=f"{split}_spearman", errorbar="sd", capsize=0.2, linestyle="none",
+                  color="0.2", ax=ax)
+    sns.stripplot(runs, x="config", y=f"{split}_spearman", color=figures.PALETTE[0], alpha=0.6, ax=ax)
+    ax.axhline(prior, color="0.3", ls="--", lw=1, label="condition prior")
+    ax.legend(frameon=False, loc="lower right")
+    ax.set_xlabel("")
+    ax.set_ylabel(f"{split} Spearman x100")
+    ax.tick_params(axis="x", rotation=30)
+    return _shown(fig)
+
+
+def scaling_figure(scale_sum: pd.DataFrame, prior, *, split: str = "test"):
+    """Spearman against the number of training pairs, one line per encoding (mean ± std);
+    ``prior`` is a number or a Series of the condition prior indexed by training pairs."""
+    figures.set_theme()
+    fig, ax = plt.subplots(figsize=(6.4, 3.4))
+    for (enc, part), colour in zip(scale_sum.groupby("encoding"), figures.PALETTE):
+        part = part.sort_values("train_pairs")
+        ax.errorbar(part["train_pairs"], part[f"{split}_spearman_mean"], yerr=part[f"{split}_spearman_std"].fillna(0),
+                    marker="o", capsize=3, color=colour, label=f"{enc}-encoder")
+    if isinstance(prior, pd.Series):  # the prior refitted on each training subset
+        ax.plot(prior.index, prior.to_numpy(), color="0.3", ls="--", lw=1, marker=".", label="condition prior")
+    else:
+        ax.axhline(prior, color="0.3", ls="--", lw=1, label="condition prior")
+    ax.set_xscale("log")
+    ax.set_xlabel("training sentence pairs")
+    ax.set_ylabel(f"{split} Spearman x100")
+    ax.legend(frameon=False)
+    return _shown(fig)

@@ -1,15 +1,17 @@
-"""Fine-tuning C-STS scorers: objectives, paired batches, the training loop and evaluation.
+"""Fine-tuning C-STS scorers: presets, objectives, batches, the training loop, prediction.
 
 Objectives (labels scaled to [0, 1] with the training set's min and max):
 
 * ``mse``: mean squared error between the score and the scaled label;
 * ``quad``: the quadruplet margin loss on a pair's two rows,
-  ``max(0, λ + cos(n1, n2) − cos(p1, p2))`` where ``cos(p1, p2)`` is the score of the pair's
-  C-High row and ``cos(n1, n2)`` that of its C-Low row (bi- and tri-encoders only);
+  ``max(0, λ + cos(n1, n2) − cos(p1, p2))`` (bi- and tri-encoders only);
 * ``quad+mse``: the sum of the two.
 
-Every batch holds both rows of each of its sentence pairs, so the quadruplet term is always
-defined. Optimiser AdamW, linear schedule with 10 % warm-up, gradient-norm clipping.
+Two presets fix everything but the encoding and the objective: ``"official"`` follows the
+authors' code (``princeton-nlp/c-sts``: ``run_sts.sh`` and ``utils/sts``), ``"cpu"`` is what the
+book runs on two CPU cores. ``TrainConfig.preset(name, **overrides)`` builds one;
+:data:`PRESET_NOTES` says where each setting comes from (the book's table of differences).
+This module imports torch: chapters that only read tables do not import it.
 """
 
 from __future__ import annotations
@@ -17,57 +19,63 @@ from __future__ import annotations
 import math
 import random
 import time
-import warnings
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 import pandas as pd
 import torch
-from scipy import stats as sstats
 
-from ..reference import paper_table
+from .data import pair_index
 from .models import ENCODINGS, build_model
 
-__all__ = [
-    "OBJECTIVES",
-    "TrainConfig",
-    "LabelScaler",
-    "quad_loss",
-    "objective_loss",
-    "pair_index",
-    "pair_batches",
-    "subsample_pairs",
-    "fit",
-    "predict",
-    "correlations",
-    "train_and_evaluate",
-    "sweep",
-]
+__all__ = ["OBJECTIVES", "PRESETS", "TrainConfig", "LabelScaler", "quad_loss", "objective_loss", "pair_batches",
+           "row_batches", "seed_everything", "fit", "predict", "new_model"]
 
 OBJECTIVES = ("mse", "quad", "quad+mse")
+
+#: The two presets. Keys are :class:`TrainConfig` fields.
+PRESETS: dict[str, dict] = {
+    "official": dict(pooling="cls", transform=True, condition_transform=True, concat_gelu=True, cross_head="linear",
+                     margin=1.0, grad_clip=None, max_length=512, batch_size=32, lr=1e-5, weight_decay=0.1, epochs=3,
+                     warmup_ratio=0.1, train_layers=None, paired_mse=False, quad_ties="include", frozen_cache=False),
+    "cpu": dict(pooling="mean", transform=False, condition_transform=False, concat_gelu=False, cross_head="sigmoid",
+                margin=0.5, grad_clip=1.0, max_length=64, batch_size=16, lr=3e-4, weight_decay=0.0, epochs=1,
+                warmup_ratio=0.1, train_layers=2, paired_mse=True, quad_ties="exclude", frozen_cache=True),
+}
 
 
 @dataclass(frozen=True)
 class TrainConfig:
     """Everything that defines one fine-tuning run except the seed and the data.
 
-    Defaults are CPU-friendly (short inputs, few epochs); the paper used batch 32, 3 epochs,
-    lr in {1e-5, 3e-5}, weight decay in {0, 0.1}.
+    The defaults are the ``"cpu"`` preset; ``TrainConfig.preset("official")`` follows the
+    authors' code. ``train_layers``: fine-tune the top k transformer layers (None: all).
+    ``paired_mse``: MSE batches also hold both rows of each pair (the code pairs rows only for
+    the quadruplet loss). ``quad_ties``: whether pairs with two equal labels enter the
+    quadruplet loss (``include``: as the code, the first row in file order counts as C-High).
+    ``frozen_cache``: reuse the frozen layers' hidden states across batches and runs.
     """
 
     encoding: str = "bi"
     objective: str = "mse"
     pooling: str = "mean"
     tri_op: str = "hadamard"
-    lr: float = 3e-5
+    transform: bool = False
+    condition_transform: bool = False
+    concat_gelu: bool = False
+    cross_head: str = "sigmoid"
+    lr: float = 3e-4
     weight_decay: float = 0.0
-    epochs: int = 3
-    batch_size: int = 16  # rows per batch (= batch_size // 2 sentence pairs)
+    epochs: int = 1
+    batch_size: int = 16
     warmup_ratio: float = 0.1
-    grad_clip: float = 1.0
-    margin: float = 0.5  # λ of the quadruplet loss
+    grad_clip: float | None = 1.0
+    margin: float = 0.5
     max_length: int = 64
-    train_layers: int | None = None  # fine-tune only the top k transformer layers (None: all)
+    train_layers: int | None = 2
+    paired_mse: bool = True
+    quad_ties: str = "exclude"
+    frozen_cache: bool = True
     input_mode: str = "full"  # data ablation (cross-encoder): full | condition_only | sentences_only
     precision: str = "auto"  # auto (bf16/fp16 on GPU, fp32 on CPU) | fp32 | fp16 | bf16
     device: str = "auto"
@@ -78,22 +86,40 @@ class TrainConfig:
         if self.objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {OBJECTIVES}, got {self.objective!r}")
         if "quad" in self.objective and self.encoding == "cross":
-            raise ValueError(
-                "the quadruplet loss needs a separate conditional encoding of each sentence; "
-                "it applies to bi- and tri-encoders only (use objective='mse' for the cross-encoder)"
-            )
+            raise ValueError("the quadruplet loss needs a separate conditional encoding of each sentence; it applies "
+                             "to bi- and tri-encoders only (use objective='mse' for the cross-encoder)")
         if self.batch_size < 2 or self.batch_size % 2:
             raise ValueError(f"batch_size counts rows and must be even (two rows per pair), got {self.batch_size}")
         if self.epochs < 1:
             raise ValueError(f"epochs must be >= 1, got {self.epochs}")
+        if self.quad_ties not in ("include", "exclude"):
+            raise ValueError(f"quad_ties must be 'include' or 'exclude', got {self.quad_ties!r}")
         if self.precision not in ("auto", "fp32", "fp16", "bf16"):
             raise ValueError(f"precision must be auto, fp32, fp16 or bf16, got {self.precision!r}")
+
+    @classmethod
+    def preset(cls, name: str = "cpu", **overrides) -> "TrainConfig":
+        """The ``"official"`` or ``"cpu"`` preset, with any field overridden."""
+        if name not in PRESETS:
+            raise ValueError(f"preset must be one of {list(PRESETS)}, got {name!r}")
+        unknown = set(overrides) - {f.name for f in fields(cls)}
+        if unknown:
+            raise TypeError(f"unknown TrainConfig field(s): {sorted(unknown)}")
+        return cls(**{**PRESETS[name], **overrides})
+
+    def with_(self, **changes) -> "TrainConfig":
+        return replace(self, **changes)
 
     @property
     def label(self) -> str:
         """Short name, e.g. ``tri-hadamard/quad+mse``."""
         enc = f"tri-{self.tri_op}" if self.encoding == "tri" else self.encoding
         return f"{enc}/{self.objective}"
+
+    def model_options(self) -> dict:
+        return dict(pooling=self.pooling, tri_op=self.tri_op, max_length=self.max_length, input_mode=self.input_mode,
+                    transform=self.transform, condition_transform=self.condition_transform,
+                    concat_gelu=self.concat_gelu, cross_head=self.cross_head)
 
 
 @dataclass(frozen=True)
@@ -124,67 +150,63 @@ class LabelScaler:
 # losses
 # ---------------------------------------------------------------------------------------------
 def quad_loss(score_high: torch.Tensor, score_low: torch.Tensor, margin: float) -> torch.Tensor:
-    """Mean over pairs of ``max(0, margin + score_low − score_high)``.
-
-    ``score_high[i]`` = cos(p1, p2) of pair i's C-High row, ``score_low[i]`` = cos(n1, n2) of
-    its C-Low row (shape ``(n_pairs,)`` each).
-    """
+    """Mean over pairs of ``max(0, margin + score_low − score_high)`` (torch version of
+    :func:`compsem.csts.metrics.quad_margin_loss`); 0 when there is no pair."""
     if score_high.shape != score_low.shape:
         raise ValueError(f"score_high and score_low shapes differ: {tuple(score_high.shape)} vs {tuple(score_low.shape)}")
+    if score_high.numel() == 0:
+        return score_high.sum() * 0.0
     return torch.clamp(margin + score_low - score_high, min=0.0).mean()
 
 
-def objective_loss(objective: str, scores: torch.Tensor, targets: torch.Tensor, n_pairs: int, margin: float):
-    """Loss of one batch laid out as ``[high rows of the pairs..., low rows of the pairs...]``."""
+def objective_loss(objective: str, scores: torch.Tensor, targets: torch.Tensor, n_pairs: int, margin: float,
+                   quad_mask: torch.Tensor | None = None):
+    """Loss of one batch laid out as ``[high rows of the pairs..., low rows..., other rows...]``.
+
+    ``quad_mask`` (shape ``(n_pairs,)``, bool) selects the pairs that enter the quadruplet term
+    (e.g. no label ties); MSE uses every row.
+    """
     mse = torch.nn.functional.mse_loss(scores, targets)
     if objective == "mse":
         return mse
-    q = quad_loss(scores[:n_pairs], scores[n_pairs:], margin)
+    hi, lo = scores[:n_pairs], scores[n_pairs:2 * n_pairs]
+    if quad_mask is not None:
+        hi, lo = hi[quad_mask], lo[quad_mask]
+    q = quad_loss(hi, lo, margin)
     return q if objective == "quad" else q + mse
 
 
 # ---------------------------------------------------------------------------------------------
 # batches
 # ---------------------------------------------------------------------------------------------
-def pair_index(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """Row positions ``(high, low)`` of each sentence pair (one entry per pair, same order)."""
-    if "role" not in df.columns or "pair_id" not in df.columns:
-        raise ValueError("the frame needs 'pair_id' and 'role' columns (load it with load_csts)")
-    roles = df["role"].to_numpy()
-    if (roles == "unpaired").any():
-        raise ValueError(f"{int((roles == 'unpaired').sum())} unpaired row(s): every pair needs both conditions")
-    pos = pd.Series(np.arange(len(df)), index=df.index)
-    hi = df.assign(_pos=pos.to_numpy())[roles == "high"].set_index("pair_id")["_pos"]
-    lo = df.assign(_pos=pos.to_numpy())[roles == "low"].set_index("pair_id")["_pos"]
-    lo = lo.reindex(hi.index)
-    if lo.isna().any():
-        raise ValueError("a pair has a C-High row but no C-Low row")
-    return hi.to_numpy(dtype=int), lo.to_numpy(dtype=int)
-
-
-def pair_batches(df: pd.DataFrame, batch_size: int, rng: np.random.Generator) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Shuffle sentence pairs and cut them into batches of ``batch_size // 2`` pairs.
-
-    Each batch is ``(high_rows, low_rows)``: both rows of every pair in the batch.
-    """
-    hi, lo = pair_index(df)
+def pair_batches(df: pd.DataFrame, batch_size: int, rng: np.random.Generator, *, label_ties: str = "include"):
+    """Shuffle complete sentence pairs and cut them into batches of ``batch_size // 2`` pairs;
+    each batch is ``(high_rows, low_rows)``. Rows outside complete pairs are left out."""
+    hi, lo = pair_index(df, label_ties=label_ties)
     order = rng.permutation(len(hi))
     k = max(1, batch_size // 2)
-    return [(hi[order[i : i + k]], lo[order[i : i + k]]) for i in range(0, len(order), k)]
+    return [(hi[order[i:i + k]], lo[order[i:i + k]]) for i in range(0, len(order), k)]
 
 
-def subsample_pairs(df: pd.DataFrame, fraction: float, *, seed: int) -> pd.DataFrame:
-    """Keep a random ``fraction`` of the sentence pairs (both rows of each), at least one pair."""
-    if not 0 < fraction <= 1:
-        raise ValueError(f"fraction must lie in (0, 1], got {fraction}")
-    ids = np.unique(df["pair_id"].astype(str))
-    n = max(1, int(round(fraction * len(ids))))
-    keep = np.random.default_rng(seed).choice(ids, size=n, replace=False)
-    return df[df["pair_id"].isin(keep)].reset_index(drop=True)
+def row_batches(n: int, batch_size: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """Shuffled row positions cut into batches of ``batch_size`` (the code's MSE sampler)."""
+    order = rng.permutation(n)
+    return [order[i:i + batch_size] for i in range(0, n, batch_size)]
+
+
+def _batches(df: pd.DataFrame, cfg: TrainConfig, rng) -> list[tuple[np.ndarray, int, np.ndarray | None]]:
+    """``(row positions, n_pairs, quad_mask)`` per batch, pairs first (high rows, then low)."""
+    tied = df["tied"].to_numpy(bool) if "tied" in df.columns else np.zeros(len(df), bool)
+    if cfg.objective == "mse" and not cfg.paired_mse:
+        return [(b, 0, None) for b in row_batches(len(df), cfg.batch_size, rng)]
+    mask_ties = cfg.objective != "mse" and cfg.quad_ties == "exclude"
+    # tied pairs stay in the batch (their rows count for MSE) and are masked out of the quad term
+    return [(np.concatenate([hi, lo]), len(hi), ~tied[hi] if mask_ties else None)
+            for hi, lo in pair_batches(df, cfg.batch_size, rng)]
 
 
 # ---------------------------------------------------------------------------------------------
-# training
+# training and prediction
 # ---------------------------------------------------------------------------------------------
 def _device(cfg: TrainConfig) -> torch.device:
     if cfg.device != "auto":
@@ -208,12 +230,28 @@ def seed_everything(seed: int) -> None:
     torch.manual_seed(seed)
 
 
+_FROZEN: dict = {}
+
+
+def new_model(encoder: str, cfg: TrainConfig, *, seed: int, trust_remote_code: bool = False):
+    """A fresh model for ``cfg`` (heads seeded), lower layers frozen, frozen cache attached."""
+    seed_everything(seed)
+    model = build_model(encoder, encoding=cfg.encoding, seed=seed, trust_remote_code=trust_remote_code,
+                        **cfg.model_options())
+    model.freeze_lower(cfg.train_layers)
+    if cfg.frozen_cache and cfg.train_layers is not None:
+        key = (encoder, cfg.max_length, cfg.train_layers)
+        model.use_frozen_cache(_FROZEN.setdefault(key, {}))
+    return model
+
+
 def fit(model, train_df: pd.DataFrame, cfg: TrainConfig, *, seed: int, progress: bool = False) -> dict:
     """Fine-tune ``model`` in place on ``train_df``; returns the loss history and the scaler.
 
-    Returns a dict with ``losses`` (per step), ``epoch_loss`` (mean per epoch), ``scaler``
-    (:class:`LabelScaler` fitted on the training labels), ``n_steps`` and ``seconds``.
+    Returns ``losses`` (per step), ``epoch_loss`` (mean per epoch), ``scaler``, ``n_steps``,
+    ``seconds``, ``n_train_rows`` and ``n_quad_pairs`` (pairs that entered the quadruplet term).
     """
+    from tqdm.auto import tqdm
     from transformers import get_linear_schedule_with_warmup
 
     seed_everything(seed)
@@ -222,254 +260,69 @@ def fit(model, train_df: pd.DataFrame, cfg: TrainConfig, *, seed: int, progress:
     model.train()
     scaler = LabelScaler.fit(train_df["label"].to_numpy())
     y = torch.tensor(scaler.transform(train_df["label"].to_numpy()), dtype=torch.float32)
-    s1 = train_df["sentence1"].tolist()
-    s2 = train_df["sentence2"].tolist()
-    cc = train_df["condition"].tolist()
+    s1, s2, cc = train_df["sentence1"].tolist(), train_df["sentence2"].tolist(), train_df["condition"].tolist()
     rng = np.random.default_rng(seed)
-    n_batches = math.ceil(len(pair_index(train_df)[0]) / max(1, cfg.batch_size // 2))
-    total = n_batches * cfg.epochs
-    no_decay = ("bias", "LayerNorm.weight", "layer_norm.weight", "norm.weight")
+    plan = [_batches(train_df, cfg, rng) for _ in range(cfg.epochs)]
+    total = sum(len(p) for p in plan)
     named = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
-    params = [
+    no_decay = ("bias", "LayerNorm.weight", "layer_norm.weight", "norm.weight")
+    opt = torch.optim.AdamW([
         {"params": [p for n, p in named if not any(k in n for k in no_decay)], "weight_decay": cfg.weight_decay},
         {"params": [p for n, p in named if any(k in n for k in no_decay)], "weight_decay": 0.0},
-    ]
-    opt = torch.optim.AdamW(params, lr=cfg.lr)
+    ], lr=cfg.lr)
     sched = get_linear_schedule_with_warmup(opt, int(math.ceil(cfg.warmup_ratio * total)), total)
     amp = _autocast_dtype(cfg, device)
     grad_scaler = torch.amp.GradScaler("cuda") if amp == torch.float16 else None
+    clip = cfg.grad_clip if cfg.grad_clip else None
     losses, epoch_loss = [], []
+    n_quad = 0
     t0 = time.perf_counter()
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=total, desc=cfg.label, leave=False)
-    for _ in range(cfg.epochs):
-        ep = []
-        for hi, lo in pair_batches(train_df, cfg.batch_size, rng):
-            idx = np.concatenate([hi, lo])
-            with torch.autocast(device_type=device.type, dtype=amp, enabled=amp is not None):
-                scores = model([s1[i] for i in idx], [s2[i] for i in idx], [cc[i] for i in idx])
-            loss = objective_loss(cfg.objective, scores.float(), y[idx].to(device), len(hi), cfg.margin)
-            opt.zero_grad(set_to_none=True)
-            if grad_scaler is not None:
-                grad_scaler.scale(loss).backward()
-                grad_scaler.unscale_(opt)
-                torch.nn.utils.clip_grad_norm_([p for _, p in named], cfg.grad_clip)
-                grad_scaler.step(opt)
-                grad_scaler.update()
-            else:
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_([p for _, p in named], cfg.grad_clip)
-                opt.step()
-            sched.step()
-            losses.append(float(loss.detach()))
-            ep.append(losses[-1])
-            if bar is not None:
+    with tqdm(total=total, desc=f"train {cfg.label}", leave=False, mininterval=2) as bar:
+        for epoch_plan in plan:
+            ep = []
+            for idx, n_pairs, qmask in epoch_plan:
+                with torch.autocast(device_type=device.type, dtype=amp, enabled=amp is not None):
+                    scores = model([s1[i] for i in idx], [s2[i] for i in idx], [cc[i] for i in idx])
+                mask = None if qmask is None else torch.as_tensor(qmask, device=device)
+                n_quad += n_pairs if mask is None else int(mask.sum())
+                loss = objective_loss(cfg.objective, scores.float(), y[idx].to(device), n_pairs, cfg.margin, mask)
+                opt.zero_grad(set_to_none=True)
+                if grad_scaler is not None:
+                    grad_scaler.scale(loss).backward()
+                    grad_scaler.unscale_(opt)
+                    if clip:
+                        torch.nn.utils.clip_grad_norm_([p for _, p in named], clip)
+                    grad_scaler.step(opt)
+                    grad_scaler.update()
+                else:
+                    loss.backward()
+                    if clip:
+                        torch.nn.utils.clip_grad_norm_([p for _, p in named], clip)
+                    opt.step()
+                sched.step()
+                losses.append(float(loss.detach()))
+                ep.append(losses[-1])
                 bar.update(1)
-        epoch_loss.append(float(np.mean(ep)))
-    if bar is not None:
-        bar.close()
-    return {
-        "losses": losses,
-        "epoch_loss": epoch_loss,
-        "scaler": scaler,
-        "n_steps": total,
-        "seconds": time.perf_counter() - t0,
-        "n_train_rows": len(train_df),
-    }
+            epoch_loss.append(float(np.mean(ep)) if ep else float("nan"))
+    return {"losses": losses, "epoch_loss": epoch_loss, "scaler": scaler, "n_steps": total,
+            "seconds": time.perf_counter() - t0, "n_train_rows": len(train_df),
+            "n_quad_pairs": n_quad // cfg.epochs if "quad" in cfg.objective else 0}
 
 
 @torch.no_grad()
-def predict(model, df: pd.DataFrame, *, batch_size: int = 64) -> np.ndarray:
-    """Scores of ``model`` for every row of ``df`` (eval mode, no gradients), shape ``(n,)``."""
+def predict(model, df: pd.DataFrame, *, batch_size: int = 64, progress: bool = False) -> np.ndarray:
+    """Scores of ``model`` for every row of ``df`` (eval mode, no gradients), shape ``(n,)``.
+
+    Rows are scored in order of text length (less padding), results returned in row order.
+    """
+    from tqdm.auto import tqdm
+
     model.eval()
-    out = []
-    for i in range(0, len(df), batch_size):
-        part = df.iloc[i : i + batch_size]
-        out.append(
-            model(part["sentence1"].tolist(), part["sentence2"].tolist(), part["condition"].tolist()).float().cpu().numpy()
-        )
-    return np.concatenate(out) if out else np.zeros(0)
-
-
-def correlations(pred, gold) -> dict:
-    """Spearman and Pearson correlations ×100 between predictions and gold labels.
-
-    Constant predictions (or labels) leave the correlation undefined: the result is NaN with
-    a warning, never a silent 0.
-    """
-    pred = np.asarray(pred, dtype=float)
-    gold = np.asarray(gold, dtype=float)
-    if pred.shape != gold.shape:
-        raise ValueError(f"pred and gold shapes differ: {pred.shape} vs {gold.shape}")
-    ok = np.isfinite(pred) & np.isfinite(gold)
-    n_bad = int((~ok).sum())
-    if n_bad:
-        warnings.warn(f"{n_bad} non-finite prediction(s)/label(s) left out of the correlation", stacklevel=2)
-    p, g = pred[ok], gold[ok]
-    if len(p) < 2 or np.ptp(p) == 0 or np.ptp(g) == 0:
-        warnings.warn("constant predictions or labels: correlation undefined (NaN)", stacklevel=2)
-        return {"spearman": float("nan"), "pearson": float("nan"), "n": int(len(p)), "n_nonfinite": n_bad}
-    return {
-        "spearman": 100 * float(sstats.spearmanr(p, g).statistic),
-        "pearson": 100 * float(sstats.pearsonr(p, g).statistic),
-        "n": int(len(p)),
-        "n_nonfinite": n_bad,
-    }
-
-
-def train_and_evaluate(
-    encoder: str,
-    train_df: pd.DataFrame,
-    eval_sets: dict[str, pd.DataFrame],
-    cfg: TrainConfig,
-    *,
-    seed: int,
-    progress: bool = False,
-) -> dict:
-    """Build a fresh model, fine-tune it, and score it on each evaluation set.
-
-    Returns a flat dict: the config fields, ``seed``, ``encoder``, the first and last epoch
-    losses, the training time and ``<split>_spearman`` / ``<split>_pearson`` per eval set.
-    """
-    seed_everything(seed)
-    model = build_model(
-        encoder,
-        encoding=cfg.encoding,
-        pooling=cfg.pooling,
-        tri_op=cfg.tri_op,
-        max_length=cfg.max_length,
-        input_mode=cfg.input_mode,
-        seed=seed,
-    )
-    model.freeze_lower(cfg.train_layers)
-    hist = fit(model, train_df, cfg, seed=seed, progress=progress)
-    row = {"encoder": encoder, "config": cfg.label, "seed": seed, **asdict(cfg)}
-    row.update(
-        loss_first_epoch=hist["epoch_loss"][0],
-        loss_last_epoch=hist["epoch_loss"][-1],
-        train_seconds=hist["seconds"],
-        n_train_rows=hist["n_train_rows"],
-        examples_per_s=hist["n_train_rows"] * cfg.epochs / max(hist["seconds"], 1e-9),
-    )
-    for name, df in eval_sets.items():
-        pred = predict(model, df)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            corr = correlations(pred, df["label"].to_numpy())
-        row[f"{name}_spearman"] = corr["spearman"]
-        row[f"{name}_pearson"] = corr["pearson"]
-        row[f"{name}_n"] = corr["n"]
-        if "role" in df.columns and (df["role"] != "unpaired").all():
-            from .zeroshot import pair_accuracy
-
-            row[f"{name}_pair_accuracy"] = pair_accuracy(pred, df)
-    del model
-    return row
-
-
-def sweep(
-    encoder: str,
-    train_df: pd.DataFrame,
-    eval_sets: dict[str, pd.DataFrame],
-    configs: list[TrainConfig],
-    seeds,
-    *,
-    progress: bool = True,
-) -> pd.DataFrame:
-    """``train_and_evaluate`` for every config × seed; one row per run."""
-    rows = []
-    it = [(c, s) for c in configs for s in seeds]
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(it, desc="runs", mininterval=30)
-        it = bar
-    for cfg, seed in it:
-        rows.append(train_and_evaluate(encoder, train_df, eval_sets, cfg, seed=seed))
-    return pd.DataFrame(rows)
-
-
-def default_configs(encodings=("cross", "bi", "tri"), objectives=OBJECTIVES, *, tri_ops=("hadamard",), **common):
-    """The Table 3 grid: every encoding × objective that applies (Quad not for cross)."""
-    out = []
-    for enc in encodings:
-        for obj in objectives:
-            if enc == "cross" and "quad" in obj:
-                continue
-            for op in tri_ops if enc == "tri" else ("hadamard",):
-                out.append(TrainConfig(encoding=enc, objective=obj, tri_op=op, **common))
+    n = len(df)
+    s1, s2, c = df["sentence1"].tolist(), df["sentence2"].tolist(), df["condition"].tolist()
+    order = np.argsort([len(a) + len(b) + len(x) for a, b, x in zip(s1, s2, c)], kind="stable")
+    out = np.zeros(n)
+    for i in tqdm(range(0, n, batch_size), desc="predict", leave=False, disable=not progress, mininterval=2):
+        idx = order[i:i + batch_size]
+        out[idx] = model([s1[j] for j in idx], [s2[j] for j in idx], [c[j] for j in idx]).float().cpu().numpy()
     return out
-
-
-def summarise(runs: pd.DataFrame, *, by=("config",), splits=("validation", "test")) -> pd.DataFrame:
-    """Mean ± std over seeds of each split's Spearman and Pearson."""
-    cols = [f"{s}_{m}" for s in splits for m in ("spearman", "pearson", "pair_accuracy") if f"{s}_{m}" in runs]
-    g = runs.groupby(list(by), sort=False)[cols]
-    mean = g.mean().add_suffix("_mean")
-    std = g.std(ddof=1).add_suffix("_std")
-    out = pd.concat([mean, std], axis=1)
-    out["n_seeds"] = runs.groupby(list(by), sort=False).size()
-    return out.reset_index()
-
-
-def mean_pm_std(summary: pd.DataFrame, col: str, *, digits: int = 1) -> list[str]:
-    """``"mean ± std"`` strings for ``summary[col + "_mean"]`` / ``summary[col + "_std"]`` (the
-    output of :func:`summarise`); the mean alone where the std is undefined (a single seed)."""
-    m, s = summary[f"{col}_mean"], summary[f"{col}_std"]
-    return [
-        "nan" if not np.isfinite(a) else f"{a:.{digits}f} ± {b:.{digits}f}" if np.isfinite(b) else f"{a:.{digits}f}"
-        for a, b in zip(m.astype(float), s.astype(float))
-    ]
-
-
-__all__ += ["default_configs", "summarise", "seed_everything", "mean_pm_std"]
-
-
-def pair_bootstrap_ci(pred, gold, pair_ids, *, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> tuple[float, float]:
-    """Percentile bootstrap CI of Spearman ×100, resampling *sentence pairs* (both rows of a
-    pair stay together, as they are not independent). Replicates whose Spearman is undefined
-    are dropped."""
-    rho = pair_bootstrap_replicates(pred, gold, pair_ids, n_boot=n_boot, seed=seed)
-    rho = rho[np.isfinite(rho)]
-    a = (1 - level) / 2
-    return float(np.quantile(rho, a)), float(np.quantile(rho, 1 - a))
-
-
-def pair_bootstrap_replicates(pred, gold, pair_ids, *, n_boot: int = 1000, seed: int = 0) -> np.ndarray:
-    """Spearman ×100 of ``n_boot`` pair-resampled replicates (vectorised), shape ``(n_boot,)``.
-
-    Replicate b uses the pairs ``default_rng(seed).integers(0, n_pairs, (n_boot, n_pairs))[b]``
-    (pairs in sorted-id order), all rows of each drawn pair.
-    """
-    from scipy.stats import rankdata
-
-    pred = np.asarray(pred, dtype=float)
-    gold = np.asarray(gold, dtype=float)
-    ids = np.asarray(pair_ids).astype(str)
-    uniq, inv = np.unique(ids, return_inverse=True)
-    members = [np.flatnonzero(inv == j) for j in range(len(uniq))]
-    if len({len(m) for m in members}) != 1:
-        raise ValueError("pair_bootstrap_ci needs the same number of rows in every pair")
-    M = np.stack(members)  # (n_pairs, rows_per_pair)
-    rng = np.random.default_rng(seed)
-    draw = rng.integers(0, len(uniq), size=(n_boot, len(uniq)))
-    idx = M[draw].reshape(n_boot, -1)  # (B, n_rows)
-    rp = rankdata(pred[idx], axis=1)
-    rg = rankdata(gold[idx], axis=1)
-    rp -= rp.mean(1, keepdims=True)
-    rg -= rg.mean(1, keepdims=True)
-    den = np.sqrt((rp**2).sum(1) * (rg**2).sum(1))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return 100 * (rp * rg).sum(1) / den
-
-
-def reference(name: str) -> pd.DataFrame:
-    """A paper table transcribed in ``data/reference/csts_<name>.csv``."""
-    return paper_table("csts", name)
-
-
-__all__ += ["pair_bootstrap_ci", "pair_bootstrap_replicates", "reference"]

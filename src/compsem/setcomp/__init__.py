@@ -1,50 +1,36 @@
 """Part I: set-like operators on sentence embeddings (TextOverlap, TextDifference, TextUnion).
 
-* :mod:`.dataset` — base quintuples, the difference filter, the three operator tables, loaders;
-* :mod:`.metrics` — criteria C1–C6, the ε-grid averaging, geometry and norm ratios;
-* :mod:`.pipeline` — documents -> fusions (LLM backends) -> quintuples, resumable.
+The five faces of a study, plus two modules of its own:
+
+* :mod:`.data` — base quintuples, the operator tables, both difference-filter rules, loaders;
+* :mod:`.metrics` — the paper's maths: margins of C1/C3/C4, the ε-grid average, planes, NED check;
+* :mod:`.study` — the only module that embeds: models, the filter, one run object per chapter;
+* :mod:`.tables` — tidy tables with bootstrap intervals;
+* :mod:`.report` — the paper beside ours, figures, the synthesis' headlines, try-it;
+* :mod:`.chapters` — the views chapters 10–13 show (tables, glued values, saved results);
+* :mod:`.pipeline` — documents -> fusions (``compsem.llm`` generators) -> quintuples, resumable.
 """
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
-
-from ..reference import paper_table
-from . import dataset, metrics, pipeline, report
-from .report import PAPER_NAMES
-from .dataset import (DIFFERENCE_SPECS, OPERATORS, QUINTUPLE_COLUMNS, SAMPLES_PER_QUINTUPLE, TARGET_COLUMN,
-                      build_operator_tables, difference_filter, load_operator_table, load_quintuples,
-                      shuffled_targets, unique_texts)
-from .metrics import (CELLS, EPS_MODES, c4_table, cells_table, criterion_deltas, deltas_table, embed_tables,
-                      epsilon_grids, geometry, geometry_samples, geometry_table, grid_cells, grid_cells_naive, raw_scores_table,
-                      union_table)
+from . import chapters, data, metrics, pipeline, report, study, tables
+from .data import (DIFFERENCE_SPECS, FILTER_RULES, OPERATORS, QUINTUPLE_COLUMNS, SAMPLES_PER_QUINTUPLE,
+                   TARGET_COLUMN, FilterReport, build_operator_tables, filter_masks, load_operator_table,
+                   load_quintuples, load_source, sample_quintuples, shuffled_targets, unique_texts)
+from .metrics import (CELLS, EPS_MODES, criterion_deltas, epsilon_grids, geometry, grid_cells, grid_cells_naive,
+                      raw_scores)
+from .report import reference
+from .study import difference_filter, embed_tables, planned_texts
+from .tables import (c4_table, cells_table, deltas_table, geometry_samples, geometry_table, raw_scores_table,
+                     union_table)
 
 __all__ = [
-    "dataset", "metrics", "pipeline", "report", "QUINTUPLE_COLUMNS", "OPERATORS", "TARGET_COLUMN", "DIFFERENCE_SPECS",
-    "SAMPLES_PER_QUINTUPLE", "build_operator_tables", "difference_filter", "load_operator_table", "load_quintuples",
-    "shuffled_targets", "unique_texts", "CELLS", "EPS_MODES", "c4_table", "cells_table", "criterion_deltas",
-    "deltas_table", "embed_tables", "epsilon_grids", "geometry", "geometry_samples", "geometry_table", "grid_cells", "grid_cells_naive",
-    "raw_scores_table", "union_table", "PAPER_NAMES", "reference", "sample_quintuples", "load_source",
+    "chapters", "data", "metrics", "pipeline", "report", "study", "tables",
+    "QUINTUPLE_COLUMNS", "OPERATORS", "TARGET_COLUMN", "DIFFERENCE_SPECS", "SAMPLES_PER_QUINTUPLE", "FILTER_RULES",
+    "FilterReport", "build_operator_tables", "filter_masks", "load_operator_table", "load_quintuples", "load_source",
+    "sample_quintuples", "shuffled_targets", "unique_texts",
+    "CELLS", "EPS_MODES", "criterion_deltas", "epsilon_grids", "geometry", "grid_cells", "grid_cells_naive",
+    "raw_scores", "reference", "difference_filter", "embed_tables", "planned_texts",
+    "c4_table", "cells_table", "deltas_table", "geometry_samples", "geometry_table", "raw_scores_table",
+    "union_table",
 ]
-
-def reference(name: str) -> pd.DataFrame:
-    """A table of the paper's numbers, ``data/reference/setcomp_<name>.csv`` (``source`` names the table)."""
-    return paper_table("setcomp", name)
-
-
-def sample_quintuples(q: pd.DataFrame, cap: int | None, *, seed: int = 0) -> pd.DataFrame:
-    """At most ``cap`` quintuples drawn without replacement (seeded), in their original order."""
-    if cap is None or cap >= len(q):
-        return q.reset_index(drop=True)
-    if cap < 2:
-        raise ValueError(f"sample cap must be at least 2, got {cap}")
-    idx = np.sort(np.random.default_rng(seed).choice(len(q), size=int(cap), replace=False))
-    return q.iloc[idx].reset_index(drop=True)
-
-
-def load_source(source: str = "embedded", *, cap: int | None = None, seed: int = 0) -> pd.DataFrame:
-    """The quintuples a chapter runs on: ``"embedded"`` (the shipped set) or a path to a
-    quintuple file (CSV/JSONL/parquet), capped at ``cap`` quintuples."""
-    q = load_quintuples(None if source == "embedded" else source)
-    return sample_quintuples(q, cap, seed=seed)

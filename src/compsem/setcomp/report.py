@@ -1,24 +1,57 @@
-"""Tables and figures shared by the Part I chapters (ours beside the paper's numbers)."""
+"""What the Part I chapters show: ours beside the paper, figures, headlines, try-it.
+
+* the paper's row beside **any** model that maps to one (:func:`compsem.reference.paper_row`),
+  labelled with whether the two are the same weights (our ``use`` is multilingual USE v3, the
+  paper's "USE" is USE v4: never the same model);
+* the statistical figures, drawn with seaborn through :mod:`compsem.figures`;
+* the synthesis' :data:`HEADLINES` / :func:`headlines` and :func:`try_it`.
+
+The per-chapter views (the tables and glued values of chapters 10–13, built from these
+pieces) are the other half of this face, in :mod:`compsem.setcomp.chapters`, split off to keep
+each module under 400 lines.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+import seaborn as sns
 
+from .. import figures
 from .. import measures as M
-from ..cache import embed
 from ..encoders import validate_texts
+from ..reference import paper_models, paper_row, paper_table
 from ..results import Headline, bootstrap_headline
-from .dataset import build_operator_tables, difference_filter, load_quintuples
-from .metrics import criterion_deltas, embed_tables, geometry
+from .data import build_operator_tables, load_quintuples
+from .metrics import criterion_deltas, geometry
+from .study import STUDY, difference_filter, embed_tables, embed_texts
 
-__all__ = ["PAPER_NAMES", "cells_beside_paper", "values_beside_paper", "raw_beside_paper", "plot_position_histograms",
-           "plot_cells_summary", "fmt_ci", "HEADLINES", "headlines", "try_it"]
+__all__ = ["reference", "paper_name", "paper_label", "fmt_ci", "cells_beside_paper", "values_beside_paper",
+           "raw_beside_paper", "plot_position_histograms", "plot_cells_summary", "plot_filter", "plot_norm_ratios",
+           "ned_paper_check", "HEADLINES", "headlines", "try_it"]
 
-#: Panel spec -> the paper's model name, where the paper evaluated the same model.
-PAPER_NAMES: dict[str, str] = {"sbert-mini": "SBERT-mini", "sbert-l": "SBERT-L", "use": "USE"}
+
+def reference(name: str) -> pd.DataFrame:
+    """A table of the paper's numbers, ``data/reference/setcomp_<name>.csv``."""
+    return paper_table(STUDY, name)
+
+
+def paper_name(spec: str) -> str | None:
+    """The paper's row name ``spec`` stands beside, or ``None`` (``reference.paper_row``)."""
+    return paper_row(STUDY, spec)
+
+
+def paper_label(spec: str, source: str) -> str:
+    """``"paper, Table 1 (SBERT-mini)"``, saying so when the paper's model is not ours."""
+    name = paper_name(spec)
+    pm = paper_models(STUDY)
+    hit = pm[pm["spec"] == spec]
+    if len(hit) and not bool(hit["same_model"].iloc[0]):
+        return f"paper, {source} ({name}: a different model from our {spec})"
+    return f"paper, {source} ({name})"
 
 
 def fmt_ci(est: float, low: float, high: float, digits: int = 1) -> str:
@@ -33,11 +66,11 @@ def fmt_ci(est: float, low: float, high: float, digits: int = 1) -> str:
 def _paper_rows(ref: pd.DataFrame, models: Sequence[str], value_cols: Sequence[str]) -> pd.DataFrame:
     rows = []
     for m in models:
-        name = PAPER_NAMES.get(m)
+        name = paper_name(m)
         hit = ref[ref["model"] == name] if name else ref.iloc[0:0]
         if len(hit):
             r = hit.iloc[0]
-            rows.append({"model": m, "source": f"paper, {r['source']} ({name})", **{c: r[c] for c in value_cols}})
+            rows.append({"model": m, "source": paper_label(m, r["source"]), **{c: r[c] for c in value_cols}})
     rng = {c: f"{ref[c].min():g} … {ref[c].max():g}" for c in value_cols}
     rows.append({"model": "(16 encoders)", "source": f"paper, {ref['source'].iloc[0]}: range", **rng})
     return pd.DataFrame(rows)
@@ -46,8 +79,8 @@ def _paper_rows(ref: pd.DataFrame, models: Sequence[str], value_cols: Sequence[s
 def cells_beside_paper(ours: pd.DataFrame, ref: pd.DataFrame, measure: str, *, digits: int = 1) -> pd.DataFrame:
     """C1/C3 cell table for one measure: our rows (with 95% CIs) then the paper's matching rows.
 
-    ``ours`` is :func:`compsem.setcomp.cells_table` output; ``ref`` a reference table with
-    columns ``model, measure, TT, TF, FT, FF, source``.
+    ``ours`` is :func:`compsem.setcomp.tables.cells_table` output; ``ref`` a reference table
+    with columns ``model, measure, TT, TF, FT, FF, source``.
     """
     o = ours[ours["measure"] == measure]
     rows = []
@@ -71,74 +104,12 @@ def values_beside_paper(ours: pd.DataFrame, ref: pd.DataFrame, value_cols: Seque
     return pd.concat([o, paper], ignore_index=True)
 
 
-def plot_position_histograms(geoms: Mapping[str, M.PlaneGeometry], *, title: str, lo: float = -1.0, hi: float = 3.0,
-                             bins: int = 40, axes=None):
-    """One histogram per model of the signed position ``s = 1 − t`` of the projection P.
-
-    ``s`` is the paper's variable ∠(B,P)/∠(A,B) (Figures 4 and 6: 1 = at A, 0 = at B) with a sign:
-    the two agree whenever P is not beyond B, and ``s < 0`` marks P beyond B, which the
-    unsigned ratio would fold onto the segment between A and B. Values outside ``[lo, hi]`` are
-    clipped into the end bins (their share is printed in the panel); degenerate samples are
-    counted in the panel title.
-    """
-    import matplotlib.pyplot as plt
-
-    models = list(geoms)
-    if axes is None:
-        fig, axes = plt.subplots(1, len(models), figsize=(3.0 * len(models), 2.6), sharey=False, squeeze=False)
-        axes = axes[0]
-    else:
-        fig = axes[0].figure
-    edges = np.linspace(lo, hi, bins + 1)
-    for ax, m in zip(axes, models):
-        g = geoms[m]
-        v = 1.0 - g.t[~g.degenerate]
-        clipped = float(np.mean((v < lo) | (v > hi))) if v.size else 0.0
-        ax.hist(np.clip(v, lo, hi), bins=edges, color="tab:blue", alpha=0.8)
-        ax.axvspan(0, 1, color="tab:green", alpha=0.08)
-        ax.axvline(0, color="k", lw=0.8, ls="--")
-        ax.axvline(1, color="k", lw=0.8, ls="--")
-        ax.set_title(f"{m}" + (f" ({g.n_degenerate} degenerate)" if g.n_degenerate else ""), fontsize=9)
-        ax.set_xlabel("signed ∠(B,P) / ∠(A,B)   (0 = B, 1 = A)", fontsize=8)
-        if clipped:
-            ax.text(0.02, 0.95, f"{100 * clipped:.0f}% clipped", transform=ax.transAxes, fontsize=7, va="top")
-    axes[0].set_ylabel("samples")
-    fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
-    return fig
-
-
-def plot_cells_summary(tab: pd.DataFrame, *, value: str = "pct", label: str = "", ax=None, cell: str | None = "TT"):
-    """Bar chart of one percentage per model and measure with 95% CI error bars."""
-    import matplotlib.pyplot as plt
-
-    t = tab if cell is None else tab[tab["cell"] == cell]
-    measures = list(dict.fromkeys(t["measure"]))
-    models = list(dict.fromkeys(t["model"]))
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(1.2 + 1.1 * len(models), 2.8))
-    else:
-        fig = ax.figure
-    w = 0.8 / max(len(measures), 1)
-    for k, meas in enumerate(measures):
-        s = t[t["measure"] == meas].set_index("model").reindex(models)
-        x = np.arange(len(models)) + k * w
-        err = np.vstack([s[value] - s["low"], s["high"] - s[value]])
-        ax.bar(x, s[value], width=w, label=meas, yerr=np.where(np.isfinite(err), err, 0), capsize=2)
-    ax.set_xticks(np.arange(len(models)) + w * (len(measures) - 1) / 2)
-    ax.set_xticklabels(models, fontsize=8)
-    ax.set_ylabel(label or value)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
-
-
 def raw_beside_paper(raw: pd.DataFrame, ref: pd.DataFrame, columns: Mapping[str, tuple[str, str, str | None]], *,
                      digits: int = 4) -> pd.DataFrame:
     """Tables 12 and 14: our mean ± std of raw-measure differences beside the paper's.
 
-    ``raw`` is :func:`compsem.setcomp.raw_scores_table` output; ``columns`` maps a display
-    label to ``(our quantity, paper mean column, paper std column or None)``.
+    ``raw`` is :func:`compsem.setcomp.tables.raw_scores_table` output; ``columns`` maps a
+    display label to ``(our quantity, paper mean column, paper std column or None)``.
     """
     rows = []
     for (meas, model), g in raw.groupby(["measure", "model"], sort=False):
@@ -146,14 +117,111 @@ def raw_beside_paper(raw: pd.DataFrame, ref: pd.DataFrame, columns: Mapping[str,
         rows.append({"measure": meas, "model": model, "source": "ours",
                      **{lab: f"{g.loc[q, 'mean']:.{digits}g} ± {g.loc[q, 'std']:.{digits}g}"
                         for lab, (q, _, _) in columns.items()}})
-        name = PAPER_NAMES.get(model)
+        name = paper_name(model)
         hit = ref[(ref["model"] == name) & (ref["measure"] == meas)] if name else ref.iloc[0:0]
         if len(hit):
             r = hit.iloc[0]
-            rows.append({"measure": meas, "model": model, "source": f"paper, {r['source']} ({name})",
+            rows.append({"measure": meas, "model": model, "source": paper_label(model, r["source"]),
                          **{lab: (f"{r[mc]:g} ± {r[sc]:g}" if sc else f"{r[mc]:g}")
                             for lab, (_, mc, sc) in columns.items()}})
     return pd.DataFrame(rows)
+
+
+def ned_paper_check(*, tol: float = 0.001) -> pd.DataFrame:
+    """Does the paper's NED equal plain ``(1 − cos)/2``? Its Table 14, model by model.
+
+    The mean of ``M(B, D)`` is printed for cosine and NED; were NED ``(1 − cos)/2``, the NED
+    mean would be ``(1 − cos mean)/2`` exactly (a mean commutes with a linear map). Columns:
+    ``cos M(B,D)``, ``NED M(B,D)`` (the paper's), ``(1 − cos)/2``, ``NED − (1 − cos)/2`` and
+    ``fits`` (``|difference| ≤ tol``; the table prints four decimals).
+    """
+    t = reference("difference_scores").pivot_table(index="model", columns="measure", values="m_bd", sort=False)
+    out = pd.DataFrame({"cos M(B,D)": t["cos"], "NED M(B,D)": t["ned"], "(1 − cos)/2": (1 - t["cos"]) / 2})
+    out["NED − (1 − cos)/2"] = out["NED M(B,D)"] - out["(1 − cos)/2"]
+    out["fits"] = out["NED − (1 − cos)/2"].abs() <= tol
+    return out
+
+
+# ----------------------------------------------------------------------------- figures (seaborn)
+
+
+def plot_position_histograms(geoms: Mapping[str, M.PlaneGeometry], *, title: str, lo: float = -1.0, hi: float = 3.0,
+                             bins: int = 40):
+    """One histogram per model of the signed position ``s = 1 − t`` of the projection P.
+
+    ``s`` is the paper's variable ∠(B,P)/∠(A,B) (Figures 4 and 6: 1 = at A, 0 = at B) with a sign:
+    the two agree whenever P is not beyond B, and ``s < 0`` marks P beyond B. Values outside
+    ``[lo, hi]`` are clipped into the end bins (their share is printed in the panel);
+    degenerate samples are counted in the panel title.
+    """
+    figures.set_theme()
+    models = list(geoms)
+    colors = figures.model_colors(models)
+    fig, axes = plt.subplots(1, len(models), figsize=(3.0 * len(models), 2.8), squeeze=False)
+    edges = np.linspace(lo, hi, bins + 1)
+    for ax, m in zip(axes[0], models):
+        g = geoms[m]
+        v = 1.0 - g.t[~g.degenerate]
+        clipped = float(np.mean((v < lo) | (v > hi))) if v.size else 0.0
+        sns.histplot(x=np.clip(v, lo, hi), bins=edges, color=colors[m], ax=ax)
+        ax.axvspan(0, 1, color="0.5", alpha=0.08)
+        for x in (0, 1):
+            ax.axvline(x, color="k", lw=0.8, ls="--")
+        ax.set_title(f"{m}" + (f" ({g.n_degenerate} degenerate)" if g.n_degenerate else ""), fontsize=10)
+        ax.set_xlabel("signed ∠(B,P)/∠(A,B)  (0 = B, 1 = A)", fontsize=9)
+        ax.set_ylabel("")
+        if clipped:
+            ax.text(0.02, 0.95, f"{100 * clipped:.0f}% clipped", transform=ax.transAxes, fontsize=8, va="top")
+    axes[0][0].set_ylabel("samples")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def plot_cells_summary(tab: pd.DataFrame, *, value: str = "pct", label: str = "", ax=None, cell: str | None = "TT"):
+    """One percentage per model (and measure) with its 95% interval (:func:`compsem.figures.interval_plot`)."""
+    figures.set_theme()
+    t = tab if cell is None else tab[tab["cell"] == cell]
+    if ax is None:
+        _, ax = plt.subplots(figsize=(1.6 + 1.1 * t["model"].nunique(), 3.2))
+    measures = list(dict.fromkeys(t["measure"]))
+    figures.interval_plot(t, x="model", y=value, low="low", high="high", hue="measure" if len(measures) > 1 else None,
+                          colors={m: figures.PALETTE[i] for i, m in enumerate(measures)}, ax=ax, xlabel="",
+                          ylabel=label)
+    ax.figure.tight_layout()
+    return ax.figure
+
+
+def plot_filter(rep, threshold: float):
+    """The two neighbour cosines of every quintuple under the first filter encoder, pass or fail."""
+    figures.set_theme()
+    spec = rep.encoders[0]
+    df = pd.DataFrame({"cos(prev, curr)": rep.cos_prev_curr[spec], "cos(curr, next)": rep.cos_curr_next[spec],
+                       "quintuple": np.where(rep.mask, "passes", "fails")})
+    fig, ax = plt.subplots(figsize=(4.6, 4.0))
+    sns.scatterplot(df, x="cos(prev, curr)", y="cos(curr, next)", hue="quintuple", hue_order=["passes", "fails"],
+                    palette=[figures.PALETTE[2], "0.6"], s=18, ax=ax)
+    for line in (ax.axvline, ax.axhline):
+        line(threshold, color="k", ls="--", lw=0.8)
+    ax.set_title(f"difference filter under {spec}")
+    fig.tight_layout()
+    return fig
+
+
+def plot_norm_ratios(ratios: Mapping[str, np.ndarray], *, lo: float = 0.5, hi: float = 1.5):
+    """Histogram of ``|E_A| / |E_B|`` per model (the paper's Figure 10), clipped to [lo, hi]."""
+    figures.set_theme()
+    colors = figures.model_colors(list(ratios))
+    fig, axes = plt.subplots(1, len(ratios), figsize=(3.0 * len(ratios), 2.8), squeeze=False)
+    for ax, (m, r) in zip(axes[0], ratios.items()):
+        sns.histplot(x=np.clip(r[np.isfinite(r)], lo, hi), bins=np.linspace(lo, hi, 42), color=colors[m], ax=ax)
+        ax.axvline(1, color="k", ls="--", lw=0.8)
+        ax.set_title(m, fontsize=10)
+        ax.set_xlabel("|E_A| / |E_B|", fontsize=9)
+        ax.set_ylabel("")
+    axes[0][0].set_ylabel("samples")
+    fig.tight_layout()
+    return fig
 
 
 # ----------------------------------------------------------------------------- the synthesis' headlines
@@ -184,7 +252,7 @@ def headlines(models: Sequence[str], *, n_boot: int = 1000, seed: int = 0,
     rows = []
     for m, e in emb.items():
         for key, op in (("C1", "overlap"), ("C3", "difference")):
-            d = criterion_deltas(e[op]["a"], e[op]["b"], e[op]["t"], op, "cos")
+            d = criterion_deltas(e[op]["a"], e[op]["b"], e[op]["t"], op, measure="cos")
             both = np.where(np.isnan(d["d1"]) | np.isnan(d["d2"]), np.nan, (d["d1"] >= 0) & (d["d2"] >= 0))
             rows.append(bootstrap_headline(_H[key], m, both, n_boot=n_boot, seed=seed, scale=100))
         geoms = geometry({m: e}, "overlap")[m], geometry({m: e}, "difference")[m], geometry({m: e}, "union")[m]
@@ -209,9 +277,9 @@ def try_it(a: str, b: str, overlap: str, difference: str, union: str, models: Se
     texts = validate_texts([a, b, overlap, difference, union])
     rows = []
     for m in models:
-        A, B, O, D, U = (x[None] for x in embed(texts, m).astype(np.float64))
-        dO = criterion_deltas(A, B, O, "overlap", "cos")
-        dD = criterion_deltas(A, B, D, "difference", "cos")
+        A, B, O, D, U = (x[None] for x in embed_texts(texts, m))
+        dO = criterion_deltas(A, B, O, "overlap", measure="cos")
+        dD = criterion_deltas(A, B, D, "difference", measure="cos")
         gO, gD, gU = (M.plane_geometry(A, B, X, warn=False) for X in (O, D, U))
         ratio = float(M.norm_ratio(A, B, warn=False)[0])
         checks = [

@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from compsem.book.checkbook import browser_check, notebook_errors, static_check
+from compsem.book.checkbook import browser_check, main, notebook_errors, static_check, truncated_cells
 
 GOOD = """<html><head><link rel="stylesheet" href="_static/s.css"></head><body>
 <h1 id="top">Title</h1><a href="other.html#sec">ok</a><a href="#top">self</a>
@@ -74,3 +74,55 @@ def test_browser_finds_remote_requests_raw_tex_and_broken_images(site):
     assert "maths block(s) left as raw TeX" in text
     assert "image did not load: broken.png" in text
     assert "figure(s) shown as '<Figure size ...>' text" in text
+
+
+def _executed(tmp_path, html, source="x = 1"):
+    nb = {"cells": [{"cell_type": "code", "source": source, "metadata": {}, "outputs": [
+        {"output_type": "execute_result", "data": {"text/html": html}}]}]}
+    (tmp_path / "nb").mkdir(exist_ok=True)
+    (tmp_path / "nb" / "x.ipynb").write_text(json.dumps(nb))
+    return tmp_path / "nb"
+
+
+def test_truncated_table_cells_are_flagged(tmp_path):
+    import pandas as pd
+
+    long = "the overlap sentence is closer to each input than the inputs are to each other"
+    df = pd.DataFrame({"meaning": [long, "short"]})
+    with pd.option_context("display.max_colwidth", 50):
+        cut = df._repr_html_()
+    problems = truncated_cells(_executed(tmp_path, cut))
+    assert problems == ["x.ipynb: cell 0 shows a table cell cut short: "
+                        "'the overlap sentence is closer to each input t...' "
+                        "(pd.set_option('display.max_colwidth', None))"]
+    with pd.option_context("display.max_colwidth", None):
+        assert truncated_cells(_executed(tmp_path, df._repr_html_())) == []
+    # pandas eliding rows/columns shows a bare "..." cell: not a cut text
+    with pd.option_context("display.max_rows", 4):
+        assert truncated_cells(_executed(tmp_path, pd.DataFrame({"a": range(10)})._repr_html_())) == []
+    # a text that ends in an ellipsis in the notebook's source or in the data is the data's own
+    own = "<table><tr><td>And then…</td></tr></table>"
+    assert truncated_cells(_executed(tmp_path, own, source="s = 'And then…'")) == []
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "d.csv").write_text("text\nAnd then…\n")
+    assert truncated_cells(_executed(tmp_path, own), tmp_path / "data") == []
+    assert len(truncated_cells(_executed(tmp_path, own))) == 1
+
+
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
+def test_browser_flags_cells_cut_by_css(site):
+    (site / "cut.html").write_text(
+        '<html><body><main><table><tr><td style="max-width:40px;overflow:hidden;white-space:nowrap;'
+        'text-overflow:ellipsis">a long definition that does not fit</td><td>ok</td></tr></table></main></body></html>')
+    problems = browser_check(site)
+    assert problems == ["cut.html: a table cell is cut short by CSS (text-overflow: ellipsis): "
+                        "'a long definition that does not fit'"]
+
+
+def test_main_reports_cut_cells(site, tmp_path, capsys):
+    cut = "<table><tr><td>the overlap sentence is closer to each input t...</td></tr></table>"
+    executed = _executed(tmp_path, cut)
+    assert main(["--html", str(site), "--executed", str(executed), "--data", str(tmp_path / "none"),
+                 "--no-browser"]) == 1
+    out = capsys.readouterr().out
+    assert "check-book: x.ipynb: cell 0 shows a table cell cut short: 'the overlap sentence is closer to each input t...'" in out

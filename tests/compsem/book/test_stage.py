@@ -28,7 +28,16 @@ def test_stage_inserts_one_box_after_the_first_markdown_cell(tmp_path):
     assert len(cells) == len(src["cells"]) + 1
     assert cells[0] == src["cells"][0] and "Rerun this chapter" in "".join(cells[1]["source"])
     assert (out / "_toc.yml").is_file() and (out / "book" / "intro.md").is_file()
+    assert (out / "_static" / "compsem.css").read_text() == (ROOT / "_static" / "compsem.css").read_text()
+    assert (out / "exercises" / "part1_setcomp_exercises.ipynb").is_file()      # the course guide's downloads
     mtime = staged.stat().st_mtime_ns
     stage(ROOT, executed, out)             # nothing changed: the file is left alone
     assert staged.stat().st_mtime_ns == mtime
     assert len(json.loads(staged.read_text())["cells"]) == len(src["cells"]) + 1
+
+
+def test_the_book_css_lets_table_cells_wrap():
+    css = (ROOT / "_static" / "compsem.css").read_text()
+    rule = css[css.index(".cell_output table.dataframe td"):]
+    rule = rule[:rule.index("}")]
+    assert "white-space: normal" in rule and "text-overflow: clip" in rule

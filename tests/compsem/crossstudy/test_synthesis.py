@@ -1,8 +1,21 @@
-"""The synthesis profile gathers every study's headlines in the book's order."""
+"""The synthesis gathers every study's headlines in the book's order and reads its prose values
+off the profile; the expected values below are worked out by hand from small made-up profiles."""
 
-import pandas as pd
+from types import SimpleNamespace
 
-from compsem.crossstudy.synthesis import CRITERIA, STUDY_REPORTS, profile_matrix
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+from compsem.crossstudy import synthesis  # noqa: E402
+from compsem.crossstudy.synthesis import CRITERIA, STUDY_REPORTS, profile_matrix  # noqa: E402
+
+NAN = float("nan")
 
 
 def test_criteria_are_the_studies_headlines_in_order():
@@ -10,8 +23,109 @@ def test_criteria_are_the_studies_headlines_in_order():
     assert keys == ["C1", "C2", "C3", "C5", "C6", "CSTS", "AAN", "PAIR", "NSGAP", "RSA"]
     assert list(STUDY_REPORTS) == ["setcomp", "csts", "montague", "ssm"]
     assert [c.part for c in CRITERIA] == ["I"] * 5 + ["II"] + ["III"] * 3 + ["IV"]
+    assert list(synthesis.criteria_table().index) == keys
+
+
+def _prof(values: dict[str, dict[str, tuple]]) -> pd.DataFrame:
+    """A profile from {model: {criterion: (value, low, high[, ties])}}."""
+    unit = {c.key: c.unit for c in CRITERIA}
+    rows = []
+    for m, crit in values.items():
+        for k, v in crit.items():
+            value, low, high, *ties = v
+            rows.append({"model": m, "criterion": k, "value": value, "low": low, "high": high,
+                         "unit": unit[k], "ties": ties[0] if ties else NAN})
+    return pd.DataFrame(rows)
+
+
+# Part I means: a (80+60+70+40+50)/5 = 60, b (90+50+60+30+20)/5 = 50, random's 95 is a control.
+# NSGAP: b has the larger gap (0.05 > 0.02) and the only interval above zero (low 0.01 > 0).
+# CSTS: a's interval [45, 58] contains 50, b's [55, 65] does not. RSA: b (0.5) beats a (0.3).
+PROFILE = _prof({
+    "a": {"C1": (80, 70, 90), "C2": (60, 50, 70), "C3": (70, 60, 80), "C5": (40, 30, 50), "C6": (50, 40, 60),
+          "CSTS": (52, 45, 58), "AAN": (0.9, 0.8, 1.0), "PAIR": (0.7, 0.6, 0.8, 0.1), "NSGAP": (0.02, -0.01, 0.05),
+          "RSA": (0.3, 0.2, 0.4)},
+    "b": {"C1": (90, 80, 95), "C2": (50, 40, 60), "C3": (60, 50, 70), "C5": (30, 20, 40), "C6": (20, 10, 30),
+          "CSTS": (60, 55, 65), "AAN": (0.8, 0.7, 0.9), "PAIR": (0.6, 0.5, 0.7, 0.0), "NSGAP": (0.05, 0.01, 0.09),
+          "RSA": (0.5, 0.4, 0.6)},
+    "bow": {"C1": (10, 5, 15), "C2": (10, 5, 15), "C3": (10, 5, 15), "C5": (10, 5, 15), "C6": (10, 5, 15),
+            "CSTS": (50, 50, 50), "AAN": (1.0, 1.0, 1.0), "PAIR": (1.0, 1.0, 1.0, 0.25), "NSGAP": (0.0, 0.0, 0.0),
+            "RSA": (0.9, 0.8, 0.95)},
+    "random": {"C1": (95, 90, 99), "C2": (97.5, 95, 99), "C3": (0, 0, 0), "C5": (0, 0, 0), "C6": (0, 0, 0),
+               "CSTS": (50, 45, 55), "AAN": (0.5, 0.4, 0.6), "PAIR": (0.5, 0.4, 0.6, 0.0), "NSGAP": (0.9, 0.8, 1.0),
+               "RSA": (0.99, 0.9, 1.0)},
+})
+
+
+def test_findings_by_hand():
+    f = synthesis.findings(PROFILE, ["a", "b", "random"], controls=["random"])
+    assert f["best_set"] == "a" and f["best_gap"] == "b" and f["same_model"] == "a different model"
+    assert f["n_real"] == 2 and f["n_gap_pos"] == 1
+    assert f["gap_sentence"] == "1 of them separate the classes in the predicted direction."
+    assert f["n_csts_chance"] == 1 and f["csts_sentence"] == "For 1 of the 2 models"
+    assert f["best_rsa"] == "b" and f["best_rsa_value"] == 0.5          # random's 0.99 is a control
+    assert f["bow_ties"] == pytest.approx(25.0)                          # bow is in the profile: 100 × 0.25
+    assert f["random_c2"] == 97.5
+
+
+def test_findings_with_bow_among_the_models():
+    f = synthesis.findings(PROFILE, ["a", "bow"], controls=[])
+    assert f["bow_ties"] == pytest.approx(25.0)                          # 100 × 0.25
+    assert f["best_set"] == "a" and f["best_rsa"] == "bow"
+    assert f["n_gap_pos"] == 0
+    assert f["gap_sentence"] == "None of them separates the classes in the direction Montague semantics predicts."
+    # a's CSTS interval contains 50 and so does bow's [50, 50]: every model
+    assert f["csts_sentence"] == "For every model"
+
+
+def test_profile_table_formats_value_and_interval():
+    t = synthesis.profile_table(PROFILE, ["b", "a"])
+    assert list(t.columns) == ["b", "a"]
+    c1, csts, nsgap = (next(c.label for c in CRITERIA if c.key == k) for k in ("C1", "CSTS", "NSGAP"))
+    assert t.loc[c1, "a"] == "80.0 [70.0, 90.0]"                         # percentages: one decimal
+    assert t.loc[nsgap, "b"] == "0.05 [0.01, 0.09]"                      # other values: two decimals
+    assert t.loc[csts, "b"] == "60.0 [55.0, 65.0]"
+    no_ci = PROFILE.assign(low=NAN)
+    assert synthesis.profile_table(no_ci, ["a"]).loc[c1, "a"] == "80.0"
+
+
+def test_ranks_by_hand():
+    r = synthesis.ranks(PROFILE, ["a", "b"])
+    assert r.loc["a", "C1"] == 2 and r.loc["b", "C1"] == 1
+    assert r.loc["a", "C2"] == 1 and r.loc["b", "RSA"] == 1
+    assert list(r.columns) == [c.key for c in CRITERIA]
+
+
+def test_profile_figure_shows_values_over_column_scaled_colours():
+    fig = synthesis.profile_figure(PROFILE, ["a", "b"])
+    ax = fig.axes[0]
+    texts = [t.get_text() for t in ax.texts]
+    # row a then row b, columns in CRITERIA order; percentages as whole numbers
+    assert texts[:10] == ["80", "60", "70", "40", "50", "52", "0.90", "0.70", "0.02", "0.30"]
+    assert texts[10:] == ["90", "50", "60", "30", "20", "60", "0.80", "0.60", "0.05", "0.50"]
+    # with two models each column is scaled to 0 (lower) and 1 (higher): a is dark where b is higher
+    mesh = ax.collections[0].get_array().reshape(2, 10)
+    assert list(mesh[0]) == [0, 1, 1, 1, 1, 0, 1, 1, 0, 0]
+    plt.close(fig)
+
+
+def test_profile_asks_each_study_and_orders_by_criterion(monkeypatch):
+    crit = {c.key: c for c in CRITERIA}
+
+    def fake(keys):
+        def headlines(models, *, n_boot, seed):
+            assert n_boot == 7 and seed == 3
+            return [{"model": m, "criterion": k, "value": float(i)} for m in models for i, k in enumerate(keys)][::-1]
+        return SimpleNamespace(HEADLINES=[crit[k] for k in keys], headlines=headlines)
+
+    monkeypatch.setattr(synthesis, "STUDY_REPORTS", {"ssm": fake(["RSA"]), "setcomp": fake(["C2", "C1"])})
+    prof = synthesis.profile(["y", "x"], n_boot=7, seed=3)
+    assert list(zip(prof.model, prof.criterion)) == [("x", "C1"), ("x", "C2"), ("x", "RSA"),
+                                                      ("y", "C1"), ("y", "C2"), ("y", "RSA")]
+    assert list(prof[prof.model == "x"].value) == [1.0, 0.0, 0.0]
 
 
 def test_profile_matrix_orders_criteria():
     prof = pd.DataFrame([{"model": "m", "criterion": c.key, "value": i} for i, c in enumerate(CRITERIA)][::-1])
     assert list(profile_matrix(prof).columns) == [c.key for c in CRITERIA]
+    assert list(profile_matrix(prof).loc["m"]) == list(np.arange(len(CRITERIA), dtype=float))

@@ -66,9 +66,29 @@ def test_join_phrase_handles_the_ex_prefix():
     assert mt.join_phrase("ex-", "king") == "ex-king"
     assert mt.join_phrase("red", "ex-", "king") == "red ex-king"
     assert mt.join_phrase("ex-", "red", "king") == "ex-red king"
-    ps = mt.build_phrases(mt.load_vocabulary())
+    ps = mt.build_phrases(mt.load_vocabulary(), strings="clean")
     assert "ex-king" in set(ps.an.ravel())
     assert "so-called disputed law" in set(ps.aan)
+    assert "Canadian occurrence" in set(ps.an.ravel()) and "ex-red" in set(ps.aa)
+
+
+def test_official_strings_follow_the_authors_data():
+    assert mt.join_phrase("Canadian", "ex-", "occurrence", strings="official") == "canadian ex- occurence"
+    assert mt.word_text("Canadian", strings="official") == "canadian"
+    ps = mt.build_phrases(mt.load_vocabulary())          # official strings are the default
+    assert ps.strings == "official"
+    assert {"ex- king", "red ex- king", "ex- red king", "canadian occurence"} <= set(ps.an.ravel()) | set(ps.aan)
+    assert "canadian" in ps.words and "occurence" in ps.words and "Canadian" not in ps.words
+    with pytest.raises(ValueError, match="unknown strings"):
+        mt.build_phrases(mt.load_vocabulary(), strings="fancy")
+
+
+def test_aa_subphrases_are_every_ordered_pair():
+    ps = mt.build_phrases(mt.load_vocabulary())
+    assert len(ps.aa) == len(set(ps.aa)) == 61 * 60 == 3_660
+    assert (ps.aa_a1 != ps.aa_a2).all()
+    k = list(ps.aa).index("red wild")
+    assert (ps.aa_a1[k], ps.aa_a2[k]) == (1, 0)
 
 
 def test_expected_phrase_count_formula():
@@ -235,12 +255,13 @@ def test_run_tests_on_hand_made_embeddings():
     vec = {"red": [1, 0], "rare": [0.6, 0.8], "dog": [0, 1], "law": [-0.6, 0.8],
            "red dog": [1, 1], "red law": [1, 1.2],          # close to each other
            "rare dog": [0.1, 1], "rare law": [-0.9, 0.5],   # far apart
-           "red rare dog": [1, 1], "red rare law": [0, 1], "rare red dog": [0.5, 1], "rare red law": [0, -1]}
+           "red rare dog": [1, 1], "red rare law": [0, 1], "rare red dog": [0.5, 1], "rare red law": [0, -1],
+           "red rare": [1, 0.5], "rare red": [1, 0.4]}
 
     def embed_fn(texts, model):
         return np.array([vec[t] for t in texts], dtype=np.float32)
 
-    res = mt.run_tests(mt.embed_phrases(ps, "hand", embed_fn=embed_fn), v, ps)
+    res = mt.run_tests(mt.embed_phrases(ps, "hand", embed_fn=embed_fn), v, ps, reading="equations")
     assert res.an_distances["phrase_adj"][1, 0] == pytest.approx(cosd(vec["rare dog"], vec["rare"]))
     assert res.an_distances["adj_noun"][0, 1] == pytest.approx(cosd(vec["red"], vec["law"]))
     W = {w: np.array(vec[w], float) for w in v.words}
@@ -312,21 +333,12 @@ def slow_oracle(vocab, embed_fn, tol=mt.TIE_TOL):
 def test_vectorised_matches_slow_loop_on_subset():
     v = small_vocab()
     fe = fake_embed_factory(dim=6, seed=3)
-    res = mt.run_tests(mt.embed_phrases(mt.build_phrases(v), "m", embed_fn=fe), v, mt.build_phrases(v))
+    ps = mt.build_phrases(v, strings="clean")
+    res = mt.run_tests(mt.embed_phrases(ps, "m", embed_fn=fe), v, ps, reading="equations")
     s_an, s_aan, pairs, nonsub = slow_oracle(v, fe)
     np.testing.assert_array_equal(res.single_an, s_an)
     np.testing.assert_array_equal(res.nonsub, nonsub)
     np.testing.assert_array_equal(res.single_aan, s_aan)
-    # share mode against a loop over the 9 inequalities of one AAN phrase per adjective pair
-    E = dict(zip(*[[*v.words, *mt.build_phrases(v).aan],
-                   fe([*v.words, *mt.build_phrases(v).aan], "m")]))
-    for i, a1 in enumerate(v.adjectives):
-        for k, a2 in enumerate(v.adjectives):
-            if i != k:
-                p, ts = mt.join_phrase(a1, a2, v.nouns[1]), [a1, a2, v.nouns[1]]
-                ineq = [cosd(E[p], E[t]) <= cosd(E[ts[j]], E[ts[l]]) + mt.TIE_TOL
-                        for t in ts for j in range(3) for l in range(j + 1, 3)]
-                assert res.single_aan_share[i, k, 1] == pytest.approx(np.mean(ineq))
     np.testing.assert_array_equal(res.pairs, pairs)
     # the class tables agree with plain means over the oracle's arrays
     t = mt.an_table(res, "nonsub", n_boot=50)
@@ -350,7 +362,8 @@ def test_embed_is_called_once_with_unique_texts():
     emb = mt.embed_phrases(mt.build_phrases(v), "m", embed_fn=fake_embed_factory(calls=calls))
     assert len(calls) == 1
     texts = calls[0][0]
-    assert len(texts) == len(set(texts)) == v.n_adj + v.n_noun + mt.expected_phrase_count(v.n_adj, v.n_noun)
+    assert len(texts) == len(set(texts)) == (v.n_adj + v.n_noun + mt.expected_phrase_count(v.n_adj, v.n_noun)
+                                             + v.n_adj * (v.n_adj - 1))  # + the AA sub-phrases
     assert emb.an.shape[:2] == (v.n_adj, v.n_noun)
     calls.clear()
     emb = mt.embed_phrases(mt.build_phrases(v), "m", sets=("AN",), embed_fn=fake_embed_factory(calls=calls))
@@ -381,12 +394,16 @@ def test_ties_lift_the_diagonal_above_one_half():
         vocab = ["a", "b", "c", "x", "y", "z"]
         return np.array([[float(w in t.split()) for w in vocab] for t in texts], dtype=np.float32)
 
-    res = mt.run_tests(mt.embed_phrases(ps, "bow", sets=("AN",), embed_fn=onehot_sum), v, ps)
+    res = mt.run_tests(mt.embed_phrases(ps, "bow", sets=("AN",), embed_fn=onehot_sum), v, ps, reading="equations")
     t = mt.pair_table(res, n_boot=20)
     # (A, A) has a single adjective, hence no pair: an empty cell, NaN, with n = 0
     empty = (t.type1 == "A") & (t.type2 == "A")
     assert t[empty].n.item() == 0 and np.isnan(t[empty].consistency.item())
     assert (t[~empty].consistency == 1.0).all() and (t[~empty].tie_rate == 1.0).all()
+    # the official reading counts with a strict <: a tie fails both ways
+    off = mt.pair_table(mt.run_tests(mt.embed_phrases(ps, "bow", sets=("AN",), embed_fn=onehot_sum), v, ps),
+                        n_boot=20)
+    assert (off[~empty].consistency == 0.0).all() and (off[~empty].tie_rate == 1.0).all()
 
 
 # ------------------------------------------------------------------ NaN accounting
@@ -502,6 +519,7 @@ def test_runner_reruns_a_chapter_with_another_model(tmp_path):
                        progress=False)
     assert out.is_file()
     table = pd.read_csv(tmp_path / "results" / "montague" / "nonsubsective.csv")
-    assert set(table.model) == {"glove-50d"} and len(table) == 5
+    assert set(table.model) == {"glove-50d"} and len(table) == 10
+    assert set(table.reading) == {"official", "equations"}
     cmp = pd.read_csv(tmp_path / "results" / "montague" / "nonsub_vs_paper.csv")
     assert set(cmp.paper_model) == {"GloVe"}

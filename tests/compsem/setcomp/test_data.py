@@ -1,4 +1,4 @@
-"""The operator tables built from quintuples, the difference filter, the loaders' errors."""
+"""The operator tables built from quintuples, both filter rules (from cosines), the loaders' errors."""
 
 import json
 
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from compsem.errors import DataError
-from compsem.setcomp import dataset as ds
+from compsem.setcomp import data as ds
 
 
 def quint(i, **over):
@@ -31,45 +31,6 @@ def test_samples_per_quintuple_and_roles():
     un = t["union"][t["union"]["qid"] == "q3"]
     assert list(zip(un["a"], un["b"], un["u"])) == [("prev 3", "curr 3", "fusion one 3"),
                                                     ("curr 3", "next 3", "fusion two 3")]
-
-
-def fake_embed(vectors):
-    def f(texts, spec):
-        return np.array([vectors[spec][t] for t in texts], dtype=float)
-    return f
-
-
-def test_difference_filter_is_all_or_nothing():
-    q = pd.DataFrame([quint(1), quint(2), quint(3)])
-    e = {"prev 1": [1, 0], "curr 1": [0, 1], "next 1": [1, 0],        # both pairs cos 0 -> pass
-         "prev 2": [1, 0], "curr 2": [0, 1], "next 2": [0, 1],        # second pair cos 1 -> fail
-         "prev 3": [1, 0.1], "curr 3": [1, 0], "next 3": [0, 1]}      # first pair ~1 -> fail
-    rep = ds.difference_filter(q, encoders="m", threshold=0.25, embed_fn=fake_embed({"m": e}))
-    assert rep.mask.tolist() == [True, False, False]
-    assert rep.n_pass == 1 and rep.pass_rate == pytest.approx(1 / 3)
-    t = ds.build_operator_tables(q, difference_mask=rep.mask)
-    assert len(t["difference"]) == 6 and set(t["difference"]["qid"]) == {"q1"}
-    assert len(t["overlap"]) == 3 and len(t["union"]) == 6      # the filter touches differences only
-
-
-def test_difference_filter_threshold_is_strict_and_every_encoder_must_pass():
-    q = pd.DataFrame([quint(1)])
-    c = np.cos(np.deg2rad(60))  # 0.5
-    e1 = {"prev 1": [1, 0], "curr 1": [c, np.sin(np.deg2rad(60))], "next 1": [1, 0]}
-    e2 = {"prev 1": [1, 0], "curr 1": [0, 1], "next 1": [1, 0]}
-    f = fake_embed({"a": e1, "b": e2})
-    assert not ds.difference_filter(q, encoders="a", threshold=0.5, embed_fn=f).mask[0]   # 0.5 < 0.5 is false
-    assert ds.difference_filter(q, encoders="a", threshold=0.51, embed_fn=f).mask[0]
-    assert not ds.difference_filter(q, encoders=["a", "b"], threshold=0.3, embed_fn=f).mask[0]
-    assert ds.difference_filter(q, encoders=["b"], threshold=0.3, embed_fn=f).mask[0]
-
-
-def test_difference_filter_undefined_cosine_fails_and_is_counted():
-    q = pd.DataFrame([quint(1), quint(2)])
-    e = {"prev 1": [0, 0], "curr 1": [0, 1], "next 1": [1, 0],
-         "prev 2": [1, 0], "curr 2": [0, 1], "next 2": [1, 0]}
-    rep = ds.difference_filter(q, encoders="m", embed_fn=fake_embed({"m": e}))
-    assert rep.mask.tolist() == [False, True] and rep.n_undefined == 1
 
 
 def test_embedded_set_is_valid_and_large_enough():
@@ -139,3 +100,27 @@ def test_mask_shape_checked():
     q = pd.DataFrame([quint(1), quint(2)])
     with pytest.raises(ValueError, match="shape"):
         ds.build_operator_tables(q, difference_mask=np.array([True]))
+
+
+def test_filter_masks_both_rules_by_hand():
+    cpc = {"m": np.array([0.1, 0.1, 0.9, np.nan])}     # pair (prev, curr) per quintuple
+    ccn = {"m": np.array([0.2, 0.8, 0.1, 0.1])}        # pair (curr, next)
+    rep = ds.filter_masks(cpc, ccn, threshold=0.25)
+    assert rep.mask.tolist() == [True, False, False, False]
+    assert rep.pair_mask.tolist() == [[True, True], [True, False], [False, True], [False, True]]
+    assert rep.n_pass == 1 and rep.n_pairs_pass == 5 and rep.n_undefined == 1
+    assert rep.samples() == {"quintuple": 6, "pair": 15}
+    assert rep.difference_mask is rep.mask
+    assert ds.filter_masks(cpc, ccn, rule="pair").difference_mask.shape == (4, 2)
+    with pytest.raises(ValueError, match="filter rule"):
+        ds.filter_masks(cpc, ccn, rule="sentence")
+
+
+def test_pair_rule_keeps_three_samples_per_passing_pair():
+    q = pd.DataFrame([quint(1), quint(2)])
+    t = ds.build_operator_tables(q, difference_mask=np.array([[True, False], [False, True]]))["difference"]
+    assert list(zip(t["qid"], t["variant"])) == [
+        ("q1", "s1-prev->curr"), ("q1", "s1-curr->prev"), ("q1", "s1-s2->prev"),
+        ("q2", "s2-curr->next"), ("q2", "s2-next->curr"), ("q2", "s2-s1->next")]
+    with pytest.raises(ValueError, match="shape"):
+        ds.build_operator_tables(q, difference_mask=np.ones((2, 3), dtype=bool))

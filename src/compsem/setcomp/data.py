@@ -14,15 +14,20 @@ difference    6            ``(s1, s_prev) -> s_curr``, ``(s1, s_curr) -> s_prev`
 union         2            ``{s_prev, s_curr} -> s1``, ``{s_curr, s_next} -> s2``
 ============  ===========  ==============================================================
 
-Difference samples need sources that share little. A quintuple contributes its six
-difference samples only when ``cos(s_prev, s_curr) < threshold`` **and**
-``cos(s_curr, s_next) < threshold`` under every filter encoder (all or nothing per
-quintuple, as the paper's count 79,824 = 6 x 13,304 implies); see :func:`difference_filter`.
+Difference samples need sources that share little. The paper keeps them where its cosine
+threshold (0.25) is met, but does not say whether per quintuple or per sentence pair; its
+count 79,824 = 6 x 13,304 = 3 x 26,608 fits both. :func:`filter_masks` computes both rules
+from the cosines (the embedding itself happens in :func:`compsem.setcomp.study.difference_filter`):
+
+* ``"quintuple"`` (our default): all six samples when ``cos(s_prev, s_curr) < t`` **and**
+  ``cos(s_curr, s_next) < t``, else none;
+* ``"pair"``: the three samples with ``A = s1`` when ``cos(s_prev, s_curr) < t``, the three with
+  ``A = s2`` when ``cos(s_curr, s_next) < t``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,10 +46,13 @@ __all__ = [
     "OVERLAP_SPECS",
     "UNION_SPECS",
     "SAMPLES_PER_QUINTUPLE",
+    "FILTER_RULES",
     "default_quintuples_path",
     "load_quintuples",
     "validate_quintuples",
-    "difference_filter",
+    "sample_quintuples",
+    "load_source",
+    "filter_masks",
     "FilterReport",
     "build_operator_tables",
     "load_operator_table",
@@ -73,6 +81,8 @@ UNION_SPECS: tuple[tuple[str, str, str, str], ...] = (
     ("prev|curr->s1", "s_prev", "s_curr", "s1"),
     ("curr|next->s2", "s_curr", "s_next", "s2"),
 )
+#: The two readings of the difference filter (see the module docstring).
+FILTER_RULES: tuple[str, ...] = ("quintuple", "pair")
 _SPECS = {"overlap": OVERLAP_SPECS, "difference": DIFFERENCE_SPECS, "union": UNION_SPECS}
 #: Samples each quintuple contributes (difference only when it passes the filter).
 SAMPLES_PER_QUINTUPLE: dict[str, int] = {k: len(v) for k, v in _SPECS.items()}
@@ -116,9 +126,31 @@ def load_quintuples(path: str | Path | None = None, *, limit: int | None = None)
     return df.head(limit).reset_index(drop=True) if limit is not None else df
 
 
+def sample_quintuples(q: pd.DataFrame, cap: int | None, *, seed: int = 0) -> pd.DataFrame:
+    """At most ``cap`` quintuples drawn without replacement (seeded), in their original order."""
+    if cap is None or cap >= len(q):
+        return q.reset_index(drop=True)
+    if cap < 2:
+        raise ValueError(f"sample cap must be at least 2, got {cap}")
+    idx = np.sort(np.random.default_rng(seed).choice(len(q), size=int(cap), replace=False))
+    return q.iloc[idx].reset_index(drop=True)
+
+
+def load_source(source: str = "embedded", *, cap: int | None = None, seed: int = 0) -> pd.DataFrame:
+    """The quintuples a chapter runs on: ``"embedded"`` (the shipped set) or a path to a
+    quintuple file (CSV/JSONL/parquet), capped at ``cap`` quintuples."""
+    q = load_quintuples(None if source == "embedded" else source)
+    return sample_quintuples(q, cap, seed=seed)
+
+
 @dataclass
 class FilterReport:
-    """Outcome of the difference filter."""
+    """Outcome of the difference filter under both rules.
+
+    ``mask`` (n,) says which quintuples pass as a whole (rule ``"quintuple"``); ``pair_mask``
+    (n, 2) which sentence pairs pass (column 0: (s_prev, s_curr), column 1: (s_curr, s_next)).
+    ``rule`` names the one the tables are built with (:attr:`difference_mask`).
+    """
 
     threshold: float
     encoders: list[str]
@@ -128,49 +160,70 @@ class FilterReport:
     cos_curr_next: dict[str, np.ndarray] = field(repr=False, default_factory=dict)
     mask: np.ndarray = field(repr=False, default=None)
     n_undefined: int = 0
+    pair_mask: np.ndarray = field(repr=False, default=None)
+    rule: str = "quintuple"
 
     @property
     def pass_rate(self) -> float:
+        """Share of quintuples passing as a whole."""
         return self.n_pass / self.n_quintuples if self.n_quintuples else float("nan")
 
+    @property
+    def n_pairs_pass(self) -> int:
+        """Sentence pairs passing (out of ``2 * n_quintuples``)."""
+        return int(self.pair_mask.sum())
 
-def difference_filter(quintuples: pd.DataFrame, *, encoders: str | Sequence[str] = "sbert-mini",
-                      threshold: float = 0.25,
-                      embed_fn: Callable[[list[str], str], np.ndarray] | None = None) -> FilterReport:
-    """Which quintuples may contribute difference samples.
+    @property
+    def difference_mask(self) -> np.ndarray:
+        """The mask for :func:`build_operator_tables` under :attr:`rule`."""
+        return self.mask if self.rule == "quintuple" else self.pair_mask
 
-    A quintuple passes when ``cos(s_prev, s_curr) < threshold`` and ``cos(s_curr, s_next) <
-    threshold`` under **every** encoder in ``encoders``. An undefined cosine (zero or NaN
-    embedding, e.g. an all-OOV sentence under GloVe) fails the filter and is counted in
-    ``n_undefined``. ``embed_fn(texts, spec)`` defaults to :func:`compsem.embed`.
+    def samples(self) -> dict[str, int]:
+        """Difference samples under each rule: 6 per passing quintuple, 3 per passing pair."""
+        return {"quintuple": 6 * self.n_pass, "pair": 3 * self.n_pairs_pass}
+
+
+def filter_masks(cos_prev_curr: Mapping[str, np.ndarray], cos_curr_next: Mapping[str, np.ndarray], *,
+                 threshold: float = 0.25, rule: str = "quintuple") -> FilterReport:
+    """Both readings of the difference filter from the cosines of the neighbouring sentences.
+
+    Parameters
+    ----------
+    cos_prev_curr, cos_curr_next : {encoder: ndarray of shape (n,)}
+        ``cos(s_prev, s_curr)`` and ``cos(s_curr, s_next)`` per quintuple under each filter
+        encoder; a pair passes only when it is below ``threshold`` under **every** encoder.
+    threshold : float
+        Strict upper bound (the paper's 0.25).
+    rule : {"quintuple", "pair"}
+        Which mask :attr:`FilterReport.difference_mask` returns; both are always computed.
+
+    Returns
+    -------
+    FilterReport. An undefined cosine (NaN: a zero embedding, e.g. an all-OOV sentence under
+    GloVe) fails its pair and is counted in ``n_undefined`` (quintuples with any NaN).
     """
-    from ..measures import cosine
-
-    if embed_fn is None:
-        from ..cache import embed as embed_fn  # noqa: PLC0415
-    encs = [encoders] if isinstance(encoders, str) else list(encoders)
-    if not encs:
-        raise ValueError("difference_filter needs at least one encoder")
+    if rule not in FILTER_RULES:
+        raise ValueError(f"unknown filter rule {rule!r}; choose from {', '.join(FILTER_RULES)}")
     if not np.isfinite(threshold):
         raise ValueError(f"threshold must be a finite number, got {threshold}")
-    q = validate_quintuples(quintuples)
-    n = len(q)
-    mask = np.ones(n, dtype=bool)
+    encs = list(cos_prev_curr)
+    if not encs or set(encs) != set(cos_curr_next):
+        raise ValueError("the filter needs the same, non-empty set of encoders for both sentence pairs")
+    n = len(np.asarray(cos_prev_curr[encs[0]]))
+    pair = np.ones((n, 2), dtype=bool)
     undefined = np.zeros(n, dtype=bool)
-    cpc, ccn = {}, {}
     for spec in encs:
-        texts = list(dict.fromkeys(q["s_prev"].tolist() + q["s_curr"].tolist() + q["s_next"].tolist()))
-        E = embed_fn(texts, spec)
-        pos = {t: i for i, t in enumerate(texts)}
-        ep, ec, en = (E[[pos[t] for t in q[c]]] for c in ("s_prev", "s_curr", "s_next"))
-        a = cosine(ep, ec, warn=False)
-        b = cosine(ec, en, warn=False)
-        cpc[spec], ccn[spec] = a, b
+        a, b = (np.asarray(c[spec], dtype=np.float64) for c in (cos_prev_curr, cos_curr_next))
+        if a.shape != (n,) or b.shape != (n,):
+            raise ValueError(f"{spec}: cosines of shape {a.shape} and {b.shape}, expected ({n},)")
         undefined |= np.isnan(a) | np.isnan(b)
         with np.errstate(invalid="ignore"):
-            mask &= (a < threshold) & (b < threshold)
+            pair[:, 0] &= a < threshold
+            pair[:, 1] &= b < threshold
+    mask = pair.all(axis=1)
     return FilterReport(threshold=float(threshold), encoders=encs, n_quintuples=n, n_pass=int(mask.sum()),
-                        cos_prev_curr=cpc, cos_curr_next=ccn, mask=mask, n_undefined=int(undefined.sum()))
+                        cos_prev_curr=dict(cos_prev_curr), cos_curr_next=dict(cos_curr_next), mask=mask,
+                        n_undefined=int(undefined.sum()), pair_mask=pair, rule=rule)
 
 
 def build_operator_tables(quintuples: pd.DataFrame, *, difference_mask: np.ndarray | None = None
@@ -180,9 +233,12 @@ def build_operator_tables(quintuples: pd.DataFrame, *, difference_mask: np.ndarr
     Parameters
     ----------
     quintuples : DataFrame with ``s_prev, s_curr, s_next, s1, s2`` (and optionally ``id``)
-    difference_mask : bool array of shape (n_quintuples,), optional
-        Which quintuples contribute difference samples (usually ``difference_filter(...).mask``).
-        ``None`` keeps all of them (the *unfiltered* difference table).
+    difference_mask : bool array of shape (n_quintuples,) or (n_quintuples, 2), optional
+        Which quintuples contribute difference samples (usually
+        ``FilterReport.difference_mask``): shape (n,) keeps or drops all six samples of a
+        quintuple; shape (n, 2) keeps the three samples with ``A = s1`` where column 0 is true
+        and the three with ``A = s2`` where column 1 is true. ``None`` keeps all of them (the
+        *unfiltered* difference table).
 
     Returns
     -------
@@ -193,15 +249,18 @@ def build_operator_tables(quintuples: pd.DataFrame, *, difference_mask: np.ndarr
     if difference_mask is None:
         difference_mask = np.ones(len(q), dtype=bool)
     difference_mask = np.asarray(difference_mask, dtype=bool)
-    if difference_mask.shape != (len(q),):
-        raise ValueError(f"difference_mask has shape {difference_mask.shape}, expected ({len(q)},)")
+    if difference_mask.shape == (len(q),):
+        difference_mask = np.repeat(difference_mask[:, None], 2, axis=1)
+    if difference_mask.shape != (len(q), 2):
+        raise ValueError(f"difference_mask has shape {difference_mask.shape}, expected ({len(q)},) or ({len(q)}, 2)")
     out = {}
     for op, specs in _SPECS.items():
-        sub = q[difference_mask] if op == "difference" else q
         frames = []
         for k, (variant, ca, cb, ct) in enumerate(specs):
+            keep = difference_mask[:, 0 if ca == "s1" else 1] if op == "difference" else np.ones(len(q), dtype=bool)
+            sub = q[keep]
             frames.append(pd.DataFrame({"qid": sub["id"].to_numpy(), "variant": variant, "_k": k,
-                                        "_q": np.arange(len(sub)), "a": sub[ca].to_numpy(),
+                                        "_q": np.flatnonzero(keep), "a": sub[ca].to_numpy(),
                                         "b": sub[cb].to_numpy(), TARGET_COLUMN[op]: sub[ct].to_numpy()}))
         table = pd.concat(frames, ignore_index=True).sort_values(["_q", "_k"], kind="stable")
         out[op] = table.drop(columns=["_q", "_k"]).reset_index(drop=True)

@@ -1,0 +1,153 @@
+"""The set-up cell that lets a chapter run outside a checkout (Colab, a downloaded notebook).
+
+``make launch-cell`` writes one hidden code cell (tags ``remove-cell`` and ``compsem-setup``)
+right after each chapter's ``parameters`` cell, which stays the first code cell for papermill.
+The cell is plain Python with no import of ``compsem`` (which may not be installed yet):
+
+* inside a checkout of the repository (``$COMPSEM_ROOT`` set, or a ``pyproject.toml`` beside
+  ``src/compsem`` in the working directory or one of its parents, as :func:`compsem.paths.repo_root`
+  looks for) it installs nothing: the book build, ``python -m compsem run``, JupyterLab and
+  Binder all run inside one;
+* elsewhere it clones the repository at the commit the book was built from, ``pip install``\\ s
+  it (the pinned dependencies include the offline model panel), sets ``COMPSEM_ROOT`` to the
+  clone and moves into its ``notebooks/`` folder, so paths such as ``../benchmarks`` resolve as
+  in the book;
+* in both cases it sets pandas' ``display.max_colwidth`` to ``None``, so that table cells show
+  their whole text instead of ending in "..." (``make check-book`` flags a cut cell).
+
+The repository URL and the commit are written into the cell: ``make launch-cell
+LAUNCH_REPO=https://github.com/OWNER/REPO LAUNCH_COMMIT=<sha>`` (the Pages workflow passes its
+own repository and commit, like the launch-button URLs). An empty commit clones the default
+branch; an empty URL makes the cell stop with a message saying how to install by hand.
+
+``python -m compsem.book.launch [--repo URL] [--commit SHA] [notebooks ...]`` is the command
+behind the target; rewriting is idempotent (a notebook whose cell is already current is not
+touched).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+__all__ = ["TAGS", "setup_source", "setup_cell", "place_setup_cell", "write_launch_cells", "main"]
+
+#: Tags of the set-up cell: hidden in the book, and findable again by ``make launch-cell``.
+TAGS = ["remove-cell", "compsem-setup"]
+CELL_ID = "compsem-setup"
+
+_TEMPLATE = '''\
+# Set-up for a chapter opened outside a checkout (Colab, a download); hidden in the book.
+# Inside a checkout, or with COMPSEM_ROOT set, it installs nothing. Elsewhere it clones the
+# repository at the commit the book was built from, installs it with the offline model panel
+# and points COMPSEM_ROOT at the clone. Written by `make launch-cell`: do not edit by hand.
+import importlib, os, subprocess, sys
+from pathlib import Path
+
+COMPSEM_REPO = {repo!r}
+COMPSEM_COMMIT = {commit!r}
+COMPSEM_PIP_ARGS = {pip_args!r}
+
+def _compsem_checkout():
+    if os.environ.get("COMPSEM_ROOT"):
+        return Path(os.environ["COMPSEM_ROOT"])
+    return next((d for d in (Path.cwd(), *Path.cwd().parents)
+                 if (d / "pyproject.toml").is_file() and (d / "src" / "compsem").is_dir()), None)
+
+if _compsem_checkout() is None:
+    if not COMPSEM_REPO:
+        raise RuntimeError("compsem is not installed and this notebook does not name its repository: clone "
+                           "the study, run `pip install -e .` in it and set COMPSEM_ROOT to the clone")
+    _root = Path.cwd() / "compsem-study"
+    if not (_root / "pyproject.toml").is_file():
+        subprocess.run(["git", "clone", "--quiet", COMPSEM_REPO, str(_root)], check=True)
+        if COMPSEM_COMMIT:
+            subprocess.run(["git", "-C", str(_root), "checkout", "--quiet", COMPSEM_COMMIT], check=True)
+    print(f"Installing the study from {{COMPSEM_REPO}} {{COMPSEM_COMMIT[:12]}} (a few minutes) ...")
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", *COMPSEM_PIP_ARGS, str(_root)], check=True)
+    if "--target" in COMPSEM_PIP_ARGS:   # an install into a folder of its own (the tests) goes first on the path
+        sys.path.insert(0, COMPSEM_PIP_ARGS[COMPSEM_PIP_ARGS.index("--target") + 1])
+    importlib.invalidate_caches()
+    os.environ["COMPSEM_ROOT"] = str(_root)
+    os.chdir(_root / "notebooks")
+
+try:   # everywhere: table cells show their whole text (check-book flags cells cut with "...")
+    import pandas as _pd
+    _pd.set_option("display.max_colwidth", None)
+except ImportError:
+    pass
+'''
+
+
+def setup_source(repo: str = "", commit: str = "", pip_args: Sequence[str] = ()) -> str:
+    """The set-up cell's code for repository ``repo`` at ``commit``.
+
+    ``pip_args`` are extra ``pip install`` options (``["--no-deps", "--target", DIR]`` in the
+    tests; a ``--target`` folder is put first on ``sys.path``).
+    """
+    return _TEMPLATE.format(repo=str(repo), commit=str(commit), pip_args=list(pip_args))
+
+
+def setup_cell(repo: str = "", commit: str = "", pip_args: Sequence[str] = ()) -> dict:
+    """The set-up cell as a notebook (nbformat 4.5) code cell."""
+    return {"cell_type": "code", "execution_count": None, "id": CELL_ID, "metadata": {"tags": list(TAGS)},
+            "outputs": [], "source": setup_source(repo, commit, pip_args).splitlines(keepends=True)}
+
+
+def _is_setup(cell: dict) -> bool:
+    return "compsem-setup" in cell.get("metadata", {}).get("tags", [])
+
+
+def place_setup_cell(nb: dict, cell: dict) -> dict:
+    """``nb`` with ``cell`` right after its ``parameters`` cell (any older set-up cell removed).
+
+    Raises ``ValueError`` when the notebook has no code cell tagged ``parameters`` or when that
+    cell is not the first code cell (papermill injects parameters after it).
+    """
+    cells = [c for c in nb["cells"] if not _is_setup(c)]
+    code = [i for i, c in enumerate(cells) if c["cell_type"] == "code"]
+    params = [i for i in code if "parameters" in cells[i].get("metadata", {}).get("tags", [])]
+    if not params:
+        raise ValueError("no code cell tagged 'parameters'")
+    if params[0] != code[0]:
+        raise ValueError(f"the 'parameters' cell is code cell {code.index(params[0]) + 1}, not the first")
+    cells.insert(params[0] + 1, cell)
+    return {**nb, "cells": cells}
+
+
+def _dump(nb: dict) -> str:
+    return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
+
+
+def write_launch_cells(notebooks: Sequence[str | Path], *, repo: str = "", commit: str = "") -> list[Path]:
+    """(Re)write the set-up cell into each notebook; return the notebooks that changed."""
+    cell = setup_cell(repo, commit)
+    changed = []
+    for path in map(Path, notebooks):
+        text = path.read_text(encoding="utf-8")
+        try:
+            new = _dump(place_setup_cell(json.loads(text), cell))
+        except ValueError as exc:
+            raise ValueError(f"{path}: {exc}") from None
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+            changed.append(path)
+    return changed
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m compsem.book.launch", description=__doc__.splitlines()[0])
+    ap.add_argument("notebooks", nargs="*", help="default: notebooks/*.ipynb")
+    ap.add_argument("--repo", default="", help="the repository's public URL (git clone address)")
+    ap.add_argument("--commit", default="", help="the commit the book is built from (empty: default branch)")
+    args = ap.parse_args(argv)
+    notebooks = args.notebooks or sorted(Path("notebooks").glob("*.ipynb"))
+    changed = write_launch_cells(notebooks, repo=args.repo, commit=args.commit)
+    print(f"set-up cell current in {len(notebooks)} notebook(s); rewrote {len(changed)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

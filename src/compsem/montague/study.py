@@ -1,0 +1,261 @@
+"""Embed and run: the only module of Part III that calls the embedding cache.
+
+:func:`run_tests` takes one model's embeddings and computes the three tests under one reading
+(:data:`~compsem.montague.metrics.READINGS`): ``"official"``, the authors' code, which produced
+the published numbers, or ``"equations"``, Eq. 3/5/7 as printed. Both come from the same
+embeddings; the AA sub-phrases ("a1 a2") are embedded with the AAN phrases because the official
+reading of test I needs them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from ..cache import embed
+from .data import PHRASE_SETS, PhraseSet, Vocabulary, build_phrases, check_strings, load_vocabulary
+from .metrics import (READINGS, Rules, _check_distance, closer_than_all, non_subsectivity, pair_intersectivity,
+                      pairwise_distance, rules_for, single_intersectivity, within_adjective_distances)
+
+__all__ = ["Embedded", "MontagueResult", "embed_texts", "embed_phrases", "run_tests", "run_models", "run_readings",
+           "reading_label", "planned_texts"]
+
+
+@dataclass
+class Embedded:
+    """The embeddings a model gives the words and phrases of one :class:`PhraseSet`.
+
+    ``words`` (A + N, d): adjectives then nouns; ``an`` (A, N, d); ``aan`` (K, d) and ``aa``
+    (A (A-1), d), the AA sub-phrases, or None when the AAN set was not requested. ``strings``
+    says how the texts were written.
+    """
+
+    model: str
+    words: np.ndarray
+    an: np.ndarray
+    aan: np.ndarray | None = None
+    seconds: float = 0.0
+    aa: np.ndarray | None = None
+    strings: str = "official"
+
+
+def embed_texts(texts: Sequence[str], model: str, *, trust_remote_code: bool = False) -> np.ndarray:
+    """(n, d) embeddings of any texts through the cache (for the try-it page's own words)."""
+    return embed(list(texts), model, trust_remote_code=trust_remote_code)
+
+
+def _texts(phrases: PhraseSet, sets: tuple[str, ...]) -> list[str]:
+    texts = [*phrases.words, *phrases.an.ravel()]
+    if "AAN" in sets:
+        texts += [*phrases.aan, *phrases.aa]
+    return texts
+
+
+def embed_phrases(phrases: PhraseSet, model: str, *, sets: Iterable[str] = PHRASE_SETS,
+                  embed_fn: Callable[[list[str], str], np.ndarray] | None = None,
+                  trust_remote_code: bool = False) -> Embedded:
+    """Embed all words and the requested phrase sets with **one** call to ``embed_fn``.
+
+    ``embed_fn(texts, model)`` defaults to :func:`compsem.embed` (cached on disk, deduplicating;
+    ``trust_remote_code`` is passed to it). With ``"AAN"`` the AA sub-phrases are embedded too.
+    The texts are unique by construction, so the blocks are views into the one returned matrix.
+    """
+    sets = _check_sets(sets)
+    v = phrases.vocab
+    texts = _texts(phrases, sets)
+    t0 = time.perf_counter()
+    if embed_fn is None:
+        X = embed(texts, model, trust_remote_code=trust_remote_code)
+    else:
+        X = np.asarray(embed_fn(texts, model))
+    secs = time.perf_counter() - t0
+    if X.ndim != 2 or X.shape[0] != len(texts):
+        raise ValueError(f"embedding function returned shape {X.shape} for {len(texts)} texts")
+    W = v.n_adj + v.n_noun
+    K = phrases.an.size
+    L = W + K + phrases.aan.size
+    aan = aa = None
+    if "AAN" in sets:
+        aan, aa = X[W + K:L], X[L:]
+    return Embedded(model=model, words=X[:W], an=X[W:W + K].reshape(v.n_adj, v.n_noun, -1),
+                    aan=aan, seconds=secs, aa=aa, strings=phrases.strings)
+
+
+def _check_sets(sets: Iterable[str]) -> tuple[str, ...]:
+    sets = (sets,) if isinstance(sets, str) else tuple(sets)
+    bad = [s for s in sets if s not in PHRASE_SETS]
+    if bad or not sets:
+        raise ValueError(f"unknown phrase set(s) {bad or sets}; choose from {PHRASE_SETS}")
+    return sets
+
+
+def reading_label(reading: str | Rules) -> str:
+    """``"official"`` or ``"equations"`` when the rules are exactly one reading's, else a label
+    naming the rules that differ from the official reading (e.g. ``"official, strict=False"``)."""
+    rules = rules_for(reading)
+    for name in READINGS:
+        if rules == rules_for(name):
+            return name
+    base = rules_for("official")
+    diff = [f"{k}={getattr(rules, k)}" for k in ("aan_reference", "pair_nouns", "strict")
+            if getattr(rules, k) != getattr(base, k)]
+    return "official, " + ", ".join(diff)
+
+
+@dataclass
+class MontagueResult:
+    """Truth arrays of the three tests for one model under one reading.
+
+    ``single_an`` (A, N); ``single_aan`` (A, A, N) with NaN on ``a1 == a2`` (None if AAN was not
+    run); ``pairs`` and ``pair_ties`` (A, A, N, N) (NaN on excluded entries); ``nonsub`` (A, N);
+    ``reading`` the label of the rules (:func:`reading_label`), ``rules`` the rules themselves,
+    ``strings`` how the texts were written; ``an_distances`` holds the (A, N) distances
+    ``phrase_adj`` d(a n, a), ``phrase_noun`` d(a n, n) and ``adj_noun`` d(a, n) the AN tests
+    read; ``nan_embeddings`` counts words/phrases whose embedding was zero or NaN.
+    """
+
+    model: str
+    distance: str
+    vocab: Vocabulary
+    single_an: np.ndarray
+    pairs: np.ndarray
+    pair_ties: np.ndarray
+    nonsub: np.ndarray
+    single_aan: np.ndarray | None = None
+    an_distances: dict = field(default_factory=dict)
+    nan_embeddings: dict = field(default_factory=dict)
+    seconds: dict = field(default_factory=dict)
+    reading: str = "official"
+    rules: Rules = field(default_factory=Rules)
+    strings: str = "official"
+
+
+def _degenerate_rows(X: np.ndarray) -> int:
+    X = X.reshape(-1, X.shape[-1])
+    return int(np.sum(~np.isfinite(X).all(axis=1) | ~(np.abs(X).sum(axis=1) > 0)))
+
+
+def _aan_references(emb: Embedded, phrases: PhraseSet, rules: Rules, D_ww: np.ndarray,
+                    distance: str) -> np.ndarray:
+    """(K, m) distances each d(p, t_i) of AAN phrase p is compared with under ``rules``."""
+    A, N = phrases.vocab.n_adj, phrases.vocab.n_noun
+    a1, a2, n = phrases.aan_a1, phrases.aan_a2, phrases.aan_n
+    if rules.aan_reference == "words":                     # Eq. 3: d(a1, a2), d(a1, n), d(a2, n)
+        return np.stack([D_ww[a1, a2], D_ww[a1, A + n], D_ww[a2, A + n]], axis=1)
+    if emb.aa is None:
+        raise ValueError("the official reading of test I needs the AA sub-phrases; embed with sets=('AN', 'AAN')")
+    # word -> rest of the phrase embedded as a phrase: d(a1, "a2 n"), d(a2, "a1 n"), d(n, "a1 a2")
+    D_w_an = pairwise_distance(emb.words, emb.an.reshape(A * N, -1), distance)   # (W, A N)
+    aa_pos = np.full((A, A), -1)
+    aa_pos[phrases.aa_a1, phrases.aa_a2] = np.arange(len(phrases.aa))
+    D_n_aa = pairwise_distance(emb.words[A:], emb.aa, distance)                   # (N, A (A-1))
+    return np.stack([D_w_an[a1, a2 * N + n], D_w_an[a2, a1 * N + n], D_n_aa[n, aa_pos[a1, a2]]], axis=1)
+
+
+def run_tests(emb: Embedded, vocab: Vocabulary, phrases: PhraseSet | None = None, *,
+              reading: str | Rules = "official", distance: str = "cos") -> MontagueResult:
+    """All three tests for one model's embeddings under ``reading`` (AAN only if ``emb.aan`` is
+    present).
+
+    ``reading`` is ``"official"`` (the authors' code, default), ``"equations"`` (Eq. 3/5/7 as
+    printed) or a :class:`~compsem.montague.metrics.Rules` (one rule switched at a time, see
+    :func:`~compsem.montague.metrics.rules_for`). The AAN tests need the :class:`PhraseSet`.
+    """
+    _check_distance(distance)
+    rules = rules_for(reading)
+    A, N = vocab.n_adj, vocab.n_noun
+    secs = {}
+    t0 = time.perf_counter()
+    D_ww = pairwise_distance(emb.words, emb.words, distance)                       # (W, W)
+    an_flat = emb.an.reshape(A * N, -1)
+    D_an_w = pairwise_distance(an_flat, emb.words, distance)                       # (A N, W)
+    a_idx, n_idx = np.divmod(np.arange(A * N), N)
+    terms_an = np.stack([a_idx, A + n_idx], axis=1)
+    single_an = single_intersectivity(D_an_w, D_ww, terms_an).reshape(A, N)     # same in both readings
+    secs["single_an"] = time.perf_counter() - t0
+
+    single_aan = None
+    if emb.aan is not None:
+        if phrases is None:
+            raise ValueError("run_tests needs the PhraseSet to read the AAN index arrays")
+        t0 = time.perf_counter()
+        a1, a2, n = phrases.aan_a1, phrases.aan_a2, phrases.aan_n
+        rows = np.arange(len(a1))
+        D_aan_w = pairwise_distance(emb.aan, emb.words, distance)                  # (K, W)
+        d_near = np.stack([D_aan_w[rows, a1], D_aan_w[rows, a2], D_aan_w[rows, A + n]], axis=1)
+        d_far = _aan_references(emb, phrases, rules, D_ww, distance)
+        single_aan = np.full((A, A, N), np.nan)
+        single_aan[a1, a2, n] = closer_than_all(d_near, d_far)
+        secs["single_aan"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    d_within = within_adjective_distances(emb.an, distance)                        # (A, N, N)
+    pairs, ties = pair_intersectivity(d_within, strict=rules.strict, nouns=rules.pair_nouns)
+    secs["pairs"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    rows = np.arange(A * N)
+    nonsub = non_subsectivity(D_an_w[rows, a_idx], D_an_w[rows, A + n_idx], strict=rules.strict).reshape(A, N)
+    secs["nonsub"] = time.perf_counter() - t0
+
+    nan_emb = {"words": _degenerate_rows(emb.words), "AN": _degenerate_rows(emb.an)}
+    if emb.aan is not None:
+        nan_emb["AAN"] = _degenerate_rows(emb.aan)
+    an_d = {"phrase_adj": D_an_w[rows, a_idx].reshape(A, N), "phrase_noun": D_an_w[rows, A + n_idx].reshape(A, N),
+            "adj_noun": D_ww[a_idx, A + n_idx].reshape(A, N)}
+    return MontagueResult(emb.model, distance, vocab, single_an, pairs, ties, nonsub, single_aan,
+                          an_d, nan_emb, secs, reading_label(rules), rules, emb.strings)
+
+
+def run_readings(models: Sequence[str], *, readings: Iterable[str | Rules] = READINGS,
+                 vocab: Vocabulary | None = None, strings: str = "official", distance: str = "cos",
+                 sets: Iterable[str] = PHRASE_SETS, embed_fn=None, trust_remote_code: bool = False,
+                 progress: bool = True) -> dict[str, dict[str, MontagueResult]]:
+    """Embed each model once (cached) and run the tests under every reading of ``readings``.
+
+    Returns ``{reading label: {model: MontagueResult}}`` (labels from :func:`reading_label`).
+    ``strings`` (``"official"`` or ``"clean"``, see :data:`compsem.montague.data.STRINGS`) says
+    how the texts are written; it is a separate switch from the reading.
+    """
+    vocab = vocab or load_vocabulary()
+    phrases = build_phrases(vocab, strings=check_strings(strings))
+    readings = [readings] if isinstance(readings, (str, Rules)) else list(readings)
+    out: dict[str, dict[str, MontagueResult]] = {reading_label(r): {} for r in readings}
+    for m in (tqdm(models, desc="models") if progress else models):
+        emb = embed_phrases(phrases, m, sets=sets, embed_fn=embed_fn, trust_remote_code=trust_remote_code)
+        for r in readings:
+            res = run_tests(emb, vocab, phrases, reading=r, distance=distance)
+            res.seconds["embed"] = emb.seconds
+            out[reading_label(r)][m] = res
+    return out
+
+
+def run_models(models: Sequence[str], *, vocab: Vocabulary | None = None, reading: str | Rules = "official",
+               strings: str = "official", distance: str = "cos", sets: Iterable[str] = PHRASE_SETS,
+               embed_fn=None, trust_remote_code: bool = False, progress: bool = True
+               ) -> dict[str, MontagueResult]:
+    """Embed (one cached call per model) and run all tests under one ``reading`` for each model."""
+    res = run_readings(models, readings=[reading], vocab=vocab, strings=strings, distance=distance, sets=sets,
+                       embed_fn=embed_fn, trust_remote_code=trust_remote_code, progress=progress)
+    return next(iter(res.values()))
+
+
+def planned_texts(params: dict) -> list[str]:
+    """The unique texts a Part III chapter with these parameters embeds per model.
+
+    Reads ``phrase_sets`` (default AN and AAN) and ``strings`` (default ``"official"``); a chapter
+    that shows the strings decomposition (``decompose=True``) embeds the ``"clean"`` texts too.
+    """
+    vocab = load_vocabulary()
+    sets = _check_sets(params.get("phrase_sets", PHRASE_SETS))
+    variants = [params.get("strings", "official")]
+    if params.get("decompose", False):
+        variants.append("clean")
+    texts: list[str] = []
+    for s in dict.fromkeys(variants):
+        texts += _texts(build_phrases(vocab, strings=check_strings(s)), sets)
+    return list(dict.fromkeys(texts))

@@ -1,0 +1,389 @@
+"""The views of chapters 10–13: each table a chapter shows, the values it glues, what it saves.
+
+A chapter builds one view from a :mod:`.study` run and calls its methods cell by cell; every
+method returns a table or a figure and records the numbers the prose glues in ``values``
+(the last cell glues them all). Nothing here embeds: the run holds the embeddings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from .. import measures as M
+from ..results import save_table
+from .data import QUINTUPLE_COLUMNS, SAMPLES_PER_QUINTUPLE, unique_texts
+from .metrics import CELLS, EPS_MODES, eps_label, geometry, ned_check
+from .report import (cells_beside_paper, fmt_ci, ned_paper_check, paper_name, plot_cells_summary, plot_filter, plot_norm_ratios,
+                     plot_position_histograms, raw_beside_paper, reference)
+from .study import STUDY, DataRun, OperatorRun
+from .tables import (c4_table, cells_table, eps_modes_table, geometry_samples, geometry_table, norm_ratio_stats,
+                     raw_scores_table, union_table)
+
+__all__ = ["DataChapter", "OverlapChapter", "DifferenceChapter", "UnionChapter", "cell_measures"]
+
+
+def cell_measures(measures: Sequence[str]) -> list[str]:
+    """The measures of the cell tables: cosine and NED where asked for (the paper's pair)."""
+    return [m for m in ("cos", "ned") if m in measures] or list(measures[:1])
+
+
+def _regions(geo: pd.DataFrame, order: Sequence[str]) -> pd.DataFrame:
+    return geo.assign(pct=[fmt_ci(*r) for r in geo[["pct", "low", "high"]].to_numpy()]).pivot(
+        index="model", columns="region", values="pct")[list(order)]
+
+
+class DataChapter:
+    """Chapter 10: the embedded set, fusion lengths, the operator tables, the filter."""
+
+    def __init__(self, run: DataRun, *, filter_threshold: float):
+        self.run, self.threshold = run, filter_threshold
+        q = run.quintuples
+        self.values: dict = {"n_quint": len(q), "n_topics": int(q["topic"].nunique()) if "topic" in q else 0}
+
+    def example(self) -> pd.DataFrame:
+        q = self.run.quintuples
+        return q.iloc[[0]][["id"] + list(QUINTUPLE_COLUMNS)].T.rename(columns={0: "example quintuple"})
+
+    def lengths(self) -> pd.DataFrame:
+        """Word counts per role and each fusion's length over its two sources' (the budget is 0.5)."""
+        q = self.run.quintuples
+        words = pd.DataFrame({c: q[c].str.split().str.len() for c in QUINTUPLE_COLUMNS})
+        ratio = pd.concat([words["s1"] / (words["s_prev"] + words["s_curr"]),
+                           words["s2"] / (words["s_curr"] + words["s_next"])], ignore_index=True)
+        self.values.update(ratio_mean=float(ratio.mean()), ratio_lo=float(ratio.quantile(0.05)),
+                           ratio_hi=float(ratio.quantile(0.95)))
+        stats = words.describe().T[["mean", "std", "min", "max"]].round(1)
+        stats.loc["fusion length / sources' length"] = ratio.describe()[["mean", "std", "min", "max"]].round(2)
+        return stats
+
+    def sizes(self) -> pd.DataFrame:
+        """Samples per operator, ours and the paper's (Section 5)."""
+        rep, tables = self.run.filter, self.run.tables
+        ref = reference("dataset").set_index("quantity")["value"]
+        self.values.update(pass_rate=100 * rep.pass_rate, n_pass=rep.n_pass, filter_name=", ".join(rep.encoders),
+                           paper_pass_rate=float(100 * ref["difference_samples"] / 6 / ref["overlap_samples"]))
+        self._sizes = pd.DataFrame({
+            "samples per quintuple": [SAMPLES_PER_QUINTUPLE[op] for op in tables],
+            "samples (ours)": [len(t) for t in tables.values()],
+            "samples (paper, Section 5)": [int(ref[f"{op}_samples"]) for op in tables]}, index=list(tables))
+        return self._sizes
+
+    def filter_rules(self) -> pd.DataFrame:
+        """Both readings of the filter: difference samples they keep here, and the paper's count
+        divided by the samples each rule keeps per passing unit."""
+        rep = self.run.filter
+        paper = int(reference("dataset").set_index("quantity")["value"]["difference_samples"])
+        ours = rep.samples()
+        self.values.update(rule=rep.rule, n_pairs_pass=rep.n_pairs_pass, n_pairs=2 * rep.n_quintuples,
+                           diff_quintuple_rule=ours["quintuple"], diff_pair_rule=ours["pair"],
+                           paper_units_quintuple=paper // 6, paper_units_pair=paper // 3)
+        return pd.DataFrame({
+            "passes": ["a whole quintuple (both pairs below the threshold)", "one sentence pair"],
+            "samples per passing unit": [6, 3],
+            "passing units (ours)": [rep.n_pass, rep.n_pairs_pass],
+            "difference samples (ours)": [ours["quintuple"], ours["pair"]],
+            "passing units implied by the paper's 79,824": [paper // 6, paper // 3]},
+            index=pd.Index(["per quintuple", "per sentence pair"], name="filter rule"))
+
+    def filter_figure(self):
+        return plot_filter(self.run.filter, self.threshold)
+
+    def by_encoder(self) -> pd.DataFrame:
+        """The same filter under each model of the run, one at a time."""
+        rows = []
+        for m, r in self.run.by_model.items():
+            rows.append({"filter encoder": m, "median cos(prev, curr)": float(np.nanmedian(r.cos_prev_curr[m])),
+                         "median cos(curr, next)": float(np.nanmedian(r.cos_curr_next[m])),
+                         "quintuples passing": r.n_pass, "pass rate %": 100 * r.pass_rate, "undefined": r.n_undefined})
+        self._by_encoder = pd.DataFrame(rows)
+        return self._by_encoder
+
+    def dedup(self) -> pd.DataFrame:
+        tables = self.run.tables
+        n_slots, n_unique = sum(3 * len(t) for t in tables.values()), len(unique_texts(tables))
+        self.values.update(n_slots=n_slots, n_unique=n_unique, dedup_factor=n_slots / n_unique)
+        return pd.DataFrame({"sentence slots in the three tables": [n_slots], "distinct sentences encoded": [n_unique]})
+
+    def save(self, *, dataset_source, sample_cap, seed) -> None:
+        rep, q = self.run.filter, self.run.quintuples
+        out = self._sizes.reset_index(names="operator")
+        out["filter_encoders"] = ", ".join(rep.encoders)
+        out["filter_threshold"] = self.threshold
+        out["n_quintuples"] = len(q)
+        out["filter_pass_rate"] = rep.pass_rate
+        save_table(out, STUDY, "dataset_sizes", dataset_source=dataset_source, sample_cap=sample_cap, seed=seed)
+        save_table(self._by_encoder, STUDY, "filter_by_encoder", threshold=self.threshold,
+                   dataset_source=dataset_source)
+        save_table(self.filter_rules().reset_index(), STUDY, "filter_rules", threshold=self.threshold,
+                   filter_encoders=rep.encoders, dataset_source=dataset_source, sample_cap=sample_cap, seed=seed)
+
+
+class _OperatorChapter:
+    operator = ""
+
+    def __init__(self, run: OperatorRun, *, n_boot: int = 1000, seed: int = 0, **params):
+        self.run, self.n_boot, self.seed, self.params = run, n_boot, seed, params
+        self.models, self.main = run.models, run.main
+        self.m0 = run.models[0]
+        self.emb, self.controls = run.emb[run.main], run.controls[run.main]
+        self.values: dict = {"first_model": self.m0}
+        self.geoms = geometry(self.emb, self.operator)
+        self.control_geoms = geometry(self.controls, self.operator)
+
+    def position_figure(self, title: str):
+        return plot_position_histograms(self.geoms, title=title)
+
+    def _geometry(self, **kw) -> pd.DataFrame:
+        self.geo = geometry_table({**self.geoms, **self.control_geoms}, n_boot=self.n_boot, seed=self.seed, **kw)
+        return self.geo
+
+    def _prov(self) -> dict:
+        return dict(models=self.models, **self.params, seed=self.seed, n_boot=self.n_boot)
+
+
+class OverlapChapter(_OperatorChapter):
+    """Chapter 11: Table 12 margins, C1 cells (Tables 1/13), ε choices, baselines, C2."""
+
+    operator = "overlap"
+
+    def __init__(self, run: OperatorRun, *, measures: Sequence[str], grid_size: int = 132, eps_range="pooled",
+                 **kw):
+        super().__init__(run, grid_size=grid_size, eps_range=eps_range, **kw)
+        self.measures, self.grid_size, self.eps_range = list(measures), grid_size, eps_range
+        self.cm = cell_measures(measures)
+        self.values["n_overlap"] = len(run.subsets[self.main])
+
+    def margins(self) -> pd.DataFrame:
+        self.raw = raw_scores_table(self.emb, "overlap", self.measures)
+        return raw_beside_paper(self.raw, reference("overlap_deltas"), {
+            "M(A,O) − M(A,B)": ("m_ao_minus_m_ab", "d1_mean", "d1_std"),
+            "M(B,O) − M(A,B)": ("m_bo_minus_m_ab", "d2_mean", "d2_std")}).set_index(["measure", "model"])
+
+    def cells(self, measure: str | None = None) -> pd.DataFrame:
+        if not hasattr(self, "cells_tab"):
+            self.cells_tab = cells_table(self.emb, "overlap", self.cm, mode=self.eps_range, size=self.grid_size,
+                                         n_boot=self.n_boot, seed=self.seed)
+        return cells_beside_paper(self.cells_tab, reference("c1_cells"), measure or self.cm[0]).set_index("model")
+
+    def summary_figure(self):
+        c, m = self.cells_tab, self.cm[0]
+        tt = c[(c["cell"] == "TT") & (c["measure"] == m)].set_index("model")["pct"]
+        ff = c[(c["cell"] == "FF") & (c["measure"] == m)].set_index("model")["pct"]
+        ref_tt = reference("c1_cells").query("measure == 'cos'")["TT"]
+        self.values.update(c1_best_model=tt.idxmax(), c1_best_tt=float(tt.max()), c1_first_tt=float(tt.iloc[0]),
+                           c1_first_ff=float(ff.iloc[0]), c1_paper_min=float(ref_tt.min()),
+                           c1_paper_max=float(ref_tt.max()))
+        return plot_cells_summary(c, cell="TT", label="% samples in (T,T)")
+
+    def eps_modes(self, extra: Sequence = ()) -> pd.DataFrame:
+        return eps_modes_table(self.emb, "overlap", self.cm[0], size=self.grid_size, extra=extra).round(1)
+
+    def baselines(self) -> pd.DataFrame:
+        base_emb = {**self.controls, self.m0: self.emb[self.m0]}
+        base = pd.concat([cells_table(base_emb, "overlap", self.cm[:1], mode=m, size=self.grid_size,
+                                      n_boot=self.n_boot, seed=self.seed) for m in ("per-model", "fixed")])
+        w = base.pivot_table(index=["model", "mode"], columns="cell", values="pct")[list(CELLS)]
+        self.values.update(c1_shuffled_tt0=float(w.loc[(self.run.shuffled_name, "fixed"), "TT"]),
+                           c1_first_tt0=float(w.loc[(self.m0, "fixed"), "TT"]))
+        return w.round(1)
+
+    def c2(self) -> pd.DataFrame:
+        geo = self._geometry()
+        between = geo[geo["region"] == "between"].set_index("model")["pct"]
+        ds = reference("dataset").set_index("quantity")["value"]
+        self.values.update(c2_first_between=float(between[self.m0]), c2_min_between=float(between[self.models].min()),
+                           c2_random_between=float(between["random"]),
+                           c2_paper_gpt3=float(ds["gpt3_overlap_projection_between_pct"]))
+        return _regions(geo, ["between", "near_a", "near_b", "outside"])
+
+    def save(self) -> None:
+        prov = self._prov()
+        save_table(self.cells_tab.assign(criterion="C1"), STUDY, "c1_cells", **prov)
+        save_table(self.geo.assign(criterion="C2"), STUDY, "c2_geometry", **prov)
+        save_table(self.raw, STUDY, "overlap_margins", **prov)
+        save_table(geometry_samples(self.geoms, self.run.subsets[self.main]), STUDY, "c2_samples", **prov)
+
+
+class DifferenceChapter(_OperatorChapter):
+    """Chapter 12: Table 14 scores, C3 cells (Tables 2/15), C4 (Table 3), C5, baselines."""
+
+    operator = "difference"
+    UNFILTERED = "unfiltered (all quintuples)"
+
+    def __init__(self, run: OperatorRun, *, measures: Sequence[str], grid_size: int = 132, eps_range="pooled",
+                 **kw):
+        super().__init__(run, grid_size=grid_size, eps_range=eps_range, **kw)
+        self.measures, self.grid_size, self.eps_range = list(measures), grid_size, eps_range
+        self.cm = cell_measures(measures)
+        rep = run.filter
+        self.values.update(n_pass=rep.n_pass, pass_rate=100 * rep.pass_rate, n_diff_main=len(run.subsets[self.main]),
+                           n_diff_all=len(run.subsets[self.UNFILTERED]), main_subset=self.main)
+
+    def sizes(self) -> pd.DataFrame:
+        return pd.DataFrame({"difference samples": {k: len(v) for k, v in self.run.subsets.items()}})
+
+    def scores(self) -> pd.DataFrame:
+        self.raw = pd.concat([raw_scores_table(e, "difference", self.measures).assign(subset=k)
+                              for k, e in self.run.emb.items()])
+        main = self.raw[self.raw["subset"] == self.main].drop(columns="subset")
+        return raw_beside_paper(main, reference("difference_scores"), {
+            "M(B,D)": ("m_bd", "m_bd", None), "M(A,D) − M(B,D)": ("m_ad_minus_m_bd", "m_ad_minus_m_bd", None),
+            "M(A,B) − M(B,D)": ("m_ab_minus_m_bd", "m_ab_minus_m_bd", None)}).set_index(["measure", "model"])
+
+    def ned_paper(self) -> pd.DataFrame:
+        """The paper's NED column against plain (1 − cos)/2 (Table 14)."""
+        t = ned_paper_check()
+        d = t["NED − (1 − cos)/2"]
+        self.values.update(ned_n_fit=int(t["fits"].sum()), ned_n_models=len(t), ned_laser=float(d["LASER"]),
+                           ned_infersent=float(d["InferSent"]),
+                           ned_fit_max=float(d[t["fits"]].abs().max()), ned_llm_min=float(d[~t["fits"]].drop(
+                               ["LASER", "InferSent"]).min()), ned_llm_max=float(d.drop(["LASER", "InferSent"]).max()))
+        return t.round(4)
+
+    def ned_ours(self) -> pd.DataFrame:
+        """Mean over (B, D) pairs of our NED and the two simpler candidates, per model of the run."""
+        rows = {}
+        for m, e in self.emb.items():
+            r = ned_check(e["difference"]["b"], e["difference"]["t"])
+            rows[m] = {k: float(np.nanmean(v)) for k, v in r.items()}
+        t = pd.DataFrame(rows).T.rename(columns={"ned": "NED (ours)", "half_one_minus_cos": "(1 − cos)/2",
+                                                 "half_one_minus_pearson": "(1 − Pearson r)/2"})
+        gap = (t["NED (ours)"] - t["(1 − cos)/2"]).abs()
+        self.values.update(ned_ours_gap_model=gap.idxmax(), ned_ours_gap=float(gap.max()))
+        return t.round(4)
+
+    def cells(self, measure: str | None = None) -> pd.DataFrame:
+        if not hasattr(self, "cells_tab"):
+            self.cells_tab = pd.concat([
+                cells_table(e, "difference", self.cm, mode=self.eps_range, size=self.grid_size, n_boot=self.n_boot,
+                            seed=self.seed).assign(subset=k) for k, e in self.run.emb.items()])
+        c = self.cells_tab
+        return cells_beside_paper(c[c["subset"] == self.main], reference("c3_cells"), measure or self.cm[0]
+                                  ).set_index("model")
+
+    def eps_modes(self) -> pd.DataFrame:
+        """(T,T) share per subset under the three named ε modes; glues the paper's ranges too."""
+        modes = pd.concat([cells_table(e, "difference", self.cm[:1], mode=m, size=self.grid_size, n_boot=0
+                                       ).assign(subset=k) for k, e in self.run.emb.items() for m in EPS_MODES])
+        ttm = modes[modes["cell"] == "TT"].pivot_table(index="model", columns=["subset", "mode"], values="pct")
+        c = self.cells_tab
+        tt = c[(c["cell"] == "TT") & (c["measure"] == self.cm[0]) & (c["subset"] == self.main)].set_index("model")["pct"]
+        ref = reference("c3_cells")
+        r2, r15 = ref[ref["measure"] == "cos"], ref[ref["measure"] == "ned"]
+        enc, llm = r2[r2["model"].isin(["SBERT-mini", "SBERT-L", "USE"])]["TT"], r2[r2["family"] == "llm"]["TT"]
+        high15 = r15[r15["TT"] > 90]
+        self.values.update(
+            c3_best_model=tt.idxmax(), c3_best_tt=float(tt.max()), c3_first_fixed=float(ttm.loc[self.m0, (self.main, "fixed")]),
+            c3_first_fixed_unf=float(ttm.loc[self.m0, (self.UNFILTERED, "fixed")]), p_enc_lo=float(enc.min()),
+            p_enc_hi=float(enc.max()), p_llm_lo=float(llm.min()), p_llm_hi=float(llm.max()),
+            p_t15_models=", ".join(high15["model"]), p_t15_lo=float(high15["TT"].min()))
+        return ttm.round(1)
+
+    def c4(self) -> pd.DataFrame:
+        modes = [self.eps_range] + ([] if self.eps_range == "fixed" else ["fixed"])
+        c4 = pd.concat([c4_table(e, self.cm, mode=m, size=self.grid_size, n_boot=self.n_boot, seed=self.seed
+                                 ).assign(subset=k) for k, e in self.run.emb.items() for m in modes])
+        self.c4_tab = c4.copy()
+        c4["ours"] = [fmt_ci(*r) for r in c4[["pct", "low", "high"]].to_numpy()]
+        w = c4.pivot_table(index="model", columns=["subset", "mode", "measure"], values="ours", aggfunc="first")
+        ref = reference("c4").pivot_table(index="model", columns="measure", values="pct_CD3")
+        paper = ref.reindex([paper_name(m) for m in self.models])
+        paper.index = self.models
+        paper.columns = pd.MultiIndex.from_tuples([("paper, Table 3", "pooled (16 encoders)", c) for c in paper.columns])
+        main = c4[(c4["subset"] == self.main) & (c4["mode"] == eps_label(self.eps_range))
+                  & (c4["measure"] == self.cm[0])].set_index("model")
+        self.values.update(c4_first=float(main.loc[self.m0, "pct"]), c4_worst_model=main["pct"].idxmin(),
+                           c4_worst=float(main["pct"].min()))
+        return pd.concat([w, paper], axis=1)
+
+    def c5(self) -> pd.DataFrame:
+        geo = self._geometry()
+        near_a = geo[geo["region"] == "near_a"].set_index("model")["pct"]
+        med_t = float(geo.groupby("model")["median_t"].first()[self.m0])
+        self.values.update(c5_first_near_a=float(near_a[self.m0]), c5_random_near_a=float(near_a["random"]),
+                           c5_first_median_t=med_t, c5_first_median_axis=1 - med_t)   # the histogram shows 1 - t
+        return _regions(geo, ["near_a", "between", "near_b", "outside"])
+
+    def baselines(self) -> pd.DataFrame:
+        base_emb = {**self.controls, self.m0: self.emb[self.m0]}
+        kw = dict(size=self.grid_size, n_boot=0)
+        base = pd.concat([cells_table(base_emb, "difference", self.cm[:1], mode=m, **kw) for m in ("per-model", "fixed")])
+        bc4 = pd.concat([c4_table(base_emb, self.cm[:1], mode=m, **kw) for m in ("per-model", "fixed")])
+        bw = base.pivot_table(index=["model", "mode"], columns="cell", values="pct")[list(CELLS)]
+        bw["C4 %"] = bc4.set_index(["model", "mode"])["pct"]
+        shuf = self.run.shuffled_name
+        self.values.update(c4_random_fixed=float(bw.loc[("random", "fixed"), "C4 %"]),
+                           c3_shuf_fixed=float(bw.loc[(shuf, "fixed"), "TT"]), c3_shuf_ft=float(bw.loc[(shuf, "fixed"), "FT"]))
+        return bw.round(1)
+
+    def summary_figure(self):
+        fig, axes = plt.subplots(1, 2, figsize=(10, 3.2))
+        c, c4 = self.cells_tab, self.c4_tab
+        plot_cells_summary(c[c["subset"] == self.main], cell="TT", label="% samples in (T,T), C3", ax=axes[0])
+        plot_cells_summary(c4[(c4["subset"] == self.main) & (c4["mode"] == eps_label(self.eps_range))], cell=None,
+                           label="% samples meeting C4", ax=axes[1])
+        fig.tight_layout()
+        return fig
+
+    def save(self) -> None:
+        rep = self.run.filter
+        prov = self._prov() | dict(filter_encoders=rep.encoders, filter_threshold=rep.threshold,
+                                   filter_rule=rep.rule, filter_pass_rate=rep.pass_rate)
+        save_table(self.cells_tab.assign(criterion="C3"), STUDY, "c3_cells", **prov)
+        save_table(self.c4_tab.assign(criterion="C4"), STUDY, "c4", **prov)
+        save_table(self.geo.assign(criterion="C5", subset=self.main), STUDY, "c5_geometry", **prov)
+        save_table(self.raw, STUDY, "difference_scores", **prov)
+        save_table(geometry_samples(self.geoms, self.run.subsets[self.main]).assign(subset=self.main), STUDY,
+                   "c5_samples", **prov)
+
+
+class UnionChapter(_OperatorChapter):
+    """Chapter 13: C6 geometry, the norm ratios (Figure 10), C6 by norm case."""
+
+    operator = "union"
+
+    def __init__(self, run: OperatorRun, *, comparable: float = 0.1, near: float = 0.25, **kw):
+        super().__init__(run, comparable=comparable, near=near, **kw)
+        self.comparable, self.near = comparable, near
+        self.values["n_union"] = len(run.subsets[self.main])
+
+    def c6_geometry(self) -> pd.DataFrame:
+        geo = self._geometry(near=self.near)
+        between = geo[geo["region"] == "between"].set_index("model")["pct"]
+        self.values.update(c6_first_between=float(between[self.m0]), c6_min_between=float(between[self.models].min()),
+                           c6_shuf_between=float(between[self.run.shuffled_name]))
+        return _regions(geo, ["between", "near_a", "near_b", "outside"])
+
+    def between_figure(self):
+        return plot_cells_summary(self.geo[self.geo["region"] == "between"].assign(measure="between A and B"),
+                                  cell=None, label="% projections between A and B")
+
+    def norm_figure(self):
+        self.ratios = {m: M.norm_ratio(e["union"]["a"], e["union"]["b"], warn=False)
+                       for m, e in {**self.emb, **self.controls}.items() if m != self.run.shuffled_name}
+        return plot_norm_ratios(self.ratios)
+
+    def norms(self) -> pd.DataFrame:
+        self.norm_stats = norm_ratio_stats(self.ratios, comparable=self.comparable)
+        pc = self.norm_stats.loc[self.models, "% comparable"]
+        self.values.update(norm_comparable_min=float(pc.min()), norm_comparable_min_model=pc.idxmin())
+        return self.norm_stats.round(3)
+
+    def c6(self) -> pd.DataFrame:
+        c6 = union_table({**self.emb, **self.controls}, {**self.geoms, **self.control_geoms},
+                         comparable=self.comparable, near=self.near, n_boot=self.n_boot, seed=self.seed)
+        c6["expected region"] = c6["norm_case"].map({"comparable": "between", "a_larger": "near A", "b_larger": "near B"})
+        self.c6_tab = c6.copy()
+        c6["% in expected region"] = [fmt_ci(*r) for r in c6[["pct_expected", "low", "high"]].to_numpy()]
+        return c6.pivot(index="model", columns="norm_case", values=["n_case", "% in expected region"])
+
+    def save(self) -> None:
+        prov = self._prov()
+        save_table(self.geo.assign(criterion="C6-geometry"), STUDY, "c6_geometry", **prov)
+        save_table(self.c6_tab.assign(criterion="C6"), STUDY, "c6_norm_cases", **prov)
+        save_table(self.norm_stats.reset_index(names="model"), STUDY, "union_norm_ratios", **prov)
+        save_table(geometry_samples(self.geoms, self.run.subsets[self.main]), STUDY, "c6_samples", **prov)

@@ -1,0 +1,196 @@
+"""Embed and run Part I: the only module of :mod:`compsem.setcomp` that calls the embedding cache.
+
+A chapter resolves its models with :func:`resolve`, then asks for one run object:
+
+* :func:`run_data` — quintuples, the difference filter under each panel model (chapter 10);
+* :func:`run_operator` — one operator's table embedded under every model, plus the two
+  controls (a random encoder and the first model on shuffled targets) (chapters 11–13).
+
+Everything downstream (:mod:`.tables`, :mod:`.report`) works on the arrays these return.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .. import encoders as _encoders
+from ..cache import embed
+from ..encoders import resolve_models
+from ..measures import cosine
+from .data import (OPERATORS, TARGET_COLUMN, FilterReport, build_operator_tables, filter_masks, load_source,
+                   shuffled_targets, unique_texts, validate_quintuples)
+
+__all__ = ["STUDY", "resolve", "embed_texts", "embed_tables", "difference_filter", "planned_texts", "DataRun",
+           "run_data", "OperatorRun", "run_operator", "CONTROL_RANDOM"]
+
+#: The study's name in ``data/reference/paper_models.csv`` and ``results/``.
+STUDY = "setcomp"
+#: The random control encoder every operator chapter runs beside the models.
+CONTROL_RANDOM = "random"
+
+EmbedFn = Callable[[list[str], str], np.ndarray]
+
+
+def resolve(models, *, trust_remote_code: bool = False) -> list[str]:
+    """A chapter's ``models`` parameter as specs (``"panel"``, ``"paper"`` or a list).
+
+    ``"paper"`` is the set-operator paper's panel (``data/reference/paper_models.csv``).
+    Before anything is embedded, every spec is checked to be loadable here: offline, a model
+    that would have to be downloaded fails at once, naming what it would download.
+    """
+    specs = resolve_models(models, study=STUDY)
+    check = getattr(_encoders, "check_available", None)   # the foundation's check (lands with the 12:30 merge)
+    if check is not None:
+        check(specs, trust_remote_code=trust_remote_code, study=STUDY)
+    return specs
+
+
+def embed_texts(texts: Sequence[str], model: str, *, trust_remote_code: bool = False) -> np.ndarray:
+    """``(n, d)`` float64 embeddings of ``texts`` under ``model`` through the disk cache."""
+    return np.asarray(embed(list(texts), model, trust_remote_code=trust_remote_code), dtype=np.float64)
+
+
+def _embedder(embed_fn: EmbedFn | None, trust_remote_code: bool) -> EmbedFn:
+    if embed_fn is not None:
+        return embed_fn
+    return lambda texts, model: embed_texts(texts, model, trust_remote_code=trust_remote_code)
+
+
+def embed_tables(tables: Mapping[str, pd.DataFrame], models: Sequence[str], *, trust_remote_code: bool = False,
+                 embed_fn: EmbedFn | None = None) -> dict[str, dict[str, dict[str, np.ndarray]]]:
+    """Embed every distinct sentence of ``tables`` once per model; index it per table.
+
+    Returns ``{model: {operator: {"a": (n, d), "b": (n, d), "t": (n, d)}}}`` (float64).
+    ``embed_fn(texts, model)`` replaces the cache in tests.
+    """
+    fn = _embedder(embed_fn, trust_remote_code)
+    texts = unique_texts(dict(tables))
+    pos = {t: i for i, t in enumerate(texts)}
+    out: dict[str, dict[str, dict[str, np.ndarray]]] = {}
+    for model in models:
+        E = np.asarray(fn(texts, model), dtype=np.float64)
+        out[model] = {op: {"a": E[[pos[x] for x in t["a"]]], "b": E[[pos[x] for x in t["b"]]],
+                           "t": E[[pos[x] for x in t[TARGET_COLUMN[op]]]]} for op, t in tables.items()}
+    return out
+
+
+def difference_filter(quintuples: pd.DataFrame, *, encoders: str | Sequence[str] = "sbert-mini",
+                      threshold: float = 0.25, rule: str = "quintuple", trust_remote_code: bool = False,
+                      embed_fn: EmbedFn | None = None) -> FilterReport:
+    """Embed the source sentences under each filter encoder and apply both filter rules.
+
+    A sentence pair passes when its cosine is below ``threshold`` under **every** encoder in
+    ``encoders``; see :func:`compsem.setcomp.data.filter_masks` for the two rules and the
+    treatment of undefined cosines.
+    """
+    encs = [encoders] if isinstance(encoders, str) else list(encoders)
+    if not encs:
+        raise ValueError("difference_filter needs at least one encoder")
+    fn = _embedder(embed_fn, trust_remote_code)
+    q = validate_quintuples(quintuples)
+    texts = list(dict.fromkeys(q["s_prev"].tolist() + q["s_curr"].tolist() + q["s_next"].tolist()))
+    pos = {t: i for i, t in enumerate(texts)}
+    cpc, ccn = {}, {}
+    for spec in encs:
+        E = fn(texts, spec)
+        ep, ec, en = (E[[pos[t] for t in q[c]]] for c in ("s_prev", "s_curr", "s_next"))
+        cpc[spec], ccn[spec] = cosine(ep, ec, warn=False), cosine(ec, en, warn=False)
+    return filter_masks(cpc, ccn, threshold=threshold, rule=rule)
+
+
+def planned_texts(params: dict) -> list[str]:
+    """The distinct texts a Part I chapter with these parameters embeds per model.
+
+    Uses ``dataset_source``, ``sample_cap`` and ``seed`` (chapter defaults otherwise). The
+    union over the three operator tables without the filter: what chapters 10–13 together
+    embed under each model (each chapter embeds a subset; shuffled controls add no text).
+    """
+    q = load_source(params.get("dataset_source", "embedded"), cap=params.get("sample_cap"),
+                    seed=int(params.get("seed", 0)))
+    return unique_texts(build_operator_tables(q))
+
+
+@dataclass
+class DataRun:
+    """Chapter 10: the quintuples, the operator tables after the filter, the filter under each model."""
+
+    models: list[str]
+    quintuples: pd.DataFrame
+    filter: FilterReport
+    tables: dict[str, pd.DataFrame]
+    by_model: dict[str, FilterReport] = field(repr=False, default_factory=dict)
+
+
+def run_data(models: Sequence[str], *, dataset_source: str = "embedded", filter_encoders=("sbert-mini",),
+             filter_threshold: float = 0.25, filter_rule: str = "quintuple", sample_cap: int | None = None,
+             seed: int = 0, trust_remote_code: bool = False) -> DataRun:
+    """Load, filter (under ``filter_encoders`` and, one by one, under every model) and build the tables."""
+    q = load_source(dataset_source, cap=sample_cap, seed=seed)
+    kw = dict(threshold=filter_threshold, rule=filter_rule, trust_remote_code=trust_remote_code)
+    rep = difference_filter(q, encoders=list(filter_encoders), **kw)
+    tables = build_operator_tables(q, difference_mask=rep.difference_mask)
+    by_model = {m: difference_filter(q, encoders=m, **kw) for m in models}
+    return DataRun(list(models), q, rep, tables, by_model)
+
+
+@dataclass
+class OperatorRun:
+    """One operator's samples embedded under every model (chapters 11–13).
+
+    ``subsets`` maps a subset name to its table (the difference chapter has a filtered and an
+    unfiltered one; the first is the main subset), ``emb[subset]`` the embeddings as
+    :func:`embed_tables` returns them, ``controls[subset]`` the random encoder and the first
+    model on shuffled targets (``"<model> (shuffled O|D|U)"``).
+    """
+
+    operator: str
+    models: list[str]
+    quintuples: pd.DataFrame
+    subsets: dict[str, pd.DataFrame]
+    emb: dict[str, dict]
+    controls: dict[str, dict]
+    filter: FilterReport | None = None
+
+    @property
+    def main(self) -> str:
+        return next(iter(self.subsets))
+
+    @property
+    def shuffled_name(self) -> str:
+        return f"{self.models[0]} (shuffled {TARGET_COLUMN[self.operator].upper()})"
+
+
+def run_operator(operator: str, models: Sequence[str], *, dataset_source: str = "embedded",
+                 sample_cap: int | None = None, seed: int = 0, filter_encoders=("sbert-mini",),
+                 filter_threshold: float = 0.25, filter_rule: str = "quintuple", trust_remote_code: bool = False,
+                 embed_fn: EmbedFn | None = None) -> OperatorRun:
+    """Embed one operator's table(s) under ``models`` and the two controls.
+
+    For ``"difference"`` the filter runs first: the main subset is ``"filtered"`` when at least
+    two quintuples' samples pass, and ``"unfiltered (all quintuples)"`` is always computed.
+    """
+    if operator not in OPERATORS:
+        raise ValueError(f"unknown operator {operator!r}; choose from {', '.join(OPERATORS)}")
+    models = list(models)
+    q = load_source(dataset_source, cap=sample_cap, seed=seed)
+    kw = dict(trust_remote_code=trust_remote_code, embed_fn=embed_fn)
+    rep = None
+    if operator == "difference":
+        rep = difference_filter(q, encoders=list(filter_encoders), threshold=filter_threshold, rule=filter_rule, **kw)
+        subsets = {"unfiltered (all quintuples)": build_operator_tables(q)["difference"]}
+        kept = build_operator_tables(q, difference_mask=rep.difference_mask)["difference"]
+        if kept["qid"].nunique() >= 2:
+            subsets = {"filtered": kept, **subsets}
+    else:
+        subsets = {"main": build_operator_tables(q)[operator]}
+    emb = {name: embed_tables({operator: t}, models, **kw) for name, t in subsets.items()}
+    main = next(iter(subsets))
+    run = OperatorRun(operator, models, q, subsets, emb, {}, rep)
+    shuf = {operator: shuffled_targets(subsets[main], operator, seed=seed)}
+    run.controls[main] = {CONTROL_RANDOM: embed_tables({operator: subsets[main]}, [CONTROL_RANDOM], **kw)[CONTROL_RANDOM],
+                          run.shuffled_name: embed_tables(shuf, models[:1], **kw)[models[0]]}
+    return run

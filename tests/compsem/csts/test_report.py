@@ -1,0 +1,46 @@
+"""Part II's report: glue values against counts computed here, figures, reference tables."""
+
+from __future__ import annotations
+
+import matplotlib
+import pandas as pd
+import pytest
+
+from compsem.csts import report as R
+from compsem.csts import study as S
+from compsem.csts.training import TrainConfig
+from compsem.errors import DataError
+
+
+def test_data_values_on_the_embedded_set():
+    parts, rep = S.book_data("embedded")
+    v = R.data_values(rep, parts)
+    df = pd.concat(parts.values())
+    assert v["csts_n_pairs"] == 165 and v["csts_n_rows"] == 330 and v["csts_n_ties"] == 0
+    assert v["csts_n_test"] == len(parts["test"]) and v["csts_n_test_pairs"] == len(parts["test"]) // 2
+    extremes = df["label"].isin([1.0, 5.0]).mean() * 100
+    assert v["csts_label_extreme_pct"] == pytest.approx(extremes)
+    assert isinstance(R.label_figure(df), matplotlib.figure.Figure)
+
+
+def test_finetune_values_against_the_prior():
+    summary = pd.DataFrame({"config": ["bi/mse", "cross/mse"], "test_spearman_mean": [50.0, 30.0],
+                            "test_spearman_std": [1.0, 2.0], "test_pair_accuracy_mean": [70.0, 60.0]})
+    runs = pd.DataFrame({"loss_first_epoch": [1.0, 1.0], "loss_last_epoch": [0.5, 1.2], "test_n": [600, 600],
+                         "n_train_rows": [1000, 1000], "train_seconds": [30.0, 90.0], "examples_per_s": [30.0, 10.0]})
+    base = pd.DataFrame([{"split": "test", "spearman": 40.0, "pearson": 38.0, "share_conditions_seen_%": 70.0}])
+    v = R.finetune_values(summary, runs, base)
+    assert v["ft_best_config"] == "bi/mse" and v["ft_best_minus_prior"] == 10.0 and v["ft_bi_minus_prior"] == 10.0
+    assert v["ft_loss_drop_share"] == 50.0 and v["ft_train_minutes"] == 2.0 and v["ft_max_std_text"] == "2.0 points"
+
+
+def test_setup_text_follows_the_config():
+    assert R.setup_text(TrainConfig.preset("official"), [0, 1, 2]).startswith("all layers of the encoder trained for 3")
+    assert "top 2 layer(s)" in R.setup_text(TrainConfig(), [0]) and "1 seed" in R.setup_text(TrainConfig(), [0])
+
+
+def test_reference_tables_load():
+    t3 = R.reference("table3_finetune")
+    assert t3.query("encoding == 'bi' and model == 'SimCSE-large'")["spearman_mean"].item() == 47.5
+    with pytest.raises(DataError, match="available"):
+        R.reference("nope")

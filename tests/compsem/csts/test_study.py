@@ -1,0 +1,70 @@
+"""Part II's runs: baselines, the run cache, zero-shot text pairs, planned texts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+import torch
+
+from compsem.csts import data as cd
+from compsem.csts import study as st
+from compsem.csts import training as ct
+
+
+def test_baselines_condition_prior_on_hand_data(rows):
+    train = cd.assign_pairs(rows(4))
+    test = cd.assign_pairs(rows(2))
+    b = st.baselines(train, {"test": test}).set_index("split").loc["test"]
+    # colour -> mean(4, 5, 4, 5) = 4.5 and number -> 1.5 on every pair: perfect pair order
+    assert b["pair_accuracy"] == 100.0 and b["share_conditions_seen_%"] == 100.0
+    assert b["n_pairs"] == 2 and b["n_tied_pairs"] == 0
+
+
+def test_train_and_evaluate_is_seeded_and_reused(word_bert, rows):
+    train = cd.assign_pairs(rows(4))
+    cfg = ct.TrainConfig(encoding="bi", objective="quad+mse", lr=1e-3, epochs=2, batch_size=4, max_length=32)
+    a = st.train_and_evaluate(word_bert, train, {"train": train}, cfg, seed=3, reuse=False)
+    b = st.train_and_evaluate(word_bert, train, {"train": train}, cfg, seed=3, reuse=False)
+    assert a["train_spearman"] == b["train_spearman"] and not a["reused"]
+    c = st.train_and_evaluate(word_bert, train, {"train": train}, cfg, seed=3)
+    assert c["reused"] and c["train_spearman"] == a["train_spearman"]
+    d = st.train_and_evaluate(word_bert, train, {"train": train}, cfg.with_(lr=2e-3), seed=3)
+    assert not d["reused"]
+    assert {"train_pair_accuracy", "train_pair_accuracy_with_ties", "n_quad_pairs"} <= set(a)
+
+
+def test_zero_shot_textpair_is_cosine_of_pair_encodings(word_bert, rows):
+    df = cd.assign_pairs(rows(2))
+    s = st.zero_shot_textpair(df, word_bert)
+    m = ct.new_model(word_bert, ct.TrainConfig(encoding="bi", train_layers=None), seed=0).eval()
+    with torch.no_grad():
+        a = m._encode([df.sentence1.iloc[0]], [df.condition.iloc[0]])
+        b = m._encode([df.sentence2.iloc[0]], [df.condition.iloc[0]])
+    assert s.shape == (4,)
+    assert s[0] == pytest.approx(torch.nn.functional.cosine_similarity(a, b).item(), abs=1e-5)
+
+
+def test_pair_accuracy_ties_both_ways(rows):
+    df = rows(3)
+    df.loc[2:3, "label"] = 3.0  # pair 2 tied
+    df = cd.assign_pairs(df)
+    s = [0.9, 0.1, 0.2, 0.8, 0.5, 0.5]
+    assert st.pair_accuracy(s, df) == pytest.approx(100 * (1 + 0.5) / 2)  # ties left out
+    assert st.pair_accuracy(s, df, label_ties="include") == pytest.approx(100 * 1.5 / 3)
+
+
+def test_book_data_subsamples_and_planned_texts():
+    parts, rep = st.book_data("reannotated", train_pairs=100, eval_pairs=50)
+    assert parts["train"]["pair_id"].nunique() == 100 and parts["test"]["pair_id"].nunique() == 50
+    texts = st.planned_texts({"data": "reannotated", "eval_pairs": 50})
+    t = parts["test"]
+    want = set(t.sentence1) | set(t.sentence2) | set(st.attach(t.sentence1, t.condition))
+    assert want <= set(texts) and len(texts) == len(set(texts))
+
+
+def test_data_hash_changes_with_a_label(rows):
+    a = cd.assign_pairs(rows(2))
+    b = a.copy()
+    b.loc[0, "label"] = 3.0
+    assert st.data_hash(a) != st.data_hash(b) and st.data_hash(a) == st.data_hash(a.copy())

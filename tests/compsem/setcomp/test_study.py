@@ -1,0 +1,80 @@
+"""The study face: the filter embeds through the injected function, runs and planned texts."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from compsem.setcomp import data as ds
+from compsem.setcomp import study
+
+
+def quint(i, **over):
+    row = {"id": f"q{i}", "s_prev": f"prev {i}", "s_curr": f"curr {i}", "s_next": f"next {i}",
+           "s1": f"fusion one {i}", "s2": f"fusion two {i}"}
+    row.update(over)
+    return row
+
+
+def fake_embed(vectors):
+    def f(texts, spec):
+        return np.array([vectors[spec][t] for t in texts], dtype=float)
+    return f
+
+
+def test_difference_filter_is_all_or_nothing():
+    q = pd.DataFrame([quint(1), quint(2), quint(3)])
+    e = {"prev 1": [1, 0], "curr 1": [0, 1], "next 1": [1, 0],        # both pairs cos 0 -> pass
+         "prev 2": [1, 0], "curr 2": [0, 1], "next 2": [0, 1],        # second pair cos 1 -> fail
+         "prev 3": [1, 0.1], "curr 3": [1, 0], "next 3": [0, 1]}      # first pair ~1 -> fail
+    rep = study.difference_filter(q, encoders="m", threshold=0.25, embed_fn=fake_embed({"m": e}))
+    assert rep.mask.tolist() == [True, False, False]
+    assert rep.n_pass == 1 and rep.pass_rate == pytest.approx(1 / 3)
+    t = ds.build_operator_tables(q, difference_mask=rep.mask)
+    assert len(t["difference"]) == 6 and set(t["difference"]["qid"]) == {"q1"}
+    assert len(t["overlap"]) == 3 and len(t["union"]) == 6      # the filter touches differences only
+
+
+def test_difference_filter_threshold_is_strict_and_every_encoder_must_pass():
+    q = pd.DataFrame([quint(1)])
+    c = np.cos(np.deg2rad(60))  # 0.5
+    e1 = {"prev 1": [1, 0], "curr 1": [c, np.sin(np.deg2rad(60))], "next 1": [1, 0]}
+    e2 = {"prev 1": [1, 0], "curr 1": [0, 1], "next 1": [1, 0]}
+    f = fake_embed({"a": e1, "b": e2})
+    assert not study.difference_filter(q, encoders="a", threshold=0.5, embed_fn=f).mask[0]   # 0.5 < 0.5 is false
+    assert study.difference_filter(q, encoders="a", threshold=0.51, embed_fn=f).mask[0]
+    assert not study.difference_filter(q, encoders=["a", "b"], threshold=0.3, embed_fn=f).mask[0]
+    assert study.difference_filter(q, encoders=["b"], threshold=0.3, embed_fn=f).mask[0]
+
+
+def test_difference_filter_undefined_cosine_fails_and_is_counted():
+    q = pd.DataFrame([quint(1), quint(2)])
+    e = {"prev 1": [0, 0], "curr 1": [0, 1], "next 1": [1, 0],
+         "prev 2": [1, 0], "curr 2": [0, 1], "next 2": [1, 0]}
+    rep = study.difference_filter(q, encoders="m", embed_fn=fake_embed({"m": e}))
+    assert rep.mask.tolist() == [False, True] and rep.n_undefined == 1
+
+
+
+
+def test_planned_texts_are_the_distinct_sentences_of_the_three_tables():
+    q = ds.load_source("embedded", cap=5, seed=0)
+    texts = study.planned_texts({"dataset_source": "embedded", "sample_cap": 5, "seed": 0})
+    # five columns per quintuple, every sentence distinct in the shipped set
+    assert set(texts) == set(q[list(ds.QUINTUPLE_COLUMNS)].to_numpy().ravel())
+    assert len(texts) == len(set(texts))
+
+
+def test_run_operator_embeds_models_and_controls():
+    def fake(texts, model):
+        return np.array([[len(t), 1.0 + (model == "random")] for t in texts])
+
+    run = study.run_operator("difference", ["m"], sample_cap=4, embed_fn=fake, filter_encoders=["m"])
+    assert run.filter.encoders == ["m"] and run.main in ("filtered", "unfiltered (all quintuples)")
+    assert len(run.subsets["unfiltered (all quintuples)"]) == 24
+    assert set(run.controls[run.main]) == {"random", "m (shuffled D)"}
+    assert run.emb[run.main]["m"]["difference"]["a"].shape == (len(run.subsets[run.main]), 2)
+
+
+def test_paper_panel_resolves():
+    specs = study.resolve("paper")
+    assert "sbert-mini" in specs and "use" in specs
