@@ -23,7 +23,7 @@ from .tables import accuracy_frame, mean_scores_frame, ssm_frame
 
 __all__ = ["HEADLINES", "headlines", "try_it", "paper_table", "glue_all", "pool_summary", "pair_counts",
            "cluster_members", "judgement_distribution", "cluster_table", "models_table", "mean_scores",
-           "accuracy", "accuracy_by_label", "ssm_metrics", "accuracy_values", "ssm_values", "category_header", "basis_table",
+           "accuracy", "accuracy_by_label", "beside_paper", "ssm_metrics", "accuracy_values", "ssm_values", "category_header", "basis_table",
            "stress_table", "space_values"]
 
 #: Part IV's headline criterion in the cross-study profile.
@@ -214,6 +214,38 @@ def ssm_values(tab: pd.DataFrame) -> dict:
         "ssm_paper_human_ch": float(p3.loc[("Human", ""), "ch_rel"]),
         "ssm_n_dis": len(dis), "ssm_dis_rsa_best": float(dis["rsa"].max()) if len(dis) else float("nan"),
     }
+
+
+def beside_paper(run: Run, tab: pd.DataFrame, acc: pd.DataFrame) -> pd.DataFrame:
+    """Each model of the run that stands beside a row of the paper's Tables 2 and 3
+    (:func:`compsem.reference.paper_match`): our values, then the paper's, one row each.
+
+    Accuracy follows the paper's rules: the predicted label for a model that predicts one
+    (NLI), the 0.5 threshold otherwise. Empty when no model of the run maps to a paper row.
+    """
+    t2 = paper_table("accuracy").set_index(["model", "dataset"])
+    t3 = paper_table("ssm").set_index(["model", "dataset"])
+    metrics = [f"{m}_{sp}" for m in ("sparsity", "ch", "rsa") for sp in ("rel", "dis")]
+    cats = [c for c in CATEGORIES[:5] if c in t2.columns]
+    rows = []
+    for spec, name in zip(run.specs, run.scored):
+        hit = reference.paper_match("ssm", spec)
+        key = (str(hit["paper_name"]), str(hit.get("paper_variant") or "")) if hit else None
+        if key is None or key not in t3.index:
+            continue
+        ours = tab[tab.scorer == name].set_index("space")
+        a = acc[acc.scorer == name].set_index("category")
+        rule = "predicted label" if a["accuracy_label"].notna().any() else "R > 0.5"
+        col = "accuracy_label" if rule == "predicted label" else "accuracy"
+        label = " ".join(k for k in key if k)
+        mine = {m: float(ours.loc[m.rsplit("_", 1)[1], m.rsplit("_", 1)[0]]) if m.rsplit("_", 1)[1] in ours.index
+                else np.nan for m in metrics}
+        rows.append({"model": name, "source": "this book", "paper row": label, "same weights": bool(hit["same_model"]),
+                     "accuracy rule": rule, **mine, **{c: float(a.loc[c, col]) for c in cats}})
+        rows.append({"model": name, "source": "paper", "paper row": label, "same weights": bool(hit["same_model"]),
+                     "accuracy rule": "predicted label" if rule == "predicted label" else "score > 0.5",
+                     **{m: float(t3.loc[key, m]) for m in metrics}, **{c: float(t2.loc[key, c]) for c in cats}})
+    return pd.DataFrame(rows)
 
 
 # ---------------------------------------------------------------------------------------------

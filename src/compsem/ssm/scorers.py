@@ -141,12 +141,15 @@ def make_scorer(spec, *, trust_remote_code: bool = False, device: str | None = N
     return EmbeddingCosine(spec, trust_remote_code=trust_remote_code, device=device)
 
 
-def resolve_models(models: str | Iterable[str]) -> list[str]:
+def resolve_models(models: str | Iterable[str], *, trust_remote_code: bool = False) -> list[str]:
     """A chapter's ``models`` parameter as a list of Part IV specs, duplicates removed.
 
-    ``"panel"`` is ``lexical`` plus the installed encoder panel (each scored by cosine);
-    ``"paper"`` is the paper's panel as far as it maps to specs (:func:`compsem.encoders.resolve_models`
-    with ``study="ssm"``); other entries are checked with :func:`check_scorer_spec`.
+    ``"panel"`` is ``lexical`` plus the installed encoder panel (each scored by cosine).
+    ``"paper"`` is the paper's NLI models and SimCSE as far as they map to public checkpoints
+    (``data/reference/paper_models.csv``, through :func:`compsem.encoders.resolve_models` with
+    ``study="ssm"``); ChatGPT is left out (an API key, one paid request per ordered pair): add
+    ``"gen:openai:gpt-3.5-turbo"`` to the list for it. Other entries are checked with
+    :func:`check_scorer_spec`.
     """
     if isinstance(models, str):
         models = [models]
@@ -155,7 +158,8 @@ def resolve_models(models: str | Iterable[str]) -> list[str]:
         if m == "panel":
             out.extend(["lexical", *installed_panel()])
         elif m == "paper":
-            out.extend(resolve_encoder_models("paper", study="ssm"))
+            for kind in ("nli", "encoder"):
+                out.extend(resolve_encoder_models("paper", study="ssm", kind=kind, trust_remote_code=trust_remote_code))
         else:
             out.append(check_scorer_spec(m))
     if not out:

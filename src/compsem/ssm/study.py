@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from ..cache import embed
+from ..encoders import check_available
 from ..paths import cache_dir as cache_root
 from .data import Pool, load_study, unique_texts
 from .scorers import EmbeddingCosine, make_scorer, resolve_models
@@ -189,9 +190,14 @@ class Run:
 
 def run(models="panel", *, pool_source=None, trust_remote_code: bool = False, device: str | None = None,
         dtype: str | None = None, progress: bool = True) -> Run:
-    """Load the pool and its reference, resolve ``models`` and score every ordered pair."""
+    """Load the pool and its reference, resolve ``models`` and score every ordered pair.
+
+    Before anything is loaded, :func:`compsem.encoders.check_available` checks that every model
+    can be loaded here; offline, a hub model raises one error naming what would be downloaded.
+    """
     pool, R_ref, cats = load_study(pool_source)
-    specs = resolve_models(models)
+    specs = resolve_models(models, trust_remote_code=trust_remote_code)
+    check_available([s for s in specs if s != "lexical"], trust_remote_code=trust_remote_code, study="ssm")
     scored = score_all(pool, specs, progress=progress, trust_remote_code=trust_remote_code, device=device,
                        dtype=dtype)
     return Run(pool, R_ref, cats, specs, scored)

@@ -27,3 +27,11 @@ def test_metrics_chapter_reruns_with_a_tiny_nli_model(small_pool, tmp_path):
     assert set(acc.scorer) == {spec, "lexical"}
     by = acc.set_index("scorer")
     assert by.loc[spec, "accuracy_label"].notna().all() and by.loc["lexical", "accuracy_label"].isna().all()
+
+
+@pytest.mark.parametrize("nb", ["41_ssm_matrices", "42_ssm_metrics", "43_ssm_space"])
+def test_chapters_that_load_models_take_models_trust_remote_code_and_device(nb):
+    from compsem.book.runner import parameters_of
+
+    params = parameters_of(ROOT / "notebooks" / f"{nb}.ipynb")   # papermill must parse every line
+    assert params["models"] == '"panel"' and params["trust_remote_code"] == "False" and params["device"] == "None"

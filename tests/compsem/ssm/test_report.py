@@ -9,7 +9,7 @@ from compsem.ssm import report
 from compsem.ssm.data import load_pool, load_study
 from compsem.ssm.lexical import LexicalCoverage
 from compsem.ssm.metrics import distances, rsa
-from compsem.ssm.study import REFERENCE, run, score_all
+from compsem.ssm.study import REFERENCE, Scored, run, score_all
 
 
 def test_pool_values_by_hand(small_pool):
@@ -78,3 +78,24 @@ def test_headline_is_the_rsa_of_the_relatedness_space():
     assert row["low"] <= row["value"] <= row["high"]
     R = score_all(pool, ["bow"], progress=False)["bow"].R
     assert row["value"] == pytest.approx(rsa(distances(R, symmetric=True)["rel"], distances(R_ref)["rel"]))
+
+
+def test_a_model_that_maps_to_a_paper_row_stands_beside_it(small_pool):
+    r = run(["lexical", "bow"], pool_source=small_pool, progress=False)
+    tab, _ = report.ssm_metrics(r, n_boot=0)
+    acc, _ = report.accuracy(r, n_boot=0)
+    assert report.beside_paper(r, tab, acc).empty            # neither maps to a model of the paper
+    # the same matrices under the spec of the paper's "BERT base, MNLI" row, with predicted labels
+    spec = "nli:textattack/bert-base-uncased-MNLI#entailment=1"
+    lex = r.scored["lexical"]
+    r.specs, r.scored = [spec], {spec: Scored(spec, lex.R, False, "x", lex.R > 0.4)}
+    tab, _ = report.ssm_metrics(r, n_boot=0)
+    acc, _ = report.accuracy(r, n_boot=0)
+    both = report.beside_paper(r, tab, acc).set_index("source")
+    assert both.loc["paper", "paper row"] == "BERT base MNLI" and not both.loc["paper", "same weights"]
+    assert both.loc["paper", "rsa_rel"] == pytest.approx(0.76) and both.loc["paper", "synonymous"] == pytest.approx(0.733)
+    ours = tab[(tab.space == "rel") & (tab.scorer == spec)].iloc[0]
+    assert both.loc["this book", "rsa_rel"] == pytest.approx(ours.rsa)
+    assert both.loc["this book", "accuracy rule"] == "predicted label"
+    by_label = acc.set_index("category").accuracy_label
+    assert both.loc["this book", "inferential"] == pytest.approx(by_label["inferential"])

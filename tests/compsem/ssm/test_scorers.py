@@ -65,3 +65,14 @@ def test_cosine_from_vectors_by_hand():
     with pytest.warns(RuntimeWarning):
         raw = EmbeddingCosine("x", clip=False).from_vectors(X)
     assert raw[0, 2] == pytest.approx(-1.0)
+
+
+def test_paper_panel_is_the_mapped_nli_models_and_simcse():
+    from compsem.reference import paper_models
+
+    specs = resolve_models("paper")
+    rows = paper_models("ssm")
+    expected = [s for s in rows[rows.kind.isin(["nli", "encoder"])].spec if s]
+    assert specs == list(dict.fromkeys(expected)) and len(specs) == 6
+    assert "nli:textattack/bert-base-uncased-MNLI#entailment=1" in specs
+    assert not any(s.startswith("gen:") for s in specs)       # ChatGPT only when named

@@ -90,3 +90,16 @@ def test_run_and_planned_texts(small_pool):
     texts = planned_texts({"pool_source": str(small_pool)})
     assert texts == list(r.pool.texts) and len(texts) == 18
     assert len(planned_texts({})) == len(load_pool())
+
+
+def test_a_paper_run_offline_fails_fast_naming_the_downloads(small_pool, monkeypatch):
+    from compsem.errors import ModelsUnavailableError
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr(NLICrossEncoder, "__post_init__", lambda self: pytest.fail("nothing may load"))
+    with pytest.raises(ModelsUnavailableError) as err:
+        run("paper", pool_source=small_pool, progress=False)
+    text = str(err.value)
+    for hub_id in ("textattack/bert-base-uncased-MNLI", "MoritzLaurer/DeBERTa-v3-base-mnli",
+                   "princeton-nlp/sup-simcse-roberta-large"):
+        assert hub_id in text
