@@ -29,6 +29,7 @@ from ..montague import report as montague_report
 from ..results import Headline
 from ..setcomp import report as setcomp_report
 from ..ssm import report as ssm_report
+from .tryit import remote_code_kwargs
 
 __all__ = ["CRITERIA", "STUDY_REPORTS", "profile", "profile_matrix", "criteria_table", "profile_table",
            "profile_figure", "findings", "ranks"]
@@ -40,9 +41,12 @@ STUDY_REPORTS = {"setcomp": setcomp_report, "csts": csts_report, "montague": mon
 CRITERIA: tuple[Headline, ...] = tuple(h for r in STUDY_REPORTS.values() for h in r.HEADLINES)
 
 
-def profile(models: Sequence[str], *, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
-    """Tidy profile: one row per model and criterion (see :data:`CRITERIA`)."""
-    rows = [row for r in STUDY_REPORTS.values() for row in r.headlines(models, n_boot=n_boot, seed=seed)]
+def profile(models: Sequence[str], *, n_boot: int = 1000, seed: int = 0, trust_remote_code: bool = False) -> pd.DataFrame:
+    """Tidy profile: one row per model and criterion (see :data:`CRITERIA`). ``trust_remote_code``
+    reaches a study only when ``True`` (see :func:`.tryit.remote_code_kwargs`)."""
+    rows = [row for r in STUDY_REPORTS.values()
+            for row in r.headlines(models, n_boot=n_boot, seed=seed,
+                                   **remote_code_kwargs(r.headlines, trust_remote_code))]
     out = pd.DataFrame(rows)
     order = {c.key: i for i, c in enumerate(CRITERIA)}
     return out.sort_values(["model", "criterion"], key=lambda s: s.map(order) if s.name == "criterion" else s,

@@ -1,5 +1,6 @@
 """The course guide is linked, its references resolve, and every exercise has a learning goal."""
 
+import json
 import re
 
 from compsem.book.exercises import write_student_copies
@@ -50,3 +51,14 @@ def test_student_copies_offered_for_download_are_the_ones_staged(tmp_path):
     names = {p.name for p in write_student_copies(ROOT, tmp_path)}
     downloads = re.findall(r"\{download\}`[^<`]*<\.\./exercises/([^>]+)>`", GUIDE)
     assert len(downloads) == 4 and set(downloads) <= names
+
+
+def test_lab_commands_name_real_parameters():
+    commands = re.findall(r"`(python -m compsem run notebooks/[^`]+)`", GUIDE)
+    assert len(commands) >= 5
+    for cmd in commands:
+        nb = re.search(r"notebooks/(\w+\.ipynb)", cmd).group(1)
+        cells = json.loads((ROOT / "notebooks" / nb).read_text())["cells"]
+        params = "".join(next(c for c in cells if c["cell_type"] == "code")["source"])
+        for name in re.findall(r" -p (\w+) ", cmd):
+            assert re.search(rf"^{name}\s*=", params, re.M), f"{nb} has no parameter {name}"

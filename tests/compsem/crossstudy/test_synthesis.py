@@ -129,3 +129,17 @@ def test_profile_matrix_orders_criteria():
     prof = pd.DataFrame([{"model": "m", "criterion": c.key, "value": i} for i, c in enumerate(CRITERIA)][::-1])
     assert list(profile_matrix(prof).columns) == [c.key for c in CRITERIA]
     assert list(profile_matrix(prof).loc["m"]) == list(np.arange(len(CRITERIA), dtype=float))
+
+
+def test_profile_hands_trust_remote_code_to_the_studies(monkeypatch):
+    seen = []
+
+    def headlines(models, *, n_boot, seed, trust_remote_code=False):
+        seen.append(trust_remote_code)
+        return [{"model": m, "criterion": "RSA", "value": 1.0} for m in models]
+
+    crit = {c.key: c for c in CRITERIA}
+    monkeypatch.setattr(synthesis, "STUDY_REPORTS", {"ssm": SimpleNamespace(HEADLINES=[crit["RSA"]], headlines=headlines)})
+    synthesis.profile(["x"], trust_remote_code=True)
+    synthesis.profile(["x"])
+    assert seen == [True, False]

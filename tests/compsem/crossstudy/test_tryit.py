@@ -62,3 +62,16 @@ def test_sentence_space_lexical_is_asymmetric():
     assert R.loc["P", "H2"] == pytest.approx(1.0)      # all of "onions" is covered by the premise
     assert R.loc["H2", "P"] < 1.0
     assert "D_dis" in out["lexical"]
+
+
+def test_remote_code_reaches_a_study_only_when_asked_and_never_silently_dropped():
+    def plain(models):
+        return models
+
+    def able(models, *, trust_remote_code=False):
+        return trust_remote_code
+
+    assert tryit.remote_code_kwargs(plain, False) == {}
+    assert tryit.remote_code_kwargs(able, True) == {"trust_remote_code": True}
+    with pytest.raises(ValueError, match="plain does not take trust_remote_code"):
+        tryit.remote_code_kwargs(plain, True)
