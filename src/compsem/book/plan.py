@@ -66,6 +66,12 @@ def study_of(notebook: str | Path) -> str | None:
     return _NUMBER_TO_STUDY.get(m.group(1)) if m else None
 
 
+def _scores_pairs(spec: str) -> bool:
+    """A Part IV scorer that reads sentence pairs (an NLI model, a generator, the lexical
+    baseline) rather than embedding texts: nothing of it goes through the embedding cache."""
+    return spec == "lexical" or spec.startswith(("nli:", "gen:"))
+
+
 def _models(models: Any, study: str | None) -> list[str]:
     items = [models] if isinstance(models, str) else list(models)
     out: list[str] = []
@@ -179,7 +185,6 @@ def plan(notebook: str | Path, overrides: dict[str, Any] | None = None, *,
     params = {**notebook_parameters(notebook), **(overrides or {})}
     study = study_of(notebook)
     notes: list[str] = []
-    models = _models(params.get("models", "panel"), study)
     if study is None:
         notes.append(f"{Path(notebook).name} belongs to no study: nothing to plan")
         return pd.DataFrame(columns=["model", "texts", "cached", "to_embed", "texts_per_s", "estimate"]), notes
@@ -187,14 +192,23 @@ def plan(notebook: str | Path, overrides: dict[str, Any] | None = None, *,
     if isinstance(per_model, str):
         notes.append(per_model)
         per_model = {}
+        models = _models(params.get("models", "panel"), study)
+    else:
+        # the study resolved the chapter's models itself (its own "panel"/"paper")
+        models = list(per_model)
     try:
-        check_available(models, trust_remote_code=bool(params.get("trust_remote_code", False)), study=study)
+        check_available([m for m in models if m != "lexical"],   # lexical: a Part IV baseline, no model
+                        trust_remote_code=bool(params.get("trust_remote_code", False)), study=study)
     except CompsemError as exc:
         notes.append(str(exc))
     rates, where = _bench(bench)
     store = EmbeddingCache()
     rows = []
     for spec in models:
+        if _scores_pairs(spec):
+            rows.append({"model": spec, "texts": "-", "cached": "-", "to_embed": "-", "texts_per_s": "-",
+                         "estimate": "scores sentence pairs, embeds nothing (see make bench: ssm)"})
+            continue
         texts = per_model.get(spec)
         if texts is None:
             rows.append({"model": spec, "texts": "-", "cached": "-", "to_embed": "-", "texts_per_s": "-",

@@ -99,16 +99,21 @@ def difference_filter(quintuples: pd.DataFrame, *, encoders: str | Sequence[str]
     return filter_masks(cpc, ccn, threshold=threshold, rule=rule)
 
 
-def planned_texts(params: dict) -> list[str]:
-    """The distinct texts a Part I chapter with these parameters embeds per model.
+def planned_texts(params: dict) -> dict[str, list[str]]:
+    """``{spec: texts}``: the distinct texts a Part I chapter with these parameters embeds, for
+    each model its ``models`` parameter resolves to (no model is loaded).
 
-    Uses ``dataset_source``, ``sample_cap`` and ``seed`` (chapter defaults otherwise). The
-    union over the three operator tables without the filter: what chapters 10–13 together
-    embed under each model (each chapter embeds a subset; shuffled controls add no text).
+    Uses ``models``, ``dataset_source``, ``sample_cap`` and ``seed`` (chapter defaults
+    otherwise). The union over the three operator tables without the filter: what chapters
+    10–13 together embed under each model (each chapter embeds a subset; shuffled controls add
+    no text).
     """
     q = load_source(params.get("dataset_source", "embedded"), cap=params.get("sample_cap"),
                     seed=int(params.get("seed", 0)))
-    return unique_texts(build_operator_tables(q))
+    texts = unique_texts(build_operator_tables(q))
+    specs = resolve_models(params.get("models", "panel"), study="setcomp",
+                           trust_remote_code=bool(params.get("trust_remote_code", False)))
+    return {spec: texts for spec in specs}
 
 
 @dataclass

@@ -203,8 +203,12 @@ def run(models="panel", *, pool_source=None, trust_remote_code: bool = False, de
     return Run(pool, R_ref, cats, specs, scored)
 
 
-def planned_texts(params: dict) -> list[str]:
-    """The unique texts a Part IV chapter with these parameters scores per model: the pool's
-    sentences (each model sees all N^2 ordered pairs of them)."""
+def planned_texts(params: dict) -> dict[str, list[str]]:
+    """``{spec: texts}`` for each model the chapter's ``models`` parameter resolves to: the
+    pool's unique sentences (each model sees all N^2 ordered pairs of them; the embedding
+    models embed each sentence once, the NLI, generator and lexical scorers read the pairs)."""
     pool, _, _ = load_study(params.get("pool_source"))
-    return list(dict.fromkeys(pool.texts))
+    texts = list(dict.fromkeys(pool.texts))
+    specs = resolve_models(params.get("models", "panel"),
+                           trust_remote_code=bool(params.get("trust_remote_code", False)))
+    return {spec: texts for spec in specs}

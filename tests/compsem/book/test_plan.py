@@ -87,3 +87,19 @@ def test_unbenchmarked_hub_model_is_scaled_from_sbert_mini_by_size(setup):
     assert rows.loc["hf:FacebookAI/roberta-base", "texts_per_s"] == 0.4
     assert rows.loc["hf:FacebookAI/roberta-base", "estimate"] == "14 s (rough: sbert-mini's rate scaled by model size)"
     assert rows.loc["oa:text-embedding-ada-002", "estimate"] == "no benchmark for this model"
+
+
+def test_a_study_that_resolves_its_models_decides_the_rows(tmp_path, monkeypatch):
+    """A planned_texts that returns {spec: texts} names the models (the study's own "panel");
+    pair scorers (lexical, nli:, gen:) are listed as embedding nothing, not counted as texts."""
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "cache"))
+    nb = write_notebook(tmp_path / "41_fake.ipynb", ['models = "panel"\n'])
+    fake = types.ModuleType("compsem.ssm.study")
+    fake.planned_texts = lambda params: {"lexical": ["a", "b"], "nli:some/model": ["a", "b"], "bow": ["a", "b"]}
+    monkeypatch.setitem(sys.modules, "compsem.ssm.study", fake)
+    table, notes = P.plan(nb, bench=tmp_path / "none.json")
+    rows = table.set_index("model")
+    assert list(rows.index) == ["lexical", "nli:some/model", "bow"]
+    assert rows.loc["bow", "texts"] == 2 and rows.loc["bow", "to_embed"] == 2
+    for spec in ("lexical", "nli:some/model"):
+        assert rows.loc[spec, "texts"] == "-" and "embeds nothing" in rows.loc[spec, "estimate"]

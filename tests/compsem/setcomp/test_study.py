@@ -59,7 +59,10 @@ def test_difference_filter_undefined_cosine_fails_and_is_counted():
 
 def test_planned_texts_are_the_distinct_sentences_of_the_three_tables():
     q = ds.load_source("embedded", cap=5, seed=0)
-    texts = study.planned_texts({"dataset_source": "embedded", "sample_cap": 5, "seed": 0})
+    plan = study.planned_texts({"dataset_source": "embedded", "sample_cap": 5, "seed": 0,
+                                "models": ["bow", "glove-50d"]})
+    assert list(plan) == ["bow", "glove-50d"] and plan["bow"] == plan["glove-50d"]
+    texts = plan["bow"]
     # five columns per quintuple, every sentence distinct in the shipped set
     assert set(texts) == set(q[list(ds.QUINTUPLE_COLUMNS)].to_numpy().ravel())
     assert len(texts) == len(set(texts))

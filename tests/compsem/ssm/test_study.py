@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from compsem.encoders import get_encoder
+from compsem.encoders import get_encoder, installed_panel
 from compsem.ssm.data import Pool, load_pool
 from compsem.ssm.lexical import LexicalCoverage
 from compsem.ssm.nli import NLICrossEncoder
@@ -87,9 +87,12 @@ def test_run_and_planned_texts(small_pool):
     assert set(r.matrices) == {REFERENCE, "lexical", "bow"} and r.matrices[REFERENCE] is r.R_ref
     prov = r.provenance(n_boot=5)
     assert prov["models"] == ["lexical", "bow"] and prov["n_boot"] == 5 and set(prov["identities"]) == {"lexical", "bow"}
-    texts = planned_texts({"pool_source": str(small_pool)})
-    assert texts == list(r.pool.texts) and len(texts) == 18
-    assert len(planned_texts({})) == len(load_pool())
+    plan = planned_texts({"pool_source": str(small_pool), "models": ["lexical", "bow"]})
+    assert list(plan) == ["lexical", "bow"]
+    assert plan["bow"] == list(r.pool.texts) and len(plan["bow"]) == 18
+    # "panel" is the lexical scorer plus the installed encoder panel, as in the chapters
+    assert list(planned_texts({})) == ["lexical", *installed_panel()]
+    assert all(len(t) == len(load_pool()) for t in planned_texts({}).values())
 
 
 def test_a_paper_run_offline_fails_fast_naming_the_downloads(small_pool, monkeypatch):
