@@ -98,15 +98,22 @@ def group_split(df: pd.DataFrame, *, fractions=BOOK_FRACTIONS, seed: int = BOOK_
     return lab[g]
 
 
-def splits(df: pd.DataFrame, *, seed: int = BOOK_SEED, fractions=BOOK_FRACTIONS) -> dict[str, pd.DataFrame]:
+def splits(df: pd.DataFrame, *, seed: int = BOOK_SEED, fractions=BOOK_FRACTIONS,
+           split: str = "pair") -> dict[str, pd.DataFrame]:
     """``{"train": …, "validation": …, "test": …}`` sub-frames (index reset).
 
     A frame with a ``split`` column (per-split files, the embedded set) keeps its splits; one
-    without (a single file such as the re-annotated training split) is split by
-    :func:`group_split` with ``seed``. A split that is absent is an empty frame.
+    without (a single file such as the re-annotated training split) is split with ``seed``:
+    ``split="pair"`` by :func:`split_by_pair` (both rows of a pair together; a sentence may recur
+    in another split), ``split="sentence"`` by :func:`group_split` (stricter: no sentence is in
+    two splits). A split that is absent is an empty frame.
     """
+    if split not in ("pair", "sentence"):
+        raise ValueError(f'split must be "pair" or "sentence", got {split!r}')
     if "split" not in df.columns:
-        df = df.assign(split=group_split(df, fractions=fractions, seed=seed))
+        lab = (split_by_pair(df["pair_id"], fractions=fractions, seed=seed) if split == "pair"
+               else group_split(df, fractions=fractions, seed=seed))
+        df = df.assign(split=lab)
     return {name: df[df["split"] == name].reset_index(drop=True) for name in SPLITS}
 
 

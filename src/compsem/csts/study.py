@@ -170,12 +170,14 @@ def sweep(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFram
 
 
 def book_data(data="reannotated", *, split_seed: int = 0, train_pairs=None, eval_pairs=None, sample_seed: int = 0,
-              **load_kw):
+              split: str = "pair", **load_kw):
     """Load ``data`` (any :func:`load_csts` source, or a dict of per-split files), split it,
     subsample the training pairs (``train_pairs``: a count or share, None = all) and the
-    evaluation pairs (``eval_pairs``), and return ``(parts, report)``."""
+    evaluation pairs (``eval_pairs``), and return ``(parts, report)``. ``split`` is ``"pair"``
+    (each pair in one split) or ``"sentence"`` (stricter: no sentence in two splits), see
+    :func:`compsem.csts.splitting.splits`."""
     df, report = load_csts(**data, **load_kw) if isinstance(data, dict) else load_csts(data, **load_kw)
-    parts = splits(df, seed=split_seed)
+    parts = splits(df, seed=split_seed, split=split)
     if train_pairs is not None and len(parts["train"]):
         parts["train"] = subsample_pairs(parts["train"], train_pairs, seed=sample_seed)
     if eval_pairs is not None:
@@ -186,7 +188,7 @@ def book_data(data="reannotated", *, split_seed: int = 0, train_pairs=None, eval
 
 
 #: the zero-shot chapter's defaults (``notebooks/21_csts_zeroshot.ipynb``), for :func:`planned_texts`
-ZERO_SHOT_DEFAULTS = {"data": "reannotated", "split_seed": 0, "eval_split": "test", "eval_pairs": 250,
+ZERO_SHOT_DEFAULTS = {"data": "reannotated", "split": "pair", "split_seed": 0, "eval_split": "test", "eval_pairs": 250,
                       "template": DEFAULT_TEMPLATE, "seed": 0}
 
 
@@ -196,7 +198,7 @@ def planned_texts(params: dict) -> list[str]:
     parameters not given take the chapter's defaults, :data:`ZERO_SHOT_DEFAULTS`)."""
     params = {**ZERO_SHOT_DEFAULTS, **params}
     parts, _ = book_data(params["data"], split_seed=params["split_seed"], eval_pairs=params["eval_pairs"],
-                         sample_seed=params["seed"])
+                         sample_seed=params["seed"], split=params["split"])
     split = params["eval_split"]
     df = pd.concat(parts.values()) if split == "all" else parts[split]
     template = params["template"]
