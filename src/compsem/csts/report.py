@@ -172,6 +172,13 @@ def zero_shot_values(zs: pd.DataFrame, scores: dict, df: pd.DataFrame, models: S
 # ---------------------------------------------------------------------------------------------
 # chapters 22-23: fine-tuning, ablation, scaling
 # ---------------------------------------------------------------------------------------------
+def _vs_prior(diff: float) -> str:
+    """``"3.2 points above"`` / ``"1.5 points below"`` / ``"undefined"`` for a Spearman difference."""
+    if not np.isfinite(diff):
+        return "undefined"
+    return f"{abs(diff):.1f} points {'above' if diff >= 0 else 'below'}"
+
+
 def finetune_values(summary: pd.DataFrame, runs: pd.DataFrame, base: pd.DataFrame, *, split: str = "test") -> dict:
     """Glue values of the fine-tuning chapter: best config, per-encoding bests, the baseline."""
     prior = base.set_index("split").loc[split]
@@ -193,6 +200,8 @@ def finetune_values(summary: pd.DataFrame, runs: pd.DataFrame, base: pd.DataFram
         "ft_tri": float(by_enc.get("tri", np.nan)),
         "ft_bi_best": float(best_bi[col]) if best_bi is not None else np.nan,
         "ft_bi_minus_prior": float(best_bi[col] - prior["spearman"]) if best_bi is not None else np.nan,
+        "ft_best_vs_prior_text": _vs_prior(float(best[col] - prior["spearman"])),
+        "ft_bi_vs_prior_text": _vs_prior(float(best_bi[col] - prior["spearman"]) if best_bi is not None else np.nan),
         "ft_prior": float(prior["spearman"]), "ft_prior_pearson": float(prior["pearson"]),
         "ft_prior_seen_pct": float(prior["share_conditions_seen_%"]),
         "ft_loss_drop_share": 100 * float((runs["loss_last_epoch"] < runs["loss_first_epoch"]).mean()),

@@ -31,6 +31,8 @@ def test_finetune_values_against_the_prior():
     base = pd.DataFrame([{"split": "test", "spearman": 40.0, "pearson": 38.0, "share_conditions_seen_%": 70.0}])
     v = R.finetune_values(summary, runs, base)
     assert v["ft_best_config"] == "bi/mse" and v["ft_best_minus_prior"] == 10.0 and v["ft_bi_minus_prior"] == 10.0
+    assert v["ft_bi_vs_prior_text"] == "10.0 points above" and v["ft_best_vs_prior_text"] == "10.0 points above"
+    assert R._vs_prior(-0.44) == "0.4 points below" and R._vs_prior(float("nan")) == "undefined"
     assert v["ft_loss_drop_share"] == 50.0 and v["ft_train_minutes"] == 2.0 and v["ft_max_std_text"] == "2.0 points"
 
 
