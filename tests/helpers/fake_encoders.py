@@ -75,3 +75,19 @@ def open_and_embed_worker(path: str, texts: list[str], barrier, queue) -> None:
         queue.put("ok" if ok else "wrong vectors")
     except BaseException as exc:  # noqa: BLE001 - reported to the test
         queue.put(f"{type(exc).__name__}: {exc}")
+
+
+def seeded_embed_fn(dim: int = 8, seed: int = 0, calls: list | None = None):
+    """An ``embed_fn(texts, model)`` giving a deterministic pseudo-random ``(n, dim)`` float32
+    vector per text (seeded by ``seed`` and the text); appends ``(texts, model)`` to ``calls``."""
+
+    def embed_fn(texts, model):
+        if calls is not None:
+            calls.append((list(texts), model))
+        out = np.empty((len(texts), dim), dtype=np.float32)
+        for i, t in enumerate(texts):
+            h = int.from_bytes(hashlib.sha256(f"{seed}|{t}".encode()).digest()[:8], "little")
+            out[i] = np.random.default_rng(h).standard_normal(dim)
+        return out
+
+    return embed_fn

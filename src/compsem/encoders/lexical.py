@@ -36,7 +36,35 @@ def glove_tokenize(text: str) -> list[str]:
     return out
 
 
-class GloveEncoder(Encoder):
+class _WordVectorMean(Encoder):
+    """The mean of word vectors over a text's known tokens (subclasses set ``vectors``,
+    ``dim``, ``spec`` and :meth:`token_ids`). Unknown tokens are counted in ``last_oov``; a
+    text with no known token gets a NaN row and one warning, never a zero vector."""
+
+    vectors: np.ndarray
+
+    def token_ids(self, text: str) -> tuple[list[int], list[str]]:
+        raise NotImplementedError
+
+    def _encode(self, texts, *, batch_size, show_progress):
+        out = np.full((len(texts), self.dim), np.nan, dtype=np.float32)
+        self.last_oov = {}
+        empty = 0
+        for i, t in enumerate(texts):
+            ids, oov = self.token_ids(t)
+            for tok in oov:
+                self.last_oov[tok] = self.last_oov.get(tok, 0) + 1
+            if ids:
+                out[i] = self.vectors[ids].mean(axis=0)
+            else:
+                empty += 1
+        if empty:
+            warnings.warn(f"{self.spec}: {empty} of {len(texts)} texts have no in-vocabulary token; their rows are NaN",
+                          DegenerateGeometryWarning, stacklevel=3)
+        return out
+
+
+class GloveEncoder(_WordVectorMean):
     """Mean of GloVe 6B 50-d vectors over a text's in-vocabulary tokens.
 
     Tokenisation: :func:`glove_tokenize` (lower case, punctuation dropped, clitics split).
@@ -75,22 +103,6 @@ class GloveEncoder(Encoder):
                 oov.append(tok)
         return ids, oov
 
-    def _encode(self, texts, *, batch_size, show_progress):
-        out = np.full((len(texts), self.dim), np.nan, dtype=np.float32)
-        self.last_oov = {}
-        empty = 0
-        for i, t in enumerate(texts):
-            ids, oov = self.token_ids(t)
-            for tok in oov:
-                self.last_oov[tok] = self.last_oov.get(tok, 0) + 1
-            if ids:
-                out[i] = self.vectors[ids].mean(axis=0)
-            else:
-                empty += 1
-        if empty:
-            warnings.warn(f"glove-50d: {empty} of {len(texts)} texts have no in-vocabulary token; "
-                          "their rows are NaN", DegenerateGeometryWarning, stacklevel=3)
-        return out
 
 
 def vector_candidates(name: str) -> list[Path]:
@@ -151,7 +163,7 @@ def _read_vectors(path: Path) -> tuple[dict[str, int], np.ndarray]:
 _VEC_TOKEN = re.compile(r"[A-Za-z0-9]+(?:['\-][A-Za-z0-9]+)*")
 
 
-class WordVectorEncoder(Encoder):
+class WordVectorEncoder(_WordVectorMean):
     """``vec:PATH``: the mean of a word-vector file's vectors over a text's known words.
 
     Reads word2vec binary (``.bin``), word2vec text (``count dim`` header) or GloVe text files.
@@ -207,22 +219,6 @@ class WordVectorEncoder(Encoder):
                     oov.append(tok)
         return ids, oov
 
-    def _encode(self, texts, *, batch_size, show_progress):
-        out = np.full((len(texts), self.dim), np.nan, dtype=np.float32)
-        self.last_oov = {}
-        empty = 0
-        for i, t in enumerate(texts):
-            ids, oov = self.token_ids(t)
-            for tok in oov:
-                self.last_oov[tok] = self.last_oov.get(tok, 0) + 1
-            if ids:
-                out[i] = self.vectors[ids].mean(axis=0)
-            else:
-                empty += 1
-        if empty:
-            warnings.warn(f"{self.spec}: {empty} of {len(texts)} texts have no in-vocabulary token; their rows are NaN",
-                          DegenerateGeometryWarning, stacklevel=3)
-        return out
 
 
 class BowEncoder(Encoder):

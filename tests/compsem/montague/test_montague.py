@@ -3,7 +3,6 @@ the vectorised code against slow loops, the pair test's 0.5 diagonal, statistics
 
 from __future__ import annotations
 
-import hashlib
 import math
 
 import numpy as np
@@ -12,24 +11,10 @@ import pytest
 
 from compsem import montague as mt
 from compsem.errors import DataError
+from tests.helpers.fake_encoders import seeded_embed_fn
 
 
 # ------------------------------------------------------------------ helpers
-def fake_embed_factory(dim: int = 8, seed: int = 0, calls: list | None = None):
-    """Deterministic pseudo-random vector per text (seeded by the text), records its calls."""
-
-    def fake_embed(texts, model):
-        if calls is not None:
-            calls.append((list(texts), model))
-        out = np.empty((len(texts), dim), dtype=np.float32)
-        for i, t in enumerate(texts):
-            h = int.from_bytes(hashlib.sha256(f"{seed}|{t}".encode()).digest()[:8], "little")
-            out[i] = np.random.default_rng(h).standard_normal(dim)
-        return out
-
-    return fake_embed
-
-
 def small_vocab() -> mt.Vocabulary:
     """A subset of the shipped lists: two adjectives of each class (one ambiguous twice), 4 nouns."""
     full = mt.load_vocabulary()
@@ -149,7 +134,7 @@ def test_bad_options():
     with pytest.raises(ValueError, match="unknown distance"):
         mt.pairwise_distance(np.ones((2, 2)), np.ones((2, 2)), "manhattan")
     with pytest.raises(ValueError, match="unknown phrase set"):
-        mt.embed_phrases(mt.build_phrases(small_vocab()), "x", sets=("ANN",), embed_fn=fake_embed_factory())
+        mt.embed_phrases(mt.build_phrases(small_vocab()), "x", sets=("ANN",), embed_fn=seeded_embed_fn())
     with pytest.raises(ValueError, match="at least 2 adjectives"):
         mt.pair_intersectivity(np.zeros((1, 3, 3)))
 
@@ -332,7 +317,7 @@ def slow_oracle(vocab, embed_fn, tol=mt.TIE_TOL):
 
 def test_vectorised_matches_slow_loop_on_subset():
     v = small_vocab()
-    fe = fake_embed_factory(dim=6, seed=3)
+    fe = seeded_embed_fn(dim=6, seed=3)
     ps = mt.build_phrases(v, strings="clean")
     res = mt.run_tests(mt.embed_phrases(ps, "m", embed_fn=fe), v, ps, reading="equations")
     s_an, s_aan, pairs, nonsub = slow_oracle(v, fe)
@@ -359,14 +344,14 @@ def test_vectorised_matches_slow_loop_on_subset():
 def test_embed_is_called_once_with_unique_texts():
     v = small_vocab()
     calls = []
-    emb = mt.embed_phrases(mt.build_phrases(v), "m", embed_fn=fake_embed_factory(calls=calls))
+    emb = mt.embed_phrases(mt.build_phrases(v), "m", embed_fn=seeded_embed_fn(calls=calls))
     assert len(calls) == 1
     texts = calls[0][0]
     assert len(texts) == len(set(texts)) == (v.n_adj + v.n_noun + mt.expected_phrase_count(v.n_adj, v.n_noun)
                                              + v.n_adj * (v.n_adj - 1))  # + the AA sub-phrases
     assert emb.an.shape[:2] == (v.n_adj, v.n_noun)
     calls.clear()
-    emb = mt.embed_phrases(mt.build_phrases(v), "m", sets=("AN",), embed_fn=fake_embed_factory(calls=calls))
+    emb = mt.embed_phrases(mt.build_phrases(v), "m", sets=("AN",), embed_fn=seeded_embed_fn(calls=calls))
     assert emb.aan is None and len(calls[0][0]) == v.n_adj + v.n_noun + v.n_adj * v.n_noun
 
 
@@ -374,7 +359,7 @@ def test_embed_is_called_once_with_unique_texts():
 def test_same_type_cells_are_one_half_without_ties():
     v = small_vocab()
     ps = mt.build_phrases(v)
-    res = mt.run_tests(mt.embed_phrases(ps, "m", sets=("AN",), embed_fn=fake_embed_factory(seed=7)), v, ps)
+    res = mt.run_tests(mt.embed_phrases(ps, "m", sets=("AN",), embed_fn=seeded_embed_fn(seed=7)), v, ps)
     t = mt.pair_table(res, n_boot=20)
     same = t[t.type1 == t.type2]
     assert len(same) == 5
@@ -412,7 +397,7 @@ def test_degenerate_embedding_is_counted_not_failed():
     ps = mt.build_phrases(v)
 
     def emb(texts, model):
-        out = fake_embed_factory(dim=4)(texts, model)
+        out = seeded_embed_fn(dim=4)(texts, model)
         out[[t == "b" for t in texts]] = 0.0  # like a stop-word adjective under bag of words
         return out
 
@@ -428,7 +413,7 @@ def test_degenerate_embedding_is_counted_not_failed():
 def test_bootstrap_ci_is_seeded_and_brackets_the_estimate():
     v = small_vocab()
     ps = mt.build_phrases(v)
-    res = mt.run_tests(mt.embed_phrases(ps, "m", sets=("AN",), embed_fn=fake_embed_factory(seed=2)), v, ps)
+    res = mt.run_tests(mt.embed_phrases(ps, "m", sets=("AN",), embed_fn=seeded_embed_fn(seed=2)), v, ps)
     t1 = mt.an_table(res, "nonsub", n_boot=200, seed=5)
     t2 = mt.an_table(res, "nonsub", n_boot=200, seed=5)
     pd.testing.assert_frame_equal(t1, t2)
@@ -451,7 +436,7 @@ def test_permutation_test_separates_clear_groups_and_not_identical_ones():
 def test_category_difference_tests_selects_tests():
     v = small_vocab()
     ps = mt.build_phrases(v)
-    res = mt.run_tests(mt.embed_phrases(ps, "m", sets=("AN",), embed_fn=fake_embed_factory()), v, ps)
+    res = mt.run_tests(mt.embed_phrases(ps, "m", sets=("AN",), embed_fn=seeded_embed_fn()), v, ps)
     t = mt.category_difference_tests(res, n_perm=50)
     assert list(t.test) == ["single_AN", "pairs", "nonsub"]  # no AAN was run
     assert list(mt.category_difference_tests(res, tests=["nonsub"], n_perm=50).test) == ["nonsub"]

@@ -4,7 +4,6 @@ the AA sub-phrases, and (slow) the paper's MiniLM tables re-derived from the shi
 
 from __future__ import annotations
 
-import hashlib
 import math
 
 import numpy as np
@@ -12,6 +11,7 @@ import pandas as pd
 import pytest
 
 from compsem import montague as mt
+from tests.helpers.fake_encoders import seeded_embed_fn
 
 
 def unit(deg: float) -> list[float]:
@@ -25,13 +25,7 @@ def cosd(u, v) -> float:
 
 
 def fake_embed(dim: int = 6, seed: int = 0):
-    def f(texts, model):
-        out = np.empty((len(texts), dim), dtype=np.float32)
-        for i, t in enumerate(texts):
-            h = int.from_bytes(hashlib.sha256(f"{seed}|{t}".encode()).digest()[:8], "little")
-            out[i] = np.random.default_rng(h).standard_normal(dim)
-        return out
-    return f
+    return seeded_embed_fn(dim=dim, seed=seed)
 
 
 def small_vocab(n_nouns: int = 4) -> mt.Vocabulary:
