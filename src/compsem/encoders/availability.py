@@ -102,20 +102,23 @@ def _needs_remote_code(spec: str, config: dict | None, study: str | None) -> boo
     return False
 
 
-def _size_note(spec: str, study: str | None) -> str:
+def _paper_field(spec: str, study: str | None, field: str):
+    """``field`` of the first paper-model row ``spec`` maps to (its own study first), or None."""
     for s in ([study] if study else []) + list(STUDIES):
         hit = paper_match(s, spec)
-        if hit is not None and hit.get("size_gb"):
-            return f"about {hit['size_gb']} GB"
-    return "size unknown"
+        if hit is not None and hit.get(field):
+            return hit[field]
+    return None
+
+
+def _size_note(spec: str, study: str | None) -> str:
+    size = _paper_field(spec, study, "size_gb")
+    return f"about {size} GB" if size else "size unknown"
 
 
 def _paper_note(spec: str, study: str | None) -> str:
-    for s in ([study] if study else []) + list(STUDIES):
-        hit = paper_match(s, spec)
-        if hit is not None and hit.get("note"):
-            return f" ({hit['note']})"
-    return ""
+    note = _paper_field(spec, study, "note")
+    return f" ({note})" if note else ""
 
 
 def check_available(specs: str | Iterable[str], *, trust_remote_code: bool = False,
