@@ -28,8 +28,8 @@ from .tables import (CLASS_TESTS, aan_table, adjective_scores, an_table, as_matr
                      type_pair_table)
 from .reproduce import (DECOMPOSITION, PAPER_TABLES, beside_paper, collect, reference_model, decomposition, decomposition_view, paper_table_of,
                         reproduced, reproduced_view, reproduction_summary, spelling_effect)
-from .report import (PAPER_MODEL_OF, compare_with_paper, paper_model_of, load_paper_table, plot_set_diagrams,
-                     plot_type_matrix)
+from .report import (PAPER_MODEL_OF, cell, class_gap, compare_with_paper, paper_model_of, load_paper_table,
+                     plot_nonsubsective, plot_set_diagrams, plot_type_matrix)
 
 __all__ = [
     "CATEGORIES", "CATEGORY_NAMES", "DISTANCES", "TIE_TOL", "PHRASE_SETS", "PAPER_PHRASE_COUNT",
@@ -45,4 +45,5 @@ __all__ = [
     "PAPER_TABLES", "DECOMPOSITION", "reference_model", "beside_paper", "paper_table_of", "collect", "reproduced", "reproduced_view",
     "reproduction_summary", "decomposition", "decomposition_view", "spelling_effect",
     "load_paper_table", "compare_with_paper", "PAPER_MODEL_OF", "paper_model_of", "plot_type_matrix", "plot_set_diagrams",
+    "cell", "class_gap", "plot_nonsubsective",
 ]

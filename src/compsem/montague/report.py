@@ -10,7 +10,7 @@ import pandas as pd
 
 from .. import measures as M
 from ..encoders import validate_texts
-from ..figures import heatmap
+from ..figures import heatmap, interval_plot
 from ..results import Headline, bootstrap_headline, headline_row
 from ..reference import paper_row, paper_table
 from .data import load_vocabulary, join_phrase
@@ -19,7 +19,7 @@ from .study import embed_texts, run_models
 
 __all__ = ["HEADLINES", "headlines", "try_it", "PAPER_MODEL_OF", "paper_model_of", "load_paper_table",
            "compare_with_paper",
-           "plot_type_matrix", "plot_set_diagrams"]
+           "plot_type_matrix", "plot_set_diagrams", "cell", "class_gap", "plot_nonsubsective"]
 
 #: Our panel name -> the paper's model of the same kind (same weights for sbert-mini); the full
 #: mapping, with the paper's other models by hub id, is ``data/reference/paper_models.csv``
@@ -230,3 +230,42 @@ def plot_set_diagrams(axes=None):
     return axes
 
 
+
+
+def cell(table: pd.DataFrame, column: str = "consistency", **where) -> float:
+    """The one value of ``column`` in the row of ``table`` matching every ``where`` column, NaN
+    when no row matches (e.g. a model the run did not include)."""
+    mask = np.ones(len(table), dtype=bool)
+    for k, v in where.items():
+        mask &= (table[k] == v).to_numpy()
+    row = table.loc[mask, column]
+    return float(row.iloc[0]) if len(row) else float("nan")
+
+
+def class_gap(ns: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
+    """Per model, the consistency of the non-subsectivity test pooled over the subsective classes
+    (S-I, S-NI) and over the non-subsective ones (NS-Pl, NS-Pr), each cell weighted by its
+    phrase count ``n``, and the gap non-subsective − subsective (positive: the expected direction)."""
+    def pooled(classes):
+        d = ns[ns.category.isin(classes)]
+        w = d.consistency * d.n
+        return w.groupby(d.model).sum() / d.n.groupby(d.model).sum()
+    out = pd.DataFrame({"subsective (S-I, S-NI)": pooled(["S-I", "S-NI"]),
+                        "non-subsective (NS-Pl, NS-Pr)": pooled(["NS-Pl", "NS-Pr"])})
+    out["gap (non-sub − sub)"] = out.iloc[:, 1] - out.iloc[:, 0]
+    return out.reindex(list(models))
+
+
+def plot_nonsubsective(ns: pd.DataFrame, paper8: pd.DataFrame, categories: Sequence[str], ax=None):
+    """Non-subsectivity consistency per adjective class and model with its interval
+    (:func:`compsem.figures.interval_plot`), the paper's Table 8 values as black markers."""
+    ax = interval_plot(ns.assign(category=pd.Categorical(ns.category, list(categories))).sort_values("category"),
+                       x="category", y="consistency", low="ci_low", high="ci_high", hue="model", ax=ax,
+                       reference=0.5, ylabel="consistency (Eq. 8)")
+    xs = np.arange(len(categories))
+    for pm, mk in [("MiniLM", "x"), ("GloVe", "+")]:
+        p = paper8[paper8.model == pm].set_index("category").reindex(list(categories))
+        ax.scatter(xs, p.value, marker=mk, color="black", s=50, zorder=5, label=f"paper: {pm}")
+    ax.set_ylim(-0.02, 1.05)
+    ax.legend(fontsize=8, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.12), frameon=False)
+    return ax
