@@ -20,7 +20,7 @@ import numpy as np
 from .paths import results_dir
 from .stats import bootstrap
 
-__all__ = ["save_table", "load_table", "provenance", "Headline", "headline_row", "bootstrap_headline"]
+__all__ = ["save_table", "load_table", "provenance", "glue_all", "Headline", "headline_row", "bootstrap_headline"]
 
 _PACKAGES = ("compsem", "numpy", "torch", "transformers", "sentence-transformers", "scikit-learn")
 
@@ -53,6 +53,18 @@ def load_table(study: str, name: str):
     if not path.is_file():
         raise FileNotFoundError(f"{path} does not exist: run the {study} chapters first (make book)")
     return pd.read_csv(path)
+
+
+def glue_all(values) -> None:
+    """``myst_nb.glue`` every value of a mapping (not displayed); a string is glued as inline code.
+
+    Chapters glue through this one function, never by hand: ``glue_all(report.values(...))``.
+    """
+    from IPython.display import Markdown  # the book's tooling, present where chapters run
+    from myst_nb import glue
+
+    for key, value in values.items():
+        glue(key, Markdown(f"`{value}`") if isinstance(value, str) else value, display=False)
 
 
 # ----------------------------------------------------------------------------- headlines

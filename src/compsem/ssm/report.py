@@ -14,7 +14,7 @@ import pandas as pd
 
 from .. import reference
 from ..encoders import validate_texts
-from ..results import Headline, headline_row
+from ..results import Headline, glue_all, headline_row
 from .data import CATEGORIES, Pool, load_study
 from .metrics import distances
 from .space import Layout, zoom_window
@@ -41,15 +41,6 @@ def paper_table(which: str) -> pd.DataFrame:
     if "dataset" in df:
         df["dataset"] = df["dataset"].fillna("")
     return df
-
-
-def glue_all(values: Mapping[str, object]) -> None:
-    """``myst_nb.glue`` every value (not displayed); a string is glued as inline code."""
-    from IPython.display import Markdown  # the book's tooling, present where chapters run
-    from myst_nb import glue
-
-    for key, value in values.items():
-        glue(key, Markdown(f"`{value}`") if isinstance(value, str) else value, display=False)
 
 
 def category_header(c: str) -> str:
