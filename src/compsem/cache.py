@@ -22,6 +22,7 @@ Clear it with ``python -m compsem cache clear [--model SPEC]`` or :meth:`Embeddi
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
 import sqlite3
@@ -180,6 +181,24 @@ class EmbeddingCache:
         rows = [(model, k, vectors[i].tobytes()) for i, k in enumerate(keys)]
         self._with_retry(lambda con: con.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)", rows))
 
+    def count_cached(self, spec: str, keys: Sequence[str]) -> int:
+        """How many of the distinct ``keys`` (:func:`text_key`) the cache holds for a model of
+        this spec: the best of the spec's identities, read without loading the model."""
+        keys = list(dict.fromkeys(keys))
+
+        def count(con: sqlite3.Connection) -> int:
+            best = 0
+            for (m,) in con.execute("SELECT model FROM models WHERE spec = ?", (spec,)).fetchall():
+                n = 0
+                for s in range(0, len(keys), self._CHUNK):
+                    chunk = keys[s:s + self._CHUNK]
+                    n += con.execute(f"SELECT COUNT(*) FROM vectors WHERE model = ? AND key IN "
+                                     f"({','.join('?' * len(chunk))})", [m, *chunk]).fetchone()[0]
+                best = max(best, n)
+            return best
+
+        return self._with_retry(count) if keys else 0
+
     def info(self):
         """One row per cached model: spec, identity, dimension, number of texts, MB."""
         import pandas as pd
@@ -237,6 +256,15 @@ class EmbedStats:
 
 
 _LAST: list[EmbedStats] = []
+
+
+def _log_stats(stats: EmbedStats) -> None:
+    """Append ``stats`` as one JSON line to ``$COMPSEM_EMBED_LOG`` when it is set: the
+    counters of every :func:`embed` call of a process (a chapter run in its own kernel)."""
+    path = os.environ.get("COMPSEM_EMBED_LOG")
+    if path:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(stats.as_dict()) + "\n")
 
 
 def last_stats() -> EmbedStats | None:
@@ -314,4 +342,5 @@ def embed(texts: Sequence[str], model: str | Encoder = "sbert-mini", *, cache: b
                 bar.update(len(part))
     _LAST.append(EmbedStats(enc.spec, len(texts), len(unique), n_cached, len(todo), time.perf_counter() - t0))
     del _LAST[:-1]
+    _log_stats(_LAST[-1])
     return vecs[[pos[t] for t in texts]] if texts else vecs

@@ -16,6 +16,7 @@ from ..paths import cache_dir, repo_root
 from .bench import run_all
 from .extra import install_sbert_l
 from .plan import plan
+from .prefetch import prefetch
 from .runner import parse_value, run_notebook
 from .stage import stage
 
@@ -38,6 +39,15 @@ def _cmd_plan(args) -> int:
     for note in notes[1:]:
         print("\n" + note)
     return 0
+
+
+def _cmd_prefetch(args) -> int:
+    params = {name: parse_value(value) for name, value in (args.param or [])}
+    out = prefetch(args.notebook, params, chunk=args.chunk, engine=args.engine, address=args.address,
+                   gpus_per_task=args.gpus_per_task, cpus_per_task=args.cpus_per_task, num_cpus=args.num_cpus,
+                   retries=args.retries, progress=not args.quiet)
+    print(out.summary())
+    return min(len(out.failed), 100)
 
 
 def _cmd_models(args) -> int:
@@ -106,6 +116,23 @@ def main(argv: list[str] | None = None) -> int:
     pl.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
                     help="parameter, as for run")
     pl.set_defaults(func=_cmd_plan)
+
+    f = sub.add_parser("prefetch", help="a chapter's embeddings, score matrices and training runs ahead of its run, "
+                                         "into the caches (here, or spread over a Ray cluster)")
+    f.add_argument("notebook")
+    f.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
+                   help="parameter, as for run")
+    f.add_argument("--engine", choices=["local", "ray"], default="local",
+                   help="local: this process, one unit after another; ray: one Ray task per unit")
+    f.add_argument("--address", help="with --engine ray: none starts a local Ray instance; 'auto' or "
+                                     "'ray://host:port' joins a cluster")
+    f.add_argument("--gpus-per-task", type=float, help="GPUs per task (default: 1 when the cluster has GPUs)")
+    f.add_argument("--cpus-per-task", type=float, default=1)
+    f.add_argument("--num-cpus", type=int, help="CPUs of a local Ray instance (default: all)")
+    f.add_argument("--retries", type=int, default=2, help="further attempts of a failed unit")
+    f.add_argument("--chunk", type=int, help="texts (or matrix rows) per unit (default: about a minute each)")
+    f.add_argument("--quiet", action="store_true", help="no progress bar")
+    f.set_defaults(func=_cmd_prefetch)
 
     m = sub.add_parser("models", help="list the model specs and which are installed")
     m.set_defaults(func=_cmd_models)

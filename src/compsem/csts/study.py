@@ -26,13 +26,16 @@ import pandas as pd
 
 from compsem import embed, measures, paths
 from compsem.encoders import check_available, resolve_models
+from compsem.store import write_json
+from compsem.work import WorkUnit, embed_units
 
 from . import metrics
 from .data import load_csts, pair_index
 from .splitting import splits, subsample_pairs
 
 __all__ = ["DEFAULT_TEMPLATE", "models_for", "attach", "zero_shot_scores", "zero_shot_textpair", "pair_accuracy", "baselines",
-           "score_row", "train_and_evaluate", "sweep", "planned_texts", "data_hash", "CODE_VERSION"]
+           "score_row", "train_and_evaluate", "sweep", "planned_texts", "data_hash", "CODE_VERSION",
+           "planned_work", "run_unit", "store_unit", "unit_done"]
 
 DEFAULT_TEMPLATE = "{sentence} ({condition})"
 #: bump when a change in training or models changes results (invalidates the run cache)
@@ -128,6 +131,12 @@ def _run_path(key: dict):
     return paths.cache_dir() / "csts_runs" / f"{digest}.json"
 
 
+def _run_key(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFrame], cfg, *, seed: int) -> dict:
+    """What identifies a fine-tuning run in the run cache: config, seed, encoder, data, code version."""
+    return {"cfg": asdict(cfg), "seed": seed, "encoder": encoder, "version": CODE_VERSION,
+            "data": data_hash(train_df, *eval_sets.values()), "evals": sorted(eval_sets)}
+
+
 def train_and_evaluate(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFrame], cfg, *, seed: int,
                        trust_remote_code: bool = False, reuse: bool = True) -> dict:
     """Build a fresh model, fine-tune it, and score it on each evaluation set.
@@ -137,11 +146,18 @@ def train_and_evaluate(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str
     accuracies and counts (``<split>_…``). With ``reuse`` a finished run with the same key
     (config, seed, encoder, data hash, :data:`CODE_VERSION`) is read back instead of re-run.
     """
-    key = {"cfg": asdict(cfg), "seed": seed, "encoder": encoder, "version": CODE_VERSION,
-           "data": data_hash(train_df, *eval_sets.values()), "evals": sorted(eval_sets)}
-    path = _run_path(key)
+    path = _run_path(_run_key(encoder, train_df, eval_sets, cfg, seed=seed))
     if reuse and path.is_file():
         return {**json.loads(path.read_text()), "reused": True}
+    row = _train_row(encoder, train_df, eval_sets, cfg, seed=seed, trust_remote_code=trust_remote_code)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(row, default=float))
+    return {**row, "reused": False}
+
+
+def _train_row(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFrame], cfg, *, seed: int,
+               trust_remote_code: bool = False) -> dict:
+    """Fine-tune a fresh model and score it: the run record, written nowhere."""
     from .training import fit, new_model, predict  # torch: heavy, only when training
 
     model = new_model(encoder, cfg, seed=seed, trust_remote_code=trust_remote_code)
@@ -153,9 +169,7 @@ def train_and_evaluate(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str
            "examples_per_s": hist["n_train_rows"] * cfg.epochs / max(hist["seconds"], 1e-9)}
     for name, df in eval_sets.items():
         row.update(score_row(predict(model, df), df, prefix=f"{name}_"))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(row, default=float))
-    return {**row, "reused": False}
+    return row
 
 
 def sweep(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFrame], configs, seeds, *,
@@ -204,3 +218,57 @@ def planned_texts(params: dict) -> list[str]:
     template = params["template"]
     s1, s2, c = df["sentence1"].tolist(), df["sentence2"].tolist(), df["condition"].tolist()
     return list(dict.fromkeys(s1 + s2 + attach(s1, c, template) + attach(s2, c, template)))
+
+
+# -- planned work (python -m compsem prefetch) ----------------------------------------------
+def planned_work(params: dict, *, rates=None, chunk=None) -> list[WorkUnit]:
+    """The chapter's heavy work as :class:`compsem.work.WorkUnit`.
+
+    A fine-tuning chapter (its parameters name ``configs``) gives one ``"train"`` unit per
+    model × config × seed, keyed as the run cache keys the run; another chapter gives
+    ``"embed"`` units over :func:`planned_texts` (``rates``: texts per second per spec, sizing
+    the chunks; ``chunk``: texts per unit).
+    """
+    trc = bool(params.get("trust_remote_code", False))
+    if "configs" not in params:
+        texts = planned_texts(params)
+        per_model = texts if isinstance(texts, dict) else {m: texts for m in models_for(params.get("models", "panel"),
+                                                                                         trust_remote_code=trc)}
+        return embed_units("csts", per_model, chunk=chunk, rates=rates, trust_remote_code=trc)
+    from .training import TrainConfig  # torch: heavy, only when a fine-tuning chapter is planned
+
+    parts, _ = book_data(params.get("data", "reannotated"), split=params.get("split", "pair"),
+                         split_seed=params.get("split_seed", 0), train_pairs=params.get("train_pairs"),
+                         eval_pairs=params.get("eval_pairs"))
+    evals = {name: parts[name] for name in params.get("eval_splits", ["test"])}
+    cfgs = [TrainConfig.preset(params.get("preset", "cpu"), encoding=c.split("/")[0], objective=c.split("/")[1],
+                               **params.get("overrides", {})) for c in params["configs"]]
+    rate = (rates or {})
+    units = []
+    for model in models_for(params.get("models", "panel"), trust_remote_code=trc):
+        for cfg in cfgs:
+            for seed in params.get("seeds", [0]):
+                key = _run_path(_run_key(model, parts["train"], evals, cfg, seed=seed)).stem
+                examples = len(parts["train"]) * cfg.epochs
+                units.append(WorkUnit("train", model, key, "csts",
+                                      {"train": parts["train"], "evals": evals, "cfg": cfg, "seed": seed,
+                                       "trust_remote_code": trc}, 1,
+                                      examples / rate[model] if rate.get(model) else None))
+    return units
+
+
+def run_unit(unit: WorkUnit) -> dict:
+    """Train and score one ``"train"`` unit (on a worker; writes nothing): the run record."""
+    p = unit.payload
+    return _train_row(unit.spec, p["train"], p["evals"], p["cfg"], seed=p["seed"],
+                      trust_remote_code=p["trust_remote_code"])
+
+
+def unit_done(unit: WorkUnit) -> bool:
+    """Whether the run cache holds a ``"train"`` unit's run."""
+    return (paths.cache_dir() / "csts_runs" / f"{unit.key}.json").is_file()
+
+
+def store_unit(unit: WorkUnit, row: dict) -> None:
+    """Write a run record where :func:`train_and_evaluate` reads it (atomic)."""
+    write_json(paths.cache_dir() / "csts_runs" / f"{unit.key}.json", row, default=float)

@@ -19,12 +19,13 @@ from tqdm.auto import tqdm
 from ..cache import embed
 from ..encoders import check_available, resolve_models
 from ..reference import paper_row
+from ..work import embed_units
 from .data import PHRASE_SETS, PhraseSet, Vocabulary, build_phrases, check_strings, load_vocabulary
 from .metrics import (READINGS, Rules, _check_distance, closer_than_all, non_subsectivity, pair_intersectivity,
                       pairwise_distance, rules_for, single_intersectivity, within_adjective_distances)
 
 __all__ = ["Embedded", "MontagueResult", "embed_texts", "embed_phrases", "run_tests", "run_models", "run_readings",
-           "reading_label", "planned_texts"]
+           "reading_label", "planned_texts", "planned_work"]
 
 
 @dataclass
@@ -290,3 +291,20 @@ def planned_texts(params: dict) -> dict[str, list[str]]:
     ref = next((m for m in models if paper_row("montague", m) == "MiniLM"), None) or next(
         (m for m in models if paper_row("montague", m)), None)
     return {m: list(dict.fromkeys(extra if m == ref else base)) for m in models}
+
+
+def planned_work(params: dict, *, rates=None, chunk=None) -> list:
+    """The chapter's heavy work as :class:`compsem.work.WorkUnit`: one ``"embed"`` unit per
+    (model, chunk of :func:`planned_texts`); ``rates`` (texts per second per spec) sizes the
+    chunks, ``chunk`` fixes them (``python -m compsem prefetch``)."""
+    per_model = planned_texts(params)
+    vocab = load_vocabulary()
+    sets = _check_sets(params.get("phrase_sets", PHRASE_SETS))
+    base = _texts(build_phrases(vocab, strings=check_strings(params.get("strings", "official"))), sets)
+    n_base = len(dict.fromkeys(base))
+    n_clean = len(dict.fromkeys(base + _texts(build_phrases(vocab, strings="clean"), sets)))
+    # the model compared with the paper embeds in three calls: the chapter's strings, then the
+    # clean spelling (the decomposition), then the authors' spelling (the spelling check)
+    groups = {m: [n_base, n_clean - n_base, len(t) - n_clean] for m, t in per_model.items() if len(t) > n_base}
+    return embed_units("montague", per_model, chunk=chunk, rates=rates, groups=groups,
+                       trust_remote_code=bool(params.get("trust_remote_code", False)))

@@ -20,10 +20,11 @@ import pandas as pd
 from ..cache import embed
 from ..encoders import check_available, resolve_models
 from ..measures import cosine
+from ..work import embed_units
 from .data import (OPERATORS, TARGET_COLUMN, FilterReport, build_operator_tables, filter_masks, load_source,
                    shuffled_targets, unique_texts, validate_quintuples)
 
-__all__ = ["STUDY", "resolve", "embed_texts", "embed_tables", "difference_filter", "planned_texts", "DataRun",
+__all__ = ["STUDY", "resolve", "embed_texts", "embed_tables", "difference_filter", "planned_texts", "planned_work", "DataRun",
            "run_data", "OperatorRun", "run_operator", "CONTROL_RANDOM"]
 
 #: The study's name in ``data/reference/paper_models.csv`` and ``results/``.
@@ -196,3 +197,20 @@ def run_operator(operator: str, models: Sequence[str], *, dataset_source: str = 
     run.controls[main] = {CONTROL_RANDOM: embed_tables({operator: subsets[main]}, [CONTROL_RANDOM], **kw)[CONTROL_RANDOM],
                           run.shuffled_name: embed_tables(shuf, models[:1], **kw)[models[0]]}
     return run
+
+
+def planned_work(params: dict, *, rates=None, chunk=None) -> list:
+    """The chapter's heavy work as :class:`compsem.work.WorkUnit`: one ``"embed"`` unit per
+    (model, chunk of :func:`planned_texts`); ``rates`` (texts per second per spec) sizes the
+    chunks, ``chunk`` fixes them (``python -m compsem prefetch``). The fusion pipeline
+    (:mod:`.pipeline`) is not a chapter's work: it has no units here."""
+    per_model = planned_texts(params)
+    tables = build_operator_tables(load_source(params.get("dataset_source", "embedded"),
+                                               cap=params.get("sample_cap"), seed=int(params.get("seed", 0))))
+    # one group per operator table, in the order of OPERATORS: the overlap chapter's own embed
+    # call first (each chapter embeds one table; the groups make the batches the same as its)
+    ends = [len(unique_texts([tables[op] for op in OPERATORS[:k + 1]])) for k in range(len(OPERATORS))]
+    sizes = [b - a for a, b in zip([0, *ends], ends)]
+    groups = {m: sizes for m, t in per_model.items() if len(dict.fromkeys(t)) == ends[-1]}
+    return embed_units(STUDY, per_model, chunk=chunk, rates=rates, groups=groups,
+                       trust_remote_code=bool(params.get("trust_remote_code", False)))

@@ -25,11 +25,13 @@ import numpy as np
 from ..cache import embed
 from ..encoders import check_available
 from ..paths import cache_dir as cache_root
+from ..store import load_npy, read_json, save_npy, write_json
+from ..work import WorkUnit, embed_units, unit_key
 from .data import Pool, load_study, unique_texts
 from .scorers import EmbeddingCosine, make_scorer, resolve_models
 
 __all__ = ["REFERENCE", "Scored", "score_matrix", "score_texts", "score_all", "reference_scored", "planned_texts",
-           "run", "Run"]
+           "run", "Run", "planned_work", "run_unit", "store_unit", "unit_done"]
 
 #: the name of the project's reference matrix in tables and figures
 REFERENCE = "project reference"
@@ -212,3 +214,108 @@ def planned_texts(params: dict) -> dict[str, list[str]]:
     specs = resolve_models(params.get("models", "panel"),
                            trust_remote_code=bool(params.get("trust_remote_code", False)))
     return {spec: texts for spec in specs}
+
+
+# -- planned work (python -m compsem prefetch) ----------------------------------------------
+#: Seconds a block of an NLI matrix should last on the target device.
+_BLOCK_SECONDS = 60.0
+
+
+def _pair_scorer(spec: str) -> bool:
+    return spec == "lexical" or spec.startswith(("nli:", "gen:"))
+
+
+def planned_work(params: dict, *, rates=None, chunk=None) -> list[WorkUnit]:
+    """The chapter's heavy work as :class:`compsem.work.WorkUnit`.
+
+    An embedding model gives ``"embed"`` units (chunks of :func:`planned_texts`); its cosine
+    matrix is then computed from the cache by the chapter. An NLI model gives one ``"score"``
+    unit per block of rows of the N × N matrix over the pool's unique sentences (``rates``:
+    pairs per second, sizing a block to about a minute; ``chunk``: rows per block); the lexical
+    baseline and a generator one unit for the whole matrix.
+    """
+    rates = rates or {}
+    per_model = planned_texts(params)
+    pool, _, _ = load_study(params.get("pool_source"))
+    texts = list(pool.texts)
+    n = len(unique_texts(texts)[0])
+    checksum = _checksum(texts)
+    load = {k: params.get(k) for k in ("device", "dtype")}
+    trc = bool(params.get("trust_remote_code", False))
+    units = embed_units("ssm", {s: t for s, t in per_model.items() if not _pair_scorer(s)}, chunk=chunk,
+                        rates=rates, trust_remote_code=trc)
+    for spec in per_model:
+        if not _pair_scorer(spec):
+            continue
+        rows = n
+        if spec.startswith("nli:"):
+            rate = rates.get(spec)
+            rows = int(chunk) if chunk else (max(1, min(n, int(rate * _BLOCK_SECONDS // n))) if rate else n)
+        blocks = [(r0, min(n, r0 + rows)) for r0 in range(0, n, rows)]
+        keys = [unit_key("score", spec, trc, checksum, r0, r1) for r0, r1 in blocks]
+        for (r0, r1), key in zip(blocks, keys):
+            rate = rates.get(spec)
+            units.append(WorkUnit("score", spec, key, "ssm",
+                                  {"texts": texts, "rows": (r0, r1), "blocks": keys, "checksum": checksum,
+                                   "trust_remote_code": trc, **load},
+                                  (r1 - r0) * n, (r1 - r0) * n / rate if rate else None))
+    return units
+
+
+def _block_dir() -> Path:
+    return cache_root("ssm_scores", "blocks")
+
+
+def run_unit(unit: WorkUnit) -> dict:
+    """Compute one ``"score"`` unit (on a worker; writes nothing): the block's array — rows
+    ``r0:r1`` of the unique sentences' label probabilities for an NLI model, the whole matrix
+    for another scorer — and the scorer's identity."""
+    p = unit.payload
+    scorer = make_scorer(unit.spec, trust_remote_code=p["trust_remote_code"], device=p.get("device"),
+                         dtype=p.get("dtype"))
+    r0, r1 = p["rows"]
+    t0 = time.perf_counter()
+    if hasattr(scorer, "pair_probabilities"):
+        uniq, _ = unique_texts(p["texts"])
+        n = len(uniq)
+        I, J = np.divmod(np.arange((r1 - r0) * n), n)
+        block = scorer.pair_probabilities([uniq[r0 + i] for i in I], [uniq[j] for j in J], progress=False)
+        block = np.asarray(block, dtype=float).reshape(r1 - r0, n, -1)
+    else:
+        block = _compute(scorer, p["texts"], progress=False)
+    return {"identity": scorer.identity, "symmetric": bool(scorer.symmetric), "block": block,
+            "seconds": time.perf_counter() - t0, "by_unique": hasattr(scorer, "pair_probabilities")}
+
+
+def unit_done(unit: WorkUnit) -> bool:
+    """Whether a ``"score"`` unit's block is stored."""
+    return (_block_dir() / f"{unit.key}.npy").is_file() and (_block_dir() / f"{unit.key}.json").is_file()
+
+
+def store_unit(unit: WorkUnit, result: dict) -> None:
+    """Store a ``"score"`` block (where the cache is; atomic files through :mod:`compsem.store`);
+    when every block of the scorer is in, write the matrix where :func:`score_matrix` reads it."""
+    save_npy(_block_dir() / f"{unit.key}.npy", result["block"])
+    meta = {k: result[k] for k in ("identity", "symmetric", "seconds", "by_unique")}
+    write_json(_block_dir() / f"{unit.key}.json", {**meta, "spec": unit.spec, "rows": list(unit.payload["rows"])})
+    keys = unit.payload["blocks"]
+    if not all((_block_dir() / f"{k}.npy").is_file() for k in keys):
+        return
+    infos = [read_json(_block_dir() / f"{k}.json") for k in keys]
+    if len({i["identity"] for i in infos}) != 1:   # the model changed between blocks: recompute them
+        for k, i in zip(keys, infos):
+            if i["identity"] != result["identity"]:
+                (_block_dir() / f"{k}.npy").unlink(missing_ok=True)
+                (_block_dir() / f"{k}.json").unlink(missing_ok=True)
+        return
+    A = np.concatenate([load_npy(_block_dir() / f"{k}.npy") for k in keys])
+    texts = unit.payload["texts"]
+    if result["by_unique"]:
+        _, inv = unique_texts(texts)
+        A = A[np.ix_(inv, inv)]
+    npy, meta_path = _cache_paths(result["identity"], unit.payload["checksum"], cache_root("ssm_scores"))
+    save_npy(npy, A)
+    write_json(meta_path, {"identity": result["identity"], "checksum": unit.payload["checksum"], "n": len(texts),
+                           "symmetric": bool(result["symmetric"]),
+                           "seconds": round(sum(i["seconds"] for i in infos), 3),
+                           "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, indent=1)

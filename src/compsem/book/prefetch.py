@@ -1,0 +1,269 @@
+"""``python -m compsem prefetch NOTEBOOK -p name value ...``: a chapter's heavy work ahead of its run.
+
+The study declares the work of a chapter with these parameters as independent units
+(``study.planned_work(params)``, :class:`compsem.work.WorkUnit`): one model's embeddings of a
+chunk of texts, one block of a Part IV score matrix, one C-STS fine-tuning run. This module
+runs every unit that is not stored yet, with one of two engines:
+
+* ``local`` (default): in this process, one unit after another;
+* ``ray``: one Ray task per unit, on a local Ray instance (``address=None``) or on a cluster
+  (``"auto"``, ``"ray://host:port"``). Ray is imported only here, only when asked for.
+
+Workers never write to the caches: a task returns its vectors, block or run record, and the
+driver (this process) commits each as it arrives. A killed sweep keeps every finished unit; a
+rerun does only the rest; a chapter run afterwards with the same parameters finds everything in
+the cache. A unit that fails is retried ``retries`` times, then reported by name with its
+error while the others go on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm.auto import tqdm
+
+from .. import work
+from ..reference import paper_match
+from ..work import WorkUnit
+from .plan import notebook_parameters, study_of, throughputs
+
+__all__ = ["ENGINES", "Outcome", "Rates", "planned_work", "run_unit", "commit_unit", "unit_done", "run_units",
+           "prefetch"]
+
+ENGINES = ("local", "ray")
+
+#: The benchmarked model rates are scaled from, and its download size in GB.
+_REFERENCE_MODEL = ("sbert-mini", 0.09)
+
+
+class Rates(Mapping):
+    """Throughput per spec on the benchmark machine (``benchmarks/results.json``): texts per
+    second for an encoder, ordered pairs per second for an NLI model (a pair read as one text of
+    an encoder of the same size), training examples per second with ``train=True``. A spec
+    not benchmarked is scaled from ``sbert-mini`` by its ``paper_models.csv`` size (rough)."""
+
+    def __init__(self, study: str, *, train: bool = False, bench: str | Path | None = None):
+        self.study, self.train = study, train
+        self.measured = throughputs(bench)
+        self._train_rate = _train_rate(bench) if train else None
+
+    def _size(self, spec: str) -> float | None:
+        row = paper_match(self.study, spec)
+        size = None if row is None else row.get("size_gb")
+        try:
+            size = float(size)
+        except (TypeError, ValueError):
+            return None
+        return size if size > 0 else None
+
+    def __getitem__(self, spec: str) -> float:
+        ref, ref_gb = _REFERENCE_MODEL
+        size = self._size(spec)
+        if self.train:
+            if self._train_rate and (spec == ref or size):
+                return self._train_rate * (1.0 if spec == ref else ref_gb / size)
+            raise KeyError(spec)
+        if spec in self.measured and not spec.startswith("nli:"):
+            return self.measured[spec]
+        if ref in self.measured and size and not spec.startswith(("oa:", "gen:")):
+            rate = self.measured[ref] * ref_gb / size
+            return rate / 2 if spec.startswith("nli:") else rate
+        raise KeyError(spec)
+
+    def __iter__(self):
+        return iter(self.measured)
+
+    def __len__(self) -> int:
+        return len(self.measured)
+
+
+def _train_rate(bench: str | Path | None) -> float | None:
+    """Mean training examples per second of ``sbert-mini`` (all layers) in the benchmark."""
+    import json
+
+    from ..paths import repo_root
+
+    path = Path(bench) if bench else repo_root() / "benchmarks" / "results.json"
+    if not path.is_file():
+        return None
+    rows = json.loads(path.read_text()).get("studies", {}).get("csts", {}).get("results", [])
+    rates = [r["examples_per_s"] for r in rows if r.get("trainable") == "all layers" and r.get("examples_per_s")]
+    return sum(rates) / len(rates) if rates else None
+
+
+def planned_work(notebook: str | Path, overrides: Mapping[str, Any] | None = None, *, chunk: int | None = None,
+                 bench: str | Path | None = None) -> tuple[str | None, list[WorkUnit]]:
+    """``(study, units)`` for a chapter with these parameters (the notebook's ``parameters``
+    cell, read not executed, then ``overrides``); no units for a chapter of no study or a study
+    without ``planned_work``."""
+    params = {**notebook_parameters(notebook), **(overrides or {})}
+    study = study_of(notebook)
+    if study is None:
+        return None, []
+    mod = importlib.import_module(f"compsem.{study}.study")
+    fn = getattr(mod, "planned_work", None)
+    if fn is None:
+        return study, []
+    rates = Rates(study, train="configs" in params and study == "csts", bench=bench)
+    units = fn(params, rates=rates, chunk=chunk)
+    return study, [u if u.size_gb is not None else dataclasses.replace(u, size_gb=rates._size(u.spec))
+                   for u in units]
+
+
+def _study(unit: WorkUnit):
+    return importlib.import_module(f"compsem.{unit.study}.study")
+
+
+def run_unit(unit: WorkUnit) -> Any:
+    """Compute a unit (on a worker or here); writes nothing, returns what :func:`commit_unit` stores."""
+    if unit.kind == "embed":
+        p = unit.payload
+        return work.encode_chunk(unit.spec, p["texts"], trust_remote_code=p.get("trust_remote_code", False),
+                                 device=p.get("device"))
+    return _study(unit).run_unit(unit)
+
+
+def commit_unit(unit: WorkUnit, result: Any) -> None:
+    """Store a unit's result where the chapter reads it (the driver only)."""
+    if unit.kind == "embed":
+        work.store_vectors(result, unit.payload["texts"])
+    else:
+        _study(unit).store_unit(unit, result)
+
+
+def unit_done(unit: WorkUnit) -> bool:
+    """Whether a unit's result is already stored."""
+    return work.embed_done(unit) if unit.kind == "embed" else _study(unit).unit_done(unit)
+
+
+@dataclass
+class Outcome:
+    """What a sweep did: units planned, already stored, computed here, failed (name -> error)."""
+
+    planned: int = 0
+    stored_before: int = 0
+    computed: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+    estimate_s: float | None = None
+
+    def summary(self) -> str:
+        est = "" if self.estimate_s is None else f" (plan: ~{_duration(self.estimate_s)} on one worker)"
+        lines = [f"{self.planned} units planned{est}: {self.stored_before} already stored, {len(self.computed)} "
+                 f"computed and stored, {len(self.failed)} failed; {self.seconds:.1f} s"]
+        lines += [f"FAILED {name}: {err}" for name, err in self.failed.items()]
+        return "\n".join(lines)
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else (f"{seconds / 60:.0f} min" if seconds < 5400
+                                                    else f"{seconds / 3600:.1f} h")
+
+
+def _error(exc: BaseException) -> str:
+    cause = getattr(exc, "cause", None)  # a Ray task error carries the worker's exception
+    exc = cause if isinstance(cause, BaseException) else exc
+    return f"{type(exc).__name__}: {str(exc).strip().splitlines()[-1] if str(exc).strip() else ''}"
+
+
+def _run_local(units, execute, on_result, on_failure, *, retries: int) -> None:
+    for unit in units:
+        for attempt in range(retries + 1):
+            try:
+                result = execute(unit)
+            except Exception as exc:  # noqa: BLE001 - reported by unit, the sweep goes on
+                if attempt == retries:
+                    on_failure(unit, exc)
+                continue
+            on_result(unit, result)
+            break
+
+
+def _run_ray(units, execute, on_result, on_failure, *, retries: int, address: str | None,
+             gpus_per_task: float | None, cpus_per_task: float, num_cpus: int | None) -> None:
+    import ray  # only the ray engine needs it (pip install -e .[cluster])
+
+    started = not ray.is_initialized()
+    if started:
+        kw = {"num_cpus": num_cpus} if address is None and num_cpus else {}
+        ray.init(address=address, include_dashboard=False, log_to_driver=False, **kw)
+    try:
+        gpus = gpus_per_task if gpus_per_task is not None else (1 if ray.cluster_resources().get("GPU") else 0)
+        task = ray.remote(execute)
+        pending = {}
+        for unit in units:
+            opts = {"num_cpus": cpus_per_task, "num_gpus": gpus, "max_retries": retries, "retry_exceptions": True,
+                    "name": unit.name}
+            if unit.size_gb:  # host memory to load the model's weights
+                opts["memory"] = int(unit.size_gb * 1.5 * 2**30)
+            pending[task.options(**opts).remote(unit)] = unit
+        while pending:
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            for ref in ready:
+                unit = pending.pop(ref)
+                try:
+                    result = ray.get(ref)
+                except Exception as exc:  # noqa: BLE001 - a failed task, a lost worker
+                    on_failure(unit, exc)
+                    continue
+                on_result(unit, result)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def run_units(units: Sequence[WorkUnit], *, engine: str = "local", address: str | None = None,
+              gpus_per_task: float | None = None, cpus_per_task: float = 1, num_cpus: int | None = None,
+              retries: int = 2, progress: bool = True, execute: Callable[[WorkUnit], Any] = run_unit,
+              commit: Callable[[WorkUnit, Any], None] = commit_unit,
+              done: Callable[[WorkUnit], bool] = unit_done) -> Outcome:
+    """Run the units not ``done`` yet with ``engine``; ``commit`` each result as it arrives.
+
+    ``execute`` runs on the workers and writes nothing; ``commit`` and ``done`` run here.
+    ``retries``: further attempts of a failed unit (with Ray also after a lost worker).
+    ``num_cpus`` caps a local Ray instance (``address=None``); ``gpus_per_task`` defaults to
+    one GPU when the cluster has any, else none.
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+    if retries < 0:
+        raise ValueError(f"retries must be at least 0, got {retries}")
+    t0 = time.perf_counter()
+    out = Outcome(planned=len(units), estimate_s=work.total_cost(units))
+    todo = [u for u in units if not done(u)]
+    out.stored_before = len(units) - len(todo)
+    postfix = {} if out.estimate_s is None else {"plan": _duration(work.total_cost(todo) or 0.0)}
+    bar = tqdm(total=len(todo), desc=f"prefetch ({engine})", unit="unit", disable=not progress, postfix=postfix)
+
+    def on_result(unit, result):
+        commit(unit, result)
+        out.computed.append(unit.name)
+        bar.update(1)
+
+    def on_failure(unit, exc):
+        out.failed[unit.name] = _error(exc)
+        bar.update(1)
+
+    try:
+        if engine == "local":
+            _run_local(todo, execute, on_result, on_failure, retries=retries)
+        elif todo:
+            _run_ray(todo, execute, on_result, on_failure, retries=retries, address=address,
+                     gpus_per_task=gpus_per_task, cpus_per_task=cpus_per_task, num_cpus=num_cpus)
+    finally:
+        bar.close()
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+def prefetch(notebook: str | Path, overrides: Mapping[str, Any] | None = None, *, chunk: int | None = None,
+             **engine) -> Outcome:
+    """Plan a chapter's units (:func:`planned_work`) and run those not stored (:func:`run_units`)."""
+    _, units = planned_work(notebook, overrides, chunk=chunk)
+    return run_units(units, **engine)
