@@ -1,0 +1,224 @@
+"""python -m compsem prefetch: a chapter's units run here or on a local Ray instance (2 CPUs),
+the driver stores them, the chapter's own calls then find everything; failures by unit."""
+from __future__ import annotations
+
+import csv
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from compsem import work
+from compsem.book import cli
+from compsem.book.prefetch import Outcome, commit_unit, planned_work, run_units, unit_done
+from compsem.cache import EmbeddingCache, embed, last_stats, text_key
+from tests.helpers import ROOT
+from tests.helpers.tiny import tiny_bert_classifier
+
+NB = ROOT / "notebooks"
+
+
+@pytest.fixture(scope="module")
+def ray_local():
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield ray
+    ray.shutdown()
+
+
+@pytest.fixture
+def one_thread():
+    """torch on one thread here, as in a Ray task with one CPU (Ray sets OMP_NUM_THREADS to the
+    task's CPUs): a matrix product may round differently on another number of threads."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+@pytest.fixture
+def fresh_cache(tmp_path, monkeypatch):
+    """Each test its own cache folder (embeddings, SSM matrices, C-STS runs)."""
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def _vectors(path, spec, texts):
+    store = EmbeddingCache(path)
+    (model,) = [m for m, s in store._with_retry(lambda c: c.execute("SELECT model, spec FROM models").fetchall())
+                if s == spec]
+    got = store.get_many(model, [text_key(t) for t in texts], 16)
+    return np.stack([got[text_key(t)] for t in texts])
+
+
+def _phrase_units(spec, chunk=None):
+    return planned_work(NB / "31_montague_single.ipynb", {"models": [spec], "phrase_sets": ["AN"]}, chunk=chunk)
+
+
+def test_the_chapter_finds_every_vector_after_a_local_prefetch(tiny_bert, fresh_cache):
+    from compsem.montague.data import build_phrases, load_vocabulary
+    from compsem.montague.study import _texts
+
+    spec = f"hf:{tiny_bert}"
+    study, units = _phrase_units(spec)
+    assert study == "montague" and {u.kind for u in units} == {"embed"}
+    out = run_units(units, progress=False)
+    assert out.failed == {} and len(out.computed) == len(units) and out.stored_before == 0
+    texts = _texts(build_phrases(load_vocabulary()), ("AN",))   # what the chapter embeds
+    X = embed(texts, spec)
+    assert last_stats().n_encoded == 0 and last_stats().n_cached == len(set(texts))
+    again = run_units(units, progress=False)
+    assert again.computed == [] and again.stored_before == len(units)
+    # the chapter's own call on a fresh cache gives the same bits
+    np.testing.assert_array_equal(X, embed(texts, spec, cache=EmbeddingCache(fresh_cache / "other.sqlite")))
+
+
+def test_ray_vectors_equal_local_ones_bit_for_bit(tiny_bert, tmp_path, monkeypatch, ray_local, one_thread):
+    spec = f"hf:{tiny_bert}"
+    _, units = _phrase_units(spec, chunk=300)
+    assert len(units) > 2
+    texts = [t for u in units for t in u.payload["texts"]]
+    for engine in ("local", "ray"):
+        monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / engine))
+        out = run_units(units, engine=engine, progress=False)
+        assert out.failed == {} and len(out.computed) == len(units)
+    local = _vectors(tmp_path / "local" / "embeddings" / "embeddings.sqlite", spec, texts)
+    remote = _vectors(tmp_path / "ray" / "embeddings" / "embeddings.sqlite", spec, texts)
+    np.testing.assert_array_equal(remote, local)
+
+
+def test_a_killed_worker_loses_only_its_unit_and_the_rerun_does_the_rest(tiny_bert, tmp_path, monkeypatch,
+                                                                         ray_local):
+    from tests.helpers.ray_tasks import die_once
+
+    spec = f"hf:{tiny_bert}"
+    _, units = _phrase_units(spec, chunk=300)
+    texts = [t for u in units for t in u.payload["texts"]]
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "whole"))
+    run_units(units, progress=False)
+
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "killed"))
+    marker = tmp_path / "die"
+    marker.touch()
+    units[1].payload["die_marker"] = str(marker)
+    out = run_units(units, engine="ray", retries=0, execute=die_once, progress=False)
+    assert list(out.failed) == [units[1].name] and len(out.computed) == len(units) - 1
+    assert [unit_done(u) for u in units] == [k != 1 for k in range(len(units))]
+    rerun = run_units(units, engine="ray", execute=die_once, progress=False)
+    assert rerun.computed == [units[1].name] and rerun.stored_before == len(units) - 1 and not rerun.failed
+    np.testing.assert_array_equal(_vectors(tmp_path / "killed" / "embeddings" / "embeddings.sqlite", spec, texts),
+                                  _vectors(tmp_path / "whole" / "embeddings" / "embeddings.sqlite", spec, texts))
+
+    # with a retry, the lost worker's unit is run again in the same sweep
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "retried"))
+    marker.touch()
+    out = run_units(units, engine="ray", retries=1, execute=die_once, progress=False)
+    assert not out.failed and len(out.computed) == len(units) and not marker.exists()
+
+
+def test_a_unit_that_cannot_load_is_reported_by_name_and_the_others_are_stored(tiny_bert, fresh_cache, ray_local,
+                                                                               capsys):
+    good, bad = f"hf:{tiny_bert}", f"hf:{fresh_cache / 'no-such-model'}"
+    units = work.embed_units("montague", {bad: ["a dog", "the car"], good: ["a dog", "the car", "red"]})
+    out = run_units(units, engine="ray", retries=1, progress=False)
+    assert list(out.failed) == [units[0].name] and "no-such-model" in units[0].name + out.failed[units[0].name]
+    assert out.computed == [units[1].name] and unit_done(units[1])
+    assert f"FAILED {units[0].name}: " in out.summary()
+
+    code = cli.main(["prefetch", str(NB / "31_montague_single.ipynb"), "-p", "models", f'["{bad}", "{good}"]',
+                     "-p", "phrase_sets", '["AN"]', "--quiet"])
+    printed = capsys.readouterr().out
+    assert code == 1 and "1 failed" in printed and f"FAILED embed {bad}" in printed
+
+
+def _write_pool(folder):
+    rows = [("c1_p", 1, "premise", "a dog runs fast"), ("c1_s1", 1, "synonymous", "the dog runs fast"),
+            ("c1_i1", 1, "inferential", "a dog runs"), ("c2_p", 2, "premise", "the man plays guitar"),
+            ("c2_s1", 2, "synonymous", "a man plays guitar"), ("c2_i1", 2, "inferential", "the man plays")]
+    with (folder / "pool.csv").open("w", newline="") as f:
+        csv.writer(f).writerows([("sentence_id", "cluster", "role", "text"), *rows])
+    judg = [(p, h, c, 1) for p, h, c in [("c1_p", "c1_s1", "synonymous"), ("c1_p", "c1_i1", "inferential"),
+                                         ("c2_p", "c2_s1", "synonymous"), ("c2_p", "c2_i1", "inferential")]]
+    with (folder / "judgements.csv").open("w", newline="") as f:
+        csv.writer(f).writerows([("premise_id", "hypothesis_id", "category", "score"), *judg])
+    return folder / "pool.csv"
+
+
+def test_nli_blocks_from_ray_equal_local_and_the_chapter_reads_the_matrix(tmp_path, monkeypatch, ray_local,
+                                                                          one_thread):
+    from compsem.ssm.study import score_matrix
+    from compsem.ssm.data import load_study
+
+    pool = _write_pool(tmp_path)
+    nli = tiny_bert_classifier(tmp_path / "nli", "a the dog man runs fast plays guitar".split(),
+                               {0: "contradiction", 1: "entailment", 2: "neutral"}, initializer_range=0.5)
+    spec = f"nli:{nli}"
+    _, units = planned_work(NB / "41_ssm_matrices.ipynb", {"models": ["lexical", spec], "pool_source": str(pool)},
+                            chunk=2)
+    assert [u.kind for u in units] == ["score"] * 4 and [u.count for u in units] == [36, 12, 12, 12]
+    matrices = {}
+    for engine in ("local", "ray"):
+        monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / engine))
+        assert not run_units(units, engine=engine, progress=False).failed
+        texts = load_study(str(pool))[0].texts
+        matrices[engine] = {s: score_matrix(s, texts, progress=False) for s in ("lexical", spec)}
+        files = sorted(p.name for p in (tmp_path / engine / "ssm_scores").glob("*.npy"))
+        assert len(files) == 2                                   # read back, not recomputed
+    for s in ("lexical", spec):
+        np.testing.assert_array_equal(matrices["ray"][s], matrices["local"][s])
+    direct = score_matrix(spec, texts, cache=False, progress=False)   # all pairs in one pass
+    np.testing.assert_allclose(matrices["local"][spec], direct, rtol=0, atol=1e-6)
+
+
+def test_a_training_run_from_ray_equals_the_local_one_and_the_chapter_reuses_it(tiny_bert, tmp_path, monkeypatch,
+                                                                              ray_local, one_thread):
+    from compsem.csts import study as S
+
+    params = {"models": [f"hf:{tiny_bert}"], "configs": ["cross/mse"], "train_pairs": 8, "eval_pairs": 4,
+              "overrides": {"epochs": 1, "max_length": 32, "train_layers": 1}}
+    _, units = planned_work(NB / "22_csts_finetune.ipynb", params)
+    (unit,) = units
+    rows = {}
+    for engine in ("local", "ray"):
+        monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / engine))
+        assert not run_units(units, engine=engine, progress=False).failed
+        p = unit.payload
+        rows[engine] = S.train_and_evaluate(unit.spec, p["train"], p["evals"], p["cfg"], seed=p["seed"])
+        assert rows[engine].pop("reused") is True
+    timing = {"train_seconds", "examples_per_s"}
+    assert {k: v for k, v in rows["ray"].items() if k not in timing} == \
+           {k: v for k, v in rows["local"].items() if k not in timing}
+
+
+def test_the_book_and_compsem_run_never_import_ray():
+    code = ("import sys, compsem.book.cli, compsem.book.runner, compsem.book.prefetch\n"
+            "import compsem.setcomp.study, compsem.csts.study, compsem.montague.study, compsem.ssm.study\n"
+            "assert 'ray' not in sys.modules, 'ray was imported'")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, env={**os.environ})
+
+
+def test_outcome_summary_counts_and_names_failures():
+    out = Outcome(planned=3, stored_before=1, computed=["embed m [a]"], failed={"embed m [b]": "OSError: gone"},
+                  seconds=2.0, estimate_s=120.0)
+    assert out.summary().splitlines() == [
+        "3 units planned (plan: ~2 min on one worker): 1 already stored, 1 computed and stored, 1 failed; 2.0 s",
+        "FAILED embed m [b]: OSError: gone"]
+
+
+def test_unknown_engine_and_negative_retries_are_refused():
+    with pytest.raises(ValueError, match="unknown engine 'dask'"):
+        run_units([], engine="dask")
+    with pytest.raises(ValueError, match="retries must be at least 0"):
+        run_units([], retries=-1)
+
+
+def test_commit_dispatches_by_kind(tmp_path, fresh_cache):
+    unit = work.WorkUnit("embed", "m", "k", "montague", {"texts": ["x"]})
+    commit_unit(unit, {"spec": "m", "identity": "m|v1", "dim": 2, "vectors": np.ones((1, 2), np.float32)})
+    assert EmbeddingCache().count_cached("m", [text_key("x")]) == 1 and unit_done(unit)
+    assert pd.isna(np.nan)
