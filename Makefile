@@ -49,16 +49,25 @@ $(STAMP): pyproject.toml requirements-lock.txt
 
 venv: $(STAMP)
 
+# The optional Ray engine of `python -m compsem prefetch` (pip install -e .[cluster]): the tests
+# install it, the book does not need it.
+CLUSTER_STAMP := $(VENV)/.cluster-$(shell cat pyproject.toml requirements-lock.txt | sha256sum | cut -c1-12)
+$(CLUSTER_STAMP): $(STAMP)
+	$(BIN)/python -m pip install -q -c requirements-lock.txt -e '.[cluster]' 2>&1 | { grep -v '^WARNING: Location' || true; }
+	$(BIN)/python -c "import ray"
+	rm -f $(VENV)/.cluster-*
+	touch $@
+
 # -- tests ---------------------------------------------------------------------------------
 # `make test` leaves out the tests marked slow (a chapter or a real model end to end);
 # `make test-all` runs everything.
-test: $(STAMP)
+test: $(STAMP) $(CLUSTER_STAMP)
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q -m "not slow"
 
-test-all: $(STAMP)
+test-all: $(STAMP) $(CLUSTER_STAMP)
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q
 
-test-slow: $(STAMP)
+test-slow: $(STAMP) $(CLUSTER_STAMP)
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q -m slow
 
 # -- the book ------------------------------------------------------------------------------
@@ -74,6 +83,9 @@ $(call nb,3): $(MONTAGUE)
 $(call nb,4): $(SSM)
 # The synthesis and the try-it page run every study's code.
 $(call nb,9): $(CROSSSTUDY)
+
+# The cluster appendix computes the paper-scale work from the benchmark and its prefetch planner.
+_build/executed/notebooks/98_cluster_scale.ipynb: benchmarks/results.json src/compsem/book/prefetch.py
 
 # The appendix reports the other chapters' run times and the benchmark numbers.
 _build/executed/notebooks/99_reproducibility.ipynb: $(filter-out %/99_reproducibility.ipynb,$(EXECUTED)) benchmarks/results.json

@@ -230,10 +230,11 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list[WorkUnit]:
     the chunks; ``chunk``: texts per unit).
     """
     trc = bool(params.get("trust_remote_code", False))
+    # not checked here: a model that cannot load fails its own units, reported by name
+    specs = resolve_models(params.get("models", "panel"), study="csts", kind="encoder", trust_remote_code=trc)
     if "configs" not in params:
         texts = planned_texts(params)
-        per_model = texts if isinstance(texts, dict) else {m: texts for m in models_for(params.get("models", "panel"),
-                                                                                         trust_remote_code=trc)}
+        per_model = texts if isinstance(texts, dict) else {m: texts for m in specs}
         return embed_units("csts", per_model, chunk=chunk, rates=rates, trust_remote_code=trc)
     from .training import TrainConfig  # torch: heavy, only when a fine-tuning chapter is planned
 
@@ -245,7 +246,7 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list[WorkUnit]:
                                **params.get("overrides", {})) for c in params["configs"]]
     rate = (rates or {})
     units = []
-    for model in models_for(params.get("models", "panel"), trust_remote_code=trc):
+    for model in specs:
         for cfg in cfgs:
             for seed in params.get("seeds", [0]):
                 key = _run_path(_run_key(model, parts["train"], evals, cfg, seed=seed)).stem
