@@ -181,7 +181,8 @@ def store_vectors(result: Mapping, texts: Sequence[str], store: EmbeddingCache |
     store = store or EmbeddingCache()
     vectors = np.asarray(result["vectors"], dtype=np.float32)
     if vectors.shape != (len(texts), int(result["dim"])):
-        raise ValueError(f"{result['spec']}: {vectors.shape} vectors for {len(texts)} texts of dimension {result['dim']}")
+        raise ValueError(f"{result['spec']}: {vectors.shape} vectors for {len(texts)} texts "
+                         f"of dimension {result['dim']}")
     mkey = store.register(_Registered(result["spec"], result["identity"], int(result["dim"])))
     store.put_many(mkey, [text_key(t) for t in texts], vectors)
     return len(texts)

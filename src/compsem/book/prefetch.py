@@ -283,7 +283,8 @@ PAPER_RUNS = {
     "csts": ("22_csts_finetune.ipynb", {"models": "paper", "preset": "official", "seeds": [0, 1, 2],
                                         "configs": ["cross/mse", "bi/mse", "bi/quad", "bi/quad+mse", "tri/mse",
                                                     "tri/quad", "tri/quad+mse"],
-                                        "train_pairs": None, "eval_pairs": None, "eval_splits": ["validation", "test"]}),
+                                        "train_pairs": None, "eval_pairs": None,
+                                        "eval_splits": ["validation", "test"]}),
     "montague": ("31_montague_single.ipynb", {"models": "paper"}),
     "ssm": ("41_ssm_matrices.ipynb", {"models": "paper"}),
 }

@@ -24,8 +24,9 @@ from ..work import embed_units
 from .data import (OPERATORS, TARGET_COLUMN, FilterReport, build_operator_tables, filter_masks, load_source,
                    shuffled_targets, unique_texts, validate_quintuples)
 
-__all__ = ["STUDY", "resolve", "embed_texts", "embed_tables", "difference_filter", "planned_texts", "planned_work", "DataRun",
-           "run_data", "OperatorRun", "run_operator", "CONTROL_RANDOM"]
+__all__ = ["STUDY", "resolve", "embed_texts", "embed_tables", "difference_filter", "planned_texts", "DataRun",
+           "run_data", "OperatorRun", "run_operator", "CONTROL_RANDOM",
+           "planned_work"]
 
 #: The study's name in ``data/reference/paper_models.csv`` and ``results/``.
 STUDY = "setcomp"
