@@ -29,10 +29,10 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from .. import work
+from .. import studies, work
 from ..reference import paper_match
 from ..work import WorkUnit
-from .plan import notebook_parameters, study_of, throughputs
+from .plan import notebook_parameters, throughputs
 
 __all__ = ["ENGINES", "Outcome", "Rates", "planned_work", "run_unit", "commit_unit", "unit_done", "run_units",
            "prefetch", "paper_scale_table", "paper_scale_summary", "ASSUMED_GPU_SPEEDUP"]
@@ -104,10 +104,11 @@ def planned_work(notebook: str | Path, overrides: Mapping[str, Any] | None = Non
     cell, read not executed, then ``overrides``); no units for a chapter of no study or a study
     without ``planned_work``."""
     params = {**notebook_parameters(notebook), **(overrides or {})}
-    study = study_of(notebook)
-    if study is None:
+    entry = studies.of_notebook(notebook)
+    if entry is None:
         return None, []
-    mod = importlib.import_module(f"compsem.{study}.study")
+    study = entry.name
+    mod = importlib.import_module(f"{entry.package}.study")
     fn = getattr(mod, "planned_work", None)
     if fn is None:
         return study, []
