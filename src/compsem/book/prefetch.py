@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import math
+import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -193,6 +194,8 @@ def _run_ray(units, execute, on_result, on_failure, *, retries: int, address: st
 
     started = not ray.is_initialized()
     if started:
+        # a local instance on a busy machine may need more than Ray's default 30 s to start
+        os.environ.setdefault("RAY_raylet_start_wait_time_s", "180")
         kw = {"num_cpus": num_cpus} if address is None and num_cpus else {}
         ray.init(address=address, include_dashboard=False, log_to_driver=False, **kw)
     try:
