@@ -21,7 +21,6 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import math
-import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,7 +35,7 @@ from ..work import WorkUnit
 from .plan import notebook_parameters, throughputs
 
 __all__ = ["ENGINES", "Outcome", "Rates", "planned_work", "run_unit", "commit_unit", "unit_done", "run_units",
-           "prefetch", "paper_scale_table", "paper_scale_summary", "ASSUMED_GPU_SPEEDUP"]
+           "prefetch", "start_ray", "paper_scale_table", "paper_scale_summary", "ASSUMED_GPU_SPEEDUP"]
 
 ENGINES = ("local", "ray")
 
@@ -188,16 +187,30 @@ def _run_local(units, execute, on_result, on_failure, *, retries: int) -> None:
             break
 
 
+def start_ray(address: str | None, *, num_cpus: int | None = None, attempts: int = 3) -> None:
+    """``ray.init`` without the dashboard: a local instance (``address=None``, ``num_cpus``
+    CPUs, default all) or a running cluster. A local raylet that does not register within Ray's
+    30 s (a busy machine) is shut down and started again, up to ``attempts`` times."""
+    import ray  # only the ray engine needs it (pip install -e .[cluster])
+
+    kw = {"num_cpus": num_cpus} if address is None and num_cpus else {}
+    for attempt in range(attempts):
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False, **kw)
+            return
+        except Exception as exc:  # noqa: BLE001 - Ray raises a bare Exception for this
+            if "timed out during startup" not in str(exc) or attempt == attempts - 1:
+                raise
+            ray.shutdown()
+
+
 def _run_ray(units, execute, on_result, on_failure, *, retries: int, address: str | None,
              gpus_per_task: float | None, cpus_per_task: float, num_cpus: int | None) -> None:
     import ray  # only the ray engine needs it (pip install -e .[cluster])
 
     started = not ray.is_initialized()
     if started:
-        # a local instance on a busy machine may need more than Ray's default 30 s to start
-        os.environ.setdefault("RAY_raylet_start_wait_time_s", "180")
-        kw = {"num_cpus": num_cpus} if address is None and num_cpus else {}
-        ray.init(address=address, include_dashboard=False, log_to_driver=False, **kw)
+        start_ray(address, num_cpus=num_cpus)
     try:
         gpus = gpus_per_task if gpus_per_task is not None else (1 if ray.cluster_resources().get("GPU") else 0)
         task = ray.remote(execute)

@@ -24,9 +24,9 @@ NB = ROOT / "notebooks"
 @pytest.fixture(scope="module")
 def ray_local():
     ray = pytest.importorskip("ray")
-    # on a loaded machine the raylet may need more than Ray's default 30 s to register
-    os.environ.setdefault("RAY_raylet_start_wait_time_s", "180")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    from compsem.book.prefetch import start_ray
+
+    start_ray(None, num_cpus=2)
     yield ray
     ray.shutdown()
 
