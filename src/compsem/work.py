@@ -34,7 +34,7 @@ from .cache import EmbeddingCache, text_key
 from .encoders import get_encoder
 
 __all__ = ["KINDS", "WorkUnit", "EMBED_CALL", "UNCACHED", "unit_key", "chunk_size_for", "embed_units",
-           "encode_chunk", "store_vectors", "embed_done", "total_cost"]
+           "embed_order", "encode_chunk", "store_vectors", "embed_done", "total_cost"]
 
 #: The kinds of unit, in the order a sweep lists them.
 KINDS = ("embed", "score", "train", "generate")
@@ -106,8 +106,9 @@ def chunk_size_for(rate: float | None, *, seconds: float = TARGET_SECONDS, step:
     return max(1, round(rate * seconds / step)) * step
 
 
-def _sorted_unique(texts: Sequence[str]) -> list[str]:
-    """Unique texts, longest first (ties in first-seen order): :func:`compsem.embed`'s order."""
+def embed_order(texts: Sequence[str]) -> list[str]:
+    """Unique texts, longest first (ties in first-seen order): the order in which
+    :func:`compsem.embed` encodes what it does not find in the cache."""
     return sorted(dict.fromkeys(texts), key=lambda t: -len(t))
 
 
@@ -141,7 +142,7 @@ def embed_units(study: str, per_model: Mapping[str, Sequence[str]], *, chunk: in
             raise ValueError(f"{spec}: groups of {bounds[-1]} texts for {len(distinct)} distinct texts")
         rate = rates.get(spec)
         for g0, g1 in zip([0, *bounds], bounds or [len(distinct)]):
-            ordered = _sorted_unique(distinct[g0:g1])
+            ordered = embed_order(distinct[g0:g1])
             for s in range(0, len(ordered), size):
                 part = ordered[s:s + size]
                 units.append(WorkUnit("embed", spec, unit_key("embed", spec, *part), study,
@@ -162,7 +163,7 @@ def encode_chunk(spec: str, texts: Sequence[str], *, trust_remote_code: bool = F
     parts = [enc.encode(texts[s:s + EMBED_CALL], batch_size=batch_size, show_progress=False)
              for s in range(0, len(texts), EMBED_CALL)]
     vectors = np.concatenate(parts) if parts else np.zeros((0, enc.dim), dtype=np.float32)
-    return {"identity": enc.identity, "spec": enc.spec, "dim": int(enc.dim),
+    return {"identity": enc.identity, "spec": enc.spec, "dim": int(enc.dim), "cacheable": bool(enc.cacheable),
             "vectors": np.ascontiguousarray(vectors, dtype=np.float32)}
 
 

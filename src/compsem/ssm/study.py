@@ -26,7 +26,7 @@ from ..cache import embed
 from ..encoders import check_available
 from ..paths import cache_dir as cache_root
 from ..store import load_npy, read_json, save_npy, write_json
-from ..work import WorkUnit, embed_units, unit_key
+from ..work import WorkUnit, embed_order, encode_chunk, store_vectors, unit_key
 from .data import Pool, load_study, unique_texts
 from .scorers import EmbeddingCosine, make_scorer, resolve_models
 
@@ -228,11 +228,11 @@ def _pair_scorer(spec: str) -> bool:
 def planned_work(params: dict, *, rates=None, chunk=None) -> list[WorkUnit]:
     """The chapter's heavy work as :class:`compsem.work.WorkUnit`.
 
-    An embedding model gives ``"embed"`` units (chunks of :func:`planned_texts`); its cosine
-    matrix is then computed from the cache by the chapter. An NLI model gives one ``"score"``
-    unit per block of rows of the N × N matrix over the pool's unique sentences (``rates``:
-    pairs per second, sizing a block to about a minute; ``chunk``: rows per block); the lexical
-    baseline and a generator one unit for the whole matrix.
+    An NLI model gives one ``"score"`` unit per block of rows of the N × N matrix over the
+    pool's unique sentences (``rates``: pairs per second, sizing a block to about a minute;
+    ``chunk``: rows per block). An embedding model (its texts are :func:`planned_texts`'), the
+    lexical baseline and a generator give one unit for the whole matrix; an embedding model's
+    unit also returns its vectors, stored in the embedding cache.
     """
     rates = rates or {}
     per_model = planned_texts(params)
@@ -242,11 +242,8 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list[WorkUnit]:
     checksum = _checksum(texts)
     load = {k: params.get(k) for k in ("device", "dtype")}
     trc = bool(params.get("trust_remote_code", False))
-    units = embed_units("ssm", {s: t for s, t in per_model.items() if not _pair_scorer(s)}, chunk=chunk,
-                        rates=rates, trust_remote_code=trc)
+    units = []
     for spec in per_model:
-        if not _pair_scorer(spec):
-            continue
         rows = n
         if spec.startswith("nli:"):
             rate = rates.get(spec)
@@ -255,10 +252,11 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list[WorkUnit]:
         keys = [unit_key("score", spec, trc, checksum, r0, r1) for r0, r1 in blocks]
         for (r0, r1), key in zip(blocks, keys):
             rate = rates.get(spec)
+            work = n if not _pair_scorer(spec) else (r1 - r0) * n   # texts to embed, or pairs to score
             units.append(WorkUnit("score", spec, key, "ssm",
                                   {"texts": texts, "rows": (r0, r1), "blocks": keys, "checksum": checksum,
                                    "trust_remote_code": trc, **load},
-                                  (r1 - r0) * n, (r1 - r0) * n / rate if rate else None))
+                                  (r1 - r0) * n, work / rate if rate else None))
     return units
 
 
@@ -275,7 +273,15 @@ def run_unit(unit: WorkUnit) -> dict:
                          dtype=p.get("dtype"))
     r0, r1 = p["rows"]
     t0 = time.perf_counter()
-    if hasattr(scorer, "pair_probabilities"):
+    embedded = None
+    if isinstance(scorer, EmbeddingCosine):   # as _compute, with the vectors returned, not cached here
+        uniq, inv = unique_texts(p["texts"])
+        order = embed_order(uniq)
+        embedded = {**encode_chunk(scorer.model, order, trust_remote_code=scorer.trust_remote_code,
+                                   device=scorer.device), "texts": order}
+        pos = {t: i for i, t in enumerate(order)}
+        block = scorer.from_vectors(embedded["vectors"][[pos[t] for t in uniq]])[np.ix_(inv, inv)]
+    elif hasattr(scorer, "pair_probabilities"):
         uniq, _ = unique_texts(p["texts"])
         n = len(uniq)
         I, J = np.divmod(np.arange((r1 - r0) * n), n)
@@ -284,7 +290,8 @@ def run_unit(unit: WorkUnit) -> dict:
     else:
         block = _compute(scorer, p["texts"], progress=False)
     return {"identity": scorer.identity, "symmetric": bool(scorer.symmetric), "block": block,
-            "seconds": time.perf_counter() - t0, "by_unique": hasattr(scorer, "pair_probabilities")}
+            "seconds": time.perf_counter() - t0, "by_unique": hasattr(scorer, "pair_probabilities"),
+            "embedded": embedded}
 
 
 def unit_done(unit: WorkUnit) -> bool:
@@ -295,6 +302,9 @@ def unit_done(unit: WorkUnit) -> bool:
 def store_unit(unit: WorkUnit, result: dict) -> None:
     """Store a ``"score"`` block (where the cache is; atomic files through :mod:`compsem.store`);
     when every block of the scorer is in, write the matrix where :func:`score_matrix` reads it."""
+    embedded = result.get("embedded")
+    if embedded and embedded["cacheable"]:
+        store_vectors(embedded, embedded["texts"])
     save_npy(_block_dir() / f"{unit.key}.npy", result["block"])
     meta = {k: result[k] for k in ("identity", "symmetric", "seconds", "by_unique")}
     write_json(_block_dir() / f"{unit.key}.json", {**meta, "spec": unit.spec, "rows": list(unit.payload["rows"])})
