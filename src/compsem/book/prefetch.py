@@ -204,6 +204,18 @@ def start_ray(address: str | None, *, num_cpus: int | None = None, attempts: int
             ray.shutdown()
 
 
+def _in_task(execute: Callable[[WorkUnit], Any], threads: int, unit: WorkUnit) -> Any:
+    """A Ray task: torch on the task's CPUs (as many threads, whatever the worker's environment
+    says: a product may round differently on another number of threads), then the unit."""
+    try:
+        import torch  # heavy: only in the worker, when the unit needs it anyway
+    except ImportError:  # pragma: no cover - torch is a dependency of the project
+        torch = None
+    if torch is not None and torch.get_num_threads() != threads:
+        torch.set_num_threads(threads)
+    return execute(unit)
+
+
 def _run_ray(units, execute, on_result, on_failure, *, retries: int, address: str | None,
              gpus_per_task: float | None, cpus_per_task: float, num_cpus: int | None) -> None:
     import ray  # only the ray engine needs it (pip install -e .[cluster])
@@ -213,14 +225,15 @@ def _run_ray(units, execute, on_result, on_failure, *, retries: int, address: st
         start_ray(address, num_cpus=num_cpus)
     try:
         gpus = gpus_per_task if gpus_per_task is not None else (1 if ray.cluster_resources().get("GPU") else 0)
-        task = ray.remote(execute)
+        task = ray.remote(_in_task)
+        threads = max(1, int(cpus_per_task))
         pending = {}
         for unit in units:
             opts = {"num_cpus": cpus_per_task, "num_gpus": gpus, "max_retries": retries, "retry_exceptions": True,
                     "name": unit.name}
             if unit.size_gb:  # host memory to load the model's weights
                 opts["memory"] = int(unit.size_gb * 1.5 * 2**30)
-            pending[task.options(**opts).remote(unit)] = unit
+            pending[task.options(**opts).remote(execute, threads, unit)] = unit
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:
