@@ -103,7 +103,12 @@ def planned_work(notebook: str | Path, overrides: Mapping[str, Any] | None = Non
     """``(study, units)`` for a chapter with these parameters (the notebook's ``parameters``
     cell, read not executed, then ``overrides``); no units for a chapter of no study or a study
     without ``planned_work``."""
-    params = {**notebook_parameters(notebook), **(overrides or {})}
+    defaults = notebook_parameters(notebook)
+    unknown = sorted(set(overrides or {}) - set(defaults))
+    if unknown:
+        raise ValueError(f"{Path(notebook).name} has no parameter(s) {unknown}; its parameters are: "
+                         f"{', '.join(defaults)}")
+    params = {**defaults, **(overrides or {})}
     entry = studies.of_notebook(notebook)
     if entry is None:
         return None, []

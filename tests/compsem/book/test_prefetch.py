@@ -212,6 +212,11 @@ def test_outcome_summary_counts_and_names_failures():
         "FAILED embed m [b]: OSError: gone"]
 
 
+def test_a_parameter_the_chapter_does_not_have_is_refused_by_name():
+    with pytest.raises(ValueError, match=r"31_montague_single.ipynb has no parameter\(s\) \['modles'\]"):
+        planned_work(NB / "31_montague_single.ipynb", {"modles": ["sbert-mini"]})
+
+
 def test_unknown_engine_and_negative_retries_are_refused():
     with pytest.raises(ValueError, match="unknown engine 'dask'"):
         run_units([], engine="dask")
