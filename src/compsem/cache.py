@@ -35,7 +35,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from .encoders import Encoder, get_encoder, validate_texts
-from .errors import CacheError
+from .errors import CacheError, check_trust_remote_code
 from .paths import cache_dir
 
 __all__ = ["EmbeddingCache", "EmbedStats", "embed", "last_stats", "text_key", "model_key", "CacheError"]
@@ -278,6 +278,7 @@ def embed(texts: Sequence[str], model: str | Encoder = "sbert-mini", *, cache: b
     ndarray of shape (n, dim), float32, row i the embedding of ``texts[i]``.
     """
     t0 = time.perf_counter()
+    check_trust_remote_code(trust_remote_code, where="embed")
     texts = validate_texts(texts)
     if chunk_size < 1:
         raise ValueError(f"chunk_size must be at least 1, got {chunk_size}")

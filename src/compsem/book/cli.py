@@ -16,13 +16,18 @@ from ..paths import cache_dir, repo_root
 from .bench import run_all
 from .extra import install_sbert_l
 from .plan import plan
-from .runner import parse_value, run_notebook
+from .params import parse_parameters
+from .runner import run_notebook
 from .stage import stage
 
 
 def _cmd_run(args) -> int:
-    params = {name: parse_value(value) for name, value in (args.param or [])}
-    target = run_notebook(args.notebook, params, out=args.out, book=args.book, progress=not args.quiet)
+    params = parse_parameters(args.param, args.notebook)
+    removed: list[str] = []
+    target = run_notebook(args.notebook, params, out=args.out, book=args.book, progress=not args.quiet,
+                          force=args.force, removed=removed)
+    if removed:
+        print(f"--force: removed from {target.parent} before the run: {', '.join(removed)}")
     print(f"executed notebook: {target}")
     if not args.book:
         print(f"result tables:     {target.parent / 'results'}")
@@ -30,7 +35,7 @@ def _cmd_run(args) -> int:
 
 
 def _cmd_plan(args) -> int:
-    params = {name: parse_value(value) for name, value in (args.param or [])}
+    params = parse_parameters(args.param, args.notebook)
     table, notes = plan(args.notebook, params)
     print(notes[0])
     with pd.option_context("display.width", 200, "display.max_colwidth", 70):
@@ -94,8 +99,11 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("run", help="execute a chapter notebook with other parameters")
     r.add_argument("notebook")
     r.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
-                   help="parameter; VALUE is JSON if it parses (e.g. '[\"sbert-mini\"]'), else a string")
-    r.add_argument("--out", help="output folder (default runs/<notebook>-<hash>)")
+                   help="parameter; VALUE is JSON if it parses (e.g. '[\"sbert-mini\"]', true), else a string; "
+                        "it must fit the kind of the notebook's default (a bool takes only true/false)")
+    r.add_argument("--out", help="output folder (default runs/<notebook>-<hash>); must be empty, new or this "
+                                 "chapter's earlier run with the same parameters")
+    r.add_argument("--force", action="store_true", help="clear a non-empty --out folder first (says what it removed)")
     r.add_argument("--book", action="store_true", help="book build: write result tables to results/")
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.set_defaults(func=_cmd_run)
