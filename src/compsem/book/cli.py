@@ -69,6 +69,11 @@ def _cmd_cache(args) -> int:
     if args.action == "clear":
         n = store.clear(args.model)
         print(f"removed {n} cached vectors from {store.path}")
+    elif args.action == "verify":
+        n, checked, bad = store.verify()
+        print(f"{store.path}: {n} vectors, {checked} with a checksum, {bad} damaged"
+              + (" (they are re-encoded when next asked for)" if bad else ""))
+        return 1 if bad else 0
     else:
         print(f"cache: {store.path}")
         print(store.info().to_string(index=False))
@@ -118,8 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     m = sub.add_parser("models", help="list the model specs and which are installed")
     m.set_defaults(func=_cmd_models)
 
-    c = sub.add_parser("cache", help="show or clear the embedding cache")
-    c.add_argument("action", choices=["info", "clear"], nargs="?", default="info")
+    c = sub.add_parser("cache", help="show, verify (checksums) or clear the embedding cache")
+    c.add_argument("action", choices=["info", "clear", "verify"], nargs="?", default="info")
     c.add_argument("--model", help="with clear: only this spec")
     c.set_defaults(func=_cmd_cache)
 

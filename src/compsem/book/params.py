@@ -66,14 +66,24 @@ def parameters_of(notebook: str | Path) -> dict[str, Any]:
 
 
 def parameter_defaults(notebook: str | Path) -> dict[str, Any]:
-    """The defaults as Python values; a default that is not a literal (an expression) is
-    ``_MISSING`` internally and accepts any value."""
-    out = {}
-    for name, source in parameters_of(notebook).items():
-        try:
-            out[name] = ast.literal_eval(source) if isinstance(source, str) else source
-        except (ValueError, SyntaxError):
-            out[name] = _MISSING
+    """The defaults of the ``parameters`` cell as Python values, read with :mod:`ast` (no kernel);
+    a default that is not a literal (an expression) accepts any value."""
+    nb = json.loads(Path(notebook).read_text(encoding="utf-8"))
+    cell = next((c for c in nb.get("cells", []) if c.get("cell_type") == "code"
+                 and "parameters" in c.get("metadata", {}).get("tags", [])), None)
+    if cell is None:
+        return {}
+    source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+    out: dict[str, Any] = {}
+    for node in ast.parse(source).body:
+        targets = (node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign)
+                   and node.value is not None else [])
+        for target in targets:
+            if isinstance(target, ast.Name):
+                try:
+                    out[target.id] = ast.literal_eval(node.value)
+                except (ValueError, SyntaxError, TypeError):
+                    out[target.id] = _MISSING
     return out
 
 
