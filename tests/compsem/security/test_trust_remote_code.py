@@ -102,3 +102,15 @@ def test_every_kind_of_default_is_checked():
         assert "\n" not in str(err.value)
     with pytest.raises(ValueError, match="no parameter"):
         check_parameters(defaults, {"modles": ["bow"]})
+
+
+def test_cross_study_pages_do_not_turn_a_string_into_true():
+    from compsem.crossstudy.tryit import remote_code_kwargs
+
+    def fn(*, trust_remote_code=False):
+        return trust_remote_code
+
+    assert remote_code_kwargs(fn, False) == {} and remote_code_kwargs(fn, True) == {"trust_remote_code": True}
+    for value in ("False", "no", 0, "0"):
+        with pytest.raises(TypeError, match="trust_remote_code must be True or False"):
+            remote_code_kwargs(fn, value)
