@@ -75,7 +75,16 @@ def parameter_defaults(notebook: str | Path) -> dict[str, Any]:
         return {}
     source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
     out: dict[str, Any] = {}
-    for node in ast.parse(source).body:
+    try:
+        body = ast.parse(source).body
+    except SyntaxError:   # e.g. an IPython magic: papermill's own reading of the cell
+        for name, text in parameters_of(notebook).items():
+            try:
+                out[name] = ast.literal_eval(text) if isinstance(text, str) else text
+            except (ValueError, SyntaxError, TypeError):
+                out[name] = _MISSING
+        return out
+    for node in body:
         targets = (node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign)
                    and node.value is not None else [])
         for target in targets:
