@@ -130,8 +130,11 @@ class EmbeddingCache:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._with_retry(self._migrate)
-            except (PermissionError, CacheError) as exc:
-                if not isinstance(exc, PermissionError) and "read" not in str(exc).lower():
+            except PermissionError:
+                readonly = True
+            except CacheError as exc:   # the file system said no although the modes allowed it
+                cause = str(exc.__cause__).lower()
+                if not any(t in cause for t in ("readonly", "read-only", "unable to open")):
                     raise
                 readonly = True
         if readonly:
