@@ -114,3 +114,21 @@ def test_cross_study_pages_do_not_turn_a_string_into_true():
     for value in ("False", "no", 0, "0"):
         with pytest.raises(TypeError, match="trust_remote_code must be True or False"):
             remote_code_kwargs(fn, value)
+
+
+def test_defaults_are_read_without_a_kernel_and_expressions_accept_anything(tmp_path):
+    import nbformat
+
+    from compsem.book.params import parameter_defaults
+
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell('flag = False\nn: int = 3\nlabel = "x".upper()  # an expression')
+    cell.metadata["tags"] = ["parameters"]
+    nb.cells = [cell]
+    path = tmp_path / "p.ipynb"
+    nbformat.write(nb, path)
+    d = parameter_defaults(path)
+    assert d["flag"] is False and d["n"] == 3
+    check_parameters(d, {"label": 5})                        # no literal default: not checked
+    with pytest.raises(ValueError, match="parameter 'n'"):
+        check_parameters(d, {"n": "3"})
