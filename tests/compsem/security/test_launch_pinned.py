@@ -84,10 +84,14 @@ def test_a_clone_with_local_changes_or_a_foreign_folder_is_refused(tmp_path):
     assert r.returncode == 1 and "is not a clone of the study" in r.stderr
 
 
-def test_a_repository_without_a_commit_is_refused(capsys):
+def test_a_repository_without_a_commit_is_refused(capsys, tmp_path):
+    copy = tmp_path / "00_toolkit.ipynb"          # a copy: a failing run must not rewrite the chapter
+    copy.write_bytes((ROOT / "notebooks" / "00_toolkit.ipynb").read_bytes())
+    before = copy.read_bytes()
     with pytest.raises(SystemExit) as exc:
-        launch.main(["--repo", "https://example.org/r.git", str(ROOT / "notebooks" / "00_toolkit.ipynb")])
+        launch.main(["--repo", "https://example.org/r.git", str(copy)])
     assert exc.value.code == 2 and "--repo needs --commit" in capsys.readouterr().err
+    assert copy.read_bytes() == before
 
 
 def test_make_launch_cell_defaults_the_commit_to_head():
