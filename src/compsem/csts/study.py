@@ -229,7 +229,7 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list[WorkUnit]:
     ``"embed"`` units over :func:`planned_texts` (``rates``: texts per second per spec, sizing
     the chunks; ``chunk``: texts per unit).
     """
-    trc = bool(params.get("trust_remote_code", False))
+    trc = params.get("trust_remote_code", False) is True   # a literal True only
     # not checked here: a model that cannot load fails its own units, reported by name
     specs = resolve_models(params.get("models", "panel"), study="csts", kind="encoder", trust_remote_code=trc)
     if "configs" not in params:

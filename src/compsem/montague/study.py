@@ -307,4 +307,4 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list:
     # clean spelling (the decomposition), then the authors' spelling (the spelling check)
     groups = {m: [n_base, n_clean - n_base, len(t) - n_clean] for m, t in per_model.items() if len(t) > n_base}
     return embed_units("montague", per_model, chunk=chunk, rates=rates, groups=groups,
-                       trust_remote_code=bool(params.get("trust_remote_code", False)))
+                       trust_remote_code=params.get("trust_remote_code", False) is True)

@@ -214,4 +214,4 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list:
     sizes = [b - a for a, b in zip([0, *ends], ends)]
     groups = {m: sizes for m, t in per_model.items() if len(dict.fromkeys(t)) == ends[-1]}
     return embed_units(STUDY, per_model, chunk=chunk, rates=rates, groups=groups,
-                       trust_remote_code=bool(params.get("trust_remote_code", False)))
+                       trust_remote_code=params.get("trust_remote_code", False) is True)
