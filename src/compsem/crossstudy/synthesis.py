@@ -26,7 +26,7 @@ import pandas as pd
 from .. import figures
 from ..csts import report as csts_report
 from ..montague import report as montague_report
-from ..results import Headline
+from ..results import Headline, Prose
 from ..setcomp import report as setcomp_report
 from ..stats import degenerate_reason, leader_sentence, versus_reference
 from ..ssm import report as ssm_report
@@ -174,17 +174,17 @@ def findings(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] 
     n_gap_pos = int(((gap["low"] > 0) & (gap["degenerate"] == "")).sum())
     return {
         "n_real": len(real), "n_gap_pos": n_gap_pos,
-        "set_sentence": leader_sentence(p1["value"], p1["low"], p1["high"], list(p1.index), excluded=p1_bad,
-                                        what="mean of the five Part I criteria", digits=1, unit=" %"),
-        "gap_sentence_leader": leader_sentence(gap["value"], gap["low"], gap["high"], list(gap.index),
-                                               excluded=_excluded(gap), what="non-subsectivity gap"),
-        "gap_sentence": ("None of the ranked models separates the classes in the direction Montague semantics predicts."
+        "set_sentence": Prose(leader_sentence(p1["value"], p1["low"], p1["high"], list(p1.index), excluded=p1_bad,
+                                        what="mean of the five Part I criteria", digits=1, unit=" %")),
+        "gap_sentence_leader": Prose(leader_sentence(gap["value"], gap["low"], gap["high"], list(gap.index),
+                                               excluded=_excluded(gap), what="non-subsectivity gap")),
+        "gap_sentence": Prose("None of the ranked models separates the classes in the direction Montague semantics predicts."
                          if n_gap_pos == 0 else f"{n_gap_pos} of them separate the classes in the predicted direction."),
-        "csts_sentence": _csts_sentence(csts, n_chance, below, above),
-        "rsa_sentence": leader_sentence(rsa["value"], rsa["low"], rsa["high"], list(rsa.index),
-                                        excluded=_excluded(rsa), what="RSA with the reference"),
+        "csts_sentence": Prose(_csts_sentence(csts, n_chance, below, above)),
+        "rsa_sentence": Prose(leader_sentence(rsa["value"], rsa["low"], rsa["high"], list(rsa.index),
+                                        excluded=_excluded(rsa), what="RSA with the reference")),
         "bow_ties": float(100 * pair.loc["bow", "ties"]) if "bow" in pair.index else float("nan"),
-        "degenerate_sentence": ("No row of this profile is degenerate." if bad.empty else
+        "degenerate_sentence": Prose("No row of this profile is degenerate." if bad.empty else
                                 "Left out of every ranking, and shown as n/a in the figure: " + "; ".join(
                                     f"`{r.model}` on {r.criterion} ({r.degenerate})" for r in bad.itertuples()) + "."),
         "random_c2": float(prof.set_index(["model", "criterion"]).loc[("random", "C2"), "value"])
