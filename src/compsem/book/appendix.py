@@ -128,7 +128,7 @@ def data_digests(data_dir: Path) -> pd.DataFrame:
 # the committed benchmark results
 # ---------------------------------------------------------------------------------------------
 def _header(key: str) -> str:
-    text = key.replace("_per_s", " per second").replace("_s_", " seconds ").replace("_", " ")
+    text = re.sub(r"_per_s(?=_|$)", " per second", key).replace("_s_", " seconds ").replace("_", " ")
     text = re.sub(r" s$", " (s)", re.sub(r" seconds$", " (s)", text))
     return text
 
@@ -136,9 +136,9 @@ def _header(key: str) -> str:
 def _cell(v) -> str:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return str(v)
-    if isinstance(v, int):
-        return f"{v:,}"
-    return number(v, 0 if abs(v) >= 100 else (2 if abs(v) >= 0.1 or v == 0 else 4))
+    if isinstance(v, int) or (float(v).is_integer() and abs(v) >= 1) or abs(v) >= 100:
+        return f"{v:,.0f}"
+    return number(v, 2 if abs(v) >= 0.1 or v == 0 else 4)
 
 
 def _frame(rows: dict | list, index: str | None = None) -> pd.DataFrame:
