@@ -68,6 +68,8 @@ def run_notebook(notebook: str | Path, parameters: dict[str, Any] | None = None,
     env = {"MPLBACKEND": "module://matplotlib_inline.backend_inline", "COMPSEM_ROOT": str(repo_root())}
     if not book:
         env["COMPSEM_RESULTS"] = str(out / "results")
+    else:   # a page of the book never shows progress bars (compsem.progress reads this)
+        env["TQDM_DISABLE"] = "1"
     saved = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     t0 = time.perf_counter()

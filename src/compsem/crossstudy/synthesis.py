@@ -73,7 +73,8 @@ def _fmt(value: float, unit: str, pct_digits: int = 1) -> str:
 def criteria_table() -> pd.DataFrame:
     """The headlines' definitions, one row per criterion (key as index)."""
     return pd.DataFrame([{"key": c.key, "Part": c.part, "headline": c.label, "meaning": c.meaning, "unit": c.unit,
-                          "resampled": c.resampled, "chance / no effect": "" if np.isnan(c.reference) else c.reference}
+                          "resampled": c.resampled,
+                          "chance / no effect": "–" if np.isnan(c.reference) else f"{c.reference:g}" + (" %" if c.unit == "%" else "")}
                          for c in CRITERIA]).set_index("key")
 
 
