@@ -205,10 +205,22 @@ def _table_numbers(cells: list[dict]) -> set[str]:
     return out
 
 
+#: Round constants a text uses as levels or thresholds, never as results.
+_CONSTANTS = {"0.25", "0.75", "0.05", "0.01", "0.001", "0.95", "0.975", "0.025", "0.50", "1.00", "0.00", "2.5", "97.5"}
+# a number after these is a threshold, a tolerance or an example, not a result
+_NOT_A_RESULT = re.compile(r"(?:[<>≤≥]|<=|>=|within|such as|e\.g\.|for example|say|level|margin|threshold|"
+                           r"ε|epsilon|lr|rate)\s*=?\s*$", re.I)
+
+
 def typed_numbers(executed_dir: Path) -> list[str]:
-    """Decimal numbers and percentages typed into a chapter's Markdown (outside code, maths,
-    roles and references such as "Table 3.2"), which no code computed; and a typed number that
-    a table of the same page contradicts at the typed precision."""
+    """Numbers typed into a chapter's Markdown that look like results: decimals with two or more
+    places and percentages with a decimal point, outside code, maths, roles and references
+    ("Table 3.2"), not round constants (0.25, 0.05, …) and not thresholds, tolerances or
+    examples ("≤ 0.25", "within 0.001", "such as 0.55"). A typed number is reported as a
+    disagreement when a table of the same page prints a number that, rounded to the typed
+    precision, differs from it by one unit in the last place (0.53 typed, 0.520 in the table);
+    else as a number to glue. A constant or a made-up example can be written as maths ($0.55$).
+    """
     problems = []
     for nb in _notebooks(executed_dir):
         cells = _cells(nb)
@@ -218,14 +230,18 @@ def typed_numbers(executed_dir: Path) -> list[str]:
                 continue
             prose = _strip_code_blocks(_text(c.get("source", "")))
             seen: set[int] = set()
-            for m in [*_DECIMAL.finditer(prose), *_PERCENT.finditer(prose)]:
+            for m in [*_PERCENT.finditer(prose), *_DECIMAL.finditer(prose)]:
                 s = m.group(1)
-                if m.start() in seen or _REF_WORDS.search(prose[max(0, m.start() - 16):m.start()]):
+                before = prose[max(0, m.start() - 16):m.start()]
+                if m.start() in seen or _REF_WORDS.search(before) or _NOT_A_RESULT.search(before):
                     continue
                 seen.add(m.start())
-                x, d = float(s), _decimals(s)
-                near = [t for t in tables if _decimals(t) >= d and t != s and abs(float(t) - x) <= 10 ** -d
-                        and f"{float(t):.{d}f}" != s]
+                d = _decimals(s)
+                if s in _CONSTANTS or (d < 2 and not (d == 1 and m.re is _PERCENT)):
+                    continue
+                x, ulp = float(s), 10.0 ** -d
+                near = [t for t in tables if _decimals(t) >= d and t != s
+                        and abs(abs(round(float(t), d) - x) - ulp) < ulp / 10]
                 if near:
                     problems.append(f"{nb.name}: cell {i} types {s} where a table of the page prints "
                                     f"{sorted(near, key=lambda t: abs(float(t) - x))[0]}: glue the computed value")

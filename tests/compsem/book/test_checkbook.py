@@ -154,7 +154,9 @@ def _html(html):
 CLEAN = [_md("# A page\n\nThe closest model is {glue:md}`best` (see Table 3.2 and Eq. 5; `make book`), "
              "its code in `src/compsem/stats.py`, its test in tests/compsem/test_stats.py. Files under "
              "`data/reference/<study>_*.csv`. Inline maths $0.25 + 0.5$ and\n\n```python\nx = 0.123  # code\n```\n"),
-         _code(_html(TABLE)), _md("The bow row prints 0.545 as the table does; 12 models; 100 texts."),
+         _code(_html(TABLE)), _md("The bow row prints 0.545 as the table does; 12 models; 100 texts; 95 % "
+                                  "intervals; a threshold of 0.5, margins ≤ 0.33, within 0.001, such as 0.55; "
+                                  "a made-up value $0.42$; Fig. 5.9."),
          _code({"output_type": "stream", "name": "stdout", "text": "done in 3 steps\n"})]
 
 
@@ -196,8 +198,8 @@ def test_clean_pages_pass_every_prose_check(clean_book):
     (_code(_html("<table><tr><td>use</td><td>0.999 [1.00, 1.00]</td></tr></table>")),
      "cell 4 prints 0.999 outside its own interval [1.00, 1.00]"),
     (_md("Under the equations the gap is 0.167."), "cell 4 types the number 0.167 into the prose"),
-    (_md("It passes for 42 % of the phrases."), "cell 4 types the number 42 into the prose"),
-    (_md("The use row gives 0.163 here."), "cell 4 types 0.163 where a table of the page prints 0.1622"),
+    (_md("It passes for 42.5 % of the phrases."), "cell 4 types the number 42.5 into the prose"),
+    (_md("The use row gives 0.161 here."), "cell 4 types 0.161 where a table of the page prints 0.1622"),
 ])
 def test_each_planted_defect_is_named(clean_book, cell, expected):
     _nb(clean_book / "executed" / "10_page.ipynb", CLEAN + [cell])
