@@ -133,17 +133,30 @@ def _header(key: str) -> str:
     return text
 
 
-def _cell(v) -> str:
+def _digits(values) -> int | None:
+    """Decimals for numbers of this size: none from 100 up (and for whole numbers), 2 from 0.1,
+    4 below; None (scientific) below 0.0001."""
+    nums = [abs(float(v)) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    small = [v for v in nums if v and not (v.is_integer() and v >= 1)]
+    if not small:
+        return 0
+    low = min(small)
+    return 0 if low >= 100 else 2 if low >= 0.1 else 4 if low >= 1e-4 else None
+
+
+def _cell(v, digits: int | None | str = "auto") -> str:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return str(v)
-    if isinstance(v, int) or (float(v).is_integer() and abs(v) >= 1) or abs(v) >= 100:
-        return f"{v:,.0f}"
-    return number(v, 2 if abs(v) >= 0.1 or v == 0 else 4)
+    digits = _digits([v]) if digits == "auto" else digits
+    if digits is None:
+        return f"{v:.1e}" if v else "0"
+    return f"{v:,.{digits}f}" if abs(v) >= 1000 or digits == 0 else number(v, digits)
 
 
 def _frame(rows: dict | list, index: str | None = None) -> pd.DataFrame:
+    """A table with one number format per column (the finest its values need)."""
     df = pd.DataFrame(rows) if isinstance(rows, list) else pd.DataFrame(rows).T
-    df = df.map(_cell)
+    df = df.apply(lambda col: col.map(lambda v, d=_digits(col): _cell(v, d)))
     df.columns = [_header(str(c)) for c in df.columns]
     return df.rename_axis(index) if index else df
 
@@ -151,10 +164,12 @@ def _frame(rows: dict | list, index: str | None = None) -> pd.DataFrame:
 def bench_tables(bench: dict) -> dict[str, pd.DataFrame]:
     """The benchmark file as titled tables: the machine it ran on, encode throughput per model,
     the cache's own cost, and one table per study benchmark (scalars as quantity/value rows;
-    lists and per-model mappings as tables of their own). No number is printed with more
-    decimals than it carries meaning: whole numbers from 100 up, 2 decimals from 0.1, else 4."""
-    out = {"machine of the benchmark run": pd.Series(bench.get("machine", {}), name="value").map(_cell)
-           .rename_axis("").to_frame()}
+    lists and per-model mappings as tables of their own). One format per column of a table (the
+    finest its values need: none from 100 up, 2 decimals from 0.1, 4 below, scientific below
+    0.0001); a measurements table formats each row on its own."""
+    machine = bench.get("machine", {})
+    out = {"machine of the benchmark run": pd.DataFrame({"value": [_cell(v) for v in machine.values()]},
+                                                        index=pd.Index([_header(k) for k in machine], name=""))}
     if "encode" in bench:
         out["encode throughput per model"] = _frame(bench["encode"], "model")
     if "cache" in bench:

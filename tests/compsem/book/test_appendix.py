@@ -62,6 +62,11 @@ def test_bench_tables_have_readable_headers_and_one_format():
     assert t["csts: results"].to_dict("records") == [{"encoding": "bi", "seconds": "4.85"}]
     mont = t["montague: models"]
     assert mont.index.name == "model" and mont.loc["bow"].tolist() == ["2,048", "1.93"]
+    # one format per column: 0.12 beside 0.0925 prints as 0.1200; a 1e-12 difference is not "0.0000"
+    col = appendix.bench_tables({"studies": {"x": {"models": {"a": {"t": 0.0925}, "b": {"t": 0.12}}}}})["x: models"]
+    assert col["t"].tolist() == ["0.0925", "0.1200"]
+    tiny = appendix.bench_tables({"studies": {"x": {"diff": 1.08e-12}}})["x: measurements"]["value"]
+    assert tiny.tolist() == ["1.1e-12"]
     assert "dim 384.000000" not in str(t)        # no raw JSON dumps
 
 
