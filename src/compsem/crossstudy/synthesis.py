@@ -124,6 +124,8 @@ def profile_figure(prof: pd.DataFrame, models: Sequence[str]):
     ranked = M.mask(bad)
     lo, hi = ranked.min(axis=0), ranked.max(axis=0)
     scaled = (ranked - lo) / (hi - lo).replace(0, np.nan)
+    # a column with one ranked value (or all equal) gets the middle colour, not a blank cell
+    scaled = scaled.where(ranked.isna() | (hi - lo != 0), 0.5)
     texts = pd.DataFrame({k: ["n/a" if b else _fmt(v, _unit(k), 0) for v, b in zip(M[k], bad[k])] for k in M.columns},
                          index=M.index)
     figures.set_theme()

@@ -42,7 +42,7 @@ def _prof(values: dict[str, dict[str, tuple]]) -> pd.DataFrame:
 # b (90+50+60+30+20)/5 = 50 [40, 59]: b's 59 reaches above a's 50, so the two overlap.
 # NSGAP: b has the larger gap (0.05 > 0.02) and the only interval above zero (low 0.01 > 0);
 # a's high 0.05 reaches b's low 0.01: overlap. CSTS: a's [45, 58] contains 50, b's [55, 65] lies
-# above. RSA: b 0.5 [0.4, 0.6] clears a's 0.3 [0.2, 0.4]? No: they touch at 0.4, which counts as overlap.
+# above. RSA: b 0.5 [0.4, 0.6] and a 0.3 [0.2, 0.4] touch at 0.4, which counts as overlap.
 # bow: every PAIR comparison a tie (0 under strict <), NSGAP exactly 0 with no spread, CSTS
 # exactly 50 with no spread: all three degenerate.
 PROFILE = _prof({
@@ -145,6 +145,8 @@ def test_profile_figure_gives_a_degenerate_cell_no_colour():
     keys = [c.key for c in CRITERIA]
     assert mesh[1, keys.index("PAIR")] and mesh[1, keys.index("NSGAP")]     # blank, not "best"
     assert not mesh[1, keys.index("RSA")]
+    assert not mesh[0, keys.index("PAIR")]                 # a, alone ranked there, keeps its colour and text
+    assert "0.70" in texts
     plt.close(fig)
 
 
