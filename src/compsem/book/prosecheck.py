@@ -13,6 +13,7 @@ Run on the executed notebooks (``_build/executed/notebooks``) and the Markdown p
   not exist;
 * :func:`interval_mismatches` — an estimate printed outside its own printed interval
   ("0.999 [1.00, 1.00]"), in prose or in a table;
+* :func:`negative_zeros` — "-0.0000" in a table or a sentence;
 * :func:`typed_numbers` — a decimal number or a percentage typed into a chapter's Markdown rather
   than glued, and, when a table of the same page prints a number within one unit of its last
   place that does not round to it, the disagreement.
@@ -26,7 +27,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 __all__ = ["stderr_outputs", "progress_bars", "plural_templates", "missing_paths", "interval_mismatches",
-           "typed_numbers", "prose_check"]
+           "negative_zeros", "typed_numbers", "prose_check"]
 
 # "  2%|▏         | 1024/48385 [00:25<19:40, 40.1text/s]" and its variants
 _TQDM = re.compile(r"\d+%\|.*\|\s*[\d.]+[kMG]?/[\d.?]+[kMG]?\s*\[|\d+(?:\.\d+)?(?:it|text|pair)s?/s\]")
@@ -251,9 +252,19 @@ def typed_numbers(executed_dir: Path) -> list[str]:
     return problems
 
 
+def negative_zeros(executed_dir: Path) -> list[str]:
+    """"-0.000" printed anywhere a reader looks: a value that rounds to zero prints as zero
+    (:func:`compsem.fmt.number`)."""
+    problems = []
+    for page, i, _, text in _visible_texts(executed_dir):
+        for m in dict.fromkeys(re.findall(r"(?<![\w.])[-−]0\.0+(?![\d])", text)):
+            problems.append(f"{page}: cell {i} prints {m}: print a value that rounds to zero as zero")
+    return problems
+
+
 def prose_check(executed_dir: Path, root: Path, book_dir: Path | None = None) -> list[str]:
     """Every check of this module, in order."""
     executed_dir = Path(executed_dir)
     return (stderr_outputs(executed_dir) + progress_bars(executed_dir) + plural_templates(executed_dir, book_dir)
             + missing_paths(executed_dir, root, book_dir) + interval_mismatches(executed_dir)
-            + typed_numbers(executed_dir))
+            + negative_zeros(executed_dir) + typed_numbers(executed_dir))

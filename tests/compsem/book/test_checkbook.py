@@ -197,6 +197,7 @@ def test_clean_pages_pass_every_prose_check(clean_book):
      "cell 4 names tests/test_teaching_ssm.py, which does not exist in the repository"),
     (_code(_html("<table><tr><td>use</td><td>0.999 [1.00, 1.00]</td></tr></table>")),
      "cell 4 prints 0.999 outside its own interval [1.00, 1.00]"),
+    (_code(_html("<table><tr><td>0.0</td><td>-0.0000</td></tr></table>")), "cell 4 prints -0.0000"),
     (_md("Under the equations the gap is 0.167."), "cell 4 types the number 0.167 into the prose"),
     (_md("It passes for 42.5 % of the phrases."), "cell 4 types the number 42.5 into the prose"),
     (_md("The use row gives 0.161 here."), "cell 4 types 0.161 where a table of the page prints 0.1622"),
