@@ -212,7 +212,7 @@ def ssm_values(tab: pd.DataFrame) -> dict:
                                             list(rel.index), what="RSA with the reference")),
         "ssm_sparsity_sentence": Prose(leader_sentence(rel["sparsity"], rel.get("sparsity_low", nan),
                                                  rel.get("sparsity_high", nan), list(rel.index),
-                                                 what="sparsity value (the densest space)", digits=3)),
+                                                 what="sparsity, the densest space", digits=3)),
         "ssm_dis_count": Prose(plural(len(dis), "asymmetric scorer")),
         "ssm_best_rsa_name": best, "ssm_best_rsa": float(rel.loc[best, "rsa"]),
         "ssm_best_rsa_lo": float(rel.loc[best].get("rsa_low", np.nan)),
