@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from ..fmt import plural
+
 from ..csts.report import try_it as _csts_try_it
 from ..montague.report import try_it as _montague_try_it
 from ..setcomp.report import try_it as _setcomp_try_it
@@ -88,9 +90,9 @@ def read_set_operators(table: pd.DataFrame) -> str:
 
 def read_conditional_similarity(table: pd.DataFrame) -> str:
     """Which models score the pair higher under C-High than under C-Low, and by how much."""
-    diff = table["cos with C-High"] - table["cos with C-Low"]
+    diff = (table["cos with C-High"] - table["cos with C-Low"]).round(2)   # as printed: no "-0.00"
     right = [f"`{m}` (+{d:.2f})" for m, d in zip(table.model, diff) if d > 0]
-    wrong = [f"`{m}` ({d:+.2f})" for m, d in zip(table.model, diff) if not d > 0]
+    wrong = [f"`{m}` ({d:+.2f})" if d else f"`{m}` (0.00)" for m, d in zip(table.model, diff) if not d > 0]
     if not wrong:
         return "Every model scores the pair higher under C-High than under C-Low: " + ", ".join(right) + "."
     if not right:
@@ -100,16 +102,20 @@ def read_conditional_similarity(table: pd.DataFrame) -> str:
 
 
 def read_adjective_noun(table: pd.DataFrame) -> str:
-    """Per model, the share of phrases for which each single-phrase test holds."""
-    single = table[table.test.str.startswith("single")]
+    """Per model, for how many phrases each single-phrase test holds (the pair test's shares are
+    in the table)."""
+    single = table[~table.test.str.startswith("pair test")]
     lines = []
     for model, g in single.groupby("model", sort=False):
         parts = []
         for test, h in g.groupby("test", sort=False):
             judged = h[h.verdict.isin(["holds", "fails"])]
+            undefined = len(h) - len(judged)
             name = test.split(" (")[0]
-            parts.append(f"{name} holds for {int((judged.verdict == 'holds').sum())} of {len(judged)} phrases"
-                         if len(judged) else f"{name} is undefined for every phrase")
+            text = (f"{name} holds for {int((judged.verdict == 'holds').sum())} of {plural(len(judged), 'phrase')}"
+                    if len(judged) else f"{name} is undefined for every phrase")
+            parts.append(text + (f" ({undefined} undefined: a word the model does not know)" if undefined and len(judged)
+                                 else ""))
         lines.append(f"`{model}`: " + "; ".join(parts) + ".")
     return " ".join(lines)
 

@@ -96,12 +96,14 @@ def test_reading_lines_by_hand():
     part1 = pd.DataFrame({"model": ["a"] * 4, "criterion": ["C1 Δ1 = x", "C2 position t", "C5 position", "C6 norm ratio"],
                           "value": [0.1, 0.5, 0.9, 1.0], "verdict": ["holds", "holds", "fails", "comparable norms"]})
     assert tryit.read_set_operators(part1) == "`a` passes 2 of 3 checks and fails C5."
-    part2 = pd.DataFrame({"model": ["a", "b"], "cos with C-High": [0.5, 0.4], "cos with C-Low": [0.3, 0.45]})
-    assert tryit.read_conditional_similarity(part2) == "Higher under C-High, as it should be: `a` (+0.20); not: `b` (-0.05)."
-    part3 = pd.DataFrame({"model": ["a"] * 3, "phrase": ["red car", "fake car", "red vs fake"],
-                          "test": ["single: between (Eq. 3)", "single: between (Eq. 3)", "pair test"],
-                          "verdict": ["holds", "fails", "50 %"]})
-    assert tryit.read_adjective_noun(part3) == "`a`: single: between holds for 1 of 2 phrases."
+    part2 = pd.DataFrame({"model": ["a", "b", "c"], "cos with C-High": [0.5, 0.4, 0.983], "cos with C-Low": [0.3, 0.45, 0.9834]})
+    assert tryit.read_conditional_similarity(part2) == ("Higher under C-High, as it should be: `a` (+0.20); "
+                                                        "not: `b` (-0.05), `c` (0.00).")
+    part3 = pd.DataFrame({"model": ["a"] * 5, "phrase": ["red car", "fake car", "zorp car", "fake car", "red vs fake"],
+                          "test": ["between (Eq. 3)"] * 3 + ["closer to adjective (Eq. 7)", "pair test (Eq. 5)"],
+                          "verdict": ["holds", "fails", "undefined", "holds", "50 %"]})
+    assert tryit.read_adjective_noun(part3) == ("`a`: between holds for 1 of 2 phrases (1 undefined: a word the model "
+                                                "does not know); closer to adjective holds for 1 of 1 phrase.")
 
 
 def test_sentence_space_reading_names_the_asymmetry():
