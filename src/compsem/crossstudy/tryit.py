@@ -17,9 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..fmt import plural
-
 from ..csts.report import try_it as _csts_try_it
+from ..fmt import plural
 from ..montague.report import try_it as _montague_try_it
 from ..setcomp.report import try_it as _setcomp_try_it
 from ..ssm.report import try_it as _ssm_try_it
