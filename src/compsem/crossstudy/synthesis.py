@@ -9,6 +9,11 @@ unit named in :data:`CRITERIA`).
 :func:`ranks` turn the profile into what the synthesis chapter shows and glues; they read the
 profile and compute nothing the studies did not.
 
+A row that cannot be ranked (every comparison a tie, every item exactly at the no-effect value,
+or a reason the study gives in an optional ``degenerate`` column of its headline rows) is left
+out of every "highest" sentence, the rank table and the heat map's colours, and named on the
+page (:func:`degenerate`, :func:`compsem.stats.degenerate_reason`).
+
 The headlines are chosen so that no number depends on which other models are in the run
 (Part I uses ε = 0 rather than the pooled ε range) and so that each has a stated chance or
 theory-predicted reference value.
