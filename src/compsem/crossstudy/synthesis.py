@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from .. import figures
+from ..fmt import number
 from ..csts import report as csts_report
 from ..montague import report as montague_report
 from ..results import Headline, Prose
@@ -70,9 +71,8 @@ def _unit(key: str) -> str:
 
 
 def _fmt(value: float, unit: str, pct_digits: int = 1) -> str:
-    if not np.isfinite(value):
-        return "–"
-    return f"{value:.{pct_digits}f}" if unit == "%" else f"{value:.2f}"
+    """Percentages to ``pct_digits`` decimals, other values to two; never "-0.00"."""
+    return number(value, pct_digits if unit == "%" else 2)
 
 
 def criteria_table() -> pd.DataFrame:
