@@ -136,7 +136,9 @@ def profile_figure(prof: pd.DataFrame, models: Sequence[str]):
     figures.set_theme()
     fig, ax = plt.subplots(figsize=(1.0 * M.shape[1] + 2.5, 0.55 * M.shape[0] + 1.6))
     figures.heatmap(scaled, ax=ax, annot=texts, vmin=0, vmax=1, cbar=False, annot_size=9)
-    for i, j in zip(*np.nonzero(bad.to_numpy())):   # a blank cell would hide its "n/a"
+    ax.grid(False)
+    for i, j in zip(*np.nonzero(bad.to_numpy())):   # grey, with "n/a": not part of the colour scale
+        ax.add_patch(plt.Rectangle((j, i), 1, 1, facecolor="0.92", edgecolor="white", linewidth=0.5))
         ax.text(j + 0.5, i + 0.5, "n/a", ha="center", va="center", fontsize=9, color="0.3")
     ax.set_xlabel("headline (see the table above)")
     ax.set_ylabel("")
