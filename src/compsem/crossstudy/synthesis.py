@@ -85,12 +85,15 @@ def criteria_table() -> pd.DataFrame:
 
 def profile_table(prof: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
     """Criteria (labels) × models, each cell ``"value [low, high]"`` (percentages to one decimal,
-    other values to two); a criterion without an interval shows its value alone."""
+    other values to two); a criterion without an interval shows its value alone, a degenerate
+    one (:func:`degenerate`) ends in "(n/a)"."""
     def cell(r):
         ci = f" [{_fmt(r.low, r.unit)}, {_fmt(r.high, r.unit)}]" if np.isfinite(r.low) else ""
-        return _fmt(r.value, r.unit) + ci
+        return _fmt(r.value, r.unit) + ci + (" (n/a)" if r.bad else "")
 
-    table = prof.assign(text=prof.apply(cell, axis=1)).pivot(index="criterion", columns="model", values="text")
+    prof = _with_reference(prof)
+    table = prof.assign(bad=degenerate(prof) != "")
+    table = table.assign(text=table.apply(cell, axis=1)).pivot(index="criterion", columns="model", values="text")
     keys = [c.key for c in CRITERIA if c.key in table.index]
     table = table.loc[keys, list(models)]
     table.index = [c.label for c in CRITERIA if c.key in keys]

@@ -107,6 +107,8 @@ def test_profile_table_formats_value_and_interval():
     tiny = PROFILE.assign(low=PROFILE.low.where(PROFILE.criterion != "RSA", -0.001))
     assert synthesis.profile_table(tiny, ["a"]).loc[next(c.label for c in CRITERIA if c.key == "RSA"), "a"] == \
         "0.30 [0.00, 0.40]"                                              # no "-0.00"
+    pair = next(c.label for c in CRITERIA if c.key == "PAIR")
+    assert synthesis.profile_table(PROFILE, ["bow"]).loc[pair, "bow"] == "0.00 [0.00, 0.00] (n/a)"   # all ties
     no_ci = PROFILE.assign(low=NAN)
     assert synthesis.profile_table(no_ci, ["a"]).loc[c1, "a"] == "80.0"
 
