@@ -212,11 +212,15 @@ def _csts_sentence(csts: pd.DataFrame, n_chance: int, below: list[str], above: l
             f"For {n_chance} of the {n} models the zero-shot pair accuracy of Part II has an interval that contains "
             "50 %, the coin-flip level.")
     parts = [head]
-    for m in below:
-        r = csts.loc[m]
-        parts.append(f"`{m}` lies significantly below chance ({r.value:.1f} % [{r.low:.1f}, {r.high:.1f}]): it "
-                     "prefers the wrong condition more often than a coin would, so the condition written into the "
-                     "sentence moves its vectors, but the wrong way.")
+    est = {m: f"{csts.loc[m].value:.1f} % [{csts.loc[m].low:.1f}, {csts.loc[m].high:.1f}]" for m in below}
+    if len(below) == 1:
+        parts.append(f"`{below[0]}` lies significantly below chance ({est[below[0]]}): it prefers the wrong "
+                     "condition more often than a coin would, so the condition written into the sentence moves its "
+                     "vectors, but the wrong way.")
+    elif below:
+        named = ", ".join(f"`{m}` ({est[m]})" for m in below[:-1]) + f" and `{below[-1]}` ({est[below[-1]]})"
+        parts.append(f"{named} lie significantly below chance: they prefer the wrong condition more often than a "
+                     "coin would, so the condition written into the sentence moves their vectors, but the wrong way.")
     for m in above:
         r = csts.loc[m]
         parts.append(f"`{m}` lies above chance ({r.value:.1f} % [{r.low:.1f}, {r.high:.1f}]).")

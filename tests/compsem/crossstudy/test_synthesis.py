@@ -95,6 +95,10 @@ def test_findings_call_an_interval_below_chance_significant():
     f = synthesis.findings(prof, ["a", "b"])
     assert f["csts_sentence"].startswith("For 0 of the 2 models")
     assert "`a` lies significantly below chance (40.0 % [32.7, 47.9])" in f["csts_sentence"]
+    prof.loc[(prof.model == "b") & (prof.criterion == "CSTS"), ["value", "low", "high"]] = [40.0, 32.7, 47.3]
+    f = synthesis.findings(prof, ["a", "b"])
+    assert "`a` (40.0 % [32.7, 47.9]) and `b` (40.0 % [32.7, 47.3]) lie significantly below chance: they" in \
+        f["csts_sentence"]
 
 
 def test_profile_table_formats_value_and_interval():
