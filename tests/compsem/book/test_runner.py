@@ -79,7 +79,7 @@ def test_a_book_run_turns_progress_bars_off_in_the_kernel_and_restores_the_envir
 
     monkeypatch.delenv("TQDM_DISABLE", raising=False)
     monkeypatch.setattr(papermill, "execute_notebook", fake_execute)
-    run_notebook(ROOT / "notebooks" / "00_toolkit.ipynb", out=tmp_path, book=True)
+    run_notebook(ROOT / "notebooks" / "00_toolkit.ipynb", out=tmp_path / "book", book=True)
     assert seen["TQDM_DISABLE"] == "1" and "TQDM_DISABLE" not in os.environ
-    run_notebook(ROOT / "notebooks" / "00_toolkit.ipynb", out=tmp_path, book=False)
+    run_notebook(ROOT / "notebooks" / "00_toolkit.ipynb", out=tmp_path / "rerun", book=False)
     assert seen["TQDM_DISABLE"] is None          # an interactive rerun keeps its bars
