@@ -30,7 +30,7 @@ from .views import (NonsubView, PairsView, PhrasesView, SingleView, degenerate_m
 
 __all__ = ["HEADLINES", "headlines", "try_it", "values", "glue_all", "paper_table", "paper_model_of",
            "compare_with_paper", "phrases", "single", "pairs", "nonsub", "reproduced_view", "reproduced_beside",
-           "decomposition_view", "class_tests_view", "truncation_check", "relation", "shown",
+           "decomposition_view", "class_tests_view", "truncation_check", "relation", "shown", "by_class",
            "plot_type_matrix", "plot_type_matrices", "plot_set_diagrams", "plot_classes", "plot_adjective_scores",
            "cell"]
 
@@ -53,6 +53,13 @@ def shown(frame: pd.DataFrame, decimals: int = 3) -> pd.DataFrame:
     """A frame rounded for display, one format per column and no negative zero."""
     num = frame.select_dtypes("number").columns
     return frame.assign(**{c: np.round(frame[c], decimals) + 0.0 for c in num})
+
+
+def by_class(cells: pd.DataFrame, models: Sequence[str] | None = None, *, value: str = "consistency",
+             decimals: int = 3) -> pd.DataFrame:
+    """A tidy per-class table as models × classes (in :data:`CATEGORIES` order), rounded."""
+    m = cells.pivot(index="model", columns="category", values=value)
+    return shown(m.reindex(index=list(models) if models is not None else None, columns=list(CATEGORIES)), decimals)
 
 
 def relation(test: str, reading: str | Rules = "official") -> str:
@@ -206,6 +213,7 @@ def _single_values(v: SingleView) -> dict:
         if keys.get(row.step):
             out[f"dec_{keys[row.step]}_t{row.table}_max"] = row.max_abs_diff
             out[f"dec_{keys[row.step]}_t{row.table}_mean"] = row.mean_abs_diff
+            out[f"dec_{keys[row.step]}_t{row.table}_moved"] = row.moved
     t6 = dec[(dec.table == 6) & dec.step.str.startswith("test I")] if len(dec) else dec
     out["dec_t6_rule"] = float(t6.moved.iloc[0]) if len(t6) else np.nan
     cell_ = lambda col, test: cell(tests, col, model=ref, test=test)   # noqa: E731

@@ -178,6 +178,22 @@ class PairsView:
         diag = p[p.type1 == p.type2].pivot(index="model", columns="type1", values="consistency")
         return diag.reindex(index=self.run.models, columns=list(CATEGORIES)).assign(overall_tie_rate=self.ties)
 
+    @property
+    def combinations(self) -> pd.DataFrame:
+        """Per model: the combinations the reading counts (NaN ones excluded) and the seconds the
+        pair test took."""
+        main = self.run.main
+        return pd.DataFrame({"valid combinations": {m: int(np.count_nonzero(~np.isnan(r.pairs))) for m, r in main.items()},
+                             "pair test seconds": {m: r.seconds["pairs"] for m, r in main.items()}})
+
+    @property
+    def si_row(self) -> pd.DataFrame:
+        """The cells with an intersective a1 against every other class, models × class of a2."""
+        p = self.pairs
+        p = p[(p.type1 == "S-I") & (p.type2 != "S-I")]
+        return p.pivot(index="model", columns="type2", values="consistency").reindex(
+            index=self.run.models, columns=[c for c in CATEGORIES if c != "S-I"])
+
     def save(self) -> None:
         r, p = self.run, self.params
         results.save_table(self.pairs_all, "montague", "pairs", models=r.models, distance=r.distance, **p,
