@@ -128,7 +128,7 @@ def load_vocabulary(adjectives_csv: str | Path | None = None,
     a_path = Path(adjectives_csv) if adjectives_csv else paths.data_dir("montague", "adjectives.csv")
     n_path = Path(nouns_csv) if nouns_csv else paths.data_dir("montague", "nouns.csv")
     a_rows = _read_rows(a_path, ("adjective", "category"))
-    for i, r in enumerate(a_rows, start=2):       # the file's line: line 1 is the header
+    for i, r in enumerate(a_rows, start=1):       # data rows counted as compsem.data.require_text counts them
         if r["category"] not in CATEGORIES:
             raise DataError(f"unknown category {r['category']!r}; expected one of {', '.join(CATEGORIES)}",
                             file=str(a_path), row=i, column="category")
