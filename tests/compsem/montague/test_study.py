@@ -235,3 +235,44 @@ def test_runner_reruns_a_chapter_with_another_model(tmp_path):
     assert set(table.reading) == {"official", "equations"}
     cmp = pd.read_csv(tmp_path / "results" / "montague" / "nonsub_vs_paper.csv")
     assert set(cmp.paper_model) == {"GloVe"}
+
+
+# ------------------------------------------------------------------ the run contract
+def test_resolve_models_takes_the_contract_signature():
+    assert mt.study.resolve_models(["glove-50d", "bow", "glove-50d"]) == ["glove-50d", "bow"]
+    assert mt.study.resolve_models("bow", trust_remote_code=False) == ["bow"]
+    with pytest.raises(Exception, match="nonsense-model"):
+        mt.study.resolve_models(["nonsense-model"])
+
+
+def test_run_gives_both_readings_from_one_embedding_and_its_provenance():
+    calls = []
+    fn = seeded_embed_fn(dim=5, calls=calls)
+    v = small_vocab(n_nouns=3)
+    run = mt.study.run(["m1", "m2"], vocab=v, embed_fn=fn, phrase_sets=["AN"], reading="equations", progress=False)
+    assert len(calls) == 2                                       # one embedding call per model
+    assert list(run.results) == ["official", "equations"] and run.main is run.results["equations"]
+    assert run.other == "official" and run.ref_model is None    # no paper model among m1, m2
+    assert run.main["m1"].dim == 5 and run.main["m1"].single_aan is None
+    # the same vectors under both readings: AN single-phrase truths agree
+    np.testing.assert_array_equal(run.results["official"]["m2"].single_an, run.main["m2"].single_an)
+    prov = run.provenance(seed=3)
+    assert prov["models"] == ["m1", "m2"] and prov["seed"] == 3 and prov["reading"] == "equations"
+    assert set(prov["data_checksums"]) == {"adjectives.csv", "nouns.csv"}
+    assert all(len(h) == 64 for h in prov["data_checksums"].values())
+    assert set(prov["identities"]) == {"m1", "m2"}
+    with pytest.raises(ValueError, match="unknown reading"):
+        mt.study.run(["m1"], vocab=v, embed_fn=fn, reading="loose")
+
+
+def test_nonsub_ties_are_where_both_distances_are_equal():
+    # "red dog" exactly between red and dog; "red law" nearer red
+    v = mt.data.Vocabulary(["red", "old"], ["S-I", "A"], ["dog", "law"])
+    ps = mt.data.build_phrases(v)
+    vec = {"red": unit(0), "old": unit(200), "dog": unit(90), "law": unit(120), "red dog": unit(45),
+           "red law": unit(10), "old dog": unit(150), "old law": unit(170)}
+    emb = mt.study.embed_phrases(ps, "hand", sets=("AN",), embed_fn=lambda t, m: np.array([vec[x] for x in t]))
+    res = mt.study.run_tests(emb, v, ps)
+    # red dog: 45 degrees from both words (a tie); old law: 30 from old, 50 from law; old dog: 50 and 60
+    assert res.nonsub_ties.tolist() == [[True, False], [False, False]]
+    assert res.nonsub.tolist() == [[0.0, 1.0], [1.0, 1.0]]    # official: the tie fails under "<"
