@@ -181,9 +181,11 @@ def strip_plot(data: pd.DataFrame, *, x: str, y: str, order: Sequence[str] | Non
     order = list(order) if order is not None else list(dict.fromkeys(data[x]))
     for k, g in enumerate(order):
         vals = data.loc[data[x] == g, y].to_numpy(float)
+        vals = vals[np.isfinite(vals)]                     # an undefined score is not drawn
         if vals.size:
-            ax.scatter(k + np.linspace(-width / 2, width / 2, vals.size), vals, s=14, color=PALETTE[k % len(PALETTE)])
-            ax.hlines(np.nanmean(vals), k - 0.75 * width, k + 0.75 * width, color="black")
+            spread = np.linspace(-width / 2, width / 2, vals.size) if vals.size > 1 else np.zeros(1)
+            ax.scatter(k + spread, vals, s=14, color=PALETTE[k % len(PALETTE)])
+            ax.hlines(vals.mean(), k - 0.75 * width, k + 0.75 * width, color="black")
     if reference is not None:
         ax.axhline(reference, color="grey", lw=0.8, ls=":")
     ax.set_xticks(range(len(order)), order)
