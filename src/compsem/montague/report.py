@@ -51,7 +51,7 @@ _H = {h.key: h for h in HEADLINES}
 
 def shown(frame: pd.DataFrame, decimals: int = 3) -> pd.DataFrame:
     """A frame rounded for display, one format per column and no negative zero."""
-    num = frame.select_dtypes("number").columns
+    num = frame.select_dtypes("floating").columns
     return frame.assign(**{c: np.round(frame[c], decimals) + 0.0 for c in num})
 
 
