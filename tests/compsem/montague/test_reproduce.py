@@ -49,11 +49,13 @@ def test_official_reading_reproduces_the_papers_minilm_tables():
     assert len(cells) == 5 + 25 + 15 + 5 and cells["ours"].notna().all()
     worst = cells.groupby("table")["difference"].apply(lambda s: s.abs().max())
     assert (worst <= 5e-4).all(), worst.to_dict()
-    # the paper cuts its numbers after the printed decimals: every cell is ours truncated, and
-    # some cells (where rounding would go up) are *only* ours truncated
-    check = mt.reproduce.truncation_check(cells).set_index("table")
+    # the paper cuts its numbers after the printed decimals: every cell of the share tables
+    # (1, 6, 8, reproduced exactly) is ours truncated, and some are *only* ours truncated; Table 7
+    # (means of per-noun means) differs in the fifth decimal, so its last digit cannot tell
+    check = mt.reproduce.truncation_check(cells).set_index("table").loc[[1, 6, 8]]
     assert (check.match_truncated == check.cells).all(), check.to_dict()
     assert check.only_rounded.sum() == 0 and check.only_truncated.sum() > 0
+    assert worst[7] < 1e-4
 
 
 def test_every_paper_model_maps_to_its_row():
