@@ -370,12 +370,13 @@ def plot_classes(cells: pd.DataFrame, paper: pd.DataFrame, *, ylabel: str, paper
     cats = list(CATEGORIES)
     data = cells.assign(category=pd.Categorical(cells.category, cats)).sort_values("category")
     ax = interval_plot(data, x="category", y="consistency", low="ci_low", high="ci_high", hue="model", ax=ax,
-                       reference=reference, ylabel=ylabel, colors=model_colors(list(dict.fromkeys(cells.model))))
+                       reference=reference, ylabel=ylabel, xlabel="adjective class",
+                       colors=model_colors(list(dict.fromkeys(cells.model))))
     for pm, mk in zip(paper_models, ["x", "+", "1", "2"]):
         p = paper[paper.model == pm].set_index("category").reindex(cats)
         ax.scatter(np.arange(len(cats)), p.value, marker=mk, color="black", s=50, zorder=5, label=f"paper: {pm}")
     ax.set_ylim(-0.02, 1.05)
-    ax.legend(fontsize=8, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.12), frameon=False)
+    ax.legend(fontsize=8, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)
     return ax
 
 
