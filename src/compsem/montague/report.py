@@ -30,7 +30,7 @@ from .views import (NonsubView, PairsView, PhrasesView, SingleView, degenerate_m
 
 __all__ = ["HEADLINES", "headlines", "try_it", "values", "glue_all", "paper_table", "paper_model_of",
            "compare_with_paper", "phrases", "single", "pairs", "nonsub", "reproduced_view", "reproduced_beside",
-           "decomposition_view", "class_tests_view", "truncation_check", "relation", "shown", "by_class",
+           "decomposition_view", "class_tests_view", "truncation_check", "relation", "shown", "styled", "by_class",
            "plot_type_matrix", "plot_type_matrices", "plot_set_diagrams", "plot_classes", "plot_adjective_scores",
            "cell"]
 
@@ -53,6 +53,12 @@ def shown(frame: pd.DataFrame, decimals: int = 3) -> pd.DataFrame:
     """A frame rounded for display, one format per column and no negative zero."""
     num = frame.select_dtypes("floating").columns
     return frame.assign(**{c: np.round(frame[c], decimals) + 0.0 for c in num})
+
+
+def styled(frame: pd.DataFrame, decimals: int = 4):
+    """A table as the book shows it: every float with ``decimals`` places (one format for the
+    whole table, so no "0.0" beside "0.0000"), missing cells as "–"."""
+    return shown(frame, decimals).style.format(precision=decimals, na_rep="–")
 
 
 def by_class(cells: pd.DataFrame, models: Sequence[str] | None = None, *, value: str = "consistency",
