@@ -12,6 +12,7 @@ import inspect
 from collections.abc import Callable, Sequence
 
 from ..csts.report import try_it as _csts_try_it
+from ..errors import check_trust_remote_code
 from ..montague.report import try_it as _montague_try_it
 from ..setcomp.report import try_it as _setcomp_try_it
 from ..ssm.report import try_it as _ssm_try_it
@@ -22,7 +23,7 @@ __all__ = ["set_operators", "conditional_similarity", "adjective_noun", "sentenc
 def remote_code_kwargs(fn: Callable, trust_remote_code: bool) -> dict:
     """``{"trust_remote_code": True}`` for ``fn`` when asked for, else ``{}``; a ``ValueError``
     when ``fn`` cannot take it (rather than silently loading without it)."""
-    if not trust_remote_code:
+    if not check_trust_remote_code(trust_remote_code, where=f"{fn.__module__}.{fn.__name__}"):
         return {}
     if "trust_remote_code" not in inspect.signature(fn).parameters:
         raise ValueError(f"{fn.__module__}.{fn.__name__} does not take trust_remote_code: "
