@@ -110,11 +110,9 @@ class Vocabulary:
 
 def _read_rows(path: Path, required: Sequence[str]) -> list[dict]:
     """The rows of a vocabulary file through the shared reader (:func:`compsem.data.read_table`:
-    missing file, unparsable file, missing column, empty cell all raise a :class:`DataError`
-    naming file, row and column); a header without rows is an empty vocabulary."""
+    a missing or unparsable file, a missing column, an empty cell, a header without rows all
+    raise a :class:`DataError` naming file, row and column)."""
     df = read_table(path, required=required, text_columns=required)
-    if df.empty:
-        raise DataError("empty vocabulary: the file has a header but no rows", file=str(path))
     return [{c: str(r[c]).strip() for c in required} for r in df.to_dict("records")]
 
 

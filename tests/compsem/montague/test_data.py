@@ -101,7 +101,7 @@ def test_empty_or_malformed_csv(tmp_path):
     n.write_text("noun\ndog\n")
     empty = tmp_path / "empty.csv"
     empty.write_text("adjective,category\n")
-    with pytest.raises(DataError, match="empty vocabulary"):
+    with pytest.raises(DataError, match=r"empty\.csv.*header but no data rows"):
         mt.data.load_vocabulary(empty, n)
     nocol = tmp_path / "nocol.csv"
     nocol.write_text("adjective,kind\nred,S-I\n")
