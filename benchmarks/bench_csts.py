@@ -36,7 +36,7 @@ def _one(encoder, parts, cfg):
             "test_pair_accuracy": round(row["pair_accuracy"], 2)}
 
 
-def run(quick: bool = True, repeats: int | None = None) -> dict:
+def run(quick: bool = True, repeats: int | None = None, train_pairs=None, eval_pairs=None) -> dict:
     import numpy as np
     import torch
 
@@ -44,10 +44,11 @@ def run(quick: bool = True, repeats: int | None = None) -> dict:
     from compsem.csts import study as S
     from compsem.csts.training import TrainConfig
 
-    parts, _ = S.book_data("reannotated", train_pairs=150 if quick else None, eval_pairs=100 if quick else None)
+    parts, _ = S.book_data("reannotated", train_pairs=train_pairs or (150 if quick else None),
+                           eval_pairs=eval_pairs or (100 if quick else None))
     paths = {"fp32": TrainConfig.preset("cpu", encoding="bi", objective="quad+mse", precision="fp32", bucket=False),
              "fast": TrainConfig.preset("cpu", encoding="bi", objective="quad+mse")}
-    repeats = repeats or (1 if quick else 1)
+    repeats = repeats or 1
     runs = []
     for r in range(repeats):
         for name, cfg in paths.items():

@@ -161,6 +161,9 @@ def read_split_file(path: str | Path, split: str | None = None) -> pd.DataFrame:
     ``row`` (0-based record index, the id of the official submission) columns."""
     path = Path(path)
     raw = _read_any(path)
+    if len(raw) == 0:
+        raise DataError("no data rows (a header only, or an empty file): a C-STS file needs at least one row",
+                        file=str(path))
     lines = _record_lines(path, len(raw))
     df = validate_frame(raw, file=str(path), lines=lines)
     df["file"], df["line"], df["row"] = str(path), lines, np.arange(len(df))

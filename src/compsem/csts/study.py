@@ -40,7 +40,8 @@ from .splitting import splits, subsample_pairs
 
 __all__ = ["DEFAULT_TEMPLATE", "resolve_models", "attach", "zero_shot_scores", "zero_shot_textpair", "pair_accuracy",
            "baselines", "score_row", "train_and_evaluate", "sweep", "planned_texts", "data_hash", "CODE_VERSION",
-           "run_key", "run_path", "backbone_identity", "CstsRun", "run", "book_data", "configs_from", "scaling_sizes"]
+           "run_key", "run_path", "backbone_identity", "CstsRun", "run", "book_data", "configs_from", "scaling_sizes",
+           "scaling"]
 
 DEFAULT_TEMPLATE = "{sentence} ({condition})"
 #: bump when a change in training or models changes results (invalidates the run cache)
@@ -198,7 +199,8 @@ def train_and_evaluate(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str
            "loss_first_epoch": hist["epoch_loss"][0], "loss_last_epoch": hist["epoch_loss"][-1],
            "loss_first_quarter": hist["loss_first_quarter"], "loss_last_quarter": hist["loss_last_quarter"],
            "train_seconds": hist["seconds"], "fill_seconds": hist["fill_seconds"], "n_train_rows": hist["n_train_rows"],
-           "n_quad_pairs": hist["n_quad_pairs"], "precision_used": hist["precision"], "fused_adamw": hist["fused_adamw"],
+           "n_train_pairs": int(train_df["pair_id"].nunique()), "n_quad_pairs": hist["n_quad_pairs"],
+           "precision_used": hist["precision"], "fused_adamw": hist["fused_adamw"],
            "examples_per_s": hist["n_train_rows"] * cfg.epochs / max(hist["seconds"], 1e-9)}
     for name, df in eval_sets.items():
         row.update(score_row(predict(model, df), df, prefix=f"{name}_"))
@@ -260,3 +262,109 @@ def planned_texts(params: dict) -> dict[str, list[str]]:
     specs = encoders.resolve_models(params.get("models", "panel"), study="csts",
                                     trust_remote_code=params.get("trust_remote_code", False) is True)
     return {spec: texts for spec in specs}
+
+
+# ---------------------------------------------------------------------------------------------
+# a chapter's fine-tuning sweep as one run
+# ---------------------------------------------------------------------------------------------
+def configs_from(names, preset: str = "cpu", overrides: dict | None = None, **fields) -> list[TrainConfig]:
+    """``"encoding/objective"`` names (e.g. ``"bi/quad+mse"``) as configs of ``preset``."""
+    out = []
+    for name in names:
+        enc, _, obj = str(name).partition("/")
+        if not obj:
+            raise ValueError(f"a config is 'encoding/objective', e.g. 'bi/quad+mse'; got {name!r}")
+        out.append(TrainConfig.preset(preset, encoding=enc, objective=obj, **{**(overrides or {}), **fields}))
+    return out
+
+
+def scaling_sizes(sizes, n_all: int) -> list[int]:
+    """Training pairs per point of the scaling curve: ``None`` / ``"all"`` mean all ``n_all``
+    pairs; sizes above it are capped; sorted, each once."""
+    out = {n_all if (n is None or n == "all") else min(int(n), n_all) for n in sizes}
+    if not out or min(out) < 1:
+        raise ValueError(f"scaling sizes must be positive counts of pairs or 'all'/None, got {list(sizes)}")
+    return sorted(out)
+
+
+@dataclass
+class CstsRun:
+    """A chapter's fine-tuning runs: the data parts, the configs, one row per
+    (model, config, seed) in ``runs``, the condition prior on the same rows in ``baselines``,
+    and, with ``eval_data``, the reader's other file scored as the split ``"other"``."""
+
+    models: list[str]
+    identities: dict[str, str]
+    parts: dict[str, pd.DataFrame]
+    report: object
+    configs: list[TrainConfig]
+    seeds: list[int]
+    runs: pd.DataFrame
+    baselines: pd.DataFrame
+    params: dict = field(default_factory=dict)
+    other_report: object = None
+
+    @property
+    def eval_splits(self) -> list[str]:
+        return list(self.params.get("eval_splits", ["test"])) + (["other"] if self.other_report is not None else [])
+
+    def provenance(self, **extra) -> dict:
+        """Models, their identities, data source and checksums per split, parameters, code version."""
+        checks = {name: data_hash(df) for name, df in self.parts.items() if len(df)}
+        other = None if self.other_report is None else self.other_report.source
+        return dict(models=self.models, identities=self.identities, data=str(self.report.source), data_checksums=checks,
+                    other_data=other, parameters=self.params, code_version=CODE_VERSION, **extra)
+
+
+def run(models=("sbert-mini",), *, configs=("bi/quad+mse",), preset: str = "cpu", overrides: dict | None = None,
+        seeds=(0,), data="reannotated", split: str = "pair", split_seed: int = 0, train_pairs=None, eval_pairs=None,
+        eval_splits=("test",), sample_seed: int = 0, eval_data=None, trust_remote_code: bool = False,
+        parts: dict | None = None) -> CstsRun:
+    """Fine-tune every model × config × seed on the training part of ``data`` and score the
+    evaluation splits (:func:`sweep`; cached runs are read back).
+
+    ``eval_data``: any other C-STS source :func:`load_csts` reads (a published per-split file, the
+    re-annotated validation file with its −1 rows — left out and counted — or a dict of split
+    files), scored as the split ``"other"`` by the same trained models, the condition prior
+    beside it. ``parts`` skips loading (a chapter that already split the data).
+    """
+    specs = resolve_models(models, trust_remote_code=trust_remote_code)
+    if parts is None:
+        parts, report = book_data(data, split_seed=split_seed, train_pairs=train_pairs, eval_pairs=eval_pairs,
+                                  sample_seed=sample_seed, split=split)
+    else:
+        report = parts.get("_report")
+        parts = {k: v for k, v in parts.items() if k != "_report"}
+    evals = {name: parts[name] for name in eval_splits}
+    extra, other_report = None, None
+    if eval_data is not None:
+        other, other_report = load_csts(**eval_data) if isinstance(eval_data, dict) else load_csts(eval_data)
+        extra = {"other": other}
+    cfgs = configs_from(configs, preset, overrides)
+    base = baselines(parts["train"], {**evals, **(extra or {})})
+    runs = pd.concat([sweep(m, parts["train"], evals, cfgs, list(seeds), trust_remote_code=trust_remote_code,
+                            extra_evals=extra).assign(model=m) for m in specs], ignore_index=True)
+    params = dict(configs=list(configs), preset=preset, overrides=dict(overrides or {}), seeds=list(seeds), data=str(data),
+                  split=split, split_seed=split_seed, train_pairs=train_pairs, eval_pairs=eval_pairs,
+                  eval_splits=list(eval_splits), sample_seed=sample_seed,
+                  eval_data=None if eval_data is None else str(eval_data))
+    return CstsRun(models=specs, identities={m: backbone_identity(m) for m in specs}, parts=parts, report=report,
+                   configs=cfgs, seeds=list(seeds), runs=runs, baselines=base, params=params, other_report=other_report)
+
+
+def scaling(encoder: str, parts: dict, configs, sizes, *, seeds=(0,), sample_seed: int = 0, eval_splits=("test",),
+            trust_remote_code: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The scaling curve: for each size of :func:`scaling_sizes` (``None`` = all training pairs,
+    which is the same data, hence the same :func:`run_key`, as the fine-tuning chapter's run:
+    read back, not retrained), fine-tune ``configs`` on that many training pairs and refit the
+    condition prior on the same rows. Returns ``(runs, priors)``, both with ``train_pairs``."""
+    evals = {name: parts[name] for name in eval_splits}
+    train = parts["train"]
+    n_all = int(train["pair_id"].nunique())
+    rows, priors = [], []
+    for n in scaling_sizes(sizes, n_all):
+        sub = train if n == n_all else subsample_pairs(train, n, seed=sample_seed)
+        rows.append(sweep(encoder, sub, evals, configs, list(seeds), trust_remote_code=trust_remote_code)
+                    .assign(train_pairs=n))
+        priors.append(baselines(sub, evals).assign(train_pairs=n))
+    return pd.concat(rows, ignore_index=True), pd.concat(priors, ignore_index=True)
