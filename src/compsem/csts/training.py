@@ -39,7 +39,7 @@ from .models import build_model
 
 __all__ = ["OBJECTIVES", "PRESETS", "TrainConfig", "LabelScaler", "quad_loss", "objective_loss", "pair_batches",
            "row_batches", "seed_everything", "fit", "predict", "new_model", "run_precision", "table8_choice",
-           "TABLE8_MODELS", "bucketed_order"]
+           "TABLE8_MODELS", "bucketed_batches"]
 
 # ---------------------------------------------------------------------------------------------
 # losses
@@ -74,15 +74,15 @@ def objective_loss(objective: str, scores: torch.Tensor, targets: torch.Tensor, 
 # ---------------------------------------------------------------------------------------------
 # batches
 # ---------------------------------------------------------------------------------------------
-#: batches per length bucket (see :func:`bucketed_order`)
+#: batches per length bucket (see :func:`bucketed_batches`)
 BUCKET_BATCHES = 32
 
 
-def bucketed_order(lengths, k: int, rng: np.random.Generator, *, bucket_batches: int = BUCKET_BATCHES) -> np.ndarray:
-    """A shuffled order of ``len(lengths)`` items in which consecutive runs of ``k`` have
-    similar lengths: shuffle, cut into buckets of ``bucket_batches * k`` items, sort each bucket
-    by length (stable), cut it into batches of ``k``, and shuffle the order of all batches.
-    Every item appears exactly once."""
+def bucketed_batches(lengths, k: int, rng: np.random.Generator, *, bucket_batches: int = BUCKET_BATCHES) -> list:
+    """Batches (index arrays) of at most ``k`` of the ``len(lengths)`` items, each of similar
+    length: shuffle, cut into buckets of ``bucket_batches * k`` items, sort each bucket by
+    length (stable), cut it into batches of ``k``, and shuffle the order of all batches. Every
+    item appears exactly once; only a bucket's last batch may be short."""
     lengths = np.asarray(lengths)
     order = rng.permutation(len(lengths))
     size = max(1, bucket_batches * k)
@@ -91,28 +91,29 @@ def bucketed_order(lengths, k: int, rng: np.random.Generator, *, bucket_batches:
         chunk = order[i:i + size]
         chunk = chunk[np.argsort(lengths[chunk], kind="stable")]
         batches += [chunk[j:j + k] for j in range(0, len(chunk), k)]
-    return np.concatenate([batches[b] for b in rng.permutation(len(batches))]) if batches else order
+    return [batches[b] for b in rng.permutation(len(batches))]
 
 
 def pair_batches(df: pd.DataFrame, batch_size: int, rng: np.random.Generator, *, label_ties: str = "include",
                  lengths=None):
     """Shuffle complete sentence pairs and cut them into batches of ``batch_size // 2`` pairs;
     each batch is ``(high_rows, low_rows)``. Rows outside complete pairs are left out. With
-    ``lengths`` (one per row), batches hold pairs of similar length (:func:`bucketed_order`)."""
+    ``lengths`` (one per row), batches hold pairs of similar length (:func:`bucketed_batches`)."""
     hi, lo = pair_index(df, label_ties=label_ties)
     k = max(1, batch_size // 2)
     if lengths is None:
         order = rng.permutation(len(hi))
-    else:
-        ln = np.asarray(lengths)
-        order = bucketed_order(np.maximum(ln[hi], ln[lo]), k, rng)
-    return [(hi[order[i:i + k]], lo[order[i:i + k]]) for i in range(0, len(order), k)]
+        return [(hi[order[i:i + k]], lo[order[i:i + k]]) for i in range(0, len(order), k)]
+    ln = np.asarray(lengths)
+    return [(hi[b], lo[b]) for b in bucketed_batches(np.maximum(ln[hi], ln[lo]), k, rng)]
 
 
 def row_batches(n: int, batch_size: int, rng: np.random.Generator, *, lengths=None) -> list[np.ndarray]:
     """Shuffled row positions cut into batches of ``batch_size`` (the code's MSE sampler); with
-    ``lengths``, of similar length (:func:`bucketed_order`)."""
-    order = rng.permutation(n) if lengths is None else bucketed_order(lengths, batch_size, rng)
+    ``lengths``, of similar length (:func:`bucketed_batches`)."""
+    if lengths is not None:
+        return bucketed_batches(lengths, batch_size, rng)
+    order = rng.permutation(n)
     return [order[i:i + batch_size] for i in range(0, n, batch_size)]
 
 

@@ -125,13 +125,14 @@ def test_predict_returns_row_order(word_bert, rows):
     assert np.allclose(p, one, atol=1e-6)
 
 
-def test_bucketed_order_is_a_permutation_with_sorted_batches():
+def test_bucketed_batches_are_a_partition_with_sorted_batches():
     rng = np.random.default_rng(0)
     lengths = rng.integers(1, 100, size=103)
-    order = ct.bucketed_order(lengths, 4, np.random.default_rng(1), bucket_batches=5)
-    assert sorted(order.tolist()) == list(range(103))
-    # every batch of 4 comes from one bucket of 20 sorted by length: within a batch lengths do not decrease
-    batches = [order[i:i + 4] for i in range(0, 103, 4)]
+    batches = ct.bucketed_batches(lengths, 4, np.random.default_rng(1), bucket_batches=5)
+    assert sorted(np.concatenate(batches).tolist()) == list(range(103))
+    # buckets of 20 items: 5 full buckets of 5 batches, the last bucket of 3 items is one short batch
+    assert sorted(len(b) for b in batches) == [3] + [4] * 25
+    # every batch comes from one bucket sorted by length: within a batch lengths do not decrease
     assert all((np.diff(lengths[b]) >= 0).all() for b in batches)
     # padding: the mean spread within a batch is smaller than in random batches of the same size
     spread = np.mean([np.ptp(lengths[b]) for b in batches if len(b) > 1])
@@ -152,9 +153,9 @@ def test_explicit_bf16_is_honoured_on_cpu_and_fp16_refused(word_bert, rows):
 
 
 def test_gradient_accumulation_counts_updates(word_bert, rows):
-    """8 pairs, 2 pairs per micro-batch -> 4 micro-batches; 3 per update -> 2 updates (3 + 1)."""
-    df = cd.assign_pairs(rows(8))
-    cfg = ct.TrainConfig(encoding="bi", objective="mse", batch_size=4, grad_accum=3, max_length=16, train_layers=1,
+    """6 pairs, 2 pairs per micro-batch -> 3 micro-batches; 2 per update -> 2 updates (2 + 1)."""
+    df = cd.assign_pairs(rows(6))
+    cfg = ct.TrainConfig(encoding="bi", objective="mse", batch_size=4, grad_accum=2, max_length=16, train_layers=1,
                          device="cpu", precision="fp32")
     hist = ct.fit(ct.new_model(word_bert, cfg, seed=0, disk=False), df, cfg, seed=0)
-    assert (hist["n_micro_batches"], hist["n_steps"], len(hist["losses"])) == (4, 2, 4)
+    assert (hist["n_micro_batches"], hist["n_steps"], len(hist["losses"])) == (3, 2, 3)
