@@ -23,7 +23,7 @@ from . import metrics
 from .data import LoadReport, load_csts, pair_index
 from .study import pair_accuracy, zero_shot_scores
 
-__all__ = ["HEADLINES", "headlines", "try_it", "paper_table", "data_values", "label_figure", "zero_shot_figure",
+__all__ = ["HEADLINES", "VIEWS", "values", "headlines", "try_it", "paper_table", "data_values", "label_figure", "zero_shot_figure",
            "zero_shot_values", "prompting_values", "embedded_extreme_pct", "finetune_values", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
 
 #: Part II's headline criterion in the cross-study profile.
@@ -363,3 +363,17 @@ def scaling_figure(scale_sum: pd.DataFrame, prior, *, split: str = "test"):
     ax.set_ylabel(f"{split} Spearman x100")
     ax.legend(frameon=False)
     return _shown(fig)
+
+
+#: the chapter views whose glue values :func:`values` computes
+VIEWS = {"data": "data_values", "zero_shot": "zero_shot_values", "finetune": "finetune_chapter_values",
+         "ablation": "ablation_values", "scaling": "scaling_values", "prompting": "prompting_values"}
+
+
+def values(view: str, *args, **kwargs) -> dict[str, object]:
+    """The glue values of one chapter view (the study contract's ``report.values``): ``view`` in
+    :data:`VIEWS`, the arguments those of the function it names. Glue them with
+    :func:`compsem.results.glue_all`."""
+    if view not in VIEWS:
+        raise ValueError(f"view must be one of {sorted(VIEWS)}, got {view!r}")
+    return globals()[VIEWS[view]](*args, **kwargs)

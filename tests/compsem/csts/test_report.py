@@ -69,3 +69,16 @@ def test_table8_transcription():
     row = t8.query("model == 'SimCSE-large' and encoding == 'bi'").iloc[0]
     assert (row["lr"], row["weight_decay"], bool(row["transform"]), row["objective"], row["spearman"]) == (
         1e-5, 0.1, False, "mse", 47.70)
+
+
+def test_values_dispatches_to_the_chapter_view():
+    parsed = {"official": {"invalid_rate": 10.0, "out_of_range_rate": 0.0}}
+    t11 = pd.DataFrame({"model": ["A", "B", "A"], "instruction": ["none", "short", "none"], "k": [0, 0, 2],
+                        "invalid_pct": [60.0, 4.0, 1.0]})
+    t4 = pd.DataFrame({"model": ["GPT-4", "GPT-4", "SimCSE-large"], "spearman": [40.0, 43.6, 47.5]})
+    v = R.values("prompting", parsed, t11, t4)
+    # by hand: k = 0 without an instruction: 60 %, with one: 4 %; the worst cell is A (60 %)
+    assert (v["pr_none0_invalid_mean"], v["pr_instr0_invalid_mean"], v["pr_max_invalid_model"]) == (60.0, 4.0, "A")
+    assert v["pr_gpt4_best"] == 43.6 and v["pr_simcse"] == 47.5 and v["pr_demo_invalid_official"] == 10.0
+    with pytest.raises(ValueError, match="view must be one of"):
+        R.values("nope")
