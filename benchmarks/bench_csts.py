@@ -65,7 +65,7 @@ def run(quick: bool = True, repeats: int | None = None, train_pairs=None, eval_p
         "torch_threads": torch.get_num_threads(), "machine": platform.machine(),
         "cpu_bf16_native": D.cpu_bf16_native(), "cpu_capability": str(torch.backends.cpu.get_cpu_capability()),
         "train_rows": len(parts["train"]), "test_rows": len(parts["test"]), "epochs": 1, "batch_size": 16,
-        "load_average_at_end": [round(x, 2) for x in load],
+        "load_average_at_end": " / ".join(f"{x:.2f}" for x in load),  # 1, 5, 15 minutes: was the machine quiet?
         "results": runs,
         "comparison": {
             "fp32_examples_per_s": round(mean["fp32"]["examples_per_s"], 2),
