@@ -72,12 +72,18 @@ class FrozenStore:
         return [k for k in dict.fromkeys(keys) if k not in self._mem]
 
     def add(self, keys: list, states: list) -> None:
-        """Store ``states[i]`` (a tensor ``(tokens_i, dim)``) for ``keys[i]``; on disk too."""
+        """Store ``states[i]`` (a tensor ``(tokens_i, dim)``) for ``keys[i]``; on disk too.
+
+        States are rounded to the disk dtype and kept as float32 in memory as well, so a run
+        that computes them and a later run that reads them back see the same numbers."""
+        import torch
+
+        states = [h.to(getattr(torch, self.disk_dtype)).float() for h in states]
         for k, h in zip(keys, states):
             self._mem[k] = h
         if self.folder is None or not keys:
             return
-        arr = np.concatenate([h.float().cpu().numpy() for h in states]).astype(self.disk_dtype)
+        arr = np.concatenate([h.cpu().numpy() for h in states]).astype(self.disk_dtype)
         index = [[k[0], k[1], int(h.shape[0])] for k, h in zip(keys, states)]
         name = hashlib.sha1(json.dumps(index).encode()).hexdigest()[:20]
         store.save_npy(self.folder / f"{name}.npy", arr)

@@ -45,7 +45,7 @@ __all__ = ["DEFAULT_TEMPLATE", "resolve_models", "attach", "zero_shot_scores", "
 
 DEFAULT_TEMPLATE = "{sentence} ({condition})"
 #: bump when a change in training or models changes results (invalidates the run cache)
-CODE_VERSION = "csts-train-3"
+CODE_VERSION = "csts-train-4"
 
 
 def resolve_models(models, *, trust_remote_code: bool = False, kind: str = "encoder") -> list[str]:
@@ -318,23 +318,18 @@ class CstsRun:
 
 def run(models=("sbert-mini",), *, configs=("bi/quad+mse",), preset: str = "cpu", overrides: dict | None = None,
         seeds=(0,), data="reannotated", split: str = "pair", split_seed: int = 0, train_pairs=None, eval_pairs=None,
-        eval_splits=("test",), sample_seed: int = 0, eval_data=None, trust_remote_code: bool = False,
-        parts: dict | None = None) -> CstsRun:
+        eval_splits=("test",), sample_seed: int = 0, eval_data=None, trust_remote_code: bool = False) -> CstsRun:
     """Fine-tune every model × config × seed on the training part of ``data`` and score the
     evaluation splits (:func:`sweep`; cached runs are read back).
 
     ``eval_data``: any other C-STS source :func:`load_csts` reads (a published per-split file, the
     re-annotated validation file with its −1 rows — left out and counted — or a dict of split
     files), scored as the split ``"other"`` by the same trained models, the condition prior
-    beside it. ``parts`` skips loading (a chapter that already split the data).
+    beside it.
     """
     specs = resolve_models(models, trust_remote_code=trust_remote_code)
-    if parts is None:
-        parts, report = book_data(data, split_seed=split_seed, train_pairs=train_pairs, eval_pairs=eval_pairs,
-                                  sample_seed=sample_seed, split=split)
-    else:
-        report = parts.get("_report")
-        parts = {k: v for k, v in parts.items() if k != "_report"}
+    parts, report = book_data(data, split_seed=split_seed, train_pairs=train_pairs, eval_pairs=eval_pairs,
+                              sample_seed=sample_seed, split=split)
     evals = {name: parts[name] for name in eval_splits}
     extra, other_report = None, None
     if eval_data is not None:
