@@ -12,7 +12,6 @@ import importlib.util
 import json
 import os
 import platform
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -104,9 +103,7 @@ def cache_overhead(n: int = 10_000, dims=(384, 4096), chunk_size: int = 1024) ->
 
 def _study_benchmarks(quick: bool) -> dict:
     results = {}
-    root = str(repo_root())
-    if root not in sys.path:  # the benchmarks build tiny models with tests/helpers/tiny.py
-        sys.path.insert(0, root)
+    # each benchmark imports only compsem (no sys.path patching, no test helpers)
     for path in sorted((repo_root() / "benchmarks").glob("bench_*.py")):
         spec = importlib.util.spec_from_file_location(path.stem, path)
         mod = importlib.util.module_from_spec(spec)

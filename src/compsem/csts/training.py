@@ -32,6 +32,7 @@ import torch
 
 from compsem import device as D
 
+from ..progress import wanted
 from .config import OBJECTIVES, PRESETS, TABLE8_MODELS, LabelScaler, TrainConfig, table8_choice
 from .data import pair_index
 from .frozen import FrozenStore, store_folder
@@ -285,7 +286,7 @@ def predict(model, df: pd.DataFrame, *, batch_size: int = 64, progress: bool = F
     amp = None if precision is None else D.autocast_dtype(str(dev), precision)
     with torch.autocast(device_type=dev.type, dtype=amp or torch.float32, enabled=amp is not None):
         model.fill_frozen_cache(s1, s2, c)
-    for i in tqdm(range(0, n, batch_size), desc="predict", leave=False, disable=not progress, mininterval=2):
+    for i in tqdm(range(0, n, batch_size), desc="predict", leave=False, disable=not wanted(progress), mininterval=2):
         idx = order[i:i + batch_size]
         with torch.autocast(device_type=dev.type, dtype=amp or torch.float32, enabled=amp is not None):
             pred = model([s1[j] for j in idx], [s2[j] for j in idx], [c[j] for j in idx])
