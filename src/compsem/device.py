@@ -11,15 +11,21 @@ call                    answer
 ``resolve_device(d)``   ``d`` unchanged (``"cpu"``, ``"cuda"``, ``"cuda:1"``, ``"mps"``)
 ``torch_dtype(dev)``    bf16 on a GPU that supports it, fp16 on other GPUs, fp32 on CPU
 ``torch_dtype(dev, n)`` the named dtype (``"float32"``, ``"bfloat16"``, ``"float16"``)
+``cpu_bf16_native()``   whether this CPU computes bf16 natively (AVX-512 BF16 or AMX)
+``autocast_dtype(d, p)`` the autocast dtype for training precision ``p`` on ``d``, or None
 ======================  ==============================================================
 """
 
 from __future__ import annotations
 
-__all__ = ["resolve_device", "torch_dtype", "DTYPES", "gpu_count"]
+__all__ = ["resolve_device", "torch_dtype", "DTYPES", "PRECISIONS", "gpu_count", "cpu_bf16_native",
+           "autocast_dtype", "precision_note"]
 
 #: The precisions a reader may name.
 DTYPES: tuple[str, ...] = ("float32", "bfloat16", "float16")
+#: The training precisions a reader may name (``auto``: the fastest that keeps the numbers).
+PRECISIONS: tuple[str, ...] = ("auto", "fp32", "bf16", "fp16")
+_CPU_FLAGS = ("avx512_bf16", "amx_bf16")
 
 
 def resolve_device(device: str | None = None) -> str:
@@ -68,3 +74,70 @@ def torch_dtype(device: str, dtype: str | None = None):
     if str(device).startswith("cuda"):
         return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
     return torch.float32
+
+
+def cpu_bf16_native(cpuinfo: str | None = None) -> bool:
+    """Whether this CPU has native bf16 arithmetic (``avx512_bf16`` or ``amx_bf16`` among its
+    flags, read from ``/proc/cpuinfo`` or given as ``cpuinfo``; torch's capability string
+    ``AVX512_BF16``/``AMX`` counts too). False where neither can be read."""
+    if cpuinfo is None:
+        try:
+            import torch
+
+            cap = str(torch.backends.cpu.get_cpu_capability()).upper()
+            if "BF16" in cap or "AMX" in cap:
+                return True
+        except (ImportError, AttributeError):  # pragma: no cover - old torch
+            pass
+        try:
+            with open("/proc/cpuinfo", encoding="utf-8") as f:
+                cpuinfo = f.read()
+        except OSError:  # not Linux
+            return False
+    flags = set()
+    for line in cpuinfo.splitlines():
+        if line.startswith("flags"):
+            flags.update(line.split(":", 1)[-1].split())
+    return any(f in flags for f in _CPU_FLAGS)
+
+
+def autocast_dtype(device: str, precision: str = "auto", *, bf16_native: bool | None = None):
+    """The dtype for ``torch.autocast`` when training in ``precision`` on ``device``, or None
+    (full fp32).
+
+    ``auto``: bf16 on a GPU that supports it, else fp16 on a GPU; bf16 on a CPU with native bf16
+    (:func:`cpu_bf16_native`), fp32 on other CPUs. ``bf16`` is honoured on any device (on a CPU
+    without native bf16 it is emulated, slowly, but it is what was asked). ``fp16`` on a CPU is
+    refused (torch's CPU fp16 autocast is no faster and loses range): a ``ValueError`` says so.
+    """
+    import torch
+
+    if precision not in PRECISIONS:
+        raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}; got {precision!r}")
+    on_gpu = str(device).startswith("cuda")
+    if precision == "fp32":
+        return None
+    if precision == "bf16":
+        return torch.bfloat16
+    if precision == "fp16":
+        if not on_gpu:
+            raise ValueError(f"precision='fp16' is not offered on {device!r}: use 'bf16' (or 'auto') on a CPU")
+        return torch.float16
+    if on_gpu:
+        return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+    if str(device) == "cpu" and (cpu_bf16_native() if bf16_native is None else bf16_native):
+        return torch.bfloat16
+    return None
+
+
+def precision_note(device: str, precision: str = "auto") -> str:
+    """In words, what :func:`autocast_dtype` chose, e.g. ``"bf16 autocast (CPU with native
+    bf16)"`` or ``"fp32 (this CPU has no native bf16)"``."""
+    dt = autocast_dtype(device, precision)
+    name = {None: "fp32"}.get(dt) or str(dt).removeprefix("torch.").replace("bfloat16", "bf16").replace("float16", "fp16")
+    on_gpu = str(device).startswith("cuda")
+    if precision != "auto":
+        return f"{name} (asked for)" if dt is None else f"{name} autocast (asked for)"
+    if dt is None:
+        return f"fp32 (this {'GPU' if on_gpu else 'CPU'} has no native bf16)"
+    return f"{name} autocast ({'GPU' if on_gpu else 'CPU with native bf16'})"

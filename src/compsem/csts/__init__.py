@@ -1,16 +1,25 @@
 """Part II: conditional semantic textual similarity (C-STS, Deshpande et al. 2023).
 
-* :mod:`compsem.csts.data` — the loader for the published files, pairing, the predictions writer;
-* :mod:`compsem.csts.splitting` — grouped splits, subsamples, the embedded set;
-* :mod:`compsem.csts.models` — cross-, bi- and tri-encoders over a Hugging Face encoder;
-* :mod:`compsem.csts.training` — MSE / Quad / Quad+MSE, paired batches, fit, evaluate;
-* :mod:`compsem.csts.zeroshot` — zero-shot cosine scores with the shared embedding panel;
-* :mod:`compsem.csts.prompting` — prompts, the answer parsers, generator backends.
+Faces (the study contract): :func:`study.resolve_models`, :func:`study.planned_texts`,
+:func:`study.run` (a :class:`study.CstsRun` with ``provenance()``), the ``*_values`` functions of
+:mod:`.report` (glued with :func:`compsem.results.glue_all`), ``report.paper_table``,
+``report.headlines`` and ``report.try_it``; and the data faces :func:`load_csts`,
+:func:`splits` and :func:`write_predictions`.
 
-Torch-dependent modules are not imported here, so ``import compsem.csts`` stays cheap.
+Modules: :mod:`.data` (the loader for the published files, the predictions writer),
+:mod:`.pairing` (pair keys, C-High / C-Low roles), :mod:`.splitting` (grouped splits,
+subsamples, the embedded set), :mod:`.metrics` (Spearman, pair accuracy, the condition prior,
+the quadruplet loss in NumPy), :mod:`.config` (``TrainConfig``, the presets, the paper's Table 8),
+:mod:`.frozen` (the frozen-layer cache on disk), :mod:`.models` (cross-, bi- and tri-encoders),
+:mod:`.training` (objectives, batches, the training loop), :mod:`.study` (zero-shot scores,
+baselines, fine-tuning runs and their cache), :mod:`.tables` (pair bootstrap, summaries over
+seeds), :mod:`.report` (what the chapters show) and :mod:`.prompting` (prompts, answer parsers).
+
+``import compsem.csts`` stays cheap: the torch-dependent modules (:mod:`.models`,
+:mod:`.training`) and the plotting ones (:mod:`.report`) are imported by name.
 """
 
 from .data import LoadReport, load_csts, write_predictions
-from .splitting import build_embedded, group_split, split_by_pair, splits
+from .splitting import splits
 
-__all__ = ["LoadReport", "build_embedded", "group_split", "load_csts", "split_by_pair", "splits", "write_predictions"]
+__all__ = ["LoadReport", "load_csts", "splits", "write_predictions"]

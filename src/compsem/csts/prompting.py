@@ -10,7 +10,8 @@ A prompt has up to three parts (the structure of the paper's Figures 5–6; the 
 3. the query, ending in ``Output:``.
 
 Two layouts: ``"oneline"`` (each item on one line, ``Input: Sentence 1: … Sentence 2: …
-Condition: … Output: 4.0``, as the authors' code builds it) and ``"blocks"`` (one field per line).
+Condition: … Output: 4.0``, the authors' layout with one space after each key where their
+code puts two) and ``"blocks"`` (one field per line).
 
 Two parsers of the answer (generation capped at 20 new tokens):
 

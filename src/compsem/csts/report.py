@@ -16,15 +16,15 @@ import seaborn as sns
 
 from compsem import figures
 from compsem.encoders import validate_texts
-from compsem.reference import paper_table
+from compsem import reference as _reference
 from compsem.results import Headline, bootstrap_headline
 
 from . import metrics
 from .data import LoadReport, load_csts, pair_index
 from .study import pair_accuracy, zero_shot_scores
 
-__all__ = ["HEADLINES", "headlines", "try_it", "reference", "data_values", "label_figure", "zero_shot_figure",
-           "zero_shot_values", "finetune_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
+__all__ = ["HEADLINES", "VIEWS", "values", "headlines", "try_it", "paper_table", "data_values", "label_figure", "zero_shot_figure",
+           "zero_shot_values", "prompting_values", "embedded_extreme_pct", "finetune_values", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
 
 #: Part II's headline criterion in the cross-study profile.
 HEADLINES: tuple[Headline, ...] = (
@@ -39,32 +39,33 @@ def _shown(fig):
     return fig
 
 
-def reference(name: str) -> pd.DataFrame:
-    """A paper table transcribed in ``data/reference/csts_<name>.csv``."""
-    return paper_table("csts", name)
+def paper_table(name: str) -> pd.DataFrame:
+    """A paper table transcribed in ``data/reference/csts_<name>.csv``
+    (:func:`compsem.reference.paper_table` for this study)."""
+    return _reference.paper_table("csts", name)
 
 
-def headlines(models: Sequence[str], *, n_boot: int = 1000, seed: int = 0) -> list[dict]:
+def headlines(models: Sequence[str], *, n_boot: int = 1000, seed: int = 0, trust_remote_code: bool = False) -> list[dict]:
     """Zero-shot pair accuracy on the whole embedded set with the condition attached."""
     df, _ = load_csts("embedded")
     hi, lo = pair_index(df)
     rows = []
     for m in models:
-        s = zero_shot_scores(df, m)["attached"].to_numpy()
+        s = zero_shot_scores(df, m, trust_remote_code=trust_remote_code)["attached"].to_numpy()
         outcome = metrics.pair_outcomes(s[hi], s[lo])
         rows.append(bootstrap_headline(HEADLINES[0], m, outcome, n_boot=n_boot, seed=seed, scale=100))
     return rows
 
 
 def try_it(sentence1: str, sentence2: str, condition_high: str, condition_low: str,
-           models: Sequence[str]) -> pd.DataFrame:
+           models: Sequence[str], *, trust_remote_code: bool = False) -> pd.DataFrame:
     """Part II zero-shot: cosine of the two sentences with each condition attached."""
     validate_texts([sentence1, sentence2, condition_high, condition_low])
     df = pd.DataFrame({"sentence1": [sentence1] * 2, "sentence2": [sentence2] * 2,
                        "condition": [condition_high, condition_low]})
     rows = []
     for m in models:
-        s = zero_shot_scores(df, m)
+        s = zero_shot_scores(df, m, trust_remote_code=trust_remote_code)
         hi, lo = float(s["attached"].iloc[0]), float(s["attached"].iloc[1])
         rows.append({"model": m, "cos, condition ignored": float(s["ignored"].iloc[0]),
                      "cos with C-High": hi, "cos with C-Low": lo,
@@ -92,7 +93,7 @@ def data_values(report: LoadReport, parts: dict[str, pd.DataFrame]) -> dict:
     labels = df["label"]
     top = labels.round().value_counts(normalize=True)
     sents = pd.concat([df["sentence1"], df["sentence2"]]).drop_duplicates()
-    stats = reference("dataset_stats").set_index("statistic")["value"]
+    stats = paper_table("dataset_stats").set_index("statistic")["value"]
     n_pairs = max(report.n_complete_pairs, 1)
     return {
         "csts_source": report.source, "csts_n_rows_read": report.n_rows_read, "csts_n_rows": report.n_rows,
@@ -110,7 +111,32 @@ def data_values(report: LoadReport, parts: dict[str, pd.DataFrame]) -> dict:
         "csts_cond_len": float(df["condition"].str.split().str.len().mean()),
         "paper_sent_len": float(stats["mean_sentence_words"]), "paper_cond_len": float(stats["mean_condition_words"]),
         "paper_n_instances": float(stats["n_instances"]), "paper_kappa": float(stats["fleiss_kappa"]),
+        "csts_embedded_extreme_pct": embedded_extreme_pct(),
     }
+
+
+def prompting_values(parsed: dict, t11: pd.DataFrame, t4: pd.DataFrame) -> dict:
+    """Glue values of the prompting chapter's offline part: invalid and out-of-range rates of
+    each parser on the sample answers, and the paper's Tables 4 and 11 read like with like
+    (invalid answers at k = 0 without and with an instruction)."""
+    worst = t11.loc[t11.invalid_pct.idxmax()]
+    g4 = t4[t4.model == "GPT-4"]
+    k0 = t11[t11.k == 0]
+    out = {"pr_max_invalid": float(worst.invalid_pct), "pr_max_invalid_model": str(worst.model),
+           "pr_gpt4_best": float(g4.spearman.max()),
+           "pr_simcse": float(t4[t4.model.str.startswith("SimCSE")].spearman.iloc[0]),
+           "pr_none0_invalid_mean": float(k0[k0.instruction == "none"].invalid_pct.mean()),
+           "pr_instr0_invalid_mean": float(k0[k0.instruction != "none"].invalid_pct.mean())}
+    for rule, res in parsed.items():
+        out[f"pr_demo_invalid_{rule}"] = float(res["invalid_rate"])
+        out[f"pr_demo_oor_{rule}"] = float(res["out_of_range_rate"])
+    return out
+
+
+def embedded_extreme_pct() -> float:
+    """Share (%) of the embedded hand-written set's labelled rows whose label is 1 or 5."""
+    emb, _ = load_csts("embedded")
+    return 100 * float(emb["label"].isin([1.0, 5.0]).mean())
 
 
 def label_figure(df: pd.DataFrame):
@@ -148,9 +174,6 @@ def zero_shot_values(zs: pd.DataFrame, scores: dict, df: pd.DataFrame, models: S
     se = float(100 * np.sqrt(0.25 / max(n_pairs, 1)))
     pa = att["pair_accuracy_%"]
     n_above, n_below = int((pa > 50 + 2 * se).sum()), int((pa < 50 - 2 * se).sum())
-    verdict = (f"{n_above} of the {len(att)} variants lie more than two standard errors above chance" if n_above
-               else f"no variant is clearly better than chance, and {n_below} of the {len(att)} lie more than two "
-                    "standard errors below it" if n_below else "no variant differs clearly from chance")
     rise = {m: scores[(m, "attached")] - scores[(m, "ignored")] for m in models}
     worst = min(models, key=lambda m: pair_accuracy(scores[(m, "attached")], df))
     is_hi = (df["role"] == "high").to_numpy()
@@ -161,7 +184,8 @@ def zero_shot_values(zs: pd.DataFrame, scores: dict, df: pd.DataFrame, models: S
         "zs_paper_max": float(paper["csts_spearman"].abs().max()),
         "zs_n_ci_zero": int(((zs.spearman_ci_low <= 0) & (zs.spearman_ci_high >= 0)).sum()), "zs_n_cells": len(zs),
         "zs_paper_stsb_min": float(paper[~paper["model"].str.startswith("RoBERTa")]["stsb_spearman"].min()),
-        "zs_n_pairs": n_pairs, "zs_n_rows": len(df), "zs_pairacc_se": se, "zs_pairacc_verdict": verdict,
+        "zs_n_pairs": n_pairs, "zs_n_rows": len(df), "zs_pairacc_se": se, "zs_n_above": n_above, "zs_n_below": n_below,
+        "zs_n_attached": len(att),
         "zs_share_up_min": min(100 * float(np.mean(r[np.isfinite(r)] > 0)) for r in rise.values()),
         "zs_worst_model": worst, "zs_worst_pairacc": pair_accuracy(scores[(worst, "attached")], df),
         "zs_rise_high": float(np.nanmean(rise[worst][is_hi])), "zs_rise_low": float(np.nanmean(rise[worst][~is_hi])),
@@ -179,8 +203,10 @@ def _vs_prior(diff: float) -> str:
     return f"{abs(diff):.1f} points {'above' if diff >= 0 else 'below'}"
 
 
-def finetune_values(summary: pd.DataFrame, runs: pd.DataFrame, base: pd.DataFrame, *, split: str = "test") -> dict:
-    """Glue values of the fine-tuning chapter: best config, per-encoding bests, the baseline."""
+def finetune_values(summary: pd.DataFrame, runs: pd.DataFrame, base: pd.DataFrame, *, split: str = "test",
+                    headline: str = "bi/quad+mse") -> dict:
+    """Glue values of the fine-tuning chapter: best config, per-encoding bests, the baseline, the
+    headline config (``headline``, read by the Part's opening page) against the prior."""
     prior = base.set_index("split").loc[split]
     col = f"{split}_spearman_mean"
     best = summary.loc[summary[col].idxmax()]
@@ -190,6 +216,13 @@ def finetune_values(summary: pd.DataFrame, runs: pd.DataFrame, base: pd.DataFram
     best_bi = bi.loc[bi[col].idxmax()] if len(bi) else None
     sd = float(best[f"{split}_spearman_std"])
     max_sd = float(summary[f"{split}_spearman_std"].max())
+    head = summary[summary["config"].str.endswith(headline)]
+    head_val = float(head[col].max()) if len(head) else np.nan
+    head_runs = runs[runs["config"] == headline] if "config" in runs else runs.iloc[:0]
+    n_pairs = int((head_runs if len(head_runs) else runs)["n_train_pairs"].iloc[0])
+    q_first, q_last = runs.get("loss_first_quarter"), runs.get("loss_last_quarter")
+    fell = float((q_last < q_first).mean()) * 100 if q_first is not None else np.nan
+    precision = runs["precision_used"].dropna().unique() if "precision_used" in runs else []
     return {
         "ft_best_config": best.config, "ft_best_test": float(best[col]),
         "ft_best_minus_prior": float(best[col] - prior["spearman"]),
@@ -202,22 +235,99 @@ def finetune_values(summary: pd.DataFrame, runs: pd.DataFrame, base: pd.DataFram
         "ft_bi_minus_prior": float(best_bi[col] - prior["spearman"]) if best_bi is not None else np.nan,
         "ft_best_vs_prior_text": _vs_prior(float(best[col] - prior["spearman"])),
         "ft_bi_vs_prior_text": _vs_prior(float(best_bi[col] - prior["spearman"]) if best_bi is not None else np.nan),
+        "ft_headline_config": headline, "ft_headline_test": head_val,
+        "ft_headline_vs_prior_text": _vs_prior(head_val - float(prior["spearman"])),
+        "ft_headline_n_pairs": n_pairs, "ft_n_test_pairs": int(runs[f"{split}_n_pairs"].iloc[0]),
         "ft_prior": float(prior["spearman"]), "ft_prior_pearson": float(prior["pearson"]),
         "ft_prior_seen_pct": float(prior["share_conditions_seen_%"]),
-        "ft_loss_drop_share": 100 * float((runs["loss_last_epoch"] < runs["loss_first_epoch"]).mean()),
+        "ft_loss_fell_pct": fell,
         "ft_n_test_rows": int(runs[f"{split}_n"].iloc[0]), "ft_n_train_rows": int(runs["n_train_rows"].iloc[0]),
         "ft_train_minutes": float(runs["train_seconds"].sum() / 60),
         "ft_examples_per_s": float(runs["examples_per_s"].median()),
+        "ft_precision": ", ".join(map(str, precision)) or "not recorded",
         "ft_n_reused": int(runs.get("reused", pd.Series(False, index=runs.index)).sum()),
+        "ft_n_runs": len(runs),
     }
 
 
-def setup_text(cfg, seeds) -> str:
-    """What one run of a chapter is, in words, from its config (for the prose)."""
+def finetune_chapter_values(res, summary: pd.DataFrame, *, split: str = "test", headline: str = "bi/quad+mse") -> dict:
+    """Every glue value of the fine-tuning chapter from its :class:`compsem.csts.study.CstsRun`:
+    :func:`finetune_values`, the set-up in words (with the precision the runs used), the
+    ``official`` preset in words and, with ``eval_data``, :func:`other_data_values`."""
+    v = finetune_values(summary, res.runs, res.baselines, split=split, headline=headline)
+    v["ft_setup"] = setup_text(res.configs[0], res.seeds, v["ft_precision"])
+    v["ft_official"] = official_text()
+    if res.other_report is not None:
+        v.update(other_data_values(res))
+    return v
+
+
+def other_data_values(res, *, split: str = "other") -> dict:
+    """Glue values of a reader's ``eval_data`` file: rows read and left out, the headline
+    config's Spearman on it and the condition prior on the same rows."""
+    rep = res.other_report
+    base = res.baselines.set_index("split").loc[split]
+    col = f"{split}_spearman"
+    best = res.runs.groupby("config")[col].mean()
+    return {"od_source": str(rep.source), "od_rows_read": rep.n_rows_read, "od_unlabelled": rep.n_unlabelled,
+            "od_rows": rep.n_rows, "od_best_config": str(best.idxmax()), "od_best": float(best.max()),
+            "od_prior": float(base["spearman"]), "od_vs_prior_text": _vs_prior(float(best.max() - base["spearman"]))}
+
+
+def official_text() -> str:
+    """The ``official`` preset in words, read from :data:`compsem.csts.config.PRESETS`."""
+    from .config import PRESETS
+
+    o = PRESETS["official"]
+    layers = "the full network" if o["train_layers"] is None else f"the top {o['train_layers']} layers"
+    pool = {"cls": "[CLS] pooling", "mean": "mean pooling", "cls_mlp": "[CLS] + MLP pooling"}[o["pooling"]]
+    return (f"{layers}, {pool} {'with' if o['transform'] else 'without'} the Dropout–Linear–activation transform, "
+            f"margin {o['margin']:g}, length {o['max_length']}, {o['batch_size']} rows per step × "
+            f"{o['grad_accum']} accumulation steps ({o['batch_size'] * o['grad_accum']} rows per update), learning "
+            f"rate {o['lr']:g}, weight decay {o['weight_decay']:g}, {o['epochs']} epochs")
+
+
+def ablation_values(abl_sum: pd.DataFrame, base: pd.DataFrame, abl_runs: pd.DataFrame, modes) -> dict:
+    """Glue values of the data ablation: each input mode's test Spearman and the paper's (Table
+    10), the prior on the same rows, the training size."""
+    g = abl_sum.set_index("input_mode")["test_spearman_mean"]
+    p10 = paper_table("table10_ablation").set_index("input_mode")
+    out = {f"abl_{m}": float(g.get(m, np.nan)) for m in modes}
+    out.update({f"abl_p_{m}": float(p10["spearman"].get(m, np.nan)) for m in modes})
+    out.update({"abl_prior": float(base["spearman"].iloc[0]), "abl_n_train": int(abl_runs["n_train_rows"].iloc[0]),
+                "abl_n_train_pairs": int(abl_runs["n_train_pairs"].iloc[0]), "abl_paper_model": str(p10["model"].iloc[0]),
+                "abl_full_minus_cond": float(g.get("full", np.nan) - g.get("condition_only", np.nan))})
+    return out
+
+
+def scaling_values(scale: pd.DataFrame, prior_curve: pd.DataFrame, cfg, seeds) -> dict:
+    """Glue values of the scaling curve: first and last point of the first config and of the
+    prior, the sizes, Figure 3's two stated values, the set-up."""
+    first_cfg = scale["config"].iloc[0]
+    part = scale[scale["config"] == first_cfg].groupby("train_pairs")["test_spearman"].mean().sort_index()
+    pc = prior_curve.groupby("train_pairs")["spearman"].first().sort_index()
+    fig3 = paper_table("figure3_scaling").sort_values("train_examples")
+    sizes = sorted(scale["train_pairs"].unique())
+    prec = scale["precision_used"].dropna().iloc[0] if "precision_used" in scale and scale["precision_used"].notna().any() else None
+    return {"sc_config": str(first_cfg), "sc_first": float(part.iloc[0]), "sc_last": float(part.iloc[-1]),
+            "sc_n_first": int(part.index[0]), "sc_n_last": int(part.index[-1]),
+            "sc_sizes": ", ".join(f"{int(n):,}" for n in sizes),
+            "sc_prior_first": float(pc.iloc[0]), "sc_prior_last": float(pc.iloc[-1]),
+            "sc_above_prior_last": _vs_prior(float(part.iloc[-1] - pc.iloc[-1])),
+            "sc_fig3_model": str(fig3["model"].iloc[0]),
+            "sc_fig3_n_low": int(fig3["train_examples"].iloc[0]), "sc_fig3_low": float(fig3["spearman"].iloc[0]),
+            "sc_fig3_n_high": int(fig3["train_examples"].iloc[-1]), "sc_fig3_high": float(fig3["spearman"].iloc[-1]),
+            "sc_setup": setup_text(cfg, seeds, prec)}
+
+
+def setup_text(cfg, seeds, precision: str | None = None) -> str:
+    """What one run of a chapter is, in words, from its config (for the prose); ``precision``:
+    the run record's ``precision_used`` (e.g. "bf16 autocast (CPU with native bf16)")."""
     layers = "all layers" if cfg.train_layers is None else f"the top {cfg.train_layers} layer(s)"
     n = len(list(seeds))
+    prec = f", {precision}" if precision else ""
     return (f"{layers} of the encoder trained for {cfg.epochs} epoch(s) at learning rate {cfg.lr:g}, batch "
-            f"{cfg.batch_size}, {n} seed{'s' if n != 1 else ''}")
+            f"{cfg.batch_size}, {n} seed{'s' if n != 1 else ''}{prec}")
 
 
 def seed_figure(runs: pd.DataFrame, prior: float, *, split: str = "test"):
@@ -253,3 +363,17 @@ def scaling_figure(scale_sum: pd.DataFrame, prior, *, split: str = "test"):
     ax.set_ylabel(f"{split} Spearman x100")
     ax.legend(frameon=False)
     return _shown(fig)
+
+
+#: the chapter views whose glue values :func:`values` computes
+VIEWS = {"data": "data_values", "zero_shot": "zero_shot_values", "finetune": "finetune_chapter_values",
+         "ablation": "ablation_values", "scaling": "scaling_values", "prompting": "prompting_values"}
+
+
+def values(view: str, *args, **kwargs) -> dict[str, object]:
+    """The glue values of one chapter view (the study contract's ``report.values``): ``view`` in
+    :data:`VIEWS`, the arguments those of the function it names. Glue them with
+    :func:`compsem.results.glue_all`."""
+    if view not in VIEWS:
+        raise ValueError(f"view must be one of {sorted(VIEWS)}, got {view!r}")
+    return globals()[VIEWS[view]](*args, **kwargs)

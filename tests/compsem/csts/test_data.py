@@ -164,8 +164,19 @@ def test_json_lines(write, name):
 def test_json_array(tmp_path):
     p = tmp_path / "arr.json"
     p.write_text(json.dumps(TWO_PAIRS.to_dict("records")))
-    df, _ = cd.load_csts(p)
-    assert len(df) == 4
+    df, rep = cd.load_csts(p)
+    # by hand: in each pair the larger label is C-High (5 > 2, 3 > 1); records numbered 1..4
+    assert df["label"].tolist() == [2.0, 5.0, 1.0, 3.0] and df["role"].tolist() == ["low", "high", "low", "high"]
+    assert df["line"].tolist() == [1, 2, 3, 4] and rep.n_complete_pairs == 2 and rep.n_tied_pairs == 0
+
+
+@pytest.mark.parametrize("name, text", [("h.csv", "sentence1,sentence2,condition,label\n"), ("e.jsonl", "")])
+def test_header_only_file_is_an_error_naming_it(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text)
+    with pytest.raises(Exception, match=f"no data rows.*|{name}") as err:
+        cd.load_csts(p)
+    assert name in str(err.value)
 
 
 def test_shipped_reannotated_file_as_published():

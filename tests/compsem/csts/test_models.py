@@ -30,12 +30,18 @@ def test_forward_shapes_per_preset(word_bert, rows, preset, encoding, tri_op):
 
 
 def test_official_heads_are_the_codes(word_bert):
+    """The official preset: no transform (run_sts.sh's TRANSFORM=False), the condition transform
+    and the concat head with the encoder's own activation (ACT2FN[hidden_act]) and dropout."""
+    from transformers.activations import ACT2FN
+
     opts = PRESET_OPTS["official"]
     tri = cm.build_model(word_bert, encoding="tri", seed=0, **{**opts, "tri_op": "concat"})
     assert [type(x).__name__ for x in tri.condition_transform] == ["Dropout", "Linear"]
-    assert [type(x).__name__ for x in tri.mix] == ["Dropout", "Linear", "GELU"]
-    assert [type(x).__name__ for x in tri.transform] == ["Dropout", "Linear", "GELU"]
-    assert tri.pooler.mode == "cls"
+    act = type(ACT2FN[cm.load_backbone(word_bert)[0].config.hidden_act]).__name__
+    assert [type(x).__name__ for x in tri.mix] == ["Dropout", "Linear", act]
+    assert tri.transform is None and tri.pooler.mode == "cls"
+    with_t = cm.build_model(word_bert, encoding="tri", seed=0, **{**opts, "transform": True})
+    assert [type(x).__name__ for x in with_t.transform] == ["Dropout", "Linear", act]
     cpu = cm.build_model(word_bert, encoding="tri", seed=0, **{**PRESET_OPTS["cpu"], "tri_op": "concat"})
     assert cpu.condition_transform is None and cpu.transform is None
     assert [type(x).__name__ for x in cpu.mix] == ["Dropout", "Linear"]
@@ -43,7 +49,7 @@ def test_official_heads_are_the_codes(word_bert):
 
 def test_tri_encoder_by_hand(word_bert, rows):
     """cos(h(c, s1), h(c, s2)) with h = condition_transform(c) * s, each text encoded alone."""
-    m = cm.build_model(word_bert, encoding="tri", seed=0, **PRESET_OPTS["official"]).eval()
+    m = cm.build_model(word_bert, encoding="tri", seed=0, **{**PRESET_OPTS["official"], "transform": True}).eval()
     df = rows(2)
     with torch.no_grad():
         out = m(df["sentence1"].tolist(), df["sentence2"].tolist(), df["condition"].tolist())

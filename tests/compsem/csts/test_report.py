@@ -24,16 +24,31 @@ def test_data_values_on_the_embedded_set():
 
 
 def test_finetune_values_against_the_prior():
-    summary = pd.DataFrame({"config": ["bi/mse", "cross/mse"], "test_spearman_mean": [50.0, 30.0],
-                            "test_spearman_std": [1.0, 2.0], "test_pair_accuracy_mean": [70.0, 60.0]})
-    runs = pd.DataFrame({"loss_first_epoch": [1.0, 1.0], "loss_last_epoch": [0.5, 1.2], "test_n": [600, 600],
-                         "n_train_rows": [1000, 1000], "train_seconds": [30.0, 90.0], "examples_per_s": [30.0, 10.0]})
+    summary = pd.DataFrame({"config": ["bi/mse", "cross/mse", "bi/quad+mse"], "test_spearman_mean": [50.0, 30.0, 45.5],
+                            "test_spearman_std": [1.0, 2.0, 0.5], "test_pair_accuracy_mean": [70.0, 60.0, 65.0]})
+    runs = pd.DataFrame({"config": ["bi/mse", "cross/mse", "bi/quad+mse"], "loss_first_quarter": [1.0, 1.0, 0.8],
+                         "loss_last_quarter": [0.5, 1.2, 0.7], "test_n": [600] * 3, "test_n_pairs": [300] * 3,
+                         "n_train_rows": [1000] * 3, "n_train_pairs": [499, 499, 498],
+                         "train_seconds": [30.0, 90.0, 60.0], "examples_per_s": [30.0, 10.0, 20.0],
+                         "precision_used": ["bf16 autocast (CPU with native bf16)"] * 3})
     base = pd.DataFrame([{"split": "test", "spearman": 40.0, "pearson": 38.0, "share_conditions_seen_%": 70.0}])
     v = R.finetune_values(summary, runs, base)
     assert v["ft_best_config"] == "bi/mse" and v["ft_best_minus_prior"] == 10.0 and v["ft_bi_minus_prior"] == 10.0
     assert v["ft_bi_vs_prior_text"] == "10.0 points above" and v["ft_best_vs_prior_text"] == "10.0 points above"
     assert R._vs_prior(-0.44) == "0.4 points below" and R._vs_prior(float("nan")) == "undefined"
-    assert v["ft_loss_drop_share"] == 50.0 and v["ft_train_minutes"] == 2.0 and v["ft_max_std_text"] == "2.0 points"
+    # loss fell from the first to the last quarter of steps in 2 of 3 runs; 180 s of training = 3 minutes
+    assert v["ft_loss_fell_pct"] == pytest.approx(200 / 3) and v["ft_train_minutes"] == 3.0
+    assert v["ft_max_std_text"] == "2.0 points" and v["ft_examples_per_s"] == 20.0
+    # the headline (bi/quad+mse): 45.5 against the prior's 40.0, on that run's 498 training pairs
+    assert (v["ft_headline_test"], v["ft_headline_vs_prior_text"], v["ft_headline_n_pairs"]) == (
+        45.5, "5.5 points above", 498)
+    assert v["ft_precision"] == "bf16 autocast (CPU with native bf16)" and v["ft_n_test_pairs"] == 300
+
+
+def test_official_text_is_read_from_the_preset():
+    t = R.official_text()
+    assert "4 rows per step × 8 accumulation steps (32 rows per update)" in t and "without the" in t
+    assert "learning rate 1e-05" in t and "3 epochs" in t and "the full network" in t
 
 
 def test_setup_text_follows_the_config():
@@ -42,15 +57,28 @@ def test_setup_text_follows_the_config():
 
 
 def test_reference_tables_load():
-    t3 = R.reference("table3_finetune")
+    t3 = R.paper_table("table3_finetune")
     assert t3.query("encoding == 'bi' and model == 'SimCSE-large'")["spearman_mean"].item() == 47.5
     with pytest.raises(DataError, match="available"):
-        R.reference("nope")
+        R.paper_table("nope")
 
 
 def test_table8_transcription():
-    t8 = R.reference("table8_best_settings")
+    t8 = R.paper_table("table8_best_settings")
     assert len(t8) == 15 and set(t8.encoding) == {"cross", "bi", "tri"}
     row = t8.query("model == 'SimCSE-large' and encoding == 'bi'").iloc[0]
     assert (row["lr"], row["weight_decay"], bool(row["transform"]), row["objective"], row["spearman"]) == (
         1e-5, 0.1, False, "mse", 47.70)
+
+
+def test_values_dispatches_to_the_chapter_view():
+    parsed = {"official": {"invalid_rate": 10.0, "out_of_range_rate": 0.0}}
+    t11 = pd.DataFrame({"model": ["A", "B", "A"], "instruction": ["none", "short", "none"], "k": [0, 0, 2],
+                        "invalid_pct": [60.0, 4.0, 1.0]})
+    t4 = pd.DataFrame({"model": ["GPT-4", "GPT-4", "SimCSE-large"], "spearman": [40.0, 43.6, 47.5]})
+    v = R.values("prompting", parsed, t11, t4)
+    # by hand: k = 0 without an instruction: 60 %, with one: 4 %; the worst cell is A (60 %)
+    assert (v["pr_none0_invalid_mean"], v["pr_instr0_invalid_mean"], v["pr_max_invalid_model"]) == (60.0, 4.0, "A")
+    assert v["pr_gpt4_best"] == 43.6 and v["pr_simcse"] == 47.5 and v["pr_demo_invalid_official"] == 10.0
+    with pytest.raises(ValueError, match="view must be one of"):
+        R.values("nope")

@@ -57,11 +57,13 @@ def test_pair_accuracy_ties_both_ways(rows):
 def test_book_data_subsamples_and_planned_texts():
     parts, rep = st.book_data("reannotated", train_pairs=100, eval_pairs=50)
     assert parts["train"]["pair_id"].nunique() == 100 and parts["test"]["pair_id"].nunique() == 50
-    texts = st.planned_texts({"data": "reannotated", "eval_pairs": 50})
+    planned = st.planned_texts({"data": "reannotated", "eval_pairs": 50, "models": ["sbert-mini", "bow"]})
+    assert list(planned) == ["sbert-mini", "bow"]
+    texts = planned["sbert-mini"]
     t = parts["test"]
     want = set(t.sentence1) | set(t.sentence2) | set(st.attach(t.sentence1, t.condition)) | set(
         st.attach(t.sentence2, t.condition))
-    assert set(texts) == want and len(texts) == len(set(texts))
+    assert set(texts) == want and len(texts) == len(set(texts)) and planned["bow"] == texts
     # the chapter's defaults: 250 test pairs
     nb = (st.paths.repo_root() / "notebooks" / "21_csts_zeroshot.ipynb").read_text()
     assert f"eval_pairs = {st.ZERO_SHOT_DEFAULTS['eval_pairs']} " in nb
@@ -74,14 +76,14 @@ def test_data_hash_changes_with_a_label(rows):
     assert st.data_hash(a) != st.data_hash(b) and st.data_hash(a) == st.data_hash(a.copy())
 
 
-def test_models_for_paper_fails_fast_offline(monkeypatch):
+def test_resolve_models_paper_fails_fast_offline(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    assert st.models_for(["sbert-mini"]) == ["sbert-mini"]
+    assert st.resolve_models(["sbert-mini"]) == ["sbert-mini"]
     with pytest.raises(Exception, match="roberta-base") as err:
-        st.models_for("paper")
+        st.resolve_models("paper")
     assert "cannot be loaded" in str(err.value)
     with pytest.raises(Exception, match="flan-t5-small"):
-        st.models_for("paper", kind="generator")
+        st.resolve_models("paper", kind="generator")
 
 
 def test_condition_prior_on_the_book_split_matches_the_datasheet():
@@ -92,3 +94,96 @@ def test_condition_prior_on_the_book_split_matches_the_datasheet():
         assert f'{b.loc["test", "spearman"]:.1f}' == test and f'{b.loc["validation", "spearman"]:.1f}' == val
     assert "Spearman of 40.8" in text and "37.8 on validation" in text
     assert "sentence split 41.6 on test and 39.4 on validation" in text
+
+
+class _FakeTraining:
+    """Stands in for compsem.csts.training: counts fits, scores every row by its position."""
+
+    def __init__(self):
+        self.fits = 0
+
+    def install(self, monkeypatch):
+        from compsem.csts import training as T
+
+        monkeypatch.setattr(T, "new_model", lambda encoder, cfg, **kw: object())
+        monkeypatch.setattr(T, "predict", lambda model, df, **kw: np.arange(len(df), dtype=float))
+
+        def fit(model, df, cfg, *, seed):
+            self.fits += 1
+            return {"epoch_loss": [1.0], "loss_first_quarter": 1.0, "loss_last_quarter": 0.5, "seconds": 2.0,
+                    "fill_seconds": 0.5, "n_train_rows": len(df), "n_quad_pairs": 0, "precision": "fp32 (asked for)",
+                    "fused_adamw": False}
+
+        monkeypatch.setattr(T, "fit", fit)
+        return self
+
+
+def test_a_truncated_run_file_is_named_and_recomputed(monkeypatch, tmp_path):
+    """Issue 19 finding 5: the old code crashed with a bare JSONDecodeError on a half-written run."""
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path))
+    fake = _FakeTraining().install(monkeypatch)
+    parts, _ = st.book_data("embedded")
+    cfg = st.configs_from(["bi/mse"])[0]
+    evals = {"test": parts["test"]}
+    first = st.train_and_evaluate("sbert-mini", parts["train"], evals, cfg, seed=0)
+    path = st.run_path(st.run_key("sbert-mini", parts["train"], evals, cfg, seed=0))
+    assert path.is_file() and not first["reused"] and fake.fits == 1
+    assert st.train_and_evaluate("sbert-mini", parts["train"], evals, cfg, seed=0)["reused"] and fake.fits == 1
+    path.write_text(path.read_text()[:25])  # a kill mid-write under the old, non-atomic writer
+    with pytest.warns(UserWarning, match=path.name):
+        again = st.train_and_evaluate("sbert-mini", parts["train"], evals, cfg, seed=0)
+    assert not again["reused"] and fake.fits == 2 and again["test_n"] == first["test_n"]
+    assert not list(path.parent.glob("*.tmp"))  # the atomic writer leaves no temporary file
+
+
+def test_scaling_last_point_is_the_finetune_chapters_run(monkeypatch, tmp_path):
+    """Chapter 23's last scaling point reads chapter 22's run back: same key, no new training."""
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path))
+    fake = _FakeTraining().install(monkeypatch)
+    ch22 = st.run(["sbert-mini"], configs=["cross/mse", "bi/quad+mse"], data="embedded")  # chapter 22's defaults
+    assert fake.fits == 2 and not ch22.runs["reused"].any()
+    parts, _ = st.book_data("embedded")  # chapter 23 loads the same split
+    n_all = parts["train"]["pair_id"].nunique()
+    scale, priors = st.scaling("sbert-mini", parts, st.configs_from(["bi/quad+mse"]), [2, 5, None])
+    assert scale["train_pairs"].tolist() == [2, 5, n_all] and fake.fits == 4  # only the two subsets trained
+    last = scale[scale["train_pairs"] == n_all].iloc[0]
+    assert last["reused"] and last["test_spearman"] == ch22.runs.query("config == 'bi/quad+mse'")["test_spearman"].item()
+    assert priors.query("train_pairs == @n_all")["spearman"].item() == ch22.baselines["spearman"].item()
+    # and the ablation's "full" input is chapter 22's cross/mse run
+    full = st.configs_from(["cross/mse"], input_mode="full")
+    assert st.sweep("sbert-mini", parts["train"], {"test": parts["test"]}, full, [0])["reused"].all() and fake.fits == 4
+
+
+def test_run_provenance_and_key_inputs(monkeypatch, tmp_path):
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path))
+    _FakeTraining().install(monkeypatch)
+    res = st.run(["sbert-mini"], configs=["bi/mse"], data="embedded")
+    prov = res.provenance()
+    assert prov["models"] == ["sbert-mini"] and prov["identities"]["sbert-mini"].startswith("sbert-mini@")
+    assert set(prov["data_checksums"]) == {"train", "validation", "test"} and prov["parameters"]["train_pairs"] is None
+    parts = res.parts
+    cfg = res.configs[0]
+    k = st.run_key("sbert-mini", parts["train"], {"test": parts["test"]}, cfg, seed=0)
+    assert k != st.run_key("sbert-mini", parts["train"], {"test": parts["test"]}, cfg, seed=1)
+    assert k != st.run_key("sbert-mini", parts["train"], {"test": parts["test"]}, cfg.with_(lr=1e-4), seed=0)
+    # precision "auto" is keyed by what it resolves to on this machine, not by the word "auto"
+    assert (k == st.run_key("sbert-mini", parts["train"], {"test": parts["test"]}, cfg.with_(precision="bf16"),
+                            seed=0)) == (st._resolved_precision(cfg).endswith("bfloat16"))
+
+
+def test_eval_data_scores_another_file_beside_the_prior(monkeypatch, tmp_path):
+    """A published-style validation file with a -1 row: left out, counted, scored as "other"."""
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path))
+    fake = _FakeTraining().install(monkeypatch)
+    other = tmp_path / "csts_validation.csv"
+    pd.DataFrame({"sentence1": ["a", "a", "b", "b", "c"], "sentence2": ["x", "x", "y", "y", "z"],
+                  "condition": ["the colour", "the number", "the colour", "the number", "the colour"],
+                  "label": [5.0, 1.0, 4.0, 2.0, -1.0]}).to_csv(other, index=False)
+    res = st.run(["sbert-mini"], configs=["bi/mse"], data="embedded", eval_data=str(other))
+    assert res.other_report.n_rows_read == 5 and res.other_report.n_unlabelled == 1 and res.other_report.n_rows == 4
+    row = res.runs.iloc[0]
+    # the fake model scores rows 0, 1, 2, 3 -> Spearman against 5, 1, 4, 2 by hand: ranks (1,2,3,4) vs (4,1,3,2)
+    d2 = (1 - 4) ** 2 + (2 - 1) ** 2 + (3 - 3) ** 2 + (4 - 2) ** 2
+    assert row["other_spearman"] == pytest.approx(100 * (1 - 6 * d2 / (4 * 15)))
+    assert "other" in set(res.baselines["split"]) and res.eval_splits == ["test", "other"]
+    assert fake.fits == 1

@@ -47,8 +47,16 @@ def test_label_scaler_from_training_range():
 
 def test_presets_follow_the_code_and_the_cpu_budget():
     off = ct.TrainConfig.preset("official")
-    assert (off.margin, off.pooling, off.grad_clip, off.max_length, off.batch_size) == (1.0, "cls", None, 512, 32)
-    assert off.transform and off.condition_transform and off.concat_gelu and off.cross_head == "linear"
+    # run_sts.sh: --per_device_train_batch_size 4 --gradient_accumulation_steps 8; TRANSFORM defaults to False
+    assert (off.margin, off.pooling, off.grad_clip, off.max_length, off.batch_size, off.grad_accum) == (
+        1.0, "cls", None, 512, 4, 8)
+    assert not off.transform and off.condition_transform and off.concat_gelu and off.cross_head == "linear"
+    # the paper's Table 8: SimCSE-large bi without the transform, cross with it; unmapped models refused
+    enc = "hf:princeton-nlp/sup-simcse-roberta-large#pool=cls"
+    assert not ct.TrainConfig.preset("official", paper_table8=True, encoder=enc, encoding="bi").transform
+    assert ct.TrainConfig.preset("official", paper_table8=True, encoder=enc, encoding="cross").transform
+    with pytest.raises(ValueError, match="Table 8 has no setting"):
+        ct.TrainConfig.preset("official", paper_table8=True, encoder="sbert-mini")
     assert off.train_layers is None and not off.paired_mse and off.quad_ties == "include"
     cpu = ct.TrainConfig.preset("cpu")
     assert cpu == ct.TrainConfig()  # the defaults are the cpu preset
@@ -115,3 +123,39 @@ def test_predict_returns_row_order(word_bert, rows):
     p = ct.predict(m, df, batch_size=2)  # scored in length order, returned in row order
     one = [ct.predict(m, df.iloc[[i]])[0] for i in range(len(df))]
     assert np.allclose(p, one, atol=1e-6)
+
+
+def test_bucketed_batches_are_a_partition_with_sorted_batches():
+    rng = np.random.default_rng(0)
+    lengths = rng.integers(1, 100, size=103)
+    batches = ct.bucketed_batches(lengths, 4, np.random.default_rng(1), bucket_batches=5)
+    assert sorted(np.concatenate(batches).tolist()) == list(range(103))
+    # buckets of 20 items: 5 full buckets of 5 batches, the last bucket of 3 items is one short batch
+    assert sorted(len(b) for b in batches) == [3] + [4] * 25
+    # every batch comes from one bucket sorted by length: within a batch lengths do not decrease
+    assert all((np.diff(lengths[b]) >= 0).all() for b in batches)
+    # padding: the mean spread within a batch is smaller than in random batches of the same size
+    spread = np.mean([np.ptp(lengths[b]) for b in batches if len(b) > 1])
+    rand = rng.permutation(103)
+    assert spread < np.mean([np.ptp(lengths[rand[i:i + 4]]) for i in range(0, 100, 4)])
+
+
+def test_explicit_bf16_is_honoured_on_cpu_and_fp16_refused(word_bert, rows):
+    df = cd.assign_pairs(rows(4))
+    cfg = ct.TrainConfig(encoding="bi", objective="quad+mse", batch_size=4, max_length=16, train_layers=1,
+                         device="cpu", precision="bf16")
+    model = ct.new_model(word_bert, cfg, seed=0, disk=False)
+    hist = ct.fit(model, df, cfg, seed=0)
+    assert hist["precision"] == "bf16 autocast (asked for)" and np.isfinite(hist["losses"]).all()
+    with pytest.raises(ValueError, match="fp16"):
+        ct.fit(ct.new_model(word_bert, cfg.with_(precision="fp16"), seed=0, disk=False), df, cfg.with_(precision="fp16"),
+               seed=0)
+
+
+def test_gradient_accumulation_counts_updates(word_bert, rows):
+    """6 pairs, 2 pairs per micro-batch -> 3 micro-batches; 2 per update -> 2 updates (2 + 1)."""
+    df = cd.assign_pairs(rows(6))
+    cfg = ct.TrainConfig(encoding="bi", objective="mse", batch_size=4, grad_accum=2, max_length=16, train_layers=1,
+                         device="cpu", precision="fp32")
+    hist = ct.fit(ct.new_model(word_bert, cfg, seed=0, disk=False), df, cfg, seed=0)
+    assert (hist["n_micro_batches"], hist["n_steps"], len(hist["losses"])) == (3, 2, 3)

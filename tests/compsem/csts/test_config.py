@@ -1,0 +1,30 @@
+"""TrainConfig, the presets and the paper's Table 8 choice (torch-free)."""
+
+from __future__ import annotations
+
+import pytest
+
+from compsem.csts import config as C
+
+
+def test_official_follows_run_sts_sh_and_cpu_is_the_default():
+    off = C.TrainConfig.preset("official")
+    # run_sts.sh: --per_device_train_batch_size 4 --gradient_accumulation_steps 8, TRANSFORM=False, lr 1e-5, wd 0.1
+    assert (off.batch_size, off.grad_accum, off.transform, off.lr, off.weight_decay) == (4, 8, False, 1e-5, 0.1)
+    assert C.TrainConfig.preset("cpu") == C.TrainConfig() and C.TrainConfig().precision == "auto"
+
+
+def test_table8_choice_by_hand():
+    # Table 8: SimCSE-large bi lr 1e-5, wd 0.1, no transform; RoBERTa-base cross with the transform
+    got = C.table8_choice("princeton-nlp/sup-simcse-roberta-large", "bi")
+    assert (got["model"], got["lr"], got["weight_decay"], got["transform"]) == ("SimCSE-large", 1e-5, 0.1, False)
+    assert C.table8_choice("hf:FacebookAI/roberta-base#pool=cls", "cross")["transform"] is True
+    with pytest.raises(ValueError, match="official"):
+        C.TrainConfig.preset("cpu", paper_table8=True, encoder="roberta-base")
+
+
+def test_bad_fields_are_refused():
+    with pytest.raises(ValueError, match="precision"):
+        C.TrainConfig(precision="fp8")
+    with pytest.raises(ValueError, match="grad_accum"):
+        C.TrainConfig(grad_accum=0)
