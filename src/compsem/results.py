@@ -55,8 +55,9 @@ def load_table(study: str, name: str):
     return pd.read_csv(path)
 
 
-def glue_all(values) -> None:
-    """``myst_nb.glue`` every value of a mapping (not displayed); a string is glued as inline code.
+def glue_all(values, *, code: bool = True) -> None:
+    """``myst_nb.glue`` every value of a mapping (not displayed); a string is glued as inline code
+    (``code=False``: as the plain string, as Part I's prose shows its model names).
 
     Chapters glue through this one function, never by hand: ``glue_all(report.values(...))``.
     """
@@ -64,7 +65,7 @@ def glue_all(values) -> None:
     from myst_nb import glue
 
     for key, value in values.items():
-        glue(key, Markdown(f"`{value}`") if isinstance(value, str) else value, display=False)
+        glue(key, Markdown(f"`{value}`") if code and isinstance(value, str) else value, display=False)
 
 
 # ----------------------------------------------------------------------------- headlines
