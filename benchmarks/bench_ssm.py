@@ -26,7 +26,10 @@ def _tiny_nli(path: Path, texts) -> Path:
 def run(quick: bool = False) -> dict:
     import numpy as np
 
-    from compsem.ssm import LexicalCoverage, NLICrossEncoder, load_pool, load_reference, ssm_table
+    from compsem.ssm.data import load_pool, load_reference
+    from compsem.ssm.lexical import LexicalCoverage
+    from compsem.ssm.nli import NLICrossEncoder
+    from compsem.ssm.tables import ssm_table
 
     pool = load_pool()
     n = 16 if quick else 48
