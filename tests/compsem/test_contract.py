@@ -57,6 +57,18 @@ def _function(module, name: str, problems: list[str]):
     return fn
 
 
+def _checked(module, name: str, problems: list[str], *, first: str | None = None, remote_code: bool = False):
+    """The function ``name`` of ``module`` (or None), its first argument and its
+    ``trust_remote_code`` checked as asked."""
+    fn = _function(module, name, problems)
+    if fn is not None:
+        if first:
+            _first(fn, first, problems)
+        if remote_code:
+            _keyword_false(fn, "trust_remote_code", problems)
+    return fn
+
+
 def _keyword_false(fn, name: str, problems: list[str]) -> None:
     p = inspect.signature(fn).parameters.get(name)
     where = f"{fn.__module__}.{fn.__name__}"
@@ -119,13 +131,10 @@ def test_the_package_holds_the_faces_and_exports_modules_only(study):
 def test_the_study_face_resolves_plans_and_runs(study):
     problems: list[str] = []
     mod = _face(study, "study", problems)
-    if (fn := _function(mod, "resolve_models", problems)) is not None:
-        _first(fn, "models", problems)
-        _keyword_false(fn, "trust_remote_code", problems)
+    if (fn := _checked(mod, "resolve_models", problems, first="models", remote_code=True)) is not None:
         if [c for c in _returns(fn, problems) if typing.get_origin(c) is not list and c is not list]:
             problems.append(f"{mod.__name__}.resolve_models must be annotated -> list[str]")
-    if (fn := _function(mod, "planned_texts", problems)) is not None:
-        _first(fn, "params", problems)
+    if (fn := _checked(mod, "planned_texts", problems, first="params")) is not None:
         ret = _returns(fn, problems)
         if ret and not all(c is dict or typing.get_origin(c) is dict for c in ret):
             problems.append(f"{mod.__name__}.planned_texts must return dict[str, list[str]] ({{spec: texts}})")
@@ -147,15 +156,11 @@ def test_the_report_face_has_values_paper_table_headlines_and_try_it(study):
     problems: list[str] = []
     mod = _face(study, "report", problems)
     _function(mod, "values", problems)
-    if (fn := _function(mod, "paper_table", problems)) is not None:
-        _first(fn, "name", problems)
+    _checked(mod, "paper_table", problems, first="name")
     if mod is not None and not getattr(mod, "HEADLINES", None):
         problems.append(f"{mod.__name__} has no HEADLINES (the synthesis' criteria of the study)")
-    if (fn := _function(mod, "headlines", problems)) is not None:
-        _first(fn, "models", problems)
-        _keyword_false(fn, "trust_remote_code", problems)
-    if (fn := _function(mod, "try_it", problems)) is not None:
-        _keyword_false(fn, "trust_remote_code", problems)
+    _checked(mod, "headlines", problems, first="models", remote_code=True)
+    if (fn := _checked(mod, "try_it", problems, remote_code=True)) is not None:
         if [c for c in _returns(fn, problems) if c is not pd.DataFrame]:
             problems.append(f"{mod.__name__}.try_it must return a tidy pandas.DataFrame (annotate -> pd.DataFrame)")
     _fail(study, problems)
