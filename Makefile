@@ -93,7 +93,9 @@ check-book: book
 # Pages workflow passes its repository and commit. Plain Python, no venv needed. Idempotent:
 # a second `make launch-cell` changes nothing.
 LAUNCH_REPO ?= $(shell git config --get remote.origin.url 2>/dev/null)
-LAUNCH_COMMIT ?=
+# A named repository is always pinned: the commit defaults to HEAD's (launch.py refuses a
+# repository without a commit).
+LAUNCH_COMMIT ?= $(if $(LAUNCH_REPO),$(shell git rev-parse HEAD 2>/dev/null))
 LAUNCH_NOTEBOOKS ?= $(NOTEBOOKS)
 launch-cell:
 	$(PYTHON) src/compsem/book/launch.py --repo "$(LAUNCH_REPO)" --commit "$(LAUNCH_COMMIT)" $(LAUNCH_NOTEBOOKS)

@@ -14,211 +14,42 @@ together, and every write waits (up to ``$COMPSEM_CACHE_TIMEOUT`` seconds, defau
 lock held by another process instead of failing.
 
 A cache file that is not a database (truncated, overwritten) raises :class:`CacheError` naming
-the file; ``python -m compsem cache clear`` moves it aside and starts a new one.
+the file; ``python -m compsem cache clear`` moves it aside (never over an earlier ``.broken``
+file) and starts a new one. Every other SQLite failure (a full disk, a file that cannot be
+opened) is a :class:`CacheError` naming the file and what to do; when a write fails in
+:func:`embed`, one warning says so and the vectors just computed are still returned.
+
+**Read-only and shared caches.** A cache file (or folder) this process cannot write is opened
+read-only (SQLite ``mode=ro``, or ``immutable=1`` where the folder is read-only too): its hits
+are served, and the misses go to an overlay cache in ``$COMPSEM_CACHE_OVERLAY`` (default:
+``<temp>/compsem-overlay-<uid>``), or stay in memory when that cannot be written either; one
+warning per process names the read-only file. So a lecturer can fill one cache and share it
+read-only: ``COMPSEM_CACHE=/srv/class/compsem-cache`` (read-only) and, for a cache of one's
+own misses that lasts, ``COMPSEM_CACHE_OVERLAY=~/.cache/compsem-overlay``.
+
+**Checksums.** Each stored vector carries a CRC-32 of its bytes (a column added in place to
+older caches); a row whose bytes no longer match is treated as a miss and re-encoded, with a
+warning, and ``python -m compsem cache verify`` counts such rows.
 
 Clear it with ``python -m compsem cache clear [--model SPEC]`` or :meth:`EmbeddingCache.clear`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-import random
-import sqlite3
 import time
-from collections.abc import Callable, Sequence
+import warnings
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from pathlib import Path
-from typing import TypeVar
 
 import numpy as np
 from tqdm.auto import tqdm
 
+from .cachestore import CacheWarning, EmbeddingCache, model_key, overlay_dir, text_key
 from .encoders import Encoder, get_encoder, validate_texts
-from .errors import CacheError
-from .paths import cache_dir
+from .errors import CacheError, check_trust_remote_code
 
-__all__ = ["EmbeddingCache", "EmbedStats", "embed", "last_stats", "text_key", "model_key", "CacheError"]
-
-T = TypeVar("T")
-
-# A rowid table keeps a vector of up to ~4 KB inside its page; the former WITHOUT ROWID table
-# (still read and written in caches made before) spilled every row over ~1 KB (a 384-d vector)
-# into an overflow page: 3.1x the raw bytes on disk and half the write speed.
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS models (model TEXT PRIMARY KEY, spec TEXT NOT NULL, identity TEXT NOT NULL,
-                                   dim INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, key TEXT NOT NULL, vec BLOB NOT NULL,
-                                    UNIQUE (model, key));
-"""
-
-
-def text_key(text: str) -> str:
-    """SHA-256 hex digest of the UTF-8 text (the text itself is not stored)."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def model_key(identity: str) -> str:
-    """Short hash of an encoder identity."""
-    return hashlib.sha256(identity.encode("utf-8")).hexdigest()[:24]
-
-
-def _lock_timeout() -> float:
-    return float(os.environ.get("COMPSEM_CACHE_TIMEOUT", "300"))
-
-
-def _is_lock_error(exc: BaseException) -> bool:
-    text = str(exc).lower()
-    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
-
-
-class EmbeddingCache:
-    """Vectors on disk, keyed by (model identity, text).
-
-    Parameters
-    ----------
-    path : path-like, optional
-        The SQLite file; default ``<cache_dir>/embeddings/embeddings.sqlite``.
-
-    Raises
-    ------
-    CacheError
-        The file exists but is not a usable SQLite database (the message names it and says
-        to run ``python -m compsem cache clear``).
-    """
-
-    _CHUNK = 500  # keys per SELECT (SQLite's host-parameter limit is far above)
-
-    def __init__(self, path: str | Path | None = None):
-        self.path = Path(path) if path else cache_dir("embeddings") / "embeddings.sqlite"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._with_retry(lambda con: con.executescript(_SCHEMA))
-
-    def _broken(self, exc: BaseException) -> CacheError:
-        return CacheError(f"the embedding cache {self.path} is not a usable database ({exc}); run "
-                          "`python -m compsem cache clear` to move it aside and start a new one "
-                          "(or delete the file)")
-
-    def _connect(self) -> sqlite3.Connection:
-        timeout = _lock_timeout()
-        con = sqlite3.connect(self.path, timeout=timeout)
-        try:
-            con.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
-            # Switching a new file to WAL needs a lock that SQLite does not wait for: check first,
-            # and let _with_retry try again when another process holds it.
-            if con.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
-                con.execute("PRAGMA journal_mode=WAL")
-            con.execute("PRAGMA synchronous=NORMAL")
-        except BaseException:
-            con.close()
-            raise
-        return con
-
-    def _with_retry(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``work(con)`` in one transaction; on a lock held elsewhere, wait and try again
-        (jittered backoff, up to ``$COMPSEM_CACHE_TIMEOUT`` seconds)."""
-        deadline = time.monotonic() + _lock_timeout()
-        delay = 0.02
-        while True:
-            try:
-                con = self._connect()
-                try:
-                    with con:
-                        return work(con)
-                finally:
-                    con.close()
-            except sqlite3.OperationalError as exc:
-                if not _is_lock_error(exc) or time.monotonic() > deadline:
-                    raise
-            except sqlite3.DatabaseError as exc:  # "file is not a database", "malformed"
-                raise self._broken(exc) from exc
-            time.sleep(delay * (0.5 + random.random()))
-            delay = min(delay * 2, 1.0)
-
-    @staticmethod
-    def move_aside(path: str | Path) -> Path | None:
-        """Rename a cache file (and its ``-wal``/``-shm`` companions) to
-        ``<name>.broken-<time>``; return the new name, or ``None`` when there was no file."""
-        path = Path(path)
-        if not path.exists():
-            return None
-        target = path.with_name(f"{path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
-        path.rename(target)
-        for suffix in ("-wal", "-shm"):
-            side = path.with_name(path.name + suffix)
-            if side.exists():
-                side.rename(target.with_name(target.name + suffix))
-        return target
-
-    def register(self, encoder: Encoder) -> str:
-        """Record an encoder's identity; return its model key."""
-        key = model_key(encoder.identity)
-        self._with_retry(lambda con: con.execute("INSERT OR REPLACE INTO models VALUES (?, ?, ?, ?)",
-                                                 (key, encoder.spec, encoder.identity, encoder.dim)))
-        return key
-
-    def get_many(self, model: str, keys: Sequence[str], dim: int) -> dict[str, np.ndarray]:
-        """The cached vectors among ``keys`` (a missing key is simply absent from the result)."""
-        def read(con: sqlite3.Connection) -> dict[str, np.ndarray]:
-            found: dict[str, np.ndarray] = {}
-            for s in range(0, len(keys), self._CHUNK):
-                chunk = list(keys[s:s + self._CHUNK])
-                marks = ",".join("?" * len(chunk))
-                rows = con.execute(f"SELECT key, vec FROM vectors WHERE model = ? AND key IN ({marks})",
-                                   [model, *chunk])
-                for k, blob in rows:
-                    vec = np.frombuffer(blob, dtype=np.float32)
-                    if vec.shape == (dim,):  # a row of another shape is ignored (re-embedded)
-                        found[k] = vec
-            return found
-
-        return self._with_retry(read)
-
-    def put_many(self, model: str, keys: Sequence[str], vectors: np.ndarray) -> None:
-        """Store ``vectors[i]`` under ``keys[i]``, all in one transaction."""
-        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
-        rows = [(model, k, vectors[i].tobytes()) for i, k in enumerate(keys)]
-        self._with_retry(lambda con: con.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)", rows))
-
-    def info(self):
-        """One row per cached model: spec, identity, dimension, number of texts, MB."""
-        import pandas as pd
-
-        rows = self._with_retry(lambda con: con.execute(
-            "SELECT m.spec, m.identity, m.dim, COUNT(v.key), COALESCE(SUM(LENGTH(v.vec)), 0) "
-            "FROM models m LEFT JOIN vectors v ON v.model = m.model GROUP BY m.model ORDER BY m.spec"
-        ).fetchall())
-        return pd.DataFrame(rows, columns=["spec", "identity", "dim", "texts", "bytes"]).assign(
-            MB=lambda d: (d.bytes / 1e6).round(2)).drop(columns="bytes")
-
-    def clear(self, spec: str | None = None) -> int:
-        """Delete every cached vector (or only those of models whose spec is ``spec``).
-
-        Returns the number of vectors removed.
-        """
-        def delete(con: sqlite3.Connection) -> int:
-            if spec is None:
-                n = con.execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
-                con.execute("DELETE FROM vectors")
-                con.execute("DELETE FROM models")
-                return n
-            n = 0
-            for (m,) in con.execute("SELECT model FROM models WHERE spec = ?", (spec,)).fetchall():
-                n += con.execute("DELETE FROM vectors WHERE model = ?", (m,)).rowcount
-                con.execute("DELETE FROM models WHERE model = ?", (m,))
-            return n
-
-        n = self._with_retry(delete)
-        try:
-            con = sqlite3.connect(self.path, timeout=_lock_timeout())
-            try:
-                con.execute("VACUUM")
-            finally:
-                con.close()
-        except sqlite3.OperationalError as exc:  # another process is reading: the space is reused later
-            if not _is_lock_error(exc):
-                raise
-        return int(n)
+__all__ = ["EmbeddingCache", "EmbedStats", "embed", "last_stats", "text_key", "model_key", "CacheError",
+           "CacheWarning", "overlay_dir"]
 
 
 @dataclass
@@ -278,6 +109,7 @@ def embed(texts: Sequence[str], model: str | Encoder = "sbert-mini", *, cache: b
     ndarray of shape (n, dim), float32, row i the embedding of ``texts[i]``.
     """
     t0 = time.perf_counter()
+    check_trust_remote_code(trust_remote_code, where="embed")
     texts = validate_texts(texts)
     if chunk_size < 1:
         raise ValueError(f"chunk_size must be at least 1, got {chunk_size}")
@@ -310,7 +142,13 @@ def embed(texts: Sequence[str], model: str | Encoder = "sbert-mini", *, cache: b
                 part = todo[s:s + chunk_size]
                 new = enc.encode([unique[i] for i in part], batch_size=batch_size, show_progress=False)
                 vecs[part] = new
-                store.put_many(mkey, [keys[i] for i in part], new)
+                if store is not None:
+                    try:
+                        store.put_many(mkey, [keys[i] for i in part], new)
+                    except CacheError as exc:   # e.g. a full disk: the vectors in hand are still returned
+                        warnings.warn(f"{exc}; this run goes on without storing its vectors", CacheWarning,
+                                      stacklevel=2)
+                        store = None
                 bar.update(len(part))
     _LAST.append(EmbedStats(enc.spec, len(texts), len(unique), n_cached, len(todo), time.perf_counter() - t0))
     del _LAST[:-1]

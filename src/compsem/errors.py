@@ -14,6 +14,7 @@ __all__ = [
     "ModelsUnavailableError",
     "CacheError",
     "WebAPIError",
+    "check_trust_remote_code",
 ]
 
 
@@ -108,3 +109,17 @@ class WebAPIError(CompsemError, RuntimeError):
     def __init__(self, message: str, *, status: int | None = None):
         self.status = status
         super().__init__(message)
+
+
+def check_trust_remote_code(value: object, *, where: str = "") -> bool:
+    """``value`` when it is the literal ``True`` or ``False``; else a ``TypeError``.
+
+    The one check every function taking ``trust_remote_code`` makes before anything is loaded:
+    a string such as ``"False"`` or ``"no"``, a ``0`` or ``None`` is truthy or falsy by accident
+    and must never decide whether a model's own Python code runs.
+    """
+    if value is True or value is False:
+        return value
+    place = f"{where}: " if where else ""
+    raise TypeError(f"{place}trust_remote_code must be True or False, got {value!r} ({type(value).__name__}); "
+                    "on the command line write -p trust_remote_code true (JSON)")

@@ -37,7 +37,7 @@ from tqdm import tqdm
 
 from .device import resolve_device, torch_dtype
 from .encoders.base import looks_like_hub_failure, quiet_transformers
-from .errors import HubUnavailableError, UnknownModelError
+from .errors import HubUnavailableError, UnknownModelError, check_trust_remote_code
 from .webapi import RateLimiter, post_json
 
 __all__ = ["Generator", "Prompt", "HFGenerator", "OpenAIChatGenerator", "RateLimiter", "make_generator",
@@ -108,7 +108,7 @@ class HFGenerator:
         self.path = str(name_or_path)
         is_local = Path(self.path).exists()
         self.device = resolve_device(device)
-        kw: dict[str, Any] = {"trust_remote_code": trust_remote_code}
+        kw: dict[str, Any] = {"trust_remote_code": check_trust_remote_code(trust_remote_code, where=self.path)}
         try:
             cfg = AutoConfig.from_pretrained(self.path, **kw)
             self.seq2seq = bool(getattr(cfg, "is_encoder_decoder", False))

@@ -11,6 +11,10 @@ variable            default                          what
 ``COMPSEM_CACHE``   ``<root>/.cache``                embedding cache, score-matrix caches
 ``COMPSEM_RESULTS`` ``<root>/results``               tidy result tables written by chapters
 ==================  ===============================  =====================================
+
+``COMPSEM_CACHE`` may be a read-only shared cache (a class on one JupyterHub); the embedding
+cache's misses then go to ``$COMPSEM_CACHE_OVERLAY`` (default: a per-user temporary folder), see
+:mod:`compsem.cache`.
 """
 
 from __future__ import annotations
@@ -53,9 +57,9 @@ def data_dir(*parts: str) -> Path:
     return _sub("COMPSEM_DATA", "data", *parts)
 
 
-def cache_dir(*parts: str) -> Path:
-    """The cache folder (created on demand), e.g. ``cache_dir("embeddings")``."""
-    return _sub("COMPSEM_CACHE", ".cache", *parts, create=True)
+def cache_dir(*parts: str, create: bool = True) -> Path:
+    """The cache folder (created on demand unless ``create=False``), e.g. ``cache_dir("embeddings")``."""
+    return _sub("COMPSEM_CACHE", ".cache", *parts, create=create)
 
 
 def results_dir(*parts: str) -> Path:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .errors import DataError
+from .errors import DataError, check_trust_remote_code
 from .paths import data_dir
 from .studies import NAMES
 
@@ -172,6 +172,7 @@ def paper_panel(study: str, *, kind: str | Iterable[str] | None = "encoder", tru
     runnable_only : bool
         Leave out the models with no spec (not on the hub, no loader).
     """
+    check_trust_remote_code(trust_remote_code, where="paper_panel")
     df = paper_models(study)
     df = df[df["kind"].isin(_kinds(kind))]
     specs: list[str] = []

@@ -4,11 +4,18 @@
 ``results/setcomp/c1_cells.csv`` and ``results/setcomp/c1_cells.json`` (the provenance:
 library version, package versions, parameters). A rerun through ``python -m compsem run``
 writes into its own output folder instead, so it never changes the default book.
+
+Such a run folder carries a manifest, ``compsem-run.json`` (notebook, parameters, commit, files
+written), beside its ``results/``; the runner tells the kernel its run id in ``$COMPSEM_RUN``.
+:func:`save_table` refuses to write into a results folder whose manifest names another run, so
+two runs never mix their tables. The book's own ``results/`` has no manifest: every chapter of a
+study writes there.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import platform
 from dataclasses import dataclass
 from importlib import metadata
@@ -17,10 +24,11 @@ from typing import Any
 
 import numpy as np
 
+from .errors import CompsemError
 from .paths import results_dir
 from .stats import bootstrap
 
-__all__ = ["save_table", "load_table", "provenance", "glue_all", "Headline", "headline_row", "bootstrap_headline"]
+__all__ = ["RUN_MANIFEST", "RunMixError", "run_manifest", "check_run_folder", "save_table", "load_table", "provenance", "glue_all", "Headline", "headline_row", "bootstrap_headline"]
 
 _PACKAGES = ("compsem", "numpy", "torch", "transformers", "sentence-transformers", "scikit-learn")
 
@@ -36,8 +44,43 @@ def provenance(**extra: Any) -> dict[str, Any]:
     return {"python": platform.python_version(), "packages": versions, **extra}
 
 
+#: The manifest of a run folder (``python -m compsem run --out FOLDER``), beside its ``results/``.
+RUN_MANIFEST = "compsem-run.json"
+
+
+class RunMixError(CompsemError, RuntimeError):
+    """A run would write into a folder that holds another run's results."""
+
+
+def run_manifest(folder: str | Path) -> dict | None:
+    """The manifest of the run that owns ``folder`` (the folder itself or its parent), or ``None``."""
+    folder = Path(folder)
+    for cand in (folder / RUN_MANIFEST, folder.parent / RUN_MANIFEST):
+        if cand.is_file():
+            try:
+                return json.loads(cand.read_text(encoding="utf-8")) | {"path": str(cand)}
+            except ValueError:
+                return {"run": None, "path": str(cand), "notebook": "?", "parameters": "unreadable manifest"}
+    return None
+
+
+def check_run_folder(folder: str | Path) -> None:
+    """Raise :class:`RunMixError` when ``folder`` belongs to a run other than ``$COMPSEM_RUN``."""
+    man = run_manifest(folder)
+    if man is not None and man.get("run") != os.environ.get("COMPSEM_RUN"):
+        raise RunMixError(f"{folder} holds the results of another run ({man.get('notebook')} with parameters "
+                          f"{json.dumps(man.get('parameters'), default=str)}; manifest {man['path']}): write this "
+                          "run's tables elsewhere (python -m compsem run --out NEW_FOLDER) or clear it first "
+                          "(--force)")
+
+
 def save_table(df, study: str, name: str, **prov: Any) -> Path:
-    """Write ``df`` as CSV and its provenance as JSON under ``results/<study>/``; return the CSV path."""
+    """Write ``df`` as CSV and its provenance as JSON under ``results/<study>/``; return the CSV path.
+
+    Raises :class:`RunMixError` when the results folder belongs to another run (see
+    :func:`check_run_folder`).
+    """
+    check_run_folder(results_dir())
     folder = results_dir(study)
     path = folder / f"{name}.csv"
     df.to_csv(path, index=False)

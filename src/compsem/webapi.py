@@ -1,10 +1,16 @@
-"""Calls to web APIs (OpenAI-compatible endpoints), standard library only.
+"""Calls to web APIs (OpenAI-compatible endpoints) through httpx.
 
 One JSON ``POST`` with retries (:func:`post_json`) and one rate limiter (:class:`RateLimiter`),
 shared by the ``oa:`` embeddings encoder and the ``gen:openai:`` generator. A request that
 fails for a passing reason (HTTP 429, 5xx, a dropped connection, a timeout) is retried with
 exponential backoff, honouring ``Retry-After``; any other failure raises :class:`WebAPIError`
 with the status and the start of the server's answer.
+
+Redirects are never followed blindly: the request carries the API key, and a redirect to
+another scheme, host or port would hand it to a server the reader did not name. Such a redirect
+is refused with a :class:`WebAPIError` naming both addresses; a 307/308 to another path on the
+same scheme, host and port is followed (at most five hops, same method, body and headers), and
+a 301/302/303 (which would turn the ``POST`` into a ``GET`` and drop the body) is refused too.
 """
 
 from __future__ import annotations
@@ -13,17 +19,21 @@ import json
 import random
 import threading
 import time
-import urllib.error
 import urllib.request
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+import httpx
 
 from .errors import WebAPIError
 
-__all__ = ["RateLimiter", "post_json", "WebAPIError", "RETRY_STATUS"]
+__all__ = ["RateLimiter", "post_json", "WebAPIError", "RETRY_STATUS", "MAX_REDIRECTS"]
 
 #: HTTP statuses worth retrying.
 RETRY_STATUS: frozenset[int] = frozenset({408, 409, 429, 500, 502, 503, 504})
+#: Same-origin 307/308 redirects followed per attempt.
+MAX_REDIRECTS = 5
 
 
 class RateLimiter:
@@ -53,12 +63,51 @@ class RateLimiter:
             self._next = now + self.interval
 
 
-def _retry_after(exc: urllib.error.HTTPError) -> float | None:
-    value = exc.headers.get("Retry-After") if exc.headers else None
+def _retry_after(headers) -> float | None:
+    value = headers.get("Retry-After") if headers else None
     try:
         return float(value) if value is not None else None
     except ValueError:
         return None
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urlsplit(url)
+    port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+    return parts.scheme.lower(), (parts.hostname or "").lower(), port
+
+
+class _Answer:
+    """What one attempt got back: a status, headers, the text."""
+
+    def __init__(self, status: int, headers, text: str, url: str):
+        self.status, self.headers, self.text, self.url = status, headers, text, url
+
+
+def _send_httpx(client: httpx.Client, url: str, data: bytes, headers: dict) -> _Answer:
+    """POST, following only same-origin 307/308 redirects; refuse every other redirect."""
+    current = url
+    for _ in range(MAX_REDIRECTS + 1):
+        resp = client.post(current, content=data, headers=headers)
+        if not resp.is_redirect:
+            return _Answer(resp.status_code, resp.headers, resp.text, current)
+        target = urljoin(current, resp.headers.get("Location", ""))
+        if _origin(target) != _origin(url):
+            raise WebAPIError(f"{url} redirected (HTTP {resp.status_code}) to {target}, another scheme, host or "
+                              "port: refused, the API key is not sent there. If that is the service's new address, "
+                              "use it as the base URL", status=resp.status_code)
+        if resp.status_code not in (307, 308):
+            raise WebAPIError(f"{url} redirected (HTTP {resp.status_code}) to {target}, which would turn the POST "
+                              "into a GET without its body: refused; use the new address as the base URL",
+                              status=resp.status_code)
+        current = target
+    raise WebAPIError(f"{url}: more than {MAX_REDIRECTS} redirects (last to {current})")
+
+
+def _send_opener(opener: Callable, url: str, data: bytes, headers: dict, timeout: float) -> _Answer:
+    """The test hook: ``opener(urllib Request, timeout)`` returns a file-like answer (status 200)."""
+    with opener(urllib.request.Request(url, data=data, method="POST", headers=headers), timeout=timeout) as resp:
+        return _Answer(getattr(resp, "status", 200), {}, resp.read().decode("utf-8", errors="replace"), url)
 
 
 def post_json(url: str, body: dict, *, api_key: str = "", timeout: float = 60.0, retries: int = 5,
@@ -71,7 +120,8 @@ def post_json(url: str, body: dict, *, api_key: str = "", timeout: float = 60.0,
     url : str
     body : dict
     api_key : str
-        Sent as ``Authorization: Bearer ...`` when not empty.
+        Sent as ``Authorization: Bearer ...`` when not empty, only to ``url``'s own scheme, host
+        and port (see the module docstring on redirects).
     timeout : float
         Seconds per attempt.
     retries : int
@@ -81,37 +131,40 @@ def post_json(url: str, body: dict, *, api_key: str = "", timeout: float = 60.0,
     limiter : RateLimiter, optional
         Waited on before every attempt.
     opener : callable, optional
-        Replaces ``urllib.request.urlopen`` (tests).
+        Replaces the HTTP client (tests): called as ``opener(urllib.request.Request, timeout)``
+        and returns a file-like answer.
 
     Raises
     ------
     WebAPIError
-        A non-retryable HTTP status, an answer that is not JSON, or retries exhausted.
+        A non-retryable HTTP status, a redirect elsewhere, an answer that is not JSON, or
+        retries exhausted.
     """
     data = json.dumps(body).encode("utf-8")
     headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {api_key}"} if api_key else {})}
-    open_ = opener or urllib.request.urlopen
     last = ""
-    for attempt in range(retries + 1):
-        if limiter is not None:
-            limiter.wait()
-        wait = backoff * (2 ** attempt) * (0.5 + random.random())
-        try:
-            with open_(urllib.request.Request(url, data=data, method="POST", headers=headers), timeout=timeout) as resp:
-                raw = resp.read().decode("utf-8", errors="replace")
+    with httpx.Client(follow_redirects=False, timeout=timeout) as client:
+        for attempt in range(retries + 1):
+            if limiter is not None:
+                limiter.wait()
+            wait = backoff * (2 ** attempt) * (0.5 + random.random())
             try:
-                return json.loads(raw)
-            except ValueError as exc:
-                raise WebAPIError(f"{url} answered with something that is not JSON: {raw[:200]!r}") from exc
-        except urllib.error.HTTPError as exc:
-            detail = exc.read().decode("utf-8", errors="replace")[:300] if exc.fp else ""
-            last = f"HTTP {exc.code}: {detail}"
-            if exc.code not in RETRY_STATUS:
-                raise WebAPIError(f"{url} refused the request ({last})", status=exc.code) from exc
-            after = _retry_after(exc)
-            wait = wait if after is None else after
-        except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-            last = f"{type(exc).__name__}: {getattr(exc, 'reason', exc)}"
-        if attempt < retries:
-            sleep(wait)
+                ans = (_send_opener(opener, url, data, headers, timeout) if opener is not None
+                       else _send_httpx(client, url, data, headers))
+            except (httpx.TransportError, TimeoutError, ConnectionError) as exc:
+                last = f"{type(exc).__name__}: {exc}"
+            else:
+                if 200 <= ans.status < 300:
+                    try:
+                        return json.loads(ans.text)
+                    except ValueError as exc:
+                        raise WebAPIError(f"{url} answered with something that is not JSON: "
+                                          f"{ans.text[:200]!r}") from exc
+                last = f"HTTP {ans.status}: {ans.text[:300]}"
+                if ans.status not in RETRY_STATUS:
+                    raise WebAPIError(f"{url} refused the request ({last})", status=ans.status)
+                after = _retry_after(ans.headers)
+                wait = wait if after is None else after
+            if attempt < retries:
+                sleep(wait)
     raise WebAPIError(f"{url} failed {retries + 1} times; last: {last}")

@@ -36,7 +36,7 @@ def test_client_errors_are_not_retried_and_retries_run_out():
 
 
 def test_unreachable_server_is_retried_then_named():
-    with pytest.raises(WebAPIError, match=r"http://127.0.0.1:9/x failed 2 times; last: URLError"):
+    with pytest.raises(WebAPIError, match=r"http://127.0.0.1:9/x failed 2 times; last: ConnectError"):
         post_json("http://127.0.0.1:9/x", {}, retries=1, timeout=2, sleep=lambda s: None)
 
 

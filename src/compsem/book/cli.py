@@ -16,13 +16,18 @@ from ..paths import cache_dir, repo_root
 from .bench import run_all
 from .extra import install_sbert_l
 from .plan import plan
-from .runner import parse_value, run_notebook
+from .params import parse_parameters
+from .runner import run_notebook
 from .stage import stage
 
 
 def _cmd_run(args) -> int:
-    params = {name: parse_value(value) for name, value in (args.param or [])}
-    target = run_notebook(args.notebook, params, out=args.out, book=args.book, progress=not args.quiet)
+    params = parse_parameters(args.param, args.notebook)
+    removed: list[str] = []
+    target = run_notebook(args.notebook, params, out=args.out, book=args.book, progress=not args.quiet,
+                          force=args.force, removed=removed)
+    if removed:
+        print(f"--force: removed from {target.parent} before the run: {', '.join(removed)}")
     print(f"executed notebook: {target}")
     if not args.book:
         print(f"result tables:     {target.parent / 'results'}")
@@ -30,7 +35,7 @@ def _cmd_run(args) -> int:
 
 
 def _cmd_plan(args) -> int:
-    params = {name: parse_value(value) for name, value in (args.param or [])}
+    params = parse_parameters(args.param, args.notebook)
     table, notes = plan(args.notebook, params)
     print(notes[0])
     with pd.option_context("display.width", 200, "display.max_colwidth", 70):
@@ -64,6 +69,11 @@ def _cmd_cache(args) -> int:
     if args.action == "clear":
         n = store.clear(args.model)
         print(f"removed {n} cached vectors from {store.path}")
+    elif args.action == "verify":
+        n, checked, bad = store.verify()
+        print(f"{store.path}: {n} vectors, {checked} with a checksum, {bad} damaged"
+              + (" (they are re-encoded when next asked for)" if bad else ""))
+        return 1 if bad else 0
     else:
         print(f"cache: {store.path}")
         print(store.info().to_string(index=False))
@@ -94,8 +104,11 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("run", help="execute a chapter notebook with other parameters")
     r.add_argument("notebook")
     r.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
-                   help="parameter; VALUE is JSON if it parses (e.g. '[\"sbert-mini\"]'), else a string")
-    r.add_argument("--out", help="output folder (default runs/<notebook>-<hash>)")
+                   help="parameter; VALUE is JSON if it parses (e.g. '[\"sbert-mini\"]', true), else a string; "
+                        "it must fit the kind of the notebook's default (a bool takes only true/false)")
+    r.add_argument("--out", help="output folder (default runs/<notebook>-<hash>); must be empty, new or this "
+                                 "chapter's earlier run with the same parameters")
+    r.add_argument("--force", action="store_true", help="clear a non-empty --out folder first (says what it removed)")
     r.add_argument("--book", action="store_true", help="book build: write result tables to results/")
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.set_defaults(func=_cmd_run)
@@ -110,8 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     m = sub.add_parser("models", help="list the model specs and which are installed")
     m.set_defaults(func=_cmd_models)
 
-    c = sub.add_parser("cache", help="show or clear the embedding cache")
-    c.add_argument("action", choices=["info", "clear"], nargs="?", default="info")
+    c = sub.add_parser("cache", help="show, verify (checksums) or clear the embedding cache")
+    c.add_argument("action", choices=["info", "clear", "verify"], nargs="?", default="info")
     c.add_argument("--model", help="with clear: only this spec")
     c.set_defaults(func=_cmd_cache)
 

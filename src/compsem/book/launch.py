@@ -9,16 +9,21 @@ The cell is plain Python with no import of ``compsem`` (which may not be install
   looks for) it installs nothing: the book build, ``python -m compsem run``, JupyterLab and
   Binder all run inside one;
 * elsewhere it clones the repository at the commit the book was built from, ``pip install``\\ s
-  it (the pinned dependencies include the offline model panel), sets ``COMPSEM_ROOT`` to the
-  clone and moves into its ``notebooks/`` folder, so paths such as ``../benchmarks`` resolve as
-  in the book;
+  it with the clone's ``requirements-lock.txt`` as constraints (every indirect dependency at the
+  version the book was built with; the pinned dependencies include the offline model panel),
+  sets ``COMPSEM_ROOT`` to the clone and moves into its ``notebooks/`` folder, so paths such as
+  ``../benchmarks`` resolve as in the book. A ``compsem-study/`` folder left by an earlier run is
+  checked out at the cell's commit (fetched when missing); one with local changes, or that is
+  not a clone, is refused rather than used at another commit;
 * in both cases it sets pandas' ``display.max_colwidth`` to ``None``, so that table cells show
   their whole text instead of ending in "..." (``make check-book`` flags a cut cell).
 
 The repository URL and the commit are written into the cell: ``make launch-cell
 LAUNCH_REPO=https://github.com/OWNER/REPO LAUNCH_COMMIT=<sha>`` (the Pages workflow passes its
-own repository and commit, like the launch-button URLs). An empty commit clones the default
-branch; an empty URL makes the cell stop with a message saying how to install by hand.
+own repository and commit, like the launch-button URLs; ``LAUNCH_COMMIT`` defaults to ``git
+rev-parse HEAD`` when a repository is named). A repository without a commit is refused: the
+cell would clone whatever the default branch holds that day. An empty URL makes the cell stop
+with a message saying how to install by hand.
 
 ``python -m compsem.book.launch [--repo URL] [--commit SHA] [notebooks ...]`` is the command
 behind the target; rewriting is idempotent (a notebook whose cell is already current is not
@@ -41,8 +46,9 @@ CELL_ID = "compsem-setup"
 _TEMPLATE = '''\
 # Set-up for a chapter opened outside a checkout (Colab, a download); hidden in the book.
 # Inside a checkout, or with COMPSEM_ROOT set, it installs nothing. Elsewhere it clones the
-# repository at the commit the book was built from, installs it with the offline model panel
-# and points COMPSEM_ROOT at the clone. Written by `make launch-cell`: do not edit by hand.
+# repository at the commit the book was built from (an existing clone is checked out there),
+# installs it with the versions of its lock file and the offline model panel, and points
+# COMPSEM_ROOT at the clone. Written by `make launch-cell`: do not edit by hand.
 import importlib, os, subprocess, sys
 from pathlib import Path
 
@@ -61,12 +67,25 @@ if _compsem_checkout() is None:
         raise RuntimeError("compsem is not installed and this notebook does not name its repository: clone "
                            "the study, run `pip install -e .` in it and set COMPSEM_ROOT to the clone")
     _root = Path.cwd() / "compsem-study"
-    if not (_root / "pyproject.toml").is_file():
+    _git = ["git", "-C", str(_root)]
+    if not _root.exists():
         subprocess.run(["git", "clone", "--quiet", COMPSEM_REPO, str(_root)], check=True)
-        if COMPSEM_COMMIT:
-            subprocess.run(["git", "-C", str(_root), "checkout", "--quiet", COMPSEM_COMMIT], check=True)
-    print(f"Installing the study from {{COMPSEM_REPO}} {{COMPSEM_COMMIT[:12]}} (a few minutes) ...")
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", *COMPSEM_PIP_ARGS, str(_root)], check=True)
+    elif not (_root / ".git").exists():
+        raise RuntimeError(f"{{_root}} exists but is not a clone of the study: move it away and rerun this cell")
+    if COMPSEM_COMMIT:
+        _head = subprocess.run([*_git, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+        if _head != COMPSEM_COMMIT:
+            if subprocess.run([*_git, "status", "--porcelain"], capture_output=True, text=True).stdout.strip():
+                raise RuntimeError(f"{{_root}} is at commit {{_head[:12]}} with local changes, not at {{COMPSEM_COMMIT[:12]}} "
+                                   "that this notebook was built from: move it away and rerun this cell")
+            if subprocess.run([*_git, "cat-file", "-e", COMPSEM_COMMIT + "^{{commit}}"]).returncode:
+                subprocess.run([*_git, "fetch", "--quiet", "origin"], check=True)
+            subprocess.run([*_git, "checkout", "--quiet", "--detach", COMPSEM_COMMIT], check=True)
+    _lock = _root / "requirements-lock.txt"
+    _pip = [sys.executable, "-m", "pip", "install", "--quiet", *(["-c", str(_lock)] if _lock.is_file() else []),
+            *COMPSEM_PIP_ARGS, str(_root)]
+    print(f"Installing the study from {{COMPSEM_REPO}} {{COMPSEM_COMMIT[:12]}} (a few minutes): {{' '.join(_pip[1:])}}")
+    subprocess.run(_pip, check=True)
     if "--target" in COMPSEM_PIP_ARGS:   # an install into a folder of its own (the tests) goes first on the path
         sys.path.insert(0, COMPSEM_PIP_ARGS[COMPSEM_PIP_ARGS.index("--target") + 1])
     importlib.invalidate_caches()
@@ -141,8 +160,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m compsem.book.launch", description=__doc__.splitlines()[0])
     ap.add_argument("notebooks", nargs="*", help="default: notebooks/*.ipynb")
     ap.add_argument("--repo", default="", help="the repository's public URL (git clone address)")
-    ap.add_argument("--commit", default="", help="the commit the book is built from (empty: default branch)")
+    ap.add_argument("--commit", default="", help="the commit the book is built from (required with --repo)")
     args = ap.parse_args(argv)
+    if args.repo and not args.commit:
+        ap.error("--repo needs --commit: a set-up cell without one would clone whatever the default branch holds "
+                 "(make launch-cell passes `git rev-parse HEAD` unless LAUNCH_COMMIT is set)")
     notebooks = args.notebooks or sorted(Path("notebooks").glob("*.ipynb"))
     changed = write_launch_cells(notebooks, repo=args.repo, commit=args.commit)
     print(f"set-up cell current in {len(notebooks)} notebook(s); rewrote {len(changed)}")

@@ -4,6 +4,11 @@
 the executed notebook to ``runs/<name>-<hash of the parameters>/`` and that run's result
 tables under the same folder, so the default book is never touched. The book build uses
 ``--book``: outputs go to ``_build/executed/notebooks`` and tables to ``results/``.
+
+Every parameter is checked against the kind of its default (:mod:`compsem.book.params`); a run
+folder holds one run and its manifest (:mod:`compsem.book.runfolder`). The kernel runs over
+local IPC sockets whose connection file lies in a folder only this user can open (``0700``), so
+no TCP port is opened and no other user of a shared machine can attach to it.
 """
 
 from __future__ import annotations
@@ -11,75 +16,94 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
+import tempfile
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
 from ..paths import repo_root
+from .params import check_parameters, find_notebook, parameter_defaults, parameters_of, parse_value
+from .runfolder import commit_of, prepare_out, run_id, write_manifest
 
-__all__ = ["parse_value", "parameters_of", "run_notebook"]
-
-
-def parse_value(text: str) -> Any:
-    """A command-line parameter value: JSON when it parses (``3``, ``true``, ``["a", "b"]``,
-    ``'"text"'``), else the plain string."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text
+__all__ = ["parse_value", "parameters_of", "run_notebook", "private_kernel_manager"]
 
 
-def parameters_of(notebook: str | Path) -> dict[str, Any]:
-    """The names and default values of a notebook's ``parameters`` cell (papermill's inspection)."""
-    import papermill as pm
+def private_kernel_manager(folder: str | Path) -> type:
+    """A kernel-manager class for nbclient whose kernels talk over IPC sockets, with their
+    connection files (and the sockets beside them) in ``folder``."""
+    from jupyter_client.manager import AsyncKernelManager
 
-    params = pm.inspect_notebook(str(notebook))
-    return {k: v.get("default") for k, v in params.items()}
+    folder = Path(folder)
+
+    class PrivateKernelManager(AsyncKernelManager):
+        def __init__(self, **kw):
+            kw.setdefault("transport", "ipc")
+            kw.setdefault("connection_file", str(folder / f"k-{uuid.uuid4().hex[:12]}.json"))
+            super().__init__(**kw)
+
+    return PrivateKernelManager
 
 
 def run_notebook(notebook: str | Path, parameters: dict[str, Any] | None = None, *, out: str | Path | None = None,
-                 book: bool = False, kernel: str = "python3", progress: bool = True, timeout: int | None = None) -> Path:
+                 book: bool = False, kernel: str = "python3", progress: bool = True, timeout: int | None = None,
+                 force: bool = False, removed: list[str] | None = None) -> Path:
     """Run ``notebook`` with ``parameters``; return the path of the executed copy.
 
-    Unknown parameter names are rejected with the list of the notebook's parameters (papermill
-    would otherwise inject them silently). The kernel runs with the notebook's folder as
+    Unknown parameter names, and values that do not fit their default (a string for a bool),
+    are rejected before anything runs. Outside the book build, ``out`` must be empty, new, or an
+    earlier run of this notebook with these parameters; ``force=True`` clears it first (the
+    names removed are appended to ``removed``). The kernel runs with the notebook's folder as
     working directory.
     """
     import papermill as pm
 
-    nb = Path(notebook).resolve()
-    if not nb.is_file():
-        avail = sorted(p.name for p in (repo_root() / "notebooks").glob("*.ipynb"))
-        raise FileNotFoundError(f"no notebook {notebook}; available: {', '.join(avail)}")
+    nb = find_notebook(notebook)
     parameters = dict(parameters or {})
-    known = parameters_of(nb)
-    unknown = sorted(set(parameters) - set(known))
-    if unknown:
-        raise ValueError(f"{nb.name} has no parameter(s) {unknown}; its parameters are: {', '.join(known)}")
+    check_parameters(parameter_defaults(nb), parameters, notebook=nb.name)
+    run = run_id(nb.name, parameters)
+    explicit = out is not None
     if out is None:
         tag = hashlib.sha256(json.dumps(parameters, sort_keys=True).encode()).hexdigest()[:8]
         out = repo_root() / "runs" / f"{nb.stem}-{tag}"
     out = Path(out).resolve()
-    out.mkdir(parents=True, exist_ok=True)
+    gone = prepare_out(out, run=run, notebook=nb.name, force=force, check=explicit and not book)
+    if removed is not None:
+        removed.extend(gone)
     target = out / nb.name
+    commit = None if book else commit_of()
+    if not book:
+        write_manifest(out, run=run, notebook=nb.name, parameters=parameters, state="running", commit=commit)
     # The kernel inherits this process's environment. A rerun writes its tables beside the
     # executed notebook; figures need the inline backend (an inherited MPLBACKEND=Agg would
     # leave only "<Figure size ...>" text in the outputs).
     env = {"MPLBACKEND": "module://matplotlib_inline.backend_inline", "COMPSEM_ROOT": str(repo_root())}
     if not book:
         env["COMPSEM_RESULTS"] = str(out / "results")
-    saved = {k: os.environ.get(k) for k in env}
+        env["COMPSEM_RUN"] = run
+    saved = {k: os.environ.get(k) for k in (*env, "COMPSEM_RUN")}
+    os.environ.pop("COMPSEM_RUN", None)
     os.environ.update(env)
+    private = Path(tempfile.mkdtemp(prefix="compsem-k-"))   # mode 0700: only this user
     t0 = time.perf_counter()
+    state = "failed"
     try:
         pm.execute_notebook(str(nb), str(target), parameters=parameters, cwd=str(nb.parent), kernel_name=kernel,
-                            progress_bar=progress, execution_timeout=timeout)
+                            progress_bar=progress, execution_timeout=timeout,
+                            kernel_manager_class=private_kernel_manager(private))
+        state = "done"
     finally:
+        shutil.rmtree(private, ignore_errors=True)
         for k, v in saved.items():
             if v is None:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+        if not book and state != "done":
+            write_manifest(out, run=run, notebook=nb.name, parameters=parameters, state=state, commit=commit)
     (out / f"{nb.stem}.runtime.json").write_text(json.dumps(
         {"notebook": nb.name, "seconds": round(time.perf_counter() - t0, 2), "parameters": parameters}, indent=1))
+    if not book:
+        write_manifest(out, run=run, notebook=nb.name, parameters=parameters, state=state, commit=commit)
     return target

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from .. import figures
+from ..errors import check_trust_remote_code
 from ..results import Headline
 from ..studies import STUDIES
 
@@ -39,9 +40,10 @@ CRITERIA: tuple[Headline, ...] = tuple(h for r in STUDY_REPORTS.values() for h i
 
 def profile(models: Sequence[str], *, n_boot: int = 1000, seed: int = 0, trust_remote_code: bool = False) -> pd.DataFrame:
     """Tidy profile: one row per model and criterion (see :data:`CRITERIA`). ``trust_remote_code``
-    is passed through to every study's ``report.headlines``."""
+    must be the literal True or False and is passed through to every study's ``report.headlines``."""
+    trc = check_trust_remote_code(trust_remote_code, where="profile")
     rows = [row for r in STUDY_REPORTS.values()
-            for row in r.headlines(models, n_boot=n_boot, seed=seed, trust_remote_code=trust_remote_code)]
+            for row in r.headlines(models, n_boot=n_boot, seed=seed, trust_remote_code=trc)]
     out = pd.DataFrame(rows)
     order = {c.key: i for i, c in enumerate(CRITERIA)}
     return out.sort_values(["model", "criterion"], key=lambda s: s.map(order) if s.name == "criterion" else s,

@@ -111,12 +111,8 @@ def _record_lines(path: Path, n: int) -> np.ndarray:
 
 
 def _read_any(path: Path) -> pd.DataFrame:
-    if path.suffix.lower() == ".json":  # JSON lines (as the authors' code reads it) or an array
-        head = path.read_text(encoding="utf-8").lstrip()[:1]
-        try:
-            return pd.read_json(path, lines=head != "[")
-        except ValueError as exc:
-            raise DataError(f"neither JSON lines nor a JSON array of records: {exc}", file=str(path)) from exc
+    # JSON lines (as the authors' code reads it) or an array; UTF-8 (a byte-order mark dropped),
+    # duplicate headers, oversize cells and header-only files are compsem.data.read_table's checks
     return read_table(path)
 
 

@@ -16,7 +16,7 @@ import urllib.request
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..errors import ModelsUnavailableError
+from ..errors import ModelsUnavailableError, check_trust_remote_code
 from ..reference import paper_match
 from ..studies import NAMES
 from .base import package_version
@@ -146,6 +146,7 @@ def check_available(specs: str | Iterable[str], *, trust_remote_code: bool = Fal
         missing, a word-vector file that is not there, an API endpoint without a key, a model
         that needs ``trust_remote_code=True``; with what to install or run instead.
     """
+    check_trust_remote_code(trust_remote_code, where="check_available")
     specs = [specs] if isinstance(specs, str) else list(specs)
     problems: list[tuple[str, str, str]] = []
     offline: bool | None = None

@@ -14,6 +14,7 @@ import numpy as np
 from ..measures import DegenerateGeometryWarning
 from ..paths import cache_dir
 from .base import Encoder, require_package
+from .vectorfile import read_word_vectors
 
 __all__ = ["GloveEncoder", "BowEncoder", "RandomEncoder", "WordVectorEncoder", "glove_tokenize", "vectors_path",
            "vector_candidates"]
@@ -123,41 +124,8 @@ def vectors_path(name: str) -> Path | None:
 
 def _read_vectors(path: Path) -> tuple[dict[str, int], np.ndarray]:
     """word2vec binary (``*.bin``), or text with or without a ``count dim`` header line
-    (word2vec text, GloVe)."""
-    words: dict[str, int] = {}
-    if path.suffix == ".bin":
-        with open(path, "rb") as f:
-            n, dim = (int(x) for x in f.readline().split())
-            out = np.empty((n, dim), dtype=np.float32)
-            width = 4 * dim
-            for i in range(n):
-                word = bytearray()
-                while (ch := f.read(1)) not in (b" ", b""):
-                    if ch != b"\n":
-                        word += ch
-                blob = f.read(width)
-                if len(blob) < width:
-                    raise ValueError(f"{path}: truncated after {i} of {n} vectors")
-                out[i] = np.frombuffer(blob, dtype="<f4")
-                words.setdefault(word.decode("utf-8", errors="replace"), i)
-        return words, out
-    rows: list[np.ndarray] = []
-    dim = None
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for lineno, line in enumerate(f, 1):
-            parts = line.rstrip().split(" ")
-            if lineno == 1 and len(parts) == 2 and all(p.isdigit() for p in parts):
-                continue  # word2vec text header
-            if len(parts) < 2:
-                continue
-            dim = dim or len(parts) - 1
-            if len(parts) - 1 != dim:
-                raise ValueError(f"{path}, line {lineno}: {len(parts) - 1} numbers, expected {dim}")
-            words.setdefault(parts[0], len(rows))
-            rows.append(np.asarray(parts[1:], dtype=np.float32))
-    if not rows:
-        raise ValueError(f"{path}: no word vectors found")
-    return words, np.vstack(rows)
+    (word2vec text, GloVe); every defect named with file and line (:mod:`.vectorfile`)."""
+    return read_word_vectors(path)
 
 
 _VEC_TOKEN = re.compile(r"[A-Za-z0-9]+(?:['\-][A-Za-z0-9]+)*")

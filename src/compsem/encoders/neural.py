@@ -14,7 +14,7 @@ import numpy as np
 from tqdm import tqdm
 
 from ..device import gpu_count, resolve_device, torch_dtype
-from ..errors import HubUnavailableError, WebAPIError
+from ..errors import HubUnavailableError, WebAPIError, check_trust_remote_code
 from ..webapi import RateLimiter, post_json
 from .base import Encoder, looks_like_hub_failure, quiet_transformers, require_package, weights_digest
 
@@ -41,7 +41,8 @@ class SentenceTransformerEncoder(Encoder):
         self.spec = spec or f"st:{name_or_path}"
         self.device = resolve_device(device)
         is_local = Path(name_or_path).exists()
-        kwargs: dict[str, Any] = {"device": self.device, "trust_remote_code": trust_remote_code}
+        kwargs: dict[str, Any] = {"device": self.device,
+                                  "trust_remote_code": check_trust_remote_code(trust_remote_code, where=self.spec)}
         if revision:
             kwargs["revision"] = revision
         if self.device.startswith("cuda"):
@@ -115,7 +116,7 @@ class HFMeanPoolingEncoder(Encoder):
         self.device = resolve_device(device)
         is_local = Path(name_or_path).exists()
         dtype_ = torch_dtype(self.device, dtype)
-        kw: dict[str, Any] = {"trust_remote_code": trust_remote_code}
+        kw: dict[str, Any] = {"trust_remote_code": check_trust_remote_code(trust_remote_code, where=self.spec)}
         if revision:
             kw["revision"] = revision
         try:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import ModelNotInstalledError, UnknownModelError
+from ..errors import ModelNotInstalledError, UnknownModelError, check_trust_remote_code
 from ..paths import repo_root
 from ..reference import paper_panel
 from .base import Encoder, package_version, require_package
@@ -199,6 +199,7 @@ def resolve_models(models: str | Iterable[str], *, study: str | None = None,
     ValueError
         ``"paper"`` without ``study``, an unknown ``kind``, or nothing to run.
     """
+    check_trust_remote_code(trust_remote_code, where="resolve_models")
     kinds = (kind,) if isinstance(kind, str) else tuple(kind)
     for k in kinds:
         if k not in ("encoder", "generator", "nli"):
@@ -279,9 +280,10 @@ def get_encoder(spec: str | Encoder, *, trust_remote_code: bool = False, device:
     HubUnavailableError
         a hub model that cannot be fetched (offline), with the embedded alternatives.
     """
+    check_trust_remote_code(trust_remote_code, where="get_encoder")
     if isinstance(spec, Encoder):
         return spec
-    return _cached_build(spec, bool(trust_remote_code), device, revision)
+    return _cached_build(spec, trust_remote_code, device, revision)
 
 
 def describe(spec: str) -> dict[str, Any]:

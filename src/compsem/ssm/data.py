@@ -100,7 +100,7 @@ def _cell(value) -> str:
 def _read_rows(path: Path, required: tuple[str, ...]) -> list[dict]:
     """The rows of a CSV as dicts of text cells, read with :func:`compsem.data.read_table`.
     Rows are numbered as in a spreadsheet: the header is row 1, the first data row row 2."""
-    df = read_table(path)
+    df = read_table(path, as_text=True)
     missing = [c for c in required if c not in df.columns]
     if missing:
         raise DataError(f"missing column(s) {missing}; found {list(df.columns)}", file=str(path), row=1,

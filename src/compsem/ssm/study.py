@@ -12,8 +12,6 @@ thresholded score and the predicted label come from one pass.
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 import time
 import warnings
 from collections.abc import Sequence
@@ -25,6 +23,7 @@ import numpy as np
 from ..cache import embed
 from ..encoders import check_available
 from ..paths import cache_dir as cache_root
+from ..store import BrokenStoreError, load_npy, read_json, save_npy, write_json
 from .data import Pool, load_study, unique_texts
 from .scorers import EmbeddingCosine, make_scorer, resolve_models
 
@@ -95,33 +94,33 @@ def score_matrix(scorer, texts: Sequence[str], *, cache: bool = True, cache_dir:
     texts = list(texts)
     unique_texts(texts)  # refuses an empty list
     checksum = _checksum(texts)
-    cache_dir = Path(cache_dir) if cache_dir is not None else cache_root("ssm_scores")
+    cache_dir = Path(cache_dir) if cache_dir is not None else cache_root("ssm_scores", create=False)
     npy, meta = _cache_paths(scorer.identity, checksum, cache_dir)
     A = None
     if cache and npy.exists() and meta.exists():
-        try:
-            info = json.loads(meta.read_text())
-        except (json.JSONDecodeError, OSError):  # a half-written entry: recompute
-            info = {}
-        if info.get("identity") == scorer.identity and info.get("checksum") == checksum:
-            got = np.load(npy, allow_pickle=False)
-            if got.shape[:2] == (len(texts), len(texts)):
-                A = got
+        try:   # written atomically (compsem.store); a damaged entry is named and recomputed
+            info = read_json(meta)
+            got = load_npy(npy) if info.get("identity") == scorer.identity and info.get("checksum") == checksum \
+                else None
+        except (BrokenStoreError, AttributeError) as exc:
+            warnings.warn(f"{exc if isinstance(exc, BrokenStoreError) else f'{meta} is not a JSON object'}; "
+                          "the score matrix is recomputed", stacklevel=2)
+            got = None
+        if got is not None and got.shape[:2] == (len(texts), len(texts)):
+            A = got
     if A is None:
         t0 = time.perf_counter()
         A = _compute(scorer, texts, progress=progress)
         elapsed = time.perf_counter() - t0
         if cache:
-            cache_dir.mkdir(parents=True, exist_ok=True)
-            tmp = npy.with_suffix(f".{os.getpid()}.tmp.npy")
-            np.save(tmp, A, allow_pickle=False)
-            os.replace(tmp, npy)
-            tmp_meta = meta.with_suffix(f".{os.getpid()}.tmp")
-            tmp_meta.write_text(json.dumps({"identity": scorer.identity, "checksum": checksum, "n": len(texts),
-                                            "symmetric": bool(scorer.symmetric), "seconds": round(elapsed, 3),
-                                            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
-                                           indent=1))
-            os.replace(tmp_meta, meta)
+            try:
+                save_npy(npy, A)
+                write_json(meta, {"identity": scorer.identity, "checksum": checksum, "n": len(texts),
+                                  "symmetric": bool(scorer.symmetric), "seconds": round(elapsed, 3),
+                                  "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, indent=1)
+            except OSError as exc:   # a read-only or full cache: the matrix in hand is still returned
+                warnings.warn(f"could not store the score matrix in {cache_dir} ({exc}); it is recomputed next "
+                              "time", stacklevel=2)
     R, predicted = _split(scorer, A)
     return (R, predicted) if with_labels else R
 

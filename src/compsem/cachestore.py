@@ -1,0 +1,371 @@
+"""The embedding cache's storage: :class:`EmbeddingCache`, one SQLite file (see :mod:`compsem.cache`).
+
+Opening, locking and retrying, read-only opening with an overlay for the misses, checksums,
+and the translation of every SQLite failure into a :class:`CacheError` that names the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import sqlite3
+import tempfile
+import time
+import warnings
+import zlib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+import numpy as np
+
+from .encoders import Encoder
+from .errors import CacheError
+from .paths import cache_dir
+
+__all__ = ["EmbeddingCache", "text_key", "model_key", "CacheError", "CacheWarning", "overlay_dir"]
+
+T = TypeVar("T")
+
+# A rowid table keeps a vector of up to ~4 KB inside its page; the former WITHOUT ROWID table
+# (still read and written in caches made before) spilled every row over ~1 KB (a 384-d vector)
+# into an overflow page: 3.1x the raw bytes on disk and half the write speed.
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS models (model TEXT PRIMARY KEY, spec TEXT NOT NULL, identity TEXT NOT NULL,
+                                   dim INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, key TEXT NOT NULL, vec BLOB NOT NULL, sum INTEGER,
+                                    UNIQUE (model, key));
+"""
+
+
+def text_key(text: str) -> str:
+    """SHA-256 hex digest of the UTF-8 text (the text itself is not stored)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def model_key(identity: str) -> str:
+    """Short hash of an encoder identity."""
+    return hashlib.sha256(identity.encode("utf-8")).hexdigest()[:24]
+
+
+class CacheWarning(UserWarning):
+    """The embedding cache is read-only, or a write to it failed: vectors are kept elsewhere."""
+
+
+_WARNED: set[str] = set()
+
+
+def _warn_once(key: str, message: str) -> None:
+    if key not in _WARNED:
+        _WARNED.add(key)
+        warnings.warn(message, CacheWarning, stacklevel=3)
+
+
+def overlay_dir() -> Path:
+    """Where the misses of a read-only cache are stored: ``$COMPSEM_CACHE_OVERLAY`` or
+    ``<temp>/compsem-overlay-<uid>``."""
+    env = os.environ.get("COMPSEM_CACHE_OVERLAY")
+    uid = os.getuid() if hasattr(os, "getuid") else "user"
+    return Path(env).expanduser() if env else Path(tempfile.gettempdir()) / f"compsem-overlay-{uid}"
+
+
+def _default_path() -> Path:
+    try:
+        return cache_dir("embeddings") / "embeddings.sqlite"
+    except OSError:                                   # a read-only COMPSEM_CACHE without embeddings/
+        return cache_dir("embeddings", create=False) / "embeddings.sqlite"
+
+
+def _can_write(path: Path) -> bool:
+    """The file (and its folder, for SQLite's journal) can be written, or created."""
+    if path.exists():
+        return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return os.access(folder, os.W_OK)
+
+
+def _checksum(blob: bytes) -> int:
+    return zlib.crc32(blob)
+
+
+def _lock_timeout() -> float:
+    return float(os.environ.get("COMPSEM_CACHE_TIMEOUT", "300"))
+
+
+def _is_lock_error(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+class EmbeddingCache:
+    """Vectors on disk, keyed by (model identity, text).
+
+    Parameters
+    ----------
+    path : path-like, optional
+        The SQLite file; default ``<cache_dir>/embeddings/embeddings.sqlite``.
+
+    Raises
+    ------
+    CacheError
+        The file exists but is not a usable SQLite database (the message names it and says
+        to run ``python -m compsem cache clear``).
+    """
+
+    _CHUNK = 500  # keys per SELECT (SQLite's host-parameter limit is far above)
+
+    def __init__(self, path: str | Path | None = None, *, readonly: bool | None = None):
+        self.path = Path(path) if path else _default_path()
+        self.readonly = False
+        self.overlay: EmbeddingCache | None = None     # where a read-only cache's misses go
+        self._memory: dict[tuple[str, str], np.ndarray] = {}
+        self._uri: str | None = None                   # the read-only connection string
+        self._has_sum = True
+        if readonly is None:
+            readonly = not _can_write(self.path)
+        if not readonly:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._with_retry(self._migrate)
+            except PermissionError:
+                readonly = True
+            except CacheError as exc:   # the file system said no although the modes allowed it
+                cause = str(exc.__cause__).lower()
+                if not any(t in cause for t in ("readonly", "read-only", "unable to open")):
+                    raise
+                readonly = True
+        if readonly:
+            self._open_readonly()
+
+    @staticmethod
+    def _migrate(con: sqlite3.Connection) -> None:
+        con.executescript(_SCHEMA)
+        cols = [r[1] for r in con.execute("PRAGMA table_info(vectors)")]
+        if "sum" not in cols:   # caches made before the checksums: rows without one are not checked
+            con.execute("ALTER TABLE vectors ADD COLUMN sum INTEGER")
+
+    def _open_readonly(self) -> None:
+        self.readonly = True
+        if self.path.is_file():
+            last: BaseException | None = None
+            for query in ("mode=ro", "mode=ro&immutable=1"):
+                uri = f"{self.path.resolve().as_uri()}?{query}"
+                try:
+                    con = sqlite3.connect(uri, uri=True)
+                    try:
+                        cols = [r[1] for r in con.execute("PRAGMA table_info(vectors)")]
+                        con.execute("SELECT COUNT(*) FROM models").fetchone()
+                    finally:
+                        con.close()
+                except sqlite3.DatabaseError as exc:
+                    last = exc
+                    continue
+                self._uri, self._has_sum = uri, "sum" in cols
+                break
+            else:
+                if "not a database" in str(last) or "malformed" in str(last):
+                    raise self._broken(last)
+                raise CacheError(f"the read-only embedding cache {self.path} cannot be read ({last}); ask its owner "
+                                 "to make it readable, or set COMPSEM_CACHE to a folder of your own")
+        where = overlay_dir() / "embeddings.sqlite"
+        try:
+            if where.resolve() != self.path.resolve():
+                self.overlay = EmbeddingCache(where, readonly=False)
+        except (OSError, CacheError):
+            self.overlay = None
+        kept = f"new vectors go to {self.overlay.path}" if self.overlay else "new vectors are kept in memory only"
+        _warn_once(f"ro:{self.path}", f"the embedding cache {self.path} is read-only: its vectors are used, {kept} "
+                                      "(set COMPSEM_CACHE_OVERLAY to choose where)")
+
+    def _broken(self, exc: BaseException) -> CacheError:
+        return CacheError(f"the embedding cache {self.path} is not a usable database ({exc}); run "
+                          "`python -m compsem cache clear` to move it aside and start a new one "
+                          "(or delete the file)")
+
+    def _failed(self, exc: BaseException) -> CacheError:
+        text = str(exc).lower()
+        if "full" in text:
+            todo = ("the disk is full: free space there, or set COMPSEM_CACHE to a folder on a bigger disk "
+                    "(the vectors computed are returned, not stored)")
+        elif "readonly" in text or "read-only" in text or "unable to open" in text:
+            todo = ("it cannot be written here: make it writable, or set COMPSEM_CACHE to a folder of your own "
+                    "(a read-only cache is used with COMPSEM_CACHE_OVERLAY for the new vectors)")
+        else:
+            todo = "run `python -m compsem cache clear` to move it aside and start a new one"
+        return CacheError(f"the embedding cache {self.path} failed ({exc}); {todo}")
+
+    def _connect(self) -> sqlite3.Connection:
+        timeout = _lock_timeout()
+        if self._uri:
+            return sqlite3.connect(self._uri, uri=True, timeout=timeout)
+        con = sqlite3.connect(self.path, timeout=timeout)
+        try:
+            con.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
+            # Switching a new file to WAL needs a lock that SQLite does not wait for: check first,
+            # and let _with_retry try again when another process holds it.
+            if con.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                con.execute("PRAGMA journal_mode=WAL")
+            con.execute("PRAGMA synchronous=NORMAL")
+        except BaseException:
+            con.close()
+            raise
+        return con
+
+    def _with_retry(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work(con)`` in one transaction; on a lock held elsewhere, wait and try again
+        (jittered backoff, up to ``$COMPSEM_CACHE_TIMEOUT`` seconds)."""
+        deadline = time.monotonic() + _lock_timeout()
+        delay = 0.02
+        while True:
+            try:
+                con = self._connect()
+                try:
+                    with con:
+                        return work(con)
+                finally:
+                    con.close()
+            except sqlite3.OperationalError as exc:
+                if not _is_lock_error(exc) or time.monotonic() > deadline:
+                    raise self._failed(exc) from exc
+            except sqlite3.DatabaseError as exc:  # "file is not a database", "malformed"
+                raise self._broken(exc) from exc
+            time.sleep(delay * (0.5 + random.random()))
+            delay = min(delay * 2, 1.0)
+
+    @staticmethod
+    def move_aside(path: str | Path) -> Path | None:
+        """Rename a cache file (and its ``-wal``/``-shm`` companions) to
+        ``<name>.broken-<time>``; return the new name, or ``None`` when there was no file."""
+        path = Path(path)
+        if not path.exists():
+            return None
+        stamp = f"{path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}"
+        target, n = path.with_name(stamp), 1
+        while any(path.with_name(target.name + s).exists() for s in ("", "-wal", "-shm")):
+            n += 1                                   # two clears in one second: never overwrite the first
+            target = path.with_name(f"{stamp}-{n}")
+        path.rename(target)
+        for suffix in ("-wal", "-shm"):
+            side = path.with_name(path.name + suffix)
+            if side.exists():
+                side.rename(target.with_name(target.name + suffix))
+        return target
+
+    def register(self, encoder: Encoder) -> str:
+        """Record an encoder's identity; return its model key."""
+        key = model_key(encoder.identity)
+        if self.readonly:
+            if self.overlay is not None:
+                self.overlay.register(encoder)
+            return key
+        self._with_retry(lambda con: con.execute("INSERT OR REPLACE INTO models VALUES (?, ?, ?, ?)",
+                                                 (key, encoder.spec, encoder.identity, encoder.dim)))
+        return key
+
+    def get_many(self, model: str, keys: Sequence[str], dim: int) -> dict[str, np.ndarray]:
+        """The cached vectors among ``keys`` (a missing key is simply absent from the result)."""
+        sum_col = "sum" if self._has_sum else "NULL"
+        bad: list[str] = []
+
+        def read(con: sqlite3.Connection) -> dict[str, np.ndarray]:
+            found: dict[str, np.ndarray] = {}
+            for s in range(0, len(keys), self._CHUNK):
+                chunk = list(keys[s:s + self._CHUNK])
+                marks = ",".join("?" * len(chunk))
+                rows = con.execute(f"SELECT key, vec, {sum_col} FROM vectors WHERE model = ? AND key IN ({marks})",
+                                   [model, *chunk])
+                for k, blob, crc in rows:
+                    if crc is not None and crc != _checksum(blob):
+                        bad.append(k)        # silently damaged bytes: a miss, re-encoded
+                        continue
+                    vec = np.frombuffer(blob, dtype=np.float32)
+                    if vec.shape == (dim,):  # a row of another shape is ignored (re-embedded)
+                        found[k] = vec
+            return found
+
+        found = self._with_retry(read) if (self._uri or not self.readonly) else {}
+        if bad:
+            _warn_once(f"sum:{self.path}", f"the embedding cache {self.path} holds {len(bad)} vector(s) whose "
+                                           "checksum does not match (damaged on disk): they are re-encoded")
+        if self.readonly:
+            rest = [k for k in keys if k not in found]
+            if self.overlay is not None:
+                found.update(self.overlay.get_many(model, rest, dim))
+            else:
+                found.update({k: self._memory[(model, k)] for k in rest if (model, k) in self._memory})
+        return found
+
+    def put_many(self, model: str, keys: Sequence[str], vectors: np.ndarray) -> None:
+        """Store ``vectors[i]`` under ``keys[i]``, all in one transaction."""
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        if self.readonly:
+            if self.overlay is not None:
+                self.overlay.put_many(model, keys, vectors)
+            else:
+                self._memory.update({(model, k): vectors[i].copy() for i, k in enumerate(keys)})
+            return
+        rows = [(model, k, b, _checksum(b)) for k, b in ((k, vectors[i].tobytes()) for i, k in enumerate(keys))]
+        self._with_retry(lambda con: con.executemany(
+            "INSERT OR REPLACE INTO vectors (model, key, vec, sum) VALUES (?, ?, ?, ?)", rows))
+
+    def verify(self) -> tuple[int, int, int]:
+        """``(rows, rows checked, rows whose checksum does not match)`` over the whole file."""
+        if not self._has_sum:
+            n = self._with_retry(lambda con: con.execute("SELECT COUNT(*) FROM vectors").fetchone()[0])
+            return int(n), 0, 0
+
+        def scan(con: sqlite3.Connection) -> tuple[int, int, int]:
+            n = checked = bad = 0
+            for blob, crc in con.execute("SELECT vec, sum FROM vectors"):
+                n += 1
+                if crc is not None:
+                    checked += 1
+                    bad += crc != _checksum(blob)
+            return n, checked, bad
+
+        return self._with_retry(scan)
+
+    def info(self):
+        """One row per cached model: spec, identity, dimension, number of texts, MB."""
+        import pandas as pd
+
+        rows = [] if (self.readonly and not self._uri) else self._with_retry(lambda con: con.execute(
+            "SELECT m.spec, m.identity, m.dim, COUNT(v.key), COALESCE(SUM(LENGTH(v.vec)), 0) "
+            "FROM models m LEFT JOIN vectors v ON v.model = m.model GROUP BY m.model ORDER BY m.spec"
+        ).fetchall())
+        return pd.DataFrame(rows, columns=["spec", "identity", "dim", "texts", "bytes"]).assign(
+            MB=lambda d: (d.bytes / 1e6).round(2)).drop(columns="bytes")
+
+    def clear(self, spec: str | None = None) -> int:
+        """Delete every cached vector (or only those of models whose spec is ``spec``).
+
+        Returns the number of vectors removed.
+        """
+        if self.readonly:
+            raise CacheError(f"the embedding cache {self.path} is read-only: it cannot be cleared from here")
+        def delete(con: sqlite3.Connection) -> int:
+            if spec is None:
+                n = con.execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
+                con.execute("DELETE FROM vectors")
+                con.execute("DELETE FROM models")
+                return n
+            n = 0
+            for (m,) in con.execute("SELECT model FROM models WHERE spec = ?", (spec,)).fetchall():
+                n += con.execute("DELETE FROM vectors WHERE model = ?", (m,)).rowcount
+                con.execute("DELETE FROM models WHERE model = ?", (m,))
+            return n
+
+        n = self._with_retry(delete)
+        try:
+            con = sqlite3.connect(self.path, timeout=_lock_timeout())
+            try:
+                con.execute("VACUUM")
+            finally:
+                con.close()
+        except sqlite3.OperationalError as exc:  # another process is reading: the space is reused later
+            if not _is_lock_error(exc):
+                raise self._failed(exc) from exc
+        return int(n)

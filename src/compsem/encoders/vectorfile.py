@@ -1,0 +1,127 @@
+"""Reading a word-vector file (``vec:PATH``): word2vec binary, word2vec text or GloVe text.
+
+Every defect is named with the file and the line (text) or the vector number (binary): a line
+that is not a word followed by numbers, a number that does not parse, a non-finite component
+(``nan``, ``inf``: it would spread into every text that uses the word), a row of another width, a
+``count dim`` header that the rows do not match, an empty or truncated file. A word that occurs
+twice keeps its first vector, with one warning naming how many and where.
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import DataError
+
+__all__ = ["read_word_vectors", "DuplicateWordWarning"]
+
+
+class DuplicateWordWarning(UserWarning):
+    """A word-vector file lists a word more than once (the first vector is used)."""
+
+
+def _duplicates(path: Path, dups: list[tuple[str, str, str]]) -> None:
+    if dups:
+        shown = "; ".join(f"{w!r} at {where} (first at {first})" for w, where, first in dups[:5])
+        warnings.warn(f"{path}: {len(dups)} duplicate word(s), the first vector of each is used: {shown}"
+                      f"{' …' if len(dups) > 5 else ''}", DuplicateWordWarning, stacklevel=3)
+
+
+def _read_bin(path: Path) -> tuple[dict[str, int], np.ndarray]:
+    words: dict[str, int] = {}
+    dups: list[tuple[str, str, str]] = []
+    with open(path, "rb") as f:
+        head = f.readline().split()
+        if len(head) != 2 or not all(x.isdigit() for x in head):
+            what = "the file is empty" if not head else f"got {b' '.join(head)[:60]!r}"
+            raise DataError(f"line 1: a word2vec binary file starts with 'count dim'; {what}", file=str(path))
+        n, dim = (int(x) for x in head)
+        if n == 0 or dim == 0:
+            raise DataError(f"line 1: header says {n} vectors of {dim} numbers: no word vectors", file=str(path))
+        out = np.empty((n, dim), dtype=np.float32)
+        width = 4 * dim
+        for i in range(n):
+            word = bytearray()
+            while (ch := f.read(1)) not in (b" ", b""):
+                if ch != b"\n":
+                    word += ch
+            blob = f.read(width)
+            if len(blob) < width:
+                raise DataError(f"truncated after {i} of the {n} vectors the header announces", file=str(path))
+            out[i] = np.frombuffer(blob, dtype="<f4")
+            text = word.decode("utf-8", errors="replace")
+            if text in words:
+                dups.append((text, f"vector {i + 1}", f"vector {words[text] + 1}"))
+            else:
+                words[text] = i
+    bad = np.flatnonzero(~np.isfinite(out).all(axis=1))
+    if bad.size:
+        i = int(bad[0])
+        word = next(w for w, k in words.items() if k == i) if i in words.values() else "?"
+        raise DataError(f"vector {i + 1} (word {word!r}) has a non-finite component ({bad.size} such vector(s))",
+                        file=str(path))
+    _duplicates(path, dups)
+    return words, out
+
+
+def _read_text(path: Path) -> tuple[dict[str, int], np.ndarray]:
+    words: dict[str, int] = {}
+    dups: list[tuple[str, str, str]] = []
+    rows: list[np.ndarray] = []
+    line_of: list[int] = []
+    dim = header = None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for lineno, line in enumerate(f, 1):
+            parts = line.rstrip().split(" ")
+            if lineno == 1 and len(parts) == 2 and all(p.isdigit() for p in parts):
+                header = (int(parts[0]), int(parts[1]))     # word2vec text header
+                dim = header[1]
+                continue
+            if not line.strip():
+                continue
+            if len(parts) < 2:
+                raise DataError(f"line {lineno}: a word and its numbers expected, got {line.strip()[:60]!r}",
+                                file=str(path))
+            dim = dim or len(parts) - 1
+            if len(parts) - 1 != dim:
+                raise DataError(f"line {lineno}: {len(parts) - 1} numbers, expected {dim}", file=str(path))
+            try:
+                vec = np.asarray(parts[1:], dtype=np.float32)
+            except ValueError:
+                bad = next(p for p in parts[1:] if not _is_number(p))
+                raise DataError(f"line {lineno}: {bad[:40]!r} is not a number (word {parts[0]!r})",
+                                file=str(path)) from None
+            if not np.isfinite(vec).all():
+                raise DataError(f"line {lineno}: word {parts[0]!r} has a non-finite component", file=str(path))
+            if parts[0] in words:
+                dups.append((parts[0], f"line {lineno}", f"line {line_of[words[parts[0]]]}"))
+            else:
+                words[parts[0]] = len(rows)
+            rows.append(vec)
+            line_of.append(lineno)
+    if not rows:
+        raise DataError("no word vectors found", file=str(path))
+    if header is not None and header[0] != len(rows):
+        raise DataError(f"line 1: the header announces {header[0]} vectors, the file holds {len(rows)}",
+                        file=str(path))
+    _duplicates(path, dups)
+    return words, np.vstack(rows)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def read_word_vectors(path: str | Path) -> tuple[dict[str, int], np.ndarray]:
+    """``(word -> row, (n, dim) float32 matrix)`` of a ``.bin`` word2vec file or a text file with
+    or without a ``count dim`` header (word2vec text, GloVe); a :class:`DataError` names the
+    file and line of any defect."""
+    path = Path(path)
+    return _read_bin(path) if path.suffix == ".bin" else _read_text(path)
