@@ -14,34 +14,32 @@ import time
 
 
 def run(quick: bool = False) -> dict:
+    from compsem import montague as mt
     from compsem import resolve_models
-    from compsem.montague import data as md
-    from compsem.montague import study as ms
-    from compsem.montague import tables as mtab
 
     models = ["glove-50d", "bow"] if quick else resolve_models("panel")
     repeats = 2 if quick else 3
-    vocab = md.load_vocabulary()
-    phrases = md.build_phrases(vocab)
+    vocab = mt.data.load_vocabulary()
+    phrases = mt.data.build_phrases(vocab)
     out: dict = {"n_phrases": len(phrases), "n_pair_combinations": 61 * 60 * 12 * 11,
                  "repeats": repeats, "models": {}}
     for m in models:
-        emb = ms.embed_phrases(phrases, m)
+        emb = mt.study.embed_phrases(phrases, m)
         best, parts = float("inf"), {}
         for _ in range(repeats):
             t0 = time.perf_counter()
-            res = ms.run_tests(emb, vocab, phrases)
+            res = mt.study.run_tests(emb, vocab, phrases)
             took = time.perf_counter() - t0
             if took < best:
                 best, parts = took, dict(res.seconds)
         t0 = time.perf_counter()
-        mtab.an_table(res, "single_an")
-        mtab.an_table(res, "nonsub")
-        mtab.aan_table(res)
-        mtab.pair_table(res)
+        mt.tables.an_table(res, "single_an")
+        mt.tables.an_table(res, "nonsub")
+        mt.tables.aan_table(res)
+        mt.tables.pair_table(res)
         tables = time.perf_counter() - t0
         t0 = time.perf_counter()
-        mtab.category_difference_tests(res, n_perm=10_000)
+        mt.tables.category_difference_tests(res, n_perm=10_000)
         stats = time.perf_counter() - t0
         out["models"][m] = {
             "dim": int(emb.words.shape[1]),

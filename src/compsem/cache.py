@@ -47,6 +47,7 @@ from tqdm.auto import tqdm
 from .cachestore import CacheWarning, EmbeddingCache, model_key, overlay_dir, text_key
 from .encoders import Encoder, get_encoder, validate_texts
 from .errors import CacheError, check_trust_remote_code
+from .progress import wanted
 
 __all__ = ["EmbeddingCache", "EmbedStats", "embed", "last_stats", "text_key", "model_key", "CacheError",
            "CacheWarning", "overlay_dir"]
@@ -136,7 +137,7 @@ def embed(texts: Sequence[str], model: str | Encoder = "sbert-mini", *, cache: b
         vecs[todo] = enc.encode([unique[i] for i in todo], batch_size=batch_size, show_progress=show_progress)
     elif todo:
         todo.sort(key=lambda i: -len(unique[i]))  # similar lengths batch together, as the encoders do
-        show = len(todo) > 1000 if show_progress is None else show_progress
+        show = wanted(show_progress, len(todo))   # TQDM_DISABLE wins (compsem.progress)
         with tqdm(total=len(todo), desc=f"embed {enc.spec}", unit="text", disable=not show) as bar:
             for s in range(0, len(todo), chunk_size):
                 part = todo[s:s + chunk_size]

@@ -27,7 +27,8 @@ import seaborn as sns
 
 from .measures import plane_geometry
 
-__all__ = ["PALETTE", "FONT_SIZES", "set_theme", "model_colors", "interval_plot", "heatmap", "plane_plot"]
+__all__ = ["PALETTE", "FONT_SIZES", "set_theme", "model_colors", "interval_plot", "heatmap", "plane_plot",
+           "strip_plot", "subplot_grid"]
 
 # seaborn 0.13.2 calls a matplotlib method that matplotlib 3.11 marks for deprecation; the
 # warning says nothing to a reader of the book.
@@ -167,3 +168,45 @@ def plane_plot(a, b, v, *, ax=None, labels: Sequence[str] = ("A", "B", "P(C)"), 
     if title:
         ax.set_title(title)
     return ax
+
+
+def strip_plot(data: pd.DataFrame, *, x: str, y: str, order: Sequence[str] | None = None, ax=None,
+               reference: float | None = None, xlabel: str | None = None, ylabel: str | None = None,
+               title: str | None = None, width: float = 0.4):
+    """One point per row of ``data`` in its group ``x`` (spread evenly across ``width``, not
+    jittered at random, so the figure is the same at every build) and a black bar at each
+    group's mean; optionally a dotted line at ``reference``. Returns the Axes."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.4, 3.2))
+    order = list(order) if order is not None else list(dict.fromkeys(data[x]))
+    for k, g in enumerate(order):
+        vals = data.loc[data[x] == g, y].to_numpy(float)
+        vals = vals[np.isfinite(vals)]                     # an undefined score is not drawn
+        if vals.size:
+            spread = np.linspace(-width / 2, width / 2, vals.size) if vals.size > 1 else np.zeros(1)
+            ax.scatter(k + spread, vals, s=14, color=PALETTE[k % len(PALETTE)])
+            ax.hlines(vals.mean(), k - 0.75 * width, k + 0.75 * width, color="black")
+    if reference is not None:
+        ax.axhline(reference, color="grey", lw=0.8, ls=":")
+    ax.set_xticks(range(len(order)), order)
+    ax.set_xlabel(xlabel if xlabel is not None else x)
+    ax.set_ylabel(ylabel if ylabel is not None else y)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def subplot_grid(n: int, *, ncol: int = 2, panel: tuple[float, float] = (4.2, 3.9)):
+    """A figure with ``n`` panels, ``ncol`` to a row (fewer when ``n`` is smaller), each
+    ``panel`` inches; the unused cells of the last row are switched off. Returns
+    ``(fig, axes)`` with ``axes`` the list of the ``n`` panels in reading order."""
+    if n < 1:
+        raise ValueError(f"subplot_grid needs at least one panel, got {n}")
+    ncol = min(n, ncol)
+    nrow = -(-n // ncol)
+    fig, grid = plt.subplots(nrow, ncol, figsize=(panel[0] * ncol, panel[1] * nrow), squeeze=False)
+    axes = list(grid.flat)
+    for ax in axes[n:]:
+        ax.axis("off")
+    return fig, axes[:n]
+

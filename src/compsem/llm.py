@@ -38,6 +38,7 @@ from tqdm import tqdm
 from .device import resolve_device, torch_dtype
 from .encoders.base import looks_like_hub_failure, quiet_transformers
 from .errors import HubUnavailableError, UnknownModelError, check_trust_remote_code
+from .progress import wanted
 from .webapi import RateLimiter, post_json
 
 __all__ = ["Generator", "Prompt", "HFGenerator", "OpenAIChatGenerator", "RateLimiter", "make_generator",
@@ -145,7 +146,7 @@ class HFGenerator:
         texts = [self.render(p) for p in prompts]
         out: list[str] = []
         starts = range(0, len(texts), self.batch_size)
-        for i in tqdm(starts, desc=self.name.split("|")[0], disable=not self.show_progress):
+        for i in tqdm(starts, desc=self.name.split("|")[0], disable=not wanted(self.show_progress)):
             batch = self.tokenizer(texts[i:i + self.batch_size], return_tensors="pt", padding=True).to(self.device)
             kw: dict[str, Any] = {"max_new_tokens": self.max_new_tokens, "do_sample": self.do_sample,
                                   "pad_token_id": self.tokenizer.pad_token_id}

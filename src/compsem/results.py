@@ -28,7 +28,8 @@ from .errors import CompsemError
 from .paths import results_dir
 from .stats import bootstrap
 
-__all__ = ["RUN_MANIFEST", "RunMixError", "run_manifest", "check_run_folder", "save_table", "load_table", "provenance", "glue_all", "Headline", "headline_row", "bootstrap_headline"]
+__all__ = ["RUN_MANIFEST", "RunMixError", "run_manifest", "check_run_folder", "save_table", "load_table", "provenance",
+           "glue_all", "Prose", "Headline", "headline_row", "bootstrap_headline"]
 
 _PACKAGES = ("compsem", "numpy", "torch", "transformers", "sentence-transformers", "scikit-learn")
 
@@ -98,9 +99,15 @@ def load_table(study: str, name: str):
     return pd.read_csv(path)
 
 
+class Prose(str):
+    """A string that is a piece of Markdown prose (a sentence with model names in backticks):
+    :func:`glue_all` glues it as it is, for ``{glue:md}``, not as inline code."""
+
+
 def glue_all(values, *, code: bool = True) -> None:
     """``myst_nb.glue`` every value of a mapping (not displayed); a string is glued as inline code
-    (``code=False``: as the plain string, as Part I's prose shows its model names).
+    (``code=False``: as the plain string, as Part I's prose shows its model names), a
+    :class:`Prose` string as Markdown.
 
     Chapters glue through this one function, never by hand: ``glue_all(report.values(...))``.
     """
@@ -108,7 +115,11 @@ def glue_all(values, *, code: bool = True) -> None:
     from myst_nb import glue
 
     for key, value in values.items():
-        glue(key, Markdown(f"`{value}`") if code and isinstance(value, str) else value, display=False)
+        if isinstance(value, Prose):
+            value = Markdown(str(value))
+        elif code and isinstance(value, str):
+            value = Markdown(f"`{value}`")
+        glue(key, value, display=False)
 
 
 # ----------------------------------------------------------------------------- headlines

@@ -1,16 +1,24 @@
-"""Small statistics helpers: bootstrap confidence intervals and NaN accounting."""
+"""Small statistics helpers: bootstrap confidence intervals, NaN accounting, and the words a
+page may use to compare estimates (:func:`leader`, :func:`leader_sentence`, :func:`versus_reference`).
+
+A page says "best", "closest" or "largest" only when the leader's interval clears every other
+model's; where intervals overlap it says "indistinguishable from …"; a degenerate row (every
+comparison a tie, every item exactly at the no-effect value) is left out of every ranking and
+named (:func:`degenerate_reason`).
+"""
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import numpy as np
 
 from .measures import DegenerateGeometryWarning
 
-__all__ = ["bootstrap", "bootstrap_ci", "BootstrapResult", "nan_report"]
+__all__ = ["bootstrap", "bootstrap_ci", "BootstrapResult", "nan_report", "degenerate_reason", "Leader", "leader",
+           "leader_sentence", "versus_reference", "join_names"]
 
 
 class BootstrapResult(NamedTuple):
@@ -66,3 +74,105 @@ def bootstrap_ci(values, statistic: Callable[[np.ndarray], float] = np.mean, *, 
     """``(low, high)`` of :func:`bootstrap`."""
     r = bootstrap(values, statistic, n_boot=n_boot, seed=seed, level=level)
     return r.low, r.high
+
+
+# ---------------------------------------------------------------------------------------------
+# words for comparisons
+# ---------------------------------------------------------------------------------------------
+def degenerate_reason(value: float, low: float, high: float, *, reference: float = float("nan"),
+                      ties: float = float("nan"), flagged: str = "") -> str:
+    """Why an estimate must stay out of a ranking, or ``""`` when it may be ranked.
+
+    Degenerate: ``flagged`` (a study's own reason); every comparison a tie (``ties`` = 1:
+    under a strict ``<`` nothing can pass, under ``<=`` everything does); an estimate that
+    sits exactly on the no-effect ``reference`` with a zero-width interval (every item gives
+    that value, e.g. a gap of 0 because all distances are equal); an undefined estimate.
+    """
+    if flagged:
+        return str(flagged)
+    if not np.isfinite(value):
+        return "undefined (no finite value)"
+    if np.isfinite(ties) and ties >= 1.0:
+        return "every comparison is a tie"
+    if np.isfinite(reference) and value == low == high == reference:
+        return f"every item gives exactly {reference:g}, the no-effect value"
+    return ""
+
+
+def join_names(names: Sequence[str], *, quote: str = "`") -> str:
+    """``a``, ``a and b``, ``a, b and c`` (names in ``quote``)."""
+    q = [f"{quote}{n}{quote}" for n in names]
+    return q[0] if len(q) == 1 else ", ".join(q[:-1]) + " and " + q[-1] if q else ""
+
+
+class Leader(NamedTuple):
+    """The leading model among estimates with intervals."""
+
+    name: str                 # the highest (or lowest) estimate among the rankable ones
+    tied_with: list[str]      # rankable models whose interval overlaps the leader's
+    excluded: dict[str, str]  # degenerate models left out, with the reason
+
+
+def leader(values, lows, highs, names: Sequence[str], *, higher: bool = True,
+           excluded: dict[str, str] | None = None) -> Leader:
+    """The model with the highest (``higher``) or lowest estimate, and every other model whose
+    interval overlaps the leader's (two intervals overlap when neither lies wholly above the
+    other; touching counts as overlap). ``excluded`` names models left out (degenerate).
+    """
+    excluded = dict(excluded or {})
+    v, lo, hi = (np.asarray(x, dtype=float) for x in (values, lows, highs))
+    if not (len(v) == len(lo) == len(hi) == len(names)):
+        raise ValueError(f"values, lows, highs and names differ in length: {len(v)}, {len(lo)}, {len(hi)}, {len(names)}")
+    keep = [i for i, n in enumerate(names) if n not in excluded and np.isfinite(v[i])]
+    if not keep:
+        raise ValueError(f"no model left to rank (excluded: {excluded})")
+    best = max(keep, key=lambda i: v[i]) if higher else min(keep, key=lambda i: v[i])
+    # an undefined interval overlaps everything: it cannot separate
+    overlap = [names[i] for i in keep if i != best
+               and not (np.isfinite(hi[i]) and np.isfinite(lo[best]) and hi[i] < lo[best])
+               and not (np.isfinite(lo[i]) and np.isfinite(hi[best]) and lo[i] > hi[best])]
+    return Leader(names[best], overlap, excluded)
+
+
+def leader_sentence(values, lows, highs, names: Sequence[str], *, what: str, higher: bool = True,
+                    excluded: dict[str, str] | None = None, digits: int = 2, unit: str = "") -> str:
+    """One sentence naming the leader only as far as the intervals allow.
+
+    ``what`` completes "has the highest …" (e.g. "RSA with the reference"). Separated: "`a` has
+    the highest RSA (0.55 [0.50, 0.60]); its interval clears every other model's." Overlapping:
+    "`a` has the highest RSA (…), but its interval overlaps that of `b`: the two are
+    indistinguishable at this sample size." Excluded models are named at the end.
+    """
+    r = leader(values, lows, highs, names, higher=higher, excluded=excluded)
+    i = list(names).index(r.name)
+    v, lo, hi = (float(np.asarray(x, dtype=float)[i]) for x in (values, lows, highs))
+    est = f"{v:.{digits}f}{unit}" + (f" [{lo:.{digits}f}, {hi:.{digits}f}]" if np.isfinite(lo) and np.isfinite(hi) else "")
+    word = "highest" if higher else "lowest"
+    others = len([n for n in names if n not in r.excluded]) - 1
+    if not others:
+        text = f"`{r.name}` ({est}) is the only model that can be ranked here."
+    elif not r.tied_with:
+        text = f"`{r.name}` has the {word} {what} ({est}), its interval clear of every other model's."
+    else:
+        them = "that of" if len(r.tied_with) == 1 else "those of"
+        n = "the two are" if len(r.tied_with) == 1 else "they are"
+        text = (f"`{r.name}` has the {word} {what} ({est}), but its interval overlaps {them} "
+                f"{join_names(r.tied_with)}: {n} indistinguishable at this sample size.")
+    if r.excluded:
+        text += " " + " ".join(f"`{n}` is left out of the ranking: {why}." for n, why in r.excluded.items())
+    return text
+
+
+def versus_reference(low: float, high: float, reference: float, *, higher: bool = True) -> str:
+    """Where an interval lies against a reference (chance, no effect): ``"above"`` /
+    ``"below"`` when it excludes the reference on the side ``higher`` calls good /
+    ``"significantly below"`` (``"significantly above"`` when ``higher`` is False) on the wrong
+    side, ``"indistinguishable"`` when it contains it, ``"undefined"`` without an interval."""
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return "undefined"
+    if low <= reference <= high:
+        return "indistinguishable"
+    above = low > reference
+    if above == higher:
+        return "above" if above else "below"
+    return "significantly below" if not above else "significantly above"

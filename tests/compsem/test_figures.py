@@ -7,6 +7,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
 
 from compsem import figures  # noqa: E402
 
@@ -56,4 +57,29 @@ def test_plane_plot_puts_the_vectors_where_the_basis_says():
     ends = [tuple(np.round(a.xy, 9)) for a in ax.texts if hasattr(a, "arrow_patch") and a.arrow_patch is not None]
     assert ends == [(1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
     assert [t.get_text() for t in ax.texts if not hasattr(t, "arrow_patch")] == [" A", " B", " P(C)"]
+    plt.close("all")
+
+
+def test_strip_plot_draws_each_point_and_each_group_mean():
+    data = pd.DataFrame({"cls": ["b", "a", "a", "a", "c"], "score": [0.9, 0.0, 0.3, 0.6, np.nan]})
+    ax = figures.strip_plot(data, x="cls", y="score", order=["a", "b", "c"], reference=0.5)
+    pts = [c.get_offsets() for c in ax.collections if type(c).__name__ == "PathCollection"]
+    # group a: three points spread evenly around x = 0; group b: one at x = 1
+    a = np.asarray(pts[0])
+    assert np.allclose(a[:, 0], [-0.2, 0.0, 0.2]) and np.allclose(a[:, 1], [0.0, 0.3, 0.6])
+    assert np.allclose(np.asarray(pts[1]), [[1.0, 0.9]])
+    means = [seg for c in ax.collections if type(c).__name__ == "LineCollection" for seg in c.get_segments()]
+    assert [round(float(s[0][1]), 6) for s in means] == [0.3, 0.9]     # c has only NaN: no bar
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b", "c"]
+    plt.close("all")
+
+
+def test_subplot_grid_switches_off_the_unused_panels():
+    fig, axes = figures.subplot_grid(3, ncol=2, panel=(2, 1))
+    assert len(axes) == 3 and len(fig.axes) == 4 and not fig.axes[3].axison
+    assert tuple(fig.get_size_inches()) == (4.0, 2.0)
+    fig1, axes1 = figures.subplot_grid(1)
+    assert len(axes1) == 1 and tuple(fig1.get_size_inches()) == (4.2, 3.9)
+    with pytest.raises(ValueError, match="at least one panel"):
+        figures.subplot_grid(0)
     plt.close("all")

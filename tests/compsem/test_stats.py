@@ -1,10 +1,11 @@
-"""Bootstrap intervals and NaN accounting, against a slow loop and hand-worked cases."""
+"""Bootstrap intervals, NaN accounting and comparison words, against a slow loop and hand-worked cases."""
 
 import numpy as np
 import pytest
 
 from compsem.measures import DegenerateGeometryWarning
-from compsem.stats import bootstrap, bootstrap_ci, nan_report
+from compsem.stats import (bootstrap, bootstrap_ci, degenerate_reason, join_names, leader, leader_sentence, nan_report,
+                           versus_reference)
 
 
 def test_constant_values_have_a_zero_width_interval():
@@ -41,3 +42,61 @@ def test_level_is_checked_and_ci_is_low_high():
         bootstrap([1.0, 2.0], level=1.5)
     lo, hi = bootstrap_ci([0.0, 1.0] * 20, n_boot=300, seed=0)
     assert lo < 0.5 < hi
+
+
+# ---- words for comparisons (expected sentences written by hand) ---------------------------------
+
+
+def test_degenerate_reasons():
+    assert degenerate_reason(0.0, 0.0, 0.0, ties=1.0) == "every comparison is a tie"
+    assert degenerate_reason(0.0, 0.0, 0.0, reference=0.0) == "every item gives exactly 0, the no-effect value"
+    assert degenerate_reason(0.3, 0.3, 0.3, reference=0.0) == ""          # zero width away from the reference: fine
+    assert degenerate_reason(0.0, -0.1, 0.1, reference=0.0) == ""         # an honest zero with spread: fine
+    assert degenerate_reason(0.5, 0.4, 0.6, ties=0.99) == ""
+    assert degenerate_reason(float("nan"), 0, 0) == "undefined (no finite value)"
+    assert degenerate_reason(0.5, 0.4, 0.6, flagged="all zero") == "all zero"
+
+
+def test_join_names():
+    assert join_names([]) == "" and join_names(["a"]) == "`a`"
+    assert join_names(["a", "b"]) == "`a` and `b`" and join_names(["a", "b", "c"]) == "`a`, `b` and `c`"
+
+
+def test_leader_separated_overlapping_and_excluded():
+    names = ["a", "b", "c"]
+    # a 0.8 [0.7, 0.9]; b 0.6 [0.5, 0.65] lies wholly below a's low 0.7; c 0.75 [0.68, 0.8] overlaps
+    r = leader([0.8, 0.6, 0.75], [0.7, 0.5, 0.68], [0.9, 0.65, 0.8], names)
+    assert r.name == "a" and r.tied_with == ["c"]
+    # touching intervals (b's high = a's low) count as overlapping
+    assert leader([0.8, 0.6], [0.7, 0.5], [0.9, 0.7], ["a", "b"]).tied_with == ["b"]
+    # lowest wins when higher=False; c excluded though it is lowest
+    r = leader([0.8, 0.6, 0.1], [0.7, 0.5, 0.1], [0.9, 0.65, 0.1], names, higher=False, excluded={"c": "ties"})
+    assert r.name == "b" and r.tied_with == [] and r.excluded == {"c": "ties"}
+    with pytest.raises(ValueError, match="differ in length"):
+        leader([1, 2], [1], [2, 3], ["a", "b"])
+    with pytest.raises(ValueError, match="no model left"):
+        leader([1.0], [0.5], [1.5], ["a"], excluded={"a": "ties"})
+
+
+def test_leader_sentence_words():
+    s = leader_sentence([0.8, 0.6], [0.7, 0.5], [0.9, 0.65], ["a", "b"], what="score")
+    assert s == "`a` has the highest score (0.80 [0.70, 0.90]), its interval clear of every other model's."
+    s = leader_sentence([80.8, 80.7, 10.0], [78.0, 78.5, 5.0], [83.0, 82.9, 15.0], ["use", "bow", "glove"],
+                        what="mean", digits=1, unit=" %")
+    assert s == ("`use` has the highest mean (80.8 % [78.0, 83.0]), but its interval overlaps that of `bow`: "
+                 "the two are indistinguishable at this sample size.")
+    s = leader_sentence([0.0, 0.2, 0.1], [0.0, 0.1, 0.05], [0.0, 0.3, 0.25], ["bow", "a", "b"], what="gap",
+                        excluded={"bow": "every comparison is a tie"})
+    assert s == ("`a` has the highest gap (0.20 [0.10, 0.30]), but its interval overlaps that of `b`: the two are "
+                 "indistinguishable at this sample size. `bow` is left out of the ranking: every comparison is a tie.")
+    assert leader_sentence([0.3], [0.2], [0.4], ["a"], what="x") == "`a` (0.30 [0.20, 0.40]) is the only model that can be ranked here."
+
+
+def test_versus_reference():
+    assert versus_reference(32.7, 47.9, 50) == "significantly below"     # sbert-mini's C-STS interval
+    assert versus_reference(45, 58, 50) == "indistinguishable"
+    assert versus_reference(50, 60, 50) == "indistinguishable"          # touching the reference: not excluded
+    assert versus_reference(55, 65, 50) == "above"
+    assert versus_reference(0.1, 0.2, 0.5, higher=False) == "below"
+    assert versus_reference(0.6, 0.7, 0.5, higher=False) == "significantly above"
+    assert versus_reference(float("nan"), 1, 0) == "undefined"

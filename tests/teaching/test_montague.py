@@ -29,7 +29,7 @@ TOY = {**WORDS, "red dog": (4, 3), "red law": (-4, 3),
 # Exercise 1: phrase = sum of its word vectors.
 SUMS = {**WORDS, "red dog": (1, 1), "red law": (-1, 1),
         "counterfeit dog": (1, -1), "counterfeit law": (-1, -1)}
-VOCAB = mt.Vocabulary(["red", "counterfeit"], ["S-I", "NS-Pr"], ["dog", "law"])
+VOCAB = mt.data.Vocabulary(["red", "counterfeit"], ["S-I", "NS-Pr"], ["dog", "law"])
 
 
 def vec(table, text):
@@ -42,7 +42,7 @@ def cos(table, x, y) -> float:
 
 def dist(table, x, y) -> float:
     """The tests' cosine distance, through the study module."""
-    return float(mt.pairwise_distance(vec(table, x)[None], vec(table, y)[None], "cos")[0, 0])
+    return float(mt.metrics.pairwise_distance(vec(table, x)[None], vec(table, y)[None], "cos")[0, 0])
 
 
 def embed_fn(table):
@@ -53,9 +53,9 @@ def embed_fn(table):
 
 def toy_result(table):
     # the worked example teaches Eq. 3/5/7 as printed: the equations' reading, written as English
-    phrases = mt.build_phrases(VOCAB, strings="clean")
-    emb = mt.embed_phrases(phrases, "toy", sets=("AN",), embed_fn=embed_fn(table))
-    return mt.run_tests(emb, VOCAB, phrases, reading="equations")
+    phrases = mt.data.build_phrases(VOCAB, strings="clean")
+    emb = mt.study.embed_phrases(phrases, "toy", sets=("AN",), embed_fn=embed_fn(table))
+    return mt.study.run_tests(emb, VOCAB, phrases, reading="equations")
 
 
 # ------------------------------------------------------------------ the Venn diagram
@@ -122,8 +122,8 @@ def test_single_phrase_and_nonsubsectivity_by_phrase():
 
 def test_consistency_table_of_the_toy():
     r = toy_result(TOY)
-    single = mt.category_table(r.single_an, VOCAB).set_index("category").consistency
-    nonsub = mt.category_table(r.nonsub, VOCAB).set_index("category").consistency
+    single = mt.tables.category_table(r.single_an, VOCAB).set_index("category").consistency
+    nonsub = mt.tables.category_table(r.nonsub, VOCAB).set_index("category").consistency
     assert (single["S-I"], single["NS-Pr"]) == (1.0, 0.0)
     assert (nonsub["S-I"], nonsub["NS-Pr"]) == (0.0, 1.0)
     assert "| 1: $I$ | 2/2 = 1.0 | 0/2 = 0.0 |" in WORKED
@@ -142,7 +142,7 @@ def test_pair_test_of_the_toy():
     assert r.pairs[red, cf, dog, law] == 0.0 and r.pairs[cf, red, dog, law] == 1.0
     assert r.pairs[red, cf, law, dog] == 0.0 and r.pairs[cf, red, law, dog] == 1.0
     assert not r.pair_ties.any()
-    cells = mt.as_matrix(mt.pair_table(r))
+    cells = mt.tables.as_matrix(mt.tables.pair_table(r))
     assert cells.loc["S-I", "NS-Pr"] == 0.0 and cells.loc["NS-Pr", "S-I"] == 1.0
     assert "(S-I, NS-Pr) of the pair table is $0/2 = 0.0$" in WORKED
     assert "(NS-Pr, S-I) is $2/2 = 1.0$" in WORKED
@@ -161,7 +161,7 @@ def test_exercise_averaging_encoder():
     shown(EXERCISES, dist(SUMS, "red dog", "red law"), "1")
     shown(EXERCISES, dist(SUMS, "counterfeit dog", "counterfeit law"), "1")
     assert r.pairs[0, 1, 0, 1] == 1.0 and r.pairs[1, 0, 0, 1] == 1.0
-    t = mt.pair_table(r).set_index(["type1", "type2"])
+    t = mt.tables.pair_table(r).set_index(["type1", "type2"])
     assert t.loc[("S-I", "NS-Pr"), "consistency"] == 1.0 and t.loc[("NS-Pr", "S-I"), "consistency"] == 1.0
     shown(EXERCISES, t.loc[("S-I", "NS-Pr"), "tie_rate"], "1.0")
     assert "both cells are $2/2 = 1.0$" in EXERCISES
@@ -169,7 +169,7 @@ def test_exercise_averaging_encoder():
 
 def test_exercise_mirror_cells_add_up_to_one_plus_tie_rate():
     for table in (TOY, SUMS):
-        t = mt.pair_table(toy_result(table)).set_index(["type1", "type2"])
+        t = mt.tables.pair_table(toy_result(table)).set_index(["type1", "type2"])
         total = t.loc[("S-I", "NS-Pr"), "consistency"] + t.loc[("NS-Pr", "S-I"), "consistency"]
         assert total == pytest.approx(1 + t.loc[("S-I", "NS-Pr"), "tie_rate"])
     assert "0.0 + 1.0 = 1 (no ties)" in EXERCISES and "1.0 + 1.0 = 2 (all\n   ties)" in EXERCISES
@@ -180,17 +180,17 @@ def test_exercise_euclidean_claim_for_unit_vectors():
     rng = np.random.default_rng(0)
     X = rng.standard_normal((20, 5))
     X /= np.linalg.norm(X, axis=1, keepdims=True)
-    l2 = mt.pairwise_distance(X, X, "l2")
-    cd = mt.pairwise_distance(X, X, "cos")
+    l2 = mt.metrics.pairwise_distance(X, X, "l2")
+    cd = mt.metrics.pairwise_distance(X, X, "cos")
     assert l2 ** 2 == pytest.approx(2 * cd, abs=1e-9)
 
 
 def test_worked_example_is_the_same_under_both_readings():
     # the page says: on these AN phrases with no tied distances the two readings agree
-    phrases = mt.build_phrases(VOCAB, strings="clean")
-    emb = mt.embed_phrases(phrases, "toy", sets=("AN",), embed_fn=embed_fn(TOY))
-    eq = mt.run_tests(emb, VOCAB, phrases, reading="equations")
-    off = mt.run_tests(emb, VOCAB, phrases, reading="official")
+    phrases = mt.data.build_phrases(VOCAB, strings="clean")
+    emb = mt.study.embed_phrases(phrases, "toy", sets=("AN",), embed_fn=embed_fn(TOY))
+    eq = mt.study.run_tests(emb, VOCAB, phrases, reading="equations")
+    off = mt.study.run_tests(emb, VOCAB, phrases, reading="official")
     np.testing.assert_array_equal(eq.single_an, off.single_an)
     np.testing.assert_array_equal(eq.nonsub, off.nonsub)
     upper = ~np.isnan(off.pairs)                       # the official reading keeps n2 > n1 only

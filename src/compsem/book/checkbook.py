@@ -11,7 +11,10 @@ Two passes over ``_build/html``:
    whose output is an error, a table cell cut short with an ellipsis by CSS
    (``text-overflow: ellipsis``). Screenshots of a few pages are saved.
 
-Besides, :func:`truncated_cells` reads the executed notebooks: a table cell whose text ends in
+Besides, :func:`truncated_cells` and the prose checks of :mod:`.prosecheck` (stderr and
+progress-bar output, "(s)" templates, paths that do not exist, estimates outside their own
+intervals, numbers typed rather than glued) read the executed notebooks and ``book/*.md``
+(``--notebooks-only`` runs these without a built HTML book). :func:`truncated_cells`: a table cell whose text ends in
 "…" or "..." when no source (the notebook's cells, the files under ``data/``) has that text was
 cut by pandas (``display.max_colwidth``), and the reader loses the end of it.
 
@@ -26,6 +29,8 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+from .prosecheck import prose_check
 
 __all__ = ["static_check", "browser_check", "notebook_errors", "truncated_cells", "main"]
 
@@ -264,13 +269,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--screenshots", default="_build/screenshots")
     ap.add_argument("--shot", action="append", default=[], help="page (relative path) to screenshot; repeatable")
     ap.add_argument("--no-browser", action="store_true")
+    ap.add_argument("--root", default=".", help="the repository (paths named in prose must exist here)")
+    ap.add_argument("--pages", default="book", help="the Markdown pages also read by the prose checks")
+    ap.add_argument("--notebooks-only", action="store_true", help="only the checks of the executed notebooks")
     args = ap.parse_args(argv)
+    executed = Path(args.executed)
+    notebook_problems = notebook_errors(executed) + truncated_cells(executed, Path(args.data)) + prose_check(
+        executed, Path(args.root), Path(args.pages))
+    if args.notebooks_only:
+        for p in notebook_problems:
+            print(f"check-book: {p}")
+        n = len(list(executed.glob("*.ipynb")))
+        bad = {p.split(":", 1)[0] for p in notebook_problems}
+        print(f"check-book: {n} notebooks, {len(notebook_problems)} problem(s) on {len(bad)} page(s)")
+        return 1 if notebook_problems else 0
     html = Path(args.html).resolve()
     if not (html / "index.html").is_file():
         print(f"no built book at {html}: run `make book` first", file=sys.stderr)
         return 2
-    problems = static_check(html) + notebook_errors(Path(args.executed)) + truncated_cells(
-        Path(args.executed), Path(args.data))
+    problems = static_check(html) + notebook_problems
     n_pages = len([p for p in html.rglob("*.html") if "_static" not in p.parts])
     if not args.no_browser:
         shots = tuple(args.shot) or ("book/intro.html", "notebooks/00_toolkit.html")

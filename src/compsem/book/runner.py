@@ -82,6 +82,8 @@ def run_notebook(notebook: str | Path, parameters: dict[str, Any] | None = None,
     if not book:
         env["COMPSEM_RESULTS"] = str(out / "results")
         env["COMPSEM_RUN"] = run
+    else:   # a page of the book never shows progress bars (compsem.progress reads this)
+        env["TQDM_DISABLE"] = "1"
     saved = {k: os.environ.get(k) for k in (*env, "COMPSEM_RUN")}
     os.environ.pop("COMPSEM_RUN", None)
     os.environ.update(env)

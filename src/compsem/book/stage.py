@@ -11,6 +11,7 @@ Files are only rewritten when their content changed, so the book builder re-read
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -24,12 +25,30 @@ def _default_literal(value) -> str:
     return "None" if value is None else str(value)
 
 
+_EXAMPLE = re.compile(r"^#\s*python -m compsem run notebooks/\S+((?:\s+-p\s+\S+\s+.+?)+)\s*$", re.M)
+
+
+def _example_args(notebook: Path) -> str | None:
+    """The ``-p`` arguments of the rerun example that the parameters cell's comment gives
+    (``#   python -m compsem run notebooks/X.ipynb -p name 'value'``), if any: the chapter's own
+    idea of a useful change."""
+    cells = json.loads(notebook.read_text(encoding="utf-8")).get("cells", [])
+    cell = next((c for c in cells if "parameters" in c.get("metadata", {}).get("tags", [])), None)
+    m = _EXAMPLE.search("".join(cell["source"])) if cell else None
+    return " " + m.group(1).strip() if m else None
+
+
 def rerun_box(notebook: Path) -> str:
-    """Markdown of the rerun admonition for ``notebook`` (source notebook, not executed)."""
+    """Markdown of the rerun admonition for ``notebook`` (source notebook, not executed). The
+    example changes a parameter: the parameters cell's own example when it gives one, else
+    ``models``, else the first parameter (shown at its default only as a last resort)."""
     params = parameters_of(notebook)
     name = notebook.name
     example = next(iter(params), None)
-    if "models" in params:
+    own = _example_args(notebook)
+    if own:
+        cli_p = pm_p = own
+    elif "models" in params:
         cli_p, pm_p = """ -p models '["sbert-mini", "use"]'""", """ -p models '["sbert-mini", "use"]'"""
     elif example is not None:
         cli_p = f" -p {example} {_default_literal(params[example])!r}"

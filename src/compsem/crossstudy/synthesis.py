@@ -9,6 +9,11 @@ unit named in :data:`CRITERIA`).
 :func:`ranks` turn the profile into what the synthesis chapter shows and glues; they read the
 profile and compute nothing the studies did not.
 
+A row that cannot be ranked (every comparison a tie, every item exactly at the no-effect value,
+or a reason the study gives in an optional ``degenerate`` column of its headline rows) is left
+out of every "highest" sentence, the rank table and the heat map's colours, and named on the
+page (:func:`degenerate`, :func:`compsem.stats.degenerate_reason`).
+
 The headlines are chosen so that no number depends on which other models are in the run
 (Part I uses ε = 0 rather than the pooled ε range) and so that each has a stated chance or
 theory-predicted reference value.
@@ -25,11 +30,13 @@ import pandas as pd
 
 from .. import figures
 from ..errors import check_trust_remote_code
-from ..results import Headline
+from ..fmt import number
+from ..results import Headline, Prose
+from ..stats import degenerate_reason, leader_sentence, versus_reference
 from ..studies import STUDIES
 
 __all__ = ["CRITERIA", "STUDY_REPORTS", "profile", "profile_matrix", "criteria_table", "profile_table",
-           "profile_figure", "findings", "ranks"]
+           "degenerate", "profile_figure", "findings", "ranks"]
 
 #: Each study's report, in the book's order.
 STUDY_REPORTS = {s.name: s.module("report") for s in STUDIES}
@@ -61,26 +68,29 @@ def _unit(key: str) -> str:
 
 
 def _fmt(value: float, unit: str, pct_digits: int = 1) -> str:
-    if not np.isfinite(value):
-        return "–"
-    return f"{value:.{pct_digits}f}" if unit == "%" else f"{value:.2f}"
+    """Percentages to ``pct_digits`` decimals, other values to two; never "-0.00"."""
+    return number(value, pct_digits if unit == "%" else 2)
 
 
 def criteria_table() -> pd.DataFrame:
     """The headlines' definitions, one row per criterion (key as index)."""
     return pd.DataFrame([{"key": c.key, "Part": c.part, "headline": c.label, "meaning": c.meaning, "unit": c.unit,
-                          "resampled": c.resampled, "chance / no effect": "" if np.isnan(c.reference) else c.reference}
+                          "resampled": c.resampled,
+                          "chance / no effect": "–" if np.isnan(c.reference) else f"{c.reference:g}" + (" %" if c.unit == "%" else "")}
                          for c in CRITERIA]).set_index("key")
 
 
 def profile_table(prof: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
     """Criteria (labels) × models, each cell ``"value [low, high]"`` (percentages to one decimal,
-    other values to two); a criterion without an interval shows its value alone."""
+    other values to two); a criterion without an interval shows its value alone, a degenerate
+    one (:func:`degenerate`) ends in "(n/a)"."""
     def cell(r):
         ci = f" [{_fmt(r.low, r.unit)}, {_fmt(r.high, r.unit)}]" if np.isfinite(r.low) else ""
-        return _fmt(r.value, r.unit) + ci
+        return _fmt(r.value, r.unit) + ci + (" (n/a)" if r.bad else "")
 
-    table = prof.assign(text=prof.apply(cell, axis=1)).pivot(index="criterion", columns="model", values="text")
+    prof = _with_reference(prof)
+    table = prof.assign(bad=degenerate(prof) != "")
+    table = table.assign(text=table.apply(cell, axis=1)).pivot(index="criterion", columns="model", values="text")
     keys = [c.key for c in CRITERIA if c.key in table.index]
     table = table.loc[keys, list(models)]
     table.index = [c.label for c in CRITERIA if c.key in keys]
@@ -88,17 +98,48 @@ def profile_table(prof: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
     return table
 
 
+def degenerate(prof: pd.DataFrame) -> pd.Series:
+    """Why each profile row must stay out of rankings (``""`` when it may be ranked), indexed
+    like ``prof``: :func:`compsem.stats.degenerate_reason` on its value, interval, reference,
+    tie share and a study's own ``degenerate`` column when there is one."""
+    flagged = prof["degenerate"].fillna("") if "degenerate" in prof else pd.Series("", index=prof.index)
+    ties = prof["ties"] if "ties" in prof else pd.Series(np.nan, index=prof.index)
+    return pd.Series([degenerate_reason(r.value, r.low, r.high, reference=r.reference if "reference" in prof else np.nan,
+                                        ties=t, flagged=f)
+                      for r, t, f in zip(prof.itertuples(), ties, flagged)], index=prof.index, name="degenerate")
+
+
+def _reference(key: str) -> float:
+    return next(c.reference for c in CRITERIA if c.key == key)
+
+
+def _with_reference(prof: pd.DataFrame) -> pd.DataFrame:
+    return prof if "reference" in prof else prof.assign(reference=prof["criterion"].map(_reference))
+
+
 def profile_figure(prof: pd.DataFrame, models: Sequence[str]):
     """Heat map of the profile: rows models, columns criteria; a cell's colour is its value's
-    position between the lowest and the highest model of its column, its text the value
-    (percentages rounded to whole numbers). Returns the matplotlib Figure."""
+    position between the lowest and the highest ranked model of its column, its text the value
+    (percentages rounded to whole numbers). A degenerate cell (:func:`degenerate`) is left
+    blank, takes no part in the colour scale and reads "n/a". Returns the matplotlib Figure."""
+    prof = _with_reference(prof)
+    bad = prof.assign(bad=degenerate(prof) != "").pivot(index="model", columns="criterion", values="bad")
     M = profile_matrix(prof).loc[list(models)]
-    lo, hi = M.min(axis=0), M.max(axis=0)
-    scaled = (M - lo) / (hi - lo).replace(0, np.nan)
-    texts = pd.DataFrame({k: [_fmt(v, _unit(k), 0) for v in M[k]] for k in M.columns}, index=M.index)
+    bad = bad.reindex(index=M.index, columns=M.columns).fillna(False).astype(bool)
+    ranked = M.mask(bad)
+    lo, hi = ranked.min(axis=0), ranked.max(axis=0)
+    scaled = (ranked - lo) / (hi - lo).replace(0, np.nan)
+    # a column with one ranked value (or all equal) gets the middle colour, not a blank cell
+    scaled = scaled.where(ranked.isna() | (hi - lo != 0), 0.5)
+    texts = pd.DataFrame({k: ["n/a" if b else _fmt(v, _unit(k), 0) for v, b in zip(M[k], bad[k])] for k in M.columns},
+                         index=M.index)
     figures.set_theme()
     fig, ax = plt.subplots(figsize=(1.0 * M.shape[1] + 2.5, 0.55 * M.shape[0] + 1.6))
     figures.heatmap(scaled, ax=ax, annot=texts, vmin=0, vmax=1, cbar=False, annot_size=9)
+    ax.grid(False)
+    for i, j in zip(*np.nonzero(bad.to_numpy())):   # grey, with "n/a": not part of the colour scale
+        ax.add_patch(plt.Rectangle((j, i), 1, 1, facecolor="0.92", edgecolor="white", linewidth=0.5))
+        ax.text(j + 0.5, i + 0.5, "n/a", ha="center", va="center", fontsize=9, color="0.3")
     ax.set_xlabel("headline (see the table above)")
     ax.set_ylabel("")
     ax.tick_params(axis="x", rotation=0)
@@ -107,38 +148,91 @@ def profile_figure(prof: pd.DataFrame, models: Sequence[str]):
     return fig
 
 
+def _rows(prof: pd.DataFrame, key: str, models: Sequence[str]) -> pd.DataFrame:
+    g = prof[prof.criterion == key].set_index("model")
+    return g.loc[[m for m in models if m in g.index]]
+
+
+def _excluded(rows: pd.DataFrame) -> dict[str, str]:
+    return {m: why for m, why in rows["degenerate"].items() if why}
+
+
 def findings(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] = ()) -> dict[str, Any]:
-    """The values the synthesis chapter glues into its prose, read off the profile.
+    """The values and sentences the synthesis chapter glues into its prose, read off the profile.
 
     ``models`` are the real models (controls left out); ``controls`` the baselines in the run
-    (their numbers are quoted only where the prose compares with them).
+    (their numbers are quoted only where the prose compares with them). Every comparison
+    sentence comes from :func:`compsem.stats.leader_sentence`: "highest" only where the
+    leader's interval clears the others', degenerate rows left out and named.
     """
+    prof = _with_reference(prof)
+    prof = prof.assign(degenerate=degenerate(prof))
     real = [m for m in models if m not in set(controls)]
-    M = profile_matrix(prof)
-    by = {k: g.set_index("model") for k, g in prof.groupby("criterion")}
-    part1 = [c.key for c in CRITERIA if c.part == "I" and c.key in M.columns]
-    best_set = M.loc[real, part1].mean(axis=1).idxmax()
-    best_gap = M.loc[real, "NSGAP"].idxmax()
-    n_gap_pos = int((by["NSGAP"].loc[real, "low"] > 0).sum())
-    csts = by["CSTS"].loc[real]
-    n_csts_chance = int(((csts["low"] <= 50) & (csts["high"] >= 50)).sum())
-    best_rsa = by["RSA"].loc[real, "value"].idxmax()
-    pair = by["PAIR"]
+    part1 = [c.key for c in CRITERIA if c.part == "I" and c.key in set(prof.criterion)]
+    p1 = prof[prof.criterion.isin(part1)].groupby("model")[["value", "low", "high"]].mean().loc[real]
+    p1_bad = {m: "a Part I criterion is degenerate" for m in real
+              if (_rows(prof, part1[0], [m]).empty or any(_rows(prof, k, [m])["degenerate"].iloc[0] for k in part1))}
+    gap = _rows(prof, "NSGAP", real)
+    csts = _rows(prof, "CSTS", real)
+    rsa = _rows(prof, "RSA", real)
+    pair = prof[prof.criterion == "PAIR"].set_index("model")
+    where = {m: versus_reference(r.low, r.high, r.reference) for m, r in csts.iterrows()}
+    below = [m for m, w in where.items() if w == "significantly below"]
+    above = [m for m, w in where.items() if w == "above"]
+    n_chance = sum(w == "indistinguishable" for w in where.values())
+    bad = prof[(prof.degenerate != "") & prof.model.isin(real + list(controls))]
+    n_gap_pos = int(((gap["low"] > 0) & (gap["degenerate"] == "")).sum())
     return {
-        "best_set": best_set, "best_gap": best_gap,
-        "same_model": "the same model" if best_set == best_gap else "a different model",
-        "n_real": len(real), "n_gap_pos": n_gap_pos, "n_csts_chance": n_csts_chance,
-        "best_rsa": best_rsa, "best_rsa_value": float(by["RSA"].loc[best_rsa, "value"]),
-        "bow_ties": float(100 * pair.loc["bow", "ties"]) if "bow" in pair.index else float("nan"),
-        "random_c2": float(M.loc["random", "C2"]) if "random" in M.index else float("nan"),
-        "gap_sentence": ("None of them separates the classes in the direction Montague semantics predicts."
+        "n_real": len(real), "n_gap_pos": n_gap_pos,
+        "set_sentence": Prose(leader_sentence(p1["value"], p1["low"], p1["high"], list(p1.index), excluded=p1_bad,
+                                        what="mean of the five Part I criteria", digits=1, unit=" %")),
+        "gap_sentence_leader": Prose(leader_sentence(gap["value"], gap["low"], gap["high"], list(gap.index),
+                                               excluded=_excluded(gap), what="non-subsectivity gap")),
+        "gap_sentence": Prose("None of the ranked models separates the classes in the direction Montague semantics predicts."
                          if n_gap_pos == 0 else f"{n_gap_pos} of them separate the classes in the predicted direction."),
-        "csts_sentence": "For every model" if n_csts_chance == len(real) else f"For {n_csts_chance} of the {len(real)} models",
+        "csts_sentence": Prose(_csts_sentence(csts, n_chance, below, above)),
+        "rsa_sentence": Prose(leader_sentence(rsa["value"], rsa["low"], rsa["high"], list(rsa.index),
+                                        excluded=_excluded(rsa), what="RSA with the reference")),
+        "bow_ties": float(100 * pair.loc["bow", "ties"]) if "bow" in pair.index else float("nan"),
+        "degenerate_sentence": Prose("No row of this profile is degenerate." if bad.empty else
+                                "Left out of every ranking, and shown as n/a in the figure: " + "; ".join(
+                                    f"`{r.model}` on {r.criterion} ({r.degenerate})" for r in bad.itertuples()) + "."),
+        "random_c2": float(prof.set_index(["model", "criterion"]).loc[("random", "C2"), "value"])
+        if ((prof.model == "random") & (prof.criterion == "C2")).any() else float("nan"),
     }
 
 
+def _csts_sentence(csts: pd.DataFrame, n_chance: int, below: list[str], above: list[str]) -> str:
+    n = len(csts)
+    head = ("For every model the zero-shot pair accuracy of Part II has an interval that contains 50 %, the coin-flip "
+            "level." if n_chance == n else
+            f"For {n_chance} of the {n} models the zero-shot pair accuracy of Part II has an interval that contains "
+            "50 %, the coin-flip level.")
+    parts = [head]
+    est = {m: f"{csts.loc[m].value:.1f} % [{csts.loc[m].low:.1f}, {csts.loc[m].high:.1f}]" for m in below}
+    if len(below) == 1:
+        parts.append(f"`{below[0]}` lies significantly below chance ({est[below[0]]}): it prefers the wrong "
+                     "condition more often than a coin would, so the condition written into the sentence moves its "
+                     "vectors, but the wrong way.")
+    elif below:
+        named = ", ".join(f"`{m}` ({est[m]})" for m in below[:-1]) + f" and `{below[-1]}` ({est[below[-1]]})"
+        parts.append(f"{named} lie significantly below chance: they prefer the wrong condition more often than a "
+                     "coin would, so the condition written into the sentence moves their vectors, but the wrong way.")
+    for m in above:
+        r = csts.loc[m]
+        parts.append(f"`{m}` lies above chance ({r.value:.1f} % [{r.low:.1f}, {r.high:.1f}]).")
+    return " ".join(parts)
+
+
 def ranks(prof: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
-    """Rank of each model within each criterion (1 = highest value; ties share the mean rank)."""
-    rank = profile_matrix(prof).loc[list(models)].rank(axis=0, ascending=False)
-    rank.columns.name = "rank (1 = highest)"
-    return rank
+    """Rank of each model within each criterion (1 = highest value; ties share the mean rank).
+    A degenerate row (:func:`degenerate`) is not ranked: its cell reads "n/a" and the others
+    are ranked without it. Ranks say nothing about whether neighbours' intervals overlap."""
+    prof = _with_reference(prof)
+    bad = prof.assign(bad=degenerate(prof) != "").pivot(index="model", columns="criterion", values="bad")
+    M = profile_matrix(prof).loc[list(models)]
+    bad = bad.reindex(index=M.index, columns=M.columns).fillna(False).astype(bool)
+    rank = M.mask(bad).rank(axis=0, ascending=False)
+    out = rank.apply(lambda col: col.map(lambda r: "n/a" if not np.isfinite(r) else f"{r:g}"))
+    out.columns.name = "rank (1 = highest)"
+    return out

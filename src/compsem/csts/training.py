@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 import torch
 
+from ..progress import wanted
 from .data import pair_index
 from .models import ENCODINGS, build_model
 
@@ -322,7 +323,7 @@ def predict(model, df: pd.DataFrame, *, batch_size: int = 64, progress: bool = F
     s1, s2, c = df["sentence1"].tolist(), df["sentence2"].tolist(), df["condition"].tolist()
     order = np.argsort([len(a) + len(b) + len(x) for a, b, x in zip(s1, s2, c)], kind="stable")
     out = np.zeros(n)
-    for i in tqdm(range(0, n, batch_size), desc="predict", leave=False, disable=not progress, mininterval=2):
+    for i in tqdm(range(0, n, batch_size), desc="predict", leave=False, disable=not wanted(progress), mininterval=2):
         idx = order[i:i + batch_size]
         out[idx] = model([s1[j] for j in idx], [s2[j] for j in idx], [c[j] for j in idx]).float().cpu().numpy()
     return out

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..data import file_sha256
 from ..errors import EmptyTextError, ModelNotInstalledError
+from ..progress import wanted
 
 __all__ = ["Encoder", "validate_texts", "weights_digest", "package_version", "require_package",
            "looks_like_hub_failure", "quiet_transformers"]
@@ -137,8 +138,7 @@ class Encoder(ABC):
         texts = validate_texts(texts)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        if show_progress is None:
-            show_progress = len(texts) > 1000
+        show_progress = wanted(show_progress, len(texts))   # TQDM_DISABLE wins (compsem.progress)
         out = np.asarray(self._encode(texts, batch_size=batch_size, show_progress=show_progress), dtype=np.float32)
         if out.shape != (len(texts), self.dim):
             raise RuntimeError(f"{self.spec}: encoder returned shape {out.shape}, expected {(len(texts), self.dim)}")

@@ -6,7 +6,6 @@ the phrases are every AN and every AAN (two different adjectives) string over it
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .. import paths
+from ..data import read_table
 from ..errors import DataError
 
 __all__ = ["CATEGORIES", "CATEGORY_NAMES", "PHRASE_SETS", "PAPER_PHRASE_COUNT", "STRINGS", "Vocabulary",
@@ -108,24 +108,12 @@ class Vocabulary:
         return pd.DataFrame(rows)
 
 
-def _read_csv_rows(path: Path, required: Sequence[str]) -> list[tuple[int, dict]]:
-    if not path.is_file():
-        raise DataError("file not found", file=str(path))
-    with open(path, newline="", encoding="utf-8") as f:
-        reader = csv.DictReader(f)
-        header = reader.fieldnames or []
-        for col in required:
-            if col not in header:
-                raise DataError(f"missing column (found: {', '.join(header) or 'none'})",
-                                file=str(path), row=1, column=col)
-        rows = [(i, r) for i, r in enumerate(reader, start=2)]  # row 1 is the header
-    if not rows:
-        raise DataError("empty vocabulary: the file has a header but no rows", file=str(path))
-    for i, r in rows:
-        for col in required:
-            if r.get(col) is None or not r[col].strip():
-                raise DataError("empty value", file=str(path), row=i, column=col)
-    return rows
+def _read_rows(path: Path, required: Sequence[str]) -> list[dict]:
+    """The rows of a vocabulary file through the shared reader (:func:`compsem.data.read_table`:
+    a missing or unparsable file, a missing column, an empty cell, a header without rows all
+    raise a :class:`DataError` naming file, row and column)."""
+    df = read_table(path, required=required, text_columns=required)
+    return [{c: str(r[c]).strip() for c in required} for r in df.to_dict("records")]
 
 
 def load_vocabulary(adjectives_csv: str | Path | None = None,
@@ -137,17 +125,14 @@ def load_vocabulary(adjectives_csv: str | Path | None = None,
     """
     a_path = Path(adjectives_csv) if adjectives_csv else paths.data_dir("montague", "adjectives.csv")
     n_path = Path(nouns_csv) if nouns_csv else paths.data_dir("montague", "nouns.csv")
-    a_rows = _read_csv_rows(a_path, ("adjective", "category"))
-    for i, r in a_rows:
-        if r["category"].strip() not in CATEGORIES:
+    a_rows = _read_rows(a_path, ("adjective", "category"))
+    for i, r in enumerate(a_rows, start=1):       # data rows counted as compsem.data.require_text counts them
+        if r["category"] not in CATEGORIES:
             raise DataError(f"unknown category {r['category']!r}; expected one of {', '.join(CATEGORIES)}",
                             file=str(a_path), row=i, column="category")
-    n_rows = _read_csv_rows(n_path, ("noun",))
-    return Vocabulary(
-        adjectives=[r["adjective"].strip() for _, r in a_rows],
-        categories=[r["category"].strip() for _, r in a_rows],
-        nouns=[r["noun"].strip() for _, r in n_rows],
-    )
+    n_rows = _read_rows(n_path, ("noun",))
+    return Vocabulary(adjectives=[r["adjective"] for r in a_rows], categories=[r["category"] for r in a_rows],
+                      nouns=[r["noun"] for r in n_rows])
 
 
 #: How the phrase strings are written: ``"official"`` as the authors' code writes them (every

@@ -1,36 +1,38 @@
-"""What Part III's chapters show: the paper beside ours, figures, the synthesis headlines and try-it."""
+"""What Part III's chapters show: the numbers their prose cites (:func:`values`), the paper
+beside ours, figures, the synthesis headlines and try-it.
+
+A chapter builds its view with one call (:func:`phrases`, :func:`single`, :func:`pairs`,
+:func:`nonsub`, re-exported from :mod:`.views`), shows its frames and glues
+``values(view)`` through :func:`compsem.results.glue_all`.
+"""
 
 from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
 from .. import measures as M
 from ..encoders import validate_texts
-from ..figures import heatmap, interval_plot
-from ..results import Headline, bootstrap_headline, headline_row
-from ..reference import paper_row, paper_table
-from .data import load_vocabulary, join_phrase
-from .metrics import READINGS, non_subsectivity, single_intersectivity
-from .study import embed_texts, run_models
+from ..figures import heatmap, interval_plot, model_colors, strip_plot, subplot_grid
+from ..results import Headline, bootstrap_headline, glue_all, headline_row
+from .data import CATEGORIES, join_phrase, load_vocabulary
+from .metrics import READINGS, TIE_TOL, Rules, non_subsectivity, pair_intersectivity, rules_for, single_intersectivity
+from .reproduce import (compare_with_paper, decomposition_view, paper_model_of, paper_table, reproduced_beside,
+                        reproduced_view, truncation_check)
+from .study import MontagueRun, embed_texts, run
+from .tables import an_table, as_matrix, class_gap, class_tests_view, pair_table, score_spread
+from .views import (NonsubView, PairsView, PhrasesView, SingleView, degenerate_models, nonsub, pairs, phrases,
+                    single)
 
-__all__ = ["HEADLINES", "headlines", "try_it", "PAPER_MODEL_OF", "paper_model_of", "load_paper_table",
-           "compare_with_paper",
-           "plot_type_matrix", "plot_set_diagrams", "cell", "class_gap", "plot_nonsubsective"]
-
-#: Our panel name -> the paper's model of the same kind (same weights for sbert-mini); the full
-#: mapping, with the paper's other models by hub id, is ``data/reference/paper_models.csv``
-#: (:func:`paper_model_of`).
-PAPER_MODEL_OF: dict[str, str] = {"sbert-mini": "MiniLM", "glove-50d": "GloVe"}
-
-
-def paper_model_of(spec: str) -> str | None:
-    """The row name of the paper's tables that ``spec`` stands beside (``"MiniLM"`` for
-    ``sbert-mini``), from ``data/reference/paper_models.csv``; ``None`` if the paper has none."""
-    return paper_row("montague", spec) or PAPER_MODEL_OF.get(spec)
+__all__ = ["HEADLINES", "headlines", "try_it", "values", "glue_all", "paper_table", "paper_model_of",
+           "compare_with_paper", "phrases", "single", "pairs", "nonsub", "reproduced_view", "reproduced_beside",
+           "decomposition_view", "class_tests_view", "truncation_check", "relation", "shown", "styled", "by_class",
+           "plot_type_matrix", "plot_type_matrices", "plot_set_diagrams", "plot_classes", "plot_adjective_scores",
+           "cell"]
 
 #: Part III's headline criteria in the cross-study profile.
 HEADLINES: tuple[Headline, ...] = (
@@ -38,12 +40,41 @@ HEADLINES: tuple[Headline, ...] = (
              "d(phrase, each word) ≤ d(each word, the rest of the phrase) (authors' code; Eq. 3 compares "
              "word pairs)"),
     Headline("PAIR", "III", "pair test, intersective vs privative", "share", 0.5, "adjectives",
-             "Eq. 5 (strict <, n2 > n1) with an intersective a1 and a privative a2; theory expects > 0.5"),
+             "Eq. 5 under the authors' code (strict <, n2 > n1, mean of per-noun means): chapter 32's "
+             "(S-I, NS-Pr) cell; theory expects > 0.5"),
     Headline("NSGAP", "III", "non-subsectivity gap (NS − S)", "difference", 0.0, "adjectives",
-             "Eq. 7 (strict <) holds more often for non-subsective than subsective adjectives; theory "
-             "expects > 0"),
+             "Eq. 7 (strict <) holds more often for non-subsective than subsective adjectives (chapter 33's "
+             "pooled gap); theory expects > 0"),
 )
 _H = {h.key: h for h in HEADLINES}
+
+
+def shown(frame: pd.DataFrame, decimals: int = 3) -> pd.DataFrame:
+    """A frame rounded for display, one format per column and no negative zero."""
+    num = frame.select_dtypes("floating").columns
+    return frame.assign(**{c: np.round(frame[c], decimals) + 0.0 for c in num})
+
+
+def styled(frame: pd.DataFrame, decimals: int = 4):
+    """A table as the book shows it: every float with ``decimals`` places (one format for the
+    whole table, so no "0.0" beside "0.0000"), missing cells as "–"."""
+    return shown(frame, decimals).style.format(precision=decimals, na_rep="–")
+
+
+def by_class(cells: pd.DataFrame, models: Sequence[str] | None = None, *, value: str = "consistency",
+             decimals: int = 3) -> pd.DataFrame:
+    """A tidy per-class table as models × classes (in :data:`CATEGORIES` order), rounded."""
+    m = cells.pivot(index="model", columns="category", values=value)
+    return shown(m.reindex(index=list(models) if models is not None else None, columns=list(CATEGORIES)), decimals)
+
+
+def relation(test: str, reading: str | Rules = "official") -> str:
+    """The inequality a test checks under ``reading``, as axis labels and captions write it."""
+    op = "<" if rules_for(reading).strict else "≤"
+    texts = {"nonsub": f"d(p, a) {op} d(p, n)", "pairs": f"d(a1 n1, a1 n2) {op} d(a2 n1, a2 n2)"}
+    if test not in texts:
+        raise ValueError(f"unknown test {test!r}; choose from {', '.join(texts)}")
+    return texts[test]
 
 
 def _per_adjective(x: np.ndarray, axis_keep: int = 0) -> np.ndarray:
@@ -55,34 +86,44 @@ def _per_adjective(x: np.ndarray, axis_keep: int = 0) -> np.ndarray:
 
 
 def _gap_boot(a: np.ndarray, b: np.ndarray, n_boot: int, seed: int):
-    """mean(a) − mean(b) with adjectives resampled within each group."""
+    """Bootstrap interval of mean(a) − mean(b) with adjectives resampled within each group."""
     a, b = a[~np.isnan(a)], b[~np.isnan(b)]
     rng = np.random.default_rng(seed)
-    est = float(a.mean() - b.mean())
     draws = rng.choice(a, (n_boot, a.size)).mean(1) - rng.choice(b, (n_boot, b.size)).mean(1)
     lo, hi = np.quantile(draws, [0.025, 0.975])
-    return est, float(lo), float(hi), int(a.size + b.size)
+    return float(lo), float(hi), int(a.size + b.size)
 
 
-def headlines(models: Sequence[str], *, reading: str = "official", n_boot: int = 1000, seed: int = 0) -> list[dict]:
-    """AAN intersectivity, intersective-vs-privative pair consistency, non-subsectivity gap, under
-    ``reading`` (the authors' code by default, as in the chapters)."""
-    vocab = load_vocabulary()
-    cats = np.asarray(vocab.categories)
-    results = run_models(list(models), vocab=vocab, reading=reading, progress=False)
+def headlines(models: Sequence[str], *, reading: str = "official", n_boot: int = 1000, seed: int = 0,
+              trust_remote_code: bool = False) -> list[dict]:
+    """AAN intersectivity, the intersective-vs-privative pair cell and the non-subsectivity gap,
+    under ``reading`` (the authors' code by default), computed as chapters 31–33 compute them.
+
+    PAIR is chapter 32's (S-I, NS-Pr) cell with its two-way adjective bootstrap; NSGAP chapter
+    33's pooled gap. Every row carries ``ties`` (the share of tied comparisons) and
+    ``degenerate``: True when every comparison behind the number ties, so that the value says
+    nothing about the model (the bag of words: 0 under ``<``, 1 under ``≤``); a synthesis
+    leaves such rows out of rankings.
+    """
+    r = run(list(models), reading=reading, readings=[reading], trust_remote_code=trust_remote_code, progress=False)
+    cats = np.asarray(r.vocab.categories)
+    flat = degenerate_models(r)
     rows = []
-    for m, r in results.items():
-        rows.append(bootstrap_headline(_H["AAN"], m, _per_adjective(r.single_aan, 0), n_boot=n_boot, seed=seed))
-        si, pr = cats == "S-I", cats == "NS-Pr"
-        block = r.pairs[np.ix_(si, pr)]                     # (a1 in S-I, a2 in NS-Pr, n1, n2)
-        valid = ~np.isnan(block)
-        tie_share = float(r.pair_ties[np.ix_(si, pr)][valid].mean()) if valid.any() else float("nan")
-        rows.append(bootstrap_headline(_H["PAIR"], m, _per_adjective(block, 0), n_boot=n_boot, seed=seed,
-                                       ties=tie_share))
-        ni = _per_adjective(r.nonsub, 0)
-        ns = np.isin(cats, ["NS-Pl", "NS-Pr"])
-        s = np.isin(cats, ["S-I", "S-NI"])
-        rows.append(headline_row(_H["NSGAP"], m, *_gap_boot(ni[ns], ni[s], n_boot, seed)))
+    for m, res in r.main.items():
+        row = bootstrap_headline(_H["AAN"], m, _per_adjective(res.single_aan, 0), n_boot=n_boot, seed=seed)
+        rows.append({**row, "degenerate": False})
+        t = pair_table(res, n_boot=n_boot, seed=seed).set_index(["type1", "type2"]).loc[("S-I", "NS-Pr")]
+        n_adj = int(np.isin(cats, ["S-I", "NS-Pr"]).sum())
+        row = headline_row(_H["PAIR"], m, float(t.consistency), float(t.ci_low), float(t.ci_high), n_adj,
+                           float(t.tie_rate))
+        rows.append({**row, "degenerate": bool(t.tie_rate >= 1.0)})
+        gap = class_gap(an_table(res, "nonsub", n_boot=0), [m])["gap (non-sub − sub)"].iloc[0]
+        ni = _per_adjective(res.nonsub, 0)
+        lo, hi, n = _gap_boot(ni[np.isin(cats, ["NS-Pl", "NS-Pr"])], ni[np.isin(cats, ["S-I", "S-NI"])], n_boot, seed)
+        valid = np.isfinite(res.an_distances["phrase_adj"] + res.an_distances["phrase_noun"])
+        ties = float(res.nonsub_ties[valid].mean()) if valid.any() else float("nan")
+        row = headline_row(_H["NSGAP"], m, float(gap), lo, hi, n, ties)
+        rows.append({**row, "degenerate": m in flat})
     return rows
 
 
@@ -91,85 +132,170 @@ def _verdict(x: float) -> str:
 
 
 def try_it(adjectives: Sequence[str], nouns: Sequence[str], models: Sequence[str], *,
-           reading: str = "official") -> pd.DataFrame:
+           reading: str = "official", trust_remote_code: bool = False) -> pd.DataFrame:
     """Part III tests on the reader's adjectives and nouns (cosine distance), written as given.
 
     For each adjective a and noun n: single-phrase intersectivity of "a n" (Eq. 3; the same in
     both readings) and non-subsectivity (Eq. 7). With at least two adjectives and two nouns, the
-    pair test (Eq. 5) for every ordered adjective pair (a1, a2), as the share of noun pairs
-    (n1, n2) for which ``d(a1 n1, a1 n2) < d(a2 n1, a2 n2)`` (``<=`` under ``reading="equations"``).
-    (Loops run over the reader's few words only.)
+    pair test (Eq. 5, :func:`~compsem.montague.metrics.pair_intersectivity`) for every ordered
+    adjective pair (a1, a2), as the share of ordered noun pairs (n1 ≠ n2) for which it holds
+    (strict ``<`` under the official reading, ``≤`` under the equations).
     """
     if reading not in READINGS:
         raise ValueError(f"unknown reading {reading!r}; choose from {', '.join(READINGS)}")
-    strict = reading == "official"
+    strict = rules_for(reading).strict
     adjectives, nouns = validate_texts(adjectives), validate_texts(nouns)
     if not adjectives or not nouns:
         raise ValueError("give at least one adjective and one noun")
     words = list(adjectives) + list(nouns)
-    phrases = [join_phrase(a, n) for a in adjectives for n in nouns]
+    phrases_ = [join_phrase(a, n) for a in adjectives for n in nouns]
     A, N = len(adjectives), len(nouns)
+    a_idx, n_idx = np.divmod(np.arange(A * N), N)
     rows = []
     for m in models:
-        E = embed_texts(words + phrases, m).astype(np.float64)
+        E = embed_texts(words + phrases_, m, trust_remote_code=trust_remote_code).astype(np.float64)
         W, P = E[:len(words)], E[len(words):]
         d_ww = M.cosine_distance_matrix(W, warn=False)
         d_pw = M.cosine_distance_matrix(P, W, warn=False)
-        a_idx, n_idx = np.divmod(np.arange(A * N), N)
-        single = single_intersectivity(d_pw, d_ww, np.stack([a_idx, A + n_idx], axis=1))
-        nonsub = non_subsectivity(d_pw[np.arange(A * N), a_idx], d_pw[np.arange(A * N), A + n_idx], strict=strict)
-        for k, phrase in enumerate(phrases):
+        single_ = single_intersectivity(d_pw, d_ww, np.stack([a_idx, A + n_idx], axis=1))
+        nonsub_ = non_subsectivity(d_pw[np.arange(A * N), a_idx], d_pw[np.arange(A * N), A + n_idx], strict=strict)
+        for k, phrase in enumerate(phrases_):
             rows.append({"model": m, "phrase": phrase, "test": "single-phrase intersectivity (Eq. 3)",
-                         "verdict": _verdict(single[k])})
+                         "verdict": _verdict(single_[k])})
             rows.append({"model": m, "phrase": phrase, "test": "closer to adjective than noun (Eq. 7)",
-                         "verdict": _verdict(nonsub[k])})
+                         "verdict": _verdict(nonsub_[k])})
         if A >= 2 and N >= 2:
-            # Eq. 5 per ordered adjective pair, as the share of noun pairs (n1 != n2). Summed over
-            # both orders of a pair the shares add to 1 (ties aside), so only the split is informative.
             D = M.cosine_distance_matrix(P, warn=False).reshape(A, N, A, N)
-            within = D[np.arange(A), :, np.arange(A), :]                  # (A, N, N): d(a n1, a n2)
-            off = ~np.eye(N, dtype=bool)
+            holds, _ = pair_intersectivity(D[np.arange(A), :, np.arange(A), :], strict=strict, tol=TIE_TOL)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)      # a1 == a2: every entry excluded
+                share = np.nanmean(holds, axis=(2, 3))
             for i in range(A):
                 for j in range(A):
                     if i != j:
-                        holds = (within[i][off] < within[j][off] - 1e-9) if strict else (
-                            within[i][off] <= within[j][off] + 1e-9)
                         rows.append({"model": m, "phrase": f"{adjectives[i]} vs {adjectives[j]}",
                                      "test": "pair test (Eq. 5): share of noun pairs that hold",
-                                     "verdict": f"{100 * holds.mean():.0f} %"})
+                                     "verdict": f"{100 * share[i, j]:.0f} %"})
     return pd.DataFrame(rows)
 
 
-def load_paper_table(table: int) -> pd.DataFrame:
-    """The paper's numbers from ``data/reference/montague_table<table>.csv`` (tables 1, 6, 7, 8)."""
-    return paper_table("montague", f"table{table}")
+# ----------------------------------------------------------------------------- values
 
 
-def compare_with_paper(ours: pd.DataFrame, table: int, model: str,
-                       paper_model: str | None = None) -> pd.DataFrame:
-    """Our cells beside the paper's for one model; ``diff = ours - paper``.
-
-    ``ours`` is a :func:`category_table` or :func:`type_pair_table` frame. Only cells the paper
-    reports are kept.
-    """
-    paper_model = paper_model or paper_model_of(model) or model
-    ref = load_paper_table(table)
-    ref = ref[ref["model"] == paper_model]
-    if ref.empty:
-        raise KeyError(f"the paper's Table {table} has no model {paper_model!r}")
-    keys = ["category"] if "category" in ref.columns else ["type1", "type2"]
-    m = ref[keys + ["value"]].rename(columns={"value": "paper"}).merge(
-        ours[keys + ["consistency", "ci_low", "ci_high"]].rename(columns={"consistency": "ours"}),
-        on=keys, how="left")
-    m.insert(0, "model", model)
-    if "reading" in ours.columns and len(ours):
-        m.insert(1, "reading", ours["reading"].iloc[0])
-    m["paper_model"] = paper_model
-    m["diff"] = m["ours"] - m["paper"]
-    m["paper_in_ci"] = (m["paper"] >= m["ci_low"] - 1e-9) & (m["paper"] <= m["ci_high"] + 1e-9)
-    return m
+def _maxabs(c: pd.DataFrame) -> float:
+    return float(c["difference"].abs().max()) if len(c) else np.nan
 
 
+def _truncation(cells: pd.DataFrame, prefix: str) -> dict:
+    """How many cells only truncation explains (and only rounding: expected 0)."""
+    if not len(cells):
+        return {f"{prefix}_n_cut_only": np.nan, f"{prefix}_n_round_only": np.nan, f"{prefix}_n_cells": np.nan}
+    t = truncation_check(cells).sum(numeric_only=True)
+    return {f"{prefix}_n_cut_only": int(t.only_truncated), f"{prefix}_n_round_only": int(t.only_rounded),
+            f"{prefix}_n_cells": int(t.cells)}
+
+
+def _phrases_values(v: PhrasesView) -> dict:
+    r, f = v.run, v.frame
+    return {"n_adj": r.vocab.n_adj, "n_noun": r.vocab.n_noun, "n_an": int((f.kind == "AN").sum()),
+            "n_aan": int((f.kind == "AAN").sum()), "n_phrases": len(f), "n_aa": len(r.phrases.aa),
+            "geo_first_model": r.models[0], "geo_pa_mean": float(v.geo["d(phrase, adjective)"].mean()),
+            "geo_pn_mean": float(v.geo["d(phrase, noun)"].mean()), "geo_an_mean": float(v.geo["d(adjective, noun)"].mean())}
+
+
+def _single_values(v: SingleView) -> dict:
+    r, ref, dec, tests = v.run, v.run.ref_model, v.dec, v.tests
+    overall = {m: float(np.nanmean(res.single_an)) for m, res in r.main.items()}
+    out = {"an_min_model": min(overall, key=overall.get), "an_min_value": min(overall.values()),
+           "an_max_value": max(overall.values()), "an_ref_maxabs": _maxabs(v.cmp1),
+           "aan_ref_maxabs": _maxabs(v.cmp6), "aan_eq_maxabs": _maxabs(v.eq6),
+           "aan_eq_mae": float(v.eq6["difference"].abs().mean()) if len(v.eq6) else np.nan,
+           "aan_eq_n_lower": int((v.eq6["difference"] < 0).sum()) if len(v.eq6) else np.nan,
+           "aan_eq_n_cells": len(v.eq6) if len(v.eq6) else np.nan}
+    out.update(_truncation(pd.concat([v.cmp1, v.cmp6]) if len(v.cmp1) else v.cmp1, "single_ref"))
+    keys = {"official (authors' code)": "off", "strings as English writes them": "str",
+            "equations (all four switched)": "eq"}
+    for row in dec.itertuples():
+        if keys.get(row.step):
+            out[f"dec_{keys[row.step]}_t{row.table}_max"] = row.max_abs_diff
+            out[f"dec_{keys[row.step]}_t{row.table}_mean"] = row.mean_abs_diff
+            out[f"dec_{keys[row.step]}_t{row.table}_moved"] = row.moved
+    t6 = dec[(dec.table == 6) & dec.step.str.startswith("test I")] if len(dec) else dec
+    out["dec_t6_rule"] = float(t6.moved.iloc[0]) if len(t6) else np.nan
+    cell_ = lambda col, test: cell(tests, col, model=ref, test=test)   # noqa: E731
+    out.update({"n_perm_used": v.n_perm, "perm_p_an_ref": cell_("perm_p", "single_AN"),
+                "perm_p_aan_ref": cell_("perm_p", "single_AAN"), "chi2_p_aan_ref": cell_("chi2_p", "single_AAN"),
+                "n_models_aan_sig": int((tests[tests.test == "single_AAN"].perm_p < 0.05).sum()),
+                "n_models": len(r.models)})
+    return out
+
+
+def _pairs_values(v: PairsView) -> dict:
+    r, ref, ties = v.run, v.run.ref_model, v.ties
+    no_ties = [m for m in r.models if ties[m] == 0]
+    diag = v.diagonal.drop(columns="overall_tie_rate")
+    tied = [m for m in r.models if ties[m] > 0]
+    out = {"n_comb_first": int(np.count_nonzero(~np.isnan(r.main[r.models[0]].pairs))),
+           "n_models_no_ties": len(no_ties),
+           "diag_max_dev": float((diag.loc[no_ties] - 0.5).abs().max().max()) if no_ties else np.nan,
+           "bow_tie_rate": float(ties.get("bow", np.nan)), "bow_untied_share": 1 - float(ties.get("bow", np.nan)),
+           "tied_models": ", ".join(tied) or "none"}
+    for name, t2 in [("ref_si_sni", "S-NI"), ("ref_si_nspr", "NS-Pr")]:
+        for suffix, col in [("", "consistency"), ("_lo", "ci_low"), ("_hi", "ci_high")]:
+            out[name + suffix] = cell(v.pairs, col, model=ref, type1="S-I", type2=t2)
+    off = v.eq7[v.eq7.type1 != v.eq7.type2] if len(v.eq7) else v.eq7
+    out.update({"pairs_ref_maxabs": _maxabs(v.cmp7), "pairs_eq_mae": float(off["difference"].abs().mean()) if len(off) else np.nan,
+                "pairs_eq_maxabs": _maxabs(off),
+                "pairs_eq_sign": int(((off.ours - 0.5) * (off.paper - 0.5) > 0).sum()) if len(off) else np.nan,
+                "pairs_ref_n_off": len(off) if len(off) else np.nan})
+    out.update(_truncation(v.cmp7, "pairs_ref"))
+    dec = v.dec
+    for key, start in [("pairs_rule_moved", "test II"), ("pairs_strings_moved", "strings")]:
+        out[key] = float(dec[dec.step.str.startswith(start)].moved.iloc[0]) if len(dec) else np.nan
+    out["pairs_perm_p_ref"] = cell(v.tests, "perm_p", model=ref) if ref else np.nan
+    spread = score_spread(v.scores.score.to_numpy(), r.vocab)
+    for c, x in spread["class_means"].items():
+        out[f"pair_mean_{c.replace('-', '')}"] = x
+    out.update({"pair_within_sd": spread["within_sd"], "pair_between_sd": spread["between_sd"]})
+    return out
+
+
+def _nonsub_values(v: NonsubView) -> dict:
+    r, ref = v.run, v.run.ref_model
+    out = {"ns_ref_maxabs": _maxabs(v.cmp8), "ns_eq_maxabs": _maxabs(v.eq8)}
+    out.update(_truncation(v.cmp8, "ns_ref"))
+    keys = ["official", "clean", "occurence"]
+    for key, row in zip(keys, v.spell.itertuples()) if len(v.spell) else ():
+        out[f"ns_spell_{key}_max"] = row.max_abs_diff
+    for key in keys:
+        out.setdefault(f"ns_spell_{key}_max", np.nan)
+    d = v.direction
+    real = d[~d.degenerate]
+    out.update({"ns_n_right_direction": int((real["gap (non-sub − sub)"] > 0).sum()), "ns_n_models": len(real),
+                "ns_n_degenerate": len(v.degenerate), "ns_degenerate": ", ".join(v.degenerate) or "none",
+                "ns_perm_p_ref": cell(v.tests, "perm_p", model=ref) if ref else np.nan,
+                "ns_gap_ref": float(d.loc[ref, "gap (non-sub − sub)"]) if ref else np.nan,
+                "ns_relation": relation("nonsub", r.reading)})
+    spread = score_spread(v.scores.score.to_numpy(), r.vocab)
+    out.update({"ns_within_sd": spread["within_sd"], "ns_between_sd": spread["between_sd"]})
+    return out
+
+
+_VALUES = {PhrasesView: _phrases_values, SingleView: _single_values, PairsView: _pairs_values,
+           NonsubView: _nonsub_values}
+
+
+def values(view) -> dict[str, object]:
+    """The numbers (and a few names) a chapter's prose cites, keyed by their glue names, from
+    its view (:func:`phrases`, :func:`single`, :func:`pairs` or :func:`nonsub`). A value that the
+    run cannot give (no model of the paper in it) is NaN, never left out."""
+    fn = _VALUES.get(type(view))
+    if fn is None:
+        raise TypeError(f"values() takes a Part III chapter view, not {type(view).__name__}")
+    return fn(view)
+
+
+# ----------------------------------------------------------------------------- figures
 
 
 def plot_type_matrix(matrix: pd.DataFrame, ax, *, title: str = "", vmin: float = 0.0, vmax: float = 1.0,
@@ -230,6 +356,44 @@ def plot_set_diagrams(axes=None):
     return axes
 
 
+def plot_type_matrices(cells: pd.DataFrame, models: Sequence[str], *, title: str = "{model}"):
+    """One type-pair heat map (:func:`plot_type_matrix`) per model of ``cells`` (a tidy
+    :func:`~compsem.montague.tables.pair_table` / ``aan_table`` frame), two to a row
+    (:func:`compsem.figures.subplot_grid`). Returns the Figure."""
+    fig, axes = subplot_grid(len(models), ncol=2, panel=(4.2, 3.9))
+    for ax, m in zip(axes, models):
+        if len(cells) and len(cells[cells.model == m]):
+            plot_type_matrix(as_matrix(cells[cells.model == m]), ax, title=title.format(model=m))
+    fig.tight_layout()
+    return fig
+
+
+def plot_classes(cells: pd.DataFrame, paper: pd.DataFrame, *, ylabel: str, paper_models: Sequence[str] = ("MiniLM",),
+                 reference: float | None = None, ax=None):
+    """Consistency per adjective class and model with its interval
+    (:func:`compsem.figures.interval_plot`, one colour per model across the book), the paper's
+    values for ``paper_models`` as black markers."""
+    cats = list(CATEGORIES)
+    data = cells.assign(category=pd.Categorical(cells.category, cats)).sort_values("category")
+    ax = interval_plot(data, x="category", y="consistency", low="ci_low", high="ci_high", hue="model", ax=ax,
+                       reference=reference, ylabel=ylabel, xlabel="adjective class",
+                       colors=model_colors(list(dict.fromkeys(cells.model))))
+    for pm, mk in zip(paper_models, ["x", "+", "1", "2"]):
+        p = paper[paper.model == pm].set_index("category").reindex(cats)
+        ax.scatter(np.arange(len(cats)), p.value, marker=mk, color="black", s=50, zorder=5, label=f"paper: {pm}")
+    ax.set_ylim(-0.02, 1.05)
+    ax.legend(fontsize=8, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)
+    return ax
+
+
+def plot_adjective_scores(scores: pd.DataFrame, *, ylabel: str, title: str = "", reference: float | None = None):
+    """Each adjective's score by class with the class means (:func:`compsem.figures.strip_plot`).
+    Returns the Figure."""
+    fig, ax = plt.subplots(figsize=(8, 3.2))
+    strip_plot(scores, x="category", y="score", order=list(CATEGORIES), ax=ax, reference=reference,
+               ylabel=ylabel, title=title)
+    fig.tight_layout()
+    return fig
 
 
 def cell(table: pd.DataFrame, column: str = "consistency", **where) -> float:
@@ -240,32 +404,3 @@ def cell(table: pd.DataFrame, column: str = "consistency", **where) -> float:
         mask &= (table[k] == v).to_numpy()
     row = table.loc[mask, column]
     return float(row.iloc[0]) if len(row) else float("nan")
-
-
-def class_gap(ns: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
-    """Per model, the consistency of the non-subsectivity test pooled over the subsective classes
-    (S-I, S-NI) and over the non-subsective ones (NS-Pl, NS-Pr), each cell weighted by its
-    phrase count ``n``, and the gap non-subsective − subsective (positive: the expected direction)."""
-    def pooled(classes):
-        d = ns[ns.category.isin(classes)]
-        w = d.consistency * d.n
-        return w.groupby(d.model).sum() / d.n.groupby(d.model).sum()
-    out = pd.DataFrame({"subsective (S-I, S-NI)": pooled(["S-I", "S-NI"]),
-                        "non-subsective (NS-Pl, NS-Pr)": pooled(["NS-Pl", "NS-Pr"])})
-    out["gap (non-sub − sub)"] = out.iloc[:, 1] - out.iloc[:, 0]
-    return out.reindex(list(models))
-
-
-def plot_nonsubsective(ns: pd.DataFrame, paper8: pd.DataFrame, categories: Sequence[str], ax=None):
-    """Non-subsectivity consistency per adjective class and model with its interval
-    (:func:`compsem.figures.interval_plot`), the paper's Table 8 values as black markers."""
-    ax = interval_plot(ns.assign(category=pd.Categorical(ns.category, list(categories))).sort_values("category"),
-                       x="category", y="consistency", low="ci_low", high="ci_high", hue="model", ax=ax,
-                       reference=0.5, ylabel="consistency (Eq. 8)")
-    xs = np.arange(len(categories))
-    for pm, mk in [("MiniLM", "x"), ("GloVe", "+")]:
-        p = paper8[paper8.model == pm].set_index("category").reindex(list(categories))
-        ax.scatter(xs, p.value, marker=mk, color="black", s=50, zorder=5, label=f"paper: {pm}")
-    ax.set_ylim(-0.02, 1.05)
-    ax.legend(fontsize=8, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.12), frameon=False)
-    return ax

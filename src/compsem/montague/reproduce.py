@@ -15,18 +15,23 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
+from ..reference import paper_row
+from ..reference import paper_table as _reference_table
 from .data import Vocabulary, build_phrases, load_vocabulary
-from .metrics import Rules, rules_for
-from .report import compare_with_paper, paper_model_of
-from .study import MontagueResult, embed_phrases, run_readings, run_tests
+from .metrics import TIE_TOL, Rules, rules_for
+from .study import MontagueResult, embed_phrases, reference_model, run_readings, run_tests
 from .tables import aan_table, an_table, pair_table
 
-__all__ = ["PAPER_TABLES", "reference_model", "beside_paper", "paper_table_of", "collect", "reproduced", "reproduced_view", "reproduction_summary",
+__all__ = ["PAPER_TABLES", "paper_table", "paper_model_of", "compare_with_paper", "reference_model", "beside_paper",
+           "paper_table_of", "collect", "reproduced", "reproduced_view", "reproduced_beside", "reproduction_summary", "truncation_check", "PRINTED_DECIMALS",
            "DECOMPOSITION", "decomposition", "decomposition_view", "spelling_effect"]
 
 #: Paper table -> (the test it reports, the phrase set it needs).
 PAPER_TABLES: dict[int, tuple[str, str]] = {1: ("single_an", "AN"), 6: ("single_aan", "AAN"),
                                             7: ("pairs", "AN"), 8: ("nonsub", "AN")}
+
+#: Decimals the paper prints in each of those tables (Table 1 has two, the appendix tables four).
+PRINTED_DECIMALS: dict[int, int] = {1: 2, 6: 4, 7: 4, 8: 4}
 
 #: The steps of :func:`decomposition`: (label, rules, strings). Each row after the first
 #: switches one rule of the official reading to the equations' choice; the last switches all.
@@ -40,13 +45,41 @@ DECOMPOSITION: tuple[tuple[str, Rules, str], ...] = (
 )
 
 
-def reference_model(models: Iterable[str]) -> str | None:
-    """The model a chapter compares cell by cell with the paper: the paper's MiniLM (our
-    ``sbert-mini``, same weights) when it is in ``models``, else the first model with a row in
-    the paper's tables, else ``None``."""
-    models = list(models)
-    return (next((m for m in models if paper_model_of(m) == "MiniLM"), None)
-            or next((m for m in models if paper_model_of(m)), None))
+def paper_table(name: str | int) -> pd.DataFrame:
+    """The paper's numbers transcribed in ``data/reference/montague_<name>.csv`` (``"table1"``,
+    or the table's number: 1, 6, 7, 8), through :func:`compsem.reference.paper_table`."""
+    return _reference_table("montague", f"table{name}" if isinstance(name, int) else name)
+
+
+def paper_model_of(spec: str) -> str | None:
+    """The row name of the paper's tables that ``spec`` stands beside (``"MiniLM"`` for
+    ``sbert-mini``), from ``data/reference/paper_models.csv``; ``None`` if the paper has none."""
+    return paper_row("montague", spec)
+
+
+def compare_with_paper(ours: pd.DataFrame, table: int, model: str,
+                       paper_model: str | None = None) -> pd.DataFrame:
+    """Our cells beside the paper's for one model; ``diff = ours - paper``.
+
+    ``ours`` is a :func:`category_table` or :func:`type_pair_table` frame. Only cells the paper
+    reports are kept.
+    """
+    paper_model = paper_model or paper_model_of(model) or model
+    ref = paper_table(table)
+    ref = ref[ref["model"] == paper_model]
+    if ref.empty:
+        raise KeyError(f"the paper's Table {table} has no model {paper_model!r}")
+    keys = ["category"] if "category" in ref.columns else ["type1", "type2"]
+    m = ref[keys + ["value"]].rename(columns={"value": "paper"}).merge(
+        ours[keys + ["consistency", "ci_low", "ci_high"]].rename(columns={"consistency": "ours"}),
+        on=keys, how="left")
+    m.insert(0, "model", model)
+    if "reading" in ours.columns and len(ours):
+        m.insert(1, "reading", ours["reading"].iloc[0])
+    m["paper_model"] = paper_model
+    m["diff"] = m["ours"] - m["paper"]
+    m["paper_in_ci"] = (m["paper"] >= m["ci_low"] - TIE_TOL) & (m["paper"] <= m["ci_high"] + TIE_TOL)
+    return m
 
 
 def beside_paper(results: dict[str, MontagueResult], table: int, *, n_boot: int = 1000, seed: int = 0
@@ -97,10 +130,47 @@ def reproduction_summary(cells: pd.DataFrame) -> pd.DataFrame:
                          "within_5e-4": g.apply(lambda s: int((s <= 5e-4).sum()))}).reset_index()
 
 
+def _shown(x, decimals: int = 4):
+    """Rounded for display, with no negative zero ("-0.0000" reads as a sign that is not there)."""
+    return np.round(x, decimals) + 0.0
+
+
+def _truncate(x: np.ndarray, decimals: int) -> np.ndarray:
+    """``x`` cut (not rounded) to ``decimals`` places; the 1e-6 guard keeps binary noise
+    (0.7 * 1e4 = 6999.999…) from cutting one place too low."""
+    scale = 10.0 ** decimals
+    return np.floor(np.round(np.asarray(x, dtype=float) * scale, 6)) / scale
+
+
+def truncation_check(cells: pd.DataFrame) -> pd.DataFrame:
+    """How the paper turned its numbers into printed decimals, per table of a :func:`reproduced`
+    frame: cells compared, cells where our value *rounded* to the printed decimals
+    (:data:`PRINTED_DECIMALS`) matches the paper, cells where our value *cut* to them matches,
+    and the cells where only one of the two matches."""
+    rows = []
+    for t, c in cells.groupby("table", sort=False):
+        d = PRINTED_DECIMALS[int(t)]
+        ours, paper = c["ours"].to_numpy(float), c["paper"].to_numpy(float)
+        rounded = np.abs(np.round(ours, d) - paper) < 0.5 * 10.0 ** -(d + 2)
+        cut = np.abs(_truncate(ours, d) - paper) < 0.5 * 10.0 ** -(d + 2)
+        rows.append({"table": int(t), "decimals": d, "cells": len(c), "match_rounded": int(rounded.sum()),
+                     "match_truncated": int(cut.sum()), "only_rounded": int((rounded & ~cut).sum()),
+                     "only_truncated": int((cut & ~rounded).sum())})
+    return pd.DataFrame(rows)
+
+
 def reproduced_view(cells: pd.DataFrame) -> pd.DataFrame:
-    """A :func:`reproduced` frame for display: one row per cell with paper, ours and difference."""
+    """A :func:`reproduced` frame for display: one row per cell with paper, ours and difference
+    (four decimals, no negative zero)."""
     keys = ["category"] if "category" in cells.columns else ["type1", "type2"]
-    return cells.set_index(keys)[["paper", "ours", "difference"]].round(4)
+    return _shown(cells.set_index(keys)[["paper", "ours", "difference"]])
+
+
+def reproduced_beside(official: pd.DataFrame, equations: pd.DataFrame) -> pd.DataFrame:
+    """The official reading's :func:`reproduced_view` with the equations' ``ours`` and
+    ``difference`` beside it (columns suffixed " (equations)")."""
+    eq = reproduced_view(equations)[["ours", "difference"]]
+    return reproduced_view(official).join(eq.rename(columns=lambda c: f"{c} (equations)"))
 
 
 def decomposition_view(dec: pd.DataFrame, value: str = "moved") -> pd.DataFrame:
@@ -109,7 +179,7 @@ def decomposition_view(dec: pd.DataFrame, value: str = "moved") -> pd.DataFrame:
     steps = list(dict.fromkeys(dec["step"]))
     out = dec.pivot(index="step", columns="table", values=value).reindex(steps)
     out.columns = [f"Table {t}" for t in out.columns]
-    return out.round(4)
+    return _shown(out)
 
 
 def decomposition(model: str = "sbert-mini", *, tables: Iterable[int] = (1, 6, 7, 8), embed_fn=None,

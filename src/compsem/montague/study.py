@@ -16,15 +16,36 @@ from dataclasses import dataclass, field
 import numpy as np
 from tqdm.auto import tqdm
 
+from .. import paths
 from ..cache import embed
-from ..encoders import check_available, resolve_models
+from ..data import file_sha256
+from ..encoders import check_available, get_encoder
+from ..encoders import resolve_models as _resolve_specs
 from ..reference import paper_row
 from .data import PHRASE_SETS, PhraseSet, Vocabulary, build_phrases, check_strings, load_vocabulary
-from .metrics import (READINGS, Rules, _check_distance, closer_than_all, non_subsectivity, pair_intersectivity,
-                      pairwise_distance, rules_for, single_intersectivity, within_adjective_distances)
+from .metrics import (READINGS, TIE_TOL, Rules, _check_distance, closer_than_all, non_subsectivity,
+                      pair_intersectivity, pairwise_distance, rules_for, single_intersectivity,
+                      within_adjective_distances)
 
-__all__ = ["Embedded", "MontagueResult", "embed_texts", "embed_phrases", "run_tests", "run_models", "run_readings",
-           "reading_label", "planned_texts"]
+__all__ = ["Embedded", "MontagueResult", "MontagueRun", "resolve_models", "reference_model", "run", "embed_texts",
+           "embed_phrases", "run_tests", "run_models", "run_readings", "reading_label", "planned_texts"]
+
+
+def resolve_models(models="panel", *, trust_remote_code: bool = False) -> list[str]:
+    """A chapter's ``models`` parameter as a list of specs: ``"panel"`` (the installed offline
+    panel), ``"paper"`` (the paper's models that map to public checkpoints,
+    ``data/reference/paper_models.csv``), one spec or a list. Nothing is loaded here;
+    ``trust_remote_code`` lets ``"paper"`` pick a checkpoint that needs remote code."""
+    return _resolve_specs(models, study="montague", trust_remote_code=trust_remote_code)
+
+
+def reference_model(models: Iterable[str]) -> str | None:
+    """The model compared cell by cell with the paper: the paper's MiniLM (our ``sbert-mini``,
+    same weights) when it is in ``models``, else the first model with a row in the paper's
+    tables, else ``None``."""
+    models = list(models)
+    return (next((m for m in models if paper_row("montague", m) == "MiniLM"), None)
+            or next((m for m in models if paper_row("montague", m)), None))
 
 
 @dataclass
@@ -153,6 +174,8 @@ class MontagueResult:
     reading: str = "official"
     rules: Rules = field(default_factory=Rules)
     strings: str = "official"
+    nonsub_ties: np.ndarray | None = None
+    dim: int = 0
 
 
 def _degenerate_rows(X: np.ndarray) -> int:
@@ -228,8 +251,11 @@ def run_tests(emb: Embedded, vocab: Vocabulary, phrases: PhraseSet | None = None
         nan_emb["AAN"] = _degenerate_rows(emb.aan)
     an_d = {"phrase_adj": D_an_w[rows, a_idx].reshape(A, N), "phrase_noun": D_an_w[rows, A + n_idx].reshape(A, N),
             "adj_noun": D_ww[a_idx, A + n_idx].reshape(A, N)}
+    with np.errstate(invalid="ignore"):   # a NaN distance is no tie (its phrase is undefined)
+        ns_ties = np.abs(an_d["phrase_adj"] - an_d["phrase_noun"]) <= TIE_TOL
     return MontagueResult(emb.model, distance, vocab, single_an, pairs, ties, nonsub, single_aan,
-                          an_d, nan_emb, secs, reading_label(rules), rules, emb.strings)
+                          an_d, nan_emb, secs, reading_label(rules), rules, emb.strings, ns_ties,
+                          int(emb.words.shape[1]))
 
 
 def run_readings(models: Sequence[str], *, readings: Iterable[str | Rules] = READINGS,
@@ -286,7 +312,82 @@ def planned_texts(params: dict) -> dict[str, list[str]]:
         authors = Vocabulary(vocab.adjectives, vocab.categories,
                              ["occurence" if n == "occurrence" else n for n in vocab.nouns])
         extra += _texts(build_phrases(authors, strings="clean"), sets)
-    models = resolve_models(params.get("models", "panel"), study="montague")
-    ref = next((m for m in models if paper_row("montague", m) == "MiniLM"), None) or next(
-        (m for m in models if paper_row("montague", m)), None)
+    models = resolve_models(params.get("models", "panel"),
+                            trust_remote_code=params.get("trust_remote_code") is True)
+    ref = reference_model(models)
     return {m: list(dict.fromkeys(extra if m == ref else base)) for m in models}
+
+
+@dataclass
+class MontagueRun:
+    """What a Part III chapter computes: the models, both readings' results from the same
+    embeddings (``results[reading][model]``), and the switches they were computed under.
+
+    ``reading`` is the chapter's chosen reading (:attr:`main`); :attr:`other` the one shown
+    beside it; :attr:`ref_model` the model compared cell by cell with the paper (or None).
+    """
+
+    models: list[str]
+    results: dict[str, dict[str, MontagueResult]]
+    vocab: Vocabulary
+    phrases: PhraseSet
+    reading: str = "official"
+    strings: str = "official"
+    distance: str = "cos"
+    phrase_sets: tuple[str, ...] = PHRASE_SETS
+    identities: dict[str, str] = field(default_factory=dict)
+    trust_remote_code: bool = False
+
+    @property
+    def main(self) -> dict[str, MontagueResult]:
+        """``{model: result}`` under the chapter's reading."""
+        return self.results[self.reading]
+
+    @property
+    def other(self) -> str:
+        """The reading shown beside the chosen one."""
+        return next(r for r in READINGS if r != self.reading)
+
+    @property
+    def ref_model(self) -> str | None:
+        return reference_model(self.models)
+
+    def provenance(self, **extra) -> dict:
+        """The provenance a chapter writes beside its tables: models, their identities, the
+        checksums of the word lists, the switches of the run (and ``extra``)."""
+        data = {f: file_sha256(paths.data_dir("montague", f)) for f in ("adjectives.csv", "nouns.csv")}
+        return dict(models=list(self.models), identities=dict(self.identities), data_checksums=data,
+                    reading=self.reading, strings=self.strings, distance=self.distance,
+                    phrase_sets=list(self.phrase_sets), **extra)
+
+
+def _identity(model: str, trust_remote_code: bool, embed_fn) -> str:
+    if embed_fn is not None:
+        return f"{model} (embedding function {getattr(embed_fn, '__name__', 'given')})"
+    return get_encoder(model, trust_remote_code=trust_remote_code).identity
+
+
+def run(models="panel", *, reading: str = "official", readings: Iterable[str | Rules] = READINGS,
+        strings: str = "official", distance: str = "cos", phrase_sets: Iterable[str] = PHRASE_SETS,
+        vocab: Vocabulary | None = None, trust_remote_code: bool = False, embed_fn=None,
+        progress: bool = True) -> MontagueRun:
+    """Resolve ``models``, embed each once (cached) and run the three tests under every reading
+    of ``readings`` (both by default) from the same embeddings.
+
+    Raises :class:`~compsem.errors.ModelsUnavailableError` before any embedding, naming every
+    model that cannot be loaded here.
+    """
+    if reading not in READINGS:
+        raise ValueError(f"unknown reading {reading!r}; choose from {', '.join(READINGS)}")
+    specs = list(models) if embed_fn is not None and not isinstance(models, str) else resolve_models(
+        models, trust_remote_code=trust_remote_code)
+    vocab = vocab or load_vocabulary()
+    sets = _check_sets(phrase_sets)
+    readings = [readings] if isinstance(readings, (str, Rules)) else list(readings)
+    if reading not in [reading_label(r) for r in readings]:
+        readings.append(reading)
+    res = run_readings(specs, readings=readings, vocab=vocab, strings=strings, distance=distance, sets=sets,
+                       embed_fn=embed_fn, trust_remote_code=trust_remote_code, progress=progress)
+    ids = {m: _identity(m, trust_remote_code, embed_fn) for m in specs}
+    return MontagueRun(specs, res, vocab, build_phrases(vocab, strings=strings), reading, strings, distance, sets,
+                       ids, trust_remote_code)

@@ -3,7 +3,7 @@ intervals, and the tests of "the classes do not differ" (χ², adjective-level p
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -14,7 +14,7 @@ from .study import MontagueResult
 
 __all__ = ["category_table", "type_pair_table", "an_table", "aan_table", "pair_table", "as_matrix",
            "adjective_scores", "permutation_test", "chi2_test", "CLASS_TESTS",
-           "category_difference_tests", "class_tests_view", "score_spread"]
+           "category_difference_tests", "class_tests_view", "score_spread", "class_gap"]
 
 
 def _sums(holds: np.ndarray, lead: int, per_noun: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -310,3 +310,17 @@ def score_spread(scores: np.ndarray, vocab: Vocabulary) -> dict:
     within = float(np.sqrt((resid ** 2).sum() / max(len(resid) - groups, 1)))
     between = float(np.nanstd([m for m in means.values()], ddof=1))
     return {"class_means": means, "within_sd": within, "between_sd": between}
+
+
+def class_gap(ns: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
+    """Per model, the consistency of the non-subsectivity test pooled over the subsective classes
+    (S-I, S-NI) and over the non-subsective ones (NS-Pl, NS-Pr), each cell weighted by its
+    phrase count ``n``, and the gap non-subsective − subsective (positive: the expected direction)."""
+    def pooled(classes):
+        d = ns[ns.category.isin(classes)]
+        w = d.consistency * d.n
+        return w.groupby(d.model).sum() / d.n.groupby(d.model).sum()
+    out = pd.DataFrame({"subsective (S-I, S-NI)": pooled(["S-I", "S-NI"]),
+                        "non-subsective (NS-Pl, NS-Pr)": pooled(["NS-Pl", "NS-Pr"])})
+    out["gap (non-sub − sub)"] = out.iloc[:, 1] - out.iloc[:, 0]
+    return out.reindex(list(models))

@@ -89,6 +89,18 @@ def _verdict(x: float) -> str:
     return "undefined" if not np.isfinite(x) else ("holds" if x else "fails")
 
 
+def _union_case(ratio: float, t: float, *, comparable: float = 0.1, near: float = 0.25) -> tuple[str, str, bool]:
+    """(norm case, expected region, whether ``t`` lies in it) for one union, with the union
+    chapter's thresholds: comparable norms → between A and B; otherwise near the longer input."""
+    if not np.isfinite(ratio):
+        return "undefined", "between A and B", False
+    if abs(ratio - 1) <= comparable:
+        return "comparable norms", "between A and B: 0 ≤ t ≤ 1", bool(0 <= t <= 1)
+    if ratio > 1:
+        return "A longer", f"near A: |t| ≤ {near:g}", bool(abs(t) <= near)
+    return "B longer", f"near B: |t − 1| ≤ {near:g}", bool(abs(t - 1) <= near)
+
+
 def try_it(a: str, b: str, overlap: str, difference: str, union: str, models: Sequence[str], *,
            trust_remote_code: bool = False) -> pd.DataFrame:
     """Part I criteria at ε = 0 (cosine) for one A, B and a candidate O, D and U.
@@ -103,6 +115,8 @@ def try_it(a: str, b: str, overlap: str, difference: str, union: str, models: Se
         dD = criterion_deltas(A, B, D, "difference", measure="cos")
         gO, gD, gU = (M.plane_geometry(A, B, X, warn=False) for X in (O, D, U))
         ratio = float(M.norm_ratio(A, B, warn=False)[0])
+        # C6's expected region follows the norm case, as in the union chapter (tables.union_table)
+        case, region, in_region = _union_case(ratio, float(gU.t[0]))
         checks = [
             ("C1 Δ1 = cos(A,O) − cos(A,B)", dO["d1"][0], dO["d1"][0] >= 0),
             ("C1 Δ2 = cos(B,O) − cos(A,B)", dO["d2"][0], dO["d2"][0] >= 0),
@@ -111,11 +125,13 @@ def try_it(a: str, b: str, overlap: str, difference: str, union: str, models: Se
             ("C3 Δ2 = cos(A,B) − cos(B,D)", dD["d2"][0], dD["d2"][0] >= 0),
             ("C4 Δ3 = cos(A−B, D) − cos(A−B, B)", dD["d3"][0], dD["d3"][0] >= 0),
             ("C5 position t of D (near A: |t| ≤ 0.25)", gD.t[0], abs(gD.t[0]) <= 0.25),
-            ("C6 position t of U (between: 0 ≤ t ≤ 1)", gU.t[0], 0 <= gU.t[0] <= 1),
-            ("C6 norm ratio |A|/|B|", ratio, np.nan),
+            ("C6 norm ratio |A|/|B| (comparable: within 0.1 of 1)", ratio, case),
+            (f"C6 position t of U (expected {region})", gU.t[0], in_region),
         ]
         for name, value, ok in checks:
-            ok = float(ok) if np.isfinite(value) and not (isinstance(ok, float) and np.isnan(ok)) else np.nan
-            rows.append({"model": m, "criterion": name, "value": float(value),
-                         "verdict": "" if name.startswith("C6 norm") else _verdict(ok)})
+            if isinstance(ok, str):          # the norm case is a description, not a pass or a fail
+                verdict = ok
+            else:
+                verdict = _verdict(float(ok) if np.isfinite(value) else np.nan)
+            rows.append({"model": m, "criterion": name, "value": float(value), "verdict": verdict})
     return pd.DataFrame(rows)

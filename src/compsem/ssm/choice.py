@@ -17,6 +17,7 @@ import numpy as np
 from tqdm import tqdm
 
 from ..encoders import validate_texts
+from ..progress import wanted
 from .data import unique_texts
 
 __all__ = ["OPTIONS", "choice_prompt", "parse_choice", "LLMChoice"]
@@ -75,7 +76,7 @@ class LLMChoice:
         prompts = [choice_prompt(uniq[i], uniq[j]) for i, j in zip(I, J)]
         answers: list[str] = []
         for s in tqdm(range(0, len(prompts), self.batch_size), desc=f"LLM pairs ({self.model_name})",
-                      disable=not progress):
+                      disable=not wanted(progress)):
             batch = prompts[s:s + self.batch_size]
             got = list(self.generator(batch))
             if len(got) != len(batch):

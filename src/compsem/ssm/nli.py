@@ -27,6 +27,7 @@ from ..device import resolve_device, torch_dtype
 from ..encoders import split_options, validate_texts, weights_digest
 from ..encoders.base import looks_like_hub_failure, quiet_transformers
 from ..errors import DataError, HubUnavailableError, UnknownModelError
+from ..progress import wanted
 from .data import unique_texts
 
 __all__ = ["MissingEntailmentLabel", "entailment_index", "NLICrossEncoder", "load_nli", "parse_nli_spec",
@@ -184,7 +185,7 @@ class NLICrossEncoder:
             raise ValueError("premises and hypotheses differ in length")
         order = np.argsort([-(len(a) + len(b)) for a, b in zip(premises, hypotheses)], kind="stable")
         out = np.empty((len(order), int(self.model.config.num_labels)))
-        bar = tqdm(total=len(order), desc=f"NLI pairs ({self.model_name})", unit="pair", disable=not progress)
+        bar = tqdm(total=len(order), desc=f"NLI pairs ({self.model_name})", unit="pair", disable=not wanted(progress))
         with torch.inference_mode():
             for s in range(0, len(order), self.batch_size):
                 idx = order[s:s + self.batch_size]

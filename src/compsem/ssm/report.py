@@ -17,8 +17,10 @@ import numpy as np
 import pandas as pd
 
 from .. import reference
+from ..fmt import number, plural
 from ..encoders import validate_texts
-from ..results import Headline, headline_row
+from ..results import Headline, Prose, headline_row
+from ..stats import leader_sentence
 from .data import CATEGORIES, Pool, load_study
 from .metrics import distances
 from .plots import mean_scores_heatmap, metric_intervals, reference_matrix, score_matrices, space_maps, zoom_maps
@@ -30,7 +32,7 @@ __all__ = ["HEADLINES", "headlines", "try_it", "paper_table", "values", "VIEWS",
            "cluster_members", "judgement_distribution", "cluster_table", "models_table", "mean_scores",
            "accuracy", "accuracy_by_label", "beside_paper", "ssm_metrics", "category_header", "basis_table",
            "stress_table", "reference_matrix", "score_matrices", "mean_scores_heatmap", "metric_intervals",
-           "space_maps", "zoom_maps", "layouts", "pick_basis"]
+           "space_maps", "zoom_maps", "layouts", "pick_basis", "metric_header"]
 
 #: Part IV's headline criterion in the cross-study profile.
 HEADLINES: tuple[Headline, ...] = (
@@ -158,7 +160,8 @@ def _mean_score_values(run: Run) -> dict:
 def accuracy(run: Run, *, n_boot: int = 1000, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(tidy Table 2 analogue, models x categories with the interval under each accuracy)."""
     acc = accuracy_frame(run.scored, run.R_ref, run.cats, run.pool.clusters, n_boot=n_boot, seed=seed)
-    cell = [f"{a:.3f}<br><small>[{lo:.2f}, {hi:.2f}]</small>" if n_boot else f"{a:.3f}"
+    # estimate and interval at one precision: an estimate inside its interval is printed inside it
+    cell = [f"{number(a)}<br><small>[{number(lo)}, {number(hi)}]</small>" if n_boot else number(a)
             for a, lo, hi in zip(acc.accuracy, acc.ci_low, acc.ci_high)]
     wide = acc.assign(cell=cell).pivot(index="scorer", columns="category", values="cell").reindex(list(run.scored))
     wide = wide[[c for c in CATEGORIES if c in wide.columns]]
@@ -172,7 +175,7 @@ def accuracy_by_label(acc: pd.DataFrame, *, n_boot: int = 1000) -> pd.DataFrame:
     has = acc[acc.accuracy_label.notna()]
     if has.empty:
         return pd.DataFrame()
-    cell = [f"{a:.3f} / {t:.3f}" + (f"<br><small>[{lo:.2f}, {hi:.2f}]</small>" if n_boot else "")
+    cell = [f"{number(a)} / {number(t)}" + (f"<br><small>[{number(lo)}, {number(hi)}]</small>" if n_boot else "")
             for a, t, lo, hi in zip(has.accuracy_label, has.accuracy, has.ci_low_label, has.ci_high_label)]
     wide = has.assign(cell=cell).pivot(index="scorer", columns="category", values="cell")
     wide = wide.reindex(list(dict.fromkeys(has.scorer)))[[c for c in CATEGORIES if c in wide.columns]]
@@ -208,6 +211,16 @@ def ssm_metrics(run: Run, *, n_boot: int = 1000, seed: int = 0) -> tuple[pd.Data
     return tab, wide.reindex(columns=cols)
 
 
+def metric_header(column: str) -> str:
+    """A Table 3 column as a reader's header: ``"sparsity_rel"`` → ``"sparsity (relatedness)"``."""
+    metric, _, space = column.rpartition("_")
+    names = {"rel": "relatedness", "dis": "discrepancy"}
+    if space not in names:
+        return column.replace("_", " ")
+    label = {"ch": "CH", "rsa": "RSA"}.get(metric, metric)
+    return f"{label} ({names[space]})"
+
+
 def _ssm_values(tab: pd.DataFrame) -> dict:
     """The Table 3 values the chapter's prose cites, with the paper's beside them."""
     t3 = tab.set_index(["scorer", "space"])
@@ -215,7 +228,15 @@ def _ssm_values(tab: pd.DataFrame) -> dict:
     best, bestch, worst = rel["rsa"].idxmax(), rel["ch"].idxmax(), rel["sparsity"].idxmax()
     p3 = paper_table("table3_ssm").set_index(["model", "dataset"])
     dis = t3.xs("dis", level="space").drop(REFERENCE, errors="ignore")
+    nan = pd.Series(np.nan, index=rel.index)
     return {
+        # "closest" and "densest" only as far as the cluster-bootstrap intervals allow
+        "ssm_rsa_sentence": Prose(leader_sentence(rel["rsa"], rel.get("rsa_low", nan), rel.get("rsa_high", nan),
+                                            list(rel.index), what="RSA with the reference")),
+        "ssm_sparsity_sentence": Prose(leader_sentence(rel["sparsity"], rel.get("sparsity_low", nan),
+                                                 rel.get("sparsity_high", nan), list(rel.index),
+                                                 what="sparsity, the densest space", digits=3)),
+        "ssm_dis_count": Prose(plural(len(dis), "asymmetric scorer")),
         "ssm_best_rsa_name": best, "ssm_best_rsa": float(rel.loc[best, "rsa"]),
         "ssm_best_rsa_lo": float(rel.loc[best].get("rsa_low", np.nan)),
         "ssm_best_rsa_hi": float(rel.loc[best].get("rsa_high", np.nan)),

@@ -126,3 +126,99 @@ def test_main_reports_cut_cells(site, tmp_path, capsys):
                  "--no-browser"]) == 1
     out = capsys.readouterr().out
     assert "check-book: x.ipynb: cell 0 shows a table cell cut short: 'the overlap sentence is closer to each input t...'" in out
+
+
+# ---- the prose checks (compsem.book.prosecheck): one planted defect each, and a clean page ----------
+from compsem.book import prosecheck  # noqa: E402
+
+TABLE = ("<table><tr><th>model</th><th>RSA</th></tr><tr><td>bow</td><td>0.545 [0.48, 0.60]</td></tr>"
+         "<tr><td>use</td><td>0.1622</td></tr></table>")
+
+
+def _nb(path, cells):
+    path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+
+
+def _md(text):
+    return {"cell_type": "markdown", "metadata": {}, "source": text}
+
+
+def _code(*outputs):
+    return {"cell_type": "code", "metadata": {}, "source": "x", "outputs": list(outputs), "execution_count": 1}
+
+
+def _html(html):
+    return {"output_type": "execute_result", "data": {"text/html": html, "text/plain": "t"}, "metadata": {}}
+
+
+CLEAN = [_md("# A page\n\nThe closest model is {glue:md}`best` (see Table 3.2 and Eq. 5; `make book`), "
+             "its code in `src/compsem/stats.py`, its test in tests/compsem/test_stats.py. Files under "
+             "`data/reference/<study>_*.csv`. Inline maths $0.25 + 0.5$ and\n\n```python\nx = 0.123  # code\n```\n"),
+         _code(_html(TABLE)), _md("The bow row prints 0.545 as the table does; 12 models; 100 texts; 95 % "
+                                  "intervals; a threshold of 0.5, margins ≤ 0.33, within 0.001, such as 0.55; "
+                                  "a made-up value $0.42$; Fig. 5.9."),
+         _code({"output_type": "stream", "name": "stdout", "text": "done in 3 steps\n"})]
+
+
+@pytest.fixture
+def clean_book(tmp_path):
+    (tmp_path / "executed").mkdir()
+    (tmp_path / "repo" / "src" / "compsem").mkdir(parents=True)
+    (tmp_path / "repo" / "src" / "compsem" / "stats.py").write_text("")
+    (tmp_path / "repo" / "tests" / "compsem").mkdir(parents=True)
+    (tmp_path / "repo" / "tests" / "compsem" / "test_stats.py").write_text("")
+    (tmp_path / "repo" / "book").mkdir()
+    (tmp_path / "repo" / "book" / "intro.md").write_text("# Intro\n\nSee `src/compsem/stats.py`.\n")
+    _nb(tmp_path / "executed" / "10_page.ipynb", CLEAN)
+    return tmp_path
+
+
+def _check(book):
+    return prosecheck.prose_check(book / "executed", book / "repo", book / "repo" / "book")
+
+
+def test_clean_pages_pass_every_prose_check(clean_book):
+    assert _check(clean_book) == []
+
+
+@pytest.mark.parametrize("cell, expected", [
+    (_code({"output_type": "stream", "name": "stderr", "text": "FutureWarning: 'lsuffix' is deprecated\n"}),
+     "cell 4 writes to stderr: FutureWarning: 'lsuffix' is deprecated"),
+    (_code({"output_type": "stream", "name": "stdout",
+            "text": "embed sbert-mini:   2%|▏         | 1024/48385 [00:25<19:40, 40.1text/s]\n"}),
+     "cell 4 shows 1 progress-bar line(s)"),
+    (_code({"output_type": "display_data", "data": {"application/vnd.jupyter.widget-view+json": {}}, "metadata": {}}),
+     "cell 4 shows 1 progress widget(s)"),
+    (_md("The discrepancy space exists for {glue:text}`n` asymmetric scorer(s) in this run."),
+     "cell 4 has a pluralisation template 'scorer(s)'"),
+    (_code(_html("<table><tr><td>exists for 1 asymmetric scorer(s)</td></tr></table>")),
+     "cell 4 has a pluralisation template 'scorer(s)'"),
+    (_md("Every number is recomputed in `tests/test_teaching_ssm.py`."),
+     "cell 4 names tests/test_teaching_ssm.py, which does not exist in the repository"),
+    (_code(_html("<table><tr><td>use</td><td>0.999 [1.00, 1.00]</td></tr></table>")),
+     "cell 4 prints 0.999 outside its own interval [1.00, 1.00]"),
+    (_code(_html("<table><tr><td>0.0</td><td>-0.0000</td></tr></table>")), "cell 4 prints -0.0000"),
+    (_md("Under the equations the gap is 0.167."), "cell 4 types the number 0.167 into the prose"),
+    (_md("It passes for 42.5 % of the phrases."), "cell 4 types the number 42.5 into the prose"),
+    (_md("The use row gives 0.161 here."), "cell 4 types 0.161 where a table of the page prints 0.1622"),
+])
+def test_each_planted_defect_is_named(clean_book, cell, expected):
+    _nb(clean_book / "executed" / "10_page.ipynb", CLEAN + [cell])
+    problems = _check(clean_book)
+    assert len(problems) == 1 and problems[0].startswith(f"10_page.ipynb: {expected}"), problems
+
+
+def test_markdown_pages_are_read_for_templates_and_paths(clean_book):
+    (clean_book / "repo" / "book" / "part4.md").write_text("Run `tests/teaching/test_ssm.py` on the model(s).\n")
+    problems = _check(clean_book)
+    assert problems == ["book/part4.md: page has a pluralisation template 'model(s)': say the count's own form",
+                        "book/part4.md: page names tests/teaching/test_ssm.py, which does not exist in the repository"]
+
+
+def test_main_notebooks_only_fails_on_a_planted_defect(clean_book, capsys):
+    args = ["--notebooks-only", "--executed", str(clean_book / "executed"), "--root", str(clean_book / "repo"),
+            "--pages", str(clean_book / "repo" / "book"), "--data", str(clean_book / "nodata")]
+    assert main(args) == 0
+    _nb(clean_book / "executed" / "10_page.ipynb", CLEAN + [_md("The gap is 0.167.")])
+    assert main(args) == 1
+    assert "types the number 0.167" in capsys.readouterr().out

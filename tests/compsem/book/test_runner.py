@@ -1,6 +1,7 @@
 """The chapter runner and the command line."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -65,3 +66,20 @@ def test_cli_reports_errors_in_one_line():
                           capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert proc.returncode == 2
     assert "no notebook notebooks/nope.ipynb; available: 00_toolkit.ipynb" in proc.stderr
+
+
+def test_a_book_run_turns_progress_bars_off_in_the_kernel_and_restores_the_environment(tmp_path, monkeypatch):
+    import papermill
+
+    seen = {}
+
+    def fake_execute(src, dst, **kw):
+        seen["TQDM_DISABLE"] = os.environ.get("TQDM_DISABLE")
+        Path(dst).write_text("{}")
+
+    monkeypatch.delenv("TQDM_DISABLE", raising=False)
+    monkeypatch.setattr(papermill, "execute_notebook", fake_execute)
+    run_notebook(ROOT / "notebooks" / "00_toolkit.ipynb", out=tmp_path / "book", book=True)
+    assert seen["TQDM_DISABLE"] == "1" and "TQDM_DISABLE" not in os.environ
+    run_notebook(ROOT / "notebooks" / "00_toolkit.ipynb", out=tmp_path / "rerun", book=False)
+    assert seen["TQDM_DISABLE"] is None          # an interactive rerun keeps its bars

@@ -11,7 +11,8 @@ from tests.helpers import ROOT
 
 def test_rerun_box_names_the_notebook_and_its_parameters():
     box = rerun_box(ROOT / "notebooks" / "00_toolkit.ipynb")
-    assert """.venv/bin/python -m compsem run notebooks/00_toolkit.ipynb -p models '["sbert-mini", "use"]'""" in box
+    # the parameters cell's own example comes first
+    assert """.venv/bin/python -m compsem run notebooks/00_toolkit.ipynb -p models '["sbert-mini"]'""" in box
     assert "papermill notebooks/00_toolkit.ipynb runs/00_toolkit.ipynb --cwd notebooks" in box
     for name in ("models", "sentence_a", "sentence_b", "sentence_c"):
         assert f"| `{name}` |" in box
@@ -41,3 +42,12 @@ def test_the_book_css_lets_table_cells_wrap():
     rule = css[css.index(".cell_output table.dataframe td"):]
     rule = rule[:rule.index("}")]
     assert "white-space: normal" in rule and "text-overflow: clip" in rule
+
+
+def test_rerun_box_shows_a_change_not_a_default():
+    # chapters 40 and 99 have no `models`: the box takes the parameters cell's own example
+    box40 = rerun_box(ROOT / "notebooks" / "40_ssm_pool.ipynb")
+    assert "run notebooks/40_ssm_pool.ipynb -p pool_source '\"path/to/pool.csv\"'" in box40
+    assert "-p pool_source 'None'" not in box40
+    box99 = rerun_box(ROOT / "notebooks" / "99_reproducibility.ipynb")
+    assert "run notebooks/99_reproducibility.ipynb -p executed '\"../runs/my-build\"'" in box99

@@ -38,9 +38,13 @@ def _prof(values: dict[str, dict[str, tuple]]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-# Part I means: a (80+60+70+40+50)/5 = 60, b (90+50+60+30+20)/5 = 50, random's 95 is a control.
-# NSGAP: b has the larger gap (0.05 > 0.02) and the only interval above zero (low 0.01 > 0).
-# CSTS: a's interval [45, 58] contains 50, b's [55, 65] does not. RSA: b (0.5) beats a (0.3).
+# Part I means: a (80+60+70+40+50)/5 = 60 [mean of lows (70+50+60+30+40)/5 = 50, of highs 70],
+# b (90+50+60+30+20)/5 = 50 [40, 59]: b's 59 reaches above a's 50, so the two overlap.
+# NSGAP: b has the larger gap (0.05 > 0.02) and the only interval above zero (low 0.01 > 0);
+# a's high 0.05 reaches b's low 0.01: overlap. CSTS: a's [45, 58] contains 50, b's [55, 65] lies
+# above. RSA: b 0.5 [0.4, 0.6] and a 0.3 [0.2, 0.4] touch at 0.4, which counts as overlap.
+# bow: every PAIR comparison a tie (0 under strict <), NSGAP exactly 0 with no spread, CSTS
+# exactly 50 with no spread: all three degenerate.
 PROFILE = _prof({
     "a": {"C1": (80, 70, 90), "C2": (60, 50, 70), "C3": (70, 60, 80), "C5": (40, 30, 50), "C6": (50, 40, 60),
           "CSTS": (52, 45, 58), "AAN": (0.9, 0.8, 1.0), "PAIR": (0.7, 0.6, 0.8, 0.1), "NSGAP": (0.02, -0.01, 0.05),
@@ -49,7 +53,7 @@ PROFILE = _prof({
           "CSTS": (60, 55, 65), "AAN": (0.8, 0.7, 0.9), "PAIR": (0.6, 0.5, 0.7, 0.0), "NSGAP": (0.05, 0.01, 0.09),
           "RSA": (0.5, 0.4, 0.6)},
     "bow": {"C1": (10, 5, 15), "C2": (10, 5, 15), "C3": (10, 5, 15), "C5": (10, 5, 15), "C6": (10, 5, 15),
-            "CSTS": (50, 50, 50), "AAN": (1.0, 1.0, 1.0), "PAIR": (1.0, 1.0, 1.0, 0.25), "NSGAP": (0.0, 0.0, 0.0),
+            "CSTS": (50, 50, 50), "AAN": (1.0, 1.0, 1.0), "PAIR": (0.0, 0.0, 0.0, 1.0), "NSGAP": (0.0, 0.0, 0.0),
             "RSA": (0.9, 0.8, 0.95)},
     "random": {"C1": (95, 90, 99), "C2": (97.5, 95, 99), "C3": (0, 0, 0), "C5": (0, 0, 0), "C6": (0, 0, 0),
                "CSTS": (50, 45, 55), "AAN": (0.5, 0.4, 0.6), "PAIR": (0.5, 0.4, 0.6, 0.0), "NSGAP": (0.9, 0.8, 1.0),
@@ -59,23 +63,42 @@ PROFILE = _prof({
 
 def test_findings_by_hand():
     f = synthesis.findings(PROFILE, ["a", "b", "random"], controls=["random"])
-    assert f["best_set"] == "a" and f["best_gap"] == "b" and f["same_model"] == "a different model"
     assert f["n_real"] == 2 and f["n_gap_pos"] == 1
+    assert f["set_sentence"] == ("`a` has the highest mean of the five Part I criteria (60.0 % [50.0, 70.0]), but its "
+                                 "interval overlaps that of `b`: the two are indistinguishable at this sample size.")
+    assert f["gap_sentence_leader"].startswith("`b` has the highest non-subsectivity gap (0.05 [0.01, 0.09]), but")
     assert f["gap_sentence"] == "1 of them separate the classes in the predicted direction."
-    assert f["n_csts_chance"] == 1 and f["csts_sentence"] == "For 1 of the 2 models"
-    assert f["best_rsa"] == "b" and f["best_rsa_value"] == 0.5          # random's 0.99 is a control
-    assert f["bow_ties"] == pytest.approx(25.0)                          # bow is in the profile: 100 × 0.25
+    assert f["csts_sentence"] == ("For 1 of the 2 models the zero-shot pair accuracy of Part II has an interval that "
+                                  "contains 50 %, the coin-flip level. `b` lies above chance (60.0 % [55.0, 65.0]).")
+    assert f["rsa_sentence"].startswith("`b` has the highest RSA with the reference (0.50 [0.40, 0.60]), but")
     assert f["random_c2"] == 97.5
+    assert f["degenerate_sentence"] == "No row of this profile is degenerate."
 
 
-def test_findings_with_bow_among_the_models():
+def test_findings_leave_degenerate_rows_out_and_name_them():
     f = synthesis.findings(PROFILE, ["a", "bow"], controls=[])
-    assert f["bow_ties"] == pytest.approx(25.0)                          # 100 × 0.25
-    assert f["best_set"] == "a" and f["best_rsa"] == "bow"
+    assert f["bow_ties"] == pytest.approx(100.0)
+    # bow's NSGAP 0 [0, 0] sits on the no-effect value: not ranked, so a is the only ranked model
+    assert f["gap_sentence_leader"] == ("`a` (0.02 [-0.01, 0.05]) is the only model that can be ranked here. `bow` is "
+                                        "left out of the ranking: every item gives exactly 0, the no-effect value.")
     assert f["n_gap_pos"] == 0
-    assert f["gap_sentence"] == "None of them separates the classes in the direction Montague semantics predicts."
-    # a's CSTS interval contains 50 and so does bow's [50, 50]: every model
-    assert f["csts_sentence"] == "For every model"
+    assert "`bow` on PAIR (every comparison is a tie)" in f["degenerate_sentence"]
+    assert "`bow` on NSGAP (every item gives exactly 0, the no-effect value)" in f["degenerate_sentence"]
+    # bow's RSA 0.9 [0.8, 0.95] clears a's 0.3 [0.2, 0.4]
+    assert f["rsa_sentence"] == ("`bow` has the highest RSA with the reference (0.90 [0.80, 0.95]), its interval clear "
+                                 "of every other model's.")
+
+
+def test_findings_call_an_interval_below_chance_significant():
+    prof = PROFILE.copy()
+    prof.loc[(prof.model == "a") & (prof.criterion == "CSTS"), ["value", "low", "high"]] = [40.0, 32.7, 47.9]
+    f = synthesis.findings(prof, ["a", "b"])
+    assert f["csts_sentence"].startswith("For 0 of the 2 models")
+    assert "`a` lies significantly below chance (40.0 % [32.7, 47.9])" in f["csts_sentence"]
+    prof.loc[(prof.model == "b") & (prof.criterion == "CSTS"), ["value", "low", "high"]] = [40.0, 32.7, 47.3]
+    f = synthesis.findings(prof, ["a", "b"])
+    assert "`a` (40.0 % [32.7, 47.9]) and `b` (40.0 % [32.7, 47.3]) lie significantly below chance: they" in \
+        f["csts_sentence"]
 
 
 def test_profile_table_formats_value_and_interval():
@@ -85,15 +108,28 @@ def test_profile_table_formats_value_and_interval():
     assert t.loc[c1, "a"] == "80.0 [70.0, 90.0]"                         # percentages: one decimal
     assert t.loc[nsgap, "b"] == "0.05 [0.01, 0.09]"                      # other values: two decimals
     assert t.loc[csts, "b"] == "60.0 [55.0, 65.0]"
+    tiny = PROFILE.assign(low=PROFILE.low.where(PROFILE.criterion != "RSA", -0.001))
+    assert synthesis.profile_table(tiny, ["a"]).loc[next(c.label for c in CRITERIA if c.key == "RSA"), "a"] == \
+        "0.30 [0.00, 0.40]"                                              # no "-0.00"
+    pair = next(c.label for c in CRITERIA if c.key == "PAIR")
+    assert synthesis.profile_table(PROFILE, ["bow"]).loc[pair, "bow"] == "0.00 [0.00, 0.00] (n/a)"   # all ties
     no_ci = PROFILE.assign(low=NAN)
     assert synthesis.profile_table(no_ci, ["a"]).loc[c1, "a"] == "80.0"
 
 
 def test_ranks_by_hand():
     r = synthesis.ranks(PROFILE, ["a", "b"])
-    assert r.loc["a", "C1"] == 2 and r.loc["b", "C1"] == 1
-    assert r.loc["a", "C2"] == 1 and r.loc["b", "RSA"] == 1
+    assert r.loc["a", "C1"] == "2" and r.loc["b", "C1"] == "1"
+    assert r.loc["a", "C2"] == "1" and r.loc["b", "RSA"] == "1"
     assert list(r.columns) == [c.key for c in CRITERIA]
+
+
+def test_ranks_leave_a_degenerate_row_unranked():
+    r = synthesis.ranks(PROFILE, ["a", "bow"])
+    # bow's PAIR (all ties) and NSGAP (exactly 0) are not ranked; a is then first alone
+    assert r.loc["bow", "PAIR"] == "n/a" and r.loc["bow", "NSGAP"] == "n/a"
+    assert r.loc["a", "PAIR"] == "1" and r.loc["a", "NSGAP"] == "1"
+    assert r.loc["bow", "RSA"] == "1" and r.loc["a", "RSA"] == "2"
 
 
 def test_profile_figure_shows_values_over_column_scaled_colours():
@@ -106,6 +142,20 @@ def test_profile_figure_shows_values_over_column_scaled_colours():
     # with two models each column is scaled to 0 (lower) and 1 (higher): a is dark where b is higher
     mesh = ax.collections[0].get_array().reshape(2, 10)
     assert list(mesh[0]) == [0, 1, 1, 1, 1, 0, 1, 1, 0, 0]
+    plt.close(fig)
+
+
+def test_profile_figure_gives_a_degenerate_cell_no_colour():
+    fig = synthesis.profile_figure(PROFILE, ["a", "bow"])
+    ax = fig.axes[0]
+    texts = [t.get_text() for t in ax.texts]
+    assert texts.count("n/a") >= 2                       # bow's PAIR and NSGAP (and CSTS at exactly 50)
+    mesh = np.ma.getmaskarray(ax.collections[0].get_array()).reshape(2, 10)
+    keys = [c.key for c in CRITERIA]
+    assert mesh[1, keys.index("PAIR")] and mesh[1, keys.index("NSGAP")]     # blank, not "best"
+    assert not mesh[1, keys.index("RSA")]
+    assert not mesh[0, keys.index("PAIR")]                 # a, alone ranked there, keeps its colour and text
+    assert "0.70" in texts
     plt.close(fig)
 
 

@@ -3,10 +3,12 @@ count of shared words that can be worked out by hand."""
 
 import math
 
+import pandas as pd
 import pytest
 
 from compsem.crossstudy import tryit
 from tests.helpers.fake_encoders import TableEncoder
+from compsem.setcomp.report import _union_case
 
 
 def test_set_operators_by_hand():
@@ -21,9 +23,12 @@ def test_set_operators_by_hand():
     assert v["C2 position t of O (0 = A, 1 = B)"] == pytest.approx(0.5)     # O bisects A and B
     assert v["C3 Δ1 = cos(A,D) − cos(B,D)"] == pytest.approx(1 / math.sqrt(2) - 0)
     assert v["C3 Δ2 = cos(A,B) − cos(B,D)"] == pytest.approx(0.5)
-    assert v["C6 norm ratio |A|/|B|"] == pytest.approx(1.0)
-    assert v["C6 position t of U (between: 0 ≤ t ≤ 1)"] == pytest.approx(0.5)
+    assert v["C6 norm ratio |A|/|B| (comparable: within 0.1 of 1)"] == pytest.approx(1.0)
+    assert verdict["C6 norm ratio |A|/|B| (comparable: within 0.1 of 1)"] == "comparable norms"
+    assert v["C6 position t of U (expected between A and B: 0 ≤ t ≤ 1)"] == pytest.approx(0.5)
+    assert verdict["C6 position t of U (expected between A and B: 0 ≤ t ≤ 1)"] == "holds"
     assert verdict["C1 Δ1 = cos(A,O) − cos(A,B)"] == "holds"
+    assert "" not in set(t.verdict)                                      # every row says something
 
 
 def test_c5_position_by_hand():
@@ -85,3 +90,46 @@ def test_trust_remote_code_is_passed_through_to_every_study(monkeypatch):
     tryit.adjective_noun(["red"], ["car"], ["bow"], trust_remote_code=True)
     tryit.sentence_space("p", ["h"], ["bow"])
     assert seen == {"_setcomp_try_it": True, "_csts_try_it": True, "_montague_try_it": True, "_ssm_try_it": False}
+def test_remote_code_reaches_a_study_only_when_asked_and_never_silently_dropped():
+    def plain(models):
+        return models
+
+    def able(models, *, trust_remote_code=False):
+        return trust_remote_code
+
+    assert tryit.remote_code_kwargs(plain, False) == {}
+    assert tryit.remote_code_kwargs(able, True) == {"trust_remote_code": True}
+    with pytest.raises(ValueError, match="plain does not take trust_remote_code"):
+        tryit.remote_code_kwargs(plain, True)
+
+
+def test_union_case_follows_the_norm_ratio():
+    # comparable within 0.1 of 1 -> between; A longer -> |t| <= 0.25; B longer -> |t - 1| <= 0.25
+    assert _union_case(1.05, 0.5) == ("comparable norms", "between A and B: 0 ≤ t ≤ 1", True)
+    assert _union_case(1.05, 1.2)[2] is False
+    assert _union_case(1.5, 0.2) == ("A longer", "near A: |t| ≤ 0.25", True)
+    assert _union_case(1.5, 0.5)[2] is False
+    assert _union_case(0.5, 0.9) == ("B longer", "near B: |t − 1| ≤ 0.25", True)
+    assert _union_case(float("nan"), 0.5)[0] == "undefined"
+
+
+def test_reading_lines_by_hand():
+    part1 = pd.DataFrame({"model": ["a"] * 4, "criterion": ["C1 Δ1 = x", "C2 position t", "C5 position", "C6 norm ratio"],
+                          "value": [0.1, 0.5, 0.9, 1.0], "verdict": ["holds", "holds", "fails", "comparable norms"]})
+    assert tryit.read_set_operators(part1) == "`a` passes 2 of 3 checks and fails C5."
+    part2 = pd.DataFrame({"model": ["a", "b", "c"], "cos with C-High": [0.5, 0.4, 0.983], "cos with C-Low": [0.3, 0.45, 0.9834]})
+    assert tryit.read_conditional_similarity(part2) == ("Higher under C-High, as it should be: `a` (+0.20); "
+                                                        "not: `b` (-0.05), `c` (0.00).")
+    part3 = pd.DataFrame({"model": ["a"] * 5, "phrase": ["red car", "fake car", "zorp car", "fake car", "red vs fake"],
+                          "test": ["between (Eq. 3)"] * 3 + ["closer to adjective (Eq. 7)", "pair test (Eq. 5)"],
+                          "verdict": ["holds", "fails", "undefined", "holds", "50 %"]})
+    assert tryit.read_adjective_noun(part3) == ("`a`: between holds for 1 of 2 phrases (1 undefined: a word the model "
+                                                "does not know); closer to adjective holds for 1 of 1 phrase.")
+
+
+def test_sentence_space_reading_names_the_asymmetry():
+    out = tryit.sentence_space("a chef slices onions", ["a chef cooks", "onions"], ["bow"])
+    line = tryit.read_sentence_space(out)
+    # lexical: R(P, H2) = 1 (all of "onions" is in the premise), R(H2, P) = 1/3 (chef, slices, onions)
+    assert "`lexical`: asymmetric, most for P and H2 (R(P, H2) = 1.00, R(H2, P) = 0.33)" in line
+    assert "`bow`: symmetric, so $D_{dis} \\equiv 1$" in line

@@ -1,35 +1,131 @@
-"""Part III's headline helpers."""
+"""Tests of compsem.montague.report: the glued values, the synthesis headlines, try-it."""
+
+from __future__ import annotations
 
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
+from compsem import montague as mt
 from compsem.montague.report import _gap_boot
+from tests.compsem.montague.toy import small_vocab
+from tests.helpers.fake_encoders import seeded_embed_fn
+
+
+def bag_of_words(texts, model):
+    """Binary word vectors over a fixed word list: "red dog" is as far from "red" as from "dog"
+    (cos = 1/sqrt 2 for both), and d(a n1, a n2) = 1/2 for every adjective: every comparison ties."""
+    vocab = sorted({w for t in texts for w in t.split()})
+    X = np.zeros((len(texts), len(vocab)), dtype=np.float32)
+    for i, t in enumerate(texts):
+        for w in t.split():
+            X[i, vocab.index(w)] = 1.0
+    return X
+
+
+def toy_run(embed_fn, models=("toy",)):
+    return mt.study.run(list(models), vocab=small_vocab(), embed_fn=embed_fn, progress=False)
 
 
 def test_gap_bootstrap_on_known_groups():
-    est, lo, hi, n = _gap_boot(np.array([1.0, 1.0, 1.0, np.nan]), np.array([0.0, 0.0]), 200, 0)
-    assert (est, lo, hi, n) == (1.0, 1.0, 1.0, 5)
-    est, lo, hi, _ = _gap_boot(np.array([0.0, 1.0]), np.array([0.5]), 500, 0)
-    assert est == pytest.approx(0.0) and lo < 0 < hi
+    lo, hi, n = _gap_boot(np.array([1.0, 1.0, 1.0, np.nan]), np.array([0.0, 0.0]), 200, 0)
+    assert (lo, hi, n) == (1.0, 1.0, 5)
+    lo, hi, _ = _gap_boot(np.array([0.0, 1.0]), np.array([0.5]), 500, 0)
+    assert lo < 0 < hi
 
 
 def test_cell_finds_one_value_or_nan():
-    import pandas as pd
-    from compsem import montague as mt
     tab = pd.DataFrame({"model": ["a", "a", "b"], "test": ["x", "y", "x"], "perm_p": [0.1, 0.2, 0.3]})
-    assert mt.cell(tab, "perm_p", model="a", test="y") == 0.2
-    assert mt.cell(tab, "perm_p", model="b", test="x") == 0.3
-    assert math.isnan(mt.cell(tab, "perm_p", model="c", test="x"))
+    assert mt.report.cell(tab, "perm_p", model="a", test="y") == 0.2
+    assert mt.report.cell(tab, "perm_p", model="b", test="x") == 0.3
+    assert math.isnan(mt.report.cell(tab, "perm_p", model="c", test="x"))
 
 
-def test_class_gap_weights_cells_by_phrase_count():
-    import pandas as pd
-    from compsem import montague as mt
-    ns = pd.DataFrame({"model": ["m"] * 4, "category": ["S-I", "S-NI", "NS-Pl", "NS-Pr"],
-                       "consistency": [0.2, 0.5, 0.9, 0.6], "n": [3, 1, 1, 2]})
-    g = mt.class_gap(ns, ["m"]).loc["m"]
-    # by hand: subsective (0.2*3 + 0.5*1)/4 = 0.275; non-subsective (0.9*1 + 0.6*2)/3 = 0.7
-    assert g.iloc[0] == pytest.approx(0.275) and g.iloc[1] == pytest.approx(0.7)
-    assert g.iloc[2] == pytest.approx(0.425)
+def test_relation_follows_the_reading():
+    assert mt.report.relation("nonsub", "official") == "d(p, a) < d(p, n)"
+    assert mt.report.relation("nonsub", "equations") == "d(p, a) ≤ d(p, n)"
+    with pytest.raises(ValueError, match="unknown test"):
+        mt.report.relation("single")
+
+
+def test_shown_has_no_negative_zero():
+    df = pd.DataFrame({"x": [-0.00001, 0.12344], "name": ["a", "b"]})
+    out = mt.report.shown(df, 4)
+    assert str(out.x.iloc[0]) == "0.0" and out.x.iloc[1] == 0.1234 and list(out.name) == ["a", "b"]
+
+
+def test_headlines_pair_is_the_chapter_cell_and_all_tie_rows_are_degenerate(monkeypatch):
+    runs = {}
+
+    def fake_run(models, **kw):
+        fn = bag_of_words if models == ["bow-toy"] else seeded_embed_fn(dim=6)
+        runs[models[0]] = mt.study.run(models, vocab=small_vocab(), embed_fn=fn, readings=kw["readings"],
+                                       progress=False)
+        return runs[models[0]]
+
+    monkeypatch.setattr(mt.report, "run", fake_run)
+    rows = {(r["model"], r["criterion"]): r for m in ["toy", "bow-toy"] for r in mt.report.headlines([m], n_boot=50)}
+    # PAIR is the (S-I, NS-Pr) cell of the chapter's pair table, interval included
+    cell = mt.tables.pair_table(runs["toy"].main["toy"], n_boot=50).set_index(["type1", "type2"]).loc[("S-I", "NS-Pr")]
+    pair = rows[("toy", "PAIR")]
+    assert (pair["value"], pair["low"], pair["high"]) == (cell.consistency, cell.ci_low, cell.ci_high)
+    assert pair["degenerate"] is False and pair["ties"] == 0.0
+    # NSGAP is the chapter's pooled gap
+    ns = mt.tables.an_table(runs["toy"].main["toy"], "nonsub", n_boot=0)
+    gap = mt.tables.class_gap(ns, ["toy"])["gap (non-sub − sub)"].iloc[0]
+    assert rows[("toy", "NSGAP")]["value"] == pytest.approx(gap)
+    # a bag of words ties every comparison: PAIR 0 and NSGAP 0 under "<", both flagged
+    for key in ["PAIR", "NSGAP"]:
+        r = rows[("bow-toy", key)]
+        assert r["value"] == 0.0 and r["ties"] == 1.0 and r["degenerate"] is True
+    assert rows[("bow-toy", "AAN")]["degenerate"] is False
+
+
+def test_values_of_each_chapter_view_on_a_toy_run():
+    run = toy_run(seeded_embed_fn(dim=6))
+    v30 = mt.report.values(mt.report.phrases(run))
+    # 10 adjectives, 4 nouns: 40 AN, 10 * 9 * 4 AAN, 90 sub-phrases
+    assert (v30["n_adj"], v30["n_noun"], v30["n_an"], v30["n_aan"], v30["n_aa"]) == (10, 4, 40, 360, 90)
+    assert v30["n_phrases"] == 400 and v30["geo_first_model"] == "toy"
+    d = run.main["toy"].an_distances
+    assert v30["geo_pa_mean"] == pytest.approx(d["phrase_adj"].mean())
+    v31 = mt.report.values(mt.report.single(run, n_boot=10, n_perm=20))
+    assert v31["an_min_value"] == v31["an_max_value"] == pytest.approx(np.nanmean(run.main["toy"].single_an))
+    assert math.isnan(v31["an_ref_maxabs"]) and math.isnan(v31["perm_p_an_ref"])   # "toy" is no paper model
+    assert v31["n_models"] == 1 and v31["n_perm_used"] == 20
+    v33 = mt.report.values(mt.report.nonsub(run, n_boot=10, n_perm=20))
+    assert v33["ns_n_models"] == 1 and v33["ns_degenerate"] == "none" and v33["ns_relation"] == "d(p, a) < d(p, n)"
+    with pytest.raises(TypeError, match="chapter view"):
+        mt.report.values({"a": 1})
+
+
+def test_nonsub_values_leave_all_tie_models_out_of_the_count():
+    run = mt.study.run(["toy", "bow-toy"], vocab=small_vocab(), progress=False,
+                       embed_fn=lambda texts, m: bag_of_words(texts, m) if m == "bow-toy" else seeded_embed_fn(6)(texts, m))
+    view = mt.report.nonsub(run, n_boot=10, n_perm=20)
+    vals = mt.report.values(view)
+    assert view.degenerate == ["bow-toy"] and vals["ns_degenerate"] == "bow-toy"
+    assert vals["ns_n_models"] == 1 and vals["ns_n_degenerate"] == 1
+    d = view.direction
+    assert d.loc["bow-toy", "tie rate"] == 1.0 and bool(d.loc["bow-toy", "degenerate"])
+    assert d.loc["toy", "tie rate"] == 0.0 and not d.loc["toy", "degenerate"]
+
+
+def test_try_it_pair_share_by_hand(monkeypatch):
+    # 2-d vectors: "red dog"/"red law" 10 degrees apart, "fake dog"/"fake law" 90 degrees apart
+    ang = {"red": 0, "fake": 180, "dog": 60, "law": 120, "red dog": 30, "red law": 40, "fake dog": 100,
+           "fake law": 190}
+    vec = {k: [math.cos(math.radians(a)), math.sin(math.radians(a))] for k, a in ang.items()}
+    monkeypatch.setattr(mt.report, "embed_texts",
+                        lambda texts, m, trust_remote_code=False: np.array([vec[t] for t in texts]))
+    out = mt.report.try_it(["red", "fake"], ["dog", "law"], ["toy"])
+    pair = out[out.test.str.startswith("pair test")].set_index("phrase").verdict
+    # d(red dog, red law) < d(fake dog, fake law) for both orders of the nouns
+    assert pair["red vs fake"] == "100 %" and pair["fake vs red"] == "0 %"
+    nonsub = out[out.test.str.startswith("closer")].set_index("phrase").verdict
+    # "red dog" at 30 degrees: 30 from red, 30 from dog -> a tie, which fails under "<"
+    assert nonsub["red dog"] == "fails"
+    assert mt.report.try_it(["red"], ["dog"], ["toy"], reading="equations").set_index("test").verdict[
+        "closer to adjective than noun (Eq. 7)"] == "holds"

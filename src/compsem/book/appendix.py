@@ -1,0 +1,212 @@
+"""The reproducibility appendix as a record of one build (chapter 99).
+
+Each function returns a table (or a figure) the appendix shows:
+
+* :func:`build_record` — when, from which commit and on which machine (CPU model, cores,
+  torch threads, bfloat16 support) this build ran;
+* :func:`run_times` — every chapter's wall-clock time from the build's ``*.runtime.json`` files,
+  each dated (a chapter not re-executed keeps the time and date of the run that made it);
+* :func:`dependencies` — every direct dependency of ``pyproject.toml`` with its installed
+  version, and :func:`lock_digest` the SHA-256 of ``requirements-lock.txt``;
+* :func:`data_digests` — the full SHA-256 of every shipped data file;
+* :func:`bench_tables` and :func:`throughput_figure` — the committed ``make bench`` results
+  as tables (one per benchmark, readable headers, one format per column) and one figure.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import platform
+import re
+import subprocess
+import tomllib
+from importlib import metadata
+from pathlib import Path
+
+import pandas as pd
+
+from ..data import file_sha256
+from ..fmt import number
+
+__all__ = ["build_record", "cpu_model", "bf16_support", "run_times", "dependencies", "lock_digest", "data_digests",
+           "bench_tables", "throughput_figure"]
+
+
+def cpu_model() -> str:
+    """The CPU's model name (``/proc/cpuinfo`` on Linux, else :func:`platform.processor`)."""
+    info = Path("/proc/cpuinfo")
+    if info.is_file():
+        m = re.search(r"^model name\s*:\s*(.+)$", info.read_text(errors="replace"), re.M)
+        if m:
+            return m.group(1).strip()
+    return platform.processor() or platform.machine() or "unknown"
+
+
+def bf16_support() -> str:
+    """Whether this CPU computes in bfloat16 natively (the AVX-512 BF16 or AMX instructions),
+    or whether torch would emulate it; on a GPU machine, what the GPU says."""
+    import torch  # the appendix reports torch's own view
+
+    if torch.cuda.is_available():
+        return f"GPU {torch.cuda.get_device_name(0)}: " + ("yes" if torch.cuda.is_bf16_supported() else "no")
+    flags = Path("/proc/cpuinfo").read_text(errors="replace") if Path("/proc/cpuinfo").is_file() else ""
+    native = [f for f in ("avx512_bf16", "amx_bf16") if re.search(rf"\b{f}\b", flags)]
+    return ("native (" + ", ".join(native) + ")") if native else "emulated (no AVX-512 BF16 / AMX on this CPU)"
+
+
+def _git(root: Path, *args: str) -> str:
+    try:
+        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+
+
+def build_record(root: Path, now: dt.datetime | None = None) -> pd.DataFrame:
+    """One row per fact of this build: date (UTC), commit (with a note when the tree had
+    uncommitted changes), CPU model, cores, torch threads, bfloat16, Python, platform."""
+    import torch
+
+    now = now or dt.datetime.now(dt.timezone.utc)
+    commit = _git(root, "rev-parse", "HEAD") or "unknown (not a git checkout)"
+    if commit[:1] != "u" and _git(root, "status", "--porcelain", "--untracked-files=no"):
+        commit += " (with uncommitted changes)"
+    rows = {"date (UTC)": now.strftime("%Y-%m-%d %H:%M"), "commit": commit, "CPU": cpu_model(),
+            "cores": str(os.cpu_count()), "torch threads": str(torch.get_num_threads()),
+            "bfloat16": bf16_support(), "Python": platform.python_version(), "platform": platform.platform()}
+    return pd.DataFrame({"": list(rows), "this build": list(rows.values())}).set_index("")
+
+
+def run_times(executed_dir: Path) -> pd.DataFrame:
+    """Each chapter's time from its ``<notebook>.runtime.json`` (written by ``compsem run``), with
+    the time the file was written (UTC); empty when the build recorded none."""
+    rows = []
+    for p in sorted(Path(executed_dir).glob("*.runtime.json")):
+        r = json.loads(p.read_text())
+        when = dt.datetime.fromtimestamp(p.stat().st_mtime, dt.timezone.utc).strftime("%Y-%m-%d %H:%M")
+        rows.append({"chapter": r["notebook"], "seconds": number(r["seconds"], 0),
+                     "minutes": number(r["seconds"] / 60, 1), "finished (UTC)": when})
+    return pd.DataFrame(rows, columns=["chapter", "seconds", "minutes", "finished (UTC)"])
+
+
+def _name(req: str) -> str:
+    return re.split(r"[=<>!~\[; ]", req.strip(), maxsplit=1)[0]
+
+
+def dependencies(root: Path) -> pd.DataFrame:
+    """Every direct dependency of ``pyproject.toml``: the pin and the installed version."""
+    project = tomllib.loads((Path(root) / "pyproject.toml").read_text())["project"]
+    rows = []
+    for req in project.get("dependencies", []):
+        name = _name(req)
+        try:
+            installed = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            installed = "not installed"
+        rows.append({"package": name, "pinned": req.split("==", 1)[1] if "==" in req else req[len(name):].strip(),
+                     "installed": installed})
+    rows.insert(0, {"package": "python", "pinned": project.get("requires-python", ""),
+                    "installed": platform.python_version()})
+    return pd.DataFrame(rows).set_index("package")
+
+
+def lock_digest(root: Path) -> str:
+    """SHA-256 of ``requirements-lock.txt`` (every transitive pin)."""
+    return file_sha256(Path(root) / "requirements-lock.txt")
+
+
+def data_digests(data_dir: Path) -> pd.DataFrame:
+    """The full SHA-256 and size of every file under ``data_dir``."""
+    root = Path(data_dir)
+    files = sorted(p for p in root.rglob("*") if p.is_file())
+    return pd.DataFrame([{"file": str(p.relative_to(root)), "bytes": p.stat().st_size, "SHA-256": file_sha256(p)}
+                         for p in files])
+
+
+# ---------------------------------------------------------------------------------------------
+# the committed benchmark results
+# ---------------------------------------------------------------------------------------------
+def _header(key: str) -> str:
+    text = re.sub(r"_per_s(?=_|$)", " per second", key).replace("_s_", " seconds ").replace("_", " ")
+    text = re.sub(r" s$", " (s)", re.sub(r" seconds$", " (s)", text))
+    return text
+
+
+def _digits(values) -> int | None:
+    """Decimals for numbers of this size: none from 100 up (and for whole numbers), 2 from 0.1,
+    4 below; None (scientific) below 0.0001."""
+    nums = [abs(float(v)) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    small = [v for v in nums if v and not (v.is_integer() and v >= 1)]
+    if not small:
+        return 0
+    low = min(small)
+    return 0 if low >= 100 else 2 if low >= 0.1 else 4 if low >= 1e-4 else None
+
+
+def _cell(v, digits: int | None | str = "auto") -> str:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return str(v)
+    digits = _digits([v]) if digits == "auto" else digits
+    if digits is None:
+        return f"{v:.1e}" if v else "0"
+    return f"{v:,.{digits}f}" if abs(v) >= 1000 or digits == 0 else number(v, digits)
+
+
+def _frame(rows: dict | list, index: str | None = None) -> pd.DataFrame:
+    """A table with one number format per column (the finest its values need)."""
+    df = pd.DataFrame(rows) if isinstance(rows, list) else pd.DataFrame(rows).T
+    df = df.apply(lambda col: col.map(lambda v, d=_digits(col): _cell(v, d)))
+    df.columns = [_header(str(c)) for c in df.columns]
+    return df.rename_axis(index) if index else df
+
+
+def bench_tables(bench: dict) -> dict[str, pd.DataFrame]:
+    """The benchmark file as titled tables: the machine it ran on, encode throughput per model,
+    the cache's own cost, and one table per study benchmark (scalars as quantity/value rows;
+    lists and per-model mappings as tables of their own). One format per column of a table (the
+    finest its values need: none from 100 up, 2 decimals from 0.1, 4 below, scientific below
+    0.0001); a measurements table formats each row on its own."""
+    machine = bench.get("machine", {})
+    out = {"machine of the benchmark run": pd.DataFrame({"value": [_cell(v) for v in machine.values()]},
+                                                        index=pd.Index([_header(k) for k in machine], name=""))}
+    if "encode" in bench:
+        out["encode throughput per model"] = _frame(bench["encode"], "model")
+    if "cache" in bench:
+        out["embedding cache, without a model (per vector dimension)"] = _frame(bench["cache"], "dimension")
+    for study, numbers in bench.get("studies", {}).items():
+        scalars = {k: v for k, v in numbers.items() if not isinstance(v, (list, dict))}
+        nested = {k: v for k, v in numbers.items() if isinstance(v, dict)
+                  and not all(isinstance(x, dict) for x in v.values())}
+        if scalars or nested:
+            flat = {**scalars, **{f"{k} · {kk}": vv for k, v in nested.items() for kk, vv in v.items()}}
+            out[f"{study}: measurements"] = pd.DataFrame({"quantity": [_header(k) for k in flat],
+                                                         "value": [_cell(v) for v in flat.values()]}).set_index("quantity")
+        for key, rows in numbers.items():
+            if isinstance(rows, list):
+                out[f"{study}: {_header(key)}"] = _frame(rows)
+            elif isinstance(rows, dict) and rows and all(isinstance(x, dict) for x in rows.values()):
+                out[f"{study}: {_header(key)}"] = _frame(rows, "model" if key == "models" else key)
+    return out
+
+
+def throughput_figure(bench: dict):
+    """Texts per second per panel model, cold cache (every distinct text reaches the model) and
+    warm (vectors read back), on a logarithmic axis. Returns the matplotlib Figure."""
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    from .. import figures
+
+    enc = pd.DataFrame(bench["encode"]).T
+    speed = pd.DataFrame({"model": list(enc.index) * 2,
+                          "cache": ["cold cache"] * len(enc) + ["warm cache"] * len(enc),
+                          "texts per second": list(enc["cold_texts_per_s"].astype(float))
+                          + list(enc["warm_texts_per_s"].astype(float))})
+    figures.set_theme()
+    fig, ax = plt.subplots(figsize=(6.4, 0.5 * len(enc) + 1.6))
+    # points, not bars: seaborn 0.13's bars start at 0 and vanish on a log axis
+    sns.pointplot(speed, x="texts per second", y="model", hue="cache", log_scale=True, linestyle="none", ax=ax)
+    ax.set_ylabel("")
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,270 @@
+"""The prose checks of ``make check-book``: what a reader reads around the tables.
+
+Run on the executed notebooks (``_build/executed/notebooks``) and the Markdown pages under
+``book/``; each function returns one line per problem, naming the page and the cell:
+
+* :func:`stderr_outputs` — anything a cell wrote to stderr (warnings, logging): a published
+  page shows none; fix the call that warns, never hide the warning;
+* :func:`progress_bars` — tqdm lines or progress widgets in any output (the book sets
+  ``TQDM_DISABLE``; see :mod:`compsem.progress`);
+* :func:`plural_templates` — "scorer(s)" in prose, a glued text or a table: the code that writes
+  the sentence knows the count (:func:`compsem.fmt.plural`);
+* :func:`missing_paths` — a repository path named in prose (``tests/...``, ``src/...``) that does
+  not exist;
+* :func:`interval_mismatches` — an estimate printed outside its own printed interval
+  ("0.999 [1.00, 1.00]"), in prose or in a table;
+* :func:`negative_zeros` — "-0.0000" in a table or a sentence;
+* :func:`typed_numbers` — a decimal number or a percentage typed into a chapter's Markdown rather
+  than glued, and, when a table of the same page prints a number within one unit of its last
+  place that does not round to it, the disagreement.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+__all__ = ["stderr_outputs", "progress_bars", "plural_templates", "missing_paths", "interval_mismatches",
+           "negative_zeros", "typed_numbers", "prose_check"]
+
+# "  2%|▏         | 1024/48385 [00:25<19:40, 40.1text/s]" and its variants
+_TQDM = re.compile(r"\d+%\|.*\|\s*[\d.]+[kMG]?/[\d.?]+[kMG]?\s*\[|\d+(?:\.\d+)?(?:it|text|pair)s?/s\]")
+_WIDGET = "application/vnd.jupyter.widget-view+json"
+_PLURAL = re.compile(r"\b[A-Za-z]+\(s\)")
+_PATH = re.compile(r"(?<![\w./<-])((?:tests|src|notebooks|benchmarks|book|binder|data|_static)/[\w.\-/]*[\w/])")
+_NUM = r"[-−]?\d+(?:\.\d+)?"
+_INTERVAL = re.compile(rf"(?<![\w.])({_NUM})\s*%?\s*[\[(]({_NUM})\s*%?\s*[,–-]\s*({_NUM})\s*%?[\])]")
+_DECIMAL = re.compile(r"(?<![\w.\-/])(-?\d+\.\d+)(?![\w.]*\d)(?!\.\d)")
+_PERCENT = re.compile(r"(?<![\w.\-/])(\d+(?:\.\d+)?)\s?%")
+# a number after these words is a reference to a section, figure, equation or version, not a result
+_REF_WORDS = re.compile(r"(?:Fig(?:ure)?s?\.?|Tables?|Sections?|§|Eqs?\.?|Equations?|[Cc]hapters?|Parts?|version|"
+                        r"v|Python|PEP|jupyter-book|Sphinx|sphinx)\s*$")
+
+
+def _cells(nb: Path) -> list[dict]:
+    return json.loads(nb.read_text(encoding="utf-8")).get("cells", [])
+
+
+def _mime(o: dict) -> dict:
+    """An output's data with papermill's ``papermill.record/`` prefix removed."""
+    return {k.rsplit("papermill.record/", 1)[-1]: v for k, v in o.get("data", {}).items()}
+
+
+def _text(v) -> str:
+    return "".join(v) if isinstance(v, list) else str(v)
+
+
+def _notebooks(executed_dir: Path) -> list[Path]:
+    return sorted(Path(executed_dir).glob("*.ipynb"))
+
+
+def stderr_outputs(executed_dir: Path) -> list[str]:
+    """Cells whose output includes a stderr stream (warnings, logging, progress)."""
+    problems = []
+    for nb in _notebooks(executed_dir):
+        for i, c in enumerate(_cells(nb)):
+            for o in c.get("outputs", []):
+                if o.get("output_type") == "stream" and o.get("name") == "stderr":
+                    first = next((ln for ln in _text(o.get("text", "")).splitlines() if ln.strip()), "")
+                    problems.append(f"{nb.name}: cell {i} writes to stderr: {first.strip()[:120]}")
+                    break
+    return problems
+
+
+def progress_bars(executed_dir: Path) -> list[str]:
+    """Outputs that are progress bars: tqdm text lines or a Jupyter widget."""
+    problems = []
+    for nb in _notebooks(executed_dir):
+        for i, c in enumerate(_cells(nb)):
+            lines, widgets = 0, 0
+            for o in c.get("outputs", []):
+                if o.get("output_type") == "stream":
+                    lines += sum(bool(_TQDM.search(ln)) for ln in re.split(r"[\r\n]", _text(o.get("text", ""))))
+                widgets += _WIDGET in _mime(o)
+            if lines or widgets:
+                what = f"{lines} progress-bar line(s)" if lines else f"{widgets} progress widget(s)"
+                problems.append(f"{nb.name}: cell {i} shows {what} (TQDM_DISABLE must reach the cause)")
+    return problems
+
+
+def _visible_texts(executed_dir: Path):
+    """(page, cell index, kind, text) for every text a reader may see: Markdown cells, stream and
+    plain/HTML/Markdown outputs, glued values."""
+    for nb in _notebooks(executed_dir):
+        for i, c in enumerate(_cells(nb)):
+            if c.get("cell_type") == "markdown":
+                yield nb.name, i, "prose", _text(c.get("source", ""))
+            for o in c.get("outputs", []):
+                if o.get("output_type") == "stream":
+                    yield nb.name, i, "output", _text(o.get("text", ""))
+                data = _mime(o)
+                for key in ("text/markdown", "text/html"):
+                    if key in data:
+                        yield nb.name, i, "output", _strip_html(_text(data[key]))
+                if "text/plain" in data and not ({"text/markdown", "text/html"} & set(data)):
+                    yield nb.name, i, "output", _text(data["text/plain"])
+
+
+def _pages(book_dir: Path | None):
+    if book_dir is None or not Path(book_dir).is_dir():
+        return
+    for p in sorted(Path(book_dir).glob("*.md")):
+        yield f"{Path(book_dir).name}/{p.name}", None, "prose", p.read_text(encoding="utf-8")
+
+
+def plural_templates(executed_dir: Path, book_dir: Path | None = None) -> list[str]:
+    """"word(s)" anywhere a reader looks (prose, outputs, glued texts)."""
+    problems = []
+    for page, i, _, text in [*_visible_texts(executed_dir), *_pages(book_dir)]:
+        for m in dict.fromkeys(_PLURAL.findall(_strip_code_blocks(text))):
+            where = f"cell {i}" if i is not None else "page"
+            problems.append(f"{page}: {where} has a pluralisation template '{m}': say the count's own form")
+    return problems
+
+
+def missing_paths(executed_dir: Path, root: Path, book_dir: Path | None = None) -> list[str]:
+    """Repository paths named in prose (``tests/...``, ``src/...``, ...) that do not exist under
+    ``root``. Patterns with ``*``, ``<…>`` or ``{…}`` are not paths and are skipped."""
+    problems = []
+    prose = [(p, i, t) for p, i, k, t in _visible_texts(executed_dir) if k == "prose"]
+    prose += [(p, i, t) for p, i, _, t in _pages(book_dir)]
+    for page, i, text in prose:
+        for m in dict.fromkeys(_PATH.findall(text)):
+            end = text.find(m) + len(m)
+            if text[end:end + 1] in ("*", "<", "{") or (Path(root) / m).exists():
+                continue
+            where = f"cell {i}" if i is not None else "page"
+            problems.append(f"{page}: {where} names {m}, which does not exist in the repository")
+    return problems
+
+
+def _num(s: str) -> float:
+    return float(s.replace("−", "-"))
+
+
+def interval_mismatches(executed_dir: Path) -> list[str]:
+    """"estimate [low, high]" as printed, with the estimate outside the printed interval."""
+    problems = []
+    for page, i, kind, text in _visible_texts(executed_dir):
+        if kind == "prose":
+            text = _strip_code_blocks(text)
+        for v, lo, hi in _INTERVAL.findall(text):
+            if not _num(lo) <= _num(v) <= _num(hi) and _num(lo) <= _num(hi):
+                problems.append(f"{page}: cell {i} prints {v} outside its own interval [{lo}, {hi}]: print the "
+                                "estimate and its interval at precisions where it lies inside")
+    return problems
+
+
+class _Strip(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_data(self, data):
+        self.parts.append(data)
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("td", "th", "br", "tr", "p", "li"):
+            self.parts.append(" ")
+
+
+def _strip_html(html: str) -> str:
+    p = _Strip()
+    p.feed(html)
+    return " ".join(p.parts)
+
+
+def _strip_code_blocks(md: str) -> str:
+    """Markdown without fenced code, inline code, maths, roles, links' targets, labels and
+    directive options: what remains is the running prose."""
+    md = re.sub(r"^(```|~~~)[^\n]*\n.*?^\1\s*$", " ", md, flags=re.S | re.M) if "```" in md or "~~~" in md else md
+    md = re.sub(r"\$\$.*?\$\$", " ", md, flags=re.S)
+    md = re.sub(r"\\begin\{(\w+\*?)\}.*?\\end\{\1\}", " ", md, flags=re.S)
+    md = re.sub(r"(?<!\\)\$[^$\n]+\$", " ", md)
+    md = re.sub(r"\{[\w:-]+\}`[^`]*`", " ", md)            # roles ({glue:text}`x`, {ref}`y`)
+    md = re.sub(r"`[^`]*`", " ", md)
+    md = re.sub(r"\]\([^)]*\)", "]", md)
+    md = re.sub(r"^\s*\(?[\w-]+\)=\s*$", " ", md, flags=re.M)
+    md = re.sub(r"^\s*:[\w-]+:.*$", " ", md, flags=re.M)
+    md = re.sub(r"<!--.*?-->", " ", md, flags=re.S)
+    return md
+
+
+def _decimals(s: str) -> int:
+    return len(s.split(".", 1)[1]) if "." in s else 0
+
+
+def _table_numbers(cells: list[dict]) -> set[str]:
+    out: set[str] = set()
+    for c in cells:
+        for o in c.get("outputs", []):
+            html = _text(_mime(o).get("text/html", ""))
+            if "<table" in html:
+                out.update(re.findall(r"-?\d+(?:\.\d+)?", _strip_html(html)))
+    return out
+
+
+#: Round constants a text uses as levels or thresholds, never as results.
+_CONSTANTS = {"0.25", "0.75", "0.05", "0.01", "0.001", "0.95", "0.975", "0.025", "0.50", "1.00", "0.00", "2.5", "97.5"}
+# a number after these is a threshold, a tolerance or an example, not a result
+_NOT_A_RESULT = re.compile(r"(?:[<>≤≥]|<=|>=|within|such as|e\.g\.|for example|say|level|margin|threshold|"
+                           r"ε|epsilon|lr|rate)\s*=?\s*$", re.I)
+
+
+def typed_numbers(executed_dir: Path) -> list[str]:
+    """Numbers typed into a chapter's Markdown that look like results: decimals with two or more
+    places and percentages with a decimal point, outside code, maths, roles and references
+    ("Table 3.2"), not round constants (0.25, 0.05, …) and not thresholds, tolerances or
+    examples ("≤ 0.25", "within 0.001", "such as 0.55"). A typed number is reported as a
+    disagreement when a table of the same page prints a number that, rounded to the typed
+    precision, differs from it by one unit in the last place (0.53 typed, 0.520 in the table);
+    else as a number to glue. A constant or a made-up example can be written as maths ($0.55$).
+    """
+    problems = []
+    for nb in _notebooks(executed_dir):
+        cells = _cells(nb)
+        tables = _table_numbers(cells)
+        for i, c in enumerate(cells):
+            if c.get("cell_type") != "markdown":
+                continue
+            prose = _strip_code_blocks(_text(c.get("source", "")))
+            seen: set[int] = set()
+            for m in [*_PERCENT.finditer(prose), *_DECIMAL.finditer(prose)]:
+                s = m.group(1)
+                before = prose[max(0, m.start() - 16):m.start()]
+                if m.start() in seen or _REF_WORDS.search(before) or _NOT_A_RESULT.search(before):
+                    continue
+                seen.add(m.start())
+                d = _decimals(s)
+                if s in _CONSTANTS or (d < 2 and not (d == 1 and m.re is _PERCENT)):
+                    continue
+                x, ulp = float(s), 10.0 ** -d
+                near = [t for t in tables if _decimals(t) >= d and t != s
+                        and abs(abs(round(float(t), d) - x) - ulp) < ulp / 10]
+                if near:
+                    problems.append(f"{nb.name}: cell {i} types {s} where a table of the page prints "
+                                    f"{sorted(near, key=lambda t: abs(float(t) - x))[0]}: glue the computed value")
+                elif s not in tables:
+                    problems.append(f"{nb.name}: cell {i} types the number {s} into the prose: glue it from the "
+                                    "value the code computed (or read it from data/reference/)")
+    return problems
+
+
+def negative_zeros(executed_dir: Path) -> list[str]:
+    """"-0.000" printed anywhere a reader looks: a value that rounds to zero prints as zero
+    (:func:`compsem.fmt.number`)."""
+    problems = []
+    for page, i, _, text in _visible_texts(executed_dir):
+        for m in dict.fromkeys(re.findall(r"(?<![\w.])[-−]0\.0+(?![\d])", text)):
+            problems.append(f"{page}: cell {i} prints {m}: print a value that rounds to zero as zero")
+    return problems
+
+
+def prose_check(executed_dir: Path, root: Path, book_dir: Path | None = None) -> list[str]:
+    """Every check of this module, in order."""
+    executed_dir = Path(executed_dir)
+    return (stderr_outputs(executed_dir) + progress_bars(executed_dir) + plural_templates(executed_dir, book_dir)
+            + missing_paths(executed_dir, root, book_dir) + interval_mismatches(executed_dir)
+            + negative_zeros(executed_dir) + typed_numbers(executed_dir))

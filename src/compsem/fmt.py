@@ -1,0 +1,50 @@
+"""How numbers and counts read on a page: one format per table column, an estimate with its
+interval at one precision, a count with its noun.
+
+* :func:`number` — fixed decimals, never "-0.000" (a value that rounds to zero prints "0.000");
+  NaN prints as ``na`` ("–" by default);
+* :func:`estimate` — ``"0.55 [0.50, 0.60]"``: estimate and interval at the *same* number of
+  decimals, so an estimate inside its interval is printed inside it (rounding is monotonic);
+* :func:`formatter` — :func:`number` as a ``Styler.format`` callable, so that a table shows one
+  format per column rather than "0.0" beside "0.0000";
+* :func:`plural` — "1 scorer", "2 scorers": the code that writes a sentence knows the count.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+__all__ = ["number", "estimate", "formatter", "plural"]
+
+
+def number(x, digits: int = 3, *, na: str = "–") -> str:
+    """``x`` with ``digits`` decimals; negative zero after rounding prints without its sign."""
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return str(x)
+    if math.isnan(v):
+        return na
+    text = f"{v:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def estimate(value, low, high, digits: int = 2, *, unit: str = "", na: str = "–") -> str:
+    """``"v [low, high]"`` at one precision (``unit`` after the estimate, e.g. ``" %"``); the
+    value alone when the interval is undefined."""
+    v = number(value, digits, na=na) + (unit if number(value, digits, na=na) != na else "")
+    if any(not math.isfinite(float(b)) for b in (low, high)):
+        return v
+    return f"{v} [{number(low, digits)}, {number(high, digits)}]"
+
+
+def formatter(digits: int = 3, *, na: str = "–") -> Callable[[object], str]:
+    """A ``Styler.format`` / ``DataFrame.map`` callable printing every number with ``digits``
+    decimals (:func:`number`); strings pass through."""
+    return lambda x: number(x, digits, na=na) if isinstance(x, (int, float)) and not isinstance(x, bool) else str(x)
+
+
+def plural(n: int, singular: str, plural_form: str | None = None) -> str:
+    """``"1 scorer"``, ``"0 scorers"``, ``"2 scorers"`` (``plural_form`` for irregular nouns)."""
+    return f"{n} {singular if n == 1 else (plural_form or singular + 's')}"

@@ -1,0 +1,76 @@
+"""The reproducibility appendix's tables, on small made-up inputs worked out by hand."""
+
+import json
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pandas as pd  # noqa: E402
+
+from compsem.book import appendix  # noqa: E402
+
+ABC_SHA256 = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"   # SHA-256 of b"abc" (FIPS 180-2)
+
+
+def test_run_times_are_dated_and_rounded(tmp_path):
+    p = tmp_path / "30_x.runtime.json"
+    p.write_text(json.dumps({"notebook": "30_x.ipynb", "seconds": 125.4, "parameters": {}}))
+    os.utime(p, (0, 86400 + 3600))      # 1970-01-02 01:00 UTC
+    t = appendix.run_times(tmp_path)
+    assert t.to_dict("records") == [{"chapter": "30_x.ipynb", "seconds": "125", "minutes": "2.1",
+                                     "finished (UTC)": "1970-01-02 01:00"}]
+    assert appendix.run_times(tmp_path / "none").empty
+
+
+def test_dependencies_read_every_pin(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\nrequires-python = ">=3.11"\n'
+                                             'dependencies = ["pandas==9.9.9", "no-such-package-xyz==1.0", "numpy"]\n')
+    d = appendix.dependencies(tmp_path)
+    assert list(d.index) == ["python", "pandas", "no-such-package-xyz", "numpy"]
+    assert d.loc["pandas", "pinned"] == "9.9.9" and d.loc["pandas", "installed"] == pd.__version__
+    assert d.loc["no-such-package-xyz", "installed"] == "not installed"
+
+
+def test_digests_are_full(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.txt").write_bytes(b"abc")
+    (tmp_path / "requirements-lock.txt").write_bytes(b"abc")
+    t = appendix.data_digests(tmp_path / "sub")
+    assert t.to_dict("records") == [{"file": "a.txt", "bytes": 3, "SHA-256": ABC_SHA256}]
+    assert appendix.lock_digest(tmp_path) == ABC_SHA256
+
+
+BENCH = {"machine": {"cpu_count": 2, "torch": "2.13.0"},
+         "encode": {"m": {"texts": 2000, "cold_texts_per_s": 687.37, "warm_texts_per_s": 246863.9, "dedup_ratio": 0.5,
+                          "cached": True}},
+         "studies": {"ssm": {"n_pairs": 2304, "measured_pairs_per_second": 15.53, "lexical_seconds_full_pool": 0.0123},
+                     "csts": {"encoder": "sbert-mini", "results": [{"encoding": "bi", "seconds": 4.848}]},
+                     "montague": {"models": {"bow": {"dim": 2048, "embed_seconds": 1.931}}}}}
+
+
+def test_bench_tables_have_readable_headers_and_one_format():
+    t = appendix.bench_tables(BENCH)
+    enc = t["encode throughput per model"]
+    assert list(enc.columns) == ["texts", "cold texts per second", "warm texts per second", "dedup ratio", "cached"]
+    # whole numbers from 100 up (thousands separated), 2 decimals from 0.1, 4 below
+    assert enc.loc["m"].tolist() == ["2,000", "687", "246,864", "0.50", "True"]
+    ssm = t["ssm: measurements"]["value"]
+    assert ssm.tolist() == ["2,304", "15.53", "0.0123"]
+    assert list(t["ssm: measurements"].index) == ["n pairs", "measured pairs per second", "lexical seconds full pool"]
+    assert t["csts: results"].to_dict("records") == [{"encoding": "bi", "seconds": "4.85"}]
+    mont = t["montague: models"]
+    assert mont.index.name == "model" and mont.loc["bow"].tolist() == ["2,048", "1.93"]
+    # one format per column: 0.12 beside 0.0925 prints as 0.1200; a 1e-12 difference is not "0.0000"
+    col = appendix.bench_tables({"studies": {"x": {"models": {"a": {"t": 0.0925}, "b": {"t": 0.12}}}}})["x: models"]
+    assert col["t"].tolist() == ["0.0925", "0.1200"]
+    tiny = appendix.bench_tables({"studies": {"x": {"diff": 1.08e-12}}})["x: measurements"]["value"]
+    assert tiny.tolist() == ["1.1e-12"]
+    assert "dim 384.000000" not in str(t)        # no raw JSON dumps
+
+
+def test_throughput_figure_has_two_points_per_model():
+    fig = appendix.throughput_figure(BENCH)
+    ax = fig.axes[0]
+    assert ax.get_xscale() == "log" and [t.get_text() for t in ax.get_yticklabels()] == ["m"]

@@ -1,0 +1,25 @@
+"""Page formatting: one precision per estimate and interval, no negative zero, counted nouns."""
+
+import numpy as np
+
+from compsem.fmt import estimate, formatter, number, plural
+
+
+def test_number_fixed_decimals_and_no_negative_zero():
+    assert number(0.5, 3) == "0.500" and number(-0.00004, 4) == "0.0000" and number(-0.25, 1) == "-0.2"
+    assert number(float("nan")) == "–" and number(np.float32(1.25), 1) == "1.2" and number("x") == "x"
+
+
+def test_estimate_at_one_precision_keeps_the_estimate_inside():
+    # the defect of chapter 42: 0.999 printed with an interval rounded to [1.00, 1.00]
+    assert estimate(0.9994, 0.9991, 1.0, 2) == "1.00 [1.00, 1.00]"
+    assert estimate(0.9994, 0.9991, 1.0, 3) == "0.999 [0.999, 1.000]"
+    assert estimate(40.0, 32.71, 47.94, 1, unit=" %") == "40.0 % [32.7, 47.9]"
+    assert estimate(0.3, float("nan"), 0.4) == "0.30"
+
+
+def test_formatter_and_plural():
+    f = formatter(2)
+    assert [f(0.0), f(-0.001), f(3), f("a"), f(True)] == ["0.00", "0.00", "3.00", "a", "True"]
+    assert plural(1, "scorer") == "1 scorer" and plural(0, "scorer") == "0 scorers"
+    assert plural(2, "analysis", "analyses") == "2 analyses"
