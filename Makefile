@@ -22,12 +22,11 @@ EXECUTED := $(patsubst notebooks/%.ipynb,_build/executed/notebooks/%.ipynb,$(NOT
 # the encoders) and its own study's package, data and transcribed paper numbers. The book's
 # tooling (src/compsem/book) and the other studies are not prerequisites.
 FOUNDATION := $(wildcard src/compsem/*.py src/compsem/encoders/*.py)
+# The studies (STUDIES, STUDY_PART_<name>) come from the registry, compsem/studies.py, through
+# the generated studies.mk (committed: make reads it before anything is installed).
+include studies.mk
 study_files = $(wildcard src/compsem/$(1)/*.py data/$(1)/* data/reference/$(1)_*.csv) data/reference/paper_models.csv
-SETCOMP := $(call study_files,setcomp)
-CSTS := $(call study_files,csts)
-MONTAGUE := $(call study_files,montague)
-SSM := $(call study_files,ssm)
-CROSSSTUDY := $(wildcard src/compsem/crossstudy/*.py) $(SETCOMP) $(CSTS) $(MONTAGUE) $(SSM)
+CROSSSTUDY := $(wildcard src/compsem/crossstudy/*.py) $(foreach s,$(STUDIES),$(call study_files,$(s)))
 nb = $(filter _build/executed/notebooks/$(1)%,$(EXECUTED))
 BOOKSRC := _config.yml _toc.yml references.bib $(shell find book _static -type f)
 
@@ -77,10 +76,8 @@ _build/executed/notebooks/%.ipynb: notebooks/%.ipynb $(FOUNDATION) | $(STAMP)
 	@mkdir -p $(@D)
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TQDM_DISABLE=1 $(BIN)/python -m compsem run $< --book --quiet --out $(@D)
 
-$(call nb,1): $(SETCOMP)
-$(call nb,2): $(CSTS)
-$(call nb,3): $(MONTAGUE)
-$(call nb,4): $(SSM)
+# A study's chapters (<part>x_*.ipynb) depend on its own package, data and paper tables.
+$(foreach s,$(STUDIES),$(eval $(call nb,$(STUDY_PART_$(s))): $(call study_files,$(s))))
 # The synthesis and the try-it page run every study's code.
 $(call nb,9): $(CROSSSTUDY)
 

@@ -42,13 +42,13 @@ def _grid_bench(n: int, size: int, loop_rows: int, seed: int = 0) -> dict:
 
 
 def _dedup_counts(timed: bool) -> dict:
-    import compsem.setcomp as sc
+    from compsem.setcomp import data as sd
 
-    q = sc.load_quintuples()
-    tables = sc.build_operator_tables(q)
+    q = sd.load_quintuples()
+    tables = sd.build_operator_tables(q)
     # every sentence slot of the three tables (difference unfiltered: the upper bound)
-    slots = [t for op, tab in tables.items() for col in ("a", "b", sc.TARGET_COLUMN[op]) for t in tab[col]]
-    unique = sc.unique_texts(tables)
+    slots = [t for op, tab in tables.items() for col in ("a", "b", sd.TARGET_COLUMN[op]) for t in tab[col]]
+    unique = sd.unique_texts(tables)
     out = {"quintuples": len(q), "sentence_slots": len(slots), "distinct_sentences": len(unique),
            "encodes_without_dedup": len(slots), "encodes_with_dedup": len(unique),
            "saving_factor": len(slots) / len(unique)}

@@ -26,7 +26,9 @@ def run(quick: bool = False) -> dict:
     import numpy as np
 
     from compsem.encoders import get_encoder
-    from compsem.ssm import LexicalCoverage, load_pool, load_reference, ssm_table
+    from compsem.ssm.data import load_pool, load_reference
+    from compsem.ssm.lexical import LexicalCoverage
+    from compsem.ssm.tables import ssm_table
 
     pool = load_pool()
     n = 16 if quick else 48

@@ -27,12 +27,13 @@ import pandas as pd
 
 from .errors import DataError, check_trust_remote_code
 from .paths import data_dir
+from .studies import NAMES
 
 __all__ = ["STUDIES", "paper_table", "paper_tables", "paper_models", "paper_panel", "paper_row", "paper_match",
            "model_key", "PAPER_MODEL_COLUMNS", "MODEL_KINDS"]
 
-#: The four studies, in the book's order.
-STUDIES: tuple[str, ...] = ("setcomp", "csts", "montague", "ssm")
+#: The studies' names, in the book's order (from the registry, :data:`compsem.studies.NAMES`).
+STUDIES: tuple[str, ...] = NAMES
 
 #: Columns of ``data/reference/paper_models.csv``.
 PAPER_MODEL_COLUMNS: tuple[str, ...] = (

@@ -104,9 +104,10 @@ class Prose(str):
     :func:`glue_all` glues it as it is, for ``{glue:md}``, not as inline code."""
 
 
-def glue_all(values) -> None:
-    """``myst_nb.glue`` every value of a mapping (not displayed); a string is glued as inline code,
-    a :class:`Prose` string as Markdown.
+def glue_all(values, *, code: bool = True) -> None:
+    """``myst_nb.glue`` every value of a mapping (not displayed); a string is glued as inline code
+    (``code=False``: as the plain string, as Part I's prose shows its model names), a
+    :class:`Prose` string as Markdown.
 
     Chapters glue through this one function, never by hand: ``glue_all(report.values(...))``.
     """
@@ -116,7 +117,7 @@ def glue_all(values) -> None:
     for key, value in values.items():
         if isinstance(value, Prose):
             value = Markdown(str(value))
-        elif isinstance(value, str):
+        elif code and isinstance(value, str):
             value = Markdown(f"`{value}`")
         glue(key, value, display=False)
 

@@ -1,8 +1,10 @@
 """The registry of the study's Parts: each one declared once.
 
 Everything that needs to know which studies exist (the planner, the cross-study pages, the
-Makefile through ``python -m compsem studies``, the benchmarks and the contract test) reads
-:data:`STUDIES`. Adding a fifth paper is one :class:`Study` entry here plus one package
+Makefile through ``studies.mk``, the benchmarks and the contract test) reads :data:`STUDIES`.
+``studies.mk`` is written from here (``python -m compsem.studies > studies.mk``) and committed,
+so that ``make`` reads the studies on a fresh clone before any package is installed;
+``tests/compsem/test_studies.py`` fails when it is out of date. Adding a fifth paper is one :class:`Study` entry here plus one package
 ``compsem.<name>`` with the five faces (CONTRIBUTING.md lists them).
 """
 
@@ -16,7 +18,7 @@ from types import ModuleType
 
 from .errors import CompsemError
 
-__all__ = ["Study", "STUDIES", "NAMES", "get", "by_part", "of_notebook", "FACES"]
+__all__ = ["Study", "STUDIES", "NAMES", "get", "by_part", "of_notebook", "FACES", "makefile_include"]
 
 #: The modules every study package holds (CONTRIBUTING.md: "The faces of a study").
 FACES: tuple[str, ...] = ("data", "metrics", "study", "tables", "report")
@@ -103,3 +105,19 @@ def of_notebook(notebook: str | Path) -> Study | None:
     """The study a chapter belongs to, from its number (``11_setcomp_overlap`` -> setcomp)."""
     m = re.match(r"(\d)\d_", Path(notebook).name)
     return by_part(m.group(1)) if m else None
+
+
+def makefile_include() -> str:
+    """The text of ``studies.mk``: the studies' names and Part numbers as Make variables
+    (``STUDIES``, ``STUDY_PART_<name>``), from which the Makefile builds each study's
+    prerequisites."""
+    lines = ["# The studies of compsem/studies.py for the Makefile. Generated: do not edit; after a change",
+             "# to the registry run `.venv/bin/python -W ignore -m compsem.studies > studies.mk`",
+             "# (tests/compsem/test_studies.py fails while this file is out of date).",
+             f"STUDIES := {' '.join(NAMES)}"]
+    lines += [f"STUDY_PART_{s.name} := {s.part}" for s in STUDIES]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(makefile_include(), end="")

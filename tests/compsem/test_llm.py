@@ -84,6 +84,25 @@ def test_hf_causal_returns_only_new_tokens_capped(tiny_gpt2_lm):
     # greedy decoding is deterministic and batching does not change answers (left padding)
     assert g(prompts[::-1]) == out[::-1]
     assert [g([p])[0] for p in prompts] == out
+    # the answers are the greedy continuation, worked out token by token with the model itself
+    assert out == [_greedy_by_hand(tiny_gpt2_lm, p, 3) for p in prompts]
+
+
+def _greedy_by_hand(path, prompt: str, n: int) -> str:
+    """The obvious greedy loop: append the arg-max next token n times (stop at end of text)."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    tok, model = AutoTokenizer.from_pretrained(path), AutoModelForCausalLM.from_pretrained(path).eval()
+    ids, new = tok(prompt, return_tensors="pt")["input_ids"], []
+    with torch.no_grad():
+        for _ in range(n):
+            nxt = int(model(ids).logits[0, -1].argmax())
+            if nxt == tok.eos_token_id:
+                break
+            new.append(nxt)
+            ids = torch.cat([ids, torch.tensor([[nxt]])], dim=1)
+    return tok.decode(new, skip_special_tokens=True).strip()
 
 
 def test_hf_seq2seq(tiny_t5):

@@ -24,3 +24,11 @@ def test_lookups():
     assert studies.of_notebook("90_synthesis.ipynb") is None
     with pytest.raises(CompsemError, match="setcomp, csts, montague, ssm"):
         studies.get("nope")
+
+
+def test_the_makefile_include_is_generated_from_the_registry():
+    """studies.mk (read by make before anything is installed) says what the registry says."""
+    text = (paths.repo_root() / "studies.mk").read_text()
+    assert text == studies.makefile_include(), "studies.mk is out of date: python -W ignore -m compsem.studies > studies.mk"
+    assert "STUDIES := setcomp csts montague ssm\n" in text and "STUDY_PART_montague := 3\n" in text
+    assert "include studies.mk" in (paths.repo_root() / "Makefile").read_text()

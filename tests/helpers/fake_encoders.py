@@ -13,7 +13,7 @@ import numpy as np
 
 from compsem.encoders import Encoder
 
-__all__ = ["HashEncoder", "FailingEncoder", "hash_vector", "embed_worker"]
+__all__ = ["HashEncoder", "FailingEncoder", "TableEncoder", "hash_vector", "embed_worker"]
 
 
 def hash_vector(text: str, dim: int = 8) -> np.ndarray:
@@ -35,6 +35,23 @@ class HashEncoder(Encoder):
     def _encode(self, texts, *, batch_size, show_progress):
         self.seen.extend(texts)
         return np.stack([hash_vector(t, self.dim) for t in texts])
+
+
+class TableEncoder(Encoder):
+    """The vector of each text from a table written by hand (a test's worked example); its
+    identity hashes the table, so a cache never serves another table's vectors."""
+
+    def __init__(self, table: dict[str, list[float]], spec: str = "table"):
+        self.spec, self.table = spec, {k: np.asarray(v, dtype=np.float64) for k, v in table.items()}
+        self.dim = len(next(iter(self.table.values())))
+
+    @property
+    def identity(self) -> str:
+        digest = hashlib.sha256(repr(sorted((k, v.tolist()) for k, v in self.table.items())).encode()).hexdigest()
+        return f"{self.spec}|{digest[:16]}"
+
+    def _encode(self, texts, *, batch_size, show_progress):
+        return np.stack([self.table[t] for t in texts])
 
 
 class FailingEncoder(HashEncoder):

@@ -16,7 +16,7 @@ import pytest
 from compsem import measures
 from compsem import montague as mt
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, shown
 
 
 WORKED = (ROOT / "book" / "part3_montague_worked.md").read_text(encoding="utf-8")
@@ -43,14 +43,6 @@ def cos(table, x, y) -> float:
 def dist(table, x, y) -> float:
     """The tests' cosine distance, through the study module."""
     return float(mt.metrics.pairwise_distance(vec(table, x)[None], vec(table, y)[None], "cos")[0, 0])
-
-
-def shown(page: str, value: float, printed: str):
-    """``printed`` is on the page and equals ``value`` at the printed number of decimals."""
-    assert printed in page, f"{printed!r} is not on the page"
-    decimals = len(printed.split(".")[1]) if "." in printed else 0
-    assert round(value, decimals) == pytest.approx(float(printed.replace("−", "-")), abs=1e-12), \
-        f"{value} does not round to the printed {printed}"
 
 
 def embed_fn(table):

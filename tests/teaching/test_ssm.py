@@ -15,7 +15,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from compsem import ssm
+from compsem.ssm import data as ssm_data
+from compsem.ssm import metrics as ssm
+from compsem.ssm import tables as ssm_tables
 from compsem.ssm.metrics import upper
 from tests.helpers import ROOT
 
@@ -111,7 +113,7 @@ def test_diagonal_share_of_sparsity_and_the_pool_size():
     page = _page(WORKED)
     empty = np.eye(3)
     _assert_printed(ssm.sparsity(ssm.relatedness_distance(empty)), "0.333", _page(EXERCISES), EXERCISES)
-    pool = ssm.load_pool()
+    pool = ssm_data.load_pool()
     assert len(pool) == 251 and "251 sentences" in page and "1/251" in page
     _assert_printed(ssm.sparsity(ssm.relatedness_distance(np.eye(len(pool)))), "0.004", page, WORKED)
 
@@ -160,7 +162,7 @@ def test_accuracy_table():
 
 
 def test_ssm_table_agrees_with_the_pieces():
-    rows = {r["space"]: r for r in ssm.ssm_table(R, R_REF, LABELS)}
+    rows = {r["space"]: r for r in ssm_tables.ssm_table(R, R_REF, LABELS)}
     assert rows["rel"]["sparsity"] == pytest.approx(4.8 / 9)
     assert rows["dis"]["sparsity"] == pytest.approx(1.2 / 9)
     assert rows["rel"]["rsa"] == pytest.approx(0.98198, abs=1e-5)

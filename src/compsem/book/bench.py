@@ -2,8 +2,8 @@
 
 The foundation measures encode throughput per panel model, with a cold cache (every text
 encoded) and a warm one (every text read back), the share of work saved by folding duplicate
-texts, and the cache's own cost (vectors written and read per second, without a model). Each study adds ``benchmarks/bench_<study>.py`` with ``run(quick) -> dict``;
-:func:`run_all` collects them under the study's name.
+texts, and the cache's own cost (vectors written and read per second, without a model). Each study of the registry may add ``benchmarks/bench_<study>.py`` with ``run(quick) -> dict``
+(importing only ``compsem``); :func:`run_all` collects them under the study's name.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..cache import EmbeddingCache, embed, last_stats, text_key
 from ..paths import repo_root
+from ..studies import STUDIES
 
 __all__ = ["encode_throughput", "cache_overhead", "run_all"]
 
@@ -102,14 +103,18 @@ def cache_overhead(n: int = 10_000, dims=(384, 4096), chunk_size: int = 1024) ->
 
 
 def _study_benchmarks(quick: bool) -> dict:
+    """``run(quick)`` of ``benchmarks/bench_<study>.py`` for every study of the registry that has
+    one (a benchmark imports only ``compsem``: tests/compsem/book/test_bench.py checks)."""
     results = {}
-    # each benchmark imports only compsem (no sys.path patching, no test helpers)
-    for path in sorted((repo_root() / "benchmarks").glob("bench_*.py")):
+    for study in STUDIES:
+        path = repo_root() / "benchmarks" / f"bench_{study.name}.py"
+        if not path.is_file():
+            continue
         spec = importlib.util.spec_from_file_location(path.stem, path)
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
         t0 = time.perf_counter()
-        results[path.stem.removeprefix("bench_")] = {**mod.run(quick=quick), "wall_s": time.perf_counter() - t0}
+        results[study.name] = {**mod.run(quick=quick), "wall_s": time.perf_counter() - t0}
     return results
 
 

@@ -12,23 +12,20 @@ file by model spec, and whether each model can be loaded from
 from __future__ import annotations
 
 import ast
-import importlib
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from ..cache import EmbeddingCache, text_key
-from ..encoders import check_available, installed_panel
+from ..encoders import check_available
 from ..errors import CompsemError
 from ..paths import repo_root
-from ..reference import paper_match, paper_panel
+from ..reference import paper_match
+from ..studies import get, of_notebook
 
 __all__ = ["notebook_parameters", "study_of", "planned_texts", "plan", "cached_counts", "throughputs"]
-
-_NUMBER_TO_STUDY = {"1": "setcomp", "2": "csts", "3": "montague", "4": "ssm"}
 
 #: Specs recomputed on every run (never cached): their texts always count as to embed.
 _UNCACHED = ("glove-50d", "bow", "random", "bow:", "random:", "vec:")
@@ -62,8 +59,8 @@ def notebook_parameters(notebook: str | Path) -> dict[str, Any]:
 
 def study_of(notebook: str | Path) -> str | None:
     """The study a chapter belongs to, from its number (``11_setcomp_overlap`` -> setcomp)."""
-    m = re.match(r"(\d)\d_", Path(notebook).name)
-    return _NUMBER_TO_STUDY.get(m.group(1)) if m else None
+    study = of_notebook(notebook)
+    return study.name if study else None
 
 
 def _scores_pairs(spec: str) -> bool:
@@ -72,36 +69,13 @@ def _scores_pairs(spec: str) -> bool:
     return spec == "lexical" or spec.startswith(("nli:", "gen:"))
 
 
-def _models(models: Any, study: str | None) -> list[str]:
-    items = [models] if isinstance(models, str) else list(models)
-    out: list[str] = []
-    for m in items:
-        if m == "panel":
-            out.extend(installed_panel())
-        elif m == "paper" and study:
-            out.extend(paper_panel(study, kind=("encoder", "nli")))  # generators embed nothing
-        else:
-            out.append(str(m))
-    return list(dict.fromkeys(out))
-
-
 def planned_texts(study: str, params: dict[str, Any]) -> dict[str, list[str]] | str:
-    """``{spec: texts}`` from ``compsem.<study>.study.planned_texts(params)``, or a sentence
-    saying why there is none (the study has no such function yet)."""
-    try:
-        mod = importlib.import_module(f"compsem.{study}.study")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"compsem.{study}.study":
-            raise
-        return f"compsem.{study} has no study module yet: the texts cannot be counted"
-    fn = getattr(mod, "planned_texts", None)
+    """``{spec: texts}`` from the study's ``study.planned_texts(params)`` (the contract: the
+    study resolves the chapter's ``models`` itself), or a sentence saying why there is none."""
+    fn = getattr(get(study).module("study"), "planned_texts", None)
     if fn is None:
         return f"compsem.{study}.study has no planned_texts(params) yet: the texts cannot be counted"
-    texts = fn(params)
-    if isinstance(texts, dict):
-        return {str(k): list(dict.fromkeys(v)) for k, v in texts.items()}
-    texts = list(dict.fromkeys(texts))
-    return {spec: texts for spec in _models(params.get("models", "panel"), study)}
+    return {str(k): list(dict.fromkeys(v)) for k, v in fn(params).items()}
 
 
 def cached_counts(spec: str, texts: list[str], store: EmbeddingCache | None = None) -> int:
@@ -192,10 +166,7 @@ def plan(notebook: str | Path, overrides: dict[str, Any] | None = None, *,
     if isinstance(per_model, str):
         notes.append(per_model)
         per_model = {}
-        models = _models(params.get("models", "panel"), study)
-    else:
-        # the study resolved the chapter's models itself (its own "panel"/"paper")
-        models = list(per_model)
+    models = list(per_model)   # the study resolved the chapter's models itself (its own "panel"/"paper")
     try:
         check_available([m for m in models if m != "lexical"],   # lexical: a Part IV baseline, no model
                         trust_remote_code=bool(params.get("trust_remote_code", False)), study=study)

@@ -29,20 +29,17 @@ import numpy as np
 import pandas as pd
 
 from .. import figures
+from ..errors import check_trust_remote_code
 from ..fmt import number
-from ..csts import report as csts_report
-from ..montague import report as montague_report
 from ..results import Headline, Prose
-from ..setcomp import report as setcomp_report
 from ..stats import degenerate_reason, leader_sentence, versus_reference
-from ..ssm import report as ssm_report
-from .tryit import remote_code_kwargs
+from ..studies import STUDIES
 
 __all__ = ["CRITERIA", "STUDY_REPORTS", "profile", "profile_matrix", "criteria_table", "profile_table",
            "degenerate", "profile_figure", "findings", "ranks"]
 
 #: Each study's report, in the book's order.
-STUDY_REPORTS = {"setcomp": setcomp_report, "csts": csts_report, "montague": montague_report, "ssm": ssm_report}
+STUDY_REPORTS = {s.name: s.module("report") for s in STUDIES}
 
 #: Every headline criterion, in the book's order.
 CRITERIA: tuple[Headline, ...] = tuple(h for r in STUDY_REPORTS.values() for h in r.HEADLINES)
@@ -50,10 +47,10 @@ CRITERIA: tuple[Headline, ...] = tuple(h for r in STUDY_REPORTS.values() for h i
 
 def profile(models: Sequence[str], *, n_boot: int = 1000, seed: int = 0, trust_remote_code: bool = False) -> pd.DataFrame:
     """Tidy profile: one row per model and criterion (see :data:`CRITERIA`). ``trust_remote_code``
-    reaches a study only when ``True`` (see :func:`.tryit.remote_code_kwargs`)."""
+    must be the literal True or False and is passed through to every study's ``report.headlines``."""
+    trc = check_trust_remote_code(trust_remote_code, where="profile")
     rows = [row for r in STUDY_REPORTS.values()
-            for row in r.headlines(models, n_boot=n_boot, seed=seed,
-                                   **remote_code_kwargs(r.headlines, trust_remote_code))]
+            for row in r.headlines(models, n_boot=n_boot, seed=seed, trust_remote_code=trc)]
     out = pd.DataFrame(rows)
     order = {c.key: i for i, c in enumerate(CRITERIA)}
     return out.sort_values(["model", "criterion"], key=lambda s: s.map(order) if s.name == "criterion" else s,

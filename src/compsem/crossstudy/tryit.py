@@ -4,8 +4,9 @@ Each function is the study's own ``report.try_it``: it takes the reader's texts 
 model specs and returns a tidy table, computed by the same functions the chapters use. Each
 ``read_*`` function turns such a result into one line of interpretation (Markdown, model names
 in backticks), so the page says what the numbers mean for the reader's own sentences.
-``trust_remote_code`` is handed to the study only when it is ``True`` (the default loaders never
-run remote code), and a study whose ``try_it`` does not take it says so.
+``trust_remote_code`` must be the literal ``True`` or ``False``
+(:func:`compsem.errors.check_trust_remote_code`) and is passed through to the study (every
+``try_it`` takes it: the contract test checks); the default loaders never run remote code.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from ..montague.report import try_it as _montague_try_it
 from ..setcomp.report import try_it as _setcomp_try_it
 from ..ssm.report import try_it as _ssm_try_it
 
-__all__ = ["set_operators", "conditional_similarity", "adjective_noun", "sentence_space", "remote_code_kwargs",
+__all__ = ["set_operators", "conditional_similarity", "adjective_noun", "sentence_space", "matrices", "remote_code_kwargs",
            "read_set_operators", "read_conditional_similarity", "read_adjective_noun", "read_sentence_space"]
 
 
@@ -40,30 +41,41 @@ def remote_code_kwargs(fn: Callable, trust_remote_code: bool) -> dict:
 
 
 def set_operators(a: str, b: str, overlap: str, difference: str, union: str, models: Sequence[str], *,
-                  trust_remote_code: bool = False):
+                  trust_remote_code: bool = False) -> pd.DataFrame:
     """Part I criteria for one A, B and candidate overlap, difference and union (setcomp)."""
-    return _setcomp_try_it(a, b, overlap, difference, union, models,
-                           **remote_code_kwargs(_setcomp_try_it, trust_remote_code))
+    trc = check_trust_remote_code(trust_remote_code, where="set_operators")
+    return _setcomp_try_it(a, b, overlap, difference, union, models, trust_remote_code=trc)
 
 
 def conditional_similarity(sentence1: str, sentence2: str, condition_high: str, condition_low: str,
-                           models: Sequence[str], *, trust_remote_code: bool = False):
+                           models: Sequence[str], *, trust_remote_code: bool = False) -> pd.DataFrame:
     """Part II zero-shot scores of a pair under two conditions (csts)."""
-    return _csts_try_it(sentence1, sentence2, condition_high, condition_low, models,
-                        **remote_code_kwargs(_csts_try_it, trust_remote_code))
+    trc = check_trust_remote_code(trust_remote_code, where="conditional_similarity")
+    return _csts_try_it(sentence1, sentence2, condition_high, condition_low, models, trust_remote_code=trc)
 
 
 def adjective_noun(adjectives: Sequence[str], nouns: Sequence[str], models: Sequence[str], *,
-                   trust_remote_code: bool = False, **options):
+                   trust_remote_code: bool = False, **options) -> pd.DataFrame:
     """Part III tests on every adjective-noun phrase (montague); ``options`` go to the study."""
-    return _montague_try_it(adjectives, nouns, models, **options,
-                            **remote_code_kwargs(_montague_try_it, trust_remote_code))
+    trc = check_trust_remote_code(trust_remote_code, where="adjective_noun")
+    return _montague_try_it(adjectives, nouns, models, **options, trust_remote_code=trc)
 
 
 def sentence_space(premise: str, hypotheses: Sequence[str], models: Sequence[str], *,
-                   trust_remote_code: bool = False):
-    """Part IV score matrices and distances of a tiny pool (ssm)."""
-    return _ssm_try_it(premise, hypotheses, models, **remote_code_kwargs(_ssm_try_it, trust_remote_code))
+                   trust_remote_code: bool = False) -> pd.DataFrame:
+    """Part IV score matrices and distances of a tiny pool, in long form (ssm)."""
+    trc = check_trust_remote_code(trust_remote_code, where="sentence_space")
+    return _ssm_try_it(premise, hypotheses, models, trust_remote_code=trc)
+
+
+def matrices(spaces: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame]]:
+    """:func:`sentence_space`'s long form as ``{model: {matrix: square DataFrame}}`` (P, H1, ...)."""
+    out: dict[str, dict[str, pd.DataFrame]] = {}
+    labels = list(dict.fromkeys(spaces["row"]))
+    for (name, key), g in spaces.groupby(["model", "matrix"], sort=False):
+        out.setdefault(name, {})[key] = g.pivot(index="row", columns="column", values="value").loc[labels, labels] \
+            .rename_axis(index=None, columns=None)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -120,9 +132,12 @@ def read_adjective_noun(table: pd.DataFrame) -> str:
     return " ".join(lines)
 
 
-def read_sentence_space(spaces: Mapping[str, Mapping[str, pd.DataFrame]]) -> str:
+def read_sentence_space(spaces: pd.DataFrame | Mapping[str, Mapping[str, pd.DataFrame]]) -> str:
     """The largest asymmetry of each scorer (|R(i, j) − R(j, i)|) and the hypothesis nearest the
-    premise in the relatedness space."""
+    premise in the relatedness space (``spaces``: :func:`sentence_space`'s long form, or
+    :func:`matrices` of it)."""
+    if isinstance(spaces, pd.DataFrame):
+        spaces = matrices(spaces)
     lines = []
     for name, mats in spaces.items():
         R = mats["R"]

@@ -17,7 +17,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..errors import ModelsUnavailableError, check_trust_remote_code
-from ..reference import STUDIES, paper_match
+from ..reference import paper_match
+from ..studies import NAMES
 from .base import package_version
 from .lexical import vector_candidates, vectors_path
 from .registry import PANEL, check_spec, sbert_l_path, split_options
@@ -88,11 +89,8 @@ def _hub_cached(repo_id: str) -> dict | None:
 
 
 def _needs_remote_code(spec: str, config: dict | None, study: str | None) -> bool:
-    studies = [study] if study else []
-    for s in [*studies, *[x for x in STUDIES if x != study]]:
-        hit = paper_match(s, spec)
-        if hit is not None and hit["trust_remote_code"]:
-            return True
+    if _paper_field(spec, study, "trust_remote_code"):
+        return True
     if config and config.get("auto_map"):
         try:
             from transformers.models.auto.configuration_auto import CONFIG_MAPPING_NAMES
@@ -104,7 +102,7 @@ def _needs_remote_code(spec: str, config: dict | None, study: str | None) -> boo
 
 def _paper_field(spec: str, study: str | None, field: str):
     """``field`` of the first paper-model row ``spec`` maps to (its own study first), or None."""
-    for s in ([study] if study else []) + list(STUDIES):
+    for s in ([study] if study else []) + list(NAMES):
         hit = paper_match(s, spec)
         if hit is not None and hit.get(field):
             return hit[field]

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..data import file_sha256
 from ..errors import EmptyTextError, ModelNotInstalledError
 from ..progress import wanted
 
@@ -55,11 +56,8 @@ def require_package(dist: str, module: str, spec: str):
 
 @functools.lru_cache(maxsize=64)
 def _file_digest(path: str, size: int, mtime_ns: int) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+    """:func:`compsem.data.file_sha256`, remembered while the file's size and mtime stay."""
+    return file_sha256(path)
 
 
 def weights_digest(folder: str | os.PathLike) -> str:

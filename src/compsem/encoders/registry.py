@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -167,26 +167,30 @@ def check_spec(spec: str) -> str:
 _KIND_PREFIXES = {"generator": ("gen:",), "nli": ("nli:",)}
 
 
-def resolve_models(models: str | Iterable[str], *, study: str | None = None, kind: str = "encoder",
-                   trust_remote_code: bool = False) -> list[str]:
-    """Turn a chapter's ``models`` parameter into a list of specs.
+def resolve_models(models: str | Iterable[str], *, study: str | None = None,
+                   kind: str | Sequence[str] = "encoder", trust_remote_code: bool = False,
+                   panel: Sequence[str] = (), check: Callable[[str], str] | None = None) -> list[str]:
+    """Turn a chapter's ``models`` parameter into a list of specs: the book's one model grammar.
 
     Parameters
     ----------
     models : str or list of str
-        ``"panel"`` gives :func:`installed_panel` (encoders only); ``"paper"`` gives the
-        runnable models of ``study``'s paper of this ``kind``
+        ``"panel"`` gives ``panel`` then :func:`installed_panel` (encoders only); ``"paper"``
+        gives the runnable models of ``study``'s paper of each ``kind``, kind by kind
         (:func:`compsem.reference.paper_panel`); a single spec gives ``[spec]``; a list is
         checked entry by entry and may hold ``"panel"`` or ``"paper"`` among specs.
     study : str, optional
         Needed for ``"paper"``.
-    kind : {"encoder", "generator", "nli"}
-        Which of the paper's models ``"paper"`` means. Encoder specs are checked with
-        :func:`check_spec`; a generator spec must start with ``gen:``; an NLI scorer spec
-        with ``nli:`` (or be an encoder spec: an embedding scorer).
+    kind : {"encoder", "generator", "nli"} or a sequence of them
+        Which of the paper's models ``"paper"`` means. Without ``check``, encoder specs are
+        checked with :func:`check_spec`; a generator spec must start with ``gen:``; an NLI
+        scorer spec with ``nli:`` (or be an encoder spec: an embedding scorer).
     trust_remote_code : bool
         Lets ``"paper"`` pick a paper model's original checkpoint that needs remote code
         where a converted one exists.
+    panel : specs a study adds in front of the encoder panel (Part IV: ``("lexical",)``).
+    check : a study's own spec check for the other entries (Part IV: its scorer grammar);
+        it returns the spec stripped or raises :class:`UnknownModelError`.
 
     Raises
     ------
@@ -196,22 +200,28 @@ def resolve_models(models: str | Iterable[str], *, study: str | None = None, kin
         ``"paper"`` without ``study``, an unknown ``kind``, or nothing to run.
     """
     check_trust_remote_code(trust_remote_code, where="resolve_models")
-    if kind not in ("encoder", "generator", "nli"):
-        raise ValueError(f"kind must be 'encoder', 'generator' or 'nli', not {kind!r}")
+    kinds = (kind,) if isinstance(kind, str) else tuple(kind)
+    for k in kinds:
+        if k not in ("encoder", "generator", "nli"):
+            raise ValueError(f"kind must be 'encoder', 'generator' or 'nli', not {k!r}")
     if isinstance(models, str):
         models = [models]
+    prefixes = tuple(p for k in kinds for p in _KIND_PREFIXES.get(k, ()))
     out: list[str] = []
     for m in models:
         if m == "panel":
-            out.extend(installed_panel())
+            out.extend([*panel, *installed_panel()])
         elif m == "paper":
             if study is None:
                 raise ValueError("models='paper' needs the study whose paper panel to run")
-            out.extend(paper_panel(study, kind=kind, trust_remote_code=trust_remote_code))
-        elif isinstance(m, str) and m.strip().startswith(_KIND_PREFIXES.get(kind, ("\0",))):
+            for k in kinds:
+                out.extend(paper_panel(study, kind=k, trust_remote_code=trust_remote_code))
+        elif check is not None:
+            out.append(check(m))
+        elif prefixes and isinstance(m, str) and m.strip().startswith(prefixes):
             split_options(m)  # a malformed option fails here
             out.append(m.strip())
-        elif kind == "generator":
+        elif kinds == ("generator",):
             raise UnknownModelError(str(m), [], forms=("'gen:hf:<Hugging Face name or path>'", "'gen:openai:<model>'"))
         else:
             out.append(check_spec(m))

@@ -1,8 +1,9 @@
 """The views of chapters 10–13: each table a chapter shows, the values it glues, what it saves.
 
-A chapter builds one view from a :mod:`.study` run and calls its methods cell by cell; every
-method returns a table or a figure and records the numbers the prose glues in ``values``
-(the last cell glues them all). Nothing here embeds: the run holds the embeddings.
+A chapter builds one view (through :mod:`.report`, which exports them) from a
+:func:`.study.run` and calls its methods cell by cell; every method returns a table or a figure
+and records the numbers the prose glues in ``values`` (the last cell glues them all with
+``glue_all(report.values(view))``). Nothing here embeds: the run holds the embeddings.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from .. import measures as M
 from ..results import save_table
 from .data import QUINTUPLE_COLUMNS, SAMPLES_PER_QUINTUPLE, unique_texts
 from .metrics import CELLS, EPS_MODES, eps_label, geometry, ned_check
-from .report import (cells_beside_paper, fmt_ci, ned_paper_check, paper_name, plot_cells_summary, plot_filter, plot_norm_ratios,
-                     plot_position_histograms, raw_beside_paper, reference)
+from ..reference import paper_table
+from .beside import cells_beside_paper, fmt_ci, ned_paper_check, paper_name, raw_beside_paper
+from .plots import plot_cells_summary, plot_filter, plot_norm_ratios, plot_position_histograms
 from .study import STUDY, DataRun, OperatorRun
 from .tables import (c4_table, cells_table, eps_modes_table, geometry_samples, geometry_table, norm_ratio_stats,
                      raw_scores_table, union_table)
@@ -29,6 +31,10 @@ __all__ = ["DataChapter", "OverlapChapter", "DifferenceChapter", "UnionChapter",
 def cell_measures(measures: Sequence[str]) -> list[str]:
     """The measures of the cell tables: cosine and NED where asked for (the paper's pair)."""
     return [m for m in ("cos", "ned") if m in measures] or list(measures[:1])
+
+
+def _paper(name: str) -> pd.DataFrame:
+    return paper_table(STUDY, name)
 
 
 def _regions(geo: pd.DataFrame, order: Sequence[str]) -> pd.DataFrame:
@@ -63,7 +69,7 @@ class DataChapter:
     def sizes(self) -> pd.DataFrame:
         """Samples per operator, ours and the paper's (Section 5)."""
         rep, tables = self.run.filter, self.run.tables
-        ref = reference("dataset").set_index("quantity")["value"]
+        ref = _paper("dataset").set_index("quantity")["value"]
         self.values.update(pass_rate=100 * rep.pass_rate, n_pass=rep.n_pass, filter_name=", ".join(rep.encoders),
                            paper_pass_rate=float(100 * ref["difference_samples"] / 6 / ref["overlap_samples"]))
         self._sizes = pd.DataFrame({
@@ -76,7 +82,7 @@ class DataChapter:
         """Both readings of the filter: difference samples they keep here, and the paper's count
         divided by the samples each rule keeps per passing unit."""
         rep = self.run.filter
-        paper = int(reference("dataset").set_index("quantity")["value"]["difference_samples"])
+        paper = int(_paper("dataset").set_index("quantity")["value"]["difference_samples"])
         ours = rep.samples()
         self.values.update(rule=rep.rule, n_pairs_pass=rep.n_pairs_pass, n_pairs=2 * rep.n_quintuples,
                            diff_quintuple_rule=ours["quintuple"], diff_pair_rule=ours["pair"],
@@ -159,7 +165,7 @@ class OverlapChapter(_OperatorChapter):
 
     def margins(self) -> pd.DataFrame:
         self.raw = raw_scores_table(self.emb, "overlap", self.measures)
-        return raw_beside_paper(self.raw, reference("overlap_deltas"), {
+        return raw_beside_paper(self.raw, _paper("overlap_deltas"), {
             "M(A,O) − M(A,B)": ("m_ao_minus_m_ab", "d1_mean", "d1_std"),
             "M(B,O) − M(A,B)": ("m_bo_minus_m_ab", "d2_mean", "d2_std")}).set_index(["measure", "model"])
 
@@ -167,13 +173,13 @@ class OverlapChapter(_OperatorChapter):
         if not hasattr(self, "cells_tab"):
             self.cells_tab = cells_table(self.emb, "overlap", self.cm, mode=self.eps_range, size=self.grid_size,
                                          n_boot=self.n_boot, seed=self.seed)
-        return cells_beside_paper(self.cells_tab, reference("c1_cells"), measure or self.cm[0]).set_index("model")
+        return cells_beside_paper(self.cells_tab, _paper("c1_cells"), measure or self.cm[0]).set_index("model")
 
     def summary_figure(self):
         c, m = self.cells_tab, self.cm[0]
         tt = c[(c["cell"] == "TT") & (c["measure"] == m)].set_index("model")["pct"]
         ff = c[(c["cell"] == "FF") & (c["measure"] == m)].set_index("model")["pct"]
-        ref_tt = reference("c1_cells").query("measure == 'cos'")["TT"]
+        ref_tt = _paper("c1_cells").query("measure == 'cos'")["TT"]
         self.values.update(c1_best_model=tt.idxmax(), c1_best_tt=float(tt.max()), c1_first_tt=float(tt.iloc[0]),
                            c1_first_ff=float(ff.iloc[0]), c1_paper_min=float(ref_tt.min()),
                            c1_paper_max=float(ref_tt.max()))
@@ -194,7 +200,7 @@ class OverlapChapter(_OperatorChapter):
     def c2(self) -> pd.DataFrame:
         geo = self._geometry()
         between = geo[geo["region"] == "between"].set_index("model")["pct"]
-        ds = reference("dataset").set_index("quantity")["value"]
+        ds = _paper("dataset").set_index("quantity")["value"]
         self.values.update(c2_first_between=float(between[self.m0]), c2_min_between=float(between[self.models].min()),
                            c2_random_between=float(between["random"]),
                            c2_paper_gpt3=float(ds["gpt3_overlap_projection_between_pct"]))
@@ -230,7 +236,7 @@ class DifferenceChapter(_OperatorChapter):
         self.raw = pd.concat([raw_scores_table(e, "difference", self.measures).assign(subset=k)
                               for k, e in self.run.emb.items()])
         main = self.raw[self.raw["subset"] == self.main].drop(columns="subset")
-        return raw_beside_paper(main, reference("difference_scores"), {
+        return raw_beside_paper(main, _paper("difference_scores"), {
             "M(B,D)": ("m_bd", "m_bd", None), "M(A,D) − M(B,D)": ("m_ad_minus_m_bd", "m_ad_minus_m_bd", None),
             "M(A,B) − M(B,D)": ("m_ab_minus_m_bd", "m_ab_minus_m_bd", None)}).set_index(["measure", "model"])
 
@@ -263,7 +269,7 @@ class DifferenceChapter(_OperatorChapter):
                 cells_table(e, "difference", self.cm, mode=self.eps_range, size=self.grid_size, n_boot=self.n_boot,
                             seed=self.seed).assign(subset=k) for k, e in self.run.emb.items()])
         c = self.cells_tab
-        return cells_beside_paper(c[c["subset"] == self.main], reference("c3_cells"), measure or self.cm[0]
+        return cells_beside_paper(c[c["subset"] == self.main], _paper("c3_cells"), measure or self.cm[0]
                                   ).set_index("model")
 
     def eps_modes(self) -> pd.DataFrame:
@@ -273,7 +279,7 @@ class DifferenceChapter(_OperatorChapter):
         ttm = modes[modes["cell"] == "TT"].pivot_table(index="model", columns=["subset", "mode"], values="pct")
         c = self.cells_tab
         tt = c[(c["cell"] == "TT") & (c["measure"] == self.cm[0]) & (c["subset"] == self.main)].set_index("model")["pct"]
-        ref = reference("c3_cells")
+        ref = _paper("c3_cells")
         r2, r15 = ref[ref["measure"] == "cos"], ref[ref["measure"] == "ned"]
         enc, llm = r2[r2["model"].isin(["SBERT-mini", "SBERT-L", "USE"])]["TT"], r2[r2["family"] == "llm"]["TT"]
         high15 = r15[r15["TT"] > 90]
@@ -291,7 +297,7 @@ class DifferenceChapter(_OperatorChapter):
         self.c4_tab = c4.copy()
         c4["ours"] = [fmt_ci(*r) for r in c4[["pct", "low", "high"]].to_numpy()]
         w = c4.pivot_table(index="model", columns=["subset", "mode", "measure"], values="ours", aggfunc="first")
-        ref = reference("c4").pivot_table(index="model", columns="measure", values="pct_CD3")
+        ref = _paper("c4").pivot_table(index="model", columns="measure", values="pct_CD3")
         paper = ref.reindex([paper_name(m) for m in self.models])
         paper.index = self.models
         paper.columns = pd.MultiIndex.from_tuples([("paper, Table 3", "pooled (16 encoders)", c) for c in paper.columns])

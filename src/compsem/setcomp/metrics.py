@@ -93,21 +93,34 @@ def criterion_deltas(ea, eb, et, operator: str, *, measure: str = "cos") -> dict
     ----------
     Bansal et al., Section 4, criteria C1 (TextOverlap), C3 and C4 (TextDifference).
     """
+    d = _differences(ea, eb, et, operator, lambda x, y: M.similarity(x, y, measure, warn=False), measure, c4=True)
+    if operator == "overlap":
+        return {"d1": d["ao-ab"], "d2": d["bo-ab"]}
+    return {"d1": d["ad-bd"], "d2": d["ab-bd"], "d3": d["c4"]}
+
+
+def _differences(ea, eb, et, operator: str, f, measure: str, *, c4: bool = False) -> dict[str, np.ndarray]:
+    """The differences both :func:`criterion_deltas` and :func:`raw_scores` are made of, under
+    one pair function ``f`` (oriented similarity or raw measure): overlap ``ao-ab``, ``bo-ab``;
+    difference ``bd``, ``ad-bd``, ``ab-bd`` and, with ``c4``, C4's ``c4``."""
     if operator not in _MARGINS:
         raise ValueError(f"margins exist for 'overlap' and 'difference', not {operator!r}")
     if measure not in M.MEASURES:
         raise ValueError(f"unknown measure {measure!r}; choose from {', '.join(M.MEASURES)}")
     ea, eb, et = (np.atleast_2d(np.asarray(x, dtype=np.float64)) for x in (ea, eb, et))
 
-    def S(x, y):
-        return np.atleast_1d(M.similarity(x, y, measure, warn=False))
+    def F(x, y):
+        return np.atleast_1d(f(x, y))
 
     if operator == "overlap":
-        sab = S(ea, eb)
-        return {"d1": S(ea, et) - sab, "d2": S(eb, et) - sab}
-    sbd = S(eb, et)
-    de = ea - eb
-    return {"d1": S(ea, et) - sbd, "d2": S(ea, eb) - sbd, "d3": S(de, et) - S(de, eb)}
+        ab = F(ea, eb)
+        return {"ao-ab": F(ea, et) - ab, "bo-ab": F(eb, et) - ab}
+    bd = F(eb, et)
+    out = {"bd": bd, "ad-bd": F(ea, et) - bd, "ab-bd": F(ea, eb) - bd}
+    if c4:
+        de = ea - eb
+        out["c4"] = F(de, et) - F(de, eb)
+    return out
 
 
 def raw_scores(ea, eb, et, operator: str, *, measure: str = "cos") -> dict[str, np.ndarray]:
@@ -130,18 +143,10 @@ def raw_scores(ea, eb, et, operator: str, *, measure: str = "cos") -> dict[str, 
     ----------
     Bansal et al., appendix Tables 12 (overlap) and 14 (difference).
     """
-    ea, eb, et = (np.atleast_2d(np.asarray(x, dtype=np.float64)) for x in (ea, eb, et))
-
-    def R(x, y):
-        return np.atleast_1d(M.measure(x, y, measure, warn=False))
-
+    d = _differences(ea, eb, et, operator, lambda x, y: M.measure(x, y, measure, warn=False), measure)
     if operator == "overlap":
-        mab = R(ea, eb)
-        return {"m_ao_minus_m_ab": R(ea, et) - mab, "m_bo_minus_m_ab": R(eb, et) - mab}
-    if operator == "difference":
-        mbd = R(eb, et)
-        return {"m_bd": mbd, "m_ad_minus_m_bd": R(ea, et) - mbd, "m_ab_minus_m_bd": R(ea, eb) - mbd}
-    raise ValueError(f"raw scores exist for 'overlap' and 'difference', not {operator!r}")
+        return {"m_ao_minus_m_ab": d["ao-ab"], "m_bo_minus_m_ab": d["bo-ab"]}
+    return {"m_bd": d["bd"], "m_ad_minus_m_bd": d["ad-bd"], "m_ab_minus_m_bd": d["ab-bd"]}
 
 
 # ----------------------------------------------------------------------------- epsilon grid

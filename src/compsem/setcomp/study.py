@@ -1,16 +1,23 @@
 """Embed and run Part I: the only module of :mod:`compsem.setcomp` that calls the embedding cache.
 
-A chapter resolves its models with :func:`resolve`, then asks for one run object:
+A chapter resolves its models with :func:`resolve_models`, then asks :func:`run` for one run
+object:
 
-* :func:`run_data` — quintuples, the difference filter under each panel model (chapter 10);
-* :func:`run_operator` — one operator's table embedded under every model, plus the two
-  controls (a random encoder and the first model on shuffled targets) (chapters 11–13).
+* ``run("data", ...)`` -> :class:`DataRun` — quintuples, the difference filter under each panel
+  model (chapter 10);
+* ``run("overlap" | "difference" | "union", ...)`` -> :class:`OperatorRun` — one operator's
+  table embedded under every model, plus the two controls (a random encoder and the first model
+  on shuffled targets) (chapters 11–13).
+
+Both carry ``provenance()``: the models, their identities, the checksum of the quintuples and
+the run's parameters.
 
 Everything downstream (:mod:`.tables`, :mod:`.report`) works on the arrays these return.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -18,14 +25,15 @@ import numpy as np
 import pandas as pd
 
 from ..cache import embed
-from ..encoders import check_available, resolve_models
+from ..encoders import check_available, get_encoder
+from ..encoders import resolve_models as resolve_specs
 from ..measures import cosine
 from ..work import embed_units
 from .data import (OPERATORS, TARGET_COLUMN, FilterReport, build_operator_tables, filter_masks, load_source,
                    shuffled_targets, unique_texts, validate_quintuples)
 
-__all__ = ["STUDY", "resolve", "embed_texts", "embed_tables", "difference_filter", "planned_texts", "DataRun",
-           "run_data", "OperatorRun", "run_operator", "CONTROL_RANDOM",
+__all__ = ["STUDY", "resolve_models", "embed_tables", "difference_filter", "planned_texts", "run", "DataRun",
+           "OperatorRun", "CONTROL_RANDOM", "CHAPTERS",
            "planned_work"]
 
 #: The study's name in ``data/reference/paper_models.csv`` and ``results/``.
@@ -36,27 +44,24 @@ CONTROL_RANDOM = "random"
 EmbedFn = Callable[[list[str], str], np.ndarray]
 
 
-def resolve(models, *, trust_remote_code: bool = False) -> list[str]:
+def resolve_models(models, *, trust_remote_code: bool = False) -> list[str]:
     """A chapter's ``models`` parameter as specs (``"panel"``, ``"paper"`` or a list).
 
     ``"paper"`` is the set-operator paper's panel (``data/reference/paper_models.csv``).
     Before anything is embedded, every spec is checked to be loadable here: offline, a model
     that would have to be downloaded fails at once, naming what it would download.
     """
-    specs = resolve_models(models, study=STUDY, trust_remote_code=trust_remote_code)
+    specs = resolve_specs(models, study=STUDY, trust_remote_code=trust_remote_code)
     check_available(specs, trust_remote_code=trust_remote_code, study=STUDY)
     return specs
 
 
-def embed_texts(texts: Sequence[str], model: str, *, trust_remote_code: bool = False) -> np.ndarray:
-    """``(n, d)`` float64 embeddings of ``texts`` under ``model`` through the disk cache."""
-    return np.asarray(embed(list(texts), model, trust_remote_code=trust_remote_code), dtype=np.float64)
-
-
 def _embedder(embed_fn: EmbedFn | None, trust_remote_code: bool) -> EmbedFn:
+    """``embed_fn``, or :func:`compsem.embed` (the disk cache) with float64 output."""
     if embed_fn is not None:
         return embed_fn
-    return lambda texts, model: embed_texts(texts, model, trust_remote_code=trust_remote_code)
+    return lambda texts, model: np.asarray(embed(list(texts), model, trust_remote_code=trust_remote_code),
+                                           dtype=np.float64)
 
 
 def embed_tables(tables: Mapping[str, pd.DataFrame], models: Sequence[str], *, trust_remote_code: bool = False,
@@ -113,13 +118,39 @@ def planned_texts(params: dict) -> dict[str, list[str]]:
     q = load_source(params.get("dataset_source", "embedded"), cap=params.get("sample_cap"),
                     seed=int(params.get("seed", 0)))
     texts = unique_texts(build_operator_tables(q))
-    specs = resolve_models(params.get("models", "panel"), study="setcomp",
-                           trust_remote_code=bool(params.get("trust_remote_code", False)))
+    specs = resolve_specs(params.get("models", "panel"), study=STUDY,
+                          trust_remote_code=bool(params.get("trust_remote_code", False)))
     return {spec: texts for spec in specs}
 
 
+#: What :func:`run` computes for each chapter: ``"data"`` (chapter 10) or an operator (11–13).
+CHAPTERS: tuple[str, ...] = ("data", *OPERATORS)
+
+
+def quintuples_checksum(q: pd.DataFrame) -> str:
+    """SHA-256 (first 16 hex digits) of the quintuples a run used, over their CSV text."""
+    return hashlib.sha256(q.to_csv(index=False).encode("utf-8")).hexdigest()[:16]
+
+
+def _identity(spec: str, trust_remote_code: bool) -> str:
+    return get_encoder(spec, trust_remote_code=trust_remote_code).identity
+
+
 @dataclass
-class DataRun:
+class _Provenance:
+    """What every Part I run can say about itself (the parameters it was called with)."""
+
+    def provenance(self) -> dict:
+        """The models, their identities (what the cache is keyed by), the checksum of the
+        quintuples and the parameters of the run."""
+        trc = bool(self.params.get("trust_remote_code", False))
+        return {"study": STUDY, "models": list(self.models),
+                "identities": {m: _identity(m, trc) for m in self.models},
+                "quintuples_checksum": quintuples_checksum(self.quintuples), "parameters": dict(self.params)}
+
+
+@dataclass
+class DataRun(_Provenance):
     """Chapter 10: the quintuples, the operator tables after the filter, the filter under each model."""
 
     models: list[str]
@@ -127,22 +158,26 @@ class DataRun:
     filter: FilterReport
     tables: dict[str, pd.DataFrame]
     by_model: dict[str, FilterReport] = field(repr=False, default_factory=dict)
+    params: dict = field(repr=False, default_factory=dict)
 
 
-def run_data(models: Sequence[str], *, dataset_source: str = "embedded", filter_encoders=("sbert-mini",),
-             filter_threshold: float = 0.25, filter_rule: str = "quintuple", sample_cap: int | None = None,
-             seed: int = 0, trust_remote_code: bool = False) -> DataRun:
+def _run_data(models: Sequence[str], *, dataset_source: str = "embedded", filter_encoders=("sbert-mini",),
+              filter_threshold: float = 0.25, filter_rule: str = "quintuple", sample_cap: int | None = None,
+              seed: int = 0, trust_remote_code: bool = False, embed_fn: EmbedFn | None = None) -> DataRun:
     """Load, filter (under ``filter_encoders`` and, one by one, under every model) and build the tables."""
     q = load_source(dataset_source, cap=sample_cap, seed=seed)
-    kw = dict(threshold=filter_threshold, rule=filter_rule, trust_remote_code=trust_remote_code)
+    kw = dict(threshold=filter_threshold, rule=filter_rule, trust_remote_code=trust_remote_code, embed_fn=embed_fn)
     rep = difference_filter(q, encoders=list(filter_encoders), **kw)
     tables = build_operator_tables(q, difference_mask=rep.difference_mask)
     by_model = {m: difference_filter(q, encoders=m, **kw) for m in models}
-    return DataRun(list(models), q, rep, tables, by_model)
+    params = dict(dataset_source=dataset_source, filter_encoders=list(filter_encoders),
+                  filter_threshold=filter_threshold, filter_rule=filter_rule, sample_cap=sample_cap, seed=seed,
+                  trust_remote_code=trust_remote_code)
+    return DataRun(list(models), q, rep, tables, by_model, params)
 
 
 @dataclass
-class OperatorRun:
+class OperatorRun(_Provenance):
     """One operator's samples embedded under every model (chapters 11–13).
 
     ``subsets`` maps a subset name to its table (the difference chapter has a filtered and an
@@ -158,6 +193,7 @@ class OperatorRun:
     emb: dict[str, dict]
     controls: dict[str, dict]
     filter: FilterReport | None = None
+    params: dict = field(repr=False, default_factory=dict)
 
     @property
     def main(self) -> str:
@@ -168,17 +204,10 @@ class OperatorRun:
         return f"{self.models[0]} (shuffled {TARGET_COLUMN[self.operator].upper()})"
 
 
-def run_operator(operator: str, models: Sequence[str], *, dataset_source: str = "embedded",
-                 sample_cap: int | None = None, seed: int = 0, filter_encoders=("sbert-mini",),
-                 filter_threshold: float = 0.25, filter_rule: str = "quintuple", trust_remote_code: bool = False,
-                 embed_fn: EmbedFn | None = None) -> OperatorRun:
-    """Embed one operator's table(s) under ``models`` and the two controls.
-
-    For ``"difference"`` the filter runs first: the main subset is ``"filtered"`` when at least
-    two quintuples' samples pass, and ``"unfiltered (all quintuples)"`` is always computed.
-    """
-    if operator not in OPERATORS:
-        raise ValueError(f"unknown operator {operator!r}; choose from {', '.join(OPERATORS)}")
+def _run_operator(operator: str, models: Sequence[str], *, dataset_source: str = "embedded",
+                  sample_cap: int | None = None, seed: int = 0, filter_encoders=("sbert-mini",),
+                  filter_threshold: float = 0.25, filter_rule: str = "quintuple", trust_remote_code: bool = False,
+                  embed_fn: EmbedFn | None = None) -> OperatorRun:
     models = list(models)
     q = load_source(dataset_source, cap=sample_cap, seed=seed)
     kw = dict(trust_remote_code=trust_remote_code, embed_fn=embed_fn)
@@ -193,11 +222,37 @@ def run_operator(operator: str, models: Sequence[str], *, dataset_source: str = 
         subsets = {"main": build_operator_tables(q)[operator]}
     emb = {name: embed_tables({operator: t}, models, **kw) for name, t in subsets.items()}
     main = next(iter(subsets))
-    run = OperatorRun(operator, models, q, subsets, emb, {}, rep)
+    params = dict(dataset_source=dataset_source, sample_cap=sample_cap, seed=seed, trust_remote_code=trust_remote_code)
+    if operator == "difference":
+        params.update(filter_encoders=list(filter_encoders), filter_threshold=filter_threshold, filter_rule=filter_rule)
+    run = OperatorRun(operator, models, q, subsets, emb, {}, rep, params)
     shuf = {operator: shuffled_targets(subsets[main], operator, seed=seed)}
     run.controls[main] = {CONTROL_RANDOM: embed_tables({operator: subsets[main]}, [CONTROL_RANDOM], **kw)[CONTROL_RANDOM],
                           run.shuffled_name: embed_tables(shuf, models[:1], **kw)[models[0]]}
     return run
+
+
+def run(chapter: str, models: Sequence[str], *, dataset_source: str = "embedded", sample_cap: int | None = None,
+        seed: int = 0, filter_encoders=("sbert-mini",), filter_threshold: float = 0.25,
+        filter_rule: str = "quintuple", trust_remote_code: bool = False,
+        embed_fn: EmbedFn | None = None) -> DataRun | OperatorRun:
+    """The run of one Part I chapter: ``"data"`` (chapter 10) or an operator (11–13).
+
+    ``"data"`` loads the quintuples and runs the difference filter under ``filter_encoders``
+    and, one by one, under every model (:class:`DataRun`). An operator embeds its table(s)
+    under ``models`` and the two controls (:class:`OperatorRun`); for ``"difference"`` the
+    filter runs first: the main subset is ``"filtered"`` when at least two quintuples' samples
+    pass, and ``"unfiltered (all quintuples)"`` is always computed. ``embed_fn(texts, model)``
+    replaces the cache in tests.
+    """
+    if chapter not in CHAPTERS:
+        raise ValueError(f"unknown Part I run {chapter!r}; choose from {', '.join(CHAPTERS)}")
+    kw = dict(dataset_source=dataset_source, sample_cap=sample_cap, seed=seed, filter_encoders=filter_encoders,
+              filter_threshold=filter_threshold, filter_rule=filter_rule, trust_remote_code=trust_remote_code,
+              embed_fn=embed_fn)
+    if chapter == "data":
+        return _run_data(models, **kw)
+    return _run_operator(chapter, models, **kw)
 
 
 def planned_work(params: dict, *, rates=None, chunk=None) -> list:

@@ -2,8 +2,12 @@
 print, the study's headline in the synthesis and the try-it table. Figures are in
 :mod:`compsem.ssm.plots`.
 
-Every ``*_values`` function returns ``{glue name: value}``; :func:`glue_all` glues such a
-dict (strings become inline code, as model names are shown in the prose).
+:func:`values` returns ``{glue name: value}`` for one view of a chapter (``"pool"``,
+``"judgements"``, ``"clusters"``, ``"mean_scores"``, ``"accuracy"``, ``"ssm"``, ``"space"``);
+:func:`compsem.results.glue_all` glues such a dict (strings become inline code, as model names
+are shown in the prose). The figures are :mod:`compsem.ssm.plots`' and the maps
+:mod:`compsem.ssm.space`', both re-exported here so that a chapter needs only this face and
+:mod:`compsem.ssm.study`.
 """
 from __future__ import annotations
 
@@ -15,18 +19,20 @@ import pandas as pd
 from .. import reference
 from ..fmt import number, plural
 from ..encoders import validate_texts
-from ..results import Headline, Prose, glue_all, headline_row
+from ..results import Headline, Prose, headline_row
 from ..stats import leader_sentence
 from .data import CATEGORIES, Pool, load_study
 from .metrics import distances
-from .space import Layout, zoom_window
+from .plots import mean_scores_heatmap, metric_intervals, reference_matrix, score_matrices, space_maps, zoom_maps
+from .space import Layout, layouts, pick_basis, zoom_window
 from .study import REFERENCE, Run, score_all, score_texts
 from .tables import accuracy_frame, mean_scores_frame, ssm_frame
 
-__all__ = ["HEADLINES", "headlines", "try_it", "paper_table", "glue_all", "pool_summary", "pair_counts",
+__all__ = ["HEADLINES", "headlines", "try_it", "paper_table", "values", "VIEWS", "pool_summary", "pair_counts",
            "cluster_members", "judgement_distribution", "cluster_table", "models_table", "mean_scores",
-           "accuracy", "accuracy_by_label", "beside_paper", "ssm_metrics", "accuracy_values", "ssm_values", "category_header", "basis_table",
-           "stress_table", "space_values", "metric_header"]
+           "accuracy", "accuracy_by_label", "beside_paper", "ssm_metrics", "category_header", "basis_table",
+           "stress_table", "reference_matrix", "score_matrices", "mean_scores_heatmap", "metric_intervals",
+           "space_maps", "zoom_maps", "layouts", "pick_basis", "metric_header"]
 
 #: Part IV's headline criterion in the cross-study profile.
 HEADLINES: tuple[Headline, ...] = (
@@ -35,10 +41,10 @@ HEADLINES: tuple[Headline, ...] = (
 )
 
 
-def paper_table(which: str) -> pd.DataFrame:
-    """The paper's Table 2 (``"accuracy"``), Table 3 (``"ssm"``) or pool size (``"pool"``),
-    from ``data/reference/ssm_*.csv``."""
-    name = {"accuracy": "table2_accuracy", "ssm": "table3_ssm", "pool": "pool"}[which]
+def paper_table(name: str) -> pd.DataFrame:
+    """A table of the paper's numbers, ``data/reference/ssm_<name>.csv``
+    (:func:`compsem.reference.paper_table`): ``"table2_accuracy"``, ``"table3_ssm"``, ``"pool"``.
+    The pool's ``paper`` column stays text; a missing ``dataset`` is the empty string."""
     df = reference.paper_table("ssm", name, dtype={"paper": str})
     if "dataset" in df:
         df["dataset"] = df["dataset"].fillna("")
@@ -53,8 +59,8 @@ def category_header(c: str) -> str:
 # ---------------------------------------------------------------------------------------------
 # the pool (chapter 40)
 # ---------------------------------------------------------------------------------------------
-def pool_summary(pool: Pool, cats) -> tuple[pd.DataFrame, dict]:
-    """The paper's pool beside ours (one row per quantity) and the values the chapter glues."""
+def pool_summary(pool: Pool, cats) -> pd.DataFrame:
+    """The paper's pool beside ours (one row per quantity)."""
     roles = pd.Series(pool.roles)
     sizes = pd.Series(pool.clusters).value_counts()
     labelled = int(np.isin(cats, CATEGORIES[:4]).sum())
@@ -65,11 +71,14 @@ def pool_summary(pool: Pool, cats) -> tuple[pd.DataFrame, dict]:
             "judged pairs in all (incl. model-flagged irrelevant pairs)": labelled}
     summary = paper_table("pool")
     summary.insert(1, "this book", summary["quantity"].map(ours))
-    paper_n = summary.set_index("quantity")["paper"]
-    values = {"ssm_n_sentences": len(pool), "ssm_n_clusters": pool.n_clusters, "ssm_n_pairs": len(pool) ** 2,
+    return summary
+
+
+def _pool_values(pool: Pool, cats) -> dict:
+    paper_n = paper_table("pool").set_index("quantity")["paper"]
+    return {"ssm_n_sentences": len(pool), "ssm_n_clusters": pool.n_clusters, "ssm_n_pairs": len(pool) ** 2,
               "ssm_paper_extra_pairs": int(paper_n["judged pairs in all (incl. model-flagged irrelevant pairs)"])
               - int(paper_n["judged premise-hypothesis pairs (both directions)"])}
-    return summary, values
 
 
 def pair_counts(cats) -> pd.DataFrame:
@@ -89,24 +98,30 @@ def cluster_members(pool: Pool, R_ref, cluster: int) -> pd.DataFrame:
                          "R(h, p)": [R_ref[i, p] if i != p else np.nan for i in members]})
 
 
-def judgement_distribution(R_ref, cats) -> tuple[pd.DataFrame, dict]:
-    """Judged pairs per category x score, and the shares the chapter glues."""
+def judgement_distribution(R_ref, cats) -> pd.DataFrame:
+    """Judged pairs per category x score."""
     labelled = np.isin(cats, CATEGORIES[:4])
     dist = pd.crosstab(pd.Series(cats[labelled], name="category"), pd.Series(R_ref[labelled], name="score"))
-    values = {"ssm_share_inf_rev_zero": 100 * float((R_ref[cats == "inferential_reversed"] == 0).mean()),
-              "ssm_share_syn_one": 100 * float((R_ref[np.isin(cats, ["synonymous", "synonymous_reversed"])] == 1).mean())}
-    return dist.reindex(list(CATEGORIES[:4])), values
+    return dist.reindex(list(CATEGORIES[:4]))
 
 
-def cluster_table(pool: Pool) -> tuple[pd.DataFrame, dict]:
-    """One row per cluster (sizes, mean words) and the mean sentence length."""
+def _judgement_values(R_ref, cats) -> dict:
+    return {"ssm_share_inf_rev_zero": 100 * float((R_ref[cats == "inferential_reversed"] == 0).mean()),
+            "ssm_share_syn_one": 100 * float((R_ref[np.isin(cats, ["synonymous", "synonymous_reversed"])] == 1).mean())}
+
+
+def cluster_table(pool: Pool) -> pd.DataFrame:
+    """One row per cluster (sizes, mean words)."""
     table = pd.DataFrame({"cluster": pool.clusters, "sentence_id": pool.ids, "role": pool.roles,
                           "n_words": [len(t.split()) for t in pool.texts]})
-    out = table.groupby("cluster").agg(n_sentences=("sentence_id", "size"),
-                                       n_synonymous=("role", lambda r: int((r == "synonymous").sum())),
-                                       n_inferential=("role", lambda r: int((r == "inferential").sum())),
-                                       mean_words=("n_words", "mean")).reset_index()
-    return out, {"ssm_mean_words": float(table.n_words.mean())}
+    return table.groupby("cluster").agg(n_sentences=("sentence_id", "size"),
+                                        n_synonymous=("role", lambda r: int((r == "synonymous").sum())),
+                                        n_inferential=("role", lambda r: int((r == "inferential").sum())),
+                                        mean_words=("n_words", "mean")).reset_index()
+
+
+def _cluster_values(pool: Pool) -> dict:
+    return {"ssm_mean_words": float(pd.Series([len(t.split()) for t in pool.texts]).mean())}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -118,17 +133,25 @@ def models_table(run: Run) -> pd.DataFrame:
                           "sentences with NaN scores": int((~s.valid).sum())} for s in run.scored.values()])
 
 
-def mean_scores(run: Run) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
-    """(tidy mean R per category, categories x models table with the reference, glue values)."""
+def mean_scores(run: Run) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(tidy mean R per category, categories x models table with the reference)."""
+    means, wide = _mean_scores(run)
+    return means, wide.T.rename_axis(index="pair category", columns="scorer")
+
+
+def _mean_scores(run: Run) -> tuple[pd.DataFrame, pd.DataFrame]:
     means = mean_scores_frame(run.with_reference, run.cats)
     wide = means.pivot(index="scorer", columns="category", values="mean_R")[list(CATEGORIES)]
-    wide = wide.reindex([REFERENCE, *run.scored])
+    return means, wide.reindex([REFERENCE, *run.scored])
+
+
+def _mean_score_values(run: Run) -> dict:
+    _, wide = _mean_scores(run)
     gap = {name: float(wide.loc[name, "inferential"] - wide.loc[name, "inferential_reversed"]) for name in wide.index}
     first = next(iter(run.scored))
     others = wide["irrelevant"].drop(REFERENCE)
-    values = {"ssm_first_scorer": first, "ssm_first_dir_gap": gap[first], "ssm_ref_dir_gap": gap[REFERENCE],
-              "ssm_max_irrelevant_name": others.idxmax(), "ssm_max_irrelevant": float(others.max())}
-    return means, wide.T.rename_axis(index="pair category", columns="scorer"), values
+    return {"ssm_first_scorer": first, "ssm_first_dir_gap": gap[first], "ssm_ref_dir_gap": gap[REFERENCE],
+            "ssm_max_irrelevant_name": others.idxmax(), "ssm_max_irrelevant": float(others.max())}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -159,12 +182,12 @@ def accuracy_by_label(acc: pd.DataFrame, *, n_boot: int = 1000) -> pd.DataFrame:
     return wide.rename(columns=category_header).rename_axis(index=None, columns=None)
 
 
-def accuracy_values(run: Run, acc: pd.DataFrame) -> dict:
+def _accuracy_values(run: Run, acc: pd.DataFrame) -> dict:
     """The accuracies the chapter's prose cites, with the paper's Table 2 beside them."""
     accw = acc.pivot(index="scorer", columns="category", values="accuracy")
     sym = [n for n, s in run.scored.items() if s.symmetric]
     inf_sum = accw["inferential"] + accw["inferential_reversed"]
-    paper2 = paper_table("accuracy")
+    paper2 = paper_table("table2_accuracy")
     p2 = paper2.set_index("model")
     nan = float("nan")
     return {
@@ -198,12 +221,12 @@ def metric_header(column: str) -> str:
     return f"{label} ({names[space]})"
 
 
-def ssm_values(tab: pd.DataFrame) -> dict:
+def _ssm_values(tab: pd.DataFrame) -> dict:
     """The Table 3 values the chapter's prose cites, with the paper's beside them."""
     t3 = tab.set_index(["scorer", "space"])
     rel = t3.xs("rel", level="space").drop(REFERENCE)
     best, bestch, worst = rel["rsa"].idxmax(), rel["ch"].idxmax(), rel["sparsity"].idxmax()
-    p3 = paper_table("ssm").set_index(["model", "dataset"])
+    p3 = paper_table("table3_ssm").set_index(["model", "dataset"])
     dis = t3.xs("dis", level="space").drop(REFERENCE, errors="ignore")
     nan = pd.Series(np.nan, index=rel.index)
     return {
@@ -235,8 +258,8 @@ def beside_paper(run: Run, tab: pd.DataFrame, acc: pd.DataFrame) -> pd.DataFrame
     Accuracy follows the paper's rules: the predicted label for a model that predicts one
     (NLI), the 0.5 threshold otherwise. Empty when no model of the run maps to a paper row.
     """
-    t2 = paper_table("accuracy").set_index(["model", "dataset"])
-    t3 = paper_table("ssm").set_index(["model", "dataset"])
+    t2 = paper_table("table2_accuracy").set_index(["model", "dataset"])
+    t3 = paper_table("table3_ssm").set_index(["model", "dataset"])
     metrics = [f"{m}_{sp}" for m in ("sparsity", "ch", "rsa") for sp in ("rel", "dis")]
     cats = [c for c in CATEGORIES[:5] if c in t2.columns]
     rows = []
@@ -275,7 +298,7 @@ def stress_table(maps: Mapping[tuple[str, str], Layout]) -> pd.DataFrame:
                          for (name, sp), lay in maps.items()])
 
 
-def space_values(maps: Mapping[tuple[str, str], Layout], pool: Pool, basis, model: str, *, k: int = 10) -> dict:
+def _space_values(maps: Mapping[tuple[str, str], Layout], pool: Pool, basis, model: str, *, k: int = 10) -> dict:
     """Stress range of the relatedness maps, and the share of the ``k`` sentences nearest to the
     red basis sentence on the map that belong to its cluster (reference and ``model``)."""
     rel = stress_table(maps).query("space == 'rel'").set_index("scorer")["stress1"]
@@ -293,10 +316,11 @@ def space_values(maps: Mapping[tuple[str, str], Layout], pool: Pool, basis, mode
 # ---------------------------------------------------------------------------------------------
 # the synthesis and the try-it page
 # ---------------------------------------------------------------------------------------------
-def headlines(models: Sequence[str], *, n_boot: int = 1000, seed: int = 0) -> list[dict]:
+def headlines(models: Sequence[str], *, trust_remote_code: bool = False, n_boot: int = 1000,
+              seed: int = 0) -> list[dict]:
     """RSA of each model's relatedness space with the project's reference (cluster bootstrap)."""
     pool, R_ref, cats = load_study()
-    scored = score_all(pool, list(models), progress=False)
+    scored = score_all(pool, list(models), progress=False, trust_remote_code=trust_remote_code)
     frame = ssm_frame(scored, R_ref, cats, pool.clusters, n_boot=n_boot, seed=seed)
     rows = []
     for name, spec in zip(scored, models):
@@ -306,16 +330,36 @@ def headlines(models: Sequence[str], *, n_boot: int = 1000, seed: int = 0) -> li
     return rows
 
 
-def try_it(premise: str, hypotheses: Sequence[str], models: Sequence[str]) -> dict[str, dict[str, pd.DataFrame]]:
-    """Part IV on a tiny pool (premise + hypotheses): the score matrix R of the offline lexical
-    scorer and of each model, with the relatedness and discrepancy distances."""
+def try_it(premise: str, hypotheses: Sequence[str], models: Sequence[str], *,
+           trust_remote_code: bool = False) -> pd.DataFrame:
+    """Part IV on a tiny pool (premise + hypotheses), in long form: one row per model, matrix
+    (``R``, the score matrix; ``D_rel``, ``D_dis``, its distances), premise-side text ``row``
+    (``P``, ``H1``, ...) and hypothesis-side text ``column``, with the ``value``. The offline
+    lexical scorer comes first; symmetric scorers have no ``D_dis``."""
     texts = validate_texts([premise, *hypotheses])
     labels = ["P"] + [f"H{i + 1}" for i in range(len(hypotheses))]
-    out = {}
+    frames = []
     for spec in ["lexical", *models]:
-        R, symmetric = score_texts(spec, texts)
-        out[spec] = {"R": pd.DataFrame(R, index=labels, columns=labels)}
-        out[spec].update({f"D_{k}": pd.DataFrame(v, index=labels, columns=labels)
-                          for k, v in distances(R, symmetric=symmetric).items()})
-    return out
+        R, symmetric = score_texts(spec, texts, trust_remote_code=trust_remote_code)
+        for key, M in {"R": R, **{f"D_{k}": v for k, v in distances(R, symmetric=symmetric).items()}}.items():
+            n = len(labels)
+            frames.append(pd.DataFrame({"model": spec, "matrix": key, "row": np.repeat(labels, n),
+                                        "column": np.tile(labels, n), "value": np.asarray(M, dtype=float).ravel()}))
+    return pd.concat(frames, ignore_index=True)
 
+
+#: The views of Part IV's chapters whose prose glues values, and what each one needs.
+VIEWS: dict[str, str] = {"pool": "pool, cats", "judgements": "R_ref, cats", "clusters": "pool",
+                         "mean_scores": "run", "accuracy": "run, acc (from accuracy())",
+                         "ssm": "tab (from ssm_metrics())", "space": "maps, pool, basis, model, *, k"}
+_VALUES = {"pool": _pool_values, "judgements": _judgement_values, "clusters": _cluster_values,
+           "mean_scores": _mean_score_values, "accuracy": _accuracy_values, "ssm": _ssm_values,
+           "space": _space_values}
+
+
+def values(view: str, *args, **kwargs) -> dict[str, object]:
+    """``{glue name: value}`` of one chapter view (see :data:`VIEWS` for the arguments each
+    takes), glued with ``compsem.results.glue_all(report.values(view, ...))``."""
+    if view not in _VALUES:
+        raise ValueError(f"unknown Part IV view {view!r}; choose from {', '.join(VIEWS)}")
+    return _VALUES[view](*args, **kwargs)

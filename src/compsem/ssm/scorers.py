@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..encoders import check_spec, get_encoder, installed_panel
+from ..encoders import check_spec, get_encoder
 from ..encoders import resolve_models as resolve_encoder_models
 from ..errors import UnknownModelError
 from ..llm import GENERATOR_FORMS, is_generator_spec, make_generator
@@ -142,26 +142,14 @@ def make_scorer(spec, *, trust_remote_code: bool = False, device: str | None = N
 
 
 def resolve_models(models: str | Iterable[str], *, trust_remote_code: bool = False) -> list[str]:
-    """A chapter's ``models`` parameter as a list of Part IV specs, duplicates removed.
+    """A chapter's ``models`` parameter as a list of Part IV specs, duplicates removed
+    (the book's one grammar, :func:`compsem.encoders.resolve_models`, with Part IV's scorers).
 
     ``"panel"`` is ``lexical`` plus the installed encoder panel (each scored by cosine).
     ``"paper"`` is the paper's NLI models and SimCSE as far as they map to public checkpoints
-    (``data/reference/paper_models.csv``, through :func:`compsem.encoders.resolve_models` with
-    ``study="ssm"``); ChatGPT is left out (an API key, one paid request per ordered pair): add
-    ``"gen:openai:gpt-3.5-turbo"`` to the list for it. Other entries are checked with
-    :func:`check_scorer_spec`.
+    (``data/reference/paper_models.csv``); ChatGPT is left out (an API key, one paid request
+    per ordered pair): add ``"gen:openai:gpt-3.5-turbo"`` to the list for it. Other entries
+    are checked with :func:`check_scorer_spec`.
     """
-    if isinstance(models, str):
-        models = [models]
-    out: list[str] = []
-    for m in models:
-        if m == "panel":
-            out.extend(["lexical", *installed_panel()])
-        elif m == "paper":
-            for kind in ("nli", "encoder"):
-                out.extend(resolve_encoder_models("paper", study="ssm", kind=kind, trust_remote_code=trust_remote_code))
-        else:
-            out.append(check_scorer_spec(m))
-    if not out:
-        raise ValueError("models is empty: name at least one scorer, 'panel' or 'paper'")
-    return list(dict.fromkeys(out))
+    return resolve_encoder_models(models, study="ssm", kind=("nli", "encoder"), panel=("lexical",),
+                                  check=check_scorer_spec, trust_remote_code=trust_remote_code)

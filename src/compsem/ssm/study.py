@@ -15,7 +15,7 @@ import hashlib
 import time
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -28,8 +28,8 @@ from ..work import WorkUnit, embed_order, encode_chunk, store_vectors, unit_key
 from .data import Pool, load_study, unique_texts
 from .scorers import EmbeddingCosine, make_scorer, resolve_models
 
-__all__ = ["REFERENCE", "Scored", "score_matrix", "score_texts", "score_all", "reference_scored", "planned_texts",
-           "run", "Run", "planned_work", "run_unit", "store_unit", "unit_done"]
+__all__ = ["REFERENCE", "Scored", "score_matrix", "score_texts", "score_all", "reference_scored", "resolve_models",
+           "planned_texts", "run", "Run", "planned_work", "run_unit", "store_unit", "unit_done"]
 
 #: the name of the project's reference matrix in tables and figures
 REFERENCE = "project reference"
@@ -171,6 +171,7 @@ class Run:
     cats: np.ndarray
     specs: list[str]
     scored: dict[str, Scored]
+    params: dict = field(repr=False, default_factory=dict)
 
     @property
     def with_reference(self) -> dict[str, Scored]:
@@ -183,9 +184,10 @@ class Run:
         return {name: s.R for name, s in self.with_reference.items()}
 
     def provenance(self, **extra) -> dict:
-        """The provenance a chapter writes beside its tables."""
+        """The provenance a chapter writes beside its tables: the models, their identities, the
+        pool and its checksum, the run's parameters, and ``extra`` (the chapter's own)."""
         return dict(models=self.specs, pool=self.pool.source, pool_checksum=self.pool.checksum, **extra,
-                    identities={n: s.identity for n, s in self.scored.items()})
+                    identities={n: s.identity for n, s in self.scored.items()}, parameters=dict(self.params))
 
 
 def run(models="panel", *, pool_source=None, trust_remote_code: bool = False, device: str | None = None,
@@ -200,7 +202,8 @@ def run(models="panel", *, pool_source=None, trust_remote_code: bool = False, de
     check_available([s for s in specs if s != "lexical"], trust_remote_code=trust_remote_code, study="ssm")
     scored = score_all(pool, specs, progress=progress, trust_remote_code=trust_remote_code, device=device,
                        dtype=dtype)
-    return Run(pool, R_ref, cats, specs, scored)
+    params = dict(pool_source=pool_source, trust_remote_code=trust_remote_code, device=device, dtype=dtype)
+    return Run(pool, R_ref, cats, specs, scored, params)
 
 
 def planned_texts(params: dict) -> dict[str, list[str]]:

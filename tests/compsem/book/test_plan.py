@@ -29,7 +29,9 @@ def setup(tmp_path, monkeypatch):
                         ['models = ["sbert-mini", "bow"]\n', "n_items = 3  # how many\n", "trust_remote_code = False\n",
                          "label = 'x'.upper()\n"])
     fake = types.ModuleType("compsem.setcomp.study")
-    fake.planned_texts = lambda params: [f"text {i}" for i in range(params["n_items"])] + ["text 0"]
+    # the contract: the study resolves the chapter's models itself and names the texts of each
+    fake.planned_texts = lambda params: {m: [f"text {i}" for i in range(params["n_items"])] + ["text 0"]
+                                         for m in params["models"]}
     monkeypatch.setitem(sys.modules, "compsem.setcomp.study", fake)
     bench = tmp_path / "results.json"
     bench.write_text(json.dumps({"encode": {"sbert-mini": {"encoded_per_s_cold": 2.0}}}))
@@ -59,9 +61,14 @@ def test_plan_says_what_is_missing(setup, monkeypatch):
     nb, bench = setup
     monkeypatch.setitem(sys.modules, "compsem.setcomp.study", types.ModuleType("compsem.setcomp.study"))
     table, notes = P.plan(nb, {"models": ["sbert-mini", "hf:nobody/none"]}, bench=bench)
-    assert "has no planned_texts(params) yet" in notes[1]
-    assert "would download nobody/none" in notes[2]
-    assert table["estimate"].tolist() == ["texts unknown"] * 2
+    assert "has no planned_texts(params) yet" in notes[1] and table.empty
+
+
+def test_plan_names_a_model_that_cannot_be_loaded(setup):
+    nb, bench = setup
+    table, notes = P.plan(nb, {"models": ["sbert-mini", "hf:nobody/none"]}, bench=bench)
+    assert "would download nobody/none" in notes[1]
+    assert table["model"].tolist() == ["sbert-mini", "hf:nobody/none"]
 
 
 def test_cli_plan(setup, capsys):

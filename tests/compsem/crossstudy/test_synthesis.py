@@ -163,8 +163,8 @@ def test_profile_asks_each_study_and_orders_by_criterion(monkeypatch):
     crit = {c.key: c for c in CRITERIA}
 
     def fake(keys):
-        def headlines(models, *, n_boot, seed):
-            assert n_boot == 7 and seed == 3
+        def headlines(models, *, n_boot, seed, trust_remote_code):
+            assert n_boot == 7 and seed == 3 and trust_remote_code is False
             return [{"model": m, "criterion": k, "value": float(i)} for m in models for i, k in enumerate(keys)][::-1]
         return SimpleNamespace(HEADLINES=[crit[k] for k in keys], headlines=headlines)
 

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from compsem.crossstudy import tryit
+from tests.helpers.fake_encoders import TableEncoder
 from compsem.setcomp.report import _union_case
 
 
@@ -49,26 +50,46 @@ def test_conditional_similarity_condition_changes_the_score():
     assert row["C-High above C-Low"] == "no"
 
 
-def test_adjective_noun_pair_shares_add_up():
-    t = tryit.adjective_noun(["red", "fake"], ["car", "gun", "dog"], ["glove-50d"])
-    pairs = t[t.test.str.startswith("pair test")]
-    assert list(pairs.phrase) == ["red vs fake", "fake vs red"]
-    shares = [float(v.rstrip(" %")) for v in pairs.verdict]
-    assert sum(shares) == pytest.approx(100, abs=1)                     # no ties for glove
+def test_adjective_noun_pair_shares_by_hand():
+    """Phrases with "red" lie almost on one line (cosine distances about 1e-4), phrases with "fake"
+    are orthogonal (distance 1): for every ordered noun pair d(red n1, red n2) < d(fake n1, fake n2),
+    so "red vs fake" holds for 100 % of the noun pairs and "fake vs red" for 0 %."""
+    table = {"red": [1, 1, 0], "fake": [0, 1, 1], "car": [1, 0, 1], "gun": [1, 1, 1], "dog": [2, 1, 0],
+             "red car": [1, 0, 0], "red gun": [1, 0.01, 0], "red dog": [1, 0, 0.01],
+             "fake car": [0, 1, 0], "fake gun": [0, 0, 1], "fake dog": [1, 0, 0]}
+    t = tryit.adjective_noun(["red", "fake"], ["car", "gun", "dog"], [TableEncoder(table)])
+    pairs = t[t.test.str.startswith("pair test")].set_index("phrase").verdict
+    assert pairs.to_dict() == {"red vs fake": "100 %", "fake vs red": "0 %"}
     assert set(t[t.test.str.startswith("single")].phrase) == {f"{a} {n}" for a in ("red", "fake")
                                                               for n in ("car", "gun", "dog")}
     with pytest.raises(ValueError, match="at least one adjective"):
         tryit.adjective_noun([], ["car"], ["bow"])
 
 
-def test_sentence_space_lexical_is_asymmetric():
+def test_sentence_space_lexical_by_hand_in_long_form():
+    # content words: P = {chef, slice, onion}, H1 = {chef, cook}, H2 = {onion};
+    # R(i, j) = |C_i & C_j| / |C_j| (the share of the hypothesis covered by the premise)
     out = tryit.sentence_space("a chef slices onions", ["a chef cooks", "onions"], [])
-    R = out["lexical"]["R"]
-    assert R.loc["P", "H2"] == pytest.approx(1.0)      # all of "onions" is covered by the premise
-    assert R.loc["H2", "P"] < 1.0
-    assert "D_dis" in out["lexical"]
+    assert list(out.columns) == ["model", "matrix", "row", "column", "value"]
+    assert set(out.model) == {"lexical"} and set(out.matrix) == {"R", "D_rel", "D_dis"}
+    R = out[out.matrix == "R"].set_index(["row", "column"]).value
+    expected = {("P", "H1"): 1 / 2, ("H1", "P"): 1 / 3, ("P", "H2"): 1.0, ("H2", "P"): 1 / 3,
+                ("H1", "H2"): 0.0, ("H2", "H1"): 0.0, ("P", "P"): 1.0}
+    for key, value in expected.items():
+        assert R[key] == pytest.approx(value), key
+    D = out[out.matrix == "D_rel"].set_index(["row", "column"]).value
+    assert D[("P", "H1")] == pytest.approx(1 - (1 / 2 + 1 / 3) / 2)      # 1 - mean of both directions
 
 
+def test_trust_remote_code_is_passed_through_to_every_study(monkeypatch):
+    seen = {}
+    for name in ("_setcomp_try_it", "_csts_try_it", "_montague_try_it", "_ssm_try_it"):
+        monkeypatch.setattr(tryit, name, lambda *a, _n=name, **kw: seen.setdefault(_n, kw["trust_remote_code"]))
+    tryit.set_operators("a", "b", "o", "d", "u", ["bow"], trust_remote_code=True)
+    tryit.conditional_similarity("a", "b", "c", "d", ["bow"], trust_remote_code=True)
+    tryit.adjective_noun(["red"], ["car"], ["bow"], trust_remote_code=True)
+    tryit.sentence_space("p", ["h"], ["bow"])
+    assert seen == {"_setcomp_try_it": True, "_csts_try_it": True, "_montague_try_it": True, "_ssm_try_it": False}
 def test_remote_code_reaches_a_study_only_when_asked_and_never_silently_dropped():
     def plain(models):
         return models

@@ -176,3 +176,27 @@ def test_spec_options_after_hash():
     assert split_options("nli:a/b#entailment=1#x= y ") == ("nli:a/b", {"entailment": "1", "x": "y"})
     with pytest.raises(UnknownModelError, match="key=value"):
         split_options("hf:a#pool")
+
+
+def test_one_model_grammar_with_a_study_s_panel_extras_kinds_and_check():
+    """Part IV's use of the grammar: extras before the panel, "paper" kind by kind, its own check."""
+    from compsem.encoders import installed_panel, resolve_models
+    from compsem.errors import UnknownModelError
+    from compsem.reference import paper_panel
+
+    seen = []
+
+    def check(spec):
+        seen.append(spec)
+        if spec == "bad":
+            raise UnknownModelError(spec, ["lexical"], forms=())
+        return spec.strip()
+
+    got = resolve_models(["panel", " lexical ", "panel"], panel=("lexical",), check=check)
+    assert got == ["lexical", *installed_panel()] and seen == [" lexical "]      # duplicates folded, order kept
+    paper = resolve_models("paper", study="ssm", kind=("nli", "encoder"))
+    assert paper == list(dict.fromkeys(paper_panel("ssm", kind="nli") + paper_panel("ssm", kind="encoder")))
+    with pytest.raises(UnknownModelError, match="'bad'"):
+        resolve_models(["bad"], check=check)
+    with pytest.raises(ValueError, match="kind must be"):
+        resolve_models("panel", kind=("nli", "speech"))

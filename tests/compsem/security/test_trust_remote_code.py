@@ -104,16 +104,22 @@ def test_every_kind_of_default_is_checked():
         check_parameters(defaults, {"modles": ["bow"]})
 
 
-def test_cross_study_pages_do_not_turn_a_string_into_true():
-    from compsem.crossstudy.tryit import remote_code_kwargs
+def test_cross_study_pages_do_not_turn_a_string_into_true(monkeypatch):
+    """The try-it and synthesis pages pass trust_remote_code through to the studies, checked
+    first: a string or a number is refused before any study is asked."""
+    from compsem.crossstudy import synthesis, tryit
 
-    def fn(*, trust_remote_code=False):
-        return trust_remote_code
-
-    assert remote_code_kwargs(fn, False) == {} and remote_code_kwargs(fn, True) == {"trust_remote_code": True}
+    seen = []
+    monkeypatch.setattr(tryit, "_ssm_try_it", lambda *a, trust_remote_code: seen.append(trust_remote_code))
+    tryit.sentence_space("p", ["h"], [], trust_remote_code=True)
+    tryit.sentence_space("p", ["h"], [])
+    assert seen == [True, False]
     for value in ("False", "no", 0, "0"):
         with pytest.raises(TypeError, match="trust_remote_code must be True or False"):
-            remote_code_kwargs(fn, value)
+            tryit.sentence_space("p", ["h"], [], trust_remote_code=value)
+        with pytest.raises(TypeError, match="trust_remote_code must be True or False"):
+            synthesis.profile(["bow"], trust_remote_code=value)
+    assert len(seen) == 2
 
 
 def test_defaults_are_read_without_a_kernel_and_expressions_accept_anything(tmp_path):

@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from compsem.setcomp import chapters, study
+from compsem.setcomp import report, study
 from compsem.setcomp import data as ds
 from tests.helpers import ROOT
 
@@ -27,13 +27,13 @@ def glued_names(notebook: str) -> set[str]:
     names = set(re.findall(r"\{glue:(?:text|)\}`([A-Za-z0-9_]+)", text))
     names |= set(re.findall(r"```\{glue:figure\} (\w+)", text))
     code = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
-    return names - set(re.findall(r'glue\("(\w+)"', code))
+    return names - set(re.findall(r'glue_all\(\{"(\w+)"', code))   # a figure glued in its own cell
 
 
 @pytest.fixture(scope="module")
 def overlap():
-    run = study.run_operator("overlap", ["m", "offset"], sample_cap=12, embed_fn=fake_embed)
-    ch = chapters.OverlapChapter(run, measures=["cos", "ned"], grid_size=11, n_boot=20, seed=0)
+    run = study.run("overlap", ["m", "offset"], sample_cap=12, embed_fn=fake_embed)
+    ch = report.OverlapChapter(run, measures=["cos", "ned"], grid_size=11, n_boot=20, seed=0)
     ch.margins(), ch.cells(), ch.cells("ned"), ch.summary_figure(), ch.eps_modes(), ch.baselines(), ch.c2()
     return ch
 
@@ -51,9 +51,9 @@ def test_overlap_cells_rows_sum_to_100_and_eps_modes_has_three_columns(overlap):
 
 
 def test_difference_view_produces_every_glued_value():
-    run = study.run_operator("difference", ["m", "offset"], sample_cap=12, embed_fn=fake_embed,
+    run = study.run("difference", ["m", "offset"], sample_cap=12, embed_fn=fake_embed,
                              filter_encoders=["m"], filter_threshold=0.9)
-    ch = chapters.DifferenceChapter(run, measures=["cos", "ned"], grid_size=11, n_boot=20, seed=0,
+    ch = report.DifferenceChapter(run, measures=["cos", "ned"], grid_size=11, n_boot=20, seed=0,
                                     eps_range={"d1": [-1, 1], "d2": [-1, 1], "d3": [-1, 1]})
     ch.sizes(), ch.scores(), ch.ned_paper(), ch.ned_ours(), ch.cells(), ch.eps_modes(), ch.c4(), ch.c5(), ch.baselines()
     assert glued_names("12_setcomp_difference.ipynb") <= set(ch.values)
@@ -63,8 +63,8 @@ def test_difference_view_produces_every_glued_value():
 
 
 def test_union_view_produces_every_glued_value():
-    run = study.run_operator("union", ["m"], sample_cap=12, embed_fn=fake_embed)
-    ch = chapters.UnionChapter(run, n_boot=20, seed=0)
+    run = study.run("union", ["m"], sample_cap=12, embed_fn=fake_embed)
+    ch = report.UnionChapter(run, n_boot=20, seed=0)
     ch.c6_geometry(), ch.between_figure(), ch.norm_figure(), ch.norms(), ch.c6()
     assert glued_names("13_setcomp_union.ipynb") <= set(ch.values)
     assert set(ch.c6_tab["model"]) == {"m", "random", "m (shuffled U)"}
@@ -77,7 +77,7 @@ def test_data_view_counts_both_filter_rules():
     ccn = {"m": np.linspace(1, 0, 12)}
     rep = ds.filter_masks(cpc, ccn, threshold=0.5)
     tables = ds.build_operator_tables(q, difference_mask=rep.difference_mask)
-    ch = chapters.DataChapter(study.DataRun(["m"], q, rep, tables, {"m": rep}), filter_threshold=0.5)
+    ch = report.DataChapter(study.DataRun(["m"], q, rep, tables, {"m": rep}), filter_threshold=0.5)
     ch.lengths(), ch.sizes(), ch.by_encoder(), ch.dedup()
     rules = ch.filter_rules()
     # cos(prev,curr) < 0.5 for the first 6 quintuples, cos(curr,next) < 0.5 for the last 6: no quintuple passes both

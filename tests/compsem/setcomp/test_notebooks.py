@@ -45,13 +45,40 @@ OUTPUTS = {"10_setcomp_data": ["dataset_sizes", "filter_by_encoder", "filter_rul
            "13_setcomp_union": ["c6_geometry", "c6_norm_cases", "union_norm_ratios", "c6_samples"]}
 
 
+def _glued(executed) -> set[str]:
+    nb = json.loads(executed.read_text())
+    return {o["metadata"]["scrapbook"]["name"] for c in nb["cells"] for o in c.get("outputs", [])
+            if "scrapbook" in o.get("metadata", {})}
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_chapter_runs_on_a_small_sample(path, tmp_path):
+    """Twelve quintuples under bow: the tables have the sizes worked out from the sample counts
+    per quintuple, every cell table's four cells add up to 100 %, and every value the prose
+    cites is glued."""
     pytest.importorskip("papermill")
+    import pandas as pd
+
     from compsem.book.runner import run_notebook
+    from compsem.setcomp.data import SAMPLES_PER_QUINTUPLE as K
 
     params = {"models": ["bow"], "sample_cap": 12, **SMALL[path.stem]}
-    run_notebook(path, params, out=tmp_path, progress=False)
-    for name in OUTPUTS[path.stem]:
-        assert (tmp_path / "results" / "setcomp" / f"{name}.csv").is_file(), name
+    executed = run_notebook(path, params, out=tmp_path, progress=False)
+    res = {name: pd.read_csv(tmp_path / "results" / "setcomp" / f"{name}.csv") for name in OUTPUTS[path.stem]}
+    if path.stem == "10_setcomp_data":
+        sizes = res["dataset_sizes"].set_index("operator")
+        assert sizes.loc["overlap", "samples (ours)"] == 12 * K["overlap"]
+        assert sizes.loc["union", "samples (ours)"] == 12 * K["union"]
+        assert (sizes["n_quintuples"] == 12).all()
+    for name in ("c1_cells", "c3_cells"):
+        if name in res:
+            sums = res[name].groupby([c for c in ("model", "measure", "subset") if c in res[name]])["pct"].sum()
+            assert ((sums - 100).abs() < 1e-9).all(), sums
+    if path.stem == "13_setcomp_union":
+        cases = res["c6_norm_cases"]
+        assert cases[cases["model"] == "bow"]["n_case"].sum() == 12 * K["union"]
+    markdown = "".join("".join(c["source"]) for c in json.loads(path.read_text())["cells"]
+                       if c["cell_type"] == "markdown")
+    cited = set(re.findall(r"\{glue:(?:text|figure|)\}`?\s*([A-Za-z0-9_]+)", markdown))
+    assert cited and cited <= _glued(executed), cited - _glued(executed)

@@ -72,7 +72,7 @@ def test_run_operator_embeds_models_and_controls():
     def fake(texts, model):
         return np.array([[len(t), 1.0 + (model == "random")] for t in texts])
 
-    run = study.run_operator("difference", ["m"], sample_cap=4, embed_fn=fake, filter_encoders=["m"])
+    run = study.run("difference", ["m"], sample_cap=4, embed_fn=fake, filter_encoders=["m"])
     assert run.filter.encoders == ["m"] and run.main in ("filtered", "unfiltered (all quintuples)")
     assert len(run.subsets["unfiltered (all quintuples)"]) == 24
     assert set(run.controls[run.main]) == {"random", "m (shuffled D)"}
@@ -87,5 +87,25 @@ def test_paper_panel_offline_fails_fast_naming_the_downloads(monkeypatch):
     assert {"sbert-mini", "use"} <= set(specs)
     assert "hf:Qwen/Qwen2.5-7B" in specs
     with pytest.raises(ModelsUnavailableError, match="would download Qwen/Qwen2.5-7B"):
-        study.resolve("paper")
-    assert study.resolve(["sbert-mini", "bow"]) == ["sbert-mini", "bow"]
+        study.resolve_models("paper")
+    assert study.resolve_models(["sbert-mini", "bow"]) == ["sbert-mini", "bow"]
+
+
+def test_run_data_and_provenance_name_models_identities_checksum_and_parameters():
+    """run("data") filters under the filter encoder and each model; provenance() is what a chapter
+    would write beside its tables (the checksum recomputed here from the quintuples' CSV text)."""
+    import hashlib
+
+    def fake(texts, model):   # orthogonal one-hot rows: every cosine between distinct texts is 0
+        return np.eye(len(texts))
+
+    run = study.run("data", ["bow"], sample_cap=3, embed_fn=fake, filter_encoders=["bow"])
+    assert isinstance(run, study.DataRun) and run.filter.n_pass == 3     # 0 < 0.25 for every pair
+    prov = run.provenance()
+    assert prov["models"] == ["bow"] and prov["study"] == "setcomp"
+    assert prov["identities"]["bow"].startswith("bow")
+    expected = hashlib.sha256(run.quintuples.to_csv(index=False).encode()).hexdigest()[:16]
+    assert prov["quintuples_checksum"] == expected
+    assert prov["parameters"]["sample_cap"] == 3 and prov["parameters"]["filter_encoders"] == ["bow"]
+    with pytest.raises(ValueError, match="choose from data, overlap, difference, union"):
+        study.run("intersection", ["bow"])

@@ -9,7 +9,7 @@ import pytest
 
 from compsem.errors import DataError
 from compsem.paths import data_dir
-from compsem.ssm import CATEGORIES, load_pool, load_reference, pair_categories
+from compsem.ssm.data import CATEGORIES, load_pool, load_reference, pair_categories
 
 HEADER = "sentence_id,cluster,role,text\n"
 GOOD = (HEADER + "p1,1,premise,The cat slept on the warm mat.\n"

@@ -30,7 +30,7 @@ def test_figures_of_a_small_run(small_pool):
     fig = plots.zoom_maps(maps, r.pool, basis, "bow", k=4)
     assert len(fig.axes) == 3                                   # reference rel, bow rel, reference dis
     assert sum(len(ax.texts) for ax in fig.axes) == 12
-    _, table, _ = report.mean_scores(r)
+    _, table = report.mean_scores(r)
     fig = plots.mean_scores_heatmap(table)
     assert len(fig.axes[0].texts) == 7 * 3                     # every category x (reference, lexical, bow) annotated
     plots.reference_matrix(r.pool, r.R_ref)

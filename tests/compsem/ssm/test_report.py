@@ -14,12 +14,12 @@ from compsem.ssm.study import REFERENCE, Scored, run, score_all
 
 def test_pool_values_by_hand(small_pool):
     pool, R_ref, cats = load_study(small_pool)
-    summary, values = report.pool_summary(pool, cats)
+    summary, values = report.pool_summary(pool, cats), report.values("pool", pool, cats)
     # 3 clusters of 1 premise + 2 rewrites + 3 inferences = 18 sentences; the paper judged 702 + 3,153 pairs
     assert values == {"ssm_n_sentences": 18, "ssm_n_clusters": 3, "ssm_n_pairs": 324, "ssm_paper_extra_pairs": 3153}
     mine = summary.set_index("quantity")["this book"]
     assert mine["judged premise-hypothesis pairs (both directions)"] == 30 and mine["premises"] == 3
-    dist, shares = report.judgement_distribution(R_ref, cats)
+    dist, shares = report.judgement_distribution(R_ref, cats), report.values("judgements", R_ref, cats)
     assert shares == {"ssm_share_inf_rev_zero": 100.0, "ssm_share_syn_one": 100.0}   # see conftest's judgements
     assert dist.loc["inferential_reversed", 0.0] == 9 and dist.loc["synonymous", 1.0] == 6
     members = report.cluster_members(pool, R_ref, 2)
@@ -27,7 +27,7 @@ def test_pool_values_by_hand(small_pool):
     assert members["R(p, h)"].iloc[1:].tolist() == [1.0] * 5 and members["R(h, p)"].iloc[3:].tolist() == [0.0] * 3
     with pytest.raises(ValueError, match="no cluster 9"):
         report.cluster_members(pool, R_ref, 9)
-    table, words = report.cluster_table(pool)
+    table, words = report.cluster_table(pool), report.values("clusters", pool)
     assert table.n_sentences.tolist() == [6, 6, 6]
     assert words["ssm_mean_words"] == pytest.approx(np.mean([len(t.split()) for t in pool.texts]))
     assert report.pair_counts(cats).loc["irrelevant", "ordered pairs"] == 18 * 18 - 3 * 36
@@ -36,7 +36,7 @@ def test_pool_values_by_hand(small_pool):
 def test_chapter_values_match_a_direct_computation(small_pool):
     r = run(["lexical", "bow"], pool_source=small_pool, progress=False)
     tab, wide = report.ssm_metrics(r, n_boot=20)
-    values = report.ssm_values(tab)
+    values = report.values("ssm", tab)
     D_ref = distances(r.R_ref)
     direct = {name: rsa(distances(r.scored[name].R, symmetric=r.scored[name].symmetric)["rel"], D_ref["rel"])
               for name in ("lexical", "bow")}
@@ -45,11 +45,11 @@ def test_chapter_values_match_a_direct_computation(small_pool):
     assert values["ssm_n_dis"] == 1 and values["ssm_paper_human_ch"] == pytest.approx(10.73)
     assert np.isnan(wide.loc["bow", "rsa_dis"]) and wide.index[0] == REFERENCE
     acc, table2 = report.accuracy(r, n_boot=0)
-    av = report.accuracy_values(r, acc)
+    av = report.values("accuracy", r, acc)
     bow = acc[acc.scorer == "bow"].set_index("category").accuracy
     assert av["ssm_sym_infsum_min"] == pytest.approx(bow["inferential"] + bow["inferential_reversed"])
     assert av["ssm_paper_simcse_inf"] == pytest.approx(0.686)
-    means, table, mv = report.mean_scores(r)
+    (means, table), mv = report.mean_scores(r), report.values("mean_scores", r)
     lex = r.scored["lexical"].R
     gap = lex[r.cats == "inferential"].mean() - lex[r.cats == "inferential_reversed"].mean()
     assert mv["ssm_first_scorer"] == "lexical" and mv["ssm_first_dir_gap"] == pytest.approx(gap)
@@ -57,18 +57,26 @@ def test_chapter_values_match_a_direct_computation(small_pool):
 
 
 def test_paper_tables_have_the_papers_rows():
-    t2, t3 = report.paper_table("accuracy"), report.paper_table("ssm")
+    t2, t3 = report.paper_table("table2_accuracy"), report.paper_table("table3_ssm")
     assert len(t2) == len(t3) == 21                  # 18 BERT-family models, SimCSE, ChatGPT, humans
     assert t3.set_index(["model", "dataset"]).loc[("DeBERTa base", "MNLI"), "rsa_rel"] == pytest.approx(0.79)
 
 
 def test_try_it_by_hand():
-    out = report.try_it("the red cat sleeps", ["a cat sleeps", "the dog barks loudly"], ["bow"])
-    R = out["lexical"]["R"].to_numpy()
-    np.testing.assert_allclose(R, LexicalCoverage().score(["the red cat sleeps", "a cat sleeps",
-                                                           "the dog barks loudly"]))
-    assert list(out["lexical"]) == ["R", "D_rel", "D_dis"] and list(out["bow"]) == ["R", "D_rel"]
-    np.testing.assert_allclose(out["lexical"]["D_rel"].to_numpy(), 1 - (R + R.T) / 2)
+    texts = ["the red cat sleeps", "a cat sleeps", "the dog barks loudly"]
+    out = report.try_it(texts[0], texts[1:], ["bow"])
+    assert list(out.columns) == ["model", "matrix", "row", "column", "value"]
+    wide = {(m, k): g.pivot(index="row", columns="column", values="value").loc[["P", "H1", "H2"], ["P", "H1", "H2"]]
+            for (m, k), g in out.groupby(["model", "matrix"])}
+    R = wide[("lexical", "R")].to_numpy()
+    np.testing.assert_allclose(R, LexicalCoverage().score(texts))
+    # {red, cat, sleep}, {cat, sleep}, {dog, bark, loudly}: P covers all of H1, H1 covers 2 of P's 3 words
+    assert R[0, 1] == pytest.approx(1.0) and R[1, 0] == pytest.approx(2 / 3) and R[0, 2] == 0.0
+    assert sorted(k for m, k in wide if m == "lexical") == ["D_dis", "D_rel", "R"]
+    assert sorted(k for m, k in wide if m == "bow") == ["D_rel", "R"]
+    np.testing.assert_allclose(wide[("lexical", "D_rel")].to_numpy(), 1 - (R + R.T) / 2)
+    with pytest.raises(ValueError, match="unknown Part IV view 'poool'; choose from pool"):
+        report.values("poool")
 
 
 def test_headline_is_the_rsa_of_the_relatedness_space():

@@ -87,6 +87,8 @@ def test_run_and_planned_texts(small_pool):
     assert set(r.matrices) == {REFERENCE, "lexical", "bow"} and r.matrices[REFERENCE] is r.R_ref
     prov = r.provenance(n_boot=5)
     assert prov["models"] == ["lexical", "bow"] and prov["n_boot"] == 5 and set(prov["identities"]) == {"lexical", "bow"}
+    assert prov["identities"]["lexical"] == "lexical-coverage-v1" and prov["pool_checksum"] == r.pool.checksum
+    assert prov["parameters"] == {"pool_source": small_pool, "trust_remote_code": False, "device": None, "dtype": None}
     plan = planned_texts({"pool_source": str(small_pool), "models": ["lexical", "bow"]})
     assert list(plan) == ["lexical", "bow"]
     assert plan["bow"] == list(r.pool.texts) and len(plan["bow"]) == 18

@@ -1,0 +1,44 @@
+"""compsem.encoders.base: text checks, package versions and the weights digest, by hand."""
+
+import hashlib
+from importlib import metadata
+
+import pytest
+
+from compsem.encoders import base
+from compsem.errors import EmptyTextError, ModelNotInstalledError
+
+
+def test_validate_texts_names_the_position():
+    assert base.validate_texts(("a", "b")) == ["a", "b"]
+    with pytest.raises(EmptyTextError, match="row 1: empty text"):
+        base.validate_texts(["a", "  "])
+    with pytest.raises(TypeError, match="position 0 is int"):
+        base.validate_texts([3])
+    with pytest.raises(TypeError, match="wrap a single text"):
+        base.validate_texts("a")
+
+
+def test_package_versions_and_the_install_hint():
+    assert base.package_version("numpy") == metadata.version("numpy")
+    assert base.package_version("no-such-dist-xyz") is None
+    with pytest.raises(ModelNotInstalledError, match="pip install no-such-dist-xyz"):
+        base.require_package("no-such-dist-xyz", "nosuchmodule", "m")
+
+
+def test_weights_digest_by_hand(tmp_path):
+    """SHA-256 over (relative name, SHA-256 of the file) of the weight and config files, in name
+    order; README and other suffixes do not count."""
+    (tmp_path / "sub").mkdir()
+    files = {"config.json": b"{}", "sub/model.safetensors": b"\x00\x01", "vocab.txt": b"a\nb\n"}
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    (tmp_path / "README.md").write_text("ignored")
+    (tmp_path / "notes.rst").write_text("ignored")
+    h = hashlib.sha256()
+    for name in sorted(files):
+        h.update(name.encode())
+        h.update(hashlib.sha256(files[name]).hexdigest().encode())
+    assert base.weights_digest(tmp_path) == h.hexdigest()[:16]
+    (tmp_path / "README.md").write_text("changed")
+    assert base.weights_digest(tmp_path) == h.hexdigest()[:16]
