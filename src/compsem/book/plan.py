@@ -169,7 +169,7 @@ def plan(notebook: str | Path, overrides: dict[str, Any] | None = None, *,
     models = list(per_model)   # the study resolved the chapter's models itself (its own "panel"/"paper")
     try:
         check_available([m for m in models if m != "lexical"],   # lexical: a Part IV baseline, no model
-                        trust_remote_code=bool(params.get("trust_remote_code", False)), study=study)
+                        trust_remote_code=params.get("trust_remote_code", False) is True, study=study)
     except CompsemError as exc:
         notes.append(str(exc))
     rates, where = _bench(bench)

@@ -3,8 +3,8 @@
 Faces (the study contract): :func:`study.resolve_models`, :func:`study.planned_texts`,
 :func:`study.run` (a :class:`study.CstsRun` with ``provenance()``), the ``*_values`` functions of
 :mod:`.report` (glued with :func:`compsem.results.glue_all`), ``report.paper_table``,
-``report.headlines`` and ``report.try_it``; and the data faces :func:`load_csts`,
-:func:`splits` and :func:`write_predictions`.
+``report.headlines`` and ``report.try_it``. The loader is ``data.load_csts``, the
+split ``splitting.splits``, the predictions writer ``data.write_predictions``.
 
 Modules: :mod:`.data` (the loader for the published files, the predictions writer),
 :mod:`.pairing` (pair keys, C-High / C-Low roles), :mod:`.splitting` (grouped splits,
@@ -15,11 +15,10 @@ the quadruplet loss in NumPy), :mod:`.config` (``TrainConfig``, the presets, the
 baselines, fine-tuning runs and their cache), :mod:`.tables` (pair bootstrap, summaries over
 seeds), :mod:`.report` (what the chapters show) and :mod:`.prompting` (prompts, answer parsers).
 
-``import compsem.csts`` stays cheap: the torch-dependent modules (:mod:`.models`,
-:mod:`.training`) and the plotting ones (:mod:`.report`) are imported by name.
+``import compsem.csts`` does not load torch: the torch-dependent modules (:mod:`.models`,
+:mod:`.training`) are imported by name where they are needed.
 """
 
-from .data import LoadReport, load_csts, write_predictions
-from .splitting import splits
+from . import config, data, frozen, metrics, pairing, prompting, report, splitting, study, tables
 
-__all__ = ["LoadReport", "load_csts", "splits", "write_predictions"]
+__all__ = ["data", "metrics", "study", "tables", "report", "config", "frozen", "pairing", "prompting", "splitting"]

@@ -254,7 +254,7 @@ def load_csts(source=None, *, train=None, validation=None, test=None, split: str
     ----------
     source : ``"reannotated"`` (default), ``"embedded"``, a file, a folder with per-split files
         or ``"hf:<dataset id>"``. A file without a ``split`` column gets none: split it with
-        :func:`compsem.csts.splits` (grouped, seeded).
+        :func:`compsem.csts.splitting.splits` (grouped, seeded).
     train, validation, test : one file per split (instead of ``source``).
     split : keep only this split.
     keep_unlabelled : keep the label −1 rows (label NaN, role ``unlabelled``), e.g. to predict
@@ -276,7 +276,7 @@ def load_csts(source=None, *, train=None, validation=None, test=None, split: str
     if split is not None:
         if "split" not in df.columns:
             raise DataError(f"cannot select split {split!r}: one file without a 'split' column; split it with "
-                            "compsem.csts.splits(df, seed=...) or give train=/validation=/test= files",
+                            "compsem.csts.splitting.splits(df, seed=...) or give train=/validation=/test= files",
                             file=label, column="split")
         df = df[df["split"] == split].reset_index(drop=True)
     report = LoadReport(source=label, n_rows_read=len(df), files={str(k): str(v) for k, v in files.items()})

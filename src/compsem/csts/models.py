@@ -39,7 +39,7 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from compsem.errors import HubUnavailableError
+from compsem.errors import HubUnavailableError, check_trust_remote_code
 
 from .config import ENCODINGS, resolve_backbone
 from .frozen import FrozenStore
@@ -59,6 +59,7 @@ def load_backbone(name: str, *, fresh_copy: bool = True, trust_remote_code: bool
     """``(AutoModel, AutoTokenizer)`` for an encoder name (see :func:`resolve_backbone`), read
     from disk once per process; each call returns a deep copy (``fresh_copy=True``) so that
     fine-tuning one model never changes the next one's start."""
+    check_trust_remote_code(trust_remote_code, where="load_backbone")
     path = resolve_backbone(name)
     key = (path, trust_remote_code)
     if key not in _BACKBONES:

@@ -37,6 +37,8 @@ from compsem.work import WorkUnit, embed_units
 from . import metrics
 from .config import TrainConfig, resolve_backbone
 from .data import load_csts, pair_index
+# the prompting chapter reaches its runs through this face
+from .prompting import MAX_NEW_TOKENS, PARSERS, build_prompt, build_prompts, parse_answers, run_prompting  # noqa: F401
 from .splitting import splits, subsample_pairs
 
 __all__ = ["DEFAULT_TEMPLATE", "resolve_models", "attach", "zero_shot_scores", "zero_shot_textpair", "pair_accuracy",

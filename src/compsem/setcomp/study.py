@@ -119,7 +119,7 @@ def planned_texts(params: dict) -> dict[str, list[str]]:
                     seed=int(params.get("seed", 0)))
     texts = unique_texts(build_operator_tables(q))
     specs = resolve_specs(params.get("models", "panel"), study=STUDY,
-                          trust_remote_code=bool(params.get("trust_remote_code", False)))
+                          trust_remote_code=params.get("trust_remote_code", False) is True)
     return {spec: texts for spec in specs}
 
 
@@ -143,7 +143,7 @@ class _Provenance:
     def provenance(self) -> dict:
         """The models, their identities (what the cache is keyed by), the checksum of the
         quintuples and the parameters of the run."""
-        trc = bool(self.params.get("trust_remote_code", False))
+        trc = self.params.get("trust_remote_code", False) is True
         return {"study": STUDY, "models": list(self.models),
                 "identities": {m: _identity(m, trc) for m in self.models},
                 "quintuples_checksum": quintuples_checksum(self.quintuples), "parameters": dict(self.params)}

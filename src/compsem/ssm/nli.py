@@ -26,7 +26,7 @@ from tqdm import tqdm
 from ..device import resolve_device, torch_dtype
 from ..encoders import split_options, validate_texts, weights_digest
 from ..encoders.base import looks_like_hub_failure, quiet_transformers
-from ..errors import DataError, HubUnavailableError, UnknownModelError
+from ..errors import DataError, HubUnavailableError, UnknownModelError, check_trust_remote_code
 from ..progress import wanted
 from .data import unique_texts
 
@@ -108,7 +108,7 @@ def load_nli(name: str, *, device: str | None = None, dtype: str | None = None, 
 
     quiet_transformers()
     device = resolve_device(device)
-    kw = {"trust_remote_code": bool(trust_remote_code)}
+    kw = {"trust_remote_code": check_trust_remote_code(trust_remote_code, where="nli")}
     try:
         tok = AutoTokenizer.from_pretrained(name, **kw)
         model = AutoModelForSequenceClassification.from_pretrained(name, dtype=torch_dtype(device, dtype), **kw)

@@ -213,7 +213,7 @@ def planned_texts(params: dict) -> dict[str, list[str]]:
     pool, _, _ = load_study(params.get("pool_source"))
     texts = list(dict.fromkeys(pool.texts))
     specs = resolve_models(params.get("models", "panel"),
-                           trust_remote_code=bool(params.get("trust_remote_code", False)))
+                           trust_remote_code=params.get("trust_remote_code", False) is True)
     return {spec: texts for spec in specs}
 
 

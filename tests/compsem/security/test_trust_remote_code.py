@@ -138,3 +138,15 @@ def test_defaults_are_read_without_a_kernel_and_expressions_accept_anything(tmp_
     check_parameters(d, {"label": 5})                        # no literal default: not checked
     with pytest.raises(ValueError, match="parameter 'n'"):
         check_parameters(d, {"n": "3"})
+
+
+@pytest.mark.parametrize("value", ["False", "no", 0, "0", None])
+def test_csts_backbone_and_nli_loaders_refuse_a_non_bool(value):
+    """The two loaders that call transformers themselves check the switch before anything loads."""
+    from compsem.csts.models import load_backbone
+    from compsem.ssm.nli import load_nli
+
+    with pytest.raises(TypeError, match="trust_remote_code"):
+        load_backbone("sbert-mini", trust_remote_code=value)
+    with pytest.raises(TypeError, match="trust_remote_code"):
+        load_nli("no-such-model", trust_remote_code=value)
