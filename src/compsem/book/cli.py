@@ -107,15 +107,19 @@ def _cmd_stage(args) -> int:
     return 0
 
 
+def _chapter_arguments(parser, help: str = "parameter, as for run") -> None:
+    """A verb's chapter and its ``-p NAME VALUE`` parameters (run, plan and prefetch read them alike)."""
+    parser.add_argument("notebook")
+    parser.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"), help=help)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m compsem", description=__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
 
     r = sub.add_parser("run", help="execute a chapter notebook with other parameters")
-    r.add_argument("notebook")
-    r.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
-                   help="parameter; VALUE is JSON if it parses (e.g. '[\"sbert-mini\"]', true), else a string; "
-                        "it must fit the kind of the notebook's default (a bool takes only true/false)")
+    _chapter_arguments(r, "parameter; VALUE is JSON if it parses (e.g. '[\"sbert-mini\"]', true), else a "
+                          "string; it must fit the kind of the notebook's default (a bool takes only true/false)")
     r.add_argument("--out", help="output folder (default runs/<notebook>-<hash>); must be empty, new or this "
                                  "chapter's earlier run with the same parameters")
     r.add_argument("--force", action="store_true", help="clear a non-empty --out folder first (says what it removed)")
@@ -125,16 +129,12 @@ def main(argv: list[str] | None = None) -> int:
 
     pl = sub.add_parser("plan", help="before a long run: texts to embed per model, how many are cached, "
                                      "estimated time (offline; loads nothing)")
-    pl.add_argument("notebook")
-    pl.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
-                    help="parameter, as for run")
+    _chapter_arguments(pl)
     pl.set_defaults(func=_cmd_plan)
 
     f = sub.add_parser("prefetch", help="a chapter's embeddings, score matrices and training runs ahead of its run, "
                                          "into the caches (here, or spread over a Ray cluster)")
-    f.add_argument("notebook")
-    f.add_argument("-p", "--param", nargs=2, action="append", metavar=("NAME", "VALUE"),
-                   help="parameter, as for run")
+    _chapter_arguments(f)
     f.add_argument("--engine", choices=["local", "ray"], default="local",
                    help="local: this process, one unit after another; ray: one Ray task per unit")
     f.add_argument("--address", help="with --engine ray: none starts a local Ray instance; 'auto' or "
