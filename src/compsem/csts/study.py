@@ -388,7 +388,8 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list[WorkUnit]:
     trc = params.get("trust_remote_code", False) is True
     if "configs" not in params:
         return embed_units("csts", planned_texts(params), chunk=chunk, rates=rates, trust_remote_code=trc)
-    specs = resolve_models(params.get("models", ["sbert-mini"]), trust_remote_code=trc)
+    # not checked here: a model that cannot load fails its own units, reported by name
+    specs = encoders.resolve_models(params.get("models", ["sbert-mini"]), study="csts", trust_remote_code=trc)
     parts, _ = book_data(params.get("data", "reannotated"), split=params.get("split", "pair"),
                          split_seed=params.get("split_seed", 0), train_pairs=params.get("train_pairs"),
                          eval_pairs=params.get("eval_pairs"), sample_seed=params.get("sample_seed", 0))
