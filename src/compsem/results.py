@@ -28,7 +28,7 @@ from .errors import CompsemError
 from .paths import results_dir
 from .stats import bootstrap
 
-__all__ = ["RUN_MANIFEST", "RunMixError", "run_manifest", "check_run_folder", "save_table", "load_table", "provenance",
+__all__ = ["PlainText", "RUN_MANIFEST", "RunMixError", "run_manifest", "check_run_folder", "save_table", "load_table", "provenance",
            "glue_all", "Prose", "Headline", "headline_row", "bootstrap_headline"]
 
 _PACKAGES = ("compsem", "numpy", "torch", "transformers", "sentence-transformers", "scikit-learn")
@@ -99,6 +99,11 @@ def load_table(study: str, name: str):
     return pd.read_csv(path)
 
 
+class PlainText(str):
+    """A string :func:`glue_all` glues as plain text whatever ``code`` says: for
+    ``{glue:text}`` on another page (``path::key:s``), where myst-nb renders only plain text."""
+
+
 class Prose(str):
     """A string that is a piece of Markdown prose (a sentence with model names in backticks):
     :func:`glue_all` glues it as it is, for ``{glue:md}``, not as inline code."""
@@ -115,7 +120,9 @@ def glue_all(values, *, code: bool = True) -> None:
     from myst_nb import glue
 
     for key, value in values.items():
-        if isinstance(value, Prose):
+        if isinstance(value, PlainText):
+            value = str(value)
+        elif isinstance(value, Prose):
             value = Markdown(str(value))
         elif code and isinstance(value, str):
             value = Markdown(f"`{value}`")

@@ -17,7 +17,7 @@ import seaborn as sns
 from compsem import figures
 from compsem.encoders import validate_texts
 from compsem import reference as _reference
-from compsem.results import Headline, bootstrap_headline
+from compsem.results import Headline, PlainText, bootstrap_headline
 
 from . import metrics
 from .data import LoadReport, load_csts, pair_index
@@ -237,6 +237,9 @@ def finetune_values(summary: pd.DataFrame, runs: pd.DataFrame, base: pd.DataFram
         "ft_bi_vs_prior_text": _vs_prior(float(best_bi[col] - prior["spearman"]) if best_bi is not None else np.nan),
         "ft_headline_config": headline, "ft_headline_test": head_val,
         "ft_headline_vs_prior_text": _vs_prior(head_val - float(prior["spearman"])),
+        # the Part's opening page reads these three from this chapter, as plain text
+        "ft_headline_config_plain": PlainText(headline), "ft_best_config_plain": PlainText(best.config),
+        "ft_headline_vs_prior_plain": PlainText(_vs_prior(head_val - float(prior["spearman"]))),
         "ft_headline_n_pairs": n_pairs, "ft_n_test_pairs": int(runs[f"{split}_n_pairs"].iloc[0]),
         "ft_prior": float(prior["spearman"]), "ft_prior_pearson": float(prior["pearson"]),
         "ft_prior_seen_pct": float(prior["share_conditions_seen_%"]),
