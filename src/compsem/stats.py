@@ -80,13 +80,16 @@ def bootstrap_ci(values, statistic: Callable[[np.ndarray], float] = np.mean, *, 
 # words for comparisons
 # ---------------------------------------------------------------------------------------------
 def degenerate_reason(value: float, low: float, high: float, *, reference: float = float("nan"),
-                      ties: float = float("nan"), flagged: str = "") -> str:
+                      ties: float = float("nan"), flagged: str = "", constant: bool = False) -> str:
     """Why an estimate must stay out of a ranking, or ``""`` when it may be ranked.
 
     Degenerate: ``flagged`` (a study's own reason); every comparison a tie (``ties`` = 1:
     under a strict ``<`` nothing can pass, under ``<=`` everything does); an estimate that
     sits exactly on the no-effect ``reference`` with a zero-width interval (every item gives
-    that value, e.g. a gap of 0 because all distances are equal); an undefined estimate.
+    that value, e.g. a gap of 0 because all distances are equal); with ``constant``, any
+    estimate with a zero-width bootstrap interval (every item gives the same value, e.g. a
+    share of 0 % because no sample can pass: a constant row, not a measurement); an undefined
+    estimate.
     """
     if flagged:
         return str(flagged)
@@ -96,6 +99,8 @@ def degenerate_reason(value: float, low: float, high: float, *, reference: float
         return "every comparison is a tie"
     if np.isfinite(reference) and value == low == high == reference:
         return f"every item gives exactly {reference:g}, the no-effect value"
+    if constant and value == low == high:
+        return f"every item gives exactly {value:g}"
     return ""
 
 

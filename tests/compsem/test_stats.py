@@ -55,6 +55,9 @@ def test_degenerate_reasons():
     assert degenerate_reason(0.5, 0.4, 0.6, ties=0.99) == ""
     assert degenerate_reason(float("nan"), 0, 0) == "undefined (no finite value)"
     assert degenerate_reason(0.5, 0.4, 0.6, flagged="all zero") == "all zero"
+    # constant=True: any zero-width interval is a constant row, wherever it sits
+    assert degenerate_reason(0.3, 0.3, 0.3, constant=True) == "every item gives exactly 0.3"
+    assert degenerate_reason(0.3, 0.2, 0.3, constant=True) == ""
 
 
 def test_join_names():

@@ -20,13 +20,13 @@ from .. import reference
 from ..fmt import number, plural
 from ..encoders import validate_texts
 from ..results import Headline, Prose, headline_row
-from ..stats import leader_sentence
+from ..stats import degenerate_reason, leader_sentence
 from .data import CATEGORIES, Pool, load_study
 from .metrics import distances
 from .plots import mean_scores_heatmap, metric_intervals, reference_matrix, score_matrices, space_maps, zoom_maps
 from .space import Layout, layouts, pick_basis, zoom_window
 from .study import REFERENCE, Run, score_all, score_texts
-from .tables import accuracy_frame, mean_scores_frame, ssm_frame
+from .tables import accuracy_frame, bootstrap_category_mean, mean_scores_frame, ssm_frame
 
 __all__ = ["HEADLINES", "headlines", "try_it", "paper_table", "values", "VIEWS", "pool_summary", "pair_counts",
            "cluster_members", "judgement_distribution", "cluster_table", "models_table", "mean_scores",
@@ -145,13 +145,22 @@ def _mean_scores(run: Run) -> tuple[pd.DataFrame, pd.DataFrame]:
     return means, wide.reindex([REFERENCE, *run.scored])
 
 
-def _mean_score_values(run: Run) -> dict:
+def _mean_score_values(run: Run, *, n_boot: int = 1000, seed: int = 0) -> dict:
+    """The directional gaps, and which scorer gives irrelevant pairs the highest mean score,
+    only as far as the cluster-bootstrap intervals allow (:func:`.tables.bootstrap_category_mean`:
+    resampling clusters, because pairs that share a sentence or a cluster are dependent)."""
     _, wide = _mean_scores(run)
     gap = {name: float(wide.loc[name, "inferential"] - wide.loc[name, "inferential_reversed"]) for name in wide.index}
     first = next(iter(run.scored))
-    others = wide["irrelevant"].drop(REFERENCE)
+    names = list(run.scored)
+    est = [float(wide.loc[n, "irrelevant"]) for n in names]
+    ci = [bootstrap_category_mean(run.scored[n].R, run.cats, run.pool.clusters, n_boot=n_boot, seed=seed,
+                                  include=["irrelevant"])["irrelevant"] if n_boot else (np.nan, np.nan) for n in names]
+    lows, highs = [c[0] for c in ci], [c[1] for c in ci]
+    bad = {n: why for n, v, lo, hi in zip(names, est, lows, highs) if (why := degenerate_reason(v, lo, hi, constant=True))}
     return {"ssm_first_scorer": first, "ssm_first_dir_gap": gap[first], "ssm_ref_dir_gap": gap[REFERENCE],
-            "ssm_max_irrelevant_name": others.idxmax(), "ssm_max_irrelevant": float(others.max())}
+            "ssm_irrelevant_sentence": Prose(leader_sentence(est, lows, highs, names, excluded=bad,
+                                                             what="mean score on irrelevant pairs"))}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -350,7 +359,7 @@ def try_it(premise: str, hypotheses: Sequence[str], models: Sequence[str], *,
 
 #: The views of Part IV's chapters whose prose glues values, and what each one needs.
 VIEWS: dict[str, str] = {"pool": "pool, cats", "judgements": "R_ref, cats", "clusters": "pool",
-                         "mean_scores": "run", "accuracy": "run, acc (from accuracy())",
+                         "mean_scores": "run (n_boot=, seed=)", "accuracy": "run, acc (from accuracy())",
                          "ssm": "tab (from ssm_metrics())", "space": "maps, pool, basis, model, *, k"}
 _VALUES = {"pool": _pool_values, "judgements": _judgement_values, "clusters": _cluster_values,
            "mean_scores": _mean_score_values, "accuracy": _accuracy_values, "ssm": _ssm_values,

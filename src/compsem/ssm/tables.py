@@ -16,7 +16,7 @@ from .data import CATEGORIES
 from .metrics import agreement_accuracy, calinski_harabasz, distances, entailment_accuracy, rsa, sparsity, square
 from .study import Scored
 
-__all__ = ["cluster_counts", "ssm_draws", "bootstrap_ssm", "bootstrap_agreement", "bootstrap_accuracy", "ssm_table", "accuracy_frame",
+__all__ = ["cluster_counts", "ssm_draws", "bootstrap_ssm", "bootstrap_category_mean", "bootstrap_agreement", "bootstrap_accuracy", "ssm_table", "accuracy_frame",
            "ssm_frame", "mean_scores_frame", "TABLE2_CATEGORIES"]
 
 #: the paper's five pair categories of Table 2
@@ -103,11 +103,15 @@ def bootstrap_ssm(D, D_ref, labels, *, n_boot: int = 1000, seed: int = 0, level:
             "rsa": tuple(float(v) for v in np.percentile(r, q)) if r.size else (np.nan, np.nan)}
 
 
-def bootstrap_agreement(correct, categories, labels, *, n_boot: int = 1000, seed: int = 0, level: float = 0.95,
-                        include=None) -> dict:
-    """Cluster-bootstrap CIs of the share of ``correct`` (N, N) bool pairs per category. A pair
-    belongs to the cluster of its premise (row). Returns ``{category: (lo, hi)}``."""
-    correct = np.asarray(correct, dtype=bool)
+def bootstrap_category_mean(values, categories, labels, *, n_boot: int = 1000, seed: int = 0, level: float = 0.95,
+                            include=None) -> dict:
+    """Cluster-bootstrap CIs of the mean of ``values`` (N, N) over the pairs of each category
+    (NaN pairs left out). A pair belongs to the cluster of its premise (row): a resample draws
+    K clusters with replacement and takes every pair whose row lies in a drawn cluster, once
+    per draw. Pairs are not independent (a sentence sits in N − 1 pairs of its row, the
+    sentences of a cluster share a topic), so the clusters are resampled, as for every other
+    Part IV interval. Returns ``{category: (lo, hi)}``."""
+    values = np.asarray(values, dtype=float)
     cats = np.asarray(categories)
     labels = np.asarray(labels)
     uniq, C = cluster_counts(labels, n_boot=n_boot, seed=seed)
@@ -117,14 +121,22 @@ def bootstrap_agreement(correct, categories, labels, *, n_boot: int = 1000, seed
     q = [(1 - level) / 2 * 100, (1 + level) / 2 * 100]
     out = {}
     for c in include:
-        m = cats == c
-        num = np.bincount(inv, weights=(correct & m).sum(axis=1), minlength=K)
+        m = (cats == c) & np.isfinite(values)
+        num = np.bincount(inv, weights=np.where(m, values, 0.0).sum(axis=1), minlength=K)
         den = np.bincount(inv, weights=m.sum(axis=1), minlength=K)
         with np.errstate(invalid="ignore", divide="ignore"):
-            acc = (C @ num) / (C @ den)
-        acc = acc[np.isfinite(acc)]
-        out[c] = tuple(float(v) for v in np.percentile(acc, q)) if acc.size else (np.nan, np.nan)
+            mean = (C @ num) / (C @ den)
+        mean = mean[np.isfinite(mean)]
+        out[c] = tuple(float(v) for v in np.percentile(mean, q)) if mean.size else (np.nan, np.nan)
     return out
+
+
+def bootstrap_agreement(correct, categories, labels, *, n_boot: int = 1000, seed: int = 0, level: float = 0.95,
+                        include=None) -> dict:
+    """Cluster-bootstrap CIs of the share of ``correct`` (N, N) bool pairs per category
+    (:func:`bootstrap_category_mean` of the 0/1 values). Returns ``{category: (lo, hi)}``."""
+    return bootstrap_category_mean(np.asarray(correct, dtype=bool).astype(float), categories, labels, n_boot=n_boot,
+                                   seed=seed, level=level, include=include)
 
 
 def bootstrap_accuracy(R, R_ref, categories, labels, *, threshold: float = 0.5, n_boot: int = 1000,

@@ -53,6 +53,15 @@ def test_chapter_values_match_a_direct_computation(small_pool):
     lex = r.scored["lexical"].R
     gap = lex[r.cats == "inferential"].mean() - lex[r.cats == "inferential_reversed"].mean()
     assert mv["ssm_first_scorer"] == "lexical" and mv["ssm_first_dir_gap"] == pytest.approx(gap)
+    # the irrelevant-pairs sentence names the scorer with the larger mean over irrelevant pairs, computed directly
+    irr = {n: np.nanmean(r.scored[n].R[r.cats == "irrelevant"]) for n in ("lexical", "bow")}
+    top = max(irr, key=irr.get)
+    assert str(mv["ssm_irrelevant_sentence"]).startswith(f"`{top}` has the highest mean score on irrelevant pairs "
+                                                         f"({irr[top]:.2f} [")
+    # without intervals nothing separates the two: "indistinguishable"
+    flat = str(report.values("mean_scores", r, n_boot=0)["ssm_irrelevant_sentence"])
+    assert flat.startswith(f"`{top}` has the highest mean score on irrelevant pairs ({irr[top]:.2f})") and \
+        "indistinguishable" in flat
     assert list(table.columns) == [REFERENCE, "lexical", "bow"]
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from compsem.ssm.metrics import entailment_accuracy, relatedness_distance, rsa, sparsity
 from compsem.ssm.study import Scored
-from compsem.ssm.tables import (accuracy_frame, bootstrap_accuracy, bootstrap_ssm, cluster_counts, mean_scores_frame,
+from compsem.ssm.tables import (accuracy_frame, bootstrap_accuracy, bootstrap_agreement, bootstrap_category_mean, bootstrap_ssm, cluster_counts, mean_scores_frame,
                                 ssm_draws, ssm_frame, ssm_table)
 
 
@@ -96,6 +96,27 @@ def test_mean_scores_frame_by_hand():
     assert tab.loc["irrelevant", "n_pairs"] == 3 and tab.loc["identical", "mean_R"] == 1
     assert tab.loc["synonymous_reversed", "mean_R"] == pytest.approx(0.4)
     assert np.isnan(tab.loc["inferential", "mean_R"]) and tab.loc["inferential", "n_pairs"] == 0
+
+
+def test_category_mean_cluster_bootstrap_by_hand():
+    # two clusters {0, 1} and {2, 3}; the irrelevant pairs are those across clusters. Rows of
+    # cluster 0 score them 0.2 and 0.4 (mean 0.3), rows of cluster 1 score 0.6 and 0.8 (mean 0.7).
+    # A resample draws two clusters: {0, 0} gives 0.3 (chance 1/4), {0, 1} 0.5, {1, 1} 0.7 (1/4),
+    # so the 2.5 and 97.5 percentiles of 2,000 draws are 0.3 and 0.7.
+    labels = np.array([0, 0, 1, 1])
+    cats = np.array([["identical", "within_cluster", "irrelevant", "irrelevant"]] * 2
+                    + [["irrelevant", "irrelevant", "within_cluster", "identical"]] * 2, dtype=object)
+    R = np.array([[1, .9, .2, .4], [.9, 1, .2, .4], [.6, .8, 1, .9], [.6, .8, .9, 1]])
+    lo, hi = bootstrap_category_mean(R, cats, labels, n_boot=2000, seed=1, include=["irrelevant"])["irrelevant"]
+    assert (lo, hi) == pytest.approx((0.3, 0.7))
+    # a NaN pair is left out of its row's sum and count: cluster 0 then averages (0.2 + 0.2 + 0.4) / 3
+    R[0, 3] = np.nan
+    lo, hi = bootstrap_category_mean(R, cats, labels, n_boot=2000, seed=1, include=["irrelevant"])["irrelevant"]
+    assert (lo, hi) == pytest.approx((0.8 / 3, 0.7))
+    # the 0/1 agreement bootstrap is the same computation on booleans
+    correct = np.array([[1, 1, 0, 1], [1, 1, 1, 1], [0, 0, 1, 1], [0, 1, 1, 1]], dtype=bool)
+    assert bootstrap_agreement(correct, cats, labels, n_boot=2000, seed=1, include=["irrelevant"]) == \
+        {"irrelevant": pytest.approx((0.25, 0.75))}   # rows of cluster 0: 3 of 4 right, cluster 1: 1 of 4
 
 
 def test_accuracy_frame_reports_the_predicted_label_beside_the_threshold():
