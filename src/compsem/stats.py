@@ -146,8 +146,12 @@ def leader_sentence(values, lows, highs, names: Sequence[str], *, what: str, hig
     ``what`` completes "has the highest …" (e.g. "RSA with the reference"). Separated: "`a` has
     the highest RSA (0.55 [0.50, 0.60]); its interval clears every other model's." Overlapping:
     "`a` has the highest RSA (…), but its interval overlaps that of `b`: the two are
-    indistinguishable at this sample size." Excluded models are named at the end.
+    indistinguishable at this sample size." Excluded models are named at the end; when every
+    model is excluded the sentence says that none can be ranked, and why.
     """
+    excluded = dict(excluded or {})
+    if names and all(n in excluded for n in names):
+        return "No model can be ranked here: " + " ".join(f"`{n}`: {why}." for n, why in excluded.items())
     r = leader(values, lows, highs, names, higher=higher, excluded=excluded)
     i = list(names).index(r.name)
     v, lo, hi = (float(np.asarray(x, dtype=float)[i]) for x in (values, lows, highs))

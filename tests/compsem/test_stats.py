@@ -93,6 +93,9 @@ def test_leader_sentence_words():
     assert s == ("`a` has the highest gap (0.20 [0.10, 0.30]), but its interval overlaps that of `b`: the two are "
                  "indistinguishable at this sample size. `bow` is left out of the ranking: every comparison is a tie.")
     assert leader_sentence([0.3], [0.2], [0.4], ["a"], what="x") == "`a` (0.30 [0.20, 0.40]) is the only model that can be ranked here."
+    assert leader_sentence([0.0, 1.0], [0.0, 1.0], [0.0, 1.0], ["a", "b"], what="x",
+                           excluded={"a": "every item gives exactly 0", "b": "every item gives exactly 1"}) == \
+        "No model can be ranked here: `a`: every item gives exactly 0. `b`: every item gives exactly 1."
 
 
 def test_versus_reference():

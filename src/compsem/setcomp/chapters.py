@@ -15,22 +15,37 @@ import numpy as np
 import pandas as pd
 
 from .. import measures as M
-from ..results import save_table
+from ..results import Prose, save_table
+from ..stats import degenerate_reason, leader_sentence
 from .data import QUINTUPLE_COLUMNS, SAMPLES_PER_QUINTUPLE, unique_texts
 from .metrics import CELLS, EPS_MODES, eps_label, geometry, ned_check
 from ..reference import paper_table
 from .beside import cells_beside_paper, fmt_ci, ned_paper_check, paper_name, raw_beside_paper
 from .plots import plot_cells_summary, plot_filter, plot_norm_ratios, plot_position_histograms
 from .study import STUDY, DataRun, OperatorRun
-from .tables import (c4_table, cells_table, eps_modes_table, geometry_samples, geometry_table, norm_ratio_stats,
+from .tables import (c4_table, ci, cells_table, eps_modes_table, geometry_samples, geometry_table, norm_ratio_stats,
                      raw_scores_table, union_table)
 
-__all__ = ["DataChapter", "OverlapChapter", "DifferenceChapter", "UnionChapter", "cell_measures"]
+__all__ = ["DataChapter", "OverlapChapter", "DifferenceChapter", "UnionChapter", "cell_measures", "ranking_sentence"]
 
 
 def cell_measures(measures: Sequence[str]) -> list[str]:
     """The measures of the cell tables: cosine and NED where asked for (the paper's pair)."""
     return [m for m in ("cos", "ned") if m in measures] or list(measures[:1])
+
+
+def ranking_sentence(tab: pd.DataFrame, *, what: str, higher: bool = True, constant: bool = True) -> Prose:
+    """Which model has the highest (``higher``) or lowest percentage, only as far as the
+    bootstrap intervals allow (:func:`compsem.stats.leader_sentence`).
+
+    ``tab`` is indexed by model with ``pct``, ``low``, ``high`` (the chapter's bootstrap over
+    samples, seeded by its ``seed``). A model with an undefined share, or (``constant``) a
+    zero-width interval (every sample gives the same value, e.g. all 0 %), is left out and named.
+    """
+    bad = {m: why for m, (v, lo, hi) in tab[["pct", "low", "high"]].iterrows()
+           if (why := degenerate_reason(v, lo, hi, constant=constant))}
+    return Prose(leader_sentence(tab["pct"], tab["low"], tab["high"], list(tab.index), what=what, higher=higher,
+                                 excluded=bad, digits=1, unit="%"))
 
 
 def _paper(name: str) -> pd.DataFrame:
@@ -177,10 +192,12 @@ class OverlapChapter(_OperatorChapter):
 
     def summary_figure(self):
         c, m = self.cells_tab, self.cm[0]
-        tt = c[(c["cell"] == "TT") & (c["measure"] == m)].set_index("model")["pct"]
+        ttab = c[(c["cell"] == "TT") & (c["measure"] == m)].set_index("model")
+        tt = ttab["pct"]
         ff = c[(c["cell"] == "FF") & (c["measure"] == m)].set_index("model")["pct"]
         ref_tt = _paper("c1_cells").query("measure == 'cos'")["TT"]
-        self.values.update(c1_best_model=tt.idxmax(), c1_best_tt=float(tt.max()), c1_first_tt=float(tt.iloc[0]),
+        self.values.update(c1_tt_sentence=ranking_sentence(ttab, what="share of samples in (T,T)"),
+                           c1_first_tt=float(tt.iloc[0]),
                            c1_first_ff=float(ff.iloc[0]), c1_paper_min=float(ref_tt.min()),
                            c1_paper_max=float(ref_tt.max()))
         return plot_cells_summary(c, cell="TT", label="% samples in (T,T)")
@@ -278,13 +295,14 @@ class DifferenceChapter(_OperatorChapter):
                                        ).assign(subset=k) for k, e in self.run.emb.items() for m in EPS_MODES])
         ttm = modes[modes["cell"] == "TT"].pivot_table(index="model", columns=["subset", "mode"], values="pct")
         c = self.cells_tab
-        tt = c[(c["cell"] == "TT") & (c["measure"] == self.cm[0]) & (c["subset"] == self.main)].set_index("model")["pct"]
+        ttab = c[(c["cell"] == "TT") & (c["measure"] == self.cm[0]) & (c["subset"] == self.main)].set_index("model")
         ref = _paper("c3_cells")
         r2, r15 = ref[ref["measure"] == "cos"], ref[ref["measure"] == "ned"]
         enc, llm = r2[r2["model"].isin(["SBERT-mini", "SBERT-L", "USE"])]["TT"], r2[r2["family"] == "llm"]["TT"]
         high15 = r15[r15["TT"] > 90]
         self.values.update(
-            c3_best_model=tt.idxmax(), c3_best_tt=float(tt.max()), c3_first_fixed=float(ttm.loc[self.m0, (self.main, "fixed")]),
+            c3_tt_sentence=ranking_sentence(ttab, what="(T,T) share"),
+            c3_first_fixed=float(ttm.loc[self.m0, (self.main, "fixed")]),
             c3_first_fixed_unf=float(ttm.loc[self.m0, (self.UNFILTERED, "fixed")]), p_enc_lo=float(enc.min()),
             p_enc_hi=float(enc.max()), p_llm_lo=float(llm.min()), p_llm_hi=float(llm.max()),
             p_t15_models=", ".join(high15["model"]), p_t15_lo=float(high15["TT"].min()))
@@ -303,8 +321,8 @@ class DifferenceChapter(_OperatorChapter):
         paper.columns = pd.MultiIndex.from_tuples([("paper, Table 3", "pooled (16 encoders)", c) for c in paper.columns])
         main = c4[(c4["subset"] == self.main) & (c4["mode"] == eps_label(self.eps_range))
                   & (c4["measure"] == self.cm[0])].set_index("model")
-        self.values.update(c4_first=float(main.loc[self.m0, "pct"]), c4_worst_model=main["pct"].idxmin(),
-                           c4_worst=float(main["pct"].min()))
+        self.values.update(c4_first=float(main.loc[self.m0, "pct"]),
+                           c4_low_sentence=ranking_sentence(main, what="share meeting C4", higher=False))
         return pd.concat([w, paper], axis=1)
 
     def c5(self) -> pd.DataFrame:
@@ -377,7 +395,14 @@ class UnionChapter(_OperatorChapter):
     def norms(self) -> pd.DataFrame:
         self.norm_stats = norm_ratio_stats(self.ratios, comparable=self.comparable)
         pc = self.norm_stats.loc[self.models, "% comparable"]
-        self.values.update(norm_comparable_min=float(pc.min()), norm_comparable_min_model=pc.idxmin())
+        # the share per model with a bootstrap interval over samples (NaN ratios left out)
+        within = {m: np.where(np.isnan(r), np.nan, np.abs(r - 1) <= self.comparable) for m, r in self.ratios.items()}
+        share = pd.DataFrame([ci(within[m], n_boot=self.n_boot, seed=self.seed, scale=100) for m in self.models],
+                             index=self.models, columns=["pct", "low", "high"])
+        # a normalised encoder has every ratio exactly 1: a constant 100 % is its property, not a defect
+        self.values.update(norm_comparable_min=float(pc.min()),
+                           norm_comparable_sentence=ranking_sentence(share, what="share of comparable pairs",
+                                                                     higher=False, constant=False))
         return self.norm_stats.round(3)
 
     def c6(self) -> pd.DataFrame:

@@ -5,10 +5,12 @@ import json
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from compsem.setcomp import report, study
 from compsem.setcomp import data as ds
+from compsem.setcomp.chapters import ranking_sentence
 from tests.helpers import ROOT
 
 
@@ -24,7 +26,7 @@ def fake_embed(texts, model):
 def glued_names(notebook: str) -> set[str]:
     nb = json.loads((ROOT / "notebooks" / notebook).read_text())
     text = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
-    names = set(re.findall(r"\{glue:(?:text|)\}`([A-Za-z0-9_]+)", text))
+    names = set(re.findall(r"\{glue:(?:text|md|)\}`([A-Za-z0-9_]+)", text))
     names |= set(re.findall(r"```\{glue:figure\} (\w+)", text))
     code = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
     return names - set(re.findall(r'glue_all\(\{"(\w+)"', code))   # a figure glued in its own cell
@@ -68,6 +70,26 @@ def test_union_view_produces_every_glued_value():
     ch.c6_geometry(), ch.between_figure(), ch.norm_figure(), ch.norms(), ch.c6()
     assert glued_names("13_setcomp_union.ipynb") <= set(ch.values)
     assert set(ch.c6_tab["model"]) == {"m", "random", "m (shuffled U)"}
+
+
+def test_ranking_sentence_by_hand():
+    tab = pd.DataFrame({"pct": [40.0, 35.0, 20.0], "low": [38.0, 33.0, 18.0], "high": [42.0, 39.0, 22.0]},
+                       index=["a", "b", "c"])
+    # a [38, 42] and b [33, 39] overlap: the two are indistinguishable; c [18, 22] lies below both
+    assert str(ranking_sentence(tab, what="(T,T) share")) == (
+        "`a` has the highest (T,T) share (40.0% [38.0, 42.0]), but its interval overlaps that of `b`: "
+        "the two are indistinguishable at this sample size.")
+    # lowest: c clears both
+    assert str(ranking_sentence(tab, what="share meeting C4", higher=False)) == (
+        "`c` has the lowest share meeting C4 (20.0% [18.0, 22.0]), its interval clear of every other model's.")
+    # a model whose every sample gives 0 % (a zero-width interval) is left out and named, not ranked lowest
+    tab.loc["bow"] = [0.0, 0.0, 0.0]
+    assert str(ranking_sentence(tab, what="share meeting C4", higher=False)) == (
+        "`c` has the lowest share meeting C4 (20.0% [18.0, 22.0]), its interval clear of every other model's. "
+        "`bow` is left out of the ranking: every item gives exactly 0.")
+    # with constant=False (normalised encoders at a constant 100 %), the constant row is ranked
+    tab.loc["bow"] = [100.0, 100.0, 100.0]
+    assert str(ranking_sentence(tab, what="x", constant=False)).startswith("`bow` has the highest x (100.0% ")
 
 
 def test_data_view_counts_both_filter_rules():
