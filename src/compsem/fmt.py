@@ -32,8 +32,11 @@ def number(x, digits: int = 3, *, na: str = "–") -> str:
 
 def estimate(value, low, high, digits: int = 2, *, unit: str = "", na: str = "–") -> str:
     """``"v [low, high]"`` at one precision (``unit`` after the estimate, e.g. ``" %"``); the
-    value alone when the interval is undefined."""
-    v = number(value, digits, na=na) + (unit if number(value, digits, na=na) != na else "")
+    value alone when the interval is undefined; ``na`` alone when the value is."""
+    v = number(value, digits, na=na)
+    if v == na:
+        return na
+    v += unit
     if any(not math.isfinite(float(b)) for b in (low, high)):
         return v
     return f"{v} [{number(low, digits)}, {number(high, digits)}]"

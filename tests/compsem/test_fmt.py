@@ -16,6 +16,7 @@ def test_estimate_at_one_precision_keeps_the_estimate_inside():
     assert estimate(0.9994, 0.9991, 1.0, 3) == "0.999 [0.999, 1.000]"
     assert estimate(40.0, 32.71, 47.94, 1, unit=" %") == "40.0 % [32.7, 47.9]"
     assert estimate(0.3, float("nan"), 0.4) == "0.30"
+    assert estimate(float("nan"), 0.0, 1.0, na="n/a") == "n/a"          # an undefined estimate: its interval is moot
 
 
 def test_formatter_and_plural():

@@ -13,7 +13,9 @@ Run on the executed notebooks (``_build/executed/notebooks``) and the Markdown p
   not exist;
 * :func:`interval_mismatches` — an estimate printed outside its own printed interval
   ("0.999 [1.00, 1.00]"), in prose or in a table;
-* :func:`negative_zeros` — "-0.0000" in a table or a sentence;
+* :func:`negative_zeros` — "-0.0000" in a sentence or an output other than a table;
+* :func:`table_formats` — a table column whose numbers carry different numbers of decimals
+  ("0.0" beside "0.0000"), or a negative zero in a table, naming the table and the column;
 * :func:`typed_numbers` — a decimal number or a percentage typed into a chapter's Markdown rather
   than glued, and, when a table of the same page prints a number within one unit of its last
   place that does not round to it, the disagreement.
@@ -27,7 +29,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 __all__ = ["stderr_outputs", "progress_bars", "plural_templates", "missing_paths", "interval_mismatches",
-           "negative_zeros", "typed_numbers", "prose_check"]
+           "negative_zeros", "typed_numbers", "table_formats", "prose_check"]
 
 # "  2%|▏         | 1024/48385 [00:25<19:40, 40.1text/s]" and its variants
 _TQDM = re.compile(r"\d+%\|.*\|\s*[\d.]+[kMG]?/[\d.?]+[kMG]?\s*\[|\d+(?:\.\d+)?(?:it|text|pair)s?/s\]")
@@ -89,9 +91,9 @@ def progress_bars(executed_dir: Path) -> list[str]:
     return problems
 
 
-def _visible_texts(executed_dir: Path):
+def _visible_texts(executed_dir: Path, *, tables: bool = True):
     """(page, cell index, kind, text) for every text a reader may see: Markdown cells, stream and
-    plain/HTML/Markdown outputs, glued values."""
+    plain/HTML/Markdown outputs, glued values (``tables=False``: HTML tables left out)."""
     for nb in _notebooks(executed_dir):
         for i, c in enumerate(_cells(nb)):
             if c.get("cell_type") == "markdown":
@@ -102,7 +104,10 @@ def _visible_texts(executed_dir: Path):
                 data = _mime(o)
                 for key in ("text/markdown", "text/html"):
                     if key in data:
-                        yield nb.name, i, "output", _strip_html(_text(data[key]))
+                        html = _text(data[key])
+                        if not tables:
+                            html = re.sub(r"<table\b.*?</table>", " ", html, flags=re.S | re.I)
+                        yield nb.name, i, "output", _strip_html(html)
                 if "text/plain" in data and not ({"text/markdown", "text/html"} & set(data)):
                     yield nb.name, i, "output", _text(data["text/plain"])
 
@@ -253,12 +258,126 @@ def typed_numbers(executed_dir: Path) -> list[str]:
 
 
 def negative_zeros(executed_dir: Path) -> list[str]:
-    """"-0.000" printed anywhere a reader looks: a value that rounds to zero prints as zero
-    (:func:`compsem.fmt.number`)."""
+    """"-0.000" printed anywhere a reader looks outside a table (:func:`table_formats` names a
+    table's column): a value that rounds to zero prints as zero (:func:`compsem.fmt.number`)."""
     problems = []
-    for page, i, _, text in _visible_texts(executed_dir):
+    for page, i, _, text in _visible_texts(executed_dir, tables=False):
         for m in dict.fromkeys(re.findall(r"(?<![\w.])[-−]0\.0+(?![\d])", text)):
             problems.append(f"{page}: cell {i} prints {m}: print a value that rounds to zero as zero")
+    return problems
+
+
+class _Tables(HTMLParser):
+    """The tables of an HTML fragment: caption, header rows and body rows, each row a list of
+    ``(tag, text)`` laid out on the table's grid (``colspan``/``rowspan`` expanded)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tables: list[dict] = []
+        self._stack: list[dict] = []     # nested tables
+        self._cell: list | None = None   # [tag, text, colspan, rowspan]
+        self._caption = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table":
+            self._stack.append({"caption": "", "rows": [], "spans": {}})
+        elif not self._stack:
+            return
+        elif tag == "caption":
+            self._caption = True
+        elif tag == "tr":
+            self._stack[-1]["rows"].append([])
+        elif tag in ("td", "th"):
+            def span(k):
+                try:
+                    return max(1, int(a.get(k) or 1))
+                except ValueError:
+                    return 1
+            self._cell = [tag, "", span("colspan"), span("rowspan")]
+        elif tag == "br" and self._cell is not None:
+            self._cell[1] += " "
+
+    def handle_endtag(self, tag):
+        if not self._stack:
+            return
+        t = self._stack[-1]
+        if tag == "caption":
+            self._caption = False
+        elif tag in ("td", "th") and self._cell is not None:
+            if not t["rows"]:
+                t["rows"].append([])
+            row, (ctag, text, cs, rs) = t["rows"][-1], self._cell
+            r = len(t["rows"]) - 1
+            while (r, len(row)) in t["spans"]:          # cells a rowspan above still covers
+                row.append(t["spans"].pop((r, len(row))))
+            for _ in range(cs):
+                col = len(row)
+                row.append((ctag, text.strip()))
+                for k in range(1, rs):
+                    t["spans"][(r + k, col)] = ("th", "")   # a spanned label: not a data cell
+            self._cell = None
+        elif tag == "table":
+            self.tables.append(self._stack.pop())
+
+    def handle_data(self, data):
+        if self._stack and self._caption:
+            self._stack[-1]["caption"] += data
+        elif self._cell is not None:
+            self._cell[1] += data
+
+
+_NA_CELLS = {"", "n/a", "na", "nan", "none", "<na>", "nat", "–", "—", "-"}
+_NUMERIC_CELL = re.compile(r"^[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s*%?"
+                           r"(?:\s*±\s*[-−]?\d+(?:\.\d+)?)?(?:\s*[\[(].*[\])])?$")
+
+
+def _decimal_places(text: str) -> int | None:
+    """Decimals of a numeric cell's leading number ("0.55 [0.50, 0.60]" → 2, "0.412 ± 0.1"
+    → 3), ``None`` when the cell is not a number."""
+    if not _NUMERIC_CELL.match(text):
+        return None
+    lead = re.match(r"[-−+]?[\d,]+(?:\.(\d+))?", text)
+    return len(lead.group(1)) if lead and lead.group(1) else 0
+
+
+def table_formats(executed_dir: Path) -> list[str]:
+    """Every HTML table a page shows, column by column: the numbers of a column carry one number
+    of decimals ("0.0" beside "0.0000" is a problem; empty, "n/a", NaN and whole-number cells,
+    such as counts, are left out), and no cell prints a negative zero. A problem names the page,
+    the cell, the table (its caption, else its place in the cell's output) and the column."""
+    problems = []
+    for nb in _notebooks(executed_dir):
+        for i, c in enumerate(_cells(nb)):
+            k = 0
+            for o in c.get("outputs", []):
+                html = _text(_mime(o).get("text/html", ""))
+                if "<table" not in html.lower():
+                    continue
+                parser = _Tables()
+                parser.feed(html)
+                for t in parser.tables:
+                    k += 1
+                    name = f"table {k}" + (f" ('{' '.join(t['caption'].split())}')" if t["caption"].strip() else "")
+                    head = [r for r in t["rows"] if r and all(tag == "th" for tag, _ in r)]
+                    body = [r for r in t["rows"] if any(tag == "td" for tag, _ in r)]
+                    width = max((len(r) for r in body), default=0)
+                    for j in range(width):
+                        parts = [r[len(r) - width + j][1] for r in head if len(r) >= width and r[len(r) - width + j][1]]
+                        col = " / ".join(dict.fromkeys(parts)) or f"column {j + 1}"
+                        cells = [r[j][1] for r in body if len(r) == width and r[j][0] == "td"]
+                        for z in dict.fromkeys(m for v in cells for m in re.findall(r"(?<![\w.])[-−]0\.0+(?!\d)", v)):
+                            problems.append(f"{nb.name}: cell {i}, {name}, column '{col}' prints {z}: print a value "
+                                            "that rounds to zero as zero (compsem.fmt.number)")
+                        by_places: dict[int, str] = {}
+                        for v in cells:
+                            d = None if v.lower() in _NA_CELLS else _decimal_places(v)
+                            if d:                                   # whole numbers (counts) are left out
+                                by_places.setdefault(d, v)
+                        if len(by_places) > 1:
+                            shown = ", ".join(f"'{by_places[d]}'" for d in sorted(by_places))
+                            problems.append(f"{nb.name}: cell {i}, {name}, column '{col}' mixes numbers of decimals "
+                                            f"({shown}): one format per column (compsem.fmt.formatter)")
     return problems
 
 
@@ -267,4 +386,4 @@ def prose_check(executed_dir: Path, root: Path, book_dir: Path | None = None) ->
     executed_dir = Path(executed_dir)
     return (stderr_outputs(executed_dir) + progress_bars(executed_dir) + plural_templates(executed_dir, book_dir)
             + missing_paths(executed_dir, root, book_dir) + interval_mismatches(executed_dir)
-            + negative_zeros(executed_dir) + typed_numbers(executed_dir))
+            + negative_zeros(executed_dir) + table_formats(executed_dir) + typed_numbers(executed_dir))

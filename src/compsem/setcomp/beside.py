@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from ..fmt import estimate, number
 from ..reference import paper_match, paper_row, paper_table
 from .study import STUDY
 
@@ -35,29 +36,33 @@ def paper_label(spec: str, source: str) -> str:
 
 
 def fmt_ci(est: float, low: float, high: float, digits: int = 1) -> str:
-    """``"12.3 [10.1, 14.0]"``; without an interval just the estimate."""
-    if not np.isfinite(est):
-        return "n/a"
-    if not (np.isfinite(low) and np.isfinite(high)):
-        return f"{est:.{digits}f}"
-    return f"{est:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+    """``"12.3 [10.1, 14.0]"`` (:func:`compsem.fmt.estimate`: one precision, never "-0.0");
+    without an interval just the estimate; ``"n/a"`` when undefined."""
+    return estimate(est, low, high, digits, na="n/a")
 
 
-def _paper_rows(ref: pd.DataFrame, models: Sequence[str], value_cols: Sequence[str]) -> pd.DataFrame:
+def _paper_rows(ref: pd.DataFrame, models: Sequence[str], value_cols: Sequence[str], *,
+                digits: int | None = None) -> pd.DataFrame:
+    """The paper's rows beside ours, and its range over the 16 encoders; with ``digits`` every
+    number printed with that many decimals (the precision of our rows above them)."""
+    show = (lambda v: v) if digits is None else (lambda v: number(v, digits))
     rows = []
     for m in models:
         name = paper_name(m)
         hit = ref[ref["model"] == name] if name else ref.iloc[0:0]
         if len(hit):
             r = hit.iloc[0]
-            rows.append({"model": m, "source": paper_label(m, r["source"]), **{c: r[c] for c in value_cols}})
-    rng = {c: f"{ref[c].min():g} … {ref[c].max():g}" for c in value_cols}
+            rows.append({"model": m, "source": paper_label(m, r["source"]), **{c: show(r[c]) for c in value_cols}})
+    rng = {c: (f"{ref[c].min():g} … {ref[c].max():g}" if digits is None
+               else f"{number(ref[c].min(), digits)} … {number(ref[c].max(), digits)}") for c in value_cols}
     rows.append({"model": "(16 encoders)", "source": f"paper, {ref['source'].iloc[0]}: range", **rng})
     return pd.DataFrame(rows)
 
 
-def cells_beside_paper(ours: pd.DataFrame, ref: pd.DataFrame, measure: str, *, digits: int = 1) -> pd.DataFrame:
-    """C1/C3 cell table for one measure: our rows (with 95% CIs) then the paper's matching rows.
+def cells_beside_paper(ours: pd.DataFrame, ref: pd.DataFrame, measure: str, *, digits: int = 2) -> pd.DataFrame:
+    """C1/C3 cell table for one measure: our rows (with 95% CIs) then the paper's matching rows,
+    every number with ``digits`` decimals (2: the paper's Tables 1, 2, 13 and 15 print two), so
+    that a column shows one format.
 
     ``ours`` is :func:`compsem.setcomp.tables.cells_table` output; ``ref`` a reference table
     with columns ``model, measure, TT, TF, FT, FF, source``.
@@ -69,7 +74,8 @@ def cells_beside_paper(ours: pd.DataFrame, ref: pd.DataFrame, measure: str, *, d
         rows.append({"model": model, "source": f"ours ({g['mode'].iloc[0]} ε range)",
                      **{c: fmt_ci(g.loc[c, "pct"], g.loc[c, "low"], g.loc[c, "high"], digits)
                         for c in ("TT", "TF", "FT", "FF")}})
-    paper = _paper_rows(ref[ref["measure"] == measure], list(o["model"].unique()), ["TT", "TF", "FT", "FF"])
+    paper = _paper_rows(ref[ref["measure"] == measure], list(o["model"].unique()), ["TT", "TF", "FT", "FF"],
+                        digits=digits)
     return pd.concat([pd.DataFrame(rows), paper], ignore_index=True)
 
 
@@ -86,7 +92,8 @@ def values_beside_paper(ours: pd.DataFrame, ref: pd.DataFrame, value_cols: Seque
 
 def raw_beside_paper(raw: pd.DataFrame, ref: pd.DataFrame, columns: Mapping[str, tuple[str, str, str | None]], *,
                      digits: int = 4) -> pd.DataFrame:
-    """Tables 12 and 14: our mean ± std of raw-measure differences beside the paper's.
+    """Tables 12 and 14: our mean ± std of raw-measure differences beside the paper's, both with
+    ``digits`` decimals (4: as the paper prints them), so that a column shows one format.
 
     ``raw`` is :func:`compsem.setcomp.tables.raw_scores_table` output; ``columns`` maps a
     display label to ``(our quantity, paper mean column, paper std column or None)``.
@@ -95,14 +102,15 @@ def raw_beside_paper(raw: pd.DataFrame, ref: pd.DataFrame, columns: Mapping[str,
     for (meas, model), g in raw.groupby(["measure", "model"], sort=False):
         g = g.set_index("quantity")
         rows.append({"measure": meas, "model": model, "source": "ours",
-                     **{lab: f"{g.loc[q, 'mean']:.{digits}g} ± {g.loc[q, 'std']:.{digits}g}"
+                     **{lab: f"{number(g.loc[q, 'mean'], digits)} ± {number(g.loc[q, 'std'], digits)}"
                         for lab, (q, _, _) in columns.items()}})
         name = paper_name(model)
         hit = ref[(ref["model"] == name) & (ref["measure"] == meas)] if name else ref.iloc[0:0]
         if len(hit):
             r = hit.iloc[0]
             rows.append({"measure": meas, "model": model, "source": paper_label(model, r["source"]),
-                         **{lab: (f"{r[mc]:g} ± {r[sc]:g}" if sc else f"{r[mc]:g}")
+                         **{lab: (f"{number(r[mc], digits)} ± {number(r[sc], digits)}" if sc
+                                  else number(r[mc], digits))
                             for lab, (_, mc, sc) in columns.items()}})
     return pd.DataFrame(rows)
 

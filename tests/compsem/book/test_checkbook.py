@@ -131,8 +131,10 @@ def test_main_reports_cut_cells(site, tmp_path, capsys):
 # ---- the prose checks (compsem.book.prosecheck): one planted defect each, and a clean page ----------
 from compsem.book import prosecheck  # noqa: E402
 
-TABLE = ("<table><tr><th>model</th><th>RSA</th></tr><tr><td>bow</td><td>0.545 [0.48, 0.60]</td></tr>"
-         "<tr><td>use</td><td>0.1622</td></tr></table>")
+TABLE = ("<table><caption>RSA and gap</caption><tr><th>model</th><th>RSA</th><th>gap</th><th>n</th></tr>"
+         "<tr><td>bow</td><td>0.545 [0.48, 0.60]</td><td>0.1622</td><td>12</td></tr>"
+         "<tr><td>use</td><td>0.512 [0.45, 0.58]</td><td>0.0000</td><td>7</td></tr>"
+         "<tr><td>glove</td><td>n/a</td><td>NaN</td><td>1,203</td></tr></table>")
 
 
 def _nb(path, cells):
@@ -197,7 +199,21 @@ def test_clean_pages_pass_every_prose_check(clean_book):
      "cell 4 names tests/test_teaching_ssm.py, which does not exist in the repository"),
     (_code(_html("<table><tr><td>use</td><td>0.999 [1.00, 1.00]</td></tr></table>")),
      "cell 4 prints 0.999 outside its own interval [1.00, 1.00]"),
-    (_code(_html("<table><tr><td>0.0</td><td>-0.0000</td></tr></table>")), "cell 4 prints -0.0000"),
+    (_code(_html("<table><tr><td>0.0</td><td>-0.0000</td></tr></table>")),
+     "cell 4, table 1, column 'column 2' prints -0.0000: print a value that rounds to zero as zero"),
+    (_code({"output_type": "stream", "name": "stdout", "text": "gap: -0.0000\n"}), "cell 4 prints -0.0000"),
+    (_code(_html("<table><tr><th>model</th><th>gap</th></tr><tr><td>a</td><td>0.0</td></tr>"
+                 "<tr><td>b</td><td>0.0000</td></tr><tr><td>c</td><td>12</td></tr></table>")),
+     "cell 4, table 1, column 'gap' mixes numbers of decimals ('0.0', '0.0000')"),
+    (_code(_html("<table><tr><th>model</th><th>M(A,O) − M(A,B)</th></tr><tr><td>a</td><td>0.412 ± 0.1</td></tr>"
+                 "<tr><td>paper</td><td>0.0478 ± 0.1270</td></tr></table>")),
+     "cell 4, table 1, column 'M(A,O) − M(A,B)' mixes numbers of decimals ('0.412 ± 0.1', '0.0478 ± 0.1270')"),
+    # a pandas table: the index in <th> cells with a rowspan, a two-level header, a caption
+    (_code(_html("<table><caption>C4 by mode</caption><thead><tr><th></th><th></th><th colspan='2'>pooled</th></tr>"
+                 "<tr><th>subset</th><th>model</th><th>cos</th><th>ned</th></tr></thead><tbody>"
+                 "<tr><th rowspan='2'>main</th><th>bow</th><td>18.9</td><td>20.1</td></tr>"
+                 "<tr><th>use</th><td>25.0</td><td>20.12</td></tr></tbody></table>")),
+     "cell 4, table 1 ('C4 by mode'), column 'pooled / ned' mixes numbers of decimals ('20.1', '20.12')"),
     (_md("Under the equations the gap is 0.167."), "cell 4 types the number 0.167 into the prose"),
     (_md("It passes for 42.5 % of the phrases."), "cell 4 types the number 42.5 into the prose"),
     (_md("The use row gives 0.161 here."), "cell 4 types 0.161 where a table of the page prints 0.1622"),

@@ -1,5 +1,7 @@
 """Part I beside the paper: our rows, then the paper's matching rows, labelled honestly."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -13,11 +15,16 @@ def test_report_tables_put_paper_rows_beside_ours():
     cells = st.cells_table(emb, "overlap", ["cos"], size=9, n_boot=50)
     tab = beside.cells_beside_paper(cells, report.paper_table("c1_cells"), "cos")
     paper = tab[tab["model"] == "sbert-mini"]
-    assert len(paper) == 2 and paper.iloc[1]["TT"] == 28.96          # Table 1, SBERT-mini, (T,T)
+    assert len(paper) == 2 and paper.iloc[1]["TT"] == "28.96"        # Table 1, SBERT-mini, (T,T)
+    # one format per column: our estimate and interval with the paper's two decimals
+    assert re.fullmatch(r"\d+\.\d\d \[\d+\.\d\d, \d+\.\d\d\]", paper.iloc[0]["TT"])
     assert tab.iloc[-1]["model"] == "(16 encoders)"
     raw = st.raw_scores_table(emb, "overlap", ["ned"])
     rt = beside.raw_beside_paper(raw, report.paper_table("overlap_deltas"), {"d1": ("m_ao_minus_m_ab", "d1_mean", "d1_std")})
     assert rt[rt["source"].str.startswith("paper")]["d1"].tolist() == ["-0.0239 ± 0.0635"]   # Table 12(c)
+    assert all(re.fullmatch(r"-?\d\.\d{4} ± \d\.\d{4}", v) for v in rt["d1"])          # ours: four decimals too
+    # a value that rounds to zero prints without its sign
+    assert beside.fmt_ci(-0.01, -0.04, 0.02) == "0.0 [0.0, 0.0]"
     assert beside.fmt_ci(1.234, 1.0, 1.5) == "1.2 [1.0, 1.5]" and beside.fmt_ci(np.nan, 0, 1) == "n/a"
 
 
