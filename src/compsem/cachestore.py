@@ -23,6 +23,7 @@ import numpy as np
 from .encoders import Encoder
 from .errors import CacheError
 from .paths import cache_dir
+from .fmt import plural
 
 __all__ = ["EmbeddingCache", "text_key", "model_key", "CacheError", "CacheWarning", "overlay_dir"]
 
@@ -288,7 +289,7 @@ class EmbeddingCache:
 
         found = self._with_retry(read) if (self._uri or not self.readonly) else {}
         if bad:
-            _warn_once(f"sum:{self.path}", f"the embedding cache {self.path} holds {len(bad)} vector(s) whose "
+            _warn_once(f"sum:{self.path}", f"the embedding cache {self.path} holds {plural(len(bad), 'vector')} whose "
                                            "checksum does not match (damaged on disk): they are re-encoded")
         if self.readonly:
             rest = [k for k in keys if k not in found]

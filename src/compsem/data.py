@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from .errors import DataError
+from .fmt import noun
 
 __all__ = ["FIELD_LIMIT", "read_table", "read_text", "require_columns", "require_text", "require_numeric",
            "file_sha256"]
@@ -75,7 +76,7 @@ def _csv_records(text: str, path: Path, delimiter: str) -> tuple[list[str], list
             header = rec
             dups = [name for name, n in Counter(header).items() if n > 1]
             if dups:
-                raise DataError(f"line {start}: the header names column(s) {dups} more than once", file=str(path))
+                raise DataError(f"line {start}: the header names {noun(len(dups), 'column')} {dups} more than once", file=str(path))
             continue
         if len(rec) > len(header):
             raise DataError(f"line {start}: {len(rec)} cells but the header has {len(header)}", file=str(path),
@@ -145,7 +146,7 @@ def require_columns(df, columns: Sequence[str], *, file: str | None = None) -> N
     """Raise :class:`DataError` listing the missing columns and the ones present."""
     missing = [c for c in columns if c not in df.columns]
     if missing:
-        raise DataError(f"missing column(s) {missing}; found {list(df.columns)}", file=file, column=missing[0])
+        raise DataError(f"missing {noun(len(missing), 'column')} {missing}; found {list(df.columns)}", file=file, column=missing[0])
 
 
 def require_text(df, columns: Iterable[str], *, file: str | None = None) -> None:

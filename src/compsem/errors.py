@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from .fmt import plural
 
 __all__ = [
     "CompsemError",
@@ -88,7 +89,7 @@ class ModelsUnavailableError(CompsemError, RuntimeError):
 
     def __init__(self, problems: Iterable[tuple[str, str, str]], *, header: str = "", footer: str = ""):
         self.problems = list(problems)
-        lines = [header or f"{len(self.problems)} model(s) of this run cannot be loaded here:"]
+        lines = [header or f"{plural(len(self.problems), 'model')} of this run cannot be loaded here:"]
         lines += [f"  - {spec}: {what}" for spec, what, _ in self.problems]
         todos = list(dict.fromkeys(todo for _, _, todo in self.problems if todo))
         if todos:

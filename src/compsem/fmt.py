@@ -7,7 +7,8 @@ interval at one precision, a count with its noun.
   decimals, so an estimate inside its interval is printed inside it (rounding is monotonic);
 * :func:`formatter` — :func:`number` as a ``Styler.format`` callable, so that a table shows one
   format per column rather than "0.0" beside "0.0000";
-* :func:`plural` — "1 scorer", "2 scorers": the code that writes a sentence knows the count.
+* :func:`plural` — "1 scorer", "2 scorers": the code that writes a sentence knows the count;
+  :func:`noun` — the noun alone ("column" / "columns"), for "missing columns ['a', 'b']".
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-__all__ = ["number", "estimate", "formatter", "plural"]
+__all__ = ["number", "estimate", "formatter", "plural", "noun"]
 
 
 def number(x, digits: int = 3, *, na: str = "–") -> str:
@@ -48,6 +49,11 @@ def formatter(digits: int = 3, *, na: str = "–") -> Callable[[object], str]:
     return lambda x: number(x, digits, na=na) if isinstance(x, (int, float)) and not isinstance(x, bool) else str(x)
 
 
+def noun(n: int, singular: str, plural_form: str | None = None) -> str:
+    """``singular`` for one, else ``plural_form`` (default: ``singular + "s"``)."""
+    return singular if n == 1 else (plural_form or singular + "s")
+
+
 def plural(n: int, singular: str, plural_form: str | None = None) -> str:
     """``"1 scorer"``, ``"0 scorers"``, ``"2 scorers"`` (``plural_form`` for irregular nouns)."""
-    return f"{n} {singular if n == 1 else (plural_form or singular + 's')}"
+    return f"{n} {noun(n, singular, plural_form)}"

@@ -28,6 +28,7 @@ import pandas as pd
 from .errors import DataError, check_trust_remote_code
 from .paths import data_dir
 from .studies import NAMES
+from .fmt import noun
 
 __all__ = ["STUDIES", "paper_table", "paper_tables", "paper_models", "paper_panel", "paper_row", "paper_match",
            "model_key", "PAPER_MODEL_COLUMNS", "MODEL_KINDS"]
@@ -132,7 +133,7 @@ def _mapping(path_str: str, mtime_ns: int, size: int) -> pd.DataFrame:
     df = _read_commented_csv(path, dtype=str, keep_default_na=False)
     missing = [c for c in PAPER_MODEL_COLUMNS if c not in df.columns]
     if missing:
-        raise DataError(f"missing column(s) {missing}; found {list(df.columns)}", file=str(path), column=missing[0])
+        raise DataError(f"missing {noun(len(missing), 'column')} {missing}; found {list(df.columns)}", file=str(path), column=missing[0])
     for col, allowed in (("study", STUDIES), ("kind", MODEL_KINDS)):
         bad = df.index[~df[col].isin(allowed)]
         if len(bad):
@@ -151,7 +152,7 @@ def _kinds(kind: str | Iterable[str] | None) -> tuple[str, ...]:
     kinds = MODEL_KINDS if kind is None else ((kind,) if isinstance(kind, str) else tuple(kind))
     unknown = [k for k in kinds if k not in MODEL_KINDS]
     if unknown:
-        raise ValueError(f"unknown model kind(s) {unknown}; the kinds are {', '.join(MODEL_KINDS)}")
+        raise ValueError(f"unknown model {noun(len(unknown), 'kind')} {unknown}; the kinds are {', '.join(MODEL_KINDS)}")
     return kinds
 
 

@@ -25,6 +25,6 @@ def test_unknown_model_lists_what_is_available_without_keyerror_quotes():
 def test_models_unavailable_lists_each_model_and_each_remedy_once():
     e = ModelsUnavailableError([("m1", "not installed", "pip install x"), ("m2", "offline", "pip install x")],
                                footer="bye")
-    assert str(e).splitlines() == ["2 model(s) of this run cannot be loaded here:", "  - m1: not installed",
+    assert str(e).splitlines() == ["2 models of this run cannot be loaded here:", "  - m1: not installed",
                                    "  - m2: offline", "What to do:", "  * pip install x", "bye"]
     assert WebAPIError("refused", status=429).status == 429

@@ -31,6 +31,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from .prosecheck import prose_check
+from ..fmt import plural
 
 __all__ = ["static_check", "browser_check", "notebook_errors", "truncated_cells", "main"]
 
@@ -242,17 +243,17 @@ def browser_check(html_dir: Path, screenshots: Path | None = None, shots: tuple[
             for url in remote:
                 problems.append(f"{rel}: request to another host: {url}")
             if info["rawMath"]:
-                problems.append(f"{rel}: {info['rawMath']} maths block(s) left as raw TeX")
+                problems.append(f"{rel}: {plural(info['rawMath'], 'maths block')} left as raw TeX")
             if info["mathNodes"] and not info["hasMathJax"]:
                 problems.append(f"{rel}: maths on the page but MathJax did not load")
             for src in info["broken"]:
                 problems.append(f"{rel}: image did not load: {src}")
             if info["textFigures"]:
-                problems.append(f"{rel}: {info['textFigures']} figure(s) shown as '<Figure size ...>' text, not an image")
+                problems.append(f"{rel}: {plural(info['textFigures'], 'figure')} shown as '<Figure size ...>' text, not an image")
             for text in dict.fromkeys(info["clipped"]):
                 problems.append(f"{rel}: a table cell is cut short by CSS (text-overflow: ellipsis): '{text}'")
             if info["errors"]:
-                problems.append(f"{rel}: {info['errors']} cell output(s) are errors")
+                problems.append(f"{rel}: {plural(info['errors'], 'cell output')} {'is an error' if info['errors'] == 1 else 'are errors'}")
             if screenshots is not None and str(rel) in shots:
                 screenshots.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(screenshots / (str(rel).replace("/", "__") + ".png")), full_page=False)
@@ -281,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"check-book: {p}")
         n = len(list(executed.glob("*.ipynb")))
         bad = {p.split(":", 1)[0] for p in notebook_problems}
-        print(f"check-book: {n} notebooks, {len(notebook_problems)} problem(s) on {len(bad)} page(s)")
+        print(f"check-book: {plural(n, 'notebook')}, {plural(len(notebook_problems), 'problem')} on {plural(len(bad), 'page')}")
         return 1 if notebook_problems else 0
     html = Path(args.html).resolve()
     if not (html / "index.html").is_file():
@@ -295,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
     for p in problems:
         print(f"check-book: {p}")
     bad_pages = {p.split(":", 1)[0] for p in problems}
-    print(f"check-book: {n_pages} pages, {len(problems)} problem(s) on {len(bad_pages)} page(s)")
+    print(f"check-book: {plural(n_pages, 'page')}, {plural(len(problems), 'problem')} on {plural(len(bad_pages), 'page')}")
     print(f"check-book: {n_pages - len(bad_pages)} passed, {len(bad_pages)} failed")
     return 1 if problems else 0
 

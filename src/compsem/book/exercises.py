@@ -20,6 +20,7 @@ import argparse
 import json
 import re
 from pathlib import Path
+from ..fmt import plural
 
 __all__ = ["strip_solutions", "exercise_blocks", "page_notebook", "student_notebook", "write_student_copies", "main"]
 
@@ -154,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default="_build/exercises")
     args = ap.parse_args(argv)
     written = write_student_copies(Path(args.root), Path(args.out))
-    print(f"{len(written)} student file(s) in {args.out}")
+    print(f"{plural(len(written), 'student file')} in {args.out}")
     return 0
 
 

@@ -37,6 +37,8 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..fmt import plural
+
 __all__ = ["TAGS", "setup_source", "setup_cell", "place_setup_cell", "write_launch_cells", "main"]
 
 #: Tags of the set-up cell: hidden in the book, and findable again by ``make launch-cell``.
@@ -167,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
                  "(make launch-cell passes `git rev-parse HEAD` unless LAUNCH_COMMIT is set)")
     notebooks = args.notebooks or sorted(Path("notebooks").glob("*.ipynb"))
     changed = write_launch_cells(notebooks, repo=args.repo, commit=args.commit)
-    print(f"set-up cell current in {len(notebooks)} notebook(s); rewrote {len(changed)}")
+    print(f"set-up cell current in {plural(len(notebooks), 'notebook')}; rewrote {len(changed)}")
     return 0
 
 

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ..paths import repo_root
+from ..fmt import noun
 
 __all__ = ["find_notebook", "parse_value", "parameters_of", "parameter_defaults", "check_parameters", "parse_parameters"]
 
@@ -134,7 +135,7 @@ def check_parameters(defaults: Mapping[str, Any], parameters: Mapping[str, Any],
     where = f" of {notebook}" if notebook else ""
     unknown = sorted(set(parameters) - set(defaults))
     if unknown:
-        raise ValueError(f"{notebook or 'the notebook'} has no parameter(s) {unknown}; its parameters are: "
+        raise ValueError(f"{notebook or 'the notebook'} has no {noun(len(unknown), 'parameter')} {unknown}; its parameters are: "
                          f"{', '.join(defaults)}")
     for name, value in parameters.items():
         default = defaults[name]

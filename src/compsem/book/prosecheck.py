@@ -27,6 +27,7 @@ import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from ..fmt import plural
 
 __all__ = ["stderr_outputs", "progress_bars", "plural_templates", "missing_paths", "interval_mismatches",
            "negative_zeros", "typed_numbers", "table_formats", "prose_check"]
@@ -86,7 +87,7 @@ def progress_bars(executed_dir: Path) -> list[str]:
                     lines += sum(bool(_TQDM.search(ln)) for ln in re.split(r"[\r\n]", _text(o.get("text", ""))))
                 widgets += _WIDGET in _mime(o)
             if lines or widgets:
-                what = f"{lines} progress-bar line(s)" if lines else f"{widgets} progress widget(s)"
+                what = plural(lines, "progress-bar line") if lines else plural(widgets, "progress widget")
                 problems.append(f"{nb.name}: cell {i} shows {what} (TQDM_DISABLE must reach the cause)")
     return problems
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields, replace
 import numpy as np
 
 from compsem.device import PRECISIONS
+from ..fmt import noun
 
 __all__ = ["OBJECTIVES", "ENCODINGS", "PRESETS", "TABLE8_MODELS", "TrainConfig", "LabelScaler", "table8_choice",
            "resolve_backbone"]
@@ -117,7 +118,7 @@ class TrainConfig:
             raise ValueError(f"preset must be one of {list(PRESETS)}, got {name!r}")
         unknown = set(overrides) - {f.name for f in fields(cls)}
         if unknown:
-            raise TypeError(f"unknown TrainConfig field(s): {sorted(unknown)}")
+            raise TypeError(f"unknown TrainConfig {noun(len(unknown), 'field')}: {sorted(unknown)}")
         cfg = cls(**{**PRESETS[name], **overrides})
         if paper_table8:
             if name != "official":

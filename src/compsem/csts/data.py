@@ -35,6 +35,7 @@ from compsem.data import read_table
 from compsem.errors import DataError, HubUnavailableError
 
 from .pairing import assign_pairs, pair_index, pairing_summary
+from ..fmt import noun, plural
 
 __all__ = [
     "REQUIRED_COLUMNS", "SPLITS", "UNLABELLED", "LoadReport", "load_csts", "read_split_file",
@@ -126,7 +127,7 @@ def validate_frame(df: pd.DataFrame, *, file: str = "<frame>", lines=None) -> pd
     lines = np.arange(2, len(df) + 2) if lines is None else np.asarray(lines)
     missing = [c for c in REQUIRED_COLUMNS if c not in df.columns]
     if missing:
-        raise DataError(f"missing column(s) {missing}; a C-STS table needs {list(REQUIRED_COLUMNS)} "
+        raise DataError(f"missing {noun(len(missing), 'column')} {missing}; a C-STS table needs {list(REQUIRED_COLUMNS)} "
                         f"(found {list(df.columns)})", file=file, column=missing[0])
     out = df.copy().reset_index(drop=True)
     for col in TEXT_COLUMNS:
@@ -134,7 +135,7 @@ def validate_frame(df: pd.DataFrame, *, file: str = "<frame>", lines=None) -> pd
         bad = out[col].isna().to_numpy() | (as_str == "").to_numpy()
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise DataError(f"empty text ({int(bad.sum())} empty cell(s) in this column)",
+            raise DataError(f"empty text ({plural(int(bad.sum()), 'empty cell')} in this column)",
                             file=f"{file}, line {lines[i]}", column=col)
         out[col] = as_str
     lab = pd.to_numeric(out["label"], errors="coerce")
@@ -239,7 +240,7 @@ def _first_problem(df: pd.DataFrame, unlabelled: pd.DataFrame) -> str:
     bad = df[df["role"].isin(["single", "unpaired"])].iloc[0]
     rows = df[df["pair_id"] == bad["pair_id"]]
     where = ", ".join(f"line {int(x)}" for x in rows["line"])
-    msg = f"sentence pair on {where} of {bad['file']} has {len(rows)} labelled row(s)"
+    msg = f"sentence pair on {where} of {bad['file']} has {plural(len(rows), 'labelled row')}"
     if bad["role"] == "single":
         partner = unlabelled[unlabelled["pair_id"] == bad["pair_id"]]
         msg += f"; its partner on line {int(partner['line'].iloc[0])} is unlabelled (-1)"
@@ -291,11 +292,11 @@ def load_csts(source=None, *, train=None, validation=None, test=None, split: str
         setattr(report, k, v)
     report.n_rows = len(df)
     if report.n_unlabelled:
-        report.notes.append(f"left out {report.n_unlabelled} unlabelled row(s) (label -1); "
-                            f"{report.n_partner_unlabelled} labelled row(s) lost their partner that way and "
+        report.notes.append(f"left out {plural(report.n_unlabelled, 'unlabelled row')} (label -1); "
+                            f"{plural(report.n_partner_unlabelled, 'labelled row')} lost their partner that way and "
                             "count for Spearman/Pearson but not for pair metrics")
     if info["n_unpaired_rows"]:
-        report.notes.append(f"{info['n_unpaired_rows']} row(s) are not in a two-row pair: they count for "
+        report.notes.append(f"{plural(info['n_unpaired_rows'], 'row')} {'is' if info['n_unpaired_rows'] == 1 else 'are'} not in a two-row pair: they count for "
                             "Spearman/Pearson but not for pair metrics or the quadruplet loss")
     if strict_pairs and (info["n_single_rows"] or info["n_unpaired_rows"]):
         raise DataError(_first_problem(df, unlab_rows) + "; pass strict_pairs=False to keep such rows for "
@@ -323,15 +324,15 @@ def write_predictions(df: pd.DataFrame, predictions, path: str | Path, *, fmt: s
     """
     pred = np.asarray(predictions, dtype=float)
     if pred.shape != (len(df),):
-        raise ValueError(f"{pred.shape[0] if pred.ndim else 0} prediction(s) for {len(df)} row(s)")
+        raise ValueError(f"{plural(pred.shape[0] if pred.ndim else 0, 'prediction')} for {plural(len(df), 'row')}")
     if not np.isfinite(pred).all():
-        raise ValueError(f"{int((~np.isfinite(pred)).sum())} non-finite prediction(s); replace them before writing")
+        raise ValueError(f"{plural(int((~np.isfinite(pred)).sum()), 'non-finite prediction')}; replace them before writing")
     rows = df["row"].to_numpy(dtype=int)
     if len(set(rows)) != len(rows) or (len(rows) and (rows.min() != 0 or rows.max() != len(rows) - 1)):
         raise ValueError("the rows must be exactly 0..n-1 of one file, each once (load the test file alone, "
                          "with keep_unlabelled=True)")
     if expected_rows is not None and len(rows) != expected_rows:
-        raise ValueError(f"{len(rows)} prediction(s), the evaluation expects {expected_rows}")
+        raise ValueError(f"{plural(len(rows), 'prediction')}, the evaluation expects {expected_rows}")
     path = Path(path)
     fmt = fmt or ("tsv" if path.suffix.lower() in (".txt", ".tsv") else "json")
     order = np.argsort(rows)

@@ -18,6 +18,7 @@ import warnings
 
 import numpy as np
 from scipy import stats as sstats
+from ..fmt import noun
 
 __all__ = ["correlations", "pair_accuracy", "pair_outcomes", "condition_prior", "quad_margin_loss"]
 
@@ -47,7 +48,7 @@ def correlations(pred, gold) -> dict:
     ok = np.isfinite(pred) & np.isfinite(gold)
     n_bad = int((~ok).sum())
     if n_bad:
-        warnings.warn(f"{n_bad} non-finite prediction(s)/label(s) left out of the correlation", stacklevel=2)
+        warnings.warn(f"{n_bad} non-finite {noun(n_bad, 'prediction or label', 'predictions or labels')} left out of the correlation", stacklevel=2)
     p, g = pred[ok], gold[ok]
     if len(p) < 2 or np.ptp(p) == 0 or np.ptp(g) == 0:
         warnings.warn("constant predictions or labels: correlation undefined (NaN)", stacklevel=2)

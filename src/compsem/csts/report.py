@@ -22,6 +22,7 @@ from compsem.results import Headline, PlainText, bootstrap_headline
 from . import metrics
 from .data import LoadReport, load_csts, pair_index
 from .study import pair_accuracy, zero_shot_scores
+from ..fmt import plural
 
 __all__ = ["HEADLINES", "VIEWS", "values", "headlines", "try_it", "paper_table", "data_values", "label_figure", "zero_shot_figure",
            "zero_shot_values", "prompting_values", "embedded_extreme_pct", "finetune_values", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
@@ -326,10 +327,10 @@ def scaling_values(scale: pd.DataFrame, prior_curve: pd.DataFrame, cfg, seeds) -
 def setup_text(cfg, seeds, precision: str | None = None) -> str:
     """What one run of a chapter is, in words, from its config (for the prose); ``precision``:
     the run record's ``precision_used`` (e.g. "bf16 autocast (CPU with native bf16)")."""
-    layers = "all layers" if cfg.train_layers is None else f"the top {cfg.train_layers} layer(s)"
+    layers = "all layers" if cfg.train_layers is None else f"the top {plural(cfg.train_layers, 'layer')}"
     n = len(list(seeds))
     prec = f", {precision}" if precision else ""
-    return (f"{layers} of the encoder trained for {cfg.epochs} epoch(s) at learning rate {cfg.lr:g}, batch "
+    return (f"{layers} of the encoder trained for {plural(cfg.epochs, 'epoch')} at learning rate {cfg.lr:g}, batch "
             f"{cfg.batch_size}, {n} seed{'s' if n != 1 else ''}{prec}")
 
 

@@ -22,6 +22,7 @@ from ..studies import NAMES
 from .base import package_version
 from .lexical import vector_candidates, vectors_path
 from .registry import PANEL, check_spec, sbert_l_path, split_options
+from ..fmt import plural
 
 __all__ = ["check_available", "hub_offline", "hub_id_of", "oa_settings"]
 
@@ -200,7 +201,7 @@ def check_available(specs: str | Iterable[str], *, trust_remote_code: bool = Fal
         why = ("offline: HF_HUB_OFFLINE is set or the hub does not answer" if offline
                else "nothing was loaded yet")
         raise ModelsUnavailableError(
-            problems, header=f"{len(problems)} of {len(specs)} model(s) of this run cannot be loaded here ({why}):",
+            problems, header=f"{len(problems)} of {plural(len(specs), 'model')} of this run cannot be loaded here ({why}):",
             footer="Offline, run models='panel' (sbert-mini, use, glove-50d, bow ship as PyPI packages), "
                    "or a list of the specs above that are available.")
     return specs

@@ -19,6 +19,7 @@ from .base import Encoder, package_version, require_package
 from .lexical import BowEncoder, GloveEncoder, RandomEncoder, WordVectorEncoder
 from .neural import (OFFLINE_SPECS, POOLINGS, HFMeanPoolingEncoder, OpenAIEmbeddingEncoder, SentenceTransformerEncoder,
                      USEEncoder)
+from ..fmt import noun
 
 __all__ = ["PANEL", "DEFAULT_PANEL", "PanelEntry", "available_encoders", "installed_panel", "models_table",
            "resolve_models", "get_encoder", "describe", "sbert_l_path", "check_spec", "split_options", "POOLINGS",
@@ -138,7 +139,7 @@ def _check_options(spec: str, base: str, opts: dict[str, str]) -> None:
     bad = [k for k in opts if k not in allowed]
     if bad:
         where = f"{prefix} specs take {', '.join(allowed)}" if prefix else "only hf: specs take options"
-        raise UnknownModelError(spec, available_encoders(), forms=(f"unknown option(s) {bad}: {where}",))
+        raise UnknownModelError(spec, available_encoders(), forms=(f"unknown {noun(len(bad), 'option')} {bad}: {where}",))
     if "pool" in opts and opts["pool"] not in POOLINGS:
         raise UnknownModelError(spec, available_encoders(),
                                 forms=(f"pool={opts['pool']!r} is not one of {', '.join(POOLINGS)}",))

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import DataError
+from ..fmt import plural
 
 __all__ = ["read_word_vectors", "DuplicateWordWarning"]
 
@@ -26,7 +27,7 @@ class DuplicateWordWarning(UserWarning):
 def _duplicates(path: Path, dups: list[tuple[str, str, str]]) -> None:
     if dups:
         shown = "; ".join(f"{w!r} at {where} (first at {first})" for w, where, first in dups[:5])
-        warnings.warn(f"{path}: {len(dups)} duplicate word(s), the first vector of each is used: {shown}"
+        warnings.warn(f"{path}: {plural(len(dups), 'duplicate word')}, the first vector of each is used: {shown}"
                       f"{' …' if len(dups) > 5 else ''}", DuplicateWordWarning, stacklevel=3)
 
 
@@ -61,7 +62,7 @@ def _read_bin(path: Path) -> tuple[dict[str, int], np.ndarray]:
     if bad.size:
         i = int(bad[0])
         word = next(w for w, k in words.items() if k == i) if i in words.values() else "?"
-        raise DataError(f"vector {i + 1} (word {word!r}) has a non-finite component ({bad.size} such vector(s))",
+        raise DataError(f"vector {i + 1} (word {word!r}) has a non-finite component ({plural(bad.size, 'such vector')})",
                         file=str(path))
     _duplicates(path, dups)
     return words, out

@@ -16,6 +16,7 @@ import pandas as pd
 from .. import paths
 from ..data import read_table
 from ..errors import DataError
+from ..fmt import noun
 
 __all__ = ["CATEGORIES", "CATEGORY_NAMES", "PHRASE_SETS", "PAPER_PHRASE_COUNT", "STRINGS", "Vocabulary",
            "PhraseSet", "load_vocabulary", "join_phrase", "word_text", "build_phrases",
@@ -75,10 +76,10 @@ class Vocabulary:
                     raise DataError(f"empty {kind} in the vocabulary")
             dup = sorted({w for w in words if words.count(w) > 1})
             if dup:
-                raise DataError(f"duplicate {kind}(s): {', '.join(dup)}")
+                raise DataError(f"duplicate {noun(len(dup), kind)}: {', '.join(dup)}")
         clash = set(self.adjectives) & set(self.nouns)
         if clash:
-            raise DataError(f"word(s) listed both as adjective and noun: {', '.join(sorted(clash))}")
+            raise DataError(f"{noun(len(clash), 'word')} listed both as adjective and noun: {', '.join(sorted(clash))}")
 
     @property
     def n_adj(self) -> int:

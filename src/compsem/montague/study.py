@@ -27,6 +27,7 @@ from .data import PHRASE_SETS, PhraseSet, Vocabulary, build_phrases, check_strin
 from .metrics import (READINGS, TIE_TOL, Rules, _check_distance, closer_than_all, non_subsectivity,
                       pair_intersectivity, pairwise_distance, rules_for, single_intersectivity,
                       within_adjective_distances)
+from ..fmt import noun
 
 __all__ = ["Embedded", "MontagueResult", "MontagueRun", "resolve_models", "reference_model", "run", "embed_texts",
            "embed_phrases", "run_tests", "run_models", "run_readings", "reading_label", "planned_texts",
@@ -133,7 +134,7 @@ def _check_sets(sets: Iterable[str]) -> tuple[str, ...]:
     sets = (sets,) if isinstance(sets, str) else tuple(sets)
     bad = [s for s in sets if s not in PHRASE_SETS]
     if bad or not sets:
-        raise ValueError(f"unknown phrase set(s) {bad or sets}; choose from {PHRASE_SETS}")
+        raise ValueError(f"unknown phrase {noun(len(bad or sets), 'set')} {bad or sets}; choose from {PHRASE_SETS}")
     return sets
 
 

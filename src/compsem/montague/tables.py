@@ -11,6 +11,7 @@ from scipy.stats import chi2_contingency
 
 from .data import CATEGORIES, Vocabulary
 from .study import MontagueResult
+from ..fmt import noun
 
 __all__ = ["category_table", "type_pair_table", "an_table", "aan_table", "pair_table", "as_matrix",
            "adjective_scores", "permutation_test", "chi2_test", "CLASS_TESTS",
@@ -254,7 +255,7 @@ def category_difference_tests(result: MontagueResult, *, tests: Iterable[str] = 
     tests = (tests,) if isinstance(tests, str) else tuple(tests)
     bad = [t for t in tests if t not in CLASS_TESTS]
     if bad:
-        raise ValueError(f"unknown test(s) {bad}; choose from {CLASS_TESTS}")
+        raise ValueError(f"unknown {noun(len(bad), 'test')} {bad}; choose from {CLASS_TESTS}")
     v = result.vocab
     cat = v.category_index
     arrays = {"single_AN": (result.single_an, False), "single_AAN": (result.single_aan, True),

@@ -44,6 +44,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from .. import measures as M
+from ..fmt import noun
 
 __all__ = [
     "CELLS",
@@ -234,7 +235,7 @@ def _explicit_ranges(eps_range, names: Sequence[str]) -> dict[str, tuple[float, 
     if isinstance(eps_range, Mapping):
         missing = [k for k in names if k not in eps_range]
         if missing:
-            raise ValueError(f"eps_range gives no [lo, hi] for margin(s) {missing}; it has {sorted(eps_range)}")
+            raise ValueError(f"eps_range gives no [lo, hi] for {noun(len(missing), 'margin')} {missing}; it has {sorted(eps_range)}")
         pairs = {k: eps_range[k] for k in names}
     else:
         pairs = dict.fromkeys(names, eps_range)

@@ -26,6 +26,7 @@ import numpy as np
 from ..data import read_table
 from ..errors import DataError
 from ..paths import data_dir
+from ..fmt import noun
 
 ROLES = ("premise", "synonymous", "inferential")
 #: pair categories, in the order of the paper's Table 2, plus the diagonal and a split of
@@ -103,7 +104,7 @@ def _read_rows(path: Path, required: tuple[str, ...]) -> list[dict]:
     df = read_table(path, as_text=True)
     missing = [c for c in required if c not in df.columns]
     if missing:
-        raise DataError(f"missing column(s) {missing}; found {list(df.columns)}", file=str(path), row=1,
+        raise DataError(f"missing {noun(len(missing), 'column')} {missing}; found {list(df.columns)}", file=str(path), row=1,
                         column=missing[0])
     if df.empty:
         raise DataError("no data rows", file=str(path), row=2)

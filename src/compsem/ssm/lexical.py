@@ -15,6 +15,7 @@ import numpy as np
 
 from ..encoders import validate_texts
 from .data import unique_texts
+from ..fmt import plural
 
 __all__ = ["STOP_WORDS", "NEGATIONS", "stem", "content_words", "LexicalCoverage"]
 
@@ -88,7 +89,7 @@ class LexicalCoverage:
         size = B.sum(axis=1)                       # |C_j|
         n_empty = int((size == 0).sum())
         if n_empty:
-            warnings.warn(f"{n_empty} sentence(s) have no content words: their column is NaN",
+            warnings.warn(f"{plural(n_empty, 'sentence')} {'has' if n_empty == 1 else 'have'} no content words: their column is NaN",
                           RuntimeWarning, stacklevel=2)
         with np.errstate(invalid="ignore", divide="ignore"):
             R = overlap / np.where(size == 0, np.nan, size)[None, :]

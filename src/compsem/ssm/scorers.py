@@ -37,6 +37,7 @@ from ..measures import cosine_matrix
 from .choice import LLMChoice
 from .lexical import LexicalCoverage
 from .nli import NLICrossEncoder, parse_nli_spec
+from ..fmt import plural
 
 __all__ = ["SCORER_FORMS", "EmbeddingCosine", "make_scorer", "resolve_models", "check_scorer_spec", "is_asymmetric"]
 
@@ -76,7 +77,7 @@ class EmbeddingCosine:
         norms = np.linalg.norm(X, axis=1)
         bad = ~np.isfinite(norms) | (norms == 0)
         if bad.any():
-            warnings.warn(f"{int(bad.sum())} sentence(s) have no usable {self.model} embedding: "
+            warnings.warn(f"{plural(int(bad.sum()), 'sentence')} {'has' if bad.sum() == 1 else 'have'} no usable {self.model} embedding: "
                           "their rows and columns are NaN", RuntimeWarning, stacklevel=2)
         R = cosine_matrix(X, warn=False)
         return np.clip(R, 0.0, 1.0) if self.clip else R

@@ -53,7 +53,7 @@ def test_official_text_is_read_from_the_preset():
 
 def test_setup_text_follows_the_config():
     assert R.setup_text(TrainConfig.preset("official"), [0, 1, 2]).startswith("all layers of the encoder trained for 3")
-    assert "top 2 layer(s)" in R.setup_text(TrainConfig(), [0]) and "1 seed" in R.setup_text(TrainConfig(), [0])
+    assert "top 2 layers" in R.setup_text(TrainConfig(), [0]) and "1 seed" in R.setup_text(TrainConfig(), [0])
 
 
 def test_reference_tables_load():

@@ -51,7 +51,7 @@ def test_offline_paper_panel_fails_naming_every_download(offline, hub_cache):
     with pytest.raises(ModelsUnavailableError) as err:
         check_available(specs, study="montague")
     msg = str(err.value)
-    assert msg.startswith("7 of 8 model(s) of this run cannot be loaded here (offline")
+    assert msg.startswith("7 of 8 models of this run cannot be loaded here (offline")
     assert "sbert-mini" not in msg.split("What to do")[0]             # the offline one is fine
     assert "would download sentence-transformers/LaBSE from the Hugging Face hub (about 1.9 GB)" in msg
     assert "vec:GoogleNews-vectors-negative300.bin: word-vector file not found (about 3.6 GB" in msg
