@@ -17,7 +17,8 @@ import seaborn as sns
 from compsem import figures
 from compsem.encoders import validate_texts
 from compsem import reference as _reference
-from compsem.results import Headline, PlainText, bootstrap_headline
+from compsem.results import Headline, PlainText, Prose, bootstrap_headline
+from compsem.stats import bootstrap, degenerate_reason, leader_sentence
 
 from . import metrics
 from .data import LoadReport, load_csts, pair_index
@@ -25,7 +26,7 @@ from .study import pair_accuracy, zero_shot_scores
 from ..fmt import plural
 
 __all__ = ["HEADLINES", "VIEWS", "values", "headlines", "try_it", "paper_table", "data_values", "label_figure", "zero_shot_figure",
-           "zero_shot_values", "prompting_values", "embedded_extreme_pct", "finetune_values", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
+           "zero_shot_values", "zero_shot_ranking", "prompting_values", "embedded_extreme_pct", "finetune_values", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
 
 #: Part II's headline criterion in the cross-study profile.
 HEADLINES: tuple[Headline, ...] = (
@@ -166,9 +167,45 @@ def zero_shot_figure(zs: pd.DataFrame):
     return _shown(fig)
 
 
+def _abs_interval(low, high) -> tuple[np.ndarray, np.ndarray]:
+    """The interval of ``|ρ|`` from that of ``ρ``: ``[0, max]`` when it contains zero."""
+    lo, hi = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+    a, b = np.minimum(np.abs(lo), np.abs(hi)), np.maximum(np.abs(lo), np.abs(hi))
+    return np.where((lo <= 0) & (hi >= 0), 0.0, a), b
+
+
+def zero_shot_ranking(zs: pd.DataFrame, scores: dict, df: pd.DataFrame, models: Sequence[str], *,
+                      n_boot: int = 1000, seed: int = 0) -> dict:
+    """The two ranking sentences of the zero-shot chapter, only as far as the intervals allow
+    (:func:`compsem.stats.leader_sentence`): the largest absolute Spearman over ``zs``'s rows
+    (its pair-bootstrap interval of ρ folded at zero), and the model with the lowest pair
+    accuracy with the condition attached (a bootstrap over the untied pairs, each pair's
+    outcome 1, ½ or 0, seeded by ``seed``). A model whose every pair gives the same outcome
+    (e.g. all ties) is left out and named."""
+    lo, hi = _abs_interval(zs["spearman_ci_low"], zs["spearman_ci_high"])
+    names = [f"{m} (condition {c})" for m, c in zip(zs["model"], zs["condition"])]
+    bad = {n: why for n, v in zip(names, zs["spearman"]) if (why := degenerate_reason(v, np.nan, np.nan))}
+    abs_sentence = leader_sentence(zs["spearman"].abs(), lo, hi, names, what="absolute Spearman", digits=1,
+                                   excluded=bad)
+    h, l_ = pair_index(df, label_ties="exclude")
+    est, lows, highs = [], [], []
+    for m in models:
+        s = np.asarray(scores[(m, "attached")], dtype=float)
+        out = 100 * metrics.pair_outcomes(s[h], s[l_])
+        r = bootstrap(out, n_boot=n_boot, seed=seed, warn=False) if n_boot else None
+        est.append(pair_accuracy(s, df))
+        lows.append(r.low if r else np.nan)
+        highs.append(r.high if r else np.nan)
+    bad = {m: why for m, v, a, b in zip(models, est, lows, highs) if (why := degenerate_reason(v, a, b, constant=True))}
+    low_sentence = leader_sentence(est, lows, highs, list(models), what="pair accuracy with the condition attached",
+                                   higher=False, digits=1, unit=" %", excluded=bad)
+    return {"zs_abs_sentence": Prose(abs_sentence), "zs_low_pairacc_sentence": Prose(low_sentence)}
+
+
 def zero_shot_values(zs: pd.DataFrame, scores: dict, df: pd.DataFrame, models: Sequence[str], paper: pd.DataFrame,
-                     prior: pd.Series) -> dict:
-    """Glue values of the zero-shot chapter: extremes, verdict on pair accuracy, the prior."""
+                     prior: pd.Series, *, n_boot: int = 1000, seed: int = 0) -> dict:
+    """Glue values of the zero-shot chapter: extremes (:func:`zero_shot_ranking`), verdict on
+    pair accuracy, the prior."""
     att = zs[zs["condition"] == "attached"]
     best = zs.loc[zs["spearman"].abs().idxmax()]
     n_pairs = len(pair_index(df, label_ties="exclude")[0])
@@ -191,6 +228,7 @@ def zero_shot_values(zs: pd.DataFrame, scores: dict, df: pd.DataFrame, models: S
         "zs_worst_model": worst, "zs_worst_pairacc": pair_accuracy(scores[(worst, "attached")], df),
         "zs_rise_high": float(np.nanmean(rise[worst][is_hi])), "zs_rise_low": float(np.nanmean(rise[worst][~is_hi])),
         "zs_prior_spearman": float(prior["spearman"]), "zs_prior_pairacc": float(prior["pair_accuracy"]),
+        **zero_shot_ranking(zs, scores, df, models, n_boot=n_boot, seed=seed),
     }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import matplotlib
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -82,3 +83,26 @@ def test_values_dispatches_to_the_chapter_view():
     assert v["pr_gpt4_best"] == 43.6 and v["pr_simcse"] == 47.5 and v["pr_demo_invalid_official"] == 10.0
     with pytest.raises(ValueError, match="view must be one of"):
         R.values("nope")
+
+
+def test_zero_shot_ranking_by_hand():
+    # four untied sentence pairs, C-High row first
+    df = pd.DataFrame({"pair_id": np.repeat([0, 1, 2, 3], 2), "role": ["high", "low"] * 4, "label": [4.0, 2.0] * 4,
+                       "tied": False})
+    up, down = [0.9, 0.1], [0.1, 0.9]
+    scores = {("a", "attached"): np.array(up * 4),                      # every pair right: 100 % [100, 100]
+              ("b", "attached"): np.array(up * 2 + down * 2),           # 2 of 4 right: 50 %
+              ("c", "attached"): np.array(up * 3 + down)}               # 3 of 4 right: 75 %
+    # b: a resample of four outcomes is all wrong with chance 1/16 > 2.5 %, all right with 1/16: [0, 100];
+    # c: at most one right with chance 0.4 % + 4.7 % = 5.1 %, all right with 32 %: [25, 100]. They overlap;
+    # a is constant (every pair gives 100) and is left out, not ranked.
+    zs = pd.DataFrame({"model": ["m1", "m2"], "condition": ["attached", "attached"], "spearman": [-30.0, 10.0],
+                       "spearman_ci_low": [-40.0, -5.0], "spearman_ci_high": [-20.0, 15.0]})
+    out = R.zero_shot_ranking(zs, scores, df, ["a", "b", "c"], n_boot=2000, seed=0)
+    assert out["zs_low_pairacc_sentence"] == (
+        "`b` has the lowest pair accuracy with the condition attached (50.0 % [0.0, 100.0]), but its interval overlaps "
+        "that of `c`: the two are indistinguishable at this sample size. `a` is left out of the ranking: every item "
+        "gives exactly 100.")
+    # |ρ|: m1's interval [-40, -20] folds to [20, 40]; m2's [-5, 15] contains 0 and folds to [0, 15]: separated
+    assert out["zs_abs_sentence"] == ("`m1 (condition attached)` has the highest absolute Spearman (30.0 [20.0, 40.0]), "
+                                      "its interval clear of every other model's.")
