@@ -333,19 +333,22 @@ _NUMERIC_CELL = re.compile(r"^[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s*%?"
                            r"(?:\s*±\s*[-−]?\d+(?:\.\d+)?)?(?:\s*[\[(].*[\])])?$")
 
 
-def _decimal_places(text: str) -> int | None:
-    """Decimals of a numeric cell's leading number ("0.55 [0.50, 0.60]" → 2, "0.412 ± 0.1"
-    → 3), ``None`` when the cell is not a number."""
+def _decimal_places(text: str) -> tuple[int, str] | None:
+    """Decimals and unit of a numeric cell's leading number ("0.55 [0.50, 0.60]" → (2, ""),
+    "49.6 % [40.8, 59.2]" → (1, "%"), "0.412 ± 0.1" → (3, "")), ``None`` when the cell is not a
+    number."""
     if not _NUMERIC_CELL.match(text):
         return None
-    lead = re.match(r"[-−+]?[\d,]+(?:\.(\d+))?", text)
-    return len(lead.group(1)) if lead and lead.group(1) else 0
+    lead = re.match(r"[-−+]?[\d,]+(?:\.(\d+))?(\s*%)?", text)
+    return (len(lead.group(1)) if lead.group(1) else 0), ("%" if lead.group(2) else "")
 
 
 def table_formats(executed_dir: Path) -> list[str]:
     """Every HTML table a page shows, column by column: the numbers of a column carry one number
     of decimals ("0.0" beside "0.0000" is a problem; empty, "n/a", NaN and whole-number cells,
-    such as counts, are left out), and no cell prints a negative zero. A problem names the page,
+    such as counts, are left out; cells marked "%" are compared among themselves, so that a
+    column of a criteria × models table may hold percentages beside correlations when each
+    cell says which it is), and no cell prints a negative zero. A problem names the page,
     the cell, the table (its caption, else its place in the cell's output) and the column."""
     problems = []
     for nb in _notebooks(executed_dir):
@@ -370,15 +373,16 @@ def table_formats(executed_dir: Path) -> list[str]:
                         for z in dict.fromkeys(m for v in cells for m in re.findall(r"(?<![\w.])[-−]0\.0+(?!\d)", v)):
                             problems.append(f"{nb.name}: cell {i}, {name}, column '{col}' prints {z}: print a value "
                                             "that rounds to zero as zero (compsem.fmt.number)")
-                        by_places: dict[int, str] = {}
+                        by_unit: dict[str, dict[int, str]] = {}
                         for v in cells:
                             d = None if v.lower() in _NA_CELLS else _decimal_places(v)
-                            if d:                                   # whole numbers (counts) are left out
-                                by_places.setdefault(d, v)
-                        if len(by_places) > 1:
-                            shown = ", ".join(f"'{by_places[d]}'" for d in sorted(by_places))
-                            problems.append(f"{nb.name}: cell {i}, {name}, column '{col}' mixes numbers of decimals "
-                                            f"({shown}): one format per column (compsem.fmt.formatter)")
+                            if d and d[0]:                          # whole numbers (counts) are left out
+                                by_unit.setdefault(d[1], {}).setdefault(d[0], v)
+                        for by_places in by_unit.values():
+                            if len(by_places) > 1:
+                                shown = ", ".join(f"'{by_places[d]}'" for d in sorted(by_places))
+                                problems.append(f"{nb.name}: cell {i}, {name}, column '{col}' mixes numbers of "
+                                                f"decimals ({shown}): one format per column (compsem.fmt.formatter)")
     return problems
 
 

@@ -30,7 +30,7 @@ import pandas as pd
 
 from .. import figures
 from ..errors import check_trust_remote_code
-from ..fmt import number
+from ..fmt import estimate, number
 from ..results import Headline, Prose
 from ..stats import degenerate_reason, leader_sentence, versus_reference
 from ..studies import STUDIES
@@ -81,12 +81,13 @@ def criteria_table() -> pd.DataFrame:
 
 
 def profile_table(prof: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
-    """Criteria (labels) × models, each cell ``"value [low, high]"`` (percentages to one decimal,
-    other values to two); a criterion without an interval shows its value alone, a degenerate
-    one (:func:`degenerate`) ends in "(n/a)"."""
+    """Criteria (labels) × models, each cell ``"value [low, high]"`` (percentages to one decimal
+    and marked "%", other values to two: a model's column mixes units, and each cell says which
+    it holds); a criterion without an interval shows its value alone, a degenerate one
+    (:func:`degenerate`) ends in "(n/a)"."""
     def cell(r):
-        ci = f" [{_fmt(r.low, r.unit)}, {_fmt(r.high, r.unit)}]" if np.isfinite(r.low) else ""
-        return _fmt(r.value, r.unit) + ci + (" (n/a)" if r.bad else "")
+        pct = r.unit == "%"
+        return estimate(r.value, r.low, r.high, 1 if pct else 2, unit=" %" if pct else "") + (" (n/a)" if r.bad else "")
 
     prof = _with_reference(prof)
     table = prof.assign(bad=degenerate(prof) != "")

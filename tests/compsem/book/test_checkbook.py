@@ -209,6 +209,12 @@ def test_clean_pages_pass_every_prose_check(clean_book):
     (_code(_html("<table><tr><th>model</th><th>M(A,O) − M(A,B)</th></tr><tr><td>a</td><td>0.412 ± 0.1</td></tr>"
                  "<tr><td>paper</td><td>0.0478 ± 0.1270</td></tr></table>")),
      "cell 4, table 1, column 'M(A,O) − M(A,B)' mixes numbers of decimals ('0.412 ± 0.1', '0.0478 ± 0.1270')"),
+    # percentages marked "%" are compared among themselves: one decimal for them, two for the correlation is fine,
+    # a percentage at two decimals is not
+    (_code(_html("<table><tr><th>criterion</th><th>use</th></tr><tr><td>C1</td><td>49.6 % [40.8, 59.2]</td></tr>"
+                 "<tr><td>RSA</td><td>0.43 [0.41, 0.45]</td></tr><tr><td>C2</td><td>99.25 % [97.6, 100.0]</td></tr>"
+                 "<tr><td>gap</td><td>-0.05 [-0.18, 0.08]</td></tr></table>")),
+     "cell 4, table 1, column 'use' mixes numbers of decimals ('49.6 % [40.8, 59.2]', '99.25 % [97.6, 100.0]')"),
     # a pandas table: the index in <th> cells with a rowspan, a two-level header, a caption
     (_code(_html("<table><caption>C4 by mode</caption><thead><tr><th></th><th></th><th colspan='2'>pooled</th></tr>"
                  "<tr><th>subset</th><th>model</th><th>cos</th><th>ned</th></tr></thead><tbody>"

@@ -105,16 +105,16 @@ def test_profile_table_formats_value_and_interval():
     t = synthesis.profile_table(PROFILE, ["b", "a"])
     assert list(t.columns) == ["b", "a"]
     c1, csts, nsgap = (next(c.label for c in CRITERIA if c.key == k) for k in ("C1", "CSTS", "NSGAP"))
-    assert t.loc[c1, "a"] == "80.0 [70.0, 90.0]"                         # percentages: one decimal
+    assert t.loc[c1, "a"] == "80.0 % [70.0, 90.0]"                       # percentages: one decimal, marked
     assert t.loc[nsgap, "b"] == "0.05 [0.01, 0.09]"                      # other values: two decimals
-    assert t.loc[csts, "b"] == "60.0 [55.0, 65.0]"
+    assert t.loc[csts, "b"] == "60.0 % [55.0, 65.0]"
     tiny = PROFILE.assign(low=PROFILE.low.where(PROFILE.criterion != "RSA", -0.001))
     assert synthesis.profile_table(tiny, ["a"]).loc[next(c.label for c in CRITERIA if c.key == "RSA"), "a"] == \
         "0.30 [0.00, 0.40]"                                              # no "-0.00"
     pair = next(c.label for c in CRITERIA if c.key == "PAIR")
     assert synthesis.profile_table(PROFILE, ["bow"]).loc[pair, "bow"] == "0.00 [0.00, 0.00] (n/a)"   # all ties
     no_ci = PROFILE.assign(low=NAN)
-    assert synthesis.profile_table(no_ci, ["a"]).loc[c1, "a"] == "80.0"
+    assert synthesis.profile_table(no_ci, ["a"]).loc[c1, "a"] == "80.0 %"
 
 
 def test_ranks_by_hand():
