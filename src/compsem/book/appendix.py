@@ -153,6 +153,13 @@ def _cell(v, digits: int | None | str = "auto") -> str:
     return f"{v:,.{digits}f}" if abs(v) >= 1000 or digits == 0 else number(v, digits)
 
 
+def _measure(v) -> str:
+    """One quantity of a measurements table: as :func:`_cell`, but scientific below 0.1 rather
+    than with four decimals beside the others' two."""
+    d = _digits([v]) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0
+    return _cell(v, d if d in (0, 2) else None)
+
+
 def _frame(rows: dict | list, index: str | None = None) -> pd.DataFrame:
     """A table with one number format per column (the finest its values need)."""
     df = pd.DataFrame(rows) if isinstance(rows, list) else pd.DataFrame(rows).T
@@ -166,7 +173,9 @@ def bench_tables(bench: dict) -> dict[str, pd.DataFrame]:
     the cache's own cost, and one table per study benchmark (scalars as quantity/value rows;
     lists and per-model mappings as tables of their own). One format per column of a table (the
     finest its values need: none from 100 up, 2 decimals from 0.1, 4 below, scientific below
-    0.0001); a measurements table formats each row on its own."""
+    0.0001); a measurements table, whose rows are quantities of every size, prints whole
+    numbers from 100 up, two decimals from 0.1 and scientific notation below, so that its one
+    column still shows one fixed-point format (:func:`_measure`)."""
     machine = bench.get("machine", {})
     out = {"machine of the benchmark run": pd.DataFrame({"value": [_cell(v) for v in machine.values()]},
                                                         index=pd.Index([_header(k) for k in machine], name=""))}
@@ -181,7 +190,7 @@ def bench_tables(bench: dict) -> dict[str, pd.DataFrame]:
         if scalars or nested:
             flat = {**scalars, **{f"{k} · {kk}": vv for k, v in nested.items() for kk, vv in v.items()}}
             out[f"{study}: measurements"] = pd.DataFrame({"quantity": [_header(k) for k in flat],
-                                                         "value": [_cell(v) for v in flat.values()]}).set_index("quantity")
+                                                         "value": [_measure(v) for v in flat.values()]}).set_index("quantity")
         for key, rows in numbers.items():
             if isinstance(rows, list):
                 out[f"{study}: {_header(key)}"] = _frame(rows)
