@@ -3,6 +3,7 @@ the driver stores them, the chapter's own calls then find everything; failures b
 from __future__ import annotations
 
 import csv
+import json
 import os
 import subprocess
 import sys
@@ -198,6 +199,60 @@ def test_a_training_run_from_ray_equals_the_local_one_and_the_chapter_reuses_it(
     timing = {"train_seconds", "fill_seconds", "examples_per_s"}  # wall clock
     assert {k: v for k, v in rows["ray"].items() if k not in timing} == \
            {k: v for k, v in rows["local"].items() if k not in timing}
+
+
+@pytest.fixture(scope="module")
+def fusion_lm(tmp_path_factory):
+    from tests.compsem.setcomp.test_generate import WORDS
+    from tests.helpers.tiny import tiny_gpt2_lm
+
+    return tiny_gpt2_lm(tmp_path_factory.mktemp("fusion_lm") / "lm", words=WORDS, seed=4)
+
+
+def _fusion_params(tmp_path, folder, generator):
+    from tests.compsem.setcomp.test_generate import DOCS, chapter_params
+
+    docs = tmp_path / "docs.csv"
+    pd.DataFrame({"doc": list(DOCS), "text": list(DOCS.values())}).to_csv(docs, index=False)
+    return chapter_params(docs, generator, tmp_path / folder)
+
+
+def test_fusions_from_ray_equal_a_plain_build_and_a_lost_worker_leaves_only_its_batch(fusion_lm, tmp_path,
+                                                                                  ray_local, one_thread):
+    """Sampling at the pipeline's temperature with its seed: the same batch, the same answers
+    (torch on one thread here, as in the one-CPU tasks)."""
+    from compsem.setcomp.fusion import FusionCheckpoint
+    from tests.compsem.setcomp.test_generate import build
+    from tests.helpers.ray_tasks import die_once
+
+    nb = NB / "10_setcomp_data.ipynb"
+    plain = build(_fusion_params(tmp_path, "plain", f"gen:hf:{fusion_lm}"))
+    params = _fusion_params(tmp_path, "ray", f"gen:hf:{fusion_lm}")
+    _, units = planned_work(nb, params)
+    assert [u.kind for u in units] == ["generate"] * 3
+    marker = tmp_path / "die"
+    marker.touch()
+    units[1].payload["die_marker"] = str(marker)
+    out = run_units(units, engine="ray", retries=0, execute=die_once, progress=False)
+    assert list(out.failed) == [units[1].name] and len(out.computed) == 2
+    _, rest = planned_work(nb, params)
+    assert [u.key for u in rest] == [units[1].key]               # the rerun plans only the lost batch
+    again = run_units(rest, engine="ray", progress=False)
+    assert again.computed == [units[1].name] and not again.failed
+    after = build(params)
+    assert after["report"].n_requests == 0
+    pd.testing.assert_frame_equal(after["quintuples"], plain["quintuples"])
+    assert FusionCheckpoint(tmp_path / "ray" / "fusions.jsonl").done == \
+        FusionCheckpoint(tmp_path / "plain" / "fusions.jsonl").done
+
+
+def test_a_generator_that_cannot_load_is_reported_by_unit_and_the_exit_status_says_so(tmp_path, capsys):
+    params = _fusion_params(tmp_path, "build", f"gen:hf:{tmp_path / 'no-such-model'}")
+    code = cli.main(["prefetch", str(NB / "10_setcomp_data.ipynb"), "--quiet", "--retries", "0",
+                     *[x for k, v in params.items() for x in ("-p", k, json.dumps(v))]])
+    printed = capsys.readouterr().out
+    assert code == 3 and "3 failed" in printed and printed.count(f"FAILED generate gen:hf:{tmp_path}") == 3
+    assert not (tmp_path / "build" / "fusions.jsonl").exists()
 
 
 def test_the_book_and_compsem_run_never_import_ray():
