@@ -37,7 +37,8 @@ from .data import (OPERATORS, TARGET_COLUMN, FilterReport, build_operator_tables
 
 __all__ = ["STUDY", "resolve_models", "embed_tables", "difference_filter", "planned_texts", "run", "DataRun",
            "OperatorRun", "CONTROL_RANDOM", "CHAPTERS",
-           "planned_work", "run_unit", "store_unit", "unit_done", "build_dataset", "build_set", "BUILD_OPTIONS"]
+           "planned_work", "run_unit", "store_unit", "unit_done", "build_dataset", "build_set", "BUILD_OPTIONS",
+           "BUILD_DIR"]
 
 #: The study's name in ``data/reference/paper_models.csv`` and ``results/``.
 STUDY = "setcomp"
@@ -116,14 +117,28 @@ def planned_texts(params: dict) -> dict[str, list[str]]:
     Uses ``models``, ``dataset_source``, ``sample_cap`` and ``seed`` (chapter defaults
     otherwise). The union over the three operator tables without the filter: what chapters
     10–13 together embed under each model (each chapter embeds a subset; shuffled controls add
-    no text).
+    no text). With chapter 10's ``documents``, the set built in ``build_dir`` once it is there
+    (before, no text is known).
     """
-    q = load_source(params.get("dataset_source", "embedded"), cap=params.get("sample_cap"),
-                    seed=int(params.get("seed", 0)))
+    q = _planned_quintuples(params)
+    if q is None:
+        return {}
     texts = unique_texts(build_operator_tables(q))
     specs = resolve_specs(params.get("models", "panel"), study=STUDY,
                           trust_remote_code=params.get("trust_remote_code", False) is True)
     return {spec: texts for spec in specs}
+
+
+def _planned_quintuples(params: dict) -> pd.DataFrame | None:
+    """The quintuples a chapter with these parameters reads: chapter 10's own build when
+    ``documents`` is set (None until it is built), else ``dataset_source``."""
+    source = params.get("dataset_source", "embedded")
+    if params.get("documents"):
+        built = pipeline.resolve_path(params.get("build_dir") or BUILD_DIR) / "quintuples.jsonl"
+        if not built.is_file():
+            return None
+        source = str(built)
+    return load_source(source, cap=params.get("sample_cap"), seed=int(params.get("seed", 0)))
 
 
 #: What :func:`run` computes for each chapter: ``"data"`` (chapter 10) or an operator (11–13).
@@ -265,16 +280,18 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list:
 
     Chapter 10 with ``documents`` and ``generator`` set builds a set of its own: then one
     ``"generate"`` unit per batch of the fusions its checkpoint (``build_dir``) lacks
-    (:func:`compsem.setcomp.pipeline.generate_units`; ``chunk``: fusions per unit) and nothing
-    else (the set's texts are known once it is built: point chapters 11-13 at it and prefetch
-    those)."""
+    (:func:`compsem.setcomp.pipeline.generate_units`; ``chunk``: fusions per unit); the set's
+    ``"embed"`` units once it is built (its texts are not known before)."""
     if params.get("documents"):
         docs, generator, workdir, options = _build_arguments(params)
-        return pipeline.generate_units(docs, generator, workdir / "fusions.jsonl", study=STUDY, per_unit=chunk,
-                                       rate=(rates or {}).get(generator), **options)
+        units = pipeline.generate_units(docs, generator, workdir / "fusions.jsonl", study=STUDY, per_unit=chunk,
+                                        rate=(rates or {}).get(generator), **options)
+        if units:
+            return units
     per_model = planned_texts(params)
-    tables = build_operator_tables(load_source(params.get("dataset_source", "embedded"),
-                                               cap=params.get("sample_cap"), seed=int(params.get("seed", 0))))
+    if not per_model:
+        return []
+    tables = build_operator_tables(_planned_quintuples(params))
     # one group per operator table, in the order of OPERATORS: the overlap chapter's own embed
     # call first (each chapter embeds one table; the groups make the batches the same as its)
     ends = [len(unique_texts([tables[op] for op in OPERATORS[:k + 1]])) for k in range(len(OPERATORS))]
@@ -304,6 +321,8 @@ def unit_done(unit: WorkUnit) -> bool:
 #: ``build_dir`` (the arguments of :func:`~compsem.setcomp.pipeline.documents_from_table`,
 #: :func:`~compsem.setcomp.pipeline.build_quintuples` and
 #: :func:`~compsem.setcomp.fusion.fusion_generator`; their defaults apply).
+#: Where chapter 10 builds a set by default (from the repository root).
+BUILD_DIR = "results/setcomp-build"
 BUILD_OPTIONS = ("text_column", "id_column", "max_documents", "min_words", "stride", "batch_size", "max_retries",
                  "retry_wait", "max_requests", "max_requests_per_second", "temperature", "max_new_tokens", "seed",
                  "device")
@@ -321,7 +340,7 @@ def _build_arguments(params: Mapping) -> tuple[dict[str, str], str, Path, dict]:
     table = {k: options.pop(k) for k in ("text_column", "id_column") if k in options}
     docs = pipeline.documents_from_table(pipeline.resolve_path(params["documents"]), **table)
     trc = params.get("trust_remote_code", False) is True
-    return docs, params["generator"], pipeline.resolve_path(params.get("build_dir") or "results/setcomp-build"), \
+    return docs, params["generator"], pipeline.resolve_path(params.get("build_dir") or BUILD_DIR), \
         {**options, "trust_remote_code": trc}
 
 
@@ -355,7 +374,7 @@ def build_dataset(documents: Iterable[str] | Mapping[str, str], generator, workd
     return {"quintuples": q, "tables": tables, "filter": filt, "report": rep}
 
 
-def build_set(documents: str, generator: str, build_dir: str = "results/setcomp-build", *,
+def build_set(documents: str, generator: str, build_dir: str = BUILD_DIR, *,
               filter_encoders=("sbert-mini",), filter_threshold: float = 0.25, filter_rule: str = "quintuple",
               trust_remote_code: bool = False, build_options: Mapping | None = None,
               embed_fn: EmbedFn | None = None) -> dict:

@@ -106,6 +106,11 @@ def test_a_local_prefetch_fills_the_checkpoint_and_the_build_then_sends_no_promp
     pd.testing.assert_frame_equal(after["quintuples"], plain["quintuples"])
     assert "0 prompts sent, 6 of 6 fusions read from the checkpoint" in after["summary"]
     assert f"-p dataset_source '\"{tmp_path / 'prefetched' / 'quintuples.jsonl'}\"'" in after["summary"]
+    # once built, the set's own texts are what a prefetch embeds (before, none was known)
+    _, embeds = planned_work(NB10, {**params, "models": ["sbert-mini"]})
+    built = after["quintuples"]
+    expected = set(built[["s_prev", "s_curr", "s_next", "s1", "s2"]].to_numpy().ravel())
+    assert {u.kind for u in embeds} == {"embed"} and {t for u in embeds for t in u.payload["texts"]} == expected
 
 
 def test_a_unit_whose_generator_is_not_the_planned_one_fails_instead_of_misfiling(lm, docs_csv, tmp_path):
