@@ -181,6 +181,38 @@ def test_nli_blocks_from_ray_equal_local_and_the_chapter_reads_the_matrix(tmp_pa
     np.testing.assert_array_equal(matrices["ray"][spec], direct)
 
 
+@pytest.mark.slow
+def test_chapter_41_after_a_ray_prefetch_writes_the_csvs_of_a_plain_run(tmp_path, monkeypatch, ray_local):
+    """The shipped pool with a tiny NLI model: the chapter run on the prefetched blocks writes the
+    plain run's result files byte for byte (two CPUs per task: torch on the chapter's two threads;
+    on one thread the probabilities differ by about 1e-6 on this CPU)."""
+    import re
+
+    from compsem.book.runner import run_notebook
+    from compsem.ssm.data import load_study
+
+    texts = load_study(None)[0].texts
+    words = sorted({w for t in texts for w in re.findall(r"\w+|[^\w\s]", t.lower())})
+    nli = tiny_bert_classifier(tmp_path / "nli", words, {0: "contradiction", 1: "entailment", 2: "neutral"},
+                               lowercase=True, initializer_range=0.5)
+    params = {"models": ["lexical", f"nli:{nli}"]}
+    nb = NB / "41_ssm_matrices.ipynb"
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "plain"))
+    run_notebook(nb, params, out=tmp_path / "plain_out", progress=False)
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "ray"))
+    _, units = planned_work(nb, params, chunk=64)
+    assert [u.count for u in units if u.spec != "lexical"] == [64 * 251] * 3 + [59 * 251]
+    assert not run_units(units, engine="ray", cpus_per_task=2, progress=False).failed
+    stored = {p: p.stat().st_mtime_ns for p in (tmp_path / "ray" / "ssm_scores").glob("*.npy")}
+    run_notebook(nb, params, out=tmp_path / "ray_out", progress=False)
+    assert {p: p.stat().st_mtime_ns for p in (tmp_path / "ray" / "ssm_scores").glob("*.npy")} == stored
+    plain = sorted((tmp_path / "plain_out" / "results").rglob("*.*"))
+    assert plain and [p.relative_to(tmp_path / "plain_out") for p in plain] == \
+        [p.relative_to(tmp_path / "ray_out") for p in sorted((tmp_path / "ray_out" / "results").rglob("*.*"))]
+    for p in plain:
+        assert p.read_bytes() == (tmp_path / "ray_out" / p.relative_to(tmp_path / "plain_out")).read_bytes(), p.name
+
+
 def test_a_training_run_from_ray_equals_the_local_one_and_the_chapter_reuses_it(tiny_bert, tmp_path, monkeypatch,
                                                                               ray_local, one_thread):
     from compsem.csts import study as S
