@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from compsem import work
@@ -318,25 +317,6 @@ def test_commit_dispatches_by_kind(tmp_path, fresh_cache):
     unit = work.WorkUnit("embed", "m", "k", "montague", {"texts": ["x"]})
     commit_unit(unit, {"spec": "m", "identity": "m|v1", "dim": 2, "vectors": np.ones((1, 2), np.float32)})
     assert EmbeddingCache().count_cached("m", [text_key("x")]) == 1 and unit_done(unit)
-
-
-def test_units_are_dealt_longest_first_to_the_least_loaded_gpu():
-    from compsem.book.prefetch import _makespan
-
-    # 3 -> A, 3 -> B, 2 -> A (5), 2 -> B (5), 2 -> A (7)
-    assert _makespan([2, 3, 2, 3, 2], 2) == 7
-    assert _makespan([2, 3, 2, 3, 2], 1) == 12 and _makespan([2, 3, 2, 3, 2], 16) == 3
-
-
-def test_the_summary_spreads_each_study_over_the_gpus():
-    from compsem.book.prefetch import paper_scale_summary
-
-    table = pd.DataFrame({"study": ["s", "s", "s"], "model": ["a", "b", "c"], "kind": ["embed"] * 3,
-                          "units": pd.array([2, 1, None], dtype="Int64"), "gpu_hours": [1.0, 0.25, None]})
-    (row,) = paper_scale_summary(table, gpus=(1, 4)).to_dict("records")
-    # a: two units of 0.5 h, b: one of 0.25 h; c has no estimate
-    assert row == {"study": "s", "models": 3, "units": 3, "models_without_estimate": 1,
-                   "hours_on_1_gpus": 1.25, "hours_on_4_gpus": 0.5}
 
 
 def test_the_cluster_extra_and_its_dependencies_are_pinned_in_the_lock_file():
