@@ -2,15 +2,16 @@
 
 The study declares the work of a chapter with these parameters as independent units
 (``study.planned_work(params)``, :class:`compsem.work.WorkUnit`): one model's embeddings of a
-chunk of texts, one block of a Part IV score matrix, one C-STS fine-tuning run. This module
+chunk of texts, one block of a Part IV score matrix, one C-STS fine-tuning run, one batch of
+Part I fusions (chapter 10 building a set from a reader's documents). This module
 runs every unit that is not stored yet, with one of two engines:
 
 * ``local`` (default): in this process, one unit after another;
 * ``ray``: one Ray task per unit, on a local Ray instance (``address=None``) or on a cluster
   (``"auto"``, ``"ray://host:port"``). Ray is imported only here, only when asked for.
 
-Workers never write to the caches: a task returns its vectors, block or run record, and the
-driver (this process) commits each as it arrives. A killed sweep keeps every finished unit; a
+Workers never write to the caches: a task returns its vectors, block, run record or fusions,
+and the driver (this process) commits each as it arrives. A killed sweep keeps every finished unit; a
 rerun does only the rest; a chapter run afterwards with the same parameters finds everything in
 the cache. A unit that fails is retried ``retries`` times, then reported by name with its
 error while the others go on.
