@@ -118,3 +118,30 @@ def test_a_unit_whose_generator_is_not_the_planned_one_fails_instead_of_misfilin
     units[0].payload["name"] += "|other"
     with pytest.raises(RuntimeError, match="planned as"):
         study.run_unit(units[0])
+
+
+def test_units_of_one_process_share_the_pipelines_rate_limit(docs_csv, tmp_path, monkeypatch):
+    """Three units of two prompts at 2 prompts per second, one after another in this process:
+    the prompts are spaced as the pipeline spaces them (five gaps of 0.5 s), not per unit."""
+    from tests.compsem.setcomp.test_pipeline import FakeGenerator
+
+    now, slept = [0.0], []
+
+    def sleep(s):
+        slept.append(s)
+        now[0] += s
+
+    class FakeClockLimiter(pl.RateLimiter):
+        def __init__(self, per_second):
+            super().__init__(per_second, clock=lambda: now[0], sleep=sleep)
+
+    monkeypatch.setattr(pl, "RateLimiter", FakeClockLimiter)
+    monkeypatch.setattr(pl, "_LIMITERS", {})
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    params = chapter_params(docs_csv, "gen:openai:fuser", tmp_path / "build", max_requests_per_second=2.0)
+    _, units = planned_work(NB10, params)
+    fake = FakeGenerator()
+    fake.name = units[0].payload["name"]                  # the planned identity, answered offline
+    monkeypatch.setattr(pl, "_generator", lambda *a: fake)
+    assert not run_units(units, progress=False).failed and len(units) == 3
+    assert sum(len(c) for c in fake.calls) == 6 and slept == [0.5] * 5
