@@ -317,12 +317,12 @@ def unit_done(unit: WorkUnit) -> bool:
 
 
 # -- building a set from the reader's documents (chapter 10) --------------------------------
+#: Where chapter 10 builds a set by default (from the repository root).
+BUILD_DIR = "results/setcomp-build"
 #: What chapter 10's ``build_options`` may set, beside ``documents``, ``generator`` and
 #: ``build_dir`` (the arguments of :func:`~compsem.setcomp.pipeline.documents_from_table`,
 #: :func:`~compsem.setcomp.pipeline.build_quintuples` and
 #: :func:`~compsem.setcomp.fusion.fusion_generator`; their defaults apply).
-#: Where chapter 10 builds a set by default (from the repository root).
-BUILD_DIR = "results/setcomp-build"
 BUILD_OPTIONS = ("text_column", "id_column", "max_documents", "min_words", "stride", "batch_size", "max_retries",
                  "retry_wait", "max_requests", "max_requests_per_second", "temperature", "max_new_tokens", "seed",
                  "device")
