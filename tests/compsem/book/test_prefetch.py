@@ -34,8 +34,8 @@ def ray_local():
 
 @pytest.fixture
 def one_thread():
-    """torch on one thread here, as in a Ray task with one CPU (Ray sets OMP_NUM_THREADS to the
-    task's CPUs): a matrix product may round differently on another number of threads."""
+    """torch on one thread here, hence in the Ray tasks too (they run on the driver's threads):
+    the tests' local oracle and the tasks round alike."""
     import torch
 
     before = torch.get_num_threads()
@@ -184,8 +184,9 @@ def test_nli_blocks_from_ray_equal_local_and_the_chapter_reads_the_matrix(tmp_pa
 @pytest.mark.slow
 def test_chapter_41_after_a_ray_prefetch_writes_the_csvs_of_a_plain_run(tmp_path, monkeypatch, ray_local):
     """The shipped pool with a tiny NLI model: the chapter run on the prefetched blocks writes the
-    plain run's result files byte for byte (two CPUs per task: torch on the chapter's two threads;
-    on one thread the probabilities differ by about 1e-6 on this CPU)."""
+    plain run's result files byte for byte. Two one-CPU workers, each running torch on as many
+    threads as this process (the default of ``threads_per_task``): on one thread the
+    probabilities differ by about 1e-6 on this CPU."""
     import re
 
     from compsem.book.runner import run_notebook
@@ -202,7 +203,7 @@ def test_chapter_41_after_a_ray_prefetch_writes_the_csvs_of_a_plain_run(tmp_path
     monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "ray"))
     _, units = planned_work(nb, params, chunk=64)
     assert [u.count for u in units if u.spec != "lexical"] == [64 * 251] * 3 + [59 * 251]
-    assert not run_units(units, engine="ray", cpus_per_task=2, progress=False).failed
+    assert not run_units(units, engine="ray", progress=False).failed
     stored = {p: p.stat().st_mtime_ns for p in (tmp_path / "ray" / "ssm_scores").glob("*.npy")}
     run_notebook(nb, params, out=tmp_path / "ray_out", progress=False)
     assert {p: p.stat().st_mtime_ns for p in (tmp_path / "ray" / "ssm_scores").glob("*.npy")} == stored
@@ -336,3 +337,22 @@ def test_the_cluster_extra_and_its_dependencies_are_pinned_in_the_lock_file():
             continue
         name = re.match(r"[A-Za-z0-9_.\-]+", req).group(0).lower().replace("_", "-")
         assert name in lock, f"ray needs {name}, not in requirements-lock.txt"
+
+
+def _torch_threads(unit):
+    import torch
+
+    return torch.get_num_threads()
+
+
+def test_a_ray_task_runs_torch_on_the_drivers_threads_unless_told(ray_local):
+    import torch
+
+    units = [work.WorkUnit("embed", "m", f"k{i}", "ssm") for i in range(2)]
+    for asked, want in ((None, torch.get_num_threads()), (1, 1)):
+        seen = []
+        out = run_units(units, engine="ray", threads_per_task=asked, progress=False, execute=_torch_threads,
+                        commit=lambda unit, threads: seen.append(threads), done=lambda unit: False)
+        assert not out.failed and seen == [want, want]
+    with pytest.raises(ValueError, match="threads_per_task"):
+        run_units(units, engine="ray", threads_per_task=0, progress=False)
