@@ -28,6 +28,7 @@ name raises :class:`~compsem.errors.HubUnavailableError`; a local folder works.
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -42,7 +43,7 @@ from .progress import wanted
 from .webapi import RateLimiter, post_json
 
 __all__ = ["Generator", "Prompt", "HFGenerator", "OpenAIChatGenerator", "RateLimiter", "make_generator",
-           "is_generator_spec", "GENERATOR_FORMS", "as_messages"]
+           "is_generator_spec", "GENERATOR_FORMS", "as_messages", "generator_name"]
 
 #: A plain prompt or a list of chat messages.
 Prompt = Union[str, Sequence[dict]]
@@ -128,8 +129,14 @@ class HFGenerator:
         self.max_new_tokens, self.batch_size = int(max_new_tokens), int(batch_size)
         self.do_sample, self.temperature, self.seed = bool(do_sample), float(temperature), int(seed)
         self.show_progress = show_progress
-        mode = f"sample|T={self.temperature}|seed={self.seed}" if self.do_sample else "greedy"
-        self.name = f"gen:hf:{self.path}|{mode}|max_new={self.max_new_tokens}"
+        self.name = self.name_for(self.path, max_new_tokens=max_new_tokens, do_sample=do_sample,
+                                  temperature=temperature, seed=seed)
+
+    @staticmethod
+    def name_for(path: str, *, max_new_tokens: int, do_sample: bool, temperature: float, seed: int) -> str:
+        """The ``name`` of a generator of ``path`` with these settings (nothing loaded)."""
+        mode = f"sample|T={float(temperature)}|seed={int(seed)}" if do_sample else "greedy"
+        return f"gen:hf:{path}|{mode}|max_new={int(max_new_tokens)}"
 
     def render(self, prompt: Prompt) -> str:
         """The text the model sees for one prompt."""
@@ -190,13 +197,24 @@ class OpenAIChatGenerator:
                  rate_limit: float | None = None, opener: Callable | None = None, retries: int = 5):
         self.model = model
         self.retries = int(retries)
-        self.base_url = (base_url or os.environ.get("COMPSEM_OA_BASE_URL") or os.environ.get("OPENAI_BASE_URL")
-                         or "https://api.openai.com/v1").rstrip("/")
+        self.base_url = self.base_url_for(base_url)
         self.api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "")
         self.temperature, self.max_tokens, self.timeout = float(temperature), max_tokens, float(timeout)
         self.limiter = RateLimiter(rate_limit)
         self._opener = opener
-        self.name = f"gen:openai:{model}@{self.base_url}|T={self.temperature}|max_tokens={max_tokens}"
+        self.name = self.name_for(model, base_url=self.base_url, temperature=temperature, max_tokens=max_tokens)
+
+    @staticmethod
+    def base_url_for(base_url: str | None = None) -> str:
+        """``base_url``, else ``$COMPSEM_OA_BASE_URL``, else ``$OPENAI_BASE_URL``, else OpenAI's."""
+        return (base_url or os.environ.get("COMPSEM_OA_BASE_URL") or os.environ.get("OPENAI_BASE_URL")
+                or "https://api.openai.com/v1").rstrip("/")
+
+    @staticmethod
+    def name_for(model: str, *, base_url: str | None, temperature: float, max_tokens: int | None) -> str:
+        """The ``name`` of a generator of ``model`` with these settings (no request sent)."""
+        url = OpenAIChatGenerator.base_url_for(base_url)
+        return f"gen:openai:{model}@{url}|T={float(temperature)}|max_tokens={max_tokens}"
 
     def request_body(self, prompt: Prompt) -> dict:
         """The JSON body of one request."""
@@ -226,6 +244,31 @@ def is_generator_spec(spec: object) -> bool:
     return isinstance(spec, str) and spec.startswith("gen:")
 
 
+def _backend(spec: str, **options) -> tuple[type, str, dict]:
+    """(generator class, model name, constructor options) of a ``gen:`` spec."""
+    if not is_generator_spec(spec):
+        raise UnknownModelError(repr(spec), GENERATOR_FORMS, forms=())
+    backend, _, name = str(spec)[4:].partition(":")
+    if not name or backend not in ("hf", "openai"):
+        raise UnknownModelError(str(spec), GENERATOR_FORMS, forms=())
+    if backend == "hf":
+        return HFGenerator, name, options
+    if "max_new_tokens" in options:
+        options["max_tokens"] = options.pop("max_new_tokens")
+    for k in ("batch_size", "do_sample", "seed", "device", "dtype", "show_progress", "trust_remote_code"):
+        options.pop(k, None)
+    return OpenAIChatGenerator, name, options
+
+
+def generator_name(spec: str, **options) -> str:
+    """The ``name`` that ``make_generator(spec, **options)`` would carry (what checkpoints and
+    caches key by), found without loading a model or sending a request."""
+    cls, name, options = _backend(spec, **options)
+    init = inspect.signature(cls.__init__).parameters
+    settings = list(inspect.signature(cls.name_for).parameters)[1:]   # after the model's name
+    return cls.name_for(name, **{k: options.get(k, init[k].default) for k in settings})
+
+
 def make_generator(spec: str | Generator | Callable, **options) -> Generator:
     """A generator from a spec (see the module docstring); generator objects pass through.
 
@@ -242,17 +285,5 @@ def make_generator(spec: str | Generator | Callable, **options) -> Generator:
     """
     if callable(spec) and not isinstance(spec, str):
         return spec  # type: ignore[return-value]
-    if not is_generator_spec(spec):
-        raise UnknownModelError(repr(spec), GENERATOR_FORMS, forms=())
-    backend, _, name = str(spec)[4:].partition(":")
-    if not name:
-        raise UnknownModelError(str(spec), GENERATOR_FORMS, forms=())
-    if backend == "hf":
-        return HFGenerator(name, **options)
-    if backend == "openai":
-        if "max_new_tokens" in options:
-            options["max_tokens"] = options.pop("max_new_tokens")
-        for k in ("batch_size", "do_sample", "seed", "device", "dtype", "show_progress", "trust_remote_code"):
-            options.pop(k, None)
-        return OpenAIChatGenerator(name, **options)
-    raise UnknownModelError(str(spec), GENERATOR_FORMS, forms=())
+    cls, name, options = _backend(spec, **options)
+    return cls(name, **options)

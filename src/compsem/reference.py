@@ -30,8 +30,8 @@ from .paths import data_dir
 from .studies import NAMES
 from .fmt import noun
 
-__all__ = ["STUDIES", "paper_table", "paper_tables", "paper_models", "paper_panel", "paper_row", "paper_match",
-           "model_key", "PAPER_MODEL_COLUMNS", "MODEL_KINDS"]
+__all__ = ["STUDIES", "paper_table", "paper_tables", "published_table", "paper_models", "paper_panel", "paper_row",
+           "paper_match", "model_key", "PAPER_MODEL_COLUMNS", "MODEL_KINDS"]
 
 #: The studies' names, in the book's order (from the registry, :data:`compsem.studies.NAMES`).
 STUDIES: tuple[str, ...] = NAMES
@@ -98,6 +98,24 @@ def paper_table(study: str, name: str, **read_csv_kw) -> pd.DataFrame:
         raise DataError(f"no transcribed table {name!r} for {study}; available: {', '.join(paper_tables(study))}",
                         file=str(path))
     return _read_commented_csv(path, **read_csv_kw)
+
+
+def published_table(name: str) -> pd.DataFrame:
+    """Numbers transcribed from a public source other than the four papers,
+    ``data/reference/published_<name>.csv`` (its ``#`` lines cite the source; they are in
+    ``attrs["comment"]``), e.g. ``"sbert_speed"``: the GPU encoding speeds the
+    sentence-transformers documentation publishes.
+
+    Raises
+    ------
+    DataError
+        No such table (the message lists those there are).
+    """
+    path = data_dir("reference", f"published_{name}.csv")
+    if not path.is_file():
+        have = sorted(p.stem.removeprefix("published_") for p in data_dir("reference").glob("published_*.csv"))
+        raise DataError(f"no published table {name!r}; available: {', '.join(have) or 'none'}", file=str(path))
+    return _read_commented_csv(path)
 
 
 def paper_models(study: str | None = None) -> pd.DataFrame:

@@ -116,3 +116,17 @@ def test_hf_chat_messages_without_template_are_joined(tiny_gpt2_lm):
     g = HFGenerator(str(tiny_gpt2_lm), max_new_tokens=1)
     text = g.render([{"role": "system", "content": "a man"}, {"role": "user", "content": "runs"}])
     assert text == "a man\n\nruns\n"
+
+
+@pytest.mark.parametrize("options", [{}, {"do_sample": True, "temperature": 0.5, "seed": 3, "max_new_tokens": 7},
+                                     {"batch_size": 2, "device": "cpu"}])
+def test_generator_name_is_the_loaded_generators_without_loading_it(tiny_gpt2_lm, monkeypatch, options):
+    from compsem.llm import generator_name
+
+    assert generator_name(f"gen:hf:{tiny_gpt2_lm}", **options) == make_generator(f"gen:hf:{tiny_gpt2_lm}",
+                                                                                  **options).name
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    assert generator_name("gen:openai:m", **options) == make_generator("gen:openai:m", **options).name
+    assert generator_name("gen:openai:m", **options).startswith("gen:openai:m@http://127.0.0.1:9/v1|")
+    with pytest.raises(UnknownModelError):
+        generator_name("gen:vllm:m")

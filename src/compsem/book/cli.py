@@ -50,7 +50,7 @@ def _cmd_prefetch(args) -> int:
     params = parse_parameters(args.param, args.notebook)
     out = prefetch(args.notebook, params, chunk=args.chunk, engine=args.engine, address=args.address,
                    gpus_per_task=args.gpus_per_task, cpus_per_task=args.cpus_per_task, num_cpus=args.num_cpus,
-                   retries=args.retries, progress=not args.quiet)
+                   threads_per_task=args.threads_per_task, retries=args.retries, progress=not args.quiet)
     print(out.summary())
     return min(len(out.failed), 100)
 
@@ -140,7 +140,10 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--address", help="with --engine ray: none starts a local Ray instance; 'auto' or "
                                      "'ray://host:port' joins a cluster")
     f.add_argument("--gpus-per-task", type=float, help="GPUs per task (default: 1 when the cluster has GPUs)")
-    f.add_argument("--cpus-per-task", type=float, default=1)
+    f.add_argument("--cpus-per-task", type=float, default=1, help="CPUs Ray reserves per task (default 1)")
+    f.add_argument("--threads-per-task", type=int,
+                   help="torch threads in a task (default: as many as this process, so that the results are "
+                        "a chapter run's bit for bit)")
     f.add_argument("--num-cpus", type=int, help="CPUs of a local Ray instance (default: all)")
     f.add_argument("--retries", type=int, default=2, help="further attempts of a failed unit")
     f.add_argument("--chunk", type=int, help="texts (or matrix rows) per unit (default: about a minute each)")

@@ -25,7 +25,8 @@ from ..paths import repo_root
 from ..reference import paper_match
 from ..studies import get, of_notebook
 
-__all__ = ["notebook_parameters", "study_of", "planned_texts", "plan", "cached_counts", "throughputs"]
+__all__ = ["notebook_parameters", "study_of", "planned_texts", "plan", "cached_counts", "throughputs",
+           "REFERENCE_MODEL"]
 
 #: Specs recomputed on every run (never cached): their texts always count as to embed.
 _UNCACHED = ("glove-50d", "bow", "random", "bow:", "random:", "vec:")
@@ -120,8 +121,9 @@ def _bench(path: str | Path | None = None) -> tuple[dict[str, float], str]:
     return rates, where
 
 
-#: The benchmarked model a rate is scaled from, and its download size in GB.
-_REFERENCE_MODEL = ("sbert-mini", 0.09)
+#: The benchmarked model every other model's rate is scaled from, and its download size in GB
+#: (``paper_models.csv``); :mod:`.prefetch` and :mod:`.paperscale` scale from it too.
+REFERENCE_MODEL = ("sbert-mini", 0.09)
 
 
 def _rate(spec: str, study: str, rates: dict[str, float]) -> tuple[float | None, str]:
@@ -131,7 +133,7 @@ def _rate(spec: str, study: str, rates: dict[str, float]) -> tuple[float | None,
         return rates[spec], ""
     if spec.startswith("vec:") and "glove-50d" in rates:
         return rates["glove-50d"], " (as glove-50d)"
-    ref, ref_gb = _REFERENCE_MODEL
+    ref, ref_gb = REFERENCE_MODEL
     hit = paper_match(study, spec)
     if ref in rates and hit is not None and hit.get("size_gb") and not spec.startswith(("oa:", "gen:")):
         return rates[ref] * ref_gb / float(hit["size_gb"]), f" (rough: {ref}'s rate scaled by model size)"

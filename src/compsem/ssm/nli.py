@@ -31,10 +31,17 @@ from ..progress import wanted
 from .data import unique_texts
 
 __all__ = ["MissingEntailmentLabel", "entailment_index", "NLICrossEncoder", "load_nli", "parse_nli_spec",
-           "ENTAILMENT_NAMES"]
+           "ENTAILMENT_NAMES", "GROUP_ROWS"]
 
 #: label names read as "entailment" (case-insensitive)
 ENTAILMENT_NAMES = ("entailment", "entail", "entailed")
+
+#: Premises per group of an N x N matrix: the pairs of ``GROUP_ROWS`` rows (all N columns) are
+#: sorted by length and batched among themselves, never with another group's. A batch's padding
+#: (and so a probability's last bits) then depends only on the group, and a block of whole
+#: groups scored on its own (``python -m compsem prefetch``) equals the same rows of a one-pass
+#: matrix bit for bit. Part of the scorer's identity, so part of the matrices' cache key.
+GROUP_ROWS = 16
 
 #: what an unreachable hub suggests instead
 _OFFLINE = ("lexical", "the panel encoders (sbert-mini, use, glove-50d, bow)",
@@ -123,10 +130,11 @@ def load_nli(name: str, *, device: str | None = None, dtype: str | None = None, 
 class NLICrossEncoder:
     """R(i, j) = P(entailment | premise s_i, hypothesis s_j) from a sequence-classification model.
 
-    All ordered pairs of the unique texts (identical pairs included) are scored in batches
-    sorted by length, with a tqdm progress bar. ``entailment`` overrides the label lookup (an
-    index or a label name); ``device``/``dtype`` follow :mod:`compsem.device` (CPU in float32
-    by default when no GPU is visible).
+    All ordered pairs of the unique texts (identical pairs included) are scored group by group
+    (``group_rows`` premises, default :data:`GROUP_ROWS`, with every hypothesis), each group's
+    pairs in batches sorted by length, with a tqdm progress bar. ``entailment`` overrides the
+    label lookup (an index or a label name); ``device``/``dtype`` follow :mod:`compsem.device`
+    (CPU in float32 by default when no GPU is visible).
     """
 
     model_name: str
@@ -139,6 +147,7 @@ class NLICrossEncoder:
     entailment: int | str | None = None
     trust_remote_code: bool = False
     symmetric: bool = False
+    group_rows: int | None = None
     _ent: int = field(default=-1, repr=False)
 
     def __post_init__(self):
@@ -165,15 +174,26 @@ class NLICrossEncoder:
         return f"nli:{self.model_name}{suffix}"
 
     @property
+    def rows_per_group(self) -> int:
+        """Premises per group (:data:`GROUP_ROWS` unless set on the scorer)."""
+        rows = int(self.group_rows or GROUP_ROWS)
+        if rows < 1:
+            raise ValueError(f"group_rows must be at least 1, got {rows}")
+        return rows
+
+    @property
     def identity(self) -> str:
-        """Name plus hub revision (or a digest of a local folder's weights), length limit and,
-        when not float32, the precision: what the cached probabilities depend on. The entailment
-        label is not part of it: the cache keeps every label's probability."""
+        """Name plus hub revision (or a digest of a local folder's weights), length limit, the
+        batching (rows per group, pairs per batch: a probability's last bits depend on its
+        batch's padding) and, when not float32, the precision: what the cached probabilities
+        depend on. The entailment label is not part of it: the cache keeps every label's
+        probability."""
         rev = getattr(self.model.config, "_commit_hash", None) or ""
         if os.path.isdir(self.model_name):
             rev = weights_digest(self.model_name)
         dt = str(getattr(self.model, "dtype", "float32")).removeprefix("torch.")
-        return f"nli:{self.model_name}@{rev}:max_length={self.max_length}" + ("" if dt == "float32" else f":{dt}")
+        return (f"nli:{self.model_name}@{rev}:max_length={self.max_length}"
+                f":groups={self.rows_per_group}x{self.batch_size}" + ("" if dt == "float32" else f":{dt}"))
 
     def pair_probabilities(self, premises: Sequence[str], hypotheses: Sequence[str], *,
                            progress: bool = True) -> np.ndarray:
@@ -202,13 +222,31 @@ class NLICrossEncoder:
         """Entailment probability for each (premise, hypothesis) pair, in input order: (n,)."""
         return self.pair_probabilities(premises, hypotheses, progress=progress)[:, self._ent]
 
+    def rows_probabilities(self, uniq: Sequence[str], r0: int, r1: int, *, progress: bool = True) -> np.ndarray:
+        """P (r1 - r0, n, C) for premises ``uniq[r0:r1]`` against every hypothesis of ``uniq``,
+        one group of :attr:`rows_per_group` rows at a time. ``r0:r1`` must be whole groups (the
+        last may end at ``n``): then the block has the bits of the same rows of
+        :meth:`probabilities`."""
+        uniq, rows, n = list(uniq), self.rows_per_group, len(uniq)
+        if not 0 <= r0 <= r1 <= n or r0 % rows or (r1 % rows and r1 != n):
+            raise ValueError(f"rows {r0}:{r1} of {n} are not whole groups of {rows} rows")
+        out = np.empty((r1 - r0, n, int(self.model.config.num_labels)))
+        bar = tqdm(total=(r1 - r0) * n, desc=f"NLI pairs ({self.model_name})", unit="pair",
+                   disable=not wanted(progress))
+        for g0 in range(r0, r1, rows):
+            g1 = min(r1, g0 + rows)
+            I, J = np.divmod(np.arange((g1 - g0) * n), n)
+            P = self.pair_probabilities([uniq[g0 + i] for i in I], [uniq[j] for j in J], progress=False)
+            out[g0 - r0:g1 - r0] = P.reshape(g1 - g0, n, -1)
+            bar.update((g1 - g0) * n)
+        bar.close()
+        return out
+
     def probabilities(self, texts: Sequence[str], *, progress: bool = True) -> np.ndarray:
         """P (N, N, C): the label probabilities of every ordered pair (premise = row)."""
         uniq, inv = unique_texts(validate_texts(texts))
-        n = len(uniq)
-        I, J = np.divmod(np.arange(n * n), n)
-        P = self.pair_probabilities([uniq[i] for i in I], [uniq[j] for j in J], progress=progress)
-        return P.reshape(n, n, -1)[np.ix_(inv, inv)]
+        P = self.rows_probabilities(uniq, 0, len(uniq), progress=progress)
+        return P[np.ix_(inv, inv)]
 
     def split(self, P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(R, predicted) from P (N, N, C): R the entailment probability, ``predicted`` True where

@@ -25,6 +25,7 @@ from ..encoders import check_available
 from ..paths import cache_dir as cache_root
 from ..store import BrokenStoreError, load_npy, read_json, save_npy, write_json
 from ..work import WorkUnit, embed_order, encode_chunk, store_vectors, unit_key
+from . import nli as nli_scorer
 from .data import Pool, load_study, unique_texts
 from .scorers import EmbeddingCosine, make_scorer, resolve_models
 
@@ -231,7 +232,10 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list[WorkUnit]:
 
     An NLI model gives one ``"score"`` unit per block of rows of the N × N matrix over the
     pool's unique sentences (``rates``: pairs per second, sizing a block to about a minute;
-    ``chunk``: rows per block). An embedding model (its texts are :func:`planned_texts`'), the
+    ``chunk``: rows per block), a block being whole groups of
+    :data:`compsem.ssm.nli.GROUP_ROWS` rows (``chunk`` and the rate's size rounded up to them):
+    the scorer batches each group on its own, so the blocks give the one-pass matrix's very
+    bits. An embedding model (its texts are :func:`planned_texts`'), the
     lexical baseline and a generator give one unit for the whole matrix; an embedding model's
     unit also returns its vectors, stored in the embedding cache.
     """
@@ -244,19 +248,21 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list[WorkUnit]:
     load = {k: params.get(k) for k in ("device", "dtype")}
     trc = params.get("trust_remote_code", False) is True   # a literal True only
     units = []
+    group = int(nli_scorer.GROUP_ROWS)
     for spec in per_model:
-        rows = n
+        rows, grouping = n, ()
         if spec.startswith("nli:"):
             rate = rates.get(spec)
-            rows = int(chunk) if chunk else (max(1, min(n, int(rate * _BLOCK_SECONDS // n))) if rate else n)
+            rows = int(chunk) if chunk else (int(rate * _BLOCK_SECONDS // n) if rate else n)
+            rows, grouping = max(1, -(-rows // group)) * group, (f"groups={group}",)   # whole groups
         blocks = [(r0, min(n, r0 + rows)) for r0 in range(0, n, rows)]
-        keys = [unit_key("score", spec, trc, checksum, r0, r1) for r0, r1 in blocks]
+        keys = [unit_key("score", spec, trc, checksum, r0, r1, *grouping) for r0, r1 in blocks]
         for (r0, r1), key in zip(blocks, keys):
             rate = rates.get(spec)
             work = n if not _pair_scorer(spec) else (r1 - r0) * n   # texts to embed, or pairs to score
             units.append(WorkUnit("score", spec, key, "ssm",
                                   {"texts": texts, "rows": (r0, r1), "blocks": keys, "checksum": checksum,
-                                   "trust_remote_code": trc, **load},
+                                   "trust_remote_code": trc, "group_rows": group, **load},
                                   (r1 - r0) * n, work / rate if rate else None))
     return units
 
@@ -282,16 +288,13 @@ def run_unit(unit: WorkUnit) -> dict:
                                    device=scorer.device), "texts": order}
         pos = {t: i for i, t in enumerate(order)}
         block = scorer.from_vectors(embedded["vectors"][[pos[t] for t in uniq]])[np.ix_(inv, inv)]
-    elif hasattr(scorer, "pair_probabilities"):
-        uniq, _ = unique_texts(p["texts"])
-        n = len(uniq)
-        I, J = np.divmod(np.arange((r1 - r0) * n), n)
-        block = scorer.pair_probabilities([uniq[r0 + i] for i in I], [uniq[j] for j in J], progress=False)
-        block = np.asarray(block, dtype=float).reshape(r1 - r0, n, -1)
+    elif hasattr(scorer, "rows_probabilities"):   # whole groups of rows, batched as the one pass does
+        scorer.group_rows = p["group_rows"]
+        block = scorer.rows_probabilities(unique_texts(p["texts"])[0], r0, r1, progress=False)
     else:
         block = _compute(scorer, p["texts"], progress=False)
     return {"identity": scorer.identity, "symmetric": bool(scorer.symmetric), "block": block,
-            "seconds": time.perf_counter() - t0, "by_unique": hasattr(scorer, "pair_probabilities"),
+            "seconds": time.perf_counter() - t0, "by_unique": hasattr(scorer, "rows_probabilities"),
             "embedded": embedded}
 
 

@@ -3,6 +3,7 @@ the driver stores them, the chapter's own calls then find everything; failures b
 from __future__ import annotations
 
 import csv
+import json
 import os
 import subprocess
 import sys
@@ -33,8 +34,8 @@ def ray_local():
 
 @pytest.fixture
 def one_thread():
-    """torch on one thread here, as in a Ray task with one CPU (Ray sets OMP_NUM_THREADS to the
-    task's CPUs): a matrix product may round differently on another number of threads."""
+    """torch on one thread here, hence in the Ray tasks too (they run on the driver's threads):
+    the tests' local oracle and the tasks round alike."""
     import torch
 
     before = torch.get_num_threads()
@@ -153,9 +154,11 @@ def _write_pool(folder):
 
 def test_nli_blocks_from_ray_equal_local_and_the_chapter_reads_the_matrix(tmp_path, monkeypatch, ray_local,
                                                                           one_thread):
-    from compsem.ssm.study import score_matrix
+    from compsem.ssm import nli as nli_scorer
     from compsem.ssm.data import load_study
+    from compsem.ssm.study import score_matrix
 
+    monkeypatch.setattr(nli_scorer, "GROUP_ROWS", 2)   # here and, through the units, on the workers
     pool = _write_pool(tmp_path)
     nli = tiny_bert_classifier(tmp_path / "nli", "a the dog man runs fast plays guitar".split(),
                                {0: "contradiction", 1: "entailment", 2: "neutral"}, initializer_range=0.5)
@@ -174,7 +177,41 @@ def test_nli_blocks_from_ray_equal_local_and_the_chapter_reads_the_matrix(tmp_pa
     for s in ("lexical", spec):
         np.testing.assert_array_equal(matrices["ray"][s], matrices["local"][s])
     direct = score_matrix(spec, texts, cache=False, progress=False)   # all pairs in one pass
-    np.testing.assert_allclose(matrices["local"][spec], direct, rtol=0, atol=1e-6)
+    np.testing.assert_array_equal(matrices["local"][spec], direct)
+    np.testing.assert_array_equal(matrices["ray"][spec], direct)
+
+
+@pytest.mark.slow
+def test_chapter_41_after_a_ray_prefetch_writes_the_csvs_of_a_plain_run(tmp_path, monkeypatch, ray_local):
+    """The shipped pool with a tiny NLI model: the chapter run on the prefetched blocks writes the
+    plain run's result files byte for byte. Two one-CPU workers, each running torch on as many
+    threads as this process (the default of ``threads_per_task``): on one thread the
+    probabilities differ by about 1e-6 on this CPU."""
+    import re
+
+    from compsem.book.runner import run_notebook
+    from compsem.ssm.data import load_study
+
+    texts = load_study(None)[0].texts
+    words = sorted({w for t in texts for w in re.findall(r"\w+|[^\w\s]", t.lower())})
+    nli = tiny_bert_classifier(tmp_path / "nli", words, {0: "contradiction", 1: "entailment", 2: "neutral"},
+                               lowercase=True, initializer_range=0.5)
+    params = {"models": ["lexical", f"nli:{nli}"]}
+    nb = NB / "41_ssm_matrices.ipynb"
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "plain"))
+    run_notebook(nb, params, out=tmp_path / "plain_out", progress=False)
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "ray"))
+    _, units = planned_work(nb, params, chunk=64)
+    assert [u.count for u in units if u.spec != "lexical"] == [64 * 251] * 3 + [59 * 251]
+    assert not run_units(units, engine="ray", progress=False).failed
+    stored = {p: p.stat().st_mtime_ns for p in (tmp_path / "ray" / "ssm_scores").glob("*.npy")}
+    run_notebook(nb, params, out=tmp_path / "ray_out", progress=False)
+    assert {p: p.stat().st_mtime_ns for p in (tmp_path / "ray" / "ssm_scores").glob("*.npy")} == stored
+    plain = sorted((tmp_path / "plain_out" / "results").rglob("*.*"))
+    assert plain and [p.relative_to(tmp_path / "plain_out") for p in plain] == \
+        [p.relative_to(tmp_path / "ray_out") for p in sorted((tmp_path / "ray_out" / "results").rglob("*.*"))]
+    for p in plain:
+        assert p.read_bytes() == (tmp_path / "ray_out" / p.relative_to(tmp_path / "plain_out")).read_bytes(), p.name
 
 
 def test_a_training_run_from_ray_equals_the_local_one_and_the_chapter_reuses_it(tiny_bert, tmp_path, monkeypatch,
@@ -195,6 +232,60 @@ def test_a_training_run_from_ray_equals_the_local_one_and_the_chapter_reuses_it(
     timing = {"train_seconds", "fill_seconds", "examples_per_s"}  # wall clock
     assert {k: v for k, v in rows["ray"].items() if k not in timing} == \
            {k: v for k, v in rows["local"].items() if k not in timing}
+
+
+@pytest.fixture(scope="module")
+def fusion_lm(tmp_path_factory):
+    from tests.compsem.setcomp.test_generate import WORDS
+    from tests.helpers.tiny import tiny_gpt2_lm
+
+    return tiny_gpt2_lm(tmp_path_factory.mktemp("fusion_lm") / "lm", words=WORDS, seed=4)
+
+
+def _fusion_params(tmp_path, folder, generator):
+    from tests.compsem.setcomp.test_generate import DOCS, chapter_params
+
+    docs = tmp_path / "docs.csv"
+    pd.DataFrame({"doc": list(DOCS), "text": list(DOCS.values())}).to_csv(docs, index=False)
+    return chapter_params(docs, generator, tmp_path / folder)
+
+
+def test_fusions_from_ray_equal_a_plain_build_and_a_lost_worker_leaves_only_its_batch(fusion_lm, tmp_path,
+                                                                                  ray_local, one_thread):
+    """Sampling at the pipeline's temperature with its seed: the same batch, the same answers
+    (torch on one thread here, as in the one-CPU tasks)."""
+    from compsem.setcomp.fusion import FusionCheckpoint
+    from tests.compsem.setcomp.test_generate import build
+    from tests.helpers.ray_tasks import die_once
+
+    nb = NB / "10_setcomp_data.ipynb"
+    plain = build(_fusion_params(tmp_path, "plain", f"gen:hf:{fusion_lm}"))
+    params = _fusion_params(tmp_path, "ray", f"gen:hf:{fusion_lm}")
+    _, units = planned_work(nb, params)
+    assert [u.kind for u in units] == ["generate"] * 3
+    marker = tmp_path / "die"
+    marker.touch()
+    units[1].payload["die_marker"] = str(marker)
+    out = run_units(units, engine="ray", retries=0, execute=die_once, progress=False)
+    assert list(out.failed) == [units[1].name] and len(out.computed) == 2
+    _, rest = planned_work(nb, params)
+    assert [u.key for u in rest] == [units[1].key]               # the rerun plans only the lost batch
+    again = run_units(rest, engine="ray", progress=False)
+    assert again.computed == [units[1].name] and not again.failed
+    after = build(params)
+    assert after["report"].n_requests == 0
+    pd.testing.assert_frame_equal(after["quintuples"], plain["quintuples"])
+    assert FusionCheckpoint(tmp_path / "ray" / "fusions.jsonl").done == \
+        FusionCheckpoint(tmp_path / "plain" / "fusions.jsonl").done
+
+
+def test_a_generator_that_cannot_load_is_reported_by_unit_and_the_exit_status_says_so(tmp_path, capsys):
+    params = _fusion_params(tmp_path, "build", f"gen:hf:{tmp_path / 'no-such-model'}")
+    code = cli.main(["prefetch", str(NB / "10_setcomp_data.ipynb"), "--quiet", "--retries", "0",
+                     *[x for k, v in params.items() for x in ("-p", k, json.dumps(v))]])
+    printed = capsys.readouterr().out
+    assert code == 3 and "3 failed" in printed and printed.count(f"FAILED generate gen:hf:{tmp_path}") == 3
+    assert not (tmp_path / "build" / "fusions.jsonl").exists()
 
 
 def test_the_book_and_compsem_run_never_import_ray():
@@ -230,25 +321,6 @@ def test_commit_dispatches_by_kind(tmp_path, fresh_cache):
     assert EmbeddingCache().count_cached("m", [text_key("x")]) == 1 and unit_done(unit)
 
 
-def test_units_are_dealt_longest_first_to_the_least_loaded_gpu():
-    from compsem.book.prefetch import _makespan
-
-    # 3 -> A, 3 -> B, 2 -> A (5), 2 -> B (5), 2 -> A (7)
-    assert _makespan([2, 3, 2, 3, 2], 2) == 7
-    assert _makespan([2, 3, 2, 3, 2], 1) == 12 and _makespan([2, 3, 2, 3, 2], 16) == 3
-
-
-def test_the_summary_spreads_each_study_over_the_gpus():
-    from compsem.book.prefetch import paper_scale_summary
-
-    table = pd.DataFrame({"study": ["s", "s", "s"], "model": ["a", "b", "c"], "kind": ["embed"] * 3,
-                          "units": pd.array([2, 1, None], dtype="Int64"), "gpu_hours": [1.0, 0.25, None]})
-    (row,) = paper_scale_summary(table, gpus=(1, 4)).to_dict("records")
-    # a: two units of 0.5 h, b: one of 0.25 h; c has no estimate
-    assert row == {"study": "s", "models": 3, "units": 3, "models_without_estimate": 1,
-                   "hours_on_1_gpus": 1.25, "hours_on_4_gpus": 0.5}
-
-
 def test_the_cluster_extra_and_its_dependencies_are_pinned_in_the_lock_file():
     import importlib.metadata as md
     import re
@@ -265,3 +337,22 @@ def test_the_cluster_extra_and_its_dependencies_are_pinned_in_the_lock_file():
             continue
         name = re.match(r"[A-Za-z0-9_.\-]+", req).group(0).lower().replace("_", "-")
         assert name in lock, f"ray needs {name}, not in requirements-lock.txt"
+
+
+def _torch_threads(unit):
+    import torch
+
+    return torch.get_num_threads()
+
+
+def test_a_ray_task_runs_torch_on_the_drivers_threads_unless_told(ray_local):
+    import torch
+
+    units = [work.WorkUnit("embed", "m", f"k{i}", "ssm") for i in range(2)]
+    for asked, want in ((None, torch.get_num_threads()), (1, 1)):
+        seen = []
+        out = run_units(units, engine="ray", threads_per_task=asked, progress=False, execute=_torch_threads,
+                        commit=lambda unit, threads: seen.append(threads), done=lambda unit: False)
+        assert not out.failed and seen == [want, want]
+    with pytest.raises(ValueError, match="threads_per_task"):
+        run_units(units, engine="ray", threads_per_task=0, progress=False)

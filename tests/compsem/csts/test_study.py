@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 import torch
 
+from compsem import paths
 from compsem.csts import data as cd
 from compsem.csts import study as st
 from compsem.csts import training as ct
@@ -65,7 +66,7 @@ def test_book_data_subsamples_and_planned_texts():
         st.attach(t.sentence2, t.condition))
     assert set(texts) == want and len(texts) == len(set(texts)) and planned["bow"] == texts
     # the chapter's defaults: 250 test pairs
-    nb = (st.paths.repo_root() / "notebooks" / "21_csts_zeroshot.ipynb").read_text()
+    nb = (paths.repo_root() / "notebooks" / "21_csts_zeroshot.ipynb").read_text()
     assert f"eval_pairs = {st.ZERO_SHOT_DEFAULTS['eval_pairs']} " in nb
 
 
@@ -87,7 +88,7 @@ def test_resolve_models_paper_fails_fast_offline(monkeypatch):
 
 
 def test_condition_prior_on_the_book_split_matches_the_datasheet():
-    text = " ".join((st.paths.data_dir("csts") / "DATASHEET.md").read_text().split())
+    text = " ".join((paths.data_dir("csts") / "DATASHEET.md").read_text().split())
     for split, (test, val) in {"pair": ("40.8", "37.8"), "sentence": ("41.6", "39.4")}.items():
         parts, _ = st.book_data("reannotated", split_seed=0, split=split)
         b = st.baselines(parts["train"], {"validation": parts["validation"], "test": parts["test"]}).set_index("split")

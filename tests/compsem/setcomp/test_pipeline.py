@@ -9,6 +9,7 @@ import pytest
 from compsem.errors import DataError
 from compsem.llm import make_generator
 from compsem.setcomp import pipeline as pl
+from compsem.setcomp import study
 
 # doc1: 5 sentences, all long enough -> windows at 0 and 2 (stride 2); doc2: 3 sentences -> one window
 DOCS = {
@@ -221,7 +222,7 @@ def test_build_dataset_end_to_end_and_reload(tmp_path):
     def orthogonal_embed(texts, spec):   # every distinct text its own axis: all cosines 0, every quintuple passes
         return np.eye(len(texts))
 
-    out = pl.build_dataset(DOCS, FakeGenerator(), tmp_path / "work", filter_encoders="fake", embed_fn=orthogonal_embed,
+    out = study.build_dataset(DOCS, FakeGenerator(), tmp_path / "work", filter_encoders="fake", embed_fn=orthogonal_embed,
                            max_requests_per_second=None, sleep=no_sleep)
     assert out["filter"].n_pass == 3
     assert {k: len(v) for k, v in out["tables"].items()} == {"overlap": 3, "difference": 18, "union": 6}
@@ -232,7 +233,7 @@ def test_build_dataset_end_to_end_and_reload(tmp_path):
 
 def test_build_dataset_without_usable_documents_is_a_clear_error(tmp_path):
     with pytest.raises(DataError, match="no quintuple"):
-        pl.build_dataset({"d": "Too short. Also short."}, FakeGenerator(), tmp_path, embed_fn=lambda t, s: None,
+        study.build_dataset({"d": "Too short. Also short."}, FakeGenerator(), tmp_path, embed_fn=lambda t, s: None,
                          max_requests_per_second=None)
 
 

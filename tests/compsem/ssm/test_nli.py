@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from compsem.errors import UnknownModelError
+from compsem.ssm import nli
 from compsem.ssm.nli import MissingEntailmentLabel, NLICrossEncoder, entailment_index, parse_nli_spec
 from tests.helpers.tiny import tiny_bert_classifier
 
@@ -81,7 +82,30 @@ def test_nli_scores_each_unique_pair_once(tiny_nli, monkeypatch):
     orig = scorer.pair_probabilities
     monkeypatch.setattr(scorer, "pair_probabilities", lambda a, b, **kw: (seen.append(len(a)), orig(a, b, **kw))[1])
     scorer.score(TEXTS, progress=False)
-    assert seen == [16]  # 4 unique texts -> 16 ordered pairs, not 25
+    assert seen == [16]  # 4 unique texts -> 16 ordered pairs, not 25 (one group of up to 16 rows)
+    seen.clear()
+    monkeypatch.setattr(nli, "GROUP_ROWS", 3)
+    scorer.score(TEXTS, progress=False)
+    assert seen == [12, 4]  # rows 0-2 with the 4 hypotheses, then row 3: each group batched on its own
+
+
+def test_a_block_of_whole_groups_has_the_bits_of_the_one_pass_rows(tiny_nli):
+    scorer = NLICrossEncoder(str(tiny_nli), batch_size=3, group_rows=2)
+    uniq = TEXTS[:4]
+    whole = scorer.probabilities(uniq, progress=False)
+    for r0, r1 in ((0, 2), (2, 4), (0, 4)):
+        np.testing.assert_array_equal(scorer.rows_probabilities(uniq, r0, r1, progress=False), whole[r0:r1])
+    np.testing.assert_allclose(whole, oracle(tiny_nli)[:4, :4], atol=1e-5)
+    three = TEXTS[:3]   # the last group may end early, at n
+    np.testing.assert_array_equal(scorer.rows_probabilities(three, 2, 3, progress=False),
+                                  scorer.probabilities(three, progress=False)[2:3])
+    for r0, r1 in ((1, 3), (2, 3)):   # half a group is batched otherwise: refused
+        with pytest.raises(ValueError, match="not whole groups of 2 rows"):
+            scorer.rows_probabilities(uniq, r0, r1)
+    # the batching is part of the identity: matrices batched otherwise are other cache entries
+    assert scorer.identity.endswith(":groups=2x3")
+    assert NLICrossEncoder(str(tiny_nli), model=scorer.model, tokenizer=scorer.tokenizer).identity.endswith(
+        f":groups={nli.GROUP_ROWS}x32")
 
 
 def test_unnamed_labels_are_an_error_that_names_the_option(unnamed_nli):
