@@ -206,11 +206,12 @@ def _phrases_values(v: PhrasesView) -> dict:
 def _single_values(v: SingleView) -> dict:
     r, ref, dec, tests = v.run, v.run.ref_model, v.dec, v.tests
     overall = {m: float(np.nanmean(res.single_an)) for m, res in r.main.items()}
-    # "lowest" only as far as the phrase-bootstrap intervals allow; a constant row is left out and named
+    # "lowest" only as far as the phrase-bootstrap intervals allow; a model that passes every phrase (a
+    # zero-width interval at 1) is the test's usual outcome, not a degenerate row: it stays in the ranking
     boot = [bootstrap(res.single_an, n_boot=v.params.get("n_boot", 1000), seed=v.params.get("seed", 0), warn=False)
             if v.params.get("n_boot", 1000) else None for res in r.main.values()]
     lows, highs = [b.low if b else np.nan for b in boot], [b.high if b else np.nan for b in boot]
-    bad = {m: why for (m, x), a, b in zip(overall.items(), lows, highs) if (why := degenerate_reason(x, a, b, constant=True))}
+    bad = {m: why for (m, x), a, b in zip(overall.items(), lows, highs) if (why := degenerate_reason(x, a, b))}
     out = {"an_low_sentence": Prose(leader_sentence(list(overall.values()), lows, highs, list(overall), higher=False,
                                                     what="share of AN phrases between their words", digits=3,
                                                     excluded=bad)),
