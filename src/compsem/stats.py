@@ -140,18 +140,20 @@ def leader(values, lows, highs, names: Sequence[str], *, higher: bool = True,
 
 
 def leader_sentence(values, lows, highs, names: Sequence[str], *, what: str, higher: bool = True,
-                    excluded: dict[str, str] | None = None, digits: int = 2, unit: str = "") -> str:
+                    excluded: dict[str, str] | None = None, digits: int = 2, unit: str = "",
+                    noun: str = "model") -> str:
     """One sentence naming the leader only as far as the intervals allow.
 
     ``what`` completes "has the highest …" (e.g. "RSA with the reference"). Separated: "`a` has
     the highest RSA (0.55 [0.50, 0.60]); its interval clears every other model's." Overlapping:
     "`a` has the highest RSA (…), but its interval overlaps that of `b`: the two are
     indistinguishable at this sample size." Excluded models are named at the end; when every
-    model is excluded the sentence says that none can be ranked, and why.
+    model is excluded the sentence says that none can be ranked, and why. ``noun`` names what
+    is ranked ("model", "configuration").
     """
     excluded = dict(excluded or {})
     if names and all(n in excluded for n in names):
-        return "No model can be ranked here: " + " ".join(f"`{n}`: {why}." for n, why in excluded.items())
+        return f"No {noun} can be ranked here: " + " ".join(f"`{n}`: {why}." for n, why in excluded.items())
     r = leader(values, lows, highs, names, higher=higher, excluded=excluded)
     i = list(names).index(r.name)
     v, lo, hi = (float(np.asarray(x, dtype=float)[i]) for x in (values, lows, highs))
@@ -159,9 +161,9 @@ def leader_sentence(values, lows, highs, names: Sequence[str], *, what: str, hig
     word = "highest" if higher else "lowest"
     others = len([n for n in names if n not in r.excluded]) - 1
     if not others:
-        text = f"`{r.name}` ({est}) is the only model that can be ranked here."
+        text = f"`{r.name}` ({est}) is the only {noun} that can be ranked here."
     elif not r.tied_with:
-        text = f"`{r.name}` has the {word} {what} ({est}), its interval clear of every other model's."
+        text = f"`{r.name}` has the {word} {what} ({est}), its interval clear of every other {noun}'s."
     else:
         them = "that of" if len(r.tied_with) == 1 else "those of"
         n = "the two are" if len(r.tied_with) == 1 else "they are"

@@ -96,6 +96,10 @@ def test_leader_sentence_words():
     assert leader_sentence([0.0, 1.0], [0.0, 1.0], [0.0, 1.0], ["a", "b"], what="x",
                            excluded={"a": "every item gives exactly 0", "b": "every item gives exactly 1"}) == \
         "No model can be ranked here: `a`: every item gives exactly 0. `b`: every item gives exactly 1."
+    s = leader_sentence([60.0, 50.0], [55.0, 45.0], [65.0, 54.0], ["bi/mse", "cross/mse"], what="test Spearman",
+                        digits=1, noun="configuration")
+    assert s == ("`bi/mse` has the highest test Spearman (60.0 [55.0, 65.0]), its interval clear of every other "
+                 "configuration's.")
 
 
 def test_versus_reference():

@@ -18,9 +18,11 @@ import warnings
 
 import numpy as np
 from scipy import stats as sstats
+from scipy.stats import rankdata, spearmanr
 from ..fmt import noun
 
-__all__ = ["correlations", "pair_accuracy", "pair_outcomes", "condition_prior", "quad_margin_loss"]
+__all__ = ["correlations", "pair_accuracy", "pair_outcomes", "condition_prior", "quad_margin_loss",
+           "pair_bootstrap_replicates", "pair_bootstrap_ci"]
 
 
 def correlations(pred, gold) -> dict:
@@ -156,3 +158,43 @@ def quad_margin_loss(score_high, score_low, *, margin: float) -> float:
     if hi.shape != lo.shape:
         raise ValueError(f"score_high and score_low shapes differ: {hi.shape} vs {lo.shape}")
     return float(np.maximum(0.0, margin + lo - hi).mean()) if hi.size else float("nan")
+
+
+def pair_bootstrap_replicates(pred, gold, pair_ids, *, n_boot: int = 1000, seed: int = 0) -> np.ndarray:
+    """Spearman ×100 of ``n_boot`` pair-resampled replicates (vectorised), shape ``(n_boot,)``.
+
+    Replicate b uses the pairs ``default_rng(seed).integers(0, n_pairs, (n_boot, n_pairs))[b]``
+    (pairs in sorted-id order), all rows of each drawn pair. Pairs of two rows and single rows
+    (partner unlabelled) may mix; then replicates are computed one by one.
+    """
+    pred = np.asarray(pred, dtype=float)
+    gold = np.asarray(gold, dtype=float)
+    ids = np.asarray(pair_ids).astype(str)
+    uniq, inv = np.unique(ids, return_inverse=True)
+    members = [np.flatnonzero(inv == j) for j in range(len(uniq))]
+    draw = np.random.default_rng(seed).integers(0, len(uniq), size=(n_boot, len(uniq)))
+    if len({len(m) for m in members}) != 1:  # e.g. a row whose partner was unlabelled: one replicate at a time
+        out = np.empty(n_boot)
+        for b in range(n_boot):
+            rows = np.concatenate([members[j] for j in draw[b]])
+            out[b] = 100 * spearmanr(pred[rows], gold[rows]).statistic
+        return out
+    M = np.stack(members)
+    idx = M[draw].reshape(n_boot, -1)
+    rp, rg = rankdata(pred[idx], axis=1), rankdata(gold[idx], axis=1)
+    rp -= rp.mean(1, keepdims=True)
+    rg -= rg.mean(1, keepdims=True)
+    den = np.sqrt((rp**2).sum(1) * (rg**2).sum(1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return 100 * (rp * rg).sum(1) / den
+
+
+def pair_bootstrap_ci(pred, gold, pair_ids, *, n_boot: int = 1000, seed: int = 0, level: float = 0.95):
+    """Percentile bootstrap CI of Spearman ×100 resampling sentence pairs; undefined
+    replicates are dropped (NaN bounds when none is defined)."""
+    rho = pair_bootstrap_replicates(pred, gold, pair_ids, n_boot=n_boot, seed=seed)
+    rho = rho[np.isfinite(rho)]
+    if not len(rho):   # every replicate undefined (e.g. constant predictions): no interval
+        return float("nan"), float("nan")
+    a = (1 - level) / 2
+    return float(np.quantile(rho, a)), float(np.quantile(rho, 1 - a))

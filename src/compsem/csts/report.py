@@ -26,7 +26,7 @@ from .study import pair_accuracy, zero_shot_scores
 from ..fmt import plural
 
 __all__ = ["HEADLINES", "VIEWS", "values", "headlines", "try_it", "paper_table", "data_values", "label_figure", "zero_shot_figure",
-           "zero_shot_values", "zero_shot_ranking", "prompting_values", "embedded_extreme_pct", "finetune_values", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
+           "zero_shot_values", "zero_shot_ranking", "prompting_values", "embedded_extreme_pct", "finetune_values", "ranking_sentence", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
 
 #: Part II's headline criterion in the cross-study profile.
 HEADLINES: tuple[Headline, ...] = (
@@ -262,7 +262,9 @@ def finetune_values(summary: pd.DataFrame, runs: pd.DataFrame, base: pd.DataFram
     q_first, q_last = runs.get("loss_first_quarter"), runs.get("loss_last_quarter")
     fell = float((q_last < q_first).mean()) * 100 if q_first is not None else np.nan
     precision = runs["precision_used"].dropna().unique() if "precision_used" in runs else []
+    rank = ranking_sentence(summary, split=split)
     return {
+        "ft_rank_sentence": Prose(rank), "ft_rank_plain": PlainText(rank.replace("`", "")),
         "ft_best_config": best.config, "ft_best_test": float(best[col]),
         "ft_best_minus_prior": float(best[col] - prior["spearman"]),
         "ft_best_pairacc": float(best[f"{split}_pair_accuracy_mean"]),
@@ -290,6 +292,18 @@ def finetune_values(summary: pd.DataFrame, runs: pd.DataFrame, base: pd.DataFram
         "ft_n_reused": int(runs.get("reused", pd.Series(False, index=runs.index)).sum()),
         "ft_n_runs": len(runs),
     }
+
+
+def ranking_sentence(summary: pd.DataFrame, *, split: str = "test") -> str:
+    """Which configuration scores highest on ``split``, said only as far as the intervals allow
+    (:func:`compsem.stats.leader_sentence`): each configuration's mean Spearman over seeds with
+    the mean of its runs' pair-bootstrap intervals (:func:`compsem.csts.tables.summarise`).
+    Runs recorded without an interval give an undefined one, which separates nothing."""
+    col = f"{split}_spearman"
+    nan = pd.Series(np.nan, index=summary.index)
+    lo, hi = summary.get(f"{col}_ci_low_mean", nan), summary.get(f"{col}_ci_high_mean", nan)
+    return leader_sentence(summary[f"{col}_mean"], lo, hi, list(summary["config"]), what="test Spearman",
+                           digits=1, noun="configuration")
 
 
 def finetune_chapter_values(res, summary: pd.DataFrame, *, split: str = "test", headline: str = "bi/quad+mse") -> dict:

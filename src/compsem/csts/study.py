@@ -70,8 +70,11 @@ def pair_accuracy(scores, df: pd.DataFrame, *, label_ties: str = "exclude") -> f
     return metrics.pair_accuracy(s[hi], s[lo])
 
 
-def score_row(pred, df: pd.DataFrame, prefix: str = "") -> dict:
-    """Spearman, Pearson, both pair accuracies and the counts for predictions on ``df``."""
+def score_row(pred, df: pd.DataFrame, prefix: str = "", *, ci: bool = False, seed: int = 0) -> dict:
+    """Spearman, Pearson, both pair accuracies and the counts for predictions on ``df``; with
+    ``ci`` also the Spearman's 95 % pair-bootstrap interval (``spearman_ci_low``/``_high``,
+    :func:`~compsem.csts.metrics.pair_bootstrap_ci`, 1,000 resamples with ``seed``), which lets a
+    page rank fine-tuned configurations only as far as their intervals allow."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         corr = metrics.correlations(pred, df["label"].to_numpy())
@@ -80,7 +83,9 @@ def score_row(pred, df: pd.DataFrame, prefix: str = "") -> dict:
     return {f"{prefix}spearman": corr["spearman"], f"{prefix}pearson": corr["pearson"], f"{prefix}n": corr["n"],
             f"{prefix}pair_accuracy": pair_accuracy(pred, df, label_ties="exclude"),
             f"{prefix}pair_accuracy_with_ties": pair_accuracy(pred, df, label_ties="include"),
-            f"{prefix}n_pairs": len(hi_all), f"{prefix}n_tied_pairs": len(hi_all) - len(hi_nt)}
+            f"{prefix}n_pairs": len(hi_all), f"{prefix}n_tied_pairs": len(hi_all) - len(hi_nt),
+            **({} if not ci else dict(zip((f"{prefix}spearman_ci_low", f"{prefix}spearman_ci_high"),
+                                          metrics.pair_bootstrap_ci(pred, df["label"], df["pair_id"], seed=seed))))}
 
 
 def zero_shot_scores(df: pd.DataFrame, model: str, *, template: str = DEFAULT_TEMPLATE,
@@ -165,7 +170,7 @@ def _fit_and_score(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd
            "precision_used": hist["precision"], "fused_adamw": hist["fused_adamw"],
            "examples_per_s": hist["n_train_rows"] * cfg.epochs / max(hist["seconds"], 1e-9)}
     for name, df in eval_sets.items():
-        row.update(score_row(predict(model, df), df, prefix=f"{name}_"))
+        row.update(score_row(predict(model, df), df, prefix=f"{name}_", ci=True))
     return model, row
 
 

@@ -8,51 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.stats import rankdata, spearmanr
 
 from . import metrics
+from .metrics import pair_bootstrap_ci, pair_bootstrap_replicates  # noqa: F401  (re-exported)
 from .study import pair_accuracy
 
 __all__ = ["pair_bootstrap_replicates", "pair_bootstrap_ci", "zero_shot_table", "summarise", "mean_pm_std",
            "with_baseline"]
-
-
-def pair_bootstrap_replicates(pred, gold, pair_ids, *, n_boot: int = 1000, seed: int = 0) -> np.ndarray:
-    """Spearman ×100 of ``n_boot`` pair-resampled replicates (vectorised), shape ``(n_boot,)``.
-
-    Replicate b uses the pairs ``default_rng(seed).integers(0, n_pairs, (n_boot, n_pairs))[b]``
-    (pairs in sorted-id order), all rows of each drawn pair. Pairs of two rows and single rows
-    (partner unlabelled) may mix; then replicates are computed one by one.
-    """
-    pred = np.asarray(pred, dtype=float)
-    gold = np.asarray(gold, dtype=float)
-    ids = np.asarray(pair_ids).astype(str)
-    uniq, inv = np.unique(ids, return_inverse=True)
-    members = [np.flatnonzero(inv == j) for j in range(len(uniq))]
-    draw = np.random.default_rng(seed).integers(0, len(uniq), size=(n_boot, len(uniq)))
-    if len({len(m) for m in members}) != 1:  # e.g. a row whose partner was unlabelled: one replicate at a time
-        out = np.empty(n_boot)
-        for b in range(n_boot):
-            rows = np.concatenate([members[j] for j in draw[b]])
-            out[b] = 100 * spearmanr(pred[rows], gold[rows]).statistic
-        return out
-    M = np.stack(members)
-    idx = M[draw].reshape(n_boot, -1)
-    rp, rg = rankdata(pred[idx], axis=1), rankdata(gold[idx], axis=1)
-    rp -= rp.mean(1, keepdims=True)
-    rg -= rg.mean(1, keepdims=True)
-    den = np.sqrt((rp**2).sum(1) * (rg**2).sum(1))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return 100 * (rp * rg).sum(1) / den
-
-
-def pair_bootstrap_ci(pred, gold, pair_ids, *, n_boot: int = 1000, seed: int = 0, level: float = 0.95):
-    """Percentile bootstrap CI of Spearman ×100 resampling sentence pairs; undefined
-    replicates are dropped."""
-    rho = pair_bootstrap_replicates(pred, gold, pair_ids, n_boot=n_boot, seed=seed)
-    rho = rho[np.isfinite(rho)]
-    a = (1 - level) / 2
-    return float(np.quantile(rho, a)), float(np.quantile(rho, 1 - a))
 
 
 def zero_shot_table(scores: dict, df: pd.DataFrame, *, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
@@ -74,8 +36,10 @@ def zero_shot_table(scores: dict, df: pd.DataFrame, *, n_boot: int = 1000, seed:
 
 
 def summarise(runs: pd.DataFrame, *, by=("config",), splits=("validation", "test")) -> pd.DataFrame:
-    """Mean ± std over seeds of each split's Spearman, Pearson and pair accuracies."""
-    stats = ("spearman", "pearson", "pair_accuracy", "pair_accuracy_with_ties")
+    """Mean ± std over seeds of each split's Spearman, Pearson and pair accuracies, and the mean
+    over seeds of each run's pair-bootstrap interval of the Spearman (``*_spearman_ci_low_mean``,
+    ``*_spearman_ci_high_mean``; present when the runs recorded one)."""
+    stats = ("spearman", "pearson", "pair_accuracy", "pair_accuracy_with_ties", "spearman_ci_low", "spearman_ci_high")
     cols = [f"{s}_{m}" for s in splits for m in stats if f"{s}_{m}" in runs]
     g = runs.groupby(list(by), sort=False)[cols]
     out = pd.concat([g.mean().add_suffix("_mean"), g.std(ddof=1).add_suffix("_std")], axis=1)

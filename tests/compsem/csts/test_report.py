@@ -106,3 +106,29 @@ def test_zero_shot_ranking_by_hand():
     # |ρ|: m1's interval [-40, -20] folds to [20, 40]; m2's [-5, 15] contains 0 and folds to [0, 15]: separated
     assert out["zs_abs_sentence"] == ("`m1 (condition attached)` has the highest absolute Spearman (30.0 [20.0, 40.0]), "
                                       "its interval clear of every other model's.")
+
+
+def test_the_top_configuration_is_named_only_as_far_as_the_intervals_allow():
+    summary = pd.DataFrame({"config": ["bi/mse", "bi/quad+mse", "cross/mse"],
+                            "test_spearman_mean": [61.8, 56.4, 46.5],
+                            "test_spearman_ci_low_mean": [57.0, 51.5, 41.0],
+                            "test_spearman_ci_high_mean": [66.0, 61.0, 51.9]})
+    # 57.0 <= 61.0: bi/quad+mse overlaps the leader; cross/mse (high 51.9 < 57.0) does not
+    assert R.ranking_sentence(summary) == (
+        "`bi/mse` has the highest test Spearman (61.8 [57.0, 66.0]), but its interval overlaps that of "
+        "`bi/quad+mse`: the two are indistinguishable at this sample size.")
+    # runs recorded before the intervals existed: no interval, no separation
+    old = summary.drop(columns=["test_spearman_ci_low_mean", "test_spearman_ci_high_mean"])
+    assert R.ranking_sentence(old).startswith("`bi/mse` has the highest test Spearman (61.8), but its interval "
+                                              "overlaps those of `bi/quad+mse` and `cross/mse`")
+
+
+def test_a_run_records_a_pair_bootstrap_interval_of_its_spearman():
+    # predictions that order every row as its label does: every resample gives Spearman 100
+    df = pd.DataFrame({"pair_id": ["p1", "p1", "p2", "p2", "p3", "p3"], "label": [1.0, 2.0, 3.0, 4.0, 5.0, 4.5],
+                       "sentence1": list("abcdef"), "sentence2": list("ghijkl"), "condition": list("mnopqr"),
+                       "role": ["low", "high", "low", "high", "high", "low"]})
+    row = S.score_row(df["label"].to_numpy() * 2, df, prefix="test_", ci=True)
+    assert row["test_spearman"] == pytest.approx(100) and row["test_spearman_ci_low"] == pytest.approx(100)
+    assert row["test_spearman_ci_high"] == pytest.approx(100)
+    assert "test_spearman_ci_low" not in S.score_row(df["label"].to_numpy(), df, prefix="test_")
