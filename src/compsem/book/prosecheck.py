@@ -27,7 +27,9 @@ import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+
 from ..fmt import plural
+from .gluecheck import undefined_glue
 
 __all__ = ["stderr_outputs", "progress_bars", "plural_templates", "missing_paths", "interval_mismatches",
            "negative_zeros", "typed_numbers", "table_formats", "prose_check"]
@@ -391,4 +393,5 @@ def prose_check(executed_dir: Path, root: Path, book_dir: Path | None = None) ->
     executed_dir = Path(executed_dir)
     return (stderr_outputs(executed_dir) + progress_bars(executed_dir) + plural_templates(executed_dir, book_dir)
             + missing_paths(executed_dir, root, book_dir) + interval_mismatches(executed_dir)
-            + negative_zeros(executed_dir) + table_formats(executed_dir) + typed_numbers(executed_dir))
+            + negative_zeros(executed_dir) + table_formats(executed_dir) + typed_numbers(executed_dir)
+            + undefined_glue(executed_dir, book_dir))

@@ -245,3 +245,23 @@ def test_main_notebooks_only_fails_on_a_planted_defect(clean_book, capsys):
     _nb(clean_book / "executed" / "10_page.ipynb", CLEAN + [_md("The gap is 0.167.")])
     assert main(args) == 1
     assert "types the number 0.167" in capsys.readouterr().out
+
+
+def _glued(name, text):
+    return {"output_type": "display_data", "metadata": {"scrapbook": {"name": name, "mime_prefix": ""}},
+            "data": {"application/papermill.record/text/plain": text}}
+
+
+def test_a_glued_value_the_prose_shows_must_be_defined(clean_book):
+    cells = CLEAN + [_code(_glued("hours", "nan"), _glued("rate", "34.1"), _glued("unused", "nan")),
+                     _md("Training takes {glue:text}`hours:.1f` hours at {glue:text}`rate:.0f` per second.")]
+    _nb(clean_book / "executed" / "22_page.ipynb", cells)
+    (clean_book / "repo" / "book" / "part.md").write_text(
+        "Its {glue:text}`../notebooks/22_page.ipynb::hours:.1f` hours, at "
+        "{glue:text}`../notebooks/22_page.ipynb::rate:.0f`.\n")
+    problems = _check(clean_book)
+    assert [p for p in problems if "glued value" in p] == [
+        "22_page.ipynb: the glued value `hours` is nan where the prose shows it: compute it, or say why it is "
+        "undefined",
+        "book/part.md: the glued value `hours` of 22_page is nan where the prose shows it: compute it, or say "
+        "why it is undefined"]

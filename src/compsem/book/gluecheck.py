@@ -1,0 +1,61 @@
+"""A glued number the prose shows must be defined: ``make check-book`` flags a ``{glue}`` role
+(on its own page, or another page's ``path::key``) whose value is NaN, infinite or None.
+
+Such a value reaches the page as the word "nan": a rate that a renamed benchmark field left
+undefined once printed "Part II's fine-tuning runs its nan hours". The fix belongs where the
+value is computed, or in a sentence that says why it is undefined.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+__all__ = ["UNDEFINED", "glued_values", "undefined_glue"]
+
+#: How an undefined value reads as text (``repr`` of NaN, infinities, None, pandas' NA).
+UNDEFINED = {"nan", "inf", "-inf", "none", "<na>", "nat"}
+_ROLE = re.compile(r"\{glue(?::[a-z]+)?\}`([^`]+)`")
+
+
+def glued_values(nb: Path) -> dict[str, str]:
+    """``{key: text}`` of every value an executed notebook glued (its plain-text form)."""
+    out = {}
+    for cell in json.loads(Path(nb).read_text(encoding="utf-8")).get("cells", []):
+        for o in cell.get("outputs", []):
+            name = o.get("metadata", {}).get("scrapbook", {}).get("name")
+            data = {k.rsplit("papermill.record/", 1)[-1]: v for k, v in o.get("data", {}).items()}
+            if name and "text/plain" in data:
+                text = data["text/plain"]
+                out[name] = "".join(text) if isinstance(text, list) else str(text)
+    return out
+
+
+def _refs(markdown: str) -> list[tuple[str | None, str]]:
+    """``(notebook name or None for this page, key)`` of each glue role in ``markdown``."""
+    refs = []
+    for body in _ROLE.findall(markdown):
+        page, sep, rest = body.partition("::")
+        refs.append((Path(page).stem, rest.split(":")[0]) if sep else (None, body.split(":")[0]))
+    return refs
+
+
+def undefined_glue(executed_dir: Path, book_dir: Path | None = None) -> list[str]:
+    """Problems: each glue role of a chapter (its markdown cells) or of a prose page in
+    ``book_dir`` whose value is undefined (:data:`UNDEFINED`)."""
+    values = {nb.stem: glued_values(nb) for nb in sorted(Path(executed_dir).glob("*.ipynb"))}
+    pages = [(nb.name, nb.stem, "".join("".join(c.get("source", [])) for c in
+                                        json.loads(nb.read_text(encoding="utf-8")).get("cells", [])
+                                        if c.get("cell_type") == "markdown"))
+             for nb in sorted(Path(executed_dir).glob("*.ipynb"))]
+    if book_dir is not None:
+        pages += [(f"book/{p.name}", None, p.read_text(encoding="utf-8")) for p in sorted(Path(book_dir).glob("*.md"))]
+    problems = []
+    for label, own, text in pages:
+        for page, key in _refs(text):
+            value = values.get(page or own, {}).get(key)
+            if value is not None and value.strip().strip("'\"").lower() in UNDEFINED:
+                problems.append(f"{label}: the glued value `{key}`{f' of {page}' if page else ''} is "
+                                f"{value.strip()} where the prose shows it: compute it, or say why it is undefined")
+    return problems
