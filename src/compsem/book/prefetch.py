@@ -30,6 +30,7 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from .. import studies, work
+from ..fmt import noun
 from ..reference import paper_match
 from ..work import WorkUnit
 from .plan import REFERENCE_MODEL, notebook_parameters, throughputs
@@ -104,7 +105,7 @@ def planned_work(notebook: str | Path, overrides: Mapping[str, Any] | None = Non
     defaults = notebook_parameters(notebook)
     unknown = sorted(set(overrides or {}) - set(defaults))
     if unknown:
-        raise ValueError(f"{Path(notebook).name} has no parameter(s) {unknown}; its parameters are: "
+        raise ValueError(f"{Path(notebook).name} has no {noun(len(unknown), 'parameter')} {unknown}; its parameters are: "
                          f"{', '.join(defaults)}")
     params = {**defaults, **(overrides or {})}
     entry = studies.of_notebook(notebook)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..encoders import resolve_models
+from ..fmt import plural
 from ..llm import Generator, RateLimiter, generator_name, make_generator
 
 __all__ = ["SYSTEM_PROMPT", "TEMPERATURE", "max_words", "fusion_messages", "clean_fusion", "fusion_generator",
@@ -214,5 +215,5 @@ def fuse_batch(gen: Generator, pairs: Sequence[tuple[str, str]], *, max_retries:
         if attempt < max_retries:
             sleep(retry_wait * 2 ** attempt)
     res.failures = {fusion_key(name, a, b): (a, b, last) for a, b in pending}
-    log.error("%d fusion(s) given up after %d attempts: %s", len(pending), max_retries + 1, last)
+    log.error("%s given up after %d attempts: %s", plural(len(pending), "fusion"), max_retries + 1, last)
     return res

@@ -43,6 +43,7 @@ import pandas as pd
 
 from ..data import read_table
 from ..errors import DataError
+from ..fmt import plural
 from ..llm import Generator, RateLimiter
 from ..paths import repo_root
 from ..work import WorkUnit, unit_key
@@ -209,7 +210,7 @@ def build_quintuples(documents: Iterable[str] | Mapping[str, str], generator: st
     df.insert(0, "id", [f"{d}-{i:04d}" for d, i in zip(df["doc_id"], df["index"])])
     rep.n_quintuples = len(df)
     if ckpt.n_corrupt:
-        log.warning("checkpoint %s: %d unreadable line(s) ignored", ckpt.path, ckpt.n_corrupt)
+        log.warning("checkpoint %s: %s ignored", ckpt.path, plural(ckpt.n_corrupt, "unreadable line"))
     return df, rep
 
 
@@ -329,8 +330,8 @@ def store_generate_unit(unit: WorkUnit, result: BatchResult) -> None:
     ckpt.record(result, unit.payload["name"])
     _CHECKPOINTS[str(Path(path).resolve())] = (_signature(str(Path(path).resolve())), ckpt)
     if result.failures:
-        log.warning("%s: %d fusion(s) failed (see %s); a rerun asks for them again", unit.name,
-                    len(result.failures), ckpt.failures_path)
+        log.warning("%s: %s failed (see %s); a rerun asks for them again", unit.name,
+                    plural(len(result.failures), "fusion"), ckpt.failures_path)
 
 
 def generate_unit_done(unit: WorkUnit) -> bool:

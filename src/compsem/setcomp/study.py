@@ -28,6 +28,7 @@ import pandas as pd
 from ..cache import embed
 from ..encoders import check_available, get_encoder
 from ..encoders import resolve_models as resolve_specs
+from ..fmt import noun
 from ..measures import cosine
 from ..errors import DataError
 from ..work import WorkUnit, embed_units
@@ -333,7 +334,7 @@ def _build_arguments(params: Mapping) -> tuple[dict[str, str], str, Path, dict]:
     options = dict(params.get("build_options") or {})
     unknown = sorted(set(options) - set(BUILD_OPTIONS))
     if unknown:
-        raise ValueError(f"build_options has no option(s) {unknown}; it takes {', '.join(BUILD_OPTIONS)}")
+        raise ValueError(f"build_options has no {noun(len(unknown), 'option')} {unknown}; it takes {', '.join(BUILD_OPTIONS)}")
     if not params.get("generator"):
         raise ValueError("documents is set but generator is empty: name the fusion model, a compsem.llm spec "
                          "('gen:openai:NAME', 'gen:hf:NAME') or 'paper'")
