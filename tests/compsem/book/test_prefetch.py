@@ -304,7 +304,7 @@ def test_outcome_summary_counts_and_names_failures():
 
 
 def test_a_parameter_the_chapter_does_not_have_is_refused_by_name():
-    with pytest.raises(ValueError, match=r"31_montague_single.ipynb has no parameter\(s\) \['modles'\]"):
+    with pytest.raises(ValueError, match=r"31_montague_single.ipynb has no parameter \['modles'\]"):
         planned_work(NB / "31_montague_single.ipynb", {"modles": ["sbert-mini"]})
 
 
