@@ -17,13 +17,16 @@ import seaborn as sns
 from compsem import figures
 from compsem.encoders import validate_texts
 from compsem import reference as _reference
-from compsem.results import Headline, PlainText, Prose, bootstrap_headline
+from compsem.results import Headline, Prose, bootstrap_headline
 from compsem.stats import bootstrap, degenerate_reason, leader_sentence
 
 from . import metrics
 from .data import LoadReport, load_csts, pair_index
 from .study import pair_accuracy, zero_shot_scores
-from ..fmt import plural
+# chapters 22-23 (re-exported: the report face)
+from .views import (_shown, _vs_prior, ablation_values, finetune_chapter_values, finetune_values,  # noqa: F401
+                    official_text, other_data_values, ranking_sentence, scaling_figure, scaling_values,
+                    seed_figure, setup_text)
 
 __all__ = ["HEADLINES", "VIEWS", "values", "headlines", "try_it", "paper_table", "data_values", "label_figure", "zero_shot_figure",
            "zero_shot_values", "zero_shot_ranking", "prompting_values", "embedded_extreme_pct", "finetune_values", "ranking_sentence", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
@@ -33,12 +36,6 @@ HEADLINES: tuple[Headline, ...] = (
     Headline("CSTS", "II", "C-STS zero-shot pair accuracy", "%", 50.0, "sentence pairs",
              "with the condition attached, the C-High row scores above the C-Low row"),
 )
-
-
-def _shown(fig):
-    """Close ``fig`` in pyplot (a notebook shows the returned figure once, not twice)."""
-    plt.close(fig)
-    return fig
 
 
 def paper_table(name: str) -> pd.DataFrame:
@@ -230,195 +227,6 @@ def zero_shot_values(zs: pd.DataFrame, scores: dict, df: pd.DataFrame, models: S
         "zs_prior_spearman": float(prior["spearman"]), "zs_prior_pairacc": float(prior["pair_accuracy"]),
         **zero_shot_ranking(zs, scores, df, models, n_boot=n_boot, seed=seed),
     }
-
-
-# ---------------------------------------------------------------------------------------------
-# chapters 22-23: fine-tuning, ablation, scaling
-# ---------------------------------------------------------------------------------------------
-def _vs_prior(diff: float) -> str:
-    """``"3.2 points above"`` / ``"1.5 points below"`` / ``"undefined"`` for a Spearman difference."""
-    if not np.isfinite(diff):
-        return "undefined"
-    return f"{abs(diff):.1f} points {'above' if diff >= 0 else 'below'}"
-
-
-def finetune_values(summary: pd.DataFrame, runs: pd.DataFrame, base: pd.DataFrame, *, split: str = "test",
-                    headline: str = "bi/quad+mse") -> dict:
-    """Glue values of the fine-tuning chapter: best config, per-encoding bests, the baseline, the
-    headline config (``headline``, read by the Part's opening page) against the prior."""
-    prior = base.set_index("split").loc[split]
-    col = f"{split}_spearman_mean"
-    best = summary.loc[summary[col].idxmax()]
-    enc = summary["config"].str.split("/").str[0].str.split("-").str[0]
-    by_enc = summary.assign(encoding=enc).groupby("encoding")[col].max()
-    bi = summary[enc == "bi"]
-    best_bi = bi.loc[bi[col].idxmax()] if len(bi) else None
-    sd = float(best[f"{split}_spearman_std"])
-    max_sd = float(summary[f"{split}_spearman_std"].max())
-    head = summary[summary["config"].str.endswith(headline)]
-    head_val = float(head[col].max()) if len(head) else np.nan
-    head_runs = runs[runs["config"] == headline] if "config" in runs else runs.iloc[:0]
-    n_pairs = int((head_runs if len(head_runs) else runs)["n_train_pairs"].iloc[0])
-    q_first, q_last = runs.get("loss_first_quarter"), runs.get("loss_last_quarter")
-    fell = float((q_last < q_first).mean()) * 100 if q_first is not None else np.nan
-    precision = runs["precision_used"].dropna().unique() if "precision_used" in runs else []
-    rank = ranking_sentence(summary, split=split)
-    return {
-        "ft_rank_sentence": Prose(rank), "ft_rank_plain": PlainText(rank.replace("`", "")),
-        "ft_best_config": best.config, "ft_best_test": float(best[col]),
-        "ft_best_minus_prior": float(best[col] - prior["spearman"]),
-        "ft_best_pairacc": float(best[f"{split}_pair_accuracy_mean"]),
-        "ft_best_sd_text": f"{sd:.1f}" if np.isfinite(sd) else "undefined (one seed)",
-        "ft_max_std_text": f"{max_sd:.1f} points" if np.isfinite(max_sd) else "an unknown amount (one seed gives no spread)",
-        "ft_cross": float(by_enc.get("cross", np.nan)), "ft_bi": float(by_enc.get("bi", np.nan)),
-        "ft_tri": float(by_enc.get("tri", np.nan)),
-        "ft_bi_best": float(best_bi[col]) if best_bi is not None else np.nan,
-        "ft_bi_minus_prior": float(best_bi[col] - prior["spearman"]) if best_bi is not None else np.nan,
-        "ft_best_vs_prior_text": _vs_prior(float(best[col] - prior["spearman"])),
-        "ft_bi_vs_prior_text": _vs_prior(float(best_bi[col] - prior["spearman"]) if best_bi is not None else np.nan),
-        "ft_headline_config": headline, "ft_headline_test": head_val,
-        "ft_headline_vs_prior_text": _vs_prior(head_val - float(prior["spearman"])),
-        # the Part's opening page reads these three from this chapter, as plain text
-        "ft_headline_config_plain": PlainText(headline), "ft_best_config_plain": PlainText(best.config),
-        "ft_headline_vs_prior_plain": PlainText(_vs_prior(head_val - float(prior["spearman"]))),
-        "ft_headline_n_pairs": n_pairs, "ft_n_test_pairs": int(runs[f"{split}_n_pairs"].iloc[0]),
-        "ft_prior": float(prior["spearman"]), "ft_prior_pearson": float(prior["pearson"]),
-        "ft_prior_seen_pct": float(prior["share_conditions_seen_%"]),
-        "ft_loss_fell_pct": fell,
-        "ft_n_test_rows": int(runs[f"{split}_n"].iloc[0]), "ft_n_train_rows": int(runs["n_train_rows"].iloc[0]),
-        "ft_train_minutes": float(runs["train_seconds"].sum() / 60),
-        "ft_examples_per_s": float(runs["examples_per_s"].median()),
-        "ft_precision": ", ".join(map(str, precision)) or "not recorded",
-        "ft_n_reused": int(runs.get("reused", pd.Series(False, index=runs.index)).sum()),
-        "ft_n_runs": len(runs),
-    }
-
-
-def ranking_sentence(summary: pd.DataFrame, *, split: str = "test") -> str:
-    """Which configuration scores highest on ``split``, said only as far as the intervals allow
-    (:func:`compsem.stats.leader_sentence`): each configuration's mean Spearman over seeds with
-    the mean of its runs' pair-bootstrap intervals (:func:`compsem.csts.tables.summarise`).
-    Runs recorded without an interval give an undefined one, which separates nothing."""
-    col = f"{split}_spearman"
-    nan = pd.Series(np.nan, index=summary.index)
-    lo, hi = summary.get(f"{col}_ci_low_mean", nan), summary.get(f"{col}_ci_high_mean", nan)
-    return leader_sentence(summary[f"{col}_mean"], lo, hi, list(summary["config"]), what="test Spearman",
-                           digits=1, noun="configuration")
-
-
-def finetune_chapter_values(res, summary: pd.DataFrame, *, split: str = "test", headline: str = "bi/quad+mse") -> dict:
-    """Every glue value of the fine-tuning chapter from its :class:`compsem.csts.study.CstsRun`:
-    :func:`finetune_values`, the set-up in words (with the precision the runs used), the
-    ``official`` preset in words and, with ``eval_data``, :func:`other_data_values`."""
-    v = finetune_values(summary, res.runs, res.baselines, split=split, headline=headline)
-    v["ft_setup"] = setup_text(res.configs[0], res.seeds, v["ft_precision"])
-    v["ft_official"] = official_text()
-    if res.other_report is not None:
-        v.update(other_data_values(res))
-    return v
-
-
-def other_data_values(res, *, split: str = "other") -> dict:
-    """Glue values of a reader's ``eval_data`` file: rows read and left out, the headline
-    config's Spearman on it and the condition prior on the same rows."""
-    rep = res.other_report
-    base = res.baselines.set_index("split").loc[split]
-    col = f"{split}_spearman"
-    best = res.runs.groupby("config")[col].mean()
-    return {"od_source": str(rep.source), "od_rows_read": rep.n_rows_read, "od_unlabelled": rep.n_unlabelled,
-            "od_rows": rep.n_rows, "od_best_config": str(best.idxmax()), "od_best": float(best.max()),
-            "od_prior": float(base["spearman"]), "od_vs_prior_text": _vs_prior(float(best.max() - base["spearman"]))}
-
-
-def official_text() -> str:
-    """The ``official`` preset in words, read from :data:`compsem.csts.config.PRESETS`."""
-    from .config import PRESETS
-
-    o = PRESETS["official"]
-    layers = "the full network" if o["train_layers"] is None else f"the top {o['train_layers']} layers"
-    pool = {"cls": "[CLS] pooling", "mean": "mean pooling", "cls_mlp": "[CLS] + MLP pooling"}[o["pooling"]]
-    return (f"{layers}, {pool} {'with' if o['transform'] else 'without'} the Dropout–Linear–activation transform, "
-            f"margin {o['margin']:g}, length {o['max_length']}, {o['batch_size']} rows per step × "
-            f"{o['grad_accum']} accumulation steps ({o['batch_size'] * o['grad_accum']} rows per update), learning "
-            f"rate {o['lr']:g}, weight decay {o['weight_decay']:g}, {o['epochs']} epochs")
-
-
-def ablation_values(abl_sum: pd.DataFrame, base: pd.DataFrame, abl_runs: pd.DataFrame, modes) -> dict:
-    """Glue values of the data ablation: each input mode's test Spearman and the paper's (Table
-    10), the prior on the same rows, the training size."""
-    g = abl_sum.set_index("input_mode")["test_spearman_mean"]
-    p10 = paper_table("table10_ablation").set_index("input_mode")
-    out = {f"abl_{m}": float(g.get(m, np.nan)) for m in modes}
-    out.update({f"abl_p_{m}": float(p10["spearman"].get(m, np.nan)) for m in modes})
-    out.update({"abl_prior": float(base["spearman"].iloc[0]), "abl_n_train": int(abl_runs["n_train_rows"].iloc[0]),
-                "abl_n_train_pairs": int(abl_runs["n_train_pairs"].iloc[0]), "abl_paper_model": str(p10["model"].iloc[0]),
-                "abl_full_minus_cond": float(g.get("full", np.nan) - g.get("condition_only", np.nan))})
-    return out
-
-
-def scaling_values(scale: pd.DataFrame, prior_curve: pd.DataFrame, cfg, seeds) -> dict:
-    """Glue values of the scaling curve: first and last point of the first config and of the
-    prior, the sizes, Figure 3's two stated values, the set-up."""
-    first_cfg = scale["config"].iloc[0]
-    part = scale[scale["config"] == first_cfg].groupby("train_pairs")["test_spearman"].mean().sort_index()
-    pc = prior_curve.groupby("train_pairs")["spearman"].first().sort_index()
-    fig3 = paper_table("figure3_scaling").sort_values("train_examples")
-    sizes = sorted(scale["train_pairs"].unique())
-    prec = scale["precision_used"].dropna().iloc[0] if "precision_used" in scale and scale["precision_used"].notna().any() else None
-    return {"sc_config": str(first_cfg), "sc_first": float(part.iloc[0]), "sc_last": float(part.iloc[-1]),
-            "sc_n_first": int(part.index[0]), "sc_n_last": int(part.index[-1]),
-            "sc_sizes": ", ".join(f"{int(n):,}" for n in sizes),
-            "sc_prior_first": float(pc.iloc[0]), "sc_prior_last": float(pc.iloc[-1]),
-            "sc_above_prior_last": _vs_prior(float(part.iloc[-1] - pc.iloc[-1])),
-            "sc_fig3_model": str(fig3["model"].iloc[0]),
-            "sc_fig3_n_low": int(fig3["train_examples"].iloc[0]), "sc_fig3_low": float(fig3["spearman"].iloc[0]),
-            "sc_fig3_n_high": int(fig3["train_examples"].iloc[-1]), "sc_fig3_high": float(fig3["spearman"].iloc[-1]),
-            "sc_setup": setup_text(cfg, seeds, prec)}
-
-
-def setup_text(cfg, seeds, precision: str | None = None) -> str:
-    """What one run of a chapter is, in words, from its config (for the prose); ``precision``:
-    the run record's ``precision_used`` (e.g. "bf16 autocast (CPU with native bf16)")."""
-    layers = "all layers" if cfg.train_layers is None else f"the top {plural(cfg.train_layers, 'layer')}"
-    n = len(list(seeds))
-    prec = f", {precision}" if precision else ""
-    return (f"{layers} of the encoder trained for {plural(cfg.epochs, 'epoch')} at learning rate {cfg.lr:g}, batch "
-            f"{cfg.batch_size}, {n} seed{'s' if n != 1 else ''}{prec}")
-
-
-def seed_figure(runs: pd.DataFrame, prior: float, *, split: str = "test"):
-    """Spearman per configuration: one dot per seed, mean ± std, the condition prior dashed."""
-    figures.set_theme()
-    fig, ax = plt.subplots(figsize=(6.4, 3.4))
-    sns.pointplot(runs, x="config", y=f"{split}_spearman", errorbar="sd", capsize=0.2, linestyle="none",
-                  color="0.2", ax=ax)
-    sns.stripplot(runs, x="config", y=f"{split}_spearman", color=figures.PALETTE[0], alpha=0.6, ax=ax)
-    ax.axhline(prior, color="0.3", ls="--", lw=1, label="condition prior")
-    ax.legend(frameon=False, loc="lower right")
-    ax.set_xlabel("")
-    ax.set_ylabel(f"{split} Spearman x100")
-    ax.tick_params(axis="x", rotation=30)
-    return _shown(fig)
-
-
-def scaling_figure(scale_sum: pd.DataFrame, prior, *, split: str = "test"):
-    """Spearman against the number of training pairs, one line per encoding (mean ± std);
-    ``prior`` is a number or a Series of the condition prior indexed by training pairs."""
-    figures.set_theme()
-    fig, ax = plt.subplots(figsize=(6.4, 3.4))
-    for (enc, part), colour in zip(scale_sum.groupby("encoding"), figures.PALETTE):
-        part = part.sort_values("train_pairs")
-        ax.errorbar(part["train_pairs"], part[f"{split}_spearman_mean"], yerr=part[f"{split}_spearman_std"].fillna(0),
-                    marker="o", capsize=3, color=colour, label=f"{enc}-encoder")
-    if isinstance(prior, pd.Series):  # the prior refitted on each training subset
-        ax.plot(prior.index, prior.to_numpy(), color="0.3", ls="--", lw=1, marker=".", label="condition prior")
-    else:
-        ax.axhline(prior, color="0.3", ls="--", lw=1, label="condition prior")
-    ax.set_xscale("log")
-    ax.set_xlabel("training sentence pairs")
-    ax.set_ylabel(f"{split} Spearman x100")
-    ax.legend(frameon=False)
-    return _shown(fig)
 
 
 #: the chapter views whose glue values :func:`values` computes
