@@ -10,6 +10,7 @@ import pandas as pd
 import seaborn as sns
 
 from compsem import figures
+from compsem import reference as _reference
 from compsem.results import PlainText, Prose
 from compsem.stats import leader_sentence
 
@@ -137,7 +138,7 @@ def ablation_values(abl_sum: pd.DataFrame, base: pd.DataFrame, abl_runs: pd.Data
     """Glue values of the data ablation: each input mode's test Spearman and the paper's (Table
     10), the prior on the same rows, the training size."""
     g = abl_sum.set_index("input_mode")["test_spearman_mean"]
-    p10 = paper_table("table10_ablation").set_index("input_mode")
+    p10 = _reference.paper_table("csts", "table10_ablation").set_index("input_mode")
     out = {f"abl_{m}": float(g.get(m, np.nan)) for m in modes}
     out.update({f"abl_p_{m}": float(p10["spearman"].get(m, np.nan)) for m in modes})
     out.update({"abl_prior": float(base["spearman"].iloc[0]), "abl_n_train": int(abl_runs["n_train_rows"].iloc[0]),
@@ -152,7 +153,7 @@ def scaling_values(scale: pd.DataFrame, prior_curve: pd.DataFrame, cfg, seeds) -
     first_cfg = scale["config"].iloc[0]
     part = scale[scale["config"] == first_cfg].groupby("train_pairs")["test_spearman"].mean().sort_index()
     pc = prior_curve.groupby("train_pairs")["spearman"].first().sort_index()
-    fig3 = paper_table("figure3_scaling").sort_values("train_examples")
+    fig3 = _reference.paper_table("csts", "figure3_scaling").sort_values("train_examples")
     sizes = sorted(scale["train_pairs"].unique())
     prec = scale["precision_used"].dropna().iloc[0] if "precision_used" in scale and scale["precision_used"].notna().any() else None
     return {"sc_config": str(first_cfg), "sc_first": float(part.iloc[0]), "sc_last": float(part.iloc[-1]),
