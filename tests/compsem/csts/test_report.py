@@ -132,3 +132,12 @@ def test_a_run_records_a_pair_bootstrap_interval_of_its_spearman():
     assert row["test_spearman"] == pytest.approx(100) and row["test_spearman_ci_low"] == pytest.approx(100)
     assert row["test_spearman_ci_high"] == pytest.approx(100)
     assert "test_spearman_ci_low" not in S.score_row(df["label"].to_numpy(), df, prefix="test_")
+
+
+def test_the_ablation_values_put_each_mode_beside_the_papers_table_10():
+    summary = pd.DataFrame({"input_mode": ["full", "condition_only"], "test_spearman_mean": [46.5, 44.2]})
+    runs = pd.DataFrame({"n_train_rows": [6806], "n_train_pairs": [3403]})
+    v = R.values("ablation", summary, pd.DataFrame({"spearman": [40.8]}), runs, ["full", "condition_only"])
+    assert v["abl_full"] == 46.5 and v["abl_condition_only"] == 44.2
+    assert v["abl_full_minus_cond"] == pytest.approx(2.3)
+    assert v["abl_p_full"] == 40.11   # Table 10, full input and v["abl_prior"] == 40.8 and v["abl_n_train_pairs"] == 3403
