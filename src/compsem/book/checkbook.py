@@ -30,6 +30,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from .executed import mime
 from .prosecheck import prose_check
 from ..fmt import plural
 
@@ -110,15 +111,14 @@ def notebook_errors(executed_dir: Path) -> list[str]:
         cells = json.loads(nb.read_text()).get("cells", [])
         for i, c in enumerate(cells):
             wants_figure = "figure" in c.get("metadata", {}).get("mystnb", {})
-            has_image = any(k.rsplit("papermill.record/", 1)[-1].startswith("image/")
-                            for o in c.get("outputs", []) for k in o.get("data", {}))
+            has_image = any(k.startswith("image/") for o in c.get("outputs", []) for k in mime(o))
             if wants_figure and not has_image:
                 problems.append(f"{nb.name}: cell {i} is captioned as a figure but produced no image")
             for o in c.get("outputs", []):
                 if o.get("output_type") == "error":
                     problems.append(f"{nb.name}: cell {i} raised {o.get('ename')}: {o.get('evalue', '')[:200]}")
                 # glued outputs carry their mime types behind a papermill prefix
-                data = {k.rsplit("papermill.record/", 1)[-1]: v for k, v in o.get("data", {}).items()}
+                data = mime(o)
                 text = "".join(data.get("text/plain", ""))
                 if text.startswith("<Figure size") and not any(k.startswith("image/") for k in data):
                     problems.append(f"{nb.name}: cell {i} has a figure rendered as text only ({text[:40]})")
@@ -173,7 +173,7 @@ def truncated_cells(executed_dir: Path, data_dir: Path | None = None) -> list[st
         own = "\n".join("".join(c.get("source", "")) for c in cells)
         for i, c in enumerate(cells):
             for o in c.get("outputs", []):
-                data = {k.rsplit("papermill.record/", 1)[-1]: v for k, v in o.get("data", {}).items()}
+                data = mime(o)
                 html = "".join(data.get("text/html", ""))
                 for text in _table_cells(html) if html else []:
                     if text.endswith(ELLIPSES) and text not in ELLIPSES and text not in own and text not in corpus:

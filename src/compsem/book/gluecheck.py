@@ -8,28 +8,16 @@ value is computed, or in a sentence that says why it is undefined.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
-__all__ = ["UNDEFINED", "glued_values", "undefined_glue"]
+from .executed import cells, glued_values, notebooks
+
+__all__ = ["UNDEFINED", "undefined_glue"]
 
 #: How an undefined value reads as text (``repr`` of NaN, infinities, None, pandas' NA).
 UNDEFINED = {"nan", "inf", "-inf", "none", "<na>", "nat"}
 _ROLE = re.compile(r"\{glue(?::[a-z]+)?\}`([^`]+)`")
-
-
-def glued_values(nb: Path) -> dict[str, str]:
-    """``{key: text}`` of every value an executed notebook glued (its plain-text form)."""
-    out = {}
-    for cell in json.loads(Path(nb).read_text(encoding="utf-8")).get("cells", []):
-        for o in cell.get("outputs", []):
-            name = o.get("metadata", {}).get("scrapbook", {}).get("name")
-            data = {k.rsplit("papermill.record/", 1)[-1]: v for k, v in o.get("data", {}).items()}
-            if name and "text/plain" in data:
-                text = data["text/plain"]
-                out[name] = "".join(text) if isinstance(text, list) else str(text)
-    return out
 
 
 def _refs(markdown: str) -> list[tuple[str | None, str]]:
@@ -44,11 +32,10 @@ def _refs(markdown: str) -> list[tuple[str | None, str]]:
 def undefined_glue(executed_dir: Path, book_dir: Path | None = None) -> list[str]:
     """Problems: each glue role of a chapter (its markdown cells) or of a prose page in
     ``book_dir`` whose value is undefined (:data:`UNDEFINED`)."""
-    values = {nb.stem: glued_values(nb) for nb in sorted(Path(executed_dir).glob("*.ipynb"))}
-    pages = [(nb.name, nb.stem, "".join("".join(c.get("source", [])) for c in
-                                        json.loads(nb.read_text(encoding="utf-8")).get("cells", [])
+    values = {nb.stem: glued_values(nb) for nb in notebooks(executed_dir)}
+    pages = [(nb.name, nb.stem, "".join("".join(c.get("source", [])) for c in cells(nb)
                                         if c.get("cell_type") == "markdown"))
-             for nb in sorted(Path(executed_dir).glob("*.ipynb"))]
+             for nb in notebooks(executed_dir)]
     if book_dir is not None:
         pages += [(f"book/{p.name}", None, p.read_text(encoding="utf-8")) for p in sorted(Path(book_dir).glob("*.md"))]
     problems = []

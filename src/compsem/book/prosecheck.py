@@ -23,12 +23,15 @@ Run on the executed notebooks (``_build/executed/notebooks``) and the Markdown p
 
 from __future__ import annotations
 
-import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
 
 from ..fmt import plural
+from .executed import cells as _cells
+from .executed import mime as _mime
+from .executed import notebooks as _notebooks
+from .executed import text as _text
 from .gluecheck import undefined_glue
 
 __all__ = ["stderr_outputs", "progress_bars", "plural_templates", "missing_paths", "interval_mismatches",
@@ -46,23 +49,6 @@ _PERCENT = re.compile(r"(?<![\w.\-/])(\d+(?:\.\d+)?)\s?%")
 # a number after these words is a reference to a section, figure, equation or version, not a result
 _REF_WORDS = re.compile(r"(?:Fig(?:ure)?s?\.?|Tables?|Sections?|§|Eqs?\.?|Equations?|[Cc]hapters?|Parts?|version|"
                         r"v|Python|PEP|jupyter-book|Sphinx|sphinx)\s*$")
-
-
-def _cells(nb: Path) -> list[dict]:
-    return json.loads(nb.read_text(encoding="utf-8")).get("cells", [])
-
-
-def _mime(o: dict) -> dict:
-    """An output's data with papermill's ``papermill.record/`` prefix removed."""
-    return {k.rsplit("papermill.record/", 1)[-1]: v for k, v in o.get("data", {}).items()}
-
-
-def _text(v) -> str:
-    return "".join(v) if isinstance(v, list) else str(v)
-
-
-def _notebooks(executed_dir: Path) -> list[Path]:
-    return sorted(Path(executed_dir).glob("*.ipynb"))
 
 
 def stderr_outputs(executed_dir: Path) -> list[str]:

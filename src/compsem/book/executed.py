@@ -1,0 +1,43 @@
+"""Reading executed notebooks (``_build/executed/notebooks``) for the book's checks: their cells,
+an output's data (papermill stores glued values behind a ``papermill.record/`` prefix), the
+values a chapter glued. :mod:`.checkbook`, :mod:`.prosecheck` and :mod:`.gluecheck` read
+through these."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+__all__ = ["notebooks", "cells", "mime", "text", "glued_values"]
+
+
+def notebooks(executed_dir: Path) -> list[Path]:
+    """The executed notebooks of a folder, in name order."""
+    return sorted(Path(executed_dir).glob("*.ipynb"))
+
+
+def cells(nb: Path) -> list[dict]:
+    """A notebook's cells."""
+    return json.loads(Path(nb).read_text(encoding="utf-8")).get("cells", [])
+
+
+def mime(output: dict) -> dict:
+    """An output's data with papermill's ``papermill.record/`` prefix removed."""
+    return {k.rsplit("papermill.record/", 1)[-1]: v for k, v in output.get("data", {}).items()}
+
+
+def text(value) -> str:
+    """A notebook string field (a list of lines or one string) as one string."""
+    return "".join(value) if isinstance(value, list) else str(value)
+
+
+def glued_values(nb: Path) -> dict[str, str]:
+    """``{key: text}`` of every value a notebook glued (its plain-text form)."""
+    out = {}
+    for cell in cells(nb):
+        for o in cell.get("outputs", []):
+            name = o.get("metadata", {}).get("scrapbook", {}).get("name")
+            data = mime(o)
+            if name and "text/plain" in data:
+                out[name] = text(data["text/plain"])
+    return out
