@@ -43,14 +43,14 @@ import pandas as pd
 
 from ..data import read_table
 from ..errors import DataError
-from ..fmt import plural
+from ..fmt import noun, plural
 from ..llm import Generator, RateLimiter
 from ..paths import repo_root
 from ..work import WorkUnit, unit_key
 from .fusion import (SYSTEM_PROMPT, TEMPERATURE, BatchResult, FusionCheckpoint, clean_fusion, fuse_batch,
                      fusion_generator, fusion_key, fusion_messages, fusion_name, fusion_spec, max_words)
 
-__all__ = [
+__all__ = ["BUILD_DIR", "BUILD_OPTIONS", "build_arguments", 
     "SYSTEM_PROMPT", "TEMPERATURE", "max_words", "fusion_messages", "clean_fusion", "split_sentences",
     "sentence_windows", "WindowReport", "fusion_generator", "RateLimiter", "FusionCheckpoint", "BudgetExhausted",
     "PipelineReport", "build_quintuples", "documents_from_table", "fusion_pairs", "generate_units",
@@ -338,3 +338,33 @@ def generate_unit_done(unit: WorkUnit) -> bool:
     """Whether the checkpoint holds every fusion of a ``"generate"`` unit."""
     done = _checkpoint(unit.payload["checkpoint"]).done
     return all(k in done for k in unit.payload["keys"])
+
+
+# -- chapter 10's parameters for a build ------------------------------------------------
+#: Where chapter 10 builds a set by default (from the repository root).
+BUILD_DIR = "results/setcomp-build"
+#: What chapter 10's ``build_options`` may set, beside ``documents``, ``generator`` and
+#: ``build_dir`` (the arguments of :func:`~compsem.setcomp.pipeline.documents_from_table`,
+#: :func:`~compsem.setcomp.pipeline.build_quintuples` and
+#: :func:`~compsem.setcomp.fusion.fusion_generator`; their defaults apply).
+BUILD_OPTIONS = ("text_column", "id_column", "max_documents", "min_words", "stride", "batch_size", "max_retries",
+                 "retry_wait", "max_requests", "max_requests_per_second", "temperature", "max_new_tokens", "seed",
+                 "device")
+
+
+def build_arguments(params: Mapping) -> tuple[dict[str, str], str, Path, dict]:
+    """(documents, generator spec, build folder, pipeline options) of chapter 10's parameters
+    (``documents``, ``generator``, ``build_dir``, ``build_options``, ``trust_remote_code``);
+    an option not in :data:`BUILD_OPTIONS` or an empty ``generator`` is refused by name."""
+    options = dict(params.get("build_options") or {})
+    unknown = sorted(set(options) - set(BUILD_OPTIONS))
+    if unknown:
+        raise ValueError(f"build_options has no {noun(len(unknown), 'option')} {unknown}; it takes {', '.join(BUILD_OPTIONS)}")
+    if not params.get("generator"):
+        raise ValueError("documents is set but generator is empty: name the fusion model, a compsem.llm spec "
+                         "('gen:openai:NAME', 'gen:hf:NAME') or 'paper'")
+    table = {k: options.pop(k) for k in ("text_column", "id_column") if k in options}
+    docs = documents_from_table(resolve_path(params["documents"]), **table)
+    trc = params.get("trust_remote_code", False) is True
+    return docs, params["generator"], resolve_path(params.get("build_dir") or BUILD_DIR), \
+        {**options, "trust_remote_code": trc}

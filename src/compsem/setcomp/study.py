@@ -28,7 +28,6 @@ import pandas as pd
 from ..cache import embed
 from ..encoders import check_available, get_encoder
 from ..encoders import resolve_models as resolve_specs
-from ..fmt import noun
 from ..measures import cosine
 from ..errors import DataError
 from ..work import WorkUnit, embed_units
@@ -38,8 +37,7 @@ from .data import (OPERATORS, TARGET_COLUMN, FilterReport, build_operator_tables
 
 __all__ = ["STUDY", "resolve_models", "embed_tables", "difference_filter", "planned_texts", "run", "DataRun",
            "OperatorRun", "CONTROL_RANDOM", "CHAPTERS",
-           "planned_work", "run_unit", "store_unit", "unit_done", "build_dataset", "build_set", "BUILD_OPTIONS",
-           "BUILD_DIR"]
+           "planned_work", "run_unit", "store_unit", "unit_done", "build_dataset", "build_set"]
 
 #: The study's name in ``data/reference/paper_models.csv`` and ``results/``.
 STUDY = "setcomp"
@@ -135,7 +133,7 @@ def _planned_quintuples(params: dict) -> pd.DataFrame | None:
     ``documents`` is set (None until it is built), else ``dataset_source``."""
     source = params.get("dataset_source", "embedded")
     if params.get("documents"):
-        built = pipeline.resolve_path(params.get("build_dir") or BUILD_DIR) / "quintuples.jsonl"
+        built = pipeline.resolve_path(params.get("build_dir") or pipeline.BUILD_DIR) / "quintuples.jsonl"
         if not built.is_file():
             return None
         source = str(built)
@@ -284,7 +282,7 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list:
     (:func:`compsem.setcomp.pipeline.generate_units`; ``chunk``: fusions per unit); the set's
     ``"embed"`` units once it is built (its texts are not known before)."""
     if params.get("documents"):
-        docs, generator, workdir, options = _build_arguments(params)
+        docs, generator, workdir, options = pipeline.build_arguments(params)
         units = pipeline.generate_units(docs, generator, workdir / "fusions.jsonl", study=STUDY, per_unit=chunk,
                                         rate=(rates or {}).get(generator), **options)
         if units:
@@ -318,33 +316,6 @@ def unit_done(unit: WorkUnit) -> bool:
 
 
 # -- building a set from the reader's documents (chapter 10) --------------------------------
-#: Where chapter 10 builds a set by default (from the repository root).
-BUILD_DIR = "results/setcomp-build"
-#: What chapter 10's ``build_options`` may set, beside ``documents``, ``generator`` and
-#: ``build_dir`` (the arguments of :func:`~compsem.setcomp.pipeline.documents_from_table`,
-#: :func:`~compsem.setcomp.pipeline.build_quintuples` and
-#: :func:`~compsem.setcomp.fusion.fusion_generator`; their defaults apply).
-BUILD_OPTIONS = ("text_column", "id_column", "max_documents", "min_words", "stride", "batch_size", "max_retries",
-                 "retry_wait", "max_requests", "max_requests_per_second", "temperature", "max_new_tokens", "seed",
-                 "device")
-
-
-def _build_arguments(params: Mapping) -> tuple[dict[str, str], str, Path, dict]:
-    """(documents, generator spec, build folder, pipeline options) of chapter 10's parameters."""
-    options = dict(params.get("build_options") or {})
-    unknown = sorted(set(options) - set(BUILD_OPTIONS))
-    if unknown:
-        raise ValueError(f"build_options has no {noun(len(unknown), 'option')} {unknown}; it takes {', '.join(BUILD_OPTIONS)}")
-    if not params.get("generator"):
-        raise ValueError("documents is set but generator is empty: name the fusion model, a compsem.llm spec "
-                         "('gen:openai:NAME', 'gen:hf:NAME') or 'paper'")
-    table = {k: options.pop(k) for k in ("text_column", "id_column") if k in options}
-    docs = pipeline.documents_from_table(pipeline.resolve_path(params["documents"]), **table)
-    trc = params.get("trust_remote_code", False) is True
-    return docs, params["generator"], pipeline.resolve_path(params.get("build_dir") or BUILD_DIR), \
-        {**options, "trust_remote_code": trc}
-
-
 def build_dataset(documents: Iterable[str] | Mapping[str, str], generator, workdir, *,
                   filter_encoders: str | list[str] = "sbert-mini", filter_threshold: float = 0.25,
                   filter_rule: str = "quintuple", embed_fn: EmbedFn | None = None, **kwargs) -> dict:
@@ -375,7 +346,7 @@ def build_dataset(documents: Iterable[str] | Mapping[str, str], generator, workd
     return {"quintuples": q, "tables": tables, "filter": filt, "report": rep}
 
 
-def build_set(documents: str, generator: str, build_dir: str = BUILD_DIR, *,
+def build_set(documents: str, generator: str, build_dir: str = pipeline.BUILD_DIR, *,
               filter_encoders=("sbert-mini",), filter_threshold: float = 0.25, filter_rule: str = "quintuple",
               trust_remote_code: bool = False, build_options: Mapping | None = None,
               embed_fn: EmbedFn | None = None) -> dict:
@@ -387,7 +358,7 @@ def build_set(documents: str, generator: str, build_dir: str = BUILD_DIR, *,
     ``"summary"`` (what was sent, what came from the checkpoint, and how chapters 11-13 read the
     set).
     """
-    docs, generator, workdir, options = _build_arguments(
+    docs, generator, workdir, options = pipeline.build_arguments(
         {"documents": documents, "generator": generator, "build_dir": build_dir,
          "build_options": build_options, "trust_remote_code": trust_remote_code})
     out = build_dataset(docs, generator, workdir, filter_encoders=filter_encoders,
