@@ -141,7 +141,7 @@ def leader(values, lows, highs, names: Sequence[str], *, higher: bool = True,
 
 def leader_sentence(values, lows, highs, names: Sequence[str], *, what: str, higher: bool = True,
                     excluded: dict[str, str] | None = None, digits: int = 2, unit: str = "",
-                    noun: str = "model") -> str:
+                    noun: str = "model", exclude_degenerate: bool = False, constant: bool = False) -> str:
     """One sentence naming the leader only as far as the intervals allow.
 
     ``what`` completes "has the highest …" (e.g. "RSA with the reference"). Separated: "`a` has
@@ -149,9 +149,15 @@ def leader_sentence(values, lows, highs, names: Sequence[str], *, what: str, hig
     "`a` has the highest RSA (…), but its interval overlaps that of `b`: the two are
     indistinguishable at this sample size." Excluded models are named at the end; when every
     model is excluded the sentence says that none can be ranked, and why. ``noun`` names what
-    is ranked ("model", "configuration").
+    is ranked ("model", "configuration"). With ``exclude_degenerate`` every row that
+    :func:`degenerate_reason` (with ``constant``) finds degenerate is left out and named too
+    (``excluded`` gives further reasons, and wins for a row it names).
     """
     excluded = dict(excluded or {})
+    if exclude_degenerate:
+        found = {n: why for n, v, lo, hi in zip(names, *(np.asarray(x, dtype=float) for x in (values, lows, highs)))
+                 if (why := degenerate_reason(v, lo, hi, constant=constant))}
+        excluded = {**found, **excluded}
     if names and all(n in excluded for n in names):
         return f"No {noun} can be ranked here: " + " ".join(f"`{n}`: {why}." for n, why in excluded.items())
     r = leader(values, lows, highs, names, higher=higher, excluded=excluded)

@@ -110,3 +110,16 @@ def test_versus_reference():
     assert versus_reference(0.1, 0.2, 0.5, higher=False) == "below"
     assert versus_reference(0.6, 0.7, 0.5, higher=False) == "significantly above"
     assert versus_reference(float("nan"), 1, 0) == "undefined"
+
+
+def test_leader_sentence_can_find_the_degenerate_rows_itself():
+    vals, lows, highs = [0.5, 0.9, float("nan")], [0.4, 0.9, float("nan")], [0.6, 0.9, float("nan")]
+    # b: zero-width interval (every item the same), c: undefined
+    s = leader_sentence(vals, lows, highs, ["a", "b", "c"], what="share", exclude_degenerate=True, constant=True)
+    assert s == ("`a` (0.50 [0.40, 0.60]) is the only model that can be ranked here. `b` is left out of the ranking: "
+                 "every item gives exactly 0.9. `c` is left out of the ranking: undefined (no finite value).")
+    # without constant, b is ranked (and leads); a reason given by the caller wins
+    s = leader_sentence(vals, lows, highs, ["a", "b", "c"], what="share", exclude_degenerate=True,
+                        excluded={"c": "not run"})
+    assert s == ("`b` has the highest share (0.90 [0.90, 0.90]), its interval clear of every other model's. "
+                 "`c` is left out of the ranking: not run.")

@@ -18,7 +18,7 @@ from compsem import figures
 from compsem.encoders import validate_texts
 from compsem import reference as _reference
 from compsem.results import Headline, Prose, bootstrap_headline
-from compsem.stats import bootstrap, degenerate_reason, leader_sentence
+from compsem.stats import bootstrap, leader_sentence
 
 from . import metrics
 from .data import LoadReport, load_csts, pair_index
@@ -181,9 +181,8 @@ def zero_shot_ranking(zs: pd.DataFrame, scores: dict, df: pd.DataFrame, models: 
     (e.g. all ties) is left out and named."""
     lo, hi = _abs_interval(zs["spearman_ci_low"], zs["spearman_ci_high"])
     names = [f"{m} (condition {c})" for m, c in zip(zs["model"], zs["condition"])]
-    bad = {n: why for n, v in zip(names, zs["spearman"]) if (why := degenerate_reason(v, np.nan, np.nan))}
     abs_sentence = leader_sentence(zs["spearman"].abs(), lo, hi, names, what="absolute Spearman", digits=1,
-                                   excluded=bad)
+                                   exclude_degenerate=True)
     h, l_ = pair_index(df, label_ties="exclude")
     est, lows, highs = [], [], []
     for m in models:
@@ -193,9 +192,8 @@ def zero_shot_ranking(zs: pd.DataFrame, scores: dict, df: pd.DataFrame, models: 
         est.append(pair_accuracy(s, df))
         lows.append(r.low if r else np.nan)
         highs.append(r.high if r else np.nan)
-    bad = {m: why for m, v, a, b in zip(models, est, lows, highs) if (why := degenerate_reason(v, a, b, constant=True))}
     low_sentence = leader_sentence(est, lows, highs, list(models), what="pair accuracy with the condition attached",
-                                   higher=False, digits=1, unit=" %", excluded=bad)
+                                   higher=False, digits=1, unit=" %", exclude_degenerate=True, constant=True)
     return {"zs_abs_sentence": Prose(abs_sentence), "zs_low_pairacc_sentence": Prose(low_sentence)}
 
 

@@ -17,7 +17,7 @@ import pandas as pd
 from .. import measures as M
 from ..encoders import validate_texts
 from ..results import Headline, Prose, bootstrap_headline, glue_all, headline_row
-from ..stats import bootstrap, degenerate_reason, leader_sentence
+from ..stats import bootstrap, leader_sentence
 from .data import CATEGORIES, join_phrase, load_vocabulary
 from .metrics import READINGS, TIE_TOL, Rules, non_subsectivity, pair_intersectivity, rules_for, single_intersectivity
 from .reproduce import (compare_with_paper, decomposition_view, paper_model_of, paper_table, reproduced_beside,
@@ -211,10 +211,9 @@ def _single_values(v: SingleView) -> dict:
     boot = [bootstrap(res.single_an, n_boot=v.params.get("n_boot", 1000), seed=v.params.get("seed", 0), warn=False)
             if v.params.get("n_boot", 1000) else None for res in r.main.values()]
     lows, highs = [b.low if b else np.nan for b in boot], [b.high if b else np.nan for b in boot]
-    bad = {m: why for (m, x), a, b in zip(overall.items(), lows, highs) if (why := degenerate_reason(x, a, b))}
     out = {"an_low_sentence": Prose(leader_sentence(list(overall.values()), lows, highs, list(overall), higher=False,
                                                     what="share of AN phrases between their words", digits=3,
-                                                    excluded=bad)),
+                                                    exclude_degenerate=True)),
            "an_min_value": min(overall.values()),
            "an_max_value": max(overall.values()), "an_ref_maxabs": _maxabs(v.cmp1),
            "aan_ref_maxabs": _maxabs(v.cmp6), "aan_eq_maxabs": _maxabs(v.eq6),

@@ -16,7 +16,7 @@ import pandas as pd
 
 from .. import measures as M
 from ..results import Prose, save_table
-from ..stats import degenerate_reason, leader_sentence
+from ..stats import leader_sentence
 from .data import QUINTUPLE_COLUMNS, SAMPLES_PER_QUINTUPLE, unique_texts
 from .metrics import CELLS, EPS_MODES, eps_label, geometry, ned_check
 from ..reference import paper_table
@@ -42,10 +42,8 @@ def ranking_sentence(tab: pd.DataFrame, *, what: str, higher: bool = True, const
     samples, seeded by its ``seed``). A model with an undefined share, or (``constant``) a
     zero-width interval (every sample gives the same value, e.g. all 0 %), is left out and named.
     """
-    bad = {m: why for m, (v, lo, hi) in tab[["pct", "low", "high"]].iterrows()
-           if (why := degenerate_reason(v, lo, hi, constant=constant))}
     return Prose(leader_sentence(tab["pct"], tab["low"], tab["high"], list(tab.index), what=what, higher=higher,
-                                 excluded=bad, digits=1, unit="%"))
+                                 digits=1, unit="%", exclude_degenerate=True, constant=constant))
 
 
 def _paper(name: str) -> pd.DataFrame:

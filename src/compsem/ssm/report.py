@@ -20,7 +20,7 @@ from .. import reference
 from ..fmt import number, plural
 from ..encoders import validate_texts
 from ..results import Headline, Prose, headline_row
-from ..stats import degenerate_reason, leader_sentence
+from ..stats import leader_sentence
 from .data import CATEGORIES, Pool, load_study
 from .metrics import distances
 from .plots import mean_scores_heatmap, metric_intervals, reference_matrix, score_matrices, space_maps, zoom_maps
@@ -157,10 +157,9 @@ def _mean_score_values(run: Run, *, n_boot: int = 1000, seed: int = 0) -> dict:
     ci = [bootstrap_category_mean(run.scored[n].R, run.cats, run.pool.clusters, n_boot=n_boot, seed=seed,
                                   include=["irrelevant"])["irrelevant"] if n_boot else (np.nan, np.nan) for n in names]
     lows, highs = [c[0] for c in ci], [c[1] for c in ci]
-    bad = {n: why for n, v, lo, hi in zip(names, est, lows, highs) if (why := degenerate_reason(v, lo, hi, constant=True))}
     return {"ssm_first_scorer": first, "ssm_first_dir_gap": gap[first], "ssm_ref_dir_gap": gap[REFERENCE],
-            "ssm_irrelevant_sentence": Prose(leader_sentence(est, lows, highs, names, excluded=bad,
-                                                             what="mean score on irrelevant pairs"))}
+            "ssm_irrelevant_sentence": Prose(leader_sentence(est, lows, highs, names, what="mean score on irrelevant pairs",
+                                                             exclude_degenerate=True, constant=True))}
 
 
 # ---------------------------------------------------------------------------------------------
