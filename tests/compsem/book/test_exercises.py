@@ -5,7 +5,9 @@ import re
 
 import pytest
 
-from compsem.book.exercises import exercise_blocks, page_notebook, strip_solutions, student_notebook, write_student_copies
+from compsem.book.exercises import (NO_REPO_SETUP, book_titles, chapter_numbers, exercise_blocks, page_notebook,
+                                    render_roles, strip_solutions, student_notebook, student_setup,
+                                    write_student_copies)
 from compsem.paths import repo_root
 
 ROOT = repo_root()
@@ -133,8 +135,130 @@ def test_student_copies_of_the_book_hold_no_solution_text(page, tmp_path):
         assert line not in md and line not in nb_text, line
     assert "{solution" not in md
     n_ex = len(re.findall(r"^(`{3,}|:{3,})\{exercise\}", original, flags=re.M))
-    assert n_ex == len(exercise_blocks(md)[1]) == nb_text.count("## Exercise ")
+    assert n_ex == md.count("## Exercise ") == nb_text.count("## Exercise ")
     assert n_ex == len(re.findall(r"^(`{3,}|:{3,})\{solution\}", original, flags=re.M))
     assert all(p.parent == tmp_path for p in written)
     cells = json.loads((tmp_path / page.with_suffix(".ipynb").name).read_text())["cells"]
     assert "compsem-setup" in cells[1]["metadata"]["tags"]              # runs on Colab too
+
+
+# ---- numbering, roles and the set-up cell of the copies -----------------------------------------
+TOC = """format: jb-book
+root: book/intro
+parts:
+  - caption: Foundations
+    numbered: true
+    chapters:
+      - file: notebooks/00_toolkit
+  - caption: Unnumbered
+    chapters:
+      - file: book/aside
+  - caption: "Part I"
+    numbered: true
+    chapters:
+      - file: book/part1
+        sections:
+          - file: notebooks/11_x
+          - file: book/part1_ex
+      - file: book/part1b
+"""
+
+
+def test_chapter_numbers_run_on_across_numbered_parts():
+    assert chapter_numbers(TOC) == {"notebooks/00_toolkit": 1, "book/part1": 2, "notebooks/11_x": 2,
+                                    "book/part1_ex": 2, "book/part1b": 3}
+
+
+def test_chapter_numbers_of_the_book_agree_with_its_toc():
+    """Worked out independently with a YAML reader: numbered parts' chapters, counted in order."""
+    yaml = pytest.importorskip("yaml")
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    expected, n = {}, 0
+    for part in toc["parts"]:
+        for chapter in part["chapters"]:
+            if part.get("numbered"):
+                n += 1
+                expected[chapter["file"]] = n
+                for section in chapter.get("sections", []):
+                    expected[section["file"]] = n
+    assert chapter_numbers((ROOT / "_toc.yml").read_text()) == expected
+    assert [expected[f"book/{p.stem}"] for p in PAGES] == [2, 3, 4, 5]
+
+
+def test_roles_become_what_the_book_shows():
+    titles = {"sec-a": "A worked pair", "ex-2": "Exercise 3.2", "doc:notebooks/21_z": "Zero-shot"}
+    text = ("See {ref}`sec-a`, {ref}`the chapter <sec-a>`, {numref}`ex-2`, {doc}`../notebooks/21_z`, "
+            "{math}`x^2`, {cite}`smith2020` and {ref}`unknown-label`.")
+    assert render_roles(text, titles, "book/part2_ex") == (
+        "See *A worked pair*, *the chapter*, Exercise 3.2, *Zero-shot*, $x^2$, [smith2020] and *unknown-label*.")
+
+
+def test_book_titles_find_sections_pages_and_exercises(tmp_path):
+    (tmp_path / "book").mkdir()
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "_toc.yml").write_text(TOC)
+    (tmp_path / "book" / "part1_ex.md").write_text(
+        "(sec-ex)=\n# Exercises\n\n```{exercise} One\n:label: ex-one\nQ.\n```\n\n"
+        "```{exercise} Two\n:label: ex-two\nQ.\n```\n")
+    nb = {"cells": [{"cell_type": "markdown", "source": ["(sec-nb)=\n", "# A chapter\n", "\n", "## Later\n"]}]}
+    (tmp_path / "notebooks" / "11_x.ipynb").write_text(json.dumps(nb))
+    titles = book_titles(tmp_path)
+    assert titles["ex-one"] == "Exercise 2.1" and titles["ex-two"] == "Exercise 2.2"
+    assert titles["sec-ex"] == "Exercises" and titles["sec-nb"] == "A chapter"
+    assert titles["doc:notebooks/11_x"] == "A chapter" and titles["doc:book/part1_ex"] == "Exercises"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.stem)
+def test_copies_number_exercises_as_the_book_and_show_no_myst_role(page, tmp_path):
+    write_student_copies(ROOT, tmp_path)
+    number = chapter_numbers((ROOT / "_toc.yml").read_text())[f"book/{page.stem}"]
+    md = (tmp_path / page.name).read_text()
+    cells = json.loads((tmp_path / page.with_suffix(".ipynb").name).read_text())["cells"]
+    nb_text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    n_ex = len(re.findall(r"^(`{3,}|:{3,})\{exercise\}", page.read_text(), flags=re.M))
+    for text in (md, nb_text):
+        assert re.findall(r"^## Exercise (\S+):", text, flags=re.M) == [f"{number}.{k}" for k in range(1, n_ex + 1)]
+        assert not re.search(r"\{[\w:-]+\}`", text), re.search(r".{30}\{[\w:-]+\}`.{30}", text)
+        assert "```{" not in text and ":::{" not in text and ":label:" not in text
+
+
+def _run_cell(source, cwd, monkeypatch, capsys):
+    monkeypatch.delenv("COMPSEM_ROOT", raising=False)
+    monkeypatch.chdir(cwd)
+    exec(compile(source, "setup-cell", "exec"), {})
+    return capsys.readouterr().out
+
+
+def test_setup_cell_without_a_repository_gives_one_line_and_does_not_raise(tmp_path, monkeypatch, capsys):
+    chapters_cell = {"cell_type": "code", "metadata": {"tags": ["remove-cell", "compsem-setup"]},
+                     "source": ["COMPSEM_REPO = ''\n", "raise RuntimeError('no repository')\n"]}
+    cell = student_setup(chapters_cell)
+    source = "".join(cell["source"])
+    assert source == NO_REPO_SETUP and "compsem-setup" in cell["metadata"]["tags"]
+    out = _run_cell(source, tmp_path, monkeypatch, capsys)
+    assert out.count("\n") == 1 and out.startswith("No checkout of the study found") and "make lab" in out
+    # inside a checkout it finds it and says where
+    (tmp_path / "src" / "compsem").mkdir(parents=True)
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "notebooks").mkdir()
+    out = _run_cell(source, tmp_path / "notebooks", monkeypatch, capsys)
+    assert out == f"The study's checkout: {tmp_path}\n"
+    assert student_setup(None)["source"] == cell["source"]
+    assert student_setup({**chapters_cell, "source": "COMPSEM_REPO = None\n"})["source"] == cell["source"]
+
+
+def test_setup_cell_with_a_repository_is_the_chapters_own():
+    cell = {"cell_type": "code", "metadata": {"tags": ["compsem-setup"]},
+            "source": ["COMPSEM_REPO = 'https://example.org/study.git'\n"]}
+    assert student_setup(cell) is cell
+
+
+def test_copies_of_this_checkout_run_their_setup_cell(tmp_path, monkeypatch, capsys):
+    """The copy as written for this repository: its set-up cell runs without error far from a
+    checkout (the toolkit's cell names no repository here)."""
+    write_student_copies(ROOT, tmp_path / "out")
+    cells = json.loads((tmp_path / "out" / PAGES[0].with_suffix(".ipynb").name).read_text())["cells"]
+    setup = "".join(cells[1]["source"])
+    if "COMPSEM_REPO = ''" in setup or "COMPSEM_REPO" not in setup:
+        (tmp_path / "far").mkdir()
+        assert _run_cell(setup, tmp_path / "far", monkeypatch, capsys).startswith("No checkout")
