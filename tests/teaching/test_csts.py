@@ -159,19 +159,69 @@ def test_exercise_pure_colour_condition():
 
 
 @pytest.mark.parametrize(
-    "answer, value",
-    [("4/5", 45.0), ("3.5 out of 5.", 3.55), ("Score: 4", 4.0), ("four", None)],
+    "answer, paper_text, official",
+    [("4/5", 45.0, 4.0), ("3.5 out of 5.", 3.55, 3.5), ("Score: 4", 4.0, 4.0), ("four", None, None),
+     ("1 to 5: 4", 154.0, 1.0)],
 )
-def test_exercise_parser(answer, value):
-    got = cp.parse_answer(answer, rule="paper-text")
-    if value is None:
-        assert np.isnan(got)
-    else:
-        assert got == value
+def test_exercise_parser(answer, paper_text, official):
+    """Both rules of the chapter, worked out by hand above; the page's table row shows both."""
+    for rule, value in (("paper-text", paper_text), ("official", official)):
+        got = cp.parse_answer(answer, rule=rule)
+        assert np.isnan(got) if value is None else got == value, (rule, answer, got)
+    assert cp.parse_answer(answer) == cp.parse_answer(answer, rule="official") or official is None  # the default
     text = page("part2_csts_exercises.md")
-    assert f'"{answer}"' in text
-    if value is not None:
-        assert f"{value:g}" in text
+    if answer == "1 to 5: 4":                       # quoted in the solution's prose for the first-number rule
+        assert f'"{answer}" is read\nas {official:g}' in text or f'"{answer}" is read as {official:g}' in text
+        return
+    row = next(line for line in text.splitlines() if line.startswith(f'| `"{answer}"` |'))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    for cell, value in zip(cells[1:], (paper_text, official)):
+        assert ("**invalid**" in cell) if value is None else (f"**{value:g}**" in cell), (cell, value)
+
+
+def test_exercise_parser_names_the_chapters_parameter_and_default():
+    nb = (ROOT / "notebooks" / "24_csts_prompting.ipynb").read_text()
+    assert re.search(r'parser = \\"official\\"', nb)                 # the chapter's default rule
+    assert set(cp.PARSERS) == {"official", "paper-text"}
+    text = page("part2_csts_exercises.md")
+    ex = text[text.index(":label: ex-csts-2"):text.index(":label: ex-csts-3")]
+    assert "`parser`" in ex and 'rule="paper-text"' in ex and "default" in ex
+
+
+def test_exercise_pair_accuracy_reasons_about_the_chapters_data():
+    """Ex 3.3 reasons about the data the chapters score (the re-annotated set): graded labels with
+    common middle values, and pairs whose two rows tie, which pair accuracy leaves out."""
+    from compsem.csts import data as cd
+
+    for nb in ("21_csts_zeroshot", "22_csts_finetune"):
+        assert re.search(r'^    "data = \\"reannotated\\"', (ROOT / "notebooks" / f"{nb}.ipynb").read_text(), re.M), nb
+    df, _ = cd.load_csts("reannotated")
+    middle = df["label"].between(2, 4).mean()
+    assert middle > 0.5                                   # "middle labels are common"
+    assert df["tied"].any()                               # some pairs have no C-High row
+    text = page("part2_csts_exercises.md")
+    sol = text[text.index("```{solution} ex-csts-3"):text.index("````{exercise} Zero-shot")]
+    assert "re-annotated" in sol and "nearly all 1 or 5" not in sol
+    tied = pd.DataFrame({"pair_id": ["a", "a", "b", "b"], "role": ["high", "low", "high", "low"],
+                         "label": [4.0, 2.0, 3.0, 3.0], "tied": [False, False, True, True]})
+    # pair b ties; only pair a counts, and it is ranked the wrong way round: 0 %, not 25 %
+    assert pair_accuracy([0.1, 0.9, 0.5, 0.2], tied) == 0.0
+
+
+def test_exercise_quad_margin_reads_columns_that_differ():
+    """Ex 3.5: at the cpu preset's single epoch the first and last epoch losses are one number,
+    so the page points at the quarter losses, which the run record carries."""
+    assert ct.TrainConfig.preset("cpu").epochs == 1
+    record_keys = re.findall(r'"(loss_\w+)":', (ROOT / "src" / "compsem" / "csts" / "study.py").read_text())
+    assert {"loss_first_quarter", "loss_last_quarter"} <= set(record_keys)
+    text = page("part2_csts_exercises.md")
+    sol = text[text.index("```{solution} ex-csts-5"):]
+    assert "`loss_first_quarter`, `loss_last_quarter`" in sol
+    assert "`loss_first_epoch` and\n`loss_last_epoch` are one and the same number" in sol or \
+        "`loss_first_epoch` and `loss_last_epoch` are one and the same number" in sol
+    for config in ("bi/mse", "bi/quad", "tri/mse", "tri/quad"):
+        encoding, objective = config.split("/")
+        ct.TrainConfig.preset("cpu", encoding=encoding, objective=objective, margin=0.2)   # valid configurations
 
 
 def test_part2_markdown_has_no_control_characters():
