@@ -163,3 +163,47 @@ def test_exercise_2_long_b():
 
 def test_exercise_3_residual():
     shown(EXERCISES, M.plane_geometry(A, B, O).residual, "0.5774")
+
+
+def test_exercise_3_c1_at_zero_implies_c2_for_the_cosine():
+    """The solution's argument, checked on many random triples: with cos(A, B) >= 0, meeting both
+    C1 conditions at ε = 0 (cosine margins >= 0) puts the projection between the inputs."""
+    rng = np.random.default_rng(0)
+    n_c1 = 0
+    for _ in range(3000):
+        a, b, o = rng.normal(size=(3, 5)) + np.array([0.8, 0, 0, 0, 0])   # often positively correlated
+        if scalar(M.cosine(a, b)) < 0:
+            continue
+        d = sm.criterion_deltas(a, b, o, "overlap", measure="cos")
+        if scalar(d["d1"]) >= 0 and scalar(d["d2"]) >= 0:
+            n_c1 += 1
+            assert M.plane_geometry(a, b, o).between[0]
+    assert n_c1 > 50                      # the check saw enough samples meeting C1
+    assert "C2 then adds\n  no evidence of its own" in EXERCISES
+
+
+def _emb(rng, n, scale=1.0):
+    a, b, t = (scale * rng.normal(size=(n, 8)) for _ in range(3))
+    return {"overlap": {"a": a, "b": b, "t": (a + b) / 2 + 0.5 * t}}
+
+
+def test_exercise_4_which_reading_depends_on_the_company():
+    """Ex 2.4's solution: per-model and ε = 0 readings of a model do not change when another model
+    joins the run (interval included); the pooled reading does when the newcomer's margins reach
+    further; a newcomer whose margins lie inside the model's own range leaves it unchanged."""
+    rng = np.random.default_rng(1)
+    alone = {"sbert": _emb(rng, 60)}
+    wide = {**alone, "other": _emb(rng, 60, scale=3.0)}
+    wide["other"]["overlap"]["t"] = rng.normal(size=(60, 8)) * 3       # margins far wider than sbert's
+    narrow = {**alone, "other": {"overlap": {k: v for k, v in alone["sbert"]["overlap"].items()}}}
+
+    def row(emb, mode):
+        t = st.cells_table(emb, "overlap", ("cos",), mode=mode, size=11, n_boot=200, seed=0)
+        return t[(t.model == "sbert") & (t.cell == "TT")][["pct", "low", "high"]].to_numpy()
+
+    for mode in ("per-model", "fixed"):
+        np.testing.assert_array_equal(row(alone, mode), row(wide, mode))
+    assert not np.allclose(row(alone, "pooled")[0, 0], row(wide, "pooled")[0, 0])
+    np.testing.assert_array_equal(row(alone, "pooled"), row(narrow, "pooled"))   # same range: no change
+    sol = EXERCISES[EXERCISES.index("{solution} ex-setcomp-4"):EXERCISES.index("{exercise} Rerun: how strict")]
+    assert "same seed, so even the interval is the same" in sol and "*outside*" in sol
