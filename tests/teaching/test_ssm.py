@@ -259,3 +259,56 @@ def test_exercise_commands_name_real_parameters():
         for p in params:
             assert re.search(rf"^{p}\s*=", src, re.M), f"{nb} has no parameter {p}"
             assert f"-p {p} " in page
+
+
+def test_exercise_4_sparsity_larger_means_denser():
+    """Ex 5.4: the sparsity value grows as distances shrink (a denser space)."""
+    near = ssm.distances(np.full((3, 3), 0.9) + 0.1 * np.eye(3))["rel"]     # every pair highly related
+    far = ssm.distances(np.eye(3))["rel"]                                   # nothing related
+    assert ssm.sparsity(near) > ssm.sparsity(far)
+    assert "a *larger* value\n  means a *denser*, less sparse space" in _page(EXERCISES)
+
+
+def test_exercise_4_symmetric_scorer_inferential_accuracies_add_up_to_one():
+    rng = np.random.default_rng(0)
+    n = 8
+    S = rng.uniform(size=(n, n))
+    S = (S + S.T) / 2                                      # a symmetric scorer
+    np.fill_diagonal(S, 1.0)
+    cats = np.full((n, n), "irrelevant", dtype=object)
+    ref = np.eye(n)
+    for i, j in ((0, 1), (2, 3), (4, 5), (6, 7), (1, 2)):
+        cats[i, j], cats[j, i] = "inferential", "inferential_reversed"
+        ref[i, j] = 1.0                                    # forward accepted, reverse rejected
+    np.fill_diagonal(cats, "identical")
+    acc = ssm.entailment_accuracy(S, ref, cats)
+    assert acc["inferential"][0] + acc["inferential_reversed"][0] == pytest.approx(1.0)
+    ref[1, 0] = 1.0                                        # a reverse the reference accepts too
+    acc = ssm.entailment_accuracy(S, ref, cats)
+    assert acc["inferential"][0] + acc["inferential_reversed"][0] != pytest.approx(1.0)
+    assert "add up to exactly 1" in _page(EXERCISES)
+
+
+def test_exercise_1_the_papers_simcse_clusters_more_than_humans():
+    from compsem.ssm import report
+
+    t = report.paper_table("table3_ssm").set_index("model")
+    assert t.loc["SimCSE", "ch_rel"] > t.loc["Human", "ch_rel"]
+    assert "SimCSE's\nrelatedness space clusters more strongly than the human one" in _page(EXERCISES)
+
+
+def test_exercise_5_the_stress_does_not_depend_on_the_basis():
+    """Ex 5.5: the layout and its stress come from D and mds_seed only; the basis seed picks
+    sentences after the map is drawn."""
+    import inspect
+
+    from compsem.ssm import space
+
+    assert list(inspect.signature(space.mds_layout).parameters) == ["D", "seed", "n_init", "max_iter"]
+    D = ssm.distances(R)["rel"]
+    assert space.mds_layout(D, seed=0)[1] == space.mds_layout(D.copy(), seed=0)[1]
+    nb = (ROOT / "notebooks" / "43_ssm_space.ipynb").read_text()
+    assert 'stress[\\"basis_seed\\"] = basis_seed' in nb and '\\"mds_stress\\"' in nb
+    for name in ("accuracy", "ssm_metrics"):
+        assert f'\\"ssm\\", \\"{name}\\"' in (ROOT / "notebooks" / "42_ssm_metrics.ipynb").read_text()
+        assert f"results/ssm/{name}.csv" in _page(EXERCISES)
