@@ -90,6 +90,18 @@ def run_times(executed_dir: Path) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["chapter", "seconds", "minutes", "finished (UTC)"])
 
 
+def run_time_values(executed_dir: Path) -> dict[str, float]:
+    """``{"runtime_min_<notebook stem>": minutes}`` for every chapter with a run-time record in
+    ``executed_dir``: what chapter 99 glues, so that a prose page (the course guide) states a
+    chapter's time from this build's records
+    (``{glue:text}`../notebooks/99_reproducibility.ipynb::runtime_min_21_csts_zeroshot:.1f```)."""
+    out = {}
+    for p in sorted(Path(executed_dir).glob("*.runtime.json")):
+        r = json.loads(p.read_text())
+        out[f"runtime_min_{Path(r['notebook']).stem}"] = float(r["seconds"]) / 60
+    return out
+
+
 def _name(req: str) -> str:
     return re.split(r"[=<>!~\[; ]", req.strip(), maxsplit=1)[0]
 

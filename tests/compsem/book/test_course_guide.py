@@ -54,11 +54,97 @@ def test_student_copies_offered_for_download_are_the_ones_staged(tmp_path):
 
 
 def test_lab_commands_name_real_parameters():
-    commands = re.findall(r"`(python -m compsem run notebooks/[^`]+)`", GUIDE)
-    assert len(commands) >= 5
+    commands = re.findall(r"`(?:\.venv/bin/)?(python -m compsem (?:run|prefetch) notebooks/[^`]+)`", GUIDE)
+    assert len(commands) >= 10
     for cmd in commands:
         nb = re.search(r"notebooks/(\w+\.ipynb)", cmd).group(1)
         cells = json.loads((ROOT / "notebooks" / nb).read_text())["cells"]
         params = "".join(next(c for c in cells if c["cell_type"] == "code")["source"])
         for name in re.findall(r" -p (\w+) ", cmd):
             assert re.search(rf"^{name}\s*=", params, re.M), f"{nb} has no parameter {name}"
+
+
+# ---- the guide as a lesson plan: commands that parse, numbers glued from the build ------------
+import shlex  # noqa: E402
+
+from compsem.book import appendix  # noqa: E402
+from compsem.book.params import parse_parameters  # noqa: E402
+from compsem.book.plan import plan  # noqa: E402
+
+SESSIONS = re.split(r"^### ", GUIDE, flags=re.M)[1:]
+
+
+def _commands(text):
+    return re.findall(r"`(\.venv/bin/python -m compsem (?:run|prefetch) [^`]+)`", text)
+
+
+def test_each_session_has_a_prefetch_a_lab_with_its_run_time_and_expected_results():
+    for s in SESSIONS:
+        assert "**Prefetch**" in s and "**Expected**" in s, s[:40]
+        prefetch = [c for c in _commands(s) if " prefetch " in c]
+        runs = [c for c in _commands(s) if " run " in c]
+        assert prefetch and runs, s[:40]
+        for cmd in runs:                               # every lab chapter's run time is glued
+            stem = re.search(r"notebooks/(\w+)\.ipynb", cmd).group(1)
+            assert f"99_reproducibility.ipynb::runtime_min_{stem}:" in s, (s[:40], stem)
+        expected = s[s.index("**Expected**"):]
+        assert "{glue:text}`../notebooks/" in expected, s[:40]
+        assert not re.search(r"(?<![\w.`{$])\d+\.\d+(?![\w}`$])", re.sub(r"\{glue:[a-z]+\}`[^`]*`", "", expected)), s[:40]
+
+
+def test_lab_and_prefetch_commands_parse_and_plan():
+    for cmd in _commands(GUIDE):
+        argv = shlex.split(cmd)
+        nb = argv[4]
+        pairs = [(argv[i + 1], argv[i + 2]) for i, a in enumerate(argv) if a == "-p"]
+        params = parse_parameters(pairs, ROOT / nb)
+        table, notes = plan(ROOT / nb, params)
+        assert not any("cannot" in n.lower() or "unknown" in n.lower() for n in notes[1:]), (cmd, notes)
+
+
+def test_glued_keys_come_from_the_chapters_they_name():
+    """Each ``path::key`` the guide glues names an existing chapter, and the key is one that
+    chapter's code glues (chapter 99: one run time per chapter, from ``appendix.run_time_values``)."""
+    src = "\n".join(p.read_text() for p in (ROOT / "src" / "compsem").rglob("*.py"))
+    refs = re.findall(r"\{glue:text\}`\.\./notebooks/(\w+)\.ipynb::(\w+)", GUIDE)
+    assert len(refs) >= 15
+    for nb, key in refs:
+        assert (ROOT / "notebooks" / f"{nb}.ipynb").is_file(), nb
+        if nb == "99_reproducibility":
+            stem = key.removeprefix("runtime_min_")
+            assert key.startswith("runtime_min_") and (ROOT / "notebooks" / f"{stem}.ipynb").is_file(), key
+        else:
+            assert re.search(rf"[\"']{key}[\"']\s*:|\b{key}=", src), key
+    assert "glue_all(appendix.run_time_values(Path(executed)))" in (ROOT / "notebooks" / "99_reproducibility.ipynb").read_text()
+
+
+def test_run_time_values_read_the_build_records(tmp_path):
+    (tmp_path / "11_setcomp_overlap.runtime.json").write_text(
+        json.dumps({"notebook": "11_setcomp_overlap.ipynb", "seconds": 90.0, "parameters": {}}))
+    (tmp_path / "21_csts_zeroshot.runtime.json").write_text(
+        json.dumps({"notebook": "21_csts_zeroshot.ipynb", "seconds": 30, "parameters": {}}))
+    assert appendix.run_time_values(tmp_path) == {"runtime_min_11_setcomp_overlap": 1.5,
+                                                  "runtime_min_21_csts_zeroshot": 0.5}
+    assert appendix.run_time_values(tmp_path / "none") == {}
+
+
+def test_class_setup_is_described_with_its_variables():
+    setup = GUIDE[GUIDE.index("## Class set-up on one JupyterHub"):GUIDE.index("## Student copies")]
+    for needed in ("compsem prefetch", "COMPSEM_CACHE=/srv/class/compsem-cache", "chmod -R a+rX,a-w",
+                   "COMPSEM_CACHE_OVERLAY", "per-user, private"):
+        assert needed in setup, needed
+    readme = (ROOT / "README.md").read_text()
+    assert "chmod -R a+rX,a-w /srv/class/compsem-cache" in readme       # the same command as the README's
+
+
+def test_no_session_calls_fine_tuning_longer_than_a_lab_without_the_records():
+    assert "longer than a lab" not in GUIDE
+    s2 = SESSIONS[1]
+    assert "22_csts_finetune.ipynb::ft_train_minutes" in s2 and "22_csts_finetune.ipynb::ft_n_runs" in s2
+
+
+def test_session_3_lab_is_what_its_exercise_runs():
+    exercise = (ROOT / "book" / "part3_montague_exercises.md").read_text()
+    ex_cmds = {c.strip() for c in re.findall(r"`python -m compsem run ([^`]+)`", exercise)}
+    lab = {c.split(" run ", 1)[1].strip() for c in _commands(SESSIONS[2]) if " run " in c}
+    assert ex_cmds and ex_cmds == lab
