@@ -24,9 +24,12 @@ import ast
 import json
 import re
 from pathlib import Path
-from ..fmt import plural
 
-__all__ = ["strip_solutions", "exercise_blocks", "chapter_numbers", "book_titles", "render_roles", "page_notebook",
+from ..fmt import plural
+from .executed import glued_values
+
+__all__ = ["strip_solutions", "exercise_blocks", "chapter_numbers", "book_titles", "glued_numbers", "render_roles",
+           "page_notebook", "page_markdown",
            "student_notebook", "student_setup", "write_student_copies", "main"]
 
 _OPEN = re.compile(r"^(\s*)(`{3,}|:{3,})\{(solution|solution-start|solution-end|exercise)\}(.*)$")
@@ -169,19 +172,46 @@ def book_titles(root: Path) -> dict[str, str]:
     return titles
 
 
-_ROLE = re.compile(r"\{(ref|numref|doc|download|eq|cite|cite:p|cite:t|term|math|abbr)\}`([^`]*)`")
+_ROLE = re.compile(r"\{(ref|numref|doc|download|eq|cite|cite:p|cite:t|term|math|abbr|glue|glue:text|glue:md|glue:any)\}`([^`]*)`")
+
+#: What a glued number reads as in a student copy written without an executed build.
+NOT_BUILT = "[the number in the book]"
 
 
-def render_roles(text: str, titles: dict[str, str], doc: str = "book/x") -> str:
+def glued_numbers(executed_dir: Path) -> dict[str, dict[str, str]]:
+    """``{notebook stem: {key: text}}`` of the values an executed build glued (empty without one)."""
+    return {nb.stem: glued_values(nb) for nb in sorted(Path(executed_dir).glob("*.ipynb"))}
+
+
+def _glued(body: str, glued: dict[str, dict[str, str]], doc: str) -> str:
+    """A ``{glue}`` role's text as the book shows it: the build's value in the role's format, or
+    :data:`NOT_BUILT` when the value is not at hand."""
+    page, sep, rest = body.partition("::")
+    nb, (key, _, spec) = (Path(page).stem, rest.partition(":")) if sep else (Path(doc).name, body.partition(":"))
+    value = glued.get(nb, {}).get(key)
+    if value is None:
+        return NOT_BUILT
+    value = value.strip().strip("'\"")
+    try:
+        return format(float(value), spec) if spec else value
+    except ValueError:
+        return value
+
+
+def render_roles(text: str, titles: dict[str, str], doc: str = "book/x",
+                 glued: dict[str, dict[str, str]] | None = None) -> str:
     """``text`` with its MyST roles as the book would show them, in plain Markdown.
 
     ``{ref}`words <label>``` → *words*; ``{ref}`label``` → the target's title in italics;
     ``{numref}`` → the exercise's or section's name; ``{doc}`` → the page's title; ``{math}`` →
     ``$…$``; ``{cite}`` → ``[key]``; any other role → its text. ``doc`` is the page's own path
     (``book/part1_setcomp_exercises``), against which ``{doc}`` paths are read. A label that
-    is not in ``titles`` is shown as written, never dropped."""
+    is not in ``titles`` is shown as written, never dropped. ``{glue}`` roles show the value of
+    ``glued`` (:func:`glued_numbers`) in the role's format, or :data:`NOT_BUILT`."""
     def one(m: re.Match) -> str:
         role, body = m.group(1), m.group(2)
+        if role.startswith("glue"):
+            return _glued(body, glued or {}, doc)
         explicit = re.match(r"^(.*?)\s*<([^>]+)>$", body, re.S)
         text, target = (explicit.group(1), explicit.group(2)) if explicit else (None, body)
         if role == "math":
@@ -208,7 +238,8 @@ def render_roles(text: str, titles: dict[str, str], doc: str = "book/x") -> str:
 
 
 def page_notebook(text: str, setup: dict | None = None, number: int | None = None,
-                  titles: dict[str, str] | None = None, doc: str = "book/x") -> dict:
+                  titles: dict[str, str] | None = None, doc: str = "book/x",
+                  glued: dict[str, dict[str, str]] | None = None) -> dict:
     """A notebook of a (solution-free) exercise page: the page's introduction, then per exercise
     its statement and an empty code cell for the answer. ``setup`` (a set-up cell) goes first,
     so that the copy also runs on Colab. ``number`` is the page's chapter number in the book
@@ -217,12 +248,13 @@ def page_notebook(text: str, setup: dict | None = None, number: int | None = Non
     titles = titles or {}
     intro, blocks = exercise_blocks(text)
     intro = re.sub(r"^\([\w-]+\)=\s*\n", "", intro)          # MyST target labels mean nothing in Jupyter
-    cells = [_md_cell(render_roles(intro, titles, doc) + "\n\n*Student copy: the solutions are in the book.*")]
+    cells = [_md_cell(render_roles(intro, titles, doc, glued) + "\n\n*Student copy: the solutions are in the book.*")]
     if setup is not None:
         cells.append({k: v for k, v in setup.items() if k != "id"})
     for k, (title, body) in enumerate(blocks, 1):
         name = f"{number}.{k}" if number is not None else str(k)
-        cells.append(_md_cell(f"## Exercise {name}: {render_roles(title, titles, doc)}\n\n{render_roles(body, titles, doc)}"))
+        cells.append(_md_cell(f"## Exercise {name}: {render_roles(title, titles, doc, glued)}\n\n"
+                              f"{render_roles(body, titles, doc, glued)}"))
         cells.append({"cell_type": "code", "execution_count": None, "metadata": {"tags": ["answer"]}, "outputs": [],
                       "source": ["# your answer"]})
     for n, cell in enumerate(cells):
@@ -309,18 +341,21 @@ def student_setup(setup: dict | None) -> dict:
             "outputs": [], "source": NO_REPO_SETUP.splitlines(keepends=True)}
 
 
-def write_student_copies(root: Path, out: Path) -> list[Path]:
-    """Write the student copies of ``root``'s exercise pages and chapters into ``out``."""
+def write_student_copies(root: Path, out: Path, executed: Path | None = None) -> list[Path]:
+    """Write the student copies of ``root``'s exercise pages and chapters into ``out``; glued
+    numbers come from the executed chapters in ``executed`` (default: ``root``'s
+    ``_build/executed/notebooks``, when a build exists)."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     setup = student_setup(_setup_cell(root))
     toc = root / "_toc.yml"
     numbers = chapter_numbers(toc.read_text(encoding="utf-8")) if toc.is_file() else {}
     titles = book_titles(root)
+    glued = glued_numbers(executed if executed is not None else root / "_build" / "executed" / "notebooks")
     for page in sorted((root / "book").glob("part*_exercises.md")):
         doc = f"book/{page.stem}"
         text = strip_solutions(page.read_text(encoding="utf-8"))
-        nb = page_notebook(text, setup, numbers.get(doc), titles, doc)
+        nb = page_notebook(text, setup, numbers.get(doc), titles, doc, glued)
         written.append(_write(out / page.name, page_markdown(nb)))
         written.append(_write(out / page.with_suffix(".ipynb").name, _dump(nb)))
     for path in sorted((root / "notebooks").glob("*.ipynb")):
@@ -334,8 +369,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m compsem.book.exercises", description=__doc__.splitlines()[0])
     ap.add_argument("--root", default=".", help="the repository (default: the working directory)")
     ap.add_argument("--out", default="_build/exercises")
+    ap.add_argument("--executed", default=None,
+                    help="the executed chapters whose glued numbers the copies show (default: ROOT/_build/executed/notebooks)")
     args = ap.parse_args(argv)
-    written = write_student_copies(Path(args.root), Path(args.out))
+    written = write_student_copies(Path(args.root), Path(args.out), Path(args.executed) if args.executed else None)
     print(f"{plural(len(written), 'student file')} in {args.out}")
     return 0
 

@@ -262,3 +262,32 @@ def test_copies_of_this_checkout_run_their_setup_cell(tmp_path, monkeypatch, cap
     if "COMPSEM_REPO = ''" in setup or "COMPSEM_REPO" not in setup:
         (tmp_path / "far").mkdir()
         assert _run_cell(setup, tmp_path / "far", monkeypatch, capsys).startswith("No checkout")
+
+
+def _executed_with(tmp_path, stem, values):
+    outs = [{"output_type": "display_data", "metadata": {"scrapbook": {"name": k}},
+             "data": {"application/papermill.record/text/plain": repr(v)}} for k, v in values.items()]
+    folder = tmp_path / "executed"
+    folder.mkdir(exist_ok=True)
+    (folder / f"{stem}.ipynb").write_text(json.dumps({"cells": [{"cell_type": "code", "outputs": outs}]}))
+    return folder
+
+
+def test_glued_numbers_show_the_builds_value_or_say_where_it_is(tmp_path):
+    text = ("It trained {glue:text}`../notebooks/22_x.ipynb::n_runs` runs in "
+            "{glue:text}`../notebooks/22_x.ipynb::minutes:.1f` minutes.")
+    from compsem.book.exercises import NOT_BUILT, glued_numbers
+
+    assert render_roles(text, {}, "book/p") == f"It trained {NOT_BUILT} runs in {NOT_BUILT} minutes."
+    glued = glued_numbers(_executed_with(tmp_path, "22_x", {"n_runs": 4, "minutes": 7.4567}))
+    assert render_roles(text, {}, "book/p", glued) == "It trained 4 runs in 7.5 minutes."
+
+
+@pytest.mark.parametrize("with_build", [False, True])
+def test_copies_of_the_book_show_no_glue_role(tmp_path, with_build):
+    executed = _executed_with(tmp_path, "22_csts_finetune", {"ft_n_runs": 4, "ft_train_minutes": 7.25}) \
+        if with_build else tmp_path / "none"
+    write_student_copies(ROOT, tmp_path / "out", executed)
+    md = (tmp_path / "out" / "part2_csts_exercises.md").read_text()
+    assert "{glue" not in md
+    assert ("trained its\n4 runs in\n7.2 minutes" in md) if with_build else ("[the number in the book]" in md)
