@@ -253,3 +253,17 @@ def test_worked_figure_shows_the_tested_numbers():
     for x in (hi, lo, ign, quad(hi, lo)):
         assert f"{x:.4f}" in svg
     assert "16/17" in svg and "4/8" in svg and "λ = 0.5" in svg
+
+
+def test_exercise_template_leaves_the_ignored_rows_and_the_prior_alone():
+    """Ex 3.4: only the rows with the condition attached read the template (checked with the
+    bag-of-words encoder on two pairs of the embedded set)."""
+    from compsem.csts import study as cs
+
+    df = pd.read_csv(paths.data_dir("csts") / "csts_embedded.csv").head(4)
+    a = cs.zero_shot_scores(df, "bow", template="{sentence} ({condition})")
+    b = cs.zero_shot_scores(df, "bow", template="{condition}: {sentence}")
+    np.testing.assert_array_equal(a["ignored"].to_numpy(), b["ignored"].to_numpy())
+    assert list(a.columns) == ["ignored", "attached"]
+    assert "condition prior's row (which reads no sentence, so no template can move it)" in \
+        page("part2_csts_exercises.md").replace("\n", " ")
