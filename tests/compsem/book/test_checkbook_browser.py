@@ -127,3 +127,50 @@ def test_main_passes_the_page_timeout(tmp_path, capsys):
     assert code == 1
     assert "check-book: stuck.html: the page did not settle within 1.5 s (still waiting for MathJax startup)" in out
     assert "check-book: 2 pages, 1 problem on 1 page" in out
+
+
+MINI_CONFIG = """title: mini
+only_build_toc_files: true
+execute:
+  execute_notebooks: "off"
+parse:
+  myst_enable_extensions: [amsmath, colon_fence, dollarmath]
+sphinx:
+  extra_extensions:
+    - sphinx-mathjax-offline
+    - sphinx_exercise
+  config:
+    numfig: true
+"""
+
+
+@pytest.mark.slow
+def test_a_page_built_like_the_books_settles_and_passes(tmp_path):
+    """A two-page book built with the book's MathJax (sphinx-mathjax-offline, loaded with
+    ``defer``) and an exercise with a folded solution, as the exercise pages are: every page
+    settles and MathJax typesets the maths."""
+    import subprocess
+    import sys
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "_config.yml").write_text(MINI_CONFIG)
+    (src / "_toc.yml").write_text("format: jb-book\nroot: intro\nparts:\n  - caption: One\n    numbered: true\n"
+                                  "    chapters:\n      - file: maths\n")
+    (src / "intro.md").write_text("# Intro\n\nHello.\n")
+    (src / "maths.md").write_text(
+        "# Maths\n\nThe cosine $\\cos(u, v) = \\frac{u \\cdot v}{\\lVert u\\rVert \\lVert v\\rVert}$.\n\n"
+        "$$\nD_{rel}(i, j) = 1 - \\frac{R(i, j) + R(j, i)}{2}\n$$\n\n"
+        "```{exercise} A title\n:label: ex-1\n\nCompute $x^2$ for $x = 3$.\n```\n\n"
+        "```{solution} ex-1\n:class: dropdown\n\n$9$.\n```\n")
+    jb = Path(sys.executable).parent / "jupyter-book"
+    subprocess.run([str(jb), "build", str(src), "--path-output", str(tmp_path / "out")], check=True,
+                   capture_output=True, timeout=600)
+    html = tmp_path / "out" / "_build" / "html"
+    assert (html / "_static" / "mathjax" / "tex-chtml.js").is_file()
+    assert browser_check(html, page_timeout=30) == []
+    # the same page without its MathJax files: named, as raw TeX, and the check still ends
+    shutil.rmtree(html / "_static" / "mathjax")
+    problems = browser_check(html, page_timeout=5)
+    assert problems and all(p.startswith("maths.html: ") for p in problems), problems
+    assert any("left as raw TeX" in p for p in problems), problems
