@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from compsem.book import checkbook
+from compsem.book import browsercheck, checkbook
 from compsem.book.checkbook import browser_check
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")
@@ -41,7 +41,7 @@ def hanging(tmp_path, monkeypatch):
     page is checked, so that the browser can shut down quickly."""
     fifo = tmp_path / "hang.png"
     os.mkfifo(fifo)
-    check = checkbook._check_page
+    check = browsercheck._check_page
 
     def check_then_release(*args, **kwargs):
         try:
@@ -50,7 +50,7 @@ def hanging(tmp_path, monkeypatch):
             for _ in range(3):
                 _release(fifo)
 
-    monkeypatch.setattr(checkbook, "_check_page", check_then_release)
+    monkeypatch.setattr(browsercheck, "_check_page", check_then_release)
     return fifo
 
 
