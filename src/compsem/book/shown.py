@@ -112,9 +112,10 @@ def _from_code_comments(source: str) -> list[str]:
     backquoted commands."""
     found = []
     for line in source.splitlines():
-        if not line.lstrip().startswith("#"):
+        comment = line[len(_strip_comment(line)):]        # the line's comment, after code or alone
+        if not comment.startswith("#"):
             continue
-        body = line.lstrip()[1:].strip()
+        body = comment[1:].strip()
         if _STARTS.match(body) and "`" not in body:
             found.append(_strip_comment(body).strip())
         found += [c.strip() for c in _INLINE.findall(body) if _STARTS.match(c.strip())]
@@ -224,6 +225,23 @@ def _notebook_params(words: list[str], *, papermill: bool) -> tuple[str | None, 
     return nb, params
 
 
+def _papermill_text(words: list[str]) -> str | None:
+    """A papermill ``-p`` value that papermill passes as text while it reads as a list, an
+    object or a quoted string (papermill's ``-p`` knows only numbers, booleans and None)."""
+    from papermill.cli import _resolve_type
+
+    from .params import parse_value
+
+    for i, w in enumerate(words[:-2]):
+        if w in ("-p", "--parameters"):
+            name, raw = words[i + 1], words[i + 2]
+            if isinstance(_resolve_type(raw), str) and not isinstance(parse_value(raw), str):
+                return f"papermill's -p passes {name} as the text {raw!r}, not as the value it reads as: give it with -y"
+            if isinstance(_resolve_type(raw), str) and raw.startswith('"'):
+                return f"papermill's -p passes {name} with its quotes, {raw!r}: give it with -y"
+    return None
+
+
 def _check_chapter(nb: str | None, params: list[tuple[str, object]], root: Path, *, offline: bool) -> str | None:
     from .params import check_parameters, parameter_defaults
     from .plan import plan
@@ -281,6 +299,9 @@ def check(shown: Shown, root: Path) -> str | None:
         if words[0] == "make":
             return _check_make(words, root)
         if words[0] == "papermill":
+            text = _papermill_text(words)
+            if text:
+                return text
             nb, params = _notebook_params(words, papermill=True)
             return _check_chapter(nb, params, root, offline=rerun)
         if words[0].startswith("python") and words[1:3] == ["-m", "compsem"]:
@@ -288,10 +309,15 @@ def check(shown: Shown, root: Path) -> str | None:
                 nb, params = _notebook_params(words, papermill=False)
                 return _check_chapter(nb, params, root, offline=True)
             return _check_compsem(words, root)
+        if words[0].startswith("python") and words[1:2] == ["-m"] and len(words) > 2:
+            try:
+                found = importlib.util.find_spec(words[2]) is not None
+            except ModuleNotFoundError:
+                found = False
+            if not found:
+                return f"no module {words[2]}"
         if _not_run(command) is None:
             return "no check is known for this command: add one to compsem.book.shown, or a reason to NOT_RUN"
-        if words[0].startswith("python") and words[1:2] == ["-m"]:
-            return None if importlib.util.find_spec(words[2]) else f"no module {words[2]}"
         if words[0] == "pytest":
             missing = [w for w in words[1:] if not w.startswith("-") and not (root / w.split("::")[0]).exists()]
             return f"no test file {missing[0]}" if missing else None
