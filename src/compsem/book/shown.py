@@ -148,8 +148,8 @@ def collect(root: Path) -> list[Shown]:
 
 #: Commands shown but not run by the tests: a pattern (matched at the start of the command,
 #: after ``.venv/bin/``) and why. What is still checked: a make target must exist and pass
-#: ``make -n``; a ``pip install -e`` extra must be declared in pyproject.toml; a test file or a
-#: module must exist; a compsem verb must parse.
+#: ``make -n`` (every make command, these and the others); a ``pip install -e`` extra must be
+#: declared in pyproject.toml; a test file or a module must exist.
 NOT_RUN: dict[str, str] = {
     "make book": "executes every chapter (about an hour): CI's `.ci/run` and the Pages workflow run it",
     "make check-book": "needs the built book: CI runs it after `make book`",
@@ -160,13 +160,14 @@ NOT_RUN: dict[str, str] = {
     "make lab": "starts a JupyterLab server that does not end: test_make_targets.py checks its kernel",
     "make clean": "deletes the reader's build or cache",
     "make venv": "creates the virtual environment the tests already run in",
-    "make": "builds the book (its first target): CI runs it",
+    "make": "with no target, prints the Makefile's help (its first target)",
     "pip install": "installs packages into the reader's environment",
     "conda ": "creates a conda environment: test_environment.py keeps environment.yml in step",
     "pytest ": "a test run: CI runs the suite",
     "python -m compsem.book.checkbook": "needs the executed chapters: CI's `make check-book` runs it",
     "mkdir -p ": "a folder for the output of the next shown command",
 }
+
 
 def _bare(command: str) -> str:
     return re.sub(r"^\.venv/bin/", "", command.strip())
@@ -187,6 +188,12 @@ def make_targets(makefile: Path) -> tuple[set[str], set[str]]:
     return targets, variables
 
 
+def _recipe(makefile_text: str, target: str) -> str:
+    """The recipe lines (tab-indented) of ``target``'s rule."""
+    m = re.search(rf"^{re.escape(target)}\s*:(?!=)[^\n]*\n((?:\t[^\n]*\n?)*)", makefile_text, re.M)
+    return m.group(1) if m else ""
+
+
 def _check_make(words: list[str], root: Path) -> str | None:
     targets, variables = make_targets(root / "Makefile")
     goals = [w for w in words[1:] if "=" not in w and not w.startswith("-")]
@@ -196,6 +203,9 @@ def _check_make(words: list[str], root: Path) -> str | None:
     for g in goals:
         if g not in targets:
             return f"the Makefile has no target {g}"
+    text = (root / "Makefile").read_text(encoding="utf-8")
+    if any("$(MAKE)" in _recipe(text, g) for g in goals):
+        return None     # make -n would run a $(MAKE) line (check-offline's unshare): the target exists
     r = subprocess.run(["make", "-n", "-s", "-C", str(root), *words[1:]], capture_output=True, text=True, timeout=120)
     return None if r.returncode == 0 else f"`make -n` fails: {(r.stderr or r.stdout).strip()[-300:]}"
 
@@ -264,12 +274,13 @@ def _check_compsem(words: list[str], root: Path) -> str | None:
     """A ``python -m compsem`` verb: a chapter's run, plan or prefetch through the planner;
     ``models`` runs; any other (``cache``, ``bench``, a template with ``NOTEBOOK``) is parsed
     by the command line's own parser, never run (it reads or clears the reader's cache, or
-    takes minutes)."""
+    takes minutes; a template with ``<chapter>`` too)."""
     from .cli import main
 
     verb_at = words.index("compsem") + 1 if "compsem" in words else len(words)
     args = words[verb_at:]
-    if args and args[0] in ("run", "plan", "prefetch") and any(w.endswith(".ipynb") for w in args):
+    template = any(re.fullmatch(r"<[^<>]+>(\.ipynb)?|.*/<[^<>]+>\.ipynb", w) for w in args)   # <chapter>: filled in by the reader
+    if args and args[0] in ("run", "plan", "prefetch") and any(w.endswith(".ipynb") for w in args) and not template:
         nb, params = _notebook_params(args, papermill=False)
         return _check_chapter(nb, params, root, offline=False)
     if args == ["models"]:
