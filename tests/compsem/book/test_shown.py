@@ -116,6 +116,21 @@ def test_problems_name_the_page(tmp_path):
     assert S.problems(tmp_path) == ["README.md: shown command `make nosuch` fails: the Makefile has no target nosuch"]
 
 
+def test_check_book_reports_a_failing_command_by_page(tmp_path, capsys):
+    from compsem.book.checkbook import main
+
+    (tmp_path / "Makefile").write_text("all:\n\t@true\n")
+    (tmp_path / "book").mkdir()
+    (tmp_path / "book" / "guide.md").write_text("Run `make nosuch` before the class.\n")
+    (tmp_path / "executed").mkdir()
+    args = ["--notebooks-only", "--executed", str(tmp_path / "executed"), "--root", str(tmp_path),
+            "--pages", str(tmp_path / "book"), "--data", str(tmp_path / "nodata")]
+    assert main(args) == 0                      # without --commands the pages' commands are not read
+    assert main([*args, "--commands"]) == 1
+    assert ("check-book: book/guide.md: shown command `make nosuch` fails: the Makefile has no target nosuch"
+            in capsys.readouterr().out)
+
+
 # ---- the collector -------------------------------------------------------------------------------
 def test_shell_blocks_join_continuations_and_drop_comments():
     text = ("```bash\n# a comment line\n$ python -m compsem run notebooks/a.ipynb \\\n    -p x '\"a # b\"'   # why\n"
