@@ -155,6 +155,13 @@ def test_the_run_refuses_the_wrong_kind_before_it_creates_anything(tmp_path):
     assert not out.exists()
 
 
+def test_prefetch_refuses_the_wrong_kind_before_planning_units():
+    from compsem.book.prefetch import planned_work
+
+    with pytest.raises(ModelKindError, match="`use` cannot be fine-tuned"):
+        planned_work(NB / "22_csts_finetune.ipynb", {"models": ["use"]})
+
+
 def test_every_chapter_with_models_declares_its_kind():
     """Each study declares the kind of model of every chapter that has a ``models`` parameter."""
     missing = [nb.name for s in STUDIES for nb in s.chapters(NB)
