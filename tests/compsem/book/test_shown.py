@@ -10,6 +10,7 @@ in the slow tests.
 
 import json
 import shlex
+import shutil
 from collections import Counter
 
 import pytest
@@ -33,6 +34,8 @@ NO_EXAMPLE = {
 
 @pytest.mark.parametrize("shown", DISTINCT, ids=[f"{s.page}: {s.command[:70]}" for s in DISTINCT])
 def test_every_shown_command_passes_its_check(shown):
+    if shown.command.startswith("make") and shutil.which("make") is None:
+        pytest.skip("make is not installed")
     assert S.check(shown, ROOT) is None, f"{shown}: {S.check(shown, ROOT)}"
 
 
