@@ -156,7 +156,7 @@ NOT_RUN: dict[str, str] = {
     "make check-offline": "executes every chapter inside a network namespace: CI's job",
     "make test": "the test suite itself: CI runs it",
     "make bench": "minutes of timing on the machine at hand: its runner is tested in test_bench.py",
-    "make models-extra": "downloads about 390 MB from PyPI: its unpacking is tested in test_extra.py",
+    "make models-extra": "downloads about 390 MB from PyPI (it is itself the test of compsem.book.extra)",
     "make lab": "starts a JupyterLab server that does not end: test_make_targets.py checks its kernel",
     "make clean": "deletes the reader's build or cache",
     "make venv": "creates the virtual environment the tests already run in",
