@@ -207,7 +207,8 @@ def plan(notebook: str | Path, overrides: dict[str, Any] | None = None, *,
     slot = model_slot(notebook)
     if slot is not None and slot.kind == "generator":    # prompts generators: nothing is embedded
         models = params.get("models", [])
-        per_model = {} if models in ([], "") else {s: None for s in resolve_specs(models, study=study, kind="generator")}
+        specs = [] if models in ([], "") else resolve_specs(models, study=study, kind="generator")
+        per_model = {s: None for s in specs}
         if not per_model:
             notes.append("no generator given: the chapter shows its prompts and the paper's tables, and runs no model")
     else:

@@ -37,7 +37,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..encoders import check_available
-from ..fmt import plural
 from ..studies import of_notebook
 
 __all__ = ["Shown", "collect", "check", "problems", "NOT_RUN", "make_targets"]
@@ -57,7 +56,8 @@ class Shown:
 
 _FENCE = re.compile(r"^(?P<f>`{3,}|~{3,})[ \t]*\{?(?P<lang>[\w-]*)\}?[^\n]*\n(?P<body>.*?)^(?P=f)[ \t]*$", re.M | re.S)
 _SHELL = ("bash", "sh", "shell", "console")
-_CODE = ("", "python", "ipython", "ipython3", "text", "yaml", "json", "toml", "csv", "tex", "latex", "math", "code-cell")
+_CODE = ("", "python", "ipython", "ipython3", "text", "yaml", "json", "toml", "csv", "tex", "latex", "math",
+         "code-cell")
 _INLINE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
 _STARTS = re.compile(r"^(?:\.venv/bin/)?(?:python3?(?:\.\d+)?\s+-m\s+\S|make(?:\s|$)|papermill\s|pip\s+install\s|"
                      r"pytest\s|conda\s|jupyter-book\s)")
@@ -246,7 +246,8 @@ def _papermill_text(words: list[str]) -> str | None:
         if w in ("-p", "--parameters"):
             name, raw = words[i + 1], words[i + 2]
             if isinstance(_resolve_type(raw), str) and not isinstance(parse_value(raw), str):
-                return f"papermill's -p passes {name} as the text {raw!r}, not as the value it reads as: give it with -y"
+                return (f"papermill's -p passes {name} as the text {raw!r}, not as the value it reads as: "
+                        "give it with -y")
             if isinstance(_resolve_type(raw), str) and raw.startswith('"'):
                 return f"papermill's -p passes {name} with its quotes, {raw!r}: give it with -y"
     return None
@@ -279,7 +280,8 @@ def _check_compsem(words: list[str], root: Path) -> str | None:
 
     verb_at = words.index("compsem") + 1 if "compsem" in words else len(words)
     args = words[verb_at:]
-    template = any(re.fullmatch(r"<[^<>]+>(\.ipynb)?|.*/<[^<>]+>\.ipynb", w) for w in args)   # <chapter>: filled in by the reader
+    # a template: <chapter> is for the reader to fill in
+    template = any(re.fullmatch(r"<[^<>]+>(\.ipynb)?|.*/<[^<>]+>\.ipynb", w) for w in args)
     if args and args[0] in ("run", "plan", "prefetch") and any(w.endswith(".ipynb") for w in args) and not template:
         nb, params = _notebook_params(args, papermill=False)
         return _check_chapter(nb, params, root, offline=False)
@@ -350,7 +352,3 @@ def problems(root: Path) -> list[str]:
             out.append(f"{shown.page}: shown command `{shown.command}` fails: {why}")
     return out
 
-
-def summary(root: Path) -> str:
-    """How many commands the pages show (for the check's last line)."""
-    return f"{plural(len(collect(root)), 'shown command')}"
