@@ -79,6 +79,26 @@ def test_each_rerun_example_changes_a_parameter_from_its_default():
         assert all(name in defaults and defaults[name] != v for name, v in values.items()), (nb.name, values)
 
 
+def _values(command):
+    words = shlex.split(command)
+    return {words[i + 1]: parse_value(words[i + 2]) for i in range(len(words) - 2) if words[i] == "-p"}
+
+
+def test_a_chapters_prose_and_its_box_give_the_same_path():
+    """Where a chapter's own cells show a rerun of it with a path for the parameter its rerun
+    example gives a path, it is the same path (chapter 99 once gave two different ones)."""
+    compared = 0
+    for nb in NOTEBOOKS:
+        paths = {k: v for k, v in _example(nb).items() if isinstance(v, str) and "/" in v}
+        for s in SHOWN:
+            if s.page == f"notebooks/{nb.name}" and f"run notebooks/{nb.name}" in s.command:
+                for name, value in _values(s.command).items():
+                    if name in paths and isinstance(value, str):
+                        compared += 1
+                        assert value == paths[name], (nb.name, s.command)
+    assert compared >= 1          # chapter 99: its prose and its parameters cell show one command
+
+
 # ---- the checks fail where they should -----------------------------------------------------------
 @pytest.mark.parametrize("page, command, reason", [
     ("book/x.md", """python -m compsem run notebooks/22_csts_finetune.ipynb -p models '["use"]'""",
