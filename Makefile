@@ -94,23 +94,24 @@ book: $(EXECUTED) $(BOOKSRC) | $(STAMP)
 
 # Opens every built page in headless Chromium (Debian's package; `.ci/run` installs it) and
 # fails on broken links or anchors, images that do not load, raw TeX, remote requests, cell
-# errors, table cells cut short with an ellipsis (by pandas or CSS). Screenshots go to
-# _build/screenshots.
+# errors, table cells cut short with an ellipsis (by pandas or CSS), and a shown command that
+# fails (compsem.book.shown: the commands of README, CONTRIBUTING, the pages and the rerun boxes).
+# Screenshots go to _build/screenshots.
 check-book: book
-	$(BIN)/python -m compsem.book.checkbook --html _build/html --executed _build/executed/notebooks
+	$(BIN)/python -m compsem.book.checkbook --html _build/html --executed _build/executed/notebooks --commands
 
 # -- teaching ------------------------------------------------------------------------------
 # The hidden set-up cell after each chapter's parameters cell (Colab, downloaded notebooks):
 # a no-op in a checkout; elsewhere it clones LAUNCH_REPO at LAUNCH_COMMIT and installs it. The
-# Pages workflow passes its repository and commit. Plain Python, no venv needed. Idempotent:
-# a second `make launch-cell` changes nothing.
+# Pages workflow passes its repository and commit. Run as a module of this checkout's src/ (in
+# the venv: the package's imports need it). Idempotent: a second `make launch-cell` changes nothing.
 LAUNCH_REPO ?= $(shell git config --get remote.origin.url 2>/dev/null)
 # A named repository is always pinned: the commit defaults to HEAD's (launch.py refuses a
 # repository without a commit).
 LAUNCH_COMMIT ?= $(if $(LAUNCH_REPO),$(shell git rev-parse HEAD 2>/dev/null))
 LAUNCH_NOTEBOOKS ?= $(NOTEBOOKS)
-launch-cell:
-	$(PYTHON) src/compsem/book/launch.py --repo "$(LAUNCH_REPO)" --commit "$(LAUNCH_COMMIT)" $(LAUNCH_NOTEBOOKS)
+launch-cell: $(STAMP)
+	PYTHONPATH=src $(BIN)/python -m compsem.book.launch --repo "$(LAUNCH_REPO)" --commit "$(LAUNCH_COMMIT)" $(LAUNCH_NOTEBOOKS)
 
 # JupyterLab on the chapters with the project's kernel: the venv's own "python3" kernelspec comes
 # first on JUPYTER_PATH (before any user-level one), so every notebook runs on .venv's Python.
@@ -121,9 +122,9 @@ lab: $(STAMP)
 
 # Student copies in _build/exercises: each Part's exercise page (Markdown and a notebook with an
 # empty answer cell per exercise) without its {solution} blocks, and chapters without their cells
-# tagged `solution`. Standard library only.
-exercises:
-	$(PYTHON) src/compsem/book/exercises.py --root . --out _build/exercises
+# tagged `solution`. Run as a module of this checkout's src/, in the venv.
+exercises: $(STAMP)
+	PYTHONPATH=src $(BIN)/python -m compsem.book.exercises --root . --out _build/exercises
 
 # -- extras --------------------------------------------------------------------------------
 bench: $(STAMP)

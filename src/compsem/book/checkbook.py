@@ -36,6 +36,7 @@ from urllib.parse import unquote, urlsplit
 from .browsercheck import PAGE_TIMEOUT_S, browser_check
 from .executed import mime
 from .prosecheck import prose_check
+from .shown import problems as shown_problems
 from ..fmt import plural
 
 __all__ = ["static_check", "browser_check", "notebook_errors", "truncated_cells", "main"]
@@ -190,10 +191,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--root", default=".", help="the repository (paths named in prose must exist here)")
     ap.add_argument("--pages", default="book", help="the Markdown pages also read by the prose checks")
     ap.add_argument("--notebooks-only", action="store_true", help="only the checks of the executed notebooks")
+    ap.add_argument("--commands", action="store_true",
+                    help="also check every command the pages show (compsem.book.shown; make check-book sets it)")
     args = ap.parse_args(argv)
     executed = Path(args.executed)
     notebook_problems = notebook_errors(executed) + truncated_cells(executed, Path(args.data)) + prose_check(
         executed, Path(args.root), Path(args.pages))
+    if args.commands:
+        notebook_problems += shown_problems(Path(args.root))
     if args.notebooks_only:
         for p in notebook_problems:
             print(f"check-book: {p}")

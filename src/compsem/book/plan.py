@@ -19,14 +19,16 @@ from typing import Any
 import pandas as pd
 
 from ..cache import EmbeddingCache, text_key
-from ..encoders import check_available
+from ..encoders import check_available, installed_panel
+from ..encoders import resolve_models as resolve_specs
+from ..encoders.kinds import FINETUNABLE, ModelKindError, ModelSlot, kind_problems
 from ..errors import CompsemError
 from ..paths import repo_root
 from ..reference import paper_match
 from ..studies import get, of_notebook
 
 __all__ = ["notebook_parameters", "study_of", "planned_texts", "plan", "cached_counts", "throughputs",
-           "REFERENCE_MODEL"]
+           "REFERENCE_MODEL", "model_slot", "check_models"]
 
 #: Specs recomputed on every run (never cached): their texts always count as to embed.
 _UNCACHED = ("glove-50d", "bow", "random", "bow:", "random:", "vec:")
@@ -62,6 +64,43 @@ def study_of(notebook: str | Path) -> str | None:
     """The study a chapter belongs to, from its number (``11_setcomp_overlap`` -> setcomp)."""
     study = of_notebook(notebook)
     return study.name if study else None
+
+
+def model_slot(notebook: str | Path) -> ModelSlot | None:
+    """The kind of model a chapter's ``models`` parameter takes, as its study declares it
+    (``study.MODEL_SLOTS``, keyed by the chapter's number), or None (a chapter of no study)."""
+    study = of_notebook(notebook)
+    if study is None:
+        return None
+    return getattr(study.module("study"), "MODEL_SLOTS", {}).get(Path(notebook).name[:2])
+
+
+#: the registry's kind of the paper's models that "paper" means, for each slot kind
+_PAPER_KIND = {"encoder": "encoder", "finetune": "encoder", "generator": "generator"}
+
+
+def check_models(notebook: str | Path, params: dict[str, Any]) -> None:
+    """Refuse a run whose ``models`` are not of the kind the chapter runs, before any work
+    (:mod:`compsem.encoders.kinds`): the reason, and the models of that kind that run offline.
+
+    Raises
+    ------
+    ModelKindError
+        A model of the wrong kind, or more models than the chapter runs.
+    """
+    slot = model_slot(notebook)
+    if slot is None or slot.kind == "scorer" or "models" not in params:
+        return
+    models = params["models"]
+    if models in ([], ""):
+        return
+    specs = resolve_specs(models, study=study_of(notebook), kind=_PAPER_KIND[slot.kind],
+                          check=lambda s: str(s).strip())
+    offline = {"encoder": installed_panel(), "generator": [],
+               "finetune": [s for s in installed_panel() if s in FINETUNABLE]}[slot.kind]
+    problems = kind_problems(specs, slot, chapter=f"chapter {Path(notebook).name[:2]}", offline=offline)
+    if problems:
+        raise ModelKindError("; ".join(problems))
 
 
 def _scores_pairs(spec: str) -> bool:
@@ -159,12 +198,21 @@ def plan(notebook: str | Path, overrides: dict[str, Any] | None = None, *,
     ``texts_per_s`` (from the benchmark), ``estimate``.
     """
     params = {**notebook_parameters(notebook), **(overrides or {})}
+    check_models(notebook, params)   # a model of the wrong kind is refused before anything else
     study = study_of(notebook)
     notes: list[str] = []
     if study is None:
         notes.append(f"{Path(notebook).name} belongs to no study: nothing to plan")
         return pd.DataFrame(columns=["model", "texts", "cached", "to_embed", "texts_per_s", "estimate"]), notes
-    per_model = planned_texts(study, params)
+    slot = model_slot(notebook)
+    if slot is not None and slot.kind == "generator":    # prompts generators: nothing is embedded
+        models = params.get("models", [])
+        specs = [] if models in ([], "") else resolve_specs(models, study=study, kind="generator")
+        per_model = {s: None for s in specs}
+        if not per_model:
+            notes.append("no generator given: the chapter shows its prompts and the paper's tables, and runs no model")
+    else:
+        per_model = planned_texts(study, params)
     if isinstance(per_model, str):
         notes.append(per_model)
         per_model = {}
@@ -179,8 +227,10 @@ def plan(notebook: str | Path, overrides: dict[str, Any] | None = None, *,
     rows = []
     for spec in models:
         if _scores_pairs(spec):
+            what = ("prompts the generator, embeds nothing" if slot is not None and slot.kind == "generator"
+                    else "scores sentence pairs, embeds nothing (see make bench: ssm)")
             rows.append({"model": spec, "texts": "-", "cached": "-", "to_embed": "-", "texts_per_s": "-",
-                         "estimate": "scores sentence pairs, embeds nothing (see make bench: ssm)"})
+                         "estimate": what})
             continue
         texts = per_model.get(spec)
         if texts is None:

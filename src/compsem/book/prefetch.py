@@ -33,7 +33,7 @@ from .. import studies, work
 from ..fmt import noun
 from ..reference import paper_match
 from ..work import WorkUnit
-from .plan import REFERENCE_MODEL, notebook_parameters, throughputs
+from .plan import REFERENCE_MODEL, check_models, notebook_parameters, throughputs
 
 __all__ = ["ENGINES", "Outcome", "Rates", "planned_work", "run_unit", "commit_unit", "unit_done", "run_units",
            "prefetch", "start_ray"]
@@ -108,6 +108,7 @@ def planned_work(notebook: str | Path, overrides: Mapping[str, Any] | None = Non
         raise ValueError(f"{Path(notebook).name} has no {noun(len(unknown), 'parameter')} {unknown}; its parameters are: "
                          f"{', '.join(defaults)}")
     params = {**defaults, **(overrides or {})}
+    check_models(notebook, params)     # a model of the wrong kind is refused before any unit
     entry = studies.of_notebook(notebook)
     if entry is None:
         return None, []

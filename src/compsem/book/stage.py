@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import shutil
 from pathlib import Path
 
 from .exercises import write_student_copies
+from .params import parse_value
 from .runner import parameters_of
 
-__all__ = ["rerun_box", "stage"]
+__all__ = ["rerun_box", "rerun_example", "stage"]
 
 
 def _default_literal(value) -> str:
@@ -28,33 +30,35 @@ def _default_literal(value) -> str:
 _EXAMPLE = re.compile(r"^#\s*python -m compsem run notebooks/\S+((?:\s+-p\s+\S+\s+.+?)+)\s*$", re.M)
 
 
-def _example_args(notebook: Path) -> str | None:
-    """The ``-p`` arguments of the rerun example that the parameters cell's comment gives
-    (``#   python -m compsem run notebooks/X.ipynb -p name 'value'``), if any: the chapter's own
-    idea of a useful change."""
+def rerun_example(notebook: Path) -> str | None:
+    """The ``-p`` arguments of the chapter's own rerun example, which its parameters cell's
+    comment gives (``#   python -m compsem run notebooks/X.ipynb -p name 'value'``): a change
+    that runs offline and changes a result. None when the chapter declares none (there is no
+    generic fallback: ``tests/compsem/book/test_shown_commands.py`` requires one of every
+    chapter but those it names with a reason)."""
     cells = json.loads(notebook.read_text(encoding="utf-8")).get("cells", [])
     cell = next((c for c in cells if "parameters" in c.get("metadata", {}).get("tags", [])), None)
     m = _EXAMPLE.search("".join(cell["source"])) if cell else None
     return " " + m.group(1).strip() if m else None
 
 
+def _pairs(args: str) -> list[tuple[str, str]]:
+    """``-p NAME VALUE`` pairs of a command line's arguments, as the shell splits them."""
+    words = shlex.split(args)
+    return [(words[i + 1], words[i + 2]) for i in range(len(words) - 2) if words[i] == "-p"]
+
+
 def rerun_box(notebook: Path) -> str:
-    """Markdown of the rerun admonition for ``notebook`` (source notebook, not executed). The
-    example changes a parameter: the parameters cell's own example when it gives one, else
-    ``models``, else the first parameter (shown at its default only as a last resort)."""
+    """Markdown of the rerun admonition for ``notebook`` (source notebook, not executed): the
+    command with the chapter's own example (:func:`rerun_example`), or with no ``-p`` when the
+    chapter declares none."""
     params = parameters_of(notebook)
     name = notebook.name
-    example = next(iter(params), None)
-    own = _example_args(notebook)
-    if own:
-        cli_p = pm_p = own
-    elif "models" in params:
-        cli_p, pm_p = """ -p models '["sbert-mini", "use"]'""", """ -p models '["sbert-mini", "use"]'"""
-    elif example is not None:
-        cli_p = f" -p {example} {_default_literal(params[example])!r}"
-        pm_p = f" -p {example} {_default_literal(params[example])!r}"
-    else:
-        cli_p = pm_p = ""
+    cli_p = rerun_example(notebook) or ""
+    # papermill's -p reads a value as a number, a bool or a string (a list would arrive as text):
+    # the same values go to -y as one JSON (that is, YAML) mapping
+    values = {k: parse_value(v) for k, v in _pairs(cli_p)}
+    pm_p = f" -y {shlex.quote(json.dumps(values, ensure_ascii=False))}" if values else ""
     rows = "\n".join(f"| `{k}` | `{_default_literal(v)}` |" for k, v in params.items())
     table = f"| parameter | default |\n| --- | --- |\n{rows}" if params else "This chapter has no parameters."
     return f"""````{{admonition}} Rerun this chapter
@@ -67,9 +71,10 @@ From the repository root, after `make book` (or `make venv`) created `.venv`:
 ```
 
 The executed copy and its result tables go to `runs/`; the book is not changed. The papermill
-equivalent (values as YAML/JSON):
+equivalent (the values as one YAML mapping):
 
 ```bash
+mkdir -p runs
 papermill notebooks/{name} runs/{name} --cwd notebooks{pm_p}
 ```
 

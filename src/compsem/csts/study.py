@@ -28,6 +28,7 @@ import pandas as pd
 
 from compsem import embed, encoders, measures, store
 from compsem.encoders import check_available
+from compsem.encoders.kinds import ModelSlot
 from compsem.work import WorkUnit, embed_units
 
 from . import metrics
@@ -43,7 +44,15 @@ from .splitting import splits, subsample_pairs
 __all__ = ["DEFAULT_TEMPLATE", "resolve_models", "attach", "zero_shot_scores", "zero_shot_textpair", "pair_accuracy",
            "baselines", "score_row", "train_and_evaluate", "sweep", "planned_texts", "data_hash", "CODE_VERSION",
            "run_key", "run_path", "planned_work", "run_unit", "store_unit", "unit_done", "backbone_identity", "CstsRun", "run", "book_data", "configs_from", "scaling_sizes",
-           "scaling"]
+           "scaling",
+           "MODEL_SLOTS"]
+
+#: The kind of model each chapter's ``models`` takes, by chapter number (the planner and the
+#: runner refuse another kind before any work, compsem.encoders.kinds):
+#: zero-shot encoders (21), fine-tuned backbones (22; 23 one at a time), prompted generators
+#: (24).
+MODEL_SLOTS = {"21": ModelSlot("encoder"), "22": ModelSlot("finetune"), "23": ModelSlot("finetune", at_most=1),
+               "24": ModelSlot("generator")}
 
 DEFAULT_TEMPLATE = "{sentence} ({condition})"
 

@@ -21,6 +21,7 @@ from .. import paths
 from ..cache import embed
 from ..data import file_sha256
 from ..encoders import check_available, get_encoder
+from ..encoders.kinds import ModelSlot
 from ..encoders import resolve_models as _resolve_specs
 from ..reference import paper_row
 from ..work import embed_units
@@ -32,7 +33,14 @@ from .metrics import READINGS, Rules
 
 __all__ = ["Embedded", "MontagueResult", "MontagueRun", "resolve_models", "reference_model", "run", "embed_texts",
            "embed_phrases", "run_tests", "run_models", "run_readings", "reading_label", "planned_texts",
-           "planned_work"]
+           "planned_work",
+           "MODEL_SLOTS"]
+
+#: The kind of model each chapter's ``models`` takes, by chapter number (the planner and the
+#: runner refuse another kind before any work, compsem.encoders.kinds):
+#: Part III's chapters embed phrases.
+MODEL_SLOTS = {"30": ModelSlot("encoder"), "31": ModelSlot("encoder"), "32": ModelSlot("encoder"),
+               "33": ModelSlot("encoder")}
 
 
 def resolve_models(models="panel", *, trust_remote_code: bool = False) -> list[str]:

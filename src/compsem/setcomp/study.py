@@ -27,6 +27,7 @@ import pandas as pd
 
 from ..cache import embed
 from ..encoders import check_available, get_encoder
+from ..encoders.kinds import ModelSlot
 from ..encoders import resolve_models as resolve_specs
 from ..measures import cosine
 from ..errors import DataError
@@ -37,7 +38,14 @@ from .data import (OPERATORS, TARGET_COLUMN, FilterReport, build_operator_tables
 
 __all__ = ["STUDY", "resolve_models", "embed_tables", "difference_filter", "planned_texts", "run", "DataRun",
            "OperatorRun", "CONTROL_RANDOM", "CHAPTERS",
-           "planned_work", "run_unit", "store_unit", "unit_done", "build_dataset", "build_set"]
+           "planned_work", "run_unit", "store_unit", "unit_done", "build_dataset", "build_set",
+           "MODEL_SLOTS"]
+
+#: The kind of model each chapter's ``models`` takes, by chapter number (the planner and the
+#: runner refuse another kind before any work, compsem.encoders.kinds):
+#: Part I's chapters embed sentences.
+MODEL_SLOTS = {"10": ModelSlot("encoder"), "11": ModelSlot("encoder"), "12": ModelSlot("encoder"),
+               "13": ModelSlot("encoder")}
 
 #: The study's name in ``data/reference/paper_models.csv`` and ``results/``.
 STUDY = "setcomp"

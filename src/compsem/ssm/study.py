@@ -22,6 +22,7 @@ import numpy as np
 
 from ..cache import embed
 from ..encoders import check_available
+from ..encoders.kinds import ModelSlot
 from ..paths import cache_dir as cache_root
 from ..store import BrokenStoreError, load_npy, read_json, save_npy, write_json
 from ..work import WorkUnit, embed_order, encode_chunk, store_vectors, unit_key
@@ -30,7 +31,13 @@ from .data import Pool, load_study, unique_texts
 from .scorers import EmbeddingCosine, make_scorer, resolve_models
 
 __all__ = ["REFERENCE", "Scored", "score_matrix", "score_texts", "score_all", "reference_scored", "resolve_models",
-           "planned_texts", "run", "Run", "planned_work", "run_unit", "store_unit", "unit_done"]
+           "planned_texts", "run", "Run", "planned_work", "run_unit", "store_unit", "unit_done",
+           "MODEL_SLOTS"]
+
+#: The kind of model each chapter's ``models`` takes, by chapter number (the planner and the
+#: runner refuse another kind before any work, compsem.encoders.kinds):
+#: Part IV's chapters score pairs with lexical, nli:, gen: or any encoder.
+MODEL_SLOTS = {"41": ModelSlot("scorer"), "42": ModelSlot("scorer"), "43": ModelSlot("scorer")}
 
 #: the name of the project's reference matrix in tables and figures
 REFERENCE = "project reference"

@@ -1,5 +1,6 @@
 """The teaching targets of the Makefile exist and call what they should."""
 
+import json
 import os
 import re
 import shutil
@@ -54,12 +55,64 @@ def test_jupyterlab_runs_in_the_environment_at_the_pinned_version():
 
 @needs_make
 def test_make_launch_cell_is_one_command_over_every_notebook():
-    out = _dry_run("launch-cell", "LAUNCH_REPO=https://example.org/r.git", "LAUNCH_COMMIT=abc")
-    assert "src/compsem/book/launch.py --repo \"https://example.org/r.git\" --commit \"abc\"" in out
+    sha = "0123456789abcdef0123456789abcdef01234567"
+    out = _dry_run("launch-cell", "LAUNCH_REPO=https://example.org/r.git", f"LAUNCH_COMMIT={sha}")
+    assert f'-m compsem.book.launch --repo "https://example.org/r.git" --commit "{sha}"' in out
     for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
         assert f"notebooks/{nb.name}" in out
 
 
+# ---- the teaching targets run for real, in a copy of the repository (a shown command must work) ----
+def _copy_repository(tmp_path):
+    """The files the teaching targets read, copied; a fresh stamp so that make reinstalls nothing,
+    and the interpreter running the tests as the venv's (``BIN``)."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    for name in ("Makefile", "studies.mk", "pyproject.toml", "requirements-lock.txt"):
+        shutil.copy2(ROOT / name, repo / name)
+    for folder in ("src", "book", "notebooks"):
+        shutil.copytree(ROOT / folder, repo / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    (repo / ".stamp").touch()
+    return repo, ["STAMP=.stamp", f"BIN={Path(sys.executable).parent}"]
+
+
+def _make(repo, *args):
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MAKEFLAGS", "MFLAGS")}
+    return subprocess.run(["make", "-s", "-C", str(repo), *args], capture_output=True, text=True, timeout=300, env=env)
+
+
 @needs_make
-def test_make_exercises_writes_the_student_copies():
-    assert "src/compsem/book/exercises.py --root . --out _build/exercises" in _dry_run("exercises")
+def test_make_exercises_writes_the_student_copies(tmp_path):
+    repo, args = _copy_repository(tmp_path)
+    r = _make(repo, "exercises", *args)
+    assert r.returncode == 0, r.stderr
+    pages = sorted(p.stem for p in (repo / "book").glob("*_exercises.md"))
+    assert pages
+    for page in pages:
+        md = (repo / "_build" / "exercises" / f"{page}.md").read_text()
+        assert "{exercise}" in md and "{solution}" not in md          # the solutions are left out
+        assert (repo / "_build" / "exercises" / f"{page}.ipynb").is_file()
+
+
+@needs_make
+def test_make_launch_cell_writes_the_set_up_cell_of_a_copied_notebook(tmp_path):
+    repo, args = _copy_repository(tmp_path)
+    nb = repo / "notebooks" / "11_setcomp_overlap.ipynb"
+    original = nb.read_text()
+    cells = json.loads(original)["cells"]
+    without = [c for c in cells if "compsem-setup" not in c["metadata"].get("tags", [])]
+    assert len(without) == len(cells) - 1
+    nb.write_text(json.dumps({**json.loads(original), "cells": without}))
+    sha = "0123456789abcdef0123456789abcdef01234567"
+    r = _make(repo, "launch-cell", "LAUNCH_NOTEBOOKS=notebooks/11_setcomp_overlap.ipynb",
+              "LAUNCH_REPO=https://example.org/r.git", f"LAUNCH_COMMIT={sha}", *args)
+    assert r.returncode == 0, r.stderr
+    cells = json.loads(nb.read_text())["cells"]
+    at = next(i for i, c in enumerate(cells) if "parameters" in c["metadata"].get("tags", []))
+    setup = "".join(cells[at + 1]["source"])
+    assert "compsem-setup" in cells[at + 1]["metadata"]["tags"]
+    assert "COMPSEM_REPO = 'https://example.org/r.git'" in setup and f"COMPSEM_COMMIT = '{sha}'" in setup
+    # no repository: the cell of the committed chapters, byte for byte
+    r = _make(repo, "launch-cell", "LAUNCH_NOTEBOOKS=notebooks/11_setcomp_overlap.ipynb", "LAUNCH_REPO=", *args)
+    assert r.returncode == 0, r.stderr
+    assert nb.read_text() == original

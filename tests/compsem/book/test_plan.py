@@ -110,3 +110,60 @@ def test_a_study_that_resolves_its_models_decides_the_rows(tmp_path, monkeypatch
     assert rows.loc["bow", "texts"] == 2 and rows.loc["bow", "to_embed"] == 2
     for spec in ("lexical", "nli:some/model"):
         assert rows.loc[spec, "texts"] == "-" and "embeds nothing" in rows.loc[spec, "estimate"]
+
+
+# ---- the kind of model a chapter takes (its study's MODEL_SLOTS): refused before any work ----
+from compsem.encoders.kinds import ModelKindError  # noqa: E402
+from compsem.studies import STUDIES  # noqa: E402
+from tests.helpers import ROOT  # noqa: E402
+
+NB = ROOT / "notebooks"
+
+
+def test_plan_refuses_use_for_fine_tuning_with_the_reason():
+    with pytest.raises(ModelKindError) as err:
+        P.plan(NB / "22_csts_finetune.ipynb", {"models": ["use"]})
+    assert str(err.value) == ("`use` cannot be fine-tuned: it is a TensorFlow-Hub export with no trainable layers; "
+                              "fine-tunable offline: sbert-mini")
+
+
+def test_plan_refuses_an_encoder_as_the_prompting_chapters_generator(capsys):
+    assert main(["plan", str(NB / "24_csts_prompting.ipynb"), "-p", "models", '["sbert-mini"]']) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ModelKindError: `sbert-mini` is a sentence encoder, not a text generator")
+
+
+def test_chapter_23_refuses_a_second_model_instead_of_ignoring_it():
+    with pytest.raises(ModelKindError, match=r"chapter 23 runs at most 1 fine-tunable backbone, got 2 models"):
+        P.plan(NB / "23_csts_ablation_scaling.ipynb", {"models": ["sbert-mini", "sbert-l"]})
+    # "panel" holds use, glove-50d and bow: none of them can be fine-tuned
+    with pytest.raises(ModelKindError, match="`use` cannot be fine-tuned"):
+        P.plan(NB / "22_csts_finetune.ipynb", {"models": "panel"})
+
+
+def test_the_prompting_chapter_plans_without_a_generator():
+    table, notes = P.plan(NB / "24_csts_prompting.ipynb", {})
+    assert len(table) == 0 and "no generator given" in notes[1]
+
+
+def test_the_run_refuses_the_wrong_kind_before_it_creates_anything(tmp_path):
+    from compsem.book.runner import run_notebook
+
+    out = tmp_path / "run"
+    with pytest.raises(ModelKindError, match="`use` cannot be fine-tuned"):
+        run_notebook(NB / "22_csts_finetune.ipynb", {"models": ["use"]}, out=out)
+    assert not out.exists()
+
+
+def test_prefetch_refuses_the_wrong_kind_before_planning_units():
+    from compsem.book.prefetch import planned_work
+
+    with pytest.raises(ModelKindError, match="`use` cannot be fine-tuned"):
+        planned_work(NB / "22_csts_finetune.ipynb", {"models": ["use"]})
+
+
+def test_every_chapter_with_models_declares_its_kind():
+    """Each study declares the kind of model of every chapter that has a ``models`` parameter."""
+    missing = [nb.name for s in STUDIES for nb in s.chapters(NB)
+               if "models" in P.notebook_parameters(nb) and P.model_slot(nb) is None]
+    assert missing == []

@@ -44,10 +44,22 @@ def test_the_book_css_lets_table_cells_wrap():
     assert "white-space: normal" in rule and "text-overflow: clip" in rule
 
 
-def test_rerun_box_shows_a_change_not_a_default():
-    # chapters 40 and 99 have no `models`: the box takes the parameters cell's own example
+def test_rerun_box_shows_the_chapters_own_example_and_no_generic_one():
     box40 = rerun_box(ROOT / "notebooks" / "40_ssm_pool.ipynb")
-    assert "run notebooks/40_ssm_pool.ipynb -p pool_source '\"path/to/pool.csv\"'" in box40
-    assert "-p pool_source 'None'" not in box40
+    assert "run notebooks/40_ssm_pool.ipynb -p example_cluster 7\n" in box40
     box99 = rerun_box(ROOT / "notebooks" / "99_reproducibility.ipynb")
     assert "run notebooks/99_reproducibility.ipynb -p executed '\"../runs/my-build\"'" in box99
+    # papermill's -p would pass a list as text: the box gives the values as one YAML mapping
+    box22 = rerun_box(ROOT / "notebooks" / "22_csts_finetune.ipynb")
+    assert """--cwd notebooks -y '{"configs": ["bi/mse"], "seeds": [1]}'""" in box22
+
+
+def test_a_chapter_without_an_example_gets_the_plain_command(tmp_path):
+    src = json.loads((ROOT / "notebooks" / "43_ssm_space.ipynb").read_text())
+    cell = next(c for c in src["cells"] if "parameters" in c["metadata"].get("tags", []))
+    cell["source"] = [line for line in cell["source"] if not line.startswith("#")]
+    nb = tmp_path / "43_ssm_space.ipynb"
+    nb.write_text(json.dumps(src))
+    box = rerun_box(nb)
+    assert ".venv/bin/python -m compsem run notebooks/43_ssm_space.ipynb\n" in box
+    assert "runs/43_ssm_space.ipynb --cwd notebooks\n" in box      # papermill with no values either
