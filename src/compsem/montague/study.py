@@ -20,6 +20,7 @@ from tqdm.auto import tqdm
 from .. import paths
 from ..cache import embed
 from ..data import file_sha256
+from ..faces import PaperRun
 from ..encoders import check_available, get_encoder
 from ..encoders import resolve_models as _resolve_specs
 from ..reference import paper_row
@@ -30,7 +31,7 @@ from .consistency import Embedded, MontagueResult, reading_label, run_tests
 from .data import PHRASE_SETS, PhraseSet, Vocabulary, build_phrases, check_strings, load_vocabulary
 from .metrics import READINGS, Rules
 
-__all__ = ["Embedded", "MontagueResult", "MontagueRun", "resolve_models", "reference_model", "run", "embed_texts",
+__all__ = ["PAPER_RUN", "Embedded", "MontagueResult", "MontagueRun", "resolve_models", "reference_model", "run", "embed_texts",
            "embed_phrases", "run_tests", "run_models", "run_readings", "reading_label", "planned_texts",
            "planned_work"]
 
@@ -271,3 +272,7 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list:
     groups = {m: [n_base, n_clean - n_base, len(t) - n_clean] for m, t in per_model.items() if len(t) > n_base}
     return embed_units("montague", per_model, chunk=chunk, rates=rates, groups=groups,
                        trust_remote_code=params.get("trust_remote_code", False) is True)
+
+
+#: The paper's panel (chapter 98): the single-phrase tests; the study ships the paper's data.
+PAPER_RUN = PaperRun("31_montague_single.ipynb", {"models": "paper"})
