@@ -61,7 +61,7 @@ def _cmd_models(args) -> int:
     print("\nAlso: 'st:<sentence-transformers name or path>', 'hf:<AutoModel name or path>' (mean pooling; "
           "'#pool=cls|last|pooler', '#tokenizer=NAME', '#max_length=N' after the name), 'vec:<word2vec/GloVe file>', "
           "'oa:<OpenAI-compatible embeddings model>'. Hub names need internet; "
-          "data/reference/paper_models.csv lists the papers' models.")
+          "data/reference/paper_models/ lists the papers' models.")
     return 0
 
 

@@ -10,7 +10,7 @@ the hours on one GPU, then each study spread over 1, 4 and 16 GPUs. Everything h
 * the GPU rate the sentence-transformers maintainers publish for the same weights
   (all-MiniLM-L6-v2, sentences per second on one V100: ``data/reference/published_sbert_speed.csv``).
   Their ratio, :func:`gpu_speedup`, converts the CPU seconds of the plan into GPU seconds;
-* a model's rate scales inversely with its download size (``paper_models.csv`` ``size_gb``);
+* a model's rate scales inversely with its download size (``paper_models/<study>.csv`` ``size_gb``);
   :func:`size_rule_check` measures how well that holds on the published table itself;
 * fine-tuning is assumed to gain the same factor on a GPU as encoding (not measured here).
 """

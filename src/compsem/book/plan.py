@@ -122,7 +122,7 @@ def _bench(path: str | Path | None = None) -> tuple[dict[str, float], str]:
 
 
 #: The benchmarked model every other model's rate is scaled from, and its download size in GB
-#: (``paper_models.csv``); :mod:`.prefetch` and :mod:`.paperscale` scale from it too.
+#: (``paper_models/<study>.csv``); :mod:`.prefetch` and :mod:`.paperscale` scale from it too.
 REFERENCE_MODEL = ("sbert-mini", 0.09)
 
 
@@ -180,7 +180,7 @@ def plan(notebook: str | Path, overrides: dict[str, Any] | None = None, *,
     for spec in models:
         if _scores_pairs(spec):
             rows.append({"model": spec, "texts": "-", "cached": "-", "to_embed": "-", "texts_per_s": "-",
-                         "estimate": "scores sentence pairs, embeds nothing (see make bench: ssm)"})
+                         "estimate": "scores sentence pairs, embeds nothing (see make bench)"})
             continue
         texts = per_model.get(spec)
         if texts is None:

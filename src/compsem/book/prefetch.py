@@ -44,7 +44,7 @@ class Rates(Mapping):
     """Throughput per spec on the benchmark machine (``benchmarks/results.json``): texts per
     second for an encoder, ordered pairs per second for an NLI model (a pair read as one text of
     an encoder of the same size), training examples per second with ``train=True``. A spec
-    not benchmarked is scaled from ``sbert-mini`` by its ``paper_models.csv`` size (rough)."""
+    not benchmarked is scaled from ``sbert-mini`` by its ``paper_models/<study>.csv`` size (rough)."""
 
     def __init__(self, study: str, *, train: bool = False, bench: str | Path | None = None):
         self.study, self.train = study, train

@@ -39,7 +39,7 @@ __all__ = ["PAPER_RUN", "Embedded", "MontagueResult", "MontagueRun", "resolve_mo
 def resolve_models(models="panel", *, trust_remote_code: bool = False) -> list[str]:
     """A chapter's ``models`` parameter as a list of specs: ``"panel"`` (the installed offline
     panel), ``"paper"`` (the paper's models that map to public checkpoints,
-    ``data/reference/paper_models.csv``), one spec or a list. Nothing is loaded here;
+    ``data/reference/paper_models/montague.csv``), one spec or a list. Nothing is loaded here;
     ``trust_remote_code`` lets ``"paper"`` pick a checkpoint that needs remote code."""
     return _resolve_specs(models, study="montague", trust_remote_code=trust_remote_code)
 

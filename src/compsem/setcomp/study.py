@@ -41,7 +41,7 @@ __all__ = ["PAPER_RUN", "STUDY", "resolve_models", "embed_tables", "difference_f
            "OperatorRun", "CONTROL_RANDOM", "CHAPTERS",
            "planned_work", "run_unit", "store_unit", "unit_done", "build_dataset", "build_set"]
 
-#: The study's name in ``data/reference/paper_models.csv`` and ``results/``.
+#: The study's name in ``data/reference/paper_models/setcomp.csv`` and ``results/``.
 STUDY = "setcomp"
 #: The random control encoder every operator chapter runs beside the models.
 CONTROL_RANDOM = "random"
@@ -52,7 +52,7 @@ EmbedFn = Callable[[list[str], str], np.ndarray]
 def resolve_models(models, *, trust_remote_code: bool = False) -> list[str]:
     """A chapter's ``models`` parameter as specs (``"panel"``, ``"paper"`` or a list).
 
-    ``"paper"`` is the set-operator paper's panel (``data/reference/paper_models.csv``).
+    ``"paper"`` is the set-operator paper's panel (``data/reference/paper_models/setcomp.csv``).
     Before anything is embedded, every spec is checked to be loadable here: offline, a model
     that would have to be downloaded fails at once, naming what it would download.
     """
