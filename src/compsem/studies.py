@@ -18,10 +18,14 @@ from types import ModuleType
 
 from .errors import CompsemError
 
-__all__ = ["Study", "STUDIES", "NAMES", "get", "by_part", "of_notebook", "FACES", "makefile_include"]
+__all__ = ["Study", "STUDIES", "NAMES", "get", "by_part", "of_notebook", "FACES", "OPTIONAL", "makefile_include"]
 
 #: The modules every study package holds (CONTRIBUTING.md: "The faces of a study").
 FACES: tuple[str, ...] = ("data", "metrics", "study", "tables", "report")
+
+#: What a study may declare it does not have (``Study.absent``): a worked-example page, an
+#: exercises page, transcribed paper tables (``data/reference/<name>_*.csv``).
+OPTIONAL: tuple[str, ...] = ("worked", "exercises", "paper_tables")
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,8 @@ class Study:
     roman : the Part as the book numbers it (``"I"``).
     title : a short title for tables and menus.
     citation : the BibTeX key of the paper in ``references.bib``.
+    absent : what the study declares it does not have, from :data:`OPTIONAL` (the contract test
+        then does not ask for it).
     """
 
     name: str
@@ -42,6 +48,13 @@ class Study:
     roman: str
     title: str
     citation: str
+    absent: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        unknown = [a for a in self.absent if a not in OPTIONAL]
+        if unknown:
+            raise CompsemError(f"study {self.name!r} declares unknown absences {unknown}; "
+                               f"a study may lack only {', '.join(OPTIONAL)}")
 
     @property
     def package(self) -> str:
@@ -62,6 +75,11 @@ class Study:
     def reference_prefix(self) -> str:
         """The prefix of its transcribed paper tables in ``data/reference/`` (``<name>_``)."""
         return f"{self.name}_"
+
+    def page(self, kind: str | None = None) -> str:
+        """A page of the Part in ``book/``, without its suffix: the Part's opening page
+        (``book/part1_setcomp``) or its ``"worked"`` example or ``"exercises"``."""
+        return f"book/part{self.part}_{self.name}" + (f"_{kind}" if kind else "")
 
     def module(self, face: str | None = None) -> ModuleType:
         """The study's package, or one of its faces (``study.module("report")``)."""
