@@ -5,7 +5,9 @@ Makefile through ``studies.mk``, the benchmarks and the contract test) reads :da
 ``studies.mk`` is written from here (``python -m compsem.studies > studies.mk``) and committed,
 so that ``make`` reads the studies on a fresh clone before any package is installed;
 ``tests/compsem/test_studies.py`` fails when it is out of date. Adding a fifth paper is one :class:`Study` entry here plus one package
-``compsem.<name>`` with the five faces (CONTRIBUTING.md lists them).
+``compsem.<name>`` with the five faces (CONTRIBUTING.md lists them);
+``python -m compsem new-study NAME --part N --title ... --citation KEY`` writes both, and the
+rest the contract test asks for.
 """
 
 from __future__ import annotations
@@ -125,15 +127,17 @@ def of_notebook(notebook: str | Path) -> Study | None:
     return by_part(m.group(1)) if m else None
 
 
-def makefile_include() -> str:
+def makefile_include(studies: tuple[Study, ...] | None = None) -> str:
     """The text of ``studies.mk``: the studies' names and Part numbers as Make variables
     (``STUDIES``, ``STUDY_PART_<name>``), from which the Makefile builds each study's
-    prerequisites."""
+    prerequisites; of :data:`STUDIES` unless ``studies`` is given (``new-study`` writes it for
+    the registry it is about to write)."""
+    studies = STUDIES if studies is None else studies
     lines = ["# The studies of compsem/studies.py for the Makefile. Generated: do not edit; after a change",
              "# to the registry run `.venv/bin/python -W ignore -m compsem.studies > studies.mk`",
              "# (tests/compsem/test_studies.py fails while this file is out of date).",
-             f"STUDIES := {' '.join(NAMES)}"]
-    lines += [f"STUDY_PART_{s.name} := {s.part}" for s in STUDIES]
+             f"STUDIES := {' '.join(s.name for s in studies)}"]
+    lines += [f"STUDY_PART_{s.name} := {s.part}" for s in studies]
     return "\n".join(lines) + "\n"
 
 

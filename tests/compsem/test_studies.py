@@ -18,7 +18,8 @@ def test_every_study_has_package_data_chapters_and_citation():
         assert paths.data_dir(s.data_folder).is_dir()
         assert s.chapters(paths.notebooks_dir()), s.name
         assert f"{{{s.citation}," in bib
-        assert list(paths.data_dir("reference").glob(f"{s.reference_prefix}*.csv"))
+        tables = list(paths.data_dir("reference").glob(f"{s.reference_prefix}*.csv"))
+        assert bool(tables) != ("paper_tables" in s.absent), s.name     # tables, or their declared absence
 
 
 def test_lookups():
