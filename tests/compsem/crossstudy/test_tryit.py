@@ -73,3 +73,23 @@ def test_every_section_runs_shows_and_reads_the_bag_of_words_control():
         assert "`bow`" in t.read(table), s.name
         head = tryit.heading(s, t, given[s.name])
         assert head.startswith(f"**Part {s.roman}: {t.title}.**") and all(f"`{k}`" in head for k in t.inputs)
+
+
+def test_the_pages_own_command_names_real_inputs():
+    """The command the page shows (`python -m compsem run notebooks/91_try_it.ipynb -p inputs '...'`)
+    parses against the page's parameters, and its inputs are ones a section declares."""
+    import json
+    import re
+    import shlex
+
+    from compsem.book.params import parse_parameters
+    from tests.helpers import ROOT
+
+    nb = ROOT / "notebooks" / "91_try_it.ipynb"
+    text = "".join(json.loads(nb.read_text())["cells"][0]["source"])
+    command = re.search(r"`(python -m compsem run notebooks/91_try_it\.ipynb [^`]+)`", text).group(1)
+    args = shlex.split(command)[5:]
+    pairs = [(args[i + 1], args[i + 2]) for i in range(0, len(args), 3) if args[i] == "-p"]
+    params = parse_parameters(pairs, nb)
+    given = tryit.page_inputs(params["inputs"])
+    assert any(params["inputs"].items() <= values.items() for values in given.values())
