@@ -223,9 +223,11 @@ def test_a_new_study_is_its_package_plus_one_line(tmp_path):
         (repo / "tests" / "compsem" / NAME / f"test_{face}.py").write_text(
             f"from compsem.{NAME} import {face}\n\n\ndef test_imports():\n    assert {face}.__all__\n")
 
-    contract = _run([*py, "pytest", "-q", "-p", "no:cacheprovider", "tests/compsem/test_contract.py",
+    contract = _run([*py, "pytest", "-v", "-p", "no:cacheprovider", "tests/compsem/test_contract.py",
                      "tests/compsem/test_studies.py", f"tests/compsem/{NAME}"], repo, env)
-    assert " failed" not in contract and f"[{NAME}]" not in contract.split("passed")[-1]
+    assert "FAILED" not in contract
+    assert f"test_the_repository_holds_what_the_study_needs[{NAME}] PASSED" in contract
+    assert "test_no_code_outside_a_study_names_it PASSED" in contract
     plan = _run([*py, "compsem", "plan", f"notebooks/{CHAPTER}.ipynb", "-p", "models", '["bow"]'], repo, env)
     assert "bow" in plan
     out = tmp_path / "runs"
