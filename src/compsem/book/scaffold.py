@@ -256,7 +256,9 @@ def _chapter(s: Study) -> dict:
     cells = [
         cell("markdown", f"# {s.title}\n\nWhat this chapter computes, the paper's equation and what to expect.",
              id="title"),
-        cell("code", 'models = "panel"   # "panel", "paper" or a list of specs\n'
+        cell("code", "# Parameters: change these, or rerun with e.g.\n"
+                     f"#   python -m compsem run notebooks/{s.part}1_{s.name}_main.ipynb -p models '[\"bow\"]'\n"
+                     'models = "panel"   # "panel", "paper" or a list of specs\n'
                      "trust_remote_code = False   # passed to the model loaders; True only for code you trust\n"
                      "n_boot = 1000   # bootstrap draws per interval\n"
                      "seed = 0", ["parameters"], "parameters"),
