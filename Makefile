@@ -25,7 +25,7 @@ FOUNDATION := $(wildcard src/compsem/*.py src/compsem/encoders/*.py)
 # The studies (STUDIES, STUDY_PART_<name>) come from the registry, compsem/studies.py, through
 # the generated studies.mk (committed: make reads it before anything is installed).
 include studies.mk
-study_files = $(wildcard src/compsem/$(1)/*.py data/$(1)/* data/reference/$(1)_*.csv) data/reference/paper_models.csv
+study_files = $(wildcard src/compsem/$(1)/*.py data/$(1)/* data/reference/$(1)_*.csv data/reference/paper_models/$(1).csv)
 CROSSSTUDY := $(wildcard src/compsem/crossstudy/*.py) $(foreach s,$(STUDIES),$(call study_files,$(s)))
 nb = $(filter _build/executed/notebooks/$(1)%,$(EXECUTED))
 BOOKSRC := _config.yml _toc.yml references.bib $(shell find book _static -type f)

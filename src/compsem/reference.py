@@ -10,8 +10,10 @@ A file may open with ``#`` comment lines (the citation); they are kept in
 ``df.attrs["comment"]``. A missing table raises one error, :class:`~compsem.errors.DataError`,
 that lists what the study has.
 
-``data/reference/paper_models.csv`` maps each model a paper reports to a hub id (or says why
-it cannot be loaded), to our spec, and to the row name the paper's tables use.
+``data/reference/paper_models/<study>.csv`` maps each model a study's paper reports to a hub id
+(or says why it cannot be loaded), to our spec, and to the row name the paper's tables use; a
+study without such a file has no paper panel (``models="paper"`` runs nothing). One file per
+study, so that a change to one panel re-executes only that study's chapters.
 :func:`paper_models` reads it, :func:`paper_panel` gives the specs of a study's panel
 (``models="paper"`` in a chapter), and :func:`paper_row` says which paper row, if any, a spec
 stands beside.
@@ -36,7 +38,7 @@ __all__ = ["STUDIES", "paper_table", "paper_tables", "published_table", "paper_m
 #: The studies' names, in the book's order (from the registry, :data:`compsem.studies.NAMES`).
 STUDIES: tuple[str, ...] = NAMES
 
-#: Columns of ``data/reference/paper_models.csv``.
+#: Columns of ``data/reference/paper_models/<study>.csv``.
 PAPER_MODEL_COLUMNS: tuple[str, ...] = (
     "study", "paper_name", "paper_variant", "kind", "hub_id", "spec", "same_model", "dim", "size_gb", "licence",
     "trust_remote_code", "note",
@@ -119,7 +121,8 @@ def published_table(name: str) -> pd.DataFrame:
 
 
 def paper_models(study: str | None = None) -> pd.DataFrame:
-    """The papers' models (``data/reference/paper_models.csv``), optionally one study's.
+    """The papers' models (``data/reference/paper_models/<study>.csv``, in the registry's order),
+    optionally one study's (empty for a study without a paper panel).
 
     Columns: see :data:`PAPER_MODEL_COLUMNS`. ``spec`` is empty when the model cannot be run
     through this project (the ``note`` says why); ``same_model`` is true only when our spec
@@ -133,18 +136,30 @@ def paper_models(study: str | None = None) -> pd.DataFrame:
         The file is missing, lacks a column, or holds an unknown study, kind or boolean
         (the message names the row and column).
     """
-    path = data_dir("reference", "paper_models.csv")
-    if not path.is_file():
-        raise DataError("the paper-model mapping is missing", file=str(path))
-    st = path.stat()
-    df = _mapping(str(path), st.st_mtime_ns, st.st_size).copy()
+    names = STUDIES if study is None else (study,)
     if study is not None:
         _check_study(study)
-        df = df[df["study"] == study].reset_index(drop=True)
+    frames = [_study_models(name) for name in names]
+    return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+
+
+def _study_models(study: str) -> pd.DataFrame:
+    """One study's file ``data/reference/paper_models/<study>.csv``; a study without one has
+    no paper panel (an empty table with the columns)."""
+    path = data_dir("reference", "paper_models", f"{study}.csv")
+    if not path.is_file():
+        return pd.DataFrame({c: pd.Series(dtype=bool if c in ("same_model", "trust_remote_code") else object)
+                             for c in PAPER_MODEL_COLUMNS})
+    st = path.stat()
+    df = _mapping(str(path), st.st_mtime_ns, st.st_size).copy()
+    bad = df.index[df["study"] != study]
+    if len(bad):
+        raise DataError(f"{df.loc[bad[0], 'study']!r} is not the study of this file ({study})", file=str(path),
+                        row=int(bad[0]), column="study")
     return df
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=16)
 def _mapping(path_str: str, mtime_ns: int, size: int) -> pd.DataFrame:
     """The checked mapping file, read once per version of the file."""
     path = Path(path_str)

@@ -5,7 +5,9 @@ Makefile through ``studies.mk``, the benchmarks and the contract test) reads :da
 ``studies.mk`` is written from here (``python -m compsem.studies > studies.mk``) and committed,
 so that ``make`` reads the studies on a fresh clone before any package is installed;
 ``tests/compsem/test_studies.py`` fails when it is out of date. Adding a fifth paper is one :class:`Study` entry here plus one package
-``compsem.<name>`` with the five faces (CONTRIBUTING.md lists them).
+``compsem.<name>`` with the five faces (CONTRIBUTING.md lists them);
+``python -m compsem new-study NAME --part N --title ... --citation KEY`` writes both, and the
+rest the contract test asks for.
 """
 
 from __future__ import annotations
@@ -18,10 +20,14 @@ from types import ModuleType
 
 from .errors import CompsemError
 
-__all__ = ["Study", "STUDIES", "NAMES", "get", "by_part", "of_notebook", "FACES", "makefile_include"]
+__all__ = ["Study", "STUDIES", "NAMES", "get", "by_part", "of_notebook", "FACES", "OPTIONAL", "makefile_include"]
 
 #: The modules every study package holds (CONTRIBUTING.md: "The faces of a study").
 FACES: tuple[str, ...] = ("data", "metrics", "study", "tables", "report")
+
+#: What a study may declare it does not have (``Study.absent``): a worked-example page, an
+#: exercises page, transcribed paper tables (``data/reference/<name>_*.csv``).
+OPTIONAL: tuple[str, ...] = ("worked", "exercises", "paper_tables")
 
 
 @dataclass(frozen=True)
@@ -35,6 +41,8 @@ class Study:
     roman : the Part as the book numbers it (``"I"``).
     title : a short title for tables and menus.
     citation : the BibTeX key of the paper in ``references.bib``.
+    absent : what the study declares it does not have, from :data:`OPTIONAL` (the contract test
+        then does not ask for it).
     """
 
     name: str
@@ -42,6 +50,13 @@ class Study:
     roman: str
     title: str
     citation: str
+    absent: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        unknown = [a for a in self.absent if a not in OPTIONAL]
+        if unknown:
+            raise CompsemError(f"study {self.name!r} declares unknown absences {unknown}; "
+                               f"a study may lack only {', '.join(OPTIONAL)}")
 
     @property
     def package(self) -> str:
@@ -62,6 +77,11 @@ class Study:
     def reference_prefix(self) -> str:
         """The prefix of its transcribed paper tables in ``data/reference/`` (``<name>_``)."""
         return f"{self.name}_"
+
+    def page(self, kind: str | None = None) -> str:
+        """A page of the Part in ``book/``, without its suffix: the Part's opening page
+        (``book/part1_setcomp``) or its ``"worked"`` example or ``"exercises"``."""
+        return f"book/part{self.part}_{self.name}" + (f"_{kind}" if kind else "")
 
     def module(self, face: str | None = None) -> ModuleType:
         """The study's package, or one of its faces (``study.module("report")``)."""
@@ -107,15 +127,17 @@ def of_notebook(notebook: str | Path) -> Study | None:
     return by_part(m.group(1)) if m else None
 
 
-def makefile_include() -> str:
+def makefile_include(studies: tuple[Study, ...] | None = None) -> str:
     """The text of ``studies.mk``: the studies' names and Part numbers as Make variables
     (``STUDIES``, ``STUDY_PART_<name>``), from which the Makefile builds each study's
-    prerequisites."""
+    prerequisites; of :data:`STUDIES` unless ``studies`` is given (``new-study`` writes it for
+    the registry it is about to write)."""
+    studies = STUDIES if studies is None else studies
     lines = ["# The studies of compsem/studies.py for the Makefile. Generated: do not edit; after a change",
              "# to the registry run `.venv/bin/python -W ignore -m compsem.studies > studies.mk`",
              "# (tests/compsem/test_studies.py fails while this file is out of date).",
-             f"STUDIES := {' '.join(NAMES)}"]
-    lines += [f"STUDY_PART_{s.name} := {s.part}" for s in STUDIES]
+             f"STUDIES := {' '.join(s.name for s in studies)}"]
+    lines += [f"STUDY_PART_{s.name} := {s.part}" for s in studies]
     return "\n".join(lines) + "\n"
 
 

@@ -71,7 +71,7 @@ class WorkUnit:
     cost_s : float or None
         Estimated seconds on the benchmark machine (``benchmarks/results.json``), None unknown.
     size_gb : float or None
-        The model's download size (``paper_models.csv``), a stand-in for its memory.
+        The model's download size (``paper_models/<study>.csv``), a stand-in for its memory.
     """
 
     kind: str

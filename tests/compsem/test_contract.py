@@ -1,10 +1,13 @@
 """The study contract (CONTRIBUTING.md, "The contract of a study"), checked for every study of
 the registry: the five face modules, the signatures of their public functions, a package that
-exports its modules, one paper-table reader, and chapters that import only the study's faces
-and the foundation and glue only through ``compsem.results.glue_all``.
+exports its modules, one paper-table reader, the declarations the cross-study pages read
+(``report.TRY_IT``, ``study.PAPER_RUN``), chapters that import only the study's faces and the
+foundation and glue only through ``compsem.results.glue_all``, and what the repository holds
+for the study: its citation, its transcribed tables (or their declared absence), its data's
+datasheet, chapter names, the Part's pages and their ``_toc.yml`` entries, its tests folder.
 
-Each test collects every problem of a study and fails with one message that lists them, so a
-contributor adding a fifth study reads what is still missing.
+Each test collects every problem of a study and fails with one message that lists them (never
+a traceback), so a contributor adding a fifth study reads what is still missing.
 """
 
 from __future__ import annotations
@@ -15,15 +18,18 @@ import importlib
 import inspect
 import json
 import pkgutil
+import re
 import sys
 import types
 import typing
 
 import pandas as pd
 import pytest
+import yaml
 
 import compsem
 from compsem import reference
+from compsem.faces import PaperRun, TryIt
 from compsem.studies import FACES, NAMES, STUDIES, Study
 from tests.helpers import ROOT
 
@@ -40,14 +46,23 @@ def _fail(study: Study, problems: list[str]) -> None:
                     + "\n  - ".join(problems), pytrace=False)
 
 
-def _face(study: Study, face: str, problems: list[str]):
+def _face(study: Study, face: str | None, problems: list[str]):
+    """The study's package or one of its faces, or None with the reason in ``problems`` (never a
+    traceback: a contributor reads the list of what is missing)."""
+    name = study.package if face is None else f"{study.package}.{face}"
     try:
         return study.module(face)
     except ModuleNotFoundError as exc:
-        if exc.name != f"{study.package}.{face}":
-            raise
-        problems.append(f"no module {study.package}.{face}: every study has the faces {', '.join(FACES)}")
-        return None
+        if exc.name == study.package:
+            problems.append(f"no package {study.package}: create src/compsem/{study.name}/ "
+                            f"(python -m compsem new-study {study.name} ... writes it)")
+        elif exc.name == name:
+            problems.append(f"no module {name}: every study has the faces {', '.join(FACES)}")
+        else:
+            problems.append(f"{name} cannot be imported: {exc}")
+    except Exception as exc:   # an error while importing the face: said, not raised
+        problems.append(f"{name} cannot be imported: {type(exc).__name__}: {exc}")
+    return None
 
 
 def _function(module, name: str, problems: list[str]):
@@ -111,9 +126,11 @@ def _returns(fn, problems: list[str]) -> tuple:
 @pytest.mark.parametrize("study", STUDIES, ids=ids)
 def test_the_package_holds_the_faces_and_exports_modules_only(study):
     problems: list[str] = []
+    pkg = _face(study, None, problems)
+    if pkg is None:
+        _fail(study, problems)
     for face in FACES:
         _face(study, face, problems)
-    pkg = study.module()
     exported = list(getattr(pkg, "__all__", []))
     missing = [f for f in FACES if f not in exported]
     if missing:
@@ -164,15 +181,120 @@ def test_the_report_face_has_values_paper_table_headlines_and_try_it(study):
     if (fn := _checked(mod, "try_it", problems, remote_code=True)) is not None:
         if [c for c in _returns(fn, problems) if c is not pd.DataFrame]:
             problems.append(f"{mod.__name__}.try_it must return a tidy pandas.DataFrame (annotate -> pd.DataFrame)")
+    if mod is not None:
+        if not hasattr(mod, "TRY_IT"):
+            problems.append(f"{mod.__name__} declares no TRY_IT: its section of the try-it page "
+                            "(compsem.faces.TryIt), or TRY_IT = None for none")
+        elif mod.TRY_IT is not None:
+            if not isinstance(mod.TRY_IT, TryIt):
+                problems.append(f"{mod.__name__}.TRY_IT must be a compsem.faces.TryIt or None")
+            elif fn is not None:
+                taken = [p for p in inspect.signature(fn).parameters.values()
+                         if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+                if [p.name for p in taken][len(mod.TRY_IT.inputs):][:1] != ["models"]:
+                    problems.append(f"{mod.__name__}.try_it must take the {len(mod.TRY_IT.inputs)} inputs of TRY_IT "
+                                    f"({', '.join(mod.TRY_IT.inputs)}), then models")
+                clash = [(n, o.name) for o in STUDIES if o is not study
+                         for n in getattr(getattr(_face(o, "report", []), "TRY_IT", None), "inputs", {})
+                         if n in mod.TRY_IT.inputs]
+                if clash:
+                    problems.append(f"TRY_IT inputs {sorted({n for n, _ in clash})} are also another study's: "
+                                    "the try-it page reads them by name, so name them apart")
     _fail(study, problems)
+
+
+@pytest.mark.parametrize("study", STUDIES, ids=ids)
+def test_the_study_declares_its_paper_scale_run(study):
+    problems: list[str] = []
+    mod = _face(study, "study", problems)
+    if mod is not None:
+        if not hasattr(mod, "PAPER_RUN"):
+            problems.append(f"{mod.__name__} declares no PAPER_RUN: the chapter and parameters of its paper-scale "
+                            "work for chapter 98 (compsem.faces.PaperRun), or PAPER_RUN = None for none")
+        elif mod.PAPER_RUN is not None:
+            run = mod.PAPER_RUN
+            if not isinstance(run, PaperRun):
+                problems.append(f"{mod.__name__}.PAPER_RUN must be a compsem.faces.PaperRun or None")
+            elif run.notebook not in {p.name for p in study.chapters(ROOT / "notebooks")}:
+                problems.append(f"{mod.__name__}.PAPER_RUN names {run.notebook}, which is not one of its chapters")
+    _fail(study, problems)
+
+
+# ------------------------------------------------------------------------------------ the repository
+
+
+def repository_problems(study: Study, root) -> list[str]:
+    """What the repository at ``root`` lacks for ``study``: its citation, transcribed tables (or
+    their declared absence), data with a datasheet, chapters named ``<part><k>_<name>_*.ipynb``,
+    the Part's pages (opening, worked example, exercises, or their declared absence), its
+    entries in ``_toc.yml`` and its tests folder."""
+    problems = []
+    bib = (root / "references.bib").read_text(encoding="utf-8") if (root / "references.bib").is_file() else ""
+    if f"{{{study.citation}," not in bib:
+        problems.append(f"references.bib has no entry {study.citation!r} (the registry's citation key)")
+    tables = sorted((root / "data" / "reference").glob(f"{study.reference_prefix}*.csv"))
+    if "paper_tables" in study.absent and tables:
+        problems.append(f"the registry says {study.name} has no paper tables, but data/reference holds "
+                        f"{', '.join(t.name for t in tables)}")
+    elif "paper_tables" not in study.absent and not tables:
+        problems.append(f"no transcribed paper tables data/reference/{study.reference_prefix}*.csv: add them, or "
+                        "declare absent=(\"paper_tables\",) in the registry")
+    if not (root / "data" / study.data_folder / "DATASHEET.md").is_file():
+        problems.append(f"no data/{study.data_folder}/DATASHEET.md")
+    chapters = sorted((root / "notebooks").glob(f"{study.chapter_prefix}[0-9]_*.ipynb"))
+    if not chapters:
+        problems.append(f"no chapters notebooks/{study.chapter_prefix}x_{study.name}_*.ipynb")
+    for c in chapters:
+        if not re.fullmatch(rf"{study.chapter_prefix}\d_{study.name}_[a-z0-9_]+\.ipynb", c.name):
+            problems.append(f"notebooks/{c.name} is not named {study.chapter_prefix}<k>_{study.name}_<topic>.ipynb")
+    toc_text = (root / "_toc.yml").read_text(encoding="utf-8") if (root / "_toc.yml").is_file() else ""
+    toc = yaml.safe_load(toc_text) or {}
+    entries = {e.get("file"): [x.get("file") for x in e.get("sections", [])]
+               for part in toc.get("parts", []) for e in part.get("chapters", [])}
+    opening = study.page()
+    pages = [opening] + [study.page(k) for k in ("worked", "exercises") if k not in study.absent]
+    for page in pages:
+        if not (root / f"{page}.md").is_file():
+            what = "the Part's opening page" if page == opening else "a page the registry does not declare absent"
+            problems.append(f"no {page}.md ({what})")
+    if opening not in entries:
+        problems.append(f"_toc.yml does not list {opening} as the chapter of a part")
+    else:
+        listed = entries[opening]
+        for page in [*pages[1:], *(f"notebooks/{c.stem}" for c in chapters)]:
+            if page not in listed:
+                problems.append(f"_toc.yml does not list {page} under {opening}")
+    folder = root / "tests" / "compsem" / study.name
+    if not (folder / "__init__.py").is_file() or not list(folder.glob("test_*.py")):
+        problems.append(f"no tests folder tests/compsem/{study.name}/ (with __init__.py and test_<module>.py files)")
+    return problems
+
+
+@pytest.mark.parametrize("study", STUDIES, ids=ids)
+def test_the_repository_holds_what_the_study_needs(study):
+    _fail(study, repository_problems(study, ROOT))
+
+
+def test_the_repository_check_lists_everything_missing(tmp_path):
+    """On an empty folder every requirement is named, once, and nothing raises."""
+    (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: book/intro\n")
+    s = Study("nova", 5, "V", "A study that is not there", "nova2030", absent=("worked",))
+    problems = repository_problems(s, tmp_path)
+    expected = ["references.bib has no entry 'nova2030'", "no transcribed paper tables", "no data/nova/DATASHEET.md",
+                "no chapters notebooks/5x_nova_", "no book/part5_nova.md", "no book/part5_nova_exercises.md",
+                "_toc.yml does not list book/part5_nova", "no tests folder tests/compsem/nova/"]
+    assert len(problems) == len(expected) and all(p.startswith(e) for p, e in zip(problems, expected)), problems
+    assert not any("worked" in p for p in problems)           # declared absent
 
 
 @pytest.mark.parametrize("study", STUDIES, ids=ids)
 def test_paper_tables_are_read_through_compsem_reference(study, monkeypatch):
     """``report.paper_table(name)`` reads ``data/reference/<study>_<name>.csv`` by calling
     :func:`compsem.reference.paper_table` (a spy counts the calls), for every table of the study."""
-    report = study.module("report")
     problems: list[str] = []
+    report = _face(study, "report", problems)
+    if report is None:
+        _fail(study, problems)
     fn = _function(report, "paper_table", problems)
     if fn is None or not _first(fn, "name", problems):
         _fail(study, problems + [f"{report.__name__}.paper_table(name) reads {study.name}_<name>.csv through "

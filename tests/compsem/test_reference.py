@@ -57,27 +57,29 @@ def test_paper_models_schema_and_specs_parse():
     # trust_remote_code only where the row says so, and only OpenELM and the original OLMo need it
     assert set(df.loc[df["trust_remote_code"], "hub_id"]) == {"apple/OpenELM-3B", "allenai/OLMo-7B"}
     # every paper row name is a row of that study's transcribed tables (or a documented extra)
-    for study, names in {"setcomp": reference.paper_table("setcomp", "c1_cells")["model"],
-                         "csts": pd.concat([reference.paper_table("csts", t)["model"]
-                                            for t in ("table2_zeroshot", "table11_prompting_val")]),
-                         "montague": reference.paper_table("montague", "table6")["model"],
-                         "ssm": reference.paper_table("ssm", "table2_accuracy")["model"]}.items():
+    for study in reference.STUDIES:
+        names = set()
+        for table in reference.paper_tables(study):
+            names |= set(reference.paper_table(study, table).get("model", []))
         mapped = set(df.loc[(df["study"] == study) & (df["kind"] != "generator"), "paper_name"])
         assert mapped <= set(names), (study, mapped - set(names))
 
 
 def test_paper_models_rejects_bad_rows(tmp_path, monkeypatch):
-    (tmp_path / "reference").mkdir()
+    (tmp_path / "reference" / "paper_models").mkdir(parents=True)
     header = ",".join(reference.PAPER_MODEL_COLUMNS)
-    (tmp_path / "reference" / "paper_models.csv").write_text(
-        f"# test\n{header}\nsetcomp,X,,encoder,,bow,maybe,1,,MIT,false,\n")
+    study, other = reference.STUDIES[0], reference.STUDIES[1]
+    path = tmp_path / "reference" / "paper_models" / f"{study}.csv"
+    path.write_text(f"# test\n{header}\n{study},X,,encoder,,bow,maybe,1,,MIT,false,\n")
     monkeypatch.setenv("COMPSEM_DATA", str(tmp_path))
     with pytest.raises(DataError, match="row 0, column 'same_model'"):
         reference.paper_models()
-    (tmp_path / "reference" / "paper_models.csv").write_text(
-        f"{header}\nsetcomp,X,,decoder,,bow,false,1,,MIT,false,\n")
+    path.write_text(f"{header}\n{study},X,,decoder,,bow,false,1,,MIT,false,\n")
     with pytest.raises(DataError, match="column 'kind'"):
         reference.paper_models()
+    path.write_text(f"{header}\n{other},X,,encoder,,bow,false,1,,MIT,false,\n")   # a row in another study's file
+    with pytest.raises(DataError, match=f"'{other}' is not the study of this file \\({study}\\)"):
+        reference.paper_models(study)
 
 
 def test_use_is_not_the_papers_use():
@@ -131,9 +133,27 @@ def test_paper_panel_per_kind_and_trust():
 def test_models_paper_resolves_per_study(study):
     from compsem import resolve_models
 
-    kinds = {"setcomp": "encoder", "csts": "encoder", "montague": "encoder", "ssm": "nli"}
-    specs = resolve_models("paper", study=study, kind=kinds[study])
-    assert specs == reference.paper_panel(study, kind=kinds[study]) and specs
+    kinds = set(reference.paper_models(study)["kind"]) - {"generator"}
+    assert kinds, f"{study} has no encoder or NLI model in its paper panel"
+    for kind in kinds:
+        specs = resolve_models("paper", study=study, kind=kind)
+        assert specs == reference.paper_panel(study, kind=kind) and specs
+
+
+def test_a_study_without_a_paper_panel_runs_nothing_for_paper(tmp_path, monkeypatch):
+    """No data/reference/paper_models/<study>.csv: "this study has no paper numbers" is a valid
+    state, so models="paper" is empty rather than an error; an empty list of models still is one."""
+    from compsem import resolve_models
+
+    (tmp_path / "reference").mkdir()
+    monkeypatch.setenv("COMPSEM_DATA", str(tmp_path))
+    study = reference.STUDIES[0]
+    assert reference.paper_models(study).empty and list(reference.paper_models(study).columns) == list(
+        reference.PAPER_MODEL_COLUMNS)
+    assert resolve_models("paper", study=study) == []
+    assert resolve_models(["paper", "bow"], study=study) == ["bow"]
+    with pytest.raises(ValueError, match="models is empty"):
+        resolve_models([], study=study)
 
 
 def test_models_paper_mixes_with_specs():

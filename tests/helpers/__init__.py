@@ -19,3 +19,16 @@ def shown(page: str, value, printed: str) -> None:
     places = max(0, -Decimal(text).as_tuple().exponent)
     v = float(np.asarray(value, dtype=np.float64).ravel()[0])
     assert round(v, places) == pytest.approx(float(text), abs=1e-12), f"{v} does not round to the printed {printed}"
+
+
+def glued_names(notebook: str) -> set[str]:
+    """The glue names a chapter's prose uses (roles and glued figures), less those glued in its own code."""
+    import json
+    import re
+
+    nb = json.loads((ROOT / "notebooks" / notebook).read_text())
+    text = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    names = set(re.findall(r"\{glue:(?:text|md|)\}`([A-Za-z0-9_]+)", text))
+    names |= set(re.findall(r"```\{glue:figure\} (\w+)", text))
+    code = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    return names - set(re.findall(r'glue_all\(\{"(\w+)"', code))   # a figure glued in its own cell

@@ -1,4 +1,4 @@
-"""Command line: ``python -m compsem {run,plan,models,cache,bench,models-extra,stage}``."""
+"""Command line: ``python -m compsem {run,plan,prefetch,models,cache,bench,models-extra,stage,new-study}``."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from .plan import plan
 from .params import parse_parameters
 from .prefetch import prefetch
 from .runner import run_notebook
+from .scaffold import new_study
 from .stage import stage
 
 
@@ -61,7 +62,7 @@ def _cmd_models(args) -> int:
     print("\nAlso: 'st:<sentence-transformers name or path>', 'hf:<AutoModel name or path>' (mean pooling; "
           "'#pool=cls|last|pooler', '#tokenizer=NAME', '#max_length=N' after the name), 'vec:<word2vec/GloVe file>', "
           "'oa:<OpenAI-compatible embeddings model>'. Hub names need internet; "
-          "data/reference/paper_models.csv lists the papers' models.")
+          "data/reference/paper_models/ lists the papers' models.")
     return 0
 
 
@@ -104,6 +105,17 @@ def _cmd_models_extra(args) -> int:
 def _cmd_stage(args) -> int:
     staged = stage(repo_root(), Path(args.executed), Path(args.out))
     print(f"staged {len(staged)} notebooks and the book sources in {args.out}")
+    return 0
+
+
+def _cmd_new_study(args) -> int:
+    root = Path(args.root) if args.root else repo_root()
+    written = new_study(root, args.name, part=args.part, title=args.title, citation=args.citation)
+    print(f"wrote the skeleton of study {args.name!r} (Part {args.part}):")
+    for path in written:
+        print(f"  {path.relative_to(root)}")
+    print("next: fill in the faces (their stubs raise NotWrittenYet), the data and its DATASHEET.md, the tests; "
+          "`pytest tests/compsem/test_contract.py` lists what is still missing")
     return 0
 
 
@@ -170,6 +182,15 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--executed", default="_build/executed/notebooks")
     s.add_argument("--out", default="_build/site-src")
     s.set_defaults(func=_cmd_stage)
+
+    n = sub.add_parser("new-study", help="write a new study's skeleton: package with the five faces, chapter, "
+                                          "Part page, _toc.yml part, datasheet, tests, registry line")
+    n.add_argument("name", help="the package compsem.<name> and the folder data/<name> (lower case)")
+    n.add_argument("--part", type=int, required=True, help="the Part's number (chapters <part>x_<name>_*.ipynb)")
+    n.add_argument("--title", required=True, help="a short title for tables and menus")
+    n.add_argument("--citation", required=True, help="the paper's BibTeX key in references.bib")
+    n.add_argument("--root", help="the repository (default: this checkout)")
+    n.set_defaults(func=_cmd_new_study)
 
     args = p.parse_args(argv)
     try:

@@ -10,7 +10,7 @@ the hours on one GPU, then each study spread over 1, 4 and 16 GPUs. Everything h
 * the GPU rate the sentence-transformers maintainers publish for the same weights
   (all-MiniLM-L6-v2, sentences per second on one V100: ``data/reference/published_sbert_speed.csv``).
   Their ratio, :func:`gpu_speedup`, converts the CPU seconds of the plan into GPU seconds;
-* a model's rate scales inversely with its download size (``paper_models.csv`` ``size_gb``);
+* a model's rate scales inversely with its download size (``paper_models/<study>.csv`` ``size_gb``);
   :func:`size_rule_check` measures how well that holds on the published table itself;
 * fine-tuning is assumed to gain the same factor on a GPU as encoding (not measured here).
 """
@@ -25,12 +25,14 @@ import pandas as pd
 
 from .. import work
 from ..paths import repo_root
-from ..reference import paper_table, published_table
+from ..faces import PaperRun
+from ..reference import published_table
+from ..studies import STUDIES
 from ..work import WorkUnit
 from .plan import REFERENCE_MODEL, throughputs
 from .prefetch import planned_work
 
-__all__ = ["GPU_REFERENCE", "MEMORY_FACTOR", "PAPER_RUNS", "gpu_speedup", "size_rule_check", "paper_scale_table",
+__all__ = ["GPU_REFERENCE", "MEMORY_FACTOR", "paper_runs", "gpu_speedup", "size_rule_check", "paper_scale_table",
            "paper_scale_summary", "page_values"]
 
 #: The published model whose weights are :data:`~compsem.book.plan.REFERENCE_MODEL`'s.
@@ -38,19 +40,6 @@ GPU_REFERENCE = "all-MiniLM-L6-v2"
 #: GPU memory per unit as a multiple of the weights' download size: inference (weights plus
 #: activations) and fine-tuning with Adam (weights, gradients, two moments). Rules of thumb.
 MEMORY_FACTOR = {"embed": 1.2, "score": 1.2, "train": 4.0}
-#: The chapter and parameters that carry each study's paper-scale work.
-PAPER_RUNS = {
-    "setcomp": ("11_setcomp_overlap.ipynb", {"models": "paper"}),
-    "csts": ("22_csts_finetune.ipynb", {"models": "paper", "preset": "official", "seeds": [0, 1, 2],
-                                        "configs": ["cross/mse", "bi/mse", "bi/quad", "bi/quad+mse", "tri/mse",
-                                                    "tri/quad", "tri/quad+mse"],
-                                        "train_pairs": None, "eval_pairs": None,
-                                        "eval_splits": ["validation", "test"]}),
-    "montague": ("31_montague_single.ipynb", {"models": "paper"}),
-    "ssm": ("41_ssm_matrices.ipynb", {"models": "paper"}),
-}
-
-
 def gpu_speedup(bench: str | Path | None = None) -> dict:
     """How much faster one GPU encodes than the benchmark machine's CPU, from two numbers.
 
@@ -81,23 +70,11 @@ def size_rule_check() -> pd.DataFrame:
                          "ratio": predicted / pub["sentences_per_s"].astype(float)})
 
 
-def _paper_factor(study: str) -> tuple[float, float]:
-    """(texts factor, pairs factor): how much larger the paper's data is than the shipped one
-    (Part I: set-operator samples; Part IV: the pool; Parts II and III ship the paper's data)."""
-    if study == "setcomp":
-        from ..setcomp.data import build_operator_tables, load_source
-
-        ref = paper_table("setcomp", "dataset").set_index("quantity")["value"]
-        paper = sum(float(ref[f"{op}_samples"]) for op in ("overlap", "difference", "union"))
-        shipped = sum(len(t) for t in build_operator_tables(load_source("embedded")).values())
-        return paper / shipped, paper / shipped
-    if study == "ssm":
-        from ..ssm.data import load_study
-
-        n_paper = float(paper_table("ssm", "pool").set_index("quantity").loc["sentences", "paper"])
-        n = len(dict.fromkeys(load_study(None)[0].texts))
-        return n_paper / n, (n_paper / n) ** 2
-    return 1.0, 1.0
+def paper_runs() -> dict[str, PaperRun]:
+    """``{study: its PaperRun}`` for every study of the registry that declares one
+    (``study.PAPER_RUN``), in the book's order."""
+    runs = {s.name: getattr(s.module("study"), "PAPER_RUN", None) for s in STUDIES}
+    return {name: run for name, run in runs.items() if run is not None}
 
 
 def _makespan(costs: Sequence[float], workers: int) -> float:
@@ -115,16 +92,20 @@ def paper_scale_table(*, bench: str | Path | None = None) -> pd.DataFrame:
     runs per unit), ``gpu_gb_per_unit`` (estimate: ``size_gb`` × :data:`MEMORY_FACTOR`) and
     ``gpu_hours`` (estimate: the benchmark's CPU seconds, scaled by model size and data size,
     divided by :func:`gpu_speedup`). Embedding and scoring units are re-cut to last about a
-    minute on a GPU; a model without a size or a benchmark (a web API) has no estimate.
+    minute on a GPU; a model without a size or a benchmark (a web API) has no estimate. A study
+    whose ``PAPER_RUN`` plans no work (no paper panel) has one row of kind ``"no paper panel"``.
     """
     speedup = gpu_speedup(bench)["speedup"]
     rows = []
-    for study, (nb, params) in PAPER_RUNS.items():
-        _, units = planned_work(repo_root() / "notebooks" / nb, params, bench=bench)
-        f_texts, f_pairs = _paper_factor(study)
+    for study, run in paper_runs().items():
+        _, units = planned_work(repo_root() / "notebooks" / run.notebook, dict(run.params), bench=bench)
+        f_texts, f_pairs = run.scale()
         by_model: dict[tuple[str, str], list[WorkUnit]] = {}
         for u in units:
             by_model.setdefault((u.spec, u.kind), []).append(u)
+        if not by_model:   # a study whose paper reports no model this project can run: said, not left out
+            rows.append({"study": study, "model": None, "kind": "no paper panel", "units": None, "per_unit": None,
+                         "gpu_gb_per_unit": None, "gpu_hours": None})
         for (spec, kind), us in by_model.items():
             scale = f_pairs if kind == "score" else (1.0 if kind == "train" else f_texts)
             count = sum(u.count for u in us) * scale
@@ -147,8 +128,9 @@ def paper_scale_summary(table: pd.DataFrame, gpus: Sequence[int] = (1, 4, 16)) -
     for study, part in table.groupby("study", sort=False):
         ok = part[part.gpu_hours.notna() & part.units.notna()]
         costs = [h / int(u) for h, u in zip(ok.gpu_hours, ok.units) for _ in range(int(u))]
-        rows.append({"study": study, "models": len(part), "units": int(ok.units.sum()),
-                     "models_without_estimate": len(part) - len(ok),
+        n = int(part.model.notna().sum())
+        rows.append({"study": study, "models": n, "units": int(ok.units.sum()),
+                     "models_without_estimate": n - len(ok),
                      **{f"hours_on_{g}_gpus": _makespan(costs, g) if costs else None for g in gpus}})
     return pd.DataFrame(rows)
 

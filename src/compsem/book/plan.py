@@ -161,7 +161,7 @@ def _bench(path: str | Path | None = None) -> tuple[dict[str, float], str]:
 
 
 #: The benchmarked model every other model's rate is scaled from, and its download size in GB
-#: (``paper_models.csv``); :mod:`.prefetch` and :mod:`.paperscale` scale from it too.
+#: (``paper_models/<study>.csv``); :mod:`.prefetch` and :mod:`.paperscale` scale from it too.
 REFERENCE_MODEL = ("sbert-mini", 0.09)
 
 
@@ -228,7 +228,7 @@ def plan(notebook: str | Path, overrides: dict[str, Any] | None = None, *,
     for spec in models:
         if _scores_pairs(spec):
             what = ("prompts the generator, embeds nothing" if slot is not None and slot.kind == "generator"
-                    else "scores sentence pairs, embeds nothing (see make bench: ssm)")
+                    else "scores sentence pairs, embeds nothing (see make bench)")
             rows.append({"model": spec, "texts": "-", "cached": "-", "to_embed": "-", "texts_per_s": "-",
                          "estimate": what})
             continue

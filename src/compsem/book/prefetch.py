@@ -44,7 +44,7 @@ class Rates(Mapping):
     """Throughput per spec on the benchmark machine (``benchmarks/results.json``): texts per
     second for an encoder, ordered pairs per second for an NLI model (a pair read as one text of
     an encoder of the same size), training examples per second with ``train=True``. A spec
-    not benchmarked is scaled from ``sbert-mini`` by its ``paper_models.csv`` size (rough)."""
+    not benchmarked is scaled from ``sbert-mini`` by its ``paper_models/<study>.csv`` size (rough)."""
 
     def __init__(self, study: str, *, train: bool = False, bench: str | Path | None = None):
         self.study, self.train = study, train
@@ -83,8 +83,9 @@ class Rates(Mapping):
 
 def _train_rate(bench: str | Path | None) -> float | None:
     """Training examples per second of ``sbert-mini`` in full precision, the mean of the
-    benchmark's ``fp32`` runs (``make bench``: the C-STS fine-tuning at the ``cpu`` preset, all
-    layers trained); None without such a run."""
+    benchmark's ``fp32`` runs with an ``examples_per_s`` (``make bench``: a study's fine-tuning at
+    its ``cpu`` preset, all layers trained; any study's benchmark may report them); None
+    without such a run."""
     import json
 
     from ..paths import repo_root
@@ -92,7 +93,7 @@ def _train_rate(bench: str | Path | None) -> float | None:
     path = Path(bench) if bench else repo_root() / "benchmarks" / "results.json"
     if not path.is_file():
         return None
-    rows = json.loads(path.read_text()).get("studies", {}).get("csts", {}).get("results", [])
+    rows = [r for entry in json.loads(path.read_text()).get("studies", {}).values() for r in entry.get("results", [])]
     rates = [r["examples_per_s"] for r in rows if r.get("path") == "fp32" and r.get("examples_per_s")]
     return sum(rates) / len(rates) if rates else None
 
@@ -117,7 +118,7 @@ def planned_work(notebook: str | Path, overrides: Mapping[str, Any] | None = Non
     fn = getattr(mod, "planned_work", None)
     if fn is None:
         return study, []
-    rates = Rates(study, train="configs" in params and study == "csts", bench=bench)
+    rates = Rates(study, train="configs" in params, bench=bench)   # configurations to train
     units = fn(params, rates=rates, chunk=chunk)
     return study, [u if u.size_gb is not None else dataclasses.replace(u, size_gb=rates._size(u.spec))
                    for u in units]

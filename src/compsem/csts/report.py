@@ -27,8 +27,9 @@ from .study import pair_accuracy, zero_shot_scores
 from .views import (_shown, _vs_prior, ablation_values, finetune_chapter_values, finetune_values,  # noqa: F401
                     official_text, other_data_values, ranking_sentence, scaling_figure, scaling_values,
                     seed_figure, setup_text)
+from .tryit import TRY_IT   # the study's section of the try-it page
 
-__all__ = ["HEADLINES", "VIEWS", "values", "headlines", "try_it", "paper_table", "data_values", "label_figure", "zero_shot_figure",
+__all__ = ["TRY_IT", "HEADLINES", "VIEWS", "values", "headlines", "try_it", "paper_table", "data_values", "label_figure", "zero_shot_figure",
            "zero_shot_values", "zero_shot_ranking", "prompting_values", "embedded_extreme_pct", "finetune_values", "ranking_sentence", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
 
 #: Part II's headline criterion in the cross-study profile.

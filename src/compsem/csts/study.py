@@ -29,6 +29,7 @@ import pandas as pd
 from compsem import embed, encoders, measures, store
 from compsem.encoders import check_available
 from compsem.encoders.kinds import ModelSlot
+from compsem.faces import PaperRun
 from compsem.work import WorkUnit, embed_units
 
 from . import metrics
@@ -41,7 +42,7 @@ from .runcache import (CODE_VERSION, _read_run, _resolved_precision, backbone_id
                        data_hash, run_key, run_path)
 from .splitting import splits, subsample_pairs
 
-__all__ = ["DEFAULT_TEMPLATE", "resolve_models", "attach", "zero_shot_scores", "zero_shot_textpair", "pair_accuracy",
+__all__ = ["PAPER_RUN", "DEFAULT_TEMPLATE", "resolve_models", "attach", "zero_shot_scores", "zero_shot_textpair", "pair_accuracy",
            "baselines", "score_row", "train_and_evaluate", "sweep", "planned_texts", "data_hash", "CODE_VERSION",
            "run_key", "run_path", "planned_work", "run_unit", "store_unit", "unit_done", "backbone_identity", "CstsRun", "run", "book_data", "configs_from", "scaling_sizes",
            "scaling",
@@ -382,3 +383,11 @@ def unit_done(unit: WorkUnit) -> bool:
 def store_unit(unit: WorkUnit, row: dict) -> None:
     """Write a run record where :func:`train_and_evaluate` reads it (atomic)."""
     store.write_json(run_path(unit.key), row, default=float)
+
+
+#: The paper's fine-tuning grid at full size (chapter 98): every configuration, three seeds,
+#: the official preset, all pairs; the study ships the paper's data.
+PAPER_RUN = PaperRun("22_csts_finetune.ipynb",
+                     {"models": "paper", "preset": "official", "seeds": [0, 1, 2],
+                      "configs": ["cross/mse", "bi/mse", "bi/quad", "bi/quad+mse", "tri/mse", "tri/quad", "tri/quad+mse"],
+                      "train_pairs": None, "eval_pairs": None, "eval_splits": ["validation", "test"]})

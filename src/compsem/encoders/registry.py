@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import ModelNotInstalledError, UnknownModelError, check_trust_remote_code
 from ..paths import repo_root
-from ..reference import paper_panel
+from ..reference import paper_models, paper_panel
 from .base import Encoder, package_version, require_package
 from .lexical import BowEncoder, GloveEncoder, RandomEncoder, WordVectorEncoder
 from .neural import (OFFLINE_SPECS, POOLINGS, HFMeanPoolingEncoder, OpenAIEmbeddingEncoder, SentenceTransformerEncoder,
@@ -179,7 +179,9 @@ def resolve_models(models: str | Iterable[str], *, study: str | None = None,
         ``"panel"`` gives ``panel`` then :func:`installed_panel` (encoders only); ``"paper"``
         gives the runnable models of ``study``'s paper of each ``kind``, kind by kind
         (:func:`compsem.reference.paper_panel`); a single spec gives ``[spec]``; a list is
-        checked entry by entry and may hold ``"panel"`` or ``"paper"`` among specs.
+        checked entry by entry and may hold ``"panel"`` or ``"paper"`` among specs. ``"paper"``
+        for a study without a paper panel (no ``data/reference/paper_models/<study>.csv``) adds
+        nothing, and a list with nothing else is empty rather than an error.
     study : str, optional
         Needed for ``"paper"``.
     kind : {"encoder", "generator", "nli"} or a sequence of them
@@ -209,6 +211,7 @@ def resolve_models(models: str | Iterable[str], *, study: str | None = None,
         models = [models]
     prefixes = tuple(p for k in kinds for p in _KIND_PREFIXES.get(k, ()))
     out: list[str] = []
+    no_panel = False
     for m in models:
         if m == "panel":
             out.extend([*panel, *installed_panel()])
@@ -217,6 +220,7 @@ def resolve_models(models: str | Iterable[str], *, study: str | None = None,
                 raise ValueError("models='paper' needs the study whose paper panel to run")
             for k in kinds:
                 out.extend(paper_panel(study, kind=k, trust_remote_code=trust_remote_code))
+            no_panel = paper_models(study).empty   # "this study has no paper panel" is a valid state
         elif check is not None:
             out.append(check(m))
         elif prefixes and isinstance(m, str) and m.strip().startswith(prefixes):
@@ -226,7 +230,7 @@ def resolve_models(models: str | Iterable[str], *, study: str | None = None,
             raise UnknownModelError(str(m), [], forms=("'gen:hf:<Hugging Face name or path>'", "'gen:openai:<model>'"))
         else:
             out.append(check_spec(m))
-    if not out:
+    if not out and not no_panel:
         raise ValueError("models is empty: name at least one model, 'panel' or 'paper'")
     return list(dict.fromkeys(out))
 

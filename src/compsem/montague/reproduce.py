@@ -53,7 +53,7 @@ def paper_table(name: str | int) -> pd.DataFrame:
 
 def paper_model_of(spec: str) -> str | None:
     """The row name of the paper's tables that ``spec`` stands beside (``"MiniLM"`` for
-    ``sbert-mini``), from ``data/reference/paper_models.csv``; ``None`` if the paper has none."""
+    ``sbert-mini``), from ``data/reference/paper_models/montague.csv``; ``None`` if the paper has none."""
     return paper_row("montague", spec)
 
 

@@ -20,6 +20,7 @@ from tqdm.auto import tqdm
 from .. import paths
 from ..cache import embed
 from ..data import file_sha256
+from ..faces import PaperRun
 from ..encoders import check_available, get_encoder
 from ..encoders.kinds import ModelSlot
 from ..encoders import resolve_models as _resolve_specs
@@ -31,7 +32,7 @@ from .consistency import Embedded, MontagueResult, reading_label, run_tests
 from .data import PHRASE_SETS, PhraseSet, Vocabulary, build_phrases, check_strings, load_vocabulary
 from .metrics import READINGS, Rules
 
-__all__ = ["Embedded", "MontagueResult", "MontagueRun", "resolve_models", "reference_model", "run", "embed_texts",
+__all__ = ["PAPER_RUN", "Embedded", "MontagueResult", "MontagueRun", "resolve_models", "reference_model", "run", "embed_texts",
            "embed_phrases", "run_tests", "run_models", "run_readings", "reading_label", "planned_texts",
            "planned_work",
            "MODEL_SLOTS"]
@@ -46,7 +47,7 @@ MODEL_SLOTS = {"30": ModelSlot("encoder"), "31": ModelSlot("encoder"), "32": Mod
 def resolve_models(models="panel", *, trust_remote_code: bool = False) -> list[str]:
     """A chapter's ``models`` parameter as a list of specs: ``"panel"`` (the installed offline
     panel), ``"paper"`` (the paper's models that map to public checkpoints,
-    ``data/reference/paper_models.csv``), one spec or a list. Nothing is loaded here;
+    ``data/reference/paper_models/montague.csv``), one spec or a list. Nothing is loaded here;
     ``trust_remote_code`` lets ``"paper"`` pick a checkpoint that needs remote code."""
     return _resolve_specs(models, study="montague", trust_remote_code=trust_remote_code)
 
@@ -279,3 +280,7 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list:
     groups = {m: [n_base, n_clean - n_base, len(t) - n_clean] for m, t in per_model.items() if len(t) > n_base}
     return embed_units("montague", per_model, chunk=chunk, rates=rates, groups=groups,
                        trust_remote_code=params.get("trust_remote_code", False) is True)
+
+
+#: The paper's panel (chapter 98): the single-phrase tests; the study ships the paper's data.
+PAPER_RUN = PaperRun("31_montague_single.ipynb", {"models": "paper"})

@@ -83,7 +83,7 @@ def fusion_generator(spec: str | Generator, **options) -> Generator:
     :data:`TEMPERATURE`; options ``temperature``, ``max_new_tokens`` (80), ``batch_size`` (8),
     ``seed`` (0), ``device``, ``trust_remote_code``).
 
-    ``"paper"`` is the paper's own fusion model from ``data/reference/paper_models.csv``
+    ``"paper"`` is the paper's own fusion model from ``data/reference/paper_models/setcomp.csv``
     (``gen:openai:gpt-3.5-turbo``). A generator object passes through unchanged (tests pass fakes).
     """
     if not isinstance(spec, str):

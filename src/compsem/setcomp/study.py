@@ -31,12 +31,14 @@ from ..encoders.kinds import ModelSlot
 from ..encoders import resolve_models as resolve_specs
 from ..measures import cosine
 from ..errors import DataError
+from ..faces import PaperRun
+from ..reference import paper_table
 from ..work import WorkUnit, embed_units
 from . import pipeline
 from .data import (OPERATORS, TARGET_COLUMN, FilterReport, build_operator_tables, filter_masks, load_source,
                    shuffled_targets, unique_texts, validate_quintuples)
 
-__all__ = ["STUDY", "resolve_models", "embed_tables", "difference_filter", "planned_texts", "run", "DataRun",
+__all__ = ["PAPER_RUN", "STUDY", "resolve_models", "embed_tables", "difference_filter", "planned_texts", "run", "DataRun",
            "OperatorRun", "CONTROL_RANDOM", "CHAPTERS",
            "planned_work", "run_unit", "store_unit", "unit_done", "build_dataset", "build_set",
            "MODEL_SLOTS"]
@@ -47,7 +49,7 @@ __all__ = ["STUDY", "resolve_models", "embed_tables", "difference_filter", "plan
 MODEL_SLOTS = {"10": ModelSlot("encoder"), "11": ModelSlot("encoder"), "12": ModelSlot("encoder"),
                "13": ModelSlot("encoder")}
 
-#: The study's name in ``data/reference/paper_models.csv`` and ``results/``.
+#: The study's name in ``data/reference/paper_models/setcomp.csv`` and ``results/``.
 STUDY = "setcomp"
 #: The random control encoder every operator chapter runs beside the models.
 CONTROL_RANDOM = "random"
@@ -58,7 +60,7 @@ EmbedFn = Callable[[list[str], str], np.ndarray]
 def resolve_models(models, *, trust_remote_code: bool = False) -> list[str]:
     """A chapter's ``models`` parameter as specs (``"panel"``, ``"paper"`` or a list).
 
-    ``"paper"`` is the set-operator paper's panel (``data/reference/paper_models.csv``).
+    ``"paper"`` is the set-operator paper's panel (``data/reference/paper_models/setcomp.csv``).
     Before anything is embedded, every spec is checked to be loadable here: offline, a model
     that would have to be downloaded fails at once, naming what it would download.
     """
@@ -379,3 +381,17 @@ def build_set(documents: str, generator: str, build_dir: str = pipeline.BUILD_DI
         f"failed{' (stopped at max_requests: rerun to go on)' if rep.stopped_early else ''}. Chapters 11-13 run on "
         f"this set with -p dataset_source '\"{path}\"'.")
     return out
+
+
+def _paper_scale() -> tuple[float, float]:
+    """How much larger the paper's set-operator samples are than the shipped ones (texts and
+    pairs alike)."""
+    ref = paper_table(STUDY, "dataset").set_index("quantity")["value"]
+    paper = sum(float(ref[f"{op}_samples"]) for op in ("overlap", "difference", "union"))
+    shipped = sum(len(t) for t in build_operator_tables(load_source("embedded")).values())
+    return paper / shipped, paper / shipped
+
+
+#: The paper's panel at the paper's data size (chapter 98): the overlap chapter, scaled by
+#: :func:`_paper_scale`.
+PAPER_RUN = PaperRun("11_setcomp_overlap.ipynb", {"models": "paper"}, scale=_paper_scale)

@@ -15,7 +15,7 @@ spec                                scorer
 any encoder spec                    :class:`EmbeddingCosine` over :func:`compsem.encoders.get_encoder`
 (``sbert-mini``, ``hf:NAME``, ...)  (symmetric: only the relatedness space exists)
 ``"panel"``                         ``lexical`` and the installed encoder panel
-``"paper"``                         the paper's panel that maps to specs (``data/reference/paper_models.csv``)
+``"paper"``                         the paper's panel that maps to specs (``data/reference/paper_models/ssm.csv``)
 ==================================  ==============================================================
 
 This module only builds scorers; :mod:`compsem.ssm.study` runs them (and is the one place that
@@ -148,7 +148,7 @@ def resolve_models(models: str | Iterable[str], *, trust_remote_code: bool = Fal
 
     ``"panel"`` is ``lexical`` plus the installed encoder panel (each scored by cosine).
     ``"paper"`` is the paper's NLI models and SimCSE as far as they map to public checkpoints
-    (``data/reference/paper_models.csv``); ChatGPT is left out (an API key, one paid request
+    (``data/reference/paper_models/ssm.csv``); ChatGPT is left out (an API key, one paid request
     per ordered pair): add ``"gen:openai:gpt-3.5-turbo"`` to the list for it. Other entries
     are checked with :func:`check_scorer_spec`.
     """

@@ -23,6 +23,8 @@ import numpy as np
 from ..cache import embed
 from ..encoders import check_available
 from ..encoders.kinds import ModelSlot
+from ..faces import PaperRun
+from ..reference import paper_table
 from ..paths import cache_dir as cache_root
 from ..store import BrokenStoreError, load_npy, read_json, save_npy, write_json
 from ..work import WorkUnit, embed_order, encode_chunk, store_vectors, unit_key
@@ -30,7 +32,7 @@ from . import nli as nli_scorer
 from .data import Pool, load_study, unique_texts
 from .scorers import EmbeddingCosine, make_scorer, resolve_models
 
-__all__ = ["REFERENCE", "Scored", "score_matrix", "score_texts", "score_all", "reference_scored", "resolve_models",
+__all__ = ["PAPER_RUN", "REFERENCE", "Scored", "score_matrix", "score_texts", "score_all", "reference_scored", "resolve_models",
            "planned_texts", "run", "Run", "planned_work", "run_unit", "store_unit", "unit_done",
            "MODEL_SLOTS"]
 
@@ -340,3 +342,16 @@ def store_unit(unit: WorkUnit, result: dict) -> None:
                            "symmetric": bool(result["symmetric"]),
                            "seconds": round(sum(i["seconds"] for i in infos), 3),
                            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, indent=1)
+
+
+def _paper_scale() -> tuple[float, float]:
+    """How much larger the paper's pool is than the shipped one: texts, and ordered pairs (its
+    square)."""
+    n_paper = float(paper_table("ssm", "pool").set_index("quantity").loc["sentences", "paper"])
+    n = len(dict.fromkeys(load_study(None)[0].texts))
+    return n_paper / n, (n_paper / n) ** 2
+
+
+#: The paper's panel at the paper's pool size (chapter 98): the score matrices, scaled by
+#: :func:`_paper_scale`.
+PAPER_RUN = PaperRun("41_ssm_matrices.ipynb", {"models": "paper"}, scale=_paper_scale)

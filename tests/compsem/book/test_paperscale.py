@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from compsem.book import paperscale
+from compsem.studies import STUDIES
 from compsem.book.paperscale import _makespan, gpu_speedup, page_values, paper_scale_summary, size_rule_check
 from compsem.errors import DataError
 from compsem.reference import published_table
@@ -64,6 +65,18 @@ def test_every_study_of_the_committed_benchmark_gets_finite_hours():
     """The committed benchmark carries every rate the table needs (a renamed benchmark field
     once left Part II's fine-tuning without an estimate and the page printed "nan")."""
     summary = paper_scale_summary(paperscale.paper_scale_table())
-    assert set(summary.study) == set(paperscale.PAPER_RUNS)
+    assert list(summary.study) == [s.name for s in STUDIES if getattr(s.module("study"), "PAPER_RUN", None)]
     assert np.isfinite(summary.hours_on_1_gpus.astype(float)).all()
     assert (summary.hours_on_16_gpus <= summary.hours_on_1_gpus).all()
+
+
+def test_a_study_without_a_paper_panel_is_shown_as_such(monkeypatch):
+    from compsem.faces import PaperRun
+
+    monkeypatch.setattr(paperscale, "paper_runs", lambda: {"nopanel": PaperRun("50_nopanel_x.ipynb")})
+    monkeypatch.setattr(paperscale, "planned_work", lambda *a, **kw: ("nopanel", []))
+    table = paperscale.paper_scale_table()
+    assert table.to_dict("records")[0]["kind"] == "no paper panel" and len(table) == 1
+    row = paper_scale_summary(table).iloc[0]
+    assert (row.study, row.models, row.units, row.models_without_estimate) == ("nopanel", 0, 0, 0)
+    assert row.hours_on_1_gpus is None

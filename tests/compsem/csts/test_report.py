@@ -9,7 +9,6 @@ import pytest
 
 from compsem.csts import report as R
 from compsem.csts import study as S
-from compsem.csts.training import TrainConfig
 from compsem.errors import DataError
 
 
@@ -22,39 +21,6 @@ def test_data_values_on_the_embedded_set():
     extremes = df["label"].isin([1.0, 5.0]).mean() * 100
     assert v["csts_label_extreme_pct"] == pytest.approx(extremes)
     assert isinstance(R.label_figure(df), matplotlib.figure.Figure)
-
-
-def test_finetune_values_against_the_prior():
-    summary = pd.DataFrame({"config": ["bi/mse", "cross/mse", "bi/quad+mse"], "test_spearman_mean": [50.0, 30.0, 45.5],
-                            "test_spearman_std": [1.0, 2.0, 0.5], "test_pair_accuracy_mean": [70.0, 60.0, 65.0]})
-    runs = pd.DataFrame({"config": ["bi/mse", "cross/mse", "bi/quad+mse"], "loss_first_quarter": [1.0, 1.0, 0.8],
-                         "loss_last_quarter": [0.5, 1.2, 0.7], "test_n": [600] * 3, "test_n_pairs": [300] * 3,
-                         "n_train_rows": [1000] * 3, "n_train_pairs": [499, 499, 498],
-                         "train_seconds": [30.0, 90.0, 60.0], "examples_per_s": [30.0, 10.0, 20.0],
-                         "precision_used": ["bf16 autocast (CPU with native bf16)"] * 3})
-    base = pd.DataFrame([{"split": "test", "spearman": 40.0, "pearson": 38.0, "share_conditions_seen_%": 70.0}])
-    v = R.finetune_values(summary, runs, base)
-    assert v["ft_best_config"] == "bi/mse" and v["ft_best_minus_prior"] == 10.0 and v["ft_bi_minus_prior"] == 10.0
-    assert v["ft_bi_vs_prior_text"] == "10.0 points above" and v["ft_best_vs_prior_text"] == "10.0 points above"
-    assert R._vs_prior(-0.44) == "0.4 points below" and R._vs_prior(float("nan")) == "undefined"
-    # loss fell from the first to the last quarter of steps in 2 of 3 runs; 180 s of training = 3 minutes
-    assert v["ft_loss_fell_pct"] == pytest.approx(200 / 3) and v["ft_train_minutes"] == 3.0
-    assert v["ft_max_std_text"] == "2.0 points" and v["ft_examples_per_s"] == 20.0
-    # the headline (bi/quad+mse): 45.5 against the prior's 40.0, on that run's 498 training pairs
-    assert (v["ft_headline_test"], v["ft_headline_vs_prior_text"], v["ft_headline_n_pairs"]) == (
-        45.5, "5.5 points above", 498)
-    assert v["ft_precision"] == "bf16 autocast (CPU with native bf16)" and v["ft_n_test_pairs"] == 300
-
-
-def test_official_text_is_read_from_the_preset():
-    t = R.official_text()
-    assert "4 rows per step × 8 accumulation steps (32 rows per update)" in t and "without the" in t
-    assert "learning rate 1e-05" in t and "3 epochs" in t and "the full network" in t
-
-
-def test_setup_text_follows_the_config():
-    assert R.setup_text(TrainConfig.preset("official"), [0, 1, 2]).startswith("all layers of the encoder trained for 3")
-    assert "top 2 layers" in R.setup_text(TrainConfig(), [0]) and "1 seed" in R.setup_text(TrainConfig(), [0])
 
 
 def test_reference_tables_load():
@@ -106,21 +72,6 @@ def test_zero_shot_ranking_by_hand():
     # |ρ|: m1's interval [-40, -20] folds to [20, 40]; m2's [-5, 15] contains 0 and folds to [0, 15]: separated
     assert out["zs_abs_sentence"] == ("`m1 (condition attached)` has the highest absolute Spearman (30.0 [20.0, 40.0]), "
                                       "its interval clear of every other model's.")
-
-
-def test_the_top_configuration_is_named_only_as_far_as_the_intervals_allow():
-    summary = pd.DataFrame({"config": ["bi/mse", "bi/quad+mse", "cross/mse"],
-                            "test_spearman_mean": [61.8, 56.4, 46.5],
-                            "test_spearman_ci_low_mean": [57.0, 51.5, 41.0],
-                            "test_spearman_ci_high_mean": [66.0, 61.0, 51.9]})
-    # 57.0 <= 61.0: bi/quad+mse overlaps the leader; cross/mse (high 51.9 < 57.0) does not
-    assert R.ranking_sentence(summary) == (
-        "`bi/mse` has the highest test Spearman (61.8 [57.0, 66.0]), but its interval overlaps that of "
-        "`bi/quad+mse`: the two are indistinguishable at this sample size.")
-    # runs recorded before the intervals existed: no interval, no separation
-    old = summary.drop(columns=["test_spearman_ci_low_mean", "test_spearman_ci_high_mean"])
-    assert R.ranking_sentence(old).startswith("`bi/mse` has the highest test Spearman (61.8), but its interval "
-                                              "overlaps those of `bi/quad+mse` and `cross/mse`")
 
 
 def test_a_run_records_a_pair_bootstrap_interval_of_its_spearman():

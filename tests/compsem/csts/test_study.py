@@ -70,13 +70,6 @@ def test_book_data_subsamples_and_planned_texts():
     assert f"eval_pairs = {st.ZERO_SHOT_DEFAULTS['eval_pairs']} " in nb
 
 
-def test_data_hash_changes_with_a_label(rows):
-    a = cd.assign_pairs(rows(2))
-    b = a.copy()
-    b.loc[0, "label"] = 3.0
-    assert st.data_hash(a) != st.data_hash(b) and st.data_hash(a) == st.data_hash(a.copy())
-
-
 def test_resolve_models_paper_fails_fast_offline(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     assert st.resolve_models(["sbert-mini"]) == ["sbert-mini"]

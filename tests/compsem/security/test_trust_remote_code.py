@@ -109,14 +109,18 @@ def test_cross_study_pages_do_not_turn_a_string_into_true(monkeypatch):
     first: a string or a number is refused before any study is asked."""
     from compsem.crossstudy import synthesis, tryit
 
+    from compsem.studies import STUDIES
+
     seen = []
-    monkeypatch.setattr(tryit, "_ssm_try_it", lambda *a, trust_remote_code: seen.append(trust_remote_code))
-    tryit.sentence_space("p", ["h"], [], trust_remote_code=True)
-    tryit.sentence_space("p", ["h"], [])
+    study = STUDIES[-1]
+    monkeypatch.setattr(study.module("report"), "try_it", lambda *a, trust_remote_code: seen.append(trust_remote_code))
+    values = tryit.page_inputs()[study.name]
+    tryit.compute(study, values, [], trust_remote_code=True)
+    tryit.compute(study, values, [])
     assert seen == [True, False]
     for value in ("False", "no", 0, "0"):
         with pytest.raises(TypeError, match="trust_remote_code must be True or False"):
-            tryit.sentence_space("p", ["h"], [], trust_remote_code=value)
+            tryit.compute(study, values, [], trust_remote_code=value)
         with pytest.raises(TypeError, match="trust_remote_code must be True or False"):
             synthesis.profile(["bow"], trust_remote_code=value)
     assert len(seen) == 2

@@ -1,8 +1,6 @@
 """The chapter views: every value a Part I chapter's prose glues is produced by its view."""
 
 import hashlib
-import json
-import re
 
 import numpy as np
 import pandas as pd
@@ -11,7 +9,7 @@ import pytest
 from compsem.setcomp import report, study
 from compsem.setcomp import data as ds
 from compsem.setcomp.chapters import ranking_sentence
-from tests.helpers import ROOT
+from tests.helpers import glued_names
 
 
 def fake_embed(texts, model):
@@ -21,15 +19,6 @@ def fake_embed(texts, model):
         rng = np.random.default_rng(int(hashlib.sha256(f"{model}|{t}".encode()).hexdigest()[:8], 16))
         out.append(rng.normal(size=8) + (3.0 if model == "offset" else 0.0))
     return np.array(out)
-
-
-def glued_names(notebook: str) -> set[str]:
-    nb = json.loads((ROOT / "notebooks" / notebook).read_text())
-    text = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
-    names = set(re.findall(r"\{glue:(?:text|md|)\}`([A-Za-z0-9_]+)", text))
-    names |= set(re.findall(r"```\{glue:figure\} (\w+)", text))
-    code = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
-    return names - set(re.findall(r'glue_all\(\{"(\w+)"', code))   # a figure glued in its own cell
 
 
 @pytest.fixture(scope="module")
@@ -90,20 +79,3 @@ def test_ranking_sentence_by_hand():
     # with constant=False (normalised encoders at a constant 100 %), the constant row is ranked
     tab.loc["bow"] = [100.0, 100.0, 100.0]
     assert str(ranking_sentence(tab, what="x", constant=False)).startswith("`bow` has the highest x (100.0% ")
-
-
-def test_data_view_counts_both_filter_rules():
-    # run_data embeds through the cache; build its result by hand from a filter of known cosines
-    q = ds.load_source("embedded", cap=12)
-    cpc = {"m": np.linspace(0, 1, 12)}
-    ccn = {"m": np.linspace(1, 0, 12)}
-    rep = ds.filter_masks(cpc, ccn, threshold=0.5)
-    tables = ds.build_operator_tables(q, difference_mask=rep.difference_mask)
-    ch = report.DataChapter(study.DataRun(["m"], q, rep, tables, {"m": rep}), filter_threshold=0.5)
-    ch.lengths(), ch.sizes(), ch.by_encoder(), ch.dedup()
-    rules = ch.filter_rules()
-    # cos(prev,curr) < 0.5 for the first 6 quintuples, cos(curr,next) < 0.5 for the last 6: no quintuple passes both
-    assert rules["passing units (ours)"].tolist() == [0, 12]
-    assert rules["difference samples (ours)"].tolist() == [0, 36]
-    assert rules["passing units implied by the paper's 79,824"].tolist() == [13304, 26608]
-    assert glued_names("10_setcomp_data.ipynb") <= set(ch.values)

@@ -1,0 +1,52 @@
+"""Part I's section of the try-it page (``91_try_it``): ``report.TRY_IT``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import pandas as pd
+
+from ..faces import TryIt
+
+__all__ = ["TRY_IT", "read_set_operators"]
+
+
+def _short(criterion: str) -> str:
+    m = re.match(r"(C\d)(?: (Δ\d))?", criterion)
+    return " ".join(g for g in m.groups() if g) if m else criterion
+
+
+def read_set_operators(table: pd.DataFrame) -> str:
+    """Per model, how many of the pass/fail checks hold and which fail (the norm-ratio row
+    describes the inputs and is not counted)."""
+    lines = []
+    for model, g in table.groupby("model", sort=False):
+        judged = g[g.verdict.isin(["holds", "fails"])]
+        failed = [_short(c) for c in judged[judged.verdict == "fails"].criterion]
+        text = f"`{model}` passes {int((judged.verdict == 'holds').sum())} of {len(judged)} checks"
+        text += f" and fails {', '.join(failed)}" if failed else ", every one"
+        undefined = int((g.verdict == "undefined").sum())
+        lines.append(text + (f" ({undefined} undefined)" if undefined else "") + ".")
+    return " ".join(lines)
+
+
+def _show(table: pd.DataFrame, specs: Sequence[str]) -> list[pd.DataFrame]:
+    """The verdicts, then the values, one column per model."""
+    return [table.pivot(index="criterion", columns="model", values="verdict")[list(specs)],
+            table.pivot(index="criterion", columns="model", values="value")[list(specs)].round(3)]
+
+
+TRY_IT = TryIt(
+    title="set-like operators",
+    intro="""A and B are the inputs; the candidate overlap should be closer to each of them than they are
+to each other (C1) and project between them (C2); the difference should be closer to A than to
+B (C3, C4) and project near A (C5); the union should project between A and B when their norms are comparable (within 0.1 of each
+other's), or near the longer input otherwise (C6; the norm-ratio row says which case applies). All margins use cosine and $\\varepsilon = 0$. A *position* $t$
+is where the sentence's shadow falls in the plane of A and B: 0 at A, 1 at B.""",
+    inputs={"sentence_a": "The mayor opened the new library on Friday.",
+            "sentence_b": "The new library has a large children's section.",
+            "overlap": "The town has a new library.",
+            "difference": "The mayor opened something on Friday.",
+            "union": "On Friday the mayor opened the new library, which has a large children's section."},
+    show=_show, read=read_set_operators)

@@ -1,0 +1,36 @@
+"""compsem/book/runfolder.py: one run per --out folder, and its manifest (the refusals that
+protect other people's files are in tests/compsem/security/test_run_folders.py)."""
+
+import hashlib
+import json
+
+import pytest
+
+from compsem.book.runfolder import prepare_out, run_id, write_manifest
+from compsem.results import RUN_MANIFEST, RunMixError
+
+
+def test_the_run_id_hashes_the_notebook_and_the_parameters_in_canonical_order():
+    text = json.dumps({"notebook": "a.ipynb", "parameters": {"m": 1, "n": [2]}}, sort_keys=True)
+    assert run_id("a.ipynb", {"n": [2], "m": 1}) == hashlib.sha256(text.encode()).hexdigest()[:16]
+    assert run_id("a.ipynb", {"m": 1}) != run_id("b.ipynb", {"m": 1})
+
+
+def test_a_folder_takes_only_the_same_run_again_unless_forced(tmp_path):
+    out = tmp_path / "run"
+    assert prepare_out(out, run="r1", notebook="a.ipynb") == [] and out.is_dir()
+    (out / "t.csv").write_text("x")
+    (out / "sub").mkdir()
+    (out / "sub" / "f.csv").write_text("y")
+    write_manifest(out, run="r1", notebook="a.ipynb", parameters={"m": 1}, state="done", commit=None)
+    man = json.loads((out / RUN_MANIFEST).read_text())
+    assert man == {"run": "r1", "notebook": "a.ipynb", "parameters": {"m": 1}, "commit": None, "state": "done",
+                   "files": ["sub/f.csv", "t.csv"]}
+    assert prepare_out(out, run="r1", notebook="a.ipynb") == []      # the same run: kept
+    with pytest.raises(RunMixError, match="holds another run"):
+        prepare_out(out, run="r2", notebook="a.ipynb")
+    removed = prepare_out(out, run="r2", notebook="a.ipynb", force=True)
+    assert removed == [RUN_MANIFEST, "sub/ (1 file)", "t.csv"] and list(out.iterdir()) == []
+    (tmp_path / "file").write_text("")
+    with pytest.raises(NotADirectoryError, match="is a file"):
+        prepare_out(tmp_path / "file", run="r", notebook="a.ipynb")
