@@ -102,12 +102,15 @@ from dataclasses import dataclass, field
 
 from ..encoders import check_available
 from ..encoders import resolve_models as resolve_specs
+from ..encoders.kinds import ModelSlot
 from ..faces import NotWrittenYet, PaperRun
 from ..work import WorkUnit, embed_units
 
-__all__ = ["STUDY", "PAPER_RUN", "resolve_models", "planned_texts", "planned_work", "run", "Run"]
+__all__ = ["STUDY", "PAPER_RUN", "MODEL_SLOTS", "resolve_models", "planned_texts", "planned_work", "run", "Run"]
 
 STUDY = "{n}"
+#: The kind of model each chapter's ``models`` takes, by chapter number (compsem.encoders.kinds).
+MODEL_SLOTS = {{"{s.part}1": ModelSlot("encoder")}}
 #: The paper's panel at the paper's data size (chapter 98); None when the study has none.
 PAPER_RUN: PaperRun | None = PaperRun("{chapter}.ipynb", {{"models": "paper"}})
 
