@@ -160,3 +160,27 @@ def test_sbert_mini_on_chapter_30s_phrases_equals_torch():
     enc = get_encoder("sbert-mini")
     got = ob.OnnxBackend(enc.model, spec="sbert-mini", identity=enc.identity, mode="onnx").encode_onnx(texts)
     assert np.abs(got - enc.model.encode(texts, convert_to_numpy=True)).max() <= ob.TOLERANCE
+
+
+def test_an_mpnet_body_without_token_types_exports_too(tiny_bert, tmp_path):
+    """sbert-l is all-mpnet-base-v2: a body that takes no token_type_ids (a tiny random one here)."""
+    import torch
+    from sentence_transformers import SentenceTransformer, models
+    from transformers import AutoTokenizer, MPNetConfig, MPNetModel
+
+    body_dir = tmp_path / "mpnet"
+    tok = AutoTokenizer.from_pretrained(tiny_bert)
+    tok.save_pretrained(body_dir)
+    torch.manual_seed(0)
+    cfg = MPNetConfig(vocab_size=len(tok.get_vocab()), hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
+                      intermediate_size=32, max_position_embeddings=70, pad_token_id=tok.pad_token_id)
+    MPNetModel(cfg).eval().save_pretrained(body_dir)
+    st_dir = tmp_path / "st"
+    SentenceTransformer(modules=[models.Transformer(str(body_dir), max_seq_length=32), models.Pooling(16, "mean"),
+                                 models.Normalize()], device="cpu").save(str(st_dir))
+    enc = SentenceTransformerEncoder(str(st_dir), spec="st:tiny-mpnet", device="cpu", backend="onnx")
+    assert enc.backend.inputs == ["input_ids", "attention_mask"]
+    texts = _texts(40, seed=3)
+    got = enc.backend.encode_onnx(texts, batch_size=8)
+    want = enc.model.encode(texts, batch_size=8, convert_to_numpy=True)
+    assert np.abs(got - want).max() <= ob.TOLERANCE
