@@ -28,7 +28,6 @@ provenance of every result table carries it (``compsem.results.provenance``).
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import time
 import warnings
@@ -356,9 +355,3 @@ def compare_backends(encoder, texts: list[str], *, rounds: int = 4, batch_size: 
             "ratio_min": float(ratios.min()), "ratio_median": float(np.median(ratios)), "max_abs_diff": diff,
             "load_before": load_before, "load_after": [round(x, 2) for x in os.getloadavg()]}
 
-
-def describe_decision(backend: OnnxBackend | None) -> str:
-    """One line on what an encoder's backend decided (for logs and the benchmark)."""
-    if backend is None or backend.decision is None:
-        return "torch"
-    return json.dumps(backend.decision, default=float)
