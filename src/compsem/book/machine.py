@@ -22,8 +22,8 @@ from ..fmt import plural
 from ..results import Prose
 from ..studies import STUDIES
 
-__all__ = ["FLAGS", "NOT_RECORDED", "LOAD_ROW", "cpu_model", "cpu_flags", "this_machine", "bench_machine", "same_machine",
-           "machines_table", "machine_summary", "machine_note", "machine_values", "run_records"]
+__all__ = ["FLAGS", "NOT_RECORDED", "LOAD_ROW", "cpu_model", "cpu_flags", "this_machine", "bench_machine",
+           "same_machine", "machines_table", "machine_summary", "machine_note", "machine_values", "run_records"]
 
 #: The CPU features recorded with a benchmark (``amx``: any of AMX's tile, bf16 or int8 flags).
 FLAGS: tuple[str, ...] = ("avx2", "avx512f", "avx512_bf16", "amx")

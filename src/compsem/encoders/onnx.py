@@ -341,7 +341,10 @@ def compare_backends(encoder, texts: list[str], *, rounds: int = 4, batch_size: 
     for r in range(rounds):
         for which in (("torch", "onnx") if r % 2 == 0 else ("onnx", "torch")):
             t0 = time.perf_counter()
-            X = backend._torch(texts, batch_size) if which == "torch" else backend.encode_onnx(texts, batch_size=batch_size)
+            if which == "torch":
+                X = backend._torch(texts, batch_size)
+            else:
+                X = backend.encode_onnx(texts, batch_size=batch_size)
             (t_torch if which == "torch" else t_onnx).append(time.perf_counter() - t0)
             if which == "torch":
                 A = X

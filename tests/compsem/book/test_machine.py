@@ -58,7 +58,8 @@ def test_another_machine_is_named_as_such():
                     "machine's, not this one's.")
     table = machine.machines_table(b, h)
     assert table.loc["avx512_bf16"].tolist() == ["yes", "no"]
-    assert table.loc[machine.LOAD_ROW, "benchmark run"] == "1.50 / 1.00 / 0.50 at the start, 1.75 / 1.00 / 0.50 at the end (1, 5, 15 min)"
+    assert table.loc[machine.LOAD_ROW, "benchmark run"] == ("1.50 / 1.00 / 0.50 at the start, 1.75 / 1.00 / 0.50 "
+                                                            "at the end (1, 5, 15 min)")
     assert table.loc[machine.LOAD_ROW, "this build"] == "3.50 / 2.25 / 1.00 (1, 5, 15 min)"
     values = machine.machine_values(b, h)
     assert values["bench_machine_note"] == note and values["build_machine"] == "Plain CPU 3 with 2 cores and avx2"
@@ -66,7 +67,8 @@ def test_another_machine_is_named_as_such():
 
 def test_the_same_machine_is_said_to_be_the_same_and_cores_count():
     assert machine.same_machine(_bench(AVX2_ONLY), _here()) is True
-    assert machine.machine_note(_bench(AVX2_ONLY), _here()).startswith("The benchmark ran on a machine like this build's")
+    note = machine.machine_note(_bench(AVX2_ONLY), _here())
+    assert note.startswith("The benchmark ran on a machine like this build's")
     assert machine.same_machine(_bench(AVX2_ONLY, cores=16), _here()) is False
     assert machine.machine_summary(_here(cores=1)) == "Plain CPU 3 with 1 core and avx2"
 
