@@ -37,8 +37,8 @@ _PACKAGES = ("compsem", "numpy", "torch", "transformers", "sentence-transformers
 
 def provenance(**extra: Any) -> dict[str, Any]:
     """Versions of the packages that shape the numbers, the encode backend that ran per model
-    in this process (``encode_backends``, when one chose: :mod:`compsem.encoders.onnx`), plus
-    ``extra``."""
+    in this process (``encode_backends``: :mod:`compsem.encoders.onnx`; absent when no encoder
+    with a choice encoded anything, e.g. every vector came from the cache), plus ``extra``."""
     versions = {}
     for p in _PACKAGES:
         try:
