@@ -227,6 +227,10 @@ class OnnxBackend:
         opts.intra_op_num_threads = torch.get_num_threads()
         opts.inter_op_num_threads = 1
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        # no busy-waiting between calls: the idle threads would take the cores from torch (the
+        # check, the other encoders, training) and from other users of a shared machine
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        opts.add_session_config_entry("session.inter_op.allow_spinning", "0")
         self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
         self.path = path
 
