@@ -5,7 +5,9 @@ the first run of a sentence encoder pays for encoding, reported separately), the
 ``run_tests`` — single-phrase intersectivity for AN and AAN phrases, the 483,120-combination
 pair test and non-subsectivity — as the best of ``repeats`` runs, and the class tables with
 their bootstrap intervals and permutation tests. ``quick`` uses the two models that need no
-neural encoder (glove-50d, bow).
+neural encoder (glove-50d, bow). ``encode_backends`` measures ``sbert-mini`` in torch against
+ONNX Runtime fp32 on a fixed sample of chapter 30's phrases (2,000; 500 when ``quick``),
+interleaved in this process (:func:`compsem.encoders.onnx.compare_backends`).
 """
 
 from __future__ import annotations
@@ -14,8 +16,12 @@ import time
 
 
 def run(quick: bool = False) -> dict:
+    import numpy as np
+
     from compsem import montague as mt
     from compsem import resolve_models
+    from compsem.encoders import get_encoder
+    from compsem.encoders.onnx import compare_backends
 
     models = ["glove-50d", "bow"] if quick else resolve_models("panel")
     repeats = 2 if quick else 3
@@ -49,6 +55,10 @@ def run(quick: bool = False) -> dict:
             "tables_bootstrap_seconds": round(tables, 3),
             "category_tests_seconds": round(stats, 3),
         }
+    texts = mt.study.planned_texts({"models": ["sbert-mini"]})["sbert-mini"]
+    sample = [texts[i] for i in np.random.default_rng(0).choice(len(texts), 500 if quick else 2000, replace=False)]
+    out["encode_backends"] = {"phrases (chapter 30)": compare_backends(get_encoder("sbert-mini"), sample,
+                                                                       rounds=2 if quick else 4)}
     return out
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from .encoders.onnx import backends_used
 from .errors import CompsemError
 from .paths import results_dir
 from .stats import bootstrap
@@ -31,18 +32,21 @@ from .stats import bootstrap
 __all__ = ["PlainText", "RUN_MANIFEST", "RunMixError", "run_manifest", "check_run_folder", "save_table", "load_table", "provenance",
            "glue_all", "Prose", "Headline", "headline_row", "bootstrap_headline"]
 
-_PACKAGES = ("compsem", "numpy", "torch", "transformers", "sentence-transformers", "scikit-learn")
+_PACKAGES = ("compsem", "numpy", "torch", "transformers", "sentence-transformers", "scikit-learn", "onnxruntime")
 
 
 def provenance(**extra: Any) -> dict[str, Any]:
-    """Versions of the packages that shape the numbers, plus ``extra``."""
+    """Versions of the packages that shape the numbers, the encode backend that ran per model
+    in this process (``encode_backends``: :mod:`compsem.encoders.onnx`; absent when no encoder
+    with a choice encoded anything, e.g. every vector came from the cache), plus ``extra``."""
     versions = {}
     for p in _PACKAGES:
         try:
             versions[p] = metadata.version(p)
         except metadata.PackageNotFoundError:
             versions[p] = None
-    return {"python": platform.python_version(), "packages": versions, **extra}
+    used = {"encode_backends": backends_used()} if backends_used() else {}
+    return {"python": platform.python_version(), "packages": versions, **used, **extra}
 
 
 #: The manifest of a run folder (``python -m compsem run --out FOLDER``), beside its ``results/``.

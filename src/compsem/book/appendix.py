@@ -10,7 +10,10 @@ Each function returns a table (or a figure) the appendix shows:
   version, and :func:`lock_digest` the SHA-256 of ``requirements-lock.txt``;
 * :func:`data_digests` — the full SHA-256 of every shipped data file;
 * :func:`bench_tables` and :func:`throughput_figure` — the committed ``make bench`` results
-  as tables (one per benchmark, readable headers, one format per column) and one figure.
+  as tables (one per benchmark, readable headers, one format per column) and one figure;
+* :func:`machines` — the benchmark's machine beside this build's (:mod:`compsem.book.machine`),
+  and :func:`rates_beside` this build's own training rates beside the benchmark's;
+* :func:`backend_table` — torch against ONNX Runtime, side by side in one benchmark run.
 """
 
 from __future__ import annotations
@@ -29,19 +32,11 @@ import pandas as pd
 
 from ..data import file_sha256
 from ..fmt import number
+from . import machine as _machine
+from .machine import cpu_model
 
 __all__ = ["build_record", "cpu_model", "bf16_support", "run_times", "dependencies", "lock_digest", "data_digests",
-           "bench_tables", "throughput_figure"]
-
-
-def cpu_model() -> str:
-    """The CPU's model name (``/proc/cpuinfo`` on Linux, else :func:`platform.processor`)."""
-    info = Path("/proc/cpuinfo")
-    if info.is_file():
-        m = re.search(r"^model name\s*:\s*(.+)$", info.read_text(errors="replace"), re.M)
-        if m:
-            return m.group(1).strip()
-    return platform.processor() or platform.machine() or "unknown"
+           "bench_tables", "throughput_figure", "machines", "rates_beside", "backend_table"]
 
 
 def bf16_support() -> str:
@@ -188,14 +183,16 @@ def bench_tables(bench: dict) -> dict[str, pd.DataFrame]:
     0.0001); a measurements table, whose rows are quantities of every size, prints whole
     numbers from 100 up, two decimals from 0.1 and scientific notation below, so that its one
     column still shows one fixed-point format (:func:`_measure`)."""
-    machine = bench.get("machine", {})
-    out = {"machine of the benchmark run": pd.DataFrame({"value": [_cell(v) for v in machine.values()]},
+    shown = {"cpu_model", "cpu_flags", "cores", "load", "load_at_end"}   # in :func:`machines`
+    machine = {k: v for k, v in bench.get("machine", {}).items() if k not in shown}
+    out = {"software and platform of the benchmark run": pd.DataFrame({"value": [_cell(v) for v in machine.values()]},
                                                         index=pd.Index([_header(k) for k in machine], name=""))}
     if "encode" in bench:
         out["encode throughput per model"] = _frame(bench["encode"], "model")
     if "cache" in bench:
         out["embedding cache, without a model (per vector dimension)"] = _frame(bench["cache"], "dimension")
     for study, numbers in bench.get("studies", {}).items():
+        numbers = {k: v for k, v in numbers.items() if k != "encode_backends"}   # in :func:`backend_table`
         scalars = {k: v for k, v in numbers.items() if not isinstance(v, (list, dict))}
         nested = {k: v for k, v in numbers.items() if isinstance(v, dict)
                   and not all(isinstance(x, dict) for x in v.values())}
@@ -231,3 +228,50 @@ def throughput_figure(bench: dict):
     ax.set_ylabel("")
     fig.tight_layout()
     return fig
+
+
+def machines(bench: dict | None) -> pd.DataFrame:
+    """The benchmark's machine beside this build's: CPU model, AVX2 / AVX-512 / AVX-512 BF16 /
+    AMX, cores and load ("not recorded" for a benchmark file written before they were)."""
+    return _machine.machines_table(bench)
+
+
+def rates_beside(bench: dict | None, records: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Training examples per second, one row per run: the benchmark's own runs (each study
+    benchmark's ``results`` rows that carry ``examples_per_s``) and this build's run records
+    (:func:`compsem.book.machine.run_records`), with the machine each ran on."""
+    records = _machine.run_records() if records is None else records
+    where_bench = _machine.machine_summary(_machine.bench_machine(bench))
+    rows = []
+    for study, numbers in (bench or {}).get("studies", {}).items():
+        for r in numbers.get("results", []) if isinstance(numbers.get("results"), list) else []:
+            if r.get("examples_per_s"):
+                rows.append({"source": "benchmark run", "machine": where_bench, "study": study,
+                             "run": f"{numbers.get('config', '')} · {r.get('path', '')}".strip(" ·"),
+                             "precision": r.get("precision", ""), "examples per second": float(r["examples_per_s"])})
+    here = _machine.machine_summary(_machine.this_machine())
+    for r in records.to_dict("records"):
+        rows.append({"source": "this build", "machine": here, "study": r["study"],
+                     "run": " · ".join(f"{k} {r[k]}" if k == "seed" else str(r[k])
+                                       for k in ("encoder", "config", "seed") if r.get(k) is not None),
+                     "precision": r.get("precision") or "", "examples per second": float(r["examples_per_s"])})
+    df = pd.DataFrame(rows, columns=["source", "machine", "study", "run", "precision", "examples per second"])
+    df["examples per second"] = df["examples per second"].map(lambda v: number(v, 1))
+    return df
+
+
+def backend_table(bench: dict | None) -> pd.DataFrame:
+    """torch against ONNX Runtime fp32, measured side by side in one ``make bench`` run: one row
+    per text set (the foundation's sentences, and any study's own, e.g. chapter 30's phrases)
+    with texts per second of each, the ratio (min and median over interleaved rounds), the max
+    abs difference of the vectors and the load; empty for a benchmark file without them."""
+    sets = dict((bench or {}).get("encode_backends", {}))
+    for numbers in (bench or {}).get("studies", {}).values():
+        sets.update(numbers.get("encode_backends", {}) if isinstance(numbers, dict) else {})
+    rows = [{"texts": name, "count": r["texts"], "rounds": r["rounds"],
+             "torch (texts/s)": number(r["torch_texts_per_s"], 0), "ONNX (texts/s)": number(r["onnx_texts_per_s"], 0),
+             "ONNX / torch, min": number(r["ratio_min"], 2), "ONNX / torch, median": number(r["ratio_median"], 2),
+             "max abs difference": f"{r['max_abs_diff']:.1e}",
+             "1-min load before → after": f"{r['load_before'][0]:.2f} → {r['load_after'][0]:.2f}"}
+            for name, r in sets.items()]
+    return pd.DataFrame(rows)

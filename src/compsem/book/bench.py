@@ -3,7 +3,10 @@
 The foundation measures encode throughput per panel model, with a cold cache (every text
 encoded) and a warm one (every text read back), the share of work saved by folding duplicate
 texts, and the cache's own cost (vectors written and read per second, without a model). Each study of the registry may add ``benchmarks/bench_<study>.py`` with ``run(quick) -> dict``
-(importing only ``compsem``); :func:`run_all` collects them under the study's name.
+(importing only ``compsem``); :func:`run_all` collects them under the study's name. The
+machine is recorded with them (:func:`compsem.book.machine.this_machine`: CPU model, its
+AVX2 / AVX-512 / AVX-512 BF16 / AMX flags, cores, and the load at the start and the end), and
+:func:`encode_backends` measures torch against ONNX Runtime side by side in the same run.
 """
 
 from __future__ import annotations
@@ -17,10 +20,13 @@ import time
 from pathlib import Path
 
 from ..cache import EmbeddingCache, embed, last_stats, text_key
+from ..encoders import get_encoder
+from ..encoders.onnx import backends_used, compare_backends
 from ..paths import repo_root
 from ..studies import STUDIES
+from .machine import this_machine
 
-__all__ = ["encode_throughput", "cache_overhead", "run_all"]
+__all__ = ["encode_throughput", "cache_overhead", "encode_backends", "run_all"]
 
 
 def _sentences(n: int, seed: int = 0) -> list[str]:
@@ -67,6 +73,7 @@ def encode_throughput(specs=("sbert-mini", "use", "glove-50d", "bow"), n: int = 
                 "cold_texts_per_s": len(texts) / cold, "warm_texts_per_s": len(texts) / warm,
                 "encoded_per_s_cold": st.n_encoded / cold,
                 "cold_s": cold, "warm_s": warm, "cached": bool(last_stats().n_cached),
+                "backend": backends_used().get(spec, "-"),
             }
     return out
 
@@ -102,6 +109,13 @@ def cache_overhead(n: int = 10_000, dims=(384, 4096), chunk_size: int = 1024) ->
     return out
 
 
+def encode_backends(n: int = 1000, *, rounds: int = 4, spec: str = "sbert-mini") -> dict:
+    """torch against ONNX Runtime fp32 on ``n`` benchmark sentences, interleaved in this process
+    (:func:`compsem.encoders.onnx.compare_backends`); a study's benchmark adds its own texts
+    (Part III: chapter 30's phrases) under its ``encode_backends``."""
+    return {"sentences": compare_backends(get_encoder(spec), _sentences(n), rounds=rounds)}
+
+
 def _study_benchmarks(quick: bool) -> dict:
     """``run(quick)`` of ``benchmarks/bench_<study>.py`` for every study of the registry that has
     one (a benchmark imports only ``compsem``: tests/compsem/book/test_bench.py checks)."""
@@ -123,14 +137,18 @@ def run_all(quick: bool = False, out: str | os.PathLike | None = None) -> Path:
     import numpy as np
     import torch
 
+    machine = this_machine()
     res = {
-        "machine": {"python": platform.python_version(), "cpu_count": os.cpu_count(), "platform": platform.platform(),
+        "machine": {**machine, "python": platform.python_version(),
+                    "cpu_count": os.cpu_count(), "platform": platform.platform(),
                     "torch_threads": torch.get_num_threads(), "numpy": np.__version__, "torch": torch.__version__},
         "quick": quick,
         "encode": encode_throughput(n=200 if quick else 1000),
+        "encode_backends": encode_backends(n=200 if quick else 1000, rounds=2 if quick else 4),
         "cache": cache_overhead(n=2000 if quick else 10_000),
         "studies": _study_benchmarks(quick),
     }
+    res["machine"]["load_at_end"] = this_machine()["load"]
     path = Path(out) if out else repo_root() / "benchmarks" / "results.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(res, indent=1, default=float))

@@ -5,8 +5,9 @@ model, with its units, the texts, ordered pairs or runs per unit, the GPU memory
 the hours on one GPU, then each study spread over 1, 4 and 16 GPUs. Everything here is an
 **estimate**, built from two measured or published numbers and two rules:
 
-* the CPU rate ``make bench`` measured for ``sbert-mini`` on the book's machine
-  (``benchmarks/results.json``);
+* the CPU rate ``make bench`` measured for ``sbert-mini`` on the benchmark's machine
+  (``benchmarks/results.json``, whose ``machine`` names the CPU; chapter 98 says whether it is
+  this build's, :func:`compsem.book.machine.machine_values`);
 * the GPU rate the sentence-transformers maintainers publish for the same weights
   (all-MiniLM-L6-v2, sentences per second on one V100: ``data/reference/published_sbert_speed.csv``).
   Their ratio, :func:`gpu_speedup`, converts the CPU seconds of the plan into GPU seconds;

@@ -10,6 +10,7 @@ run recomputed (:func:`_read_run`).
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import warnings
@@ -23,7 +24,7 @@ from compsem import encoders, paths, store
 
 from .config import TrainConfig, resolve_backbone
 
-__all__ = ["CODE_VERSION", "data_hash", "backbone_identity", "run_key", "run_path"]
+__all__ = ["CODE_VERSION", "data_hash", "backbone_identity", "run_key", "run_path", "run_records"]
 
 #: bump when a change in training or models changes results (invalidates the run cache)
 CODE_VERSION = "csts-train-5"   # 5: each run records its pair-bootstrap Spearman interval
@@ -79,3 +80,22 @@ def _read_run(path: Path) -> dict | None:
         warnings.warn(f"{exc}; recomputing that run", stacklevel=3)
         return None
     return row if isinstance(row, dict) else None
+
+
+def run_records(folder: Path | None = None) -> pd.DataFrame:
+    """The fine-tuning runs this cache holds (``<cache>/csts_runs/``, or ``folder``), one row each:
+    encoder, config, seed, the precision used, training examples per second, training seconds and
+    when the record was written (UTC), oldest first; broken files are left out (named in a warning).
+    The appendix shows them beside the benchmark's rates (:func:`compsem.book.machine.run_records`)."""
+    folder = Path(folder) if folder else paths.cache_dir("csts_runs", create=False)
+    rows = []
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        row = _read_run(path)
+        if not row or row.get("examples_per_s") is None:
+            continue
+        when = dt.datetime.fromtimestamp(path.stat().st_mtime, dt.timezone.utc)
+        rows.append({"encoder": row.get("encoder"), "config": row.get("config"), "seed": row.get("seed"),
+                     "precision": row.get("precision_used"), "examples_per_s": float(row["examples_per_s"]),
+                     "train_seconds": row.get("train_seconds"), "written (UTC)": when.strftime("%Y-%m-%d %H:%M")})
+    cols = ["encoder", "config", "seed", "precision", "examples_per_s", "train_seconds", "written (UTC)"]
+    return pd.DataFrame(rows, columns=cols).sort_values("written (UTC)", kind="stable", ignore_index=True)

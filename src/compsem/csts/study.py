@@ -39,12 +39,12 @@ from .data import load_csts, pair_index
 from .prompting import MAX_NEW_TOKENS, PARSERS, build_prompt, build_prompts, parse_answers, run_prompting  # noqa: F401
 # the run cache's key and files (re-exported: the study's face)
 from .runcache import (CODE_VERSION, _read_run, _resolved_precision, backbone_identity,  # noqa: F401
-                       data_hash, run_key, run_path)
+                       data_hash, run_key, run_path, run_records)
 from .splitting import splits, subsample_pairs
 
 __all__ = ["PAPER_RUN", "DEFAULT_TEMPLATE", "resolve_models", "attach", "zero_shot_scores", "zero_shot_textpair", "pair_accuracy",
            "baselines", "score_row", "train_and_evaluate", "sweep", "planned_texts", "data_hash", "CODE_VERSION",
-           "run_key", "run_path", "planned_work", "run_unit", "store_unit", "unit_done", "backbone_identity", "CstsRun", "run", "book_data", "configs_from", "scaling_sizes",
+           "run_key", "run_path", "run_records", "planned_work", "run_unit", "store_unit", "unit_done", "backbone_identity", "CstsRun", "run", "book_data", "configs_from", "scaling_sizes",
            "scaling",
            "MODEL_SLOTS"]
 

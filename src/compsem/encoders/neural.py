@@ -16,6 +16,7 @@ from tqdm import tqdm
 from ..device import gpu_count, resolve_device, torch_dtype
 from ..errors import HubUnavailableError, WebAPIError, check_trust_remote_code
 from ..webapi import RateLimiter, post_json
+from . import onnx as onnx_backend
 from .base import Encoder, looks_like_hub_failure, quiet_transformers, require_package, weights_digest
 
 __all__ = ["SentenceTransformerEncoder", "HFMeanPoolingEncoder", "USEEncoder", "OpenAIEmbeddingEncoder", "OFFLINE_SPECS",
@@ -34,7 +35,8 @@ class SentenceTransformerEncoder(Encoder):
     """
 
     def __init__(self, name_or_path: str, *, spec: str | None = None, device: str | None = None,
-                 revision: str | None = None, trust_remote_code: bool = False, origin: str = ""):
+                 revision: str | None = None, trust_remote_code: bool = False, origin: str = "",
+                 backend: str | None = None):
         from sentence_transformers import SentenceTransformer
 
         quiet_transformers()
@@ -63,6 +65,11 @@ class SentenceTransformerEncoder(Encoder):
             weights = getattr(weights, "_commit_hash", None) or revision or "main"
         modules = "+".join(type(m).__name__ for m in self.model)
         self._identity = f"{self.spec}|st|{origin}|weights={weights}|modules={modules}|max_len={self.model.max_seq_length}"
+        # ONNX Runtime where it is measured faster and equal (encoders/onnx.py); int8 changes the identity
+        self.backend = onnx_backend.attach(self.model, spec=self.spec, identity=self._identity, device=self.device,
+                                           backend=backend)
+        if self.backend is not None and self.backend.int8:
+            self._identity += onnx_backend.INT8_LABEL
 
     @property
     def identity(self) -> str:
@@ -72,6 +79,10 @@ class SentenceTransformerEncoder(Encoder):
         device: Any = None
         if self.device.startswith("cuda") and gpu_count() > 1 and len(texts) >= 4 * batch_size:
             device = [f"cuda:{i}" for i in range(gpu_count())]
+        if self.backend is not None and device is None:
+            out = self.backend.encode(texts, batch_size=batch_size, show_progress=show_progress)
+            if out is not None:
+                return out
         # sentence-transformers sorts texts by length, batches, and restores the order.
         return self.model.encode(texts, batch_size=batch_size, show_progress_bar=show_progress,
                                  convert_to_numpy=True, device=device)

@@ -1,0 +1,155 @@
+"""Which machine a number was measured on: the benchmark's (``benchmarks/results.json``) and
+this build's, side by side (the appendix, chapter 99, and chapter 98).
+
+``make bench`` records :func:`this_machine` under ``machine`` in the benchmark file: the CPU
+model, the instruction sets that decide the speed of the numbers (:data:`FLAGS`), the cores and
+the load while it ran. A benchmark file written before these fields existed shows them as
+:data:`NOT_RECORDED`. :func:`run_records` gathers this build's own training records (each study
+of the registry that keeps them offers ``study.run_records()``), so that a page can show this
+machine's rates beside a benchmark measured elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import re
+from pathlib import Path
+
+import pandas as pd
+
+from ..fmt import plural
+from ..results import Prose
+from ..studies import STUDIES
+
+__all__ = ["FLAGS", "NOT_RECORDED", "LOAD_ROW", "cpu_model", "cpu_flags", "this_machine", "bench_machine",
+           "same_machine", "machines_table", "machine_summary", "machine_note", "machine_values", "run_records"]
+
+#: The CPU features recorded with a benchmark (``amx``: any of AMX's tile, bf16 or int8 flags).
+FLAGS: tuple[str, ...] = ("avx2", "avx512f", "avx512_bf16", "amx")
+NOT_RECORDED = "not recorded"
+#: The load row of :func:`machines_table`.
+LOAD_ROW = "load average (benchmark: while it ran; this build: when this page ran)"
+
+
+def _cpuinfo() -> str:
+    info = Path("/proc/cpuinfo")
+    return info.read_text(errors="replace") if info.is_file() else ""
+
+
+def cpu_model(cpuinfo: str | None = None) -> str:
+    """The CPU's model name (``/proc/cpuinfo`` on Linux, else :func:`platform.processor`)."""
+    m = re.search(r"^model name\s*:\s*(.+)$", _cpuinfo() if cpuinfo is None else cpuinfo, re.M)
+    if m:
+        return m.group(1).strip()
+    return platform.processor() or platform.machine() or "unknown"
+
+
+def cpu_flags(cpuinfo: str | None = None) -> dict[str, bool]:
+    """``{flag: present}`` for each of :data:`FLAGS`, from the first ``flags`` line of
+    ``/proc/cpuinfo`` (all False where there is none)."""
+    m = re.search(r"^flags\s*:\s*(.*)$", _cpuinfo() if cpuinfo is None else cpuinfo, re.M)
+    have = set(m.group(1).split()) if m else set()
+    return {f: (any(h.startswith("amx_") for h in have) if f == "amx" else f in have) for f in FLAGS}
+
+
+def this_machine(cpuinfo: str | None = None) -> dict:
+    """The fields ``make bench`` records: ``cpu_model``, ``cpu_flags``, ``cores`` and ``load``
+    (the 1-, 5- and 15-minute load averages now, :func:`os.getloadavg`; the benchmark adds
+    ``load_at_end``)."""
+    load = [round(x, 2) for x in os.getloadavg()] if hasattr(os, "getloadavg") else None
+    return {"cpu_model": cpu_model(cpuinfo), "cpu_flags": cpu_flags(cpuinfo), "cores": os.cpu_count(), "load": load}
+
+
+def bench_machine(bench: dict | None) -> dict:
+    """The benchmark file's machine fields, :data:`NOT_RECORDED` where the file has none (a file
+    written before ``make bench`` recorded them, or no file)."""
+    m = (bench or {}).get("machine", {})
+    flags = m.get("cpu_flags")
+    return {"cpu_model": m.get("cpu_model", NOT_RECORDED),
+            "cpu_flags": flags if isinstance(flags, dict) else NOT_RECORDED,
+            "cores": m.get("cores", m.get("cpu_count", NOT_RECORDED)),
+            "load": m.get("load", NOT_RECORDED), "load_at_end": m.get("load_at_end")}
+
+
+def same_machine(bench: dict | None, here: dict | None = None) -> bool | None:
+    """Whether the benchmark ran on a machine like this one (same CPU model, flags and cores);
+    None when the benchmark file does not record its CPU."""
+    b, h = bench_machine(bench), here or this_machine()
+    if NOT_RECORDED in (b["cpu_model"], b["cpu_flags"]):
+        return None
+    return (b["cpu_model"], dict(b["cpu_flags"]), b["cores"]) == (h["cpu_model"], dict(h["cpu_flags"]), h["cores"])
+
+
+def _flags_text(flags) -> str:
+    if not isinstance(flags, dict):
+        return str(flags)
+    on = [f for f in FLAGS if flags.get(f)]
+    return ", ".join(on) if on else "none of " + ", ".join(FLAGS)
+
+
+def _load_text(load, at_end=None) -> str:
+    if not isinstance(load, (list, tuple)):
+        return str(load)
+    text = " / ".join(f"{x:.2f}" for x in load)
+    if isinstance(at_end, (list, tuple)):
+        text = f"{text} at the start, {' / '.join(f'{x:.2f}' for x in at_end)} at the end"
+    return text + " (1, 5, 15 min)"
+
+
+def machines_table(bench: dict | None, here: dict | None = None) -> pd.DataFrame:
+    """One row per fact (CPU model, each of :data:`FLAGS`, cores, load), one column for the
+    benchmark's machine and one for this build's."""
+    b, h = bench_machine(bench), here or this_machine()
+
+    def flag(m, f):
+        return NOT_RECORDED if not isinstance(m["cpu_flags"], dict) else ("yes" if m["cpu_flags"].get(f) else "no")
+
+    rows = {"CPU": (b["cpu_model"], h["cpu_model"]),
+            **{f: (flag(b, f), flag(h, f)) for f in FLAGS},
+            "cores": (str(b["cores"]), str(h["cores"])),
+            LOAD_ROW: (_load_text(b["load"], b["load_at_end"]), _load_text(h["load"]))}
+    return pd.DataFrame(rows, index=["benchmark run", "this build"]).T.rename_axis("")
+
+
+def machine_summary(m: dict) -> str:
+    """``"<CPU> with <n> cores and <flags>"`` for a :func:`this_machine` or :func:`bench_machine` record."""
+    cores = plural(m["cores"], "core") if isinstance(m["cores"], int) else f"cores {m['cores']}"
+    if m["cpu_model"] == NOT_RECORDED:
+        return f"a machine with {cores} whose CPU the benchmark file does not record"
+    return f"{m['cpu_model']} with {cores} and {_flags_text(m['cpu_flags'])}"
+
+
+def machine_note(bench: dict | None, here: dict | None = None) -> str:
+    """One sentence: whether the benchmark's machine is this build's, naming both."""
+    h = here or this_machine()
+    same = same_machine(bench, h)
+    b = machine_summary(bench_machine(bench))
+    if same is None:
+        return (f"The benchmark file does not record its CPU (it was written before `make bench` recorded "
+                f"one), so whether it ran on this build's machine ({machine_summary(h)}) is not known.")
+    if same:
+        return f"The benchmark ran on a machine like this build's: {b}."
+    return (f"The benchmark ran on another machine ({b}) than this build ({machine_summary(h)}): its rates are "
+            "that machine's, not this one's.")
+
+
+def machine_values(bench: dict | None, here: dict | None = None) -> dict:
+    """What a page glues (``{glue:md}``) about the benchmark's machine: ``bench_machine`` (its
+    summary), ``build_machine`` (this build's) and ``bench_machine_note`` (:func:`machine_note`)."""
+    h = here or this_machine()
+    return {"bench_machine": Prose(machine_summary(bench_machine(bench))), "build_machine": Prose(machine_summary(h)),
+            "bench_machine_note": Prose(machine_note(bench, h))}
+
+
+def run_records() -> pd.DataFrame:
+    """This build's own training records, one row per run, from every study of the registry
+    whose ``study`` module offers ``run_records()`` (columns ``study`` and that function's:
+    at least ``examples_per_s``); empty where no study kept any."""
+    frames = []
+    for s in STUDIES:
+        fn = getattr(s.module("study"), "run_records", None)
+        got = fn() if fn is not None else None
+        if got is not None and len(got):
+            frames.append(got.assign(study=s.name)[["study", *got.columns]])
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["study", "examples_per_s"])

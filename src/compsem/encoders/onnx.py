@@ -1,0 +1,364 @@
+"""ONNX Runtime as the encode backend of the shipped sentence-transformers encoders.
+
+``sbert-mini`` and ``sbert-l`` (a transformer, mean or CLS pooling, optional normalisation) can
+run their forward pass in ONNX Runtime at fp32 instead of torch. How it is chosen:
+
+* the backend is requested by ``$COMPSEM_ENCODE_BACKEND`` (:data:`BACKENDS`): ``auto`` (the
+  default), ``torch``, ``onnx`` or ``onnx-int8``;
+* ``auto`` applies to the shipped specs (:data:`SHIPPED`) on the CPU. At the first call with at
+  least :data:`MIN_TEXTS` texts, a check batch of that call's texts is encoded by both backends,
+  interleaved, :data:`CHECK_ROUNDS` times. ONNX Runtime is used for the rest of the process
+  only if its vectors equal torch's within :data:`TOLERANCE` (max abs) and its median time is
+  at least :data:`SPEEDUP_MIN` times shorter; otherwise torch runs. Smaller calls run on torch;
+* ``onnx`` uses ONNX Runtime for any eligible sentence-transformers model whatever its speed,
+  still only if the check batch agrees within :data:`TOLERANCE` (else torch, with a warning);
+* ``onnx-int8`` is dynamic int8 quantisation of the weights: faster, but its vectors are not
+  torch's (cosines moved by up to 0.14 on sbert-mini when measured), so it is never chosen by
+  default and the encoder's identity (the embedding cache's key) gains :data:`INT8_LABEL`. fp32 ONNX leaves the identity
+  unchanged: the vectors are the same within :data:`TOLERANCE`, so they share torch's key.
+
+The graph is exported once with torch's TorchScript-based exporter (``torch.onnx.export(...,
+dynamo=False)``, which needs the ``onnx`` package; the dynamo exporter would also need
+``onnxscript``) and kept in ``<cache>/onnx/``, keyed by the model identity, the versions of
+torch and onnx, the opset and :data:`EXPORT_VERSION` (or in the overlay folder when the cache is
+read-only). :func:`backends_used` says which backend ran for each spec in this process; the
+provenance of every result table carries it (``compsem.results.provenance``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from ..data import file_sha256
+from ..errors import CompsemError
+from ..paths import cache_dir
+from ..store import BrokenStoreError, read_json, write_atomic, write_json
+from .base import package_version
+
+__all__ = ["BACKENDS", "ENV", "SHIPPED", "TOLERANCE", "MIN_TEXTS", "SPEEDUP_MIN", "INT8_LABEL", "EXPORT_VERSION",
+           "OnnxBackend", "BackendError", "requested_backend", "unsupported_reason", "attach", "backends_used",
+           "export_key", "compare_backends"]
+
+#: What ``$COMPSEM_ENCODE_BACKEND`` accepts.
+BACKENDS: tuple[str, ...] = ("auto", "torch", "onnx", "onnx-int8")
+ENV = "COMPSEM_ENCODE_BACKEND"
+#: The specs ``auto`` considers (the shipped transformer encoders).
+SHIPPED: tuple[str, ...] = ("sbert-mini", "sbert-l")
+#: Largest absolute difference from torch's vectors that fp32 ONNX may have on the check batch.
+TOLERANCE = 1e-5
+#: Calls with fewer texts run on torch (the first-use check would cost more than it saves).
+MIN_TEXTS = 256
+#: Texts in the check batch, and interleaved rounds of timing on it.
+CHECK_SIZE = 64
+CHECK_ROUNDS = 3
+#: ``auto`` takes ONNX Runtime only when torch's median time is at least this many times its own.
+SPEEDUP_MIN = 1.05
+#: What an int8 encoder's identity gains (its vectors differ from torch's).
+INT8_LABEL = "|backend=onnxruntime-int8-dynamic"
+#: Bump when the exported graph changes (the cached exports are then made again).
+EXPORT_VERSION = 1
+OPSET = 17
+
+_USED: dict[str, set[str]] = {}
+
+
+class BackendError(CompsemError, ValueError):
+    """An encode backend that does not exist, or that this model cannot run on."""
+
+
+def backends_used() -> dict[str, str]:
+    """``{spec: backends}`` of every encode that ran in this process through an encoder with a
+    backend choice: ``"torch"``, ``"onnxruntime fp32"``, ``"onnxruntime int8 (dynamic)"``, or
+    two joined by ``" + "`` when small calls ran on torch before the check chose ONNX Runtime."""
+    return {spec: " + ".join(sorted(used)) for spec, used in _USED.items()}
+
+
+def requested_backend(value: str | None = None) -> str:
+    """``value`` or ``$COMPSEM_ENCODE_BACKEND`` (default ``auto``), checked against :data:`BACKENDS`."""
+    got = (value if value is not None else os.environ.get(ENV, "")).strip() or "auto"
+    if got not in BACKENDS:
+        raise BackendError(f"encode backend {got!r} is not known ({ENV}); accepted: {', '.join(BACKENDS)}")
+    return got
+
+
+def _pooling(st_model) -> str | None:
+    pool = st_model[1]
+    mode = getattr(pool, "pooling_mode", None) or pool.get_config_dict().get("pooling_mode")
+    if mode is None:  # older sentence-transformers: one flag per mode
+        flags = {m: bool(getattr(pool, f"pooling_mode_{m}_tokens", False)) for m in ("mean", "cls")}
+        mode = next((m for m, on in flags.items() if on), None) if sum(flags.values()) == 1 else None
+    return mode if mode in ("mean", "cls") else None
+
+
+def unsupported_reason(st_model, device: str) -> str | None:
+    """Why this sentence-transformers model cannot run in ONNX Runtime here, or None if it can:
+    it must be on the CPU and be a transformer + mean or CLS pooling (+ normalisation)."""
+    names = [type(m).__name__ for m in st_model]
+    if not device.startswith("cpu"):
+        return f"it runs on {device}, and the ONNX backend is for the CPU"
+    if names not in (["Transformer", "Pooling"], ["Transformer", "Pooling", "Normalize"]):
+        return f"its modules are {'+'.join(names)}, not Transformer+Pooling(+Normalize)"
+    if _pooling(st_model) is None:
+        return "its pooling is neither mean nor CLS"
+    if not hasattr(st_model[0], "auto_model"):
+        return "its transformer module holds no Hugging Face model"
+    return None
+
+
+def export_key(identity: str, *, int8: bool = False) -> str:
+    """The cached export's key: the model identity, the exporter's versions, opset, int8."""
+    parts = [identity, f"torch={package_version('torch')}", f"onnx={package_version('onnx')}", f"opset={OPSET}",
+             f"export={EXPORT_VERSION}", f"int8={int8}"]
+    if int8:
+        parts.append(f"onnxruntime={package_version('onnxruntime')}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:20]
+
+
+def _writable(folder: Path) -> bool:
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return os.access(folder, os.W_OK)
+
+
+class _Graph:
+    """The torch module that is exported: transformer, pooling and normalisation in one graph."""
+
+    def __new__(cls, st_model):
+        import torch
+
+        class Graph(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.model = st_model[0].auto_model
+                self.mode = _pooling(st_model)
+                self.normalize = len(st_model) == 3
+
+            def forward(self, input_ids, attention_mask, token_type_ids=None):
+                kw = {} if token_type_ids is None else {"token_type_ids": token_type_ids}
+                h = self.model(input_ids=input_ids, attention_mask=attention_mask, **kw).last_hidden_state
+                if self.mode == "cls":
+                    pooled = h[:, 0]
+                else:  # the same sum and clamp as sentence-transformers' mean pooling
+                    m = attention_mask.unsqueeze(-1).to(h.dtype)
+                    pooled = (h * m).sum(1) / torch.clamp(m.sum(1), min=1e-9)
+                if self.normalize:
+                    pooled = torch.nn.functional.normalize(pooled, p=2, dim=1)
+                return pooled
+
+        return Graph().eval()
+
+
+class OnnxBackend:
+    """ONNX Runtime for one sentence-transformers model (see the module's docstring)."""
+
+    def __init__(self, st_model, *, spec: str, identity: str, mode: str):
+        self.st, self.spec, self.identity, self.mode = st_model, spec, identity, mode
+        self.int8 = mode == "onnx-int8"
+        self.session = None
+        self.decision: dict | None = {"backend": "onnxruntime int8 (dynamic)"} if self.int8 else None
+        self.inputs = [k for k in ("input_ids", "attention_mask", "token_type_ids") if k in self._features(["a check"])]
+
+    def _features(self, texts: list[str]) -> dict:
+        """The model's own tokenisation (sentence-transformers' ``preprocess``, ``tokenize`` before 6)."""
+        module = self.st[0]
+        return module.preprocess(texts) if hasattr(module, "preprocess") else module.tokenize(texts)
+
+    # -- the export ---------------------------------------------------------------------------
+    def _folder(self) -> Path:
+        name = f"{self.spec.replace('/', '_').replace(':', '_')[:40]}-{export_key(self.identity, int8=self.int8)}"
+        main = cache_dir("onnx", create=False) / name
+        if (main / "model.onnx").is_file() or _writable(main):
+            return main
+        from ..cachestore import overlay_dir   # a read-only shared cache: exports go to the overlay
+
+        return overlay_dir() / "onnx" / name
+
+    def _export(self, path: Path) -> None:
+        import torch
+
+        batch = self._features(["a short one", "a somewhat longer text for the export to trace"])
+        args = tuple(batch[k] for k in self.inputs)
+        axes = {k: {0: "batch", 1: "tokens"} for k in self.inputs} | {"embedding": {0: "batch"}}
+
+        def write(tmp: Path) -> None:
+            with warnings.catch_warnings(), torch.inference_mode(False), torch.no_grad():
+                warnings.simplefilter("ignore")   # the tracer's notes on shape-constant branches
+                torch.onnx.export(_Graph(self.st), args, str(tmp), dynamo=False, input_names=self.inputs,
+                                  output_names=["embedding"], dynamic_axes=axes, opset_version=OPSET)
+            if self.int8:
+                from onnxruntime.quantization import QuantType, quantize_dynamic
+
+                fp32 = tmp.with_name(tmp.name + ".fp32")
+                os.replace(tmp, fp32)
+                try:
+                    quantize_dynamic(str(fp32), str(tmp), weight_type=QuantType.QInt8)
+                finally:
+                    fp32.unlink(missing_ok=True)
+
+        write_atomic(path, write)
+        write_json(path.with_name("export.json"),
+                   {"identity": self.identity, "sha256": file_sha256(path), "torch": package_version("torch"),
+                    "onnx": package_version("onnx"), "opset": OPSET, "export_version": EXPORT_VERSION,
+                    "int8": self.int8}, indent=1)
+
+    def _load(self):
+        import onnxruntime as ort
+        import torch
+
+        path = self._folder() / "model.onnx"
+        ok = False
+        if path.is_file():
+            try:
+                meta = read_json(path.with_name("export.json"))
+                ok = meta.get("identity") == self.identity and meta.get("sha256") == file_sha256(path)
+            except (FileNotFoundError, BrokenStoreError):
+                ok = False
+            if not ok:
+                warnings.warn(f"{path} does not match its export record; exporting {self.spec} again", stacklevel=3)
+        if not ok:
+            self._export(path)
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = torch.get_num_threads()
+        opts.inter_op_num_threads = 1
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        # no busy-waiting between calls: the idle threads would take the cores from torch (the
+        # check, the other encoders, training) and from other users of a shared machine
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        opts.add_session_config_entry("session.inter_op.allow_spinning", "0")
+        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        self.path = path
+
+    # -- encoding -----------------------------------------------------------------------------
+    def encode_onnx(self, texts: list[str], *, batch_size: int = 32, show_progress: bool = False) -> np.ndarray:
+        """Embed ``texts`` in ONNX Runtime: sorted by length (as sentence-transformers does),
+        tokenised by the model's own tokenizer, batch by batch, in the original order."""
+        from tqdm import tqdm
+
+        if self.session is None:
+            self._load()
+        order = np.argsort([-len(t) for t in texts], kind="stable")
+        out = None
+        for s in tqdm(range(0, len(texts), batch_size), disable=not show_progress, desc=f"{self.spec} (onnx)"):
+            idx = order[s:s + batch_size]
+            feats = self._features([texts[i] for i in idx])
+            got = self.session.run(None, {k: feats[k].numpy().astype(np.int64) for k in self.inputs})[0]
+            if out is None:
+                out = np.empty((len(texts), got.shape[1]), dtype=np.float32)
+            out[idx] = got
+        return out
+
+    def _torch(self, texts: list[str], batch_size: int) -> np.ndarray:
+        return self.st.encode(texts, batch_size=batch_size, show_progress_bar=False, convert_to_numpy=True)
+
+    def check(self, texts: list[str], *, batch_size: int = 32) -> dict:
+        """Encode a check batch of ``texts`` with both backends, interleaved
+        :data:`CHECK_ROUNDS` times; return the max abs difference and the median times."""
+        step = max(1, len(texts) // CHECK_SIZE)
+        batch = list(texts[::step][:CHECK_SIZE])
+        a, b = self._torch(batch, batch_size), self.encode_onnx(batch, batch_size=batch_size)  # warm-up
+        t_torch, t_onnx = [], []
+        for _ in range(CHECK_ROUNDS):
+            t0 = time.perf_counter()
+            self._torch(batch, batch_size)
+            t1 = time.perf_counter()
+            self.encode_onnx(batch, batch_size=batch_size)
+            t_torch.append(t1 - t0)
+            t_onnx.append(time.perf_counter() - t1)
+        return {"texts": len(batch), "max_abs": float(np.abs(a - b).max()), "torch_s": float(np.median(t_torch)),
+                "onnx_s": float(np.median(t_onnx)), "speedup": float(np.median(t_torch) / np.median(t_onnx))}
+
+    def decide(self, texts: list[str], *, batch_size: int = 32) -> dict:
+        """Measure once (:meth:`check`) and keep the choice for the rest of the process."""
+        try:
+            res = self.check(texts, batch_size=batch_size)
+        except Exception as exc:  # noqa: BLE001 - any failure of the export or the runtime: torch runs
+            self.decision = {"backend": "torch", "reason": f"ONNX Runtime failed: {type(exc).__name__}: {exc}"[:300]}
+            warnings.warn(f"{self.spec}: {self.decision['reason']}; encoding with torch", stacklevel=3)
+            return self.decision
+        equal = res["max_abs"] <= TOLERANCE
+        faster = res["speedup"] >= SPEEDUP_MIN or self.mode == "onnx"
+        use = "onnxruntime fp32" if equal and faster else "torch"
+        why = ("equal within the tolerance and faster" if use != "torch" else
+               "vectors differ by more than the tolerance" if not equal else "not measured faster")
+        if not equal and self.mode == "onnx":
+            warnings.warn(f"{self.spec}: ONNX Runtime's vectors differ from torch's by {res['max_abs']:.1e} "
+                          f"(more than {TOLERANCE:.0e}); encoding with torch", stacklevel=3)
+        self.decision = {"backend": use, "reason": why, **res}
+        return self.decision
+
+    def encode(self, texts: list[str], *, batch_size: int, show_progress: bool) -> np.ndarray | None:
+        """The vectors from ONNX Runtime, or None where torch is to run (the caller's own path)."""
+        if self.int8:
+            _USED.setdefault(self.spec, set()).add(self.decision["backend"])
+            return self.encode_onnx(texts, batch_size=batch_size, show_progress=show_progress)
+        if self.decision is None and len(texts) >= MIN_TEXTS:
+            self.decide(texts, batch_size=batch_size)
+        use = (self.decision or {}).get("backend", "torch")
+        _USED.setdefault(self.spec, set()).add(use)
+        if use == "torch":
+            return None
+        return self.encode_onnx(texts, batch_size=batch_size, show_progress=show_progress)
+
+
+def attach(st_model, *, spec: str, identity: str, device: str, backend: str | None = None) -> OnnxBackend | None:
+    """The ONNX backend of a sentence-transformers encoder, or None where torch always runs.
+
+    ``backend`` (default ``$COMPSEM_ENCODE_BACKEND``): ``auto`` attaches to the shipped specs
+    that can run in ONNX Runtime; ``onnx`` and ``onnx-int8`` to any model that can (and raise
+    :class:`BackendError`, saying why, for one that cannot); ``torch`` to none.
+    """
+    mode = requested_backend(backend)
+    if mode == "torch" or (mode == "auto" and spec not in SHIPPED):
+        return None
+    why = unsupported_reason(st_model, device)
+    if why is not None:
+        if mode == "auto":
+            return None
+        raise BackendError(f"{spec} cannot be encoded with {mode}: {why}; use {ENV}=torch or auto")
+    if package_version("onnxruntime") is None or package_version("onnx") is None:
+        if mode == "auto":
+            return None
+        raise BackendError(f"{mode} needs the PyPI packages onnxruntime and onnx (pinned in requirements-lock.txt)")
+    return OnnxBackend(st_model, spec=spec, identity=identity, mode=mode)
+
+
+def compare_backends(encoder, texts: list[str], *, rounds: int = 4, batch_size: int = 32) -> dict:
+    """torch against ONNX Runtime fp32 on ``texts`` for a sentence-transformers ``encoder``,
+    measured as interleaved A/B in this process: ``rounds`` rounds, each encoding every text
+    with both backends, the order alternating (ABBA), after one warm-up of each.
+
+    Returns ``texts``, ``rounds``, ``torch_texts_per_s`` and ``onnx_texts_per_s`` (from the
+    median times), the per-round ratio torch time / ONNX time (``ratio_min``,
+    ``ratio_median``), ``max_abs_diff`` between the two backends' vectors and the load
+    averages before and after (``load_before``, ``load_after``).
+    """
+    backend = OnnxBackend(encoder.model, spec=encoder.spec, identity=encoder.identity, mode="onnx")
+    load_before = [round(x, 2) for x in os.getloadavg()]
+    backend._torch(texts[:batch_size], batch_size), backend.encode_onnx(texts[:batch_size], batch_size=batch_size)
+    t_torch, t_onnx, diff = [], [], 0.0
+    for r in range(rounds):
+        for which in (("torch", "onnx") if r % 2 == 0 else ("onnx", "torch")):
+            t0 = time.perf_counter()
+            if which == "torch":
+                X = backend._torch(texts, batch_size)
+            else:
+                X = backend.encode_onnx(texts, batch_size=batch_size)
+            (t_torch if which == "torch" else t_onnx).append(time.perf_counter() - t0)
+            if which == "torch":
+                A = X
+            else:
+                B = X
+        diff = max(diff, float(np.abs(A - B).max()))
+    ratios = np.asarray(t_torch) / np.asarray(t_onnx)
+    return {"texts": len(texts), "rounds": rounds, "batch_size": batch_size,
+            "torch_texts_per_s": len(texts) / float(np.median(t_torch)),
+            "onnx_texts_per_s": len(texts) / float(np.median(t_onnx)),
+            "ratio_min": float(ratios.min()), "ratio_median": float(np.median(ratios)), "max_abs_diff": diff,
+            "load_before": load_before, "load_after": [round(x, 2) for x in os.getloadavg()]}
+

@@ -1,0 +1,139 @@
+"""compsem.book.machine and the appendix's machine tables: which machine a benchmark ran on,
+beside this build's; an old benchmark file without the fields reads "not recorded"."""
+
+import json
+
+import pandas as pd
+import pytest
+
+from compsem.book import appendix, bench, machine
+from compsem.csts import runcache
+
+AVX512_BF16 = """processor\t: 0
+model name\t: Fast Server CPU 9000
+flags\t\t: fpu sse2 avx avx2 fma avx512f avx512bw avx512_bf16 amx_tile amx_bf16
+processor\t: 1
+model name\t: Fast Server CPU 9000
+flags\t\t: fpu sse2 avx avx2 fma avx512f avx512bw avx512_bf16 amx_tile amx_bf16
+"""
+AVX2_ONLY = "model name\t: Plain CPU 3\nflags\t\t: fpu sse2 avx avx2 fma avx512fx\n"
+OLD_FILE = {"machine": {"python": "3.11.7", "cpu_count": 2, "platform": "Linux-x", "torch": "2.13.0+cpu"}}
+
+
+def test_flags_and_model_are_read_from_cpuinfo():
+    assert machine.cpu_model(AVX512_BF16) == "Fast Server CPU 9000"
+    assert machine.cpu_flags(AVX512_BF16) == {"avx2": True, "avx512f": True, "avx512_bf16": True, "amx": True}
+    # whole words only: "avx512fx" is not avx512f
+    assert machine.cpu_flags(AVX2_ONLY) == {"avx2": True, "avx512f": False, "avx512_bf16": False, "amx": False}
+    assert machine.cpu_flags("") == dict.fromkeys(machine.FLAGS, False)
+
+
+def _here(text=AVX2_ONLY, cores=2):
+    return {**machine.this_machine(text), "cores": cores, "load": [3.5, 2.25, 1.0]}
+
+
+def _bench(text=AVX512_BF16, cores=2, **extra):
+    rec = {**machine.this_machine(text), "cores": cores, "load": [1.5, 1.0, 0.5], "load_at_end": [1.75, 1.0, 0.5]}
+    return {"machine": {**rec, "python": "3.11.7"}, **extra}
+
+
+def test_an_old_benchmark_file_shows_not_recorded():
+    got = machine.bench_machine(OLD_FILE)
+    assert got["cpu_model"] == got["cpu_flags"] == got["load"] == "not recorded" and got["cores"] == 2
+    table = appendix.machines(OLD_FILE)
+    assert list(table.columns) == ["benchmark run", "this build"]
+    assert (table.loc[["CPU", *machine.FLAGS, machine.LOAD_ROW], "benchmark run"] == "not recorded").all()
+    assert machine.same_machine(OLD_FILE, _here()) is None
+    note = machine.machine_note(OLD_FILE, _here())
+    assert "does not record its CPU" in note and "Plain CPU 3 with 2 cores and avx2" in note
+
+
+def test_another_machine_is_named_as_such():
+    b, h = _bench(), _here()
+    assert machine.same_machine(b, h) is False
+    note = machine.machine_note(b, h)
+    assert note == ("The benchmark ran on another machine (Fast Server CPU 9000 with 2 cores and avx2, avx512f, "
+                    "avx512_bf16, amx) than this build (Plain CPU 3 with 2 cores and avx2): its rates are that "
+                    "machine's, not this one's.")
+    table = machine.machines_table(b, h)
+    assert table.loc["avx512_bf16"].tolist() == ["yes", "no"]
+    assert table.loc[machine.LOAD_ROW, "benchmark run"] == ("1.50 / 1.00 / 0.50 at the start, 1.75 / 1.00 / 0.50 "
+                                                            "at the end (1, 5, 15 min)")
+    assert table.loc[machine.LOAD_ROW, "this build"] == "3.50 / 2.25 / 1.00 (1, 5, 15 min)"
+    values = machine.machine_values(b, h)
+    assert values["bench_machine_note"] == note and values["build_machine"] == "Plain CPU 3 with 2 cores and avx2"
+
+
+def test_the_same_machine_is_said_to_be_the_same_and_cores_count():
+    assert machine.same_machine(_bench(AVX2_ONLY), _here()) is True
+    note = machine.machine_note(_bench(AVX2_ONLY), _here())
+    assert note.startswith("The benchmark ran on a machine like this build's")
+    assert machine.same_machine(_bench(AVX2_ONLY, cores=16), _here()) is False
+    assert machine.machine_summary(_here(cores=1)) == "Plain CPU 3 with 1 core and avx2"
+
+
+def test_run_records_come_from_the_run_cache(tmp_path):
+    folder = tmp_path / "csts_runs"
+    folder.mkdir()
+    (folder / "a.json").write_text(json.dumps({"encoder": "sbert-mini", "config": "bi/mse", "seed": 0,
+                                               "precision_used": "fp32", "examples_per_s": 41.5, "train_seconds": 164}))
+    (folder / "b.json").write_text(json.dumps({"encoder": "sbert-mini", "config": "tri/mse", "seed": 1}))  # no rate
+    (folder / "c.json").write_text("{broken")
+
+    with pytest.warns(UserWarning, match="c.json is broken"):
+        recs = runcache.run_records(folder)
+    assert recs[["config", "examples_per_s", "precision"]].values.tolist() == [["bi/mse", 41.5, "fp32"]]
+    assert runcache.run_records(tmp_path / "nothing").empty
+
+
+def test_rates_beside_shows_the_benchmark_runs_and_this_builds():
+    b = _bench(studies={"csts": {"config": "bi/quad+mse, cpu preset", "results": [
+        {"path": "fp32", "examples_per_s": 79.65, "precision": "fp32 (asked for)"},
+        {"path": "fast", "examples_per_s": 217.25, "precision": "bf16 autocast"}]}})
+    recs = pd.DataFrame([{"study": "csts", "encoder": "sbert-mini", "config": "bi/mse", "seed": 0,
+                          "precision": "fp32", "examples_per_s": 41.54}])
+    got = appendix.rates_beside(b, recs)
+    assert got["source"].tolist() == ["benchmark run", "benchmark run", "this build"]
+    assert got["examples per second"].tolist() == ["79.7", "217.2", "41.5"]
+    assert got["run"].tolist() == ["bi/quad+mse, cpu preset · fp32", "bi/quad+mse, cpu preset · fast",
+                                   "sbert-mini · bi/mse · seed 0"]
+    assert got.loc[0, "machine"].startswith("Fast Server CPU 9000") and got.loc[2, "machine"] != got.loc[0, "machine"]
+    assert appendix.rates_beside(OLD_FILE, recs.iloc[:0])["source"].tolist() == []
+
+
+def _pair(ratio_runs):
+    return {"texts": 10, "rounds": 2, "batch_size": 32, "torch_texts_per_s": 100.0, "onnx_texts_per_s": 150.0,
+            "ratio_min": ratio_runs[0], "ratio_median": ratio_runs[1], "max_abs_diff": 2.4e-7,
+            "load_before": [1.0, 1.0, 1.0], "load_after": [2.0, 1.0, 1.0]}
+
+
+def test_backend_table_collects_the_foundation_and_study_comparisons():
+    b = {"encode_backends": {"sentences": _pair((1.1, 1.2))},
+         "studies": {"montague": {"n_phrases": 5, "encode_backends": {"phrases (chapter 30)": _pair((1.4, 1.5))}}}}
+    got = appendix.backend_table(b)
+    assert got["texts"].tolist() == ["sentences", "phrases (chapter 30)"]
+    assert got["ONNX / torch, median"].tolist() == ["1.20", "1.50"] and got["max abs difference"].iloc[0] == "2.4e-07"
+    assert appendix.backend_table(OLD_FILE).empty
+    # shown once: not again among the study's own tables
+    assert not any("encode backends" in t for t in appendix.bench_tables(b))
+
+
+def test_bench_records_the_machine(tmp_path, monkeypatch):
+    monkeypatch.setattr(bench, "encode_throughput", lambda n: {})
+    monkeypatch.setattr(bench, "cache_overhead", lambda n: {})
+    monkeypatch.setattr(bench, "encode_backends", lambda n, rounds: {})
+    monkeypatch.setattr(bench, "_study_benchmarks", lambda quick: {})
+    res = json.loads(bench.run_all(quick=True, out=tmp_path / "r.json").read_text())
+    m = res["machine"]
+    assert m["cpu_model"] == machine.cpu_model() and set(m["cpu_flags"]) == set(machine.FLAGS)
+    assert len(m["load"]) == 3 and len(m["load_at_end"]) == 3 and m["cores"] >= 1
+    assert machine.bench_machine(res)["cpu_model"] != "not recorded"
+
+
+def test_chapters_98_and_99_name_the_benchmarks_machine_from_the_file():
+    from tests.helpers import ROOT
+
+    for name in ("98_cluster_scale.ipynb", "99_reproducibility.ipynb"):
+        text = "".join("".join(c["source"]) for c in json.loads((ROOT / "notebooks" / name).read_text())["cells"])
+        assert "book's CPU" not in text and "{glue:md}`bench_machine_note`" in text, name
+        assert "machine_values(" in text, name
