@@ -53,8 +53,9 @@ def run_notebook(notebook: str | Path, parameters: dict[str, Any] | None = None,
 
     Unknown parameter names, and values that do not fit their default (a string for a bool),
     are rejected before anything runs. Outside the book build, ``out`` must be empty, new, or an
-    earlier run of this notebook with these parameters; ``force=True`` clears it first (the
-    names removed are appended to ``removed``). The kernel runs with the notebook's folder as
+    earlier run of this notebook with these parameters; ``force=True`` clears a run folder first
+    (what it removes is printed before, and appended to ``removed``; see
+    :mod:`compsem.book.runfolder`). The kernel runs with the notebook's folder as
     working directory.
     """
     import papermill as pm
@@ -68,12 +69,13 @@ def run_notebook(notebook: str | Path, parameters: dict[str, Any] | None = None,
         tag = hashlib.sha256(json.dumps(parameters, sort_keys=True).encode()).hexdigest()[:8]
         out = repo_root() / "runs" / f"{nb.stem}-{tag}"
     out = Path(out).resolve()
-    gone = prepare_out(out, run=run, notebook=nb.name, force=force, check=explicit and not book)
+    commit = None if book else commit_of()
+    gone = prepare_out(out, run=run, notebook=nb.name, parameters=parameters, commit=commit, force=force,
+                       check=explicit and not book)
     if removed is not None:
         removed.extend(gone)
     target = out / nb.name
-    commit = None if book else commit_of()
-    if not book:
+    if not book and not explicit:   # the default folder runs/<notebook>-<hash of the parameters>
         write_manifest(out, run=run, notebook=nb.name, parameters=parameters, state="running", commit=commit)
     # The kernel inherits this process's environment. A rerun writes its tables beside the
     # executed notebook; figures need the inline backend (an inherited MPLBACKEND=Agg would
