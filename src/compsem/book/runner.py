@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..paths import repo_root
-from .params import check_parameters, find_notebook, parameter_defaults, parameters_of, parse_value
+from .params import check_parameters, find_notebook, parameter_defaults, parameter_types, parameters_of, parse_value
 from .runfolder import commit_of, prepare_out, run_id, write_manifest
 
 __all__ = ["parse_value", "parameters_of", "run_notebook", "private_kernel_manager"]
@@ -62,7 +62,7 @@ def run_notebook(notebook: str | Path, parameters: dict[str, Any] | None = None,
 
     nb = find_notebook(notebook)
     parameters = dict(parameters or {})
-    check_parameters(parameter_defaults(nb), parameters, notebook=nb.name)
+    check_parameters(parameter_defaults(nb), parameters, notebook=nb.name, types=parameter_types(nb))
     run = run_id(nb.name, parameters)
     explicit = out is not None
     if out is None:
