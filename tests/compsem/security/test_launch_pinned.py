@@ -75,7 +75,7 @@ def test_a_clone_with_local_changes_or_a_foreign_folder_is_refused(tmp_path):
     subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True)
     (clone / "pyproject.toml").write_text("# edited\n")
     r = _run_cell(tmp_path, origin, first)
-    assert r.returncode == 1 and "with local changes, not at" in r.stderr and first[:12] in r.stderr
+    assert r.returncode == 1 and "with local changes, not a clean clone at" in r.stderr and first[:12] in r.stderr
     assert _head(clone) != first
     subprocess.run(["rm", "-rf", str(clone)], check=True)
     clone.mkdir()
