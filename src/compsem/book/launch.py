@@ -26,8 +26,9 @@ rev-parse HEAD`` when a repository is named). The commit must be a full 40-hex S
 tag name (``main``, ``v1.0``) can move, and a repository without a commit would clone whatever
 the default branch holds that day; both are refused. The URL is written without credentials: a
 user, password or token in it (``https://user:TOKEN@host/...``) and any query are removed, with
-a warning. Without ``--repo`` the command reads the ``origin`` remote's URL, cleaned the same
-way, and says so. An empty URL makes the cell stop with a message saying how to install by hand.
+a warning. Without ``--repo`` (or with an empty one, as ``make launch-cell`` passes when
+``LAUNCH_REPO`` is not set) the command reads the ``origin`` remote's URL, cleaned the same way,
+and says so; with no origin either, the cells name no repository and no commit. An empty URL makes the cell stop with a message saying how to install by hand.
 
 ``python -m compsem.book.launch [--repo URL] [--commit SHA] [notebooks ...]`` is the command
 behind the target; rewriting is idempotent (a notebook whose cell is already current is not
@@ -222,13 +223,13 @@ def write_launch_cells(notebooks: Sequence[str | Path], *, repo: str = "", commi
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m compsem.book.launch", description=__doc__.splitlines()[0])
     ap.add_argument("notebooks", nargs="*", help="default: notebooks/*.ipynb")
-    ap.add_argument("--repo", help="the repository's public URL (git clone address); default: the origin "
-                                   "remote's URL, without credentials; '' for none")
+    ap.add_argument("--repo", help="the repository's public URL (git clone address); default (or ''): the "
+                                   "origin remote's URL, without credentials; none when there is no origin")
     ap.add_argument("--commit", default="", help="the full 40-hex commit the book is built from (required with "
                                                  "--repo)")
     args = ap.parse_args(argv)
     repo = args.repo
-    if repo is None:
+    if not repo:                 # make launch-cell passes --repo "" when LAUNCH_REPO is not set
         repo = _origin_url()
         if repo:
             print(f"warning: no --repo (LAUNCH_REPO) given: the cells name the origin remote's URL "
@@ -244,7 +245,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--repo needs --commit: a set-up cell without one would clone whatever the default branch holds "
                  "(make launch-cell passes `git rev-parse HEAD` unless LAUNCH_COMMIT is set)")
     notebooks = args.notebooks or sorted(Path("notebooks").glob("*.ipynb"))
-    changed = write_launch_cells(notebooks, repo=repo, commit=args.commit)
+    # without a repository the cell only says how to install by hand: a commit would mean nothing
+    changed = write_launch_cells(notebooks, repo=repo, commit=args.commit if repo else "")
     print(f"set-up cell current in {plural(len(notebooks), 'notebook')}; rewrote {len(changed)}")
     return 0
 

@@ -81,3 +81,20 @@ def test_credentials_in_the_repository_url_never_reach_a_notebook(chapter, tmp_p
     assert r.returncode == 0, r.stderr
     assert "no --repo (LAUNCH_REPO) given: the cells name the origin remote's URL https://example.org/o.git" in r.stderr
     assert "TKN" not in chapter.read_text() and "x-access-token" not in chapter.read_text()
+
+
+def test_make_launch_cell_with_a_branch_name_is_refused(chapter, capsys):
+    """``make launch-cell LAUNCH_COMMIT=main``: the command make would run (read with ``make -n``;
+    the repository URL is not in it, so a token in origin's URL is never echoed) is refused."""
+    made = subprocess.run(["make", "-n", "launch-cell", "LAUNCH_COMMIT=main", f"LAUNCH_NOTEBOOKS={chapter}"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
+    line = next(ln for ln in made.splitlines() if "launch" in ln and str(chapter) in ln)
+    assert '--repo "" --commit "main"' in line
+    import shlex
+    args = shlex.split(line)
+    args = args[next(i for i, a in enumerate(args) if a.endswith(("launch.py", "compsem.book.launch"))) + 1:]
+    before = chapter.read_bytes()
+    with pytest.raises(SystemExit) as exc:
+        launch.main(args)
+    assert exc.value.code == 2 and "'main' is not a full 40-hex commit id" in capsys.readouterr().err
+    assert chapter.read_bytes() == before
