@@ -8,7 +8,8 @@ tables under the same folder, so the default book is never touched. The book bui
 Every parameter is checked against the kind of its default (:mod:`compsem.book.params`); a run
 folder holds one run and its manifest (:mod:`compsem.book.runfolder`). The kernel runs over
 local IPC sockets whose connection file lies in a folder only this user can open (``0700``), so
-no TCP port is opened and no other user of a shared machine can attach to it.
+no other user of a shared machine can attach to it. (ipykernel itself opens one TCP port, on
+127.0.0.1, for output of forked subprocesses; it accepts only messages carrying a random token.)
 """
 
 from __future__ import annotations
