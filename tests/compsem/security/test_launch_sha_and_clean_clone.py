@@ -3,6 +3,7 @@ branch or tag name can move); a reused ``compsem-study`` clone must be clean eve
 already at that commit; the repository URL is written without credentials, with a warning."""
 
 import json
+import shlex
 import subprocess
 import sys
 
@@ -10,7 +11,7 @@ import pytest
 
 from compsem.book import launch
 from tests.helpers import ROOT
-from tests.compsem.security.test_launch_pinned import _head, _origin, _run_cell
+from tests.helpers.launchrepo import head_of as _head, run_setup_cell as _run_cell, tiny_origin as _origin
 
 
 @pytest.fixture()
@@ -90,7 +91,7 @@ def test_make_launch_cell_with_a_branch_name_is_refused(chapter, capsys):
                           cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
     line = next(ln for ln in made.splitlines() if "launch" in ln and str(chapter) in ln)
     assert '--repo "" --commit "main"' in line
-    import shlex
+
     args = shlex.split(line)
     args = args[next(i for i, a in enumerate(args) if a.endswith(("launch.py", "compsem.book.launch"))) + 1:]
     before = chapter.read_bytes()
