@@ -105,10 +105,11 @@ check-book: book
 # a no-op in a checkout; elsewhere it clones LAUNCH_REPO at LAUNCH_COMMIT and installs it. The
 # Pages workflow passes its repository and commit. Run as a module of this checkout's src/ (in
 # the venv: the package's imports need it). Idempotent: a second `make launch-cell` changes nothing.
-LAUNCH_REPO ?= $(shell git config --get remote.origin.url 2>/dev/null)
-# A named repository is always pinned: the commit defaults to HEAD's (launch.py refuses a
-# repository without a commit).
-LAUNCH_COMMIT ?= $(if $(LAUNCH_REPO),$(shell git rev-parse HEAD 2>/dev/null))
+# Without LAUNCH_REPO, launch.py reads the origin remote's URL itself (credentials removed, with a
+# warning; never echoed here). The commit is pinned, HEAD's by default; launch.py refuses
+# anything but a full 40-hex SHA, and drops it when no repository is named.
+LAUNCH_REPO ?=
+LAUNCH_COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)
 LAUNCH_NOTEBOOKS ?= $(NOTEBOOKS)
 launch-cell: $(STAMP)
 	PYTHONPATH=src $(BIN)/python -m compsem.book.launch --repo "$(LAUNCH_REPO)" --commit "$(LAUNCH_COMMIT)" $(LAUNCH_NOTEBOOKS)

@@ -25,11 +25,8 @@ from .stage import stage
 
 def _cmd_run(args) -> int:
     params = parse_parameters(args.param, args.notebook)
-    removed: list[str] = []
     target = run_notebook(args.notebook, params, out=args.out, book=args.book, progress=not args.quiet,
-                          force=args.force, removed=removed)
-    if removed:
-        print(f"--force: removed from {target.parent} before the run: {', '.join(removed)}")
+                          force=args.force)       # --force prints what it removes before removing it
     print(f"executed notebook: {target}")
     if not args.book:
         print(f"result tables:     {target.parent / 'results'}")
@@ -134,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
                           "string; it must fit the kind of the notebook's default (a bool takes only true/false)")
     r.add_argument("--out", help="output folder (default runs/<notebook>-<hash>); must be empty, new or this "
                                  "chapter's earlier run with the same parameters")
-    r.add_argument("--force", action="store_true", help="clear a non-empty --out folder first (says what it removed)")
+    r.add_argument("--force", action="store_true", help="clear --out first when it holds another compsem run (its manifest says so); "
+                                                        "prints what it removes before removing it")
     r.add_argument("--book", action="store_true", help="book build: write result tables to results/")
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.set_defaults(func=_cmd_run)

@@ -13,17 +13,22 @@ The cell is plain Python with no import of ``compsem`` (which may not be install
   version the book was built with; the pinned dependencies include the offline model panel),
   sets ``COMPSEM_ROOT`` to the clone and moves into its ``notebooks/`` folder, so paths such as
   ``../benchmarks`` resolve as in the book. A ``compsem-study/`` folder left by an earlier run is
-  checked out at the cell's commit (fetched when missing); one with local changes, or that is
-  not a clone, is refused rather than used at another commit;
+  used only when it is a clean clone (no local changes, no untracked files): it is checked out at
+  the cell's commit (fetched when missing) and must then be at exactly that commit; one with local
+  changes, or that is not a clone, is refused;
 * in both cases it sets pandas' ``display.max_colwidth`` to ``None``, so that table cells show
   their whole text instead of ending in "..." (``make check-book`` flags a cut cell).
 
 The repository URL and the commit are written into the cell: ``make launch-cell
 LAUNCH_REPO=https://github.com/OWNER/REPO LAUNCH_COMMIT=<sha>`` (the Pages workflow passes its
 own repository and commit, like the launch-button URLs; ``LAUNCH_COMMIT`` defaults to ``git
-rev-parse HEAD`` when a repository is named). A repository without a commit is refused: the
-cell would clone whatever the default branch holds that day. An empty URL makes the cell stop
-with a message saying how to install by hand.
+rev-parse HEAD`` when a repository is named). The commit must be a full 40-hex SHA: a branch or
+tag name (``main``, ``v1.0``) can move, and a repository without a commit would clone whatever
+the default branch holds that day; both are refused. The URL is written without credentials: a
+user, password or token in it (``https://user:TOKEN@host/...``) and any query are removed, with
+a warning. Without ``--repo`` (or with an empty one, as ``make launch-cell`` passes when
+``LAUNCH_REPO`` is not set) the command reads the ``origin`` remote's URL, cleaned the same way,
+and says so; with no origin either, the cells name no repository and no commit. An empty URL makes the cell stop with a message saying how to install by hand.
 
 ``python -m compsem.book.launch [--repo URL] [--commit SHA] [notebooks ...]`` is the command
 behind the target; rewriting is idempotent (a notebook whose cell is already current is not
@@ -34,12 +39,63 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 from ..fmt import plural
 
-__all__ = ["TAGS", "setup_source", "setup_cell", "place_setup_cell", "write_launch_cells", "main"]
+__all__ = ["TAGS", "setup_source", "setup_cell", "place_setup_cell", "write_launch_cells", "is_full_sha",
+           "public_url", "main"]
+
+_SHA = re.compile(r"[0-9a-f]{40}")
+
+
+def is_full_sha(commit: str) -> bool:
+    """Whether ``commit`` is a full 40-hex commit id (lower case, as ``git rev-parse`` writes it)."""
+    return bool(_SHA.fullmatch(commit))
+
+
+def public_url(url: str) -> tuple[str, list[str]]:
+    """``url`` without credentials, and what was removed (empty when nothing).
+
+    A password or token is removed from every form; a user name from http(s) URLs (an ssh user
+    such as ``git@`` is kept); a query and a fragment from any URL with a scheme.
+    """
+    removed: list[str] = []
+    if "://" not in url:        # a path, or scp-like ``user[:secret]@host:path``
+        user, at, rest = url.rpartition("@")
+        if at and ":" in user and "/" not in user:
+            removed.append("a password or token")
+            return f"{user.split(':', 1)[0]}@{rest}", removed
+        return url, removed
+    parts = urlsplit(url)
+    userinfo, at, host = parts.netloc.rpartition("@")
+    if at:
+        user, colon, _secret = userinfo.partition(":")
+        if colon:
+            removed.append("a password or token")
+        if parts.scheme in ("http", "https"):
+            if user and not colon:
+                removed.append("a user name (or token)")
+            userinfo = ""
+        else:
+            userinfo = user
+    netloc = f"{userinfo}@{host}" if userinfo else host
+    if parts.query or parts.fragment:
+        removed.append("the query" if parts.query else "the fragment")
+    return urlunsplit((parts.scheme, netloc, parts.path, "", "")), removed
+
+
+def _origin_url() -> str:
+    try:
+        return subprocess.run(["git", "config", "--get", "remote.origin.url"], capture_output=True, text=True,
+                              timeout=20).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
 
 #: Tags of the set-up cell: hidden in the book, and findable again by ``make launch-cell``.
 TAGS = ["remove-cell", "compsem-setup"]
@@ -74,15 +130,21 @@ if _compsem_checkout() is None:
         subprocess.run(["git", "clone", "--quiet", COMPSEM_REPO, str(_root)], check=True)
     elif not (_root / ".git").exists():
         raise RuntimeError(f"{{_root}} exists but is not a clone of the study: move it away and rerun this cell")
-    if COMPSEM_COMMIT:
+    if len(COMPSEM_COMMIT) != 40 or set(COMPSEM_COMMIT) - set("0123456789abcdef"):
+        raise RuntimeError(f"this notebook names commit {{COMPSEM_COMMIT!r}}, not a full 40-hex commit: rerun "
+                           "`make launch-cell` with LAUNCH_COMMIT=<sha>")
+    _head = subprocess.run([*_git, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    if subprocess.run([*_git, "status", "--porcelain"], capture_output=True, text=True).stdout.strip():
+        raise RuntimeError(f"{{_root}} is at commit {{_head[:12]}} with local changes, not a clean clone at "
+                           f"{{COMPSEM_COMMIT[:12]}} that this notebook was built from: move it away and rerun this cell")
+    if _head != COMPSEM_COMMIT:
+        if subprocess.run([*_git, "cat-file", "-e", COMPSEM_COMMIT + "^{{commit}}"]).returncode:
+            subprocess.run([*_git, "fetch", "--quiet", "origin"], check=True)
+        subprocess.run([*_git, "checkout", "--quiet", "--detach", COMPSEM_COMMIT], check=True)
         _head = subprocess.run([*_git, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
-        if _head != COMPSEM_COMMIT:
-            if subprocess.run([*_git, "status", "--porcelain"], capture_output=True, text=True).stdout.strip():
-                raise RuntimeError(f"{{_root}} is at commit {{_head[:12]}} with local changes, not at {{COMPSEM_COMMIT[:12]}} "
-                                   "that this notebook was built from: move it away and rerun this cell")
-            if subprocess.run([*_git, "cat-file", "-e", COMPSEM_COMMIT + "^{{commit}}"]).returncode:
-                subprocess.run([*_git, "fetch", "--quiet", "origin"], check=True)
-            subprocess.run([*_git, "checkout", "--quiet", "--detach", COMPSEM_COMMIT], check=True)
+    if _head != COMPSEM_COMMIT:
+        raise RuntimeError(f"{{_root}} could not be checked out at {{COMPSEM_COMMIT[:12]}}: move it away and rerun "
+                           "this cell")
     _lock = _root / "requirements-lock.txt"
     _pip = [sys.executable, "-m", "pip", "install", "--quiet", *(["-c", str(_lock)] if _lock.is_file() else []),
             *COMPSEM_PIP_ARGS, str(_root)]
@@ -161,14 +223,30 @@ def write_launch_cells(notebooks: Sequence[str | Path], *, repo: str = "", commi
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m compsem.book.launch", description=__doc__.splitlines()[0])
     ap.add_argument("notebooks", nargs="*", help="default: notebooks/*.ipynb")
-    ap.add_argument("--repo", default="", help="the repository's public URL (git clone address)")
-    ap.add_argument("--commit", default="", help="the commit the book is built from (required with --repo)")
+    ap.add_argument("--repo", help="the repository's public URL (git clone address); default (or ''): the "
+                                   "origin remote's URL, without credentials; none when there is no origin")
+    ap.add_argument("--commit", default="", help="the full 40-hex commit the book is built from (required with "
+                                                 "--repo)")
     args = ap.parse_args(argv)
-    if args.repo and not args.commit:
+    repo = args.repo
+    if not repo:                 # make launch-cell passes --repo "" when LAUNCH_REPO is not set
+        repo = _origin_url()
+        if repo:
+            print(f"warning: no --repo (LAUNCH_REPO) given: the cells name the origin remote's URL "
+                  f"{public_url(repo)[0]}", file=sys.stderr)
+    repo, removed = public_url(repo)
+    if removed:
+        print(f"warning: removed {' and '.join(removed)} from the repository URL: the cells name {repo}",
+              file=sys.stderr)
+    if args.commit and not is_full_sha(args.commit):
+        ap.error(f"--commit (LAUNCH_COMMIT) {args.commit!r} is not a full 40-hex commit id: a branch or tag name "
+                 "can move; give `git rev-parse HEAD` or another full SHA")
+    if repo and not args.commit:
         ap.error("--repo needs --commit: a set-up cell without one would clone whatever the default branch holds "
                  "(make launch-cell passes `git rev-parse HEAD` unless LAUNCH_COMMIT is set)")
     notebooks = args.notebooks or sorted(Path("notebooks").glob("*.ipynb"))
-    changed = write_launch_cells(notebooks, repo=args.repo, commit=args.commit)
+    # without a repository the cell only says how to install by hand: a commit would mean nothing
+    changed = write_launch_cells(notebooks, repo=repo, commit=args.commit if repo else "")
     print(f"set-up cell current in {plural(len(notebooks), 'notebook')}; rewrote {len(changed)}")
     return 0
 

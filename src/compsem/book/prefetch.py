@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -193,21 +194,72 @@ def _run_local(units, execute, on_result, on_failure, *, retries: int) -> None:
             break
 
 
-def start_ray(address: str | None, *, num_cpus: int | None = None, attempts: int = 3) -> None:
+def private_ray_token() -> dict[str, str | None]:
+    """Make the next local Ray instance use token authentication with a fresh random token held
+    only in this process's environment (``RAY_AUTH_MODE=token``, ``RAY_AUTH_TOKEN``), which Ray's
+    own processes inherit and other users cannot read; return the variables' earlier values (for
+    :func:`restore_env`).
+
+    Without this, Ray 2.60 writes its token to ``~/.ray/auth_token`` with the default umask
+    (world-readable, 0644), and another user of a shared machine who reads it can join the
+    instance, whose ``gcs_server`` and ``raylet`` listen on every interface (measured: even with
+    ``_node_ip_address="127.0.0.1"``), so the token is the guard. A token the user gave
+    (``RAY_AUTH_TOKEN`` or ``RAY_AUTH_TOKEN_PATH``) and an explicit ``RAY_AUTH_MODE`` are kept.
+    """
+    import secrets
+
+    names = ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN")
+    saved = {k: os.environ.get(k) for k in names}
+    os.environ.setdefault("RAY_AUTH_MODE", "token")
+    if os.environ["RAY_AUTH_MODE"] == "token" and not (os.environ.get("RAY_AUTH_TOKEN")
+                                                       or os.environ.get("RAY_AUTH_TOKEN_PATH")):
+        os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)
+    _reload_ray_auth()
+    return saved
+
+
+def _reload_ray_auth() -> None:
+    """Make an already imported Ray read ``RAY_AUTH_*`` again (it caches them at import; Ray's
+    own ``ray.init`` refreshes them the same way)."""
+    try:
+        from ray._raylet import AuthenticationTokenLoader, Config
+    except ImportError:  # pragma: no cover - a Ray without token authentication
+        return
+    Config.initialize("")
+    AuthenticationTokenLoader.instance().reset_cache()
+
+
+def restore_env(saved: dict[str, str | None]) -> None:
+    """Put back environment variables saved by :func:`private_ray_token`."""
+    for k, v in saved.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
+    if saved:
+        _reload_ray_auth()
+
+
+def start_ray(address: str | None, *, num_cpus: int | None = None, attempts: int = 3) -> dict[str, str | None]:
     """``ray.init`` without the dashboard: a local instance (``address=None``, ``num_cpus``
-    CPUs, default all) or a running cluster. A local raylet that does not register within Ray's
-    30 s (a busy machine) is shut down and started again, up to ``attempts`` times."""
+    CPUs, default all; token authentication with a private token, see :func:`private_ray_token`)
+    or a running cluster. A local raylet that does not register within Ray's 30 s (a busy
+    machine) is shut down and started again, up to ``attempts`` times. Returns the environment
+    to restore (:func:`restore_env`) after ``ray.shutdown()``."""
     import ray  # only the ray engine needs it (pip install -e .[cluster])
 
+    saved = private_ray_token() if address is None else {}
     kw = {"num_cpus": num_cpus} if address is None and num_cpus else {}
     for attempt in range(attempts):
         try:
             ray.init(address=address, include_dashboard=False, log_to_driver=False, **kw)
-            return
+            return saved
         except Exception as exc:  # noqa: BLE001 - Ray raises a bare Exception for this
             if "timed out during startup" not in str(exc) or attempt == attempts - 1:
+                restore_env(saved)
                 raise
             ray.shutdown()
+    return saved
 
 
 def _in_task(execute: Callable[[WorkUnit], Any], threads: int, unit: WorkUnit) -> Any:
@@ -235,8 +287,7 @@ def _run_ray(units, execute, on_result, on_failure, *, retries: int, address: st
     import ray  # only the ray engine needs it (pip install -e .[cluster])
 
     started = not ray.is_initialized()
-    if started:
-        start_ray(address, num_cpus=num_cpus)
+    saved = start_ray(address, num_cpus=num_cpus) if started else {}
     try:
         gpus = gpus_per_task if gpus_per_task is not None else (1 if ray.cluster_resources().get("GPU") else 0)
         task = ray.remote(_in_task)
@@ -261,6 +312,7 @@ def _run_ray(units, execute, on_result, on_failure, *, retries: int, address: st
     finally:
         if started:
             ray.shutdown()
+            restore_env(saved)
 
 
 def run_units(units: Sequence[WorkUnit], *, engine: str = "local", address: str | None = None,

@@ -8,7 +8,8 @@ tables under the same folder, so the default book is never touched. The book bui
 Every parameter is checked against the kind of its default (:mod:`compsem.book.params`); a run
 folder holds one run and its manifest (:mod:`compsem.book.runfolder`). The kernel runs over
 local IPC sockets whose connection file lies in a folder only this user can open (``0700``), so
-no TCP port is opened and no other user of a shared machine can attach to it.
+no other user of a shared machine can attach to it. (ipykernel itself opens one TCP port, on
+127.0.0.1, for output of forked subprocesses; it accepts only messages carrying a random token.)
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..paths import repo_root
-from .params import check_parameters, find_notebook, parameter_defaults, parameters_of, parse_value
+from .params import check_parameters, find_notebook, parameter_defaults, parameter_types, parameters_of, parse_value
 from .plan import check_models
 from .runfolder import commit_of, prepare_out, run_id, write_manifest
 
@@ -54,15 +55,16 @@ def run_notebook(notebook: str | Path, parameters: dict[str, Any] | None = None,
 
     Unknown parameter names, and values that do not fit their default (a string for a bool),
     are rejected before anything runs. Outside the book build, ``out`` must be empty, new, or an
-    earlier run of this notebook with these parameters; ``force=True`` clears it first (the
-    names removed are appended to ``removed``). The kernel runs with the notebook's folder as
+    earlier run of this notebook with these parameters; ``force=True`` clears a run folder first
+    (what it removes is printed before, and appended to ``removed``; see
+    :mod:`compsem.book.runfolder`). The kernel runs with the notebook's folder as
     working directory.
     """
     import papermill as pm
 
     nb = find_notebook(notebook)
     parameters = dict(parameters or {})
-    check_parameters(parameter_defaults(nb), parameters, notebook=nb.name)
+    check_parameters(parameter_defaults(nb), parameters, notebook=nb.name, types=parameter_types(nb))
     check_models(nb, {**parameter_defaults(nb), **parameters})   # the wrong kind of model: refused now
     run = run_id(nb.name, parameters)
     explicit = out is not None
@@ -70,12 +72,13 @@ def run_notebook(notebook: str | Path, parameters: dict[str, Any] | None = None,
         tag = hashlib.sha256(json.dumps(parameters, sort_keys=True).encode()).hexdigest()[:8]
         out = repo_root() / "runs" / f"{nb.stem}-{tag}"
     out = Path(out).resolve()
-    gone = prepare_out(out, run=run, notebook=nb.name, force=force, check=explicit and not book)
+    commit = None if book else commit_of()
+    gone = prepare_out(out, run=run, notebook=nb.name, parameters=parameters, commit=commit, force=force,
+                       check=explicit and not book)
     if removed is not None:
         removed.extend(gone)
     target = out / nb.name
-    commit = None if book else commit_of()
-    if not book:
+    if not book and not explicit:   # the default folder runs/<notebook>-<hash of the parameters>
         write_manifest(out, run=run, notebook=nb.name, parameters=parameters, state="running", commit=commit)
     # The kernel inherits this process's environment. A rerun writes its tables beside the
     # executed notebook; figures need the inline backend (an inherited MPLBACKEND=Agg would

@@ -2,50 +2,13 @@
 uses the commit it names even in an existing clone; a repository without a commit is refused;
 the sbert-l parts are installed with their hashes checked."""
 
-import json
 import subprocess
-import sys
 
 import pytest
 
 from compsem.book import extra, launch
 from tests.helpers import ROOT
-
-GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
-
-
-def _origin(tmp_path, lock="tinystudy==0.1\n"):
-    """A tiny installable repository with two commits; return (folder, first commit)."""
-    origin = tmp_path / "origin"
-    (origin / "tinystudy").mkdir(parents=True)
-    (origin / "notebooks").mkdir()
-    (origin / "notebooks" / "keep").write_text("")
-    (origin / "tinystudy" / "__init__.py").write_text("")
-    (origin / "pyproject.toml").write_text('[project]\nname = "tinystudy"\nversion = "0.1"\n'
-                                           '[tool.setuptools]\npackages = ["tinystudy"]\n')
-    (origin / "requirements-lock.txt").write_text(lock)
-    subprocess.run(["git", "init", "-q", str(origin)], check=True)
-    subprocess.run([*GIT, "-C", str(origin), "add", "-A"], check=True)
-    subprocess.run([*GIT, "-C", str(origin), "commit", "-qm", "first"], check=True)
-    first = subprocess.run(["git", "-C", str(origin), "rev-parse", "HEAD"], capture_output=True, text=True,
-                           check=True).stdout.strip()
-    (origin / "LATER").write_text("x")
-    subprocess.run([*GIT, "-C", str(origin), "add", "LATER"], check=True)
-    subprocess.run([*GIT, "-C", str(origin), "commit", "-qm", "later"], check=True)
-    return origin, first
-
-
-def _run_cell(tmp_path, origin, commit):
-    site = tmp_path / "site"
-    src = launch.setup_source(repo=str(origin), commit=commit,
-                              pip_args=["--no-deps", "--no-build-isolation", "--target", str(site)])
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
-    return subprocess.run([sys.executable, "-c", src], cwd=tmp_path / "work", capture_output=True, text=True,
-                          env=env, timeout=300)
-
-
-def _head(folder):
-    return subprocess.run(["git", "-C", str(folder), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+from tests.helpers.launchrepo import head_of as _head, run_setup_cell as _run_cell, tiny_origin as _origin
 
 
 def test_an_existing_clone_is_moved_to_the_cells_commit_and_installed_with_the_lock(tmp_path):
@@ -75,7 +38,7 @@ def test_a_clone_with_local_changes_or_a_foreign_folder_is_refused(tmp_path):
     subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True)
     (clone / "pyproject.toml").write_text("# edited\n")
     r = _run_cell(tmp_path, origin, first)
-    assert r.returncode == 1 and "with local changes, not at" in r.stderr and first[:12] in r.stderr
+    assert r.returncode == 1 and "with local changes, not a clean clone at" in r.stderr and first[:12] in r.stderr
     assert _head(clone) != first
     subprocess.run(["rm", "-rf", str(clone)], check=True)
     clone.mkdir()

@@ -53,7 +53,7 @@ def test_a_second_run_with_other_parameters_is_refused_then_forced(chapter, tmp_
 
     proc = _cli(chapter, "--out", out, "-p", "model", "b", "-p", "names", '["single_an"]', "--force")
     assert proc.returncode == 0, proc.stderr
-    assert f"--force: removed from {out} before the run: 31_probe.ipynb, 31_probe.runtime.json, {RUN_MANIFEST}, " \
+    assert f"--force: removing from {out} before the run: 31_probe.ipynb, 31_probe.runtime.json, {RUN_MANIFEST}, " \
            "results/ (4 files)" in proc.stdout
     assert pd.read_csv(out / "results/probe/single_an.csv").model.tolist() == ["b"]
     assert not (out / "results/probe/single_aan.csv").exists()           # nothing of run "a" left beside it
