@@ -30,7 +30,9 @@ def test_a_folder_takes_only_the_same_run_again_unless_forced(tmp_path):
     with pytest.raises(RunMixError, match="holds another run"):
         prepare_out(out, run="r2", notebook="a.ipynb")
     removed = prepare_out(out, run="r2", notebook="a.ipynb", force=True)
-    assert removed == [RUN_MANIFEST, "sub/ (1 file)", "t.csv"] and list(out.iterdir()) == []
+    # the old run's files are gone; the folder is claimed at once by the new run's manifest
+    assert removed == [RUN_MANIFEST, "sub/ (1 file)", "t.csv"] and [p.name for p in out.iterdir()] == [RUN_MANIFEST]
+    assert json.loads((out / RUN_MANIFEST).read_text())["run"] == "r2"
     (tmp_path / "file").write_text("")
     with pytest.raises(NotADirectoryError, match="is a file"):
         prepare_out(tmp_path / "file", run="r", notebook="a.ipynb")
