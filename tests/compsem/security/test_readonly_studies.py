@@ -7,7 +7,8 @@ of their own in their home folder: nothing crashes, what the shared cache holds 
 lands in the student's overlay, not in the shared cache. The models are a tiny random BERT, so
 every store (embeddings, score matrices, C-STS runs and frozen states) is exercised in seconds.
 
-Needs root (to run as uid 2000 with ``setpriv``); skipped otherwise.
+Needs root (to run as uid 2000 with ``setpriv``); skipped otherwise. Slow (five fresh
+interpreters that import torch): ``make test-slow``.
 """
 
 import json
@@ -22,8 +23,11 @@ from pathlib import Path
 
 import pytest
 
+import compsem
 from compsem import studies
 from tests.helpers import ROOT
+
+SRC = Path(compsem.__file__).resolve().parents[1]   # the children import the compsem this test sees
 
 STUDENT = 2000
 
@@ -71,6 +75,7 @@ def _tree(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0 or not shutil.which("setpriv"),
                     reason="running as a second user needs root and setpriv")
 def test_every_study_runs_as_a_student_on_a_read_only_cache():
@@ -84,7 +89,7 @@ def test_every_study_runs_as_a_student_on_a_read_only_cache():
         home.mkdir()
         os.chown(home, STUDENT, STUDENT)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("COMPSEM_", "XDG_"))}
-        env.update(PYTHONPATH=f"{ROOT / 'src'}:{ROOT}", COMPSEM_CACHE=str(shared), TQDM_DISABLE="1",
+        env.update(PYTHONPATH=f"{SRC}:{ROOT}", COMPSEM_CACHE=str(shared), TQDM_DISABLE="1",
                    COMPSEM_RESULTS=str(base / "results-lecturer"), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
         first = _run(env, str(model), "0")
         assert set(first) == {s.name for s in studies.STUDIES} and first["csts"] is False
