@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import os
 import random
-import re
 import sqlite3
 import time
 import warnings
@@ -23,8 +22,8 @@ import numpy as np
 from .encoders import Encoder
 from .errors import BrokenCacheError, CacheError, CacheWarning, UnsafeFolderError
 from .paths import cache_dir, overlay_dir
-from .settings import setting
-from .store import private_folder
+from .settings import scrub, setting
+from .store import move_aside, private_folder
 from .fmt import plural
 
 __all__ = ["EmbeddingCache", "text_key", "model_key", "CacheError", "CacheWarning", "overlay_dir"]
@@ -64,15 +63,6 @@ def _warn_once(key: str, message: str) -> None:
 def overlay_path() -> Path:
     """The overlay's embedding cache file (:func:`compsem.paths.overlay_dir`)."""
     return overlay_dir() / "embeddings.sqlite"
-
-
-_SECRET = re.compile(r"(?<=://)[^/@\s]*@|(?i:[?&](?:api[-_]?key|key|token|secret|password|sig)=)[^&#|\s]*")
-
-
-def scrub(identity: str) -> str:
-    """``identity`` with anything that looks like a credential (``user:password@`` in a URL,
-    ``?api-key=...``) replaced by ``***``: what the identity column and ``cache info`` show."""
-    return _SECRET.sub("***", identity)
 
 
 def _default_path() -> Path:
@@ -255,24 +245,7 @@ class EmbeddingCache:
             time.sleep(delay * (0.5 + random.random()))
             delay = min(delay * 2, 1.0)
 
-    @staticmethod
-    def move_aside(path: str | Path) -> Path | None:
-        """Rename a cache file (and its ``-wal``/``-shm`` companions) to
-        ``<name>.broken-<time>``; return the new name, or ``None`` when there was no file."""
-        path = Path(path)
-        if not path.exists():
-            return None
-        stamp = f"{path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}"
-        target, n = path.with_name(stamp), 1
-        while any(path.with_name(target.name + s).exists() for s in ("", "-wal", "-shm")):
-            n += 1                                   # two clears in one second: never overwrite the first
-            target = path.with_name(f"{stamp}-{n}")
-        path.rename(target)
-        for suffix in ("-wal", "-shm"):
-            side = path.with_name(path.name + suffix)
-            if side.exists():
-                side.rename(target.with_name(target.name + suffix))
-        return target
+    move_aside = staticmethod(move_aside)   # compsem.store.move_aside: the file and its -wal/-shm, never over another
 
     def register(self, encoder: Encoder) -> str:
         """Return an encoder's model key; its identity (with anything like a credential removed,

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import SettingError
 
 __all__ = ["SETTINGS", "Setting", "setting", "check_text", "whole_number", "MAX_SPEC_CHARS", "MAX_PATH_CHARS",
-           "redact_url"]
+           "redact_url", "scrub"]
 
 #: The longest model spec accepted (a local path and its options fit easily).
 MAX_SPEC_CHARS = 1024
@@ -82,6 +83,15 @@ def redact_url(url: str) -> str:
     netloc = ("***@" if "@" in parts.netloc else "") + (f"[{host}]" if ":" in host else host) + port
     return urlunsplit((parts.scheme, netloc, parts.path, "***" if parts.query else "",
                        "***" if parts.fragment else ""))
+
+
+_SECRET = re.compile(r"(?<=://)[^/@\s]*@|(?i:[?&](?:api[-_]?key|key|token|secret|password|sig)=)[^&#|\s]*")
+
+
+def scrub(text: str) -> str:
+    """``text`` with anything that looks like a credential (``user:password@`` in a URL,
+    ``?api-key=...``) replaced by ``***``: what a cache's identity column and ``cache info`` show."""
+    return _SECRET.sub("***", text)
 
 
 def _bad(name: str, raw: str, why: str = "") -> SettingError:

@@ -22,6 +22,7 @@ import json
 import os
 import stat
 import tempfile
+import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -32,7 +33,7 @@ from .paths import cache_dir, overlay_dir
 
 __all__ = ["BrokenStoreError", "write_atomic", "write_json", "read_json", "save_npy", "load_npy", "private_folder",
            "layers", "find_in_cache", "save_to_cache", "json_writer", "npy_writer",
-           "writable_place"]
+           "writable_place", "move_aside"]
 
 
 class BrokenStoreError(CompsemError, ValueError):
@@ -165,6 +166,26 @@ def save_to_cache(path: str | Path, write: Callable[[Path], None], *, what: str)
         warnings.warn(f"could not store {what} ({'; '.join(errors)}); it is kept in memory for this run and "
                       "recomputed next time", CacheWarning, stacklevel=3)
     return None
+
+
+def move_aside(path: str | Path) -> Path | None:
+    """Rename a file (and its SQLite ``-wal``/``-shm`` companions) to ``<name>.broken-<time>``,
+    never over an earlier one; return the new name, or ``None`` when there was no file. It needs
+    no reading of the file, so a file too damaged to open is moved aside as well."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    stamp = f"{path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}"
+    target, n = path.with_name(stamp), 1
+    while any(path.with_name(target.name + s).exists() for s in ("", "-wal", "-shm")):
+        n += 1                                   # two clears in one second: never overwrite the first
+        target = path.with_name(f"{stamp}-{n}")
+    path.rename(target)
+    for suffix in ("-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        if side.exists():
+            side.rename(target.with_name(target.name + suffix))
+    return target
 
 
 def write_atomic(path: str | Path, write: Callable[[Path], None], *, private: bool = False) -> Path:
