@@ -368,6 +368,7 @@ class EmbeddingCache:
             "SELECT m.spec, m.identity, m.dim, COUNT(v.key), COALESCE(SUM(LENGTH(v.vec)), 0) "
             "FROM models m LEFT JOIN vectors v ON v.model = m.model GROUP BY m.model ORDER BY m.spec"
         ).fetchall())
+        rows = [(spec, scrub(identity), *rest) for spec, identity, *rest in rows]   # rows stored before scrubbing
         return pd.DataFrame(rows, columns=["spec", "identity", "dim", "texts", "bytes"]).assign(
             MB=lambda d: (d.bytes / 1e6).round(2)).drop(columns="bytes")
 
