@@ -1,4 +1,4 @@
-"""Shared fixtures: an isolated cache/results folder per test session, and tiny Hugging Face
+"""Shared fixtures: an isolated cache/results/overlay folder per test session, and tiny Hugging Face
 models built in-process with random weights (the builders live in :mod:`tests.helpers.tiny`).
 
 Tests marked ``slow`` (a notebook or a real model end to end) are off in ``make test`` and
@@ -20,9 +20,10 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 @pytest.fixture(autouse=True, scope="session")
 def _isolated_dirs(tmp_path_factory):
     base = tmp_path_factory.mktemp("compsem")
-    old = {k: os.environ.get(k) for k in ("COMPSEM_CACHE", "COMPSEM_RESULTS")}
+    old = {k: os.environ.get(k) for k in ("COMPSEM_CACHE", "COMPSEM_RESULTS", "COMPSEM_CACHE_OVERLAY")}
     os.environ["COMPSEM_CACHE"] = str(base / "cache")
     os.environ["COMPSEM_RESULTS"] = str(base / "results")
+    os.environ["COMPSEM_CACHE_OVERLAY"] = str(base / "overlay")   # never the reader's own ~/.cache
     yield base
     for k, v in old.items():
         if v is None:

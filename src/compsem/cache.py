@@ -16,20 +16,26 @@ lock held by another process instead of failing.
 A cache file that is not a database (truncated, overwritten) raises :class:`CacheError` naming
 the file; ``python -m compsem cache clear`` moves it aside (never over an earlier ``.broken``
 file) and starts a new one. Every other SQLite failure (a full disk, a file that cannot be
-opened) is a :class:`CacheError` naming the file and what to do; when a write fails in
-:func:`embed`, one warning says so and the vectors just computed are still returned.
+opened) is a :class:`CacheError` naming the file and advice that fits the cause; when opening
+or writing fails in :func:`embed` (a full disk), one warning says so and the vectors just
+computed are still returned. A model's identity row is written with its first vectors, never on
+its own, so a run whose vectors are all cached writes nothing.
 
 **Read-only and shared caches.** A cache file (or folder) this process cannot write is opened
 read-only (SQLite ``mode=ro``, or ``immutable=1`` where the folder is read-only too): its hits
-are served, and the misses go to an overlay cache in ``$COMPSEM_CACHE_OVERLAY`` (default:
-``<temp>/compsem-overlay-<uid>``), or stay in memory when that cannot be written either; one
-warning per process names the read-only file. So a lecturer can fill one cache and share it
-read-only: ``COMPSEM_CACHE=/srv/class/compsem-cache`` (read-only) and, for a cache of one's
-own misses that lasts, ``COMPSEM_CACHE_OVERLAY=~/.cache/compsem-overlay``.
+are served, and the misses go to the private overlay cache in ``$COMPSEM_CACHE_OVERLAY``
+(default ``$XDG_CACHE_HOME/compsem/overlay``, else ``~/.cache/compsem/overlay``), or stay in
+memory when that cannot be written either; one warning per process names the read-only file.
+The overlay folder is created ``0700`` and checked at every open: one that belongs to another
+user, or that its group or others may write, is refused with an
+:class:`~compsem.errors.UnsafeFolderError` naming it (never read, never written); its files are
+``0600``. A damaged overlay is reported like a damaged cache, not replaced by memory. So a
+lecturer can fill one cache and share it read-only: ``COMPSEM_CACHE=/srv/class/compsem-cache``.
 
 **Checksums.** Each stored vector carries a CRC-32 of its bytes (a column added in place to
 older caches); a row whose bytes no longer match is treated as a miss and re-encoded, with a
-warning, and ``python -m compsem cache verify`` counts such rows.
+warning, and ``python -m compsem cache verify`` counts such rows and runs SQLite's own
+``PRAGMA integrity_check`` over the file (and over the overlay).
 
 Clear it with ``python -m compsem cache clear [--model SPEC]`` or :meth:`EmbeddingCache.clear`.
 """
@@ -37,7 +43,6 @@ Clear it with ``python -m compsem cache clear [--model SPEC]`` or :meth:`Embeddi
 from __future__ import annotations
 
 import json
-import os
 import time
 import warnings
 from collections.abc import Sequence
@@ -48,7 +53,8 @@ from tqdm.auto import tqdm
 
 from .cachestore import CacheWarning, EmbeddingCache, model_key, overlay_dir, text_key
 from .encoders import Encoder, get_encoder, validate_texts
-from .errors import CacheError, check_trust_remote_code
+from .errors import BrokenCacheError, CacheError, UnsafeFolderError, check_trust_remote_code
+from .settings import setting
 from .progress import wanted
 
 __all__ = ["EmbeddingCache", "EmbedStats", "embed", "last_stats", "text_key", "model_key", "CacheError",
@@ -76,7 +82,7 @@ _LAST: list[EmbedStats] = []
 def _log_stats(stats: EmbedStats) -> None:
     """Append ``stats`` as one JSON line to ``$COMPSEM_EMBED_LOG`` when it is set: the
     counters of every :func:`embed` call of a process (a chapter run in its own kernel)."""
-    path = os.environ.get("COMPSEM_EMBED_LOG")
+    path = setting("COMPSEM_EMBED_LOG")
     if path:
         with open(path, "a", encoding="utf-8") as f:
             f.write(json.dumps(stats.as_dict()) + "\n")
@@ -133,10 +139,16 @@ def embed(texts: Sequence[str], model: str | Encoder = "sbert-mini", *, cache: b
     todo = list(range(len(unique)))
     store: EmbeddingCache | None = None
     if cache and enc.cacheable and unique:
-        store = cache if isinstance(cache, EmbeddingCache) else EmbeddingCache()
-        mkey = store.register(enc)
         keys = [text_key(t) for t in unique]
-        hit = store.get_many(mkey, keys, enc.dim)
+        try:
+            store = cache if isinstance(cache, EmbeddingCache) else EmbeddingCache()
+            mkey = store.register(enc)
+            hit = store.get_many(mkey, keys, enc.dim)
+        except (BrokenCacheError, UnsafeFolderError):
+            raise
+        except CacheError as exc:   # e.g. a full disk at open: encode everything, store nothing
+            warnings.warn(f"{exc}; this run goes on without the cache", CacheWarning, stacklevel=2)
+            store, hit = None, {}
         todo = []
         for i, k in enumerate(keys):
             if k in hit:

@@ -10,7 +10,6 @@ import hashlib
 import os
 import random
 import sqlite3
-import tempfile
 import time
 import warnings
 import zlib
@@ -21,8 +20,10 @@ from typing import TypeVar
 import numpy as np
 
 from .encoders import Encoder
-from .errors import CacheError
-from .paths import cache_dir
+from .errors import BrokenCacheError, CacheError, CacheWarning, UnsafeFolderError
+from .paths import cache_dir, overlay_dir
+from .settings import scrub, setting
+from .store import move_aside, private_folder
 from .fmt import plural
 
 __all__ = ["EmbeddingCache", "text_key", "model_key", "CacheError", "CacheWarning", "overlay_dir"]
@@ -50,10 +51,6 @@ def model_key(identity: str) -> str:
     return hashlib.sha256(identity.encode("utf-8")).hexdigest()[:24]
 
 
-class CacheWarning(UserWarning):
-    """The embedding cache is read-only, or a write to it failed: vectors are kept elsewhere."""
-
-
 _WARNED: set[str] = set()
 
 
@@ -63,12 +60,9 @@ def _warn_once(key: str, message: str) -> None:
         warnings.warn(message, CacheWarning, stacklevel=3)
 
 
-def overlay_dir() -> Path:
-    """Where the misses of a read-only cache are stored: ``$COMPSEM_CACHE_OVERLAY`` or
-    ``<temp>/compsem-overlay-<uid>``."""
-    env = os.environ.get("COMPSEM_CACHE_OVERLAY")
-    uid = os.getuid() if hasattr(os, "getuid") else "user"
-    return Path(env).expanduser() if env else Path(tempfile.gettempdir()) / f"compsem-overlay-{uid}"
+def overlay_path() -> Path:
+    """The overlay's embedding cache file (:func:`compsem.paths.overlay_dir`)."""
+    return overlay_dir() / "embeddings.sqlite"
 
 
 def _default_path() -> Path:
@@ -93,7 +87,7 @@ def _checksum(blob: bytes) -> int:
 
 
 def _lock_timeout() -> float:
-    return float(os.environ.get("COMPSEM_CACHE_TIMEOUT", "300"))
+    return float(setting("COMPSEM_CACHE_TIMEOUT"))
 
 
 def _is_lock_error(exc: BaseException) -> bool:
@@ -120,7 +114,11 @@ class EmbeddingCache:
 
     def __init__(self, path: str | Path | None = None, *, readonly: bool | None = None):
         self.path = Path(path) if path else _default_path()
+        self.private = self.path.parent.resolve() == overlay_dir().resolve()
+        if self.private:                               # checked at every open, created 0700
+            private_folder(self.path.parent, create=not readonly)
         self.readonly = False
+        self._models: dict[str, tuple[str, str, int]] = {}   # registered, written with their first vectors
         self.overlay: EmbeddingCache | None = None     # where a read-only cache's misses go
         self._memory: dict[tuple[str, str], np.ndarray] = {}
         self._uri: str | None = None                   # the read-only connection string
@@ -130,6 +128,8 @@ class EmbeddingCache:
         if not readonly:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
+                if self.private and not self.path.exists():   # SQLite's -wal and -shm files copy this mode
+                    os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o600))
                 self._with_retry(self._migrate)
             except PermissionError:
                 readonly = True
@@ -168,23 +168,25 @@ class EmbeddingCache:
                 break
             else:
                 if "not a database" in str(last) or "malformed" in str(last):
-                    raise self._broken(last)
+                    raise self._broken(last) from last
                 raise CacheError(f"the read-only embedding cache {self.path} cannot be read ({last}); ask its owner "
                                  "to make it readable, or set COMPSEM_CACHE to a folder of your own")
-        where = overlay_dir() / "embeddings.sqlite"
+        where = overlay_path()
         try:
             if where.resolve() != self.path.resolve():
                 self.overlay = EmbeddingCache(where, readonly=False)
-        except (OSError, CacheError):
+        except (UnsafeFolderError, BrokenCacheError):
+            raise                                     # never used, never silently replaced by memory
+        except (OSError, CacheError):                 # the overlay cannot be written here: memory
             self.overlay = None
         kept = f"new vectors go to {self.overlay.path}" if self.overlay else "new vectors are kept in memory only"
         _warn_once(f"ro:{self.path}", f"the embedding cache {self.path} is read-only: its vectors are used, {kept} "
                                       "(set COMPSEM_CACHE_OVERLAY to choose where)")
 
-    def _broken(self, exc: BaseException) -> CacheError:
-        return CacheError(f"the embedding cache {self.path} is not a usable database ({exc}); run "
-                          "`python -m compsem cache clear` to move it aside and start a new one "
-                          "(or delete the file)")
+    def _broken(self, exc: BaseException) -> BrokenCacheError:
+        return BrokenCacheError(f"the embedding cache {self.path} is not a usable database ({exc}); run "
+                                "`python -m compsem cache clear` to move it aside and start a new one "
+                                "(or delete the file)", cause=str(exc))
 
     def _failed(self, exc: BaseException) -> CacheError:
         text = str(exc).lower()
@@ -194,8 +196,15 @@ class EmbeddingCache:
         elif "readonly" in text or "read-only" in text or "unable to open" in text:
             todo = ("it cannot be written here: make it writable, or set COMPSEM_CACHE to a folder of your own "
                     "(a read-only cache is used with COMPSEM_CACHE_OVERLAY for the new vectors)")
+        elif "disk i/o" in text or "ioerr" in text:
+            todo = ("the disk or file system reported an error: check the disk and its free space (`df`, the "
+                    "system log); the file itself may be fine, `python -m compsem cache verify` says so")
+        elif _is_lock_error(exc):
+            todo = (f"another process held its lock for more than {_lock_timeout():g} seconds: wait for it, or "
+                    "raise COMPSEM_CACHE_TIMEOUT")
         else:
-            todo = "run `python -m compsem cache clear` to move it aside and start a new one"
+            todo = ("check the file and its folder (permissions, free space); "
+                    "`python -m compsem cache verify` says whether the file is damaged")
         return CacheError(f"the embedding cache {self.path} failed ({exc}); {todo}")
 
     def _connect(self) -> sqlite3.Connection:
@@ -236,34 +245,18 @@ class EmbeddingCache:
             time.sleep(delay * (0.5 + random.random()))
             delay = min(delay * 2, 1.0)
 
-    @staticmethod
-    def move_aside(path: str | Path) -> Path | None:
-        """Rename a cache file (and its ``-wal``/``-shm`` companions) to
-        ``<name>.broken-<time>``; return the new name, or ``None`` when there was no file."""
-        path = Path(path)
-        if not path.exists():
-            return None
-        stamp = f"{path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}"
-        target, n = path.with_name(stamp), 1
-        while any(path.with_name(target.name + s).exists() for s in ("", "-wal", "-shm")):
-            n += 1                                   # two clears in one second: never overwrite the first
-            target = path.with_name(f"{stamp}-{n}")
-        path.rename(target)
-        for suffix in ("-wal", "-shm"):
-            side = path.with_name(path.name + suffix)
-            if side.exists():
-                side.rename(target.with_name(target.name + suffix))
-        return target
+    move_aside = staticmethod(move_aside)   # compsem.store.move_aside: the file and its -wal/-shm, never over another
 
     def register(self, encoder: Encoder) -> str:
-        """Record an encoder's identity; return its model key."""
+        """Return an encoder's model key; its identity (with anything like a credential removed,
+        :func:`scrub`) is written with its first stored vectors, in the same transaction, so a
+        run that stores nothing (all hits, a full disk) writes nothing."""
         key = model_key(encoder.identity)
         if self.readonly:
             if self.overlay is not None:
                 self.overlay.register(encoder)
             return key
-        self._with_retry(lambda con: con.execute("INSERT OR REPLACE INTO models VALUES (?, ?, ?, ?)",
-                                                 (key, encoder.spec, encoder.identity, encoder.dim)))
+        self._models[key] = (encoder.spec, scrub(encoder.identity), int(encoder.dim))
         return key
 
     def get_many(self, model: str, keys: Sequence[str], dim: int) -> dict[str, np.ndarray]:
@@ -331,8 +324,24 @@ class EmbeddingCache:
                 self._memory.update({(model, k): vectors[i].copy() for i, k in enumerate(keys)})
             return
         rows = [(model, k, b, _checksum(b)) for k, b in ((k, vectors[i].tobytes()) for i, k in enumerate(keys))]
-        self._with_retry(lambda con: con.executemany(
-            "INSERT OR REPLACE INTO vectors (model, key, vec, sum) VALUES (?, ?, ?, ?)", rows))
+        meta = self._models.get(model)
+
+        def write(con: sqlite3.Connection) -> None:
+            if meta is not None:
+                con.execute("INSERT OR REPLACE INTO models VALUES (?, ?, ?, ?)", (model, *meta))
+            con.executemany("INSERT OR REPLACE INTO vectors (model, key, vec, sum) VALUES (?, ?, ?, ?)", rows)
+
+        self._with_retry(write)
+        self._models.pop(model, None)
+
+    def integrity(self) -> list[str]:
+        """What SQLite's ``PRAGMA integrity_check`` finds wrong with the file (empty: nothing);
+        a file too damaged to be checked is a :class:`~compsem.errors.BrokenCacheError`."""
+        if self.readonly and not self._uri:
+            return []
+        rows = self._with_retry(lambda con: con.execute("PRAGMA integrity_check(20)").fetchall())
+        problems = [str(r[0]) for r in rows]
+        return [] if problems == ["ok"] else problems
 
     def verify(self) -> tuple[int, int, int]:
         """``(rows, rows checked, rows whose checksum does not match)`` over the whole file."""
@@ -359,6 +368,7 @@ class EmbeddingCache:
             "SELECT m.spec, m.identity, m.dim, COUNT(v.key), COALESCE(SUM(LENGTH(v.vec)), 0) "
             "FROM models m LEFT JOIN vectors v ON v.model = m.model GROUP BY m.model ORDER BY m.spec"
         ).fetchall())
+        rows = [(spec, scrub(identity), *rest) for spec, identity, *rest in rows]   # rows stored before scrubbing
         return pd.DataFrame(rows, columns=["spec", "identity", "dim", "texts", "bytes"]).assign(
             MB=lambda d: (d.bytes / 1e6).round(2)).drop(columns="bytes")
 

@@ -14,7 +14,11 @@ __all__ = [
     "EmptyTextError",
     "ModelsUnavailableError",
     "CacheError",
+    "BrokenCacheError",
+    "UnsafeFolderError",
+    "CacheWarning",
     "WebAPIError",
+    "SettingError",
     "check_trust_remote_code",
 ]
 
@@ -104,12 +108,35 @@ class CacheError(CompsemError, OSError):
     """The embedding cache file is unusable (not a database, truncated, unwritable)."""
 
 
+class BrokenCacheError(CacheError):
+    """A cache file that is not a usable database (malformed, truncated, overwritten);
+    ``python -m compsem cache clear`` moves it aside. ``cause`` is SQLite's own words."""
+
+    def __init__(self, message: str, *, cause: str = ""):
+        self.cause = cause
+        super().__init__(message)
+
+
+class UnsafeFolderError(CacheError):
+    """A private folder (the cache overlay) that belongs to another user or that others may
+    write: refused, never read or written."""
+
+
+class CacheWarning(UserWarning):
+    """A cache is read-only, or a write to it failed: new entries are kept elsewhere."""
+
+
 class WebAPIError(CompsemError, RuntimeError):
     """A web API (an OpenAI-compatible endpoint) refused a request or kept failing."""
 
     def __init__(self, message: str, *, status: int | None = None):
         self.status = status
         super().__init__(message)
+
+
+class SettingError(CompsemError, ValueError):
+    """A ``COMPSEM_*`` variable, a model spec or a URL outside its accepted form (the message
+    names it and the form)."""
 
 
 def check_trust_remote_code(value: object, *, where: str = "") -> bool:

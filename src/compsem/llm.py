@@ -41,6 +41,7 @@ from .encoders.base import looks_like_hub_failure, quiet_transformers
 from .errors import HubUnavailableError, UnknownModelError, check_trust_remote_code
 from .progress import wanted
 from .webapi import RateLimiter, post_json
+from .webapi import base_url as checked_base_url
 
 __all__ = ["Generator", "Prompt", "HFGenerator", "OpenAIChatGenerator", "RateLimiter", "make_generator",
            "is_generator_spec", "GENERATOR_FORMS", "as_messages", "generator_name"]
@@ -207,8 +208,7 @@ class OpenAIChatGenerator:
     @staticmethod
     def base_url_for(base_url: str | None = None) -> str:
         """``base_url``, else ``$COMPSEM_OA_BASE_URL``, else ``$OPENAI_BASE_URL``, else OpenAI's."""
-        return (base_url or os.environ.get("COMPSEM_OA_BASE_URL") or os.environ.get("OPENAI_BASE_URL")
-                or "https://api.openai.com/v1").rstrip("/")
+        return checked_base_url(base_url)
 
     @staticmethod
     def name_for(model: str, *, base_url: str | None, temperature: float, max_tokens: int | None) -> str:
@@ -248,6 +248,9 @@ def _backend(spec: str, **options) -> tuple[type, str, dict]:
     """(generator class, model name, constructor options) of a ``gen:`` spec."""
     if not is_generator_spec(spec):
         raise UnknownModelError(repr(spec), GENERATOR_FORMS, forms=())
+    from .encoders.registry import check_spec_text   # the one length check of every spec form
+
+    spec = check_spec_text(spec)
     backend, _, name = str(spec)[4:].partition(":")
     if not name or backend not in ("hf", "openai"):
         raise UnknownModelError(str(spec), GENERATOR_FORMS, forms=())

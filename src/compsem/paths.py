@@ -12,9 +12,11 @@ variable            default                          what
 ``COMPSEM_RESULTS`` ``<root>/results``               tidy result tables written by chapters
 ==================  ===============================  =====================================
 
-``COMPSEM_CACHE`` may be a read-only shared cache (a class on one JupyterHub); the embedding
-cache's misses then go to ``$COMPSEM_CACHE_OVERLAY`` (default: a per-user temporary folder), see
-:mod:`compsem.cache`.
+``COMPSEM_CACHE`` may be a read-only shared cache (a class on one JupyterHub); what a run adds
+then goes to the private overlay :func:`overlay_dir` (``$COMPSEM_CACHE_OVERLAY``, default
+``$XDG_CACHE_HOME/compsem/overlay``, else ``~/.cache/compsem/overlay``), see :mod:`compsem.cache`
+and :mod:`compsem.store`. Every variable is checked by :func:`compsem.settings.setting` (a file
+where a folder is expected is a :class:`~compsem.errors.SettingError`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["repo_root", "data_dir", "cache_dir", "results_dir", "notebooks_dir"]
+from .settings import setting
+
+__all__ = ["repo_root", "data_dir", "cache_dir", "results_dir", "notebooks_dir", "overlay_dir"]
 
 
 def _looks_like_root(path: Path) -> bool:
@@ -33,9 +37,9 @@ def repo_root() -> Path:
     """The repository root: ``$COMPSEM_ROOT``, else the first parent of this package or of the
     working directory that holds ``pyproject.toml`` and ``src/compsem``, else the working
     directory."""
-    env = os.environ.get("COMPSEM_ROOT")
+    env = setting("COMPSEM_ROOT")
     if env:
-        return Path(env).resolve()
+        return env.resolve()
     here = Path(__file__).resolve()
     for start in (here, Path.cwd().resolve()):
         for cand in (start, *start.parents):
@@ -45,7 +49,8 @@ def repo_root() -> Path:
 
 
 def _sub(env: str, default: str, *parts: str, create: bool = False) -> Path:
-    base = Path(os.environ[env]).resolve() if os.environ.get(env) else repo_root() / default
+    given = setting(env)
+    base = given.resolve() if given else repo_root() / default
     path = base.joinpath(*parts)
     if create:
         path.mkdir(parents=True, exist_ok=True)
@@ -70,3 +75,16 @@ def results_dir(*parts: str) -> Path:
 def notebooks_dir() -> Path:
     """The chapter notebooks."""
     return repo_root() / "notebooks"
+
+
+def overlay_dir() -> Path:
+    """The private folder where a run keeps what a read-only cache lacks:
+    ``$COMPSEM_CACHE_OVERLAY``, else ``$XDG_CACHE_HOME/compsem/overlay``, else
+    ``~/.cache/compsem/overlay`` (per user, never a shared temporary folder; checked by
+    :func:`compsem.store.private_folder` before each use)."""
+    given = setting("COMPSEM_CACHE_OVERLAY")
+    if given:
+        return given
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache"
+    return base / "compsem" / "overlay"

@@ -5,20 +5,35 @@ written to a temporary file beside its final place and moved there with :func:`o
 so a reader sees the old file or the new one, never half of one. A file that cannot be read
 back (truncated by a full disk, edited by hand) raises :class:`BrokenStoreError`, which names
 it; callers that can recompute catch it and do so.
+
+**Read-only shared caches.** Every store under the cache folder (C-STS run records and frozen
+states, Part IV score matrices) has a twin place in the private overlay
+(:func:`compsem.paths.overlay_dir`): :func:`layers` lists where an entry may be found (the
+cache, then the overlay), :func:`save_to_cache` writes it to the first of them that can be
+written, and when none can, warns once and returns ``None`` (the caller keeps the result in
+memory). :func:`private_folder` checks the overlay before each use: created ``0700``, owned by
+this user and writable by no one else, or refused with an :class:`~compsem.errors.UnsafeFolderError`.
+Files written there are ``0600``; elsewhere they follow the umask (a shared cache stays readable).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
+import time
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .errors import CompsemError
+from .errors import CacheWarning, CompsemError, UnsafeFolderError
+from .paths import cache_dir, overlay_dir
 
-__all__ = ["BrokenStoreError", "write_atomic", "write_json", "read_json", "save_npy", "load_npy"]
+__all__ = ["BrokenStoreError", "write_atomic", "write_json", "read_json", "save_npy", "load_npy", "private_folder",
+           "layers", "find_in_cache", "save_to_cache", "json_writer", "npy_writer",
+           "writable_place", "move_aside"]
 
 
 class BrokenStoreError(CompsemError, ValueError):
@@ -29,11 +44,156 @@ class BrokenStoreError(CompsemError, ValueError):
         super().__init__(f"{path} is broken ({why}); delete it and the next run recomputes it")
 
 
-def write_atomic(path: str | Path, write: Callable[[Path], None]) -> Path:
+def _umask() -> int:
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    old = os.umask(0o022)
+    os.umask(old)
+    return old
+
+
+def private_folder(path: str | Path, *, create: bool = True) -> Path:
+    """``path`` as a private folder: created ``0700`` when missing (with ``create``), and checked
+    at every call: a folder, owned by this user, not writable by group or others.
+
+    Raises
+    ------
+    UnsafeFolderError
+        One line naming the folder and what is wrong with it.
+    """
+    path = Path(path)
+    if create:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return path
+    why = ""
+    if not stat.S_ISDIR(st.st_mode):
+        why = "not a folder"
+    elif hasattr(os, "geteuid") and st.st_uid != os.geteuid():
+        why = f"owned by another user (uid {st.st_uid}, you are uid {os.geteuid()})"
+    elif st.st_mode & 0o022:
+        why = f"writable by {'others' if st.st_mode & 0o002 else 'its group'} (mode {stat.S_IMODE(st.st_mode):o})"
+    if why:
+        raise UnsafeFolderError(f"the cache overlay folder {path} is {why}: refused, it could hold entries planted "
+                                "by someone else; remove it, or set COMPSEM_CACHE_OVERLAY to a private folder of "
+                                "your own")
+    return path
+
+
+def _overlay_twin(path: Path) -> Path | None:
+    try:
+        rel = path.resolve().relative_to(cache_dir(create=False).resolve())
+    except ValueError:
+        return None
+    twin = overlay_dir() / rel
+    return None if twin.resolve() == path.resolve() else twin
+
+
+def _in_overlay(path: Path) -> bool:
+    try:
+        path.resolve().relative_to(overlay_dir().resolve())
+    except (ValueError, OSError):
+        return False
+    return True
+
+
+def layers(path: str | Path) -> list[Path]:
+    """Where an entry whose place is ``path`` may be: ``path``, then (for a path under the cache
+    folder) its twin in the overlay, when the overlay exists; the overlay is checked first
+    (:func:`private_folder`)."""
+    path = Path(path)
+    twin = _overlay_twin(path)
+    if twin is None or not overlay_dir().exists():
+        return [path]
+    private_folder(overlay_dir(), create=False)
+    return [path, twin]
+
+
+def find_in_cache(path: str | Path) -> Path:
+    """The first of :func:`layers` that exists, else ``path`` itself."""
+    return next((p for p in layers(path) if p.exists()), Path(path))
+
+
+def _can_write(folder: Path) -> bool:
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return os.access(folder, os.W_OK)
+
+
+def writable_place(folder: str | Path) -> Path:
+    """``folder`` when it (or the nearest folder above it that exists) can be written, else its
+    twin in the checked overlay (:func:`private_folder`): where a store that keeps many files
+    together (Part IV's score blocks) puts new ones."""
+    folder = Path(folder)
+    twin = _overlay_twin(folder)
+    if twin is None or _can_write(folder):
+        return folder
+    private_folder(overlay_dir())
+    return twin
+
+
+_WARNED: set[str] = set()
+
+
+def save_to_cache(path: str | Path, write: Callable[[Path], None], *, what: str) -> Path | None:
+    """Write an entry (``write(tmp)``, atomically) at ``path``, or at its overlay twin when the
+    cache cannot be written there (a read-only shared cache, a full disk); return where, or
+    ``None`` after one warning when neither could be written (the caller keeps it in memory)."""
+    path = Path(path)
+    twin = _overlay_twin(path)
+    errors = []
+    for target, private in ((path, False), (twin, True)):
+        if target is None:
+            continue
+        try:
+            if private:
+                private_folder(overlay_dir())
+            return write_atomic(target, write, private=private)
+        except UnsafeFolderError:
+            raise
+        except OSError as exc:
+            errors.append(f"{target.parent}: {exc.strerror or exc}")
+    key = f"{path.parent}"
+    if key not in _WARNED:
+        _WARNED.add(key)
+        warnings.warn(f"could not store {what} ({'; '.join(errors)}); it is kept in memory for this run and "
+                      "recomputed next time", CacheWarning, stacklevel=3)
+    return None
+
+
+def move_aside(path: str | Path) -> Path | None:
+    """Rename a file (and its SQLite ``-wal``/``-shm`` companions) to ``<name>.broken-<time>``,
+    never over an earlier one; return the new name, or ``None`` when there was no file. It needs
+    no reading of the file, so a file too damaged to open is moved aside as well."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    stamp = f"{path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}"
+    target, n = path.with_name(stamp), 1
+    while any(path.with_name(target.name + s).exists() for s in ("", "-wal", "-shm")):
+        n += 1                                   # two clears in one second: never overwrite the first
+        target = path.with_name(f"{stamp}-{n}")
+    path.rename(target)
+    for suffix in ("-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        if side.exists():
+            side.rename(target.with_name(target.name + suffix))
+    return target
+
+
+def write_atomic(path: str | Path, write: Callable[[Path], None], *, private: bool = False) -> Path:
     """Call ``write(tmp)`` on a temporary file in ``path``'s folder, then move it to ``path``.
 
-    The folder is created. On any error the temporary file is removed and ``path`` is left as it
-    was.
+    The folder is created. The file is ``0600`` with ``private``, else readable as the umask
+    allows (a shared cache's entries stay readable by its users). On any error the temporary
+    file is removed and ``path`` is left as it was.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -42,6 +202,8 @@ def write_atomic(path: str | Path, write: Callable[[Path], None]) -> Path:
     tmp = Path(name)
     try:
         write(tmp)
+        private = private or _in_overlay(path)
+        os.chmod(tmp, 0o600 if private else 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -49,10 +211,26 @@ def write_atomic(path: str | Path, write: Callable[[Path], None]) -> Path:
     return path
 
 
+def json_writer(obj: Any, **dumps) -> Callable[[Path], None]:
+    """A ``write(tmp)`` for :func:`write_atomic` / :func:`save_to_cache`: ``obj`` as JSON."""
+    text = json.dumps(obj, **dumps)
+    return lambda tmp: tmp.write_text(text, encoding="utf-8")
+
+
+def npy_writer(array) -> Callable[[Path], None]:
+    """A ``write(tmp)`` for :func:`write_atomic` / :func:`save_to_cache`: a NumPy array (no pickles)."""
+    import numpy as np
+
+    def write(tmp: Path) -> None:
+        with open(tmp, "wb") as f:
+            np.save(f, array, allow_pickle=False)
+
+    return write
+
+
 def write_json(path: str | Path, obj: Any, **dumps) -> Path:
     """Write ``obj`` as JSON to ``path`` atomically (``dumps`` goes to :func:`json.dumps`)."""
-    text = json.dumps(obj, **dumps)
-    return write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    return write_atomic(path, json_writer(obj, **dumps))
 
 
 def read_json(path: str | Path) -> Any:
@@ -74,13 +252,7 @@ def read_json(path: str | Path) -> Any:
 
 def save_npy(path: str | Path, array) -> Path:
     """Save a NumPy array to ``path`` atomically (no pickles)."""
-    import numpy as np
-
-    def write(tmp: Path) -> None:
-        with open(tmp, "wb") as f:
-            np.save(f, array, allow_pickle=False)
-
-    return write_atomic(path, write)
+    return write_atomic(path, npy_writer(array))
 
 
 def load_npy(path: str | Path):

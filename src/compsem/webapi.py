@@ -11,11 +11,20 @@ another scheme, host or port would hand it to a server the reader did not name. 
 is refused with a :class:`WebAPIError` naming both addresses; a 307/308 to another path on the
 same scheme, host and port is followed (at most five hops, same method, body and headers), and
 a 301/302/303 (which would turn the ``POST`` into a ``GET`` and drop the body) is refused too.
+
+Nor is the key sent in clear: :func:`base_url` (the one reader of ``$COMPSEM_OA_BASE_URL`` and
+``$OPENAI_BASE_URL``) and :func:`check_url` (run by :func:`post_json` before any connection)
+refuse plain ``http://`` to a host that is not loopback (``COMPSEM_OA_ALLOW_HTTP=1`` allows it),
+and refuse a URL that carries credentials (``user:password@``, a ``?query`` such as
+``?api-key=...``), naming the URL with those parts masked: nothing of them is sent, stored in a
+cache identity or printed.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import os
 import random
 import threading
 import time
@@ -26,9 +35,62 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from .errors import WebAPIError
+from .errors import SettingError, WebAPIError
+from .settings import redact_url, setting
 
-__all__ = ["RateLimiter", "post_json", "WebAPIError", "RETRY_STATUS", "MAX_REDIRECTS"]
+__all__ = ["RateLimiter", "post_json", "WebAPIError", "RETRY_STATUS", "MAX_REDIRECTS", "check_url", "base_url",
+           "OPENAI_DEFAULT_URL"]
+
+#: Where ``oa:`` and ``gen:openai:`` go when no base URL is set.
+OPENAI_DEFAULT_URL = "https://api.openai.com/v1"
+
+
+def _loopback(host: str) -> bool:
+    host = host.lower().rstrip(".")
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_url(url: str, *, what: str = "the URL") -> str:
+    """``url`` when it is fit to receive an API key: ``https://``, or ``http://`` to a loopback
+    host (or any host with ``COMPSEM_OA_ALLOW_HTTP=1``), with no ``user:password@``, query or
+    fragment; else a :class:`~compsem.errors.SettingError` naming it with those parts masked."""
+    shown = redact_url(url)
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        user, password = parts.username, parts.password
+        parts.port
+    except ValueError:
+        raise SettingError(f"{what} {shown} is not a valid URL (https://HOST[:PORT]/PATH)") from None
+    if parts.scheme.lower() not in ("http", "https") or not host:
+        raise SettingError(f"{what} {shown} is not an http(s) URL with a host (https://HOST[:PORT]/PATH)")
+    if user is not None or password is not None or "@" in parts.netloc or parts.query or parts.fragment:
+        raise SettingError(f"{what} {shown} carries credentials or a query (user:password@, ?api-key=...): refused, "
+                           "nothing was sent; give the URL without them and the key in OPENAI_API_KEY")
+    if parts.scheme.lower() == "http" and not _loopback(host) and not setting("COMPSEM_OA_ALLOW_HTTP"):
+        raise SettingError(f"{what} {shown} is plain http to {host}, which is not this machine: refused before "
+                           "connecting, the API key would cross the network in clear; use https, or set "
+                           "COMPSEM_OA_ALLOW_HTTP=1 to allow it")
+    return url
+
+
+def base_url(given: str | None = None) -> str:
+    """The base URL of OpenAI-compatible endpoints: ``given``, else ``$COMPSEM_OA_BASE_URL``,
+    else ``$OPENAI_BASE_URL``, else OpenAI's; checked by :func:`check_url`, without a final ``/``."""
+    if given:
+        where, url = "the base URL", given
+    elif setting("COMPSEM_OA_BASE_URL"):
+        where, url = "COMPSEM_OA_BASE_URL", setting("COMPSEM_OA_BASE_URL")
+    elif os.environ.get("OPENAI_BASE_URL", "").strip():
+        where, url = "OPENAI_BASE_URL", os.environ["OPENAI_BASE_URL"].strip()
+    else:
+        where, url = "the default URL", OPENAI_DEFAULT_URL
+    return check_url(url, what=where).rstrip("/")
 
 #: HTTP statuses worth retrying.
 RETRY_STATUS: frozenset[int] = frozenset({408, 409, 429, 500, 502, 503, 504})
@@ -140,6 +202,7 @@ def post_json(url: str, body: dict, *, api_key: str = "", timeout: float = 60.0,
         A non-retryable HTTP status, a redirect elsewhere, an answer that is not JSON, or
         retries exhausted.
     """
+    check_url(url)                     # before any connection: no key in clear, no credentials in the URL
     data = json.dumps(body).encode("utf-8")
     headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {api_key}"} if api_key else {})}
     last = ""

@@ -54,9 +54,9 @@ def test_openai_requests_one_per_prompt_with_system_turn():
 
 
 def test_openai_bad_payload_is_named():
-    g = OpenAIChatGenerator("m", base_url="http://x", api_key="",
+    g = OpenAIChatGenerator("m", base_url="http://localhost", api_key="",
                             opener=lambda req, timeout: _Resp(b'{"error": "nope"}'))
-    with pytest.raises(RuntimeError, match="unexpected response from http://x"):
+    with pytest.raises(RuntimeError, match="unexpected response from http://localhost"):
         g(["a"])
 
 

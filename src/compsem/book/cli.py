@@ -10,8 +10,10 @@ from pathlib import Path
 import pandas as pd
 
 from ..cache import EmbeddingCache
+from ..cachestore import overlay_path
 from ..encoders import models_table
-from ..errors import CacheError
+from ..errors import BrokenCacheError, CacheError
+from ..fmt import plural
 from ..paths import cache_dir, repo_root
 from .bench import run_all
 from .extra import install_sbert_l
@@ -64,26 +66,54 @@ def _cmd_models(args) -> int:
 
 
 def _cmd_cache(args) -> int:
+    """info / verify / clear over the cache and, when it exists, the private overlay."""
+    main = cache_dir("embeddings", create=False) / "embeddings.sqlite"
+    files = [main] + [p for p in [overlay_path()] if p.exists() and p.resolve() != main.resolve()]
+    status = 0
+    for path in files:
+        try:
+            status = max(status, _cache_action(args, path, overlay=path != main))
+        except CacheError as exc:   # e.g. clearing a read-only shared cache: say so, go on with the overlay
+            if len(files) == 1:
+                raise
+            print(exc)
+            status = 1
+    return status
+
+
+def _cache_action(args, path, *, overlay: bool) -> int:
+    name = "overlay" if overlay else "cache"
     try:
-        store = EmbeddingCache()
-    except CacheError as exc:
+        store = EmbeddingCache(path)
+        if args.action == "verify":
+            problems = store.integrity()
+            n, checked, bad = store.verify()
+        elif args.action == "clear":
+            n = store.clear(args.model)
+    except BrokenCacheError as exc:
+        if args.action == "verify":
+            print(f"{path}: damaged, not a usable database ({exc.cause}); "
+                  "`python -m compsem cache clear` moves it aside")
+            return 1
         if args.action != "clear":
             raise
-        path = cache_dir("embeddings") / "embeddings.sqlite"
         moved = EmbeddingCache.move_aside(path)
-        print(f"{exc}\nmoved it to {moved}; a new cache starts at {path}")
+        print(f"the embedding {name} {path} was not a usable database ({exc.cause}): moved it to {moved}; "
+              f"a new one starts at {path}")
         EmbeddingCache(path)
         return 0
     if args.action == "clear":
-        n = store.clear(args.model)
         print(f"removed {n} cached vectors from {store.path}")
     elif args.action == "verify":
-        n, checked, bad = store.verify()
         print(f"{store.path}: {n} vectors, {checked} with a checksum, {bad} damaged"
               + (" (they are re-encoded when next asked for)" if bad else ""))
-        return 1 if bad else 0
+        if problems:
+            shown = "; ".join(problems[:3]) + (" …" if len(problems) > 3 else "")
+            print(f"{store.path}: SQLite's integrity check found {plural(len(problems), 'problem')} ({shown}); "
+                  "`python -m compsem cache clear` moves the file aside")
+        return 1 if bad or problems else 0
     else:
-        print(f"cache: {store.path}")
+        print(f"{name}: {store.path}")
         print(store.info().to_string(index=False))
     return 0
 

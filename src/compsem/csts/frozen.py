@@ -11,7 +11,9 @@ precision): :func:`store_folder` puts each such combination in a folder of its o
 Float32 states are stored as float32; states computed under bf16 autocast as float16 (the
 bf16 values fit float16's range and precision for hidden states; half the disk of float32).
 A broken chunk (truncated by a kill) is named in a warning and skipped: its entries are
-recomputed.
+recomputed. On a read-only shared cache, chunks are read from the cache and from the private
+overlay, and new ones written to the overlay (:func:`compsem.store.save_to_cache`); when neither
+can be written they stay in memory.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ def store_folder(encoder_identity: str, max_length: int, n_frozen: int, precisio
     """``<cache>/csts_frozen/<digest>``: one folder per (encoder identity, max length, number of
     frozen layers, precision)."""
     key = json.dumps([FORMAT, encoder_identity, int(max_length), int(n_frozen), str(precision)])
-    return paths.cache_dir("csts_frozen") / hashlib.sha1(key.encode()).hexdigest()[:20]
+    return paths.cache_dir("csts_frozen", create=False) / hashlib.sha1(key.encode()).hexdigest()[:20]
 
 
 class FrozenStore:
@@ -86,19 +88,29 @@ class FrozenStore:
         arr = np.concatenate([h.cpu().numpy() for h in states]).astype(self.disk_dtype)
         index = [[k[0], k[1], int(h.shape[0])] for k, h in zip(keys, states)]
         name = hashlib.sha1(json.dumps(index).encode()).hexdigest()[:20]
-        store.save_npy(self.folder / f"{name}.npy", arr)
-        store.write_json(self.folder / f"{name}.json", {"format": FORMAT, "index": index})
         self.n_written += len(keys)
+        where = store.save_to_cache(self.folder / f"{name}.npy", store.npy_writer(arr),
+                                    what=f"frozen-layer states in {self.folder}")
+        if where is not None:   # the index beside its array, in the same layer
+            try:
+                store.write_atomic(where.with_suffix(".json"), store.json_writer({"format": FORMAT, "index": index}),
+                                   private=where.parent != self.folder)
+            except OSError as exc:
+                warnings.warn(f"could not store the index of {where} ({exc}); its entries are recomputed next time",
+                              stacklevel=2)
 
     def _load(self) -> None:
         if self._loaded:
             return
         self._loaded = True
-        if self.folder is None or not self.folder.is_dir():
+        if self.folder is None:
+            return
+        metas = [m for layer in store.layers(self.folder) if layer.is_dir() for m in sorted(layer.glob("*.json"))]
+        if not metas:
             return
         import torch
 
-        for meta in sorted(self.folder.glob("*.json")):
+        for meta in metas:
             try:
                 index = store.read_json(meta)["index"]
                 arr = store.load_npy(meta.with_suffix(".npy"))

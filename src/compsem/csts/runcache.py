@@ -5,7 +5,9 @@ A run is stored as ``<cache>/csts_runs/<run_key>.json`` (written atomically thro
 resolved on this machine, the seed, the encoder's identity (with a digest of a local folder's
 weights), a hash of the training and evaluation rows and :data:`CODE_VERSION`. A rebuild with
 the same inputs finds the run and trains nothing; a broken file is named in a warning and the
-run recomputed (:func:`_read_run`).
+run recomputed (:func:`_read_run`). On a read-only shared cache, new records go to the private
+overlay (:func:`compsem.store.save_to_cache`) and are found there next time; when neither can be
+written the record stays in memory for the run (one warning).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from compsem import encoders, paths, store
 
 from .config import TrainConfig, resolve_backbone
 
-__all__ = ["CODE_VERSION", "data_hash", "backbone_identity", "run_key", "run_path", "run_records"]
+__all__ = ["CODE_VERSION", "data_hash", "backbone_identity", "run_key", "run_path", "run_records", "save_run", "load_run"]
 
 #: bump when a change in training or models changes results (invalidates the run cache)
 CODE_VERSION = "csts-train-5"   # 5: each run records its pair-bootstrap Spearman interval
@@ -65,9 +67,33 @@ def run_key(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFr
     return hashlib.sha1(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:20]
 
 
+def _home(key: str) -> Path:
+    return paths.cache_dir("csts_runs", create=False) / f"{key}.json"
+
+
 def run_path(key: str) -> Path:
-    """``<cache>/csts_runs/<key>.json``: where the record of run ``key`` lives."""
-    return paths.cache_dir("csts_runs") / f"{key}.json"
+    """``<cache>/csts_runs/<key>.json``, or its twin in the overlay when only that exists: where
+    the record of run ``key`` is read."""
+    return store.find_in_cache(_home(key))
+
+
+def save_run(key: str, row: dict) -> Path | None:
+    """Store the record of run ``key`` (atomic; the overlay when the cache is read-only);
+    where it went, or None when nothing could be written (a warning says so)."""
+    where = store.save_to_cache(_home(key), store.json_writer(row, default=float),
+                                what=f"the C-STS run record {key}")
+    if where is None:
+        _MEMORY[key] = row
+    return where
+
+
+#: Records that could not be written anywhere, kept for the rest of the process.
+_MEMORY: dict[str, dict] = {}
+
+
+def load_run(key: str) -> dict | None:
+    """The record of run ``key``: from memory, the cache or the overlay; None when absent or broken."""
+    return _MEMORY.get(key) or _read_run(run_path(key))
 
 
 def _read_run(path: Path) -> dict | None:

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 import pandas as pd
 
-from compsem import embed, encoders, measures, store
+from compsem import embed, encoders, measures
 from compsem.encoders import check_available
 from compsem.encoders.kinds import ModelSlot
 from compsem.faces import PaperRun
@@ -39,7 +39,7 @@ from .data import load_csts, pair_index
 from .prompting import MAX_NEW_TOKENS, PARSERS, build_prompt, build_prompts, parse_answers, run_prompting  # noqa: F401
 # the run cache's key and files (re-exported: the study's face)
 from .runcache import (CODE_VERSION, _read_run, _resolved_precision, backbone_identity,  # noqa: F401
-                       data_hash, run_key, run_path, run_records)
+                       data_hash, load_run, run_key, run_path, run_records, save_run)
 from .splitting import splits, subsample_pairs
 
 __all__ = ["PAPER_RUN", "DEFAULT_TEMPLATE", "resolve_models", "attach", "zero_shot_scores", "zero_shot_textpair", "pair_accuracy",
@@ -149,15 +149,15 @@ def train_and_evaluate(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str
     (``reused: True``). ``extra_evals`` (name → frame) are scored too but kept out of the key
     and the record: a reader's other file (they force a retrain when the run is cached).
     """
-    path = run_path(run_key(encoder, train_df, eval_sets, cfg, seed=seed))
-    cached = _read_run(path) if reuse else None
+    key = run_key(encoder, train_df, eval_sets, cfg, seed=seed)
+    cached = load_run(key) if reuse else None
     if cached is not None and not extra_evals:
         return {**cached, "reused": True}
     model, row = _fit_and_score(encoder, train_df, eval_sets, cfg, seed=seed, trust_remote_code=trust_remote_code)
     from .training import predict  # torch: heavy, only when training
 
     if cached is None:
-        store.write_json(path, row, default=float)
+        save_run(key, row)
     extra = {}
     for name, df in (extra_evals or {}).items():
         extra.update(score_row(predict(model, df), df, prefix=f"{name}_"))
@@ -377,12 +377,12 @@ def run_unit(unit: WorkUnit) -> dict:
 
 def unit_done(unit: WorkUnit) -> bool:
     """Whether the run cache holds a ``"train"`` unit's run."""
-    return run_path(unit.key).is_file()
+    return load_run(unit.key) is not None
 
 
 def store_unit(unit: WorkUnit, row: dict) -> None:
     """Write a run record where :func:`train_and_evaluate` reads it (atomic)."""
-    store.write_json(run_path(unit.key), row, default=float)
+    save_run(unit.key, row)
 
 
 #: The paper's fine-tuning grid at full size (chapter 98): every configuration, three seeds,

@@ -23,11 +23,10 @@ from .base import package_version
 from .lexical import vector_candidates, vectors_path
 from .registry import PANEL, check_spec, sbert_l_path, split_options
 from ..fmt import plural
+from ..settings import setting
+from ..webapi import OPENAI_DEFAULT_URL, base_url
 
 __all__ = ["check_available", "hub_offline", "hub_id_of", "oa_settings"]
-
-#: Default endpoint of ``oa:`` and ``gen:openai:`` specs.
-OPENAI_DEFAULT_URL = "https://api.openai.com/v1"
 
 _TRUE = {"1", "true", "yes", "on"}
 _HUB_PROBE: dict[str, bool] = {}
@@ -42,7 +41,7 @@ def hub_offline() -> bool:
     if endpoint not in _HUB_PROBE:
         try:
             urllib.request.urlopen(urllib.request.Request(endpoint, method="HEAD"),
-                                   timeout=float(os.environ.get("COMPSEM_HUB_TIMEOUT", "3")))
+                                   timeout=float(setting("COMPSEM_HUB_TIMEOUT")))
             _HUB_PROBE[endpoint] = True
         except Exception:  # noqa: BLE001 - any failure means: not reachable
             _HUB_PROBE[endpoint] = False
@@ -52,8 +51,7 @@ def hub_offline() -> bool:
 def oa_settings() -> tuple[str, str]:
     """``(base_url, api_key)`` of OpenAI-compatible endpoints: ``$COMPSEM_OA_BASE_URL``, else
     ``$OPENAI_BASE_URL``, else OpenAI's; the key from ``$OPENAI_API_KEY`` (may be empty)."""
-    url = os.environ.get("COMPSEM_OA_BASE_URL") or os.environ.get("OPENAI_BASE_URL") or OPENAI_DEFAULT_URL
-    return url.rstrip("/"), os.environ.get("OPENAI_API_KEY", "")
+    return base_url(), os.environ.get("OPENAI_API_KEY", "")
 
 
 def hub_id_of(spec: str) -> str | None:

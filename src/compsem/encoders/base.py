@@ -60,18 +60,23 @@ def _file_digest(path: str, size: int, mtime_ns: int) -> str:
     return file_sha256(path)
 
 
-def weights_digest(folder: str | os.PathLike) -> str:
-    """SHA-256 (first 16 hex digits) over the weight and config files of a model folder.
+def _counted(rel: Path) -> bool:
+    """A model folder's file that can change its vectors: every file but a README and what
+    lies under a hidden name (``.git``, ``.gitattributes``) or ``__pycache__``."""
+    return "README" not in rel.name and not any(part.startswith(".") or part == "__pycache__" for part in rel.parts)
 
-    It is the part of a model's identity that changes when its weights change, so the
-    embedding cache never serves vectors of other weights under the same name.
+
+def weights_digest(folder: str | os.PathLike) -> str:
+    """SHA-256 (first 16 hex digits) over every file of a model folder: weights, config,
+    tokenizer and code (a model's own ``.py`` files, loaded with ``trust_remote_code``).
+
+    It is the part of a model's identity that changes when the model changes, so the
+    embedding cache and the C-STS run cache never serve results of another model under the same
+    name; an edited ``modeling_*.py`` is a new identity. (A folder of only the weight, config
+    and tokenizer files that earlier versions counted keeps its digest.)
     """
     folder = Path(folder)
-    names = sorted(
-        p for p in folder.rglob("*")
-        if p.is_file() and (p.suffix in {".safetensors", ".bin", ".json", ".npy", ".txt", ".model", ".parquet"})
-        and "README" not in p.name
-    )
+    names = sorted(p for p in folder.rglob("*") if p.is_file() and _counted(p.relative_to(folder)))
     h = hashlib.sha256()
     for p in names:
         st = p.stat()

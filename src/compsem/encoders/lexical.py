@@ -4,7 +4,6 @@ seeded Gaussian vector per text."""
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import warnings
 from pathlib import Path
@@ -13,6 +12,7 @@ import numpy as np
 
 from ..measures import DegenerateGeometryWarning
 from ..paths import cache_dir
+from ..settings import setting
 from .base import Encoder, require_package
 from .vectorfile import read_word_vectors
 
@@ -112,8 +112,8 @@ def vector_candidates(name: str) -> list[Path]:
     path = Path(name).expanduser()
     if path.is_absolute():
         return [path]
-    base = Path(os.environ["COMPSEM_VECTORS"]).expanduser() if os.environ.get("COMPSEM_VECTORS") else None
-    return [path, (base or cache_dir("vectors")) / path]
+    base = setting("COMPSEM_VECTORS")
+    return [path, (base or cache_dir("vectors", create=False)) / path]
 
 
 def vectors_path(name: str) -> Path | None:

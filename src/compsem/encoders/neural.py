@@ -15,7 +15,10 @@ from tqdm import tqdm
 
 from ..device import gpu_count, resolve_device, torch_dtype
 from ..errors import HubUnavailableError, WebAPIError, check_trust_remote_code
-from ..webapi import RateLimiter, post_json
+from ..fmt import plural
+from ..settings import setting
+from ..webapi import OPENAI_DEFAULT_URL, RateLimiter, post_json
+from ..webapi import base_url as checked_base_url
 from . import onnx as onnx_backend
 from .base import Encoder, looks_like_hub_failure, quiet_transformers, require_package, weights_digest
 
@@ -253,11 +256,11 @@ class OpenAIEmbeddingEncoder(Encoder):
                  timeout: float = 60.0, retries: int = 5, opener=None):
         self.spec = spec or f"oa:{model}"
         self.model = model
-        url = base_url or os.environ.get("COMPSEM_OA_BASE_URL") or os.environ.get("OPENAI_BASE_URL")
-        self.base_url = (url or "https://api.openai.com/v1").rstrip("/")
+        self.base_url = checked_base_url(base_url)   # refused here, before any request: http elsewhere, credentials
+        url = None if self.base_url == OPENAI_DEFAULT_URL else self.base_url
         self.api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "")
-        self.request_size = int(request_size or os.environ.get("COMPSEM_OA_BATCH", "128"))
-        rate = rate_limit if rate_limit is not None else float(os.environ.get("COMPSEM_OA_RATE", "5"))
+        self.request_size = int(request_size or setting("COMPSEM_OA_BATCH"))
+        rate = rate_limit if rate_limit is not None else float(setting("COMPSEM_OA_RATE"))
         self.limiter = RateLimiter(rate)
         self.timeout, self.retries, self._opener = timeout, retries, opener
         dim = OPENAI_EMBEDDING_DIMS.get(model) if url is None else None
@@ -273,14 +276,23 @@ class OpenAIEmbeddingEncoder(Encoder):
                            api_key=self.api_key, timeout=self.timeout, retries=self.retries,
                            limiter=self.limiter, opener=self._opener)
         try:
-            rows = sorted(answer["data"], key=lambda d: d.get("index", 0))
-            out = np.asarray([r["embedding"] for r in rows], dtype=np.float32)
+            rows = list(answer["data"])
+            index = [r["index"] for r in rows]
+            out = np.asarray([r["embedding"] for r in rows], dtype=np.float64)
         except (KeyError, TypeError, ValueError) as exc:
-            raise WebAPIError(f"{self.spec}: unexpected answer from {self.base_url}: {str(answer)[:300]}") from exc
+            raise WebAPIError(f"{self.spec}: unexpected answer from {self.base_url} (each item of 'data' needs an "
+                              f"'index' and an 'embedding'): {str(answer)[:300]}") from exc
         if out.ndim != 2 or out.shape[0] != len(texts):
             raise WebAPIError(f"{self.spec}: {self.base_url} returned {out.shape[0] if out.ndim else 0} vectors "
                               f"for {len(texts)} texts")
-        return out
+        if sorted(i if isinstance(i, int) and not isinstance(i, bool) else -1 for i in index) != list(range(len(texts))):
+            raise WebAPIError(f"{self.spec}: {self.base_url} answered with 'index' values that are not 0 to "
+                              f"{len(texts) - 1} once each (duplicated, missing or not whole numbers): refused")
+        bad = int((~np.isfinite(out)).any(axis=1).sum())
+        if bad or (np.abs(out) > np.finfo(np.float32).max).any():
+            raise WebAPIError(f"{self.spec}: {self.base_url} answered with {plural(max(bad, 1), 'vector')} holding a "
+                              "non-finite component (NaN or infinity): refused, nothing is cached")
+        return out[np.argsort(index)].astype(np.float32)
 
     def _encode(self, texts, *, batch_size, show_progress):
         starts = range(0, len(texts), self.request_size)

@@ -6,15 +6,15 @@ See :mod:`compsem.encoders` for the spec grammar.
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import ModelNotInstalledError, UnknownModelError, check_trust_remote_code
+from ..errors import ModelNotInstalledError, SettingError, UnknownModelError, check_trust_remote_code
 from ..paths import repo_root
 from ..reference import paper_models, paper_panel
+from ..settings import MAX_SPEC_CHARS, check_text, setting, whole_number
 from .base import Encoder, package_version, require_package
 from .lexical import BowEncoder, GloveEncoder, RandomEncoder, WordVectorEncoder
 from .neural import (OFFLINE_SPECS, POOLINGS, HFMeanPoolingEncoder, OpenAIEmbeddingEncoder, SentenceTransformerEncoder,
@@ -23,7 +23,7 @@ from ..fmt import noun
 
 __all__ = ["PANEL", "DEFAULT_PANEL", "PanelEntry", "available_encoders", "installed_panel", "models_table",
            "resolve_models", "get_encoder", "describe", "sbert_l_path", "check_spec", "split_options", "POOLINGS",
-           "ENCODER_PREFIXES"]
+           "ENCODER_PREFIXES", "check_spec_text", "SettingError"]
 
 #: Models run by default in every chapter (all offline).
 DEFAULT_PANEL: tuple[str, ...] = OFFLINE_SPECS
@@ -31,8 +31,8 @@ DEFAULT_PANEL: tuple[str, ...] = OFFLINE_SPECS
 
 def sbert_l_path() -> Path:
     """Where ``make models-extra`` unpacks all-mpnet-base-v2 (``$COMPSEM_MODELS_EXTRA`` moves it)."""
-    base = os.environ.get("COMPSEM_MODELS_EXTRA")
-    return (Path(base) if base else repo_root() / "models-extra") / "all-mpnet-base-v2"
+    base = setting("COMPSEM_MODELS_EXTRA")
+    return (base or repo_root() / "models-extra") / "all-mpnet-base-v2"
 
 
 def _sbert_mini(**kw) -> Encoder:
@@ -143,23 +143,54 @@ def _check_options(spec: str, base: str, opts: dict[str, str]) -> None:
     if "pool" in opts and opts["pool"] not in POOLINGS:
         raise UnknownModelError(spec, available_encoders(),
                                 forms=(f"pool={opts['pool']!r} is not one of {', '.join(POOLINGS)}",))
-    if "max_length" in opts and not opts["max_length"].isdigit():
-        raise UnknownModelError(spec, available_encoders(), forms=("max_length must be a positive integer",))
+    if "max_length" in opts:
+        whole_number(opts["max_length"], what=f"model spec {spec!r}", low=1, high=1_000_000,
+                     form="'#max_length=N'")
+
+
+#: Bounds of the sized forms: ``bow:N`` (hashed dimensions) and ``random:N[:SEED]``.
+BOW_MAX, RANDOM_MAX, SEED_MAX = 1_048_576, 65_536, 2**32 - 1
+
+
+def check_spec_text(spec: object) -> str:
+    """The length and character check every spec form (encoders, ``gen:``, ``nli:``) passes
+    first: a non-empty string of at most :data:`~compsem.settings.MAX_SPEC_CHARS` characters
+    without NUL or line breaks; returned stripped."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise UnknownModelError(repr(spec), available_encoders())
+    spec = check_text(spec.strip(), what="model spec", limit=MAX_SPEC_CHARS,
+                      form="a model name, a 'prefix:NAME' form or a local path")
+    if any(len(part) > 255 for part in spec.split("/")):
+        raise SettingError(f"model spec {spec[:60]!r}... has a name or path part longer than 255 characters, more "
+                           "than a file name may hold (a model name, a 'prefix:NAME' form or a local path)")
+    return spec
+
+
+def _check_sized(spec: str, base: str) -> None:
+    if base.startswith("bow:"):
+        whole_number(base[4:], what=f"model spec {spec!r}", low=1, high=BOW_MAX, form="'bow:N' (hashed dimensions)")
+    elif base.startswith("random:"):
+        dim, colon, seed = base[7:].partition(":")
+        whole_number(dim, what=f"model spec {spec!r}", low=1, high=RANDOM_MAX, form="'random:N[:SEED]' (N dimensions)")
+        if colon:
+            whole_number(seed, what=f"model spec {spec!r}", low=0, high=SEED_MAX, form="'random:N:SEED' (the seed)")
+    elif base.startswith(("vec:", "oa:")) and not base.split(":", 1)[1].strip():
+        raise UnknownModelError(spec, available_encoders(), forms=("'vec:PATH'", "'oa:MODEL'"))
 
 
 def check_spec(spec: str) -> str:
     """Check that ``spec`` names an encoder this project can build; return it stripped.
 
+    The one check of the encoder grammar: lengths (:func:`check_spec_text`), the bounds of
+    ``bow:N`` (1 to 1,048,576) and ``random:N[:SEED]`` (N from 1 to 65,536), and the options.
     Nothing is loaded or downloaded. Raises :class:`UnknownModelError` (with what is
-    available) for an unknown name or a bad ``#option``.
+    available) for an unknown name or a bad ``#option``, :class:`~compsem.errors.SettingError`
+    for a value out of bounds (naming the spec and the accepted form).
     """
-    if not isinstance(spec, str) or not spec.strip():
-        raise UnknownModelError(repr(spec), available_encoders())
-    spec = spec.strip()
+    spec = check_spec_text(spec)
     base, opts = split_options(spec)
-    if base in PANEL or base.startswith(ENCODER_PREFIXES) or "/" in base or Path(base).exists():
-        if base.startswith(("vec:", "oa:")) and not base.split(":", 1)[1].strip():
-            raise UnknownModelError(spec, available_encoders(), forms=("'vec:PATH'", "'oa:MODEL'"))
+    if base in PANEL or base.startswith(ENCODER_PREFIXES) or "/" in base or Path(base).expanduser().exists():
+        _check_sized(spec, base)
         _check_options(spec, base, opts)
         return spec
     raise UnknownModelError(spec, available_encoders())

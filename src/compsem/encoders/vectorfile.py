@@ -3,12 +3,16 @@
 Every defect is named with the file and the line (text) or the vector number (binary): a line
 that is not a word followed by numbers, a number that does not parse, a non-finite component
 (``nan``, ``inf``: it would spread into every text that uses the word), a row of another width, a
-``count dim`` header that the rows do not match, an empty or truncated file. A word that occurs
-twice keeps its first vector, with one warning naming how many and where.
+``count dim`` header that the rows do not match or that announces more than the file can hold,
+an empty or truncated file. Errors name positions (line, field, vector), never the file's text:
+``vec:`` may be pointed at any file, and its first line must not end up in a message. A word that
+occurs twice keeps its first vector, with one warning naming how many and where (emitted only
+once the whole file has been read as word vectors).
 """
 
 from __future__ import annotations
 
+import os
 import warnings
 from pathlib import Path
 
@@ -35,13 +39,18 @@ def _read_bin(path: Path) -> tuple[dict[str, int], np.ndarray]:
     words: dict[str, int] = {}
     dups: list[tuple[str, str, str]] = []
     with open(path, "rb") as f:
-        head = f.readline().split()
+        first = f.readline(200)
+        head = first.split()
         if len(head) != 2 or not all(x.isdigit() for x in head):
-            what = "the file is empty" if not head else f"got {b' '.join(head)[:60]!r}"
+            what = "the file is empty" if not head else "its first line is not two whole numbers"
             raise DataError(f"line 1: a word2vec binary file starts with 'count dim'; {what}", file=str(path))
         n, dim = (int(x) for x in head)
         if n == 0 or dim == 0:
             raise DataError(f"line 1: header says {n} vectors of {dim} numbers: no word vectors", file=str(path))
+        room = os.fstat(f.fileno()).st_size - len(first)
+        if dim > 1_000_000 or n * (4 * dim + 1) > room:   # each vector: a word, a space, 4 bytes a number
+            raise DataError(f"line 1: the header announces {n:,} vectors of {dim:,} numbers, more than the "
+                            f"{room:,} bytes after it can hold (or over 1,000,000 numbers a vector)", file=str(path))
         out = np.empty((n, dim), dtype=np.float32)
         width = 4 * dim
         for i in range(n):
@@ -61,8 +70,7 @@ def _read_bin(path: Path) -> tuple[dict[str, int], np.ndarray]:
     bad = np.flatnonzero(~np.isfinite(out).all(axis=1))
     if bad.size:
         i = int(bad[0])
-        word = next(w for w, k in words.items() if k == i) if i in words.values() else "?"
-        raise DataError(f"vector {i + 1} (word {word!r}) has a non-finite component ({plural(bad.size, 'such vector')})",
+        raise DataError(f"vector {i + 1} has a non-finite component ({plural(bad.size, 'such vector')})",
                         file=str(path))
     _duplicates(path, dups)
     return words, out
@@ -84,7 +92,7 @@ def _read_text(path: Path) -> tuple[dict[str, int], np.ndarray]:
             if not line.strip():
                 continue
             if len(parts) < 2:
-                raise DataError(f"line {lineno}: a word and its numbers expected, got {line.strip()[:60]!r}",
+                raise DataError(f"line {lineno}: a word and its numbers expected, got one field without spaces",
                                 file=str(path))
             dim = dim or len(parts) - 1
             if len(parts) - 1 != dim:
@@ -92,11 +100,11 @@ def _read_text(path: Path) -> tuple[dict[str, int], np.ndarray]:
             try:
                 vec = np.asarray(parts[1:], dtype=np.float32)
             except ValueError:
-                bad = next(p for p in parts[1:] if not _is_number(p))
-                raise DataError(f"line {lineno}: {bad[:40]!r} is not a number (word {parts[0]!r})",
+                field = next(k for k, p in enumerate(parts[1:], 2) if not _is_number(p))
+                raise DataError(f"line {lineno}: field {field} is not a number (a word and {dim} numbers expected)",
                                 file=str(path)) from None
             if not np.isfinite(vec).all():
-                raise DataError(f"line {lineno}: word {parts[0]!r} has a non-finite component", file=str(path))
+                raise DataError(f"line {lineno}: a non-finite component (nan or inf)", file=str(path))
             if parts[0] in words:
                 dups.append((parts[0], f"line {lineno}", f"line {line_of[words[parts[0]]]}"))
             else:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..encoders import check_spec, get_encoder
+from ..encoders.registry import check_spec_text
 from ..encoders import resolve_models as resolve_encoder_models
 from ..errors import UnknownModelError
 from ..llm import GENERATOR_FORMS, is_generator_spec, make_generator
@@ -99,7 +100,7 @@ def check_scorer_spec(spec: str) -> str:
     """
     if not isinstance(spec, str) or not spec.strip():
         raise _unknown(repr(spec))
-    spec = spec.strip()
+    spec = check_spec_text(spec)
     if spec == "lexical" or is_generator_spec(spec):
         return spec
     if spec.startswith("nli:"):

@@ -26,7 +26,8 @@ from ..encoders.kinds import ModelSlot
 from ..faces import PaperRun
 from ..reference import paper_table
 from ..paths import cache_dir as cache_root
-from ..store import BrokenStoreError, load_npy, read_json, save_npy, write_json
+from ..store import (BrokenStoreError, json_writer, layers, load_npy, npy_writer, read_json, save_npy, save_to_cache,
+                     writable_place, write_atomic, write_json)
 from ..work import WorkUnit, embed_order, encode_chunk, store_vectors, unit_key
 from . import nli as nli_scorer
 from .data import Pool, load_study, unique_texts
@@ -106,7 +107,9 @@ def score_matrix(scorer, texts: Sequence[str], *, cache: bool = True, cache_dir:
     unique_texts(texts)  # refuses an empty list
     checksum = _checksum(texts)
     cache_dir = Path(cache_dir) if cache_dir is not None else cache_root("ssm_scores", create=False)
-    npy, meta = _cache_paths(scorer.identity, checksum, cache_dir)
+    home, _ = _cache_paths(scorer.identity, checksum, cache_dir)
+    npy = next((p for p in layers(home) if p.exists() and p.with_suffix(".json").exists()), home)
+    meta = npy.with_suffix(".json")
     A = None
     if cache and npy.exists() and meta.exists():
         try:   # written atomically (compsem.store); a damaged entry is named and recomputed
@@ -124,13 +127,17 @@ def score_matrix(scorer, texts: Sequence[str], *, cache: bool = True, cache_dir:
         A = _compute(scorer, texts, progress=progress)
         elapsed = time.perf_counter() - t0
         if cache:
+            info = {"identity": scorer.identity, "checksum": checksum, "n": len(texts),
+                    "symmetric": bool(scorer.symmetric), "seconds": round(elapsed, 3),
+                    "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+            # a read-only shared cache: the overlay; neither writable: the matrix in hand is still returned
+            where = save_to_cache(home, npy_writer(A), what=f"the score matrix in {cache_dir}")
             try:
-                save_npy(npy, A)
-                write_json(meta, {"identity": scorer.identity, "checksum": checksum, "n": len(texts),
-                                  "symmetric": bool(scorer.symmetric), "seconds": round(elapsed, 3),
-                                  "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, indent=1)
-            except OSError as exc:   # a read-only or full cache: the matrix in hand is still returned
-                warnings.warn(f"could not store the score matrix in {cache_dir} ({exc}); it is recomputed next "
+                if where is not None:
+                    write_atomic(where.with_suffix(".json"), json_writer(info, indent=1),
+                                 private=where.parent != home.parent)
+            except OSError as exc:
+                warnings.warn(f"could not store the score matrix in {where.parent} ({exc}); it is recomputed next "
                               "time", stacklevel=2)
     R, predicted = _split(scorer, A)
     return (R, predicted) if with_labels else R
@@ -277,7 +284,8 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list[WorkUnit]:
 
 
 def _block_dir() -> Path:
-    return cache_root("ssm_scores", "blocks")
+    """Where score blocks are kept: in the cache, or in the overlay when the cache is read-only."""
+    return writable_place(cache_root("ssm_scores", "blocks", create=False))
 
 
 def run_unit(unit: WorkUnit) -> dict:
@@ -309,7 +317,8 @@ def run_unit(unit: WorkUnit) -> dict:
 
 def unit_done(unit: WorkUnit) -> bool:
     """Whether a ``"score"`` unit's block is stored."""
-    return (_block_dir() / f"{unit.key}.npy").is_file() and (_block_dir() / f"{unit.key}.json").is_file()
+    home = cache_root("ssm_scores", "blocks", create=False) / f"{unit.key}.npy"
+    return any(p.is_file() and p.with_suffix(".json").is_file() for p in layers(home))
 
 
 def store_unit(unit: WorkUnit, result: dict) -> None:
@@ -336,7 +345,8 @@ def store_unit(unit: WorkUnit, result: dict) -> None:
     if result["by_unique"]:
         _, inv = unique_texts(texts)
         A = A[np.ix_(inv, inv)]
-    npy, meta_path = _cache_paths(result["identity"], unit.payload["checksum"], cache_root("ssm_scores"))
+    npy, meta_path = _cache_paths(result["identity"], unit.payload["checksum"],
+                                  writable_place(cache_root("ssm_scores", create=False)))
     save_npy(npy, A)
     write_json(meta_path, {"identity": result["identity"], "checksum": unit.payload["checksum"], "n": len(texts),
                            "symmetric": bool(result["symmetric"]),

@@ -100,7 +100,7 @@ def test_read_only_empty_folder_works_from_the_overlay(tmp_path):
 
 def test_explicitly_read_only_store_keeps_misses_in_memory_without_overlay(tmp_path, monkeypatch):
     path = _fill(tmp_path / "c")
-    monkeypatch.setenv("COMPSEM_CACHE_OVERLAY", str(path))          # the overlay would be the file itself: none
+    monkeypatch.setenv("COMPSEM_CACHE_OVERLAY", str(path.parent))   # the overlay would be the file itself: none
     store = EmbeddingCache(path, readonly=True)
     assert store.overlay is None
     enc = HashEncoder()
