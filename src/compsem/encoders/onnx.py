@@ -37,8 +37,8 @@ import numpy as np
 
 from ..data import file_sha256
 from ..errors import CompsemError
-from ..paths import cache_dir
-from ..store import BrokenStoreError, read_json, write_atomic, write_json
+from ..paths import cache_dir, overlay_dir
+from ..store import BrokenStoreError, private_folder, read_json, write_atomic, write_json
 from .base import package_version
 
 __all__ = ["BACKENDS", "ENV", "SHIPPED", "TOLERANCE", "MIN_TEXTS", "SPEEDUP_MIN", "INT8_LABEL", "EXPORT_VERSION",
@@ -175,9 +175,8 @@ class OnnxBackend:
         main = cache_dir("onnx", create=False) / name
         if (main / "model.onnx").is_file() or _writable(main):
             return main
-        from ..cachestore import overlay_dir   # a read-only shared cache: exports go to the overlay
-
-        return overlay_dir() / "onnx" / name
+        # a read-only shared cache: exports go to this user's private overlay (checked, 0700)
+        return private_folder(overlay_dir()) / "onnx" / name
 
     def _export(self, path: Path) -> None:
         import torch

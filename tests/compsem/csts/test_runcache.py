@@ -34,6 +34,7 @@ def test_a_run_record_is_read_back_and_a_broken_one_is_named(tmp_path, monkeypat
     monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path))
     path = rc.run_path("abc")
     assert path == tmp_path / "csts_runs" / "abc.json" and rc._read_run(path) is None
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text('{"test_spearman": 0.5}')
     assert rc._read_run(path) == {"test_spearman": 0.5}
     path.write_text('{"test_spearman": ')

@@ -27,14 +27,15 @@ def test_package_versions_and_the_install_hint():
 
 
 def test_weights_digest_by_hand(tmp_path):
-    """SHA-256 over (relative name, SHA-256 of the file) of the weight and config files, in name
-    order; README and other suffixes do not count."""
+    """SHA-256 over (relative name, SHA-256 of the file) of every file of the folder (code and
+    notes included), in name order; a README and hidden names do not count."""
     (tmp_path / "sub").mkdir()
-    files = {"config.json": b"{}", "sub/model.safetensors": b"\x00\x01", "vocab.txt": b"a\nb\n"}
+    files = {"config.json": b"{}", "modeling_x.py": b"def f(): pass\n", "notes.rst": b"n",
+             "sub/model.safetensors": b"\x00\x01", "vocab.txt": b"a\nb\n"}
     for name, data in files.items():
         (tmp_path / name).write_bytes(data)
     (tmp_path / "README.md").write_text("ignored")
-    (tmp_path / "notes.rst").write_text("ignored")
+    (tmp_path / ".gitattributes").write_text("ignored")
     h = hashlib.sha256()
     for name in sorted(files):
         h.update(name.encode())

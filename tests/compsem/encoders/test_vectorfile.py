@@ -32,7 +32,10 @@ def test_word2vec_binary_little_endian_float32(tmp_path):
     words, M = read_word_vectors(path)
     assert words == {"red": 0, "car": 1}
     np.testing.assert_array_equal(M, vecs)
-    path.write_bytes(b"2 2\nred " + vecs[0].tobytes())
+    path.write_bytes(b"2 2\nred " + vecs[0].tobytes())       # 12 bytes cannot hold 2 x (2 x 4)
+    with pytest.raises(DataError, match="more than the 12 bytes after it can hold"):
+        read_word_vectors(path)
+    path.write_bytes(b"2 2\nred " + vecs[0].tobytes() + b"\ncarcarcarcar")   # enough bytes, no 2nd vector
     with pytest.raises(DataError, match="truncated after 1 of the 2 vectors"):
         read_word_vectors(path)
 
