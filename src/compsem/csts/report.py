@@ -17,18 +17,18 @@ import seaborn as sns
 from compsem import figures
 from compsem.encoders import validate_texts
 from compsem import reference as _reference
-from compsem.results import Headline, Prose, bootstrap_headline
-from compsem.stats import bootstrap, leader_sentence
+from compsem.results import Headline, Prose, headline_row
+from compsem.stats import leader_sentence
 
-from . import metrics
 from .data import LoadReport, load_csts, pair_index
-from .study import pair_accuracy, zero_shot_scores
+from .study import ZERO_SHOT_DEFAULTS, book_data, pair_accuracy, zero_shot_scores
+from .tables import pair_accuracy_interval, zero_shot_table
 # chapters 22-23 (re-exported: the report face)
 from .views import (_shown, _vs_prior, ablation_values, finetune_chapter_values, finetune_values,  # noqa: F401
                     official_text, other_data_values, ranking_sentence, scaling_figure, scaling_values,
                     seed_figure, setup_text)
 
-__all__ = ["HEADLINES", "VIEWS", "values", "headlines", "try_it", "paper_table", "data_values", "label_figure", "zero_shot_figure",
+__all__ = ["HEADLINES", "VIEWS", "values", "headlines", "headline_data", "try_it", "paper_table", "data_values", "label_figure", "zero_shot_figure",
            "zero_shot_values", "zero_shot_ranking", "prompting_values", "embedded_extreme_pct", "finetune_values", "ranking_sentence", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
 
 #: Part II's headline criterion in the cross-study profile.
@@ -44,16 +44,29 @@ def paper_table(name: str) -> pd.DataFrame:
     return _reference.paper_table("csts", name)
 
 
+def headline_data() -> pd.DataFrame:
+    """The rows chapter 21 scores with its default parameters (:data:`ZERO_SHOT_DEFAULTS`: the
+    re-annotated data, its split, its evaluation sample), which the synthesis scores too."""
+    d = ZERO_SHOT_DEFAULTS
+    parts, _ = book_data(d["data"], split=d["split"], split_seed=d["split_seed"], eval_pairs=d["eval_pairs"],
+                         sample_seed=d["seed"])
+    return parts[d["eval_split"]]
+
+
 def headlines(models: Sequence[str], *, n_boot: int = 1000, seed: int = 0, trust_remote_code: bool = False) -> list[dict]:
-    """Zero-shot pair accuracy on the whole embedded set with the condition attached."""
-    df, _ = load_csts("embedded")
-    hi, lo = pair_index(df)
-    rows = []
-    for m in models:
-        s = zero_shot_scores(df, m, trust_remote_code=trust_remote_code)["attached"].to_numpy()
-        outcome = metrics.pair_outcomes(s[hi], s[lo])
-        rows.append(bootstrap_headline(HEADLINES[0], m, outcome, n_boot=n_boot, seed=seed, scale=100))
-    return rows
+    """Chapter 21's zero-shot pair accuracy with the condition attached, on chapter 21's own rows
+    (:func:`headline_data`) and through the function that writes its result file
+    (:func:`compsem.csts.tables.zero_shot_table`): value and interval are the chapter's
+    ``pair_accuracy_%``, ``pair_accuracy_ci_low`` and ``pair_accuracy_ci_high`` for the same
+    ``n_boot`` and ``seed``."""
+    d = ZERO_SHOT_DEFAULTS
+    df = headline_data()
+    scores = {(m, "attached"): zero_shot_scores(df, m, template=d["template"],
+                                                trust_remote_code=trust_remote_code)["attached"].to_numpy()
+              for m in models}
+    zs = zero_shot_table(scores, df, n_boot=n_boot, seed=seed)
+    return [headline_row(HEADLINES[0], r.model, float(r["pair_accuracy_%"]), float(r.pair_accuracy_ci_low),
+                         float(r.pair_accuracy_ci_high), int(r.n_pairs)) for _, r in zs.iterrows()]
 
 
 def try_it(sentence1: str, sentence2: str, condition_high: str, condition_low: str,
@@ -183,15 +196,13 @@ def zero_shot_ranking(zs: pd.DataFrame, scores: dict, df: pd.DataFrame, models: 
     names = [f"{m} (condition {c})" for m, c in zip(zs["model"], zs["condition"])]
     abs_sentence = leader_sentence(zs["spearman"].abs(), lo, hi, names, what="absolute Spearman", digits=1,
                                    exclude_degenerate=True)
-    h, l_ = pair_index(df, label_ties="exclude")
     est, lows, highs = [], [], []
     for m in models:
         s = np.asarray(scores[(m, "attached")], dtype=float)
-        out = 100 * metrics.pair_outcomes(s[h], s[l_])
-        r = bootstrap(out, n_boot=n_boot, seed=seed, warn=False) if n_boot else None
+        r = pair_accuracy_interval(s, df, n_boot=n_boot, seed=seed)
         est.append(pair_accuracy(s, df))
-        lows.append(r.low if r else np.nan)
-        highs.append(r.high if r else np.nan)
+        lows.append(r.low)
+        highs.append(r.high)
     low_sentence = leader_sentence(est, lows, highs, list(models), what="pair accuracy with the condition attached",
                                    higher=False, digits=1, unit=" %", exclude_degenerate=True, constant=True)
     return {"zs_abs_sentence": Prose(abs_sentence), "zs_low_pairacc_sentence": Prose(low_sentence)}

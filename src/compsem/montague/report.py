@@ -94,6 +94,10 @@ def _gap_boot(a: np.ndarray, b: np.ndarray, n_boot: int, seed: int):
     return float(lo), float(hi), int(a.size + b.size)
 
 
+#: the reason a headline row gives when every comparison behind it ties
+_TIED = "every comparison is a tie"
+
+
 def headlines(models: Sequence[str], *, reading: str = "official", n_boot: int = 1000, seed: int = 0,
               trust_remote_code: bool = False) -> list[dict]:
     """AAN intersectivity, the intersective-vs-privative pair cell and the non-subsectivity gap,
@@ -101,9 +105,9 @@ def headlines(models: Sequence[str], *, reading: str = "official", n_boot: int =
 
     PAIR is chapter 32's (S-I, NS-Pr) cell with its two-way adjective bootstrap; NSGAP chapter
     33's pooled gap. Every row carries ``ties`` (the share of tied comparisons) and
-    ``degenerate``: True when every comparison behind the number ties, so that the value says
-    nothing about the model (the bag of words: 0 under ``<``, 1 under ``≤``); a synthesis
-    leaves such rows out of rankings.
+    ``degenerate``: the reason, in words, when every comparison behind the number ties, so that
+    the value says nothing about the model (the bag of words: 0 under ``<``, 1 under ``≤``),
+    else ``""``; a synthesis leaves such rows out of rankings and prints the reason.
     """
     r = run(list(models), reading=reading, readings=[reading], trust_remote_code=trust_remote_code, progress=False)
     cats = np.asarray(r.vocab.categories)
@@ -111,19 +115,19 @@ def headlines(models: Sequence[str], *, reading: str = "official", n_boot: int =
     rows = []
     for m, res in r.main.items():
         row = bootstrap_headline(_H["AAN"], m, _per_adjective(res.single_aan, 0), n_boot=n_boot, seed=seed)
-        rows.append({**row, "degenerate": False})
+        rows.append({**row, "degenerate": ""})
         t = pair_table(res, n_boot=n_boot, seed=seed).set_index(["type1", "type2"]).loc[("S-I", "NS-Pr")]
         n_adj = int(np.isin(cats, ["S-I", "NS-Pr"]).sum())
         row = headline_row(_H["PAIR"], m, float(t.consistency), float(t.ci_low), float(t.ci_high), n_adj,
                            float(t.tie_rate))
-        rows.append({**row, "degenerate": bool(t.tie_rate >= 1.0)})
+        rows.append({**row, "degenerate": _TIED if t.tie_rate >= 1.0 else ""})
         gap = class_gap(an_table(res, "nonsub", n_boot=0), [m])["gap (non-sub − sub)"].iloc[0]
         ni = _per_adjective(res.nonsub, 0)
         lo, hi, n = _gap_boot(ni[np.isin(cats, ["NS-Pl", "NS-Pr"])], ni[np.isin(cats, ["S-I", "S-NI"])], n_boot, seed)
         valid = np.isfinite(res.an_distances["phrase_adj"] + res.an_distances["phrase_noun"])
         ties = float(res.nonsub_ties[valid].mean()) if valid.any() else float("nan")
         row = headline_row(_H["NSGAP"], m, float(gap), lo, hi, n, ties)
-        rows.append({**row, "degenerate": m in flat})
+        rows.append({**row, "degenerate": _TIED if m in flat else ""})
     return rows
 
 

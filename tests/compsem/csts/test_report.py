@@ -141,3 +141,52 @@ def test_the_ablation_values_put_each_mode_beside_the_papers_table_10():
     assert v["abl_full"] == 46.5 and v["abl_condition_only"] == 44.2
     assert v["abl_full_minus_cond"] == pytest.approx(2.3)
     assert v["abl_p_full"] == 40.11   # Table 10, full input and v["abl_prior"] == 40.8 and v["abl_n_train_pairs"] == 3403
+
+
+def _chapter21_defaults() -> dict:
+    from compsem.book.plan import notebook_parameters
+    from compsem.paths import notebooks_dir
+
+    return notebook_parameters(notebooks_dir() / "21_csts_zeroshot.ipynb")
+
+
+def test_the_headline_scores_chapter_21s_own_rows():
+    # the synthesis reads Part II's number on the rows chapter 21 scores, not on the hand-written set
+    nb = _chapter21_defaults()
+    for key, value in S.ZERO_SHOT_DEFAULTS.items():
+        assert nb[key] == value, key
+    parts, _ = S.book_data(nb["data"], split=nb["split"], split_seed=nb["split_seed"], eval_pairs=nb["eval_pairs"],
+                           sample_seed=nb["seed"])
+    df = parts[nb["eval_split"]]
+    pd.testing.assert_frame_equal(R.headline_data(), df)
+    # the value is the chapter's pair accuracy, worked out here from the outcomes of the untied pairs
+    s = S.zero_shot_scores(df, "bow", template=nb["template"])["attached"].to_numpy()
+    outcomes = []
+    for _, g in df.reset_index(drop=True).assign(score=s).groupby("pair_id"):
+        if set(g.role) == {"high", "low"} and g.label.nunique() == 2:
+            d = g.score[g.role == "high"].iloc[0] - g.score[g.role == "low"].iloc[0]
+            outcomes.append(1.0 if d > 0 else 0.5 if d == 0 else 0.0)
+    want = 100 * np.mean(outcomes)
+    (row,) = R.headlines(["bow"], n_boot=100, seed=1)
+    assert row["value"] == pytest.approx(want) and row["n"] == len(outcomes)
+    assert row["low"] < row["value"] < row["high"] and row["criterion"] == "CSTS"
+    # not the 165 hand-written pairs
+    assert row["n"] != 165
+
+
+@pytest.mark.slow
+def test_the_headline_equals_chapter_21s_result_file(tmp_path):
+    import subprocess
+    import sys
+
+    from compsem.paths import repo_root
+
+    out = tmp_path / "run"
+    subprocess.run([sys.executable, "-m", "compsem", "run", "notebooks/21_csts_zeroshot.ipynb", "--out", str(out),
+                    "--quiet", "-p", "models", '["bow"]', "-p", "textpair_encoder", "", "-p", "n_boot", "200"],
+                   check=True, cwd=repo_root())
+    zs = pd.read_csv(out / "results" / "csts" / "zeroshot.csv").set_index(["model", "condition"])
+    (row,) = R.headlines(["bow"], n_boot=200, seed=0)
+    chapter = zs.loc[("bow", "attached")]
+    assert (row["value"], row["low"], row["high"]) == pytest.approx(
+        (chapter["pair_accuracy_%"], chapter["pair_accuracy_ci_low"], chapter["pair_accuracy_ci_high"]))
