@@ -32,6 +32,7 @@ from urllib.parse import unquote, urlsplit
 
 from .executed import mime
 from .prosecheck import prose_check
+from .rendercheck import render_check
 from ..fmt import plural
 
 __all__ = ["static_check", "browser_check", "notebook_errors", "truncated_cells", "main"]
@@ -276,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     executed = Path(args.executed)
     notebook_problems = notebook_errors(executed) + truncated_cells(executed, Path(args.data)) + prose_check(
-        executed, Path(args.root), Path(args.pages))
+        executed, Path(args.root), Path(args.pages)) + render_check(executed, Path(args.pages))
     if args.notebooks_only:
         for p in notebook_problems:
             print(f"check-book: {p}")
