@@ -25,11 +25,11 @@ from .study import ZERO_SHOT_DEFAULTS, book_data, pair_accuracy, zero_shot_score
 from .tables import pair_accuracy_interval, zero_shot_table
 # chapters 22-23 (re-exported: the report face)
 from .views import (_shown, _vs_prior, ablation_values, finetune_chapter_values, finetune_values,  # noqa: F401
-                    official_text, other_data_values, ranking_sentence, scaling_figure, scaling_values,
-                    seed_figure, setup_text)
+                    official_text, other_data_values, paired_replicates, ranking_sentence, scaling_figure,
+                    scaling_values, seed_figure, seed_spread_text, setup_text)
 
 __all__ = ["HEADLINES", "VIEWS", "values", "headlines", "headline_data", "try_it", "paper_table", "data_values", "label_figure", "zero_shot_figure",
-           "zero_shot_values", "zero_shot_ranking", "prompting_values", "embedded_extreme_pct", "finetune_values", "ranking_sentence", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
+           "zero_shot_values", "zero_shot_ranking", "prompting_values", "embedded_extreme_pct", "finetune_values", "ranking_sentence", "paired_replicates", "seed_spread_text", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
 
 #: Part II's headline criterion in the cross-study profile.
 HEADLINES: tuple[Headline, ...] = (

@@ -39,7 +39,7 @@ def test_finetune_values_against_the_prior():
     assert R._vs_prior(-0.44) == "0.4 points below" and R._vs_prior(float("nan")) == "undefined"
     # loss fell from the first to the last quarter of steps in 2 of 3 runs; 180 s of training = 3 minutes
     assert v["ft_loss_fell_pct"] == pytest.approx(200 / 3) and v["ft_train_minutes"] == 3.0
-    assert v["ft_max_std_text"] == "2.0 points" and v["ft_examples_per_s"] == 20.0
+    assert v["ft_max_std_text"] == "2.0 points (largest standard deviation over seeds)" and v["ft_examples_per_s"] == 20.0
     # the headline (bi/quad+mse): 45.5 against the prior's 40.0, on that run's 498 training pairs
     assert (v["ft_headline_test"], v["ft_headline_vs_prior_text"], v["ft_headline_n_pairs"]) == (
         45.5, "5.5 points above", 498)
@@ -190,3 +190,64 @@ def test_the_headline_equals_chapter_21s_result_file(tmp_path):
     chapter = zs.loc[("bow", "attached")]
     assert (row["value"], row["low"], row["high"]) == pytest.approx(
         (chapter["pair_accuracy_%"], chapter["pair_accuracy_ci_low"], chapter["pair_accuracy_ci_high"]))
+
+
+def _toy_run(preds: dict[str, np.ndarray], df: pd.DataFrame):
+    from types import SimpleNamespace
+
+    return SimpleNamespace(parts={"test": df}, predictions={("m", c, 0, "test"): p for c, p in preds.items()})
+
+
+def _toy_pairs(n_pairs: int, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    labels = rng.integers(1, 6, size=2 * n_pairs).astype(float)
+    return pd.DataFrame({"pair_id": np.repeat([f"p{i:03d}" for i in range(n_pairs)], 2), "label": labels})
+
+
+def test_paired_replicates_match_a_slow_oracle():
+    from scipy.stats import spearmanr
+
+    df = _toy_pairs(30)
+    rng = np.random.default_rng(1)
+    a = df.label.to_numpy() + rng.normal(0, 1.0, len(df))
+    b = a + rng.normal(0, 0.3, len(df))
+    reps = R.paired_replicates(_toy_run({"x": a, "y": b}, df), n_boot=40, seed=3)
+    # the oracle: draw pairs (sorted ids) with the seeded generator, take both rows of each, Spearman x100
+    ids = sorted(df.pair_id.unique())
+    draws = np.random.default_rng(3).integers(0, len(ids), size=(40, len(ids)))
+    for name, pred in (("x", a), ("y", b)):
+        want = []
+        for row in draws:
+            rows = [i for j in row for i in np.flatnonzero(df.pair_id.to_numpy() == ids[j])]
+            want.append(100 * spearmanr(pred[rows], df.label.to_numpy()[rows]).statistic)
+        assert reps[name] == pytest.approx(np.array(want))
+
+
+def test_the_top_configuration_is_clear_only_when_the_paired_interval_excludes_zero():
+    df = _toy_pairs(200)
+    rng = np.random.default_rng(2)
+    gold = df.label.to_numpy()
+    good = gold + rng.normal(0, 1.0, len(df))
+    same = good + rng.normal(0, 0.01, len(df))        # the same predictions up to noise: no real difference
+    poor = gold + rng.normal(0, 4.0, len(df))
+    run = _toy_run({"a": good, "b": same, "c": poor}, df)
+    reps = R.paired_replicates(run, n_boot=300)
+    rho = {k: 100 * pd.Series(v).corr(pd.Series(gold), method="spearman") for k, v in
+           {"a": good, "b": same, "c": poor}.items()}
+    summary = pd.DataFrame({"config": list(rho), "test_spearman_mean": list(rho.values())})
+    leader = max(rho, key=rho.get)
+    other = "b" if leader == "a" else "a"
+    s = R.ranking_sentence(summary, replicates=reps)
+    assert s.startswith(f"`{leader}` has the highest test Spearman ({rho[leader]:.1f}), but its lead over `{other}`")
+    assert "`c`" not in s and "indistinguishable on these test pairs" in s
+    two = summary[summary.config.isin([leader, "c"])]
+    s = R.ranking_sentence(two, replicates=reps)
+    assert "its lead over every other configuration has a paired 95 % interval above zero" in s and "`c`" in s
+
+
+def test_one_seed_says_the_spread_is_not_measured_and_gives_the_papers():
+    summary = pd.DataFrame({"config": ["bi/mse"], "test_spearman_std": [np.nan]})
+    text = R.seed_spread_text(summary)
+    t3 = R.paper_table("table3_finetune")
+    assert text == (f"not measured here (one seed per configuration); the paper's Table 3 reports seed standard "
+                    f"deviations from {t3.spearman_std.min():.1f} to {t3.spearman_std.max():.1f} points over 3 seeds")
