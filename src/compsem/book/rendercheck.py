@@ -211,16 +211,28 @@ def _table_rows(nb_cells: list[dict], i: int) -> int | None:
     return n
 
 
+def _nearest_table(cs: list[dict], near) -> int | None:
+    """Body rows of the first table among the cells ``near`` (in order), stopping at the first
+    Markdown cell without one: the table a sentence points to lies between it and the next prose."""
+    for j in near:
+        n = _table_rows(cs, j)
+        if n is not None:
+            return n
+        if cs[j].get("cell_type") == "markdown":
+            return None
+    return None
+
+
 def dangling_tables(executed_dir: Path) -> list[str]:
-    """"The table above/below" in prose where the nearest table that way (within the three
-    cells before, or after) is missing or has no rows."""
+    """"The table above/below" in prose where the nearest table that way (between this prose and
+    the next Markdown cell that way) is missing or has no rows."""
     problems = []
     for nb in _notebooks(executed_dir):
         cs = _cells(nb)
         for i, prose in rendered_prose(nb):
             for m in dict.fromkeys(x.group(1).lower() for x in _ABOVE.finditer(prose)):
-                near = range(i - 1, max(-1, i - 4), -1) if m == "above" else range(i + 1, min(len(cs), i + 4))
-                rows = next((n for j in near if (n := _table_rows(cs, j)) is not None), None)
+                near = range(i - 1, -1, -1) if m == "above" else range(i + 1, len(cs))
+                rows = _nearest_table(cs, near)
                 if rows is None:
                     problems.append(f"{nb.name}: cell {i} speaks of the table {m}, but there is no table {m} it")
                 elif rows == 0:

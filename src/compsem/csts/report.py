@@ -29,7 +29,7 @@ from .views import (_shown, _vs_prior, ablation_values, finetune_chapter_values,
                     scaling_values, seed_figure, seed_spread_text, setup_text)
 
 __all__ = ["HEADLINES", "VIEWS", "values", "headlines", "headline_data", "try_it", "paper_table", "data_values", "label_figure", "zero_shot_figure",
-           "zero_shot_values", "zero_shot_ranking", "prompting_values", "embedded_extreme_pct", "finetune_values", "ranking_sentence", "paired_replicates", "seed_spread_text", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
+           "zero_shot_values", "zero_shot_ranking", "prompting_values", "prompting_demo", "prompting_run_values", "embedded_extreme_pct", "finetune_values", "ranking_sentence", "paired_replicates", "seed_spread_text", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
 
 #: Part II's headline criterion in the cross-study profile.
 HEADLINES: tuple[Headline, ...] = (
@@ -145,6 +145,24 @@ def prompting_values(parsed: dict, t11: pd.DataFrame, t4: pd.DataFrame) -> dict:
     return out
 
 
+def prompting_demo(samples: Sequence[str], parsed: dict) -> pd.DataFrame:
+    """The sample answers beside what each parser reads from them (``parsed``: rule →
+    :func:`compsem.csts.prompting.parse_answers` result), two decimals; an answer a parser cannot
+    read says "invalid" (the chapter replaces it by a random draw)."""
+    cols = {rule: ["invalid" if not np.isfinite(v) else f"{v:.2f}" for v in res["parsed"]] for rule, res in parsed.items()}
+    return pd.DataFrame({"answer": list(samples), **cols})
+
+
+def prompting_run_values(runs: pd.DataFrame, queries: pd.DataFrame, base: pd.DataFrame) -> dict:
+    """Glue values of the prompting chapter's own run: the query rows, the condition prior on them
+    and the sentence over the run's table, which says when no generator ran (no table then)."""
+    sentence = ("The table above lists, per instruction and number of shots, the invalid rate and the correlations "
+                f"on the {len(queries):,} query rows." if len(runs) else
+                "No generator was named in this run, so there is no table of results above; name one in `models` "
+                f"to score the {len(queries):,} query rows.")
+    return {"pr_n_eval": len(queries), "pr_prior": float(base.spearman.iloc[0]), "pr_runs_sentence": Prose(sentence)}
+
+
 def embedded_extreme_pct() -> float:
     """Share (%) of the embedded hand-written set's labelled rows whose label is 1 or 5."""
     emb, _ = load_csts("embedded")
@@ -230,12 +248,23 @@ def zero_shot_values(zs: pd.DataFrame, scores: dict, df: pd.DataFrame, models: S
         "zs_paper_stsb_min": float(paper[~paper["model"].str.startswith("RoBERTa")]["stsb_spearman"].min()),
         "zs_n_pairs": n_pairs, "zs_n_rows": len(df), "zs_pairacc_se": se, "zs_n_above": n_above, "zs_n_below": n_below,
         "zs_n_attached": len(att),
-        "zs_share_up_min": min(100 * float(np.mean(r[np.isfinite(r)] > 0)) for r in rise.values()),
+        "zs_share_up_min": (up := min(100 * float(np.mean(r[np.isfinite(r)] > 0)) for r in rise.values())),
+        "zs_share_up_text": Prose(_share_text(up)),
         "zs_worst_model": worst, "zs_worst_pairacc": pair_accuracy(scores[(worst, "attached")], df),
         "zs_rise_high": float(np.nanmean(rise[worst][is_hi])), "zs_rise_low": float(np.nanmean(rise[worst][~is_hi])),
         "zs_prior_spearman": float(prior["spearman"]), "zs_prior_pairacc": float(prior["pair_accuracy"]),
         **zero_shot_ranking(zs, scores, df, models, n_boot=n_boot, seed=seed),
     }
+
+
+def _share_text(pct: float) -> str:
+    """"in every row" at 100 %, else "in at least x % of the rows" with x rounded *down* to one
+    decimal, so that "at least" stays true (99.96 reads 99.9, never "at least 100 %")."""
+    if not np.isfinite(pct):
+        return "in an undefined share of the rows"
+    if pct >= 100:
+        return "in every row"
+    return f"in at least {np.floor(pct * 10) / 10:.1f} % of the rows"
 
 
 #: the chapter views whose glue values :func:`values` computes

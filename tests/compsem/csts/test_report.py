@@ -251,3 +251,22 @@ def test_one_seed_says_the_spread_is_not_measured_and_gives_the_papers():
     t3 = R.paper_table("table3_finetune")
     assert text == (f"not measured here (one seed per configuration); the paper's Table 3 reports seed standard "
                     f"deviations from {t3.spearman_std.min():.1f} to {t3.spearman_std.max():.1f} points over 3 seeds")
+
+
+def test_a_share_below_100_never_reads_at_least_100():
+    assert R._share_text(99.96) == "in at least 99.9 % of the rows"
+    assert R._share_text(100.0) == "in every row"
+    assert R._share_text(87.25) == "in at least 87.2 % of the rows"
+
+
+def test_the_prompting_demo_says_invalid_and_the_run_sentence_says_when_there_is_no_table():
+    samples = ["4.0", "no idea"]
+    parsed = {"official": S.parse_answers(samples, rule="official")}
+    demo = R.prompting_demo(samples, parsed)
+    assert list(demo["official"]) == ["4.00", "invalid"]
+    base = pd.DataFrame({"spearman": [40.0]})
+    queries = pd.DataFrame({"x": range(3)})
+    v = R.prompting_run_values(pd.DataFrame(), queries, base)
+    assert v["pr_runs_sentence"].startswith("No generator was named in this run, so there is no table")
+    v = R.prompting_run_values(pd.DataFrame({"k": [0]}), queries, base)
+    assert v["pr_runs_sentence"].startswith("The table above lists") and "3 query rows" in v["pr_runs_sentence"]
