@@ -15,9 +15,10 @@ import numpy as np
 import pandas as pd
 
 from .. import measures as M
+from ..fmt import p_value
 from ..encoders import validate_texts
 from ..results import Headline, Prose, bootstrap_headline, glue_all, headline_row
-from ..stats import bootstrap, leader_sentence
+from ..stats import bootstrap, join_names, leader_sentence
 from .data import CATEGORIES, join_phrase, load_vocabulary
 from .metrics import READINGS, TIE_TOL, Rules, non_subsectivity, pair_intersectivity, rules_for, single_intersectivity
 from .reproduce import (compare_with_paper, decomposition_view, paper_model_of, paper_table, reproduced_beside,
@@ -62,10 +63,13 @@ def styled(frame: pd.DataFrame, decimals: int = 4):
 
 
 def by_class(cells: pd.DataFrame, models: Sequence[str] | None = None, *, value: str = "consistency",
-             decimals: int = 3) -> pd.DataFrame:
-    """A tidy per-class table as models × classes (in :data:`CATEGORIES` order), rounded."""
+             decimals: int | None = None) -> pd.DataFrame:
+    """A tidy per-class table as models × classes (in :data:`CATEGORIES` order); rounded only
+    with ``decimals`` (:func:`styled` rounds for display, so a paper's cell keeps its printed
+    digits: 0.5595 stays 0.5595, never 0.560 printed as 0.5600)."""
     m = cells.pivot(index="model", columns="category", values=value)
-    return shown(m.reindex(index=list(models) if models is not None else None, columns=list(CATEGORIES)), decimals)
+    m = m.reindex(index=list(models) if models is not None else None, columns=list(CATEGORIES))
+    return m if decimals is None else shown(m, decimals)
 
 
 def relation(test: str, reading: str | Rules = "official") -> str:
@@ -265,11 +269,35 @@ def _pairs_values(v: PairsView) -> dict:
     for key, start in [("pairs_rule_moved", "test II"), ("pairs_strings_moved", "strings")]:
         out[key] = float(dec[dec.step.str.startswith(start)].moved.iloc[0]) if len(dec) else np.nan
     out["pairs_perm_p_ref"] = cell(v.tests, "perm_p", model=ref) if ref else np.nan
+    out["pairs_perm_p_text"] = _p_text(out["pairs_perm_p_ref"])
     spread = score_spread(v.scores.score.to_numpy(), r.vocab)
     for c, x in spread["class_means"].items():
         out[f"pair_mean_{c.replace('-', '')}"] = x
-    out.update({"pair_within_sd": spread["within_sd"], "pair_between_sd": spread["between_sd"]})
+    out.update({"pair_within_sd": spread["within_sd"], "pair_between_sd": spread["between_sd"],
+                "pair_class_order": Prose(class_order_sentence(v.scores, what="mean pair score",
+                                                               n_boot=v.params["n_boot"], seed=v.params["seed"]))})
     return out
+
+
+def _p_text(p: float) -> str:
+    """"p = 0.004" or "p < 0.001" (:func:`compsem.fmt.p_value`: a permutation p is never 0)."""
+    v = p_value(p, na="undefined")
+    return f"p {v}" if v.startswith("<") else f"p = {v}"
+
+
+def class_order_sentence(scores: pd.DataFrame, *, what: str, n_boot: int = 1000, seed: int = 0) -> str:
+    """Which adjective class has the highest mean score, said only as far as the classes'
+    bootstrap intervals (adjectives resampled within each class) allow
+    (:func:`compsem.stats.leader_sentence`), and whether that mean is clear of 0.5; the
+    permutation test says only that the classes differ, never in which order."""
+    g = {c: bootstrap(d["score"].to_numpy(), n_boot=n_boot, seed=seed, warn=False)
+         for c, d in scores.groupby("category", sort=False)}
+    names = list(g)
+    lead = leader_sentence([g[c].estimate for c in names], [g[c].low for c in names], [g[c].high for c in names],
+                           names, what=what, noun="class", exclude_degenerate=True)
+    half = [c for c in names if g[c].low <= 0.5 <= g[c].high]
+    tail = (f" The intervals of {join_names(half)} contain 0.5." if half else " No class's interval contains 0.5.")
+    return lead + tail + " (95 % intervals over the adjectives of each class.)"
 
 
 def _nonsub_values(v: NonsubView) -> dict:
@@ -282,14 +310,17 @@ def _nonsub_values(v: NonsubView) -> dict:
     for key in keys:
         out.setdefault(f"ns_spell_{key}_max", np.nan)
     d = v.direction
-    real = d[~d.degenerate]
+    real = d[~d.index.isin(v.degenerate)]
     out.update({"ns_n_right_direction": int((real["gap (non-sub − sub)"] > 0).sum()), "ns_n_models": len(real),
                 "ns_n_degenerate": len(v.degenerate), "ns_degenerate": ", ".join(v.degenerate) or "none",
                 "ns_perm_p_ref": cell(v.tests, "perm_p", model=ref) if ref else np.nan,
+                "ns_perm_p_text": _p_text(cell(v.tests, "perm_p", model=ref) if ref else np.nan),
                 "ns_gap_ref": float(d.loc[ref, "gap (non-sub − sub)"]) if ref else np.nan,
                 "ns_relation": relation("nonsub", r.reading)})
     spread = score_spread(v.scores.score.to_numpy(), r.vocab)
-    out.update({"ns_within_sd": spread["within_sd"], "ns_between_sd": spread["between_sd"]})
+    out.update({"ns_within_sd": spread["within_sd"], "ns_between_sd": spread["between_sd"],
+                "ns_class_order": Prose(class_order_sentence(v.scores, what="mean consistency",
+                                                             n_boot=v.params["n_boot"], seed=v.params["seed"]))})
     return out
 
 
