@@ -243,7 +243,10 @@ def _ssm_values(tab: pd.DataFrame) -> dict:
                                             list(rel.index), what="RSA with the reference")),
         "ssm_sparsity_sentence": Prose(leader_sentence(rel["sparsity"], rel.get("sparsity_low", nan),
                                                  rel.get("sparsity_high", nan), list(rel.index),
-                                                 what="sparsity, the densest space", digits=3)),
+                                                 # the paper's sparsity: smaller is sparser, so the
+                                                 # highest value is the least sparse (densest) space
+                                                 what="sparsity value (smaller is sparser): the least sparse, "
+                                                      "densest space", digits=3)),
         "ssm_dis_count": Prose(plural(len(dis), "asymmetric scorer")),
         "ssm_best_rsa_name": best, "ssm_best_rsa": float(rel.loc[best, "rsa"]),
         "ssm_best_rsa_lo": float(rel.loc[best].get("rsa_low", np.nan)),
