@@ -29,7 +29,7 @@ from .views import (_shown, _vs_prior, ablation_values, finetune_chapter_values,
                     scaling_values, seed_figure, seed_spread_text, setup_text)
 
 __all__ = ["HEADLINES", "VIEWS", "values", "headlines", "headline_data", "try_it", "paper_table", "data_values", "label_figure", "zero_shot_figure",
-           "zero_shot_values", "zero_shot_ranking", "prompting_values", "prompting_demo", "prompting_run_values", "embedded_extreme_pct", "finetune_values", "ranking_sentence", "paired_replicates", "seed_spread_text", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
+           "zero_shot_values", "zero_shot_ranking", "prompting_values", "table8_view", "with_paper_column", "prompting_demo", "prompting_run_values", "embedded_extreme_pct", "finetune_values", "ranking_sentence", "paired_replicates", "seed_spread_text", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
 
 #: Part II's headline criterion in the cross-study profile.
 HEADLINES: tuple[Headline, ...] = (
@@ -143,6 +143,24 @@ def prompting_values(parsed: dict, t11: pd.DataFrame, t4: pd.DataFrame) -> dict:
         out[f"pr_demo_invalid_{rule}"] = float(res["invalid_rate"])
         out[f"pr_demo_oor_{rule}"] = float(res["out_of_range_rate"])
     return out
+
+
+def table8_view() -> pd.DataFrame:
+    """The paper's Table 8 as a page shows it: the transform flag as yes/no, the tri-encoder
+    operation only where the paper gives one ("–" for cross- and bi-encoders, as the paper
+    prints), indexed by model and encoding."""
+    t = paper_table("table8_best_settings")
+    t = t.assign(transform=t["transform"].map(lambda v: "yes" if str(v).strip().lower() == "true" else "no"),
+                 tri_op=t["tri_op"].fillna("–"))
+    return t.rename(columns={"tri_op": "tri-encoder op. (tri only)"}).set_index(["model", "encoding"])
+
+
+def with_paper_column(table: pd.DataFrame, paper: pd.Series, label: str) -> pd.DataFrame:
+    """``table`` with the paper's value for each row (``paper``, indexed like ``table``) in a
+    column ``label``, one decimal; a row the paper has no number for (the condition prior) says
+    "not in the paper"."""
+    col = table.index.map(paper)
+    return table.assign(**{label: ["not in the paper" if pd.isna(v) else f"{float(v):.1f}" for v in col]})
 
 
 def prompting_demo(samples: Sequence[str], parsed: dict) -> pd.DataFrame:

@@ -270,3 +270,14 @@ def test_the_prompting_demo_says_invalid_and_the_run_sentence_says_when_there_is
     assert v["pr_runs_sentence"].startswith("No generator was named in this run, so there is no table")
     v = R.prompting_run_values(pd.DataFrame({"k": [0]}), queries, base)
     assert v["pr_runs_sentence"].startswith("The table above lists") and "3 query rows" in v["pr_runs_sentence"]
+
+
+def test_paper_tables_as_shown_say_what_an_empty_cell_means():
+    t8 = R.table8_view()
+    assert set(t8["transform"]) <= {"yes", "no"} and not t8.isna().any().any()
+    raw = R.paper_table("table8_best_settings")
+    n_tri = int(raw["tri_op"].notna().sum())
+    assert (t8["tri-encoder op. (tri only)"] != "–").sum() == n_tri
+    table = pd.DataFrame({"x": [1.0, 2.0]}, index=["full", "condition prior"])
+    out = R.with_paper_column(table, pd.Series({"full": 43.21}), "paper")
+    assert list(out["paper"]) == ["43.2", "not in the paper"]
