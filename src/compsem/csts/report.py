@@ -21,6 +21,7 @@ from compsem.results import Headline, Prose, headline_row
 from compsem.stats import leader_sentence
 
 from .data import LoadReport, load_csts, pair_index
+from .differs import differs_values  # noqa: F401  (chapters 21-23, re-exported: the report face)
 from .study import ZERO_SHOT_DEFAULTS, book_data, pair_accuracy, zero_shot_scores
 from .tables import pair_accuracy_interval, zero_shot_table
 # chapters 22-23 (re-exported: the report face)
@@ -29,7 +30,7 @@ from .views import (_shown, _vs_prior, ablation_values, finetune_chapter_values,
                     scaling_values, seed_figure, seed_spread_text, setup_text)
 
 __all__ = ["HEADLINES", "VIEWS", "values", "headlines", "headline_data", "try_it", "paper_table", "data_values", "label_figure", "zero_shot_figure",
-           "zero_shot_values", "zero_shot_ranking", "prompting_values", "table8_view", "with_paper_column", "prompting_demo", "prompting_run_values", "embedded_extreme_pct", "finetune_values", "ranking_sentence", "paired_replicates", "seed_spread_text", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
+           "zero_shot_values", "zero_shot_ranking", "prompting_values", "differs_values", "table8_view", "with_paper_column", "prompting_demo", "prompting_run_values", "embedded_extreme_pct", "finetune_values", "ranking_sentence", "paired_replicates", "seed_spread_text", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
 
 #: Part II's headline criterion in the cross-study profile.
 HEADLINES: tuple[Headline, ...] = (
