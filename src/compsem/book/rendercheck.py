@@ -78,8 +78,12 @@ def _substitute(markdown: str, glued: dict[str, tuple[str, str]]) -> str:
     return _ROLE.sub(value, markdown)
 
 
+_DIRECTIVE = re.compile(r"^(```+|~~~+)\{[\w:-]+\}[^\n]*\n((?:[ \t]*:[\w-]+:[^\n]*\n)*)(.*?)^\1\s*$", re.S | re.M)
+
+
 def _strip(md: str) -> str:
-    return _strip_code_blocks(md)
+    """The running prose: a directive's body (an admonition's text) is kept, code and maths go."""
+    return _strip_code_blocks(_DIRECTIVE.sub(lambda m: m.group(3), md))
 
 
 def rendered_prose(nb: Path) -> list[tuple[int, str]]:

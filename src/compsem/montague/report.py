@@ -17,7 +17,7 @@ import pandas as pd
 from .. import measures as M
 from ..fmt import p_value
 from ..encoders import validate_texts
-from ..results import Headline, Prose, bootstrap_headline, glue_all, headline_row
+from ..results import Headline, PlainText, Prose, bootstrap_headline, glue_all, headline_row
 from ..stats import bootstrap, join_names, leader_sentence
 from .data import CATEGORIES, join_phrase, load_vocabulary
 from .metrics import READINGS, TIE_TOL, Rules, non_subsectivity, pair_intersectivity, rules_for, single_intersectivity
@@ -269,7 +269,7 @@ def _pairs_values(v: PairsView) -> dict:
     for key, start in [("pairs_rule_moved", "test II"), ("pairs_strings_moved", "strings")]:
         out[key] = float(dec[dec.step.str.startswith(start)].moved.iloc[0]) if len(dec) else np.nan
     out["pairs_perm_p_ref"] = cell(v.tests, "perm_p", model=ref) if ref else np.nan
-    out["pairs_perm_p_text"] = _p_text(out["pairs_perm_p_ref"])
+    out["pairs_perm_p_text"] = PlainText(_p_text(out["pairs_perm_p_ref"]))
     spread = score_spread(v.scores.score.to_numpy(), r.vocab)
     for c, x in spread["class_means"].items():
         out[f"pair_mean_{c.replace('-', '')}"] = x
@@ -314,7 +314,7 @@ def _nonsub_values(v: NonsubView) -> dict:
     out.update({"ns_n_right_direction": int((real["gap (non-sub − sub)"] > 0).sum()), "ns_n_models": len(real),
                 "ns_n_degenerate": len(v.degenerate), "ns_degenerate": ", ".join(v.degenerate) or "none",
                 "ns_perm_p_ref": cell(v.tests, "perm_p", model=ref) if ref else np.nan,
-                "ns_perm_p_text": _p_text(cell(v.tests, "perm_p", model=ref) if ref else np.nan),
+                "ns_perm_p_text": PlainText(_p_text(cell(v.tests, "perm_p", model=ref) if ref else np.nan)),
                 "ns_gap_ref": float(d.loc[ref, "gap (non-sub − sub)"]) if ref else np.nan,
                 "ns_relation": relation("nonsub", r.reading)})
     spread = score_spread(v.scores.score.to_numpy(), r.vocab)

@@ -81,3 +81,10 @@ def test_a_book_page_with_tex_outside_maths_is_named(book):
 def test_the_rendered_prose_puts_glued_values_in_place(book):
     (i, prose), = [(i, p) for i, p in rendercheck.rendered_prose(book / "executed" / "90_page.ipynb") if i == 4]
     assert "Tied: no; in 87.5 % of the rows." in prose
+
+
+def test_an_admonitions_text_is_prose_too(book):
+    box = _md("```{admonition} Why\n:class: note\nThe gap is {glue:text}`flag`.\n```\n\n```python\nx = True\n```")
+    _nb(book / "executed" / "90_page.ipynb", CLEAN + [_code(_glued("flag", "False")), box])
+    assert _check(book) == ["90_page.ipynb: cell 6 renders the Python literal False in its prose: say what the value "
+                            "means in words"]
