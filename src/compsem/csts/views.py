@@ -27,6 +27,11 @@ def _shown(fig):
     return fig
 
 
+def _join_and(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
+
+
 def _vs_prior(diff: float) -> str:
     """``"3.2 points above"`` / ``"1.5 points below"`` / ``"undefined"`` for a Spearman difference."""
     if not np.isfinite(diff):
@@ -83,6 +88,8 @@ def finetune_values(summary: pd.DataFrame, runs: pd.DataFrame, base: pd.DataFram
         "ft_precision": ", ".join(map(str, precision)) or "not recorded",
         "ft_n_reused": int(runs.get("reused", pd.Series(False, index=runs.index)).sum()),
         "ft_n_runs": len(runs), "ft_n_configs": len(summary),
+        "ft_encodings_text": Prose(_join_and([f"{by_enc[e]:.1f} ({e})" for e in ("cross", "bi", "tri")
+                                              if e in by_enc and np.isfinite(by_enc[e])]) or "undefined"),
         "ft_seed_plain": PlainText(seed_spread_text(summary, split=split)),
     }
 
