@@ -81,9 +81,15 @@ def _substitute(markdown: str, glued: dict[str, tuple[str, str]]) -> str:
 _DIRECTIVE = re.compile(r"^(```+|~~~+)\{[\w:-]+\}[^\n]*\n((?:[ \t]*:[\w-]+:[^\n]*\n)*)(.*?)^\1\s*$", re.S | re.M)
 
 
+_INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)(?:[^$\n]|\n(?![ \t]*\n))+?\$")
+
+
 def _strip(md: str) -> str:
     """The running prose: a directive's body (an admonition's text) is kept, code and maths go."""
-    return _strip_code_blocks(_DIRECTIVE.sub(lambda m: m.group(3), md))
+    md = _DIRECTIVE.sub(lambda m: m.group(3), md)
+    md = re.sub(r"\$\$.*?\$\$", " ", md, flags=re.S)
+    md = _INLINE_MATH.sub(" ", md)          # inline maths may run over a line break
+    return _strip_code_blocks(md)
 
 
 def rendered_prose(nb: Path) -> list[tuple[int, str]]:

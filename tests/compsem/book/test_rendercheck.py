@@ -88,3 +88,8 @@ def test_an_admonitions_text_is_prose_too(book):
     _nb(book / "executed" / "90_page.ipynb", CLEAN + [_code(_glued("flag", "False")), box])
     assert _check(book) == ["90_page.ipynb: cell 6 renders the Python literal False in its prose: say what the value "
                             "means in words"]
+
+
+def test_inline_maths_over_a_line_break_is_maths(book):
+    (book / "book" / "ex.md").write_text("Then $\\lambda + \\cos(a, b)\n   = 0.5 - \\tfrac{1}{2} \\approx 0$, so.\n")
+    assert _check(book) == []
