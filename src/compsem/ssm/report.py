@@ -128,8 +128,9 @@ def _cluster_values(pool: Pool) -> dict:
 # score matrices (chapter 41)
 # ---------------------------------------------------------------------------------------------
 def models_table(run: Run) -> pd.DataFrame:
-    """One row per model: symmetric or not, identity (what the cache is keyed by), NaN sentences."""
-    return pd.DataFrame([{"scorer": s.name, "symmetric": s.symmetric, "identity": s.identity,
+    """One row per model: symmetric or not ("yes"/"no"), identity (what the cache is keyed by),
+    NaN sentences."""
+    return pd.DataFrame([{"scorer": s.name, "symmetric": "yes" if s.symmetric else "no", "identity": s.identity,
                           "sentences with NaN scores": int((~s.valid).sum())} for s in run.scored.values()])
 
 
