@@ -7,6 +7,8 @@ interval at one precision, a count with its noun.
   decimals, so an estimate inside its interval is printed inside it (rounding is monotonic);
 * :func:`formatter` — :func:`number` as a ``Styler.format`` callable, so that a table shows one
   format per column rather than "0.0" beside "0.0000";
+* :func:`p_value` — "0.012", or "< 0.001" below a thousandth, never "0.0e+00" (a permutation
+  p-value is at least 1/(n + 1); a χ² p-value that underflows is not zero either);
 * :func:`plural` — "1 scorer", "2 scorers": the code that writes a sentence knows the count;
   :func:`noun` — the noun alone ("column" / "columns"), for "missing columns ['a', 'b']".
 """
@@ -16,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-__all__ = ["number", "estimate", "formatter", "plural", "noun"]
+__all__ = ["number", "estimate", "formatter", "plural", "noun", "p_value"]
 
 
 def number(x, digits: int = 3, *, na: str = "–") -> str:
@@ -57,3 +59,16 @@ def noun(n: int, singular: str, plural_form: str | None = None) -> str:
 def plural(n: int, singular: str, plural_form: str | None = None) -> str:
     """``"1 scorer"``, ``"0 scorers"``, ``"2 scorers"`` (``plural_form`` for irregular nouns)."""
     return f"{n} {noun(n, singular, plural_form)}"
+
+
+def p_value(p, *, digits: int = 3, na: str = "–") -> str:
+    """A p-value as a page prints it: ``digits`` decimals, ``"< 0.001"`` (for three digits) below
+    the smallest value those decimals show, ``na`` when undefined; never "0.000" or "0.0e+00"."""
+    try:
+        v = float(p)
+    except (TypeError, ValueError):
+        return str(p)
+    if math.isnan(v):
+        return na
+    floor = 10.0 ** -digits
+    return f"< {floor:.{digits}f}" if v < floor else f"{v:.{digits}f}"

@@ -151,6 +151,7 @@ class Headline:
     reference: float      # chance level or the value that means "no effect"
     resampled: str        # what the bootstrap resamples
     meaning: str
+    higher: bool = True   # the direction: True when a higher value is better (every ranking reads it)
 
 
 def bootstrap_headline(criterion: Headline, model: str, values, *, n_boot: int = 1000, seed: int = 0,

@@ -2,7 +2,8 @@
 page may use to compare estimates (:func:`leader`, :func:`leader_sentence`, :func:`versus_reference`).
 
 A page says "best", "closest" or "largest" only when the leader's interval clears every other
-model's; where intervals overlap it says "indistinguishable from …"; a degenerate row (every
+model's (or, for estimates on the same items, when the paired interval of each difference excludes
+zero: :func:`paired_bootstrap`, :func:`paired_leader_sentence`); where intervals overlap it says "indistinguishable from …"; a degenerate row (every
 comparison a tie, every item exactly at the no-effect value) is left out of every ranking and
 named (:func:`degenerate_reason`).
 """
@@ -18,7 +19,8 @@ import numpy as np
 from .measures import DegenerateGeometryWarning
 
 __all__ = ["bootstrap", "bootstrap_ci", "BootstrapResult", "nan_report", "degenerate_reason", "Leader", "leader",
-           "leader_sentence", "versus_reference", "join_names"]
+           "leader_sentence", "versus_reference", "join_names", "paired_bootstrap", "paired_interval",
+           "paired_leader_sentence"]
 
 
 class BootstrapResult(NamedTuple):
@@ -193,3 +195,90 @@ def versus_reference(low: float, high: float, reference: float, *, higher: bool 
     if above == higher:
         return "above" if above else "below"
     return "significantly below" if not above else "significantly above"
+
+
+# ---------------------------------------------------------------------------------------------
+# paired comparisons: estimates on the same items
+# ---------------------------------------------------------------------------------------------
+def paired_bootstrap(values: dict[str, Sequence[float]], statistic: Callable[[np.ndarray], float] = np.mean, *,
+                     n_boot: int = 1000, seed: int = 0) -> dict[str, np.ndarray]:
+    """Replicates of ``statistic`` for every name of ``values`` (per-item values of one length,
+    item i of every name measured on the same item), each replicate drawing the *same* items for
+    every name (``numpy.random.default_rng(seed).integers(0, n, (n_boot, n))``): the differences
+    of two names' replicates are a paired bootstrap of the difference of their statistics
+    (:func:`paired_interval`). An item with a NaN under any name is left out for all of them."""
+    arrs = {k: np.asarray(v, dtype=float).ravel() for k, v in values.items()}
+    sizes = {a.size for a in arrs.values()}
+    if len(sizes) > 1:
+        raise ValueError(f"paired values must have one length per item, got lengths {sorted(sizes)}")
+    if not arrs:
+        return {}
+    keep = np.all([np.isfinite(a) for a in arrs.values()], axis=0)
+    idx = np.random.default_rng(seed).integers(0, int(keep.sum()), size=(n_boot, int(keep.sum())))
+    out = {}
+    for k, a in arrs.items():
+        a = a[keep]
+        out[k] = a[idx].mean(axis=1) if statistic is np.mean else np.array([statistic(a[i]) for i in idx])
+    return out
+
+
+def paired_interval(replicates_a, replicates_b, *, level: float = 0.95) -> tuple[float, float]:
+    """Percentile interval of the difference a − b from replicates drawn on the same resamples
+    (:func:`paired_bootstrap`, or a study's own, such as
+    :func:`compsem.csts.metrics.pair_bootstrap_replicates` with one seed); replicates undefined
+    in either are dropped; NaN bounds when none is left."""
+    d = np.asarray(replicates_a, dtype=float) - np.asarray(replicates_b, dtype=float)
+    d = d[np.isfinite(d)]
+    if not d.size:
+        return float("nan"), float("nan")
+    if not 0 < level < 1:
+        raise ValueError(f"level must lie in (0, 1), got {level}")
+    lo, hi = np.quantile(d, [(1 - level) / 2, (1 + level) / 2])
+    return float(lo), float(hi)
+
+
+def paired_leader_sentence(values, replicates: dict[str, np.ndarray], names: Sequence[str], *, what: str,
+                           higher: bool = True, digits: int = 2, unit: str = "", noun: str = "model",
+                           items: str = "items", level: float = 0.95) -> str:
+    """One sentence naming the leader of estimates measured on the same items, only as far as a
+    paired bootstrap allows: the leader is "clear of" another when the paired interval of their
+    difference (:func:`paired_interval`) excludes zero on the leader's side, else the two are
+    indistinguishable on these items. ``replicates[name]`` holds the name's replicates on shared
+    resamples. Examples: "`a` has the highest test Spearman (59.1); on the same test pairs its lead
+    over every other configuration has a paired 95 % interval above zero (the smallest: 3.2
+    [1.1, 5.0] over `b`)." / "`a` has the highest … (59.1), but its lead over `b` (0.0 [-1.2,
+    1.3]) has a paired 95 % interval that includes zero: the two are indistinguishable on these
+    test pairs."
+    """
+    v = np.asarray(values, dtype=float)
+    if not (len(v) == len(names)):
+        raise ValueError(f"values and names differ in length: {len(v)}, {len(names)}")
+    keep = [i for i in range(len(v)) if np.isfinite(v[i]) and names[i] in replicates]
+    if not keep:
+        return f"No {noun} can be ranked here: no estimate is defined."
+    best = max(keep, key=lambda i: v[i]) if higher else min(keep, key=lambda i: v[i])
+    word = "highest" if higher else "lowest"
+    head = f"`{names[best]}` has the {word} {what} ({v[best]:.{digits}f}{unit})"
+    others = [i for i in keep if i != best]
+    if not others:
+        return f"`{names[best]}` ({v[best]:.{digits}f}{unit}) is the only {noun} that can be ranked here."
+    pct = f"{100 * level:g} %"
+    leads = []
+    for i in others:
+        lo, hi = paired_interval(replicates[names[best]], replicates[names[i]], level=level)
+        if not higher:
+            lo, hi = -hi, -lo
+        leads.append((names[i], v[best] - v[i] if higher else v[i] - v[best], lo, hi))
+    tied = [x for x in leads if not (np.isfinite(x[2]) and x[2] > 0)]
+    fmt = f".{digits}f"
+    if not tied:
+        n, d, lo, hi = min(leads, key=lambda x: x[2])
+        return (f"{head}; on the same {items} its lead over every other {noun} has a paired {pct} interval above "
+                f"zero (the smallest: {d:{fmt}} [{lo:{fmt}}, {hi:{fmt}}] over `{n}`).")
+    shown = ", ".join(f"`{n}` ({d:{fmt}} [{lo:{fmt}}, {hi:{fmt}}])" if np.isfinite(lo) else f"`{n}` (no interval)"
+                      for n, d, lo, hi in tied)
+    if len(tied) == 1:
+        return (f"{head}, but its lead over {shown} has a paired {pct} interval that includes zero: the two are "
+                f"indistinguishable on these {items}.")
+    return (f"{head}, but its leads over {shown} have paired {pct} intervals that include zero: they are "
+            f"indistinguishable on these {items}.")

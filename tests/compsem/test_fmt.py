@@ -24,3 +24,12 @@ def test_formatter_and_plural():
     assert [f(0.0), f(-0.001), f(3), f("a"), f(True)] == ["0.00", "0.00", "3.00", "a", "True"]
     assert plural(1, "scorer") == "1 scorer" and plural(0, "scorer") == "0 scorers"
     assert plural(2, "analysis", "analyses") == "2 analyses"
+
+
+def test_p_value_never_prints_zero():
+    from compsem.fmt import p_value
+
+    assert p_value(0.0) == "< 0.001" and p_value(1 / 10_001) == "< 0.001"     # the smallest permutation p
+    assert p_value(0.0123) == "0.012" and p_value(0.001) == "0.001" and p_value(1.0) == "1.000"
+    assert p_value(float("nan")) == "–" and p_value(float("nan"), na="—") == "—"
+    assert p_value(0.04, digits=1) == "< 0.1" and p_value(0.25, digits=2) == "0.25"

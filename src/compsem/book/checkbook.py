@@ -37,6 +37,7 @@ from .browsercheck import PAGE_TIMEOUT_S, browser_check
 from .executed import mime
 from .prosecheck import prose_check
 from .shown import problems as shown_problems
+from .rendercheck import render_check
 from ..fmt import plural
 
 __all__ = ["static_check", "browser_check", "notebook_errors", "truncated_cells", "main"]
@@ -196,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     executed = Path(args.executed)
     notebook_problems = notebook_errors(executed) + truncated_cells(executed, Path(args.data)) + prose_check(
-        executed, Path(args.root), Path(args.pages))
+        executed, Path(args.root), Path(args.pages)) + render_check(executed, Path(args.pages))
     if args.commands:
         notebook_problems += shown_problems(Path(args.root))
     if args.notebooks_only:

@@ -67,6 +67,11 @@ def _unit(key: str) -> str:
     return next(c.unit for c in CRITERIA if c.key == key)
 
 
+def _higher(key: str) -> bool:
+    """The criterion's direction (:attr:`compsem.results.Headline.higher`): True when higher is better."""
+    return next(c.higher for c in CRITERIA if c.key == key)
+
+
 def _fmt(value: float, unit: str, pct_digits: int = 1) -> str:
     """Percentages to ``pct_digits`` decimals, other values to two; never "-0.00"."""
     return number(value, pct_digits if unit == "%" else 2)
@@ -75,7 +80,7 @@ def _fmt(value: float, unit: str, pct_digits: int = 1) -> str:
 def criteria_table() -> pd.DataFrame:
     """The headlines' definitions, one row per criterion (key as index)."""
     return pd.DataFrame([{"key": c.key, "Part": c.part, "headline": c.label, "meaning": c.meaning, "unit": c.unit,
-                          "resampled": c.resampled,
+                          "resampled": c.resampled, "better": "higher" if c.higher else "lower",
                           "chance / no effect": "–" if np.isnan(c.reference) else f"{c.reference:g}" + (" %" if c.unit == "%" else "")}
                          for c in CRITERIA]).set_index("key")
 
@@ -104,6 +109,10 @@ def degenerate(prof: pd.DataFrame) -> pd.Series:
     like ``prof``: :func:`compsem.stats.degenerate_reason` on its value, interval, reference,
     tie share and a study's own ``degenerate`` column when there is one."""
     flagged = prof["degenerate"].fillna("") if "degenerate" in prof else pd.Series("", index=prof.index)
+    odd = [f for f in flagged if not isinstance(f, str)]
+    if odd:
+        raise TypeError(f"a study's 'degenerate' column must hold a reason in words, or '' when the row may be "
+                        f"ranked; got {odd[0]!r}")
     ties = prof["ties"] if "ties" in prof else pd.Series(np.nan, index=prof.index)
     return pd.Series([degenerate_reason(r.value, r.low, r.high, reference=r.reference if "reference" in prof else np.nan,
                                         ties=t, flagged=f)
@@ -120,7 +129,8 @@ def _with_reference(prof: pd.DataFrame) -> pd.DataFrame:
 
 def profile_figure(prof: pd.DataFrame, models: Sequence[str]):
     """Heat map of the profile: rows models, columns criteria; a cell's colour is its value's
-    position between the lowest and the highest ranked model of its column, its text the value
+    position between the worst and the best ranked model of its column (best: the highest value,
+    or the lowest where the criterion's ``higher`` is False), its text the value
     (percentages rounded to whole numbers). A degenerate cell (:func:`degenerate`) is left
     blank, takes no part in the colour scale and reads "n/a". Returns the matplotlib Figure."""
     prof = _with_reference(prof)
@@ -130,6 +140,8 @@ def profile_figure(prof: pd.DataFrame, models: Sequence[str]):
     ranked = M.mask(bad)
     lo, hi = ranked.min(axis=0), ranked.max(axis=0)
     scaled = (ranked - lo) / (hi - lo).replace(0, np.nan)
+    flip = [k for k in scaled.columns if not _higher(k)]   # lower is better there: the best is yellow
+    scaled[flip] = 1 - scaled[flip]
     # a column with one ranked value (or all equal) gets the middle colour, not a blank cell
     scaled = scaled.where(ranked.isna() | (hi - lo != 0), 0.5)
     texts = pd.DataFrame({k: ["n/a" if b else _fmt(v, _unit(k), 0) for v, b in zip(M[k], bad[k])] for k in M.columns},
@@ -170,6 +182,8 @@ def findings(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] 
     prof = prof.assign(degenerate=degenerate(prof))
     real = [m for m in models if m not in set(controls)]
     part1 = [c.key for c in CRITERIA if c.part == "I" and c.key in set(prof.criterion)]
+    if len({_higher(k) for k in part1}) > 1:
+        raise ValueError(f"the Part I criteria {part1} differ in direction (Headline.higher): their mean cannot be ranked")
     p1 = prof[prof.criterion.isin(part1)].groupby("model")[["value", "low", "high"]].mean().loc[real]
     p1_bad = {m: "a Part I criterion is degenerate" for m in real
               if (_rows(prof, part1[0], [m]).empty or any(_rows(prof, k, [m])["degenerate"].iloc[0] for k in part1))}
@@ -177,23 +191,27 @@ def findings(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] 
     csts = _rows(prof, "CSTS", real)
     rsa = _rows(prof, "RSA", real)
     pair = prof[prof.criterion == "PAIR"].set_index("model")
-    where = {m: versus_reference(r.low, r.high, r.reference) for m, r in csts.iterrows()}
-    below = [m for m, w in where.items() if w == "significantly below"]
-    above = [m for m, w in where.items() if w == "above"]
+    where = {m: versus_reference(r.low, r.high, r.reference, higher=_higher("CSTS")) for m, r in csts.iterrows()}
+    wrong = [m for m, w in where.items() if w.startswith("significantly")]
+    good = [m for m, w in where.items() if w in ("above", "below")]
     n_chance = sum(w == "indistinguishable" for w in where.values())
     bad = prof[(prof.degenerate != "") & prof.model.isin(real + list(controls))]
     n_gap_pos = int(((gap["low"] > 0) & (gap["degenerate"] == "")).sum())
     return {
         "n_real": len(real), "n_gap_pos": n_gap_pos,
+        "n_headlines": len(CRITERIA), "n_parts": len({c.part for c in CRITERIA}), "n_part1": len(part1),
         "set_sentence": Prose(leader_sentence(p1["value"], p1["low"], p1["high"], list(p1.index), excluded=p1_bad,
-                                        what="mean of the five Part I criteria", digits=1, unit=" %")),
+                                        what=f"mean of the {len(part1)} Part I criteria", digits=1, unit=" %",
+                                        higher=_higher(part1[0]))),
         "gap_sentence_leader": Prose(leader_sentence(gap["value"], gap["low"], gap["high"], list(gap.index),
-                                               excluded=_excluded(gap), what="non-subsectivity gap")),
+                                               excluded=_excluded(gap), what="non-subsectivity gap",
+                                               higher=_higher("NSGAP"))),
         "gap_sentence": Prose("None of the ranked models separates the classes in the direction Montague semantics predicts."
                          if n_gap_pos == 0 else f"{n_gap_pos} of them separate the classes in the predicted direction."),
-        "csts_sentence": Prose(_csts_sentence(csts, n_chance, below, above)),
+        "csts_sentence": Prose(_csts_sentence(csts, n_chance, wrong, good, where)),
         "rsa_sentence": Prose(leader_sentence(rsa["value"], rsa["low"], rsa["high"], list(rsa.index),
-                                        excluded=_excluded(rsa), what="RSA with the reference")),
+                                        excluded=_excluded(rsa), what="RSA with the reference",
+                                        higher=_higher("RSA"))),
         "bow_ties": float(100 * pair.loc["bow", "ties"]) if "bow" in pair.index else float("nan"),
         "degenerate_sentence": Prose("No row of this profile is degenerate." if bad.empty else
                                 "Left out of every ranking, and shown as n/a in the figure: " + "; ".join(
@@ -203,37 +221,43 @@ def findings(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] 
     }
 
 
-def _csts_sentence(csts: pd.DataFrame, n_chance: int, below: list[str], above: list[str]) -> str:
+def _csts_sentence(csts: pd.DataFrame, n_chance: int, wrong: list[str], good: list[str],
+                   where: dict[str, str]) -> str:
+    """``wrong``: models whose interval lies on the wrong side of chance (for the headline's
+    direction), ``good`` on the right side; ``where`` their :func:`versus_reference` words."""
     n = len(csts)
     head = ("For every model the zero-shot pair accuracy of Part II has an interval that contains 50 %, the coin-flip "
             "level." if n_chance == n else
             f"For {n_chance} of the {n} models the zero-shot pair accuracy of Part II has an interval that contains "
             "50 %, the coin-flip level.")
     parts = [head]
-    est = {m: f"{csts.loc[m].value:.1f} % [{csts.loc[m].low:.1f}, {csts.loc[m].high:.1f}]" for m in below}
-    if len(below) == 1:
-        parts.append(f"`{below[0]}` lies significantly below chance ({est[below[0]]}): it prefers the wrong "
-                     "condition more often than a coin would, so the condition written into the sentence moves its "
-                     "vectors, but the wrong way.")
-    elif below:
-        named = ", ".join(f"`{m}` ({est[m]})" for m in below[:-1]) + f" and `{below[-1]}` ({est[below[-1]]})"
-        parts.append(f"{named} lie significantly below chance: they prefer the wrong condition more often than a "
-                     "coin would, so the condition written into the sentence moves their vectors, but the wrong way.")
-    for m in above:
-        r = csts.loc[m]
-        parts.append(f"`{m}` lies above chance ({r.value:.1f} % [{r.low:.1f}, {r.high:.1f}]).")
+    est = {m: estimate(csts.loc[m].value, csts.loc[m].low, csts.loc[m].high, 1, unit=" %") for m in csts.index}
+    for side in ("significantly below", "significantly above"):
+        ms = [m for m in wrong if where[m] == side]
+        if len(ms) == 1:
+            parts.append(f"`{ms[0]}` lies {side} chance ({est[ms[0]]}): it prefers the wrong condition more often "
+                         "than a coin would, so the condition written into the sentence moves its vectors, but the "
+                         "wrong way.")
+        elif ms:
+            named = ", ".join(f"`{m}` ({est[m]})" for m in ms[:-1]) + f" and `{ms[-1]}` ({est[ms[-1]]})"
+            parts.append(f"{named} lie {side} chance: they prefer the wrong condition more often than a coin would, "
+                         "so the condition written into the sentence moves their vectors, but the wrong way.")
+    for m in good:
+        parts.append(f"`{m}` lies {where[m]} chance ({est[m]}).")
     return " ".join(parts)
 
 
 def ranks(prof: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
-    """Rank of each model within each criterion (1 = highest value; ties share the mean rank).
+    """Rank of each model within each criterion (1 = best: the highest value, or the lowest where
+    the criterion's :attr:`~compsem.results.Headline.higher` is False; ties share the mean rank).
     A degenerate row (:func:`degenerate`) is not ranked: its cell reads "n/a" and the others
     are ranked without it. Ranks say nothing about whether neighbours' intervals overlap."""
     prof = _with_reference(prof)
     bad = prof.assign(bad=degenerate(prof) != "").pivot(index="model", columns="criterion", values="bad")
     M = profile_matrix(prof).loc[list(models)]
     bad = bad.reindex(index=M.index, columns=M.columns).fillna(False).astype(bool)
-    rank = M.mask(bad).rank(axis=0, ascending=False)
+    ranked = M.mask(bad)
+    rank = pd.DataFrame({k: ranked[k].rank(ascending=not _higher(k)) for k in ranked.columns}, index=ranked.index)
     out = rank.apply(lambda col: col.map(lambda r: "n/a" if not np.isfinite(r) else f"{r:g}"))
-    out.columns.name = "rank (1 = highest)"
+    out.columns.name = "rank (1 = best)"
     return out

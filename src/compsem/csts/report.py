@@ -17,20 +17,21 @@ import seaborn as sns
 from compsem import figures
 from compsem.encoders import validate_texts
 from compsem import reference as _reference
-from compsem.results import Headline, Prose, bootstrap_headline
-from compsem.stats import bootstrap, leader_sentence
+from compsem.results import Headline, Prose, headline_row
+from compsem.stats import leader_sentence
 
-from . import metrics
 from .data import LoadReport, load_csts, pair_index
-from .study import pair_accuracy, zero_shot_scores
+from .differs import differs_values  # noqa: F401  (chapters 21-23, re-exported: the report face)
+from .study import ZERO_SHOT_DEFAULTS, book_data, pair_accuracy, zero_shot_scores
+from .tables import pair_accuracy_interval, zero_shot_table
 # chapters 22-23 (re-exported: the report face)
 from .views import (_shown, _vs_prior, ablation_values, finetune_chapter_values, finetune_values,  # noqa: F401
-                    official_text, other_data_values, ranking_sentence, scaling_figure, scaling_values,
-                    seed_figure, setup_text)
+                    official_text, other_data_values, paired_replicates, ranking_sentence, scaling_figure,
+                    scaling_values, seed_figure, seed_spread_text, setup_text)
 from .tryit import TRY_IT   # the study's section of the try-it page
 
-__all__ = ["TRY_IT", "HEADLINES", "VIEWS", "values", "headlines", "try_it", "paper_table", "data_values", "label_figure", "zero_shot_figure",
-           "zero_shot_values", "zero_shot_ranking", "prompting_values", "embedded_extreme_pct", "finetune_values", "ranking_sentence", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
+__all__ = ["TRY_IT", "HEADLINES", "VIEWS", "values", "headlines", "headline_data", "try_it", "paper_table", "data_values", "label_figure", "zero_shot_figure",
+           "zero_shot_values", "zero_shot_ranking", "prompting_values", "differs_values", "table8_view", "with_paper_column", "prompting_demo", "prompting_run_values", "embedded_extreme_pct", "finetune_values", "ranking_sentence", "paired_replicates", "seed_spread_text", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
 
 #: Part II's headline criterion in the cross-study profile.
 HEADLINES: tuple[Headline, ...] = (
@@ -45,16 +46,29 @@ def paper_table(name: str) -> pd.DataFrame:
     return _reference.paper_table("csts", name)
 
 
+def headline_data() -> pd.DataFrame:
+    """The rows chapter 21 scores with its default parameters (:data:`ZERO_SHOT_DEFAULTS`: the
+    re-annotated data, its split, its evaluation sample), which the synthesis scores too."""
+    d = ZERO_SHOT_DEFAULTS
+    parts, _ = book_data(d["data"], split=d["split"], split_seed=d["split_seed"], eval_pairs=d["eval_pairs"],
+                         sample_seed=d["seed"])
+    return parts[d["eval_split"]]
+
+
 def headlines(models: Sequence[str], *, n_boot: int = 1000, seed: int = 0, trust_remote_code: bool = False) -> list[dict]:
-    """Zero-shot pair accuracy on the whole embedded set with the condition attached."""
-    df, _ = load_csts("embedded")
-    hi, lo = pair_index(df)
-    rows = []
-    for m in models:
-        s = zero_shot_scores(df, m, trust_remote_code=trust_remote_code)["attached"].to_numpy()
-        outcome = metrics.pair_outcomes(s[hi], s[lo])
-        rows.append(bootstrap_headline(HEADLINES[0], m, outcome, n_boot=n_boot, seed=seed, scale=100))
-    return rows
+    """Chapter 21's zero-shot pair accuracy with the condition attached, on chapter 21's own rows
+    (:func:`headline_data`) and through the function that writes its result file
+    (:func:`compsem.csts.tables.zero_shot_table`): value and interval are the chapter's
+    ``pair_accuracy_%``, ``pair_accuracy_ci_low`` and ``pair_accuracy_ci_high`` for the same
+    ``n_boot`` and ``seed``."""
+    d = ZERO_SHOT_DEFAULTS
+    df = headline_data()
+    scores = {(m, "attached"): zero_shot_scores(df, m, template=d["template"],
+                                                trust_remote_code=trust_remote_code)["attached"].to_numpy()
+              for m in models}
+    zs = zero_shot_table(scores, df, n_boot=n_boot, seed=seed)
+    return [headline_row(HEADLINES[0], r.model, float(r["pair_accuracy_%"]), float(r.pair_accuracy_ci_low),
+                         float(r.pair_accuracy_ci_high), int(r.n_pairs)) for _, r in zs.iterrows()]
 
 
 def try_it(sentence1: str, sentence2: str, condition_high: str, condition_low: str,
@@ -133,6 +147,42 @@ def prompting_values(parsed: dict, t11: pd.DataFrame, t4: pd.DataFrame) -> dict:
     return out
 
 
+def table8_view() -> pd.DataFrame:
+    """The paper's Table 8 as a page shows it: the transform flag as yes/no, the tri-encoder
+    operation only where the paper gives one ("–" for cross- and bi-encoders, as the paper
+    prints), indexed by model and encoding."""
+    t = paper_table("table8_best_settings")
+    t = t.assign(transform=t["transform"].map(lambda v: "yes" if str(v).strip().lower() == "true" else "no"),
+                 tri_op=t["tri_op"].fillna("–"))
+    return t.rename(columns={"tri_op": "tri-encoder op. (tri only)"}).set_index(["model", "encoding"])
+
+
+def with_paper_column(table: pd.DataFrame, paper: pd.Series, label: str) -> pd.DataFrame:
+    """``table`` with the paper's value for each row (``paper``, indexed like ``table``) in a
+    column ``label``, one decimal; a row the paper has no number for (the condition prior) says
+    "not in the paper"."""
+    col = table.index.map(paper)
+    return table.assign(**{label: ["not in the paper" if pd.isna(v) else f"{float(v):.1f}" for v in col]})
+
+
+def prompting_demo(samples: Sequence[str], parsed: dict) -> pd.DataFrame:
+    """The sample answers beside what each parser reads from them (``parsed``: rule →
+    :func:`compsem.csts.prompting.parse_answers` result), two decimals; an answer a parser cannot
+    read says "invalid" (the chapter replaces it by a random draw)."""
+    cols = {rule: ["invalid" if not np.isfinite(v) else f"{v:.2f}" for v in res["parsed"]] for rule, res in parsed.items()}
+    return pd.DataFrame({"answer": list(samples), **cols})
+
+
+def prompting_run_values(runs: pd.DataFrame, queries: pd.DataFrame, base: pd.DataFrame) -> dict:
+    """Glue values of the prompting chapter's own run: the query rows, the condition prior on them
+    and the sentence over the run's table, which says when no generator ran (no table then)."""
+    sentence = ("The table above lists, per instruction and number of shots, the invalid rate and the correlations "
+                f"on the {len(queries):,} query rows." if len(runs) else
+                "No generator was named in this run, so there is no table of results above; name one in `models` "
+                f"to score the {len(queries):,} query rows.")
+    return {"pr_n_eval": len(queries), "pr_prior": float(base.spearman.iloc[0]), "pr_runs_sentence": Prose(sentence)}
+
+
 def embedded_extreme_pct() -> float:
     """Share (%) of the embedded hand-written set's labelled rows whose label is 1 or 5."""
     emb, _ = load_csts("embedded")
@@ -184,15 +234,13 @@ def zero_shot_ranking(zs: pd.DataFrame, scores: dict, df: pd.DataFrame, models: 
     names = [f"{m} (condition {c})" for m, c in zip(zs["model"], zs["condition"])]
     abs_sentence = leader_sentence(zs["spearman"].abs(), lo, hi, names, what="absolute Spearman", digits=1,
                                    exclude_degenerate=True)
-    h, l_ = pair_index(df, label_ties="exclude")
     est, lows, highs = [], [], []
     for m in models:
         s = np.asarray(scores[(m, "attached")], dtype=float)
-        out = 100 * metrics.pair_outcomes(s[h], s[l_])
-        r = bootstrap(out, n_boot=n_boot, seed=seed, warn=False) if n_boot else None
+        r = pair_accuracy_interval(s, df, n_boot=n_boot, seed=seed)
         est.append(pair_accuracy(s, df))
-        lows.append(r.low if r else np.nan)
-        highs.append(r.high if r else np.nan)
+        lows.append(r.low)
+        highs.append(r.high)
     low_sentence = leader_sentence(est, lows, highs, list(models), what="pair accuracy with the condition attached",
                                    higher=False, digits=1, unit=" %", exclude_degenerate=True, constant=True)
     return {"zs_abs_sentence": Prose(abs_sentence), "zs_low_pairacc_sentence": Prose(low_sentence)}
@@ -220,12 +268,23 @@ def zero_shot_values(zs: pd.DataFrame, scores: dict, df: pd.DataFrame, models: S
         "zs_paper_stsb_min": float(paper[~paper["model"].str.startswith("RoBERTa")]["stsb_spearman"].min()),
         "zs_n_pairs": n_pairs, "zs_n_rows": len(df), "zs_pairacc_se": se, "zs_n_above": n_above, "zs_n_below": n_below,
         "zs_n_attached": len(att),
-        "zs_share_up_min": min(100 * float(np.mean(r[np.isfinite(r)] > 0)) for r in rise.values()),
+        "zs_share_up_min": (up := min(100 * float(np.mean(r[np.isfinite(r)] > 0)) for r in rise.values())),
+        "zs_share_up_text": Prose(_share_text(up)),
         "zs_worst_model": worst, "zs_worst_pairacc": pair_accuracy(scores[(worst, "attached")], df),
         "zs_rise_high": float(np.nanmean(rise[worst][is_hi])), "zs_rise_low": float(np.nanmean(rise[worst][~is_hi])),
         "zs_prior_spearman": float(prior["spearman"]), "zs_prior_pairacc": float(prior["pair_accuracy"]),
         **zero_shot_ranking(zs, scores, df, models, n_boot=n_boot, seed=seed),
     }
+
+
+def _share_text(pct: float) -> str:
+    """"in every row" at 100 %, else "in at least x % of the rows" with x rounded *down* to one
+    decimal, so that "at least" stays true (99.96 reads 99.9, never "at least 100 %")."""
+    if not np.isfinite(pct):
+        return "in an undefined share of the rows"
+    if pct >= 100:
+        return "in every row"
+    return f"in at least {np.floor(pct * 10) / 10:.1f} % of the rows"
 
 
 #: the chapter views whose glue values :func:`values` computes

@@ -180,19 +180,25 @@ def _fit_and_score(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd
            "precision_used": hist["precision"], "fused_adamw": hist["fused_adamw"],
            "examples_per_s": hist["n_train_rows"] * cfg.epochs / max(hist["seconds"], 1e-9)}
     for name, df in eval_sets.items():
-        row.update(score_row(predict(model, df), df, prefix=f"{name}_", ci=True))
+        pred = predict(model, df)
+        row.update(score_row(pred, df, prefix=f"{name}_", ci=True))
+        row[f"{name}_predictions"] = [float(x) for x in np.asarray(pred, dtype=float)]
     return model, row
 
 
 def sweep(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFrame], configs, seeds, *,
-          trust_remote_code: bool = False, reuse: bool = True, extra_evals=None) -> pd.DataFrame:
-    """:func:`train_and_evaluate` for every config × seed (progress bar); one row per run."""
+          trust_remote_code: bool = False, reuse: bool = True, extra_evals=None,
+          predictions: bool = False) -> pd.DataFrame:
+    """:func:`train_and_evaluate` for every config × seed (progress bar); one row per run. The
+    runs' predictions per evaluation split (``<split>_predictions``, a list per row, aligned with
+    the split's rows) are kept only with ``predictions``."""
     from tqdm.auto import tqdm
 
     todo = [(c, s) for c in configs for s in seeds]
     rows = [train_and_evaluate(encoder, train_df, eval_sets, c, seed=s, trust_remote_code=trust_remote_code,
                                reuse=reuse, extra_evals=extra_evals) for c, s in tqdm(todo, desc="runs")]
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    return out if predictions else out.drop(columns=[c for c in out.columns if c.endswith("_predictions")])
 
 
 def book_data(data="reannotated", *, split_seed: int = 0, train_pairs=None, eval_pairs=None, sample_seed: int = 0,
@@ -262,7 +268,7 @@ def scaling_sizes(sizes, n_all: int) -> list[int]:
 @dataclass
 class CstsRun:
     """A chapter's fine-tuning runs: the data parts, the configs, one row per
-    (model, config, seed) in ``runs``, the condition prior on the same rows in ``baselines``,
+    (model, config, seed) in ``runs`` (their predictions in ``predictions``), the condition prior on the same rows in ``baselines``,
     and, with ``eval_data``, the reader's other file scored as the split ``"other"``."""
 
     models: list[str]
@@ -275,6 +281,9 @@ class CstsRun:
     baselines: pd.DataFrame
     params: dict = field(default_factory=dict)
     other_report: object = None
+    #: each run's predictions on each evaluation split, ``{(model, config, seed, split): array}``
+    #: aligned with ``parts[split]`` (paired comparisons of configurations on the same rows)
+    predictions: dict = field(default_factory=dict)
 
     @property
     def eval_splits(self) -> list[str]:
@@ -310,13 +319,18 @@ def run(models=("sbert-mini",), *, configs=("bi/quad+mse",), preset: str = "cpu"
     cfgs = configs_from(configs, preset, overrides)
     base = baselines(parts["train"], {**evals, **(extra or {})})
     runs = pd.concat([sweep(m, parts["train"], evals, cfgs, list(seeds), trust_remote_code=trust_remote_code,
-                            extra_evals=extra).assign(model=m) for m in specs], ignore_index=True)
+                            extra_evals=extra, predictions=True).assign(model=m) for m in specs], ignore_index=True)
+    pcols = [f"{name}_predictions" for name in evals if f"{name}_predictions" in runs]
+    predictions = {(r.model, r.config, int(r.seed), c[:-len("_predictions")]): np.asarray(getattr(r, c), dtype=float)
+                   for r in runs.itertuples() for c in pcols}
+    runs = runs.drop(columns=[c for c in runs.columns if c.endswith("_predictions")])
     params = dict(configs=list(configs), preset=preset, overrides=dict(overrides or {}), seeds=list(seeds), data=str(data),
                   split=split, split_seed=split_seed, train_pairs=train_pairs, eval_pairs=eval_pairs,
                   eval_splits=list(eval_splits), sample_seed=sample_seed,
                   eval_data=None if eval_data is None else str(eval_data))
     return CstsRun(models=specs, identities={m: backbone_identity(m) for m in specs}, parts=parts, report=report,
-                   configs=cfgs, seeds=list(seeds), runs=runs, baselines=base, params=params, other_report=other_report)
+                   configs=cfgs, seeds=list(seeds), runs=runs, baselines=base, params=params, other_report=other_report,
+                   predictions=predictions)
 
 
 def scaling(encoder: str, parts: dict, configs, sizes, *, seeds=(0,), sample_seed: int = 0, eval_splits=("test",),

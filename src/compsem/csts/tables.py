@@ -9,7 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..stats import BootstrapResult, bootstrap
 from . import metrics
+from .data import pair_index
 from .metrics import pair_bootstrap_ci, pair_bootstrap_replicates  # noqa: F401  (re-exported)
 from .study import pair_accuracy
 
@@ -17,9 +19,25 @@ __all__ = ["pair_bootstrap_replicates", "pair_bootstrap_ci", "zero_shot_table", 
            "with_baseline"]
 
 
+def pair_accuracy_interval(scores, df: pd.DataFrame, *, n_boot: int = 1000, seed: int = 0) -> BootstrapResult:
+    """Pair accuracy (%) of ``scores`` on the untied complete pairs of ``df`` with its percentile
+    bootstrap interval over those pairs (each pair's outcome 1, ½ or 0; ``seed`` seeds the
+    resampling; ``n_boot=0`` gives no interval). The estimate equals
+    :func:`~compsem.csts.study.pair_accuracy`."""
+    s = np.asarray(scores, dtype=float)
+    h, l_ = pair_index(df, label_ties="exclude")
+    out = 100 * metrics.pair_outcomes(s[h], s[l_])
+    if not n_boot:
+        fin = out[np.isfinite(out)]
+        return BootstrapResult(float(fin.mean()) if fin.size else float("nan"), float("nan"), float("nan"),
+                               int(fin.size), int(out.size - fin.size))
+    return bootstrap(out, n_boot=n_boot, seed=seed, warn=False)
+
+
 def zero_shot_table(scores: dict, df: pd.DataFrame, *, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
     """One row per (model, condition variant): Spearman with its pair-bootstrap CI, Pearson,
-    pair accuracy (label ties excluded), rows used and undefined scores.
+    pair accuracy (label ties excluded) with its pair-bootstrap interval
+    (:func:`pair_accuracy_interval`), the untied pairs it counts, rows used and undefined scores.
 
     ``scores`` maps ``(model, variant)`` to a score array aligned with ``df``.
     """
@@ -29,8 +47,10 @@ def zero_shot_table(scores: dict, df: pd.DataFrame, *, n_boot: int = 1000, seed:
         s = np.asarray(s, dtype=float)
         r = metrics.correlations(s, gold)
         lo, hi = pair_bootstrap_ci(s, gold, df["pair_id"], n_boot=n_boot, seed=seed)
+        pa = pair_accuracy_interval(s, df, n_boot=n_boot, seed=seed)
         rows.append({"model": model, "condition": variant, "spearman": r["spearman"], "pearson": r["pearson"],
                      "spearman_ci_low": lo, "spearman_ci_high": hi, "pair_accuracy_%": pair_accuracy(s, df),
+                     "pair_accuracy_ci_low": pa.low, "pair_accuracy_ci_high": pa.high, "n_pairs": pa.n,
                      "n_rows": r["n"], "n_nan": int(np.isnan(s).sum())})
     return pd.DataFrame(rows)
 

@@ -12,11 +12,12 @@ import seaborn as sns
 from compsem import figures
 from compsem import reference as _reference
 from compsem.results import PlainText, Prose
-from compsem.stats import leader_sentence
+from compsem.stats import leader_sentence, paired_leader_sentence
 
 from ..fmt import plural
+from .metrics import pair_bootstrap_replicates
 
-__all__ = ["finetune_values", "ranking_sentence", "finetune_chapter_values", "other_data_values", "official_text",
+__all__ = ["finetune_values", "ranking_sentence", "paired_replicates", "seed_spread_text", "finetune_chapter_values", "other_data_values", "official_text",
            "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure"]
 
 
@@ -24,6 +25,11 @@ def _shown(fig):
     """Close ``fig`` in pyplot (a notebook shows the returned figure once, not twice)."""
     plt.close(fig)
     return fig
+
+
+def _join_and(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
 
 
 def _vs_prior(diff: float) -> str:
@@ -34,9 +40,10 @@ def _vs_prior(diff: float) -> str:
 
 
 def finetune_values(summary: pd.DataFrame, runs: pd.DataFrame, base: pd.DataFrame, *, split: str = "test",
-                    headline: str = "bi/quad+mse") -> dict:
+                    headline: str = "bi/quad+mse", replicates: dict | None = None) -> dict:
     """Glue values of the fine-tuning chapter: best config, per-encoding bests, the baseline, the
-    headline config (``headline``, read by the Part's opening page) against the prior."""
+    headline config (``headline``, read by the Part's opening page) against the prior; the
+    ranking sentence from paired replicates when given (:func:`ranking_sentence`)."""
     prior = base.set_index("split").loc[split]
     col = f"{split}_spearman_mean"
     best = summary.loc[summary[col].idxmax()]
@@ -45,7 +52,6 @@ def finetune_values(summary: pd.DataFrame, runs: pd.DataFrame, base: pd.DataFram
     bi = summary[enc == "bi"]
     best_bi = bi.loc[bi[col].idxmax()] if len(bi) else None
     sd = float(best[f"{split}_spearman_std"])
-    max_sd = float(summary[f"{split}_spearman_std"].max())
     head = summary[summary["config"].str.endswith(headline)]
     head_val = float(head[col].max()) if len(head) else np.nan
     head_runs = runs[runs["config"] == headline] if "config" in runs else runs.iloc[:0]
@@ -53,14 +59,14 @@ def finetune_values(summary: pd.DataFrame, runs: pd.DataFrame, base: pd.DataFram
     q_first, q_last = runs.get("loss_first_quarter"), runs.get("loss_last_quarter")
     fell = float((q_last < q_first).mean()) * 100 if q_first is not None else np.nan
     precision = runs["precision_used"].dropna().unique() if "precision_used" in runs else []
-    rank = ranking_sentence(summary, split=split)
+    rank = ranking_sentence(summary, split=split, replicates=replicates)
     return {
         "ft_rank_sentence": Prose(rank), "ft_rank_plain": PlainText(rank.replace("`", "")),
         "ft_best_config": best.config, "ft_best_test": float(best[col]),
         "ft_best_minus_prior": float(best[col] - prior["spearman"]),
         "ft_best_pairacc": float(best[f"{split}_pair_accuracy_mean"]),
-        "ft_best_sd_text": f"{sd:.1f}" if np.isfinite(sd) else "undefined (one seed)",
-        "ft_max_std_text": f"{max_sd:.1f} points" if np.isfinite(max_sd) else "an unknown amount (one seed gives no spread)",
+        "ft_best_sd_text": Prose(f"{sd:.1f}" if np.isfinite(sd) else "not measured (one seed)"),
+        "ft_max_std_text": Prose(seed_spread_text(summary, split=split)),
         "ft_cross": float(by_enc.get("cross", np.nan)), "ft_bi": float(by_enc.get("bi", np.nan)),
         "ft_tri": float(by_enc.get("tri", np.nan)),
         "ft_bi_best": float(best_bi[col]) if best_bi is not None else np.nan,
@@ -81,27 +87,69 @@ def finetune_values(summary: pd.DataFrame, runs: pd.DataFrame, base: pd.DataFram
         "ft_examples_per_s": float(runs["examples_per_s"].median()),
         "ft_precision": ", ".join(map(str, precision)) or "not recorded",
         "ft_n_reused": int(runs.get("reused", pd.Series(False, index=runs.index)).sum()),
-        "ft_n_runs": len(runs),
+        "ft_n_runs": len(runs), "ft_n_configs": len(summary),
+        "ft_encodings_text": Prose(_join_and([f"{by_enc[e]:.1f} ({e})" for e in ("cross", "bi", "tri")
+                                              if e in by_enc and np.isfinite(by_enc[e])]) or "undefined"),
+        "ft_seed_plain": PlainText(seed_spread_text(summary, split=split)),
     }
 
 
-def ranking_sentence(summary: pd.DataFrame, *, split: str = "test") -> str:
-    """Which configuration scores highest on ``split``, said only as far as the intervals allow
-    (:func:`compsem.stats.leader_sentence`): each configuration's mean Spearman over seeds with
-    the mean of its runs' pair-bootstrap intervals (:func:`compsem.csts.tables.summarise`).
-    Runs recorded without an interval give an undefined one, which separates nothing."""
+def paired_replicates(res, *, split: str = "test", n_boot: int = 1000, seed: int = 0) -> dict[str, np.ndarray]:
+    """Pair-bootstrap replicates of the test Spearman of every (model, config) of a
+    :class:`compsem.csts.study.CstsRun`, all on the *same* resamples of ``split``'s sentence pairs
+    (:func:`compsem.csts.metrics.pair_bootstrap_replicates` with one ``seed``), averaged over the
+    run's seeds: the difference of two configurations' replicates is a paired bootstrap of the
+    difference of their mean Spearman. Keys: the config label, or "model config" when the run
+    has several models. Empty when the runs recorded no predictions."""
+    df = res.parts[split]
+    several = len({k[0] for k in res.predictions}) > 1
+    by: dict[str, list[np.ndarray]] = {}
+    for (model, config, _, sp), pred in res.predictions.items():
+        if sp == split:
+            by.setdefault(f"{model} {config}" if several else config, []).append(
+                pair_bootstrap_replicates(pred, df["label"], df["pair_id"], n_boot=n_boot, seed=seed))
+    return {k: np.mean(v, axis=0) for k, v in by.items()}
+
+
+def ranking_sentence(summary: pd.DataFrame, *, split: str = "test", replicates: dict | None = None) -> str:
+    """Which configuration scores highest on ``split``, said only as far as the evidence allows.
+    With ``replicates`` (:func:`paired_replicates`: every configuration scored on the same test
+    pairs) a paired bootstrap of each difference decides
+    (:func:`compsem.stats.paired_leader_sentence`: "clear of" only when the interval of the
+    difference excludes zero). Without them, each configuration's mean Spearman with the mean of
+    its runs' pair-bootstrap intervals (:func:`compsem.stats.leader_sentence`; an interval not
+    recorded separates nothing)."""
     col = f"{split}_spearman"
+    names = list(summary["config"]) if summary.get("model", pd.Series([0])).nunique() <= 1 else \
+        list(summary["model"] + " " + summary["config"])
+    if replicates and all(n in replicates for n in names):
+        return paired_leader_sentence(summary[f"{col}_mean"], replicates, names, what="test Spearman", digits=1,
+                                      noun="configuration", items=f"{split} pairs")
     nan = pd.Series(np.nan, index=summary.index)
     lo, hi = summary.get(f"{col}_ci_low_mean", nan), summary.get(f"{col}_ci_high_mean", nan)
-    return leader_sentence(summary[f"{col}_mean"], lo, hi, list(summary["config"]), what="test Spearman",
+    return leader_sentence(summary[f"{col}_mean"], lo, hi, names, what="test Spearman",
                            digits=1, noun="configuration")
+
+
+def seed_spread_text(summary: pd.DataFrame, *, split: str = "test") -> str:
+    """The seed spread in words: the largest standard deviation over seeds of a configuration's
+    Spearman when the runs have two or more seeds; with one seed, that it is not measured, with
+    the range of the seed SDs the paper's Table 3 reports (``csts_table3_finetune.csv``)."""
+    sd = summary[f"{split}_spearman_std"]
+    if sd.notna().any():
+        return f"{float(sd.max()):.1f} points (largest standard deviation over seeds)"
+    paper = _reference.paper_table("csts", "table3_finetune")
+    return (f"not measured here (one seed per configuration); the paper's Table 3 reports seed standard deviations "
+            f"from {paper.spearman_std.min():.1f} to {paper.spearman_std.max():.1f} points over "
+            f"{plural(int(paper.n_seeds.max()), 'seed')}")
 
 
 def finetune_chapter_values(res, summary: pd.DataFrame, *, split: str = "test", headline: str = "bi/quad+mse") -> dict:
     """Every glue value of the fine-tuning chapter from its :class:`compsem.csts.study.CstsRun`:
     :func:`finetune_values`, the set-up in words (with the precision the runs used), the
     ``official`` preset in words and, with ``eval_data``, :func:`other_data_values`."""
-    v = finetune_values(summary, res.runs, res.baselines, split=split, headline=headline)
+    v = finetune_values(summary, res.runs, res.baselines, split=split, headline=headline,
+                        replicates=paired_replicates(res, split=split))
     v["ft_setup"] = setup_text(res.configs[0], res.seeds, v["ft_precision"])
     v["ft_official"] = official_text()
     if res.other_report is not None:

@@ -15,9 +15,10 @@ import numpy as np
 import pandas as pd
 
 from .. import measures as M
+from ..fmt import p_value
 from ..encoders import validate_texts
-from ..results import Headline, Prose, bootstrap_headline, glue_all, headline_row
-from ..stats import bootstrap, leader_sentence
+from ..results import Headline, PlainText, Prose, bootstrap_headline, glue_all, headline_row
+from ..stats import bootstrap, join_names, leader_sentence
 from .data import CATEGORIES, join_phrase, load_vocabulary
 from .metrics import READINGS, TIE_TOL, Rules, non_subsectivity, pair_intersectivity, rules_for, single_intersectivity
 from .reproduce import (compare_with_paper, decomposition_view, paper_model_of, paper_table, reproduced_beside,
@@ -63,10 +64,13 @@ def styled(frame: pd.DataFrame, decimals: int = 4):
 
 
 def by_class(cells: pd.DataFrame, models: Sequence[str] | None = None, *, value: str = "consistency",
-             decimals: int = 3) -> pd.DataFrame:
-    """A tidy per-class table as models × classes (in :data:`CATEGORIES` order), rounded."""
+             decimals: int | None = None) -> pd.DataFrame:
+    """A tidy per-class table as models × classes (in :data:`CATEGORIES` order); rounded only
+    with ``decimals`` (:func:`styled` rounds for display, so a paper's cell keeps its printed
+    digits: 0.5595 stays 0.5595, never 0.560 printed as 0.5600)."""
     m = cells.pivot(index="model", columns="category", values=value)
-    return shown(m.reindex(index=list(models) if models is not None else None, columns=list(CATEGORIES)), decimals)
+    m = m.reindex(index=list(models) if models is not None else None, columns=list(CATEGORIES))
+    return m if decimals is None else shown(m, decimals)
 
 
 def relation(test: str, reading: str | Rules = "official") -> str:
@@ -95,6 +99,10 @@ def _gap_boot(a: np.ndarray, b: np.ndarray, n_boot: int, seed: int):
     return float(lo), float(hi), int(a.size + b.size)
 
 
+#: the reason a headline row gives when every comparison behind it ties
+_TIED = "every comparison is a tie"
+
+
 def headlines(models: Sequence[str], *, reading: str = "official", n_boot: int = 1000, seed: int = 0,
               trust_remote_code: bool = False) -> list[dict]:
     """AAN intersectivity, the intersective-vs-privative pair cell and the non-subsectivity gap,
@@ -102,9 +110,9 @@ def headlines(models: Sequence[str], *, reading: str = "official", n_boot: int =
 
     PAIR is chapter 32's (S-I, NS-Pr) cell with its two-way adjective bootstrap; NSGAP chapter
     33's pooled gap. Every row carries ``ties`` (the share of tied comparisons) and
-    ``degenerate``: True when every comparison behind the number ties, so that the value says
-    nothing about the model (the bag of words: 0 under ``<``, 1 under ``≤``); a synthesis
-    leaves such rows out of rankings.
+    ``degenerate``: the reason, in words, when every comparison behind the number ties, so that
+    the value says nothing about the model (the bag of words: 0 under ``<``, 1 under ``≤``),
+    else ``""``; a synthesis leaves such rows out of rankings and prints the reason.
     """
     r = run(list(models), reading=reading, readings=[reading], trust_remote_code=trust_remote_code, progress=False)
     cats = np.asarray(r.vocab.categories)
@@ -112,19 +120,19 @@ def headlines(models: Sequence[str], *, reading: str = "official", n_boot: int =
     rows = []
     for m, res in r.main.items():
         row = bootstrap_headline(_H["AAN"], m, _per_adjective(res.single_aan, 0), n_boot=n_boot, seed=seed)
-        rows.append({**row, "degenerate": False})
+        rows.append({**row, "degenerate": ""})
         t = pair_table(res, n_boot=n_boot, seed=seed).set_index(["type1", "type2"]).loc[("S-I", "NS-Pr")]
         n_adj = int(np.isin(cats, ["S-I", "NS-Pr"]).sum())
         row = headline_row(_H["PAIR"], m, float(t.consistency), float(t.ci_low), float(t.ci_high), n_adj,
                            float(t.tie_rate))
-        rows.append({**row, "degenerate": bool(t.tie_rate >= 1.0)})
+        rows.append({**row, "degenerate": _TIED if t.tie_rate >= 1.0 else ""})
         gap = class_gap(an_table(res, "nonsub", n_boot=0), [m])["gap (non-sub − sub)"].iloc[0]
         ni = _per_adjective(res.nonsub, 0)
         lo, hi, n = _gap_boot(ni[np.isin(cats, ["NS-Pl", "NS-Pr"])], ni[np.isin(cats, ["S-I", "S-NI"])], n_boot, seed)
         valid = np.isfinite(res.an_distances["phrase_adj"] + res.an_distances["phrase_noun"])
         ties = float(res.nonsub_ties[valid].mean()) if valid.any() else float("nan")
         row = headline_row(_H["NSGAP"], m, float(gap), lo, hi, n, ties)
-        rows.append({**row, "degenerate": m in flat})
+        rows.append({**row, "degenerate": _TIED if m in flat else ""})
     return rows
 
 
@@ -262,11 +270,35 @@ def _pairs_values(v: PairsView) -> dict:
     for key, start in [("pairs_rule_moved", "test II"), ("pairs_strings_moved", "strings")]:
         out[key] = float(dec[dec.step.str.startswith(start)].moved.iloc[0]) if len(dec) else np.nan
     out["pairs_perm_p_ref"] = cell(v.tests, "perm_p", model=ref) if ref else np.nan
+    out["pairs_perm_p_text"] = PlainText(_p_text(out["pairs_perm_p_ref"]))
     spread = score_spread(v.scores.score.to_numpy(), r.vocab)
     for c, x in spread["class_means"].items():
         out[f"pair_mean_{c.replace('-', '')}"] = x
-    out.update({"pair_within_sd": spread["within_sd"], "pair_between_sd": spread["between_sd"]})
+    out.update({"pair_within_sd": spread["within_sd"], "pair_between_sd": spread["between_sd"],
+                "pair_class_order": Prose(class_order_sentence(v.scores, what="mean pair score",
+                                                               n_boot=v.params["n_boot"], seed=v.params["seed"]))})
     return out
+
+
+def _p_text(p: float) -> str:
+    """"p = 0.004" or "p < 0.001" (:func:`compsem.fmt.p_value`: a permutation p is never 0)."""
+    v = p_value(p, na="undefined")
+    return f"p {v}" if v.startswith("<") else f"p = {v}"
+
+
+def class_order_sentence(scores: pd.DataFrame, *, what: str, n_boot: int = 1000, seed: int = 0) -> str:
+    """Which adjective class has the highest mean score, said only as far as the classes'
+    bootstrap intervals (adjectives resampled within each class) allow
+    (:func:`compsem.stats.leader_sentence`), and whether that mean is clear of 0.5; the
+    permutation test says only that the classes differ, never in which order."""
+    g = {c: bootstrap(d["score"].to_numpy(), n_boot=n_boot, seed=seed, warn=False)
+         for c, d in scores.groupby("category", sort=False)}
+    names = list(g)
+    lead = leader_sentence([g[c].estimate for c in names], [g[c].low for c in names], [g[c].high for c in names],
+                           names, what=what, noun="class", exclude_degenerate=True)
+    half = [c for c in names if g[c].low <= 0.5 <= g[c].high]
+    tail = (f" The intervals of {join_names(half)} contain 0.5." if half else " No class's interval contains 0.5.")
+    return lead + tail + " (95 % intervals over the adjectives of each class.)"
 
 
 def _nonsub_values(v: NonsubView) -> dict:
@@ -279,14 +311,17 @@ def _nonsub_values(v: NonsubView) -> dict:
     for key in keys:
         out.setdefault(f"ns_spell_{key}_max", np.nan)
     d = v.direction
-    real = d[~d.degenerate]
+    real = d[~d.index.isin(v.degenerate)]
     out.update({"ns_n_right_direction": int((real["gap (non-sub − sub)"] > 0).sum()), "ns_n_models": len(real),
                 "ns_n_degenerate": len(v.degenerate), "ns_degenerate": ", ".join(v.degenerate) or "none",
                 "ns_perm_p_ref": cell(v.tests, "perm_p", model=ref) if ref else np.nan,
+                "ns_perm_p_text": PlainText(_p_text(cell(v.tests, "perm_p", model=ref) if ref else np.nan)),
                 "ns_gap_ref": float(d.loc[ref, "gap (non-sub − sub)"]) if ref else np.nan,
                 "ns_relation": relation("nonsub", r.reading)})
     spread = score_spread(v.scores.score.to_numpy(), r.vocab)
-    out.update({"ns_within_sd": spread["within_sd"], "ns_between_sd": spread["between_sd"]})
+    out.update({"ns_within_sd": spread["within_sd"], "ns_between_sd": spread["between_sd"],
+                "ns_class_order": Prose(class_order_sentence(v.scores, what="mean consistency",
+                                                             n_boot=v.params["n_boot"], seed=v.params["seed"]))})
     return out
 
 

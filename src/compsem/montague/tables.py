@@ -11,7 +11,7 @@ from scipy.stats import chi2_contingency
 
 from .data import CATEGORIES, Vocabulary
 from .study import MontagueResult
-from ..fmt import noun
+from ..fmt import noun, p_value
 
 __all__ = ["category_table", "type_pair_table", "an_table", "aan_table", "pair_table", "as_matrix",
            "adjective_scores", "permutation_test", "chi2_test", "CLASS_TESTS",
@@ -279,9 +279,10 @@ def category_difference_tests(result: MontagueResult, *, tests: Iterable[str] = 
 def class_tests_view(tests: pd.DataFrame) -> pd.DataFrame:
     """A compact, readable view of :func:`category_difference_tests` for display: one row per
     model and test, the χ² statistic with its p-value, the permutation p-value, and a note where
-    a test is undefined. p-values are formatted as text (``2.5e-106`` rather than ``0.0000``)."""
+    a test is undefined. p-values are formatted as text by :func:`compsem.fmt.p_value` ("< 0.001"
+    rather than "0.0000" or "0.0e+00": a permutation p-value is at least 1/(n + 1))."""
     def fmt_p(p):
-        return "—" if not np.isfinite(p) else (f"{p:.3f}" if p >= 0.001 else f"{p:.1e}")
+        return p_value(p, na="—")
 
     out = pd.DataFrame({
         "model": tests["model"], "reading": tests["reading"], "test": tests["test"],

@@ -258,12 +258,13 @@ class NonsubView:
     @property
     def direction(self) -> pd.DataFrame:
         """Per model: pooled subsective and non-subsective consistency, their gap, and the share of
-        tied comparisons (a model whose comparisons all tie is marked ``degenerate``)."""
+        tied comparisons; "every comparison ties" reads "yes" for a degenerate model (its
+        consistency says nothing about the classes), else "no"."""
         out = class_gap(self.ns, self.run.models)
         out["tie rate"] = pd.Series({m: float(np.nanmean(np.where(
             np.isfinite(r.an_distances["phrase_adj"] + r.an_distances["phrase_noun"]), r.nonsub_ties, np.nan)))
             for m, r in self.run.main.items()})
-        out["degenerate"] = [m in self.degenerate for m in out.index]
+        out["every comparison ties"] = ["yes" if m in self.degenerate else "no" for m in out.index]
         return out
 
     def save(self) -> None:

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from .. import measures as M
+from ..fmt import number
 from ..results import Prose, save_table
 from ..stats import leader_sentence
 from .metrics import CELLS, EPS_MODES, eps_label, geometry, ned_check
@@ -179,7 +180,7 @@ class DifferenceChapter(_OperatorChapter):
                            ned_fit_max=float(d[t["fits"]].abs().max()))
         rest = d[~t["fits"]].drop(["LASER", "InferSent"])
         self.values.update(ned_n_rest=len(rest), ned_llm_min=float(rest.min()), ned_llm_max=float(rest.max()))
-        return t.round(4)
+        return t.round(4).assign(fits=t["fits"].map({True: "yes", False: "no"}))
 
     def ned_ours(self) -> pd.DataFrame:
         """Mean over (B, D) pairs of our NED and the two simpler candidates, per model of the run."""
@@ -231,6 +232,8 @@ class DifferenceChapter(_OperatorChapter):
         ref = _paper("c4").pivot_table(index="model", columns="measure", values="pct_CD3")
         paper = ref.reindex([paper_name(m) for m in self.models])
         paper.index = self.models
+        # the paper's cells at its own precision (two decimals); a model the paper did not run says so
+        paper = paper.map(lambda v: "not in the paper" if pd.isna(v) else number(v, 2))
         paper.columns = pd.MultiIndex.from_tuples([("paper, Table 3", "pooled (16 encoders)", c) for c in paper.columns])
         main = c4[(c4["subset"] == self.main) & (c4["mode"] == eps_label(self.eps_range))
                   & (c4["measure"] == self.cm[0])].set_index("model")

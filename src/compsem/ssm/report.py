@@ -129,8 +129,9 @@ def _cluster_values(pool: Pool) -> dict:
 # score matrices (chapter 41)
 # ---------------------------------------------------------------------------------------------
 def models_table(run: Run) -> pd.DataFrame:
-    """One row per model: symmetric or not, identity (what the cache is keyed by), NaN sentences."""
-    return pd.DataFrame([{"scorer": s.name, "symmetric": s.symmetric, "identity": s.identity,
+    """One row per model: symmetric or not ("yes"/"no"), identity (what the cache is keyed by),
+    NaN sentences."""
+    return pd.DataFrame([{"scorer": s.name, "symmetric": "yes" if s.symmetric else "no", "identity": s.identity,
                           "sentences with NaN scores": int((~s.valid).sum())} for s in run.scored.values()])
 
 
@@ -244,7 +245,10 @@ def _ssm_values(tab: pd.DataFrame) -> dict:
                                             list(rel.index), what="RSA with the reference")),
         "ssm_sparsity_sentence": Prose(leader_sentence(rel["sparsity"], rel.get("sparsity_low", nan),
                                                  rel.get("sparsity_high", nan), list(rel.index),
-                                                 what="sparsity, the densest space", digits=3)),
+                                                 # the paper's sparsity: smaller is sparser, so the
+                                                 # highest value is the least sparse (densest) space
+                                                 what="sparsity value (smaller is sparser): the least sparse, "
+                                                      "densest space", digits=3)),
         "ssm_dis_count": Prose(plural(len(dis), "asymmetric scorer")),
         "ssm_best_rsa_name": best, "ssm_best_rsa": float(rel.loc[best, "rsa"]),
         "ssm_best_rsa_lo": float(rel.loc[best].get("rsa_low", np.nan)),

@@ -7,7 +7,7 @@ import pytest
 from compsem.book import prosecheck
 from compsem.book.checkbook import main
 
-TABLE = ("<table><caption>RSA and gap</caption><tr><th>model</th><th>RSA</th><th>gap</th><th>n</th></tr>"
+TABLE = ("<table><caption>RSA and gap</caption><tr><th>model</th><th>RSA</th><th>gap (NaN: undefined)</th><th>n</th></tr>"
          "<tr><td>bow</td><td>0.545 [0.48, 0.60]</td><td>0.1622</td><td>12</td></tr>"
          "<tr><td>use</td><td>0.512 [0.45, 0.58]</td><td>0.0000</td><td>7</td></tr>"
          "<tr><td>glove</td><td>n/a</td><td>NaN</td><td>1,203</td></tr></table>")

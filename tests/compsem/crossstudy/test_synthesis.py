@@ -64,7 +64,7 @@ PROFILE = _prof({
 def test_findings_by_hand():
     f = synthesis.findings(PROFILE, ["a", "b", "random"], controls=["random"])
     assert f["n_real"] == 2 and f["n_gap_pos"] == 1
-    assert f["set_sentence"] == ("`a` has the highest mean of the five Part I criteria (60.0 % [50.0, 70.0]), but its "
+    assert f["set_sentence"] == ("`a` has the highest mean of the 5 Part I criteria (60.0 % [50.0, 70.0]), but its "
                                  "interval overlaps that of `b`: the two are indistinguishable at this sample size.")
     assert f["gap_sentence_leader"].startswith("`b` has the highest non-subsectivity gap (0.05 [0.01, 0.09]), but")
     assert f["gap_sentence"] == "1 of them separate the classes in the predicted direction."
@@ -72,6 +72,8 @@ def test_findings_by_hand():
                                   "contains 50 %, the coin-flip level. `b` lies above chance (60.0 % [55.0, 65.0]).")
     assert f["rsa_sentence"].startswith("`b` has the highest RSA with the reference (0.50 [0.40, 0.60]), but")
     assert f["random_c2"] == 97.5
+    # the counts of the prose come from the registry's headlines: 10 criteria over Parts I-IV
+    assert (f["n_headlines"], f["n_parts"], f["n_part1"]) == (10, 4, 5)
     assert f["degenerate_sentence"] == "No row of this profile is degenerate."
 
 
@@ -193,3 +195,43 @@ def test_profile_hands_trust_remote_code_to_the_studies(monkeypatch):
     synthesis.profile(["x"], trust_remote_code=True)
     synthesis.profile(["x"])
     assert seen == [True, False]
+
+
+def _lower_is_better(monkeypatch, key):
+    """Declare ``key`` lower-is-better (``Headline.higher`` False) for the synthesis."""
+    import dataclasses
+
+    monkeypatch.setattr(synthesis, "CRITERIA",
+                        tuple(dataclasses.replace(c, higher=False) if c.key == key else c for c in CRITERIA))
+
+
+def test_rankings_read_each_headlines_direction(monkeypatch):
+    # RSA: b 0.5 [0.4, 0.6], a 0.3 [0.2, 0.4], bow 0.9 [0.8, 0.95]; with lower better a comes first
+    _lower_is_better(monkeypatch, "RSA")
+    r = synthesis.ranks(PROFILE, ["a", "b", "bow"])
+    assert (r.loc["a", "RSA"], r.loc["b", "RSA"], r.loc["bow", "RSA"]) == ("1", "2", "3")
+    assert (r.loc["a", "C1"], r.loc["b", "C1"]) == ("2", "1")          # the other columns keep "higher is better"
+    f = synthesis.findings(PROFILE, ["a", "b"])
+    assert f["rsa_sentence"].startswith("`a` has the lowest RSA with the reference (0.30 [0.20, 0.40]), but")
+    assert synthesis.criteria_table().loc["RSA", "better"] == "lower"
+    assert synthesis.criteria_table().loc["C1", "better"] == "higher"
+    # the heat map's best (yellow, 1) is the lowest RSA: a
+    fig = synthesis.profile_figure(PROFILE, ["a", "b"])
+    mesh = fig.axes[0].collections[0].get_array().reshape(2, 10)
+    assert (mesh[0, 9], mesh[1, 9]) == (1, 0)
+    plt.close(fig)
+
+
+def test_a_chance_level_below_is_good_when_lower_is_better(monkeypatch):
+    # b's CSTS [55, 65] lies above 50: with lower better that is the wrong side
+    _lower_is_better(monkeypatch, "CSTS")
+    f = synthesis.findings(PROFILE, ["a", "b"])
+    assert "`b` lies significantly above chance (60.0 % [55.0, 65.0]): it prefers the wrong condition" in \
+        f["csts_sentence"]
+    assert "lies above chance" not in f["csts_sentence"]
+
+
+def test_a_study_must_give_a_reason_not_a_flag():
+    prof = PROFILE.assign(degenerate=[True] + [""] * (len(PROFILE) - 1))
+    with pytest.raises(TypeError, match="reason in words"):
+        synthesis.degenerate(prof)

@@ -92,3 +92,163 @@ def test_the_ablation_values_put_each_mode_beside_the_papers_table_10():
     assert v["abl_full"] == 46.5 and v["abl_condition_only"] == 44.2
     assert v["abl_full_minus_cond"] == pytest.approx(2.3)
     assert v["abl_p_full"] == 40.11   # Table 10, full input and v["abl_prior"] == 40.8 and v["abl_n_train_pairs"] == 3403
+
+
+def _chapter21_defaults() -> dict:
+    from compsem.book.plan import notebook_parameters
+    from compsem.paths import notebooks_dir
+
+    return notebook_parameters(notebooks_dir() / "21_csts_zeroshot.ipynb")
+
+
+def test_the_headline_scores_chapter_21s_own_rows():
+    # the synthesis reads Part II's number on the rows chapter 21 scores, not on the hand-written set
+    nb = _chapter21_defaults()
+    for key, value in S.ZERO_SHOT_DEFAULTS.items():
+        assert nb[key] == value, key
+    parts, _ = S.book_data(nb["data"], split=nb["split"], split_seed=nb["split_seed"], eval_pairs=nb["eval_pairs"],
+                           sample_seed=nb["seed"])
+    df = parts[nb["eval_split"]]
+    pd.testing.assert_frame_equal(R.headline_data(), df)
+    # the value is the chapter's pair accuracy, worked out here from the outcomes of the untied pairs
+    s = S.zero_shot_scores(df, "bow", template=nb["template"])["attached"].to_numpy()
+    outcomes = []
+    for _, g in df.reset_index(drop=True).assign(score=s).groupby("pair_id"):
+        if set(g.role) == {"high", "low"} and g.label.nunique() == 2:
+            d = g.score[g.role == "high"].iloc[0] - g.score[g.role == "low"].iloc[0]
+            outcomes.append(1.0 if d > 0 else 0.5 if d == 0 else 0.0)
+    want = 100 * np.mean(outcomes)
+    (row,) = R.headlines(["bow"], n_boot=100, seed=1)
+    assert row["value"] == pytest.approx(want) and row["n"] == len(outcomes)
+    assert row["low"] < row["value"] < row["high"] and row["criterion"] == "CSTS"
+    # not the 165 hand-written pairs
+    assert row["n"] != 165
+
+
+@pytest.mark.slow
+def test_the_headline_equals_chapter_21s_result_file(tmp_path):
+    import subprocess
+    import sys
+
+    from compsem.paths import repo_root
+
+    out = tmp_path / "run"
+    subprocess.run([sys.executable, "-m", "compsem", "run", "notebooks/21_csts_zeroshot.ipynb", "--out", str(out),
+                    "--quiet", "-p", "models", '["bow"]', "-p", "textpair_encoder", "", "-p", "n_boot", "200"],
+                   check=True, cwd=repo_root())
+    zs = pd.read_csv(out / "results" / "csts" / "zeroshot.csv").set_index(["model", "condition"])
+    (row,) = R.headlines(["bow"], n_boot=200, seed=0)
+    chapter = zs.loc[("bow", "attached")]
+    assert (row["value"], row["low"], row["high"]) == pytest.approx(
+        (chapter["pair_accuracy_%"], chapter["pair_accuracy_ci_low"], chapter["pair_accuracy_ci_high"]))
+
+
+def _toy_run(preds: dict[str, np.ndarray], df: pd.DataFrame):
+    from types import SimpleNamespace
+
+    return SimpleNamespace(parts={"test": df}, predictions={("m", c, 0, "test"): p for c, p in preds.items()})
+
+
+def _toy_pairs(n_pairs: int, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    labels = rng.integers(1, 6, size=2 * n_pairs).astype(float)
+    return pd.DataFrame({"pair_id": np.repeat([f"p{i:03d}" for i in range(n_pairs)], 2), "label": labels})
+
+
+def test_paired_replicates_match_a_slow_oracle():
+    from scipy.stats import spearmanr
+
+    df = _toy_pairs(30)
+    rng = np.random.default_rng(1)
+    a = df.label.to_numpy() + rng.normal(0, 1.0, len(df))
+    b = a + rng.normal(0, 0.3, len(df))
+    reps = R.paired_replicates(_toy_run({"x": a, "y": b}, df), n_boot=40, seed=3)
+    # the oracle: draw pairs (sorted ids) with the seeded generator, take both rows of each, Spearman x100
+    ids = sorted(df.pair_id.unique())
+    draws = np.random.default_rng(3).integers(0, len(ids), size=(40, len(ids)))
+    for name, pred in (("x", a), ("y", b)):
+        want = []
+        for row in draws:
+            rows = [i for j in row for i in np.flatnonzero(df.pair_id.to_numpy() == ids[j])]
+            want.append(100 * spearmanr(pred[rows], df.label.to_numpy()[rows]).statistic)
+        assert reps[name] == pytest.approx(np.array(want))
+
+
+def test_the_top_configuration_is_clear_only_when_the_paired_interval_excludes_zero():
+    df = _toy_pairs(200)
+    rng = np.random.default_rng(2)
+    gold = df.label.to_numpy()
+    good = gold + rng.normal(0, 1.0, len(df))
+    same = good + rng.normal(0, 0.01, len(df))        # the same predictions up to noise: no real difference
+    poor = gold + rng.normal(0, 4.0, len(df))
+    run = _toy_run({"a": good, "b": same, "c": poor}, df)
+    reps = R.paired_replicates(run, n_boot=300)
+    rho = {k: 100 * pd.Series(v).corr(pd.Series(gold), method="spearman") for k, v in
+           {"a": good, "b": same, "c": poor}.items()}
+    summary = pd.DataFrame({"config": list(rho), "test_spearman_mean": list(rho.values())})
+    leader = max(rho, key=rho.get)
+    other = "b" if leader == "a" else "a"
+    s = R.ranking_sentence(summary, replicates=reps)
+    assert s.startswith(f"`{leader}` has the highest test Spearman ({rho[leader]:.1f}), but its lead over `{other}`")
+    assert "`c`" not in s and "indistinguishable on these test pairs" in s
+    two = summary[summary.config.isin([leader, "c"])]
+    s = R.ranking_sentence(two, replicates=reps)
+    assert "its lead over every other configuration has a paired 95 % interval above zero" in s and "`c`" in s
+
+
+def test_one_seed_says_the_spread_is_not_measured_and_gives_the_papers():
+    summary = pd.DataFrame({"config": ["bi/mse"], "test_spearman_std": [np.nan]})
+    text = R.seed_spread_text(summary)
+    t3 = R.paper_table("table3_finetune")
+    assert text == (f"not measured here (one seed per configuration); the paper's Table 3 reports seed standard "
+                    f"deviations from {t3.spearman_std.min():.1f} to {t3.spearman_std.max():.1f} points over 3 seeds")
+
+
+def test_a_share_below_100_never_reads_at_least_100():
+    assert R._share_text(99.96) == "in at least 99.9 % of the rows"
+    assert R._share_text(100.0) == "in every row"
+    assert R._share_text(87.25) == "in at least 87.2 % of the rows"
+
+
+def test_the_prompting_demo_says_invalid_and_the_run_sentence_says_when_there_is_no_table():
+    samples = ["4.0", "no idea"]
+    parsed = {"official": S.parse_answers(samples, rule="official")}
+    demo = R.prompting_demo(samples, parsed)
+    assert list(demo["official"]) == ["4.00", "invalid"]
+    base = pd.DataFrame({"spearman": [40.0]})
+    queries = pd.DataFrame({"x": range(3)})
+    v = R.prompting_run_values(pd.DataFrame(), queries, base)
+    assert v["pr_runs_sentence"].startswith("No generator was named in this run, so there is no table")
+    v = R.prompting_run_values(pd.DataFrame({"k": [0]}), queries, base)
+    assert v["pr_runs_sentence"].startswith("The table above lists") and "3 query rows" in v["pr_runs_sentence"]
+
+
+def test_paper_tables_as_shown_say_what_an_empty_cell_means():
+    t8 = R.table8_view()
+    assert set(t8["transform"]) <= {"yes", "no"} and not t8.isna().any().any()
+    raw = R.paper_table("table8_best_settings")
+    n_tri = int(raw["tri_op"].notna().sum())
+    assert (t8["tri-encoder op. (tri only)"] != "–").sum() == n_tri
+    table = pd.DataFrame({"x": [1.0, 2.0]}, index=["full", "condition prior"])
+    out = R.with_paper_column(table, pd.Series({"full": 43.21}), "paper")
+    assert list(out["paper"]) == ["43.2", "not in the paper"]
+
+
+def test_the_differs_box_is_computed_from_the_run():
+    parts, rep = S.book_data("reannotated", eval_pairs=50)
+    rows = parts["test"]
+    t3 = R.paper_table("table3_finetune")
+    v = R.differs_values("finetune", data="reannotated", source=rep.source, rows=rows, prior=40.8)
+    text = v["dif_text"]
+    assert "re-annotated C-STS training split" in text and "read on its test split" in text
+    assert f"reaches a Spearman of 40.8 on our rows, below the paper's best fine-tuned Spearman (Table 3), " \
+           f"{t3.spearman_mean.max():.1f}" in text
+    assert f"{len(rows):,} rows, {len(rows) // 2:,} complete pairs" in text
+    t2 = R.paper_table("table2_zeroshot")
+    v = R.differs_values("zero_shot", data="embedded", source="x", rows=rows, prior=10.0)
+    assert "hand-written" in v["dif_text"] and f"{t2.csts_spearman.abs().max():.1f}" in v["dif_text"]
+    assert "above the paper's largest absolute zero-shot Spearman" in v["dif_text"]
+    v = R.differs_values("ablation", data="reannotated", source="x", rows=rows, prior=30.0, train_pairs=600)
+    assert "last point, 600 pairs, is 1,200 rows on the paper's axis" in v["dif_text"]
+    with pytest.raises(ValueError, match="view must be one of"):
+        R.differs_values("nope", data="x", source="x", rows=rows, prior=1.0)

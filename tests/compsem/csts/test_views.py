@@ -22,9 +22,11 @@ def test_finetune_values_against_the_prior():
     assert v["ft_best_config"] == "bi/mse" and v["ft_best_minus_prior"] == 10.0 and v["ft_bi_minus_prior"] == 10.0
     assert v["ft_bi_vs_prior_text"] == "10.0 points above" and v["ft_best_vs_prior_text"] == "10.0 points above"
     assert V._vs_prior(-0.44) == "0.4 points below" and V._vs_prior(float("nan")) == "undefined"
+    # only the encodings the run has: no "nan (tri)"
+    assert v["ft_encodings_text"] == "30.0 (cross) and 50.0 (bi)"
     # loss fell from the first to the last quarter of steps in 2 of 3 runs; 180 s of training = 3 minutes
     assert v["ft_loss_fell_pct"] == pytest.approx(200 / 3) and v["ft_train_minutes"] == 3.0
-    assert v["ft_max_std_text"] == "2.0 points" and v["ft_examples_per_s"] == 20.0
+    assert v["ft_max_std_text"] == "2.0 points (largest standard deviation over seeds)" and v["ft_examples_per_s"] == 20.0
     # the headline (bi/quad+mse): 45.5 against the prior's 40.0, on that run's 498 training pairs
     assert (v["ft_headline_test"], v["ft_headline_vs_prior_text"], v["ft_headline_n_pairs"]) == (
         45.5, "5.5 points above", 498)

@@ -116,3 +116,19 @@ def test_a_model_that_maps_to_a_paper_row_stands_beside_it(small_pool):
     assert both.loc["this book", "accuracy rule"] == "predicted label"
     by_label = acc.set_index("category").accuracy_label
     assert both.loc["this book", "inferential"] == pytest.approx(by_label["inferential"])
+
+
+def test_the_synthesis_headline_is_chapter_42s_rsa_cell():
+    # one source per number: the synthesis's RSA is the relatedness row chapter 42 saves (ssm_metrics)
+    from compsem.ssm import report as rep
+    from compsem.ssm import study as st
+
+    (row,) = rep.headlines(["bow"], n_boot=50, seed=2)
+    tab, _ = rep.ssm_metrics(st.run(["bow"], progress=False), n_boot=50, seed=2)
+    cell = tab[(tab.scorer == "bow") & (tab.space == "rel")].iloc[0]
+    assert (row["value"], row["low"], row["high"]) == pytest.approx((cell.rsa, cell.rsa_low, cell.rsa_high))
+
+
+def test_the_models_table_says_symmetric_in_words():
+    t = report.models_table(run(["bow"], progress=False))
+    assert set(t["symmetric"]) <= {"yes", "no"} and t.set_index("scorer").loc["bow", "symmetric"] == "yes"
