@@ -3,11 +3,7 @@
 import json
 
 from compsem.book.gluecheck import UNDEFINED, _refs, undefined_glue
-
-
-def _glued(name, text):
-    return {"output_type": "display_data", "metadata": {"scrapbook": {"name": name, "mime_prefix": ""}},
-            "data": {"application/papermill.record/text/plain": text}}
+from tests.helpers.notebooks import _glued
 
 
 def _write(path, cells):

@@ -6,27 +6,12 @@ import pytest
 
 from compsem.book import prosecheck
 from compsem.book.checkbook import main
+from tests.helpers.notebooks import _code, _html, _md, _nb
 
 TABLE = ("<table><caption>RSA and gap</caption><tr><th>model</th><th>RSA</th><th>gap (NaN: undefined)</th><th>n</th></tr>"
          "<tr><td>bow</td><td>0.545 [0.48, 0.60]</td><td>0.1622</td><td>12</td></tr>"
          "<tr><td>use</td><td>0.512 [0.45, 0.58]</td><td>0.0000</td><td>7</td></tr>"
          "<tr><td>glove</td><td>n/a</td><td>NaN</td><td>1,203</td></tr></table>")
-
-
-def _nb(path, cells):
-    path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
-
-
-def _md(text):
-    return {"cell_type": "markdown", "metadata": {}, "source": text}
-
-
-def _code(*outputs):
-    return {"cell_type": "code", "metadata": {}, "source": "x", "outputs": list(outputs), "execution_count": 1}
-
-
-def _html(html):
-    return {"output_type": "execute_result", "data": {"text/html": html, "text/plain": "t"}, "metadata": {}}
 
 
 CLEAN = [_md("# A page\n\nThe closest model is {glue:md}`best` (see Table 3.2 and Eq. 5; `make book`), "

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from compsem.book import rendercheck
-from tests.compsem.book.test_checkbook import _code, _glued, _html, _md, _nb
+from tests.helpers.notebooks import _code, _glued, _html, _md, _nb
 
 CLEAN = [
     _md("# A page\n\nNone of the models separates the classes; `bow` is left out (`None` in code is fine).\n"
