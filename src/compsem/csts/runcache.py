@@ -26,7 +26,7 @@ from .config import TrainConfig, resolve_backbone
 __all__ = ["CODE_VERSION", "data_hash", "backbone_identity", "run_key", "run_path"]
 
 #: bump when a change in training or models changes results (invalidates the run cache)
-CODE_VERSION = "csts-train-5"   # 5: each run records its pair-bootstrap Spearman interval
+CODE_VERSION = "csts-train-6"   # 6: padding-free top layers (another dropout stream in training)
 
 
 def data_hash(*frames: pd.DataFrame) -> str:
