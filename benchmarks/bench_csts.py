@@ -104,16 +104,60 @@ def _ab(paths: dict, repeats: int, measure) -> tuple[list, dict]:
                   f"{b}_{key}_median": round(statistics.median(rate[b, r] for r in range(repeats)), 2)}
 
 
-def packing(parts, repeats: int) -> dict:
-    """Padded against packed top layers per encoding, fp32."""
+def step_ratio(parts, label: str, *, n_batches: int = 40, blocks: int = 4) -> dict:
+    """Training steps of the padded and the packed model on the same batches, alternating step
+    by step (padded first on even steps, packed first on odd ones), so that load changes hit
+    both alike: examples per second of each per block of ``n_batches // blocks`` steps, and the
+    packed/padded ratio per block (min and median)."""
+    import numpy as np
+    import torch
+
+    from compsem.csts import training as T
+
+    df = parts["train"]
+    s1, s2, cc = df["sentence1"].tolist(), df["sentence2"].tolist(), df["condition"].tolist()
+    models, opts = {}, {}
+    for name, packed in (("padded", False), ("packed", True)):
+        cfg = _cfg(label, precision="fp32", packed=packed)
+        m = T.new_model(ENCODER, cfg, seed=0, disk=False).train()
+        m.fill_frozen_cache(s1, s2, cc)
+        models[name], opts[name] = m, torch.optim.AdamW([p for p in m.parameters() if p.requires_grad], lr=1e-5)
+    y = torch.tensor(T.LabelScaler.fit(df["label"]).transform(df["label"]), dtype=torch.float32)
+    plan = T._batches(df, cfg, np.random.default_rng(0))[:n_batches]
+    per_block = max(1, len(plan) // blocks)
+    secs = {name: [0.0] * blocks for name in models}
+    rows = [0] * blocks
+    for j, (idx, n_pairs, qmask) in enumerate(plan[:per_block * blocks]):
+        mask = None if qmask is None else torch.as_tensor(qmask)
+        for name in (("padded", "packed") if j % 2 == 0 else ("packed", "padded")):
+            t0 = time.perf_counter()
+            scores = models[name]([s1[i] for i in idx], [s2[i] for i in idx], [cc[i] for i in idx])
+            T.objective_loss(cfg.objective, scores.float(), y[idx], n_pairs, cfg.margin, mask).backward()
+            opts[name].step()
+            opts[name].zero_grad(set_to_none=True)
+            secs[name][j // per_block] += time.perf_counter() - t0
+        rows[j // per_block] += len(idx)
+    ratios = [secs["padded"][b] / secs["packed"][b] for b in range(blocks)]
+    return {"steps": per_block * blocks, "blocks": blocks,
+            "padded_examples_per_s": [round(r / t, 2) for r, t in zip(rows, secs["padded"])],
+            "packed_examples_per_s": [round(r / t, 2) for r, t in zip(rows, secs["packed"])],
+            "packed_over_padded_min": round(min(ratios), 3), "packed_over_padded_median": round(statistics.median(ratios), 3)}
+
+
+def packing(parts, repeats: int, *, spearman: bool = True) -> dict:
+    """Padded against packed top layers per encoding, fp32: the step-interleaved speed ratio
+    (:func:`step_ratio`) and, with ``spearman``, one whole training run per path (whole runs
+    alternate too) with its examples per second and test Spearman."""
     out = {}
     for enc, label in PACKING_CONFIGS.items():
+        out[enc] = {"config": label, "steps": step_ratio(parts, label)}
+        if not spearman:
+            continue
         paths = {"padded": _cfg(label, precision="fp32", packed=False), "packed": _cfg(label, precision="fp32")}
         runs, summary = _ab(paths, repeats, lambda cfg: _one(parts, cfg))
         sp = {p: statistics.median(x["test_spearman"] for x in runs if x["path"] == p) for p in paths}
-        out[enc] = {"config": label, "runs": runs, **summary, "padded_test_spearman": sp["padded"],
-                    "packed_test_spearman": sp["packed"],
-                    "spearman_difference": round(sp["packed"] - sp["padded"], 3)}
+        out[enc].update({"runs": runs, **summary, "padded_test_spearman": sp["padded"],
+                         "packed_test_spearman": sp["packed"], "spearman_difference": round(sp["packed"] - sp["padded"], 3)})
     return out
 
 
@@ -180,8 +224,8 @@ def run(quick: bool = True, repeats: int | None = None, train_pairs=None, eval_p
     t0 = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     out = {"encoder": ENCODER, "preset": "cpu", "device": "cpu", "machine_at_start": machine(),
            "train_rows": len(parts["train"]), "test_rows": len(parts["test"]), "repeats": repeats, "wall_start": t0}
-    if "packing" in parts_run:
-        out["packing"] = packing(parts, repeats)
+    if "packing" in parts_run or "packing_speed" in parts_run:
+        out["packing"] = packing(parts, repeats, spearman="packing" in parts_run)
     if "fill" in parts_run:
         out["fill"] = fill(parts, repeats)
     if "fast" in parts_run:
