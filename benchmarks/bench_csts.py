@@ -1,87 +1,263 @@
-"""Benchmark of Part II (C-STS): the fp32 path against the fast CPU path, side by side.
+"""Benchmark of Part II (C-STS): the book's training paths side by side, in one process.
 
-``run(quick)`` fine-tunes ``sbert-mini`` with ``bi/quad+mse`` at the book's ``cpu`` preset on
-the re-annotated data's pair split (all training pairs, scored on all test pairs; the first 150
-training pairs and 100 test pairs when ``quick``), alternately on two paths in one process:
+``run(quick)`` fine-tunes ``sbert-mini`` at the book's ``cpu`` preset on the re-annotated data's
+pair split (all training pairs, scored on all test pairs; the first 150 training pairs and 100
+test pairs when ``quick``) and measures, each as an interleaved A/B in this one process (runs
+alternate A, B, B, A, … so that a change of machine load hits both paths):
 
-* ``fp32``: full precision, batches in random order (the path before the fast one);
-* ``fast``: the book's default: ``precision="auto"`` (bf16 autocast on a CPU with native bf16,
-  fp32 elsewhere) and length-bucketed batches.
+* ``packing``: padded against padding-free (packed) top layers, per encoding (cross/mse,
+  bi/quad+mse, tri/quad+mse), both in fp32: the speed ratio from training steps on the same
+  batches alternating between the two models (:func:`step_ratio`: per block min and median,
+  and per step), then one whole training run per path (two when ``quick``) with its training
+  examples per second (frozen-layer fill excluded) and test Spearman;
+* ``fill``: the frozen-layer fill of the tri-encoder's inputs, unsorted (inputs in first-seen
+  order), sorted by characters and sorted by token count, into fresh in-memory stores: inputs
+  per second, ratios (min and median), and the largest difference between the stored states;
+* ``fast``: fp32 with batches in random order (the path before the fast one) against the
+  book's default (``precision="auto"``, length-bucketed batches): examples per second and test
+  Spearman;
+* ``precision`` (only where the CPU computes bf16 natively, and not when ``quick``): every
+  configuration of chapter 22 trained in fp32 and in bf16 autocast, test Spearman of each and
+  their difference. ``make bench`` also writes it to ``benchmarks/csts_precision.json``, with
+  the machine, which chapter 22 reads (:func:`compsem.csts.report.precision_comparison`).
 
-Both paths fill a fresh in-memory frozen-layer cache (no disk reuse), so each pays the whole
-cost of a cold run. Reported per run: training rows per second (frozen-layer fill + forward +
-backward + optimiser step; model loading and scoring excluded), test Spearman and pair accuracy;
-and the ratio of the fast path's rows per second to the fp32 path's, with the Spearman difference.
-Runs alternate (fp32, fast, fp32, fast, …) so that a change of machine load hits both.
+The machine (CPU model, flags, cores, load before and after) is recorded with the results.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import platform
+import statistics
 import time
 
-
-def _one(encoder, parts, cfg):
-    from compsem.csts import study as S
-    from compsem.csts import training as T
-
-    T._FROZEN.clear()
-    model = T.new_model(encoder, cfg, seed=0, disk=False)
-    hist = T.fit(model, parts["train"], cfg, seed=0)
-    row = S.score_row(T.predict(model, parts["test"]), parts["test"])
-    return {"examples_per_s": round(len(parts["train"]) / hist["seconds"], 2), "seconds": round(hist["seconds"], 2),
-            "fill_seconds": round(hist["fill_seconds"], 2), "precision": hist["precision"],
-            "fused_adamw": hist["fused_adamw"], "test_spearman": round(row["spearman"], 2),
-            "test_pair_accuracy": round(row["pair_accuracy"], 2)}
+ENCODER = "sbert-mini"
+#: the configuration benchmarked per encoding
+PACKING_CONFIGS = {"cross": "cross/mse", "bi": "bi/quad+mse", "tri": "tri/quad+mse"}
+#: chapter 22's configurations (its ``configs`` parameter)
+CHAPTER_CONFIGS = ("cross/mse", "bi/mse", "bi/quad+mse", "tri/quad+mse")
+FLAGS = ("avx2", "avx512f", "avx512_bf16", "amx_bf16", "amx_tile")
 
 
-def run(quick: bool = True, repeats: int | None = None, train_pairs=None, eval_pairs=None) -> dict:
-    import numpy as np
+def machine() -> dict:
+    """CPU model, the flags that matter for training speed, cores, torch threads and load."""
     import torch
 
     from compsem import device as D
-    from compsem.csts import study as S
+
+    model, flags = platform.processor() or platform.machine(), set()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name") and model in (platform.processor(), platform.machine()):
+                    model = line.split(":", 1)[1].strip()
+                elif line.startswith("flags"):
+                    flags.update(line.split(":", 1)[1].split())
+    except OSError:  # not Linux
+        pass
+    return {"cpu_model": model, "cpu_flags": [f for f in FLAGS if f in flags], "cpu_count": os.cpu_count(),
+            "torch_threads": torch.get_num_threads(), "cpu_bf16_native": D.cpu_bf16_native(),
+            "cpu_capability": str(torch.backends.cpu.get_cpu_capability()), "load_average": _load()}
+
+
+def _load() -> str:
+    try:
+        return " / ".join(f"{x:.2f}" for x in os.getloadavg())  # 1, 5, 15 minutes
+    except OSError:  # pragma: no cover - not on Unix
+        return "unknown"
+
+
+def _cfg(label: str, **changes):
     from compsem.csts.training import TrainConfig
+
+    encoding, objective = label.split("/")
+    return TrainConfig.preset("cpu", encoding=encoding, objective=objective, **changes)
+
+
+def _one(parts, cfg) -> dict:
+    """One training run (seed 0; the in-process frozen cache is kept between runs)."""
+    from compsem.csts import study as S
+    from compsem.csts import training as T
+
+    model = T.new_model(ENCODER, cfg, seed=0, disk=False)
+    hist = T.fit(model, parts["train"], cfg, seed=0)
+    row = S.score_row(T.predict(model, parts["test"]), parts["test"])
+    train_s = hist["seconds"] - hist["fill_seconds"]
+    return {"examples_per_s": round(len(parts["train"]) / train_s, 2), "train_seconds": round(train_s, 2),
+            "fill_seconds": round(hist["fill_seconds"], 2), "precision": hist["precision"],
+            "test_spearman": round(row["spearman"], 3), "test_pair_accuracy": round(row["pair_accuracy"], 2)}
+
+
+def _ab(paths: dict, repeats: int, measure) -> tuple[list, dict]:
+    """Interleaved runs of the two ``paths`` (A B, B A, A B, …); the ratio B/A of
+    ``examples_per_s`` (or ``per_s``) per repeat, min and median."""
+    (a, ca), (b, cb) = paths.items()
+    runs = []
+    for r in range(repeats):
+        for name in ((a, b) if r % 2 == 0 else (b, a)):
+            runs.append({"path": name, "repeat": r, **measure(paths[name])})
+    key = "examples_per_s" if "examples_per_s" in runs[0] else "per_s"
+    rate = {(x["path"], x["repeat"]): x[key] for x in runs}
+    ratios = [rate[b, r] / rate[a, r] for r in range(repeats)]
+    return runs, {f"{b}_over_{a}_min": round(min(ratios), 3), f"{b}_over_{a}_median": round(statistics.median(ratios), 3),
+                  f"{a}_{key}_median": round(statistics.median(rate[a, r] for r in range(repeats)), 2),
+                  f"{b}_{key}_median": round(statistics.median(rate[b, r] for r in range(repeats)), 2)}
+
+
+def step_ratio(parts, label: str, *, n_batches: int = 40, blocks: int = 4) -> dict:
+    """Training steps of the padded and the packed model on the same batches, alternating step
+    by step (padded first on even steps, packed first on odd ones), so that load changes hit
+    both alike: examples per second of each per block of ``n_batches // blocks`` steps, the
+    packed/padded ratio per block (min and median), and the median over steps of the ratio of
+    the two timings of the same batch (adjacent in time: the estimate least moved by load)."""
+    import numpy as np
+    import torch
+
+    from compsem.csts import training as T
+
+    df = parts["train"]
+    s1, s2, cc = df["sentence1"].tolist(), df["sentence2"].tolist(), df["condition"].tolist()
+    models, opts = {}, {}
+    for name, packed in (("padded", False), ("packed", True)):
+        cfg = _cfg(label, precision="fp32", packed=packed)
+        m = T.new_model(ENCODER, cfg, seed=0, disk=False).train()
+        m.fill_frozen_cache(s1, s2, cc)
+        models[name], opts[name] = m, torch.optim.AdamW([p for p in m.parameters() if p.requires_grad], lr=1e-5)
+    y = torch.tensor(T.LabelScaler.fit(df["label"]).transform(df["label"]), dtype=torch.float32)
+    plan = T._batches(df, cfg, np.random.default_rng(0))[:n_batches]
+    per_block = max(1, len(plan) // blocks)
+    secs = {name: [0.0] * blocks for name in models}
+    rows = [0] * blocks
+    step_ratios = []
+    for j, (idx, n_pairs, qmask) in enumerate(plan[:per_block * blocks]):
+        took = {}
+        mask = None if qmask is None else torch.as_tensor(qmask)
+        for name in (("padded", "packed") if j % 2 == 0 else ("packed", "padded")):
+            t0 = time.perf_counter()
+            scores = models[name]([s1[i] for i in idx], [s2[i] for i in idx], [cc[i] for i in idx])
+            T.objective_loss(cfg.objective, scores.float(), y[idx], n_pairs, cfg.margin, mask).backward()
+            opts[name].step()
+            opts[name].zero_grad(set_to_none=True)
+            took[name] = time.perf_counter() - t0
+            secs[name][j // per_block] += took[name]
+        rows[j // per_block] += len(idx)
+        step_ratios.append(took["padded"] / took["packed"])
+    ratios = [secs["padded"][b] / secs["packed"][b] for b in range(blocks)]
+    return {"steps": per_block * blocks, "blocks": blocks,
+            "padded_examples_per_s": [round(r / t, 2) for r, t in zip(rows, secs["padded"])],
+            "packed_examples_per_s": [round(r / t, 2) for r, t in zip(rows, secs["packed"])],
+            "packed_over_padded_min": round(min(ratios), 3), "packed_over_padded_median": round(statistics.median(ratios), 3),
+            "packed_over_padded_step_median": round(statistics.median(step_ratios), 3),
+            "packed_over_padded_total": round(sum(secs["padded"]) / sum(secs["packed"]), 3)}
+
+
+def packing(parts, repeats: int, *, spearman: bool = True) -> dict:
+    """Padded against packed top layers per encoding, fp32: the step-interleaved speed ratio
+    (:func:`step_ratio`) and, with ``spearman``, one whole training run per path (whole runs
+    alternate too) with its examples per second and test Spearman."""
+    out = {}
+    for enc, label in PACKING_CONFIGS.items():
+        out[enc] = {"config": label, "steps": step_ratio(parts, label, n_batches=24 if len(parts["train"]) < 1000 else 64)}
+        if not spearman:
+            continue
+        paths = {"padded": _cfg(label, precision="fp32", packed=False), "packed": _cfg(label, precision="fp32")}
+        runs, summary = _ab(paths, repeats, lambda cfg: _one(parts, cfg))
+        sp = {p: statistics.median(x["test_spearman"] for x in runs if x["path"] == p) for p in paths}
+        out[enc].update({"runs": runs, **summary, "padded_test_spearman": sp["padded"],
+                         "packed_test_spearman": sp["packed"], "spearman_difference": round(sp["packed"] - sp["padded"], 3)})
+    return out
+
+
+def fill(parts, repeats: int, orders=("none", "tokens")) -> dict:
+    """The frozen-layer fill of the tri-encoder's inputs, per order, into fresh stores."""
+    import torch
+
+    from compsem.csts import training as T
+
+    df = parts["train"]
+    rows = (df["sentence1"].tolist(), df["sentence2"].tolist(), df["condition"].tolist())
+    cfg = _cfg("tri/quad+mse", precision="fp32")
+    states = {}
+
+    def measure(order):
+        T._FROZEN.clear()
+        model = T.new_model(ENCODER, cfg, seed=0, disk=False)
+        t0 = time.perf_counter()
+        n = model.fill_frozen_cache(*rows, order=order)
+        sec = time.perf_counter() - t0
+        states[order] = model._cache
+        return {"inputs": n, "seconds": round(sec, 3), "per_s": round(n / sec, 2)}
+
+    runs, summary = _ab(dict(zip(("unsorted", "sorted"), orders)), repeats, measure)
+    T._FROZEN.clear()
+    a, b = states[orders[0]], states[orders[1]]
+    keys = list(a._mem)
+    diff = max(float((a.get(k) - b.get(k)).abs().max()) for k in keys)
+    same = all(torch.equal(a.get(k), b.get(k)) for k in keys)
+    return {"config": "tri encoder inputs, fp32", "orders": dict(zip(("unsorted", "sorted"), orders)), "runs": runs,
+            **summary, "max_abs_state_difference": diff, "states_identical": same}
+
+
+def fast(parts, repeats: int) -> dict:
+    paths = {"fp32": _cfg("bi/quad+mse", precision="fp32", bucket=False), "fast": _cfg("bi/quad+mse")}
+    runs, summary = _ab(paths, repeats, lambda cfg: _one(parts, cfg))
+    sp = {p: statistics.median(x["test_spearman"] for x in runs if x["path"] == p) for p in paths}
+    return {"config": "bi/quad+mse", "runs": runs, **summary, "fp32_test_spearman": sp["fp32"],
+            "fast_test_spearman": sp["fast"], "spearman_difference": round(sp["fast"] - sp["fp32"], 3),
+            "fast_precision": next(x["precision"] for x in runs if x["path"] == "fast")}
+
+
+def precision(parts, configs=CHAPTER_CONFIGS) -> dict:
+    """Every configuration in fp32 and in bf16 autocast (one run each), test Spearman of each."""
+    out = {}
+    for label in configs:
+        runs = {p: _one(parts, _cfg(label, precision=p)) for p in ("fp32", "bf16")}
+        out[label] = {"fp32_test_spearman": runs["fp32"]["test_spearman"],
+                      "bf16_test_spearman": runs["bf16"]["test_spearman"],
+                      "bf16_minus_fp32": round(runs["bf16"]["test_spearman"] - runs["fp32"]["test_spearman"], 3),
+                      "fp32_examples_per_s": runs["fp32"]["examples_per_s"],
+                      "bf16_examples_per_s": runs["bf16"]["examples_per_s"]}
+    return out
+
+
+def run(quick: bool = True, repeats: int | None = None, train_pairs=None, eval_pairs=None,
+        parts_run=("packing", "fill", "fast", "precision"), precision_file: str | None = None) -> dict:
+    from compsem.csts import study as S
+    from compsem.paths import repo_root
 
     parts, _ = S.book_data("reannotated", train_pairs=train_pairs or (150 if quick else None),
                            eval_pairs=eval_pairs or (100 if quick else None))
-    paths = {"fp32": TrainConfig.preset("cpu", encoding="bi", objective="quad+mse", precision="fp32", bucket=False),
-             "fast": TrainConfig.preset("cpu", encoding="bi", objective="quad+mse")}
-    repeats = repeats or 1
-    runs = []
-    for r in range(repeats):
-        for name, cfg in paths.items():
-            runs.append({"path": name, "repeat": r, **_one("sbert-mini", parts, cfg)})
-    by = {name: [x for x in runs if x["path"] == name] for name in paths}
-    mean = {name: {k: float(np.mean([x[k] for x in rows])) for k in ("examples_per_s", "test_spearman")}
-            for name, rows in by.items()}
-    try:
-        load = os.getloadavg()
-    except OSError:  # pragma: no cover - not on Unix
-        load = (float("nan"),) * 3
-    return {
-        "encoder": "sbert-mini", "config": "bi/quad+mse, cpu preset", "device": "cpu",
-        "torch_threads": torch.get_num_threads(), "machine": platform.machine(),
-        "cpu_bf16_native": D.cpu_bf16_native(), "cpu_capability": str(torch.backends.cpu.get_cpu_capability()),
-        "train_rows": len(parts["train"]), "test_rows": len(parts["test"]), "epochs": 1, "batch_size": 16,
-        "load_average_at_end": " / ".join(f"{x:.2f}" for x in load),  # 1, 5, 15 minutes: was the machine quiet?
-        "results": runs,
-        "comparison": {
-            "fp32_examples_per_s": round(mean["fp32"]["examples_per_s"], 2),
-            "fast_examples_per_s": round(mean["fast"]["examples_per_s"], 2),
-            "ratio": round(mean["fast"]["examples_per_s"] / mean["fp32"]["examples_per_s"], 3),
-            "fp32_test_spearman": round(mean["fp32"]["test_spearman"], 2),
-            "fast_test_spearman": round(mean["fast"]["test_spearman"], 2),
-            "spearman_difference": round(mean["fast"]["test_spearman"] - mean["fp32"]["test_spearman"], 2),
-            "fast_precision": by["fast"][0]["precision"],
-        },
-        "wall_start": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-    }
+    repeats = repeats or (2 if quick else 1)  # whole runs: the speed ratio comes from the interleaved steps
+    t0 = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    out = {"encoder": ENCODER, "preset": "cpu", "device": "cpu", "machine_at_start": machine(),
+           "train_rows": len(parts["train"]), "test_rows": len(parts["test"]), "repeats": repeats, "wall_start": t0}
+    if "packing" in parts_run or "packing_speed" in parts_run:
+        out["packing"] = packing(parts, repeats, spearman="packing" in parts_run)
+    if "fill" in parts_run:
+        out["fill"] = fill(parts, repeats)
+    if "fast" in parts_run:
+        out["fast"] = fast(parts, repeats)
+    if "precision" in parts_run and not quick and out["machine_at_start"]["cpu_bf16_native"]:
+        out["precision"] = precision(parts)
+        path = precision_file or (repo_root() / "benchmarks" / "csts_precision.json")
+        rec = {"encoder": ENCODER, "preset": "cpu", "train_rows": len(parts["train"]), "test_rows": len(parts["test"]),
+               "seed": 0, "machine": out["machine_at_start"], "measured": t0, "configs": out["precision"]}
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(rec, f, indent=1)
+    out["load_average_at_end"] = _load()
+    return out
 
 
 if __name__ == "__main__":
-    import json
     import sys
 
-    print(json.dumps(run(quick="--full" not in sys.argv, repeats=2 if "--twice" in sys.argv else None), indent=1))
+    args = sys.argv[1:]
+    which = tuple(a.removeprefix("--only=") for a in args if a.startswith("--only=")) or None
+    kw = {"parts_run": which} if which else {}
+    for a in args:
+        if a.startswith("--train-pairs="):
+            kw["train_pairs"] = int(a.split("=", 1)[1])
+        if a.startswith("--repeats="):
+            kw["repeats"] = int(a.split("=", 1)[1])
+    print(json.dumps(run(quick="--full" not in args, **kw), indent=1))

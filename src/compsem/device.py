@@ -13,19 +13,46 @@ call                    answer
 ``torch_dtype(dev, n)`` the named dtype (``"float32"``, ``"bfloat16"``, ``"float16"``)
 ``cpu_bf16_native()``   whether this CPU computes bf16 natively (AVX-512 BF16 or AMX)
 ``autocast_dtype(d, p)`` the autocast dtype for training precision ``p`` on ``d``, or None
+``forced_precision()``  what ``$COMPSEM_PRECISION`` forces ``"auto"`` to (or None)
 ======================  ==============================================================
+
+``COMPSEM_PRECISION``: set to ``fp32`` (or ``bf16``) to make every ``precision="auto"`` of a
+process — a whole book build, ``COMPSEM_PRECISION=fp32 make book`` — resolve to that precision,
+e.g. to rebuild on a CPU with native bf16 the numbers of a CPU without it. Unset, empty or
+``auto``: no forcing. Any other value is an error naming the accepted ones, never ignored. An
+explicit ``precision="fp32"``/``"bf16"`` in a call is kept as asked.
 """
 
 from __future__ import annotations
 
+import os
+
+from .errors import CompsemError
+
 __all__ = ["resolve_device", "torch_dtype", "DTYPES", "PRECISIONS", "gpu_count", "cpu_bf16_native",
-           "autocast_dtype", "precision_note"]
+           "autocast_dtype", "precision_note", "forced_precision", "PRECISION_ENV"]
 
 #: The precisions a reader may name.
 DTYPES: tuple[str, ...] = ("float32", "bfloat16", "float16")
 #: The training precisions a reader may name (``auto``: the fastest that keeps the numbers).
 PRECISIONS: tuple[str, ...] = ("auto", "fp32", "bf16", "fp16")
 _CPU_FLAGS = ("avx512_bf16", "amx_bf16")
+#: the environment variable that forces what ``precision="auto"`` resolves to
+PRECISION_ENV = "COMPSEM_PRECISION"
+_FORCEABLE = ("fp32", "bf16")
+
+
+def forced_precision(environ=None) -> str | None:
+    """``"fp32"`` or ``"bf16"`` when ``$COMPSEM_PRECISION`` forces ``precision="auto"`` to it;
+    None when it is unset, empty or ``auto``. Any other value raises :class:`CompsemError`."""
+    raw = (os.environ if environ is None else environ).get(PRECISION_ENV)
+    if raw is None or raw.strip() in ("", "auto"):
+        return None
+    value = raw.strip()
+    if value not in _FORCEABLE:
+        raise CompsemError(f"{PRECISION_ENV}={raw!r} is not understood; use one of {', '.join(_FORCEABLE)} "
+                           f"(or auto, or leave it unset)")
+    return value
 
 
 def resolve_device(device: str | None = None) -> str:
@@ -106,7 +133,8 @@ def autocast_dtype(device: str, precision: str = "auto", *, bf16_native: bool | 
     (full fp32).
 
     ``auto``: bf16 on a GPU that supports it, else fp16 on a GPU; bf16 on a CPU with native bf16
-    (:func:`cpu_bf16_native`), fp32 on other CPUs. ``bf16`` is honoured on any device (on a CPU
+    (:func:`cpu_bf16_native`), fp32 on other CPUs — unless ``$COMPSEM_PRECISION`` forces it
+    (:func:`forced_precision`). ``bf16`` is honoured on any device (on a CPU
     without native bf16 it is emulated, slowly, but it is what was asked). ``fp16`` on a CPU is
     refused (torch's CPU fp16 autocast is no faster and loses range): a ``ValueError`` says so.
     """
@@ -115,6 +143,8 @@ def autocast_dtype(device: str, precision: str = "auto", *, bf16_native: bool | 
     if precision not in PRECISIONS:
         raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}; got {precision!r}")
     on_gpu = str(device).startswith("cuda")
+    if precision == "auto":
+        precision = forced_precision() or "auto"
     if precision == "fp32":
         return None
     if precision == "bf16":
@@ -136,6 +166,10 @@ def precision_note(device: str, precision: str = "auto") -> str:
     dt = autocast_dtype(device, precision)
     name = {None: "fp32"}.get(dt) or str(dt).removeprefix("torch.").replace("bfloat16", "bf16").replace("float16", "fp16")
     on_gpu = str(device).startswith("cuda")
+    forced = forced_precision() if precision == "auto" else None
+    if forced:
+        how = f"forced by {PRECISION_ENV}={forced}"
+        return f"{name} ({how})" if dt is None else f"{name} autocast ({how})"
     if precision != "auto":
         return f"{name} (asked for)" if dt is None else f"{name} autocast (asked for)"
     if dt is None:

@@ -28,9 +28,11 @@ def test_cpu_bf16_native_reads_the_flags():
     assert not cpu_bf16_native("flags : fpu sse avx2 avx512f\n") and not cpu_bf16_native("")
 
 
-def test_autocast_dtype_honours_or_refuses_never_ignores():
+def test_autocast_dtype_honours_or_refuses_never_ignores(monkeypatch):
     import pytest
     import torch
+
+    monkeypatch.delenv("COMPSEM_PRECISION", raising=False)
 
     from compsem.device import autocast_dtype, precision_note
 
@@ -43,3 +45,32 @@ def test_autocast_dtype_honours_or_refuses_never_ignores():
     with pytest.raises(ValueError, match="precision"):
         autocast_dtype("cpu", "half")
     assert precision_note("cpu", "bf16") == "bf16 autocast (asked for)" and precision_note("cpu", "fp32") == "fp32 (asked for)"
+
+
+def test_precision_environment_switch_forces_auto_only(monkeypatch):
+    """COMPSEM_PRECISION=fp32 turns every precision="auto" into fp32 even on a CPU (or GPU) with
+    native bf16; an explicit precision is kept; a wrong value is an error, never ignored."""
+    import pytest
+    import torch
+
+    from compsem.device import autocast_dtype, forced_precision, precision_note
+    from compsem.errors import CompsemError
+
+    monkeypatch.setenv("COMPSEM_PRECISION", "fp32")
+    assert forced_precision() == "fp32"
+    assert autocast_dtype("cpu", "auto", bf16_native=True) is None
+    assert autocast_dtype("cpu", "bf16") is torch.bfloat16
+    assert precision_note("cpu", "auto") == "fp32 (forced by COMPSEM_PRECISION=fp32)"
+    monkeypatch.setenv("COMPSEM_PRECISION", "bf16")
+    assert autocast_dtype("cpu", "auto", bf16_native=False) is torch.bfloat16
+    assert autocast_dtype("cpu", "fp32") is None
+    assert precision_note("cpu", "auto") == "bf16 autocast (forced by COMPSEM_PRECISION=bf16)"
+    for unset in ("", "auto", " auto "):
+        monkeypatch.setenv("COMPSEM_PRECISION", unset)
+        assert forced_precision() is None
+        assert autocast_dtype("cpu", "auto", bf16_native=True) is torch.bfloat16
+    for bad in ("FP32", "float32", "fp16", "yes"):
+        monkeypatch.setenv("COMPSEM_PRECISION", bad)
+        with pytest.raises(CompsemError, match="COMPSEM_PRECISION.*fp32, bf16"):
+            autocast_dtype("cpu", "auto")
+    assert forced_precision({}) is None and forced_precision({"COMPSEM_PRECISION": "fp32"}) == "fp32"

@@ -57,7 +57,9 @@ class TrainConfig:
     ``batch_size`` rows per step, ``grad_accum`` steps per optimiser update. ``bucket``: cut
     batches from shuffled buckets of similar length (less padding). ``precision``: ``auto``
     (bf16 autocast on a GPU or on a CPU with native bf16, fp32 elsewhere), ``fp32``, ``bf16``
-    (honoured on any device) or ``fp16`` (GPU only; refused on CPU).
+    (honoured on any device) or ``fp16`` (GPU only; refused on CPU). ``packed``: run the layers
+    that train on the real tokens only (:mod:`compsem.csts.packed`; same scores at evaluation,
+    another dropout stream in training); ``False`` keeps the padded pass.
     """
 
     encoding: str = "bi"
@@ -84,6 +86,7 @@ class TrainConfig:
     frozen_cache: bool = True
     input_mode: str = "full"  # data ablation (cross-encoder): full | condition_only | sentences_only
     precision: str = "auto"  # auto | fp32 | bf16 | fp16 (see compsem.device.autocast_dtype)
+    packed: bool = True  # padding-free per-batch layers (compsem.csts.packed); False: the padded pass
     device: str = "auto"
 
     def __post_init__(self):
@@ -139,7 +142,7 @@ class TrainConfig:
     def model_options(self) -> dict:
         return dict(pooling=self.pooling, tri_op=self.tri_op, max_length=self.max_length, input_mode=self.input_mode,
                     transform=self.transform, condition_transform=self.condition_transform,
-                    concat_gelu=self.concat_gelu, cross_head=self.cross_head)
+                    concat_gelu=self.concat_gelu, cross_head=self.cross_head, packed=self.packed)
 
 
 def table8_choice(encoder: str | None, encoding: str) -> dict:

@@ -26,8 +26,15 @@ layers depend on the input text alone, so :meth:`CSTSModel.use_frozen_cache` kee
 input in a :class:`compsem.csts.frozen.FrozenStore` (memory, and disk across runs) and later
 batches run the top layers only (BERT-like encoders; tested to give the same scores as the full
 pass, up to the dropout the frozen layers would have applied in training).
-:meth:`CSTSModel.fill_frozen_cache` fills it for all the inputs of a data set at once, in large
-length-sorted batches under ``torch.inference_mode``.
+:meth:`CSTSModel.fill_frozen_cache` fills it for all the inputs of a data set at once: tokenised
+once, sorted by token count, in large batches under ``torch.inference_mode``.
+
+Padding-free top layers: with ``packed=True`` (the default) the layers that run per batch —
+the top layers on the cached states, or all layers without the cache — see only the real tokens
+(:mod:`compsem.csts.packed`: the linear layers, dropout and LayerNorm on the packed tokens, the
+padded shape for attention alone). Scores at evaluation equal the padded pass's; in training
+only the dropout masks are drawn differently. ``packed=False`` keeps the padded pass of the
+encoder's own ``forward`` (and a backbone whose blocks are not BERT-like always uses it).
 """
 
 from __future__ import annotations
@@ -42,7 +49,8 @@ from torch import nn
 from compsem.errors import HubUnavailableError, check_trust_remote_code
 
 from .config import ENCODINGS, resolve_backbone
-from .frozen import FrozenStore
+from .frozen import FrozenStore, fill_batches
+from .packed import pack_index, packed_layers, supports_packing, unpack
 
 __all__ = ["ENCODINGS", "POOLINGS", "TRI_OPS", "CROSS_HEADS", "resolve_backbone", "load_backbone", "Pooler",
            "CSTSModel", "build_model"]
@@ -125,7 +133,7 @@ class CSTSModel(nn.Module):
     def __init__(self, backbone: nn.Module, tokenizer, *, encoding: str = "bi", pooling: str = "mean",
                  tri_op: str = "hadamard", max_length: int = 64, input_mode: str = "full",
                  transform: bool = False, condition_transform: bool = False, concat_gelu: bool = False,
-                 cross_head: str = "sigmoid", dropout: float | None = None):
+                 cross_head: str = "sigmoid", dropout: float | None = None, packed: bool = True):
         super().__init__()
         if encoding not in ENCODINGS:
             raise ValueError(f"encoding must be one of {ENCODINGS}, got {encoding!r}")
@@ -140,6 +148,7 @@ class CSTSModel(nn.Module):
         self.backbone, self.tokenizer = backbone, tokenizer
         self.encoding, self.tri_op, self.max_length, self.input_mode = encoding, tri_op, max_length, input_mode
         self.cross_head = cross_head
+        self.packed = bool(packed)
         d = backbone.config.hidden_size
         cfg = backbone.config
         p_hidden = float(getattr(cfg, "hidden_dropout_prob", 0.1) if dropout is None else dropout)
@@ -214,38 +223,70 @@ class CSTSModel(nn.Module):
                                max_length=self.max_length, return_tensors="pt")
         return {k: v.to(self.device) for k, v in batch.items()}
 
-    def _lower_states(self, keys: list) -> None:
-        """Run the frozen layers on ``keys`` (distinct, not cached) and store the states."""
-        b = None if keys[0][1] is None else [k[1] for k in keys]
-        sub = self._tokenize([k[0] for k in keys], b)
+    def _lower_states(self, keys: list, *, batch_size: int | None = None, order: str = "tokens") -> None:
+        """Run the frozen layers on ``keys`` (distinct, not cached) and store the states, in
+        batches of ``batch_size`` (all at once by default) in ``order`` (:func:`.frozen.fill_batches`)."""
         was = self.backbone.training
         self.backbone.eval()
-        with torch.inference_mode(), self._layers("lower"):
-            h = self.backbone(**sub).last_hidden_state
-        self.backbone.train(was)
-        lens = sub["attention_mask"].sum(1).tolist()
-        self._cache.add(keys, [hh[: int(n)].clone() for hh, n in zip(h, lens)])
+        try:
+            for part, sub in fill_batches(self.tokenizer, keys, max_length=self.max_length,
+                                          batch_size=batch_size or len(keys), order=order):
+                sub = {k: v.to(self.device) for k, v in sub.items()}
+                with torch.inference_mode(), self._layers("lower"):
+                    h = self.backbone(**sub).last_hidden_state
+                lens = sub["attention_mask"].sum(1).tolist()
+                self._cache.add(part, [hh[: int(n)].clone() for hh, n in zip(h, lens)])
+        finally:
+            self.backbone.train(was)
 
-    def fill_frozen_cache(self, s1, s2, c, *, batch_size: int = 256) -> int:
+    def fill_frozen_cache(self, s1, s2, c, *, batch_size: int = 256, order: str = "tokens") -> int:
         """Compute the frozen layers' states of every input the rows ``(s1, s2, c)`` need that
-        the cache lacks, in length-sorted batches of ``batch_size``; returns how many."""
+        the cache lacks — tokenised once, sorted by token count (``order``, see
+        :func:`.frozen.fill_batches`), in batches of ``batch_size`` under ``inference_mode`` —
+        and return how many."""
         if self._cache is None or self._n_frozen == 0:
             return 0
         todo = self._cache.missing(self.frozen_keys(s1, s2, c))
-        todo.sort(key=lambda k: len(k[0]) + len(k[1] or ""))
-        for i in range(0, len(todo), batch_size):
-            self._lower_states(todo[i:i + batch_size])
+        if todo:
+            self._lower_states(todo, batch_size=batch_size, order=order)
         return len(todo)
 
+    def _packs(self, layers) -> bool:
+        """Whether the padding-free pass (:mod:`.packed`) runs ``layers`` of this backbone."""
+        return (self.packed and getattr(self.tokenizer, "padding_side", "right") == "right"
+                and supports_packing(self.backbone, layers))
+
+    def _all_layers(self) -> list:
+        slot = self._slot or _layer_slot(self.backbone)
+        return [] if slot is None else list(getattr(*slot))
+
     def _encode(self, a: list[str], b: list[str] | None = None) -> torch.Tensor:
-        batch = self._tokenize(a, b)
         if self._cache is None or self._n_frozen == 0:
+            batch = self._tokenize(a, b)
+            mask = batch["attention_mask"]
+            layers = self._all_layers()
+            if layers and hasattr(self.backbone, "embeddings") and self._packs(layers):
+                emb = self.backbone.embeddings(input_ids=batch["input_ids"], token_type_ids=batch.get("token_type_ids"))
+                flat = pack_index(mask)
+                x = packed_layers(layers, emb.reshape(-1, self.dim).index_select(0, flat), mask)
+                return self.pooler(unpack(x, flat, tuple(mask.shape)), mask)
             out = self.backbone(**batch)
-            return self.pooler(out.last_hidden_state, batch["attention_mask"])
+            return self.pooler(out.last_hidden_state, mask)
         keys = list(zip(a, b if b is not None else [None] * len(a)))
         missing = self._cache.missing(keys)
         if missing:
             self._lower_states(missing)
+        top = self._all_layers()[self._n_frozen:]
+        if self._packs(top):
+            # padding-free: the cached states are already one row per real token
+            hs = [self._cache.get(k) for k in keys]
+            lens = torch.tensor([h.shape[0] for h in hs], device=self.device)
+            mask = (torch.arange(int(lens.max()), device=self.device)[None, :] < lens[:, None]).long()
+            x = torch.cat(hs).to(self.device)
+            if top:
+                x = packed_layers(top, x, mask)
+            return self.pooler(unpack(x, pack_index(mask), tuple(mask.shape)), mask)
+        batch = self._tokenize(a, b)
         seq = batch["input_ids"].shape[1]
         states = torch.zeros(len(keys), seq, self.dim, device=self.device)
         for i, k in enumerate(keys):

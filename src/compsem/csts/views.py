@@ -18,7 +18,8 @@ from ..fmt import plural
 from .metrics import pair_bootstrap_replicates
 
 __all__ = ["finetune_values", "ranking_sentence", "paired_replicates", "seed_spread_text", "finetune_chapter_values", "other_data_values", "official_text",
-           "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure"]
+           "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure",
+           "precision_comparison"]
 
 
 def _shown(fig):
@@ -152,6 +153,7 @@ def finetune_chapter_values(res, summary: pd.DataFrame, *, split: str = "test", 
                         replicates=paired_replicates(res, split=split))
     v["ft_setup"] = setup_text(res.configs[0], res.seeds, v["ft_precision"])
     v["ft_official"] = official_text()
+    v.update(precision_comparison())
     if res.other_report is not None:
         v.update(other_data_values(res))
     return v
@@ -258,3 +260,35 @@ def scaling_figure(scale_sum: pd.DataFrame, prior, *, split: str = "test"):
     ax.set_ylabel(f"{split} Spearman x100")
     ax.legend(frameon=False)
     return _shown(fig)
+
+
+def precision_comparison(path=None) -> dict:
+    """Glue values of the fp32-against-bf16 comparison that ``make bench`` measured on a CPU with
+    native bf16 (``benchmarks/csts_precision.json``, :mod:`benchmarks.bench_csts`): per
+    configuration the test Spearman of the two precisions, the largest difference, whether the
+    ranking of the configurations is the same, the machine, and what it means for a rebuild.
+    Without the file, ``ft_prec_text`` says it was not measured."""
+    import json
+    from pathlib import Path
+
+    from compsem.paths import repo_root
+
+    path = Path(path) if path else repo_root() / "benchmarks" / "csts_precision.json"
+    if not path.is_file():
+        return {"ft_prec_text": Prose("not measured for this book (`make bench` measures it on a CPU with native bf16)")}
+    rec = json.loads(path.read_text(encoding="utf-8"))
+    conf = rec["configs"]
+    diffs = {k: float(v["bf16_minus_fp32"]) for k, v in conf.items()}
+    worst = max(diffs, key=lambda k: abs(diffs[k]))
+    rank = {p: sorted(conf, key=lambda k: -conf[k][f"{p}_test_spearman"]) for p in ("fp32", "bf16")}
+    m = rec["machine"]
+    cells = "; ".join(f"{k} {conf[k]['fp32_test_spearman']:.2f} in fp32, {conf[k]['bf16_test_spearman']:.2f} in bf16 "
+                      f"({diffs[k]:+.2f})" for k in conf)
+    same = "the same" if rank["fp32"] == rank["bf16"] else "not the same"
+    text = (f"{cells}. The largest difference is {abs(diffs[worst]):.2f} points ({worst}), and the ranking of the "
+            f"configurations is {same} in both precisions (one seed each, {rec['train_rows']:,} training rows, measured "
+            f"by `make bench` on {m['cpu_model']}, {m['cpu_count']} cores, flags {', '.join(m['cpu_flags'])}). A rebuild "
+            f"on a CPU without native bf16 trains in fp32, so its Spearman per configuration can differ from a bf16 "
+            f"build's by about that much: differences between configurations smaller than {abs(diffs[worst]):.2f} "
+            f"points do not carry over from one machine to another")
+    return {"ft_prec_text": Prose(text), "ft_prec_max_diff": abs(diffs[worst])}

@@ -46,3 +46,65 @@ def test_one_folder_per_setting(monkeypatch, tmp_path):
     assert a == F.store_folder("m@1", 64, 4, "fp32")
     assert len({a, F.store_folder("m@2", 64, 4, "fp32"), F.store_folder("m@1", 32, 4, "fp32"),
                 F.store_folder("m@1", 64, 3, "fp32"), F.store_folder("m@1", 64, 4, "bfloat16")}) == 5
+
+
+def _lower_reference(m, key):
+    """Oracle: the states after the frozen layers for one input alone (no padding at all),
+    from transformers' own hidden_states output."""
+    enc = m.tokenizer([key[0]], None if key[1] is None else [key[1]], truncation=True, max_length=m.max_length,
+                      return_tensors="pt")
+    with torch.no_grad():
+        out = m.backbone.eval()(**enc, output_hidden_states=True)
+    return out.hidden_states[m._n_frozen][0]
+
+
+@pytest.mark.parametrize("pairs", [False, True])
+def test_sorted_fill_gives_the_states_of_the_unsorted_fill(word_bert, pairs):
+    """Token-sorted, character-sorted and unsorted fills store the same states: identical when
+    the batch holds all inputs (only the order changes), and otherwise equal to float rounding
+    — a batch's padded length changes how the sums inside the layers are blocked — each equal
+    to the input's own unpadded pass."""
+    from compsem.csts import models as cm
+
+    s1 = ["a man runs", "a woman sits on the blue car in the park", "two dog", "the cat"]
+    s2 = ["a dog sits in the street", "the cat", "one red ball on the street in the park", "a man"]
+    c = ["the colour", "the number of people in the park", "kind of animal", "the colour"]
+    stores = {}
+    for order in F.FILL_ORDERS:
+        for bs in (1, 2, 256):
+            m = cm.build_model(word_bert, encoding="bi" if pairs else "tri", seed=0, max_length=32)
+            m.freeze_lower(1)
+            store = {}
+            m.use_frozen_cache(store)
+            assert m.fill_frozen_cache(s1, s2, c, batch_size=bs, order=order) == len(store) > 0
+            stores[order, bs] = store
+    base = stores["none", 256]
+    for (order, bs), store in stores.items():
+        assert store.keys() == base.keys()
+        for k in base:
+            if bs == 256:
+                assert torch.equal(store[k], base[k]), (order, k)
+            assert torch.allclose(store[k], _lower_reference(m, k), atol=1e-5, rtol=0), (order, bs, k)
+
+
+def test_fill_batches_pad_as_the_tokenizer_does(word_bert):
+    """Each batch equals the tokenizer's own padded encoding of the same inputs; batches follow
+    the token count, and every key comes exactly once."""
+    from compsem.csts.models import load_backbone
+
+    _, tok = load_backbone(word_bert)
+    keys = [("a man runs in the park", "the colour"), ("two dog", "kind"), ("the cat sits", "the number of people")]
+    got = list(F.fill_batches(tok, keys, max_length=32, batch_size=2))
+    assert [len(p) for p, _ in got] == [2, 1]
+    assert [k for p, _ in got for k in p] == [keys[1], keys[2], keys[0]]  # 6, 9, 10 tokens
+    for part, batch in got:
+        ref = tok([k[0] for k in part], [k[1] for k in part], padding=True, truncation=True, max_length=32,
+                  return_tensors="pt")
+        assert batch.keys() == ref.keys()
+        for name in ref:
+            assert torch.equal(batch[name], ref[name]), name
+    assert [p for p, _ in F.fill_batches(tok, keys, max_length=32, order="none")] == [keys]
+    with pytest.raises(ValueError, match="order must be one of"):
+        list(F.fill_batches(tok, keys, max_length=32, order="random"))
+    with pytest.raises(ValueError, match="all keys with a text pair"):
+        list(F.fill_batches(tok, [("a", None), ("b", "c")], max_length=32))

@@ -252,3 +252,27 @@ def test_the_differs_box_is_computed_from_the_run():
     assert "last point, 600 pairs, is 1,200 rows on the paper's axis" in v["dif_text"]
     with pytest.raises(ValueError, match="view must be one of"):
         R.differs_values("nope", data="x", source="x", rows=rows, prior=1.0)
+
+
+def test_precision_comparison_reads_the_bench_file(tmp_path):
+    """Per configuration fp32 and bf16 Spearman, the largest difference (by hand: |−0.30| > |+0.12|)
+    and whether the ranking holds, from a file written as make bench writes it; no file: said so."""
+    import json
+
+    from compsem.csts.views import precision_comparison
+
+    rec = {"train_rows": 6806, "machine": {"cpu_model": "Test CPU", "cpu_count": 2, "cpu_flags": ["avx2", "avx512_bf16"]},
+           "configs": {"bi/mse": {"fp32_test_spearman": 50.0, "bf16_test_spearman": 50.12, "bf16_minus_fp32": 0.12},
+                       "tri/quad+mse": {"fp32_test_spearman": 49.9, "bf16_test_spearman": 49.6, "bf16_minus_fp32": -0.3}}}
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(rec))
+    v = precision_comparison(path)
+    assert v["ft_prec_max_diff"] == pytest.approx(0.3)
+    text = v["ft_prec_text"]
+    assert "bi/mse 50.00 in fp32, 50.12 in bf16 (+0.12)" in text and "tri/quad+mse 49.90 in fp32, 49.60 in bf16 (-0.30)" in text
+    assert "largest difference is 0.30 points (tri/quad+mse)" in text and "ranking of the configurations is the same" in text
+    assert "6,806 training rows" in text and "Test CPU, 2 cores, flags avx2, avx512_bf16" in text
+    rec["configs"]["tri/quad+mse"]["bf16_test_spearman"] = 50.5
+    path.write_text(json.dumps(rec))
+    assert "is not the same" in precision_comparison(path)["ft_prec_text"]
+    assert "not measured" in precision_comparison(tmp_path / "absent.json")["ft_prec_text"]
