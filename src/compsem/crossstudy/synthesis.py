@@ -208,7 +208,7 @@ def findings(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] 
                                                higher=_higher("NSGAP"))),
         "gap_sentence": Prose("None of the ranked models separates the classes in the direction Montague semantics predicts."
                          if n_gap_pos == 0 else f"{n_gap_pos} of them separate the classes in the predicted direction."),
-        "csts_sentence": Prose(_csts_sentence(csts, n_chance, wrong, good, where)),
+        "conditions_sentence": Prose(_conditions_sentence(csts, n_chance, wrong, good, where)),
         "rsa_sentence": Prose(leader_sentence(rsa["value"], rsa["low"], rsa["high"], list(rsa.index),
                                         excluded=_excluded(rsa), what="RSA with the reference",
                                         higher=_higher("RSA"))),
@@ -221,7 +221,7 @@ def findings(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] 
     }
 
 
-def _csts_sentence(csts: pd.DataFrame, n_chance: int, wrong: list[str], good: list[str],
+def _conditions_sentence(csts: pd.DataFrame, n_chance: int, wrong: list[str], good: list[str],
                    where: dict[str, str]) -> str:
     """``wrong``: models whose interval lies on the wrong side of chance (for the headline's
     direction), ``good`` on the right side; ``where`` their :func:`versus_reference` words."""

@@ -42,7 +42,7 @@ TRY_IT = TryIt(
     intro="""A and B are the inputs; the candidate overlap should be closer to each of them than they are
 to each other (C1) and project between them (C2); the difference should be closer to A than to
 B (C3, C4) and project near A (C5); the union should project between A and B when their norms are comparable (within 0.1 of each
-other's), or near the longer input otherwise (C6; the norm-ratio row says which case applies). All margins use cosine and $\\varepsilon = 0$. A *position* $t$
+other's), or near the longer input otherwise (C6; the norm-ratio row says which case applies). All margins use cosine and ε = 0. A *position* t
 is where the sentence's shadow falls in the plane of A and B: 0 at A, 1 at B.""",
     inputs={"sentence_a": "The mayor opened the new library on Friday.",
             "sentence_b": "The new library has a large children's section.",

@@ -34,13 +34,13 @@ def read_sentence_space(spaces: pd.DataFrame | Mapping[str, Mapping[str, pd.Data
         A = np.abs(R.to_numpy() - R.to_numpy().T)
         i, j = np.unravel_index(np.nanargmax(A), A.shape)
         d = mats["D_rel"].loc["P"].drop("P")
-        near = f"nearest the premise in $D_{{rel}}$: {d.idxmin()} ({d.min():.2f})"
+        near = f"nearest the premise in D_rel: {d.idxmin()} ({d.min():.2f})"
         if A[i, j] > 0:
             a, b = R.index[i], R.columns[j]
             lines.append(f"`{name}`: asymmetric, most for {a} and {b} (R({a}, {b}) = {R.iloc[i, j]:.2f}, "
                          f"R({b}, {a}) = {R.iloc[j, i]:.2f}), so its discrepancy space has structure; {near}.")
         else:
-            lines.append(f"`{name}`: symmetric, so $D_{{dis}} \\equiv 1$ and only the relatedness space "
+            lines.append(f"`{name}`: symmetric, so D_dis ≡ 1 everywhere and only the relatedness space "
                          f"exists; {near}.")
     return " ".join(lines)
 
@@ -53,11 +53,11 @@ def _show(spaces: pd.DataFrame, specs: Sequence[str]) -> list[pd.DataFrame]:
 
 TRY_IT = TryIt(
     title="a tiny sentence space",
-    intro="""The score matrix $R$ (row = premise, column = hypothesis) of the offline lexical scorer and of
-each model's cosine, and the relatedness distance $D_{rel}$; for the asymmetric lexical scorer
-also the discrepancy distance $D_{dis}$. The first default hypothesis repeats the premise's own
+    intro="""The score matrix R (row = premise, column = hypothesis) of the offline lexical scorer and of
+each model's cosine, and the relatedness distance D_rel; for the asymmetric lexical scorer
+also the discrepancy distance D_dis. The first default hypothesis repeats the premise's own
 words, so the lexical scorer covers it fully from the premise but not the other way round: that
-one-way relation is what $D_{dis}$ is built to see.""",
+one-way relation is what D_dis is built to see.""",
     inputs={"premise": "A chef is slicing onions in a busy kitchen.",
             "hypotheses": ["A chef is slicing onions.", "A cook slices onions in a crowded kitchen.",
                            "The stadium was empty."]},

@@ -68,7 +68,7 @@ def test_findings_by_hand():
                                  "interval overlaps that of `b`: the two are indistinguishable at this sample size.")
     assert f["gap_sentence_leader"].startswith("`b` has the highest non-subsectivity gap (0.05 [0.01, 0.09]), but")
     assert f["gap_sentence"] == "1 of them separate the classes in the predicted direction."
-    assert f["csts_sentence"] == ("For 1 of the 2 models the zero-shot pair accuracy of Part II has an interval that "
+    assert f["conditions_sentence"] == ("For 1 of the 2 models the zero-shot pair accuracy of Part II has an interval that "
                                   "contains 50 %, the coin-flip level. `b` lies above chance (60.0 % [55.0, 65.0]).")
     assert f["rsa_sentence"].startswith("`b` has the highest RSA with the reference (0.50 [0.40, 0.60]), but")
     assert f["random_c2"] == 97.5
@@ -95,12 +95,12 @@ def test_findings_call_an_interval_below_chance_significant():
     prof = PROFILE.copy()
     prof.loc[(prof.model == "a") & (prof.criterion == "CSTS"), ["value", "low", "high"]] = [40.0, 32.7, 47.9]
     f = synthesis.findings(prof, ["a", "b"])
-    assert f["csts_sentence"].startswith("For 0 of the 2 models")
-    assert "`a` lies significantly below chance (40.0 % [32.7, 47.9])" in f["csts_sentence"]
+    assert f["conditions_sentence"].startswith("For 0 of the 2 models")
+    assert "`a` lies significantly below chance (40.0 % [32.7, 47.9])" in f["conditions_sentence"]
     prof.loc[(prof.model == "b") & (prof.criterion == "CSTS"), ["value", "low", "high"]] = [40.0, 32.7, 47.3]
     f = synthesis.findings(prof, ["a", "b"])
     assert "`a` (40.0 % [32.7, 47.9]) and `b` (40.0 % [32.7, 47.3]) lie significantly below chance: they" in \
-        f["csts_sentence"]
+        f["conditions_sentence"]
 
 
 def test_profile_table_formats_value_and_interval():
@@ -227,8 +227,8 @@ def test_a_chance_level_below_is_good_when_lower_is_better(monkeypatch):
     _lower_is_better(monkeypatch, "CSTS")
     f = synthesis.findings(PROFILE, ["a", "b"])
     assert "`b` lies significantly above chance (60.0 % [55.0, 65.0]): it prefers the wrong condition" in \
-        f["csts_sentence"]
-    assert "lies above chance" not in f["csts_sentence"]
+        f["conditions_sentence"]
+    assert "lies above chance" not in f["conditions_sentence"]
 
 
 def test_a_study_must_give_a_reason_not_a_flag():
