@@ -188,10 +188,10 @@ def findings(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] 
     p1_bad = {m: "a Part I criterion is degenerate" for m in real
               if (_rows(prof, part1[0], [m]).empty or any(_rows(prof, k, [m])["degenerate"].iloc[0] for k in part1))}
     gap = _rows(prof, "NSGAP", real)
-    csts = _rows(prof, "CSTS", real)
+    cond = _rows(prof, "CSTS", real)
     rsa = _rows(prof, "RSA", real)
     pair = prof[prof.criterion == "PAIR"].set_index("model")
-    where = {m: versus_reference(r.low, r.high, r.reference, higher=_higher("CSTS")) for m, r in csts.iterrows()}
+    where = {m: versus_reference(r.low, r.high, r.reference, higher=_higher("CSTS")) for m, r in cond.iterrows()}
     wrong = [m for m, w in where.items() if w.startswith("significantly")]
     good = [m for m, w in where.items() if w in ("above", "below")]
     n_chance = sum(w == "indistinguishable" for w in where.values())
@@ -208,7 +208,7 @@ def findings(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] 
                                                higher=_higher("NSGAP"))),
         "gap_sentence": Prose("None of the ranked models separates the classes in the direction Montague semantics predicts."
                          if n_gap_pos == 0 else f"{n_gap_pos} of them separate the classes in the predicted direction."),
-        "conditions_sentence": Prose(_conditions_sentence(csts, n_chance, wrong, good, where)),
+        "conditions_sentence": Prose(_conditions_sentence(cond, n_chance, wrong, good, where)),
         "rsa_sentence": Prose(leader_sentence(rsa["value"], rsa["low"], rsa["high"], list(rsa.index),
                                         excluded=_excluded(rsa), what="RSA with the reference",
                                         higher=_higher("RSA"))),
@@ -221,17 +221,17 @@ def findings(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] 
     }
 
 
-def _conditions_sentence(csts: pd.DataFrame, n_chance: int, wrong: list[str], good: list[str],
+def _conditions_sentence(cond: pd.DataFrame, n_chance: int, wrong: list[str], good: list[str],
                    where: dict[str, str]) -> str:
     """``wrong``: models whose interval lies on the wrong side of chance (for the headline's
     direction), ``good`` on the right side; ``where`` their :func:`versus_reference` words."""
-    n = len(csts)
+    n = len(cond)
     head = ("For every model the zero-shot pair accuracy of Part II has an interval that contains 50 %, the coin-flip "
             "level." if n_chance == n else
             f"For {n_chance} of the {n} models the zero-shot pair accuracy of Part II has an interval that contains "
             "50 %, the coin-flip level.")
     parts = [head]
-    est = {m: estimate(csts.loc[m].value, csts.loc[m].low, csts.loc[m].high, 1, unit=" %") for m in csts.index}
+    est = {m: estimate(cond.loc[m].value, cond.loc[m].low, cond.loc[m].high, 1, unit=" %") for m in cond.index}
     for side in ("significantly below", "significantly above"):
         ms = [m for m in wrong if where[m] == side]
         if len(ms) == 1:
