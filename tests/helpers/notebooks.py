@@ -26,3 +26,17 @@ def _glued(name, text):
     """A papermill/scrapbook glue output of ``name`` with the plain text ``text``."""
     return {"output_type": "display_data", "metadata": {"scrapbook": {"name": name, "mime_prefix": ""}},
             "data": {"application/papermill.record/text/plain": text}}
+
+
+def probe_notebook(path, parameters: str, body: str):
+    """Write a two-cell chapter to ``path``: a ``parameters`` cell with the source ``parameters``
+    and a cell with ``body``, on the ``python3`` kernel; return ``path``."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    params = nbformat.v4.new_code_cell(parameters)
+    params.metadata["tags"] = ["parameters"]
+    nb.cells = [params, nbformat.v4.new_code_cell(body)]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, path)
+    return path

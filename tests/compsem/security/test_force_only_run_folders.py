@@ -6,22 +6,15 @@ import json
 import subprocess
 import sys
 
-import nbformat
 import pytest
 
 from compsem.book.runner import run_notebook
 from compsem.results import RUN_MANIFEST, RunMixError
+from tests.helpers.notebooks import probe_notebook
 
 
 def _notebook(folder, body="x = 1"):
-    nb = nbformat.v4.new_notebook()
-    params = nbformat.v4.new_code_cell('model = "a"')
-    params.metadata["tags"] = ["parameters"]
-    nb.cells = [params, nbformat.v4.new_code_cell(body)]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    path = folder / "31_probe.ipynb"
-    nbformat.write(nb, path)
-    return path
+    return probe_notebook(folder / "31_probe.ipynb", 'model = "a"', body)
 
 
 def _cli(*args):

@@ -6,11 +6,11 @@ names that port instead of claiming there is none."""
 import json
 import re
 
-import nbformat
 import pytest
 
 from compsem.book.runner import run_notebook
 from tests.helpers import ROOT
+from tests.helpers.notebooks import probe_notebook
 
 PROBE = """
 import json, os, psutil
@@ -21,13 +21,7 @@ json.dump([[c.laddr.ip, c.laddr.port] for c in socks], open(out_file, "w"))
 
 def test_the_kernels_only_tcp_port_is_the_loopback_output_pipe_and_the_readme_says_so(tmp_path):
     pytest.importorskip("psutil")
-    nb = nbformat.v4.new_notebook()
-    params = nbformat.v4.new_code_cell('out_file = "ports.json"')
-    params.metadata["tags"] = ["parameters"]
-    nb.cells = [params, nbformat.v4.new_code_cell(PROBE)]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    path = tmp_path / "probe.ipynb"
-    nbformat.write(nb, path)
+    path = probe_notebook(tmp_path / "probe.ipynb", 'out_file = "ports.json"', PROBE)
     out = tmp_path / "ports.json"
     run_notebook(path, {"out_file": str(out)}, out=tmp_path / "run", progress=False)
     listening = json.loads(out.read_text())

@@ -5,13 +5,13 @@ notebook is named as such. Each case is a one-line CompsemError, never a raw one
 import subprocess
 import sys
 
-import nbformat
 import pytest
 
 from compsem.book.params import parse_parameters
 from compsem.book.runner import run_notebook
 from compsem.errors import CompsemError
 from tests.helpers import ROOT
+from tests.helpers.notebooks import probe_notebook
 
 POOL = ROOT / "notebooks" / "40_ssm_pool.ipynb"
 
@@ -22,14 +22,7 @@ def _cli(*args):
 
 
 def _notebook(folder):
-    nb = nbformat.v4.new_notebook()
-    params = nbformat.v4.new_code_cell('label = "a"')
-    params.metadata["tags"] = ["parameters"]
-    nb.cells = [params, nbformat.v4.new_code_cell("print(label)")]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    path = folder / "31_probe.ipynb"
-    nbformat.write(nb, path)
-    return path
+    return probe_notebook(folder / "31_probe.ipynb", 'label = "a"', "print(label)")
 
 
 def test_a_lone_surrogate_leaves_no_notebook_behind(tmp_path):

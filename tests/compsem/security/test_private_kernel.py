@@ -4,9 +4,8 @@ import json
 import subprocess
 import sys
 
-import nbformat
-
 from compsem.book.runner import run_notebook
+from tests.helpers.notebooks import probe_notebook
 
 PROBE = """
 import json, os, stat
@@ -20,14 +19,7 @@ json.dump({"transport": info["transport"], "ip": info["ip"], "folder_mode": oct(
 
 
 def _probe_notebook(tmp_path):
-    nb = nbformat.v4.new_notebook()
-    params = nbformat.v4.new_code_cell('out_file = "info.json"')
-    params.metadata["tags"] = ["parameters"]
-    nb.cells = [params, nbformat.v4.new_code_cell(PROBE)]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    path = tmp_path / "probe.ipynb"
-    nbformat.write(nb, path)
-    return path
+    return probe_notebook(tmp_path / "probe.ipynb", 'out_file = "info.json"', PROBE)
 
 
 def test_kernel_connection_is_ipc_in_a_private_folder(tmp_path):
