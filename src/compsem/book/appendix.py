@@ -152,7 +152,11 @@ def _digits(values) -> int | None:
 
 
 def _cell(v, digits: int | None | str = "auto") -> str:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
+    if isinstance(v, bool):   # in words, never a Python literal on the page
+        return "yes" if v else "no"
+    if v is None:
+        return "–"
+    if not isinstance(v, (int, float)):
         return str(v)
     digits = _digits([v]) if digits == "auto" else digits
     if digits is None:

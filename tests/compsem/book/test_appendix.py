@@ -55,7 +55,7 @@ def test_bench_tables_have_readable_headers_and_one_format():
     enc = t["encode throughput per model"]
     assert list(enc.columns) == ["texts", "cold texts per second", "warm texts per second", "dedup ratio", "cached"]
     # whole numbers from 100 up (thousands separated), 2 decimals from 0.1, 4 below
-    assert enc.loc["m"].tolist() == ["2,000", "687", "246,864", "0.50", "True"]
+    assert enc.loc["m"].tolist() == ["2,000", "687", "246,864", "0.50", "yes"]   # a flag in words
     ssm = t["ssm: measurements"]["value"]
     assert ssm.tolist() == ["2,304", "15.53", "1.2e-02"]   # one fixed-point format in the column; tiny values scientific
     assert list(t["ssm: measurements"].index) == ["n pairs", "measured pairs per second", "lexical seconds full pool"]
