@@ -7,9 +7,11 @@ run their forward pass in ONNX Runtime at fp32 instead of torch. How it is chose
   default), ``torch``, ``onnx`` or ``onnx-int8``;
 * ``auto`` applies to the shipped specs (:data:`SHIPPED`) on the CPU. At the first call with at
   least :data:`MIN_TEXTS` texts, a check batch of that call's texts is encoded by both backends,
-  interleaved, :data:`CHECK_ROUNDS` times. ONNX Runtime is used for the rest of the process
-  only if its vectors equal torch's within :data:`TOLERANCE` (max abs) and its median time is
-  at least :data:`SPEEDUP_MIN` times shorter; otherwise torch runs. Smaller calls run on torch;
+  interleaved, :data:`CHECK_ROUNDS` times. ONNX Runtime is used only if its vectors equal
+  torch's within :data:`TOLERANCE` (max abs) and its median time is at least
+  :data:`SPEEDUP_MIN` times shorter; otherwise torch runs. The choice is kept beside the export
+  for this machine (:func:`machine_key`), so every later build here uses the same backend
+  (two builds give the same digits). Smaller calls run on torch;
 * ``onnx`` uses ONNX Runtime for any eligible sentence-transformers model whatever its speed,
   still only if the check batch agrees within :data:`TOLERANCE` (else torch, with a warning);
 * ``onnx-int8`` is dynamic int8 quantisation of the weights: faster, but its vectors are not
@@ -43,7 +45,7 @@ from .base import package_version
 
 __all__ = ["BACKENDS", "ENV", "SHIPPED", "TOLERANCE", "MIN_TEXTS", "SPEEDUP_MIN", "INT8_LABEL", "EXPORT_VERSION",
            "OnnxBackend", "BackendError", "requested_backend", "unsupported_reason", "attach", "backends_used",
-           "export_key", "compare_backends"]
+           "export_key", "compare_backends", "machine_key"]
 
 #: What ``$COMPSEM_ENCODE_BACKEND`` accepts.
 BACKENDS: tuple[str, ...] = ("auto", "torch", "onnx", "onnx-int8")
@@ -118,6 +120,27 @@ def export_key(identity: str, *, int8: bool = False) -> str:
     if int8:
         parts.append(f"onnxruntime={package_version('onnxruntime')}")
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:20]
+
+
+def machine_key() -> str:
+    """A short digest of what makes the speed comparison of the two backends come out the
+    same: the CPU's model name and flags, the core count, torch's threads and the versions of
+    torch and onnxruntime."""
+    import torch
+
+    cpu = ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        cpu = "|".join(sorted({ln.split(":", 1)[1].strip() for ln in lines
+                               if ln.startswith(("model name", "flags"))}))
+    except OSError:   # not Linux: the platform string stands in
+        import platform
+
+        cpu = platform.processor() or platform.machine()
+    text = "\n".join([cpu, str(os.cpu_count()), str(torch.get_num_threads()), str(package_version("torch")),
+                      str(package_version("onnxruntime"))])
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 def _writable(folder: Path) -> bool:
@@ -272,8 +295,22 @@ class OnnxBackend:
         return {"texts": len(batch), "max_abs": float(np.abs(a - b).max()), "torch_s": float(np.median(t_torch)),
                 "onnx_s": float(np.median(t_onnx)), "speedup": float(np.median(t_torch) / np.median(t_onnx))}
 
+    def _decision_file(self) -> Path:
+        """Where the choice of ``auto`` is kept for this machine (next to the export)."""
+        return self._folder() / f"decision-{machine_key()}.json"
+
     def decide(self, texts: list[str], *, batch_size: int = 32) -> dict:
-        """Measure once (:meth:`check`) and keep the choice for the rest of the process."""
+        """Measure once (:meth:`check`) and keep the choice: for the rest of the process, and on
+        disk for this machine (:func:`machine_key`), so that every later build here encodes with
+        the same backend and prints the same digits. ``onnx`` (asked for by name) measures
+        speed afresh; a stored choice whose file is damaged is measured again."""
+        stored = self._decision_file()
+        if self.mode == "auto" and stored.is_file():
+            try:
+                self.decision = {**read_json(stored), "stored": str(stored)}
+                return self.decision
+            except BrokenStoreError:
+                pass
         try:
             res = self.check(texts, batch_size=batch_size)
         except Exception as exc:  # noqa: BLE001 - any failure of the export or the runtime: torch runs
@@ -289,6 +326,11 @@ class OnnxBackend:
             warnings.warn(f"{self.spec}: ONNX Runtime's vectors differ from torch's by {res['max_abs']:.1e} "
                           f"(more than {TOLERANCE:.0e}); encoding with torch", stacklevel=3)
         self.decision = {"backend": use, "reason": why, **res}
+        if self.mode == "auto":
+            try:
+                write_json(stored, self.decision, indent=1)
+            except OSError:   # a read-only folder: the choice holds for this process only
+                pass
         return self.decision
 
     def encode(self, texts: list[str], *, batch_size: int, show_progress: bool) -> np.ndarray | None:

@@ -84,7 +84,8 @@ def test_the_export_is_reused_and_a_broken_one_made_again(tiny_bert, tiny_st):
     assert np.abs(X - _oracle(tiny_bert, _texts(5))).max() < 1e-5
 
 
-def _auto(tiny_st, monkeypatch, **measured):
+def _auto(tiny_st, monkeypatch, tmp_path, **measured):
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "cache"))   # no choice stored by another test
     enc = SentenceTransformerEncoder(str(tiny_st), spec="st:tiny", device="cpu", backend="onnx")
     enc.backend.mode = "auto"
     monkeypatch.setattr(enc.backend, "check", lambda texts, batch_size=32: {"max_abs": 0.0, "speedup": 2.0,
@@ -95,8 +96,8 @@ def _auto(tiny_st, monkeypatch, **measured):
 @pytest.mark.parametrize("measured, chosen", [({}, "onnxruntime fp32"),
                                               ({"speedup": 1.0}, "torch"),            # not faster
                                               ({"max_abs": 1e-4}, "torch")])         # not equal
-def test_auto_takes_onnx_only_when_faster_and_equal(tiny_st, monkeypatch, measured, chosen):
-    enc = _auto(tiny_st, monkeypatch, **measured)
+def test_auto_takes_onnx_only_when_faster_and_equal(tiny_st, monkeypatch, tmp_path, measured, chosen):
+    enc = _auto(tiny_st, monkeypatch, tmp_path, **measured)
     calls = []
     monkeypatch.setattr(enc.backend, "encode_onnx", lambda texts, **kw: calls.append(len(texts)) or
                         np.zeros((len(texts), 16), np.float32))
@@ -105,6 +106,19 @@ def test_auto_takes_onnx_only_when_faster_and_equal(tiny_st, monkeypatch, measur
     enc.encode(_texts(ob.MIN_TEXTS))
     assert enc.backend.decision["backend"] == chosen
     assert calls == ([ob.MIN_TEXTS] if chosen != "torch" else [])
+
+
+def test_the_choice_of_auto_is_kept_for_this_machine(tiny_st, monkeypatch, tmp_path):
+    first = _auto(tiny_st, monkeypatch, tmp_path, speedup=1.0)          # measured: not faster, torch
+    assert first.backend.decide(_texts(ob.MIN_TEXTS))["backend"] == "torch"
+    # a later process on the same machine reads the stored choice and measures nothing
+    again = _auto(tiny_st, monkeypatch, tmp_path, speedup=9.0)
+    monkeypatch.setattr(again.backend, "check", lambda *a, **k: pytest.fail("measured again"))
+    assert again.backend.decide(_texts(ob.MIN_TEXTS))["backend"] == "torch"
+    # another machine (another key) measures for itself
+    monkeypatch.setattr(ob, "machine_key", lambda: "another")
+    other = _auto(tiny_st, monkeypatch, tmp_path, speedup=9.0)
+    assert other.backend.decide(_texts(ob.MIN_TEXTS))["backend"] == "onnxruntime fp32"
 
 
 def test_a_failing_runtime_falls_back_to_torch(tiny_bert, tiny_st, monkeypatch):
