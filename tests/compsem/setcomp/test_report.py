@@ -74,3 +74,38 @@ def test_table3_and_dataset_counts():
 def test_unknown_reference_lists_available():
     with pytest.raises(DataError, match="c1_cells"):
         report.paper_table("table99")
+
+
+@pytest.mark.slow
+def test_the_headlines_equal_the_chapters_result_files(tmp_path):
+    """One source per number: each Part I headline of the synthesis is the cell of chapters
+    11-13 that shows the same quantity, run with the same model (C1/C3 are the (T, T) cell at
+    ε = 0, the chapters' ``eps_range "fixed"``; C2/C6 the share 'between', C5 'near A' on the
+    filtered difference set)."""
+    import subprocess
+    import sys
+
+    import pandas as pd
+
+    from compsem.paths import repo_root
+
+    def chapter(name, *params):
+        out = tmp_path / name
+        subprocess.run([sys.executable, "-m", "compsem", "run", f"notebooks/{name}.ipynb", "--out", str(out), "--quiet",
+                        "-p", "models", '["bow"]', *params], check=True, cwd=repo_root(), timeout=900)
+        return lambda table: pd.read_csv(out / "results" / "setcomp" / f"{table}.csv")
+
+    ch11 = chapter("11_setcomp_overlap", "-p", "eps_range", '"fixed"', "-p", "measures", '["cos"]')
+    ch12 = chapter("12_setcomp_difference", "-p", "eps_range", '"fixed"', "-p", "measures", '["cos"]')
+    ch13 = chapter("13_setcomp_union")
+    got = {r["criterion"]: r for r in headlines(["bow"])}
+    c1, c3 = ch11("c1_cells"), ch12("c3_cells")
+    want = {"C1": c1[(c1.cell == "TT") & (c1.measure == "cos")],
+            "C3": c3[(c3.cell == "TT") & (c3.measure == "cos") & (c3.subset == "filtered")],
+            "C2": ch11("c2_geometry").query("region == 'between'"),
+            "C5": ch12("c5_geometry").query("region == 'near_a' and subset == 'filtered'"),
+            "C6": ch13("c6_geometry").query("region == 'between'")}
+    for key, rows in want.items():
+        (row,) = rows[rows.model == "bow"].itertuples()      # the chapters add controls (random, shuffled)
+        assert got[key]["value"] == pytest.approx(row.pct), key
+        assert got[key]["n"] == row.n, key
