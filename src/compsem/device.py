@@ -25,9 +25,8 @@ explicit ``precision="fp32"``/``"bf16"`` in a call is kept as asked.
 
 from __future__ import annotations
 
-import os
-
 from .errors import CompsemError
+from .settings import setting
 
 __all__ = ["resolve_device", "torch_dtype", "DTYPES", "PRECISIONS", "gpu_count", "cpu_bf16_native",
            "autocast_dtype", "precision_note", "forced_precision", "PRECISION_ENV"]
@@ -44,15 +43,11 @@ _FORCEABLE = ("fp32", "bf16")
 
 def forced_precision(environ=None) -> str | None:
     """``"fp32"`` or ``"bf16"`` when ``$COMPSEM_PRECISION`` forces ``precision="auto"`` to it;
-    None when it is unset, empty or ``auto``. Any other value raises :class:`CompsemError`."""
-    raw = (os.environ if environ is None else environ).get(PRECISION_ENV)
-    if raw is None or raw.strip() in ("", "auto"):
-        return None
-    value = raw.strip()
-    if value not in _FORCEABLE:
-        raise CompsemError(f"{PRECISION_ENV}={raw!r} is not understood; use one of {', '.join(_FORCEABLE)} "
-                           f"(or auto, or leave it unset)")
-    return value
+    None when it is unset, empty or ``auto``. Any other value raises a
+    :class:`~compsem.errors.SettingError` (a :class:`CompsemError`) naming the accepted ones
+    (read through :func:`compsem.settings.setting`, like every ``COMPSEM_*`` variable)."""
+    value = setting(PRECISION_ENV, environ)
+    return None if value == "auto" else value
 
 
 def resolve_device(device: str | None = None) -> str:

@@ -28,14 +28,16 @@ MAX_PATH_CHARS = 4096
 
 @dataclass(frozen=True)
 class Setting:
-    """One variable: ``kind`` is ``"number"``, ``"integer"``, ``"folder"``, ``"file"``, ``"url"``
-    or ``"flag"``; numbers have bounds; ``default`` is returned when the variable is unset or empty."""
+    """One variable: ``kind`` is ``"number"``, ``"integer"``, ``"folder"``, ``"file"``, ``"url"``,
+    ``"flag"`` or ``"choice"`` (one of ``choices``); numbers have bounds; ``default`` is returned
+    when the variable is unset or empty."""
 
     kind: str
     default: object = None
     low: float | None = None
     high: float | None = None
     what: str = ""
+    choices: tuple[str, ...] = ()
 
 
 SETTINGS: dict[str, Setting] = {
@@ -53,6 +55,11 @@ SETTINGS: dict[str, Setting] = {
     "COMPSEM_OA_RATE": Setting("number", 5.0, 0, 10000, "requests per second (0: no limit)"),
     "COMPSEM_OA_BASE_URL": Setting("url", what="the base URL of an OpenAI-compatible server"),
     "COMPSEM_OA_ALLOW_HTTP": Setting("flag", False, what="1 to allow plain http to a host that is not loopback"),
+    "COMPSEM_PRECISION": Setting("choice", "auto", what='what precision="auto" means for a whole build',
+                                 choices=("auto", "fp32", "bf16")),
+    "COMPSEM_ENCODE_BACKEND": Setting("choice", "auto", what="the encode backend of sbert-mini and sbert-l",
+                                      choices=("auto", "torch", "onnx", "onnx-int8")),
+    "COMPSEM_DEBUG": Setting("flag", False, what="1 to print a full traceback with an error"),
 }
 
 _FLAGS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
@@ -66,6 +73,8 @@ def _accepted(name: str, s: Setting) -> str:
         return f"1 or 0 ({s.what})"
     if s.kind == "url":
         return f"an http(s) URL ({s.what})"
+    if s.kind == "choice":
+        return f"one of {', '.join(s.choices)} ({s.what})"
     return f"a path of at most {MAX_PATH_CHARS} characters to {s.what}" + \
         (", a folder, not a file" if s.kind == "folder" else "")
 
@@ -123,11 +132,12 @@ def whole_number(text: str, *, what: str, low: int, high: int, form: str) -> int
     return int(t)
 
 
-def setting(name: str):
-    """The checked value of ``name`` (see :data:`SETTINGS`): its default when unset or empty, a
-    float, an int, a ``Path``, a URL string or a bool; a :class:`SettingError` when malformed."""
+def setting(name: str, environ=None):
+    """The checked value of ``name`` (see :data:`SETTINGS`), read from ``environ`` (default:
+    this process's environment): its default when unset or empty, a float, an int, a ``Path``,
+    a URL string, a bool or one of its choices; a :class:`SettingError` when malformed."""
     s = SETTINGS[name]
-    raw = os.environ.get(name, "")
+    raw = (os.environ if environ is None else environ).get(name, "")
     if not raw.strip():
         return s.default
     if len(raw) > MAX_PATH_CHARS or "\x00" in raw:
@@ -144,6 +154,10 @@ def setting(name: str):
         if raw.strip().lower() not in _FLAGS:
             raise _bad(name, raw)
         return _FLAGS[raw.strip().lower()]
+    if s.kind == "choice":
+        if raw.strip() not in s.choices:
+            raise _bad(name, raw)
+        return raw.strip()
     if s.kind == "url":
         if not raw.strip().lower().startswith(("http://", "https://")):
             raise _bad(name, raw)

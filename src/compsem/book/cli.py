@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -12,7 +11,7 @@ import pandas as pd
 from ..cache import EmbeddingCache
 from ..cachestore import overlay_path
 from ..encoders import models_table
-from ..errors import BrokenCacheError, CacheError
+from ..errors import BrokenCacheError, CacheError, CompsemError
 from ..fmt import plural
 from ..paths import cache_dir, repo_root
 from .bench import run_all
@@ -224,7 +223,18 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except Exception as exc:  # noqa: BLE001 - a readable last line, the traceback only on request
-        if "--debug" in sys.argv or os.environ.get("COMPSEM_DEBUG"):
+        if "--debug" in sys.argv or _debug_setting():
             raise
         print(f"error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
+
+
+def _debug_setting() -> bool:
+    """``$COMPSEM_DEBUG`` as a checked flag; a malformed value is reported and counts as off."""
+    from ..settings import setting
+
+    try:
+        return bool(setting("COMPSEM_DEBUG"))
+    except CompsemError as exc:
+        print(f"warning: {exc}", file=sys.stderr)
+        return False

@@ -40,6 +40,7 @@ import numpy as np
 from ..data import file_sha256
 from ..errors import CompsemError
 from ..paths import cache_dir, overlay_dir
+from ..settings import setting
 from ..store import BrokenStoreError, private_folder, read_json, write_atomic, write_json
 from .base import package_version
 
@@ -83,7 +84,9 @@ def backends_used() -> dict[str, str]:
 
 def requested_backend(value: str | None = None) -> str:
     """``value`` or ``$COMPSEM_ENCODE_BACKEND`` (default ``auto``), checked against :data:`BACKENDS`."""
-    got = (value if value is not None else os.environ.get(ENV, "")).strip() or "auto"
+    if value is None:
+        return setting(ENV)   # checked like every COMPSEM_* variable (compsem.settings)
+    got = value.strip() or "auto"
     if got not in BACKENDS:
         raise BackendError(f"encode backend {got!r} is not known ({ENV}); accepted: {', '.join(BACKENDS)}")
     return got
