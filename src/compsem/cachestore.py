@@ -23,7 +23,7 @@ from .encoders import Encoder
 from .errors import BrokenCacheError, CacheError, CacheWarning, UnsafeFolderError
 from .paths import cache_dir, overlay_dir
 from .settings import scrub, setting
-from .store import move_aside, private_folder
+from .store import can_write, move_aside, private_folder
 from .fmt import plural
 
 __all__ = ["EmbeddingCache", "text_key", "model_key", "CacheError", "CacheWarning", "overlay_dir"]
@@ -72,16 +72,6 @@ def _default_path() -> Path:
         return cache_dir("embeddings", create=False) / "embeddings.sqlite"
 
 
-def _can_write(path: Path) -> bool:
-    """The file (and its folder, for SQLite's journal) can be written, or created."""
-    if path.exists():
-        return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
-    folder = path.parent
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent
-    return os.access(folder, os.W_OK)
-
-
 def _checksum(blob: bytes) -> int:
     return zlib.crc32(blob)
 
@@ -124,7 +114,7 @@ class EmbeddingCache:
         self._uri: str | None = None                   # the read-only connection string
         self._has_sum = True
         if readonly is None:
-            readonly = not _can_write(self.path)
+            readonly = not can_write(self.path)
         if not readonly:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)

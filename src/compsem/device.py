@@ -25,10 +25,13 @@ explicit ``precision="fp32"``/``"bf16"`` in a call is kept as asked.
 
 from __future__ import annotations
 
+import hashlib
+import os
+
 from .errors import CompsemError
 from .settings import setting
 
-__all__ = ["resolve_device", "torch_dtype", "DTYPES", "PRECISIONS", "gpu_count", "cpu_bf16_native",
+__all__ = ["machine_key", "resolve_device", "torch_dtype", "DTYPES", "PRECISIONS", "gpu_count", "cpu_bf16_native",
            "autocast_dtype", "precision_note", "forced_precision", "PRECISION_ENV"]
 
 #: The precisions a reader may name.
@@ -170,3 +173,33 @@ def precision_note(device: str, precision: str = "auto") -> str:
     if dt is None:
         return f"fp32 (this {'GPU' if on_gpu else 'CPU'} has no native bf16)"
     return f"{name} autocast ({'GPU' if on_gpu else 'CPU with native bf16'})"
+
+
+def machine_key() -> str:
+    """A short digest of what makes a speed comparison on this machine come out the
+    same: the CPU's model name and flags, the core count, torch's threads and the versions of
+    torch and onnxruntime."""
+    import torch
+
+    cpu = ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        cpu = "|".join(sorted({ln.split(":", 1)[1].strip() for ln in lines
+                               if ln.startswith(("model name", "flags"))}))
+    except OSError:   # not Linux: the platform string stands in
+        import platform
+
+        cpu = platform.processor() or platform.machine()
+    text = "\n".join([cpu, str(os.cpu_count()), str(torch.get_num_threads()), _version("torch"),
+                      _version("onnxruntime")])
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def _version(dist: str) -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "none"

@@ -33,7 +33,7 @@ from .paths import cache_dir, overlay_dir
 
 __all__ = ["BrokenStoreError", "write_atomic", "write_json", "read_json", "save_npy", "load_npy", "private_folder",
            "layers", "find_in_cache", "save_to_cache", "json_writer", "npy_writer",
-           "writable_place", "move_aside"]
+           "writable_place", "move_aside", "can_write"]
 
 
 class BrokenStoreError(CompsemError, ValueError):
@@ -121,10 +121,15 @@ def find_in_cache(path: str | Path) -> Path:
     return next((p for p in layers(path) if p.exists()), Path(path))
 
 
-def _can_write(folder: Path) -> bool:
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent
-    return os.access(folder, os.W_OK)
+def can_write(path: str | Path) -> bool:
+    """Whether ``path`` can be written: an existing file and its folder (for a journal or a
+    temporary twin beside it), else the nearest folder above it that exists."""
+    path = Path(path)
+    if path.is_file():
+        return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return os.access(path, os.W_OK)
 
 
 def writable_place(folder: str | Path) -> Path:
@@ -133,7 +138,7 @@ def writable_place(folder: str | Path) -> Path:
     together (Part IV's score blocks) puts new ones."""
     folder = Path(folder)
     twin = _overlay_twin(folder)
-    if twin is None or _can_write(folder):
+    if twin is None or can_write(folder):
         return folder
     private_folder(overlay_dir())
     return twin

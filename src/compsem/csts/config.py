@@ -16,7 +16,7 @@ import numpy as np
 from compsem.device import PRECISIONS
 from ..fmt import noun
 
-__all__ = ["OBJECTIVES", "ENCODINGS", "PRESETS", "TABLE8_MODELS", "TrainConfig", "LabelScaler", "table8_choice",
+__all__ = ["configs_from", "scaling_sizes", "OBJECTIVES", "ENCODINGS", "PRESETS", "TABLE8_MODELS", "TrainConfig", "LabelScaler", "table8_choice",
            "resolve_backbone"]
 
 #: the three encodings (as :data:`compsem.csts.models.ENCODINGS`, repeated here to stay torch-free)
@@ -200,3 +200,23 @@ def resolve_backbone(name: str) -> str:
         if name.startswith(prefix):
             return name[len(prefix):].split("#", 1)[0]
     return name
+
+
+def configs_from(names, preset: str = "cpu", overrides: dict | None = None, **fields) -> list[TrainConfig]:
+    """``"encoding/objective"`` names (e.g. ``"bi/quad+mse"``) as configs of ``preset``."""
+    out = []
+    for name in names:
+        enc, _, obj = str(name).partition("/")
+        if not obj:
+            raise ValueError(f"a config is 'encoding/objective', e.g. 'bi/quad+mse'; got {name!r}")
+        out.append(TrainConfig.preset(preset, encoding=enc, objective=obj, **{**(overrides or {}), **fields}))
+    return out
+
+
+def scaling_sizes(sizes, n_all: int) -> list[int]:
+    """Training pairs per point of the scaling curve: ``None`` / ``"all"`` mean all ``n_all``
+    pairs; sizes above it are capped; sorted, each once."""
+    out = {n_all if (n is None or n == "all") else min(int(n), n_all) for n in sizes}
+    if not out or min(out) < 1:
+        raise ValueError(f"scaling sizes must be positive counts of pairs or 'all'/None, got {list(sizes)}")
+    return sorted(out)

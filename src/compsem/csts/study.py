@@ -33,7 +33,7 @@ from compsem.faces import PaperRun
 from compsem.work import WorkUnit, embed_units
 
 from . import metrics
-from .config import TrainConfig
+from .config import TrainConfig, configs_from, scaling_sizes  # noqa: F401 (re-exported)
 from .data import load_csts, pair_index
 # the prompting chapter reaches its runs through this face
 from .prompting import MAX_NEW_TOKENS, PARSERS, build_prompt, build_prompts, parse_answers, run_prompting  # noqa: F401
@@ -245,26 +245,6 @@ def planned_texts(params: dict) -> dict[str, list[str]]:
 # ---------------------------------------------------------------------------------------------
 # a chapter's fine-tuning sweep as one run
 # ---------------------------------------------------------------------------------------------
-def configs_from(names, preset: str = "cpu", overrides: dict | None = None, **fields) -> list[TrainConfig]:
-    """``"encoding/objective"`` names (e.g. ``"bi/quad+mse"``) as configs of ``preset``."""
-    out = []
-    for name in names:
-        enc, _, obj = str(name).partition("/")
-        if not obj:
-            raise ValueError(f"a config is 'encoding/objective', e.g. 'bi/quad+mse'; got {name!r}")
-        out.append(TrainConfig.preset(preset, encoding=enc, objective=obj, **{**(overrides or {}), **fields}))
-    return out
-
-
-def scaling_sizes(sizes, n_all: int) -> list[int]:
-    """Training pairs per point of the scaling curve: ``None`` / ``"all"`` mean all ``n_all``
-    pairs; sizes above it are capped; sorted, each once."""
-    out = {n_all if (n is None or n == "all") else min(int(n), n_all) for n in sizes}
-    if not out or min(out) < 1:
-        raise ValueError(f"scaling sizes must be positive counts of pairs or 'all'/None, got {list(sizes)}")
-    return sorted(out)
-
-
 @dataclass
 class CstsRun:
     """A chapter's fine-tuning runs: the data parts, the configs, one row per

@@ -39,9 +39,10 @@ import numpy as np
 
 from ..data import file_sha256
 from ..errors import CompsemError
+from ..device import machine_key
 from ..paths import cache_dir, overlay_dir
 from ..settings import setting
-from ..store import BrokenStoreError, private_folder, read_json, write_atomic, write_json
+from ..store import BrokenStoreError, can_write, private_folder, read_json, write_atomic, write_json
 from .base import package_version
 
 __all__ = ["BACKENDS", "ENV", "SHIPPED", "TOLERANCE", "MIN_TEXTS", "SPEEDUP_MIN", "INT8_LABEL", "EXPORT_VERSION",
@@ -125,33 +126,6 @@ def export_key(identity: str, *, int8: bool = False) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:20]
 
 
-def machine_key() -> str:
-    """A short digest of what makes the speed comparison of the two backends come out the
-    same: the CPU's model name and flags, the core count, torch's threads and the versions of
-    torch and onnxruntime."""
-    import torch
-
-    cpu = ""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            lines = f.read().splitlines()
-        cpu = "|".join(sorted({ln.split(":", 1)[1].strip() for ln in lines
-                               if ln.startswith(("model name", "flags"))}))
-    except OSError:   # not Linux: the platform string stands in
-        import platform
-
-        cpu = platform.processor() or platform.machine()
-    text = "\n".join([cpu, str(os.cpu_count()), str(torch.get_num_threads()), str(package_version("torch")),
-                      str(package_version("onnxruntime"))])
-    return hashlib.sha256(text.encode()).hexdigest()[:12]
-
-
-def _writable(folder: Path) -> bool:
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent
-    return os.access(folder, os.W_OK)
-
-
 class _Graph:
     """The torch module that is exported: transformer, pooling and normalisation in one graph."""
 
@@ -199,7 +173,7 @@ class OnnxBackend:
     def _folder(self) -> Path:
         name = f"{self.spec.replace('/', '_').replace(':', '_')[:40]}-{export_key(self.identity, int8=self.int8)}"
         main = cache_dir("onnx", create=False) / name
-        if (main / "model.onnx").is_file() or _writable(main):
+        if (main / "model.onnx").is_file() or can_write(main):
             return main
         # a read-only shared cache: exports go to this user's private overlay (checked, 0700)
         return private_folder(overlay_dir()) / "onnx" / name
