@@ -50,8 +50,11 @@ class SentenceTransformerEncoder(Encoder):
                                   "trust_remote_code": check_trust_remote_code(trust_remote_code, where=self.spec)}
         if revision:
             kwargs["revision"] = revision
-        if self.device.startswith("cuda"):
-            kwargs["model_kwargs"] = {"torch_dtype": torch_dtype(self.device)}
+        # bf16 on a GPU (fp16 without bf16), fp32 elsewhere: a precision other than fp32 is part of
+        # the identity, so a GPU's bf16 vectors never answer for a CPU's fp32 ones in a shared cache
+        dtype = str(torch_dtype(self.device)).removeprefix("torch.")
+        if dtype != "float32":
+            kwargs["model_kwargs"] = {"dtype": torch_dtype(self.device)}
         try:
             self.model = SentenceTransformer(str(name_or_path), **kwargs)
         except Exception as exc:  # noqa: BLE001 - rewrapped with advice
@@ -68,6 +71,8 @@ class SentenceTransformerEncoder(Encoder):
             weights = getattr(weights, "_commit_hash", None) or revision or "main"
         modules = "+".join(type(m).__name__ for m in self.model)
         self._identity = f"{self.spec}|st|{origin}|weights={weights}|modules={modules}|max_len={self.model.max_seq_length}"
+        if dtype != "float32":  # fp32 keeps the key of every earlier cache
+            self._identity += f"|dtype={dtype}"
         # ONNX Runtime where it is measured faster and equal (encoders/onnx.py); int8 changes the identity
         self.backend = onnx_backend.attach(self.model, spec=self.spec, identity=self._identity, device=self.device,
                                            backend=backend)
