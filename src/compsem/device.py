@@ -16,6 +16,12 @@ call                    answer
 ``forced_precision()``  what ``$COMPSEM_PRECISION`` forces ``"auto"`` to (or None)
 ======================  ==============================================================
 
+On a GPU, ``precision="auto"`` trains in fp32: on an H200, C-STS fine-tuning of ``sbert-mini``
+at the book's ``cpu`` preset ran 2 to 6 times *slower* under bf16 autocast than in fp32 (small
+batches: the casts cost more launches than the matrix products save; ``benchmarks/gpu.json``,
+written by ``benchmarks/gpu_check.py``). ``"bf16"`` or ``"fp16"`` (the C-STS authors'
+``--fp16``) are honoured when asked for.
+
 ``COMPSEM_PRECISION``: set to ``fp32`` (or ``bf16``) to make every ``precision="auto"`` of a
 process — a whole book build, ``COMPSEM_PRECISION=fp32 make book`` — resolve to that precision,
 e.g. to rebuild on a CPU with native bf16 the numbers of a CPU without it. Unset, empty or
@@ -130,8 +136,9 @@ def autocast_dtype(device: str, precision: str = "auto", *, bf16_native: bool | 
     """The dtype for ``torch.autocast`` when training in ``precision`` on ``device``, or None
     (full fp32).
 
-    ``auto``: bf16 on a GPU that supports it, else fp16 on a GPU; bf16 on a CPU with native bf16
-    (:func:`cpu_bf16_native`), fp32 on other CPUs — unless ``$COMPSEM_PRECISION`` forces it
+    ``auto``: fp32 on a GPU (measured faster there for the book's model, see the module's
+    notes); bf16 on a CPU with native bf16 (:func:`cpu_bf16_native`), fp32 on other CPUs —
+    unless ``$COMPSEM_PRECISION`` forces it
     (:func:`forced_precision`). ``bf16`` is honoured on any device (on a CPU
     without native bf16 it is emulated, slowly, but it is what was asked). ``fp16`` on a CPU is
     refused (torch's CPU fp16 autocast is no faster and loses range): a ``ValueError`` says so.
@@ -152,7 +159,7 @@ def autocast_dtype(device: str, precision: str = "auto", *, bf16_native: bool | 
             raise ValueError(f"precision='fp16' is not offered on {device!r}: use 'bf16' (or 'auto') on a CPU")
         return torch.float16
     if on_gpu:
-        return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+        return None
     if str(device) == "cpu" and (cpu_bf16_native() if bf16_native is None else bf16_native):
         return torch.bfloat16
     return None
@@ -171,7 +178,7 @@ def precision_note(device: str, precision: str = "auto") -> str:
     if precision != "auto":
         return f"{name} (asked for)" if dt is None else f"{name} autocast (asked for)"
     if dt is None:
-        return f"fp32 (this {'GPU' if on_gpu else 'CPU'} has no native bf16)"
+        return "fp32 (GPU: faster than bf16 autocast for this model)" if on_gpu else "fp32 (this CPU has no native bf16)"
     return f"{name} autocast ({'GPU' if on_gpu else 'CPU with native bf16'})"
 
 

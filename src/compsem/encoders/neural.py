@@ -32,14 +32,18 @@ OFFLINE_SPECS: tuple[str, ...] = ("sbert-mini", "use", "glove-50d", "bow")
 class SentenceTransformerEncoder(Encoder):
     """Any sentence-transformers model (name on the hub, or a local folder).
 
-    Pooling and normalisation are the model's own (its ``modules.json``). On CUDA the model
-    runs in bf16 (fp16 where bf16 is unsupported); with several GPUs the texts are sharded
-    across them (sentence-transformers' multi-process encoding).
+    Pooling and normalisation are the model's own (its ``modules.json``). The weights are fp32
+    on every device unless ``dtype`` names another (``"bfloat16"``, ``"float16"``): on an H200,
+    bf16 encoded ``sbert-mini`` no faster than fp32 and moved Part III's reproduced cells by up
+    to about 1e-2, while fp32 on the GPU equals the CPU's vectors within 1e-6
+    (``benchmarks/gpu.json``). A precision other than fp32 is part of the identity. With
+    several GPUs the texts are sharded across them (sentence-transformers' multi-process
+    encoding).
     """
 
     def __init__(self, name_or_path: str, *, spec: str | None = None, device: str | None = None,
                  revision: str | None = None, trust_remote_code: bool = False, origin: str = "",
-                 backend: str | None = None):
+                 backend: str | None = None, dtype: str | None = None):
         from sentence_transformers import SentenceTransformer
 
         quiet_transformers()
@@ -50,11 +54,11 @@ class SentenceTransformerEncoder(Encoder):
                                   "trust_remote_code": check_trust_remote_code(trust_remote_code, where=self.spec)}
         if revision:
             kwargs["revision"] = revision
-        # bf16 on a GPU (fp16 without bf16), fp32 elsewhere: a precision other than fp32 is part of
-        # the identity, so a GPU's bf16 vectors never answer for a CPU's fp32 ones in a shared cache
-        dtype = str(torch_dtype(self.device)).removeprefix("torch.")
+        # fp32 unless asked: a precision other than fp32 is part of the identity, so bf16 vectors
+        # never answer for fp32 ones in a shared cache
+        dtype = str(torch_dtype(self.device, dtype or "float32")).removeprefix("torch.")
         if dtype != "float32":
-            kwargs["model_kwargs"] = {"dtype": torch_dtype(self.device)}
+            kwargs["model_kwargs"] = {"dtype": torch_dtype(self.device, dtype)}
         try:
             self.model = SentenceTransformer(str(name_or_path), **kwargs)
         except Exception as exc:  # noqa: BLE001 - rewrapped with advice
