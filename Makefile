@@ -19,13 +19,15 @@ export HF_HUB_DISABLE_TELEMETRY := 1
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 EXECUTED := $(patsubst notebooks/%.ipynb,_build/executed/notebooks/%.ipynb,$(NOTEBOOKS))
 # What a chapter's numbers depend on: the foundation (the modules at the top of src/compsem and
-# the encoders) and its own study's package, data and transcribed paper numbers. The book's
+# the encoders) and its own study's package, data, transcribed paper numbers and benchmark
+# records it states (benchmarks/<study>_*.json, e.g. the fp32-against-bf16 comparison). The book's
 # tooling (src/compsem/book) and the other studies are not prerequisites.
 FOUNDATION := $(wildcard src/compsem/*.py src/compsem/encoders/*.py)
 # The studies (STUDIES, STUDY_PART_<name>) come from the registry, compsem/studies.py, through
 # the generated studies.mk (committed: make reads it before anything is installed).
 include studies.mk
-study_files = $(wildcard src/compsem/$(1)/*.py data/$(1)/* data/reference/$(1)_*.csv data/reference/paper_models/$(1).csv)
+study_files = $(wildcard src/compsem/$(1)/*.py data/$(1)/* data/reference/$(1)_*.csv data/reference/paper_models/$(1).csv \
+	benchmarks/$(1)_*.json)
 CROSSSTUDY := $(wildcard src/compsem/crossstudy/*.py) $(foreach s,$(STUDIES),$(call study_files,$(s)))
 nb = $(filter _build/executed/notebooks/$(1)%,$(EXECUTED))
 BOOKSRC := _config.yml _toc.yml references.bib $(shell find book _static -type f)
@@ -85,7 +87,8 @@ $(call nb,9): $(CROSSSTUDY)
 _build/executed/notebooks/98_cluster_scale.ipynb: benchmarks/results.json src/compsem/book/prefetch.py
 
 # The appendix reports the other chapters' run times and the benchmark numbers.
-_build/executed/notebooks/99_reproducibility.ipynb: $(filter-out %/99_reproducibility.ipynb,$(EXECUTED)) benchmarks/results.json
+_build/executed/notebooks/99_reproducibility.ipynb: $(filter-out %/99_reproducibility.ipynb,$(EXECUTED)) benchmarks/results.json \
+	$(wildcard benchmarks/gpu.json)
 
 book: $(EXECUTED) $(BOOKSRC) | $(STAMP)
 	$(BIN)/python -m compsem stage --executed _build/executed/notebooks --out _build/site-src

@@ -249,6 +249,39 @@ def run(quick: bool = True, repeats: int | None = None, train_pairs=None, eval_p
     return out
 
 
+def gpu(device: str = "cuda", quick: bool = False, configs=tuple(PACKING_CONFIGS.values())) -> dict:
+    """The GPU check of Part II (``benchmarks/gpu_check.py``): each encoding fine-tuned on
+    ``device`` at the book's ``cpu`` preset in fp32, in bf16 autocast and in the default
+    (``precision="auto"``): training examples per second and test Spearman; and, after the fp32
+    run, the same weights through the padded layers, whose test scores must equal the packed
+    model's (largest difference)."""
+    import numpy as np
+
+    from compsem.csts import study as S
+    from compsem.csts import training as T
+
+    parts, _ = S.book_data("reannotated", train_pairs=200 if quick else None, eval_pairs=100 if quick else None)
+    out = {"train_rows": len(parts["train"]), "test_rows": len(parts["test"]), "runs": {}}
+    for label in configs:
+        for prec in ("fp32", "bf16", "auto"):
+            cfg = _cfg(label, precision=prec, device=device)
+            model = T.new_model(ENCODER, cfg, seed=0, disk=False)
+            hist = T.fit(model, parts["train"], cfg, seed=0)
+            pred = T.predict(model, parts["test"])
+            train_s = hist["seconds"] - hist["fill_seconds"]
+            rec = {"precision": hist["precision"], "examples_per_s": round(len(parts["train"]) / train_s, 1),
+                   "train_seconds": round(train_s, 2), "fill_seconds": round(hist["fill_seconds"], 2),
+                   "test_spearman": round(float(S.score_row(pred, parts["test"])["spearman"]), 3)}
+            if prec == "fp32":
+                padded = T.new_model(ENCODER, _cfg(label, precision="fp32", device=device, packed=False),
+                                     seed=0, disk=False)
+                padded.load_state_dict(model.state_dict())
+                padded.to(model.device)
+                rec["packed_vs_padded_max_abs_diff"] = float(np.abs(pred - T.predict(padded, parts["test"])).max())
+            out["runs"][f"{label} {prec}"] = rec
+    return out
+
+
 if __name__ == "__main__":
     import sys
 

@@ -62,6 +62,38 @@ def run(quick: bool = False) -> dict:
     return out
 
 
+def gpu(device: str = "cuda", quick: bool = False) -> dict:
+    """The GPU check of Part III (``benchmarks/gpu_check.py``): chapter 30's phrases encoded by
+    ``sbert-mini`` on ``device`` with the library's default weights (fp32) and with bf16 weights,
+    against the CPU's fp32 vectors (texts per second, :func:`compsem.book.bench.vector_gap`),
+    and the paper's Tables 1, 6, 7 and 8 reproduced from each: cells, largest difference from
+    the paper, cells within 1e-4."""
+    import numpy as np
+
+    from compsem import montague as mt
+    from compsem.book.bench import encode_rate, encoder_in, vector_gap
+    from compsem.encoders import get_encoder
+    from compsem.montague.reproduce import reproduced
+
+    texts = mt.study.planned_texts({"models": ["sbert-mini"]})["sbert-mini"]
+    sample = [texts[i] for i in np.random.default_rng(0).permutation(len(texts))[:2000 if quick else 20_000]]
+    paths = {"gpu_default": get_encoder("sbert-mini", device=device),
+             "gpu_bf16": encoder_in("sbert-mini", device=device, dtype="bfloat16")}
+    cpu = get_encoder("sbert-mini", device="cpu")
+    r_cpu, X_cpu = encode_rate(lambda t: cpu.encode(t, batch_size=64), sample, repeats=1)
+    out: dict = {"phrases": len(sample), "cpu_fp32_texts_per_s": round(r_cpu, 1), "encoding": {}, "reproduction": {}}
+    for name, enc in paths.items():
+        rate, X = encode_rate(lambda t: enc.encode(t, batch_size=256), sample)
+        out["encoding"][name] = {"weights": str(next(enc.model.parameters()).dtype).removeprefix("torch."),
+                                 "texts_per_s": round(rate, 1), **vector_gap(X, X_cpu)}
+        embed_fn = None if name == "gpu_default" else (lambda t, model, enc=enc: enc.encode(t, batch_size=256))
+        result = mt.study.run(["sbert-mini"], progress=False, embed_fn=embed_fn).main["sbert-mini"]
+        for table in (1, 6, 7, 8):
+            d = reproduced(result, table, n_boot=20, seed=0)["difference"].abs()
+            out["reproduction"][f"{name}, Table {table}"] = {"cells": int(d.notna().sum()), "max_abs_diff": float(d.max()),
+                                                            "within_1e-4": int((d <= 1e-4).sum())}
+    return out
+
 if __name__ == "__main__":  # pragma: no cover
     import json
     import sys

@@ -36,7 +36,7 @@ from . import machine as _machine
 from .machine import cpu_model
 
 __all__ = ["build_record", "cpu_model", "bf16_support", "run_times", "dependencies", "lock_digest", "data_digests",
-           "bench_tables", "throughput_figure", "machines", "rates_beside", "backend_table"]
+           "bench_tables", "throughput_figure", "machines", "rates_beside", "backend_table", "gpu_tables"]
 
 
 def bf16_support() -> str:
@@ -196,19 +196,46 @@ def bench_tables(bench: dict) -> dict[str, pd.DataFrame]:
     if "cache" in bench:
         out["embedding cache, without a model (per vector dimension)"] = _frame(bench["cache"], "dimension")
     for study, numbers in bench.get("studies", {}).items():
-        numbers = {k: v for k, v in numbers.items() if k != "encode_backends"}   # in :func:`backend_table`
-        scalars = {k: v for k, v in numbers.items() if not isinstance(v, (list, dict))}
-        nested = {k: v for k, v in numbers.items() if isinstance(v, dict)
-                  and not all(isinstance(x, dict) for x in v.values())}
-        if scalars or nested:
-            flat = {**scalars, **{f"{k} · {kk}": vv for k, v in nested.items() for kk, vv in v.items()}}
-            out[f"{study}: measurements"] = pd.DataFrame({"quantity": [_header(k) for k in flat],
-                                                         "value": [_measure(v) for v in flat.values()]}).set_index("quantity")
-        for key, rows in numbers.items():
-            if isinstance(rows, list):
-                out[f"{study}: {_header(key)}"] = _frame(rows)
-            elif isinstance(rows, dict) and rows and all(isinstance(x, dict) for x in rows.values()):
-                out[f"{study}: {_header(key)}"] = _frame(rows, "model" if key == "models" else key)
+        out.update(_study_frames(study, {k: v for k, v in numbers.items() if k != "encode_backends"}))  # backend_table
+    return out
+
+
+def _study_frames(study: str, numbers: dict) -> dict[str, pd.DataFrame]:
+    """One study's benchmark numbers as titled tables: its scalars (and flat mappings) as
+    quantity/value rows, each list or mapping of records as a table of its own."""
+    out = {}
+    scalars = {k: v for k, v in numbers.items() if not isinstance(v, (list, dict))}
+    nested = {k: v for k, v in numbers.items() if isinstance(v, dict) and not all(isinstance(x, dict) for x in v.values())}
+    if scalars or nested:
+        flat = {**scalars, **{f"{k} · {kk}": vv for k, v in nested.items() for kk, vv in v.items()}}
+        out[f"{study}: measurements"] = pd.DataFrame({"quantity": [_header(k) for k in flat],
+                                                     "value": [_measure(v) for v in flat.values()]}).set_index("quantity")
+    for key, rows in numbers.items():
+        if isinstance(rows, list):
+            out[f"{study}: {_header(key)}"] = _frame(rows)
+        elif isinstance(rows, dict) and rows and all(isinstance(x, dict) for x in rows.values()):
+            out[f"{study}: {_header(key)}"] = _frame(rows, "model" if key == "models" else key)
+    return out
+
+
+def gpu_tables(rec: dict | None) -> dict[str, pd.DataFrame]:
+    """The GPU check (``benchmarks/gpu.json``, written by ``benchmarks/gpu_check.py`` where a GPU
+    was lent) as titled tables: the GPU and versions, ``sbert-mini`` on the benchmark sentences
+    (the CPU's fp32 against the GPU's default and bf16 weights: texts per second and distance
+    from the CPU's vectors), then each study's part; empty without a record."""
+    if not rec:
+        return {}
+    enc = rec.get("encode", {})
+    paths = {"CPU, fp32 (torch)": {"weights": "float32", "texts_per_s": enc.get("cpu_fp32_texts_per_s"),
+                                   "max_abs_diff": None, "max_one_minus_cos": None},   # the reference: "–"
+             **{f"GPU, {'default' if k == 'gpu_default' else 'bf16 asked for'}":
+                {kk: vv for kk, vv in v.items() if kk != "identity"} for k, v in enc.items() if isinstance(v, dict)}}
+    machine = rec.get("machine", {})
+    out = {"GPU check: the machine": pd.DataFrame({"value": [_cell(v) for v in machine.values()]},
+                                                  index=pd.Index([_header(k) for k in machine], name="")),
+           f"GPU check: sbert-mini on {enc.get('sentences', 0):,} benchmark sentences": _frame(paths, "path")}
+    for study, numbers in rec.get("studies", {}).items():
+        out.update({f"GPU check, {k}": v for k, v in _study_frames(study, numbers).items()})
     return out
 
 

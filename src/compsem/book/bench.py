@@ -26,7 +26,8 @@ from ..paths import repo_root
 from ..studies import STUDIES
 from .machine import this_machine
 
-__all__ = ["encode_throughput", "cache_overhead", "encode_backends", "run_all"]
+__all__ = ["encode_throughput", "cache_overhead", "encode_backends", "run_all", "encoder_in", "encode_rate",
+           "vector_gap", "study_gpu_checks"]
 
 
 def _sentences(n: int, seed: int = 0) -> list[str]:
@@ -121,14 +122,78 @@ def _study_benchmarks(quick: bool) -> dict:
     one (a benchmark imports only ``compsem``: tests/compsem/book/test_bench.py checks)."""
     results = {}
     for study in STUDIES:
-        path = repo_root() / "benchmarks" / f"bench_{study.name}.py"
-        if not path.is_file():
+        mod = _bench_module(study.name)
+        if mod is None:
             continue
-        spec = importlib.util.spec_from_file_location(path.stem, path)
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
         t0 = time.perf_counter()
         results[study.name] = {**mod.run(quick=quick), "wall_s": time.perf_counter() - t0}
+    return results
+
+
+def _bench_module(name: str):
+    """``benchmarks/bench_<name>.py`` loaded as a module, or None where the study has none."""
+    path = repo_root() / "benchmarks" / f"bench_{name}.py"
+    if not path.is_file():
+        return None
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def encoder_in(spec: str, *, device: str, dtype: str | None = None):
+    """A fresh encoder of a panel spec on ``device`` with ``dtype`` weights (the GPU check's bf16
+    path; the encoders' default is fp32, see :class:`~compsem.encoders.neural.SentenceTransformerEncoder`)."""
+    from ..encoders.registry import PANEL
+
+    return PANEL[spec].factory(device=device, dtype=dtype)
+
+
+def encode_rate(encode, texts: list[str], *, repeats: int = 2) -> tuple[float, "np.ndarray"]:
+    """Texts per second of ``encode(texts)`` (best of ``repeats`` passes after a warm-up batch,
+    CUDA synchronised around each pass when a GPU is visible) and the vectors of the last pass."""
+    import numpy as np
+    import torch
+
+    sync = torch.cuda.synchronize if torch.cuda.is_available() else (lambda: None)
+    encode(texts[:64])
+    best, X = float("inf"), None
+    for _ in range(repeats):
+        sync()
+        t0 = time.perf_counter()
+        X = encode(texts)
+        sync()
+        best = min(best, time.perf_counter() - t0)
+    return len(texts) / best, np.asarray(X, dtype=np.float32)
+
+
+def vector_gap(a, b) -> dict:
+    """How far two encodings of the same texts are apart: the largest absolute difference of a
+    coordinate (``max_abs_diff``) and the largest ``1 - cos`` of a row (``max_one_minus_cos``)."""
+    import numpy as np
+
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    cos = (a * b).sum(1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
+    return {"max_abs_diff": float(np.abs(a - b).max()), "max_one_minus_cos": float((1 - cos).max())}
+
+
+def study_gpu_checks(device: str, quick: bool) -> dict:
+    """``gpu(device, quick)`` of ``benchmarks/bench_<study>.py`` for every study of the registry
+    whose benchmark has one (``benchmarks/gpu_check.py``); a failing study's entry holds its error."""
+    results = {}
+    for study in STUDIES:
+        mod = _bench_module(study.name)
+        if mod is None or not hasattr(mod, "gpu"):
+            continue
+        t0 = time.perf_counter()
+        try:
+            results[study.name] = mod.gpu(device=device, quick=quick)
+        except Exception as exc:  # noqa: BLE001 - one failing study does not hide the others
+            import traceback
+
+            traceback.print_exc()
+            results[study.name] = {"error": f"{type(exc).__name__}: {exc}"}
+        results[study.name]["wall_s"] = round(time.perf_counter() - t0, 1)
     return results
 
 

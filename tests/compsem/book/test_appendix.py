@@ -74,3 +74,26 @@ def test_throughput_figure_has_two_points_per_model():
     fig = appendix.throughput_figure(BENCH)
     ax = fig.axes[0]
     assert ax.get_xscale() == "log" and [t.get_text() for t in ax.get_yticklabels()] == ["m"]
+
+
+def test_gpu_tables_from_a_made_up_record():
+    assert appendix.gpu_tables(None) == {}
+    rec = {"machine": {"device": "cuda", "gpu": "X1", "bf16": True},
+           "encode": {"sentences": 1000, "cpu_identity": "m", "cpu_fp32_texts_per_s": 1250.0,
+                      "gpu_default": {"identity": "m", "weights": "float32", "texts_per_s": 14553.6,
+                                      "max_abs_diff": 2.7e-07, "max_one_minus_cos": 1.2e-07},
+                      "gpu_bf16": {"identity": "m|dtype=bfloat16", "weights": "bfloat16", "texts_per_s": 17218.9,
+                                   "max_abs_diff": 0.0055, "max_one_minus_cos": 1.1e-04}, "wall_s": 3.0},
+           "studies": {"x": {"train_rows": 200, "runs": {"a fp32": {"examples_per_s": 2115.1, "test_spearman": 45.534},
+                                                         "a bf16": {"examples_per_s": 382.5, "test_spearman": 45.353}}}}}
+    t = appendix.gpu_tables(rec)
+    assert list(t) == ["GPU check: the machine", "GPU check: sbert-mini on 1,000 benchmark sentences",
+                       "GPU check, x: measurements", "GPU check, x: runs"]
+    assert t["GPU check: the machine"]["value"].tolist() == ["cuda", "X1", "yes"]
+    enc = t["GPU check: sbert-mini on 1,000 benchmark sentences"]
+    assert list(enc.index) == ["CPU, fp32 (torch)", "GPU, default", "GPU, bf16 asked for"]
+    assert enc["texts per second"].tolist() == ["1,250", "14,554", "17,219"]
+    assert enc.loc["GPU, default", "weights"] == "float32" and enc.loc["CPU, fp32 (torch)", "max abs diff"] == "–"
+    assert "identity" not in enc.columns                     # the long cache keys stay in the JSON
+    runs = t["GPU check, x: runs"]
+    assert runs.loc["a bf16", "examples per second"] == "382"   # none from 100 up and runs.loc["a fp32", "test spearman"] == "45.53"
