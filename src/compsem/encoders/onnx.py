@@ -46,6 +46,7 @@ from ..store import BrokenStoreError, can_write, private_folder, read_json, writ
 from .base import package_version
 
 __all__ = ["BACKENDS", "ENV", "SHIPPED", "TOLERANCE", "MIN_TEXTS", "SPEEDUP_MIN", "INT8_LABEL", "EXPORT_VERSION",
+           "LONG_CHARS", "MAX_SCALE", "length_batches",
            "OnnxBackend", "BackendError", "requested_backend", "unsupported_reason", "attach", "backends_used",
            "export_key", "compare_backends", "machine_key"]
 
@@ -63,6 +64,10 @@ CHECK_SIZE = 64
 CHECK_ROUNDS = 3
 #: ``auto`` takes ONNX Runtime only when torch's median time is at least this many times its own.
 SPEEDUP_MIN = 1.05
+#: Batches of texts shorter than this many characters grow, up to MAX_SCALE × the batch size
+#: (:func:`length_batches`): ONNX Runtime's cost per call outweighs a short phrase's own.
+LONG_CHARS = 64
+MAX_SCALE = 8
 #: What an int8 encoder's identity gains (its vectors differ from torch's).
 INT8_LABEL = "|backend=onnxruntime-int8-dynamic"
 #: Bump when the exported graph changes (the cached exports are then made again).
@@ -154,6 +159,23 @@ class _Graph:
         return Graph().eval()
 
 
+def length_batches(texts: list[str], batch_size: int) -> list[np.ndarray]:
+    """Indices of ``texts`` in batches, longest texts first (sorted by characters, ties in input
+    order). A batch whose longest text has at least :data:`LONG_CHARS` characters holds
+    ``batch_size`` texts; shorter texts go in proportionally larger batches, up to
+    :data:`MAX_SCALE` times ``batch_size``, so that a batch of short phrases is not mostly call
+    overhead. Each text is encoded on its own (attention never crosses rows), so the vectors do
+    not depend on the batching beyond float rounding."""
+    order = np.argsort([-len(t) for t in texts], kind="stable")
+    out, s = [], 0
+    while s < len(order):
+        longest = max(1, len(texts[order[s]]))
+        size = batch_size if longest >= LONG_CHARS else min(MAX_SCALE * batch_size, batch_size * LONG_CHARS // longest)
+        out.append(order[s:s + size])
+        s += size
+    return out
+
+
 class OnnxBackend:
     """ONNX Runtime for one sentence-transformers model (see the module's docstring)."""
 
@@ -236,15 +258,14 @@ class OnnxBackend:
     # -- encoding -----------------------------------------------------------------------------
     def encode_onnx(self, texts: list[str], *, batch_size: int = 32, show_progress: bool = False) -> np.ndarray:
         """Embed ``texts`` in ONNX Runtime: sorted by length (as sentence-transformers does),
-        tokenised by the model's own tokenizer, batch by batch, in the original order."""
+        tokenised by the model's own tokenizer, batch by batch (:func:`length_batches`: short
+        texts in larger batches), in the original order."""
         from tqdm import tqdm
 
         if self.session is None:
             self._load()
-        order = np.argsort([-len(t) for t in texts], kind="stable")
         out = None
-        for s in tqdm(range(0, len(texts), batch_size), disable=not show_progress, desc=f"{self.spec} (onnx)"):
-            idx = order[s:s + batch_size]
+        for idx in tqdm(length_batches(texts, batch_size), disable=not show_progress, desc=f"{self.spec} (onnx)"):
             feats = self._features([texts[i] for i in idx])
             got = self.session.run(None, {k: feats[k].numpy().astype(np.int64) for k in self.inputs})[0]
             if out is None:

@@ -198,3 +198,18 @@ def test_an_mpnet_body_without_token_types_exports_too(tiny_bert, tmp_path):
     got = enc.backend.encode_onnx(texts, batch_size=8)
     want = enc.model.encode(texts, batch_size=8, convert_to_numpy=True)
     assert np.abs(got - want).max() <= ob.TOLERANCE
+
+
+def test_length_batches_by_hand():
+    from compsem.encoders.onnx import LONG_CHARS, MAX_SCALE, length_batches
+
+    assert (LONG_CHARS, MAX_SCALE) == (64, 8)
+    long_, mid, short = "x" * 64, "y" * 32, "z" * 4
+    texts = [short, long_, mid, long_, short, mid, short]
+    got = [b.tolist() for b in length_batches(texts, 2)]
+    # longest first, ties in input order; 64+ chars: batches of 2; 32 chars: 2 * 64 // 32 = 4;
+    # the 4-char texts would get 2 * 16 = 32, capped at 8 * 2 = 16
+    assert got == [[1, 3], [2, 5, 0, 4], [6]]
+    assert sorted(i for b in got for i in b) == list(range(len(texts)))
+    assert length_batches([], 4) == []
+    assert [b.tolist() for b in length_batches([""], 4)] == [[0]]
