@@ -245,8 +245,24 @@ def run(quick: bool = True, repeats: int | None = None, train_pairs=None, eval_p
                "seed": 0, "machine": out["machine_at_start"], "measured": t0, "configs": out["precision"]}
         with open(path, "w", encoding="utf-8") as f:
             json.dump(rec, f, indent=1)
+    out["results"] = results_rows(out)
     out["load_average_at_end"] = _load()
     return out
+
+
+def results_rows(out: dict) -> list[dict]:
+    """The benchmark's training rates in the rows every study benchmark shares (``results``:
+    ``config``, ``path``, ``precision``, ``examples_per_s``, ``test_spearman``), which the
+    planner's fine-tuning rate (``compsem.book.prefetch``) and the appendix read: the book's
+    default path in fp32 (packed top layers, length-bucketed batches) from each encoding's
+    whole packing run, as ``path="fp32"``."""
+    rows = []
+    for enc in out.get("packing", {}).values():
+        for r in enc.get("runs", []):
+            if r["path"] == "packed":
+                rows.append({"config": enc["config"], "path": "fp32", "precision": r["precision"],
+                             "examples_per_s": r["examples_per_s"], "test_spearman": r["test_spearman"]})
+    return rows
 
 
 def gpu(device: str = "cuda", quick: bool = False, configs=tuple(PACKING_CONFIGS.values())) -> dict:
