@@ -84,7 +84,8 @@ def test_gpu_tables_from_a_made_up_record():
                                       "max_abs_diff": 2.7e-07, "max_one_minus_cos": 1.2e-07},
                       "gpu_bf16": {"identity": "m|dtype=bfloat16", "weights": "bfloat16", "texts_per_s": 17218.9,
                                    "max_abs_diff": 0.0055, "max_one_minus_cos": 1.1e-04}, "wall_s": 3.0},
-           "studies": {"x": {"train_rows": 200, "runs": {"a fp32": {"examples_per_s": 2115.1, "test_spearman": 45.534},
+           "studies": {"x": {"train_rows": 200, "runs": {"a fp32": {"examples_per_s": 2115.1, "test_spearman": 45.534,
+                                                                    "gap": 0.0},
                                                          "a bf16": {"examples_per_s": 382.5, "test_spearman": 45.353}}}}}
     t = appendix.gpu_tables(rec)
     assert list(t) == ["GPU check: the machine", "GPU check: sbert-mini on 1,000 benchmark sentences",
@@ -96,4 +97,5 @@ def test_gpu_tables_from_a_made_up_record():
     assert enc.loc["GPU, default", "weights"] == "float32" and enc.loc["CPU, fp32 (torch)", "max abs diff"] == "–"
     assert "identity" not in enc.columns                     # the long cache keys stay in the JSON
     runs = t["GPU check, x: runs"]
-    assert runs.loc["a bf16", "examples per second"] == "382"   # none from 100 up and runs.loc["a fp32", "test spearman"] == "45.53"
+    assert runs.loc["a bf16", "examples per second"] == "382"   # none from 100 up
+    assert runs.loc["a bf16", "gap"] == "not measured" and runs.loc["a fp32", "gap"] == "0"   # never "nan" and runs.loc["a fp32", "test spearman"] == "45.53"
