@@ -64,10 +64,8 @@ CHECK_SIZE = 64
 CHECK_ROUNDS = 3
 #: ``auto`` takes ONNX Runtime only when torch's median time is at least this many times its own.
 SPEEDUP_MIN = 1.05
-#: Batches of texts shorter than this many characters grow, up to MAX_SCALE × the batch size
-#: (:func:`length_batches`): ONNX Runtime's cost per call outweighs a short phrase's own.
-LONG_CHARS = 64
-MAX_SCALE = 8
+#: Texts under LONG_CHARS characters go in batches up to MAX_SCALE × larger (:func:`length_batches`).
+LONG_CHARS, MAX_SCALE = 64, 8
 #: What an int8 encoder's identity gains (its vectors differ from torch's).
 INT8_LABEL = "|backend=onnxruntime-int8-dynamic"
 #: Bump when the exported graph changes (the cached exports are then made again).
@@ -162,10 +160,9 @@ class _Graph:
 def length_batches(texts: list[str], batch_size: int) -> list[np.ndarray]:
     """Indices of ``texts`` in batches, longest texts first (sorted by characters, ties in input
     order). A batch whose longest text has at least :data:`LONG_CHARS` characters holds
-    ``batch_size`` texts; shorter texts go in proportionally larger batches, up to
-    :data:`MAX_SCALE` times ``batch_size``, so that a batch of short phrases is not mostly call
-    overhead. Each text is encoded on its own (attention never crosses rows), so the vectors do
-    not depend on the batching beyond float rounding."""
+    ``batch_size`` texts; shorter ones go in proportionally larger batches (up to :data:`MAX_SCALE`
+    times), so that short phrases are not mostly call overhead. Rows never attend to each other:
+    the vectors depend on the batching only through float rounding."""
     order = np.argsort([-len(t) for t in texts], kind="stable")
     out, s = [], 0
     while s < len(order):
