@@ -17,10 +17,9 @@ call                    answer
 ======================  ==============================================================
 
 On a GPU, ``precision="auto"`` trains in fp32: on an H200, C-STS fine-tuning of ``sbert-mini``
-at the book's ``cpu`` preset ran 2 to 6 times *slower* under bf16 autocast than in fp32 (small
-batches: the casts cost more launches than the matrix products save; ``benchmarks/gpu.json``,
-written by ``benchmarks/gpu_check.py``). ``"bf16"`` or ``"fp16"`` (the C-STS authors'
-``--fp16``) are honoured when asked for.
+at the book's ``cpu`` preset ran 1.4 to 5.4 times *slower* under bf16 autocast than in fp32
+(``benchmarks/gpu.json``, written by ``benchmarks/gpu_check.py``; why was not profiled). ``"bf16"``
+or ``"fp16"`` (the C-STS authors' ``--fp16``) are honoured when asked for.
 
 ``COMPSEM_PRECISION``: set to ``fp32`` (or ``bf16``) to make every ``precision="auto"`` of a
 process — a whole book build, ``COMPSEM_PRECISION=fp32 make book`` — resolve to that precision,
