@@ -16,7 +16,9 @@ Every study's loader reads through :func:`read_table`, so every file gets the sa
 * ``as_text=True`` keeps every cell as the text written (an empty cell is ``""``), so a loader
   reports the value the file holds, not pandas' reading of it (``"1"``, not ``1.0``).
 
-The physical line on which each record starts is kept in ``df.attrs["lines"]``.
+The physical line on which each record starts is kept in ``df.attrs["lines"]`` (a
+:class:`LineNumbers`: pandas deep-copies ``attrs`` into every frame derived from this one, so
+the numbers are an immutable tuple that such a copy shares rather than rebuilds).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from pathlib import Path
 from .errors import DataError
 from .fmt import noun
 
-__all__ = ["FIELD_LIMIT", "read_table", "read_text", "require_columns", "require_text", "require_numeric",
+__all__ = ["FIELD_LIMIT", "LineNumbers", "read_table", "read_text", "require_columns", "require_text", "require_numeric",
            "file_sha256"]
 
 #: The largest CSV cell, in characters (16 MiB). Set process-wide, so every csv reader agrees.
@@ -87,6 +89,17 @@ def _csv_records(text: str, path: Path, delimiter: str) -> tuple[list[str], list
     return header, lines
 
 
+class LineNumbers(tuple):
+    """The file line of each row: a tuple whose deep copy is itself (it cannot change), so that
+    pandas, which deep-copies ``attrs`` into each column or frame taken from a table, does not
+    copy thousands of numbers on every column access."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo):
+        return self
+
+
 def read_table(path: str | Path, *, required: Sequence[str] = (), text_columns: Iterable[str] = (),
                numeric_columns: Iterable[str] = (), as_text: bool = False, allow_empty: bool = False):
     """Load ``path`` (``.csv``, ``.tsv``, ``.jsonl``, ``.json`` lines or array, ``.parquet``) as a
@@ -128,7 +141,7 @@ def read_table(path: str | Path, *, required: Sequence[str] = (), text_columns: 
     if as_text:
         df = df.fillna("").astype(str) if len(df) else df
     if lines is not None and len(lines) == len(df):
-        df.attrs["lines"] = lines
+        df.attrs["lines"] = LineNumbers(lines)
     if len(df) == 0 and not allow_empty:
         raise DataError("no rows: the file has a header but no data rows", file=str(path))
     require_columns(df, required, file=str(path))

@@ -42,3 +42,21 @@ def test_missing_file_and_format(tmp_path):
     (tmp_path / "t.xlsx").write_text("")
     with pytest.raises(DataError, match="unsupported format"):
         read_table(tmp_path / "t.xlsx")
+
+
+def test_line_numbers_survive_pandas_copies_without_being_copied(tmp_path):
+    """The file line of each record (a blank line and a two-line quoted cell counted by hand)
+    rides in ``attrs``; frames and columns taken from the table share the one tuple."""
+    import copy
+
+    (tmp_path / "t.jsonl").write_text('{"s": "a"}\n\n{"s": "b"}\n{"s": "c"}\n')
+    df = read_table(tmp_path / "t.jsonl")
+    assert df.attrs["lines"] == (1, 3, 4)
+    assert df["s"].attrs["lines"] is df.attrs["lines"]          # a column: shared, not rebuilt
+    assert df.iloc[1:].attrs["lines"] is df.attrs["lines"]
+    assert copy.deepcopy(df).attrs["lines"] == (1, 3, 4)
+    (tmp_path / "t.csv").write_text('s,label\n"two\nlines",3\n\nbye,4\n')
+    assert read_table(tmp_path / "t.csv").attrs["lines"] == (2, 5)
+    (tmp_path / "e.jsonl").write_text('{"s": "a"}\n\n{"s": "  "}\n')
+    with pytest.raises(DataError, match=r"\(line 3\)"):
+        read_table(tmp_path / "e.jsonl", text_columns=["s"])

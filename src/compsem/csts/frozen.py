@@ -18,7 +18,10 @@ can be written they stay in memory.
 :func:`fill_batches` cuts the inputs of a fill into padded batches: it tokenises them all once,
 orders them by token count (``order="tokens"``, the default; ``"chars"`` orders by characters,
 ``"none"`` keeps the given order) and pads each batch only to its own longest input, so a
-length-sorted fill spends little work on padding. A text's states depend on the batch it was
+length-sorted fill spends little work on padding. With ``max_tokens`` a batch also stops before
+its padded size (rows × longest input) would pass that budget: long inputs go in small batches,
+short ones in large, so each batch's activations stay about the size of the CPU's cache
+(:data:`FILL_TOKENS`, measured in ``benchmarks/bench_csts.py``). A text's states depend on the batch it was
 computed in only through float rounding (a batch's padded length changes the order of the sums:
 up to about 5e-6 apart; tests/compsem/csts/test_frozen.py checks every order against each
 text's own unpadded pass within 1e-5).
@@ -35,10 +38,13 @@ import numpy as np
 
 from compsem import paths, store
 
-__all__ = ["FrozenStore", "store_folder", "fill_batches", "FILL_ORDERS"]
+__all__ = ["FrozenStore", "store_folder", "fill_batches", "FILL_ORDERS", "FILL_TOKENS"]
 
 #: the orders :func:`fill_batches` offers
 FILL_ORDERS = ("tokens", "chars", "none")
+#: padded tokens per batch of a fill (rows × longest input): on 2-core Zen 4 at fp32 a budget of
+#: 4,096 filled C-STS inputs 1.2-1.3× faster than 256 rows a batch (benchmarks/bench_csts.py)
+FILL_TOKENS = 4096
 
 #: bump when the stored states change meaning (invalidates every folder)
 FORMAT = "frozen-1"
@@ -139,12 +145,15 @@ class FrozenStore:
             self.n_read += len(index)
 
 
-def fill_batches(tokenizer, keys: list, *, max_length: int, batch_size: int = 256, order: str = "tokens"):
+def fill_batches(tokenizer, keys: list, *, max_length: int, batch_size: int = 256, order: str = "tokens",
+                 max_tokens: int | None = None):
     """Yield ``(keys of the batch, padded inputs)`` covering ``keys`` (``(text, pair or None)``).
 
     All texts are tokenised once (truncated to ``max_length``), put in ``order`` (see
-    :data:`FILL_ORDERS`; a stable sort, ties keep the given order), cut into batches of
-    ``batch_size`` and right-padded to each batch's longest input, as the tokenizer itself pads
+    :data:`FILL_ORDERS`; a stable sort, ties keep the given order), cut into batches of at most
+    ``batch_size`` rows — and, with ``max_tokens``, of at most ``max_tokens`` padded tokens (rows
+    × the batch's longest input; a single longer input is a batch of its own) — and
+    right-padded to each batch's longest input, as the tokenizer itself pads
     (``input_ids``, ``attention_mask`` and, where the tokenizer makes them, ``token_type_ids``,
     as int64 torch tensors)."""
     import torch
@@ -153,6 +162,8 @@ def fill_batches(tokenizer, keys: list, *, max_length: int, batch_size: int = 25
         raise ValueError(f"order must be one of {FILL_ORDERS}, got {order!r}")
     if batch_size < 1:
         raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+    if max_tokens is not None and max_tokens < 1:
+        raise ValueError(f"max_tokens must be >= 1 or None, got {max_tokens}")
     if not keys:
         return
     pairs = keys[0][1] is not None
@@ -170,8 +181,8 @@ def fill_batches(tokenizer, keys: list, *, max_length: int, batch_size: int = 25
         idx = np.arange(len(keys))
     pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
     pad_type = getattr(tokenizer, "pad_token_type_id", 0) or 0
-    for s in range(0, len(idx), batch_size):
-        part = idx[s:s + batch_size]
+    for part in _cut(lens[idx], batch_size, max_tokens):
+        part = idx[part]
         t = int(lens[part].max())
         input_ids = np.full((len(part), t), pad_id, dtype=np.int64)
         mask = np.zeros((len(part), t), dtype=np.int64)
@@ -185,3 +196,19 @@ def fill_batches(tokenizer, keys: list, *, max_length: int, batch_size: int = 25
         if types is not None:
             batch["token_type_ids"] = torch.from_numpy(tt)
         yield [keys[i] for i in part], batch
+
+
+def _cut(lens: np.ndarray, batch_size: int, max_tokens: int | None) -> list[slice]:
+    """Consecutive slices of ``lens`` (token counts in batch order): at most ``batch_size``
+    long, and with ``max_tokens`` at most that many padded tokens (length × longest), never empty."""
+    out, s, n = [], 0, len(lens)
+    while s < n:
+        e, longest = s + 1, int(lens[s])
+        while e < n and e - s < batch_size:
+            longest_next = max(longest, int(lens[e]))
+            if max_tokens is not None and (e + 1 - s) * longest_next > max_tokens:
+                break
+            e, longest = e + 1, longest_next
+        out.append(slice(s, e))
+        s = e
+    return out

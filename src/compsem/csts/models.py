@@ -27,7 +27,8 @@ input in a :class:`compsem.csts.frozen.FrozenStore` (memory, and disk across run
 batches run the top layers only (BERT-like encoders; tested to give the same scores as the full
 pass, up to the dropout the frozen layers would have applied in training).
 :meth:`CSTSModel.fill_frozen_cache` fills it for all the inputs of a data set at once: tokenised
-once, sorted by token count, in large batches under ``torch.inference_mode``.
+once, sorted by token count, in batches of about :data:`.frozen.FILL_TOKENS` padded tokens
+under ``torch.inference_mode``.
 
 Padding-free top layers: with ``packed=True`` (the default) the layers that run per batch —
 the top layers on the cached states, or all layers without the cache — see only the real tokens
@@ -49,7 +50,7 @@ from torch import nn
 from compsem.errors import HubUnavailableError, check_trust_remote_code
 
 from .config import ENCODINGS, resolve_backbone
-from .frozen import FrozenStore, fill_batches
+from .frozen import FILL_TOKENS, FrozenStore, fill_batches
 from .packed import pack_index, packed_layers, supports_packing, unpack
 
 __all__ = ["ENCODINGS", "POOLINGS", "TRI_OPS", "CROSS_HEADS", "resolve_backbone", "load_backbone", "Pooler",
@@ -223,14 +224,16 @@ class CSTSModel(nn.Module):
                                max_length=self.max_length, return_tensors="pt")
         return {k: v.to(self.device) for k, v in batch.items()}
 
-    def _lower_states(self, keys: list, *, batch_size: int | None = None, order: str = "tokens") -> None:
+    def _lower_states(self, keys: list, *, batch_size: int | None = None, order: str = "tokens",
+                      max_tokens: int | None = None) -> None:
         """Run the frozen layers on ``keys`` (distinct, not cached) and store the states, in
-        batches of ``batch_size`` (all at once by default) in ``order`` (:func:`.frozen.fill_batches`)."""
+        batches of ``batch_size`` (all at once by default) and at most ``max_tokens`` padded
+        tokens, in ``order`` (:func:`.frozen.fill_batches`)."""
         was = self.backbone.training
         self.backbone.eval()
         try:
             for part, sub in fill_batches(self.tokenizer, keys, max_length=self.max_length,
-                                          batch_size=batch_size or len(keys), order=order):
+                                          batch_size=batch_size or len(keys), order=order, max_tokens=max_tokens):
                 sub = {k: v.to(self.device) for k, v in sub.items()}
                 with torch.inference_mode(), self._layers("lower"):
                     h = self.backbone(**sub).last_hidden_state
@@ -239,16 +242,17 @@ class CSTSModel(nn.Module):
         finally:
             self.backbone.train(was)
 
-    def fill_frozen_cache(self, s1, s2, c, *, batch_size: int = 256, order: str = "tokens") -> int:
+    def fill_frozen_cache(self, s1, s2, c, *, batch_size: int = 512, order: str = "tokens",
+                          max_tokens: int | None = FILL_TOKENS) -> int:
         """Compute the frozen layers' states of every input the rows ``(s1, s2, c)`` need that
         the cache lacks — tokenised once, sorted by token count (``order``, see
-        :func:`.frozen.fill_batches`), in batches of ``batch_size`` under ``inference_mode`` —
-        and return how many."""
+        :func:`.frozen.fill_batches`), in batches of at most ``batch_size`` rows and
+        ``max_tokens`` padded tokens under ``inference_mode`` — and return how many."""
         if self._cache is None or self._n_frozen == 0:
             return 0
         todo = self._cache.missing(self.frozen_keys(s1, s2, c))
         if todo:
-            self._lower_states(todo, batch_size=batch_size, order=order)
+            self._lower_states(todo, batch_size=batch_size, order=order, max_tokens=max_tokens)
         return len(todo)
 
     def _packs(self, layers) -> bool:

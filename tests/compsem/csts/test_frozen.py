@@ -71,13 +71,13 @@ def test_sorted_fill_gives_the_states_of_the_unsorted_fill(word_bert, pairs):
     c = ["the colour", "the number of people in the park", "kind of animal", "the colour"]
     stores = {}
     for order in F.FILL_ORDERS:
-        for bs in (1, 2, 256):
+        for bs, budget in ((1, None), (2, None), (256, None), (256, 24)):
             m = cm.build_model(word_bert, encoding="bi" if pairs else "tri", seed=0, max_length=32)
             m.freeze_lower(1)
             store = {}
             m.use_frozen_cache(store)
-            assert m.fill_frozen_cache(s1, s2, c, batch_size=bs, order=order) == len(store) > 0
-            stores[order, bs] = store
+            assert m.fill_frozen_cache(s1, s2, c, batch_size=bs, order=order, max_tokens=budget) == len(store) > 0
+            stores[order, bs if budget is None else f"tokens<={budget}"] = store
     base = stores["none", 256]
     for (order, bs), store in stores.items():
         assert store.keys() == base.keys()
@@ -96,7 +96,7 @@ def test_fill_batches_pad_as_the_tokenizer_does(word_bert):
     keys = [("a man runs in the park", "the colour"), ("two dog", "kind"), ("the cat sits", "the number of people")]
     got = list(F.fill_batches(tok, keys, max_length=32, batch_size=2))
     assert [len(p) for p, _ in got] == [2, 1]
-    assert [k for p, _ in got for k in p] == [keys[1], keys[2], keys[0]]  # 6, 9, 10 tokens
+    assert [k for p, _ in got for k in p] == [keys[1], keys[2], keys[0]]  # 6, 10, 11 tokens
     for part, batch in got:
         ref = tok([k[0] for k in part], [k[1] for k in part], padding=True, truncation=True, max_length=32,
                   return_tensors="pt")
@@ -104,6 +104,19 @@ def test_fill_batches_pad_as_the_tokenizer_does(word_bert):
         for name in ref:
             assert torch.equal(batch[name], ref[name]), name
     assert [p for p, _ in F.fill_batches(tok, keys, max_length=32, order="none")] == [keys]
+    # a budget of padded tokens (rows × longest): 6 + 10 tokens pad to 2 × 10 = 20 > 17, so each
+    # input stands alone; with 20 the first two share a batch and the 11-token one (3 × 11 = 33) does not
+    budget = lambda n: [[k for k in p] for p, _ in F.fill_batches(tok, keys, max_length=32, max_tokens=n)]
+    assert budget(17) == [[keys[1]], [keys[2]], [keys[0]]]
+    assert budget(20) == [[keys[1], keys[2]], [keys[0]]]
+    assert budget(32) == [[keys[1], keys[2]], [keys[0]]]
+    assert budget(33) == [[keys[1], keys[2], keys[0]]]
+    assert budget(1) == [[keys[1]], [keys[2]], [keys[0]]]   # an input longer than the budget: alone
+    # unsorted (11, 6, 10 tokens): the running longest counts, 11 + 6 pad to 2 × 11 = 22 > 20
+    assert [len(p) for p, _ in F.fill_batches(tok, keys, max_length=32, order="none", max_tokens=20)] == [1, 2]
+    assert [len(p) for p, _ in F.fill_batches(tok, keys, max_length=32, order="none", max_tokens=22)] == [2, 1]
+    with pytest.raises(ValueError, match="max_tokens must be"):
+        list(F.fill_batches(tok, keys, max_length=32, max_tokens=0))
     with pytest.raises(ValueError, match="order must be one of"):
         list(F.fill_batches(tok, keys, max_length=32, order="random"))
     with pytest.raises(ValueError, match="all keys with a text pair"):
