@@ -11,8 +11,11 @@ alternate A, B, B, A, … so that a change of machine load hits both paths):
   and per step), then one whole training run per path (two when ``quick``) with its training
   examples per second (frozen-layer fill excluded) and test Spearman;
 * ``fill``: the frozen-layer fill of the tri-encoder's inputs, unsorted (inputs in first-seen
-  order), sorted by characters and sorted by token count, into fresh in-memory stores: inputs
-  per second, ratios (min and median), and the largest difference between the stored states;
+  order) and sorted by token count, into fresh in-memory stores: inputs per second, ratios
+  (min and median), and the largest difference between the stored states;
+* ``fill_budget``: the sorted fill of the cross- and bi-encoders' inputs in batches of 256 rows
+  against the book's budget of padded tokens per batch (``compsem.csts.frozen.FILL_TOKENS``),
+  measured the same way (at least two rounds);
 * ``fast``: fp32 with batches in random order (the path before the fast one) against the
   book's default (``precision="auto"``, length-bucketed batches): examples per second and test
   Spearman;
@@ -169,34 +172,50 @@ def packing(parts, repeats: int, *, spearman: bool = True) -> dict:
     return out
 
 
-def fill(parts, repeats: int, orders=("none", "tokens")) -> dict:
-    """The frozen-layer fill of the tri-encoder's inputs, per order, into fresh stores."""
+#: the two arms of ``fill``: the order of the inputs (both under the book's batch budget)
+FILL_ORDER_ARMS = {"unsorted": {"order": "none"}, "sorted": {"order": "tokens"}}
+#: what each arm's batches are, in words (the appendix shows these)
+ARM_WORDS = {"unsorted": "inputs in first-seen order", "sorted": "inputs sorted by token count",
+             "rows256": "256 rows a batch", "budget": "at most FILL_TOKENS padded tokens a batch"}
+#: the two arms of ``fill_budget``: 256 rows a batch (the fill before the budget) against the
+#: book's default, at most ``compsem.csts.frozen.FILL_TOKENS`` padded tokens a batch (both sorted)
+FILL_BUDGET_ARMS = {"rows256": {"batch_size": 256, "max_tokens": None}, "budget": {}}
+
+
+def fill(parts, repeats: int, *, label: str = "tri/quad+mse", arms: dict = FILL_ORDER_ARMS) -> dict:
+    """The frozen-layer fill of ``label``'s training inputs, once per arm of ``arms`` (name →
+    keyword arguments of ``fill_frozen_cache``) into fresh in-memory stores, interleaved."""
     import torch
 
     from compsem.csts import training as T
+    from compsem.csts.frozen import FILL_TOKENS
 
     df = parts["train"]
     rows = (df["sentence1"].tolist(), df["sentence2"].tolist(), df["condition"].tolist())
-    cfg = _cfg("tri/quad+mse", precision="fp32")
-    states = {}
+    cfg = _cfg(label, precision="fp32")
+    states = []
 
-    def measure(order):
+    def measure(kwargs):
         T._FROZEN.clear()
         model = T.new_model(ENCODER, cfg, seed=0, disk=False)
         t0 = time.perf_counter()
-        n = model.fill_frozen_cache(*rows, order=order)
+        n = model.fill_frozen_cache(*rows, **kwargs)
         sec = time.perf_counter() - t0
-        states[order] = model._cache
+        states.append(model._cache)
         return {"inputs": n, "seconds": round(sec, 3), "per_s": round(n / sec, 2)}
 
-    runs, summary = _ab(dict(zip(("unsorted", "sorted"), orders)), repeats, measure)
+    where, started = machine(), time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    runs, summary = _ab(arms, repeats, measure)
     T._FROZEN.clear()
-    a, b = states[orders[0]], states[orders[1]]
+    a, b = states[0], states[1]   # the first round's two arms
     keys = list(a._mem)
     diff = max(float((a.get(k) - b.get(k)).abs().max()) for k in keys)
     same = all(torch.equal(a.get(k), b.get(k)) for k in keys)
-    return {"config": "tri encoder inputs, fp32", "orders": dict(zip(("unsorted", "sorted"), orders)), "runs": runs,
-            **summary, "max_abs_state_difference": diff, "states_identical": same}
+    words = " against ".join(ARM_WORDS[k].replace("FILL_TOKENS", f"{FILL_TOKENS:,}") for k in arms)
+    return {"config": f"{label.split('/')[0]} encoder inputs, fp32", "arms": words, "runs": runs, **summary,
+            "max_abs_state_difference": diff, "states_identical": same,
+            "measured": started, "cpu_flags": " ".join(where["cpu_flags"]), "load_before": where["load_average"],
+            "load_after": _load()}
 
 
 def fast(parts, repeats: int) -> dict:
@@ -222,7 +241,7 @@ def precision(parts, configs=CHAPTER_CONFIGS) -> dict:
 
 
 def run(quick: bool = True, repeats: int | None = None, train_pairs=None, eval_pairs=None,
-        parts_run=("packing", "fill", "fast", "precision"), precision_file: str | None = None) -> dict:
+        parts_run=("packing", "fill", "fill_budget", "fast", "precision"), precision_file: str | None = None) -> dict:
     from compsem.csts import study as S
     from compsem.paths import repo_root
 
@@ -236,6 +255,9 @@ def run(quick: bool = True, repeats: int | None = None, train_pairs=None, eval_p
         out["packing"] = packing(parts, repeats, spearman="packing" in parts_run)
     if "fill" in parts_run:
         out["fill"] = fill(parts, repeats)
+    if "fill_budget" in parts_run:
+        out["fill_budget"] = {enc: fill(parts, max(repeats, 2), label=label, arms=FILL_BUDGET_ARMS)
+                              for enc, label in (("cross", "cross/mse"), ("bi", "bi/mse"))}
     if "fast" in parts_run:
         out["fast"] = fast(parts, repeats)
     if "precision" in parts_run and not quick and out["machine_at_start"]["cpu_bf16_native"]:
