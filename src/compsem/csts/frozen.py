@@ -42,8 +42,9 @@ __all__ = ["FrozenStore", "store_folder", "fill_batches", "FILL_ORDERS", "FILL_T
 
 #: the orders :func:`fill_batches` offers
 FILL_ORDERS = ("tokens", "chars", "none")
-#: padded tokens per batch of a fill (rows × longest input): on 2-core Zen 4 at fp32 a budget of
-#: 4,096 filled C-STS inputs 1.2-1.3× faster than 256 rows a batch (benchmarks/bench_csts.py)
+#: padded tokens per batch of a fill (rows × longest input): on a 2-core Zen 4 at fp32, ``make
+#: bench`` measured 1.09× (cross inputs) and 1.11× (bi inputs) over 256 rows a batch
+#: (``fill_budget`` in benchmarks/results.json); budgets of 2,048 and 8,192 did no better
 FILL_TOKENS = 4096
 
 #: bump when the stored states change meaning (invalidates every folder)
