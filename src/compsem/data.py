@@ -34,8 +34,8 @@ from pathlib import Path
 from .errors import DataError
 from .fmt import noun
 
-__all__ = ["FIELD_LIMIT", "LineNumbers", "read_table", "read_text", "require_columns", "require_text", "require_numeric",
-           "file_sha256"]
+__all__ = ["FIELD_LIMIT", "LineNumbers", "read_table", "read_text", "require_columns", "require_text",
+           "require_numeric", "file_sha256"]
 
 #: The largest CSV cell, in characters (16 MiB). Set process-wide, so every csv reader agrees.
 FIELD_LIMIT = 16 * 1024 * 1024

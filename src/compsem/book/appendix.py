@@ -151,13 +151,22 @@ def _digits(values) -> int | None:
     return 0 if low >= 100 else 2 if low >= 0.1 else 4 if low >= 1e-4 else None
 
 
+#: a quantity one record of a table has and another lacks (e.g. packed against padded, measured
+#: after the fp32 run only): the lacking row's cell reads "not measured", never pandas' NaN
+NOT_MEASURED = object()
+
+
 def _cell(v, digits: int | None | str = "auto") -> str:
+    if v is NOT_MEASURED:
+        return "not measured"
     if isinstance(v, bool):   # in words, never a Python literal on the page
         return "yes" if v else "no"
     if v is None:
         return "–"
     if not isinstance(v, (int, float)):
         return str(v)
+    if v != v:   # a measured NaN is shown as one (check-book then asks the column to say why)
+        return "nan"
     digits = _digits([v]) if digits == "auto" else digits
     if digits is None:
         return f"{v:.1e}" if v else "0"
@@ -172,8 +181,12 @@ def _measure(v) -> str:
 
 
 def _frame(rows: dict | list, index: str | None = None) -> pd.DataFrame:
-    """A table with one number format per column (the finest its values need)."""
-    df = pd.DataFrame(rows) if isinstance(rows, list) else pd.DataFrame(rows).T
+    """A table with one number format per column (the finest its values need); a key some
+    records lack reads "not measured" in theirs (:data:`NOT_MEASURED`)."""
+    records = rows if isinstance(rows, list) else list(rows.values())
+    keys = list(dict.fromkeys(k for r in records for k in r))
+    full = [{k: r.get(k, NOT_MEASURED) for k in keys} for r in records]
+    df = pd.DataFrame(full) if isinstance(rows, list) else pd.DataFrame(dict(zip(rows, full))).T
     df = df.apply(lambda col: col.map(lambda v, d=_digits(col): _cell(v, d)))
     df.columns = [_header(str(c)) for c in df.columns]
     return df.rename_axis(index) if index else df
@@ -236,8 +249,7 @@ def gpu_tables(rec: dict | None) -> dict[str, pd.DataFrame]:
            f"GPU check: sbert-mini on {enc.get('sentences', 0):,} benchmark sentences": _frame(paths, "path")}
     for study, numbers in rec.get("studies", {}).items():
         out.update({f"GPU check, {k}": v for k, v in _study_frames(study, numbers).items()})
-    # a quantity measured on some rows only (packed against padded: after the fp32 run) reads so
-    return {k: v.replace("nan", "not measured") for k, v in out.items()}
+    return out
 
 
 def throughput_figure(bench: dict):

@@ -98,4 +98,14 @@ def test_gpu_tables_from_a_made_up_record():
     assert "identity" not in enc.columns                     # the long cache keys stay in the JSON
     runs = t["GPU check, x: runs"]
     assert runs.loc["a bf16", "examples per second"] == "382"   # none from 100 up
-    assert runs.loc["a bf16", "gap"] == "not measured" and runs.loc["a fp32", "gap"] == "0"   # never "nan" and runs.loc["a fp32", "test spearman"] == "45.53"
+    assert runs.loc["a bf16", "gap"] == "not measured" and runs.loc["a fp32", "gap"] == "0"   # never "nan"
+    assert runs.loc["a fp32", "test spearman"] == "45.53"
+
+
+def test_a_missing_quantity_reads_not_measured_but_a_nan_stays_visible():
+    """A key one record lacks is "not measured" in its row; a measured NaN is printed as nan, so
+    that check-book flags it rather than the page hiding it."""
+    t = appendix._frame({"a": {"x": 1.5, "y": 2.25}, "b": {"x": float("nan")}}, "run")
+    assert t.loc["b", "y"] == "not measured" and t.loc["b", "x"] == "nan" and t.loc["a", "y"] == "2.25"
+    t = appendix._frame([{"x": 1.5}, {"x": 3.0, "z": True}])
+    assert t["z"].tolist() == ["not measured", "yes"]
