@@ -19,6 +19,7 @@ from ..fmt import plural
 from ..settings import setting
 from ..webapi import OPENAI_DEFAULT_URL, RateLimiter, post_json
 from ..webapi import base_url as checked_base_url
+from . import facts
 from . import onnx as onnx_backend
 from .base import Encoder, looks_like_hub_failure, quiet_transformers, require_package, weights_digest
 
@@ -44,14 +45,32 @@ class SentenceTransformerEncoder(Encoder):
     def __init__(self, name_or_path: str, *, spec: str | None = None, device: str | None = None,
                  revision: str | None = None, trust_remote_code: bool = False, origin: str = "",
                  backend: str | None = None, dtype: str | None = None):
+        self.spec = spec or f"st:{name_or_path}"
+        self._device = None if device is None else str(device)
+        self._args = dict(name_or_path=str(name_or_path), revision=revision, origin=origin, backend=backend,
+                          dtype=dtype, trust_remote_code=check_trust_remote_code(trust_remote_code, where=self.spec))
+        self._model, self._backend = None, None
+        self._facts = self._recorded = None
+        # a local fp32 model (the shipped panel) whose identity a record gives: the weights load at
+        # the first encode, so a chapter whose texts are all in the cache never loads them
+        # (encoders/facts.py); int8 and other precisions always load now
+        if Path(name_or_path).exists() and dtype is None and onnx_backend.requested_backend(backend) != "onnx-int8":
+            weights = weights_digest(name_or_path)
+            self._facts = facts.facts_key("st", self.spec, Path(name_or_path).resolve(), origin, revision or "", weights)
+            self._recorded = facts.recall(self._facts, prefix=f"{self.spec}|st|{origin}|weights={weights}|")
+        if self._recorded is not None:
+            self._identity, self.dim = self._recorded
+        else:
+            self._load()
+
+    def _load(self) -> None:
         from sentence_transformers import SentenceTransformer
 
         quiet_transformers()
-        self.spec = spec or f"st:{name_or_path}"
-        self.device = resolve_device(device)
+        a = self._args
+        name_or_path, revision, dtype = a["name_or_path"], a["revision"], a["dtype"]
         is_local = Path(name_or_path).exists()
-        kwargs: dict[str, Any] = {"device": self.device,
-                                  "trust_remote_code": check_trust_remote_code(trust_remote_code, where=self.spec)}
+        kwargs: dict[str, Any] = {"device": self.device, "trust_remote_code": a["trust_remote_code"]}
         if revision:
             kwargs["revision"] = revision
         # fp32 unless asked: a precision other than fp32 is part of the identity, so bf16 vectors
@@ -60,28 +79,54 @@ class SentenceTransformerEncoder(Encoder):
         if dtype != "float32":
             kwargs["model_kwargs"] = {"dtype": torch_dtype(self.device, dtype)}
         try:
-            self.model = SentenceTransformer(str(name_or_path), **kwargs)
+            model = SentenceTransformer(str(name_or_path), **kwargs)
         except Exception as exc:  # noqa: BLE001 - rewrapped with advice
             if is_local or not looks_like_hub_failure(exc):
                 raise
             raise HubUnavailableError(self.spec, exc, OFFLINE_SPECS) from exc
-        self.model.eval()
-        get_dim = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
-        self.dim = int(get_dim())
+        model.eval()
+        get_dim = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+        dim = int(get_dim())
         if is_local:
             weights = weights_digest(name_or_path)
         else:
-            weights = revision or getattr(getattr(self.model[0], "auto_model", None), "config", None)
+            weights = revision or getattr(getattr(model[0], "auto_model", None), "config", None)
             weights = getattr(weights, "_commit_hash", None) or revision or "main"
-        modules = "+".join(type(m).__name__ for m in self.model)
-        self._identity = f"{self.spec}|st|{origin}|weights={weights}|modules={modules}|max_len={self.model.max_seq_length}"
+        modules = "+".join(type(m).__name__ for m in model)
+        identity = f"{self.spec}|st|{a['origin']}|weights={weights}|modules={modules}|max_len={model.max_seq_length}"
         if dtype != "float32":  # fp32 keeps the key of every earlier cache
-            self._identity += f"|dtype={dtype}"
+            identity += f"|dtype={dtype}"
         # ONNX Runtime where it is measured faster and equal (encoders/onnx.py); int8 changes the identity
-        self.backend = onnx_backend.attach(self.model, spec=self.spec, identity=self._identity, device=self.device,
-                                           backend=backend)
-        if self.backend is not None and self.backend.int8:
-            self._identity += onnx_backend.INT8_LABEL
+        self._backend = onnx_backend.attach(model, spec=self.spec, identity=identity, device=self.device,
+                                            backend=a["backend"])
+        if self._backend is not None and self._backend.int8:
+            identity += onnx_backend.INT8_LABEL
+        self._model = model
+        if self._recorded is not None:
+            facts.check(self.spec, self._recorded, (identity, dim), self._facts)
+        elif self._facts is not None:
+            facts.remember(self._facts, identity, dim)
+        self._identity, self.dim = identity, dim
+
+    @property
+    def device(self) -> str:
+        """Where the model runs (resolved when first asked: torch is imported only then)."""
+        if self._device is None:
+            self._device = resolve_device(None)
+        return self._device
+
+    @property
+    def model(self):
+        """The ``SentenceTransformer`` (loaded here on first use when a record deferred it)."""
+        if self._model is None:
+            self._load()
+        return self._model
+
+    @property
+    def backend(self):
+        """The ONNX Runtime backend, or None where torch encodes (see :func:`.onnx.attach`)."""
+        self.model   # noqa: B018 - attached at load
+        return self._backend
 
     @property
     def identity(self) -> str:
