@@ -216,7 +216,9 @@ class BowEncoder(Encoder):
         return self._identity
 
     def _encode(self, texts, *, batch_size, show_progress):
-        return self.vectorizer.transform(texts).toarray().astype(np.float32)
+        # rounded to float32 while still sparse: the same values as densifying first, without a
+        # float64 copy of every row (48,385 phrases x 2,048: 0.8 GB, 2 s in each Part III chapter)
+        return self.vectorizer.transform(texts).astype(np.float32).toarray()
 
 
 class RandomEncoder(Encoder):

@@ -69,6 +69,12 @@ def test_bow_is_a_set_of_content_words():
     assert (X[0] > 0).sum() == 2 and np.linalg.norm(X[0]) == pytest.approx(1.0)
     # independent of the other texts in the batch
     assert np.allclose(enc.encode(["The red car."])[0], X[0])
+    # 2 content words, each 1/sqrt(2) after the L2 norm, rounded to float32 once (rounded while
+    # still sparse: the same bits as densifying in float64 first)
+    assert X.dtype == np.float32 and set(X[0][X[0] > 0].tolist()) == {float(np.float32(2 ** -0.5))}
+    texts = ["The red car.", "a very long text about dogs, cats and the weather in Paris", "so"]
+    np.testing.assert_array_equal(enc.encode(texts),
+                                  enc.vectorizer.transform(texts).toarray().astype(np.float32))
 
 
 def test_random_control_is_deterministic_per_text():
