@@ -39,7 +39,8 @@ class SentenceTransformerEncoder(Encoder):
     to about 1e-2, while fp32 on the GPU equals the CPU's vectors within 1e-6
     (``benchmarks/gpu.json``). A precision other than fp32 is part of the identity. With
     several GPUs the texts are sharded across them (sentence-transformers' multi-process
-    encoding).
+    encoding). A local fp32 model loaded once before (its record in :mod:`.facts`) loads again
+    only when it first encodes: ``identity`` and ``dim`` come from the record until then.
     """
 
     def __init__(self, name_or_path: str, *, spec: str | None = None, device: str | None = None,
@@ -101,12 +102,11 @@ class SentenceTransformerEncoder(Encoder):
                                             backend=a["backend"])
         if self._backend is not None and self._backend.int8:
             identity += onnx_backend.INT8_LABEL
-        self._model = model
-        if self._recorded is not None:
+        if self._recorded is not None:   # raises (the model stays unloaded) when they differ
             facts.check(self.spec, self._recorded, (identity, dim), self._facts)
         elif self._facts is not None:
             facts.remember(self._facts, identity, dim)
-        self._identity, self.dim = identity, dim
+        self._model, self._identity, self.dim = model, identity, dim
 
     @property
     def device(self) -> str:

@@ -71,6 +71,8 @@ def test_a_record_that_disagrees_with_the_loaded_model_stops_and_is_corrected(mi
     assert lazy._model is None and lazy.identity.endswith("max_len=128")
     with pytest.raises(CompsemError, match="not as its record said"):
         lazy.encode(TEXTS)
+    with pytest.raises(CompsemError, match="not as its record said"):   # and again: never encodes under it
+        lazy.encode(TEXTS)
     assert _record(tmp_path)[1] == rec and mini().identity == first.identity
 
 
