@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from ..errors import CompsemError
 from ..paths import cache_dir
 from ..store import BrokenStoreError, find_in_cache, json_writer, read_json, save_to_cache
+from .base import package_version
 
 __all__ = ["facts_key", "recall", "remember", "check", "FORMAT"]
 
@@ -36,13 +36,7 @@ _PACKAGES = ("sentence-transformers", "transformers")
 
 
 def _versions() -> list[str]:
-    out = []
-    for name in _PACKAGES:
-        try:
-            out.append(f"{name}=={version(name)}")
-        except PackageNotFoundError:
-            out.append(f"{name} missing")
-    return out
+    return [f"{name}=={package_version(name)}" for name in _PACKAGES]
 
 
 def facts_key(*parts: str) -> str:
