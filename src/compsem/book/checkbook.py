@@ -17,7 +17,9 @@ Two passes over ``_build/html``:
 Besides, :func:`truncated_cells` and the prose checks of :mod:`.prosecheck` (stderr and
 progress-bar output, "(s)" templates, paths that do not exist, estimates outside their own
 intervals, numbers typed rather than glued) read the executed notebooks and ``book/*.md``
-(``--notebooks-only`` runs these without a built HTML book). :func:`truncated_cells`: a table cell whose text ends in
+(``--notebooks-only`` runs these without a built HTML book), and the claims of
+:mod:`.claimcheck`: every sentence stating a result in words is produced, checked or marked; the
+line ``claims: N found, G produced, C checked, U unchecked, M marked`` is printed in both modes. :func:`truncated_cells`: a table cell whose text ends in
 "…" or "..." when no source (the notebook's cells, the files under ``data/``) has that text was
 cut by pandas (``display.max_colwidth``), and the reader loses the end of it.
 
@@ -34,11 +36,13 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from .browsercheck import PAGE_TIMEOUT_S, browser_check
+from .claimcheck import claim_check, claim_summary
 from .executed import mime
 from .prosecheck import prose_check
 from .shown import problems as shown_problems
 from .rendercheck import render_check
 from ..fmt import plural
+from ..paths import results_dir
 
 __all__ = ["static_check", "browser_check", "notebook_errors", "truncated_cells", "main"]
 
@@ -200,12 +204,16 @@ def main(argv: list[str] | None = None) -> int:
         executed, Path(args.root), Path(args.pages)) + render_check(executed, Path(args.pages))
     if args.commands:
         notebook_problems += shown_problems(Path(args.root))
+    counts, claim_problems = claim_check(executed, Path(args.pages), results_dir("claims"),
+                                         Path(args.root) / "book" / "checks")
+    notebook_problems += claim_problems
     if args.notebooks_only:
         for p in notebook_problems:
             print(f"check-book: {p}")
         n = len(list(executed.glob("*.ipynb")))
         bad = {p.split(":", 1)[0] for p in notebook_problems}
         print(f"check-book: {plural(n, 'notebook')}, {plural(len(notebook_problems), 'problem')} on {plural(len(bad), 'page')}")
+        print(claim_summary(counts))
         return 1 if notebook_problems else 0
     html = Path(args.html).resolve()
     if not (html / "index.html").is_file():
@@ -221,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     bad_pages = {p.split(":", 1)[0] for p in problems}
     print(f"check-book: {plural(n_pages, 'page')}, {plural(len(problems), 'problem')} on {plural(len(bad_pages), 'page')}")
     print(f"check-book: {n_pages - len(bad_pages)} passed, {len(bad_pages)} failed")
+    print(claim_summary(counts))
     return 1 if problems else 0
 
 

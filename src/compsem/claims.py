@@ -1,0 +1,253 @@
+"""A claim is code: every sentence that states a result in words is produced from the result or
+checked against it (issue 35).
+
+Two halves, used by every study and page:
+
+**The vocabulary** produces the words from the numbers, with stated thresholds:
+
+* :func:`frequency` — a share as an adverb: ``0`` "never"; under 5 % "almost never"; under
+  20 % "seldom"; under 40 % "sometimes"; 40–60 % "about half the time"; up to 95 % "usually";
+  under 100 % "almost always"; ``1`` "always" (:data:`FREQUENCY`);
+* :func:`number_word` and :func:`count` — "nine", "three models", "one model" (words up to
+  twenty, digits above); :func:`of_total` — "none of the 4 models", "1 of 4 models", "all 4
+  models": a count says what it counts and out of how many;
+* :func:`comparative` — "faster" / "slower" / "as fast as" (within a stated relative tolerance),
+  with the size: "about 29 % slower";
+* :func:`as_far_apart` — "as far apart as" only when two distances agree within a tolerance,
+  else "closer together than" / "further apart than";
+* :func:`agreement` — "matches the paper to the printed digits" when ours rounds to the paper's
+  printed number, else "differs from the paper's … by …".
+
+**Checked claims** (:func:`check`, and :func:`check_count`, :func:`check_frequency`, which read
+the claimed word out of the sentence): a named check evaluated on the same result files as the
+sentence it quotes. It records itself (sentence, page, numbers, outcome) in
+``results/claims/<page>.json`` (the appendix lists every record) and raises :class:`ClaimError`,
+quoting the sentence, when the claim does not hold. ``make check-book``
+(:mod:`compsem.book.claimcheck`) finds the quoted sentence on its page: a check whose sentence
+the page no longer has is a problem, as is a claim word with neither a glue nor a check.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Mapping
+
+from .errors import CompsemError
+from .fmt import noun
+from .paths import results_dir
+
+__all__ = ["ClaimError", "FREQUENCY", "NUMBER_WORDS", "CLAIM_WORDS", "frequency", "number_word", "count",
+           "of_total", "comparative", "as_far_apart", "agreement", "said_number", "said_frequency",
+           "check", "check_count", "check_frequency", "records", "claim_word_pattern"]
+
+
+class ClaimError(CompsemError, AssertionError):
+    """A sentence of the book states a result its data do not support."""
+
+
+# ----------------------------------------------------------------------------- vocabulary
+
+#: ``(word, low, high)``: the adverb :func:`frequency` writes for a share ``low <= s < high``
+#: (``never`` is exactly 0, ``always`` exactly 1; "about half the time" includes 60 %).
+FREQUENCY = (("never", 0.0, 0.0), ("almost never", 0.0, 0.05), ("seldom", 0.05, 0.20),
+             ("sometimes", 0.20, 0.40), ("about half the time", 0.40, 0.60), ("usually", 0.60, 0.95),
+             ("almost always", 0.95, 1.0), ("always", 1.0, 1.0))
+
+#: The shares a frequency word may claim when a sentence is checked (:func:`check_frequency`):
+#: the produced bands, plus the words people write ("rarely" is "seldom", "most" is over half).
+_ACCEPTS = {"never": (0.0, 0.0), "almost never": (0.0, 0.05), "seldom": (0.0, 0.20), "rarely": (0.0, 0.20),
+            "sometimes": (0.20, 0.40), "about half": (0.40, 0.60), "usually": (0.60, 0.95),
+            "most": (0.5, 1.0), "mostly": (0.5, 1.0), "often": (0.40, 1.0), "almost always": (0.95, 1.0),
+            "always": (1.0, 1.0)}
+
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+                "twenty")
+
+#: The words that make a sentence a claim about data, by kind: what
+#: :mod:`compsem.book.claimcheck` looks for in every page's prose. A number word is a claim
+#: unless it starts a compound ("two-sided"); "one" only after a bound ("only one", "up to one").
+CLAIM_WORDS = {
+    "count": r"(?:up to|at most|at least|only|all but|just)\s+(?:one|a few|\d+)\b|\b\d+ of \d+\b|"
+             r"\b(?:" + "|".join(NUMBER_WORDS[2:]) + r"|thirty|forty|fifty|hundred|dozen)\b(?!-)",
+    "frequency": r"\b(?:never|seldom|rarely|sometimes|often|usually|mostly|most of|most \w+s\b|always|"
+                 r"about half|half of|half the|majority|minority|none of)",
+    "order": r"\b(?:beats?|beaten|tops|best|worst|wins?|outperforms?|clear of|far apart|ahead of|closest|"
+             r"furthest|highest|lowest|ranks? first|ranks? last)\b",
+    "direction": r"\b(?:faster|slower|sparser|denser|cheaper|costlier|stronger|weaker|more than|less than|"
+                 r"fewer than|more often|less often|better than|worse than|larger than|smaller than|"
+                 r"higher than|lower than)\b",
+    "paper": r"\b(?:match(?:es|ed)?|reproduc(?:es|ed|e)|agrees?|agreed|printed digits)\b",
+}
+
+
+def claim_word_pattern() -> re.Pattern:
+    """One case-insensitive pattern of every word of :data:`CLAIM_WORDS`."""
+    return re.compile("|".join(f"(?:{p})" for p in CLAIM_WORDS.values()), re.I)
+
+
+def frequency(share: float) -> str:
+    """The adverb of :data:`FREQUENCY` for a share in [0, 1] ("seldom" for 0.12)."""
+    s = float(share)
+    if not 0.0 <= s <= 1.0:
+        raise ValueError(f"a share lies in [0, 1], got {share!r}")
+    if s == 0.0:
+        return "never"
+    if s == 1.0:
+        return "always"
+    for word, lo, hi in FREQUENCY[1:-1]:
+        if lo <= s < hi or (word == "about half the time" and s == hi):
+            return word
+    raise AssertionError(s)  # pragma: no cover - the bands cover (0, 1)
+
+
+def number_word(n: int) -> str:
+    """"nine" for 9: words from zero to twenty, digits above."""
+    n = int(n)
+    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
+
+
+def count(n: int, singular: str, plural_form: str | None = None, *, words: bool = True) -> str:
+    """"three models", "one model" (``words=False``: "3 models")."""
+    return f"{number_word(n) if words else int(n)} {noun(int(n), singular, plural_form)}"
+
+
+def of_total(k: int, n: int, singular: str, plural_form: str | None = None) -> str:
+    """"none of the 4 models", "1 of 4 models", "all 4 models", "the one model": a count with
+    what it counts and out of how many."""
+    k, n = int(k), int(n)
+    if not 0 <= k <= n:
+        raise ValueError(f"a count of {k} out of {n}")
+    many = noun(n, singular, plural_form)
+    if n == 1:
+        return f"the one {singular}" if k else f"not the one {singular}"
+    if k == 0:
+        return f"none of the {n} {many}"
+    if k == n:
+        return f"{'both' if n == 2 else 'all ' + str(n)} {many}"
+    return f"{k} of {n} {many}"
+
+
+def comparative(a: float, b: float, *, more: str = "faster", less: str = "slower", same: str = "as fast as",
+                tol: float = 0.05) -> str:
+    """How ``a`` compares with ``b``: "about 29 % slower" (the relative difference to ``b``,
+    rounded), or ``same`` when they differ by at most ``tol`` of ``b``."""
+    a, b = float(a), float(b)
+    if b <= 0 or math.isnan(a) or math.isnan(b):
+        raise ValueError(f"compare a positive reference, got {a!r} against {b!r}")
+    rel = a / b - 1.0
+    if abs(rel) <= tol:
+        return same
+    return f"about {round(abs(rel) * 100):d} % {more if rel > 0 else less}"
+
+
+def as_far_apart(d: float, ref: float, *, tol: float = 0.1) -> str:
+    """"as far apart as" when distance ``d`` lies within ``tol`` (relative) of ``ref``, else
+    "closer together than" or "further apart than"."""
+    d, ref = float(d), float(ref)
+    if abs(d - ref) <= tol * abs(ref):
+        return "as far apart as"
+    return "closer together than" if d < ref else "further apart than"
+
+
+def agreement(ours: float, paper: float, digits: int) -> str:
+    """"matches the paper to the printed digits" when ``ours`` rounded to the ``digits`` the paper
+    printed equals the paper's number; else "differs from the paper's 0.278 by 0.472"."""
+    if round(float(ours), digits) == round(float(paper), digits):
+        return "matches the paper to the printed digits"
+    return f"differs from the paper's {paper:.{digits}f} by {abs(float(ours) - float(paper)):.{digits}f}"
+
+
+# ----------------------------------------------------------------------------- reading a sentence
+
+_NUMBER = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r"|\d+)\b(?!-)", re.I)
+
+
+def said_number(sentence: str) -> int:
+    """The one number a sentence states (a word or digits); :class:`ClaimError` when it states
+    none or several."""
+    found = [m.group(1).lower() for m in _NUMBER.finditer(sentence)]
+    if len(found) != 1:
+        raise ClaimError(f"the claim {sentence!r} must state exactly one number to be checked as a count, "
+                         f"found {found or 'none'}")
+    w = found[0]
+    return int(w) if w.isdigit() else NUMBER_WORDS.index(w)
+
+
+def said_frequency(sentence: str) -> str:
+    """The frequency word a sentence states (the longest of :data:`_ACCEPTS` it contains)."""
+    low = sentence.lower()
+    found = [w for w in sorted(_ACCEPTS, key=len, reverse=True) if re.search(rf"\b{w}\b", low)]
+    found = [w for w in found if not any(w != o and w in o for o in found)]
+    if len(found) != 1:
+        raise ClaimError(f"the claim {sentence!r} must state exactly one frequency word to be checked, "
+                         f"found {found or 'none'}")
+    return found[0]
+
+
+# ----------------------------------------------------------------------------- checked claims
+
+_STARTED: set[str] = set()
+
+
+def _record_file(page: str):
+    return results_dir("claims") / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', page)}.json"
+
+
+def _record(entry: dict) -> None:
+    path = _record_file(entry["page"])
+    rows = []
+    if entry["page"] in _STARTED and path.is_file():      # a page's first check in a process starts afresh
+        rows = json.loads(path.read_text(encoding="utf-8"))
+    _STARTED.add(entry["page"])
+    rows = [r for r in rows if r["sentence"] != entry["sentence"]] + [entry]
+    path.write_text(json.dumps(rows, indent=1, ensure_ascii=False, default=float), encoding="utf-8")
+
+
+def check(sentence: str, *, page: str, holds: bool | Callable[[], bool], numbers: Mapping[str, object],
+          rule: str = "") -> dict:
+    """Check one sentence of ``page`` (a chapter's file stem, or ``book/<name>.md``).
+
+    ``holds`` (a bool, or a function of nothing) says whether the claim holds on ``numbers``,
+    the values it was judged on (they are recorded as they are); ``rule`` says in words what was
+    required. The check is recorded in ``results/claims/<page>.json``; when it does not hold,
+    :class:`ClaimError` quotes the sentence, its page, the rule and the numbers.
+    """
+    ok = bool(holds() if callable(holds) else holds)
+    entry = {"page": page, "sentence": " ".join(sentence.split()), "rule": rule,
+             "numbers": {str(k): (v.item() if hasattr(v, "item") else v) for k, v in numbers.items()},
+             "outcome": "holds" if ok else "fails"}
+    _record(entry)
+    if not ok:
+        shown = ", ".join(f"{k} = {v}" for k, v in entry["numbers"].items())
+        raise ClaimError(f"{page}: the sentence {entry['sentence']!r} does not hold"
+                         f"{': ' + rule if rule else ''} ({shown}). Reword it to what the data say, or "
+                         "produce the words from the numbers (compsem.claims)")
+    return entry
+
+
+def check_count(sentence: str, value: int, *, page: str, what: str = "count") -> dict:
+    """The one number ``sentence`` states (digits or a word: "nine") equals ``value``."""
+    said = said_number(sentence)
+    return check(sentence, page=page, holds=said == int(value), numbers={f"{what} said": said, what: int(value)},
+                 rule=f"the {what} it states equals the data's")
+
+
+def check_frequency(sentence: str, shares: Mapping[str, float] | float, *, page: str, what: str = "share") -> dict:
+    """The frequency word of ``sentence`` ("seldom", "about half", "most", …) fits every share
+    of ``shares`` (one share, or one per model), by the bands of :data:`_ACCEPTS`."""
+    word = said_frequency(sentence)
+    lo, hi = _ACCEPTS[word]
+    shares = {what: shares} if not isinstance(shares, Mapping) else dict(shares)
+    fits = all(lo <= float(s) <= hi for s in shares.values())
+    band = f"exactly {lo:.0%}" if lo == hi else f"{lo:.0%}–{hi:.0%}"
+    return check(sentence, page=page, holds=fits, numbers={k: round(float(v), 4) for k, v in shares.items()},
+                 rule=f"'{word}' means a {what} of {band}")
+
+
+def records() -> list[dict]:
+    """Every recorded check under ``results/claims/``, by page."""
+    folder = results_dir("claims")
+    return [r for p in sorted(folder.glob("*.json")) for r in json.loads(p.read_text(encoding="utf-8"))]
