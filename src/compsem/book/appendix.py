@@ -13,7 +13,9 @@ Each function returns a table (or a figure) the appendix shows:
   as tables (one per benchmark, readable headers, one format per column) and one figure;
 * :func:`machines` — the benchmark's machine beside this build's (:mod:`compsem.book.machine`),
   and :func:`rates_beside` this build's own training rates beside the benchmark's;
-* :func:`backend_table` — torch against ONNX Runtime, side by side in one benchmark run.
+* :func:`backend_table` — torch against ONNX Runtime, side by side in one benchmark run;
+* :func:`claims_table` — every checked claim of the book, with its numbers and outcome, and the
+  appendix's own claims (:func:`check_claims`, :func:`gpu_values`; :mod:`.claimlist`).
 """
 
 from __future__ import annotations
@@ -33,10 +35,12 @@ import pandas as pd
 from ..data import file_sha256
 from ..fmt import number
 from . import machine as _machine
+from .claimlist import check_claims, claims_table, gpu_values
 from .machine import cpu_model
 
 __all__ = ["build_record", "cpu_model", "bf16_support", "run_times", "dependencies", "lock_digest", "data_digests",
-           "bench_tables", "throughput_figure", "machines", "rates_beside", "backend_table", "gpu_tables"]
+           "bench_tables", "throughput_figure", "machines", "rates_beside", "backend_table", "gpu_tables",
+           "check_claims", "claims_table", "gpu_values"]
 
 
 def bf16_support() -> str:

@@ -15,6 +15,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
+from .. import claims
 from .. import measures as M
 from ..fmt import number
 from ..results import Prose, save_table
@@ -124,8 +125,9 @@ class OverlapChapter(_OperatorChapter):
         base = pd.concat([cells_table(base_emb, "overlap", self.cm[:1], mode=m, size=self.grid_size,
                                       n_boot=self.n_boot, seed=self.seed) for m in ("per-model", "fixed")])
         w = base.pivot_table(index=["model", "mode"], columns="cell", values="pct")[list(CELLS)]
+        tt0 = float(w.loc[(self.m0, "fixed"), "TT"])
         self.values.update(c1_shuffled_tt0=float(w.loc[(self.run.shuffled_name, "fixed"), "TT"]),
-                           c1_first_tt0=float(w.loc[(self.m0, "fixed"), "TT"]))
+                           c1_first_tt0=tt0, c1_first_tt0_often=claims.frequency(tt0 / 100))
         return w.round(1)
 
     def c2(self) -> pd.DataFrame:

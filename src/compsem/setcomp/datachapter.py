@@ -7,13 +7,23 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .. import claims
 from ..reference import paper_table
 from ..results import save_table
 from .data import QUINTUPLE_COLUMNS, SAMPLES_PER_QUINTUPLE, unique_texts
 from .plots import plot_filter
 from .study import STUDY, DataRun
 
-__all__ = ["DataChapter"]
+__all__ = ["DataChapter", "CLAIMS", "check_claims"]
+
+#: The chapter's sentences that state a result in words, checked by :func:`check_claims`.
+CLAIMS = {"curr_max": "S_{curr} appears in up to seven samples of its quintuple"}
+
+
+def check_claims(values: dict, *, sentences: dict = CLAIMS) -> None:
+    """Check chapter 10's claims on the values it glues (:mod:`compsem.claims`)."""
+    claims.check_count(sentences["curr_max"], values["curr_max"], page="10_setcomp_data",
+                       what="samples of a quintuple holding its S_curr")
 
 
 class DataChapter:
@@ -85,8 +95,13 @@ class DataChapter:
     def dedup(self) -> pd.DataFrame:
         tables = self.run.tables
         n_slots, n_unique = sum(3 * len(t) for t in tables.values()), len(unique_texts(tables))
-        self.values.update(n_slots=n_slots, n_unique=n_unique, dedup_factor=n_slots / n_unique)
+        self.values.update(n_slots=n_slots, n_unique=n_unique, dedup_factor=n_slots / n_unique,
+                           curr_max=_curr_max(self.run.quintuples, tables))
         return pd.DataFrame({"sentence slots in the three tables": [n_slots], "distinct sentences encoded": [n_unique]})
+
+    def check_claims(self) -> None:
+        """Check the chapter's sentences (:data:`CLAIMS`) on the values it glues."""
+        check_claims(self.values)
 
     def save(self, *, dataset_source, sample_cap, seed) -> None:
         rep, q = self.run.filter, self.run.quintuples
@@ -100,3 +115,14 @@ class DataChapter:
                    dataset_source=dataset_source)
         save_table(self.filter_rules().reset_index(), STUDY, "filter_rules", threshold=self.threshold,
                    filter_encoders=rep.encoders, dataset_source=dataset_source, sample_cap=sample_cap, seed=seed)
+
+
+def _curr_max(quintuples: pd.DataFrame, tables: dict[str, pd.DataFrame]) -> int:
+    """The most samples of one quintuple, over the operator tables, that hold its S_curr (as A,
+    B or the target)."""
+    curr = dict(zip(quintuples["id"], quintuples["s_curr"]))
+    per = pd.concat([t.assign(_has=[curr.get(q) in row for q, row in zip(t["qid"], t.drop(columns=["qid", "variant"])
+                                                                              .itertuples(index=False))])
+                     for t in tables.values()])
+    return int(per.groupby("qid")["_has"].sum().max()) if len(per) else 0
+

@@ -1,0 +1,71 @@
+"""The appendix's claims (chapter 99): its own sentences about the benchmarks, checked or produced
+from ``benchmarks/results.json`` and ``benchmarks/gpu.json``, and the list of every checked claim
+of the book (:func:`claims_table`), read from the records :func:`compsem.claims.check` writes.
+:mod:`.appendix` re-exports these."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from .. import claims
+from ..encoders import get_encoder
+from .claimcheck import page_checks
+
+__all__ = ["PAGE", "CLAIMS", "check_claims", "gpu_values", "claims_table"]
+
+PAGE = "99_reproducibility"
+
+#: The appendix's sentences that state a result in words, checked by :func:`check_claims`.
+CLAIMS = {"never_cached": "glove-50d and bow are never cached, although reading vectors back from the cache "
+                          "is faster than recomputing them"}
+
+
+def _read_rate(bench: dict, dim: int) -> tuple[str, float]:
+    """The cache's read rate measured at the smallest vector size not below ``dim`` (reading
+    smaller vectors is no slower), as ``(size, vectors/s)``."""
+    sizes = sorted(int(k) for k in bench["cache"])
+    size = next((s for s in sizes if s >= dim), sizes[-1])
+    return str(size), float(bench["cache"][str(size)]["read_per_s"])
+
+
+def check_claims(bench: dict | None, *, dims: dict[str, int] | None = None, sentences: dict = CLAIMS) -> None:
+    """Check the appendix's sentences on the benchmark record (nothing without one). ``dims``
+    gives each uncached model's vector size (default: from the encoders)."""
+    if bench is None:
+        return
+    enc = bench["encode"]
+    uncached = [m for m in ("glove-50d", "bow") if m in enc]
+    dims = dims or {m: int(get_encoder(m).dim) for m in uncached}
+    numbers, faster = {}, True
+    for m in uncached:
+        size, read = _read_rate(bench, dims[m])
+        numbers |= {f"{m} recomputed (texts/s)": round(enc[m]["cold_texts_per_s"]),
+                    f"{m}: cached: {size}-d vectors read (vectors/s)": round(read), f"{m} cached": enc[m]["cached"]}
+        faster &= read > enc[m]["cold_texts_per_s"] and not enc[m]["cached"]
+    claims.check(sentences["never_cached"], page=PAGE, holds=bool(uncached) and faster, numbers=numbers,
+                 rule="neither model is cached, and the cache reads vectors of its size faster than it recomputes")
+
+
+def gpu_values(gpu: dict | None) -> dict[str, str]:
+    """What the appendix glues from the GPU check: how bf16 weights encode against fp32
+    (``gpu_bf16_speed``: "about 29 % slower")."""
+    if gpu is None:
+        return {"gpu_bf16_speed": "not measured (no GPU check recorded)"}
+    e = gpu["encode"]
+    return {"gpu_bf16_speed": claims.comparative(e["gpu_bf16"]["texts_per_s"], e["gpu_default"]["texts_per_s"])}
+
+
+def claims_table(root: Path) -> pd.DataFrame:
+    """Every checked claim of the book: its page, the sentence, the rule, the numbers it was
+    judged on and the outcome. The prose pages' own check files (``book/checks/``) run first, so
+    that their claims are listed beside the chapters'."""
+    book = Path(root) / "book"
+    _, problems = page_checks(book / "checks", [f"book/{p.name}" for p in sorted(book.glob("*.md"))])
+    rows = [{"page": r["page"], "sentence": r["sentence"], "rule": r.get("rule", ""),
+             "numbers": "; ".join(f"{k} = {v}" for k, v in r["numbers"].items()), "outcome": r["outcome"]}
+            for r in claims.records()]
+    rows += [{"page": p.split(":", 1)[0], "sentence": p, "rule": "", "numbers": "", "outcome": "fails"}
+             for p in problems]
+    return pd.DataFrame(rows, columns=["page", "sentence", "rule", "numbers", "outcome"])
