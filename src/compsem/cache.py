@@ -109,8 +109,8 @@ def embed(texts: Sequence[str], model: str | Encoder = "sbert-mini", *, cache: b
     model : str or Encoder
         A spec (see :mod:`compsem.encoders`) or an encoder object.
     cache : bool or EmbeddingCache
-        ``True`` uses the default cache, ``False`` none; encoders that are cheaper to
-        recompute (``glove-50d``, ``bow``, ``random``, ``vec:``) are never cached.
+        ``True`` uses the default cache, ``False`` none; encoders without weights to load
+        (``glove-50d``, ``bow``, ``random``, ``vec:``) are never cached.
     batch_size : int
         Texts per model call.
     show_progress : bool, optional

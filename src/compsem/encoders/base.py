@@ -108,7 +108,8 @@ class Encoder(ABC):
     Subclasses implement :meth:`_encode`; :meth:`encode` validates the input (non-empty
     strings) and the output (shape, dtype). ``identity`` is a string that changes whenever
     the vectors could change (weights, pooling, normalisation, tokenisation), and keys the
-    embedding cache. ``cacheable`` is False for encoders cheaper to recompute than to look up.
+    embedding cache. ``cacheable`` is False for encoders without weights to load (lexical, word-vector means):
+    they recompute quickly, and a cache would hold a copy of every vector they make.
     """
 
     spec: str

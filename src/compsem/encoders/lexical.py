@@ -141,7 +141,7 @@ class WordVectorEncoder(_WordVectorMean):
     by its parts when all are known. Unknown tokens are skipped and counted (``last_oov``); a
     text with no known token gets a NaN row and a warning, never a zero vector. The whole file
     is read into memory (GoogleNews word2vec: 3.6 GB); vectors are not put in the embedding
-    cache (recomputing a mean is cheaper than a look-up).
+    cache (a mean recomputes quickly; the cache would hold a copy of every vector).
     """
 
     cacheable = False
