@@ -70,7 +70,7 @@ NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "
 #: :mod:`compsem.book.claimcheck` looks for in every page's prose. A number word is a claim
 #: unless it starts a compound ("two-sided"); "one" only after a bound ("only one", "up to one").
 CLAIM_WORDS = {
-    "count": r"(?:up to|at most|at least|only|all but|just)\s+(?:one|a few|\d+)\b|\b\d+ of \d+\b|"
+    "count": r"(?:up to|at most|at least|only|all but|just)\s+(?:one|a few|\d+)\b|(?<![\d,.])\d[\d,]* of \d[\d,]*\b|"
              r"\b(?:" + "|".join(NUMBER_WORDS[2:]) + r"|thirty|forty|fifty|hundred|dozen)\b(?!-)",
     "frequency": r"\b(?:never|seldom|rarely|sometimes|often|usually|mostly|most of|most \w+s\b|always|"
                  r"about half|half of|half the|majority|minority|none of)",
@@ -115,14 +115,16 @@ def count(n: int, singular: str, plural_form: str | None = None, *, words: bool 
 
 
 def of_total(k: int, n: int, singular: str, plural_form: str | None = None) -> str:
-    """"none of the 4 models", "1 of 4 models", "all 4 models", "the one model": a count with
-    what it counts and out of how many."""
+    """"none of the 4 models", "1 of 4 models", "all 4 models", "both models", "0 of 1 model":
+    a count with what it counts and out of how many."""
     k, n = int(k), int(n)
     if not 0 <= k <= n:
         raise ValueError(f"a count of {k} out of {n}")
     many = noun(n, singular, plural_form)
+    if n == 0:
+        return f"no {many}"
     if n == 1:
-        return f"the one {singular}" if k else f"not the one {singular}"
+        return f"{k} of 1 {singular}"
     if k == 0:
         return f"none of the {n} {many}"
     if k == n:

@@ -40,6 +40,8 @@ def test_counts_say_what_they_count_with_agreement():
     assert claims.of_total(1, 4, "model") == "1 of 4 models"
     assert claims.of_total(3, 3, "model") == "all 3 models"
     assert claims.of_total(2, 2, "measure") == "both measures"
+    assert claims.of_total(0, 1, "ranked model") == "0 of 1 ranked model"
+    assert claims.of_total(0, 0, "model") == "no models"
     with pytest.raises(ValueError):
         claims.of_total(5, 4, "model")
 

@@ -15,7 +15,8 @@ bound, a frequency word, a winner, a direction, agreement with the paper) is one
   this module runs);
 * **marked** — not a claim about data (a definition, an instruction, the design of a study):
   the page's check file ``book/checks/<page>.py`` lists it once in ``NOT_CLAIMS``, a fragment
-  of the sentence mapped to the reason;
+  of the sentence that holds its claim words mapped to the reason (``book/checks/common.py``
+  holds the phrases that are definitions on every page, such as "the three operator tables");
 * **unchecked** — none of these: a problem.
 
 A check that failed, a check whose quote its page no longer has and a mark that matches no
@@ -34,7 +35,11 @@ from pathlib import Path
 from ..claims import claim_word_pattern
 from .executed import cells, glued_values, notebooks, text
 
-__all__ = ["Sentence", "prose_sentences", "page_checks", "classify", "claim_check", "claim_summary"]
+#: The check file whose ``NOT_CLAIMS`` hold on every page: phrases that define the studies'
+#: designs wherever they appear ("the three operator tables", "the two inputs").
+COMMON = "common"
+
+__all__ = ["COMMON", "Sentence", "prose_sentences", "page_checks", "classify", "claim_check", "claim_summary"]
 
 _WORDS = claim_word_pattern()
 _GLUE = re.compile(r"\{glue(?::[a-z]+)?\}`([^`]+)`")
@@ -85,7 +90,8 @@ def _plain(md: str) -> str:
     md = re.sub(r"(?<!\\)\$([^$]+)\$", r"\1", md)
     md = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", md)
     md = re.sub(r"<[^>]+>", "", md)
-    md = re.sub(r"(?<![\w*])[*_]{1,2}(?=\S)|(?<=\S)[*_]{1,2}(?![\w*])", "", md)
+    md = re.sub(r"\*{1,2}", "", md)
+    md = re.sub(r"(?<![\w\\])_{1,2}([^_\n]+?)_{1,2}(?![\w{])", r"\1", md)
     return " ".join(md.split())
 
 
@@ -148,7 +154,7 @@ def page_checks(checks_dir: Path, pages: list[str]) -> tuple[dict[str, dict[str,
     """Run the ``check()`` of each prose page's check file (``book/checks/<page>.py``) and read
     every page's ``NOT_CLAIMS``; return ``({page: {fragment: reason}}, problems)``."""
     marks, problems = {}, []
-    for page in pages:
+    for page in [COMMON, *pages]:
         path = _check_file(checks_dir, page)
         if not path.is_file():
             continue
@@ -174,6 +180,14 @@ def _recorded(results: Path) -> dict[str, list[dict]]:
     return by_page
 
 
+def _spans(text_: str, quotes) -> list[tuple[int, int]]:
+    return [m.span() for q in quotes if _norm(q) for m in re.finditer(re.escape(_norm(q)), text_)]
+
+
+def _inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    return any(a <= span[0] and span[1] <= b for a, b in spans)
+
+
 def classify(sentences: list[Sentence], checks: dict[str, list[dict]], marks: dict[str, dict[str, str]]):
     """``(kind, sentence)`` for every sentence with a claim word: kind is ``produced``,
     ``checked``, ``marked`` or ``unchecked`` (see the module's docstring)."""
@@ -186,16 +200,12 @@ def classify(sentences: list[Sentence], checks: dict[str, list[dict]], marks: di
             if in_glue:
                 out.append(("produced", s))
             continue
-        covered = []
-        for r in checks.get(s.page, []):
-            q = _norm(r["sentence"])
-            covered += [(m.start(), m.end()) for m in re.finditer(re.escape(q), text_)] if q else []
-        if all(any(a <= lo and hi <= b for a, b in covered) for lo, hi in outside):
-            out.append(("checked", s))
-        elif any(_norm(f) in text_ for f in marks.get(s.page, {})):
-            out.append(("marked", s))
-        else:
+        checked = _spans(text_, [r["sentence"] for r in checks.get(s.page, [])])
+        marked = _spans(text_, [*marks.get(s.page, {}), *marks.get(COMMON, {})])
+        if not all(_inside(w, checked + marked) for w in outside):
             out.append(("unchecked", s))
+        else:
+            out.append(("checked" if any(_inside(w, checked) for w in outside) else "marked", s))
     return out
 
 
@@ -228,7 +238,8 @@ def claim_check(executed_dir: Path | None, book_dir: Path | None, results: Path,
                 problems.append(f"{page}: a check quotes \"{r['sentence']}\", which the page no longer says")
     for page, fragments in marks.items():
         for f in fragments:
-            if not any(_norm(f) in t for t in texts.get(page, [])):
+            among = [t for ts in texts.values() for t in ts] if page == COMMON else texts.get(page, [])
+            if not any(_norm(f) in t for t in among):
                 problems.append(f"{page}: book/checks/{Path(page).stem}.py marks \"{f}\", which the page no longer says")
     return counts, problems
 

@@ -28,7 +28,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .. import figures
+from .. import claims, figures
 from ..errors import check_trust_remote_code
 from ..fmt import estimate, number
 from ..results import Headline, Prose
@@ -198,7 +198,8 @@ def findings(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] 
     bad = prof[(prof.degenerate != "") & prof.model.isin(real + list(controls))]
     n_gap_pos = int(((gap["low"] > 0) & (gap["degenerate"] == "")).sum())
     return {
-        "n_real": len(real), "n_gap_pos": n_gap_pos,
+        "n_real": len(real), "n_gap_pos": n_gap_pos, "gap_count": claims.of_total(n_gap_pos, int((gap["degenerate"] == "").sum()),
+                                                          "ranked model"),
         "n_headlines": len(CRITERIA), "n_parts": len({c.part for c in CRITERIA}), "n_part1": len(part1),
         "set_sentence": Prose(leader_sentence(p1["value"], p1["low"], p1["high"], list(p1.index), excluded=p1_bad,
                                         what=f"mean of the {len(part1)} Part I criteria", digits=1, unit=" %",

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from .. import claims
 from .. import measures as M
 from ..fmt import p_value
 from ..encoders import validate_texts
@@ -242,8 +243,11 @@ def _single_values(v: SingleView) -> dict:
     cell_ = lambda col, test: cell(tests, col, model=ref, test=test)   # noqa: E731
     out.update({"n_perm_used": v.n_perm, "perm_p_an_ref": cell_("perm_p", "single_AN"),
                 "perm_p_aan_ref": cell_("perm_p", "single_AAN"), "chi2_p_aan_ref": cell_("chi2_p", "single_AAN"),
-                "n_models_aan_sig": int((tests[tests.test == "single_AAN"].perm_p < 0.05).sum()),
                 "n_models": len(r.models)})
+    aan = tests[tests.test == "single_AAN"].set_index("model").perm_p
+    defined, undefined = aan.dropna(), [m for m in r.models if m not in aan.dropna().index]
+    out["aan_sig_count"] = PlainText(claims.of_total(int((defined < 0.05).sum()), len(defined), "model")
+                                     + (f" with a defined test ({join_names(undefined, quote='')} left out)" if undefined else ""))
     return out
 
 

@@ -64,6 +64,7 @@ PROFILE = _prof({
 def test_findings_by_hand():
     f = synthesis.findings(PROFILE, ["a", "b", "random"], controls=["random"])
     assert f["n_real"] == 2 and f["n_gap_pos"] == 1
+    assert f["gap_count"] == "1 of 2 ranked models"        # a and b both ranked on NSGAP, b's low 0.01 > 0
     assert f["set_sentence"] == ("`a` has the highest mean of the 5 Part I criteria (60.0 % [50.0, 70.0]), but its "
                                  "interval overlaps that of `b`: the two are indistinguishable at this sample size.")
     assert f["gap_sentence_leader"].startswith("`b` has the highest non-subsectivity gap (0.05 [0.01, 0.09]), but")
@@ -84,6 +85,7 @@ def test_findings_leave_degenerate_rows_out_and_name_them():
     assert f["gap_sentence_leader"] == ("`a` (0.02 [-0.01, 0.05]) is the only model that can be ranked here. `bow` is "
                                         "left out of the ranking: every item gives exactly 0, the no-effect value.")
     assert f["n_gap_pos"] == 0
+    assert f["gap_count"] == "0 of 1 ranked model"         # bow left out of the ranking: not counted
     assert "`bow` on PAIR (every comparison is a tie)" in f["degenerate_sentence"]
     assert "`bow` on NSGAP (every item gives exactly 0, the no-effect value)" in f["degenerate_sentence"]
     # bow's RSA 0.9 [0.8, 0.95] clears a's 0.3 [0.2, 0.4]
