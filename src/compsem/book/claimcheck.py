@@ -150,9 +150,11 @@ def _load(path: Path):
     return mod
 
 
-def page_checks(checks_dir: Path, pages: list[str]) -> tuple[dict[str, dict[str, str]], list[str]]:
-    """Run the ``check()`` of each prose page's check file (``book/checks/<page>.py``) and read
-    every page's ``NOT_CLAIMS``; return ``({page: {fragment: reason}}, problems)``."""
+def page_checks(checks_dir: Path, pages: list[str], executed_dir: Path | None = None
+                ) -> tuple[dict[str, dict[str, str]], list[str]]:
+    """Run ``check(executed_dir)`` of each prose page's check file (``book/checks/<page>.py``;
+    ``executed_dir`` holds the executed chapters, whose glued values and run times a check may
+    read) and read every page's ``NOT_CLAIMS``; return ``({page: {fragment: reason}}, problems)``."""
     marks, problems = {}, []
     for page in [COMMON, *pages]:
         path = _check_file(checks_dir, page)
@@ -162,7 +164,7 @@ def page_checks(checks_dir: Path, pages: list[str]) -> tuple[dict[str, dict[str,
             mod = _load(path)
             marks[page] = dict(getattr(mod, "NOT_CLAIMS", {}))
             if page.startswith("book/") and hasattr(mod, "check"):
-                mod.check()
+                mod.check(Path(executed_dir) if executed_dir else None)
         except Exception as e:  # a failed claim or a broken check file: the build says which
             problems.append(f"{page}: its check file {path.name} fails: {type(e).__name__}: {e}")
     return marks, problems
@@ -214,7 +216,7 @@ def claim_check(executed_dir: Path | None, book_dir: Path | None, results: Path,
     sentence, failed check, check without its sentence, and mark without its sentence."""
     sentences = prose_sentences(executed_dir, book_dir)
     pages = list(dict.fromkeys(s.page for s in sentences))
-    marks, problems = page_checks(checks_dir, pages)
+    marks, problems = page_checks(checks_dir, pages, executed_dir)
     checks = _recorded(results)
     kinds = classify(sentences, checks, marks)
     counts = {k: sum(1 for kind, _ in kinds if kind == k) for k in ("produced", "checked", "unchecked", "marked")}

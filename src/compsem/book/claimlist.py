@@ -57,12 +57,13 @@ def gpu_values(gpu: dict | None) -> dict[str, str]:
     return {"gpu_bf16_speed": claims.comparative(e["gpu_bf16"]["texts_per_s"], e["gpu_default"]["texts_per_s"])}
 
 
-def claims_table(root: Path) -> pd.DataFrame:
+def claims_table(root: Path, executed: Path) -> pd.DataFrame:
     """Every checked claim of the book: its page, the sentence, the rule, the numbers it was
-    judged on and the outcome. The prose pages' own check files (``book/checks/``) run first, so
-    that their claims are listed beside the chapters'."""
+    judged on and the outcome. The prose pages' own check files (``book/checks/``) run first, on
+    the executed chapters in ``executed``, so that their claims are listed beside the chapters'."""
     book = Path(root) / "book"
-    _, problems = page_checks(book / "checks", [f"book/{p.name}" for p in sorted(book.glob("*.md"))])
+    _, problems = page_checks(book / "checks", [f"book/{p.name}" for p in sorted(book.glob("*.md"))],
+                               Path(executed))
     rows = [{"page": r["page"], "sentence": r["sentence"], "rule": r.get("rule", ""),
              "numbers": "; ".join(f"{k} = {v}" for k, v in r["numbers"].items()), "outcome": r["outcome"]}
             for r in claims.records()]
