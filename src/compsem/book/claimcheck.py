@@ -191,8 +191,9 @@ def _inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
 
 
 def classify(sentences: list[Sentence], checks: dict[str, list[dict]], marks: dict[str, dict[str, str]]):
-    """``(kind, sentence)`` for every sentence with a claim word: kind is ``produced``,
-    ``checked``, ``marked`` or ``unchecked`` (see the module's docstring)."""
+    """``(kind, sentence, loose words)`` for every sentence with a claim word: kind is
+    ``produced``, ``checked``, ``marked`` or ``unchecked`` (see the module's docstring); the
+    loose words are those of an unchecked sentence that no glue, check or mark covers."""
     out = []
     for s in sentences:
         text_ = _norm(s.text)
@@ -200,14 +201,15 @@ def classify(sentences: list[Sentence], checks: dict[str, list[dict]], marks: di
         in_glue = any(_WORDS.search(v) for v in s.glued.values())
         if not outside:
             if in_glue:
-                out.append(("produced", s))
+                out.append(("produced", s, []))
             continue
         checked = _spans(text_, [r["sentence"] for r in checks.get(s.page, [])])
         marked = _spans(text_, [*marks.get(s.page, {}), *marks.get(COMMON, {})])
-        if not all(_inside(w, checked + marked) for w in outside):
-            out.append(("unchecked", s))
+        loose = [text_[a:b] for a, b in outside if not _inside((a, b), checked + marked)]
+        if loose:
+            out.append(("unchecked", s, loose))
         else:
-            out.append(("checked" if any(_inside(w, checked) for w in outside) else "marked", s))
+            out.append(("checked" if any(_inside(w, checked) for w in outside) else "marked", s, []))
     return out
 
 
@@ -219,10 +221,10 @@ def claim_check(executed_dir: Path | None, book_dir: Path | None, results: Path,
     marks, problems = page_checks(checks_dir, pages, executed_dir)
     checks = _recorded(results)
     kinds = classify(sentences, checks, marks)
-    counts = {k: sum(1 for kind, _ in kinds if kind == k) for k in ("produced", "checked", "unchecked", "marked")}
-    for kind, s in kinds:
+    counts = {k: sum(1 for kind, *_ in kinds if kind == k) for k in ("produced", "checked", "unchecked", "marked")}
+    for kind, s, loose in kinds:
         if kind == "unchecked":
-            words = ", ".join(dict.fromkeys(m.group(0).lower() for m in _WORDS.finditer(_PLACE.sub("", s.text))))
+            words = ", ".join(dict.fromkeys(w.lower() for w in loose))
             where = f"cell {s.cell}" if s.cell is not None else "page"
             problems.append(f"{s.page}: {where} states a result in words ({words}) with neither a glue nor a check: "
                             f"\"{s.text[:160]}\" (produce it with compsem.claims, check it, or mark it in "
