@@ -44,6 +44,7 @@ __all__ = ["COMMON", "Sentence", "prose_sentences", "page_checks", "classify", "
 _WORDS = claim_word_pattern()
 _GLUE = re.compile(r"\{glue(?::[a-z]+)?\}`([^`]+)`")
 _PLACE = re.compile(r"\{glue:([^}]+)\}")
+_ABBREV = re.compile(r"(?:\b(?:Eqs?|Figs?|e\.g|i\.e|al|cf|vs|approx|No|Sec|resp)\.)$")
 #: Directives whose body is prose a reader reads; any other fenced block is code or maths.
 _PROSE_DIRECTIVES = {"note", "tip", "warning", "important", "admonition", "exercise", "solution", "rubric",
                      "glossary", "dropdown", "figure", "seealso", "hint", "attention", "caution", "margin",
@@ -106,9 +107,13 @@ def _sentences_of(md: str) -> list[str]:
             if re.match(r"^\s*\|[\s:|-]+\|\s*$", b):
                 continue
             b = " ".join(c.strip() for c in b.strip().strip("|").split("|"))
+        parts: list[str] = []
         for s in re.split(r"(?<=[.!?])\s+(?=[A-Z(\"“{0-9*])", _plain(b)):
-            if s.strip():
-                out.append(s.strip())
+            if parts and _ABBREV.search(parts[-1]) and s.strip():
+                parts[-1] += " " + s.strip()        # "Eq. 5", "Fig. 2", "et al. (2024)": one sentence
+            elif s.strip():
+                parts.append(s.strip())
+        out += parts
     return out
 
 

@@ -14,7 +14,7 @@ TABLE = ("<table><caption>RSA and gap</caption><tr><th>model</th><th>RSA</th><th
          "<tr><td>glove</td><td>n/a</td><td>NaN</td><td>1,203</td></tr></table>")
 
 
-CLEAN = [_md("# A page\n\nThe closest model is {glue:md}`best` (see Table 3.2 and Eq. 5; `make book`), "
+CLEAN = [_md("# A page\n\nThe chosen model is {glue:md}`best` (see Table 3.2 and Eq. 5; `make book`), "
              "its code in `src/compsem/stats.py`, its test in tests/compsem/test_stats.py. Files under "
              "`data/reference/<study>_*.csv`. Inline maths $0.25 + 0.5$ and\n\n```python\nx = 0.123  # code\n```\n"),
          _code(_html(TABLE)), _md("The bow row prints 0.545 as the table does; 12 models; 100 texts; 95 % "
