@@ -26,3 +26,19 @@ def check(executed=None):
                           "d(counterfeit dog, counterfeit law)": round(fake, 4)},
                  rule="'closer together than' by compsem.claims.as_far_apart; 'far apart' is further than the "
                       "counterfeit phrases")
+
+
+NOT_CLAIMS = {
+    "run the three tests on 44,652 phrases, this page runs them on four words and four phrases": "the page's plan",
+    "compares a two-adjective phrase differently": "what the authors' code does",
+    "the two give the same answers": "worked by hand on the page (no tied distances)",
+    "The four adjective classes": "the page's plan",
+    "the four compass directions": "the toy's design",
+    "All three tests use": "the definition of the tests",
+    "the two words are to each other": "the definition of test 1",
+    "Averaged over the two nouns": "the toy's design",
+    "On these two tests the toy behaves exactly as the theory wants": "worked by hand on the page",
+    "compares the two red phrases with the two counterfeit phrases": "the definition of test 2",
+    "gives the same two distances": "worked by hand on the page",
+    "The two mirror cells add up to 1": "a consequence of the definition, when no distances tie",
+}

@@ -77,7 +77,7 @@ CLAIM_WORDS = {
     "order": r"\b(?:beats?|beaten|tops|best|worst|wins?|outperforms?|clear of|far apart|ahead of|closest|"
              r"furthest|highest|lowest|ranks? first|ranks? last)\b",
     "direction": r"\b(?:faster|slower|sparser|denser|cheaper|costlier|stronger|weaker|more than|less than|"
-                 r"fewer than|more often|less often|better than|worse than|larger than|smaller than|"
+                 r"fewer than|more often|less often|more slowly|more quickly|better than|worse than|larger than|smaller than|"
                  r"higher than|lower than)\b",
     "paper": r"\b(?:match(?:es|ed)?|reproduc(?:es|ed|e)|agrees?|agreed|printed digits)\b",
 }

@@ -188,7 +188,7 @@ def _recorded(results: Path) -> dict[str, list[dict]]:
 
 
 def _spans(text_: str, quotes) -> list[tuple[int, int]]:
-    return [m.span() for q in quotes if _norm(q) for m in re.finditer(re.escape(_norm(q)), text_)]
+    return [m.span() for q in quotes if _norm(q) for m in re.finditer(re.escape(_norm(q)), text_, re.I)]
 
 
 def _inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:

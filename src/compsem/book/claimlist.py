@@ -13,13 +13,19 @@ from .. import claims
 from ..encoders import get_encoder
 from .claimcheck import page_checks
 
-__all__ = ["PAGE", "CLAIMS", "check_claims", "gpu_values", "claims_table"]
+__all__ = ["PAGE", "CLAIMS", "check_claims", "gpu_values", "claims_table", "bf16_cpu_training", "bf16_gpu_training",
+           "NOISE_POINTS"]
+
+#: Two Spearman scores (x100) "agree within noise" when they differ by less than this: well inside
+#: the bootstrap intervals of chapter 22, which span several points.
+NOISE_POINTS = 1.0
 
 PAGE = "99_reproducibility"
 
 #: The appendix's sentences that state a result in words, checked by :func:`check_claims`.
 CLAIMS = {"never_cached": "glove-50d and bow are never cached, although reading vectors back from the cache "
-                          "is faster than recomputing them"}
+                          "is faster than recomputing them",
+          "bf16_train": "bf16 autocast fine-tuned more slowly than fp32 at the book's preset"}
 
 
 def _read_rate(bench: dict, dim: int) -> tuple[str, float]:
@@ -30,9 +36,12 @@ def _read_rate(bench: dict, dim: int) -> tuple[str, float]:
     return str(size), float(bench["cache"][str(size)]["read_per_s"])
 
 
-def check_claims(bench: dict | None, *, dims: dict[str, int] | None = None, sentences: dict = CLAIMS) -> None:
-    """Check the appendix's sentences on the benchmark record (nothing without one). ``dims``
-    gives each uncached model's vector size (default: from the encoders)."""
+def check_claims(bench: dict | None, gpu: dict | None = None, *, dims: dict[str, int] | None = None,
+                 sentences: dict = CLAIMS) -> None:
+    """Check the appendix's sentences on the benchmark record and the GPU check (nothing without
+    them). ``dims`` gives each uncached model's vector size (default: from the encoders)."""
+    if gpu is not None:
+        bf16_gpu_training(gpu, sentences["bf16_train"], page=PAGE)
     if bench is None:
         return
     enc = bench["encode"]
@@ -46,6 +55,32 @@ def check_claims(bench: dict | None, *, dims: dict[str, int] | None = None, sent
         faster &= read > enc[m]["cold_texts_per_s"] and not enc[m]["cached"]
     claims.check(sentences["never_cached"], page=PAGE, holds=bool(uncached) and faster, numbers=numbers,
                  rule="neither model is cached, and the cache reads vectors of its size faster than it recomputes")
+
+
+def bf16_cpu_training(precision: dict, sentence: str, *, page: str) -> dict:
+    """Check that bf16 autocast trained faster than fp32 on the benchmark's CPU, for every
+    configuration of ``benchmarks/csts_precision.json``, with test Spearman scores within
+    :data:`NOISE_POINTS` of each other."""
+    cfg = precision["configs"]
+    numbers = {f"{c}: examples/s fp32, bf16; Spearman difference": f"{r['fp32_examples_per_s']:.0f}, "
+               f"{r['bf16_examples_per_s']:.0f}; {r['bf16_minus_fp32']:+.2f}" for c, r in cfg.items()}
+    holds = bool(cfg) and all(r["bf16_examples_per_s"] > r["fp32_examples_per_s"]
+                              and abs(r["bf16_minus_fp32"]) < NOISE_POINTS for r in cfg.values())
+    return claims.check(sentence, page=page, holds=holds, numbers=numbers,
+                        rule=f"bf16 faster for every configuration, Spearman within {NOISE_POINTS:g} point")
+
+
+def bf16_gpu_training(gpu: dict, sentence: str, *, page: str) -> dict:
+    """Check that bf16 autocast fine-tuned more slowly than fp32 on the GPU check's machine,
+    for every configuration of ``benchmarks/gpu.json``."""
+    runs = gpu["studies"]["csts"]["runs"]
+    configs = sorted({k.rsplit(" ", 1)[0] for k in runs})
+    numbers = {f"{c}: examples/s fp32, bf16": f"{runs[c + ' fp32']['examples_per_s']:.0f}, "
+               f"{runs[c + ' bf16']['examples_per_s']:.0f}" for c in configs}
+    holds = bool(configs) and all(runs[c + " bf16"]["examples_per_s"] < runs[c + " fp32"]["examples_per_s"]
+                                  for c in configs)
+    return claims.check(sentence, page=page, holds=holds, numbers=numbers | {"GPU": gpu["machine"]["gpu"]},
+                        rule="bf16 autocast slower than fp32 for every configuration")
 
 
 def gpu_values(gpu: dict | None) -> dict[str, str]:

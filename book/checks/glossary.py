@@ -1,0 +1,27 @@
+"""book/glossary.md defines terms; the numbers in its definitions are design, not results."""
+
+NOT_CLAIMS = {
+    "C6 for the union of two sentences": "a definition (Part I's criteria)",
+    "0.5 for the pair test": "a definition of chance level",
+    "the two conditions attached": "a definition (C-STS)",
+    "Similarity of two sentences": "a definition (C-STS)",
+    "Condition prior Part II's baseline that never reads the two sentences": "a definition (the prior reads no sentence by construction)",
+    "that training never saw": "a definition (the prior's fallback)",
+    "For two adjective classes": "a definition (the pair test)",
+    "keeps two nouns' phrases": "a definition (the pair test)",
+    "what the two fusions share": "a definition (a quintuple)",
+    "the intersection of two sets": "a definition (intersective)",
+    "the two sentences' word sets": "a definition (lexical scorer)",
+    "Margin Two senses": "a definition (margin)",
+    "how often a margin exceeds": "a definition (the ε grid)",
+    "Part III's two readings": "a definition (readings)",
+    "a tie of the two scores": "a definition (pair accuracy)",
+    "Pairs whose two rows": "a definition (pair accuracy)",
+    "the labels of two groups": "a definition (permutation test)",
+    "how often a shuffled difference": "a definition (permutation test)",
+    "spanned by two others": "a definition (plane projection)",
+    "Comparing two systems": "a definition (RSA)",
+    "smaller means most sentences are unrelated": "a definition of how to read sparsity",
+    "predictions matches the order": "a definition (Spearman)",
+    "in which two distances": "a definition (tie rate)",
+}
