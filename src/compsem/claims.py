@@ -33,6 +33,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Mapping
+from contextlib import contextmanager
 
 from .errors import CompsemError
 from .fmt import noun
@@ -40,7 +41,7 @@ from .paths import results_dir
 
 __all__ = ["ClaimError", "FREQUENCY", "NUMBER_WORDS", "CLAIM_WORDS", "frequency", "number_word", "count",
            "of_total", "comparative", "as_far_apart", "agreement", "said_number", "said_frequency",
-           "check", "check_count", "check_frequency", "records", "claim_word_pattern"]
+           "check", "check_count", "check_frequency", "records", "recorded_as", "claim_word_pattern"]
 
 
 class ClaimError(CompsemError, AssertionError):
@@ -192,18 +193,32 @@ def said_frequency(sentence: str) -> str:
 # ----------------------------------------------------------------------------- checked claims
 
 _STARTED: set[str] = set()
+_SOURCE = [""]
+
+
+@contextmanager
+def recorded_as(source: str):
+    """Record the checks made inside the block in their own files (``<page>.<source>.json``):
+    a page's check file (``book/checks/``) then never replaces the records of the page's hidden
+    cells."""
+    _SOURCE.append(source)
+    try:
+        yield
+    finally:
+        _SOURCE.pop()
 
 
 def _record_file(page: str):
-    return results_dir("claims") / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', page)}.json"
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", page) + (f".{_SOURCE[-1]}" if _SOURCE[-1] else "")
+    return results_dir("claims") / f"{name}.json"
 
 
 def _record(entry: dict) -> None:
     path = _record_file(entry["page"])
     rows = []
-    if entry["page"] in _STARTED and path.is_file():      # a page's first check in a process starts afresh
+    if path in _STARTED and path.is_file():      # a record file's first check in a process starts it afresh
         rows = json.loads(path.read_text(encoding="utf-8"))
-    _STARTED.add(entry["page"])
+    _STARTED.add(path)
     rows = [r for r in rows if r["sentence"] != entry["sentence"]] + [entry]
     path.write_text(json.dumps(rows, indent=1, ensure_ascii=False, default=float), encoding="utf-8")
 

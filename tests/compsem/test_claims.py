@@ -92,6 +92,12 @@ def test_a_page_rerun_replaces_its_records(results):
     claims._STARTED.clear()          # a new process: the page starts afresh
     claims.check("c", page="p", holds=True, numbers={})
     assert [r["sentence"] for r in claims.records()] == ["c"]
+    with claims.recorded_as("checks"):   # a page's check file keeps its own records beside the page's
+        claims.check("d", page="p", holds=True, numbers={})
+    claims._STARTED.clear()
+    with claims.recorded_as("checks"):
+        claims.check("e", page="p", holds=True, numbers={})
+    assert sorted(r["sentence"] for r in claims.records()) == ["c", "e"]
 
 
 def test_example_1_chapter_10_fails_when_the_sentence_says_nine_and_the_count_is_seven(results):

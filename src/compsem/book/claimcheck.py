@@ -12,7 +12,8 @@ bound, a frequency word, a winner, a direction, agreement with the paper) is one
 * **checked** — every claim word outside the glue lies in the quote of a recorded check of the
   page (``results/claims/<page>.json``, written by :func:`compsem.claims.check` in a hidden cell
   of the chapter, or by the page's own check file ``book/checks/<page>.py``, whose ``check()``
-  this module runs);
+  this module runs: a prose page's claims, and a chapter's claims about files other than its
+  own run, such as the committed benchmarks or the paper's transcribed tables);
 * **marked** — not a claim about data (a definition, an instruction, the design of a study):
   the page's check file ``book/checks/<page>.py`` lists it once in ``NOT_CLAIMS``, a fragment
   of the sentence that holds its claim words mapped to the reason (``book/checks/common.py``
@@ -32,7 +33,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..claims import claim_word_pattern
+from ..claims import claim_word_pattern, recorded_as
 from .executed import cells, glued_values, notebooks, text
 
 #: The check file whose ``NOT_CLAIMS`` hold on every page: phrases that define the studies'
@@ -168,8 +169,9 @@ def page_checks(checks_dir: Path, pages: list[str], executed_dir: Path | None = 
         try:
             mod = _load(path)
             marks[page] = dict(getattr(mod, "NOT_CLAIMS", {}))
-            if page.startswith("book/") and hasattr(mod, "check"):
-                mod.check(Path(executed_dir) if executed_dir else None)
+            if page != COMMON and hasattr(mod, "check"):
+                with recorded_as("checks"):
+                    mod.check(Path(executed_dir) if executed_dir else None)
         except Exception as e:  # a failed claim or a broken check file: the build says which
             problems.append(f"{page}: its check file {path.name} fails: {type(e).__name__}: {e}")
     return marks, problems

@@ -94,11 +94,11 @@ def gpu_values(gpu: dict | None) -> dict[str, str]:
 
 def claims_table(root: Path, executed: Path) -> pd.DataFrame:
     """Every checked claim of the book: its page, the sentence, the rule, the numbers it was
-    judged on and the outcome. The prose pages' own check files (``book/checks/``) run first, on
-    the executed chapters in ``executed``, so that their claims are listed beside the chapters'."""
+    judged on and the outcome. The pages' own check files (``book/checks/``) run first, on the
+    executed chapters in ``executed``, so that their claims are listed beside the hidden cells'."""
     book = Path(root) / "book"
-    _, problems = page_checks(book / "checks", [f"book/{p.name}" for p in sorted(book.glob("*.md"))],
-                               Path(executed))
+    pages = [f"book/{p.name}" for p in sorted(book.glob("*.md"))] + [p.stem for p in sorted(Path(executed).glob("*.ipynb"))]
+    _, problems = page_checks(book / "checks", pages, Path(executed))
     rows = [{"page": r["page"], "sentence": r["sentence"], "rule": r.get("rule", ""),
              "numbers": "; ".join(f"{k} = {v}" for k, v in r["numbers"].items()), "outcome": r["outcome"]}
             for r in claims.records()]
