@@ -103,14 +103,20 @@ def test_a_page_rerun_replaces_its_records(results):
 def test_example_1_chapter_10_fails_when_the_sentence_says_nine_and_the_count_is_seven(results):
     from compsem.setcomp import datachapter
 
-    datachapter.check_claims({"curr_max": 7})           # the book's sentence says seven
-    wrong = {"curr_max": "S_{curr} appears in up to nine samples of its quintuple"}
+    sizes = {"samples_min": 125, "samples_max": 282}    # the book's operator tables
+    datachapter.check_claims({"curr_max": 7, **sizes})  # the book's sentence says seven
+    wrong = {**datachapter.CLAIMS, "curr_max": "S_{curr} appears in up to nine samples of its quintuple"}
     with pytest.raises(ClaimError, match="up to nine samples.*samples of a quintuple holding its S_curr = 7"):
-        datachapter.check_claims({"curr_max": 7}, sentences=wrong)
+        datachapter.check_claims({"curr_max": 7, **sizes}, sentences=wrong)
     with pytest.raises(ClaimError, match="seven"):      # and the book's sentence on data that count nine
-        datachapter.check_claims({"curr_max": 9})
+        datachapter.check_claims({"curr_max": 9, **sizes})
+    with pytest.raises(ClaimError, match="A few hundred samples"):   # 60 samples are not a few hundred
+        datachapter.check_claims({"curr_max": 7, "samples_min": 60, "samples_max": 282})
     # one record per sentence, the latest outcome of each
-    assert {r["sentence"].split()[5]: r["outcome"] for r in claims.records()} == {"nine": "fails", "seven": "fails"}
+    outcomes = {r["sentence"]: r["outcome"] for r in claims.records()}
+    assert outcomes["S_{curr} appears in up to nine samples of its quintuple"] == "fails"
+    assert outcomes["S_{curr} appears in up to seven samples of its quintuple"] == "holds"   # the last run: 7
+    assert outcomes["A few hundred samples of invented news"] == "fails"
 
 
 def test_example_1_the_count_comes_from_the_tables():

@@ -181,7 +181,9 @@ class DifferenceChapter(_OperatorChapter):
                            ned_infersent=float(d["InferSent"]),
                            ned_fit_max=float(d[t["fits"]].abs().max()))
         rest = d[~t["fits"]].drop(["LASER", "InferSent"])
-        self.values.update(ned_n_rest=len(rest), ned_llm_min=float(rest.min()), ned_llm_max=float(rest.max()))
+        side = "always above it" if rest.min() > 0 else "always below it" if rest.max() < 0 else "on both sides of it"
+        self.values.update(ned_n_rest=len(rest), ned_llm_min=float(rest.min()), ned_llm_max=float(rest.max()),
+                           ned_llm_side=side)
         return t.round(4).assign(fits=t["fits"].map({True: "yes", False: "no"}))
 
     def ned_ours(self) -> pd.DataFrame:
@@ -221,6 +223,7 @@ class DifferenceChapter(_OperatorChapter):
             c3_first_fixed=float(ttm.loc[self.m0, (self.main, "fixed")]),
             c3_first_fixed_unf=float(ttm.loc[self.m0, (self.UNFILTERED, "fixed")]), p_enc_lo=float(enc.min()),
             p_enc_hi=float(enc.max()), p_llm_lo=float(llm.min()), p_llm_hi=float(llm.max()),
+            p_llm_count=claims.count(len(llm), "LLM encoder"),
             p_t15_models=", ".join(high15["model"]), p_t15_lo=float(high15["TT"].min()))
         return ttm.round(1)
 

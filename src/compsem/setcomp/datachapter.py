@@ -17,13 +17,18 @@ from .study import STUDY, DataRun
 __all__ = ["DataChapter", "CLAIMS", "check_claims"]
 
 #: The chapter's sentences that state a result in words, checked by :func:`check_claims`.
-CLAIMS = {"curr_max": "S_{curr} appears in up to seven samples of its quintuple"}
+CLAIMS = {"curr_max": "S_{curr} appears in up to seven samples of its quintuple",
+          "few_hundred": "A few hundred samples of invented news"}
 
 
 def check_claims(values: dict, *, sentences: dict = CLAIMS) -> None:
     """Check chapter 10's claims on the values it glues (:mod:`compsem.claims`)."""
-    claims.check_count(sentences["curr_max"], values["curr_max"], page="10_setcomp_data",
-                       what="samples of a quintuple holding its S_curr")
+    page = "10_setcomp_data"
+    claims.check_count(sentences["curr_max"], values["curr_max"], page=page, what="samples of a quintuple holding its S_curr")
+    lo, hi = values["samples_min"], values["samples_max"]
+    claims.check(sentences["few_hundred"], page=page, holds=100 <= lo and hi < 1000,
+                 numbers={"fewest samples of an operator": lo, "most samples of an operator": hi},
+                 rule="'a few hundred' means 100 to 999 samples in every operator table")
 
 
 class DataChapter:
@@ -56,6 +61,8 @@ class DataChapter:
         ref = paper_table(STUDY, "dataset").set_index("quantity")["value"]
         self.values.update(pass_rate=100 * rep.pass_rate, n_pass=rep.n_pass, filter_name=", ".join(rep.encoders),
                            paper_pass_rate=float(100 * ref["difference_samples"] / 6 / ref["overlap_samples"]))
+        self.values.update(samples_min=min(len(t) for t in tables.values()),
+                           samples_max=max(len(t) for t in tables.values()))
         self._sizes = pd.DataFrame({
             "samples per quintuple": [SAMPLES_PER_QUINTUPLE[op] for op in tables],
             "samples (ours)": [len(t) for t in tables.values()],
