@@ -11,10 +11,12 @@ import pandas as pd
 
 from .. import claims
 from ..encoders import get_encoder
+from ..errors import CompsemError
 from .claimcheck import page_checks
+from .executed import glued_values
 
 __all__ = ["PAGE", "CLAIMS", "check_claims", "gpu_values", "claims_table", "bf16_cpu_training", "bf16_gpu_training",
-           "NOISE_POINTS"]
+           "NOISE_POINTS", "glued_number"]
 
 #: Two Spearman scores (x100) "agree within noise" when they differ by less than this: well inside
 #: the bootstrap intervals of chapter 22, which span several points.
@@ -25,7 +27,19 @@ PAGE = "99_reproducibility"
 #: The appendix's sentences that state a result in words, checked by :func:`check_claims`.
 CLAIMS = {"never_cached": "glove-50d and bow are never cached, although reading vectors back from the cache "
                           "is faster than recomputing them",
-          "bf16_train": "bf16 autocast fine-tuned more slowly than fp32 at the book's preset"}
+          "bf16_train": "bf16 autocast fine-tuned more slowly than fp32 at the book's preset",
+          "gpu_reproduces": "Part III then reproduces the paper's MiniLM cells from the GPU's vectors",
+          "bf16_moves": "while they moved Part III's reproduced cells by more than the 1e-4 the book holds"}
+
+
+def glued_number(executed: Path | None, notebook: str, key: str) -> float:
+    """The number a chapter glued under ``key`` (its executed copy in ``executed``): what a page's
+    check file reads to check a sentence against the chapter's own numbers."""
+    path = Path(executed or ".") / f"{notebook}.ipynb"
+    value = glued_values(path).get(key) if path.is_file() else None
+    if value is None:
+        raise CompsemError(f"{path} has no glued value {key!r}: run the chapter first (make book)")
+    return float(value.strip().strip("'\""))
 
 
 def _read_rate(bench: dict, dim: int) -> tuple[str, float]:
@@ -42,6 +56,16 @@ def check_claims(bench: dict | None, gpu: dict | None = None, *, dims: dict[str,
     them). ``dims`` gives each uncached model's vector size (default: from the encoders)."""
     if gpu is not None:
         bf16_gpu_training(gpu, sentences["bf16_train"], page=PAGE)
+        rep = gpu["studies"]["montague"]["reproduction"]
+        within = {k: f"{v['within_1e-4']} of {v['cells']}" for k, v in rep.items()}
+        default = [v for k, v in rep.items() if k.startswith("gpu_default")]
+        bf16 = [v for k, v in rep.items() if k.startswith("gpu_bf16")]
+        claims.check(sentences["gpu_reproduces"], page=PAGE, numbers=within,
+                     holds=bool(default) and all(v["within_1e-4"] == v["cells"] for v in default),
+                     rule="with the default weights, every cell within 1e-4 of the paper's")
+        claims.check(sentences["bf16_moves"], page=PAGE, numbers=within,
+                     holds=any(v["within_1e-4"] < v["cells"] for v in bf16),
+                     rule="with bf16 weights, some cell further than 1e-4 from the paper's")
     if bench is None:
         return
     enc = bench["encode"]

@@ -1,0 +1,10 @@
+"""Chapter 90: its comparisons are produced (compsem.crossstudy.synthesis); the rest is the
+profile's design."""
+
+NOT_CLAIMS = {
+    "would measure the training recipe more than the encoder": "why the zero-shot row is used (a design choice)",
+    "reads the three metamorphic tests": "the profile's design",
+    "the only one a symmetric cosine defines": "a consequence of the definitions",
+    "calls a model \"highest\" (or \"lowest\", where lower is better)": "the ranking rule's definition",
+    "Three readings of the profile": "the page's plan",
+}
