@@ -42,9 +42,7 @@ LABELS: dict[str, str] = {
     "n_samples": "samples", "n_pairs": "pairs", "n_train_pairs": "training pairs", "train_pairs": "training pairs",
     "n_train_rows": "training rows", "n_quad_pairs": "quadruplet pairs", "models_without_estimate": "models without an estimate",
     "units": "units", "per_unit": "per unit (texts, ordered pairs or runs)", "cells": "cells", "decimals": "decimals",
-    # C-STS (Part II)
-    "csts_spearman": "C-STS Spearman (×100)", "csts_pearson": "C-STS Pearson (×100)",
-    "stsb_spearman": "STS-B Spearman (×100)", "stsb_pearson": "STS-B Pearson (×100)",
+    # fine-tuning and evaluation
     "test_spearman": "test Spearman (×100)", "validation_spearman": "validation Spearman (×100)",
     "test_spearman_mean": "test Spearman, mean (×100)", "test_spearman_std": "test Spearman, s.d. (×100)",
     "validation_spearman_mean": "validation Spearman, mean (×100)",

@@ -13,7 +13,7 @@ from compsem.labels import LabelError, cell, is_container, is_identifier, label,
 
 def test_a_known_name_gets_its_words_and_extra_wins():
     assert label("n_seeds") == "seeds"
-    assert label("csts_spearman") == "C-STS Spearman (×100)"
+    assert label("test_spearman") == "test Spearman (×100)"
     assert label("n_seeds", {"n_seeds": "runs (seeds)"}) == "runs (seeds)"
     assert label("model") == "model"                    # already a word: kept
 

@@ -45,7 +45,11 @@ class DataChapter:
         rep, tables = self.run.filter, self.run.tables
         ref = paper_table(STUDY, "dataset").set_index("quantity")["value"]
         self.values.update(pass_rate=100 * rep.pass_rate, n_pass=rep.n_pass, filter_name=", ".join(rep.encoders),
-                           paper_pass_rate=float(100 * ref["difference_samples"] / 6 / ref["overlap_samples"]))
+                           paper_pass_rate=float(100 * ref["difference_samples"] / 6 / ref["overlap_samples"]),
+                           paper_overlap=int(ref["overlap_samples"]), paper_union=int(ref["union_samples"]),
+                           paper_union_expected=SAMPLES_PER_QUINTUPLE["union"] * int(ref["overlap_samples"]),
+                           paper_union_short=SAMPLES_PER_QUINTUPLE["union"] * int(ref["overlap_samples"])
+                           - int(ref["union_samples"]))
         self._sizes = pd.DataFrame({
             "samples per quintuple": [SAMPLES_PER_QUINTUPLE[op] for op in tables],
             "samples (ours)": [len(t) for t in tables.values()],
