@@ -110,10 +110,13 @@ def label(name, extra: Mapping[str, str] | None = None) -> str:
     return key
 
 
-def labelled(df: pd.DataFrame, extra: Mapping[str, str] | None = None) -> pd.DataFrame:
+def labelled(df: pd.DataFrame, extra: Mapping[str, str] | None = None, *, rows: bool = False) -> pd.DataFrame:
     """``df`` with every column header (each level) and the index and column names labelled
-    (:func:`label`); the values are not touched."""
+    (:func:`label`); with ``rows=True`` the row labels too (a table of quantities, one per row).
+    The values are not touched."""
     out = df.copy()
+    if rows:
+        out.index = pd.Index([label(v, extra) if isinstance(v, str) else v for v in out.index], name=out.index.name)
     if isinstance(out.columns, pd.MultiIndex):
         out.columns = pd.MultiIndex.from_tuples([tuple(label(v, extra) for v in t) for t in out.columns],
                                                 names=[None if n is None else label(n, extra) for n in out.columns.names])

@@ -7,11 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..labels import label
 from ..reference import paper_table
 from ..results import save_table
 from .data import QUINTUPLE_COLUMNS, SAMPLES_PER_QUINTUPLE, unique_texts
 from .plots import plot_filter
 from .study import STUDY, DataRun
+from .tables import LABELS
 
 __all__ = ["DataChapter"]
 
@@ -26,7 +28,8 @@ class DataChapter:
 
     def example(self) -> pd.DataFrame:
         q = self.run.quintuples
-        return q.iloc[[0]][["id"] + list(QUINTUPLE_COLUMNS)].T.rename(columns={0: "example quintuple"})
+        ex = q.iloc[[0]][["id"] + list(QUINTUPLE_COLUMNS)].T.rename(columns={0: "example quintuple"})
+        return ex.rename(index=lambda k: label(k, LABELS))
 
     def lengths(self) -> pd.DataFrame:
         """Word counts per role and each fusion's length over its two sources' (the budget is 0.5)."""
@@ -38,7 +41,8 @@ class DataChapter:
                            ratio_hi=float(ratio.quantile(0.95)))
         stats = words.describe().T[["mean", "std", "min", "max"]].round(1)
         stats.loc["fusion length / sources' length"] = ratio.describe()[["mean", "std", "min", "max"]].round(2)
-        return stats
+        stats.index = [f"{label(k, LABELS)}, words" if k in words else k for k in stats.index]
+        return stats.rename(columns={"std": "s.d."})
 
     def sizes(self) -> pd.DataFrame:
         """Samples per operator, ours and the paper's (Section 5)."""

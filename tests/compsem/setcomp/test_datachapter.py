@@ -39,4 +39,5 @@ def test_fusion_lengths_over_their_sources_by_hand():
     # s1 / (prev + curr): 2/4, 1/4; s2 / (curr + next): 1/6, 2/2
     ratios = [0.5, 0.25, 1 / 6, 1.0]
     assert ch.values["ratio_mean"] == pytest.approx(np.mean(ratios))
-    assert stats.loc["s1", "mean"] == 1.5 and stats.loc["fusion length / sources' length", "max"] == 1.0
+    assert stats.loc["S1 (fusion of S_prev and S_curr), words", "mean"] == 1.5
+    assert stats.loc["fusion length / sources' length", "max"] == 1.0
