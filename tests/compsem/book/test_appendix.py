@@ -118,7 +118,7 @@ def test_nested_benchmark_records_become_columns_and_tables_never_python_contain
                                "fill": {"arms": "a against b", "runs": [{"path": "unsorted", "repeat": 0}]},
                                "packing": {"cross": {"config": "c/mse", "steps": {"steps": 64, "blocks": 4},
                                                      "rates": [121.35, 116.86],
-                                                     "runs": [{"path": "padded", "per_s": 122.16}]}}}}}
+                                                     "runs": [{"path": "padded", "examples_per_s": 122.16}]}}}}}
     t = appendix.bench_tables(bench)
     assert list(t) == ["software and platform of the benchmark run", "x: measurements", "x: packing", "x: fill · runs",
                        "x: packing · cross · runs"]
@@ -128,7 +128,7 @@ def test_nested_benchmark_records_become_columns_and_tables_never_python_contain
     assert p.index.name == "packing" and p.loc["cross", "steps · steps"] == "64" and p.loc["cross", "steps · blocks"] == "4"
     assert p.loc["cross", "rates"] == "121, 117"          # a list of rates as words, none from 100 up
     assert t["x: fill · runs"].to_dict("records") == [{"path": "unsorted", "repeat": "0"}]
-    assert t["x: packing · cross · runs"].to_dict("records") == [{"path": "padded", "per second": "122"}]
+    assert t["x: packing · cross · runs"].to_dict("records") == [{"path": "padded", "examples per second": "122"}]
     cells = [v for df in t.values() for v in df.astype(str).to_numpy().ravel()]
     assert not [v for v in cells if is_container(v)]
 
