@@ -94,7 +94,7 @@ class Study:
 
 #: The studies in the book's order.
 STUDIES: tuple[Study, ...] = (
-    Study("setcomp", 1, "I", "Set operations on sentence embeddings", "bansal2024setcomp"),
+    Study("setcomp", 1, "I", "Set operations on sentence embeddings", "bansal2025setcomp"),
     Study("csts", 2, "II", "Conditional semantic textual similarity", "deshpande2023csts"),
     Study("montague", 3, "III", "Montague semantics of adjective-noun phrases", "carvalho2022montague"),
     Study("ssm", 4, "IV", "Sentence-space metrics", "lin2024ssm"),

@@ -33,6 +33,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..data import file_sha256
+from .. import labels as _labels
 from ..fmt import number
 from . import machine as _machine
 from .claimlist import check_claims, claims_table, gpu_values
@@ -167,6 +168,8 @@ def _cell(v, digits: int | None | str = "auto") -> str:
         return "yes" if v else "no"
     if v is None:
         return "–"
+    if isinstance(v, (list, tuple, set, dict)):   # a container as words, never its Python repr
+        return _labels.cell(v if isinstance(v, dict) else [_cell(x, digits) for x in v])
     if not isinstance(v, (int, float)):
         return str(v)
     if v != v:   # a measured NaN is shown as one (check-book then asks the column to say why)
@@ -193,6 +196,7 @@ def _frame(rows: dict | list, index: str | None = None) -> pd.DataFrame:
     df = pd.DataFrame(full) if isinstance(rows, list) else pd.DataFrame(dict(zip(rows, full))).T
     df = df.apply(lambda col: col.map(lambda v, d=_digits(col): _cell(v, d)))
     df.columns = [_header(str(c)) for c in df.columns]
+    df.index = [_header(i) if isinstance(i, str) and _labels.is_identifier(i) else i for i in df.index]
     return df.rename_axis(index) if index else df
 
 
@@ -217,21 +221,43 @@ def bench_tables(bench: dict) -> dict[str, pd.DataFrame]:
     return out
 
 
+def _flatten(record: dict, prefix: str = "") -> tuple[dict, list[tuple[str, list]]]:
+    """A record's scalars (and lists of scalars) under " · "-joined keys, and its lists of
+    records apart, each with the key that names it: a table cell holds one value, never a
+    mapping or a list of mappings."""
+    flat, lists = {}, []
+    for k, v in record.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, dict):
+            f, sub = _flatten(v, f"{key} · ")
+            flat.update(f)
+            lists += sub
+        elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            lists.append((key, v))
+        else:
+            flat[key] = v
+    return flat, lists
+
+
 def _study_frames(study: str, numbers: dict) -> dict[str, pd.DataFrame]:
     """One study's benchmark numbers as titled tables: its scalars (and flat mappings) as
-    quantity/value rows, each list or mapping of records as a table of its own."""
-    out = {}
-    scalars = {k: v for k, v in numbers.items() if not isinstance(v, (list, dict))}
-    nested = {k: v for k, v in numbers.items() if isinstance(v, dict) and not all(isinstance(x, dict) for x in v.values())}
-    if scalars or nested:
-        flat = {**scalars, **{f"{k} · {kk}": vv for k, v in nested.items() for kk, vv in v.items()}}
+    quantity/value rows, each mapping of records as a table of its own (a record's own
+    mappings as " · "-joined columns) and each list of records as a table of its own."""
+    out, lists = {}, []
+    table_like = {k for k, v in numbers.items() if isinstance(v, dict) and v and all(isinstance(x, dict) for x in v.values())}
+    flat, sub = _flatten({k: v for k, v in numbers.items() if k not in table_like})
+    lists += sub
+    if flat:
         out[f"{study}: measurements"] = pd.DataFrame({"quantity": [_header(k) for k in flat],
                                                      "value": [_measure(v) for v in flat.values()]}).set_index("quantity")
-    for key, rows in numbers.items():
-        if isinstance(rows, list):
-            out[f"{study}: {_header(key)}"] = _frame(rows)
-        elif isinstance(rows, dict) and rows and all(isinstance(x, dict) for x in rows.values()):
-            out[f"{study}: {_header(key)}"] = _frame(rows, "model" if key == "models" else key)
+    for key in table_like:
+        rows = {}
+        for name, record in numbers[key].items():
+            rows[name], sub = _flatten(record)
+            lists += [(f"{key} · {name} · {k}", recs) for k, recs in sub]
+        out[f"{study}: {_header(key)}"] = _frame(rows, "model" if key == "models" else _header(key))
+    for key, recs in lists:
+        out[f"{study}: {_header(key)}"] = _frame(recs)
     return out
 
 

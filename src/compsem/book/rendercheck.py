@@ -16,7 +16,14 @@ Each function reads the executed notebooks (and, where it says so, the Markdown 
 * :func:`impossible_shares` — a share stated as "at least 100 %" (or more than 100 % of
   something): a share of rows is at most 100 %, and "at least 100 %" means "all";
 * :func:`zero_p_values` — a p-value printed as zero ("0.0e+00", "p = 0"): a permutation p-value
-  is at least 1/(n + 1); print it as "< 1/(n + 1)" (:func:`compsem.fmt.p_value`).
+  is at least 1/(n + 1); print it as "< 1/(n + 1)" (:func:`compsem.fmt.p_value`);
+* :func:`container_cells` — a table cell that holds a Python dict, list, tuple or set (or a
+  NumPy/pandas ``repr``): show its items as words (:func:`compsem.labels.cell`), or one column each;
+* :func:`identifier_headers` — a column header, index name or row label that is a name of the
+  code (``n_case``, ``test_spearman``): label it with words and units (:mod:`compsem.labels`).
+
+The two table checks read every table a chapter shows: HTML tables and Markdown (pipe) tables in
+its outputs.
 
 The prose a reader reads is the Markdown with each ``{glue}`` role replaced by the glued value
 (its Markdown for ``{glue:md}``, its plain text otherwise), code and maths left out.
@@ -27,6 +34,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ..labels import is_container, is_identifier
 from .executed import cells as _cells
 from .executed import mime as _mime
 from .executed import notebooks as _notebooks
@@ -34,7 +42,8 @@ from .executed import text as _text
 from .prosecheck import _strip_code_blocks, _strip_html, _Tables
 
 __all__ = ["python_literals", "raw_tex", "nan_cells", "dangling_tables", "impossible_shares", "zero_p_values",
-           "render_check", "rendered_prose"]
+           "container_cells",
+           "identifier_headers", "render_check", "rendered_prose"]
 
 _ROLE = re.compile(r"\{glue(?::([a-z]+))?\}`([^`]+)`")
 # a literal as a reader sees it; "None" only where it stands for a value (after ":", "=", "(" or
@@ -277,8 +286,65 @@ def zero_p_values(executed_dir: Path) -> list[str]:
     return problems
 
 
+_PIPE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+_PIPE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+def _pipe_tables(markdown: str) -> list[dict]:
+    """The pipe tables of a Markdown text in :class:`_Tables`' layout (header rows of ``th``)."""
+    tables, lines = [], markdown.splitlines()
+    for k in range(1, len(lines)):
+        if _PIPE_RULE.match(lines[k]) and _PIPE_ROW.match(lines[k - 1]):
+            def row(line, tag):
+                return [(tag, c.strip().strip("`*")) for c in _PIPE_ROW.match(line).group(1).split("|")]
+            body = []
+            for line in lines[k + 1:]:
+                if not _PIPE_ROW.match(line):
+                    break
+                body.append(row(line, "td"))
+            tables.append({"caption": "", "rows": [row(lines[k - 1], "th"), *body]})
+    return tables
+
+
+def _shown_tables(nb: Path):
+    """(cell index, table number, table) of every table a notebook's outputs show."""
+    for i, kind, text in _outputs(nb):
+        found = (_tables(text) if kind == "text/html" and "<table" in text.lower()
+                 else _pipe_tables(_strip_fences(text)) if kind == "text/markdown" else [])
+        for k, t in enumerate(found, 1):
+            yield i, k, t
+
+
+def container_cells(executed_dir: Path) -> list[str]:
+    """Table cells that show a Python dict, list, tuple or set (``{'steps': 64}``, ``['avx2']``)
+    or a NumPy/pandas ``repr``: a reader reads words (:func:`compsem.labels.cell`)."""
+    problems = []
+    for nb in _notebooks(executed_dir):
+        for i, k, t in _shown_tables(nb):
+            bad = [v for r in t["rows"] for tag, v in r if tag == "td" and is_container(v)]
+            if bad:
+                problems.append(f"{nb.name}: cell {i}, table {k} shows {len(bad)} cell(s) holding Python "
+                                f"containers, e.g. {bad[0][:60]!r}: write the items as words (compsem.labels.cell) "
+                                "or give each its own column")
+    return problems
+
+
+def identifier_headers(executed_dir: Path) -> list[str]:
+    """Column headers, index names and row labels that are names of the code (``n_case``,
+    ``test_spearman``) rather than words: label them (:mod:`compsem.labels`)."""
+    problems = []
+    for nb in _notebooks(executed_dir):
+        for i, k, t in _shown_tables(nb):
+            heads = [v for r in t["rows"] for tag, v in r if tag == "th" and v and is_identifier(v)]
+            for v in dict.fromkeys(heads):
+                problems.append(f"{nb.name}: cell {i}, table {k} has the header {v!r}, a name of the code: "
+                                "label it with words and units (compsem.labels.labelled)")
+    return problems
+
+
 def render_check(executed_dir: Path, book_dir: Path | None = None) -> list[str]:
     """Every check of this module, in order."""
     executed_dir = Path(executed_dir)
     return (python_literals(executed_dir) + raw_tex(executed_dir, book_dir) + nan_cells(executed_dir)
-            + dangling_tables(executed_dir) + impossible_shares(executed_dir) + zero_p_values(executed_dir))
+            + dangling_tables(executed_dir) + impossible_shares(executed_dir) + zero_p_values(executed_dir)
+            + container_cells(executed_dir) + identifier_headers(executed_dir))

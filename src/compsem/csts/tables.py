@@ -15,7 +15,23 @@ from .data import pair_index
 from .metrics import pair_bootstrap_ci, pair_bootstrap_replicates  # noqa: F401  (re-exported)
 from .study import pair_accuracy
 
-__all__ = ["pair_bootstrap_replicates", "pair_bootstrap_ci", "zero_shot_table", "summarise", "mean_pm_std",
+#: Part II's extension of :data:`compsem.labels.LABELS`: the loader's counts, the paper's columns
+#: and the pair tables, as a page's headers and row labels.
+LABELS = {
+    "source": "data set", "n_rows_read": "rows read", "n_unlabelled": "rows without a label (left out)",
+    "n_rows": "rows kept", "n_pairs": "sentence pairs", "n_complete_pairs": "pairs with both conditions",
+    "n_single_rows": "rows left single (partner without a label)",
+    "n_partner_unlabelled": "labelled rows whose partner was left out",
+    "n_unpaired_rows": "rows not in a two-row pair", "n_both_orders": "pairs written in both sentence orders",
+    "n_tied_pairs": "pairs whose two conditions share a label",
+    "n_same_condition": "pairs with one condition twice and two labels",
+    "condition_high": "C-High condition", "condition_low": "C-Low condition", "label_high": "C-High label (1–5)",
+    "label_low": "C-Low label (1–5)", "sentence1": "sentence 1", "sentence2": "sentence 2",
+    "csts_spearman": "C-STS Spearman (×100)", "csts_pearson": "C-STS Pearson (×100)",
+    "stsb_spearman": "STS-B Spearman (×100)", "stsb_pearson": "STS-B Pearson (×100)",
+}
+
+__all__ = ["LABELS", "pair_bootstrap_replicates", "pair_bootstrap_ci", "zero_shot_table", "summarise", "mean_pm_std",
            "with_baseline"]
 
 

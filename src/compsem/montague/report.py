@@ -19,6 +19,7 @@ from .. import measures as M
 from ..fmt import p_value
 from ..encoders import validate_texts
 from ..results import Headline, PlainText, Prose, bootstrap_headline, glue_all, headline_row
+from ..reference import paper_match
 from ..stats import bootstrap, join_names, leader_sentence
 from .data import CATEGORIES, join_phrase, load_vocabulary
 from .metrics import READINGS, TIE_TOL, Rules, non_subsectivity, pair_intersectivity, rules_for, single_intersectivity
@@ -231,8 +232,9 @@ def _single_values(v: SingleView) -> dict:
            "aan_eq_n_lower": int((v.eq6["difference"] < 0).sum()) if len(v.eq6) else np.nan,
            "aan_eq_n_cells": len(v.eq6) if len(v.eq6) else np.nan}
     out.update(_truncation(pd.concat([v.cmp1, v.cmp6]) if len(v.cmp1) else v.cmp1, "single_ref"))
-    keys = {"official (authors' code)": "off", "strings as English writes them": "str",
-            "equations (all four switched)": "eq"}
+    keys = {"official (authors' code)": "off", "test I: word–word distances, as Eq. 3": "ti",
+            "test II: all noun pairs, one mean, as Eq. 6": "tii", "tests II and NI: ≤ instead of <, as Eq. 5 and 7": "strict",
+            "strings as English writes them": "str", "equations (all four switched)": "eq"}
     for row in dec.itertuples():
         if keys.get(row.step):
             out[f"dec_{keys[row.step]}_t{row.table}_max"] = row.max_abs_diff
@@ -240,6 +242,9 @@ def _single_values(v: SingleView) -> dict:
             out[f"dec_{keys[row.step]}_t{row.table}_moved"] = row.moved
     t6 = dec[(dec.table == 6) & dec.step.str.startswith("test I")] if len(dec) else dec
     out["dec_t6_rule"] = float(t6.moved.iloc[0]) if len(t6) else np.nan
+    for key, step in (("ti", "test I"), ("tii", "test II"), ("strict", "tests II and NI")):   # the glossary's reading
+        part = dec[dec.step.str.startswith(step + ":")] if len(dec) else dec
+        out[f"dec_{key}_max_moved"] = float(part.moved.max()) if len(part) else np.nan
     cell_ = lambda col, test: cell(tests, col, model=ref, test=test)   # noqa: E731
     out.update({"n_perm_used": v.n_perm, "perm_p_an_ref": cell_("perm_p", "single_AN"),
                 "perm_p_aan_ref": cell_("perm_p", "single_AAN"), "chi2_p_aan_ref": cell_("chi2_p", "single_AAN"),
@@ -321,12 +326,33 @@ def _nonsub_values(v: NonsubView) -> dict:
                 "ns_perm_p_ref": cell(v.tests, "perm_p", model=ref) if ref else np.nan,
                 "ns_perm_p_text": PlainText(_p_text(cell(v.tests, "perm_p", model=ref) if ref else np.nan)),
                 "ns_gap_ref": float(d.loc[ref, "gap (non-sub − sub)"]) if ref else np.nan,
-                "ns_relation": relation("nonsub", r.reading)})
+                "ns_relation": relation("nonsub", r.reading),
+                "ns_stand_ins": Prose(stand_in_sentence(v.comparison, ref) or "No other model of this run has a row "
+                                      "in the paper's Table 8.")})
     spread = score_spread(v.scores.score.to_numpy(), r.vocab)
     out.update({"ns_within_sd": spread["within_sd"], "ns_between_sd": spread["between_sd"],
                 "ns_class_order": Prose(class_order_sentence(v.scores, what="mean consistency",
                                                              n_boot=v.params["n_boot"], seed=v.params["seed"]))})
     return out
+
+
+def stand_in_sentence(comparison: pd.DataFrame, ref: str | None, *, n: int = 2) -> str:
+    """Each model of ``comparison`` (a :func:`~compsem.montague.reproduce.beside_paper` frame)
+    other than ``ref`` beside the paper's row it stands for: its ``n`` largest gaps, ours against
+    the paper's printed cell, and whether it runs the paper's very weights (``paper_models``'s
+    ``same_model``). Empty when there is no such model."""
+    parts = []
+    for model, rows in comparison.groupby("model", sort=False) if len(comparison) else ():
+        if model == ref:
+            continue
+        hit = paper_match("montague", model) or {}
+        same = str(hit.get("same_model", "")).lower() == "true"
+        top = rows.assign(gap=rows["difference"].abs()).dropna(subset=["gap"]).nlargest(n, "gap")
+        gaps = "; ".join(f"{r.category}: {r.ours:.3f} against {r.paper:.4f}" for r in top.itertuples())
+        kind = "the same weights as" if same else "a stand-in for"
+        parts.append(f"`{model}`, {kind} the paper's {rows['paper_model'].iloc[0]}, is furthest from the paper's row "
+                     f"in {gaps}.")
+    return " ".join(parts)
 
 
 _VALUES = {PhrasesView: _phrases_values, SingleView: _single_values, PairsView: _pairs_values,

@@ -18,6 +18,7 @@ import pandas as pd
 from .. import claims
 from .. import measures as M
 from ..fmt import number
+from ..labels import labelled
 from ..results import Prose, save_table
 from ..stats import leader_sentence
 from .metrics import CELLS, EPS_MODES, eps_label, geometry, ned_check
@@ -26,7 +27,7 @@ from .beside import cells_beside_paper, fmt_ci, ned_paper_check, paper_name, raw
 from .plots import plot_cells_summary, plot_norm_ratios, plot_position_histograms
 from .datachapter import DataChapter  # chapter 10 (re-exported)
 from .study import STUDY, OperatorRun
-from .tables import (c4_table, ci, cells_table, eps_modes_table, geometry_samples, geometry_table, norm_ratio_stats,
+from .tables import (LABELS, c4_table, ci, cells_table, eps_modes_table, geometry_samples, geometry_table, norm_ratio_stats,
                      raw_scores_table, union_table)
 
 __all__ = ["DataChapter", "OverlapChapter", "DifferenceChapter", "UnionChapter", "cell_measures", "ranking_sentence"]
@@ -54,8 +55,8 @@ def _paper(name: str) -> pd.DataFrame:
 
 
 def _regions(geo: pd.DataFrame, order: Sequence[str]) -> pd.DataFrame:
-    return geo.assign(pct=[fmt_ci(*r) for r in geo[["pct", "low", "high"]].to_numpy()]).pivot(
-        index="model", columns="region", values="pct")[list(order)]
+    return labelled(geo.assign(pct=[fmt_ci(*r) for r in geo[["pct", "low", "high"]].to_numpy()]).pivot(
+        index="model", columns="region", values="pct")[list(order)], LABELS)
 
 
 class _OperatorChapter:
@@ -332,7 +333,7 @@ class UnionChapter(_OperatorChapter):
         c6["expected region"] = c6["norm_case"].map({"comparable": "between", "a_larger": "near A", "b_larger": "near B"})
         self.c6_tab = c6.copy()
         c6["% in expected region"] = [fmt_ci(*r) for r in c6[["pct_expected", "low", "high"]].to_numpy()]
-        return c6.pivot(index="model", columns="norm_case", values=["n_case", "% in expected region"])
+        return labelled(c6.pivot(index="model", columns="norm_case", values=["n_case", "% in expected region"]), LABELS)
 
     def save(self) -> None:
         prov = self._prov()

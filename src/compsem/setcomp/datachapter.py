@@ -8,11 +8,13 @@ import numpy as np
 import pandas as pd
 
 from .. import claims
+from ..labels import label
 from ..reference import paper_table
 from ..results import save_table
 from .data import QUINTUPLE_COLUMNS, SAMPLES_PER_QUINTUPLE, unique_texts
 from .plots import plot_filter
 from .study import STUDY, DataRun
+from .tables import LABELS
 
 __all__ = ["DataChapter", "CLAIMS", "check_claims"]
 
@@ -41,7 +43,8 @@ class DataChapter:
 
     def example(self) -> pd.DataFrame:
         q = self.run.quintuples
-        return q.iloc[[0]][["id"] + list(QUINTUPLE_COLUMNS)].T.rename(columns={0: "example quintuple"})
+        ex = q.iloc[[0]][["id"] + list(QUINTUPLE_COLUMNS)].T.rename(columns={0: "example quintuple"})
+        return ex.rename(index=lambda k: label(k, LABELS))
 
     def lengths(self) -> pd.DataFrame:
         """Word counts per role and each fusion's length over its two sources' (the budget is 0.5)."""
@@ -53,14 +56,19 @@ class DataChapter:
                            ratio_hi=float(ratio.quantile(0.95)))
         stats = words.describe().T[["mean", "std", "min", "max"]].round(1)
         stats.loc["fusion length / sources' length"] = ratio.describe()[["mean", "std", "min", "max"]].round(2)
-        return stats
+        stats.index = [f"{label(k, LABELS)}, words" if k in words else k for k in stats.index]
+        return stats.rename(columns={"std": "s.d."})
 
     def sizes(self) -> pd.DataFrame:
         """Samples per operator, ours and the paper's (Section 5)."""
         rep, tables = self.run.filter, self.run.tables
         ref = paper_table(STUDY, "dataset").set_index("quantity")["value"]
         self.values.update(pass_rate=100 * rep.pass_rate, n_pass=rep.n_pass, filter_name=", ".join(rep.encoders),
-                           paper_pass_rate=float(100 * ref["difference_samples"] / 6 / ref["overlap_samples"]))
+                           paper_pass_rate=float(100 * ref["difference_samples"] / 6 / ref["overlap_samples"]),
+                           paper_overlap=int(ref["overlap_samples"]), paper_union=int(ref["union_samples"]),
+                           paper_union_expected=SAMPLES_PER_QUINTUPLE["union"] * int(ref["overlap_samples"]),
+                           paper_union_short=SAMPLES_PER_QUINTUPLE["union"] * int(ref["overlap_samples"])
+                           - int(ref["union_samples"]))
         self.values.update(samples_min=min(len(t) for t in tables.values()),
                            samples_max=max(len(t) for t in tables.values()))
         self._sizes = pd.DataFrame({

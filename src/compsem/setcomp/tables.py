@@ -18,8 +18,18 @@ from ..stats import bootstrap
 from .metrics import (CELLS, EPS_MODES, criterion_deltas, eps_label, epsilon_grids, grid_cells_per_sample,
                       grid_fraction, raw_scores)
 
-__all__ = ["ci", "cells_table", "c4_table", "deltas_table", "raw_scores_table", "geometry_table", "union_table",
+__all__ = ["LABELS", "ci", "cells_table", "c4_table", "deltas_table", "raw_scores_table", "geometry_table", "union_table",
            "geometry_samples", "eps_modes_table", "norm_ratio_stats"]
+
+
+#: Part I's extension of :data:`compsem.labels.LABELS`: the quintuple's roles as the paper writes
+#: them, the regions of the plane and the norm cases of C6, as a page's headers.
+LABELS = {"s_prev": "S_prev (sentence before)", "s_curr": "S_curr (middle sentence)",
+          "s_next": "S_next (sentence after)", "s1": "S1 (fusion of S_prev and S_curr)",
+          "s2": "S2 (fusion of S_curr and S_next)", "region": "where the projection falls",
+          "between": "between A and B (%)", "near_a": "near A (%)", "near_b": "near B (%)", "outside": "outside (%)",
+          "norm_case": "norms of A and B", "n_case": "samples", "a_larger": "A larger", "b_larger": "B larger",
+          "comparable": "comparable"}
 
 
 def ci(values, *, n_boot: int = 1000, seed: int = 0, scale: float = 1.0) -> tuple[float, float, float]:

@@ -109,3 +109,30 @@ def test_a_missing_quantity_reads_not_measured_but_a_nan_stays_visible():
     assert t.loc["b", "y"] == "not measured" and t.loc["b", "x"] == "nan" and t.loc["a", "y"] == "2.25"
     t = appendix._frame([{"x": 1.5}, {"x": 3.0, "z": True}])
     assert t["z"].tolist() == ["not measured", "yes"]
+
+
+def test_nested_benchmark_records_become_columns_and_tables_never_python_containers():
+    from compsem.labels import is_container
+
+    bench = {"studies": {"x": {"machine_at_start": {"cpu_flags": ["avx2", "avx512f"], "cores": 2},
+                               "fill": {"arms": "a against b", "runs": [{"path": "unsorted", "repeat": 0}]},
+                               "packing": {"cross": {"config": "c/mse", "steps": {"steps": 64, "blocks": 4},
+                                                     "rates": [121.35, 116.86],
+                                                     "runs": [{"path": "padded", "examples_per_s": 122.16}]}}}}}
+    t = appendix.bench_tables(bench)
+    assert list(t) == ["software and platform of the benchmark run", "x: measurements", "x: packing", "x: fill · runs",
+                       "x: packing · cross · runs"]
+    m = t["x: measurements"]["value"]
+    assert m["machine at start · cpu flags"] == "avx2, avx512f" and m["fill · arms"] == "a against b"
+    p = t["x: packing"]
+    assert p.index.name == "packing" and p.loc["cross", "steps · steps"] == "64" and p.loc["cross", "steps · blocks"] == "4"
+    assert p.loc["cross", "rates"] == "121, 117"          # a list of rates as words, none from 100 up
+    assert t["x: fill · runs"].to_dict("records") == [{"path": "unsorted", "repeat": "0"}]
+    assert t["x: packing · cross · runs"].to_dict("records") == [{"path": "padded", "examples per second": "122"}]
+    cells = [v for df in t.values() for v in df.astype(str).to_numpy().ravel()]
+    assert not [v for v in cells if is_container(v)]
+
+
+def test_a_record_key_that_is_an_identifier_is_shown_in_words():
+    t = appendix._frame({"gpu_default": {"x": 1.0}, "GPU, bf16": {"x": 2.0}}, "path")
+    assert list(t.index) == ["gpu default", "GPU, bf16"]

@@ -8,7 +8,8 @@ import pytest
 
 from compsem.book import paperscale
 from compsem.studies import STUDIES
-from compsem.book.paperscale import _makespan, gpu_speedup, page_values, paper_scale_summary, size_rule_check
+from compsem.book.paperscale import (_makespan, gpu_speedup, page_values, paper_scale_summary, rate_notes,
+                                     size_rule_check, train_speedup)
 from compsem.errors import DataError
 from compsem.reference import published_table
 
@@ -36,12 +37,65 @@ def test_the_published_table_cites_its_source_and_names_the_reference_weights():
         published_table("no-such-table")
 
 
-def test_the_speedup_is_the_published_gpu_rate_over_the_benchmarked_cpu_rate(tmp_path):
+def test_without_a_gpu_record_the_speedup_is_the_published_gpu_rate_over_the_benchmarked_cpu_rate(tmp_path):
     bench = tmp_path / "results.json"
     bench.write_text(json.dumps({"encode": {"sbert-mini": {"encoded_per_s_cold": 200.0}}}))
-    got = gpu_speedup(bench)
+    got = gpu_speedup(bench, gpu=tmp_path / "no-gpu.json")
     assert got["gpu_rate"] == 14200.0 and got["cpu_rate"] == 200.0 and got["speedup"] == pytest.approx(71.0)
+    assert (got["source"], got["gpu"]) == ("published", "V100")
     assert gpu_speedup(tmp_path / "none.json")["speedup"] is None   # no benchmark: no estimate
+
+
+def _records(tmp_path, gpu_runs=True):
+    bench, gpu = tmp_path / "results.json", tmp_path / "gpu.json"
+    bench.write_text(json.dumps({"encode": {"sbert-mini": {"encoded_per_s_cold": 200.0}},
+                                 "studies": {"x": {"results": [
+                                     {"config": "a", "path": "fp32", "examples_per_s": 100.0},
+                                     {"config": "a", "path": "fast", "examples_per_s": 900.0},   # not fp32
+                                     {"config": "b", "path": "fp32", "examples_per_s": 300.0},
+                                     {"config": "c", "path": "fp32", "examples_per_s": 50.0}]}}}))   # no GPU run
+    runs = {"a fp32": {"examples_per_s": 1000.0}, "a bf16": {"examples_per_s": 5.0},
+            "b fp32": {"examples_per_s": 2000.0}} if gpu_runs else {}
+    gpu.write_text(json.dumps({"machine": {"gpu": "Card X"}, "encode": {"gpu_default": {"texts_per_s": 8000.0}},
+                               "studies": {"x": {"runs": runs}}}))
+    return bench, gpu
+
+
+def test_a_gpu_record_gives_the_measured_encoding_rate_and_names_the_gpu(tmp_path):
+    bench, gpu = _records(tmp_path)
+    got = gpu_speedup(bench, gpu=gpu)
+    assert (got["gpu_rate"], got["speedup"], got["gpu"], got["source"]) == (8000.0, 40.0, "Card X", "measured")
+    assert got["published_speedup"] == pytest.approx(14200 / 200)
+
+
+def test_the_fine_tuning_factor_is_measured_on_the_configurations_both_records_ran(tmp_path):
+    bench, gpu = _records(tmp_path)
+    got = train_speedup(bench, gpu=gpu)
+    # a and b on both: GPU mean (1000 + 2000) / 2 = 1500, CPU mean (100 + 300) / 2 = 200
+    assert got["configs"] == ["a", "b"] and got["speedup"] == pytest.approx(7.5)
+    note = rate_notes(gpu_speedup(bench, gpu=gpu), got)["train_note"]
+    assert "1,000–2,000 examples per second" in note and "100–300" in note and "7.5×" in note
+    assert "assumed" not in note
+
+
+def test_without_a_measured_fine_tuning_rate_the_encoding_factor_is_labelled_assumed(tmp_path):
+    bench, gpu = _records(tmp_path, gpu_runs=False)
+    assert train_speedup(bench, gpu=gpu)["speedup"] is None
+    notes = rate_notes(gpu_speedup(bench, gpu=gpu), train_speedup(bench, gpu=gpu))
+    assert "*assumed* to gain the encoding factor (40×)" in notes["train_note"]
+    assert "Card X" in notes["gpu_note"] and "8,000 texts per second" in notes["gpu_note"]
+
+
+def test_fine_tuning_hours_use_the_fine_tuning_factor_not_the_encoding_one(tmp_path, monkeypatch):
+    from compsem.faces import PaperRun
+    from compsem.work import WorkUnit
+
+    bench, gpu = _records(tmp_path)
+    unit = WorkUnit(kind="train", spec="m", key="k", study="x", count=1, cost_s=3600.0 * 15, size_gb=0.09)
+    monkeypatch.setattr(paperscale, "paper_runs", lambda: {"x": PaperRun("50_x_y.ipynb")})
+    monkeypatch.setattr(paperscale, "planned_work", lambda *a, **kw: ("x", [unit]))
+    (row,) = paperscale.paper_scale_table(bench=bench, gpu=gpu).to_dict("records")
+    assert row["gpu_hours"] == pytest.approx(15 / 7.5)       # not 15 / 40, the encoding factor
 
 
 def test_the_size_rule_is_checked_against_the_published_rates():
@@ -56,6 +110,7 @@ def test_the_page_values_name_the_model_the_size_rule_misses_most():
     rule = pd.DataFrame({"model": ["a", "b", "c"], "ratio": [1.0, 0.5, 1.25]})
     summary = pd.DataFrame({"study": ["s"], "hours_on_1_gpus": [2.0], "hours_on_16_gpus": [0.25]})
     v = page_values({"speedup": 30.0, "gpu_rate": 300.0, "cpu_rate": 10.0}, summary, rule)
+    assert (v["memory_infer"], v["memory_train"]) == (1.2, 4.0)
     assert v["rule_worst_model"] == "b" and v["rule_low"] == 0.5 and v["rule_off"] == 2.0
     assert v["rule_worst"] == 1.25           # among a and c: max(1.25, 1 / 1.0)
     assert v["s_hours_1"] == 2.0 and v["s_hours_16"] == 0.25

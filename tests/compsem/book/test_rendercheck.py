@@ -93,3 +93,38 @@ def test_an_admonitions_text_is_prose_too(book):
 def test_inline_maths_over_a_line_break_is_maths(book):
     (book / "book" / "ex.md").write_text("Then $\\lambda + \\cos(a, b)\n   = 0.5 - \\tfrac{1}{2} \\approx 0$, so.\n")
     assert _check(book) == []
+
+
+@pytest.mark.parametrize("table, expected", [
+    ("<table><tr><th>quantity</th><th>value</th></tr><tr><td>steps</td><td>{'steps': 64, 'blocks': 4}</td></tr>"
+     "</table>", "cell 5, table 1 shows 1 cell(s) holding Python containers, e.g. \"{'steps': 64, 'blocks': 4}\""),
+    ("<table><tr><th>machine</th><th>flags</th></tr><tr><td>EPYC</td><td>['avx2', 'avx512f']</td></tr></table>",
+     "cell 5, table 1 shows 1 cell(s) holding Python containers, e.g. \"['avx2', 'avx512f']\""),
+    ("<table><tr><th>model</th><th>n_case</th></tr><tr><td>bow</td><td>3</td></tr></table>",
+     "cell 5, table 1 has the header 'n_case', a name of the code"),
+    # a pandas table whose index name is an identifier (the second header row)
+    ("<table><thead><tr><th></th><th>samples</th></tr><tr><th>norm_case</th><th></th></tr></thead>"
+     "<tbody><tr><th>comparable</th><td>4</td></tr></tbody></table>",
+     "cell 5, table 1 has the header 'norm_case', a name of the code"),
+])
+def test_a_table_for_code_not_people_is_named(book, table, expected):
+    _nb(book / "executed" / "90_page.ipynb", CLEAN + [_code(_html(table))])
+    problems = _check(book)
+    assert len(problems) == 1 and problems[0].startswith(f"90_page.ipynb: {expected}"), problems
+
+
+def test_a_markdown_table_in_an_output_is_read_too(book):
+    md = "| model | train_pairs |\n| --- | --- |\n| bow | ['a', 'b'] |\n"
+    _nb(book / "executed" / "90_page.ipynb", CLEAN + [_code(_md_out(md))])
+    assert _check(book) == [
+        "90_page.ipynb: cell 5, table 1 shows 1 cell(s) holding Python containers, e.g. \"['a', 'b']\": write the "
+        "items as words (compsem.labels.cell) or give each its own column",
+        "90_page.ipynb: cell 5, table 1 has the header 'train_pairs', a name of the code: label it with words and "
+        "units (compsem.labels.labelled)"]
+
+
+def test_words_intervals_and_notation_in_a_table_pass(book):
+    table = ("<table><tr><th>model</th><th>test Spearman (×100)</th><th>D_rel</th></tr>"
+             "<tr><td>bi/mse</td><td>61.3 [59.0, 63.5]</td><td>[2.2, 5.9]</td></tr></table>")
+    _nb(book / "executed" / "90_page.ipynb", CLEAN + [_code(_html(table))])
+    assert _check(book) == []

@@ -154,3 +154,16 @@ def test_the_papers_cells_keep_their_printed_digits():
     assert want == 0.5595
     html = mt.report.styled(mt.report.by_class(paper8, value="value"), 4).to_html()
     assert "0.5595" in html and "0.5600" not in html
+
+
+def test_a_stand_in_model_is_named_with_its_largest_gaps_to_the_papers_row():
+    from compsem.montague.report import stand_in_sentence
+
+    c = pd.DataFrame({"model": ["sbert-mini"] * 2 + ["glove-50d"] * 3, "category": ["A", "S-I", "A", "S-I", "S-NI"],
+                      "ours": [0.9, 0.1, 0.75, 1 / 3, 0.5], "paper": [0.5, 0.6, 0.2777, 0.6060, 0.49],
+                      "paper_model": ["MiniLM"] * 2 + ["GloVe"] * 3})
+    c["difference"] = c.ours - c.paper
+    # the reference model is left out however far it is; glove-50d's gaps: A 0.4723, S-I 0.2727, S-NI 0.01
+    assert stand_in_sentence(c, "sbert-mini") == ("`glove-50d`, a stand-in for the paper's GloVe, is furthest from "
+                                                  "the paper's row in A: 0.750 against 0.2777; S-I: 0.333 against 0.6060.")
+    assert stand_in_sentence(c[c.model == "sbert-mini"], "sbert-mini") == ""

@@ -24,6 +24,9 @@ def test_data_view_counts_both_filter_rules():
     assert rules["difference samples (ours)"].tolist() == [0, 36]
     assert rules["passing units implied by the paper's 79,824"].tolist() == [13304, 26608]
     assert glued_names("10_setcomp_data.ipynb") <= set(ch.values)
+    # the paper's union count beside two union samples per overlap sample: 2 x 37,292 = 74,584 = 74,582 + 2
+    assert (ch.values["paper_union_expected"], ch.values["paper_union"], ch.values["paper_union_short"]) == (
+        74584, 74582, 2)
 
 
 def test_fusion_lengths_over_their_sources_by_hand():
@@ -36,4 +39,5 @@ def test_fusion_lengths_over_their_sources_by_hand():
     # s1 / (prev + curr): 2/4, 1/4; s2 / (curr + next): 1/6, 2/2
     ratios = [0.5, 0.25, 1 / 6, 1.0]
     assert ch.values["ratio_mean"] == pytest.approx(np.mean(ratios))
-    assert stats.loc["s1", "mean"] == 1.5 and stats.loc["fusion length / sources' length", "max"] == 1.0
+    assert stats.loc["S1 (fusion of S_prev and S_curr), words", "mean"] == 1.5
+    assert stats.loc["fusion length / sources' length", "max"] == 1.0
