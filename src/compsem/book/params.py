@@ -133,6 +133,9 @@ def parse_value(text: str, name: str = "value") -> Any:
         return json.loads(text)
     except json.JSONDecodeError:
         return text
+    except ValueError:   # Python's limit on the digits of an integer (4,300)
+        raise ParameterError(f"parameter {name!r} is a number of {len(text.strip()):,} digits: no chapter takes such "
+                             "a value") from None
     except RecursionError:
         raise ParameterError(f"parameter {name!r} is nested more than {MAX_DEPTH} levels deep: no chapter takes "
                              "such a value") from None
