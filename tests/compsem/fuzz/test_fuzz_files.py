@@ -5,8 +5,10 @@ writes its file into a fresh temporary folder, never into the repository."""
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -38,8 +40,13 @@ notebook = st.one_of(json_value, st.fixed_dictionaries({"cells": st.one_of(st.li
 PARAMS_CELL = {"cell_type": "code", "metadata": {"tags": ["parameters"]}, "source": "n = 3\n"}
 
 
+#: One folder for this process's examples, removed at exit.
+_BASE = Path(tempfile.mkdtemp(prefix="compsem-fuzz-"))
+atexit.register(shutil.rmtree, _BASE, ignore_errors=True)
+
+
 def _tmp() -> Path:
-    return Path(tempfile.mkdtemp(prefix="compsem-fuzz-"))
+    return Path(tempfile.mkdtemp(dir=_BASE))
 
 
 @fuzz(notebook, examples=[({"cells": [None]},), ({"cells": [{"cell_type": "code", "metadata": {"tags": 3}}]},),
