@@ -7,7 +7,7 @@ pair test and non-subsectivity — as the best of ``repeats`` runs, and the clas
 their bootstrap intervals and permutation tests. ``quick`` uses the two models that need no
 neural encoder (glove-50d, bow). ``encode_backends`` measures ``sbert-mini`` in torch against
 ONNX Runtime fp32 on a fixed sample of chapter 30's phrases (2,000; 500 when ``quick``),
-interleaved in this process (:func:`compsem.encoders.onnx.compare_backends`).
+interleaved in this process (:func:`compsem.encoders.onnxbench.compare_backends`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def run(quick: bool = False) -> dict:
     from compsem import montague as mt
     from compsem import resolve_models
     from compsem.encoders import get_encoder
-    from compsem.encoders.onnx import compare_backends
+    from compsem.encoders.onnxbench import compare_backends
 
     models = ["glove-50d", "bow"] if quick else resolve_models("panel")
     repeats = 2 if quick else 3

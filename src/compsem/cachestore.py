@@ -102,8 +102,9 @@ class EmbeddingCache:
 
     _CHUNK = 500  # keys per SELECT (SQLite's host-parameter limit is far above)
 
-    def __init__(self, path: str | Path | None = None, *, readonly: bool | None = None):
+    def __init__(self, path: str | Path | None = None, *, readonly: bool | None = None, overlay: bool = True):
         self.path = Path(path) if path else _default_path()
+        self._use_overlay = overlay                    # False: this file alone (``cache verify``/``clear``)
         self.private = self.path.parent.resolve() == overlay_dir().resolve()
         if self.private:                               # checked at every open, created 0700
             private_folder(self.path.parent, create=not readonly)
@@ -162,6 +163,8 @@ class EmbeddingCache:
                 raise CacheError(f"the read-only embedding cache {self.path} cannot be read ({last}); ask its owner "
                                  "to make it readable, or set COMPSEM_CACHE to a folder of your own")
         where = overlay_path()
+        if not self._use_overlay:
+            return
         try:
             if where.resolve() != self.path.resolve():
                 self.overlay = EmbeddingCache(where, readonly=False)

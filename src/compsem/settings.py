@@ -17,8 +17,8 @@ from pathlib import Path
 
 from .errors import SettingError
 
-__all__ = ["SETTINGS", "Setting", "setting", "check_text", "whole_number", "MAX_SPEC_CHARS", "MAX_PATH_CHARS",
-           "redact_url", "scrub"]
+__all__ = ["SETTINGS", "Setting", "setting", "check_text", "whole_number", "user_path", "MAX_SPEC_CHARS",
+           "MAX_PATH_CHARS", "redact_url", "scrub"]
 
 #: The longest model spec accepted (a local path and its options fit easily).
 MAX_SPEC_CHARS = 1024
@@ -120,7 +120,32 @@ def check_text(value: str, *, what: str, limit: int, form: str) -> str:
                            f"({form})")
     if any(c in value for c in "\x00\n\r"):
         raise SettingError(f"{what} {shown!r} holds a NUL or line-break character ({form})")
+    if not _encodable(value):
+        raise SettingError(f"{what} {ascii(shown)} holds text that is not valid Unicode (a lone surrogate) ({form})")
     return value
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def user_path(text: str, *, what: str) -> Path:
+    """``Path(text)`` with a leading ``~`` or ``~user`` expanded; a :class:`SettingError` naming
+    ``what`` when the text is not valid Unicode or names a home that does not exist (Python's
+    own ``RuntimeError``/``UnicodeEncodeError`` never escape)."""
+    if not _encodable(text) or "\x00" in text:
+        raise SettingError(f"{what} {ascii(text[:80])} holds a lone surrogate or a NUL: give a path in UTF-8")
+    try:
+        return Path(text).expanduser()
+    except RuntimeError:   # "~nosuchuser/..." or no HOME at all
+        user = text[1:].split("/", 1)[0]
+        raise SettingError(f"{what} {text[:80]!r} starts with '~{user}', and "
+                           f"{'user ' + repr(user) + ' has no' if user else 'this process has no'} home folder "
+                           "here: give the path in full") from None
 
 
 def whole_number(text: str, *, what: str, low: int, high: int, form: str) -> int:
@@ -162,7 +187,11 @@ def setting(name: str, environ=None):
         if not raw.strip().lower().startswith(("http://", "https://")):
             raise _bad(name, raw)
         return raw.strip()
-    path = Path(raw).expanduser()
+    try:
+        path = user_path(raw, what=name)
+    except SettingError:
+        raise _bad(name, ascii(raw)[1:-1] if not _encodable(raw) else raw,
+                   "not valid Unicode" if not _encodable(raw) else "its '~' names no home folder here") from None
     if s.kind == "folder" and path.exists() and not path.is_dir():
         raise _bad(name, raw, "it is a file")
     if s.kind == "file" and path.is_dir():

@@ -46,8 +46,10 @@ OPENAI_DEFAULT_URL = "https://api.openai.com/v1"
 
 
 def _loopback(host: str) -> bool:
-    host = host.lower().rstrip(".")
-    if host == "localhost" or host.endswith(".localhost"):
+    """Only the literal ``localhost``, 127.0.0.0/8 and ::1: a name such as ``evil.localhost``
+    is whatever a resolver makes of it, and is not trusted with a key over plain http."""
+    host = host.lower()
+    if host == "localhost":
         return True
     try:
         return ipaddress.ip_address(host).is_loopback

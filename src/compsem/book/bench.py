@@ -21,7 +21,8 @@ from pathlib import Path
 
 from ..cache import EmbeddingCache, embed, last_stats, text_key
 from ..encoders import get_encoder
-from ..encoders.onnx import backends_used, compare_backends
+from ..encoders.onnx import backends_used
+from ..encoders.onnxbench import compare_backends
 from ..paths import repo_root
 from ..studies import STUDIES
 from .machine import this_machine
@@ -112,7 +113,7 @@ def cache_overhead(n: int = 10_000, dims=(384, 4096), chunk_size: int = 1024) ->
 
 def encode_backends(n: int = 1000, *, rounds: int = 4, spec: str = "sbert-mini") -> dict:
     """torch against ONNX Runtime fp32 on ``n`` benchmark sentences, interleaved in this process
-    (:func:`compsem.encoders.onnx.compare_backends`); a study's benchmark adds its own texts
+    (:func:`compsem.encoders.onnxbench.compare_backends`); a study's benchmark adds its own texts
     (Part III: chapter 30's phrases) under its ``encode_backends``."""
     return {"sentences": compare_backends(get_encoder(spec), _sentences(n), rounds=rounds)}
 

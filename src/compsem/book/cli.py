@@ -14,6 +14,7 @@ from ..encoders import models_table
 from ..errors import BrokenCacheError, CacheError, CompsemError
 from ..fmt import plural
 from ..paths import cache_dir, repo_root
+from ..store import can_write
 from .bench import run_all
 from .extra import install_sbert_l
 from .plan import plan
@@ -81,9 +82,15 @@ def _cmd_cache(args) -> int:
 
 
 def _cache_action(args, path, *, overlay: bool) -> int:
+    """One file alone (never through another: a damaged overlay is reported and moved as the
+    overlay, a read-only shared cache is reported as read-only and never moved or changed)."""
     name = "overlay" if overlay else "cache"
     try:
-        store = EmbeddingCache(path)
+        store = EmbeddingCache(path, overlay=False)
+        if store.readonly and args.action == "clear":
+            print(f"the embedding {name} {path} is read-only (shared, or not yours): left as it is; "
+                  "your own new vectors go to your overlay")
+            return 0
         if args.action == "verify":
             problems = store.integrity()
             n, checked, bad = store.verify()
@@ -92,19 +99,25 @@ def _cache_action(args, path, *, overlay: bool) -> int:
     except BrokenCacheError as exc:
         if args.action == "verify":
             print(f"{path}: damaged, not a usable database ({exc.cause}); "
-                  "`python -m compsem cache clear` moves it aside")
+                  + ("`python -m compsem cache clear` moves it aside" if can_write(path) else
+                     "it is read-only to you: ask its owner to run `python -m compsem cache clear`"))
             return 1
         if args.action != "clear":
             raise
+        if not can_write(path):      # never moved aside by someone who cannot write it
+            print(f"the embedding {name} {path} is not a usable database ({exc.cause}), and it is read-only to you: "
+                  "left as it is; ask its owner to run `python -m compsem cache clear`")
+            return 1
         moved = EmbeddingCache.move_aside(path)
         print(f"the embedding {name} {path} was not a usable database ({exc.cause}): moved it to {moved}; "
               f"a new one starts at {path}")
-        EmbeddingCache(path)
+        EmbeddingCache(path, overlay=False)
         return 0
     if args.action == "clear":
         print(f"removed {n} cached vectors from {store.path}")
     elif args.action == "verify":
-        print(f"{store.path}: {n} vectors, {checked} with a checksum, {bad} damaged"
+        ro = " (read-only: used as it is)" if store.readonly else ""
+        print(f"{store.path}{ro}: {n} vectors, {checked} with a checksum, {bad} damaged"
               + (" (they are re-encoded when next asked for)" if bad else ""))
         if problems:
             shown = "; ".join(problems[:3]) + (" …" if len(problems) > 3 else "")

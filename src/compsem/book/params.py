@@ -78,10 +78,9 @@ def find_notebook(notebook: str | Path) -> Path:
         why = f"its name ends in {nb.suffix or 'no suffix'!r}, not '.ipynb'"
     else:
         try:
-            if not isinstance(json.loads(nb.read_text(encoding="utf-8")).get("cells"), list):
-                why = "it holds no list of cells"
-        except (ValueError, AttributeError, RecursionError):
-            why = "it is not notebook JSON"
+            _cells(nb)
+        except NotANotebookError as exc:
+            why = exc.args[0]
     if why:
         raise NotANotebookError(f"{notebook} is not a Jupyter notebook ({why}): name a chapter such as "
                                 "notebooks/00_toolkit.ipynb")
@@ -133,6 +132,9 @@ def parse_value(text: str, name: str = "value") -> Any:
         return json.loads(text)
     except json.JSONDecodeError:
         return text
+    except ValueError:   # Python's limit on the digits of an integer (4,300)
+        raise ParameterError(f"parameter {name!r} is a number of {len(text.strip()):,} digits: no chapter takes such "
+                             "a value") from None
     except RecursionError:
         raise ParameterError(f"parameter {name!r} is nested more than {MAX_DEPTH} levels deep: no chapter takes "
                              "such a value") from None
@@ -147,13 +149,50 @@ def parameters_of(notebook: str | Path) -> dict[str, Any]:
     return {k: v.get("default") for k, v in params.items()}
 
 
+def _cells(notebook: Path) -> list:
+    """The notebook's cells; a :class:`NotANotebookError` (the reason only) when the file is not
+    UTF-8 notebook JSON with a list of cells."""
+    try:
+        cells = json.loads(Path(notebook).read_text(encoding="utf-8")).get("cells")
+    except (ValueError, AttributeError, RecursionError):
+        raise NotANotebookError("it is not notebook JSON") from None
+    if not isinstance(cells, list):
+        raise NotANotebookError("it holds no list of cells")
+    return cells
+
+
 def _parameters_source(notebook: str | Path) -> str:
-    nb = json.loads(Path(notebook).read_text(encoding="utf-8"))
-    cell = next((c for c in nb.get("cells", []) if c.get("cell_type") == "code"
-                 and "parameters" in c.get("metadata", {}).get("tags", [])), None)
-    if cell is None:
-        return ""
-    return cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+    """The source of the first code cell tagged ``parameters`` ("" when none); a
+    :class:`NotANotebookError` naming the notebook and the cell when its structure is not
+    nbformat's (a cell that is not an object, tags that are not a list of strings, a source
+    that is not text or a list of text, text that is not valid Unicode)."""
+    name = Path(notebook).name
+    try:
+        cells = _cells(Path(notebook))
+    except NotANotebookError as exc:
+        raise NotANotebookError(f"{name} is not a Jupyter notebook ({exc.args[0]})") from None
+    for i, c in enumerate(cells):
+        if not isinstance(c, dict):
+            raise NotANotebookError(f"{name}: cell {i} is {type(c).__name__}, not a cell object")
+        meta = c.get("metadata", {})
+        tags = meta.get("tags", []) if isinstance(meta, dict) else None
+        if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+            raise NotANotebookError(f"{name}: cell {i} has tags {json.dumps(tags)[:60]}, not a list of strings")
+        if c.get("cell_type") != "code" or "parameters" not in tags:
+            continue
+        source = c.get("source", "")
+        if isinstance(source, list) and all(isinstance(x, str) for x in source):
+            source = "".join(source)
+        if not isinstance(source, str):
+            raise NotANotebookError(f"{name}: the parameters cell (cell {i}) has a source of "
+                                    f"{type(source).__name__}, not text")
+        try:
+            source.encode("utf-8")
+        except UnicodeEncodeError:
+            raise NotANotebookError(f"{name}: the parameters cell (cell {i}) holds text that is not valid Unicode "
+                                    "(a lone surrogate)") from None
+        return source
+    return ""
 
 
 def parameter_defaults(notebook: str | Path) -> dict[str, Any]:
@@ -166,7 +205,13 @@ def parameter_defaults(notebook: str | Path) -> dict[str, Any]:
     try:
         body = ast.parse(source).body
     except SyntaxError:   # e.g. an IPython magic: papermill's own reading of the cell
-        for name, text in parameters_of(notebook).items():
+        try:
+            found = parameters_of(notebook)
+        except Exception as exc:  # noqa: BLE001 - papermill's own errors: named as the chapter's
+            raise ParameterError(f"{Path(notebook).name}: its parameters cell cannot be read "
+                                 f"({type(exc).__name__}: {str(exc)[:120]}): write it as plain Python "
+                                 "assignments such as `models = \"panel\"`") from None
+        for name, text in found.items():
             try:
                 out[name] = ast.literal_eval(text) if isinstance(text, str) else text
             except (ValueError, SyntaxError, TypeError):

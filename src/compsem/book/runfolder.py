@@ -16,6 +16,11 @@ still running on this host, or that is (or lies in) the checkout, the working fo
 the data, notebooks or cache folders, is never cleared. What it will remove is printed before
 anything is removed. The book build (``--book``) writes into a shared folder and keeps no
 manifest.
+
+``--force`` obeys only the caller's own manifest (owned by the caller), and refuses a folder that
+other users may write unless it is sticky and every entry in it is the caller's. A folder is
+judged before anything below its top level is read (``--out /tmp`` is refused at once), and a
+permission error is one :class:`~compsem.results.RunMixError` naming the folder.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import json
 import os
 import shutil
 import socket
+import stat
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -71,7 +77,15 @@ def read_manifest(out: Path) -> dict | None:
     return man if ok else None
 
 
-def _entries(folder: Path) -> list[str]:
+def _entries(folder: Path, *, count: bool = True, limit: int | None = None) -> list[str]:
+    """The names in ``folder`` (``name/`` for a folder), sorted; with ``count`` (a run folder
+    already judged to be the caller's) each folder with the number of files under it. Without,
+    nothing below the top level is read, and at most ``limit`` names (then ``…``)."""
+    if not count:
+        with os.scandir(folder) as it:
+            names = sorted(e.name + ("/" if e.is_dir(follow_symlinks=False) else "")
+                           for _, e in zip(range(limit or 10**9), it))
+        return names + (["…"] if limit and len(names) >= limit else [])
     out = []
     for p in sorted(folder.iterdir()):
         if p.is_dir() and not p.is_symlink():
@@ -80,6 +94,27 @@ def _entries(folder: Path) -> list[str]:
         else:
             out.append(p.name)
     return out
+
+
+def _not_yours(out: Path) -> str | None:
+    """Why the caller may not clear ``out`` whatever its manifest says: the manifest belongs to
+    another user, or others may write the folder (so may have planted entries), unless it is
+    sticky (others cannot remove or replace the caller's entries) and the caller owns them all."""
+    me = os.geteuid()
+    man = (out / RUN_MANIFEST).lstat()
+    if man.st_uid != me or not stat.S_ISREG(man.st_mode):
+        return f"its {RUN_MANIFEST} belongs to uid {man.st_uid}, not to you (uid {me}): only your own run's manifest counts"
+    st = out.stat()
+    if st.st_mode & 0o022:
+        if not st.st_mode & stat.S_ISVTX:
+            return (f"others may write it (mode {stat.S_IMODE(st.st_mode):o}), so they may have put entries there; "
+                    "--force clears only a folder of your own")
+        with os.scandir(out) as it:
+            foreign = [e.name for e in it if e.stat(follow_symlinks=False).st_uid != me]
+        if foreign:
+            return (f"it is a shared folder and holds entries of other users ({_shown(sorted(foreign))}); --force "
+                    "clears a shared folder only when every entry is yours")
+    return None
 
 
 def _shown(held: list[str]) -> str:
@@ -130,6 +165,9 @@ def _clearable(out: Path, man: dict | None, held: list[str]) -> list[Path]:
         raise RunMixError(f"--force will not clear {out}: it holds no {RUN_MANIFEST} of a compsem run "
                           f"({_shown(held)}), so it is not a run folder. --force clears only a run folder or an "
                           "empty one: name an empty or new folder, or move those files away yourself")
+    mine = _not_yours(out)
+    if mine:
+        raise RunMixError(f"--force will not clear {out}: {mine}")
     if _alive_here(man):
         raise RunMixError(f"--force will not clear {out}: the run of {man['notebook']} in it is still running "
                           f"(process {man['pid']}): wait for it, or name another folder")
@@ -202,6 +240,16 @@ def prepare_out(out: Path, *, run: str, notebook: str, parameters: dict[str, Any
     manifest.
     """
     out = Path(out)
+    try:
+        return _prepare(out, run=run, notebook=notebook, parameters=parameters, commit=commit, force=force,
+                        check=check, announce=announce)
+    except PermissionError as exc:
+        raise RunMixError(f"--out {out}: you may not read or write {exc.filename or out} ({exc.strerror}): name a "
+                          "folder of your own (it is created)") from None
+
+
+def _prepare(out: Path, *, run: str, notebook: str, parameters: dict[str, Any] | None, commit: str | None,
+             force: bool, check: bool, announce: Callable[[str], None]) -> list[str]:
     if out.exists() and not out.is_dir():
         raise NotADirectoryError(f"--out {out} is a file, not a folder: name a folder for the run (it is created)")
     out.mkdir(parents=True, exist_ok=True)
@@ -215,13 +263,14 @@ def prepare_out(out: Path, *, run: str, notebook: str, parameters: dict[str, Any
             if man is not None and man["run"] == run:       # this chapter's run with these parameters again
                 write_manifest(out, run=run, notebook=notebook, parameters=parameters, state="running", commit=commit)
                 return []
-            held = _entries(out)
+            held = _entries(out, count=False, limit=7)     # nothing below the top level is read yet
             if not force:
                 what = "another run" if (out / RUN_MANIFEST).is_file() else "files of no run of this chapter"
                 raise RunMixError(f"--out {out} is not empty and holds {what} ({_shown(held)}), not an earlier "
                                   f"run of {notebook} with these parameters: name an empty or new folder, or add "
                                   "--force to clear a run folder first")
             entries = _clearable(out, man, held)
+            held = _entries(out)
             announce(f"--force: removing from {out} before the run: {', '.join(held)}")
             for p in sorted(entries, key=lambda p: p.name == RUN_MANIFEST):     # the manifest last
                 if p.is_dir() and not p.is_symlink():

@@ -9,9 +9,11 @@ the origin and revision, and the installed sentence-transformers and transformer
 A later construction with the same key reads them back and loads the model only when it first
 has to encode (in the book: only chapters with texts the cache lacks).
 
-A record is used only when it is valid JSON for this very key, with a positive integer ``dim``
-and an identity that begins with the spec and weights digest it was asked for; anything else
-(a damaged file, another model's record) is ignored and the model loads as before. When the
+A record is used only when it is valid JSON for this very key, with a ``dim`` from 1 to
+:data:`MAX_DIM` and exactly the identity the spec and the model files produce (the spec, the
+weights digest, then only the modules and maximum length: an identity with anything added, such
+as an int8 backend's label, is not one this model has); anything else (a damaged file, another
+model's record, an edited one) is ignored with one warning and the model loads as before. When the
 model does load, its real identity is compared with the one read back
 (:func:`check`). Records sit in the cache folder, or in this user's private overlay when the
 cache is a read-only shared one (:func:`compsem.store.save_to_cache`).
@@ -21,14 +23,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import warnings
 from pathlib import Path
 
-from ..errors import CompsemError
+from ..errors import CacheWarning, CompsemError
 from ..paths import cache_dir
 from ..store import BrokenStoreError, find_in_cache, json_writer, read_json, save_to_cache
 from .base import package_version
 
-__all__ = ["facts_key", "recall", "remember", "check", "FORMAT"]
+__all__ = ["facts_key", "recall", "remember", "check", "validate", "RecordError", "FORMAT", "MAX_DIM"]
 
 #: bump when a record's meaning changes (every earlier record is then ignored)
 FORMAT = "encoder-facts-1"
@@ -50,21 +54,47 @@ def _path(key: str) -> Path:
     return cache_dir("encoders", create=False) / f"{key}.json"
 
 
-def recall(key: str, *, prefix: str) -> tuple[str, int] | None:
-    """``(identity, dim)`` recorded under ``key`` when the record is sound and its identity
-    starts with ``prefix``; else None (the caller loads the model)."""
-    try:
-        rec = read_json(find_in_cache(_path(key)))
-    except (FileNotFoundError, BrokenStoreError, OSError):
-        return None
-    if not isinstance(rec, dict) or rec.get("key") != key:
-        return None
+#: The largest dimension a record may give (the shipped models have 384 to 1,024).
+MAX_DIM = 65_536
+#: What follows the ``prefix`` in a sentence-transformers identity (encoders/neural.py builds it).
+_TAIL = re.compile(r"modules=[A-Za-z_][A-Za-z0-9_]*(\+[A-Za-z_][A-Za-z0-9_]*)*\|max_len=[1-9][0-9]{0,6}")
+
+
+class RecordError(CompsemError, ValueError):
+    """A record in the cache folder that is not what this project writes for this model (a
+    damaged file, another model's record, an edited identity, an absurd ``dim``)."""
+
+
+def validate(rec: object, key: str, *, prefix: str, where: object = "") -> tuple[str, int]:
+    """``(identity, dim)`` of ``rec`` when it is exactly what :func:`remember` writes for ``key``:
+    an identity that is ``prefix`` plus the modules and maximum length and nothing else, and a
+    whole ``dim`` from 1 to :data:`MAX_DIM`; else a :class:`RecordError` naming ``where`` and the fault."""
+    if not isinstance(rec, dict):
+        raise RecordError(f"the encoder record {where} holds {type(rec).__name__}, not an object")
     ident, dim = rec.get("identity"), rec.get("dim")
-    if not (isinstance(ident, str) and ident.startswith(prefix)):
-        return None
-    if isinstance(dim, bool) or not isinstance(dim, int) or dim <= 0:
-        return None
+    if rec.get("key") != key:
+        raise RecordError(f"the encoder record {where} is for key {str(rec.get('key'))[:40]!r}, not {key!r}")
+    if not (isinstance(ident, str) and ident.startswith(prefix) and _TAIL.fullmatch(ident[len(prefix):])):
+        raise RecordError(f"the encoder record {where} gives the identity {str(ident)[:120]!r}, which is not the one "
+                          f"this spec and its model files produce ({prefix}modules=...|max_len=N)")
+    if isinstance(dim, bool) or not isinstance(dim, int) or not 1 <= dim <= MAX_DIM:
+        raise RecordError(f"the encoder record {where} gives dim {str(dim)[:40]}, not a whole number from 1 to "
+                          f"{MAX_DIM:,}")
     return ident, dim
+
+
+def recall(key: str, *, prefix: str) -> tuple[str, int] | None:
+    """``(identity, dim)`` recorded under ``key`` when the record passes :func:`validate`; else
+    None (the caller loads the model and writes the record again). A record that exists but
+    fails is named in one :class:`~compsem.errors.CacheWarning`."""
+    try:
+        path = find_in_cache(_path(key))
+        return validate(read_json(path), key, prefix=prefix, where=path)
+    except (FileNotFoundError, OSError):
+        return None
+    except (BrokenStoreError, RecordError) as exc:
+        warnings.warn(f"{exc}: ignored; the model loads and its record is written again", CacheWarning, stacklevel=3)
+        return None
 
 
 def remember(key: str, identity: str, dim: int) -> None:

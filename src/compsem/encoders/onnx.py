@@ -30,6 +30,7 @@ provenance of every result table carries it (``compsem.results.provenance``).
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import time
 import warnings
@@ -38,25 +39,26 @@ from pathlib import Path
 import numpy as np
 
 from ..data import file_sha256
-from ..errors import CompsemError
+from ..errors import CacheWarning, CompsemError
 from ..device import machine_key
 from ..paths import cache_dir, overlay_dir
 from ..settings import setting
 from ..store import BrokenStoreError, can_write, private_folder, read_json, write_atomic, write_json
+from . import onnxtrust
 from .base import package_version
+from .facts import RecordError
 
 __all__ = ["BACKENDS", "ENV", "SHIPPED", "TOLERANCE", "MIN_TEXTS", "SPEEDUP_MIN", "INT8_LABEL", "EXPORT_VERSION",
            "LONG_CHARS", "MAX_SCALE", "length_batches",
            "OnnxBackend", "BackendError", "requested_backend", "unsupported_reason", "attach", "backends_used",
-           "export_key", "compare_backends", "machine_key"]
+           "export_key", "machine_key"]
 
 #: What ``$COMPSEM_ENCODE_BACKEND`` accepts.
 BACKENDS: tuple[str, ...] = ("auto", "torch", "onnx", "onnx-int8")
 ENV = "COMPSEM_ENCODE_BACKEND"
 #: The specs ``auto`` considers (the shipped transformer encoders).
 SHIPPED: tuple[str, ...] = ("sbert-mini", "sbert-l")
-#: Largest absolute difference from torch's vectors that fp32 ONNX may have on the check batch.
-TOLERANCE = 1e-5
+TOLERANCE = onnxtrust.TOLERANCE   # largest max abs difference from torch's vectors on the check batch
 #: Calls with fewer texts run on torch (the first-use check would cost more than it saves).
 MIN_TEXTS = 256
 #: Texts in the check batch, and interleaved rounds of timing on it.
@@ -220,8 +222,9 @@ class OnnxBackend:
                     fp32.unlink(missing_ok=True)
 
         write_atomic(path, write)
+        onnxtrust.vouch(sha := file_sha256(path))
         write_json(path.with_name("export.json"),
-                   {"identity": self.identity, "sha256": file_sha256(path), "torch": package_version("torch"),
+                   {"identity": self.identity, "sha256": sha, "torch": package_version("torch"),
                     "onnx": package_version("onnx"), "opset": OPSET, "export_version": EXPORT_VERSION,
                     "int8": self.int8}, indent=1)
 
@@ -230,17 +233,41 @@ class OnnxBackend:
         import torch
 
         path = self._folder() / "model.onnx"
-        ok = False
-        if path.is_file():
+        sha = file_sha256(path) if path.is_file() else None
+        if sha is not None:
             try:
                 meta = read_json(path.with_name("export.json"))
-                ok = meta.get("identity") == self.identity and meta.get("sha256") == file_sha256(path)
+                ok = isinstance(meta, dict) and meta.get("identity") == self.identity and meta.get("sha256") == sha
             except (FileNotFoundError, BrokenStoreError):
                 ok = False
             if not ok:
                 warnings.warn(f"{path} does not match its export record; exporting {self.spec} again", stacklevel=3)
-        if not ok:
-            self._export(path)
+                sha = None
+        if sha is None:
+            self._export(path := self._writable(path))
+        self.session, self.path = self._session(path, ort, torch), path
+        if onnxtrust.trusted(file_sha256(path)):
+            return
+        # an export this user neither wrote nor verified here: checked against torch once (onnxtrust)
+        diff = math.inf if self.int8 else onnxtrust.probe_difference(
+            lambda t: self._torch(t, 8), lambda t: self.encode_onnx(t, batch_size=8))
+        if diff <= onnxtrust.TOLERANCE:
+            onnxtrust.vouch(file_sha256(path))
+            return
+        warnings.warn(f"{path} was not written or verified by you on this machine and "
+                      f"{'is an int8 export' if self.int8 else f'differs from torch by {diff:.1e} on fixed probe sentences'}"
+                      f"; exporting {self.spec} again", stacklevel=3)
+        self._export(path := self._writable(path))
+        self.session, self.path = self._session(path, ort, torch), path
+
+    def _writable(self, path: Path) -> Path:
+        """``path``, or its twin in this user's private overlay when its folder cannot be written."""
+        if can_write(path):
+            return path
+        return private_folder(overlay_dir()) / "onnx" / path.parent.name / path.name
+
+    @staticmethod
+    def _session(path: Path, ort, torch):
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = torch.get_num_threads()
         opts.inter_op_num_threads = 1
@@ -249,8 +276,7 @@ class OnnxBackend:
         # check, the other encoders, training) and from other users of a shared machine
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         opts.add_session_config_entry("session.inter_op.allow_spinning", "0")
-        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-        self.path = path
+        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
 
     # -- encoding -----------------------------------------------------------------------------
     def encode_onnx(self, texts: list[str], *, batch_size: int = 32, show_progress: bool = False) -> np.ndarray:
@@ -302,10 +328,10 @@ class OnnxBackend:
         stored = self._decision_file()
         if self.mode == "auto" and stored.is_file():
             try:
-                self.decision = {**read_json(stored), "stored": str(stored)}
+                self.decision = {**onnxtrust.read_decision(stored, self.identity), "stored": str(stored)}
                 return self.decision
-            except BrokenStoreError:
-                pass
+            except RecordError as exc:   # checked, not trusted: measured again
+                warnings.warn(f"{exc}: ignored; measuring again", CacheWarning, stacklevel=3)
         try:
             res = self.check(texts, batch_size=batch_size)
         except Exception as exc:  # noqa: BLE001 - any failure of the export or the runtime: torch runs
@@ -320,7 +346,7 @@ class OnnxBackend:
         if not equal and self.mode == "onnx":
             warnings.warn(f"{self.spec}: ONNX Runtime's vectors differ from torch's by {res['max_abs']:.1e} "
                           f"(more than {TOLERANCE:.0e}); encoding with torch", stacklevel=3)
-        self.decision = {"backend": use, "reason": why, **res}
+        self.decision = {"backend": use, "reason": why, "identity": self.identity, **res}
         if self.mode == "auto":
             try:
                 write_json(stored, self.decision, indent=1)
@@ -362,39 +388,3 @@ def attach(st_model, *, spec: str, identity: str, device: str, backend: str | No
             return None
         raise BackendError(f"{mode} needs the PyPI packages onnxruntime and onnx (pinned in requirements-lock.txt)")
     return OnnxBackend(st_model, spec=spec, identity=identity, mode=mode)
-
-
-def compare_backends(encoder, texts: list[str], *, rounds: int = 4, batch_size: int = 32) -> dict:
-    """torch against ONNX Runtime fp32 on ``texts`` for a sentence-transformers ``encoder``,
-    measured as interleaved A/B in this process: ``rounds`` rounds, each encoding every text
-    with both backends, the order alternating (ABBA), after one warm-up of each.
-
-    Returns ``texts``, ``rounds``, ``torch_texts_per_s`` and ``onnx_texts_per_s`` (from the
-    median times), the per-round ratio torch time / ONNX time (``ratio_min``,
-    ``ratio_median``), ``max_abs_diff`` between the two backends' vectors and the load
-    averages before and after (``load_before``, ``load_after``).
-    """
-    backend = OnnxBackend(encoder.model, spec=encoder.spec, identity=encoder.identity, mode="onnx")
-    load_before = [round(x, 2) for x in os.getloadavg()]
-    backend._torch(texts[:batch_size], batch_size), backend.encode_onnx(texts[:batch_size], batch_size=batch_size)
-    t_torch, t_onnx, diff = [], [], 0.0
-    for r in range(rounds):
-        for which in (("torch", "onnx") if r % 2 == 0 else ("onnx", "torch")):
-            t0 = time.perf_counter()
-            if which == "torch":
-                X = backend._torch(texts, batch_size)
-            else:
-                X = backend.encode_onnx(texts, batch_size=batch_size)
-            (t_torch if which == "torch" else t_onnx).append(time.perf_counter() - t0)
-            if which == "torch":
-                A = X
-            else:
-                B = X
-        diff = max(diff, float(np.abs(A - B).max()))
-    ratios = np.asarray(t_torch) / np.asarray(t_onnx)
-    return {"texts": len(texts), "rounds": rounds, "batch_size": batch_size,
-            "torch_texts_per_s": len(texts) / float(np.median(t_torch)),
-            "onnx_texts_per_s": len(texts) / float(np.median(t_onnx)),
-            "ratio_min": float(ratios.min()), "ratio_median": float(np.median(ratios)), "max_abs_diff": diff,
-            "load_before": load_before, "load_after": [round(x, 2) for x in os.getloadavg()]}
-

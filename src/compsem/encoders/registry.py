@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import ModelNotInstalledError, SettingError, UnknownModelError, check_trust_remote_code
 from ..paths import repo_root
 from ..reference import paper_models, paper_panel
-from ..settings import MAX_SPEC_CHARS, check_text, setting, whole_number
+from ..settings import MAX_SPEC_CHARS, check_text, setting, user_path, whole_number
 from .base import Encoder, package_version, require_package
 from .lexical import BowEncoder, GloveEncoder, RandomEncoder, WordVectorEncoder
 from .neural import (OFFLINE_SPECS, POOLINGS, HFMeanPoolingEncoder, OpenAIEmbeddingEncoder, SentenceTransformerEncoder,
@@ -178,6 +178,15 @@ def _check_sized(spec: str, base: str) -> None:
         raise UnknownModelError(spec, available_encoders(), forms=("'vec:PATH'", "'oa:MODEL'"))
 
 
+def _is_local(spec: str, base: str) -> bool:
+    """Whether ``base`` (a ``~`` path, say) names something on this machine; a ``~user`` with no
+    home is a :class:`SettingError` naming the spec."""
+    try:
+        return user_path(base, what=f"model spec {spec!r}:").exists()
+    except OSError:   # a name too long for the file system, a folder that cannot be searched
+        return False
+
+
 def check_spec(spec: str) -> str:
     """Check that ``spec`` names an encoder this project can build; return it stripped.
 
@@ -189,7 +198,7 @@ def check_spec(spec: str) -> str:
     """
     spec = check_spec_text(spec)
     base, opts = split_options(spec)
-    if base in PANEL or base.startswith(ENCODER_PREFIXES) or "/" in base or Path(base).expanduser().exists():
+    if base in PANEL or base.startswith(ENCODER_PREFIXES) or "/" in base or _is_local(spec, base):
         _check_sized(spec, base)
         _check_options(spec, base, opts)
         return spec

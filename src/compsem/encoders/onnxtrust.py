@@ -1,0 +1,108 @@
+"""What of :mod:`compsem.encoders.onnx`'s files on disk a process may believe.
+
+An export in ``<cache>/onnx/`` (``model.onnx`` and its ``export.json``) and the stored choice of
+``auto`` (``decision-<machine>.json``) sit in a folder that whoever can write the cache may edit.
+So neither is trusted for what it says:
+
+* an export is used only when its SHA-256 is one this user's processes wrote, or one verified
+  on this machine against torch: the :data:`PROBE` sentences encoded by both agree within
+  :data:`TOLERANCE` (int8 exports, whose vectors differ from torch's by design, only the
+  former). The checksums so vouched for are kept in this user's private overlay
+  (:func:`compsem.store.private_folder`, ``0700``), per machine, so the probe (milliseconds)
+  runs once per export per machine and user, and a list others could write is never read;
+* a stored choice is used only when :func:`read_decision` finds it to be exactly what
+  :meth:`~compsem.encoders.onnx.OnnxBackend.decide` writes, for this model's identity; anything
+  else is a :class:`~compsem.encoders.facts.RecordError`, which the caller turns into one warning
+  and a new measurement.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+
+from ..device import machine_key
+from ..paths import overlay_dir
+from ..store import BrokenStoreError, private_folder, read_json, write_json
+from .facts import RecordError
+
+__all__ = ["PROBE", "TOLERANCE", "CHOICES", "read_decision", "trusted", "vouch", "probe_difference"]
+
+#: Largest absolute difference from torch's vectors an fp32 export may have on the probe.
+TOLERANCE = 1e-5
+#: Fixed sentences an export is checked on (short and long, punctuation, a rare word).
+PROBE = ("A man is playing a guitar.", "The cat sat on the mat", "Nobody expected the results to be so different!",
+         "Zymurgy, oddly enough, is the chemistry of fermentation.", "a")
+#: The backends a stored choice may name.
+CHOICES = ("torch", "onnxruntime fp32")
+_SHA = re.compile(r"[0-9a-f]{64}")
+_MEASURES = ("texts", "max_abs", "torch_s", "onnx_s", "speedup")
+
+
+def read_decision(path: Path, identity: str) -> dict:
+    """The choice stored in ``path`` when it is one :data:`CHOICES` made for ``identity`` with
+    finite measurements; else a :class:`RecordError` naming the file and the fault
+    (``FileNotFoundError`` when there is none)."""
+    try:
+        rec = read_json(path)
+    except BrokenStoreError as exc:
+        raise RecordError(f"the stored ONNX choice {path} is {exc}") from None
+    if not isinstance(rec, dict):
+        raise RecordError(f"the stored ONNX choice {path} holds {type(rec).__name__}, not an object")
+    if rec.get("backend") not in CHOICES:
+        raise RecordError(f"the stored ONNX choice {path} names the backend {str(rec.get('backend'))[:40]!r}, not one "
+                          f"of {', '.join(CHOICES)}")
+    if rec.get("identity") != identity:
+        raise RecordError(f"the stored ONNX choice {path} was made for {str(rec.get('identity'))[:120]!r}, not for "
+                          f"this model ({identity[:120]!r})")
+    for k in _MEASURES:
+        v = rec.get(k)
+        if k in rec and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0):
+            raise RecordError(f"the stored ONNX choice {path} gives {k} = {str(v)[:40]}, not a finite number >= 0")
+    if rec["backend"] != "torch" and not (isinstance(rec.get("max_abs"), (int, float)) and rec["max_abs"] <= TOLERANCE):
+        raise RecordError(f"the stored ONNX choice {path} chose ONNX Runtime without a measured difference within "
+                          f"{TOLERANCE:.0e}")
+    return rec
+
+
+def _vouched_file() -> Path:
+    folder = private_folder(overlay_dir()) / "onnx"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    return folder / f"verified-{machine_key()}.json"
+
+
+def _vouched() -> set[str]:
+    try:
+        got = read_json(_vouched_file())
+    except (OSError, BrokenStoreError, RecordError):
+        return set()
+    return {s for s in got if isinstance(s, str) and _SHA.fullmatch(s)} if isinstance(got, list) else set()
+
+
+_SEEN: set[str] = set()
+
+
+def trusted(sha: str) -> bool:
+    """Whether the export with checksum ``sha`` was written or verified by this user here."""
+    return sha in _SEEN or sha in _vouched()
+
+
+def vouch(sha: str) -> None:
+    """Remember ``sha`` as an export this user wrote or verified on this machine."""
+    _SEEN.add(sha)
+    try:
+        write_json(_vouched_file(), sorted(_vouched() | {sha}))
+    except OSError:   # no private overlay here: this process still remembers it
+        pass
+
+
+def probe_difference(torch_encode, onnx_encode) -> float:
+    """The largest absolute difference between the two backends' vectors on :data:`PROBE`."""
+    a = np.asarray(torch_encode(list(PROBE)), dtype=np.float64)
+    b = np.asarray(onnx_encode(list(PROBE)), dtype=np.float64)
+    if a.shape != b.shape or not np.isfinite(b).all():
+        return math.inf
+    return float(np.abs(a - b).max())
