@@ -25,7 +25,7 @@ import pandas as pd
 
 from compsem.errors import DataError
 from compsem.paths import repo_root
-from compsem.results import Prose
+from compsem.results import PlainText, Prose
 
 from .metrics import correlations, pair_bootstrap_replicates
 
@@ -177,13 +177,14 @@ def load_record(path=None) -> dict | None:
 def authors_values(cpu_score: float, cpu_config: str, path=None) -> dict:
     """Glue values of the comparison: both sides' test Spearman (mean ± std over seeds), the
     paired difference with its interval, the setting in words and a sentence setting one epoch
-    of the authors' settings against ``cpu_score`` (the book's ``cpu`` preset, ``cpu_config``).
+    of the authors' settings against ``cpu_score`` (the book's ``cpu`` preset, ``cpu_config``);
+    ``auth_cell_plain`` is the cell of Part II's table of differences (plain text: another page).
     Without a record, the sentences say that it was not measured."""
     rec = load_record(path)
     if rec is None:
         none = Prose("the authors' code has not been run beside the `official` preset for this book "
                      "(`make authors-check` runs it)")
-        return {"auth_text": none, "auth_cell": none, "auth_ft_text": none}
+        return {"auth_text": none, "auth_cell_plain": PlainText(none.replace("`", "")), "auth_ft_text": none}
     a, b, d = rec["sides"]["authors"], rec["sides"]["book"], rec["paired_difference"]
     n = len(rec["seeds"])
     sides = (f"the authors' `run_sts.py` at `{rec['authors_commit']}` {a['spearman_mean']:.2f} ± {a['spearman_std']:.2f}, "
@@ -195,7 +196,8 @@ def authors_values(cpu_score: float, cpu_config: str, path=None) -> dict:
     cell = f"run on the same rows with the same settings: {sides}; {pair} ({where})"
     about = round(float(np.mean([a["spearman_mean"], b["spearman_mean"]])))
     ft = (f"With the authors' settings ({rec['setting']}), their code and the `official` preset both score about "
-          f"{about} on this chapter's test rows ({sides}; {pair}), against {cpu_score:.1f} for the `cpu` preset's "
+          f"{about} on the test rows of the book's default split ({sides}; {pair}), against {cpu_score:.1f} for the `cpu` preset's "
           f"{cpu_config} in this run. The paper's numbers rest on three epochs and larger models")
-    return {"auth_text": Prose(sides + "; " + pair), "auth_cell": Prose(cell), "auth_ft_text": Prose(ft),
+    return {"auth_text": Prose(sides + "; " + pair), "auth_cell_plain": PlainText(cell.replace("`", "")),
+            "auth_ft_text": Prose(ft),
             "auth_about": about, "auth_authors_mean": float(a["spearman_mean"]), "auth_book_mean": float(b["spearman_mean"])}

@@ -115,7 +115,7 @@ def test_the_committed_record_in_words(tmp_path):
     v = A.authors_values(61.3, "bi/mse")
     assert "16.83 ± 0.39" in v["auth_text"] and "16.88 ± 0.42" in v["auth_text"] and "[-0.27, 0.16]" in v["auth_text"]
     assert v["auth_about"] == 17 and "against 61.3 for the `cpu` preset's bi/mse" in v["auth_ft_text"]
-    assert "3bacafa" in v["auth_cell"] and "4 seeds" in v["auth_cell"]
+    assert "3bacafa" in v["auth_cell_plain"] and "4 seeds" in v["auth_cell_plain"] and "`" not in v["auth_cell_plain"]
     none = A.authors_values(61.3, "bi/mse", path=tmp_path / "absent.json")
     assert "has not been run" in none["auth_ft_text"]
     (tmp_path / "bad.json").write_text("{}")
