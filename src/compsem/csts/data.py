@@ -317,7 +317,8 @@ def write_predictions(df: pd.DataFrame, predictions, path: str | Path, *, fmt: s
     ``fmt="json"`` (default for ``.json``): one object ``{"<row>": prediction, …}`` keyed by the
     0-based row of the test file, as the organisers' submission script reads it; ``fmt="tsv"``:
     ``index<TAB>prediction`` lines, the layout of Hugging Face's ``run_glue`` example that the
-    authors' ``run_sts.py`` reuses for ``predict_results.txt`` (not a submission format). ``df`` is the
+    authors' first ``run_sts.py`` (``638c69b``) wrote to ``predict_results.txt`` (not a submission
+    format; at HEAD ``3bacafa`` it writes ``test_predictions.json``, the JSON layout). ``df`` is the
     frame the predictions belong to (its ``row`` column, from :func:`load_csts` with
     ``keep_unlabelled=True``); every row must appear once and the predictions must be finite.
     ``expected_rows`` (4732 for the official test split) checks the count.

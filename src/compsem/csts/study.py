@@ -147,7 +147,8 @@ def train_and_evaluate(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str
     per evaluation set Spearman, Pearson, both pair accuracies and counts (``<split>_…``).
     With ``reuse`` a finished run with the same :func:`run_key` is read back instead of re-run
     (``reused: True``). ``extra_evals`` (name → frame) are scored too but kept out of the key
-    and the record: a reader's other file (they force a retrain when the run is cached).
+    and the record: a reader's other file (they force a retrain when the run is cached), scored
+    with the Spearman's pair-bootstrap interval as the evaluation splits are.
     """
     key = run_key(encoder, train_df, eval_sets, cfg, seed=seed)
     cached = load_run(key) if reuse else None
@@ -160,7 +161,7 @@ def train_and_evaluate(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str
         save_run(key, row)
     extra = {}
     for name, df in (extra_evals or {}).items():
-        extra.update(score_row(predict(model, df), df, prefix=f"{name}_"))
+        extra.update(score_row(predict(model, df), df, prefix=f"{name}_", ci=True))
     return {**(cached or row), **extra, "reused": cached is not None}
 
 
@@ -264,6 +265,7 @@ class CstsRun:
     #: each run's predictions on each evaluation split, ``{(model, config, seed, split): array}``
     #: aligned with ``parts[split]`` (paired comparisons of configurations on the same rows)
     predictions: dict = field(default_factory=dict)
+    other_rows: pd.DataFrame | None = None   # with eval_data, the reader's rows (split "other")
 
     @property
     def eval_splits(self) -> list[str]:
@@ -273,8 +275,18 @@ class CstsRun:
         """Models, their identities, data source and checksums per split, parameters, code version."""
         checks = {name: data_hash(df) for name, df in self.parts.items() if len(df)}
         other = None if self.other_report is None else self.other_report.source
+        if self.other_report is not None:
+            checks["other"] = data_hash(self.other_rows)
+            extra = {"other_scores": self.other_scores(), **extra}
         return dict(models=self.models, identities=self.identities, data=str(self.report.source), data_checksums=checks,
                     other_data=other, parameters=self.params, code_version=CODE_VERSION, **extra)
+
+    def other_scores(self) -> list[dict]:
+        """Each run's scores on the reader's ``eval_data`` (split ``"other"``, with the Spearman's
+        interval and the condition prior on the same rows: :func:`.tables.split_scores`); [] without."""
+        from .tables import split_scores  # tables imports this module
+
+        return [] if self.other_report is None else split_scores(self.runs, self.baselines, ["other"]).to_dict("records")
 
 
 def run(models=("sbert-mini",), *, configs=("bi/quad+mse",), preset: str = "cpu", overrides: dict | None = None,
@@ -310,7 +322,7 @@ def run(models=("sbert-mini",), *, configs=("bi/quad+mse",), preset: str = "cpu"
                   eval_data=None if eval_data is None else str(eval_data))
     return CstsRun(models=specs, identities={m: backbone_identity(m) for m in specs}, parts=parts, report=report,
                    configs=cfgs, seeds=list(seeds), runs=runs, baselines=base, params=params, other_report=other_report,
-                   predictions=predictions)
+                   predictions=predictions, other_rows=None if extra is None else extra["other"])
 
 
 def scaling(encoder: str, parts: dict, configs, sizes, *, seeds=(0,), sample_seed: int = 0, eval_splits=("test",),

@@ -32,7 +32,7 @@ LABELS = {
 }
 
 __all__ = ["LABELS", "pair_bootstrap_replicates", "pair_bootstrap_ci", "zero_shot_table", "summarise", "mean_pm_std",
-           "with_baseline"]
+           "with_baseline", "split_scores"]
 
 
 def pair_accuracy_interval(scores, df: pd.DataFrame, *, n_boot: int = 1000, seed: int = 0) -> BootstrapResult:
@@ -81,6 +81,28 @@ def summarise(runs: pd.DataFrame, *, by=("config",), splits=("validation", "test
     out = pd.concat([g.mean().add_suffix("_mean"), g.std(ddof=1).add_suffix("_std")], axis=1)
     out["n_seeds"] = runs.groupby(list(by), sort=False).size()
     return out.reset_index()
+
+
+#: the scores :func:`split_scores` keeps per run and split (``<split>_<score>`` in a run's row)
+SPLIT_SCORES = ("spearman", "spearman_ci_low", "spearman_ci_high", "pearson", "pair_accuracy",
+                "pair_accuracy_with_ties", "n", "n_pairs")
+
+
+def split_scores(runs: pd.DataFrame, base: pd.DataFrame, splits, *, keys=("model", "config", "seed")) -> pd.DataFrame:
+    """The runs' scores in long form: one row per run (``keys``) and evaluated split (``splits``,
+    e.g. ``["test", "other"]`` with a reader's ``eval_data``), with :data:`SPLIT_SCORES` (the
+    Spearman's pair-bootstrap interval among them) and the condition prior's Spearman on the
+    same rows (``prior_spearman``, from ``base``, one row per split). A split no run scored is
+    an error naming it."""
+    prior = base.set_index("split")["spearman"]
+    parts = []
+    for split in splits:
+        cols = {f"{split}_{k}": k for k in SPLIT_SCORES if f"{split}_{k}" in runs}
+        if f"{split}_spearman" not in cols:
+            raise KeyError(f"no run was scored on the split {split!r}; the runs have {sorted(runs.columns)}")
+        part = runs[[k for k in keys if k in runs] + list(cols)].rename(columns=cols)
+        parts.append(part.assign(split=split, prior_spearman=float(prior.get(split, np.nan))))
+    return pd.concat(parts, ignore_index=True)
 
 
 def mean_pm_std(summary: pd.DataFrame, col: str, *, digits: int = 1) -> list[str]:

@@ -15,6 +15,7 @@ from compsem.results import PlainText, Prose
 from compsem.stats import leader_sentence, paired_leader_sentence
 
 from ..fmt import plural
+from .authors import authors_values
 from .metrics import pair_bootstrap_replicates
 
 __all__ = ["finetune_values", "ranking_sentence", "paired_replicates", "seed_spread_text", "finetune_chapter_values", "other_data_values", "official_text",
@@ -148,12 +149,17 @@ def seed_spread_text(summary: pd.DataFrame, *, split: str = "test") -> str:
 def finetune_chapter_values(res, summary: pd.DataFrame, *, split: str = "test", headline: str = "bi/quad+mse") -> dict:
     """Every glue value of the fine-tuning chapter from its :class:`compsem.csts.study.CstsRun`:
     :func:`finetune_values`, the set-up in words (with the precision the runs used), the
-    ``official`` preset in words and, with ``eval_data``, :func:`other_data_values`."""
+    ``official`` preset in words, the authors' code run beside it against this run's ``bi/mse``
+    (else the headline configuration, else the first; :func:`compsem.csts.authors.authors_values`) and, with
+    ``eval_data``, :func:`other_data_values`."""
     v = finetune_values(summary, res.runs, res.baselines, split=split, headline=headline,
                         replicates=paired_replicates(res, split=split))
     v["ft_setup"] = setup_text(res.configs[0], res.seeds, v["ft_precision"])
     v["ft_official"] = official_text()
     v.update(precision_comparison())
+    pick = next((c for c in ("bi/mse", headline) if (summary["config"] == c).any()), summary["config"].iloc[0])
+    row = summary[summary["config"] == pick].iloc[0]
+    v.update(authors_values(float(row[f"{split}_spearman_mean"]), str(pick)))
     if res.other_report is not None:
         v.update(other_data_values(res))
     return v

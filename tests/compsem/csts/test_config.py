@@ -9,8 +9,8 @@ from compsem.csts import config as C
 
 def test_official_follows_run_sts_sh_and_cpu_is_the_default():
     off = C.TrainConfig.preset("official")
-    # run_sts.sh: --per_device_train_batch_size 4 --gradient_accumulation_steps 8, TRANSFORM=False, lr 1e-5, wd 0.1
-    assert (off.batch_size, off.grad_accum, off.transform, off.lr, off.weight_decay) == (4, 8, False, 1e-5, 0.1)
+    # run_sts.sh at 3bacafa: --per_device_train_batch_size 8 --gradient_accumulation_steps 4, TRANSFORM=False, lr 1e-5, wd 0.1
+    assert (off.batch_size, off.grad_accum, off.transform, off.lr, off.weight_decay) == (8, 4, False, 1e-5, 0.1)
     assert C.TrainConfig.preset("cpu") == C.TrainConfig() and C.TrainConfig().precision == "auto"
 
 

@@ -181,3 +181,41 @@ def test_eval_data_scores_another_file_beside_the_prior(monkeypatch, tmp_path):
     assert row["other_spearman"] == pytest.approx(100 * (1 - 6 * d2 / (4 * 15)))
     assert "other" in set(res.baselines["split"]) and res.eval_splits == ["test", "other"]
     assert fake.fits == 1
+
+
+def test_eval_data_scores_go_into_the_result_tables(monkeypatch, tmp_path):
+    """A rerun with eval_data writes the reader's "other" rows (interval, prior beside) to
+    results/csts/finetune_scores.csv as chapter 22 does, and the run's JSON records them."""
+    import json
+
+    from compsem import results
+    from compsem.csts import tables as tb
+
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("COMPSEM_RESULTS", str(tmp_path / "results"))
+    _FakeTraining().install(monkeypatch)
+    # two conditions of the training rows with different mean labels, so that the prior is defined
+    train = st.book_data("embedded")[0]["train"]
+    means = train.groupby("condition")["label"].mean().sort_values()
+    lo_c, hi_c = means.index[0], means.index[-1]
+    other = tmp_path / "csts_validation.csv"
+    pd.DataFrame({"sentence1": ["a", "a", "b", "b", "c", "c"], "sentence2": ["x", "x", "y", "y", "z", "z"],
+                  "condition": [hi_c, lo_c] * 3, "label": [5.0, 1.0, 4.0, 2.0, 3.0, 1.0]}).to_csv(other, index=False)
+    res = st.run(["sbert-mini"], configs=["bi/mse"], data="embedded", eval_data=str(other))
+    path = results.save_table(tb.split_scores(res.runs, res.baselines, res.eval_splits), "csts", "finetune_scores",
+                              **res.provenance())
+    back = pd.read_csv(path)
+    assert back["split"].tolist() == ["test", "other"]
+    o = back[back["split"] == "other"].iloc[0]
+    # the fake model scores rows 0..5 -> Spearman against 5, 1, 4, 2, 3, 1 (ties averaged), by scipy as an oracle
+    from scipy.stats import spearmanr
+
+    assert o["spearman"] == pytest.approx(100 * spearmanr(range(6), [5, 1, 4, 2, 3, 1]).statistic)
+    assert o["spearman_ci_low"] <= o["spearman"] + 1e-9 and o["spearman"] <= o["spearman_ci_high"] + 1e-9
+    # the prior predicts each condition's mean training label: hi, lo, hi, lo, hi, lo
+    prior = 100 * spearmanr([means[hi_c], means[lo_c]] * 3, [5, 1, 4, 2, 3, 1]).statistic
+    assert o["prior_spearman"] == pytest.approx(prior) and o["n"] == 6 and o["n_pairs"] == 3
+    side = json.loads(path.with_suffix(".json").read_text())
+    assert side["other_scores"][0]["spearman"] == pytest.approx(o["spearman"]) and side["data_checksums"]["other"]
+    with pytest.raises(KeyError, match="validation"):
+        tb.split_scores(res.runs, res.baselines, ["validation"])

@@ -47,9 +47,9 @@ def test_label_scaler_from_training_range():
 
 def test_presets_follow_the_code_and_the_cpu_budget():
     off = ct.TrainConfig.preset("official")
-    # run_sts.sh: --per_device_train_batch_size 4 --gradient_accumulation_steps 8; TRANSFORM defaults to False
+    # run_sts.sh at 3bacafa: --per_device_train_batch_size 8 --gradient_accumulation_steps 4; TRANSFORM defaults to False
     assert (off.margin, off.pooling, off.grad_clip, off.max_length, off.batch_size, off.grad_accum) == (
-        1.0, "cls", None, 512, 4, 8)
+        1.0, "cls", None, 512, 8, 4)
     assert not off.transform and off.condition_transform and off.concat_gelu and off.cross_head == "linear"
     # the paper's Table 8: SimCSE-large bi without the transform, cross with it; unmapped models refused
     enc = "hf:princeton-nlp/sup-simcse-roberta-large#pool=cls"

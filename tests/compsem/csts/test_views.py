@@ -35,7 +35,7 @@ def test_finetune_values_against_the_prior():
 
 def test_official_text_is_read_from_the_preset():
     t = V.official_text()
-    assert "4 rows per step × 8 accumulation steps (32 rows per update)" in t and "without the" in t
+    assert "8 rows per step × 4 accumulation steps (32 rows per update)" in t and "without the" in t
     assert "learning rate 1e-05" in t and "3 epochs" in t and "the full network" in t
 
 

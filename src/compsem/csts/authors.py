@@ -1,0 +1,203 @@
+"""The authors' fine-tuning code run beside the book's ``official`` preset (torch-free).
+
+The comparison has two sides on the same rows — the book's split written in the authors' CSV
+format (:func:`write_split`) — with the same settings (:data:`SETTINGS`): the authors'
+``run_sts.py`` (``princeton-nlp/c-sts`` at :data:`AUTHORS_COMMIT`, never part of this
+repository: its folder is given at run time) and :func:`compsem.csts.study.run` with
+``preset="official"``. Their code needs three edits to run under transformers 5 and datasets 5
+(:data:`EDITS`), applied to a temporary copy by :func:`patched_copy`, never to the folder given.
+
+:func:`compare` sets the two sides' test Spearman means against the pooled seed spread; the
+record (``benchmarks/csts_authors.json``, :func:`load_record`) is what chapter 22 and Part II's
+table of differences state through :func:`authors_values`. The driver that runs both sides is
+``benchmarks/csts_authors_check.py`` (``make authors-check``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from compsem.errors import DataError
+from compsem.paths import repo_root
+from compsem.results import PlainText, Prose
+
+from .metrics import correlations, pair_bootstrap_replicates
+
+__all__ = ["AUTHORS_COMMIT", "SETTINGS", "EDITS", "patched_copy", "write_split", "authors_args",
+           "read_predictions", "compare", "paired_difference", "record_path", "load_record", "authors_values"]
+
+#: the authors' commit both sides were compared at (their HEAD)
+AUTHORS_COMMIT = "3bacafa"
+
+#: the settings of both sides: the book's ``official`` preset with one epoch in fp32 (the
+#: authors' ``run_sts.sh`` defaults otherwise), the bi-encoder with MSE
+SETTINGS = {"config": "bi/mse", "preset": "official", "overrides": {"epochs": 1, "precision": "fp32"},
+            "encoder": "sbert-mini", "data": "reannotated", "split": "pair", "split_seed": 0}
+
+#: The edits that let the authors' code run under transformers 5 and datasets 5, as
+#: ``(file, pattern, replacement, what)``: every line passing ``use_auth_token=`` is dropped
+#: (the keyword is gone), and ``Trainer`` takes ``processing_class=`` where it took ``tokenizer=``.
+EDITS = (
+    ("run_sts.py", r"(?m)^[ \t]*use_auth_token=[^\n]*,[ \t]*\n", "", "drop use_auth_token="),
+    ("utils/sts/modeling_encoders.py", r"(?m)^[ \t]*use_auth_token=[^\n]*,[ \t]*\n", "", "drop use_auth_token="),
+    ("run_sts.py", r"(?m)^([ \t]*)tokenizer=tokenizer,", r"\1processing_class=tokenizer,",
+     "Trainer(tokenizer=) -> Trainer(processing_class=)"),
+)
+
+
+def patched_copy(code: str | Path, dest: str | Path) -> dict:
+    """Copy the authors' folder ``code`` to ``dest`` (a new folder) and apply :data:`EDITS` to the
+    copy; returns ``{"<file>: <what>": count}``. An edit that matches nothing is an error naming
+    the file (another commit of their code), so the check never runs unedited code by mistake."""
+    code, dest = Path(code), Path(dest)
+    if not (code / "run_sts.py").is_file():
+        raise DataError(f"{code} is not a checkout of the authors' code: it has no run_sts.py")
+    shutil.copytree(code, dest, ignore=shutil.ignore_patterns(".git"))
+    counts = {}
+    for rel, pattern, repl, what in EDITS:
+        path = dest / rel
+        text, n = re.subn(pattern, repl, path.read_text(encoding="utf-8"))
+        if n == 0:
+            raise DataError(f"{path}: the edit '{what}' matches nothing; is this {AUTHORS_COMMIT} of princeton-nlp/c-sts?")
+        path.write_text(text, encoding="utf-8")
+        counts[f"{rel}: {what}"] = counts.get(f"{rel}: {what}", 0) + n
+    return counts
+
+
+#: the columns of the authors' CSV files, in their order
+CSV_COLUMNS = ("sentence1", "sentence2", "condition", "label")
+
+
+def write_split(parts: dict[str, pd.DataFrame], folder: str | Path) -> dict[str, Path]:
+    """Write the ``train``, ``validation`` and ``test`` frames of ``parts`` as the authors' code
+    reads them (``csts_<split>.csv``, columns :data:`CSV_COLUMNS`, rows in the frame's order, so
+    row ``i`` of the file is row ``i`` of ``parts[split]``); returns the paths by split."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    out = {}
+    for split in ("train", "validation", "test"):
+        df = parts[split]
+        missing = [c for c in CSV_COLUMNS if c not in df.columns]
+        if missing:
+            raise DataError(f"the {split} rows lack the column(s) {missing}")
+        out[split] = folder / f"csts_{split}.csv"
+        df[list(CSV_COLUMNS)].to_csv(out[split], index=False)
+    return out
+
+
+def authors_args(files: dict[str, Path], model_path: str | Path, out: str | Path, *, seed: int) -> list[str]:
+    """The arguments of ``run_sts.py`` for :data:`SETTINGS` (``run_sts.sh``'s values at
+    :data:`AUTHORS_COMMIT` but one epoch, fp32, no evaluation during training and no checkpoints):
+    the bi-encoder, MSE, [CLS] pooling, the full network, 8 rows × 4 accumulation steps, lr 1e-5,
+    weight decay 0.1, 10 % warm-up (transformers 5 reads ``--warmup_steps 0.1`` as a ratio),
+    length 512 with dynamic padding."""
+    return ["--output_dir", str(out), "--model_name_or_path", str(model_path), "--objective", "mse",
+            "--encoding_type", "bi_encoder", "--pooler_type", "cls", "--freeze_encoder", "False",
+            "--transform", "False", "--triencoder_head", "None", "--max_seq_length", "512",
+            "--train_file", str(files["train"]), "--validation_file", str(files["validation"]),
+            "--test_file", str(files["test"]), "--condition_only", "False", "--sentences_only", "False",
+            "--do_train", "--do_predict", "--eval_strategy", "no", "--per_device_train_batch_size", "8",
+            "--gradient_accumulation_steps", "4", "--learning_rate", "1e-5", "--weight_decay", "0.1",
+            "--max_grad_norm", "0.0", "--num_train_epochs", "1", "--lr_scheduler_type", "linear",
+            "--warmup_steps", "0.1", "--save_strategy", "no", "--seed", str(seed), "--data_seed", str(seed),
+            "--fp16", "False", "--disable_tqdm", "True", "--report_to", "none"]
+
+
+def read_predictions(path: str | Path, n: int) -> np.ndarray:
+    """The authors' ``test_predictions.json`` (``{"<row>": prediction}``) as an array of ``n``
+    rows in file order; a row missing, extra or not finite is an error naming the file."""
+    path = Path(path)
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise DataError(f"{path}: not a readable predictions file ({exc})") from None
+    if not isinstance(raw, dict) or sorted(int(k) for k in raw) != list(range(n)):
+        raise DataError(f"{path}: expected predictions keyed by the rows 0..{n - 1}, got {len(raw)} entries")
+    pred = np.array([float(raw[str(i)]) for i in range(n)])
+    if not np.isfinite(pred).all():
+        raise DataError(f"{path}: {int((~np.isfinite(pred)).sum())} predictions are not finite")
+    return pred
+
+
+def compare(authors, book, *, k: float = 2.0) -> dict:
+    """The two sides' test Spearman (one value per seed each, at least two per side) set
+    against the pooled seed spread: means, standard deviations (ddof 1), the pooled standard
+    deviation ``sqrt((sd_a² + sd_b²) / 2)``, the difference of the means (authors − book) and
+    ``agree``: whether that difference lies within ``k`` pooled standard deviations."""
+    a, b = np.asarray(authors, dtype=float), np.asarray(book, dtype=float)
+    if len(a) < 2 or len(b) < 2:
+        raise ValueError(f"each side needs at least two seeds to have a spread, got {len(a)} and {len(b)}")
+    sa, sb = float(a.std(ddof=1)), float(b.std(ddof=1))
+    pooled = float(np.sqrt((sa ** 2 + sb ** 2) / 2))
+    diff = float(a.mean() - b.mean())
+    return {"authors_mean": float(a.mean()), "authors_std": sa, "book_mean": float(b.mean()), "book_std": sb,
+            "pooled_std": pooled, "difference": diff, "k": k, "agree": bool(abs(diff) <= k * pooled)}
+
+
+def paired_difference(authors: list, book: list, gold, pair_ids, *, n_boot: int = 1000, seed: int = 0) -> dict:
+    """The mean over seeds of the test Spearman difference (authors − book), each seed's two
+    prediction arrays (``authors[i]``, ``book[i]``, aligned with ``gold``) scored on the same
+    pair-bootstrap replicates (:func:`~compsem.csts.metrics.pair_bootstrap_replicates` with one
+    ``seed``: the draws are shared, so the difference is paired); its 95 % percentile interval."""
+    if len(authors) != len(book) or not authors:
+        raise ValueError(f"one prediction array per seed on each side, got {len(authors)} and {len(book)}")
+    corr = [correlations(a, gold)["spearman"] - correlations(b, gold)["spearman"] for a, b in zip(authors, book)]
+    reps = np.mean([pair_bootstrap_replicates(a, gold, pair_ids, n_boot=n_boot, seed=seed)
+                    - pair_bootstrap_replicates(b, gold, pair_ids, n_boot=n_boot, seed=seed)
+                    for a, b in zip(authors, book)], axis=0)
+    reps = reps[np.isfinite(reps)]
+    return {"of": "authors - book", "mean": float(np.mean(corr)), "ci_low": float(np.quantile(reps, 0.025)),
+            "ci_high": float(np.quantile(reps, 0.975))}
+
+
+def record_path() -> Path:
+    """``benchmarks/csts_authors.json``: the comparison the book states."""
+    return repo_root() / "benchmarks" / "csts_authors.json"
+
+
+def load_record(path=None) -> dict | None:
+    """The committed comparison (:func:`record_path`), or None when there is none."""
+    path = Path(path) if path else record_path()
+    if not path.is_file():
+        return None
+    try:
+        rec = json.loads(path.read_text(encoding="utf-8"))
+        rec["sides"]["authors"]["spearman_mean"], rec["sides"]["book"]["spearman_mean"]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise DataError(f"{path}: not a comparison record ({exc!r})") from None
+    return rec
+
+
+def authors_values(cpu_score: float, cpu_config: str, path=None) -> dict:
+    """Glue values of the comparison: both sides' test Spearman (mean ± std over seeds), the
+    paired difference with its interval, the setting in words and a sentence setting one epoch
+    of the authors' settings against ``cpu_score`` (the book's ``cpu`` preset, ``cpu_config``);
+    ``auth_cell_plain`` is the cell of Part II's table of differences (plain text: another page).
+    Without a record, the sentences say that it was not measured."""
+    rec = load_record(path)
+    if rec is None:
+        none = Prose("the authors' code has not been run beside the `official` preset for this book "
+                     "(`make authors-check` runs it)")
+        return {"auth_text": none, "auth_cell_plain": PlainText(none.replace("`", "")), "auth_ft_text": none}
+    a, b, d = rec["sides"]["authors"], rec["sides"]["book"], rec["paired_difference"]
+    n = len(rec["seeds"])
+    sides = (f"the authors' `run_sts.py` at `{rec['authors_commit']}` {a['spearman_mean']:.2f} ± {a['spearman_std']:.2f}, "
+             f"the book's `official` preset {b['spearman_mean']:.2f} ± {b['spearman_std']:.2f} (test Spearman, mean ± std "
+             f"over {n} seeds)")
+    pair = (f"paired difference (authors − book) {d['mean']:+.2f}, 95 % bootstrap interval "
+            f"[{d['ci_low']:.2f}, {d['ci_high']:.2f}]")
+    where = f"{rec['setting']}; measured {rec['when']} on {rec['machine']}"
+    cell = f"run on the same rows with the same settings: {sides}; {pair} ({where})"
+    about = round(float(np.mean([a["spearman_mean"], b["spearman_mean"]])))
+    ft = (f"With the authors' settings ({rec['setting']}), their code and the `official` preset both score about "
+          f"{about} on the test rows of the book's default split ({sides}; {pair}), against {cpu_score:.1f} for the `cpu` preset's "
+          f"{cpu_config} in this run. The paper's numbers rest on three epochs and larger models")
+    return {"auth_text": Prose(sides + "; " + pair), "auth_cell_plain": PlainText(cell.replace("`", "")),
+            "auth_ft_text": Prose(ft),
+            "auth_about": about, "auth_authors_mean": float(a["spearman_mean"]), "auth_book_mean": float(b["spearman_mean"])}

@@ -1,0 +1,142 @@
+"""compsem/csts/authors.py and benchmarks/csts_authors_check.py: the authors' code beside the
+``official`` preset. The fast tests check each piece on small inputs worked out by hand; the
+slow test runs the whole comparison when the authors' code is given (CSTS_AUTHORS_CODE)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from compsem.csts import authors as A
+from compsem.csts.config import PRESETS
+from compsem.errors import DataError
+from tests.helpers import ROOT
+
+
+def _driver():
+    spec = importlib.util.spec_from_file_location("csts_authors_check", ROOT / "benchmarks" / "csts_authors_check.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _fake_code(folder):
+    """A folder shaped like the authors' code, with the lines the edits change (written here)."""
+    (folder / "utils" / "sts").mkdir(parents=True)
+    (folder / "run_sts.py").write_text("cfg = load(\n    name,\n    use_auth_token=True if x else None,\n)\n"
+                                       "tok = load(\n    use_auth_token=True if x else None,\n    y=1,\n)\n"
+                                       "t = Trainer(\n        model=m,\n        tokenizer=tokenizer,\n    )\n")
+    (folder / "utils" / "sts" / "modeling_encoders.py").write_text("b = m(\n  revision=r,\n  use_auth_token=None,\n)\n")
+    return folder
+
+
+def test_patched_copy_edits_the_copy_only(tmp_path):
+    code = _fake_code(tmp_path / "code")
+    before = (code / "run_sts.py").read_text()
+    counts = A.patched_copy(code, tmp_path / "copy")
+    assert counts == {"run_sts.py: drop use_auth_token=": 2, "utils/sts/modeling_encoders.py: drop use_auth_token=": 1,
+                      "run_sts.py: Trainer(tokenizer=) -> Trainer(processing_class=)": 1}
+    text = (tmp_path / "copy" / "run_sts.py").read_text()
+    assert "use_auth_token" not in text and "        processing_class=tokenizer,\n" in text and "y=1," in text
+    assert (code / "run_sts.py").read_text() == before   # the given folder is never edited
+    assert "use_auth_token" not in (tmp_path / "copy" / "utils" / "sts" / "modeling_encoders.py").read_text()
+
+
+def test_patched_copy_refuses_other_code(tmp_path):
+    with pytest.raises(DataError, match="no run_sts.py"):
+        A.patched_copy(tmp_path, tmp_path / "copy")
+    code = _fake_code(tmp_path / "code")
+    (code / "run_sts.py").write_text("print('another commit')\n")
+    with pytest.raises(DataError, match="matches nothing"):
+        A.patched_copy(code, tmp_path / "copy")
+
+
+def test_write_split_in_the_authors_columns_and_order(tmp_path):
+    df = pd.DataFrame({"sentence1": ["a", "b"], "sentence2": ["c", "d"], "condition": ["x", "y"], "label": [1.0, 5.0],
+                       "pair_id": ["p", "q"]})
+    files = A.write_split({"train": df, "validation": df.iloc[:1], "test": df.iloc[::-1]}, tmp_path)
+    back = pd.read_csv(files["test"])
+    assert list(back.columns) == ["sentence1", "sentence2", "condition", "label"]
+    assert back["sentence1"].tolist() == ["b", "a"] and files["train"].name == "csts_train.csv"
+    with pytest.raises(DataError, match="label"):
+        A.write_split({"train": df.drop(columns="label"), "validation": df, "test": df}, tmp_path / "x")
+
+
+def test_authors_arguments_follow_the_official_preset():
+    args = A.authors_args({"train": "t", "validation": "v", "test": "s"}, "m", "o", seed=42)
+    val = {args[i]: args[i + 1] for i in range(len(args) - 1) if args[i].startswith("--")}
+    off = PRESETS["official"]
+    assert int(val["--per_device_train_batch_size"]) == off["batch_size"] == 8
+    assert int(val["--gradient_accumulation_steps"]) == off["grad_accum"] == 4
+    assert float(val["--learning_rate"]) == off["lr"] and float(val["--weight_decay"]) == off["weight_decay"]
+    assert int(val["--max_seq_length"]) == off["max_length"] and val["--pooler_type"] == off["pooling"]
+    assert float(val["--warmup_steps"]) == off["warmup_ratio"] and val["--fp16"] == "False"
+    assert val["--num_train_epochs"] == str(A.SETTINGS["overrides"]["epochs"]) and val["--seed"] == "42"
+
+
+def test_read_predictions(tmp_path):
+    p = tmp_path / "test_predictions.json"
+    p.write_text(json.dumps({"1": 0.5, "0": 0.25}))
+    assert A.read_predictions(p, 2).tolist() == [0.25, 0.5]
+    with pytest.raises(DataError, match="rows 0..2"):
+        A.read_predictions(p, 3)
+    p.write_text(json.dumps({"0": float("nan")}))
+    with pytest.raises(DataError, match="not finite"):
+        A.read_predictions(p, 1)
+
+
+def test_compare_against_the_pooled_seed_spread():
+    # sd of [16, 17] = 0.7071, of [16.2, 16.8] = 0.4243; pooled sqrt((0.5 + 0.18) / 2) = 0.5831
+    c = A.compare([16.0, 17.0], [16.2, 16.8])
+    assert c["pooled_std"] == pytest.approx(0.34 ** 0.5) and c["difference"] == pytest.approx(0.0) and c["agree"]
+    far = A.compare([16.0, 17.0], [17.5, 18.1])   # 16.5 - 17.8 = -1.3, beyond 2 x 0.5831
+    assert far["difference"] == pytest.approx(-1.3) and not far["agree"]
+    with pytest.raises(ValueError, match="two seeds"):
+        A.compare([16.0], [16.0, 17.0])
+
+
+def test_paired_difference_of_equal_sides_is_zero():
+    rng = np.random.default_rng(0)
+    gold = rng.uniform(1, 5, 40)
+    pred = gold + rng.normal(0, 1, 40)
+    ids = np.repeat(np.arange(20), 2)
+    d = A.paired_difference([pred], [pred], gold, ids, n_boot=50)
+    assert (d["mean"], d["ci_low"], d["ci_high"]) == (0.0, 0.0, 0.0)
+    worse = A.paired_difference([pred], [gold + rng.normal(0, 3, 40)], gold, ids, n_boot=200)
+    assert worse["mean"] > 0 and worse["ci_low"] <= worse["mean"] <= worse["ci_high"]
+
+
+def test_the_committed_record_in_words(tmp_path):
+    v = A.authors_values(61.3, "bi/mse")
+    assert "16.83 ± 0.39" in v["auth_text"] and "16.88 ± 0.42" in v["auth_text"] and "[-0.27, 0.16]" in v["auth_text"]
+    assert v["auth_about"] == 17 and "against 61.3 for the `cpu` preset's bi/mse" in v["auth_ft_text"]
+    assert "3bacafa" in v["auth_cell_plain"] and "4 seeds" in v["auth_cell_plain"] and "`" not in v["auth_cell_plain"]
+    none = A.authors_values(61.3, "bi/mse", path=tmp_path / "absent.json")
+    assert "has not been run" in none["auth_ft_text"]
+    (tmp_path / "bad.json").write_text("{}")
+    with pytest.raises(DataError, match="not a comparison record"):
+        A.load_record(tmp_path / "bad.json")
+
+
+def test_the_check_says_why_it_cannot_run(tmp_path):
+    d = _driver()
+    assert "CSTS_AUTHORS_CODE is not set" in d.missing_reason(None, "python")
+    assert "no run_sts.py" in d.missing_reason(str(tmp_path), "python")
+
+
+@pytest.mark.slow
+def test_the_authors_code_agrees_with_the_official_preset(tmp_path):
+    """Both sides, two seeds each (minutes per run): the means within twice the pooled seed spread."""
+    d = _driver()
+    code, python = os.environ.get("CSTS_AUTHORS_CODE"), os.environ.get("CSTS_AUTHORS_PYTHON", "python")
+    reason = d.missing_reason(code, python)
+    if reason:
+        pytest.skip(reason)
+    rec = d.run_check(code, seeds=(42, 43), python=python, log=lambda *_: None)
+    assert len(rec["sides"]["authors"]["spearman_per_seed"]) == 2
+    assert rec["comparison"]["agree"], rec["comparison"]
