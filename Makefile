@@ -2,7 +2,7 @@
 #   make book   - create .venv, install the pinned packages and the offline model panel,
 #                 execute every notebook (papermill, default parameters), build the HTML book
 #   make test   - the same environment, then the test suite (slow tests left out)
-# Other targets: make lab, make exercises, make launch-cell, make test-all, make bench,
+# Other targets: make lab, make exercises, make assignments, make grade, make launch-cell, make test-all, make bench,
 # make models-extra, make check-offline, make authors-check, make clean.
 
 SHELL := /bin/bash
@@ -33,7 +33,7 @@ nb = $(filter _build/executed/notebooks/$(1)%,$(EXECUTED))
 BOOKSRC := _config.yml _toc.yml references.bib $(shell find book _static -type f)
 
 .PHONY: help venv test test-all test-slow book check-book bench models-extra check-offline clean clean-cache \
-	launch-cell lab exercises authors-check
+	launch-cell lab exercises assignments grade authors-check
 
 help:
 	@sed -n '1,6p' Makefile
@@ -59,16 +59,25 @@ $(CLUSTER_STAMP): $(STAMP)
 	rm -f $(VENV)/.cluster-*
 	touch $@
 
+# otter-grader for make assignments and make grade (pip install -e .[teaching]); the tests grade
+# the assignments, the book does not need it.
+TEACHING_STAMP := $(VENV)/.teaching-$(shell cat pyproject.toml requirements-lock.txt | sha256sum | cut -c1-12)
+$(TEACHING_STAMP): $(STAMP)
+	$(BIN)/python -m pip install -q -c requirements-lock.txt -e '.[teaching]' 2>&1 | { grep -v '^WARNING: Location' || true; }
+	$(BIN)/python -c "import otter"
+	rm -f $(VENV)/.teaching-*
+	touch $@
+
 # -- tests ---------------------------------------------------------------------------------
 # `make test` leaves out the tests marked slow (a chapter or a real model end to end);
 # `make test-all` runs everything.
-test: $(STAMP) $(CLUSTER_STAMP)
+test: $(STAMP) $(CLUSTER_STAMP) $(TEACHING_STAMP)
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q -m "not slow"
 
-test-all: $(STAMP) $(CLUSTER_STAMP)
+test-all: $(STAMP) $(CLUSTER_STAMP) $(TEACHING_STAMP)
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q
 
-test-slow: $(STAMP) $(CLUSTER_STAMP)
+test-slow: $(STAMP) $(CLUSTER_STAMP) $(TEACHING_STAMP)
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q -m slow
 
 # -- the book ------------------------------------------------------------------------------
@@ -129,6 +138,26 @@ lab: $(STAMP)
 # tagged `solution`. Run as a module of this checkout's src/, in the venv.
 exercises: $(STAMP)
 	PYTHONPATH=src $(BIN)/python -m compsem.book.exercises --root . --out _build/exercises
+
+# Autograded assignments (otter-grader, the `teaching` extra): one per Part with an exercises page,
+# generated from the pages' {exercise}/{solution} pairs (an exercise whose solution has an
+# `# autograded` block becomes a question with a hidden test; the others are answered in writing).
+# Writes _build/assignments/<part>/{student,autograder}/; the grading environment in
+# autograder.zip is Python 3.11 with requirements-lock.txt.
+assignments: $(TEACHING_STAMP)
+	PYTHONPATH=src $(BIN)/python -m compsem.book.assignments assign --root . --out _build/assignments
+
+# Grades every notebook in SUBMISSIONS with a Part's autograder, here, without Docker (each
+# notebook runs as the user who grades: see the course guide), into one CSV of scores
+# (_build/assignments/<part>/grades.csv, or GRADES=file.csv). With Docker, `otter grade` is the
+# alternative: otter grade -a _build/assignments/<part>/autograder/autograder.zip SUBMISSIONS.
+ASSIGNMENT ?=
+SUBMISSIONS ?=
+GRADES ?=
+grade: $(TEACHING_STAMP)
+	@test -n "$(ASSIGNMENT)" && test -n "$(SUBMISSIONS)" || { echo "usage: make grade ASSIGNMENT=part1_setcomp SUBMISSIONS=folder/of/notebooks [GRADES=grades.csv]"; exit 2; }
+	PYTHONPATH=src $(BIN)/python -m compsem.book.assignments grade "$(ASSIGNMENT)" "$(SUBMISSIONS)" --out _build/assignments \
+		$(if $(GRADES),--csv "$(GRADES)")
 
 # -- extras --------------------------------------------------------------------------------
 bench: $(STAMP)

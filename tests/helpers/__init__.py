@@ -32,3 +32,27 @@ def glued_names(notebook: str) -> set[str]:
     names |= set(re.findall(r"```\{glue:figure\} (\w+)", text))
     code = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
     return names - set(re.findall(r'glue_all\(\{"(\w+)"', code))   # a figure glued in its own cell
+
+
+def graded(page: str, label: str, expected: dict) -> None:
+    """The autograded answers of exercise ``label`` on ``page`` (what ``make assignments``
+    grades against, :func:`compsem.book.assignments.answer_blocks`) are exactly the names of
+    ``expected``, and each is the value the library computes: a number rounds to it at the
+    decimals written (:func:`shown`), a vector element by element, anything else is equal."""
+    import numpy as np
+
+    from compsem.book.assignments import answer_blocks
+
+    answers = {a.name: a for a in answer_blocks(page)[label]}
+    assert set(answers) == set(expected), f"{label}: the page grades {sorted(answers)}, the checks {sorted(expected)}"
+    for name, value in expected.items():
+        a = answers[name]
+        if isinstance(a.value, (bool, type(None), str)):
+            assert a.value == value and type(a.value) is type(value), (name, a.value, value)
+        elif isinstance(a.value, tuple):
+            written = [t.strip() for t in a.text.strip("()[]").split(",")]
+            assert len(written) == len(np.ravel(value)), name
+            for t, v in zip(written, np.ravel(value)):
+                shown(t, v, t)
+        else:
+            shown(page, value, a.text)

@@ -19,7 +19,7 @@ from compsem.csts import prompting as cp
 from compsem.csts import training as ct
 from compsem.csts import tables as tb
 from compsem.csts.study import pair_accuracy
-from tests.helpers import ROOT
+from tests.helpers import ROOT, graded
 
 BOOK = ROOT / "book"
 
@@ -267,3 +267,21 @@ def test_exercise_template_leaves_the_ignored_rows_and_the_prior_alone():
     assert list(a.columns) == ["ignored", "attached"]
     assert "condition prior's row (which reads no sentence, so no template can move it)" in \
         page("part2_csts_exercises.md").replace("\n", " ")
+
+
+def test_autograded_answers_are_the_librarys():
+    """The answers `make assignments` grades Exercises 1 and 2 against, recomputed as above."""
+    hi, lo = tri_score(C_HIGH), tri_score(C_LOW_EX)
+    text = page("part2_csts_exercises.md")
+    graded(text, "ex-csts-1", {
+        "h_low_1": hadamard(C_LOW_EX, S1), "h_low_2": hadamard(C_LOW_EX, S2), "cos_low": lo,
+        "quad_loss": quad(hi, lo), "mse_loss": objective("mse", hi, lo),
+        "scores_change": not bool(np.isclose(tri_score(3 * C_HIGH), hi))})
+
+    def parsed(answer, rule):
+        v = cp.parse_answer(answer, rule=rule)
+        return None if np.isnan(v) else v
+
+    answers = {"4_5": "4/5", "out_of_5": "3.5 out of 5.", "score": "Score: 4", "four": "four"}
+    graded(text, "ex-csts-2", {f"{prefix}_{k}": parsed(a, rule) for k, a in answers.items()
+                               for prefix, rule in (("paper", "paper-text"), ("official", "official"))})

@@ -16,7 +16,7 @@ import pytest
 from compsem import measures
 from compsem import montague as mt
 
-from tests.helpers import ROOT, shown
+from tests.helpers import ROOT, graded, shown
 
 
 WORKED = (ROOT / "book" / "part3_montague_worked.md").read_text(encoding="utf-8")
@@ -261,3 +261,14 @@ def test_exercise_4_sbert_mini_returns_unit_vectors():
 def test_exercise_2_counts_the_phrases_of_one_adjective():
     vocab = mt.data.load_vocabulary()
     assert f"the {len(vocab.nouns)} phrases of one adjective" in EXERCISES
+
+
+def test_autograded_answers_are_the_librarys():
+    """The answers `make assignments` grades Exercise 1 against, recomputed as above."""
+    r = toy_result(SUMS)
+    t = mt.tables.pair_table(r).set_index(["type1", "type2"])
+    graded(EXERCISES, "ex-montague-1", {
+        "d_red_dog_red": dist(SUMS, "red dog", "red"), "d_red_dog_dog": dist(SUMS, "red dog", "dog"),
+        "i_red_dog": bool(r.single_an[0, 0] == 1.0), "ni_red_dog": bool(r.nonsub[0, 0] == 1.0),    # [adjective, noun]
+        "i_counterfeit_dog": bool(r.single_an[1, 0] == 1.0), "ni_counterfeit_dog": bool(r.nonsub[1, 0] == 1.0),
+        "cell_si_nspr": t.loc[("S-I", "NS-Pr"), "consistency"], "cell_nspr_si": t.loc[("NS-Pr", "S-I"), "consistency"]})

@@ -14,7 +14,7 @@ import pytest
 from compsem import measures as M
 from compsem.setcomp import metrics as sm
 from compsem.setcomp import tables as st
-from tests.helpers import ROOT, shown
+from tests.helpers import ROOT, graded, shown
 
 
 WORKED = (ROOT / "book" / "part1_setcomp_worked.md").read_text(encoding="utf-8")
@@ -207,3 +207,18 @@ def test_exercise_4_which_reading_depends_on_the_company():
     np.testing.assert_array_equal(row(alone, "pooled"), row(narrow, "pooled"))   # same range: no change
     sol = EXERCISES[EXERCISES.index("{solution} ex-setcomp-4"):EXERCISES.index("{exercise} Rerun: how strict")]
     assert "same seed, so even the interval is the same" in sol and "*outside*" in sol
+
+
+# ------------------------------------------------------------------ the assignment's answers
+def test_autograded_answers_are_the_librarys():
+    """The answers `make assignments` grades Exercises 1 and 2 against, recomputed as above."""
+    b2 = 2 * B
+    emb = {"fact": {"union": {"a": A[None], "b": b2[None], "t": U[None]}}}
+    tab = st.union_table(emb, sm.geometry(emb, "union"), comparable=0.1, near=0.25, n_boot=0).set_index("norm_case")
+    ned = sm.criterion_deltas(A, B, O, "overlap", measure="ned")
+    graded(EXERCISES, "ex-setcomp-1", {
+        "ned_ab": M.ned(A, B), "ned_ao": M.ned(A, O), "delta_1": ned["d1"],
+        "c1_holds": bool(ned["d1"][0] >= 0 and ned["d2"][0] >= 0), "approx_ao": (1 - M.cosine(A, O)) / 2})
+    graded(EXERCISES, "ex-setcomp-2", {
+        "cos_ab2": M.cosine(A, b2), "t_union": M.plane_geometry(A, b2, U).t, "norm_ratio": M.norm_ratio(A, b2),
+        "c6_holds": bool(tab.loc["b_larger", "pct_expected"] == 100.0)})

@@ -19,7 +19,7 @@ from compsem.ssm import data as ssm_data
 from compsem.ssm import metrics as ssm
 from compsem.ssm import tables as ssm_tables
 from compsem.ssm.metrics import upper
-from tests.helpers import ROOT
+from tests.helpers import ROOT, graded
 
 
 WORKED = ROOT / "book" / "part4_ssm_worked.md"
@@ -312,3 +312,21 @@ def test_exercise_5_the_stress_does_not_depend_on_the_basis():
     for name in ("accuracy", "ssm_metrics"):
         assert f'\\"ssm\\", \\"{name}\\"' in (ROOT / "notebooks" / "42_ssm_metrics.ipynb").read_text()
         assert f"results/ssm/{name}.csv" in _page(EXERCISES)
+
+
+def test_autograded_answers_are_the_librarys():
+    """The answers `make assignments` grades Exercises 1 and 2 against, recomputed as above."""
+    D = ssm.distances(R)["rel"]
+    B, W = _between_within(D, LABELS)
+    D_ref = ssm.distances(R_REF)["rel"]
+    graded(_page(EXERCISES), "ex-ssm-1", {
+        "within_w": W, "between_b": B, "ch_model": ssm.calinski_harabasz(D, LABELS),
+        "more_clustered": bool(ssm.calinski_harabasz(D, LABELS) > ssm.calinski_harabasz(D_ref, LABELS))})
+    R2 = R.copy()
+    R2[1, 0] = 0.6
+    D2, Dr = ssm.distances(R2), ssm.distances(R_REF)
+    graded(_page(EXERCISES), "ex-ssm-2", {
+        "d_rel_12": D2["rel"][0, 1], "d_dis_12": D2["dis"][0, 1], "sparsity_rel": ssm.sparsity(D2["rel"]),
+        "sparsity_dis": ssm.sparsity(D2["dis"]), "rsa_rel": ssm.rsa(D2["rel"], Dr["rel"]),
+        "rsa_dis": ssm.rsa(D2["dis"], Dr["dis"]),
+        "accuracy_reversed": ssm.entailment_accuracy(R2, R_REF, CATS)["inferential_reversed"][0]})

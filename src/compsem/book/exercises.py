@@ -23,14 +23,16 @@ import argparse
 import ast
 import json
 import re
+import sys
 from pathlib import Path
 
+from ..errors import CompsemError
 from ..fmt import plural
 from .executed import glued_values
 
 __all__ = ["strip_solutions", "exercise_blocks", "chapter_numbers", "book_titles", "glued_numbers", "render_roles",
            "page_notebook", "page_markdown",
-           "student_notebook", "student_setup", "write_student_copies", "main"]
+           "student_notebook", "student_setup", "unbuilt_values", "write_student_copies", "main"]
 
 _OPEN = re.compile(r"^(\s*)(`{3,}|:{3,})\{(solution|solution-start|solution-end|exercise)\}(.*)$")
 
@@ -341,18 +343,42 @@ def student_setup(setup: dict | None) -> dict:
             "outputs": [], "source": NO_REPO_SETUP.splitlines(keepends=True)}
 
 
-def write_student_copies(root: Path, out: Path, executed: Path | None = None) -> list[Path]:
+def unbuilt_values(text: str, glued: dict[str, dict[str, str]], doc: str) -> list[str]:
+    """The ``chapter::key`` of every ``{glue}`` role of ``text`` whose value ``glued`` lacks."""
+    missing = []
+    for m in _ROLE.finditer(text):
+        if m.group(1).startswith("glue") and _glued(m.group(2), glued, doc) == NOT_BUILT:
+            page, sep, rest = m.group(2).partition("::")
+            missing.append(f"{Path(page).stem}::{rest.partition(':')[0]}" if sep else m.group(2).partition(":")[0])
+    return missing
+
+
+def write_student_copies(root: Path, out: Path, executed: Path | None = None, *, strict: bool = False) -> list[Path]:
     """Write the student copies of ``root``'s exercise pages and chapters into ``out``; glued
     numbers come from the executed chapters in ``executed`` (default: ``root``'s
-    ``_build/executed/notebooks``, when a build exists)."""
-    out.mkdir(parents=True, exist_ok=True)
+    ``_build/executed/notebooks``, when a build exists). With ``strict`` (``make exercises``), a
+    number the build lacks is a :class:`~compsem.errors.CompsemError` naming the page, the
+    chapter and the value, before anything is written; otherwise it reads :data:`NOT_BUILT`."""
     written = []
     setup = student_setup(_setup_cell(root))
     toc = root / "_toc.yml"
     numbers = chapter_numbers(toc.read_text(encoding="utf-8")) if toc.is_file() else {}
     titles = book_titles(root)
-    glued = glued_numbers(executed if executed is not None else root / "_build" / "executed" / "notebooks")
-    for page in sorted((root / "book").glob("part*_exercises.md")):
+    executed = executed if executed is not None else root / "_build" / "executed" / "notebooks"
+    glued = glued_numbers(executed)
+    pages = sorted((root / "book").glob("part*_exercises.md"))
+    if strict:
+        missing = [f"{p.name}: {v}" for p in pages
+                   for v in unbuilt_values(strip_solutions(p.read_text(encoding="utf-8")), glued, f"book/{p.stem}")]
+        if missing:
+            chapters = sorted({m.split(": ", 1)[1].split("::")[0] for m in missing})
+            raise CompsemError(
+                f"the student copies would show numbers that no executed chapter in {executed} holds "
+                f"({'; '.join(missing)}); build them first (make book, or for each chapter "
+                + ", ".join(f"`.venv/bin/python -m compsem run notebooks/{c}.ipynb --book --out {executed}`"
+                            for c in chapters) + ")")
+    out.mkdir(parents=True, exist_ok=True)
+    for page in pages:
         doc = f"book/{page.stem}"
         text = strip_solutions(page.read_text(encoding="utf-8"))
         nb = page_notebook(text, setup, numbers.get(doc), titles, doc, glued)
@@ -372,7 +398,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--executed", default=None,
                     help="the executed chapters whose glued numbers the copies show (default: ROOT/_build/executed/notebooks)")
     args = ap.parse_args(argv)
-    written = write_student_copies(Path(args.root), Path(args.out), Path(args.executed) if args.executed else None)
+    try:
+        written = write_student_copies(Path(args.root), Path(args.out), Path(args.executed) if args.executed else None,
+                                       strict=True)
+    except CompsemError as e:
+        print(f"make exercises refuses: {e}", file=sys.stderr)
+        return 2
     print(f"{plural(len(written), 'student file')} in {args.out}")
     return 0
 

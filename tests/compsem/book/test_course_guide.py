@@ -145,6 +145,6 @@ def test_no_session_calls_fine_tuning_longer_than_a_lab_without_the_records():
 
 def test_session_3_lab_is_what_its_exercise_runs():
     exercise = (ROOT / "book" / "part3_montague_exercises.md").read_text()
-    ex_cmds = {c.strip() for c in re.findall(r"`python -m compsem run ([^`]+)`", exercise)}
+    ex_cmds = {c.strip() for c in re.findall(r"`(?:\.venv/bin/)?python -m compsem run ([^`]+)`", exercise)}
     lab = {c.split(" run ", 1)[1].strip() for c in _commands(SESSIONS[2]) if " run " in c}
     assert ex_cmds and ex_cmds == lab

@@ -292,3 +292,27 @@ def test_copies_of_the_book_show_no_glue_role(tmp_path, with_build):
     md = (tmp_path / "out" / "part2_csts_exercises.md").read_text()
     assert "{glue" not in md
     assert ("trained its\n4 runs in\n7.2 minutes" in md) if with_build else ("[the number in the book]" in md)
+
+
+def test_student_copies_hold_no_pointer_to_the_answers(tmp_path):
+    """Issue 36: no pointer to tests/teaching, no "Solutions open with a click" (a copy has none),
+    every command runs on the environment's own interpreter, and each rerun has a fresh --out."""
+    executed = _executed_with(tmp_path, "22_csts_finetune", {"ft_n_runs": 4, "ft_train_minutes": 7.25})
+    written = write_student_copies(ROOT, tmp_path / "out", executed, strict=True)
+    for path in written:
+        text = path.read_text()
+        assert "tests/teaching" not in text and "open with a click" not in text.lower(), path.name
+        assert "[the number in the book]" not in text, path.name
+        assert not re.search(r"(?<![/\w.])python -m compsem", text), path.name
+    for page in PAGES:
+        outs = re.findall(r"--out (\S+)", strip_solutions(page.read_text()))
+        assert len(outs) == len(set(outs)), (page.name, outs)
+
+
+def test_strict_copies_refuse_numbers_the_build_lacks(tmp_path):
+    from compsem.errors import CompsemError
+
+    with pytest.raises(CompsemError, match=r"22_csts_finetune::ft_n_runs.*compsem run notebooks/22_csts_finetune"):
+        write_student_copies(ROOT, tmp_path / "out", tmp_path / "none", strict=True)
+    assert not (tmp_path / "out").exists()
+

@@ -85,7 +85,19 @@ def _make(repo, *args):
 def test_make_exercises_writes_the_student_copies(tmp_path):
     repo, args = _copy_repository(tmp_path)
     r = _make(repo, "exercises", *args)
+    # without a build the copies would show a placeholder for the glued numbers: refused, with why
+    assert r.returncode != 0 and "make exercises refuses" in r.stderr and "22_csts_finetune::ft_n_runs" in r.stderr
+    assert "compsem run notebooks/22_csts_finetune.ipynb" in r.stderr
+    assert not (repo / "_build" / "exercises").exists()
+    executed = repo / "_build" / "executed" / "notebooks"
+    executed.mkdir(parents=True)
+    outs = [{"output_type": "display_data", "metadata": {"scrapbook": {"name": k}},
+             "data": {"application/papermill.record/text/plain": repr(v)}}
+            for k, v in {"ft_n_runs": 4, "ft_train_minutes": 7.25}.items()]
+    (executed / "22_csts_finetune.ipynb").write_text(json.dumps({"cells": [{"cell_type": "code", "outputs": outs}]}))
+    r = _make(repo, "exercises", *args)
     assert r.returncode == 0, r.stderr
+    assert "[the number in the book]" not in (repo / "_build" / "exercises" / "part2_csts_exercises.md").read_text()
     pages = sorted(p.stem for p in (repo / "book").glob("*_exercises.md"))
     assert pages
     for page in pages:
