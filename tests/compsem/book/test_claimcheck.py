@@ -22,6 +22,7 @@ def _nb(path, cells, glued):
 
 @pytest.fixture
 def book(tmp_path, monkeypatch):
+    monkeypatch.delenv("COMPSEM_RUN", raising=False)
     monkeypatch.setenv("COMPSEM_RESULTS", str(tmp_path / "results"))
     monkeypatch.setattr(claims, "_STARTED", set())
     ex, pages, checks = tmp_path / "ex", tmp_path / "book", tmp_path / "book" / "checks"
