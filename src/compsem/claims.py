@@ -265,7 +265,7 @@ def check_count(sentence: str, value: int, *, page: str, what: str = "count") ->
     """The one number ``sentence`` states (digits or a word: "nine") equals ``value``."""
     said = said_number(sentence)
     return check(sentence, page=page, holds=said == int(value), numbers={f"{what} said": said, what: int(value)},
-                 rule=f"the {what} it states equals the data's")
+                 rule=f"the number it states is the data's {what}")
 
 
 def check_frequency(sentence: str, shares: Mapping[str, float] | float, *, page: str, what: str = "share") -> dict:

@@ -81,7 +81,7 @@ def test_a_check_that_holds_records_itself(results):
     entry = claims.check_count("up to seven samples", 7, page="10_x", what="samples")
     assert entry["outcome"] == "holds"
     rows = json.loads((results / "claims" / "10_x.json").read_text())
-    assert rows == [{"page": "10_x", "sentence": "up to seven samples", "rule": "the samples it states equals the data's",
+    assert rows == [{"page": "10_x", "sentence": "up to seven samples", "rule": "the number it states is the data's samples",
                      "numbers": {"samples said": 7, "samples": 7}, "outcome": "holds"}]
     assert claims.records() == rows
 

@@ -83,7 +83,7 @@ def test_a_failed_check_a_stale_quote_and_a_stale_mark_are_problems(book):
         claims.check_count("It has nine rows", 7, page="10_x")
     (checks / "10_x.py").write_text('NOT_CLAIMS = {"holds five sentences": "x", "a vanished phrase": "y"}\n')
     _, problems = claim_check(ex, pages, results, checks)
-    assert '10_x: the check of "It has nine rows" failed (the count it states equals the data\'s)' in problems
+    assert '10_x: the check of "It has nine rows" failed (the number it states is the data\'s count)' in problems
     assert '10_x: a check quotes "It has nine rows", which the page no longer says' in problems
     assert '10_x: book/checks/10_x.py marks "a vanished phrase", which the page no longer says' in problems
 
