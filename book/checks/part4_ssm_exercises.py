@@ -35,7 +35,6 @@ def denser_glove():
 
 
 def check(executed=None):
-    denser_glove()
     R2 = R.copy()
     R2[1, 0] = 0.6                                  # exercise 2: the reverse inference believed too
     before, after = metrics(R), metrics(R2)
@@ -46,6 +45,7 @@ def check(executed=None):
     claims.check("the discrepancy sparsity halves", page=PAGE, numbers=numbers,
                  holds=round(after["discrepancy sparsity"] / before["discrepancy sparsity"], 6) == 0.5,
                  rule="after / before = 1/2")
+    denser_glove()
 
 
 NOT_CLAIMS = {

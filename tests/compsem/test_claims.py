@@ -11,6 +11,7 @@ from compsem.claims import ClaimError
 
 @pytest.fixture(autouse=True)
 def results(tmp_path, monkeypatch):
+    monkeypatch.delenv("COMPSEM_RUN", raising=False)
     monkeypatch.setenv("COMPSEM_RESULTS", str(tmp_path / "results"))
     monkeypatch.setattr(claims, "_STARTED", set())
     return tmp_path / "results"
@@ -80,7 +81,7 @@ def test_a_check_that_holds_records_itself(results):
     entry = claims.check_count("up to seven samples", 7, page="10_x", what="samples")
     assert entry["outcome"] == "holds"
     rows = json.loads((results / "claims" / "10_x.json").read_text())
-    assert rows == [{"page": "10_x", "sentence": "up to seven samples", "rule": "the samples it states equals the data's",
+    assert rows == [{"page": "10_x", "sentence": "up to seven samples", "rule": "the number it states is the data's samples",
                      "numbers": {"samples said": 7, "samples": 7}, "outcome": "holds"}]
     assert claims.records() == rows
 
@@ -159,3 +160,10 @@ def test_example_3_the_cache_sentence_fails_when_recomputing_is_faster(results):
         claimlist.check_claims(bench, dims=dims)
     # the old sentence said the opposite, and the comparison the vocabulary makes says why
     assert claims.comparative(198276.3, 45312.8) == "about 338 % faster"
+
+
+def test_a_readers_rerun_is_told_not_stopped(results, monkeypatch):
+    monkeypatch.setenv("COMPSEM_RUN", "r1")            # python -m compsem run with other parameters
+    with pytest.warns(claims.ClaimWarning, match="describes the book's own run"):
+        claims.check_count("up to seven samples", 3, page="10_x")
+    assert claims.records()[0]["outcome"] == "fails"

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..claims import claim_word_pattern, recorded_as
-from .executed import cells, glued_values, notebooks, text
+from .executed import cells, glued_texts, notebooks, text
 
 #: The check file whose ``NOT_CLAIMS`` hold on every page: phrases that define the studies'
 #: designs wherever they appear ("the three operator tables", "the two inputs").
@@ -120,7 +120,7 @@ def _sentences_of(md: str) -> list[str]:
 
 def prose_sentences(executed_dir: Path | None, book_dir: Path | None) -> list[Sentence]:
     """Every sentence of every page's prose, with the values its glue roles show."""
-    values = {nb.stem: glued_values(nb) for nb in notebooks(executed_dir)} if executed_dir else {}
+    values = {nb.stem: glued_texts(nb) for nb in notebooks(executed_dir)} if executed_dir else {}
     out = []
 
     def resolve(md: str, own: str | None) -> dict:

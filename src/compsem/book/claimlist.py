@@ -15,7 +15,7 @@ from ..errors import CompsemError
 from .claimcheck import page_checks
 from .executed import glued_values
 
-__all__ = ["PAGE", "CLAIMS", "check_claims", "gpu_values", "claims_table", "bf16_cpu_training", "bf16_gpu_training",
+__all__ = ["PAGE", "CLAIMS", "check_claims", "gpu_values", "claims_table", "bf16_cpu_training",
            "NOISE_POINTS", "glued_number"]
 
 #: Two Spearman scores (x100) "agree within noise" when they differ by less than this: well inside
@@ -26,10 +26,7 @@ PAGE = "99_reproducibility"
 
 #: The appendix's sentences that state a result in words, checked by :func:`check_claims`.
 CLAIMS = {"never_cached": "glove-50d and bow are never cached, although reading vectors back from the cache "
-                          "is faster than recomputing them",
-          "bf16_train": "bf16 autocast fine-tuned more slowly than fp32 at the book's preset",
-          "gpu_reproduces": "Part III then reproduces the paper's MiniLM cells from the GPU's vectors",
-          "bf16_moves": "while they moved Part III's reproduced cells by more than the 1e-4 the book holds"}
+                          "is faster than recomputing them"}
 
 
 def glued_number(executed: Path | None, notebook: str, key: str) -> float:
@@ -50,22 +47,10 @@ def _read_rate(bench: dict, dim: int) -> tuple[str, float]:
     return str(size), float(bench["cache"][str(size)]["read_per_s"])
 
 
-def check_claims(bench: dict | None, gpu: dict | None = None, *, dims: dict[str, int] | None = None,
-                 sentences: dict = CLAIMS) -> None:
-    """Check the appendix's sentences on the benchmark record and the GPU check (nothing without
-    them). ``dims`` gives each uncached model's vector size (default: from the encoders)."""
-    if gpu is not None:
-        bf16_gpu_training(gpu, sentences["bf16_train"], page=PAGE)
-        rep = gpu["studies"]["montague"]["reproduction"]
-        within = {k: f"{v['within_1e-4']} of {v['cells']}" for k, v in rep.items()}
-        default = [v for k, v in rep.items() if k.startswith("gpu_default")]
-        bf16 = [v for k, v in rep.items() if k.startswith("gpu_bf16")]
-        claims.check(sentences["gpu_reproduces"], page=PAGE, numbers=within,
-                     holds=bool(default) and all(v["within_1e-4"] == v["cells"] for v in default),
-                     rule="with the default weights, every cell within 1e-4 of the paper's")
-        claims.check(sentences["bf16_moves"], page=PAGE, numbers=within,
-                     holds=any(v["within_1e-4"] < v["cells"] for v in bf16),
-                     rule="with bf16 weights, some cell further than 1e-4 from the paper's")
+def check_claims(bench: dict | None, *, dims: dict[str, int] | None = None, sentences: dict = CLAIMS) -> None:
+    """Check the appendix's sentences on the benchmark record (nothing without one); its
+    sentences about the GPU check are checked by ``book/checks/99_reproducibility.py``. ``dims``
+    gives each uncached model's vector size (default: from the encoders)."""
     if bench is None:
         return
     enc = bench["encode"]
@@ -92,19 +77,6 @@ def bf16_cpu_training(precision: dict, sentence: str, *, page: str) -> dict:
                               and abs(r["bf16_minus_fp32"]) < NOISE_POINTS for r in cfg.values())
     return claims.check(sentence, page=page, holds=holds, numbers=numbers,
                         rule=f"bf16 faster for every configuration, Spearman within {NOISE_POINTS:g} point")
-
-
-def bf16_gpu_training(gpu: dict, sentence: str, *, page: str) -> dict:
-    """Check that bf16 autocast fine-tuned more slowly than fp32 on the GPU check's machine,
-    for every configuration of ``benchmarks/gpu.json``."""
-    runs = gpu["studies"]["csts"]["runs"]
-    configs = sorted({k.rsplit(" ", 1)[0] for k in runs})
-    numbers = {f"{c}: examples/s fp32, bf16": f"{runs[c + ' fp32']['examples_per_s']:.0f}, "
-               f"{runs[c + ' bf16']['examples_per_s']:.0f}" for c in configs}
-    holds = bool(configs) and all(runs[c + " bf16"]["examples_per_s"] < runs[c + " fp32"]["examples_per_s"]
-                                  for c in configs)
-    return claims.check(sentence, page=page, holds=holds, numbers=numbers | {"GPU": gpu["machine"]["gpu"]},
-                        rule="bf16 autocast slower than fp32 for every configuration")
 
 
 def gpu_values(gpu: dict | None) -> dict[str, str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-__all__ = ["notebooks", "cells", "mime", "text", "glued_values"]
+__all__ = ["notebooks", "cells", "mime", "text", "glued_values", "glued_texts"]
 
 
 def notebooks(executed_dir: Path) -> list[Path]:
@@ -40,4 +40,19 @@ def glued_values(nb: Path) -> dict[str, str]:
             data = mime(o)
             if name and "text/plain" in data:
                 out[name] = text(data["text/plain"])
+    return out
+
+
+def glued_texts(nb: Path) -> dict[str, str]:
+    """``{key: text}`` of every value a notebook glued, as a reader reads it: a glued Markdown
+    sentence (``results.Prose``) by its Markdown, any other value by its plain text."""
+    out = {}
+    for cell in cells(nb):
+        for o in cell.get("outputs", []):
+            name = o.get("metadata", {}).get("scrapbook", {}).get("name")
+            data = mime(o)
+            for kind in ("text/markdown", "text/plain"):
+                if name and kind in data:
+                    out[name] = text(data[kind])
+                    break
     return out

@@ -19,6 +19,10 @@ Run on the executed notebooks (``_build/executed/notebooks``) and the Markdown p
 * :func:`typed_numbers` — a decimal number or a percentage typed into a chapter's Markdown rather
   than glued, and, when a table of the same page prints a number within one unit of its last
   place that does not round to it, the disagreement.
+
+Sentences that state a result in words (a number word, "seldom", "most", a winner, "faster",
+agreement with the paper) are found by :mod:`.claimcheck`, with the claim vocabulary of
+:mod:`compsem.claims`; ``make check-book`` runs both.
 """
 
 from __future__ import annotations

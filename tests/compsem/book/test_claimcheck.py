@@ -22,6 +22,7 @@ def _nb(path, cells, glued):
 
 @pytest.fixture
 def book(tmp_path, monkeypatch):
+    monkeypatch.delenv("COMPSEM_RUN", raising=False)
     monkeypatch.setenv("COMPSEM_RESULTS", str(tmp_path / "results"))
     monkeypatch.setattr(claims, "_STARTED", set())
     ex, pages, checks = tmp_path / "ex", tmp_path / "book", tmp_path / "book" / "checks"
@@ -82,7 +83,7 @@ def test_a_failed_check_a_stale_quote_and_a_stale_mark_are_problems(book):
         claims.check_count("It has nine rows", 7, page="10_x")
     (checks / "10_x.py").write_text('NOT_CLAIMS = {"holds five sentences": "x", "a vanished phrase": "y"}\n')
     _, problems = claim_check(ex, pages, results, checks)
-    assert '10_x: the check of "It has nine rows" failed (the count it states equals the data\'s)' in problems
+    assert '10_x: the check of "It has nine rows" failed (the number it states is the data\'s count)' in problems
     assert '10_x: a check quotes "It has nine rows", which the page no longer says' in problems
     assert '10_x: book/checks/10_x.py marks "a vanished phrase", which the page no longer says' in problems
 
@@ -107,3 +108,18 @@ def test_checkbook_prints_the_claims_line_with_notebooks_only(book, capsys, monk
     out = capsys.readouterr().out.splitlines()
     assert rc == 1
     assert "claims: 7 found, 1 produced, 2 checked, 2 unchecked, 2 marked" in out
+
+
+def test_a_glued_markdown_sentence_is_read_by_its_markdown(tmp_path):
+    ex = tmp_path / "ex"
+    ex.mkdir()
+    out = {"data": {"application/papermill.record/text/markdown": "`a` has the highest share, its interval clear of b's.",
+                    "application/papermill.record/text/plain": "<IPython.core.display.Markdown object>"},
+           "output_type": "display_data",
+           "metadata": {"scrapbook": {"mime_prefix": "application/papermill.record/", "name": "lead"}}}
+    nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": "In this run, {glue:md}`lead` That is all."},
+                    {"cell_type": "code", "metadata": {}, "source": "", "outputs": [out], "execution_count": 1}],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (ex / "11_x.ipynb").write_text(json.dumps(nb))
+    counts, problems = claim_check(ex, None, tmp_path / "none", tmp_path / "none")
+    assert counts == {"produced": 1, "checked": 0, "unchecked": 0, "marked": 0} and problems == []
