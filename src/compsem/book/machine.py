@@ -22,11 +22,14 @@ from ..fmt import plural
 from ..results import Prose
 from ..studies import STUDIES
 
-__all__ = ["FLAGS", "NOT_RECORDED", "LOAD_ROW", "cpu_model", "cpu_flags", "this_machine", "bench_machine",
+__all__ = ["FLAGS", "FLAG_NAMES", "NOT_RECORDED", "LOAD_ROW", "cpu_model", "cpu_flags", "this_machine", "bench_machine",
            "same_machine", "machines_table", "machine_summary", "machine_note", "machine_values", "run_records"]
 
 #: The CPU features recorded with a benchmark (``amx``: any of AMX's tile, bf16 or int8 flags).
 FLAGS: tuple[str, ...] = ("avx2", "avx512f", "avx512_bf16", "amx")
+#: Each of :data:`FLAGS` as :func:`machines_table` names its row (the instruction set, not the
+#: /proc/cpuinfo identifier).
+FLAG_NAMES: dict[str, str] = {"avx2": "AVX2", "avx512f": "AVX-512", "avx512_bf16": "AVX-512 BF16", "amx": "AMX"}
 NOT_RECORDED = "not recorded"
 #: The load row of :func:`machines_table`.
 LOAD_ROW = "load average (benchmark: while it ran; this build: when this page ran)"
@@ -106,7 +109,7 @@ def machines_table(bench: dict | None, here: dict | None = None) -> pd.DataFrame
         return NOT_RECORDED if not isinstance(m["cpu_flags"], dict) else ("yes" if m["cpu_flags"].get(f) else "no")
 
     rows = {"CPU": (b["cpu_model"], h["cpu_model"]),
-            **{f: (flag(b, f), flag(h, f)) for f in FLAGS},
+            **{FLAG_NAMES[f]: (flag(b, f), flag(h, f)) for f in FLAGS},
             "cores": (str(b["cores"]), str(h["cores"])),
             LOAD_ROW: (_load_text(b["load"], b["load_at_end"]), _load_text(h["load"]))}
     return pd.DataFrame(rows, index=["benchmark run", "this build"]).T.rename_axis("")

@@ -16,6 +16,7 @@ import seaborn as sns
 
 from compsem import figures
 from compsem.encoders import validate_texts
+from compsem.labels import labelled
 from compsem import reference as _reference
 from compsem.results import Headline, Prose, headline_row
 from compsem.stats import leader_sentence
@@ -154,7 +155,7 @@ def table8_view() -> pd.DataFrame:
     t = paper_table("table8_best_settings")
     t = t.assign(transform=t["transform"].map(lambda v: "yes" if str(v).strip().lower() == "true" else "no"),
                  tri_op=t["tri_op"].fillna("–"))
-    return t.rename(columns={"tri_op": "tri-encoder op. (tri only)"}).set_index(["model", "encoding"])
+    return labelled(t.set_index(["model", "encoding"]), LABELS)
 
 
 def with_paper_column(table: pd.DataFrame, paper: pd.Series, label: str) -> pd.DataFrame:

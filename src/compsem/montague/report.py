@@ -17,6 +17,7 @@ import pandas as pd
 from .. import claims
 from .. import measures as M
 from ..fmt import p_value
+from ..labels import labelled as _labelled
 from ..encoders import validate_texts
 from ..results import Headline, PlainText, Prose, bootstrap_headline, glue_all, headline_row
 from ..reference import paper_match
@@ -26,13 +27,13 @@ from .metrics import READINGS, TIE_TOL, Rules, non_subsectivity, pair_intersecti
 from .reproduce import (compare_with_paper, decomposition_view, paper_model_of, paper_table, reproduced_beside,
                         reproduced_view, truncation_check)
 from .study import MontagueRun, embed_texts, run
-from .tables import an_table, class_gap, class_tests_view, pair_table, score_spread
+from .tables import LABELS, an_table, class_gap, class_tests_view, pair_table, score_spread
 from .plots import plot_adjective_scores, plot_classes, plot_set_diagrams, plot_type_matrices, plot_type_matrix
 from .views import (NonsubView, PairsView, PhrasesView, SingleView, degenerate_models, nonsub, pairs, phrases,
                     single)
 from .tryit import TRY_IT   # the study's section of the try-it page
 
-__all__ = ["TRY_IT", "HEADLINES", "headlines", "try_it", "values", "glue_all", "paper_table", "paper_model_of",
+__all__ = ["LABELS", "labelled", "TRY_IT", "HEADLINES", "headlines", "try_it", "values", "glue_all", "paper_table", "paper_model_of",
            "compare_with_paper", "phrases", "single", "pairs", "nonsub", "reproduced_view", "reproduced_beside",
            "decomposition_view", "class_tests_view", "truncation_check", "relation", "shown", "styled", "by_class",
            "plot_type_matrix", "plot_type_matrices", "plot_set_diagrams", "plot_classes", "plot_adjective_scores",
@@ -59,10 +60,17 @@ def shown(frame: pd.DataFrame, decimals: int = 3) -> pd.DataFrame:
     return frame.assign(**{c: np.round(frame[c], decimals) + 0.0 for c in num})
 
 
+def labelled(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with its headers in words (:func:`compsem.labels.labelled` with Part III's
+    :data:`~compsem.montague.tables.LABELS`)."""
+    return _labelled(frame, LABELS)
+
+
 def styled(frame: pd.DataFrame, decimals: int = 4):
-    """A table as the book shows it: every float with ``decimals`` places (one format for the
-    whole table, so no "0.0" beside "0.0000"), missing cells as "–"."""
-    return shown(frame, decimals).style.format(precision=decimals, na_rep="–")
+    """A table as the book shows it: headers in words (:func:`labelled`), every float with
+    ``decimals`` places (one format for the whole table, so no "0.0" beside "0.0000"), missing
+    cells as "–"."""
+    return labelled(shown(frame, decimals)).style.format(precision=decimals, na_rep="–")
 
 
 def by_class(cells: pd.DataFrame, models: Sequence[str] | None = None, *, value: str = "consistency",

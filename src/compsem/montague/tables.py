@@ -13,9 +13,18 @@ from .data import CATEGORIES, Vocabulary
 from .study import MontagueResult
 from ..fmt import noun, p_value
 
-__all__ = ["category_table", "type_pair_table", "an_table", "aan_table", "pair_table", "as_matrix",
+__all__ = ["LABELS", "category_table", "type_pair_table", "an_table", "aan_table", "pair_table", "as_matrix",
            "adjective_scores", "permutation_test", "chi2_test", "CLASS_TESTS",
            "category_difference_tests", "class_tests_view", "score_spread", "class_gap"]
+
+
+#: Part III's extension of :data:`compsem.labels.LABELS`: the phrase table's fields, the timings
+#: of the tests and the tables' own columns, as a page's headers.
+LABELS = {"category": "adjective class", "type1": "class of the first adjective", "type2": "class of the second adjective",
+          "adj1": "first adjective", "adj2": "second adjective", "n_adjectives": "adjectives (count)",
+          "overall_tie_rate": "tie rate, all cells", "single_an": "test I, AN (s)", "single_aan": "test I, AAN (s)",
+          "pairs": "test II (s)", "nonsub": "test NI (s)", "embed": "embedding (s)", "mean_abs_diff": "mean |difference|",
+          "max_abs_diff": "largest |difference|", "table": "paper table", "decimals": "decimals printed"}
 
 
 def _sums(holds: np.ndarray, lead: int, per_noun: bool = False) -> tuple[np.ndarray, np.ndarray]:

@@ -29,7 +29,7 @@ from .study import REFERENCE, Run, score_all, score_texts
 from .tables import accuracy_frame, bootstrap_category_mean, mean_scores_frame, ssm_frame
 from .tryit import TRY_IT   # the study's section of the try-it page
 
-__all__ = ["TRY_IT", "HEADLINES", "headlines", "try_it", "paper_table", "values", "VIEWS", "pool_summary", "pair_counts",
+__all__ = ["LABELS", "TRY_IT", "HEADLINES", "headlines", "try_it", "paper_table", "values", "VIEWS", "pool_summary", "pair_counts",
            "cluster_members", "judgement_distribution", "cluster_table", "models_table", "mean_scores",
            "accuracy", "accuracy_by_label", "beside_paper", "ssm_metrics", "category_header", "basis_table",
            "stress_table", "reference_matrix", "score_matrices", "mean_scores_heatmap", "metric_intervals",
@@ -229,6 +229,14 @@ def metric_header(column: str) -> str:
         return column.replace("_", " ")
     label = {"ch": "CH", "rsa": "RSA"}.get(metric, metric)
     return f"{label} ({names[space]})"
+
+
+#: Part IV's extension of :data:`compsem.labels.LABELS`: pair categories, Table 3's columns and
+#: the pool's and maps' counts, as a page's headers and row labels.
+LABELS = {**{c: category_header(c) for c in CATEGORIES}, "n_sentences": "sentences", "mean_words": "mean words",
+          "n_synonymous": "synonymous hypotheses", "n_inferential": "inferential hypotheses",
+          "stress1": "stress-1 (Kruskal)", **{f"{m}_{sp}": metric_header(f"{m}_{sp}") for m in ("sparsity", "ch", "rsa")
+                                              for sp in ("rel", "dis")}}
 
 
 def _ssm_values(tab: pd.DataFrame) -> dict:
