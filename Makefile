@@ -123,8 +123,11 @@ check-book: book
 LAUNCH_REPO ?=
 LAUNCH_COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)
 LAUNCH_NOTEBOOKS ?= $(NOTEBOOKS)
+# LAUNCH_REPO reaches launch.py through the environment, never the recipe line: make echoes that,
+# and a URL with a token (https://user:TOKEN@host/...) would be printed.
+export LAUNCH_REPO
 launch-cell: $(STAMP)
-	PYTHONPATH=src $(BIN)/python -m compsem.book.launch --repo "$(LAUNCH_REPO)" --commit "$(LAUNCH_COMMIT)" $(LAUNCH_NOTEBOOKS)
+	PYTHONPATH=src $(BIN)/python -m compsem.book.launch --commit "$(LAUNCH_COMMIT)" $(LAUNCH_NOTEBOOKS)
 
 # JupyterLab on the chapters with the project's kernel: the venv's own "python3" kernelspec comes
 # first on JUPYTER_PATH (before any user-level one), so every notebook runs on .venv's Python.

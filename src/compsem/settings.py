@@ -94,13 +94,21 @@ def redact_url(url: str) -> str:
                        "***" if parts.fragment else ""))
 
 
-_SECRET = re.compile(r"(?<=://)[^/@\s]*@|(?i:[?&](?:api[-_]?key|key|token|secret|password|sig)=)[^&#|\s]*")
+_USERINFO = re.compile(r"(?<=://)[^/@\s]*@")
+_QUERY_VALUE = re.compile(r"(?<=[?&])([^=&#|\s]*)(=[^&#|\s]*)?")
+_QUERY = re.compile(r"\?[^#|\s]*")
 
 
 def scrub(text: str) -> str:
-    """``text`` with anything that looks like a credential (``user:password@`` in a URL,
-    ``?api-key=...``) replaced by ``***``: what a cache's identity column and ``cache info`` show."""
-    return _SECRET.sub("***", text)
+    """``text`` with anything that may be a credential replaced by ``***``: ``user:password@`` in
+    a URL, and the value of every query parameter (``?access_token=***&X-Amz-Signature=***``;
+    which names hold secrets is not a list anyone can keep): what a cache's identity column and
+    ``cache info`` show."""
+    text = _USERINFO.sub("***", text)
+    def mask(v: re.Match) -> str:   # key=*** ; a bare ?TOKEN is all value
+        return f"{v.group(1)}=***" if v.group(2) is not None else ("***" if v.group(1) else "")
+
+    return _QUERY.sub(lambda m: _QUERY_VALUE.sub(mask, m.group(0)), text)
 
 
 def _bad(name: str, raw: str, why: str = "") -> SettingError:

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
@@ -90,6 +91,18 @@ def public_url(url: str) -> tuple[str, list[str]]:
     return urlunsplit((parts.scheme, netloc, parts.path, "", "")), removed
 
 
+def _clonable(url: str) -> bool:
+    """Whether ``url`` is an address the set-up cell may clone: https, ssh (``ssh://`` or
+    scp-like ``user@host:path``), never beginning with ``-`` (git would read it as an option)."""
+    if url.startswith("-") or any(c.isspace() for c in url):
+        return False
+    if "://" in url:
+        parts = urlsplit(url)
+        return parts.scheme in ("https", "ssh", "git+ssh") and bool(parts.hostname) and not parts.hostname.startswith("-")
+    user_host, colon, path = url.partition(":")
+    return bool(colon and path and re.fullmatch(r"[A-Za-z0-9_.-]+@[A-Za-z0-9][A-Za-z0-9.-]*", user_host))
+
+
 def _origin_url() -> str:
     try:
         return subprocess.run(["git", "config", "--get", "remote.origin.url"], capture_output=True, text=True,
@@ -127,16 +140,29 @@ if _compsem_checkout() is None:
     _root = Path.cwd() / "compsem-study"
     _git = ["git", "-C", str(_root)]
     if not _root.exists():
-        subprocess.run(["git", "clone", "--quiet", COMPSEM_REPO, str(_root)], check=True)
+        if COMPSEM_REPO.startswith("-"):
+            raise RuntimeError(f"this notebook names the repository {{COMPSEM_REPO!r}}, which git would read as an option")
+        subprocess.run(["git", "clone", "--quiet", "--", COMPSEM_REPO, str(_root)], check=True)
     elif not (_root / ".git").exists():
         raise RuntimeError(f"{{_root}} exists but is not a clone of the study: move it away and rerun this cell")
     if len(COMPSEM_COMMIT) != 40 or set(COMPSEM_COMMIT) - set("0123456789abcdef"):
         raise RuntimeError(f"this notebook names commit {{COMPSEM_COMMIT!r}}, not a full 40-hex commit: rerun "
                            "`make launch-cell` with LAUNCH_COMMIT=<sha>")
     _head = subprocess.run([*_git, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
-    if subprocess.run([*_git, "status", "--porcelain"], capture_output=True, text=True).stdout.strip():
+    _status = subprocess.run([*_git, "status", "--porcelain", "--ignored"], capture_output=True,
+                             text=True).stdout.splitlines()
+    if any(not line.startswith("!! ") for line in _status):
         raise RuntimeError(f"{{_root}} is at commit {{_head[:12]}} with local changes, not a clean clone at "
                            f"{{COMPSEM_COMMIT[:12]}} that this notebook was built from: move it away and rerun this cell")
+    # ignored files (a cache, a build) count only when they are yours and no one else may write them
+    _seen = [_root] + [_root / line[3:].rstrip("/") for line in _status]
+    _seen += [Path(d, n) for s in _seen[1:] if s.is_dir() and not s.is_symlink() for d, ds, fs in os.walk(s)
+              for n in ds + fs]
+    _bad = [str(q) for q in _seen if q.lstat().st_uid != os.getuid() or q.lstat().st_mode & 0o022
+            and not q.is_symlink()]
+    if _bad:
+        raise RuntimeError(f"{{_root}} holds files that are another user's or that others may write "
+                           f"({{', '.join(_bad[:3])}}): not a clean clone of your own; move it away and rerun this cell")
     if _head != COMPSEM_COMMIT:
         if subprocess.run([*_git, "cat-file", "-e", COMPSEM_COMMIT + "^{{commit}}"]).returncode:
             subprocess.run([*_git, "fetch", "--quiet", "origin"], check=True)
@@ -223,7 +249,8 @@ def write_launch_cells(notebooks: Sequence[str | Path], *, repo: str = "", commi
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m compsem.book.launch", description=__doc__.splitlines()[0])
     ap.add_argument("notebooks", nargs="*", help="default: notebooks/*.ipynb")
-    ap.add_argument("--repo", help="the repository's public URL (git clone address); default (or ''): the "
+    ap.add_argument("--repo", default=os.environ.get("LAUNCH_REPO", ""), help="the repository's public URL (https or ssh); default $LAUNCH_REPO (how make passes it, "
+                                   "so that no token is echoed in make's recipe line); when empty: the "
                                    "origin remote's URL, without credentials; none when there is no origin")
     ap.add_argument("--commit", default="", help="the full 40-hex commit the book is built from (required with "
                                                  "--repo)")
@@ -235,6 +262,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"warning: no --repo (LAUNCH_REPO) given: the cells name the origin remote's URL "
                   f"{public_url(repo)[0]}", file=sys.stderr)
     repo, removed = public_url(repo)
+    if repo and not _clonable(repo):
+        ap.error(f"--repo (LAUNCH_REPO) {repo!r} is not an https:// or ssh URL (ssh://HOST/PATH, USER@HOST:PATH); "
+                 "a URL that begins with '-' would be read by git as an option")
     if removed:
         print(f"warning: removed {' and '.join(removed)} from the repository URL: the cells name {repo}",
               file=sys.stderr)

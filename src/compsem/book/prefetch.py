@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import os
+import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -243,13 +244,16 @@ def restore_env(saved: dict[str, str | None]) -> None:
 def start_ray(address: str | None, *, num_cpus: int | None = None, attempts: int = 3) -> dict[str, str | None]:
     """``ray.init`` without the dashboard: a local instance (``address=None``, ``num_cpus``
     CPUs, default all; token authentication with a private token, see :func:`private_ray_token`)
-    or a running cluster. A local raylet that does not register within Ray's 30 s (a busy
+    or a running cluster; a local instance keeps its session tree in a fresh ``0700`` folder of
+    its own (``tempfile.mkdtemp``), never in the shared ``/tmp/ray``). A local raylet that does not register within Ray's 30 s (a busy
     machine) is shut down and started again, up to ``attempts`` times. Returns the environment
     to restore (:func:`restore_env`) after ``ray.shutdown()``."""
     import ray  # only the ray engine needs it (pip install -e .[cluster])
 
     saved = private_ray_token() if address is None else {}
     kw = {"num_cpus": num_cpus} if address is None and num_cpus else {}
+    if address is None:   # Ray's session tree (sockets, logs) in a private 0700 folder, not a shared /tmp/ray
+        kw["_temp_dir"] = tempfile.mkdtemp(prefix="ray-")
     for attempt in range(attempts):
         try:
             ray.init(address=address, include_dashboard=False, log_to_driver=False, **kw)

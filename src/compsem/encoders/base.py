@@ -60,27 +60,36 @@ def _file_digest(path: str, size: int, mtime_ns: int) -> str:
     return file_sha256(path)
 
 
-def _counted(rel: Path) -> bool:
-    """A model folder's file that can change its vectors: every file but a README and what
-    lies under a hidden name (``.git``, ``.gitattributes``) or ``__pycache__``."""
-    return "README" not in rel.name and not any(part.startswith(".") or part == "__pycache__" for part in rel.parts)
+def _model_files(folder: Path) -> list[Path]:
+    """Every regular file under ``folder``, hidden ones and those in symlinked subfolders
+    included (each real folder once), except git's own store (``.git/``, which no loader reads)."""
+    out, seen = [], set()
+    for root, dirs, files in os.walk(folder, followlinks=True):
+        real = os.path.realpath(root)
+        if real in seen:              # a symlink loop, or one folder reached twice
+            dirs[:] = []
+            continue
+        seen.add(real)
+        dirs[:] = sorted(d for d in dirs if not (d == ".git" and Path(root) == folder))
+        out += [Path(root, f) for f in files if Path(root, f).is_file()]
+    return sorted(out)
 
 
 def weights_digest(folder: str | os.PathLike) -> str:
     """SHA-256 (first 16 hex digits) over every file of a model folder: weights, config,
-    tokenizer and code (a model's own ``.py`` files, loaded with ``trust_remote_code``).
+    tokenizer, code (a model's own ``.py`` files, loaded with ``trust_remote_code``, and their
+    ``__pycache__``), hidden files and the files of symlinked subfolders; only ``.git/`` is left
+    out (no loader reads it).
 
     It is the part of a model's identity that changes when the model changes, so the
     embedding cache and the C-STS run cache never serve results of another model under the same
-    name; an edited ``modeling_*.py`` is a new identity. (A folder of only the weight, config
-    and tokenizer files that earlier versions counted keeps its digest.)
+    name; an edited ``modeling_*.py`` is a new identity.
     """
     folder = Path(folder)
-    names = sorted(p for p in folder.rglob("*") if p.is_file() and _counted(p.relative_to(folder)))
     h = hashlib.sha256()
-    for p in names:
+    for p in _model_files(folder):
         st = p.stat()
-        h.update(str(p.relative_to(folder)).encode())
+        h.update(str(p.relative_to(folder)).encode("utf-8", "surrogateescape"))
         h.update(_file_digest(str(p), st.st_size, st.st_mtime_ns).encode())
     return h.hexdigest()[:16]
 

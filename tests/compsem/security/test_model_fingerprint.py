@@ -23,9 +23,10 @@ def test_editing_any_file_of_a_model_folder_changes_its_digest(tmp_path):
         assert weights_digest(folder) != before, f"an edit of {name} left the digest unchanged"
         (folder / name).write_text(text)
         assert weights_digest(folder) == before
-    (folder / "README.md").write_text("notes")          # documentation and hidden files do not count
-    (folder / ".gitattributes").write_text("*.bin lfs")
-    assert weights_digest(folder) == before
+    for name in ("README.md", ".gitattributes", "README_modeling.py"):   # issue 37: every file counts
+        (folder / name).write_text("notes")
+        assert weights_digest(folder) != before, f"{name} does not count"
+        before = weights_digest(folder)
 
 
 def test_an_edited_model_code_file_is_a_cache_miss(tiny_bert, tmp_path):
