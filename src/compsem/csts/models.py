@@ -150,6 +150,7 @@ class CSTSModel(nn.Module):
         self.encoding, self.tri_op, self.max_length, self.input_mode = encoding, tri_op, max_length, input_mode
         self.cross_head = cross_head
         self.packed = bool(packed)
+        self.dropout_draw = "one"   # how the packed layers draw dropout masks (packed.DRAWS)
         d = backbone.config.hidden_size
         cfg = backbone.config
         p_hidden = float(getattr(cfg, "hidden_dropout_prob", 0.1) if dropout is None else dropout)
@@ -272,7 +273,8 @@ class CSTSModel(nn.Module):
             if layers and hasattr(self.backbone, "embeddings") and self._packs(layers):
                 emb = self.backbone.embeddings(input_ids=batch["input_ids"], token_type_ids=batch.get("token_type_ids"))
                 flat = pack_index(mask)
-                x = packed_layers(layers, emb.reshape(-1, self.dim).index_select(0, flat), mask)
+                x = packed_layers(layers, emb.reshape(-1, self.dim).index_select(0, flat), mask,
+                                  draw=self.dropout_draw)
                 return self.pooler(unpack(x, flat, tuple(mask.shape)), mask)
             out = self.backbone(**batch)
             return self.pooler(out.last_hidden_state, mask)
@@ -288,7 +290,7 @@ class CSTSModel(nn.Module):
             mask = (torch.arange(int(lens.max()), device=self.device)[None, :] < lens[:, None]).long()
             x = torch.cat(hs).to(self.device)
             if top:
-                x = packed_layers(top, x, mask)
+                x = packed_layers(top, x, mask, draw=self.dropout_draw)
             return self.pooler(unpack(x, pack_index(mask), tuple(mask.shape)), mask)
         batch = self._tokenize(a, b)
         seq = batch["input_ids"].shape[1]

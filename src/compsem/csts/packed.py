@@ -15,6 +15,16 @@ the padded pass (tests/compsem/csts/test_packed.py checks equality against it); 
 the dropout masks are drawn for the packed matrix instead of the padded one, so the random
 stream — not the model — differs. :func:`supports_packing` says whether a backbone's blocks
 have the structure this needs; others keep the padded pass.
+
+Dropout in training (``draw="one"``, the default): the masks of every dropout site of the layers
+— the attention probabilities and the two residual branches of each layer — come from *one*
+draw of random 16-bit integers per call, kept where the integer lies at or above
+``p × 65,536`` of its range (:func:`keep_masks`; drop probability ``round(p × 65,536) / 65,536``,
+0.100006 for 0.1), and are applied as ``x × mask / (1 − p)``; attention then runs as the
+matrix products of SDPA's own math path with that mask. One 64-bit draw gives four sites'
+integers, where torch's dropout draws a float per element and scales in separate passes. The
+draw comes from torch's generator, so a seed reproduces it. ``draw="torch"`` keeps torch's
+dropout modules and SDPA's dropout (the stream before this change).
 """
 
 from __future__ import annotations
@@ -22,7 +32,11 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-__all__ = ["supports_packing", "packed_layers", "pack_index", "unpack"]
+__all__ = ["supports_packing", "packed_layers", "pack_index", "unpack", "keep_masks", "DRAWS"]
+
+#: how :func:`packed_layers` draws its dropout masks in training ("one": one draw per call for all
+#: sites, the default; "torch": torch's dropout per site)
+DRAWS = ("one", "torch")
 
 
 def supports_packing(backbone: nn.Module, layers) -> bool:
@@ -61,7 +75,29 @@ def unpack(x: torch.Tensor, flat: torch.Tensor, shape: tuple[int, int]) -> torch
     return x.new_zeros(b * t, x.shape[-1]).index_copy(0, flat, x).view(b, t, x.shape[-1])
 
 
-def packed_layers(layers, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+def keep_masks(sizes: list[int], p: float, device=None) -> list[torch.Tensor]:
+    """Boolean keep-masks of the given sizes (flat) from one draw of random 16-bit integers:
+    each element is dropped with probability ``round(p × 65,536) / 65,536`` (torch's generator,
+    so :func:`torch.manual_seed` reproduces them)."""
+    total = sum(sizes)
+    words = torch.randint(-2 ** 63, 2 ** 63 - 1, ((total + 3) // 4,), dtype=torch.int64, device=device)
+    keep = words.view(torch.int16)[:total] >= int(round(p * 65536)) - 32768
+    return list(torch.split(keep, sizes))
+
+
+def _drop(x: torch.Tensor, keep: torch.Tensor, p: float) -> torch.Tensor:
+    return x * (keep.view(x.shape).to(x.dtype) * (1.0 / (1.0 - p)))
+
+
+def _attention(q, k, v, attn_mask, scale: float, keep: torch.Tensor | None, p: float) -> torch.Tensor:
+    """SDPA's math path (scaled scores, masked softmax, dropout on the probabilities, times v),
+    with the probabilities dropped by ``keep``."""
+    w = (q @ k.transpose(-2, -1)) * scale
+    w = w.masked_fill(~attn_mask, float("-inf")).softmax(-1)
+    return (_drop(w, keep, p) if keep is not None else w) @ v
+
+
+def packed_layers(layers, x: torch.Tensor, mask: torch.Tensor, *, draw: str = "one") -> torch.Tensor:
     """Run the BERT-style ``layers`` on packed token states.
 
     Parameters
@@ -74,19 +110,40 @@ def packed_layers(layers, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     mask : tensor ``(batch, length)``
         1 for a real token, 0 for padding; real tokens come first in each row.
 
+    draw : ``"one"`` or ``"torch"``
+        How dropout masks are drawn in training (see the module's docstring).
+
     Returns the packed output states ``(n_tokens, d)``.
     """
+    if draw not in DRAWS:
+        raise ValueError(f"draw must be one of {DRAWS}, got {draw!r}")
     b, t = mask.shape
     flat = pack_index(mask)
     if flat.numel() != x.shape[0]:
         raise ValueError(f"the mask has {flat.numel()} real tokens but {x.shape[0]} states were given")
     # the model's own SDPA mask: for every query, which keys are real tokens
     attn_mask = mask.bool()[:, None, None, :].expand(b, 1, t, t)
+    n, d = x.shape
+    one = draw == "one" and any(layer.training for layer in layers)
+    if one:   # every site's mask of every layer from one draw (all sites share one p: BERT's configs do)
+        ps = {m.p for layer in layers for m in (layer.attention.self.dropout, layer.attention.output.dropout,
+                                                layer.output.dropout)}
+        p = ps.pop() if len(ps) == 1 else None
+        one = p is not None and p > 0
+    if one:
+        heads = layers[0].attention.self.num_attention_heads
+        masks = iter(keep_masks([b * heads * t * t, n * d, n * d] * len(layers), p, x.device))
     for layer in layers:
         sa, so = layer.attention.self, layer.attention.output
         heads, dh = sa.num_attention_heads, sa.attention_head_size
         qkv = torch.cat([sa.query(x), sa.key(x), sa.value(x)], dim=-1)
         q, k, v = unpack(qkv, flat, (b, t)).view(b, t, 3, heads, dh).permute(2, 0, 3, 1, 4).unbind(0)
+        if one:
+            ctx = _attention(q, k, v, attn_mask, sa.scaling, next(masks), p)
+            a = so.LayerNorm(_drop(so.dense(ctx.transpose(1, 2).reshape(b * t, heads * dh).index_select(0, flat)),
+                                   next(masks), p) + x)
+            x = layer.output.LayerNorm(_drop(layer.output.dense(layer.intermediate(a)), next(masks), p) + a)
+            continue
         ctx = nn.functional.scaled_dot_product_attention(
             q, k, v, attn_mask=attn_mask, dropout_p=sa.dropout.p if sa.training else 0.0, scale=sa.scaling)
         ctx = ctx.transpose(1, 2).reshape(b * t, heads * dh).index_select(0, flat)

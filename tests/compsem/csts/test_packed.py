@@ -68,3 +68,50 @@ def test_packing_is_refused_for_blocks_it_does_not_know(tiny_gpt2):
 
     gpt = AutoModel.from_pretrained(tiny_gpt2)
     assert not P.supports_packing(gpt, list(gpt.h))
+
+
+# ---- dropout masks from one draw (packed.keep_masks) ---------------------------------------------
+def test_keep_masks_drop_at_the_asked_rate_and_replay_from_the_seed():
+    torch.manual_seed(3)
+    a = P.keep_masks([400_000, 7, 1], 0.1)
+    assert [m.numel() for m in a] == [400_000, 7, 1] and a[0].dtype == torch.bool
+    # round(0.1 * 65536) / 65536 = 0.100006 dropped; binomial sd at n=100,000 is 0.00095: within 5 sd
+    for quarter in range(4):   # each 16-bit quarter of the 64-bit words is uniform on its own
+        drop = 1 - a[0][quarter::4].float().mean().item()
+        assert abs(drop - 6554 / 65536) < 0.005, (quarter, drop)
+    torch.manual_seed(3)
+    assert all(torch.equal(x, y) for x, y in zip(a, P.keep_masks([400_000, 7, 1], 0.1)))
+    assert not torch.equal(a[0], P.keep_masks([400_000], 0.1)[0])
+
+
+def test_one_draw_attention_is_sdpa_without_dropout_when_all_is_kept():
+    """The math path against torch's SDPA (the oracle), every probability kept."""
+    torch.manual_seed(0)
+    q, k, v = (torch.randn(2, 3, 5, 4) for _ in range(3))
+    mask = torch.tensor([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]]).bool()[:, None, None, :].expand(2, 1, 5, 5)
+    keep = torch.ones(2 * 3 * 5 * 5, dtype=torch.bool)
+    got = P._attention(q, k, v, mask, 0.5, keep, 0.1)
+    want = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=0.5)
+    # kept probabilities are scaled by 1 / (1 - p), as dropout does
+    assert torch.allclose(got, want / 0.9, atol=1e-6)
+
+
+def test_one_draw_dropout_in_training_is_seeded_unbiased_and_trains(word_bert):
+    m = _model(word_bert, "bi", True, cache=True).train()
+    p = m.backbone.config.hidden_dropout_prob
+    assert p > 0
+    torch.manual_seed(1)
+    a = m(S1, S2, C)
+    torch.manual_seed(1)
+    assert torch.equal(a, m(S1, S2, C))       # the seed replays the masks
+    torch.manual_seed(2)
+    assert not torch.equal(a, m(S1, S2, C))
+    a.sum().backward()
+    assert m.backbone.encoder.layer[1].output.dense.weight.grad is not None
+    # x * mask / (1 - p) keeps the mean: averaged over many draws it is x
+    x = torch.full((200_000,), 2.0)
+    kept = P.keep_masks([x.numel()], p)[0]
+    assert abs(P._drop(x, kept, p).mean().item() - 2.0) < 0.02
+    assert P._drop(x, kept, p).unique().tolist() == pytest.approx([0.0, 2.0 / (1 - p)])
+    with pytest.raises(ValueError, match="draw must be"):
+        P.packed_layers(m._all_layers()[1:], torch.zeros(1, m.dim), torch.ones(1, 1), draw="other")
