@@ -38,6 +38,7 @@ from pathlib import Path
 
 from ..encoders import check_available
 from ..studies import of_notebook
+from .courseguide import page_text
 
 __all__ = ["Shown", "collect", "check", "problems", "NOT_RUN", "make_targets"]
 
@@ -131,7 +132,7 @@ def collect(root: Path) -> list[Shown]:
     pages = [root / "README.md", root / "CONTRIBUTING.md", *sorted((root / "book").glob("*.md"))]
     for page in [p for p in pages if p.is_file()]:
         rel = page.relative_to(root).as_posix()
-        found += [Shown(rel, c) for c in _from_markdown(page.read_text(encoding="utf-8"))]
+        found += [Shown(rel, c) for c in _from_markdown(page_text(page))]
     for nb in sorted((root / "notebooks").glob("*.ipynb")):
         rel = nb.relative_to(root).as_posix()
         for cell in json.loads(nb.read_text(encoding="utf-8")).get("cells", []):
