@@ -97,7 +97,9 @@ class LabStep:
     notebook : the chapter's file name in ``notebooks/`` (``"42_ssm_metrics.ipynb"``).
     params : the ``-p`` parameters of the command, in order (``{"models": ["sbert-mini"]}``);
         ``None``: the students edit the chapter's parameters cell themselves, and the guide shows
-        no command (its prefetch runs the defaults).
+        no command and no prefetch line (for a chapter whose texts are the students' own, such
+        as the toolkit's; ``tests/compsem/book/test_courseguide.py`` checks that the planner
+        has nothing to prefetch for it).
     """
 
     what: str

@@ -83,14 +83,14 @@ def _lab_line(step: LabStep) -> str:
 def session(k: int, study: Study, lesson: Lesson, closing: LabStep | None = None) -> str:
     """The Markdown of one session."""
     steps = [*lesson.lab, *([closing] if closing else [])]
-    prefetch = "\n".join(f"  `{command('prefetch', s)}`" for s in steps)
+    prefetch = "\n".join(f"  `{command('prefetch', s)}`" for s in steps if s.params is not None)
     labs = ";\n  ".join(_lab_line(s) for s in steps)
     lines = [f"### Session {k}: {lesson.title} (Part {study.roman})", "",
              f"* **Chapters**: {lesson.chapters}" + (f" {lesson.note}" if lesson.note else ""),
              f"* **Worked example**: {lesson.worked}",
              f"* **Exercises**: {_refs(lesson.by_hand)} by hand"
              + (f"; {_refs(lesson.discussion)} for discussion." if lesson.discussion else "."),
-             f"* **Prefetch** (before the session, one line per chapter the lab runs):\n{prefetch}",
+             f"* **Prefetch** (before the session, one line per chapter the lab runs with a command):\n{prefetch}",
              f"* **Lab**: {labs}.",
              f"* **Expected**: {lesson.expected}"]
     if closing:

@@ -167,6 +167,12 @@ NOT_RUN: dict[str, str] = {
     "pytest ": "a test run: CI runs the suite",
     "python -m compsem.book.checkbook": "needs the executed chapters: CI's `make check-book` runs it",
     "mkdir -p ": "a folder for the output of the next shown command",
+    # the course guide's hub set-up: tests/compsem/book/test_hub.py does the same as three users
+    "git clone ": "a clone for the hub: tests/compsem/book/test_hub.py clones as lecturer and students",
+    "cd ": "moves into the clone for the next shown command",
+    "ln -s ": "links a student's clone to the one environment: test_hub.py runs students on one environment",
+    "echo ": "sets the hub's class cache for every user: test_hub.py gives each user that one variable",
+    "chmod ": "shares the class cache read-only: test_hub.py does so and checks the cache stays byte-identical",
 }
 
 

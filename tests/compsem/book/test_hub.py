@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shlex
 import shutil
 import stat
 import subprocess
@@ -21,11 +22,16 @@ from pathlib import Path
 
 import pytest
 
+from compsem.book import courseguide
+from compsem.faces import LabStep
 from tests.helpers import ROOT
 
 LECTURER, STUDENTS = 41001, (41002, 41003)
-#: The lab: Session 1's toolkit chapter (the course guide's first prefetch line and lab run).
-LAB = "notebooks/00_toolkit.ipynb"
+
+
+def _lab() -> LabStep:
+    """The course guide's first lab run with a command (Session 1's), prefetched as the guide says."""
+    return next(step for _, lesson in courseguide.lessons() for step in lesson.lab if step.params is not None)
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None or shutil.which("git") is None,
@@ -67,9 +73,13 @@ def test_one_environment_two_students_and_a_read_only_class_cache():
         os.chown(cache, LECTURER, LECTURER)
         shared = {"COMPSEM_CACHE": str(cache), "PYTHONPATH": str(lecturer / "src")}   # the hub's one setting
         py = sys.executable
+        lab = _lab()
+        prefetch = [py, *shlex.split(courseguide.command("prefetch", lab))[1:]]
+        run = [py, *shlex.split(courseguide.command("run", lab))[1:], "--quiet"]
+        stem = Path(lab.notebook).stem
 
         # the lecturer fills the class cache (the guide's prefetch line) and shares it read-only
-        r = _as(LECTURER, [py, "-m", "compsem", "prefetch", LAB], lecturer, homes[LECTURER], shared)
+        r = _as(LECTURER, prefetch, lecturer, homes[LECTURER], shared)
         assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
         subprocess.run(["chmod", "-R", "a+rX,a-w", str(cache)], check=True)
         assert any(cache.rglob("*.npy")) or any(cache.rglob("*.json")), "the prefetch wrote nothing"
@@ -82,14 +92,17 @@ def test_one_environment_two_students_and_a_read_only_class_cache():
             clone.parent.mkdir()
             os.chown(clone.parent, uid, uid)
             _clone(lecturer, clone, uid)
-            r = _as(uid, [py, "-m", "compsem", "run", LAB, "--quiet"], clone, homes[uid], shared)
+            r = _as(uid, run, clone, homes[uid], shared)
             assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-            executed = list((clone / "runs").glob("00_toolkit-*/00_toolkit.ipynb"))
+            executed = list((clone / "runs").glob(f"{stem}-*/{stem}.ipynb"))
             assert len(executed) == 1, r.stdout
             assert all(p.stat().st_uid == uid for p in (clone / "runs").rglob("*"))
             overlay = homes[uid] / ".cache" / "compsem" / "overlay"
             if overlay.exists():                             # what the class cache lacked: private to the student
                 assert stat.S_IMODE(overlay.stat().st_mode) == 0o700
+                # what the prefetch wrote is shared: the student computed none of it again
+                again = {str(q.relative_to(overlay)) for q in overlay.rglob("*") if q.is_file()} & set(before_cache)
+                assert not again, again
 
         assert _snapshot(cache) == before_cache              # the shared cache, byte for byte
         assert _snapshot(lecturer) == before_lecturer        # nothing of a student's in the lecturer's clone
