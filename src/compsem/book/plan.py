@@ -28,7 +28,7 @@ from ..reference import paper_match
 from ..studies import get, of_notebook
 
 __all__ = ["notebook_parameters", "study_of", "planned_texts", "plan", "cached_counts", "throughputs",
-           "REFERENCE_MODEL", "model_slot", "check_models", "train_rate", "training_rows"]
+           "REFERENCE_MODEL", "CROSS_STUDY_SLOT", "model_slot", "check_models", "train_rate", "training_rows"]
 
 #: Specs recomputed on every run (never cached): their texts always count as to embed.
 _UNCACHED = ("glove-50d", "bow", "random", "bow:", "random:", "vec:")
@@ -66,12 +66,20 @@ def study_of(notebook: str | Path) -> str | None:
     return study.name if study else None
 
 
+#: What a chapter of no study (the toolkit, the synthesis, the try-it page) takes when it has a
+#: ``models`` parameter: sentence encoders, every study's criteria computed on their embeddings.
+CROSS_STUDY_SLOT = ModelSlot("encoder")
+
+
 def model_slot(notebook: str | Path) -> ModelSlot | None:
     """The kind of model a chapter's ``models`` parameter takes, as its study declares it
-    (``study.MODEL_SLOTS``, keyed by the chapter's number), or None (a chapter of no study)."""
+    (``study.MODEL_SLOTS``, keyed by the chapter's number); for a chapter of no study with a
+    ``models`` parameter, :data:`CROSS_STUDY_SLOT`; else None."""
     study = of_notebook(notebook)
     if study is None:
-        return None
+        path = Path(notebook)
+        has_models = path.is_file() and "models" in notebook_parameters(path)
+        return CROSS_STUDY_SLOT if has_models else None
     return getattr(study.module("study"), "MODEL_SLOTS", {}).get(Path(notebook).name[:2])
 
 
