@@ -52,7 +52,7 @@ def _snapshot(folder: Path) -> dict[str, tuple[str, int]]:
 
 
 def _clone(source: Path, target: Path, uid: int) -> None:
-    subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(source), str(target)], check=True,
+    subprocess.run(["git", "-c", "safe.directory=*", "clone", "-q", "--no-hardlinks", str(source), str(target)], check=True,
                    capture_output=True)
     subprocess.run(["chown", "-R", f"{uid}:{uid}", str(target)], check=True)
 
