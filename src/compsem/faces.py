@@ -10,6 +10,11 @@ The cross-study pages and the book tooling never name a study: they loop over
 * :class:`PaperRun` (``study.PAPER_RUN``): the chapter and parameters that carry the study's
   work with the paper's own models at the paper's data sizes (chapter 98,
   ``compsem.book.paperscale``). ``PAPER_RUN = None`` declares that there is none.
+* :class:`Lesson` (``report.LESSON``, from the study's ``lesson.py``): the study's session of the
+  course guide (``book/course_guide.md``, expanded by ``compsem.book.courseguide``): its learning
+  goals and the exercises that practise them, the lab's commands (:class:`LabStep`; the guide's
+  prefetch line is written from them), and its expected result, glued from the chapter.
+  ``LESSON = None`` declares that the study has no session.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import pandas as pd
 
 from .errors import CompsemError
 
-__all__ = ["TryIt", "PaperRun", "NotWrittenYet"]
+__all__ = ["TryIt", "PaperRun", "Lesson", "LabStep", "NotWrittenYet"]
 
 
 class NotWrittenYet(CompsemError, NotImplementedError):
@@ -80,3 +85,55 @@ class PaperRun:
     notebook: str
     params: Mapping[str, Any] = field(default_factory=lambda: {"models": "paper"})
     scale: Callable[[], tuple[float, float]] = _unscaled
+
+
+@dataclass(frozen=True)
+class LabStep:
+    """One run of a lab: a chapter with the parameters the students give it.
+
+    Attributes
+    ----------
+    what : Markdown before the command ("{ref}`ex-ssm-4`, the metrics chapter with two encoders").
+    notebook : the chapter's file name in ``notebooks/`` (``"42_ssm_metrics.ipynb"``).
+    params : the ``-p`` parameters of the command, in order (``{"models": ["sbert-mini"]}``);
+        ``None``: the students edit the chapter's parameters cell themselves, and the guide shows
+        no command and no prefetch line (for a chapter whose texts are the students' own, such
+        as the toolkit's; ``tests/compsem/book/test_courseguide.py`` checks that the planner
+        has nothing to prefetch for it).
+    """
+
+    what: str
+    notebook: str
+    params: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """A study's session of the course guide.
+
+    Attributes
+    ----------
+    title : the session's title ("similarity under a condition").
+    chapters : Markdown: the chapters the session reads (``{doc}`` roles).
+    worked : Markdown: the worked example and what it practises.
+    by_hand, discussion, homework : exercise labels done by hand in class, discussed in class,
+        and given as homework.
+    lab : the lab's runs (:class:`LabStep`), in order; each is prefetched.
+    expected : Markdown: what the lab should show, every number glued from a chapter
+        (``{glue:text}`../notebooks/NN_x.ipynb::key:.1f```).
+    goals : ``((learning goal, (exercise labels, ...)), ...)``: the rows of the guide's table of
+        learning goals.
+    note : Markdown after the chapters line (a chapter's cost, what to read at home); optional.
+    """
+
+    title: str
+    chapters: str
+    worked: str
+    by_hand: Sequence[str]
+    discussion: Sequence[str]
+    lab: Sequence[LabStep]
+    expected: str
+    goals: Sequence[tuple[str, Sequence[str]]]
+    homework: Sequence[str] = ()
+    note: str = ""
+

@@ -6,7 +6,7 @@ at another data folder or keep the embedding cache on a bigger disk:
 ==================  ===============================  =====================================
 variable            default                          what
 ==================  ===============================  =====================================
-``COMPSEM_ROOT``    the repository (found upwards)    base of the defaults below
+``COMPSEM_ROOT``    the clone (found upwards)         base of the defaults below
 ``COMPSEM_DATA``    ``<root>/data``                  shipped data sets and reference numbers
 ``COMPSEM_CACHE``   ``<root>/.cache``                embedding cache, score-matrix caches
 ``COMPSEM_RESULTS`` ``<root>/results``               tidy result tables written by chapters
@@ -34,14 +34,19 @@ def _looks_like_root(path: Path) -> bool:
 
 
 def repo_root() -> Path:
-    """The repository root: ``$COMPSEM_ROOT``, else the first parent of this package or of the
-    working directory that holds ``pyproject.toml`` and ``src/compsem``, else the working
-    directory."""
+    """The repository root: ``$COMPSEM_ROOT``, else the first parent of the working directory
+    that holds ``pyproject.toml`` and ``src/compsem`` (the user's own clone), else that of this
+    package, else the working directory.
+
+    The working directory comes first so that one environment serves a whole JupyterHub: a
+    student who runs the lecturer's ``.venv`` (an editable install of the lecturer's clone) from
+    their own clone reads that clone's notebooks and writes its runs there, never into the
+    lecturer's repository (``tests/compsem/book/test_hub.py`` runs it as three users)."""
     env = setting("COMPSEM_ROOT")
     if env:
         return env.resolve()
     here = Path(__file__).resolve()
-    for start in (here, Path.cwd().resolve()):
+    for start in (Path.cwd().resolve(), here):
         for cand in (start, *start.parents):
             if _looks_like_root(cand):
                 return cand

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from .executed import cells, glued_values, notebooks
+from .courseguide import page_text
 
 __all__ = ["UNDEFINED", "undefined_glue"]
 
@@ -37,7 +38,7 @@ def undefined_glue(executed_dir: Path, book_dir: Path | None = None) -> list[str
                                         if c.get("cell_type") == "markdown"))
              for nb in notebooks(executed_dir)]
     if book_dir is not None:
-        pages += [(f"book/{p.name}", None, p.read_text(encoding="utf-8")) for p in sorted(Path(book_dir).glob("*.md"))]
+        pages += [(f"book/{p.name}", None, page_text(p)) for p in sorted(Path(book_dir).glob("*.md"))]
     problems = []
     for label, own, text in pages:
         for page, key in _refs(text):

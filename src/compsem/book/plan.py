@@ -28,7 +28,7 @@ from ..reference import paper_match
 from ..studies import get, of_notebook
 
 __all__ = ["notebook_parameters", "study_of", "planned_texts", "plan", "cached_counts", "throughputs",
-           "REFERENCE_MODEL", "model_slot", "check_models"]
+           "REFERENCE_MODEL", "CROSS_STUDY_SLOT", "model_slot", "check_models", "train_rate", "training_rows"]
 
 #: Specs recomputed on every run (never cached): their texts always count as to embed.
 _UNCACHED = ("glove-50d", "bow", "random", "bow:", "random:", "vec:")
@@ -66,12 +66,20 @@ def study_of(notebook: str | Path) -> str | None:
     return study.name if study else None
 
 
+#: What a chapter of no study (the toolkit, the synthesis, the try-it page) takes when it has a
+#: ``models`` parameter: sentence encoders, every study's criteria computed on their embeddings.
+CROSS_STUDY_SLOT = ModelSlot("encoder")
+
+
 def model_slot(notebook: str | Path) -> ModelSlot | None:
     """The kind of model a chapter's ``models`` parameter takes, as its study declares it
-    (``study.MODEL_SLOTS``, keyed by the chapter's number), or None (a chapter of no study)."""
+    (``study.MODEL_SLOTS``, keyed by the chapter's number); for a chapter of no study with a
+    ``models`` parameter, :data:`CROSS_STUDY_SLOT`; else None."""
     study = of_notebook(notebook)
     if study is None:
-        return None
+        path = Path(notebook)
+        has_models = path.is_file() and "models" in notebook_parameters(path)
+        return CROSS_STUDY_SLOT if has_models else None
     return getattr(study.module("study"), "MODEL_SLOTS", {}).get(Path(notebook).name[:2])
 
 
@@ -165,6 +173,53 @@ def _bench(path: str | Path | None = None) -> tuple[dict[str, float], str]:
 REFERENCE_MODEL = ("sbert-mini", 0.09)
 
 
+def train_rate(bench: str | Path | None = None) -> float | None:
+    """Training examples per second of ``sbert-mini`` in full precision, the mean of the
+    benchmark's ``fp32`` runs with an ``examples_per_s`` (``make bench``: a study's fine-tuning at
+    its ``cpu`` preset, all layers trained; any study's benchmark may report them); None
+    without such a run."""
+    path = Path(bench) if bench else repo_root() / "benchmarks" / "results.json"
+    if not path.is_file():
+        return None
+    rows = [r for entry in json.loads(path.read_text()).get("studies", {}).values() for r in entry.get("results", [])]
+    rates = [r["examples_per_s"] for r in rows if r.get("path") == "fp32" and r.get("examples_per_s")]
+    return sum(rates) / len(rates) if rates else None
+
+
+def _train_rate_of(spec: str, study: str, rate: float | None) -> float | None:
+    """``rate`` (sbert-mini's) for ``spec``: itself, or scaled by download size (rough)."""
+    ref, ref_gb = REFERENCE_MODEL
+    if rate is None or spec == ref:
+        return rate
+    row = paper_match(study, spec)
+    try:
+        size = float(row.get("size_gb")) if row is not None else None
+    except (TypeError, ValueError):
+        size = None
+    return rate * ref_gb / size if size else None
+
+
+def training_rows(study: str, params: dict[str, Any], bench: str | Path | None = None) -> tuple[list[dict], float | None]:
+    """One plan row per model of a fine-tuning chapter: the runs its ``study.planned_work``
+    trains (less those the run cache holds), their training examples, and the time they take at
+    the benchmark's fine-tuning rate; and the total seconds (None when a rate is unknown)."""
+    face = get(study).module("study")
+    rate = train_rate(bench)
+    units = [u for u in face.planned_work(params) if u.kind == "train"]
+    rows, total = [], 0.0
+    for spec in dict.fromkeys(u.spec for u in units):
+        mine = [u for u in units if u.spec == spec]
+        todo = [u for u in mine if not face.unit_done(u)]
+        examples = sum(len(u.payload["train"]) * u.payload["cfg"].epochs for u in todo)
+        r = _train_rate_of(spec, study, rate)
+        what = (f"train {len(todo)} of {len(mine)} runs, {examples:,} examples: "
+                + ("nothing to train" if not todo else _duration(examples / r) + f" at {r:.0f} examples/s (make bench's "
+                   "fine-tuning rate)" if r else "no benchmarked fine-tuning rate"))
+        total = total + examples / r if (r and total is not None) else (total if not todo else None)
+        rows.append({"model": spec, "texts": "-", "cached": "-", "to_embed": "-", "texts_per_s": "-", "estimate": what})
+    return rows, total
+
+
 def _rate(spec: str, study: str, rates: dict[str, float]) -> tuple[float | None, str]:
     """Texts per second for ``spec`` and how it was found: measured, or scaled from
     ``sbert-mini`` by download size (a rough stand-in for the parameter count)."""
@@ -244,6 +299,11 @@ def plan(notebook: str | Path, overrides: dict[str, Any] | None = None, *,
                     (_duration(todo / rate) + how if rate else "no benchmark for this model"))
         rows.append({"model": spec, "texts": len(texts), "cached": cached, "to_embed": todo,
                      "texts_per_s": (round(rate, 1) if rate < 10 else round(rate)) if rate else "-", "estimate": estimate})
+    if slot is not None and slot.kind == "finetune":      # the chapter trains: its runs at the benchmark's rate
+        trained, seconds = training_rows(study, params, bench)
+        rows += trained
+        notes.append("training: " + (_duration(seconds) if seconds is not None else "time unknown (no benchmarked rate)")
+                     + " in all, on the benchmark's machine, beside the embedding above")
     notes.insert(0, f"{Path(notebook).name} ({study}); models = {params.get('models', 'panel')!r}; "
                     f"throughput: {where}")
     return pd.DataFrame(rows), notes

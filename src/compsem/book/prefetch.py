@@ -35,7 +35,7 @@ from .. import studies, work
 from ..fmt import noun
 from ..reference import paper_match
 from ..work import WorkUnit
-from .plan import REFERENCE_MODEL, check_models, notebook_parameters, throughputs
+from .plan import REFERENCE_MODEL, check_models, notebook_parameters, throughputs, train_rate
 
 __all__ = ["ENGINES", "Outcome", "Rates", "planned_work", "run_unit", "commit_unit", "unit_done", "run_units",
            "prefetch", "start_ray"]
@@ -84,20 +84,8 @@ class Rates(Mapping):
 
 
 def _train_rate(bench: str | Path | None) -> float | None:
-    """Training examples per second of ``sbert-mini`` in full precision, the mean of the
-    benchmark's ``fp32`` runs with an ``examples_per_s`` (``make bench``: a study's fine-tuning at
-    its ``cpu`` preset, all layers trained; any study's benchmark may report them); None
-    without such a run."""
-    import json
-
-    from ..paths import repo_root
-
-    path = Path(bench) if bench else repo_root() / "benchmarks" / "results.json"
-    if not path.is_file():
-        return None
-    rows = [r for entry in json.loads(path.read_text()).get("studies", {}).values() for r in entry.get("results", [])]
-    rates = [r["examples_per_s"] for r in rows if r.get("path") == "fp32" and r.get("examples_per_s")]
-    return sum(rates) / len(rates) if rates else None
+    """The benchmark's fine-tuning rate (:func:`compsem.book.plan.train_rate`)."""
+    return train_rate(bench)
 
 
 def planned_work(notebook: str | Path, overrides: Mapping[str, Any] | None = None, *, chunk: int | None = None,

@@ -37,6 +37,7 @@ from .executed import mime as _mime
 from .executed import notebooks as _notebooks
 from .executed import text as _text
 from .gluecheck import undefined_glue
+from .courseguide import page_text
 
 __all__ = ["stderr_outputs", "progress_bars", "plural_templates", "missing_paths", "interval_mismatches",
            "negative_zeros", "typed_numbers", "table_formats", "prose_check"]
@@ -109,7 +110,7 @@ def _pages(book_dir: Path | None):
     if book_dir is None or not Path(book_dir).is_dir():
         return
     for p in sorted(Path(book_dir).glob("*.md")):
-        yield f"{Path(book_dir).name}/{p.name}", None, "prose", p.read_text(encoding="utf-8")
+        yield f"{Path(book_dir).name}/{p.name}", None, "prose", page_text(p)
 
 
 def plural_templates(executed_dir: Path, book_dir: Path | None = None) -> list[str]:

@@ -40,6 +40,7 @@ from .executed import mime as _mime
 from .executed import notebooks as _notebooks
 from .executed import text as _text
 from .prosecheck import _strip_code_blocks, _strip_html, _Tables
+from .courseguide import page_text
 
 __all__ = ["python_literals", "raw_tex", "nan_cells", "dangling_tables", "impossible_shares", "zero_p_values",
            "container_cells",
@@ -181,7 +182,7 @@ def raw_tex(executed_dir: Path, book_dir: Path | None = None) -> list[str]:
                 problems.append(f"{nb.name}: cell {i} prints raw TeX {m.group(0)!r} in an output, where no maths is "
                                 "rendered: write it as text (D_rel, ≡)")
     for p in sorted(Path(book_dir).glob("*.md")) if book_dir is not None and Path(book_dir).is_dir() else []:
-        for m in dict.fromkeys(_TEX_CONTROL.findall(_strip(p.read_text(encoding="utf-8")))):
+        for m in dict.fromkeys(_TEX_CONTROL.findall(_strip(page_text(p)))):
             problems.append(f"book/{p.name}: page has the TeX control word {m} outside maths: put it in $…$")
     return problems
 

@@ -38,6 +38,7 @@ from pathlib import Path
 
 from ..encoders import check_available
 from ..studies import of_notebook
+from .courseguide import page_text
 
 __all__ = ["Shown", "collect", "check", "problems", "NOT_RUN", "make_targets"]
 
@@ -131,7 +132,7 @@ def collect(root: Path) -> list[Shown]:
     pages = [root / "README.md", root / "CONTRIBUTING.md", *sorted((root / "book").glob("*.md"))]
     for page in [p for p in pages if p.is_file()]:
         rel = page.relative_to(root).as_posix()
-        found += [Shown(rel, c) for c in _from_markdown(page.read_text(encoding="utf-8"))]
+        found += [Shown(rel, c) for c in _from_markdown(page_text(page))]
     for nb in sorted((root / "notebooks").glob("*.ipynb")):
         rel = nb.relative_to(root).as_posix()
         for cell in json.loads(nb.read_text(encoding="utf-8")).get("cells", []):
@@ -166,6 +167,12 @@ NOT_RUN: dict[str, str] = {
     "pytest ": "a test run: CI runs the suite",
     "python -m compsem.book.checkbook": "needs the executed chapters: CI's `make check-book` runs it",
     "mkdir -p ": "a folder for the output of the next shown command",
+    # the course guide's hub set-up: tests/compsem/book/test_hub.py does the same as three users
+    "git clone ": "a clone for the hub: tests/compsem/book/test_hub.py clones as lecturer and students",
+    "cd ": "moves into the clone for the next shown command",
+    "ln -s ": "links a student's clone to the one environment: test_hub.py runs students on one environment",
+    "echo ": "sets the hub's class cache for every user: test_hub.py gives each user that one variable",
+    "chmod ": "shares the class cache read-only: test_hub.py does so and checks the cache stays byte-identical",
 }
 
 

@@ -16,6 +16,7 @@ import shlex
 import shutil
 from pathlib import Path
 
+from .courseguide import page_text
 from .exercises import write_student_copies
 from .params import parse_value
 from .runner import parameters_of
@@ -98,11 +99,14 @@ def stage(root: Path, executed: Path, out: Path, files: tuple[str, ...] = ("_con
     for folder in folders:
         src = root / folder
         for path in sorted(src.rglob("*")):
-            if path.is_file():
+            if path.is_file() and not (folder == "book" and path.parent == src and path.suffix == ".md"):
                 target = out / path.relative_to(root)
                 if not target.exists() or target.read_bytes() != path.read_bytes():
                     target.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copy2(path, target)
+    # the course guide's sessions and tables, written from the registry (compsem.book.courseguide)
+    for page in sorted((root / "book").glob("*.md")):
+        _write_if_changed(out / "book" / page.name, page_text(page, root))
     # the student copies of the exercises, offered for download by the course guide
     write_student_copies(root, out / "exercises")
     staged = []

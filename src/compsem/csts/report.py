@@ -29,9 +29,10 @@ from .tables import LABELS, pair_accuracy_interval, zero_shot_table
 from .views import (_shown, _vs_prior, ablation_values, finetune_chapter_values, finetune_values,  # noqa: F401
                     official_text, other_data_values, paired_replicates, ranking_sentence, scaling_figure,
                     scaling_values, seed_figure, seed_spread_text, setup_text)
+from .lesson import LESSON   # the study's session of the course guide
 from .tryit import TRY_IT   # the study's section of the try-it page
 
-__all__ = ["LABELS", "TRY_IT", "HEADLINES", "VIEWS", "values", "headlines", "headline_data", "try_it", "paper_table", "data_values", "label_figure", "zero_shot_figure",
+__all__ = ["LABELS", "TRY_IT", "HEADLINES", "VIEWS", "values", "headlines", "headline_data", "try_it", "paper_table", "data_values", "label_figure", "zero_shot_figure", "LESSON",
            "zero_shot_values", "zero_shot_ranking", "prompting_values", "differs_values", "table8_view", "with_paper_column", "prompting_demo", "prompting_run_values", "embedded_extreme_pct", "finetune_values", "ranking_sentence", "paired_replicates", "seed_spread_text", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
 
 #: Part II's headline criterion in the cross-study profile.

@@ -1,0 +1,150 @@
+"""The course guide's sessions and tables, written from the registry (``book/course_guide.md``).
+
+The guide's source keeps its fixed prose and marks where the generated parts go, each with a
+comment line of its own:
+
+* ``<!-- compsem: downloads -->``: the table of student copies (one row per study with an
+  exercises page);
+* ``<!-- compsem: sessions -->``: one session per study that declares a ``report.LESSON``
+  (:class:`compsem.faces.Lesson`), in the registry's order, then the closing synthesis;
+* ``<!-- compsem: homework -->``: the exercises the lessons give as homework;
+* ``<!-- compsem: goals -->``: the table of learning goals and the exercises that practise them.
+
+:func:`expand` fills them in. ``compsem stage`` writes the expanded page for the book, and every
+reader of the pages (the checks of shown commands, glue keys and prose) reads it through
+:func:`page_text`, so that a new study's session is in the guide, and checked, without an edit.
+Each lab step's prefetch line is written from the same parameters as its run command, so the
+guide prefetches every chapter a lab runs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..faces import LabStep, Lesson
+from ..studies import STUDIES, Study
+
+__all__ = ["MARKERS", "CLOSING", "lessons", "command", "session", "sessions", "downloads", "goals_table",
+           "homework", "expand", "page_text"]
+
+#: The marker lines of the guide's source and what replaces each.
+MARKERS = ("downloads", "sessions", "homework", "goals")
+
+#: The closing lab of the last session: the synthesis with the models of a lab (not a study's:
+#: the synthesis runs every study).
+CLOSING = LabStep("then the synthesis with the same models, so that each pair sees its models' profile across "
+                  "every study", "90_synthesis.ipynb", {"models": ["sbert-mini", "glove-50d"]})
+
+PY = ".venv/bin/python"
+
+
+def lessons() -> list[tuple[Study, Lesson]]:
+    """``(study, report.LESSON)`` for every study of the registry that declares a session."""
+    out = []
+    for s in STUDIES:
+        lesson = getattr(s.module("report"), "LESSON", None)
+        if lesson is not None:
+            out.append((s, lesson))
+    return out
+
+
+def _value(v: Any) -> str:
+    return v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
+
+
+def command(verb: str, step: LabStep) -> str:
+    """The shell command of a lab step (``run`` or ``prefetch``), with the project's interpreter."""
+    args = "".join(f" -p {k} {shlex.quote(_value(v))}" for k, v in (step.params or {}).items())
+    return f"{PY} -m compsem {verb} notebooks/{step.notebook}{args}"
+
+
+def _runtime(step: LabStep) -> str:
+    stem = Path(step.notebook).stem
+    return f"{{glue:text}}`../notebooks/99_reproducibility.ipynb::runtime_min_{stem}:.1f` min"
+
+
+def _refs(labels) -> str:
+    refs = [f"{{ref}}`{lab}`" for lab in labels]
+    return refs[0] if len(refs) == 1 else ", ".join(refs[:-1]) + " and " + refs[-1]
+
+
+def _lab_line(step: LabStep) -> str:
+    if step.params is None:
+        return f"{step.what} (the book's run: {_runtime(step)})"
+    return (f"{step.what} (the book's run with its default parameters: {_runtime(step)}):\n"
+            f"  `{command('run', step)}`")
+
+
+def session(k: int, study: Study, lesson: Lesson, closing: LabStep | None = None) -> str:
+    """The Markdown of one session."""
+    steps = [*lesson.lab, *([closing] if closing else [])]
+    prefetch = "\n".join(f"  `{command('prefetch', s)}`" for s in steps if s.params is not None)
+    labs = ";\n  ".join(_lab_line(s) for s in steps)
+    lines = [f"### Session {k}: {lesson.title} (Part {study.roman})", "",
+             f"* **Chapters**: {lesson.chapters}" + (f" {lesson.note}" if lesson.note else ""),
+             f"* **Worked example**: {lesson.worked}",
+             f"* **Exercises**: {_refs(lesson.by_hand)} by hand"
+             + (f"; {_refs(lesson.discussion)} for discussion." if lesson.discussion else "."),
+             f"* **Prefetch** (before the session, one line per chapter the lab runs with a command):\n{prefetch}",
+             f"* **Lab**: {labs}.",
+             f"* **Expected**: {lesson.expected}"]
+    if closing:
+        lines.append("  In the synthesis, compare each model's rows with the chapters' numbers for the same model; the "
+                     "synthesis says on which data and settings each of its numbers is computed.")
+    return "\n".join(lines) + "\n"
+
+
+def sessions(pairs: list[tuple[Study, Lesson]] | None = None) -> str:
+    """Every study's session, the last one closing with the synthesis (:data:`CLOSING`)."""
+    pairs = lessons() if pairs is None else pairs
+    return "\n".join(session(k, s, lesson, CLOSING if k == len(pairs) else None)
+                     for k, (s, lesson) in enumerate(pairs, 1))
+
+
+def downloads(root: Path) -> str:
+    """The table of student copies: one row per study with an exercises page."""
+    rows = [f"| {s.roman} | {{download}}`{Path(s.page('exercises')).name}.ipynb "
+            f"<../exercises/{Path(s.page('exercises')).name}.ipynb>` |"
+            for s in STUDIES if "exercises" not in s.absent and (root / f"{s.page('exercises')}.md").is_file()]
+    return "| Part | student copy |\n| --- | --- |\n" + "\n".join(rows) + "\n"
+
+
+def homework(pairs: list[tuple[Study, Lesson]] | None = None) -> str:
+    pairs = lessons() if pairs is None else pairs
+    labels = [lab for _, lesson in pairs for lab in lesson.homework]
+    if not labels:
+        return ""
+    return (f"The rerun exercises left out above ({_refs(labels)}) make good homework: each asks for one rerun and a "
+            "short written answer.\n")
+
+
+def goals_table(pairs: list[tuple[Study, Lesson]] | None = None) -> str:
+    pairs = lessons() if pairs is None else pairs
+    rows = [f"| {s.roman} | {goal} | {', '.join(f'{{ref}}`{x}`' for x in exercises)} |"
+            for s, lesson in pairs for goal, exercises in lesson.goals]
+    return "| Part | learning goal (short) | exercises |\n| --- | --- | --- |\n" + "\n".join(rows) + "\n"
+
+
+def expand(text: str, root: Path, pairs: list[tuple[Study, Lesson]] | None = None) -> str:
+    """``text`` with each marker line replaced by its generated Markdown."""
+    pairs = lessons() if pairs is None else pairs
+    parts: Mapping[str, Any] = {"downloads": lambda: downloads(root), "sessions": lambda: sessions(pairs),
+                                "homework": lambda: homework(pairs), "goals": lambda: goals_table(pairs)}
+
+    def one(m: re.Match) -> str:
+        return parts[m.group(1)]().rstrip("\n")
+
+    return re.sub(r"^<!-- compsem: (" + "|".join(MARKERS) + r") -->$", one, text, flags=re.M)
+
+
+def page_text(path: Path, root: Path | None = None) -> str:
+    """A prose page's text as the book shows it: the course guide expanded, any other page as is."""
+    text = Path(path).read_text(encoding="utf-8")
+    if "<!-- compsem: " not in text:
+        return text
+    return expand(text, Path(root) if root is not None else Path(path).resolve().parent.parent)

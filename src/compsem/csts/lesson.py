@@ -1,0 +1,44 @@
+"""Part II's session of the course guide: ``report.LESSON`` (:class:`compsem.faces.Lesson`)."""
+
+from __future__ import annotations
+
+from ..faces import LabStep, Lesson
+
+__all__ = ["LESSON"]
+
+_ZS = "../notebooks/21_csts_zeroshot.ipynb"
+_FT = "../notebooks/22_csts_finetune.ipynb"
+
+LESSON = Lesson(
+    title="similarity under a condition",
+    chapters=("{doc}`part2_csts`, {doc}`../notebooks/20_csts_data`, {doc}`../notebooks/21_csts_zeroshot`; "
+              "{doc}`../notebooks/22_csts_finetune` read in class."),
+    note=(f"In this build the fine-tuning chapter trained {{glue:text}}`{_FT}::ft_n_runs:.0f` configurations in "
+          f"{{glue:text}}`{_FT}::ft_train_minutes:.1f` minutes in all, and the whole chapter ran "
+          "{glue:text}`../notebooks/99_reproducibility.ipynb::runtime_min_22_csts_finetune:.1f` min: too long "
+          "for every pair to rerun in a 25-minute lab, but the right size for homework ({ref}`ex-csts-5`)."),
+    worked=("{ref}`sec-csts-worked` (conditional cosines, pair accuracy, the MSE on scaled labels and the "
+            "quadruplet loss for one pair)."),
+    by_hand=("ex-csts-1", "ex-csts-2"),
+    discussion=("ex-csts-3",),
+    homework=("ex-csts-5",),
+    lab=(
+        LabStep("{ref}`ex-csts-4`, the zero-shot chapter with the condition written as a prefix, with two encoders",
+                "21_csts_zeroshot.ipynb",
+                {"models": ["sbert-mini", "use"], "template": "{condition}: {sentence}"}),
+    ),
+    expected=("the rows whose condition is `ignored` come out exactly as in the book. On the same "
+              f"{{glue:text}}`{_ZS}::zs_n_pairs:,.0f` test pairs the book's rows with the condition attached reach "
+              f"pair accuracies from {{glue:text}}`{_ZS}::zs_pairacc_min:.1f` to "
+              f"{{glue:text}}`{_ZS}::zs_pairacc_max:.1f` %, and the condition prior, which reads no sentence, "
+              f"{{glue:text}}`{_ZS}::zs_prior_pairacc:.1f` %: a template that helps lifts a model's pair accuracy "
+              "above its own book row, and one that matters lifts it above the prior."),
+    goals=(
+        ("explain why similarity needs a respect of comparison and how the paired design exposes a model that "
+         "ignores it", ("ex-csts-1", "ex-csts-3")),
+        ("compute conditional cosines, pair accuracy, MSE and quadruplet loss for one pair",
+         ("ex-csts-1", "ex-csts-5")),
+        ("read a result critically: Spearman against pair accuracy, intervals, shortcuts in the prompt or template",
+         ("ex-csts-2", "ex-csts-3", "ex-csts-4")),
+    ),
+)
