@@ -1,7 +1,10 @@
-"""The appendix's claims (chapter 99): its own sentences about the benchmarks, checked or produced
-from ``benchmarks/results.json`` and ``benchmarks/gpu.json``, and the list of every checked claim
-of the book (:func:`claims_table`), read from the records :func:`compsem.claims.check` writes.
-:mod:`.appendix` re-exports these."""
+"""The appendix's claims (chapter 99) and what the pages' check files share: the appendix's
+sentence about the cache, checked on ``benchmarks/results.json``, its bf16 comparison, produced
+from ``benchmarks/gpu.json`` (its other sentences about the GPU check are checked by
+``book/checks/99_reproducibility.py``), the list of every checked claim of the book
+(:func:`claims_table`, from the records :func:`compsem.claims.check` writes), the precision
+benchmark's check (:func:`bf16_cpu_training`) and a chapter's glued number
+(:func:`glued_number`). :mod:`.appendix` re-exports the first three."""
 
 from __future__ import annotations
 
@@ -18,8 +21,8 @@ from .executed import glued_values
 __all__ = ["PAGE", "CLAIMS", "check_claims", "gpu_values", "claims_table", "bf16_cpu_training",
            "NOISE_POINTS", "glued_number"]
 
-#: Two Spearman scores (x100) "agree within noise" when they differ by less than this: well inside
-#: the bootstrap intervals of chapter 22, which span several points.
+#: Two Spearman scores (x100) "agree within noise" when they differ by less than this: a threshold
+#: stated here, as compsem.claims states its bands.
 NOISE_POINTS = 1.0
 
 PAGE = "99_reproducibility"

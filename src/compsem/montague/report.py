@@ -258,8 +258,10 @@ def _single_values(v: SingleView) -> dict:
     out.update({"n_perm_used": v.n_perm, "perm_p_an_ref": cell_("perm_p", "single_AN"),
                 "perm_p_aan_ref": cell_("perm_p", "single_AAN"), "chi2_p_aan_ref": cell_("chi2_p", "single_AAN"),
                 "n_models": len(r.models)})
-    aan = tests[tests.test == "single_AAN"].set_index("model").perm_p
-    defined, undefined = aan.dropna(), [m for m in r.models if m not in aan.dropna().index]
+    aan = tests[tests.test == "single_AAN"].set_index("model")
+    # a row the class-tests table marks undefined (its note; e.g. one outcome never occurs) is left out
+    defined = aan.perm_p[aan.perm_p.notna() & aan.note.fillna("").eq("")]
+    undefined = [m for m in r.models if m not in defined.index]
     out["aan_sig_count"] = PlainText(claims.of_total(int((defined < 0.05).sum()), len(defined), "model")
                                      + (f" with a defined test ({join_names(undefined, quote='')} left out)" if undefined else ""))
     return out

@@ -167,3 +167,14 @@ def test_a_stand_in_model_is_named_with_its_largest_gaps_to_the_papers_row():
     assert stand_in_sentence(c, "sbert-mini") == ("`glove-50d`, a stand-in for the paper's GloVe, is furthest from "
                                                   "the paper's row in A: 0.750 against 0.2777; S-I: 0.333 against 0.6060.")
     assert stand_in_sentence(c[c.model == "sbert-mini"], "sbert-mini") == ""
+
+
+def test_the_aan_count_leaves_an_undefined_test_out_and_names_it():
+    # issue 35's example 5: bow's AAN row is marked undefined, so it is not counted among the models
+    run = mt.study.run(["toy", "bow-toy"], vocab=small_vocab(), progress=False,
+                       embed_fn=lambda texts, m: bag_of_words(texts, m) if m == "bow-toy" else seeded_embed_fn(6)(texts, m))
+    view = mt.report.single(run, n_boot=10, n_perm=20)
+    aan = view.tests[view.tests.test == "single_AAN"].set_index("model")
+    assert aan.loc["bow-toy", "note"].startswith("undefined")     # every bag-of-words AAN comparison ties
+    assert aan.loc["toy", "perm_p"] > 0.05                          # the toy's classes do not differ at 5 %
+    assert mt.report.values(view)["aan_sig_count"] == "0 of 1 model with a defined test (bow-toy left out)"
