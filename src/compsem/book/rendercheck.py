@@ -330,13 +330,22 @@ def container_cells(executed_dir: Path) -> list[str]:
     return problems
 
 
+#: An index whose name says that its rows are names of things (a package, a file, a model):
+#: its row labels are data, written as the thing is named (``huggingface_hub``), not headers.
+NAME_INDEXES = {"package", "file", "model", "spec", "scorer", "generator", "encoder", "chapter"}
+
+
 def identifier_headers(executed_dir: Path) -> list[str]:
     """Column headers, index names and row labels that are names of the code (``n_case``,
-    ``test_spearman``) rather than words: label them (:mod:`compsem.labels`)."""
+    ``test_spearman``) rather than words: label them (:mod:`compsem.labels`). The row labels of
+    an index named for things that have names (:data:`NAME_INDEXES`) are left alone."""
     problems = []
     for nb in _notebooks(executed_dir):
         for i, k, t in _shown_tables(nb):
-            heads = [v for r in t["rows"] for tag, v in r if tag == "th" and v and is_identifier(v)]
+            head = [r for r in t["rows"] if r and all(tag == "th" for tag, _ in r)]
+            names = {r[0][1].strip().lower() for r in head} & NAME_INDEXES
+            heads = [v for r in t["rows"] for j, (tag, v) in enumerate(r) if tag == "th" and v and is_identifier(v)
+                     and not (names and j == 0 and r not in head)]
             for v in dict.fromkeys(heads):
                 problems.append(f"{nb.name}: cell {i}, table {k} has the header {v!r}, a name of the code: "
                                 "label it with words and units (compsem.labels.labelled)")

@@ -128,3 +128,13 @@ def test_words_intervals_and_notation_in_a_table_pass(book):
              "<tr><td>bi/mse</td><td>61.3 [59.0, 63.5]</td><td>[2.2, 5.9]</td></tr></table>")
     _nb(book / "executed" / "90_page.ipynb", CLEAN + [_code(_html(table))])
     assert _check(book) == []
+
+
+def test_row_labels_of_an_index_of_names_are_data_but_a_quantity_row_label_is_a_header(book):
+    packages = ("<table><thead><tr><th></th><th>installed</th></tr><tr><th>package</th><th></th></tr></thead>"
+                "<tbody><tr><th>huggingface_hub</th><td>1.0</td></tr></tbody></table>")
+    quantities = ("<table><thead><tr><th></th><th>value</th></tr></thead>"
+                  "<tbody><tr><th>n_rows_read</th><td>11342</td></tr></tbody></table>")
+    _nb(book / "executed" / "90_page.ipynb", CLEAN + [_code(_html(packages)), _code(_html(quantities))])
+    assert _check(book) == ["90_page.ipynb: cell 6, table 1 has the header 'n_rows_read', a name of the code: label "
+                            "it with words and units (compsem.labels.labelled)"]
