@@ -20,7 +20,6 @@ from compsem.book.runfolder import prepare_out, read_manifest
 from compsem.cachestore import EmbeddingCache
 from compsem.csts.data import read_split_file
 from compsem.encoders import facts
-from compsem.encoders.onnxtrust import read_decision
 from compsem.encoders.vectorfile import read_word_vectors
 from compsem.results import RUN_MANIFEST
 from tests.compsem.fuzz.harness import fuzz, holds
@@ -151,6 +150,8 @@ choice = st.one_of(json_value, st.fixed_dictionaries(
 @fuzz(choice, examples=[([1],), ({"backend": "onnxruntime fp32", "identity": "ID", "max_abs": 0.002},)])
 def test_onnx_choices(rec):
     """A stored ONNX choice is one this project writes for this identity, or a RecordError naming its file."""
+    from compsem.encoders.onnxtrust import read_decision   # here: the other targets run on 467c50a too
+
     path = _tmp() / "decision-m.json"
     path.write_text(json.dumps(rec, allow_nan=True))
     ok, got = holds(lambda: read_decision(path, "ID"), names=[str(path)])
