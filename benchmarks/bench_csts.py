@@ -16,9 +16,14 @@ alternate A, B, B, A, … so that a change of machine load hits both paths):
 * ``fill_budget``: the sorted fill of the cross- and bi-encoders' inputs in batches of 256 rows
   against the book's budget of padded tokens per batch (``compsem.csts.frozen.FILL_TOKENS``),
   measured the same way (at least two rounds);
+* ``dropout``: the packed layers' dropout masks drawn per site by torch against one draw per
+  call for all sites (the default), step-interleaved on the same batches (:func:`dropout`);
 * ``fast``: fp32 with batches in random order (the path before the fast one) against the
   book's default (``precision="auto"``, length-bucketed batches): examples per second and test
   Spearman;
+* ``utilisation``: the training loop's GFLOP/s per configuration beside the fp32 and bf16
+  GEMM limits measured in the same run, and the bf16/fp32 ratio of the loop (:func:`utilisation`;
+  written into ``csts_precision.json`` too, which chapter 22 reads);
 * ``precision`` (only where the CPU computes bf16 natively, and not when ``quick``): every
   configuration of chapter 22 trained in fp32 and in bf16 autocast, test Spearman of each and
   their difference. ``make bench`` also writes it to ``benchmarks/csts_precision.json``, with
@@ -109,11 +114,17 @@ def _ab(paths: dict, repeats: int, measure) -> tuple[list, dict]:
 
 
 def step_ratio(parts, label: str, *, n_batches: int = 40, blocks: int = 4) -> dict:
-    """Training steps of the padded and the packed model on the same batches, alternating step
-    by step (padded first on even steps, packed first on odd ones), so that load changes hit
-    both alike: examples per second of each per block of ``n_batches // blocks`` steps, the
-    packed/padded ratio per block (min and median), and the median over steps of the ratio of
-    the two timings of the same batch (adjacent in time: the estimate least moved by load)."""
+    """Training steps of the padded and the packed model on the same batches (:func:`_steps`)."""
+    return _steps(parts, label, {"padded": ({"packed": False}, {}), "packed": ({}, {})}, n_batches=n_batches, blocks=blocks)
+
+
+def _steps(parts, label: str, arms: dict, *, n_batches: int = 40, blocks: int = 4) -> dict:
+    """Training steps of two models (``arms``: name → (config changes, model attributes); the
+    first is the baseline A, the second B) on the same batches, alternating step by step (A first
+    on even steps, B first on odd ones), so that load changes hit both alike: examples per second
+    of each per block of ``n_batches // blocks`` steps, the B/A speed ratio per block (min and
+    median), and the median over steps of the ratio of the two timings of the same batch
+    (adjacent in time: the estimate least moved by load)."""
     import numpy as np
     import torch
 
@@ -122,11 +133,14 @@ def step_ratio(parts, label: str, *, n_batches: int = 40, blocks: int = 4) -> di
     df = parts["train"]
     s1, s2, cc = df["sentence1"].tolist(), df["sentence2"].tolist(), df["condition"].tolist()
     models, opts = {}, {}
-    for name, packed in (("padded", False), ("packed", True)):
-        cfg = _cfg(label, precision="fp32", packed=packed)
+    for name, (changes, attrs) in arms.items():
+        cfg = _cfg(label, precision="fp32", **changes)
         m = T.new_model(ENCODER, cfg, seed=0, disk=False).train()
+        for k, v in attrs.items():
+            setattr(m, k, v)
         m.fill_frozen_cache(s1, s2, cc)
         models[name], opts[name] = m, torch.optim.AdamW([p for p in m.parameters() if p.requires_grad], lr=1e-5)
+    a, b = list(arms)
     y = torch.tensor(T.LabelScaler.fit(df["label"]).transform(df["label"]), dtype=torch.float32)
     plan = T._batches(df, cfg, np.random.default_rng(0))[:n_batches]
     per_block = max(1, len(plan) // blocks)
@@ -136,7 +150,7 @@ def step_ratio(parts, label: str, *, n_batches: int = 40, blocks: int = 4) -> di
     for j, (idx, n_pairs, qmask) in enumerate(plan[:per_block * blocks]):
         took = {}
         mask = None if qmask is None else torch.as_tensor(qmask)
-        for name in (("padded", "packed") if j % 2 == 0 else ("packed", "padded")):
+        for name in ((a, b) if j % 2 == 0 else (b, a)):
             t0 = time.perf_counter()
             scores = models[name]([s1[i] for i in idx], [s2[i] for i in idx], [cc[i] for i in idx])
             T.objective_loss(cfg.objective, scores.float(), y[idx], n_pairs, cfg.margin, mask).backward()
@@ -145,14 +159,27 @@ def step_ratio(parts, label: str, *, n_batches: int = 40, blocks: int = 4) -> di
             took[name] = time.perf_counter() - t0
             secs[name][j // per_block] += took[name]
         rows[j // per_block] += len(idx)
-        step_ratios.append(took["padded"] / took["packed"])
-    ratios = [secs["padded"][b] / secs["packed"][b] for b in range(blocks)]
+        step_ratios.append(took[a] / took[b])
+    ratios = [secs[a][k] / secs[b][k] for k in range(blocks)]
     return {"steps": per_block * blocks, "blocks": blocks,
-            "padded_examples_per_s": [round(r / t, 2) for r, t in zip(rows, secs["padded"])],
-            "packed_examples_per_s": [round(r / t, 2) for r, t in zip(rows, secs["packed"])],
-            "packed_over_padded_min": round(min(ratios), 3), "packed_over_padded_median": round(statistics.median(ratios), 3),
-            "packed_over_padded_step_median": round(statistics.median(step_ratios), 3),
-            "packed_over_padded_total": round(sum(secs["padded"]) / sum(secs["packed"]), 3)}
+            f"{a}_examples_per_s": [round(r / t, 2) for r, t in zip(rows, secs[a])],
+            f"{b}_examples_per_s": [round(r / t, 2) for r, t in zip(rows, secs[b])],
+            f"{b}_over_{a}_min": round(min(ratios), 3), f"{b}_over_{a}_median": round(statistics.median(ratios), 3),
+            f"{b}_over_{a}_step_median": round(statistics.median(step_ratios), 3),
+            f"{b}_over_{a}_total": round(sum(secs[a]) / sum(secs[b]), 3)}
+
+
+def dropout(parts, *, configs=("bi/quad+mse", "tri/quad+mse"), n_batches: int = 64) -> dict:
+    """torch's dropout per site (``torch``) against one draw per call for all sites of the packed
+    layers (``one``, the default: :func:`compsem.csts.packed.keep_masks`), fp32, step-interleaved
+    (:func:`_steps`) per configuration, with when, the CPU flags and the load beside."""
+    out = {}
+    for label in configs:
+        where, started = machine(), time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        arms = {"torch": ({}, {"dropout_draw": "torch"}), "one": ({}, {"dropout_draw": "one"})}
+        out[label] = {**_steps(parts, label, arms, n_batches=n_batches), "measured": started, "load_after": _load(),
+                      **{k: where[k] for k in ("cpu_flags", "torch_threads", "load_average")}}
+    return out
 
 
 def packing(parts, repeats: int, *, spearman: bool = True) -> dict:
@@ -240,8 +267,40 @@ def precision(parts, configs=CHAPTER_CONFIGS) -> dict:
     return out
 
 
+def utilisation(parts, out: dict, configs=None) -> dict:
+    """The training loop's GFLOP/s per configuration (:func:`compsem.csts.utilisation.flops_per_row`
+    × the run's examples per second) beside the fp32 and bf16 GEMM limits measured in this same run
+    (:func:`compsem.csts.utilisation.gemm_limit`),
+    its share of each, and the bf16/fp32 ratio of the loop where both precisions ran (``precision``);
+    the rates come from this run's ``precision`` runs, else its fp32 ``packing`` runs."""
+    from compsem.csts.utilisation import GEMM_SHAPE, flops_per_row, gemm_limit
+
+    where, started = machine(), time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    limits = {p: round(gemm_limit(p), 1) for p in ("fp32", "bf16")}
+    rates = {label: {"fp32": r["fp32_examples_per_s"], "bf16": r["bf16_examples_per_s"]}
+             for label, r in out.get("precision", {}).items()}
+    for r in out.get("results", []) or results_rows(out):
+        rates.setdefault(r["config"], {"fp32": r["examples_per_s"]})
+    res = {}
+    for label, rate in rates.items():
+        if configs and label not in configs:
+            continue
+        f = flops_per_row(ENCODER, parts["train"], _cfg(label, precision="fp32"))
+        row = {"gflop_per_row": round(f / 1e9, 4)}
+        for p, eps in rate.items():
+            row[f"{p}_examples_per_s"] = eps
+            row[f"{p}_loop_gflop_per_s"] = round(f * eps / 1e9, 1)
+            row[f"{p}_share_of_{p}_limit"] = round(f * eps / 1e9 / limits[p], 3)
+        if "bf16" in rate:
+            row["bf16_over_fp32"] = round(rate["bf16"] / rate["fp32"], 3)
+        res[label] = row
+    return {"gemm_shape": list(GEMM_SHAPE), "fp32_gemm_gflop_per_s": limits["fp32"],
+            "bf16_gemm_gflop_per_s": limits["bf16"], "bf16_gemm_native": where["cpu_bf16_native"], "configs": res,
+            "measured": started, "load_after": _load(), **{k: where[k] for k in ("cpu_flags", "torch_threads", "load_average")}}
+
+
 def run(quick: bool = True, repeats: int | None = None, train_pairs=None, eval_pairs=None,
-        parts_run=("packing", "fill", "fill_budget", "fast", "precision"), precision_file: str | None = None) -> dict:
+        parts_run=("packing", "fill", "fill_budget", "fast", "dropout", "precision", "utilisation"), precision_file: str | None = None) -> dict:
     from compsem.csts import study as S
     from compsem.paths import repo_root
 
@@ -260,11 +319,17 @@ def run(quick: bool = True, repeats: int | None = None, train_pairs=None, eval_p
                               for enc, label in (("cross", "cross/mse"), ("bi", "bi/mse"))}
     if "fast" in parts_run:
         out["fast"] = fast(parts, repeats)
+    if "dropout" in parts_run:
+        out["dropout"] = dropout(parts, n_batches=24 if quick else 64)
     if "precision" in parts_run and not quick and out["machine_at_start"]["cpu_bf16_native"]:
         out["precision"] = precision(parts)
+    if "utilisation" in parts_run:
+        out["utilisation"] = utilisation(parts, out)
+    if "precision" in out:
         path = precision_file or (repo_root() / "benchmarks" / "csts_precision.json")
         rec = {"encoder": ENCODER, "preset": "cpu", "train_rows": len(parts["train"]), "test_rows": len(parts["test"]),
-               "seed": 0, "machine": out["machine_at_start"], "measured": t0, "configs": out["precision"]}
+               "seed": 0, "machine": out["machine_at_start"], "measured": t0, "configs": out["precision"],
+               "utilisation": out.get("utilisation")}
         with open(path, "w", encoding="utf-8") as f:
             json.dump(rec, f, indent=1)
     out["results"] = results_rows(out)

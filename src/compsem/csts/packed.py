@@ -85,6 +85,17 @@ def keep_masks(sizes: list[int], p: float, device=None) -> list[torch.Tensor]:
     return list(torch.split(keep, sizes))
 
 
+def _qkv(sa, x: torch.Tensor, cast_once: bool) -> torch.Tensor:
+    """Queries, keys and values side by side ``(n, 3d)``. Under autocast (``cast_once``) one
+    product with the three weights stacked, so that ``x`` and the weights are cast to the low
+    precision once per call instead of once per projection; otherwise the three projections."""
+    if not cast_once:
+        return torch.cat([sa.query(x), sa.key(x), sa.value(x)], dim=-1)
+    w = torch.cat([sa.query.weight, sa.key.weight, sa.value.weight])
+    b = torch.cat([sa.query.bias, sa.key.bias, sa.value.bias])
+    return nn.functional.linear(x, w, b)
+
+
 def _drop(x: torch.Tensor, keep: torch.Tensor, p: float) -> torch.Tensor:
     return x * (keep.view(x.shape).to(x.dtype) * (1.0 / (1.0 - p)))
 
@@ -133,10 +144,11 @@ def packed_layers(layers, x: torch.Tensor, mask: torch.Tensor, *, draw: str = "o
     if one:
         heads = layers[0].attention.self.num_attention_heads
         masks = iter(keep_masks([b * heads * t * t, n * d, n * d] * len(layers), p, x.device))
+    cast_once = torch.is_autocast_enabled(x.device.type)
     for layer in layers:
         sa, so = layer.attention.self, layer.attention.output
         heads, dh = sa.num_attention_heads, sa.attention_head_size
-        qkv = torch.cat([sa.query(x), sa.key(x), sa.value(x)], dim=-1)
+        qkv = _qkv(sa, x, cast_once)
         q, k, v = unpack(qkv, flat, (b, t)).view(b, t, 3, heads, dh).permute(2, 0, 3, 1, 4).unbind(0)
         if one:
             ctx = _attention(q, k, v, attn_mask, sa.scaling, next(masks), p)

@@ -281,7 +281,8 @@ def precision_comparison(path=None) -> dict:
 
     path = Path(path) if path else repo_root() / "benchmarks" / "csts_precision.json"
     if not path.is_file():
-        return {"ft_prec_text": Prose("not measured for this book (`make bench` measures it on a CPU with native bf16)")}
+        return {"ft_prec_text": Prose("not measured for this book (`make bench` measures it on a CPU with native bf16)"),
+                "ft_util_text": Prose("not measured by the benchmark this book ships")}
     rec = json.loads(path.read_text(encoding="utf-8"))
     conf = rec["configs"]
     diffs = {k: float(v["bf16_minus_fp32"]) for k, v in conf.items()}
@@ -297,4 +298,21 @@ def precision_comparison(path=None) -> dict:
             f"on a CPU without native bf16 trains in fp32, so its Spearman per configuration can differ from a bf16 "
             f"build's by about that much: differences between configurations smaller than {abs(diffs[worst]):.2f} "
             f"points do not carry over from one machine to another")
-    return {"ft_prec_text": Prose(text), "ft_prec_max_diff": abs(diffs[worst])}
+    return {"ft_prec_text": Prose(text), "ft_prec_max_diff": abs(diffs[worst]), "ft_util_text": utilisation_text(rec)}
+
+
+def utilisation_text(rec: dict) -> Prose:
+    """The training loop's GFLOP/s per configuration against the GEMM limits measured in the
+    same ``make bench`` run (``rec["utilisation"]`` of ``benchmarks/csts_precision.json``), in words."""
+    u = rec.get("utilisation")
+    if not u:
+        return Prose("not measured by the benchmark this book ships")
+    cells = []
+    for label, c in u["configs"].items():
+        parts = [f"{c[f'{p}_loop_gflop_per_s']:.0f} GFLOP/s in {p} ({100 * c[f'{p}_share_of_{p}_limit']:.0f} % of its limit)"
+                 for p in ("bf16", "fp32") if f"{p}_loop_gflop_per_s" in c]
+        ratio = f", bf16 {c['bf16_over_fp32']:.2f}× the fp32 rate" if "bf16_over_fp32" in c else ""
+        cells.append(f"{label} {' and '.join(parts)}{ratio}")
+    return Prose(f"{'; '.join(cells)}. The limits are one matrix product of a batch's shape measured in the same run: "
+                 f"{u['fp32_gemm_gflop_per_s']:.0f} GFLOP/s in fp32 and {u['bf16_gemm_gflop_per_s']:.0f} in bf16 "
+                 f"(flags {', '.join(u['cpu_flags']) or 'none listed'}, {u['torch_threads']} threads, load {u['load_average']})")

@@ -115,3 +115,17 @@ def test_one_draw_dropout_in_training_is_seeded_unbiased_and_trains(word_bert):
     assert P._drop(x, kept, p).unique().tolist() == pytest.approx([0.0, 2.0 / (1 - p)])
     with pytest.raises(ValueError, match="draw must be"):
         P.packed_layers(m._all_layers()[1:], torch.zeros(1, m.dim), torch.ones(1, 1), draw="other")
+
+
+def test_under_autocast_the_projections_are_one_product_with_the_same_numbers(word_bert):
+    """bf16 autocast: queries, keys and values from one product of the stacked weights (x cast
+    once) equal the three projections of the same layer under the same autocast (the oracle)."""
+    m = _model(word_bert, "bi", True)
+    sa = m._all_layers()[0].attention.self
+    x = torch.randn(7, m.dim)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        fused = P._qkv(sa, x, True)
+        three = torch.cat([sa.query(x), sa.key(x), sa.value(x)], dim=-1)
+    assert fused.dtype == three.dtype == torch.bfloat16
+    assert torch.allclose(fused.float(), three.float(), atol=1e-2, rtol=1e-2)
+    assert torch.equal(P._qkv(sa, x, False), torch.cat([sa.query(x), sa.key(x), sa.value(x)], dim=-1))
