@@ -158,7 +158,7 @@ ASSIGNMENT ?=
 SUBMISSIONS ?=
 GRADES ?=
 grade: $(TEACHING_STAMP)
-	@test -n "$(ASSIGNMENT)" && test -n "$(SUBMISSIONS)" || { echo "usage: make grade ASSIGNMENT=part1_setcomp SUBMISSIONS=folder/of/notebooks [GRADES=grades.csv]"; exit 2; }
+	@test -n "$(ASSIGNMENT)" && test -n "$(SUBMISSIONS)" || { echo "usage: make grade ASSIGNMENT=part<N>_<study> SUBMISSIONS=folder/of/notebooks [GRADES=grades.csv]"; exit 2; }
 	PYTHONPATH=src $(BIN)/python -m compsem.book.assignments grade "$(ASSIGNMENT)" "$(SUBMISSIONS)" --out _build/assignments \
 		$(if $(GRADES),--csv "$(GRADES)")
 

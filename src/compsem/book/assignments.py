@@ -204,7 +204,7 @@ def master_notebook(text: str, *, name: str, number: int | None = None, titles: 
 
 def assignment_parts(root: Path) -> dict[str, Path]:
     """``{part: exercises page}`` for every study of the registry that has an exercises page
-    (``part1_setcomp`` -> ``book/part1_setcomp_exercises.md``)."""
+    (``part<N>_<study>`` -> ``book/part<N>_<study>_exercises.md``)."""
     out = {}
     for s in STUDIES:
         page = root / f"{s.page('exercises')}.md"
@@ -309,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     a.add_argument("--out", default="_build/assignments")
     a.add_argument("parts", nargs="*", help="the Parts (default: every Part with an exercises page)")
     g = sub.add_parser("grade", help="grade a folder of submissions (make grade)")
-    g.add_argument("assignment", help="a Part's name (part1_setcomp) or an autograder zip")
+    g.add_argument("assignment", help="a Part's name (part<N>_<study>, a folder of _build/assignments) or an autograder zip")
     g.add_argument("submissions")
     g.add_argument("--out", default="_build/assignments")
     g.add_argument("--csv", default=None, help="default: OUT/<part>/grades.csv")

@@ -52,8 +52,12 @@ def _snapshot(folder: Path) -> dict[str, tuple[str, int]]:
 
 
 def _clone(source: Path, target: Path, uid: int) -> None:
-    subprocess.run(["git", "-c", "safe.directory=*", "clone", "-q", "--no-hardlinks", str(source), str(target)], check=True,
-                   capture_output=True)
+    """``git clone`` as root, then handed to ``uid``. Git reads the exception for a repository of
+    another owner (``safe.directory``) only from a global config: a throwaway HOME holds it."""
+    with tempfile.TemporaryDirectory() as home:
+        (Path(home) / ".gitconfig").write_text("[safe]\n\tdirectory = *\n")
+        subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(source), str(target)], check=True,
+                       capture_output=True, env={**os.environ, "HOME": home})
     subprocess.run(["chown", "-R", f"{uid}:{uid}", str(target)], check=True)
 
 

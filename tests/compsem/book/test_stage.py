@@ -48,7 +48,7 @@ def test_rerun_box_shows_the_chapters_own_example_and_no_generic_one():
     box40 = rerun_box(ROOT / "notebooks" / "40_ssm_pool.ipynb")
     assert "run notebooks/40_ssm_pool.ipynb -p example_cluster 7\n" in box40
     box99 = rerun_box(ROOT / "notebooks" / "99_reproducibility.ipynb")
-    assert "run notebooks/99_reproducibility.ipynb -p executed '\"../runs/my-build\"'" in box99
+    assert "run notebooks/99_reproducibility.ipynb -p gpu_file '\"../benchmarks/none.json\"'" in box99
     # papermill's -p would pass a list as text: the box gives the values as one YAML mapping
     box22 = rerun_box(ROOT / "notebooks" / "22_csts_finetune.ipynb")
     assert """--cwd notebooks -y '{"configs": ["bi/mse"], "seeds": [1]}'""" in box22
