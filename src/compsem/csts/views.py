@@ -22,12 +22,6 @@ __all__ = ["finetune_values", "ranking_sentence", "paired_replicates", "seed_spr
            "precision_comparison"]
 
 
-def _shown(fig):
-    """Close ``fig`` in pyplot (a notebook shows the returned figure once, not twice)."""
-    plt.close(fig)
-    return fig
-
-
 def _join_and(items: list[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
@@ -239,7 +233,7 @@ def seed_figure(runs: pd.DataFrame, prior: float, *, split: str = "test"):
     ax.set_xlabel("")
     ax.set_ylabel(f"{split} Spearman x100")
     ax.tick_params(axis="x", rotation=30)
-    return _shown(fig)
+    return figures.shown(fig)
 
 
 def scaling_figure(scale_sum: pd.DataFrame, prior, *, split: str = "test"):
@@ -259,7 +253,7 @@ def scaling_figure(scale_sum: pd.DataFrame, prior, *, split: str = "test"):
     ax.set_xlabel("training sentence pairs")
     ax.set_ylabel(f"{split} Spearman x100")
     ax.legend(frameon=False)
-    return _shown(fig)
+    return figures.shown(fig)
 
 
 def precision_comparison(path=None) -> dict:

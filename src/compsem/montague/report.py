@@ -28,9 +28,10 @@ from .tables import an_table, class_gap, class_tests_view, pair_table, score_spr
 from .plots import plot_adjective_scores, plot_classes, plot_set_diagrams, plot_type_matrices, plot_type_matrix
 from .views import (NonsubView, PairsView, PhrasesView, SingleView, degenerate_models, nonsub, pairs, phrases,
                     single)
+from .finding import FINDING   # the study's part of the synthesis (chapter 90)
 from .tryit import TRY_IT   # the study's section of the try-it page
 
-__all__ = ["TRY_IT", "HEADLINES", "headlines", "try_it", "values", "glue_all", "paper_table", "paper_model_of",
+__all__ = ["TRY_IT", "FINDING", "HEADLINES", "headlines", "try_it", "values", "glue_all", "paper_table", "paper_model_of",
            "compare_with_paper", "phrases", "single", "pairs", "nonsub", "reproduced_view", "reproduced_beside",
            "decomposition_view", "class_tests_view", "truncation_check", "relation", "shown", "styled", "by_class",
            "plot_type_matrix", "plot_type_matrices", "plot_set_diagrams", "plot_classes", "plot_adjective_scores",

@@ -15,6 +15,6 @@ Its own modules: :mod:`.chapters` (the views of chapters 10–13, exported by th
 
 from __future__ import annotations
 
-from . import beside, chapters, data, metrics, pipeline, plots, report, study, tables, tryit
+from . import beside, chapters, data, finding, metrics, pipeline, plots, report, study, tables, tryit
 
-__all__ = ["data", "metrics", "study", "tables", "report", "beside", "chapters", "plots", "pipeline", "tryit"]
+__all__ = ["data", "metrics", "study", "tables", "report", "beside", "chapters", "plots", "pipeline", "tryit", "finding"]

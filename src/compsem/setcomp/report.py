@@ -28,9 +28,10 @@ from .chapters import DataChapter, DifferenceChapter, OverlapChapter, UnionChapt
 from .data import build_operator_tables, load_quintuples
 from .metrics import criterion_deltas, geometry
 from .study import STUDY, difference_filter, embed_tables
+from .finding import FINDING   # the study's part of the synthesis (chapter 90)
 from .tryit import TRY_IT   # the study's section of the try-it page
 
-__all__ = ["TRY_IT", "paper_table", "values", "DataChapter", "OverlapChapter", "DifferenceChapter", "UnionChapter",
+__all__ = ["TRY_IT", "FINDING", "paper_table", "values", "DataChapter", "OverlapChapter", "DifferenceChapter", "UnionChapter",
            "HEADLINES", "headlines", "try_it"]
 
 

@@ -10,6 +10,6 @@ maps) and :mod:`.plots` (figures).
 """
 from __future__ import annotations
 
-from . import choice, data, lexical, metrics, nli, plots, report, scorers, space, study, tables, tryit
+from . import choice, data, finding, lexical, metrics, nli, plots, report, scorers, space, study, tables, tryit
 
-__all__ = ["data", "metrics", "study", "tables", "report", "scorers", "lexical", "nli", "choice", "space", "plots", "tryit"]
+__all__ = ["data", "metrics", "study", "tables", "report", "scorers", "lexical", "nli", "choice", "space", "plots", "tryit", "finding"]

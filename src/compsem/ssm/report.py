@@ -27,9 +27,10 @@ from .plots import mean_scores_heatmap, metric_intervals, reference_matrix, scor
 from .space import Layout, layouts, pick_basis, zoom_window
 from .study import REFERENCE, Run, score_all, score_texts
 from .tables import accuracy_frame, bootstrap_category_mean, mean_scores_frame, ssm_frame
+from .finding import FINDING   # the study's part of the synthesis (chapter 90)
 from .tryit import TRY_IT   # the study's section of the try-it page
 
-__all__ = ["TRY_IT", "HEADLINES", "headlines", "try_it", "paper_table", "values", "VIEWS", "pool_summary", "pair_counts",
+__all__ = ["TRY_IT", "FINDING", "HEADLINES", "headlines", "try_it", "paper_table", "values", "VIEWS", "pool_summary", "pair_counts",
            "cluster_members", "judgement_distribution", "cluster_table", "models_table", "mean_scores",
            "accuracy", "accuracy_by_label", "beside_paper", "ssm_metrics", "category_header", "basis_table",
            "stress_table", "reference_matrix", "score_matrices", "mean_scores_heatmap", "metric_intervals",
