@@ -136,7 +136,8 @@ def _cmd_stage(args) -> int:
 
 def _cmd_new_study(args) -> int:
     root = Path(args.root) if args.root else repo_root()
-    written = new_study(root, args.name, part=args.part, title=args.title, citation=args.citation)
+    written = new_study(root, args.name, part=args.part, title=args.title, citation=args.citation,
+                        paper=not args.no_paper)
     print(f"wrote the skeleton of study {args.name!r} (Part {args.part}):")
     for path in written:
         print(f"  {path.relative_to(root)}")
@@ -216,7 +217,9 @@ def main(argv: list[str] | None = None) -> int:
     n.add_argument("--part", type=int, required=True, help="the Part's number (chapters <part>x_<name>_*.ipynb)")
     n.add_argument("--title", required=True, help="a short title for tables and menus")
     n.add_argument("--citation", required=True, help="the paper's BibTeX key in references.bib")
-    n.add_argument("--root", help="the repository (default: this checkout)")
+    n.add_argument("--no-paper", action="store_true",
+                   help="a study of the project's own: PAPER_RUN = None, and the registry declares no paper")
+    n.add_argument("--root", help="the repository (default: this checkout); checked against its own registry")
     n.set_defaults(func=_cmd_new_study)
 
     args = p.parse_args(argv)
