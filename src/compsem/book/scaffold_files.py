@@ -201,12 +201,13 @@ from collections.abc import Sequence
 import pandas as pd
 
 from .. import figures, reference
+from ..cache import embed  # noqa: F401  (try_it embeds through it)
 from ..faces import NotWrittenYet
 from ..fmt import plural
 from ..record import RunRecord
 from ..results import Headline, PlainText, Prose, bootstrap_headline
 from ..sentences import paired_leader
-from . import study
+from . import metrics, study  # noqa: F401  (try_it scores through metrics)
 from .finding import FINDING
 from .tables import MEASURE, SCALE
 from .tryit import TRY_IT
@@ -271,15 +272,34 @@ def try_it(text: str, models: Sequence[str], *, trust_remote_code: bool = False)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import pandas as pd
+
 from ..faces import TryIt
+from ..fmt import number
 
 __all__ = ["TRY_IT"]
+
+
+def _read(table: pd.DataFrame) -> str:
+    """One line that reads ``report.try_it``'s table: each model's value of its last column."""
+    column = table.columns[-1]
+    return "; ".join(f"`{{m}}` gives {{number(v, 2)}}" for m, v in zip(table["model"], table[column])) + f" ({{column}})."
+
+
+def _show(table: pd.DataFrame, specs: Sequence[str]) -> list[pd.DataFrame]:
+    """The tables the page shows: the result itself."""
+    return [table]
+
 
 #: ``inputs`` are ``report.try_it``'s arguments before ``models``, named apart from every other study's.
 TRY_IT = TryIt(
     title={{title_lower!r}},
     intro="What the criteria ask of the reader's text, and what to expect.",
     inputs={{{n + "_text"!r}: "A sentence to try."}},
+    show=_show,
+    read=_read,
 )
 ''',
         "finding": f'''"""Part {r}'s paragraph of the synthesis (``90_synthesis``): ``report.FINDING``."""
