@@ -46,6 +46,8 @@ def against_reference(rows: pd.DataFrame, *, reference: float, what: str, level:
     contains = sum(w == "indistinguishable" for w in where.values())
     if n and contains == n:
         head = f"For every model {what} has an interval that contains {level}."
+    elif n == 1:
+        head = f"For the one model, {what} has an interval that excludes {level}."
     else:
         head = f"For {contains} of the {n} {_verb(n, 'model', 'models')} {what} has an interval that contains {level}."
     parts = [head]

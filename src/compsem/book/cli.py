@@ -14,6 +14,7 @@ from ..encoders import models_table
 from ..errors import BrokenCacheError, CacheError, CompsemError
 from ..fmt import plural
 from ..paths import cache_dir, repo_root
+from ..settings import setting
 from .bench import run_all
 from .extra import install_sbert_l
 from .plan import plan
@@ -234,7 +235,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def _debug_setting() -> bool:
     """``$COMPSEM_DEBUG`` as a checked flag; a malformed value is reported and counts as off."""
-    from ..settings import setting
 
     try:
         return bool(setting("COMPSEM_DEBUG"))
