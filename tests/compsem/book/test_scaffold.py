@@ -186,3 +186,26 @@ def test_a_failure_while_moving_into_place_leaves_the_tree_as_it_was(repo, monke
         new_study(repo, "nova", part=PART, title="x", citation="k")
     assert _tree(repo) == before
     assert not (repo / "src/compsem/nova").exists() and not (repo / "data/nova").exists()
+
+
+def test_every_stub_carries_a_worked_example_in_its_docstring(repo):
+    """Issue 38: each face's stub shows, by example, what to write (the ranking sentence's
+    needs are in ``report.values``' docstring)."""
+    new_study(repo, "nova", part=PART, title="x", citation="k")
+    stubs = 0
+    for path in sorted((repo / "src/compsem/nova").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef) and "NotWrittenYet" in ast.unparse(node.body[-1]):
+                doc = ast.get_docstring(node) or ""
+                assert "Example" in doc and "::" in doc, f"{path.name}: {node.name} has no example"
+                block = []
+                for line in doc.split("::", 1)[1].strip("\n").splitlines():
+                    if line and not line.startswith("    "):
+                        break
+                    block.append(line[4:])
+                ast.parse("def f():\n" + "".join(f"    {line}\n" for line in block))   # the example parses
+                stubs += 1
+    assert stubs == 5
+    values = ast.get_docstring(next(n for n in ast.walk(ast.parse((repo / "src/compsem/nova/report.py").read_text()))
+                                    if isinstance(n, ast.FunctionDef) and n.name == "values"))
+    assert "per-item scores of every model on the same items" in values
