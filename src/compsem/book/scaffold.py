@@ -45,9 +45,10 @@ import compsem
 from ..errors import CompsemError
 from ..fmt import plural
 from ..studies import OPTIONAL, Study, makefile_include
-from .scaffold_files import bib_entry, chapter, chapter_name, files, registry_line, toc_part
+from .launch import place_setup_cell, setup_cell
+from .scaffold_files import bib_entry, chapter_name, files, md, registry_line, toc_part
 
-__all__ = ["new_study", "registered", "check_arguments", "ROMAN"]
+__all__ = ["new_study", "registered", "check_arguments", "chapter", "ROMAN"]
 
 ROMAN = ("", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX")
 _NAME = re.compile(r"[a-z][a-z0-9]{1,15}")
@@ -126,6 +127,47 @@ def check_arguments(root: str | Path, name, part, title, citation, *, paper: boo
         raise CompsemError(f"paper must be True or False, not {paper!r}")
     absent = tuple(a for a in OPTIONAL if a != "paper") if paper else OPTIONAL
     return Study(name, part, ROMAN[part], text, citation, absent=absent)
+
+
+def chapter(s: Study) -> dict:
+    """The chapter notebook: title, parameters, the set-up cell, the run, its table, glued prose,
+    its figure and a worked-example stub; it runs unchanged once the faces are filled."""
+    n, name = s.name, chapter_name(s)
+
+    def cell(kind, source, tags=None, id=None, meta=None):
+        c = {"cell_type": kind, "id": id, "metadata": {**({"tags": tags} if tags else {}), **(meta or {})},
+             "source": source.splitlines(keepends=True)}
+        return {**c, "execution_count": None, "outputs": []} if kind == "code" else c
+
+    cells = [
+        cell("markdown", f"# {md(s.title)}\n\nWhat this chapter computes, the measure's equation and what to expect. "
+                         "The table and the figure below show each model's mean score with its 95 % bootstrap "
+                         "interval.", id="title"),
+        cell("code", "# Parameters: change these, or rerun with\n"
+                     f"#   python -m compsem run notebooks/{name}.ipynb -p models '[\"bow\"]'\n"
+                     'models = "panel"   # "panel", "paper" or a list of specs\n'
+                     "trust_remote_code = False   # passed to the model loaders; True only for code you trust\n"
+                     "n_boot = 1000   # bootstrap draws per interval\n"
+                     "seed = 0", ["parameters"], "parameters"),
+        cell("code", f"from compsem import results\nfrom compsem.{n} import data, report, study, tables\n\n"
+                     "specs = study.resolve_models(models, trust_remote_code=trust_remote_code)\n"
+                     "run = study.run(specs, trust_remote_code=trust_remote_code)\n"
+                     "table = tables.main_table(run, n_boot=n_boot, seed=seed)\n"
+                     f"_ = results.save_table(table, {n!r}, \"main\", **run.provenance(n_boot=n_boot, seed=seed))\n"
+                     'results.glue_all(report.values("main", run, table, n_boot=n_boot, seed=seed))\ntable', ["hide-input"], "run"),
+        cell("markdown", "## Results\n\nThe table above scores {glue:text}`n_items` for {glue:text}`n_models`. "
+                         "{glue:md}`leader_sentence`", id="results"),
+        cell("code", "report.figure(table)", ["hide-input"], "figure",
+             {"mystnb": {"figure": {"caption": "Each model's mean score, with its 95 % bootstrap interval.",
+                                    "name": f"fig-{n}-main"}}}),
+        cell("markdown", "## A worked example\n\nOne item of the data, followed by hand: its texts, the measure's "
+                         "value for one model, and what it means.", id="worked"),
+        cell("code", "data.load().head(1)", ["hide-input"], "worked-item"),
+    ]
+    nb = {"cells": cells, "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                                      "name": "python3"}, "language_info": {"name": "python"}},
+          "nbformat": 4, "nbformat_minor": 5}
+    return place_setup_cell(nb, setup_cell())
 
 
 def _registry(text: str, s: Study) -> str:

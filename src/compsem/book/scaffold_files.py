@@ -1,5 +1,5 @@
-"""The files ``python -m compsem new-study`` writes (:mod:`compsem.book.scaffold` checks the
-arguments, stages these files and moves them into place).
+"""The files ``python -m compsem new-study`` writes but its chapter (:mod:`compsem.book.scaffold`
+checks the arguments, writes the chapter, stages these files and moves them into place).
 
 Every value from the command line reaches a file as data, never as code: into Python through
 ``repr()``, into Markdown through :func:`md`, into ``_toc.yml`` as a JSON (YAML) string; the
@@ -18,9 +18,8 @@ import json
 import re
 
 from ..studies import Study
-from .launch import place_setup_cell, setup_cell
 
-__all__ = ["files", "chapter", "toc_part", "registry_line", "bib_entry", "md", "chapter_name", "FILES"]
+__all__ = ["files", "toc_part", "registry_line", "bib_entry", "md", "chapter_name", "FILES"]
 
 #: The package's modules: the five faces, its try-it section and its synthesis paragraph.
 FILES = ("__init__", "data", "metrics", "study", "tables", "report", "tryit", "finding")
@@ -358,47 +357,6 @@ def _fill(text: str, values: dict[str, str]) -> str:
     for k, v in values.items():
         text = text.replace("{" + k + "!r}", repr(v))
     return text.replace("{citation}", values["citation"])
-
-
-def chapter(s: Study) -> dict:
-    """The chapter notebook: title, parameters, the set-up cell, the run, its table, glued prose,
-    its figure and a worked-example stub; it runs unchanged once the faces are filled."""
-    n, name = s.name, chapter_name(s)
-
-    def cell(kind, source, tags=None, id=None, meta=None):
-        c = {"cell_type": kind, "id": id, "metadata": {**({"tags": tags} if tags else {}), **(meta or {})},
-             "source": source.splitlines(keepends=True)}
-        return {**c, "execution_count": None, "outputs": []} if kind == "code" else c
-
-    cells = [
-        cell("markdown", f"# {md(s.title)}\n\nWhat this chapter computes, the measure's equation and what to expect. "
-                         "The table and the figure below show each model's mean score with its 95 % bootstrap "
-                         "interval.", id="title"),
-        cell("code", "# Parameters: change these, or rerun with\n"
-                     f"#   python -m compsem run notebooks/{name}.ipynb -p models '[\"bow\"]'\n"
-                     'models = "panel"   # "panel", "paper" or a list of specs\n'
-                     "trust_remote_code = False   # passed to the model loaders; True only for code you trust\n"
-                     "n_boot = 1000   # bootstrap draws per interval\n"
-                     "seed = 0", ["parameters"], "parameters"),
-        cell("code", f"from compsem import results\nfrom compsem.{n} import data, report, study, tables\n\n"
-                     "specs = study.resolve_models(models, trust_remote_code=trust_remote_code)\n"
-                     "run = study.run(specs, trust_remote_code=trust_remote_code)\n"
-                     "table = tables.main_table(run, n_boot=n_boot, seed=seed)\n"
-                     f"_ = results.save_table(table, {n!r}, \"main\", **run.provenance(n_boot=n_boot, seed=seed))\n"
-                     'results.glue_all(report.values("main", run, table, n_boot=n_boot, seed=seed))\ntable', ["hide-input"], "run"),
-        cell("markdown", "## Results\n\nThe table above scores {glue:text}`n_items` for {glue:text}`n_models`. "
-                         "{glue:md}`leader_sentence`", id="results"),
-        cell("code", "report.figure(table)", ["hide-input"], "figure",
-             {"mystnb": {"figure": {"caption": "Each model's mean score, with its 95 % bootstrap interval.",
-                                    "name": f"fig-{n}-main"}}}),
-        cell("markdown", "## A worked example\n\nOne item of the data, followed by hand: its texts, the measure's "
-                         "value for one model, and what it means.", id="worked"),
-        cell("code", "data.load().head(1)", ["hide-input"], "worked-item"),
-    ]
-    nb = {"cells": cells, "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
-                                                      "name": "python3"}, "language_info": {"name": "python"}},
-          "nbformat": 4, "nbformat_minor": 5}
-    return place_setup_cell(nb, setup_cell())
 
 
 def toc_part(s: Study) -> str:

@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from compsem.book.scaffold_files import FILES, bib_entry, chapter, files, md, registry_line, toc_part
+from compsem.book.scaffold import chapter
+from compsem.book.scaffold_files import FILES, bib_entry, files, md, registry_line, toc_part
 from compsem.studies import Study
 
 ODD = Study("nova", 7, "VII", 'Kim\'s "x" *y* `z` $1 <b> #2', "kim2024:a.b-c", absent=("worked",))
