@@ -21,11 +21,12 @@ CHAPTER = f"{PART}1_{NAME}_main"
 
 
 def _outputs(nb_path) -> str:
-    """Every text and HTML output of an executed notebook, joined."""
+    """Every text and HTML output of an executed notebook, glued values too, joined."""
     parts = []
     for cell in json.loads(nb_path.read_text())["cells"]:
         for o in cell.get("outputs", []):
-            for key in ("text/markdown", "text/plain", "text/html"):
+            for key in ("text/markdown", "text/plain", "text/html", "application/papermill.record/text/markdown",
+                        "application/papermill.record/text/plain"):
                 v = o.get("data", {}).get(key)
                 parts.append("".join(v) if isinstance(v, list) else (v or ""))
             parts.append("".join(o.get("text", "")) if isinstance(o.get("text"), list) else o.get("text", ""))
