@@ -418,7 +418,6 @@ def test_the_face_check_finds_every_stub_of_a_new_skeleton(tmp_path, monkeypatch
         (tmp_path / rel).write_bytes((ROOT / rel).read_bytes())
     part = max(s.part for s in STUDIES) + 1
     new_study(tmp_path, "tinyskel", part=part, title="A skeleton", citation="skel2030")
-    monkeypatch.syspath_prepend(str(tmp_path / "src"))
     fake = types.ModuleType("compsem.tinyskel")
     fake.__path__ = [str(tmp_path / "src" / "compsem" / "tinyskel")]
     monkeypatch.setitem(sys.modules, "compsem.tinyskel", fake)
