@@ -6,5 +6,5 @@ NOT_CLAIMS = {
     "reads the three metamorphic tests": "the profile's design",
     "the only one a symmetric cosine defines": "a consequence of the definitions",
     "calls a model \"highest\" (or \"lowest\", where lower is better)": "the ranking rule's definition",
-    "Three readings of the profile": "the page's plan",
+    "Two readings of the profile": "the page's plan",
 }

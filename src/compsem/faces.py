@@ -15,6 +15,11 @@ The cross-study pages and the book tooling never name a study: they loop over
   goals and the exercises that practise them, the lab's commands (:class:`LabStep`; the guide's
   prefetch line is written from them), and its expected result, glued from the chapter.
   ``LESSON = None`` declares that the study has no session.
+  ``compsem.book.paperscale``). ``PAPER_RUN = None`` declares that there is none (a study
+  without a paper, ``absent=("paper", ...)`` in the registry, always has None).
+* :class:`Finding` (``report.FINDING``): the study's part of the synthesis (``90_synthesis``):
+  the question its Part asks (the chapter's introduction), how its headlines are computed,
+  and its paragraph of findings, produced from the profile's rows of its criteria.
 """
 
 from __future__ import annotations
@@ -26,8 +31,9 @@ from typing import Any
 import pandas as pd
 
 from .errors import CompsemError
+from .stats import leader_sentence
 
-__all__ = ["TryIt", "PaperRun", "Lesson", "LabStep", "NotWrittenYet"]
+__all__ = ["TryIt", "PaperRun", "Lesson", "LabStep", "Finding", "NotWrittenYet", "leader_paragraph"]
 
 
 class NotWrittenYet(CompsemError, NotImplementedError):
@@ -137,3 +143,57 @@ class Lesson:
     homework: Sequence[str] = ()
     note: str = ""
 
+class Finding:
+    """A study's part of the synthesis chapter (``90_synthesis``), read by
+    :func:`compsem.crossstudy.synthesis.findings` for every study of the registry.
+
+    Attributes
+    ----------
+    topic : the paragraph's lead-in, a noun phrase (``"Set-like operators"``).
+    question : what the Part asks of an encoder, as a clause after "whether"
+        (``"an encoder treats sentences like sets of facts"``); the chapter's introduction
+        lists every study's.
+    method : Markdown: how the synthesis computes the study's headlines (which data, which
+        reading, which setting), one or two sentences.
+    sentences : ``sentences(rows, models, controls) -> str``: the paragraph (Markdown, model
+        names in backticks), produced from ``rows``, the profile's rows of the study's criteria
+        (columns ``model``, ``criterion``, ``value``, ``low``, ``high``, ``reference``, ``ties``,
+        ``higher`` (the headline's direction) and ``degenerate``: a reason in words, or ``""``
+        when the row may be ranked), for
+        ``models`` (the real models, in order) and ``controls`` (the baselines of the run, also
+        in ``rows``).
+
+    Example
+    -------
+    A study with one headline ``"NEG"`` (higher is better) whose paragraph names the leader
+    as far as the intervals allow::
+
+        FINDING = Finding("Negation", "an encoder tells a sentence from its negation",
+                          "The share of the shipped triples whose paraphrase is closer.",
+                          leader_paragraph("NEG", "share of paraphrases closer", unit=" %", digits=1))
+    """
+
+    topic: str
+    question: str
+    method: str
+    sentences: Callable[[pd.DataFrame, Sequence[str], Sequence[str]], str]
+
+
+def leader_paragraph(key: str, what: str, *, digits: int = 2,
+                     unit: str = "") -> Callable[[pd.DataFrame, Sequence[str], Sequence[str]], str]:
+    """The simplest :attr:`Finding.sentences`: one :func:`compsem.stats.leader_sentence` on the
+    criterion ``key`` over the real models ("highest", or "lowest" where the headline's
+    ``higher`` is False, only where the leader's interval clears the others'; degenerate rows
+    left out and named)."""
+
+    def sentences(rows: pd.DataFrame, models: Sequence[str], controls: Sequence[str]) -> str:
+        g = rows[rows.criterion == key].set_index("model")
+        g = g.loc[[m for m in models if m in g.index]]
+        if g.empty:
+            return f"No model has a value of {key} in this run."
+        higher = bool(g["higher"].iloc[0]) if "higher" in g else True
+        return leader_sentence(g["value"], g["low"], g["high"], list(g.index), what=what, higher=higher,
+                               digits=digits, unit=unit,
+                               excluded={m: why for m, why in g["degenerate"].items() if why})
+
+    return sentences

@@ -28,7 +28,7 @@ import seaborn as sns
 from .measures import plane_geometry
 
 __all__ = ["PALETTE", "FONT_SIZES", "set_theme", "model_colors", "interval_plot", "heatmap", "plane_plot",
-           "strip_plot", "subplot_grid"]
+           "strip_plot", "subplot_grid", "shown"]
 
 # seaborn 0.13.2 calls a matplotlib method that matplotlib 3.11 marks for deprecation; the
 # warning says nothing to a reader of the book.
@@ -210,3 +210,10 @@ def subplot_grid(n: int, *, ncol: int = 2, panel: tuple[float, float] = (4.2, 3.
         ax.axis("off")
     return fig, axes[:n]
 
+
+
+def shown(fig):
+    """Close ``fig`` in pyplot and return it: a chapter cell that ends with ``figures.shown(fig)``
+    (or a report function that returns it) shows the figure once, not twice."""
+    plt.close(fig)
+    return fig

@@ -26,8 +26,11 @@ __all__ = ["Study", "STUDIES", "NAMES", "get", "by_part", "of_notebook", "FACES"
 FACES: tuple[str, ...] = ("data", "metrics", "study", "tables", "report")
 
 #: What a study may declare it does not have (``Study.absent``): a worked-example page, an
-#: exercises page, transcribed paper tables (``data/reference/<name>_*.csv``).
-OPTIONAL: tuple[str, ...] = ("worked", "exercises", "paper_tables")
+#: exercises page, transcribed paper tables (``data/reference/<name>_*.csv``), the paper's
+#: models (``data/reference/paper_models/<name>.csv``), or a paper at all (``"paper"``: a study
+#: of the project's own; it then lacks the paper's tables and models too, and its
+#: ``study.PAPER_RUN`` is None).
+OPTIONAL: tuple[str, ...] = ("worked", "exercises", "paper_tables", "paper_models", "paper")
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,9 @@ class Study:
         if unknown:
             raise CompsemError(f"study {self.name!r} declares unknown absences {unknown}; "
                                f"a study may lack only {', '.join(OPTIONAL)}")
+        if "paper" in self.absent and not {"paper_tables", "paper_models"} <= set(self.absent):
+            raise CompsemError(f"study {self.name!r} declares no paper, so it lacks the paper's tables and models "
+                               "too: absent must hold \"paper_tables\" and \"paper_models\" as well")
 
     @property
     def package(self) -> str:

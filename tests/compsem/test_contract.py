@@ -7,7 +7,10 @@ for the study: its citation, its transcribed tables (or their declared absence),
 datasheet, chapter names, the Part's pages and their ``_toc.yml`` entries, its tests folder.
 
 Each test collects every problem of a study and fails with one message that lists them (never
-a traceback), so a contributor adding a fifth study reads what is still missing.
+a traceback), so a contributor adding a fifth study reads what is still missing: every face
+that still raises ``NotWrittenYet`` (a stub of ``new-study``, found in the source), and every face
+with a generic tiny input (``resolve_models`` and ``planned_texts`` with ``bow``, ``try_it`` on
+``TRY_IT``'s own inputs, ``FINDING.sentences`` on a made-up profile) called on it.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import re
 import sys
 import types
 import typing
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -29,7 +33,8 @@ import yaml
 
 import compsem
 from compsem import reference
-from compsem.faces import PaperRun, TryIt
+from compsem.book.scaffold import new_study
+from compsem.faces import Finding, NotWrittenYet, PaperRun, TryIt
 from compsem.studies import FACES, NAMES, STUDIES, Study
 from tests.helpers import ROOT
 
@@ -177,6 +182,9 @@ def test_the_report_face_has_values_paper_table_headlines_and_try_it(study):
     _checked(mod, "paper_table", problems, first="name")
     if mod is not None and not getattr(mod, "HEADLINES", None):
         problems.append(f"{mod.__name__} has no HEADLINES (the synthesis' criteria of the study)")
+    if mod is not None and not isinstance(getattr(mod, "FINDING", None), Finding):
+        problems.append(f"{mod.__name__} declares no FINDING: its paragraph of the synthesis (compsem.faces.Finding: "
+                        "topic, question, method, sentences)")
     _checked(mod, "headlines", problems, first="models", remote_code=True)
     if (fn := _checked(mod, "try_it", problems, remote_code=True)) is not None:
         if [c for c in _returns(fn, problems) if c is not pd.DataFrame]:
@@ -211,6 +219,8 @@ def test_the_study_declares_its_paper_scale_run(study):
         if not hasattr(mod, "PAPER_RUN"):
             problems.append(f"{mod.__name__} declares no PAPER_RUN: the chapter and parameters of its paper-scale "
                             "work for chapter 98 (compsem.faces.PaperRun), or PAPER_RUN = None for none")
+        elif mod.PAPER_RUN is not None and "paper" in study.absent:
+            problems.append(f"{mod.__name__}.PAPER_RUN must be None: the registry declares that {study.name} has no paper")
         elif mod.PAPER_RUN is not None:
             run = mod.PAPER_RUN
             if not isinstance(run, PaperRun):
@@ -239,6 +249,13 @@ def repository_problems(study: Study, root) -> list[str]:
     elif "paper_tables" not in study.absent and not tables:
         problems.append(f"no transcribed paper tables data/reference/{study.reference_prefix}*.csv: add them, or "
                         "declare absent=(\"paper_tables\",) in the registry")
+    models = root / "data" / "reference" / "paper_models" / f"{study.name}.csv"
+    if "paper_models" in study.absent and models.is_file():
+        problems.append(f"the registry says {study.name} has no paper models, but data/reference/paper_models/"
+                        f"{study.name}.csv exists")
+    elif "paper_models" not in study.absent and not models.is_file():
+        problems.append(f"no data/reference/paper_models/{study.name}.csv (the paper's models): add it, or declare "
+                        "absent=(\"paper_models\",) in the registry")
     if not (root / "data" / study.data_folder / "DATASHEET.md").is_file():
         problems.append(f"no data/{study.data_folder}/DATASHEET.md")
     chapters = sorted((root / "notebooks").glob(f"{study.chapter_prefix}[0-9]_*.ipynb"))
@@ -280,7 +297,8 @@ def test_the_repository_check_lists_everything_missing(tmp_path):
     (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: book/intro\n")
     s = Study("nova", 5, "V", "A study that is not there", "nova2030", absent=("worked",))
     problems = repository_problems(s, tmp_path)
-    expected = ["references.bib has no entry 'nova2030'", "no transcribed paper tables", "no data/nova/DATASHEET.md",
+    expected = ["references.bib has no entry 'nova2030'", "no transcribed paper tables",
+                "no data/reference/paper_models/nova.csv", "no data/nova/DATASHEET.md",
                 "no chapters notebooks/5x_nova_", "no book/part5_nova.md", "no book/part5_nova_exercises.md",
                 "_toc.yml does not list book/part5_nova", "no tests folder tests/compsem/nova/"]
     assert len(problems) == len(expected) and all(p.startswith(e) for p, e in zip(problems, expected)), problems
@@ -321,6 +339,92 @@ def test_paper_tables_are_read_through_compsem_reference(study, monkeypatch):
         elif not isinstance(got, pd.DataFrame) or list(got.columns) != list(expected.columns) or len(got) != len(expected):
             problems.append(f"{report.__name__}.paper_table({name!r}) is not the table {study.name}_{name}.csv")
     _fail(study, problems)
+
+
+# ------------------------------------------------------------------------------------ every face written
+
+
+def stubs(study: Study) -> list[str]:
+    """``compsem.<study>.<module>.<function>`` of every function (or method) in the study's
+    package whose body raises ``NotWrittenYet``: a stub ``new-study`` wrote that is not written
+    yet (found in the source, so a face no test calls is found too)."""
+    found = []
+    pkg = study.module()
+    for path in sorted(Path(pkg.__path__[0]).glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                raised = [r for r in ast.walk(node) if isinstance(r, ast.Raise) and isinstance(r.exc, ast.Call)
+                          and getattr(r.exc.func, "id", getattr(r.exc.func, "attr", None)) == "NotWrittenYet"]
+                if raised:
+                    found.append(f"{study.package}.{path.stem}.{node.name}")
+    return found
+
+
+def _tiny_rows(report) -> pd.DataFrame:
+    """A made-up profile of two models on every headline of ``report`` (what FINDING.sentences reads)."""
+    return pd.DataFrame([{"model": m, "criterion": h.key, "value": v, "low": v - 1, "high": v + 1,
+                          "reference": h.reference, "ties": 0.0, "higher": h.higher, "degenerate": ""}
+                         for h in report.HEADLINES for m, v in (("one", 1.0), ("two", 5.0))])
+
+
+def _calls(study: Study, problems: list[str]) -> list[tuple[str, object, object]]:
+    """(face, call, check of its result) of every face with a generic tiny input."""
+    st, rep = _face(study, "study", problems), _face(study, "report", problems)
+    calls = []
+    if st is not None:
+        calls += [("study.resolve_models", lambda: st.resolve_models(["bow"]),
+                   lambda r: isinstance(r, list) and r == ["bow"]),
+                  ("study.planned_texts", lambda: st.planned_texts({"models": ["bow"]}),
+                   lambda r: isinstance(r, dict) and all(isinstance(t, str) for v in r.values() for t in v))]
+    if rep is not None and isinstance(getattr(rep, "TRY_IT", None), TryIt):
+        calls.append(("report.try_it", lambda: rep.try_it(*rep.TRY_IT.inputs.values(), ["bow"]),
+                      lambda r: isinstance(r, pd.DataFrame) and len(r) > 0))
+    if rep is not None and isinstance(getattr(rep, "FINDING", None), Finding) and getattr(rep, "HEADLINES", None):
+        calls.append(("report.FINDING.sentences", lambda: rep.FINDING.sentences(_tiny_rows(rep), ["one", "two"], []),
+                      lambda r: isinstance(r, str) and r.strip() != ""))
+    return calls
+
+
+@pytest.mark.parametrize("study", STUDIES, ids=ids)
+def test_every_face_is_written_and_answers_a_tiny_input(study):
+    """The bare skeleton of ``new-study`` fails here, with one list of every face still to write."""
+    problems: list[str] = []
+    missing = stubs(study)
+    for where, call, good in _calls(study, problems):
+        name = f"{study.package}.{where}"
+        try:
+            result = call()
+        except NotWrittenYet:
+            if not any(name.startswith(m) or m.startswith(name) for m in missing):
+                missing.append(name)
+            continue
+        except Exception as exc:   # a face that fails on a tiny input: said, not raised
+            problems.append(f"{name} fails on a tiny input: {type(exc).__name__}: {exc}")
+            continue
+        if not good(result):
+            problems.append(f"{name} on a tiny input returned {type(result).__name__}, not what the contract says")
+    problems = [f"{m} is not written yet (it raises NotWrittenYet; its docstring has an example)" for m in missing] \
+        + problems
+    _fail(study, problems)
+
+
+def test_the_face_check_finds_every_stub_of_a_new_skeleton(tmp_path, monkeypatch):
+    """On a skeleton ``new-study`` writes, every stub is listed, once, by name (worked out from
+    the scaffold's templates: data.load, metrics.score, study.planned_texts, study.run,
+    report.try_it)."""
+    for rel in ("src/compsem/studies.py", "_toc.yml", "references.bib", "studies.mk"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes((ROOT / rel).read_bytes())
+    part = max(s.part for s in STUDIES) + 1
+    new_study(tmp_path, "tinyskel", part=part, title="A skeleton", citation="skel2030")
+    fake = types.ModuleType("compsem.tinyskel")
+    fake.__path__ = [str(tmp_path / "src" / "compsem" / "tinyskel")]
+    monkeypatch.setitem(sys.modules, "compsem.tinyskel", fake)
+    s = Study("tinyskel", part, "X", "A skeleton", "skel2030")
+    assert stubs(s) == ["compsem.tinyskel.data.load", "compsem.tinyskel.metrics.score",
+                        "compsem.tinyskel.report.try_it", "compsem.tinyskel.study.planned_texts",
+                        "compsem.tinyskel.study.run"]
 
 
 # ------------------------------------------------------------------------------------ chapters

@@ -83,3 +83,13 @@ def test_subplot_grid_switches_off_the_unused_panels():
     with pytest.raises(ValueError, match="at least one panel"):
         figures.subplot_grid(0)
     plt.close("all")
+
+
+def test_shown_closes_the_figure_and_returns_it():
+    import matplotlib.pyplot as plt
+
+    from compsem import figures
+
+    fig, _ = plt.subplots()
+    assert plt.fignum_exists(fig.number)
+    assert figures.shown(fig) is fig and not plt.fignum_exists(fig.number)

@@ -30,8 +30,11 @@ import tomllib
 from importlib import metadata
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import pandas as pd
+import seaborn as sns
 
+from .. import figures
 from ..data import file_sha256
 from .. import labels as _labels
 from ..fmt import number
@@ -66,7 +69,7 @@ def _git(root: Path, *args: str) -> str:
 def build_record(root: Path, now: dt.datetime | None = None) -> pd.DataFrame:
     """One row per fact of this build: date (UTC), commit (with a note when the tree had
     uncommitted changes), CPU model, cores, torch threads, bfloat16, Python, platform."""
-    import torch
+    import torch  # the appendix reports torch's own view
 
     now = now or dt.datetime.now(dt.timezone.utc)
     commit = _git(root, "rev-parse", "HEAD") or "unknown (not a git checkout)"
@@ -285,10 +288,6 @@ def gpu_tables(rec: dict | None) -> dict[str, pd.DataFrame]:
 def throughput_figure(bench: dict):
     """Texts per second per panel model, cold cache (every distinct text reaches the model) and
     warm (vectors read back), on a logarithmic axis. Returns the matplotlib Figure."""
-    import matplotlib.pyplot as plt
-    import seaborn as sns
-
-    from .. import figures
 
     enc = pd.DataFrame(bench["encode"]).T
     speed = pd.DataFrame({"model": list(enc.index) * 2,

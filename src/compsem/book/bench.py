@@ -17,12 +17,16 @@ import os
 import platform
 import tempfile
 import time
+import traceback
 from pathlib import Path
+
+import numpy as np
 
 from ..cache import EmbeddingCache, embed, last_stats, text_key
 from ..encoders import get_encoder
 from ..encoders.onnx import backends_used
 from ..encoders.onnxbench import compare_backends
+from ..encoders.registry import PANEL
 from ..paths import repo_root
 from ..studies import STUDIES
 from .machine import this_machine
@@ -33,8 +37,6 @@ __all__ = ["encode_throughput", "cache_overhead", "encode_backends", "run_all", 
 
 def _sentences(n: int, seed: int = 0) -> list[str]:
     """``n`` distinct news-like sentences built from a small grammar (deterministic)."""
-    import numpy as np
-
     rng = np.random.default_rng(seed)
     subj = ["The council", "A spokesperson", "The minister", "Local residents", "The company", "Researchers",
             "The coach", "Police officers", "The court", "Two volunteers"]
@@ -87,8 +89,6 @@ def cache_overhead(n: int = 10_000, dims=(384, 4096), chunk_size: int = 1024) ->
     Returns per dimension: vectors written and read per second, and the file size per 1,000
     vectors.
     """
-    import numpy as np
-
     out = {}
     rng = np.random.default_rng(0)
     keys = [text_key(f"benchmark text {i}") for i in range(n)]
@@ -145,16 +145,13 @@ def _bench_module(name: str):
 def encoder_in(spec: str, *, device: str, dtype: str | None = None):
     """A fresh encoder of a panel spec on ``device`` with ``dtype`` weights (the GPU check's bf16
     path; the encoders' default is fp32, see :class:`~compsem.encoders.neural.SentenceTransformerEncoder`)."""
-    from ..encoders.registry import PANEL
-
     return PANEL[spec].factory(device=device, dtype=dtype)
 
 
 def encode_rate(encode, texts: list[str], *, repeats: int = 2) -> tuple[float, "np.ndarray"]:
     """Texts per second of ``encode(texts)`` (best of ``repeats`` passes after a warm-up batch,
     CUDA synchronised around each pass when a GPU is visible) and the vectors of the last pass."""
-    import numpy as np
-    import torch
+    import torch  # heavy: torch synchronises CUDA around each pass; only a benchmark loads it
 
     sync = torch.cuda.synchronize if torch.cuda.is_available() else (lambda: None)
     encode(texts[:64])
@@ -171,8 +168,6 @@ def encode_rate(encode, texts: list[str], *, repeats: int = 2) -> tuple[float, "
 def vector_gap(a, b) -> dict:
     """How far two encodings of the same texts are apart: the largest absolute difference of a
     coordinate (``max_abs_diff``) and the largest ``1 - cos`` of a row (``max_one_minus_cos``)."""
-    import numpy as np
-
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     cos = (a * b).sum(1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
     return {"max_abs_diff": float(np.abs(a - b).max()), "max_one_minus_cos": float((1 - cos).max())}
@@ -190,8 +185,6 @@ def study_gpu_checks(device: str, quick: bool) -> dict:
         try:
             results[study.name] = mod.gpu(device=device, quick=quick)
         except Exception as exc:  # noqa: BLE001 - one failing study does not hide the others
-            import traceback
-
             traceback.print_exc()
             results[study.name] = {"error": f"{type(exc).__name__}: {exc}"}
         results[study.name]["wall_s"] = round(time.perf_counter() - t0, 1)
@@ -200,8 +193,7 @@ def study_gpu_checks(device: str, quick: bool) -> dict:
 
 def run_all(quick: bool = False, out: str | os.PathLike | None = None) -> Path:
     """Run every benchmark and write the JSON file; return its path."""
-    import numpy as np
-    import torch
+    import torch  # heavy: torch sets the thread count the benchmarks record; only here
 
     machine = this_machine()
     res = {

@@ -15,6 +15,7 @@ from ..errors import BrokenCacheError, CacheError, CompsemError
 from ..fmt import plural
 from ..paths import cache_dir, repo_root
 from ..store import can_write
+from ..settings import setting
 from .bench import run_all
 from .extra import install_sbert_l
 from .plan import plan
@@ -149,7 +150,8 @@ def _cmd_stage(args) -> int:
 
 def _cmd_new_study(args) -> int:
     root = Path(args.root) if args.root else repo_root()
-    written = new_study(root, args.name, part=args.part, title=args.title, citation=args.citation)
+    written = new_study(root, args.name, part=args.part, title=args.title, citation=args.citation,
+                        paper=not args.no_paper)
     print(f"wrote the skeleton of study {args.name!r} (Part {args.part}):")
     for path in written:
         print(f"  {path.relative_to(root)}")
@@ -229,7 +231,9 @@ def main(argv: list[str] | None = None) -> int:
     n.add_argument("--part", type=int, required=True, help="the Part's number (chapters <part>x_<name>_*.ipynb)")
     n.add_argument("--title", required=True, help="a short title for tables and menus")
     n.add_argument("--citation", required=True, help="the paper's BibTeX key in references.bib")
-    n.add_argument("--root", help="the repository (default: this checkout)")
+    n.add_argument("--no-paper", action="store_true",
+                   help="a study of the project's own: PAPER_RUN = None, and the registry declares no paper")
+    n.add_argument("--root", help="the repository (default: this checkout); checked against its own registry")
     n.set_defaults(func=_cmd_new_study)
 
     args = p.parse_args(argv)
@@ -244,7 +248,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def _debug_setting() -> bool:
     """``$COMPSEM_DEBUG`` as a checked flag; a malformed value is reported and counts as off."""
-    from ..settings import setting
 
     try:
         return bool(setting("COMPSEM_DEBUG"))

@@ -155,11 +155,14 @@ def paper_scale_table(*, bench: str | Path | None = None, gpu: str | Path | None
     divided by :func:`gpu_speedup`, or by :func:`train_speedup` for a fine-tuning run, the
     encoding factor where no fine-tuning was measured on a GPU). Embedding and scoring units are re-cut to last about a
     minute on a GPU; a model without a size or a benchmark (a web API) has no estimate. A study
-    whose ``PAPER_RUN`` plans no work (no paper panel) has one row of kind ``"no paper panel"``.
+    whose ``PAPER_RUN`` plans no work (no paper panel) has one row of kind ``"no paper panel"``;
+    a study the registry declares without a paper (``absent=("paper", ...)``) one of kind
+    ``"no paper"``.
     """
     speedup = gpu_speedup(bench, gpu=gpu)["speedup"]
     train = train_speedup(bench, gpu=gpu)["speedup"] or speedup
-    rows = []
+    rows = [{"study": s.name, "model": None, "kind": "no paper", "units": None, "per_unit": None,
+             "gpu_gb_per_unit": None, "gpu_hours": None} for s in STUDIES if "paper" in s.absent]
     for study, run in paper_runs().items():
         _, units = planned_work(repo_root() / "notebooks" / run.notebook, dict(run.params), bench=bench)
         f_texts, f_pairs = run.scale()

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import json
 import os
 import tempfile
+import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +35,7 @@ from tqdm.auto import tqdm
 
 from .. import studies, work
 from ..fmt import noun
+from ..paths import repo_root
 from ..reference import paper_match
 from ..work import WorkUnit
 from .plan import REFERENCE_MODEL, check_models, notebook_parameters, throughputs, train_rate
@@ -195,8 +198,6 @@ def private_ray_token() -> dict[str, str | None]:
     ``_node_ip_address="127.0.0.1"``), so the token is the guard. A token the user gave
     (``RAY_AUTH_TOKEN`` or ``RAY_AUTH_TOKEN_PATH``) and an explicit ``RAY_AUTH_MODE`` are kept.
     """
-    import secrets
-
     names = ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN")
     saved = {k: os.environ.get(k) for k in names}
     os.environ.setdefault("RAY_AUTH_MODE", "token")
@@ -211,7 +212,7 @@ def _reload_ray_auth() -> None:
     """Make an already imported Ray read ``RAY_AUTH_*`` again (it caches them at import; Ray's
     own ``ray.init`` refreshes them the same way)."""
     try:
-        from ray._raylet import AuthenticationTokenLoader, Config
+        from ray._raylet import AuthenticationTokenLoader, Config  # only the ray engine (pip install -e .[cluster])
     except ImportError:  # pragma: no cover - a Ray without token authentication
         return
     Config.initialize("")

@@ -36,9 +36,15 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
 from ..encoders import check_available
 from ..studies import of_notebook
 from .courseguide import page_text
+from .cli import main
+from .params import check_parameters, parameter_defaults, parse_value
+from .plan import plan
+from .stage import rerun_box
 
 __all__ = ["Shown", "collect", "check", "problems", "NOT_RUN", "make_targets"]
 
@@ -125,8 +131,6 @@ def _from_code_comments(source: str) -> list[str]:
 
 def collect(root: Path) -> list[Shown]:
     """Every command shown to a reader, once per page, in reading order."""
-    from .stage import rerun_box   # staging pulls in papermill: only when collecting
-
     root = Path(root)
     found: list[Shown] = []
     pages = [root / "README.md", root / "CONTRIBUTING.md", *sorted((root / "book").glob("*.md"))]
@@ -219,11 +223,7 @@ def _check_make(words: list[str], root: Path) -> str | None:
 
 def _notebook_params(words: list[str], *, papermill: bool) -> tuple[str | None, list[tuple[str, object]]]:
     """The notebook of a run/plan/prefetch/papermill command and its parameters (typed)."""
-    import yaml
-
-    from papermill.cli import _resolve_type
-
-    from .params import parse_value
+    from papermill.cli import _resolve_type   # papermill: only when a command's values are read
 
     nb = next((w for w in words if w.endswith(".ipynb")), None)
     params: list[tuple[str, object]] = []
@@ -245,9 +245,7 @@ def _notebook_params(words: list[str], *, papermill: bool) -> tuple[str | None, 
 def _papermill_text(words: list[str]) -> str | None:
     """A papermill ``-p`` value that papermill passes as text while it reads as a list, an
     object or a quoted string (papermill's ``-p`` knows only numbers, booleans and None)."""
-    from papermill.cli import _resolve_type
-
-    from .params import parse_value
+    from papermill.cli import _resolve_type   # papermill: only when a command's values are read
 
     for i, w in enumerate(words[:-2]):
         if w in ("-p", "--parameters"):
@@ -261,8 +259,6 @@ def _papermill_text(words: list[str]) -> str | None:
 
 
 def _check_chapter(nb: str | None, params: list[tuple[str, object]], root: Path, *, offline: bool) -> str | None:
-    from .params import check_parameters, parameter_defaults
-    from .plan import plan
 
     if nb is None:
         return "names no notebook"
@@ -283,8 +279,6 @@ def _check_compsem(words: list[str], root: Path) -> str | None:
     ``models`` runs; any other (``cache``, ``bench``, a template with ``NOTEBOOK``) is parsed
     by the command line's own parser, never run (it reads or clears the reader's cache, or
     takes minutes; a template with ``<chapter>`` too)."""
-    from .cli import main
-
     verb_at = words.index("compsem") + 1 if "compsem" in words else len(words)
     args = words[verb_at:]
     # a template: <chapter> is for the reader to fill in

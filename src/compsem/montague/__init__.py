@@ -19,6 +19,6 @@ cell and the per-rule decomposition) and :mod:`.views` (what each chapter comput
 
 from __future__ import annotations
 
-from . import data, metrics, report, study, tables, lesson, tryit
+from . import data, finding, lesson, metrics, report, study, tables, tryit
 
-__all__ = ["data", "metrics", "study", "tables", "report", "lesson", "tryit"]
+__all__ = ["data", "metrics", "study", "tables", "report", "lesson", "tryit", "finding"]

@@ -33,8 +33,9 @@ from .views import (NonsubView, PairsView, PhrasesView, SingleView, degenerate_m
                     single)
 from .lesson import LESSON   # the study's session of the course guide
 from .tryit import TRY_IT   # the study's section of the try-it page
+from .finding import FINDING   # the study's part of the synthesis (chapter 90)
 
-__all__ = ["LABELS", "labelled", "TRY_IT", "HEADLINES", "headlines", "try_it", "values", "glue_all", "paper_table", "paper_model_of", "LESSON",
+__all__ = ["LABELS", "labelled", "TRY_IT", "HEADLINES", "headlines", "try_it", "values", "glue_all", "paper_table", "paper_model_of", "LESSON", "FINDING",
            "compare_with_paper", "phrases", "single", "pairs", "nonsub", "reproduced_view", "reproduced_beside",
            "decomposition_view", "class_tests_view", "truncation_check", "relation", "shown", "styled", "by_class",
            "plot_type_matrix", "plot_type_matrices", "plot_set_diagrams", "plot_classes", "plot_adjective_scores",

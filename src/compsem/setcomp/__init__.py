@@ -15,6 +15,6 @@ Its own modules: :mod:`.chapters` (the views of chapters 10–13, exported by th
 
 from __future__ import annotations
 
-from . import beside, chapters, data, metrics, pipeline, plots, report, study, tables, lesson, tryit
+from . import beside, chapters, data, finding, lesson, metrics, pipeline, plots, report, study, tables, tryit
 
-__all__ = ["data", "metrics", "study", "tables", "report", "beside", "chapters", "plots", "pipeline", "lesson", "tryit"]
+__all__ = ["data", "metrics", "study", "tables", "report", "beside", "chapters", "plots", "pipeline", "lesson", "tryit", "finding"]

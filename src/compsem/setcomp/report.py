@@ -30,8 +30,9 @@ from .metrics import criterion_deltas, geometry
 from .study import STUDY, difference_filter, embed_tables
 from .lesson import LESSON   # the study's session of the course guide
 from .tryit import TRY_IT   # the study's section of the try-it page
+from .finding import FINDING   # the study's part of the synthesis (chapter 90)
 
-__all__ = ["TRY_IT", "LESSON", "paper_table", "values", "DataChapter", "OverlapChapter", "DifferenceChapter", "UnionChapter",
+__all__ = ["TRY_IT", "LESSON", "paper_table", "values", "DataChapter", "OverlapChapter", "DifferenceChapter", "UnionChapter", "FINDING",
            "HEADLINES", "headlines", "try_it"]
 
 

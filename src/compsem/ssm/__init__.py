@@ -10,6 +10,6 @@ maps) and :mod:`.plots` (figures).
 """
 from __future__ import annotations
 
-from . import choice, data, lexical, metrics, nli, plots, report, scorers, space, study, tables, lesson, tryit
+from . import choice, data, finding, lesson, lexical, metrics, nli, plots, report, scorers, space, study, tables, tryit
 
-__all__ = ["data", "metrics", "study", "tables", "report", "scorers", "lexical", "nli", "choice", "space", "plots", "lesson", "tryit"]
+__all__ = ["data", "metrics", "study", "tables", "report", "scorers", "lexical", "nli", "choice", "space", "plots", "lesson", "tryit", "finding"]

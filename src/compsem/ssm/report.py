@@ -29,8 +29,9 @@ from .study import REFERENCE, Run, score_all, score_texts
 from .tables import accuracy_frame, bootstrap_category_mean, mean_scores_frame, ssm_frame
 from .lesson import LESSON   # the study's session of the course guide
 from .tryit import TRY_IT   # the study's section of the try-it page
+from .finding import FINDING   # the study's part of the synthesis (chapter 90)
 
-__all__ = ["LABELS", "TRY_IT", "HEADLINES", "headlines", "try_it", "paper_table", "values", "VIEWS", "pool_summary", "pair_counts", "LESSON",
+__all__ = ["LABELS", "TRY_IT", "HEADLINES", "headlines", "try_it", "paper_table", "values", "VIEWS", "pool_summary", "pair_counts", "LESSON", "FINDING",
            "cluster_members", "judgement_distribution", "cluster_table", "models_table", "mean_scores",
            "accuracy", "accuracy_by_label", "beside_paper", "ssm_metrics", "category_header", "basis_table",
            "stress_table", "reference_matrix", "score_matrices", "mean_scores_heatmap", "metric_intervals",

@@ -75,3 +75,42 @@ def test_spec_options_are_checked():
         check_spec("hf:x/y#layer=3")
     with pytest.raises(UnknownModelError):
         check_spec("vec:")
+
+
+# ------------------------------------------------------------------ what bow drops, said where models are listed
+
+def test_bow_drops_the_negations_so_a_sentence_and_its_negation_can_coincide():
+    from compsem.encoders.lexical import bow_stop_words, dropped_negations, stop_words_note
+
+    enc = get_encoder("bow")
+    a, b = enc.encode(["The shop is open.", "The shop is not open."])
+    assert np.allclose(a, b)                                   # "not" is dropped: the same vector
+    assert {"not", "no", "never", "nobody", "cannot"} <= set(dropped_negations())
+    assert "red" not in bow_stop_words() and "the" in bow_stop_words()
+    assert stop_words_note().startswith(f"drops {len(bow_stop_words())} English stop words")
+    assert dropped_negations(None) == [] and stop_words_note().count(" and ") == 1
+
+
+def test_the_model_tables_say_what_bow_drops():
+    """README, the book's introduction, chapter 00 and CONTRIBUTING name only negations the
+    encoder really drops, and the computed table (``models_table``) says it too."""
+    import json
+    import re
+
+    from compsem.encoders import models_table
+    from compsem.encoders.lexical import bow_stop_words, dropped_negations
+    from tests.helpers import ROOT
+
+    dropped = set(dropped_negations())
+    nb = json.loads((ROOT / "notebooks/00_toolkit.ipynb").read_text())
+    pages = {"README.md": (ROOT / "README.md").read_text(), "book/intro.md": (ROOT / "book/intro.md").read_text(),
+             "CONTRIBUTING.md": (ROOT / "CONTRIBUTING.md").read_text(),
+             "00_toolkit": "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")}
+    for page, text in pages.items():
+        said = re.search(r"`bow`[^\n]*(?:\n  [^\n]*)*", text[text.index("stop words") - 400:]).group(0)
+        named = set(re.findall(r"\*(\w+)\*", said))
+        assert {"not", "no", "never", "nobody", "cannot"} <= named <= dropped, (page, named)
+    count = re.search(r"drops scikit-learn's (\d+) English stop words", pages["README.md"])
+    assert count and int(count.group(1)) == len(bow_stop_words())
+    bow = models_table().set_index("spec").loc["bow", "description"]
+    assert all(w in bow for w in dropped) and f"drops {len(bow_stop_words())} English stop words" in bow

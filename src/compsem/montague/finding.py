@@ -1,0 +1,49 @@
+"""Part III's part of the synthesis (``90_synthesis``): ``report.FINDING``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .. import claims
+from ..faces import Finding
+from ..fmt import number
+from ..stats import leader_sentence
+
+__all__ = ["FINDING", "sentences"]
+
+
+def sentences(rows: pd.DataFrame, models: Sequence[str], controls: Sequence[str]) -> str:
+    """The non-subsectivity gap's leader as far as the intervals allow, how many real models
+    have a gap above zero (the predicted direction), and which models' pair tests are mostly
+    ties (a strict ``<`` fails a tie, so such a score says nothing about the classes)."""
+    gap = rows[(rows.criterion == "NSGAP") & rows.model.isin(models)].set_index("model")
+    gap = gap.loc[[m for m in models if m in gap.index]]
+    parts = []
+    if not gap.empty:
+        parts.append(leader_sentence(gap["value"], gap["low"], gap["high"], list(gap.index), what="non-subsectivity gap",
+                                     excluded={m: w for m, w in gap["degenerate"].items() if w},
+                                     higher=bool(gap["higher"].iloc[0])))
+        ranked = gap[gap["degenerate"] == ""]
+        pos = int((ranked["low"] > 0).sum())
+        # a degenerate row (every item a tie) is left out of the ranking, so it is not counted either
+        parts.append(f"Ranked models with a gap whose interval lies above zero, the direction Montague semantics "
+                     f"predicts: {claims.of_total(pos, len(ranked), 'ranked model')}.")
+    for r in rows[(rows.criterion == "PAIR") & (rows.ties.astype(float) >= 0.5)].itertuples():
+        if np.isfinite(r.ties):
+            parts.append(f"Ties are not evidence: {number(100 * r.ties, 0)} % of `{r.model}`'s intersective–privative "
+                         "comparisons are ties, and the pair test and the gap use a strict `<`, so a tie fails; a score "
+                         "made of ties says nothing about adjective classes, only that the encoder cannot tell the "
+                         "phrases apart.")
+    return " ".join(parts) or "No model has a Part III headline in this run."
+
+
+FINDING = Finding(
+    topic="Adjective classes",
+    question="an encoder keeps adjective classes apart",
+    method=("Part III reads the three metamorphic tests at the level of adjectives, under the official reading of "
+            "chapter 32 (the authors' code; its pair test and non-subsectivity gap use a strict `<`, so a tie fails)."),
+    sentences=sentences,
+)

@@ -1,0 +1,29 @@
+"""compsem.montague.finding: Part III's paragraph of the synthesis, on made-up rows worked out by hand."""
+
+from compsem.montague import report
+from compsem.montague.finding import FINDING
+from tests.helpers.profiles import rows
+
+# NSGAP: b has the larger gap (0.05 > 0.02) and the only interval above zero (low 0.01 > 0); a's
+# high 0.05 reaches b's low 0.01: overlap. bow ties on every PAIR comparison.
+ROWS = rows({"a": {"PAIR": (0.7, 0.6, 0.8, 0.1), "NSGAP": (0.02, -0.01, 0.05)},
+             "b": {"PAIR": (0.6, 0.5, 0.7, 0.0), "NSGAP": (0.05, 0.01, 0.09)},
+             "bow": {"PAIR": (0.0, 0.0, 0.0, 1.0), "NSGAP": (0.0, 0.0, 0.0)}}, reference=0.0,
+            degenerate={("bow", "NSGAP"): "every item gives exactly 0, the no-effect value",
+                        ("bow", "PAIR"): "every comparison is a tie"})
+
+
+def test_the_gap_leader_the_count_above_zero_and_ties():
+    text = FINDING.sentences(ROWS, ["a", "b"], ["bow"])
+    assert text.startswith("`b` has the highest non-subsectivity gap (0.05 [0.01, 0.09]), but its interval overlaps "
+                           "that of `a`")
+    assert "1 of the 2 models has a gap whose interval lies above zero, the direction Montague" in text   # agreement
+    assert "Ties are not evidence: 100 % of `bow`'s intersective–privative comparisons are ties" in text
+
+
+def test_a_degenerate_gap_is_left_out_and_the_count_agrees():
+    text = FINDING.sentences(ROWS, ["a", "bow"], [])
+    assert text.startswith("`a` (0.02 [-0.01, 0.05]) is the only model that can be ranked here. `bow` is left out of "
+                           "the ranking: every item gives exactly 0, the no-effect value.")
+    assert "None of the ranked models has a gap whose interval lies above zero" in text
+    assert report.FINDING is FINDING
