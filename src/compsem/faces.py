@@ -143,6 +143,8 @@ class Lesson:
     homework: Sequence[str] = ()
     note: str = ""
 
+
+@dataclass(frozen=True)
 class Finding:
     """A study's part of the synthesis chapter (``90_synthesis``), read by
     :func:`compsem.crossstudy.synthesis.findings` for every study of the registry.
