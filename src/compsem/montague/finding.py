@@ -7,7 +7,6 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .. import claims
 from ..faces import Finding
 from ..fmt import number
 from ..stats import leader_sentence
@@ -26,11 +25,13 @@ def sentences(rows: pd.DataFrame, models: Sequence[str], controls: Sequence[str]
         parts.append(leader_sentence(gap["value"], gap["low"], gap["high"], list(gap.index), what="non-subsectivity gap",
                                      excluded={m: w for m, w in gap["degenerate"].items() if w},
                                      higher=bool(gap["higher"].iloc[0])))
-        ranked = gap[gap["degenerate"] == ""]
-        pos = int((ranked["low"] > 0).sum())
-        # a degenerate row (every item a tie) is left out of the ranking, so it is not counted either
-        parts.append(f"Ranked models with a gap whose interval lies above zero, the direction Montague semantics "
-                     f"predicts: {claims.of_total(pos, len(ranked), 'ranked model')}.")
+        pos = int(((gap["low"] > 0) & (gap["degenerate"] == "")).sum())
+        n = int((gap["degenerate"] == "").sum())   # a degenerate row is left out of the ranking and of the count
+        parts.append("None of the ranked models has a gap whose interval lies above zero, the direction Montague "
+                     "semantics predicts." if pos == 0 else
+                     f"{pos} of the {n} models {'has' if pos == 1 else 'have'} a gap whose interval lies above zero, "
+                     "the direction Montague semantics predicts." if pos < n else
+                     "Every model has a gap whose interval lies above zero, the direction Montague semantics predicts.")
     for r in rows[(rows.criterion == "PAIR") & (rows.ties.astype(float) >= 0.5)].itertuples():
         if np.isfinite(r.ties):
             parts.append(f"Ties are not evidence: {number(100 * r.ties, 0)} % of `{r.model}`'s intersective–privative "

@@ -27,3 +27,9 @@ def test_a_degenerate_gap_is_left_out_and_the_count_agrees():
                            "the ranking: every item gives exactly 0, the no-effect value.")
     assert "None of the ranked models has a gap whose interval lies above zero" in text
     assert report.FINDING is FINDING
+
+
+def test_the_count_above_zero_leaves_a_degenerate_row_out():
+    # issue 35's example 5: b's gap is above zero; bow's is degenerate, so it is not among the counted models
+    text = FINDING.sentences(ROWS, ["a", "b", "bow"], [])
+    assert "1 of the 2 models has a gap whose interval lies above zero" in text
