@@ -42,8 +42,7 @@ from .executed import text as _text
 from .prosecheck import _strip_code_blocks, _strip_html, _Tables
 
 __all__ = ["python_literals", "raw_tex", "nan_cells", "dangling_tables", "impossible_shares", "zero_p_values",
-           "container_cells",
-           "identifier_headers", "render_check", "rendered_prose"]
+           "container_cells", "identifier_headers", "render_check", "rendered_prose"]
 
 _ROLE = re.compile(r"\{glue(?::([a-z]+))?\}`([^`]+)`")
 # a literal as a reader sees it; "None" only where it stands for a value (after ":", "=", "(" or
