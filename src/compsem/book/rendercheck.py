@@ -43,8 +43,7 @@ from .prosecheck import _strip_code_blocks, _strip_html, _Tables
 from .courseguide import page_text
 
 __all__ = ["python_literals", "raw_tex", "nan_cells", "dangling_tables", "impossible_shares", "zero_p_values",
-           "container_cells",
-           "identifier_headers", "render_check", "rendered_prose"]
+           "container_cells", "identifier_headers", "render_check", "rendered_prose"]
 
 _ROLE = re.compile(r"\{glue(?::([a-z]+))?\}`([^`]+)`")
 # a literal as a reader sees it; "None" only where it stands for a value (after ":", "=", "(" or
@@ -288,6 +287,7 @@ def zero_p_values(executed_dir: Path) -> list[str]:
 
 
 _PIPE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+_CODE_OR_MATH = re.compile(r"`[^`\n]*`|\$[^$\n]*\$")   # quoted code or maths in a Markdown cell: meant so
 _PIPE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
 
@@ -297,7 +297,8 @@ def _pipe_tables(markdown: str) -> list[dict]:
     for k in range(1, len(lines)):
         if _PIPE_RULE.match(lines[k]) and _PIPE_ROW.match(lines[k - 1]):
             def row(line, tag):
-                return [(tag, c.strip().strip("`*")) for c in _PIPE_ROW.match(line).group(1).split("|")]
+                return [(tag, c.strip().strip("`*") if tag == "th" else _CODE_OR_MATH.sub(" ", c).strip())
+                        for c in _PIPE_ROW.match(line).group(1).split("|")]
             body = []
             for line in lines[k + 1:]:
                 if not _PIPE_ROW.match(line):

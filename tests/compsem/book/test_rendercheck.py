@@ -138,3 +138,9 @@ def test_row_labels_of_an_index_of_names_are_data_but_a_quantity_row_label_is_a_
     _nb(book / "executed" / "90_page.ipynb", CLEAN + [_code(_html(packages)), _code(_html(quantities))])
     assert _check(book) == ["90_page.ipynb: cell 6, table 1 has the header 'n_rows_read', a name of the code: label "
                             "it with words and units (compsem.labels.labelled)"]
+
+
+def test_code_quoted_in_a_markdown_table_cell_is_meant_as_code(book):
+    md = "| setting | ours |\n| --- | --- |\n| precision | `overrides={\"precision\": \"fp16\"}` on a GPU |\n"
+    _nb(book / "executed" / "90_page.ipynb", CLEAN + [_code(_md_out(md))])
+    assert _check(book) == []
