@@ -6,13 +6,22 @@ run by ``make test-all``."""
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from tests.helpers import tiny
+
+# hypothesis (tests/compsem/fuzz/) keeps its files (a Unicode table; no example database: the
+# profiles say database=None) in a fresh folder of this session, never in the repository
+_HYPOTHESIS_DIR = tempfile.mkdtemp(prefix="compsem-hypothesis-")
+atexit.register(shutil.rmtree, _HYPOTHESIS_DIR, ignore_errors=True)
+os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = _HYPOTHESIS_DIR
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")

@@ -204,7 +204,11 @@ def parameter_defaults(notebook: str | Path) -> dict[str, Any]:
     out: dict[str, Any] = {}
     try:
         body = ast.parse(source).body
-    except SyntaxError:   # e.g. an IPython magic: papermill's own reading of the cell
+    except SyntaxError as exc:   # an IPython magic: papermill's own reading of the cell; else named here
+        if not any(line.lstrip().startswith(("%", "!")) for line in source.splitlines()):
+            raise ParameterError(f"{Path(notebook).name}: its parameters cell is not valid Python (line "
+                                 f"{exc.lineno}: {exc.msg}): write it as plain assignments such as "
+                                 "`models = \"panel\"`") from None
         try:
             found = parameters_of(notebook)
         except Exception as exc:  # noqa: BLE001 - papermill's own errors: named as the chapter's

@@ -24,17 +24,20 @@ from compsem.encoders.vectorfile import read_word_vectors
 from compsem.results import RUN_MANIFEST
 from tests.compsem.fuzz.harness import fuzz, holds
 
-json_value = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-                          lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=6), c, max_size=4),
+scalar = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8)
+#: Any JSON value (the top level of a file), and a flat one (inside a generated structure: a
+#: recursive strategy nested in others makes hypothesis's own validation take many seconds).
+json_value = st.recursive(scalar, lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=6), c, max_size=4),
                           max_leaves=10)
-source = st.one_of(st.text(max_size=40), st.lists(st.text(max_size=10), max_size=3), json_value,
+junk = scalar | st.lists(scalar, max_size=3) | st.dictionaries(st.text(max_size=6), scalar, max_size=3)
+source = st.one_of(st.text(max_size=40), st.lists(st.text(max_size=10), max_size=3), junk,
                    st.sampled_from(["x = (", "models = 'panel'\nn = 3  # type: int|None", "%time x = 1",
                                     "a = 1  # type: nosuch", "x = '\ud800'", "import os", "x = [" * 50]))
-cell = st.one_of(json_value, st.fixed_dictionaries(
+cell = st.one_of(junk, st.fixed_dictionaries(
     {"cell_type": st.sampled_from(["code", "markdown", 3]), "source": source},
-    optional={"metadata": st.one_of(json_value, st.fixed_dictionaries(
-        {"tags": st.one_of(st.just(["parameters"]), json_value)}))}))
-notebook = st.one_of(json_value, st.fixed_dictionaries({"cells": st.one_of(st.lists(cell, max_size=3), json_value)}))
+    optional={"metadata": st.one_of(junk, st.fixed_dictionaries(
+        {"tags": st.one_of(st.just(["parameters"]), junk)}))}))
+notebook = st.one_of(json_value, st.fixed_dictionaries({"cells": st.one_of(st.lists(cell, max_size=3), junk)}))
 
 PARAMS_CELL = {"cell_type": "code", "metadata": {"tags": ["parameters"]}, "source": "n = 3\n"}
 
@@ -101,10 +104,10 @@ def test_vec_loader(content, suffix):
 
 
 manifest = st.one_of(json_value, st.fixed_dictionaries(
-    {"run": st.one_of(st.just("r1"), json_value), "notebook": st.one_of(st.just("00_x.ipynb"), json_value),
-     "state": st.one_of(st.just("done"), json_value),
+    {"run": st.one_of(st.just("r1"), junk), "notebook": st.one_of(st.just("00_x.ipynb"), junk),
+     "state": st.one_of(st.just("done"), junk),
      "files": st.one_of(st.lists(st.sampled_from(["notes.txt", "project", "../x", "/etc", "results/a.csv", ""])),
-                        json_value)}))
+                        junk)}))
 
 
 @fuzz(manifest, st.booleans(), examples=[({"run": "r1", "notebook": "00_x.ipynb", "state": "done",
@@ -123,11 +126,11 @@ def test_run_manifests(man, force):
 
 
 record = st.one_of(json_value, st.fixed_dictionaries(
-    {"key": st.one_of(st.just("K"), json_value),
+    {"key": st.one_of(st.just("K"), junk),
      "identity": st.one_of(st.just("sp|st||weights=w|modules=Transformer+Pooling|max_len=128"),
                            st.just("sp|st||weights=w|modules=Transformer|max_len=128|backend=onnxruntime-int8-dynamic"),
-                           json_value),
-     "dim": st.one_of(st.integers(), st.just(10**12), json_value)}))
+                           junk),
+     "dim": st.one_of(st.integers(), st.just(10**12), junk)}))
 
 
 @fuzz(record, examples=[({"key": "K", "identity": "sp|st||weights=w|modules=T|max_len=1", "dim": 10**12},),
@@ -142,9 +145,9 @@ def test_encoder_records(rec):
 
 
 choice = st.one_of(json_value, st.fixed_dictionaries(
-    {"backend": st.one_of(st.sampled_from(["torch", "onnxruntime fp32", "onnxruntime int8 (dynamic)"]), json_value),
-     "identity": st.one_of(st.just("ID"), json_value)},
-    optional={"max_abs": st.one_of(st.floats(), json_value), "speedup": st.one_of(st.floats(), json_value)}))
+    {"backend": st.one_of(st.sampled_from(["torch", "onnxruntime fp32", "onnxruntime int8 (dynamic)"]), junk),
+     "identity": st.one_of(st.just("ID"), junk)},
+    optional={"max_abs": st.one_of(st.floats(), junk), "speedup": st.one_of(st.floats(), junk)}))
 
 
 @fuzz(choice, examples=[([1],), ({"backend": "onnxruntime fp32", "identity": "ID", "max_abs": 0.002},)])
