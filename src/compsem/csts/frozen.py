@@ -5,7 +5,8 @@ depend on the input text alone. :class:`FrozenStore` keeps them per input (a tex
 pair for the bi-encoder), trimmed to the input's real tokens, and — with a folder — writes each
 batch of new entries to disk as one ``.npy`` array of stacked token states plus a JSON index
 (``compsem.store``: atomic, never unpickled), so a later run, chapter or build reads them back
-instead of recomputing. Entries are only valid for one (encoder, max length, frozen layers,
+instead of recomputing. A later process reads every chunk's index first and a chunk's array only
+when one of its entries is asked for (chapter 23 reads the inputs it needs, not all of chapter 22's). Entries are only valid for one (encoder, max length, frozen layers,
 precision): :func:`store_folder` puts each such combination in a folder of its own.
 
 Float32 states are stored as float32; states computed under bf16 autocast as float16 (the
@@ -70,26 +71,32 @@ class FrozenStore:
         self.folder = None if folder is None else Path(folder)
         self.disk_dtype = disk_dtype
         self._mem: dict = {}
+        self._pending: dict = {}   # key -> the chunks on disk that hold it, not read yet
         self._loaded = False
         self.n_read = 0  # entries read back from disk
         self.n_written = 0  # entries computed here and written
 
     def __len__(self) -> int:
         self._load()
+        self._fetch(list(self._pending))
         return len(self._mem)
 
     def __contains__(self, key) -> bool:
-        self._load()
-        return key in self._mem
+        return self.get(key) is not None
 
     def get(self, key):
         self._load()
+        if key not in self._mem:
+            self._fetch([key])
         return self._mem.get(key)
 
     def missing(self, keys) -> list:
-        """The distinct keys of ``keys`` that are not stored yet, in first-seen order."""
+        """The distinct keys of ``keys`` that are not stored yet, in first-seen order (reading
+        from disk the chunks that hold any of them, and only those)."""
         self._load()
-        return [k for k in dict.fromkeys(keys) if k not in self._mem]
+        keys = list(dict.fromkeys(keys))
+        self._fetch([k for k in keys if k not in self._mem])
+        return [k for k in keys if k not in self._mem]
 
     def add(self, keys: list, states: list) -> None:
         """Store ``states[i]`` (a tensor ``(tokens_i, dim)``) for ``keys[i]``; on disk too.
@@ -118,32 +125,57 @@ class FrozenStore:
                               stacklevel=2)
 
     def _load(self) -> None:
+        """Read the folder's chunk indexes (not their arrays): which chunk holds which key."""
         if self._loaded:
             return
         self._loaded = True
         if self.folder is None:
             return
         metas = [m for layer in store.layers(self.folder) if layer.is_dir() for m in sorted(layer.glob("*.json"))]
-        if not metas:
-            return
-        import torch
-
         for meta in metas:
             try:
                 index = store.read_json(meta)["index"]
-                arr = store.load_npy(meta.with_suffix(".npy"))
-                if arr.shape[0] != sum(n for _, _, n in index):
-                    raise store.BrokenStoreError(meta.with_suffix(".npy"), "its rows do not match its index")
-            except (store.BrokenStoreError, FileNotFoundError, KeyError, TypeError) as exc:
+                keys = [(a, b) for a, b, _ in index]
+            except (store.BrokenStoreError, FileNotFoundError, KeyError, TypeError, ValueError) as exc:
                 warnings.warn(f"frozen-layer cache chunk {meta.stem} skipped ({exc}); its entries are recomputed",
-                              stacklevel=2)
+                              stacklevel=3)
                 continue
-            t = torch.from_numpy(np.ascontiguousarray(arr, dtype=np.float32))
-            pos = 0
-            for a, b, n in index:
-                self._mem.setdefault((a, b), t[pos:pos + n])
-                pos += n
-            self.n_read += len(index)
+            for k in keys:
+                if k not in self._mem:
+                    self._pending.setdefault(k, []).append((meta, index))
+
+    def _fetch(self, keys) -> None:
+        """Read the chunks that hold any of ``keys`` and are not read yet (the first chunk that
+        holds a key wins, as it always did); a broken chunk is named in a warning and skipped, and
+        a key it held is looked for in the next chunk that holds it, else left missing."""
+        import torch
+
+        while True:
+            todo = {id(c[1]): c for k in keys for c in self._pending.get(k, [])[:1]}
+            if not todo:
+                return
+            for meta, index in todo.values():
+                try:
+                    arr = store.load_npy(meta.with_suffix(".npy"))
+                    if arr.shape[0] != sum(n for _, _, n in index):
+                        raise store.BrokenStoreError(meta.with_suffix(".npy"), "its rows do not match its index")
+                except (store.BrokenStoreError, FileNotFoundError) as exc:
+                    warnings.warn(f"frozen-layer cache chunk {meta.stem} skipped ({exc}); its entries are recomputed",
+                                  stacklevel=3)
+                    arr = None
+                t = None if arr is None else torch.from_numpy(np.ascontiguousarray(arr, dtype=np.float32))
+                pos = 0
+                for a, b, n in index:
+                    chunks = self._pending.get((a, b), [])
+                    if chunks and chunks[0][1] is index:
+                        chunks.pop(0)
+                        if t is not None:
+                            self._mem.setdefault((a, b), t[pos:pos + n])
+                        if not chunks or (a, b) in self._mem:
+                            self._pending.pop((a, b), None)
+                    pos += n
+                if t is not None:
+                    self.n_read += len(index)
 
 
 def fill_batches(tokenizer, keys: list, *, max_length: int, batch_size: int = 256, order: str = "tokens",

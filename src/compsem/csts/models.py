@@ -333,6 +333,11 @@ class CSTSModel(nn.Module):
             return list(zip(list(s1) + list(s2), list(c) + list(c)))
         return [(t, None) for t in dict.fromkeys(list(s1) + list(s2) + list(c))]
 
+    def score_keys(self, s1, s2, c) -> list:
+        """One key per row: rows with equal keys read the same input and score the same at
+        evaluation (the cross-encoder's text, else the row's three texts)."""
+        return self._cross_texts(s1, s2, c) if self.encoding == "cross" else list(zip(s1, s2, c))
+
     # -- scoring ----------------------------------------------------------------------------
     def _sent(self, z: torch.Tensor) -> torch.Tensor:
         return self.transform(z) if self.transform is not None else z
@@ -364,7 +369,13 @@ class CSTSModel(nn.Module):
         if not (len(s1) == len(s2) == len(c)):
             raise ValueError(f"s1, s2, c must have the same length, got {len(s1)}, {len(s2)}, {len(c)}")
         if self.encoding == "cross":
-            z = self._encode(self._cross_texts(s1, s2, c))
+            # an input shared by several rows (both rows of a pair in the ablations) is encoded once
+            texts = self._cross_texts(s1, s2, c)
+            uniq = list(dict.fromkeys(texts))
+            z = self._encode(uniq)
+            if len(uniq) < len(texts):
+                where = {t: i for i, t in enumerate(uniq)}
+                z = z[torch.tensor([where[t] for t in texts], device=z.device)]
             out = self.head(self._sent(z)).squeeze(-1)
             return torch.sigmoid(out) if self.cross_head == "sigmoid" else out
         u1, u2 = self.embed_pair(s1, s2, c)

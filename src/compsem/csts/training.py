@@ -272,13 +272,20 @@ def predict(model, df: pd.DataFrame, *, batch_size: int = 64, progress: bool = F
     ``precision`` (as :class:`TrainConfig`'s) sets the autocast; by default the precision the
     model was trained in (fp32 for an untrained model).
 
-    Rows are scored in order of text length (less padding), results returned in row order.
+    Rows that read the same input (:meth:`~compsem.csts.models.CSTSModel.score_keys`: both rows of
+    a pair in the cross-encoder's ablations) are scored once; rows are scored in order of text
+    length (less padding), results returned in row order.
     """
     from tqdm.auto import tqdm
 
     model.eval()
-    n = len(df)
     s1, s2, c = df["sentence1"].tolist(), df["sentence2"].tolist(), df["condition"].tolist()
+    keys = model.score_keys(s1, s2, c)
+    first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1)))   # each key's first row
+    rows = np.array(sorted(first.values()), dtype=int)
+    back = np.array([first[k] for k in keys], dtype=int)   # every row -> the row scored for it
+    s1, s2, c = [s1[i] for i in rows], [s2[i] for i in rows], [c[i] for i in rows]
+    n = len(rows)
     order = np.argsort([len(a) + len(b) + len(x) for a, b, x in zip(s1, s2, c)], kind="stable")
     out = np.zeros(n)
     dev = model.device
@@ -291,4 +298,6 @@ def predict(model, df: pd.DataFrame, *, batch_size: int = 64, progress: bool = F
         with torch.autocast(device_type=dev.type, dtype=amp or torch.float32, enabled=amp is not None):
             pred = model([s1[j] for j in idx], [s2[j] for j in idx], [c[j] for j in idx])
         out[idx] = pred.float().cpu().numpy()
-    return out
+    full = np.zeros(len(back))
+    full[rows] = out
+    return full[back]

@@ -121,3 +121,13 @@ def test_fill_batches_pad_as_the_tokenizer_does(word_bert):
         list(F.fill_batches(tok, keys, max_length=32, order="random"))
     with pytest.raises(ValueError, match="all keys with a text pair"):
         list(F.fill_batches(tok, [("a", None), ("b", "c")], max_length=32))
+
+
+def test_a_later_run_reads_only_the_chunks_it_needs(tmp_path):
+    s = F.FrozenStore(tmp_path / "l")
+    s.add([("a", None), ("b", None)], [torch.ones(2, 2), torch.zeros(1, 2)])   # chunk 1: two entries
+    s.add([("c", "x")], [torch.full((3, 2), 2.0)])                           # chunk 2: one entry
+    back = F.FrozenStore(tmp_path / "l")
+    assert back.missing([("c", "x"), ("new", None)]) == [("new", None)] and back.n_read == 1   # chunk 2 only
+    assert torch.equal(back.get(("b", None)), torch.zeros(1, 2)) and back.n_read == 3
+    assert len(back) == 3 and back.n_read == 3

@@ -131,3 +131,27 @@ def test_data_ablation_inputs(word_bert):
         a = m(["a man runs"], ["a dog sits"], ["the colour"])
         b = m(["a cat sits"], ["a car"], ["the colour"])
     assert a.item() == pytest.approx(b.item())  # sentences are ignored
+
+
+def test_an_input_shared_by_rows_is_encoded_once(word_bert, monkeypatch):
+    """sentences_only: both rows of a pair read the same text. The cross-encoder encodes it once
+    per batch, and predict scores each distinct input once; the oracle is each row scored alone."""
+    import pandas as pd
+
+    m = cm.build_model(word_bert, encoding="cross", input_mode="sentences_only", seed=0, max_length=32).eval()
+    seen = []
+    real = m._encode
+    monkeypatch.setattr(m, "_encode", lambda texts, *a: seen.append(list(texts)) or real(texts, *a))
+    s1, s2, c = ["a man runs", "a man runs", "two dog"], ["a dog sits", "a dog sits", "the cat"], ["x", "y", "x"]
+    with torch.no_grad():
+        batch = m(s1, s2, c)
+        alone = [m([a], [b], [cc]).item() for a, b, cc in zip(s1, s2, c)]
+    assert len(seen[0]) == 2   # three rows, two distinct inputs
+    assert batch.tolist() == pytest.approx(alone, abs=1e-6)
+    df = pd.DataFrame({"sentence1": s1 * 2, "sentence2": s2 * 2, "condition": c * 2})
+    seen.clear()
+    got = ct.predict(m, df)
+    assert sum(len(t) for t in seen) == 2 and got.tolist() == pytest.approx(alone * 2, abs=1e-6)
+    # the full cross-encoder reads the condition too: every row is its own input
+    full = cm.build_model(word_bert, encoding="cross", seed=0, max_length=32).eval()
+    assert len(set(full.score_keys(s1, s2, c))) == 3 and len(set(m.score_keys(s1, s2, c))) == 2
