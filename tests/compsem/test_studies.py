@@ -78,7 +78,8 @@ def _names_in_code(source: str, names: tuple[str, ...]) -> list[tuple[int, str]]
 def _owner(rel: str) -> str | None:
     """The study a file belongs to, or None."""
     for s in studies.STUDIES:
-        if rel.startswith(f"src/compsem/{s.name}/") or rel == f"benchmarks/bench_{s.name}.py":
+        if (rel.startswith(f"src/compsem/{s.name}/") or rel == f"benchmarks/bench_{s.name}.py"
+                or re.fullmatch(rf"benchmarks/{s.name}_\w+\.py", rel)):
             return s.name
     m = re.match(r"notebooks/(\d)\d_", rel)
     return studies.by_part(m.group(1)).name if m and studies.by_part(m.group(1)) else None

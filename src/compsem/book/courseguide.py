@@ -54,7 +54,9 @@ def lessons() -> list[tuple[Study, Lesson]]:
 
 
 def _value(v: Any) -> str:
-    return v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
+    """A ``-p`` value as the pages write it: a plain word as is, any other value as JSON (a string
+    with spaces or braces in quotes, as the exercises write a template)."""
+    return v if isinstance(v, str) and re.fullmatch(r"[\w.-]+", v) else json.dumps(v, ensure_ascii=False)
 
 
 def command(verb: str, step: LabStep) -> str:

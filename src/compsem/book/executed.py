@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-__all__ = ["notebooks", "cells", "mime", "text", "glued_values", "glued_texts"]
+__all__ = ["notebooks", "cells", "mime", "text", "glued_values", "glued_texts", "NOT_BUILT", "glued_numbers", "glued_number"]
 
 
 def notebooks(executed_dir: Path) -> list[Path]:
@@ -56,3 +56,27 @@ def glued_texts(nb: Path) -> dict[str, str]:
                     out[name] = text(data[kind])
                     break
     return out
+
+
+#: What a glued number reads as in a student copy written without an executed build.
+NOT_BUILT = "[the number in the book]"
+
+
+def glued_numbers(executed_dir: Path) -> dict[str, dict[str, str]]:
+    """``{notebook stem: {key: text}}`` of the values an executed build glued (empty without one)."""
+    return {nb.stem: glued_values(nb) for nb in sorted(Path(executed_dir).glob("*.ipynb"))}
+
+
+def glued_number(body: str, glued: dict[str, dict[str, str]], doc: str) -> str:
+    """A ``{glue}`` role's text as the book shows it: the build's value in the role's format, or
+    :data:`NOT_BUILT` when the value is not at hand."""
+    page, sep, rest = body.partition("::")
+    nb, (key, _, spec) = (Path(page).stem, rest.partition(":")) if sep else (Path(doc).name, body.partition(":"))
+    value = glued.get(nb, {}).get(key)
+    if value is None:
+        return NOT_BUILT
+    value = value.strip().strip("'\"")
+    try:
+        return format(float(value), spec) if spec else value
+    except ValueError:
+        return value

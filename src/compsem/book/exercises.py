@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ..errors import CompsemError
 from ..fmt import plural
-from .executed import glued_values
+from .executed import NOT_BUILT, glued_number, glued_numbers
 
 __all__ = ["strip_solutions", "exercise_blocks", "chapter_numbers", "book_titles", "glued_numbers", "render_roles",
            "page_notebook", "page_markdown",
@@ -176,30 +176,6 @@ def book_titles(root: Path) -> dict[str, str]:
 
 _ROLE = re.compile(r"\{(ref|numref|doc|download|eq|cite|cite:p|cite:t|term|math|abbr|glue|glue:text|glue:md|glue:any)\}`([^`]*)`")
 
-#: What a glued number reads as in a student copy written without an executed build.
-NOT_BUILT = "[the number in the book]"
-
-
-def glued_numbers(executed_dir: Path) -> dict[str, dict[str, str]]:
-    """``{notebook stem: {key: text}}`` of the values an executed build glued (empty without one)."""
-    return {nb.stem: glued_values(nb) for nb in sorted(Path(executed_dir).glob("*.ipynb"))}
-
-
-def _glued(body: str, glued: dict[str, dict[str, str]], doc: str) -> str:
-    """A ``{glue}`` role's text as the book shows it: the build's value in the role's format, or
-    :data:`NOT_BUILT` when the value is not at hand."""
-    page, sep, rest = body.partition("::")
-    nb, (key, _, spec) = (Path(page).stem, rest.partition(":")) if sep else (Path(doc).name, body.partition(":"))
-    value = glued.get(nb, {}).get(key)
-    if value is None:
-        return NOT_BUILT
-    value = value.strip().strip("'\"")
-    try:
-        return format(float(value), spec) if spec else value
-    except ValueError:
-        return value
-
-
 def render_roles(text: str, titles: dict[str, str], doc: str = "book/x",
                  glued: dict[str, dict[str, str]] | None = None) -> str:
     """``text`` with its MyST roles as the book would show them, in plain Markdown.
@@ -213,7 +189,7 @@ def render_roles(text: str, titles: dict[str, str], doc: str = "book/x",
     def one(m: re.Match) -> str:
         role, body = m.group(1), m.group(2)
         if role.startswith("glue"):
-            return _glued(body, glued or {}, doc)
+            return glued_number(body, glued or {}, doc)
         explicit = re.match(r"^(.*?)\s*<([^>]+)>$", body, re.S)
         text, target = (explicit.group(1), explicit.group(2)) if explicit else (None, body)
         if role == "math":
@@ -347,7 +323,7 @@ def unbuilt_values(text: str, glued: dict[str, dict[str, str]], doc: str) -> lis
     """The ``chapter::key`` of every ``{glue}`` role of ``text`` whose value ``glued`` lacks."""
     missing = []
     for m in _ROLE.finditer(text):
-        if m.group(1).startswith("glue") and _glued(m.group(2), glued, doc) == NOT_BUILT:
+        if m.group(1).startswith("glue") and glued_number(m.group(2), glued, doc) == NOT_BUILT:
             page, sep, rest = m.group(2).partition("::")
             missing.append(f"{Path(page).stem}::{rest.partition(':')[0]}" if sep else m.group(2).partition(":")[0])
     return missing

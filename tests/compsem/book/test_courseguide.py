@@ -69,7 +69,7 @@ def test_every_lab_run_is_prefetched_with_the_same_parameters():
 
 @pytest.mark.parametrize("params, shown", [
     ({"models": ["a", "b"]}, """ -p models '["a", "b"]'"""),
-    ({"template": "{condition}: {sentence}"}, """ -p template '{condition}: {sentence}'"""),
+    ({"template": "{condition}: {sentence}"}, """ -p template '"{condition}: {sentence}"'"""),
     ({"n_boot": 200, "distance": "l2"}, " -p n_boot 200 -p distance l2"),
     (None, ""),
 ])

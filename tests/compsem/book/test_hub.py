@@ -38,11 +38,23 @@ pytestmark = [pytest.mark.slow,
                                  reason="needs root, setpriv and git to act as three users")]
 
 
+def _setpriv(uid: int) -> list[str]:
+    """``setpriv`` as ``uid``. Where the environment's base interpreter lies in a folder other users
+    cannot search (this machine's Python is under ``/root``, mode 0700), the users also get
+    ``CAP_DAC_READ_SEARCH`` so that they (and the kernels they start) can reach it: it lets them
+    read and search folders, never write, so every check of who writes where still holds."""
+    base = ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
+    probe = [sys.executable, "-c", "import subprocess, sys; subprocess.run([sys.executable, '-c', ''], check=True)"]
+    if subprocess.run([*base, "--", *probe], capture_output=True, cwd="/").returncode != 0:
+        base += ["--inh-caps=+dac_read_search", "--ambient-caps=+dac_read_search"]
+    return base
+
+
 def _as(uid: int, argv: list[str], cwd: Path, home: Path, env_extra: dict[str, str]) -> subprocess.CompletedProcess:
     env = {"PATH": os.environ["PATH"], "HOME": str(home), "LANG": "C.UTF-8", "TQDM_DISABLE": "1",
            "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "OMP_NUM_THREADS": "2", **env_extra}
-    return subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--", *argv],
-                          cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
+    return subprocess.run([*_setpriv(uid), "--", *argv], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=900)
 
 
 def _snapshot(folder: Path) -> dict[str, tuple[str, int]]:
