@@ -33,6 +33,7 @@ def test_a_scaffolded_study_fails_the_contract_bare_and_passes_the_registry_test
     for stub in ("data.load", "metrics.score", "study.planned_texts", "study.run", "report.try_it"):
         assert f"compsem.{NAME}.{stub} is not written yet" in bare.stdout, (stub, bare.stdout[-3000:])
     assert "Traceback" not in bare.stdout
+    assert "main_table is not written yet" not in bare.stdout      # written: it only calls the stub run
 
     lines = fill(repo, NAME)
     out = run([*pytest_, *REGISTRY_TESTS, f"tests/compsem/{NAME}"], repo, env).stdout
