@@ -93,7 +93,7 @@ $(foreach s,$(STUDIES),$(eval $(call nb,$(STUDY_PART_$(s))): $(call study_files,
 $(call nb,9): $(CROSSSTUDY)
 
 # The cluster appendix computes the paper-scale work from the benchmark and its prefetch planner.
-_build/executed/notebooks/98_cluster_scale.ipynb: benchmarks/results.json src/compsem/book/prefetch.py
+_build/executed/notebooks/98_cluster_scale.ipynb: benchmarks/results.json src/compsem/book/running/prefetch.py
 
 # The appendix reports the other chapters' run times and the benchmark numbers.
 _build/executed/notebooks/99_reproducibility.ipynb: $(filter-out %/99_reproducibility.ipynb,$(EXECUTED)) benchmarks/results.json \
@@ -107,7 +107,7 @@ book: $(EXECUTED) $(BOOKSRC) | $(STAMP)
 # Opens every built page in headless Chromium (Debian's package; `.ci/run` installs it) and
 # fails on broken links or anchors, images that do not load, raw TeX, remote requests, cell
 # errors, table cells cut short with an ellipsis (by pandas or CSS), and a shown command that
-# fails (compsem.book.shown: the commands of README, CONTRIBUTING, the pages and the rerun boxes).
+# fails (compsem.book.checks.shown: the commands of README, CONTRIBUTING, the pages and the rerun boxes).
 # Screenshots go to _build/screenshots.
 check-book: book
 	$(BIN)/python -m compsem.book.checkbook --html _build/html --executed _build/executed/notebooks --commands
@@ -127,7 +127,7 @@ LAUNCH_NOTEBOOKS ?= $(NOTEBOOKS)
 # and a URL with a token (https://user:TOKEN@host/...) would be printed.
 export LAUNCH_REPO
 launch-cell: $(STAMP)
-	PYTHONPATH=src $(BIN)/python -m compsem.book.launch --commit "$(LAUNCH_COMMIT)" $(LAUNCH_NOTEBOOKS)
+	PYTHONPATH=src $(BIN)/python -m compsem.book.teaching.launch --commit "$(LAUNCH_COMMIT)" $(LAUNCH_NOTEBOOKS)
 
 # JupyterLab on the chapters with the project's kernel: the venv's own "python3" kernelspec comes
 # first on JUPYTER_PATH (before any user-level one), so every notebook runs on .venv's Python.
@@ -140,7 +140,7 @@ lab: $(STAMP)
 # empty answer cell per exercise) without its {solution} blocks, and chapters without their cells
 # tagged `solution`. Run as a module of this checkout's src/, in the venv.
 exercises: $(STAMP)
-	PYTHONPATH=src $(BIN)/python -m compsem.book.exercises --root . --out _build/exercises
+	PYTHONPATH=src $(BIN)/python -m compsem.book.teaching.exercises --root . --out _build/exercises
 
 # Autograded assignments (otter-grader, the `teaching` extra): one per Part with an exercises page,
 # generated from the pages' {exercise}/{solution} pairs (an exercise whose solution has an
@@ -148,7 +148,7 @@ exercises: $(STAMP)
 # Writes _build/assignments/<part>/{student,autograder}/; the grading environment in
 # autograder.zip is Python 3.11 with requirements-lock.txt.
 assignments: $(TEACHING_STAMP)
-	PYTHONPATH=src $(BIN)/python -m compsem.book.assignments assign --root . --out _build/assignments
+	PYTHONPATH=src $(BIN)/python -m compsem.book.teaching.assignments assign --root . --out _build/assignments
 
 # Grades every notebook in SUBMISSIONS with a Part's autograder, here, without Docker (each
 # notebook runs as the user who grades: see the course guide), into one CSV of scores
@@ -159,7 +159,7 @@ SUBMISSIONS ?=
 GRADES ?=
 grade: $(TEACHING_STAMP)
 	@test -n "$(ASSIGNMENT)" && test -n "$(SUBMISSIONS)" || { echo "usage: make grade ASSIGNMENT=part<N>_<study> SUBMISSIONS=folder/of/notebooks [GRADES=grades.csv]"; exit 2; }
-	PYTHONPATH=src $(BIN)/python -m compsem.book.assignments grade "$(ASSIGNMENT)" "$(SUBMISSIONS)" --out _build/assignments \
+	PYTHONPATH=src $(BIN)/python -m compsem.book.teaching.assignments grade "$(ASSIGNMENT)" "$(SUBMISSIONS)" --out _build/assignments \
 		$(if $(GRADES),--csv "$(GRADES)")
 
 # -- extras --------------------------------------------------------------------------------

@@ -340,7 +340,7 @@ def run(quick: bool = True, repeats: int | None = None, train_pairs=None, eval_p
 def results_rows(out: dict) -> list[dict]:
     """The benchmark's training rates in the rows every study benchmark shares (``results``:
     ``config``, ``path``, ``precision``, ``examples_per_s``, ``test_spearman``), which the
-    planner's fine-tuning rate (``compsem.book.prefetch``) and the appendix read: the book's
+    planner's fine-tuning rate (``compsem.book.running.prefetch``) and the appendix read: the book's
     default path in fp32 (packed top layers, length-bucketed batches) from each encoding's
     whole packing run, as ``path="fp32"``."""
     rows = []

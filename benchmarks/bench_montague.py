@@ -65,13 +65,13 @@ def run(quick: bool = False) -> dict:
 def gpu(device: str = "cuda", quick: bool = False) -> dict:
     """The GPU check of Part III (``benchmarks/gpu_check.py``): chapter 30's phrases encoded by
     ``sbert-mini`` on ``device`` with the library's default weights (fp32) and with bf16 weights,
-    against the CPU's fp32 vectors (texts per second, :func:`compsem.book.bench.vector_gap`),
+    against the CPU's fp32 vectors (texts per second, :func:`compsem.book.appendices.bench.vector_gap`),
     and the paper's Tables 1, 6, 7 and 8 reproduced from each: cells, largest difference from
     the paper, cells within 1e-4."""
     import numpy as np
 
     from compsem import montague as mt
-    from compsem.book.bench import encode_rate, encoder_in, vector_gap
+    from compsem.book.appendices.bench import encode_rate, encoder_in, vector_gap
     from compsem.encoders import get_encoder
     from compsem.montague.reproduce import reproduced
 

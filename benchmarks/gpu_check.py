@@ -6,9 +6,9 @@
 * ``encode``: ``sbert-mini`` on the GPU with the library's default weights (fp32) and with
   bf16 weights, and on this machine's CPU (fp32, torch), on the benchmark's sentences: texts
   per second, the largest difference of each GPU path's vectors from the CPU's
-  (:func:`compsem.book.bench.vector_gap`) and the identities (one cache key per precision);
+  (:func:`compsem.book.appendices.bench.vector_gap`) and the identities (one cache key per precision);
 * ``studies``: ``gpu(device, quick)`` of every study's benchmark that has one
-  (:func:`compsem.book.bench.study_gpu_checks`; Part II trains, Part III reproduces its cells).
+  (:func:`compsem.book.appendices.bench.study_gpu_checks`; Part II trains, Part III reproduces its cells).
 
 ``--device=cpu`` is a dry run of the script on a machine without a GPU. Nothing is asserted
 here: the record is what was measured (the book's precision defaults cite it).
@@ -41,7 +41,7 @@ def machine(device: str) -> dict:
 
 
 def encode(device: str, n: int) -> dict:
-    from compsem.book.bench import _sentences, encode_rate, encoder_in, vector_gap
+    from compsem.book.appendices.bench import _sentences, encode_rate, encoder_in, vector_gap
     from compsem.encoders import get_encoder
 
     texts = _sentences(n)
@@ -67,7 +67,7 @@ def main(argv: list[str]) -> int:
               file=sys.stderr)
         return 2
     os.environ["COMPSEM_ENCODE_BACKEND"] = "torch"   # the CPU side of each comparison is plain torch
-    from compsem.book.bench import study_gpu_checks
+    from compsem.book.appendices.bench import study_gpu_checks
 
     rec = {"machine": machine(device), "measured": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "quick": quick}
     t0 = time.perf_counter()

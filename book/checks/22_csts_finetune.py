@@ -3,7 +3,7 @@
 
 import json
 
-from compsem.book.claimlist import bf16_cpu_training
+from compsem.book.checks.claimlist import bf16_cpu_training
 from compsem.paths import repo_root
 
 PAGE = "22_csts_finetune"

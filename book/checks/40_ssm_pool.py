@@ -2,7 +2,7 @@
 appendix); the rest is the pool's design."""
 
 from compsem import claims
-from compsem.book.claimlist import glued_number
+from compsem.book.checks.claimlist import glued_number
 
 PAGE = "40_ssm_pool"
 

@@ -2,7 +2,7 @@
 appendix); the rest is instructions."""
 
 from compsem import claims
-from compsem.book.claimlist import glued_number
+from compsem.book.checks.claimlist import glued_number
 
 PAGE = "41_ssm_matrices"
 

@@ -1,4 +1,4 @@
-"""Chapter 99: its hidden cell checks the sentence about the cache (compsem.book.claimlist);
+"""Chapter 99: its hidden cell checks the sentence about the cache (compsem.book.checks.claimlist);
 this file its sentences about the GPU check (run by ``make check-book`` and the appendix); the
 rest is the cache's and the benchmark's design."""
 

@@ -2,7 +2,7 @@
 
 NOT_CLAIMS = {
     "sixteen encoders, four of them": "the paper's panel (data/reference/paper_models/)",
-    "Workers never write to the cache": "the design of compsem.book.prefetch",
+    "Workers never write to the cache": "the design of compsem.book.running.prefetch",
     "on one thread and on two": "the setting compared",
     "two one-CPU workers": "the setup described",
 }

@@ -1,8 +1,8 @@
 """Checks of book/course_guide.md (run by ``make check-book`` and the appendix;
-:mod:`compsem.book.claimcheck`): what fits in a lab, from this build's run times."""
+:mod:`compsem.book.checks.claimcheck`): what fits in a lab, from this build's run times."""
 
 from compsem import claims
-from compsem.book.appendix import run_time_values
+from compsem.book.appendices.appendix import run_time_values
 
 PAGE = "book/course_guide.md"
 LAB_MIN = 25

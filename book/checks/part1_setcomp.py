@@ -1,5 +1,5 @@
 """Checks of book/part1_setcomp.md (run by ``make check-book`` and the appendix;
-:mod:`compsem.book.claimcheck`), and the sentences of the page that are design, not results."""
+:mod:`compsem.book.checks.claimcheck`), and the sentences of the page that are design, not results."""
 
 from compsem import claims
 from compsem.results import load_table

@@ -1,12 +1,12 @@
 """Checks of book/part2_csts.md (run by ``make check-book`` and the appendix;
-:mod:`compsem.book.claimcheck`), and the sentences of the page that are design, not results."""
+:mod:`compsem.book.checks.claimcheck`), and the sentences of the page that are design, not results."""
 
 import importlib.util
 import json
 from pathlib import Path
 
 from compsem import claims
-from compsem.book.claimlist import bf16_cpu_training
+from compsem.book.checks.claimlist import bf16_cpu_training
 from compsem.paths import repo_root
 from compsem.reference import paper_table
 

@@ -1,5 +1,5 @@
 """Checks of book/part3_montague.md (run by ``make check-book`` and the appendix;
-:mod:`compsem.book.claimcheck`), and the sentences of the page that are design, not results."""
+:mod:`compsem.book.checks.claimcheck`), and the sentences of the page that are design, not results."""
 
 import pandas as pd
 

@@ -1,5 +1,5 @@
 """Checks of book/part3_montague_worked.md (run by ``make check-book`` and the appendix;
-:mod:`compsem.book.claimcheck`): the words the page uses for its toy's distances, recomputed
+:mod:`compsem.book.checks.claimcheck`): the words the page uses for its toy's distances, recomputed
 from the toy embedding in the page's table."""
 
 import numpy as np

@@ -1,5 +1,5 @@
 """Checks of book/part4_ssm_exercises.md (run by ``make check-book`` and the appendix;
-:mod:`compsem.book.claimcheck`): the solutions' sentences about which metrics react, recomputed
+:mod:`compsem.book.checks.claimcheck`): the solutions' sentences about which metrics react, recomputed
 with compsem.ssm on the worked example's matrices (``book/part4_ssm_worked.md``)."""
 
 import numpy as np

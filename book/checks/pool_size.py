@@ -2,7 +2,7 @@
 from chapter 40's glued count. Not a page."""
 
 from compsem import claims
-from compsem.book.claimlist import glued_number
+from compsem.book.checks.claimlist import glued_number
 
 
 def few_hundred_sentences(executed, sentence, page):

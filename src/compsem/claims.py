@@ -26,7 +26,7 @@ quoting the sentence, when the claim does not hold: in the book's build, which s
 reader's rerun with other parameters (``$COMPSEM_RUN`` set by ``python -m compsem run``) the
 book's sentences describe the book's run, not the rerun: a failed check is recorded and said
 as a :class:`ClaimWarning`, and the rerun finishes. ``make check-book``
-(:mod:`compsem.book.claimcheck`) finds the quoted sentence on its page: a check whose sentence
+(:mod:`compsem.book.checks.claimcheck`) finds the quoted sentence on its page: a check whose sentence
 the page no longer has is a problem, as is a claim word with neither a glue nor a check.
 """
 
@@ -78,7 +78,7 @@ NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "
                 "twenty")
 
 #: The words that make a sentence a claim about data, by kind: what
-#: :mod:`compsem.book.claimcheck` looks for in every page's prose. A number word is a claim
+#: :mod:`compsem.book.checks.claimcheck` looks for in every page's prose. A number word is a claim
 #: unless it starts a compound ("two-sided"); "one" only after a bound ("only one", "up to one").
 CLAIM_WORDS = {
     "count": r"(?:up to|at most|at least|only|all but|just)\s+(?:one|a few|\d+)\b|(?<![\d,.])\d[\d,]* of \d[\d,]*\b|"
@@ -252,7 +252,7 @@ def check(sentence: str, *, page: str, holds: bool | Callable[[], bool], numbers
         shown = ", ".join(f"{k} = {v}" for k, v in entry["numbers"].items())
         message = (f"{page}: the sentence {entry['sentence']!r} does not hold{': ' + rule if rule else ''} "
                    f"({shown}).")
-        if os.environ.get("COMPSEM_RUN"):       # a reader's rerun (compsem.book.runner sets it): say so
+        if os.environ.get("COMPSEM_RUN"):       # a reader's rerun (compsem.book.running.runner sets it): say so
             warnings.warn(f"{message} The book's text describes the book's own run, not this one.", ClaimWarning,
                           stacklevel=2)
         else:

@@ -9,13 +9,13 @@ The cross-study pages and the book tooling never name a study: they loop over
   section.
 * :class:`PaperRun` (``study.PAPER_RUN``): the chapter and parameters that carry the study's
   work with the paper's own models at the paper's data sizes (chapter 98,
-  ``compsem.book.paperscale``). ``PAPER_RUN = None`` declares that there is none.
+  ``compsem.book.appendices.paperscale``). ``PAPER_RUN = None`` declares that there is none.
 * :class:`Lesson` (``report.LESSON``, from the study's ``lesson.py``): the study's session of the
-  course guide (``book/course_guide.md``, expanded by ``compsem.book.courseguide``): its learning
+  course guide (``book/course_guide.md``, expanded by ``compsem.book.teaching.courseguide``): its learning
   goals and the exercises that practise them, the lab's commands (:class:`LabStep`; the guide's
   prefetch line is written from them), and its expected result, glued from the chapter.
   ``LESSON = None`` declares that the study has no session.
-  ``compsem.book.paperscale``). ``PAPER_RUN = None`` declares that there is none (a study
+  ``compsem.book.appendices.paperscale``). ``PAPER_RUN = None`` declares that there is none (a study
   without a paper, ``absent=("paper", ...)`` in the registry, always has None).
 * :class:`Finding` (``report.FINDING``): the study's part of the synthesis (``90_synthesis``):
   the question its Part asks (the chapter's introduction), how its headlines are computed,

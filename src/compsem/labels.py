@@ -10,7 +10,7 @@
   labelled; :func:`style` the same as a ``Styler`` with formats keyed by the code's names;
 * :func:`cell` — a dict, list, tuple or set as words (``"avx2, avx512f"``, ``"steps 64, blocks
   4"``), for a table that has to show one in a cell;
-* :func:`is_identifier` / :func:`is_container` — the two tests ``compsem.book.rendercheck``
+* :func:`is_identifier` / :func:`is_container` — the two tests ``compsem.book.checks.rendercheck``
   runs on every rendered table.
 """
 

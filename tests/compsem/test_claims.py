@@ -146,7 +146,7 @@ def test_example_2_seldom_fails_on_the_shares_chapter_11_measured(results):
 
 
 def test_example_3_the_cache_sentence_fails_when_recomputing_is_faster(results):
-    from compsem.book import claimlist
+    from compsem.book.checks import claimlist
 
     bench = {"encode": {"glove-50d": {"cold_texts_per_s": 45312.8, "cached": False},
                         "bow": {"cold_texts_per_s": 33181.8, "cached": False}},

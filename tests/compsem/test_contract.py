@@ -35,7 +35,7 @@ import yaml
 
 import compsem
 from compsem import reference
-from compsem.book.scaffold import new_study
+from compsem.book.authoring.scaffold import new_study
 from compsem.faces import Finding, NotWrittenYet, PaperRun, TryIt
 from compsem.record import RunRecord
 from compsem.studies import FACES, NAMES, STUDIES, Study

@@ -9,8 +9,8 @@ import pytest
 
 from tests.helpers import ROOT
 
-MODULES = ["src/compsem/book/shown.py", "src/compsem/book/appendix.py", "src/compsem/book/cli.py",
-           "src/compsem/book/bench.py", "src/compsem/book/prefetch.py", "src/compsem/csts/config.py",
+MODULES = ["src/compsem/book/checks/shown.py", "src/compsem/book/appendices/appendix.py", "src/compsem/book/cli.py",
+           "src/compsem/book/appendices/bench.py", "src/compsem/book/running/prefetch.py", "src/compsem/csts/config.py",
            "src/compsem/csts/views.py"]
 HEAVY = {"torch", "papermill", "ray"}
 

@@ -36,12 +36,12 @@ def glued_names(notebook: str) -> set[str]:
 
 def graded(page: str, label: str, expected: dict) -> None:
     """The autograded answers of exercise ``label`` on ``page`` (what ``make assignments``
-    grades against, :func:`compsem.book.assignments.answer_blocks`) are exactly the names of
+    grades against, :func:`compsem.book.teaching.assignments.answer_blocks`) are exactly the names of
     ``expected``, and each is the value the library computes: a number rounds to it at the
     decimals written (:func:`shown`), a vector element by element, anything else is equal."""
     import numpy as np
 
-    from compsem.book.assignments import answer_blocks
+    from compsem.book.teaching.assignments import answer_blocks
 
     answers = {a.name: a for a in answer_blocks(page)[label]}
     assert set(answers) == set(expected), f"{label}: the page grades {sorted(answers)}, the checks {sorted(expected)}"

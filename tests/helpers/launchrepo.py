@@ -4,7 +4,7 @@ tests of issues 19 and 27)."""
 import subprocess
 import sys
 
-from compsem.book import launch
+from compsem.book.teaching import launch
 
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
 

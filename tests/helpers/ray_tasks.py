@@ -6,11 +6,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from compsem.book.prefetch import run_unit
+from compsem.book.running.prefetch import run_unit
 
 
 def die_once(unit):
-    """:func:`compsem.book.prefetch.run_unit`, except that a unit whose payload names a
+    """:func:`compsem.book.running.prefetch.run_unit`, except that a unit whose payload names a
     ``die_marker`` file that exists removes it and ends the process (a worker lost mid-sweep)."""
     marker = unit.payload.get("die_marker")
     if marker and Path(marker).exists():

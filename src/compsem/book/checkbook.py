@@ -35,12 +35,12 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from .browsercheck import PAGE_TIMEOUT_S, browser_check
-from .claimcheck import claim_check, claim_summary
+from .checks.browsercheck import PAGE_TIMEOUT_S, browser_check
+from .checks.claimcheck import claim_check, claim_summary
 from .executed import mime
-from .prosecheck import prose_check
-from .shown import problems as shown_problems
-from .rendercheck import render_check
+from .checks.prosecheck import prose_check
+from .checks.shown import problems as shown_problems
+from .checks.rendercheck import render_check
 from ..fmt import plural
 from ..paths import results_dir
 
@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pages", default="book", help="the Markdown pages also read by the prose checks")
     ap.add_argument("--notebooks-only", action="store_true", help="only the checks of the executed notebooks")
     ap.add_argument("--commands", action="store_true",
-                    help="also check every command the pages show (compsem.book.shown; make check-book sets it)")
+                    help="also check every command the pages show (compsem.book.checks.shown; make check-book sets it)")
     args = ap.parse_args(argv)
     executed = Path(args.executed)
     notebook_problems = notebook_errors(executed) + truncated_cells(executed, Path(args.data)) + prose_check(

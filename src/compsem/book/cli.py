@@ -16,14 +16,14 @@ from ..fmt import plural
 from ..paths import cache_dir, repo_root
 from ..store import can_write
 from ..settings import setting
-from .bench import run_all
+from .appendices.bench import run_all
 from .extra import install_sbert_l
-from .plan import plan
-from .params import parse_parameters
-from .prefetch import prefetch
-from .runner import run_notebook
-from .scaffold import new_study
-from .stage import stage
+from .running.plan import plan
+from .running.params import parse_parameters
+from .running.prefetch import prefetch
+from .running.runner import run_notebook
+from .authoring.scaffold import new_study
+from .running.stage import stage
 
 
 def _cmd_run(args) -> int:

@@ -113,7 +113,7 @@ def run_records(folder: Path | None = None) -> pd.DataFrame:
     """The fine-tuning runs this cache holds (``<cache>/csts_runs/``, or ``folder``), one row each:
     encoder, config, seed, the precision used, training examples per second, training seconds and
     when the record was written (UTC), oldest first; broken files are left out (named in a warning).
-    The appendix shows them beside the benchmark's rates (:func:`compsem.book.machine.run_records`)."""
+    The appendix shows them beside the benchmark's rates (:func:`compsem.book.appendices.machine.run_records`)."""
     folder = Path(folder) if folder else paths.cache_dir("csts_runs", create=False)
     rows = []
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:

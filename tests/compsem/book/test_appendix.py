@@ -9,7 +9,7 @@ matplotlib.use("Agg")
 
 import pandas as pd  # noqa: E402
 
-from compsem.book import appendix  # noqa: E402
+from compsem.book.appendices import appendix  # noqa: E402
 
 ABC_SHA256 = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"   # SHA-256 of b"abc" (FIPS 180-2)
 

@@ -15,8 +15,8 @@ import re
 
 import pytest
 
-from compsem.book import assignments as asg
-from compsem.book.exercises import strip_solutions
+from compsem.book.teaching import assignments as asg
+from compsem.book.teaching.exercises import strip_solutions
 from compsem.errors import CompsemError
 from tests.helpers import ROOT
 

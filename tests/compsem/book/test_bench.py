@@ -1,8 +1,8 @@
-"""compsem.book.bench: the runner reads the registry; benchmarks import only compsem."""
+"""compsem.book.appendices.bench: the runner reads the registry; benchmarks import only compsem."""
 
 import ast
 
-from compsem.book import bench
+from compsem.book.appendices import bench
 from tests.helpers import ROOT
 
 

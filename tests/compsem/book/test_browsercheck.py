@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from compsem.book import browsercheck, checkbook
+from compsem.book import checkbook
+
+from compsem.book.checks import browsercheck
 from compsem.book.checkbook import browser_check
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None, reason="Debian's chromium is not installed")

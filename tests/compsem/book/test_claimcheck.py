@@ -1,4 +1,4 @@
-"""compsem.book.claimcheck: every sentence with a claim word is produced, checked or marked;
+"""compsem.book.checks.claimcheck: every sentence with a claim word is produced, checked or marked;
 the counts on a small book worked by hand."""
 
 import json
@@ -7,7 +7,7 @@ import pytest
 
 from compsem import claims
 from compsem.book import checkbook
-from compsem.book.claimcheck import claim_check, claim_summary, prose_sentences
+from compsem.book.checks.claimcheck import claim_check, claim_summary, prose_sentences
 
 
 def _nb(path, cells, glued):

@@ -3,8 +3,8 @@
 import json
 import re
 
-from compsem.book.courseguide import page_text
-from compsem.book.exercises import write_student_copies
+from compsem.book.teaching.courseguide import page_text
+from compsem.book.teaching.exercises import write_student_copies
 from compsem.paths import repo_root
 from compsem.studies import STUDIES
 
@@ -72,9 +72,9 @@ def test_lab_commands_name_real_parameters():
 # ---- the guide as a lesson plan: commands that parse, numbers glued from the build ------------
 import shlex  # noqa: E402
 
-from compsem.book import appendix  # noqa: E402
-from compsem.book.params import parse_parameters  # noqa: E402
-from compsem.book.plan import plan  # noqa: E402
+from compsem.book.appendices import appendix  # noqa: E402
+from compsem.book.running.params import parse_parameters  # noqa: E402
+from compsem.book.running.plan import plan  # noqa: E402
 
 SESSIONS = re.split(r"^### ", GUIDE, flags=re.M)[1:]
 

@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from compsem.book import courseguide as cg
-from compsem.book.plan import plan
+from compsem.book.teaching import courseguide as cg
+from compsem.book.running.plan import plan
 from compsem.faces import LabStep, Lesson
 from compsem.studies import STUDIES, Study
 from tests.helpers import ROOT

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from compsem.book.exercises import (NO_REPO_SETUP, book_titles, chapter_numbers, exercise_blocks, page_notebook,
+from compsem.book.teaching.exercises import (NO_REPO_SETUP, book_titles, chapter_numbers, exercise_blocks, page_notebook,
                                     render_roles, strip_solutions, student_notebook, student_setup,
                                     write_student_copies)
 from compsem.paths import repo_root
@@ -281,7 +281,7 @@ def _executed_with(tmp_path, stem, values):
 def test_glued_numbers_show_the_builds_value_or_say_where_it_is(tmp_path):
     text = ("It trained {glue:text}`../notebooks/22_x.ipynb::n_runs` runs in "
             "{glue:text}`../notebooks/22_x.ipynb::minutes:.1f` minutes.")
-    from compsem.book.exercises import NOT_BUILT, glued_numbers
+    from compsem.book.teaching.exercises import NOT_BUILT, glued_numbers
 
     assert render_roles(text, {}, "book/p") == f"It trained {NOT_BUILT} runs in {NOT_BUILT} minutes."
     glued = glued_numbers(_executed_with(tmp_path, "22_x", {"n_runs": 4, "minutes": 7.4567}))

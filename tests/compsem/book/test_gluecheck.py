@@ -1,8 +1,8 @@
-"""compsem/book/gluecheck.py: a glued value the prose shows must be defined."""
+"""compsem/book/checks/gluecheck.py: a glued value the prose shows must be defined."""
 
 import json
 
-from compsem.book.gluecheck import UNDEFINED, _refs, undefined_glue
+from compsem.book.checks.gluecheck import UNDEFINED, _refs, undefined_glue
 from tests.helpers.notebooks import _glued
 
 

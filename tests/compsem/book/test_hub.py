@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from compsem.book import courseguide
+from compsem.book.teaching import courseguide
 from compsem.faces import LabStep
 from tests.helpers import ROOT
 

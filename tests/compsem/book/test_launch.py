@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from compsem.book import launch
+from compsem.book.teaching import launch
 from compsem.paths import repo_root
 
 ROOT = repo_root()

@@ -1,4 +1,4 @@
-"""compsem.book.machine and the appendix's machine tables: which machine a benchmark ran on,
+"""compsem.book.appendices.machine and the appendix's machine tables: which machine a benchmark ran on,
 beside this build's; an old benchmark file without the fields reads "not recorded"."""
 
 import json
@@ -6,7 +6,7 @@ import json
 import pandas as pd
 import pytest
 
-from compsem.book import appendix, bench, machine
+from compsem.book.appendices import appendix, bench, machine
 from compsem.csts import runcache
 
 AVX512_BF16 = """processor\t: 0

@@ -57,7 +57,7 @@ def test_jupyterlab_runs_in_the_environment_at_the_pinned_version():
 def test_make_launch_cell_is_one_command_over_every_notebook():
     sha = "0123456789abcdef0123456789abcdef01234567"
     out = _dry_run("launch-cell", "LAUNCH_REPO=https://user:TOKEN@example.org/r.git", f"LAUNCH_COMMIT={sha}")
-    assert f'-m compsem.book.launch --commit "{sha}"' in out
+    assert f'-m compsem.book.teaching.launch --commit "{sha}"' in out
     assert "TOKEN" not in out and "example.org" not in out   # the URL goes by the environment, never echoed
     for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
         assert f"notebooks/{nb.name}" in out

@@ -11,7 +11,7 @@ import sys
 import pandas as pd
 import pytest
 
-from compsem.book.scaffold import ROMAN
+from compsem.book.authoring.scaffold import ROMAN
 from compsem.studies import STUDIES
 from tests.helpers.newstudy import SHARED, allowed, changed, copy_repository, environment, fill, run, scaffold
 

@@ -1,4 +1,4 @@
-"""The paper-scale estimates of chapter 98 (compsem.book.paperscale)."""
+"""The paper-scale estimates of chapter 98 (compsem.book.appendices.paperscale)."""
 
 import json
 
@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from compsem.book import paperscale
+from compsem.book.appendices import paperscale
 from compsem.studies import STUDIES
-from compsem.book.paperscale import (_makespan, gpu_speedup, page_values, paper_scale_summary, rate_notes,
+from compsem.book.appendices.paperscale import (_makespan, gpu_speedup, page_values, paper_scale_summary, rate_notes,
                                      size_rule_check, train_speedup)
 from compsem.errors import DataError
 from compsem.reference import published_table

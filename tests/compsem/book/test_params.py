@@ -1,11 +1,11 @@
-"""compsem/book/params.py: -p values parsed as JSON, read against the parameters cell's defaults
+"""compsem/book/running/params.py: -p values parsed as JSON, read against the parameters cell's defaults
 (the hardening cases of issue 19 are in tests/compsem/security/test_trust_remote_code.py)."""
 
 import json
 
 import pytest
 
-from compsem.book.params import (check_parameters, find_notebook, parameter_defaults, parse_parameters,
+from compsem.book.running.params import (check_parameters, find_notebook, parameter_defaults, parse_parameters,
                                  parse_value)
 
 

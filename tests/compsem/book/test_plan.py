@@ -6,7 +6,7 @@ import types
 
 import pytest
 
-from compsem.book import plan as P
+from compsem.book.running import plan as P
 from compsem.book.cli import main
 from compsem.cache import EmbeddingCache, embed
 from compsem.errors import CompsemError
@@ -147,7 +147,7 @@ def test_the_prompting_chapter_plans_without_a_generator():
 
 
 def test_the_run_refuses_the_wrong_kind_before_it_creates_anything(tmp_path):
-    from compsem.book.runner import run_notebook
+    from compsem.book.running.runner import run_notebook
 
     out = tmp_path / "run"
     with pytest.raises(ModelKindError, match="`use` cannot be fine-tuned"):
@@ -156,7 +156,7 @@ def test_the_run_refuses_the_wrong_kind_before_it_creates_anything(tmp_path):
 
 
 def test_prefetch_refuses_the_wrong_kind_before_planning_units():
-    from compsem.book.prefetch import planned_work
+    from compsem.book.running.prefetch import planned_work
 
     with pytest.raises(ModelKindError, match="`use` cannot be fine-tuned"):
         planned_work(NB / "22_csts_finetune.ipynb", {"models": ["use"]})

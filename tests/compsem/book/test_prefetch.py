@@ -14,7 +14,7 @@ import pytest
 
 from compsem import work
 from compsem.book import cli
-from compsem.book.prefetch import Outcome, commit_unit, planned_work, run_units, unit_done
+from compsem.book.running.prefetch import Outcome, commit_unit, planned_work, run_units, unit_done
 from compsem.cache import EmbeddingCache, embed, last_stats, text_key
 from tests.helpers import ROOT
 from tests.helpers.tiny import tiny_bert_classifier
@@ -25,7 +25,7 @@ NB = ROOT / "notebooks"
 @pytest.fixture(scope="module")
 def ray_local():
     ray = pytest.importorskip("ray")
-    from compsem.book.prefetch import start_ray
+    from compsem.book.running.prefetch import start_ray
 
     start_ray(None, num_cpus=2)
     yield ray
@@ -189,7 +189,7 @@ def test_chapter_41_after_a_ray_prefetch_writes_the_csvs_of_a_plain_run(tmp_path
     probabilities differ by about 1e-6 on this CPU."""
     import re
 
-    from compsem.book.runner import run_notebook
+    from compsem.book.running.runner import run_notebook
     from compsem.ssm.data import load_study
 
     texts = load_study(None)[0].texts
@@ -289,7 +289,7 @@ def test_a_generator_that_cannot_load_is_reported_by_unit_and_the_exit_status_sa
 
 
 def test_the_book_and_compsem_run_never_import_ray():
-    code = ("import sys, compsem.book.cli, compsem.book.runner, compsem.book.prefetch\n"
+    code = ("import sys, compsem.book.cli, compsem.book.running.runner, compsem.book.running.prefetch\n"
             "import compsem.setcomp.study, compsem.csts.study, compsem.montague.study, compsem.ssm.study\n"
             "assert 'ray' not in sys.modules, 'ray was imported'")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, env={**os.environ})

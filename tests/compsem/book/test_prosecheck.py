@@ -1,10 +1,10 @@
-"""The prose checks of make check-book (compsem/book/prosecheck.py): one planted defect each, and a clean page."""
+"""The prose checks of make check-book (compsem/book/checks/prosecheck.py): one planted defect each, and a clean page."""
 
 import json
 
 import pytest
 
-from compsem.book import prosecheck
+from compsem.book.checks import prosecheck
 from compsem.book.checkbook import main
 from tests.helpers.notebooks import _code, _html, _md, _nb
 

@@ -1,11 +1,11 @@
-"""What leaks from the code into a rendered page (compsem.book.rendercheck): one planted defect
+"""What leaks from the code into a rendered page (compsem.book.checks.rendercheck): one planted defect
 per case on an otherwise clean page, named with its page and cell; the clean page passes."""
 
 from __future__ import annotations
 
 import pytest
 
-from compsem.book import rendercheck
+from compsem.book.checks import rendercheck
 from tests.helpers.notebooks import _code, _glued, _html, _md, _nb
 
 CLEAN = [

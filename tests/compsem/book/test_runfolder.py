@@ -1,4 +1,4 @@
-"""compsem/book/runfolder.py: one run per --out folder, and its manifest (the refusals that
+"""compsem/book/running/runfolder.py: one run per --out folder, and its manifest (the refusals that
 protect other people's files are in tests/compsem/security/test_run_folders.py)."""
 
 import hashlib
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from compsem.book.runfolder import prepare_out, run_id, write_manifest
+from compsem.book.running.runfolder import prepare_out, run_id, write_manifest
 from compsem.results import RUN_MANIFEST, RunMixError
 
 

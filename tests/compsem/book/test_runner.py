@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from compsem.book.runner import parameters_of, parse_value, run_notebook
+from compsem.book.running.runner import parameters_of, parse_value, run_notebook
 from tests.helpers import ROOT
 
 

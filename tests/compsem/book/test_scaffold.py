@@ -1,4 +1,4 @@
-"""``python -m compsem new-study`` (compsem/book/scaffold.py) on a copy of the files it edits.
+"""``python -m compsem new-study`` (compsem/book/authoring/scaffold.py) on a copy of the files it edits.
 The whole path (scaffold, fill in, contract, plan, run, synthesis, try-it, chapter 98) is
 ``test_new_study_end_to_end.py``; the registry-dependent tests against a scaffolded study are
 ``test_new_study_fast.py``. Every Part number and numeral below comes from the registry."""
@@ -11,9 +11,11 @@ import shutil
 
 import pytest
 
-from compsem.book import launch, scaffold
+from compsem.book.teaching import launch
+
+from compsem.book.authoring import scaffold
 from compsem.book.cli import main
-from compsem.book.scaffold import ROMAN, check_arguments, new_study, registered
+from compsem.book.authoring.scaffold import ROMAN, check_arguments, new_study, registered
 from compsem.errors import CompsemError
 from compsem.studies import FACES, OPTIONAL, STUDIES
 from tests.helpers import ROOT

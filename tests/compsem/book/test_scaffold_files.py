@@ -1,12 +1,12 @@
-"""compsem.book.scaffold_files: the files new-study writes carry its values as data."""
+"""compsem.book.authoring.scaffold_files: the files new-study writes carry its values as data."""
 
 import ast
 import json
 
 import pytest
 
-from compsem.book.scaffold import chapter
-from compsem.book.scaffold_files import FILES, bib_entry, files, md, registry_line, toc_part
+from compsem.book.authoring.scaffold import chapter
+from compsem.book.authoring.scaffold_files import FILES, bib_entry, files, md, registry_line, toc_part
 from compsem.studies import Study
 
 ODD = Study("nova", 7, "VII", 'Kim\'s "x" *y* `z` $1 <b> #2', "kim2024:a.b-c", absent=("worked",))

@@ -1,4 +1,4 @@
-"""Every command the project shows a reader is checked (compsem.book.shown).
+"""Every command the project shows a reader is checked (compsem.book.checks.shown).
 
 The commands of README, CONTRIBUTING, every book page (the course guide and the exercise pages
 among them), the chapters' cells and every generated rerun box are collected; each one passes
@@ -15,9 +15,9 @@ from collections import Counter
 
 import pytest
 
-from compsem.book import shown as S
-from compsem.book.params import parameter_defaults, parse_value
-from compsem.book.stage import rerun_example
+from compsem.book.checks import shown as S
+from compsem.book.running.params import parameter_defaults, parse_value
+from compsem.book.running.stage import rerun_example
 from tests.helpers import ROOT
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -194,7 +194,7 @@ def _outputs(path):
 @pytest.mark.slow
 @pytest.mark.parametrize("stem", LIGHT)
 def test_a_light_chapters_example_runs_and_changes_what_it_shows(stem, tmp_path, monkeypatch):
-    from compsem.book.runner import run_notebook
+    from compsem.book.running.runner import run_notebook
 
     monkeypatch.setenv("COMPSEM_RESULTS", str(tmp_path / "book-results"))
     nb = ROOT / "notebooks" / f"{stem}.ipynb"

@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from compsem.book.stage import rerun_box, stage
+from compsem.book.running.stage import rerun_box, stage
 from tests.helpers import ROOT
 
 

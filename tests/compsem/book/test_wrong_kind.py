@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from compsem.book.plan import check_models, model_slot, notebook_parameters
-from compsem.book.runner import run_notebook
+from compsem.book.running.plan import check_models, model_slot, notebook_parameters
+from compsem.book.running.runner import run_notebook
 from compsem.encoders.kinds import ModelKindError
 from tests.helpers import ROOT
 

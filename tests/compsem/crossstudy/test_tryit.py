@@ -82,7 +82,7 @@ def test_the_pages_own_command_names_real_inputs():
     import re
     import shlex
 
-    from compsem.book.params import parse_parameters
+    from compsem.book.running.params import parse_parameters
     from tests.helpers import ROOT
 
     nb = ROOT / "notebooks" / "91_try_it.ipynb"

@@ -95,7 +95,7 @@ def test_the_ablation_values_put_each_mode_beside_the_papers_table_10():
 
 
 def _chapter21_defaults() -> dict:
-    from compsem.book.plan import notebook_parameters
+    from compsem.book.running.plan import notebook_parameters
     from compsem.paths import notebooks_dir
 
     return notebook_parameters(notebooks_dir() / "21_csts_zeroshot.ipynb")

@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 from hypothesis import strategies as st
 
-from compsem.book.params import find_notebook, parameter_defaults, parameter_types, parse_parameters
-from compsem.book.runfolder import prepare_out, read_manifest
+from compsem.book.running.params import find_notebook, parameter_defaults, parameter_types, parse_parameters
+from compsem.book.running.runfolder import prepare_out, read_manifest
 from compsem.cachestore import EmbeddingCache
 from compsem.csts.data import read_split_file
 from compsem.encoders import facts

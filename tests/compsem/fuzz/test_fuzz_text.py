@@ -9,7 +9,7 @@ import math
 
 from hypothesis import strategies as st
 
-from compsem.book.params import check_parameters, parse_value
+from compsem.book.running.params import check_parameters, parse_value
 from compsem.encoders import check_spec
 from compsem.encoders.registry import resolve_models
 from compsem.llm import generator_name

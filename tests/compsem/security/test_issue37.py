@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from compsem.book import launch
-from compsem.book.runfolder import prepare_out
+from compsem.book.teaching import launch
+from compsem.book.running.runfolder import prepare_out
 from compsem.encoders import facts, neural
 from compsem.errors import CacheWarning
 from compsem.results import RUN_MANIFEST, RunMixError
@@ -168,7 +168,7 @@ def test_the_clean_check_covers_ignored_files(tmp_path):
 
 def test_ray_gets_a_private_temp_folder(monkeypatch):
     ray = pytest.importorskip("ray")
-    from compsem.book import prefetch
+    from compsem.book.running import prefetch
 
     seen = {}
     monkeypatch.setattr(ray, "init", lambda **kw: seen.update(kw))

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from compsem.book import cli
-from compsem.book.runfolder import prepare_out
+from compsem.book.running.runfolder import prepare_out
 from compsem.cache import embed
 from compsem.cachestore import EmbeddingCache, text_key
 from compsem.encoders import get_encoder

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from compsem.book.runner import run_notebook
+from compsem.book.running.runner import run_notebook
 from tests.helpers import ROOT
 from tests.helpers.notebooks import probe_notebook
 

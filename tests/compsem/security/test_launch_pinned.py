@@ -6,7 +6,9 @@ import subprocess
 
 import pytest
 
-from compsem.book import extra, launch
+from compsem.book import extra
+
+from compsem.book.teaching import launch
 from tests.helpers import ROOT
 from tests.helpers.launchrepo import head_of as _head, run_setup_cell as _run_cell, tiny_origin as _origin
 
@@ -61,7 +63,7 @@ def test_make_launch_cell_defaults_the_commit_to_head():
     head = _head(ROOT)
     out = subprocess.run(["make", "-n", "launch-cell", "LAUNCH_REPO=https://example.org/r.git"], cwd=ROOT,
                          capture_output=True, text=True).stdout
-    assert f'-m compsem.book.launch --commit "{head}"' in out and "example.org" not in out   # URL by the environment
+    assert f'-m compsem.book.teaching.launch --commit "{head}"' in out and "example.org" not in out   # URL by the environment
 
 
 def test_models_extra_refuses_parts_whose_hashes_differ(tmp_path):

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from compsem.book import launch
+from compsem.book.teaching import launch
 from tests.helpers import ROOT
 from tests.helpers.launchrepo import head_of as _head, run_setup_cell as _run_cell, tiny_origin as _origin
 
@@ -22,7 +22,7 @@ def chapter(tmp_path):
 
 
 def _launch(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "compsem.book.launch", *map(str, args)], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "compsem.book.teaching.launch", *map(str, args)], capture_output=True,
                           text=True, cwd=cwd, timeout=120)
 
 
@@ -93,7 +93,7 @@ def test_make_launch_cell_with_a_branch_name_is_refused(chapter, capsys):
     assert '--commit "main"' in line and '--repo' not in line      # LAUNCH_REPO goes by the environment
 
     args = shlex.split(line)
-    args = args[next(i for i, a in enumerate(args) if a.endswith(("launch.py", "compsem.book.launch"))) + 1:]
+    args = args[next(i for i, a in enumerate(args) if a.endswith(("launch.py", "compsem.book.teaching.launch"))) + 1:]
     before = chapter.read_bytes()
     with pytest.raises(SystemExit) as exc:
         launch.main(args)

@@ -7,7 +7,7 @@ import multiprocessing as mp
 
 import pytest
 
-from compsem.book.runfolder import prepare_out, write_manifest
+from compsem.book.running.runfolder import prepare_out, write_manifest
 from compsem.results import RUN_MANIFEST
 
 RACERS = 30

@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from compsem.book.params import parse_parameters
-from compsem.book.runner import run_notebook
+from compsem.book.running.params import parse_parameters
+from compsem.book.running.runner import run_notebook
 from compsem.errors import CompsemError
 from tests.helpers import ROOT
 from tests.helpers.notebooks import probe_notebook

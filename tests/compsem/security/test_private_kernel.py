@@ -4,7 +4,7 @@ import json
 import subprocess
 import sys
 
-from compsem.book.runner import run_notebook
+from compsem.book.running.runner import run_notebook
 from tests.helpers.notebooks import probe_notebook
 
 PROBE = """

@@ -24,7 +24,7 @@ pytest.importorskip("ray")
 
 START = textwrap.dedent("""
     import json, sys
-    from compsem.book.prefetch import start_ray
+    from compsem.book.running.prefetch import start_ray
     import ray
     start_ray(None, num_cpus=1)
     print(json.dumps({"gcs": ray.get_runtime_context().gcs_address}), flush=True)

@@ -8,7 +8,7 @@ import nbformat
 import pandas as pd
 import pytest
 
-from compsem.book.runner import run_notebook
+from compsem.book.running.runner import run_notebook
 from compsem.results import RUN_MANIFEST, RunMixError, save_table
 
 WRITE = """

@@ -11,7 +11,7 @@ import shutil
 import pytest
 
 from compsem import embed
-from compsem.book.params import check_parameters, parse_parameters
+from compsem.book.running.params import check_parameters, parse_parameters
 from compsem.encoders import check_available, get_encoder, resolve_models
 from compsem.errors import check_trust_remote_code
 from compsem.llm import HFGenerator
@@ -129,7 +129,7 @@ def test_cross_study_pages_do_not_turn_a_string_into_true(monkeypatch):
 def test_defaults_are_read_without_a_kernel_and_expressions_accept_anything(tmp_path):
     import nbformat
 
-    from compsem.book.params import parameter_defaults
+    from compsem.book.running.params import parameter_defaults
 
     nb = nbformat.v4.new_notebook()
     cell = nbformat.v4.new_code_cell('flag = False\nn: int = 3\nlabel = "x".upper()  # an expression')

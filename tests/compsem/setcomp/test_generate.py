@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from compsem.book.prefetch import planned_work, run_units, unit_done
+from compsem.book.running.prefetch import planned_work, run_units, unit_done
 from compsem.setcomp import pipeline as pl
 from compsem.setcomp import study
 from tests.helpers import ROOT

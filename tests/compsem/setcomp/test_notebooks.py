@@ -25,7 +25,7 @@ def test_no_outputs_and_parameters_cell_first(path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_runner_sees_every_parameter(path):
     pytest.importorskip("papermill")
-    from compsem.book.runner import parameters_of
+    from compsem.book.running.runner import parameters_of
 
     nb = json.loads(path.read_text())
     cell = next(c for c in nb["cells"] if c["cell_type"] == "code")
@@ -60,7 +60,7 @@ def test_chapter_runs_on_a_small_sample(path, tmp_path):
     pytest.importorskip("papermill")
     import pandas as pd
 
-    from compsem.book.runner import run_notebook
+    from compsem.book.running.runner import run_notebook
     from compsem.setcomp.data import SAMPLES_PER_QUINTUPLE as K
 
     params = {"models": ["bow"], "sample_cap": 12, **SMALL[path.stem]}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from compsem.book.runner import run_notebook
+from compsem.book.running.runner import run_notebook
 from tests.helpers import ROOT
 from tests.helpers.tiny import tiny_bert_classifier
 
@@ -31,7 +31,7 @@ def test_metrics_chapter_reruns_with_a_tiny_nli_model(small_pool, tmp_path):
 
 @pytest.mark.parametrize("nb", ["41_ssm_matrices", "42_ssm_metrics", "43_ssm_space"])
 def test_chapters_that_load_models_take_models_trust_remote_code_and_device(nb):
-    from compsem.book.runner import parameters_of
+    from compsem.book.running.runner import parameters_of
 
     params = parameters_of(ROOT / "notebooks" / f"{nb}.ipynb")   # papermill must parse every line
     assert params["models"] == '"panel"' and params["trust_remote_code"] == "False" and params["device"] == "None"

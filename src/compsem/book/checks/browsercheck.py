@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..fmt import plural
+from compsem.fmt import plural
 
 __all__ = ["browser_check", "find_browser", "PAGE_TIMEOUT_S"]
 

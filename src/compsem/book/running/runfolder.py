@@ -37,10 +37,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..fmt import plural
-from ..paths import cache_dir, data_dir, notebooks_dir, repo_root
-from ..results import RUN_MANIFEST, RunMixError
-from ..store import write_json
+from compsem.fmt import plural
+from compsem.paths import cache_dir, data_dir, notebooks_dir, repo_root
+from compsem.results import RUN_MANIFEST, RunMixError
+from compsem.store import write_json
 
 __all__ = ["run_id", "prepare_out", "write_manifest", "commit_of", "read_manifest"]
 

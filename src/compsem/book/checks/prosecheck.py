@@ -31,13 +31,13 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
-from ..fmt import plural
-from .executed import cells as _cells
-from .executed import mime as _mime
-from .executed import notebooks as _notebooks
-from .executed import text as _text
-from .gluecheck import undefined_glue
-from .courseguide import page_text
+from compsem.fmt import plural
+from compsem.book.executed import cells as _cells
+from compsem.book.executed import mime as _mime
+from compsem.book.executed import notebooks as _notebooks
+from compsem.book.executed import text as _text
+from compsem.book.checks.gluecheck import undefined_glue
+from compsem.book.teaching.courseguide import page_text
 
 __all__ = ["stderr_outputs", "progress_bars", "plural_templates", "missing_paths", "interval_mismatches",
            "negative_zeros", "typed_numbers", "table_formats", "prose_check"]

@@ -33,12 +33,12 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from .. import studies, work
-from ..fmt import noun
-from ..paths import repo_root
-from ..reference import paper_match
-from ..work import WorkUnit
-from .plan import REFERENCE_MODEL, check_models, notebook_parameters, throughputs, train_rate
+from compsem import studies, work
+from compsem.fmt import noun
+from compsem.paths import repo_root
+from compsem.reference import paper_match
+from compsem.work import WorkUnit
+from compsem.book.running.plan import REFERENCE_MODEL, check_models, notebook_parameters, throughputs, train_rate
 
 __all__ = ["ENGINES", "Outcome", "Rates", "planned_work", "run_unit", "commit_unit", "unit_done", "run_units",
            "prefetch", "start_ray"]
@@ -87,7 +87,7 @@ class Rates(Mapping):
 
 
 def _train_rate(bench: str | Path | None) -> float | None:
-    """The benchmark's fine-tuning rate (:func:`compsem.book.plan.train_rate`)."""
+    """The benchmark's fine-tuning rate (:func:`compsem.book.running.plan.train_rate`)."""
     return train_rate(bench)
 
 

@@ -38,13 +38,13 @@ from pathlib import Path
 
 import yaml
 
-from ..encoders import check_available
-from ..studies import of_notebook
-from .courseguide import page_text
-from .cli import main
-from .params import check_parameters, parameter_defaults, parse_value
-from .plan import plan
-from .stage import rerun_box
+from compsem.encoders import check_available
+from compsem.studies import of_notebook
+from compsem.book.teaching.courseguide import page_text
+from compsem.book.cli import main
+from compsem.book.running.params import check_parameters, parameter_defaults, parse_value
+from compsem.book.running.plan import plan
+from compsem.book.running.stage import rerun_box
 
 __all__ = ["Shown", "collect", "check", "problems", "NOT_RUN", "make_targets"]
 
@@ -331,7 +331,7 @@ def check(shown: Shown, root: Path) -> str | None:
             if not found:
                 return f"no module {words[2]}"
         if _not_run(command) is None:
-            return "no check is known for this command: add one to compsem.book.shown, or a reason to NOT_RUN"
+            return "no check is known for this command: add one to compsem.book.checks.shown, or a reason to NOT_RUN"
         if words[0] == "pytest":
             missing = [w for w in words[1:] if not w.startswith("-") and not (root / w.split("::")[0]).exists()]
             return f"no test file {missing[0]}" if missing else None

@@ -30,7 +30,7 @@ a warning. Without ``--repo`` (or with an empty one, as ``make launch-cell`` pas
 ``LAUNCH_REPO`` is not set) the command reads the ``origin`` remote's URL, cleaned the same way,
 and says so; with no origin either, the cells name no repository and no commit. An empty URL makes the cell stop with a message saying how to install by hand.
 
-``python -m compsem.book.launch [--repo URL] [--commit SHA] [notebooks ...]`` is the command
+``python -m compsem.book.teaching.launch [--repo URL] [--commit SHA] [notebooks ...]`` is the command
 behind the target; rewriting is idempotent (a notebook whose cell is already current is not
 touched).
 """
@@ -47,7 +47,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from ..fmt import plural
+from compsem.fmt import plural
 
 __all__ = ["TAGS", "setup_source", "setup_cell", "place_setup_cell", "write_launch_cells", "is_full_sha",
            "public_url", "main"]
@@ -247,7 +247,7 @@ def write_launch_cells(notebooks: Sequence[str | Path], *, repo: str = "", commi
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m compsem.book.launch", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m compsem.book.teaching.launch", description=__doc__.splitlines()[0])
     ap.add_argument("notebooks", nargs="*", help="default: notebooks/*.ipynb")
     ap.add_argument("--repo", default=os.environ.get("LAUNCH_REPO", ""), help="the repository's public URL (https or ssh); default $LAUNCH_REPO (how make passes it, "
                                    "so that no token is echoed in make's recipe line); when empty: the "

@@ -27,7 +27,7 @@ command-line value at most :data:`MAX_CHARS` characters. Errors are :class:`Para
 :class:`~compsem.errors.CompsemError`; a file that is not a notebook is a :class:`NotANotebookError`.
 
 ``parse_parameters`` is the one entry point for every verb that takes ``-p`` (``run``, ``plan``,
-``prefetch``); ``check_parameters`` is what :func:`compsem.book.runner.run_notebook` applies to
+``prefetch``); ``check_parameters`` is what :func:`compsem.book.running.runner.run_notebook` applies to
 any mapping of parameters, from the command line or from Python.
 """
 
@@ -43,9 +43,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..errors import CompsemError
-from ..paths import repo_root
-from ..fmt import noun
+from compsem.errors import CompsemError
+from compsem.paths import repo_root
+from compsem.fmt import noun
 
 __all__ = ["find_notebook", "parse_value", "parameters_of", "parameter_defaults", "parameter_types", "check_value",
            "check_parameters", "parse_parameters", "ParameterError", "NotANotebookError",

@@ -26,8 +26,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..faces import LabStep, Lesson
-from ..studies import STUDIES, Study
+from compsem.faces import LabStep, Lesson
+from compsem.studies import STUDIES, Study
 
 __all__ = ["MARKERS", "CLOSING", "lessons", "command", "session", "sessions", "downloads", "goals_table",
            "homework", "expand", "page_text"]

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import claims
-from ..encoders import get_encoder
-from ..errors import CompsemError
-from .claimcheck import page_checks
-from .executed import glued_values
+from compsem import claims
+from compsem.encoders import get_encoder
+from compsem.errors import CompsemError
+from compsem.book.checks.claimcheck import page_checks
+from compsem.book.executed import glued_values
 
 __all__ = ["PAGE", "CLAIMS", "check_claims", "gpu_values", "claims_table", "bf16_cpu_training",
            "NOISE_POINTS", "glued_number"]

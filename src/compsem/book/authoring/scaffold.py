@@ -5,7 +5,7 @@ finds it, and nothing outside the study but its registry line (with ``studies.mk
 ``_toc.yml`` part and its placeholder citation:
 
 * ``src/compsem/<name>/``: the five faces (:data:`compsem.studies.FACES`), ``tryit.py`` and
-  ``finding.py`` (:mod:`compsem.book.scaffold_files`): what every simple study shares written
+  ``finding.py`` (:mod:`compsem.book.authoring.scaffold_files`): what every simple study shares written
   on the foundation, the study's own science as stubs that raise
   :class:`compsem.faces.NotWrittenYet`, each with a tiny example in its docstring;
 * ``notebooks/<part>1_<name>_main.ipynb``: a complete chapter (parameters, the set-up cell of
@@ -42,11 +42,11 @@ from pathlib import Path
 
 import compsem
 
-from ..errors import CompsemError
-from ..fmt import plural
-from ..studies import OPTIONAL, Study, makefile_include
-from .launch import place_setup_cell, setup_cell
-from .scaffold_files import bib_entry, chapter_name, files, md, registry_line, toc_part
+from compsem.errors import CompsemError
+from compsem.fmt import plural
+from compsem.studies import OPTIONAL, Study, makefile_include
+from compsem.book.teaching.launch import place_setup_cell, setup_cell
+from compsem.book.authoring.scaffold_files import bib_entry, chapter_name, files, md, registry_line, toc_part
 
 __all__ = ["new_study", "registered", "check_arguments", "chapter", "ROMAN"]
 

@@ -16,10 +16,10 @@ import shlex
 import shutil
 from pathlib import Path
 
-from .courseguide import page_text
-from .exercises import write_student_copies
-from .params import parse_value
-from .runner import parameters_of
+from compsem.book.teaching.courseguide import page_text
+from compsem.book.teaching.exercises import write_student_copies
+from compsem.book.running.params import parse_value
+from compsem.book.running.runner import parameters_of
 
 __all__ = ["rerun_box", "rerun_example", "stage"]
 
@@ -104,7 +104,7 @@ def stage(root: Path, executed: Path, out: Path, files: tuple[str, ...] = ("_con
                 if not target.exists() or target.read_bytes() != path.read_bytes():
                     target.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copy2(path, target)
-    # the course guide's sessions and tables, written from the registry (compsem.book.courseguide)
+    # the course guide's sessions and tables, written from the registry (compsem.book.teaching.courseguide)
     for page in sorted((root / "book").glob("*.md")):
         _write_if_changed(out / "book" / page.name, page_text(page, root))
     # the student copies of the exercises, offered for download by the course guide

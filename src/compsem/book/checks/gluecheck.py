@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .executed import cells, glued_values, notebooks
-from .courseguide import page_text
+from compsem.book.executed import cells, glued_values, notebooks
+from compsem.book.teaching.courseguide import page_text
 
 __all__ = ["UNDEFINED", "undefined_glue"]
 

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..fmt import plural
-from ..results import Prose
-from ..studies import STUDIES
+from compsem.fmt import plural
+from compsem.results import Prose
+from compsem.studies import STUDIES
 
 __all__ = ["FLAGS", "FLAG_NAMES", "NOT_RECORDED", "LOAD_ROW", "cpu_model", "cpu_flags", "this_machine", "bench_machine",
            "same_machine", "machines_table", "machine_summary", "machine_note", "machine_values", "run_records"]

@@ -34,13 +34,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..labels import is_container, is_identifier
-from .executed import cells as _cells
-from .executed import mime as _mime
-from .executed import notebooks as _notebooks
-from .executed import text as _text
-from .prosecheck import _strip_code_blocks, _strip_html, _Tables
-from .courseguide import page_text
+from compsem.labels import is_container, is_identifier
+from compsem.book.executed import cells as _cells
+from compsem.book.executed import mime as _mime
+from compsem.book.executed import notebooks as _notebooks
+from compsem.book.executed import text as _text
+from compsem.book.checks.prosecheck import _strip_code_blocks, _strip_html, _Tables
+from compsem.book.teaching.courseguide import page_text
 
 __all__ = ["python_literals", "raw_tex", "nan_cells", "dangling_tables", "impossible_shares", "zero_p_values",
            "container_cells", "identifier_headers", "render_check", "rendered_prose"]

@@ -44,10 +44,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import CompsemError
-from ..fmt import plural
-from ..studies import STUDIES, Study
-from .exercises import book_titles, chapter_numbers, exercise_blocks, render_roles, strip_solutions
+from compsem.errors import CompsemError
+from compsem.fmt import plural
+from compsem.studies import STUDIES, Study
+from compsem.book.teaching.exercises import book_titles, chapter_numbers, exercise_blocks, render_roles, strip_solutions
 
 __all__ = ["Answer", "Question", "answer_blocks", "questions", "master_notebook", "assignment_parts",
            "write_assignment", "write_assignments", "grade", "main"]
@@ -302,7 +302,7 @@ def grade(autograder: Path, submissions: Path, csv_path: Path) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m compsem.book.assignments", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m compsem.book.teaching.assignments", description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     a = sub.add_parser("assign", help="write the assignments (make assignments)")
     a.add_argument("--root", default=".")

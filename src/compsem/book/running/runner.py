@@ -5,8 +5,8 @@ the executed notebook to ``runs/<name>-<hash of the parameters>/`` and that run'
 tables under the same folder, so the default book is never touched. The book build uses
 ``--book``: outputs go to ``_build/executed/notebooks`` and tables to ``results/``.
 
-Every parameter is checked against the kind of its default (:mod:`compsem.book.params`); a run
-folder holds one run and its manifest (:mod:`compsem.book.runfolder`). The kernel runs over
+Every parameter is checked against the kind of its default (:mod:`compsem.book.running.params`); a run
+folder holds one run and its manifest (:mod:`compsem.book.running.runfolder`). The kernel runs over
 local IPC sockets whose connection file lies in a folder only this user can open (``0700``), so
 no other user of a shared machine can attach to it. (ipykernel itself opens one TCP port, on
 127.0.0.1, for output of forked subprocesses; it accepts only messages carrying a random token.)
@@ -24,10 +24,10 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from ..paths import repo_root
-from .params import check_parameters, find_notebook, parameter_defaults, parameter_types, parameters_of, parse_value
-from .plan import check_models
-from .runfolder import commit_of, prepare_out, run_id, write_manifest
+from compsem.paths import repo_root
+from compsem.book.running.params import check_parameters, find_notebook, parameter_defaults, parameter_types, parameters_of, parse_value
+from compsem.book.running.plan import check_models
+from compsem.book.running.runfolder import commit_of, prepare_out, run_id, write_manifest
 
 __all__ = ["parse_value", "parameters_of", "run_notebook", "private_kernel_manager"]
 
@@ -57,7 +57,7 @@ def run_notebook(notebook: str | Path, parameters: dict[str, Any] | None = None,
     are rejected before anything runs. Outside the book build, ``out`` must be empty, new, or an
     earlier run of this notebook with these parameters; ``force=True`` clears a run folder first
     (what it removes is printed before, and appended to ``removed``; see
-    :mod:`compsem.book.runfolder`). The kernel runs with the notebook's folder as
+    :mod:`compsem.book.running.runfolder`). The kernel runs with the notebook's folder as
     working directory.
     """
     import papermill as pm

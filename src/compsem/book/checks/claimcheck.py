@@ -33,8 +33,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..claims import claim_word_pattern, recorded_as
-from .executed import cells, glued_texts, notebooks, text
+from compsem.claims import claim_word_pattern, recorded_as
+from compsem.book.executed import cells, glued_texts, notebooks, text
 
 #: The check file whose ``NOT_CLAIMS`` hold on every page: phrases that define the studies'
 #: designs wherever they appear ("the three operator tables", "the two inputs").

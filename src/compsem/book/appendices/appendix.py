@@ -11,7 +11,7 @@ Each function returns a table (or a figure) the appendix shows:
 * :func:`data_digests` — the full SHA-256 of every shipped data file;
 * :func:`bench_tables` and :func:`throughput_figure` — the committed ``make bench`` results
   as tables (one per benchmark, readable headers, one format per column) and one figure;
-* :func:`machines` — the benchmark's machine beside this build's (:mod:`compsem.book.machine`),
+* :func:`machines` — the benchmark's machine beside this build's (:mod:`compsem.book.appendices.machine`),
   and :func:`rates_beside` this build's own training rates beside the benchmark's;
 * :func:`backend_table` — torch against ONNX Runtime, side by side in one benchmark run;
 * :func:`claims_table` — every checked claim of the book, with its numbers and outcome, and the
@@ -34,13 +34,13 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import seaborn as sns
 
-from .. import figures
-from ..data import file_sha256
-from .. import labels as _labels
-from ..fmt import number
-from . import machine as _machine
-from .claimlist import check_claims, claims_table, gpu_values
-from .machine import cpu_model
+from compsem import figures
+from compsem.data import file_sha256
+from compsem import labels as _labels
+from compsem.fmt import number
+from compsem.book.appendices import machine as _machine
+from compsem.book.checks.claimlist import check_claims, claims_table, gpu_values
+from compsem.book.appendices.machine import cpu_model
 
 __all__ = ["build_record", "cpu_model", "bf16_support", "run_times", "dependencies", "lock_digest", "data_digests",
            "bench_tables", "throughput_figure", "machines", "rates_beside", "backend_table", "gpu_tables",
@@ -312,7 +312,7 @@ def machines(bench: dict | None) -> pd.DataFrame:
 def rates_beside(bench: dict | None, records: pd.DataFrame | None = None) -> pd.DataFrame:
     """Training examples per second, one row per run: the benchmark's own runs (each study
     benchmark's ``results`` rows that carry ``examples_per_s``) and this build's run records
-    (:func:`compsem.book.machine.run_records`), with the machine each ran on."""
+    (:func:`compsem.book.appendices.machine.run_records`), with the machine each ran on."""
     records = _machine.run_records() if records is None else records
     where_bench = _machine.machine_summary(_machine.bench_machine(bench))
     rows = []

@@ -18,14 +18,14 @@ from typing import Any
 
 import pandas as pd
 
-from ..cache import EmbeddingCache, text_key
-from ..encoders import check_available, installed_panel
-from ..encoders import resolve_models as resolve_specs
-from ..encoders.kinds import FINETUNABLE, ModelKindError, ModelSlot, kind_problems
-from ..errors import CompsemError
-from ..paths import repo_root
-from ..reference import paper_match
-from ..studies import get, of_notebook
+from compsem.cache import EmbeddingCache, text_key
+from compsem.encoders import check_available, installed_panel
+from compsem.encoders import resolve_models as resolve_specs
+from compsem.encoders.kinds import FINETUNABLE, ModelKindError, ModelSlot, kind_problems
+from compsem.errors import CompsemError
+from compsem.paths import repo_root
+from compsem.reference import paper_match
+from compsem.studies import get, of_notebook
 
 __all__ = ["notebook_parameters", "study_of", "planned_texts", "plan", "cached_counts", "throughputs",
            "REFERENCE_MODEL", "CROSS_STUDY_SLOT", "model_slot", "check_models", "train_rate", "training_rows"]

@@ -8,7 +8,7 @@ not; each is named on the page:
 
 * the CPU rates ``make bench`` measured on the benchmark's machine (``benchmarks/results.json``,
   whose ``machine`` names the CPU; chapter 98 says whether it is this build's,
-  :func:`compsem.book.machine.machine_values`): ``sbert-mini``'s encoding and the fine-tuning
+  :func:`compsem.book.appendices.machine.machine_values`): ``sbert-mini``'s encoding and the fine-tuning
   runs' examples per second;
 * the GPU rates the GPU check measured for the same model and the same fine-tuning
   configurations (``benchmarks/gpu.json``, ``benchmarks/gpu_check.py``). Their ratios,
@@ -31,21 +31,21 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import work
-from ..paths import repo_root
-from ..faces import PaperRun
-from ..fmt import number
-from ..reference import published_table
-from ..results import Prose
-from ..studies import STUDIES
-from ..work import WorkUnit
-from .plan import REFERENCE_MODEL, throughputs
-from .prefetch import planned_work
+from compsem import work
+from compsem.paths import repo_root
+from compsem.faces import PaperRun
+from compsem.fmt import number
+from compsem.reference import published_table
+from compsem.results import Prose
+from compsem.studies import STUDIES
+from compsem.work import WorkUnit
+from compsem.book.running.plan import REFERENCE_MODEL, throughputs
+from compsem.book.running.prefetch import planned_work
 
 __all__ = ["GPU_REFERENCE", "MEMORY_FACTOR", "paper_runs", "gpu_speedup", "train_speedup", "rate_notes", "size_rule_check",
            "paper_scale_table", "paper_scale_summary", "page_values"]
 
-#: The published model whose weights are :data:`~compsem.book.plan.REFERENCE_MODEL`'s.
+#: The published model whose weights are :data:`~compsem.book.running.plan.REFERENCE_MODEL`'s.
 GPU_REFERENCE = "all-MiniLM-L6-v2"
 #: GPU memory per unit as a multiple of the weights' download size: inference (weights plus
 #: activations) and fine-tuning with Adam (weights, gradients, two moments). Rules of thumb.

@@ -4,7 +4,7 @@ The foundation measures encode throughput per panel model, with a cold cache (ev
 encoded) and a warm one (every text read back), the share of work saved by folding duplicate
 texts, and the cache's own cost (vectors written and read per second, without a model). Each study of the registry may add ``benchmarks/bench_<study>.py`` with ``run(quick) -> dict``
 (importing only ``compsem``); :func:`run_all` collects them under the study's name. The
-machine is recorded with them (:func:`compsem.book.machine.this_machine`: CPU model, its
+machine is recorded with them (:func:`compsem.book.appendices.machine.this_machine`: CPU model, its
 AVX2 / AVX-512 / AVX-512 BF16 / AMX flags, cores, and the load at the start and the end), and
 :func:`encode_backends` measures torch against ONNX Runtime side by side in the same run.
 """
@@ -22,14 +22,14 @@ from pathlib import Path
 
 import numpy as np
 
-from ..cache import EmbeddingCache, embed, last_stats, text_key
-from ..encoders import get_encoder
-from ..encoders.onnx import backends_used
-from ..encoders.onnxbench import compare_backends
-from ..encoders.registry import PANEL
-from ..paths import repo_root
-from ..studies import STUDIES
-from .machine import this_machine
+from compsem.cache import EmbeddingCache, embed, last_stats, text_key
+from compsem.encoders import get_encoder
+from compsem.encoders.onnx import backends_used
+from compsem.encoders.onnxbench import compare_backends
+from compsem.encoders.registry import PANEL
+from compsem.paths import repo_root
+from compsem.studies import STUDIES
+from compsem.book.appendices.machine import this_machine
 
 __all__ = ["encode_throughput", "cache_overhead", "encode_backends", "run_all", "encoder_in", "encode_rate",
            "vector_gap", "study_gpu_checks"]

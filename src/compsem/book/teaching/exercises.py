@@ -14,7 +14,7 @@ Two kinds of source:
 * chapter notebooks: cells tagged ``solution`` are dropped (and outputs cleared); a chapter
   without such a cell has nothing to hide and is not copied.
 
-``python -m compsem.book.exercises --out _build/exercises`` writes them (``make exercises``).
+``python -m compsem.book.teaching.exercises --out _build/exercises`` writes them (``make exercises``).
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ import re
 import sys
 from pathlib import Path
 
-from ..errors import CompsemError
-from ..fmt import plural
-from .executed import NOT_BUILT, glued_number, glued_numbers
+from compsem.errors import CompsemError
+from compsem.fmt import plural
+from compsem.book.executed import NOT_BUILT, glued_number, glued_numbers
 
 __all__ = ["strip_solutions", "exercise_blocks", "chapter_numbers", "book_titles", "glued_numbers", "render_roles",
            "page_notebook", "page_markdown",
@@ -368,7 +368,7 @@ def write_student_copies(root: Path, out: Path, executed: Path | None = None, *,
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m compsem.book.exercises", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m compsem.book.teaching.exercises", description=__doc__.splitlines()[0])
     ap.add_argument("--root", default=".", help="the repository (default: the working directory)")
     ap.add_argument("--out", default="_build/exercises")
     ap.add_argument("--executed", default=None,

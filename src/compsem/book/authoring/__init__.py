@@ -1,0 +1,1 @@
+"""Authoring: the new-study scaffold and the files it writes."""
