@@ -26,7 +26,7 @@ def denser_glove():
     """Exercise 4's answer: glove-50d's relatedness space is denser (a larger sparsity) than
     sbert-mini's, in chapter 42's table."""
     t = load_table("ssm", "ssm_metrics")
-    rel = t[t["space"] == "rel"].set_index("model")["sparsity"]
+    rel = t[t["space"] == "rel"].set_index("scorer")["sparsity"]
     claims.check("expect its sparsity_rel to be larger than sbert-mini's: glove-50d has the denser relatedness space",
                  page=PAGE, holds=rel["glove-50d"] > rel["sbert-mini"],
                  numbers={"glove-50d relatedness sparsity": round(float(rel["glove-50d"]), 3),

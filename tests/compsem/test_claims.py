@@ -167,3 +167,17 @@ def test_a_readers_rerun_is_told_not_stopped(results, monkeypatch):
     with pytest.warns(claims.ClaimWarning, match="describes the book's own run"):
         claims.check_count("up to seven samples", 3, page="10_x")
     assert claims.records()[0]["outcome"] == "fails"
+
+
+def test_the_appendix_lists_every_check_with_its_numbers(results, tmp_path):
+    from compsem.book.appendices import appendix
+
+    claims.check_count("up to seven samples", 7, page="10_x", what="samples")
+    claims.check("it reaches {glue:best} on the test split", page="24_x", holds=True, numbers={"best": 43.6})
+    (tmp_path / "book").mkdir()
+    t = appendix.claims_table(tmp_path, tmp_path / "executed")
+    assert t.to_dict("records") == [
+        {"page": "10_x", "sentence": "up to seven samples", "rule": "the number it states is the data's samples",
+         "numbers": "samples said = 7; samples = 7", "outcome": "holds"},
+        {"page": "24_x", "sentence": "it reaches … on the test split", "rule": "", "numbers": "best = 43.6",
+         "outcome": "holds"}]

@@ -123,3 +123,11 @@ def test_a_glued_markdown_sentence_is_read_by_its_markdown(tmp_path):
     (ex / "11_x.ipynb").write_text(json.dumps(nb))
     counts, problems = claim_check(ex, None, tmp_path / "none", tmp_path / "none")
     assert counts == {"produced": 1, "checked": 0, "unchecked": 0, "marked": 0} and problems == []
+
+
+def test_a_figure_caption_is_prose_and_a_code_block_is_not(tmp_path):
+    md = ("```{glue:figure} fig_x\n:name: fig-x\n\nThe caption says bow beats use.\n```\n\n"
+          "````{exercise} A title\n:label: ex-1\n\nRun this:\n\n```bash\necho 'never faster'\n```\n````\n")
+    (tmp_path / "p.md").write_text(md)
+    texts = [s.text for s in prose_sentences(None, tmp_path)]
+    assert texts == ["The caption says bow beats use.", "Run this:"]

@@ -49,7 +49,7 @@ _ABBREV = re.compile(r"(?:\b(?:Eqs?|Figs?|e\.g|i\.e|al|cf|vs|approx|No|Sec|resp)
 #: Directives whose body is prose a reader reads; any other fenced block is code or maths.
 _PROSE_DIRECTIVES = {"note", "tip", "warning", "important", "admonition", "exercise", "solution", "rubric",
                      "glossary", "dropdown", "figure", "seealso", "hint", "attention", "caution", "margin",
-                     "sidebar", "epigraph", "topic"}
+                     "sidebar", "epigraph", "topic", "glue:figure"}
 
 
 @dataclass
@@ -65,7 +65,7 @@ def _prose_lines(md: str) -> list[str]:
     prose directives kept without their fences and options."""
     out, stack = [], []          # stack of (fence, keep)
     for line in md.split("\n"):
-        m = re.match(r"^\s*(`{3,}|~{3,}|:{3,})\s*(\{([\w-]+)\})?", line)
+        m = re.match(r"^\s*(`{3,}|~{3,}|:{3,})\s*(\{([\w:-]+)\})?", line)
         if m and stack and m.group(1)[0] == stack[-1][0][0] and len(m.group(1)) >= len(stack[-1][0]) \
                 and not m.group(2) and not line.strip()[len(m.group(1)):].strip():
             stack.pop()

@@ -8,6 +8,7 @@ benchmark's check (:func:`bf16_cpu_training`) and a chapter's glued number
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -93,12 +94,13 @@ def gpu_values(gpu: dict | None) -> dict[str, str]:
 
 def claims_table(root: Path, executed: Path) -> pd.DataFrame:
     """Every checked claim of the book: its page, the sentence, the rule, the numbers it was
-    judged on and the outcome. The pages' own check files (``book/checks/``) run first, on the
-    executed chapters in ``executed``, so that their claims are listed beside the hidden cells'."""
+    judged on and the outcome (a glued value the sentence quotes shows as "…"). The pages' own
+    check files (``book/checks/``) run first, on the executed chapters in ``executed``, so that
+    their claims are listed beside the hidden cells'."""
     book = Path(root) / "book"
     pages = [f"book/{p.name}" for p in sorted(book.glob("*.md"))] + [p.stem for p in sorted(Path(executed).glob("*.ipynb"))]
     _, problems = page_checks(book / "checks", pages, Path(executed))
-    rows = [{"page": r["page"], "sentence": r["sentence"], "rule": r.get("rule", ""),
+    rows = [{"page": r["page"], "sentence": re.sub(r"\{glue:[^}]+\}", "…", r["sentence"]), "rule": r.get("rule", ""),
              "numbers": "; ".join(f"{k} = {v}" for k, v in r["numbers"].items()), "outcome": r["outcome"]}
             for r in claims.records()]
     rows += [{"page": p.split(":", 1)[0], "sentence": p, "rule": "", "numbers": "", "outcome": "fails"}
