@@ -166,10 +166,11 @@ grade: $(TEACHING_STAMP)
 bench: $(STAMP)
 	HF_HUB_OFFLINE=1 $(BIN)/python -m compsem bench
 
-# Each study's authors' code run beside its own (benchmarks/<study>_authors_check.py): the code's
-# folder comes from the environment (the script says which variable); exits 2 when it is absent.
+# Each study's authors' code run beside its own (a study's authors.py, run as a module): the code's
+# folder comes from the environment (the module says which variable); exits 2 when it is absent.
 authors-check: $(STAMP)
-	@for f in benchmarks/*_authors_check.py; do HF_HUB_OFFLINE=1 $(BIN)/python $$f || exit $$?; done
+	@for s in $(STUDIES); do if [ -f src/compsem/$$s/authors.py ]; then \
+	  HF_HUB_OFFLINE=1 $(BIN)/python -m compsem.$$s.authors || exit $$?; fi; done
 
 models-extra: $(STAMP)
 	$(BIN)/python -m compsem models-extra

@@ -1,10 +1,9 @@
-"""compsem/csts/authors.py and benchmarks/csts_authors_check.py: the authors' code beside the
+"""compsem/csts/authors.py (make authors-check): the authors' code beside the
 ``official`` preset. The fast tests check each piece on small inputs worked out by hand; the
 slow test runs the whole comparison when the authors' code is given (CSTS_AUTHORS_CODE)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 
@@ -15,14 +14,10 @@ import pytest
 from compsem.csts import authors as A
 from compsem.csts.config import PRESETS
 from compsem.errors import DataError
-from tests.helpers import ROOT
 
 
 def _driver():
-    spec = importlib.util.spec_from_file_location("csts_authors_check", ROOT / "benchmarks" / "csts_authors_check.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return A
 
 
 def _fake_code(folder):
