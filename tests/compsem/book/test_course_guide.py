@@ -140,6 +140,12 @@ def test_class_setup_is_described_with_its_variables():
         assert needed in setup, needed
     readme = (ROOT / "README.md").read_text()
     assert "chmod -R a+rX,a-w /srv/class/compsem-cache" in readme       # the same command as the README's
+    # one block of commands: the one environment, the class cache, each student's clone on it
+    blocks = re.findall(r"^```bash\n(.*?)^```", setup, flags=re.M | re.S)
+    assert len(blocks) == 1
+    for needed in ("make venv", "echo 'COMPSEM_CACHE=/srv/class/compsem-cache'", "git clone /srv/class/compsem ~/compsem",
+                   "ln -s /srv/class/compsem/.venv ~/compsem/.venv"):
+        assert needed in blocks[0], needed
 
 
 def test_no_session_calls_fine_tuning_longer_than_a_lab_without_the_records():
