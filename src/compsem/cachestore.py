@@ -92,6 +92,8 @@ class EmbeddingCache:
     ----------
     path : path-like, optional
         The SQLite file; default ``<cache_dir>/embeddings/embeddings.sqlite``.
+    overlay : bool
+        ``False``: a read-only file gets no overlay (``cache verify``/``clear`` judge each file alone).
 
     Raises
     ------

@@ -98,13 +98,15 @@ def _read_text(path: Path) -> tuple[dict[str, int], np.ndarray]:
             if len(parts) - 1 != dim:
                 raise DataError(f"line {lineno}: {len(parts) - 1} numbers, expected {dim}", file=str(path))
             try:
-                vec = np.asarray(parts[1:], dtype=np.float32)
+                with np.errstate(over="ignore"):   # beyond float32 becomes inf: refused just below
+                    vec = np.asarray(parts[1:], dtype=np.float32)
             except ValueError:
                 field = next(k for k, p in enumerate(parts[1:], 2) if not _is_number(p))
                 raise DataError(f"line {lineno}: field {field} is not a number (a word and {dim} numbers expected)",
                                 file=str(path)) from None
             if not np.isfinite(vec).all():
-                raise DataError(f"line {lineno}: a non-finite component (nan or inf)", file=str(path))
+                raise DataError(f"line {lineno}: a non-finite component (nan, inf, or beyond float32's range)",
+                                file=str(path))
             if parts[0] in words:
                 dups.append((parts[0], f"line {lineno}", f"line {line_of[words[parts[0]]]}"))
             else:

@@ -101,8 +101,8 @@ def _write(tmp_path, name, text):
     ("red 1 2\nblue abc 3\n", r"line 2: field 2 is not a number \(a word and 2 numbers expected\)"),
     ("red 1 2\nblue 1\ngreen 1 2\n", r"line 2: 1 numbers, expected 2"),
     ("red 1 2\nlonely\n", r"line 2: a word and its numbers expected, got one field without spaces"),
-    ("red 1 2\nblue nan 3\n", r"line 2: a non-finite component \(nan or inf\)"),
-    ("red 1 inf\n", r"line 1: a non-finite component \(nan or inf\)"),
+    ("red 1 2\nblue nan 3\n", r"line 2: a non-finite component \(nan, inf, or beyond float32.s range\)"),
+    ("red 1 inf\n", r"line 1: a non-finite component \(nan, inf, or beyond float32.s range\)"),
     ("3 2\nred 1 2\nblue 3 4\n", r"line 1: the header announces 3 vectors, the file holds 2"),
     ("", r"no word vectors found"),
 ])
