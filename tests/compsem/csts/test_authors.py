@@ -135,3 +135,18 @@ def test_the_authors_code_agrees_with_the_official_preset(tmp_path):
     rec = d.run_check(code, seeds=(42, 43), python=python, log=lambda *_: None)
     assert len(rec["sides"]["authors"]["spearman_per_seed"]) == 2
     assert rec["comparison"]["agree"], rec["comparison"]
+
+
+def test_chapter_22_states_the_record_against_its_own_bi_mse(monkeypatch, tmp_path):
+    from compsem.csts import study as S
+    from compsem.csts import tables as TB
+    from compsem.csts import views as V
+    from tests.compsem.csts.test_study import _FakeTraining
+
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path))
+    _FakeTraining().install(monkeypatch)
+    res = S.run(["sbert-mini"], configs=["cross/mse", "bi/mse"], data="embedded")
+    summary = TB.summarise(res.runs, by=("model", "config"), splits=res.eval_splits)
+    v = V.finetune_chapter_values(res, summary)
+    bi = float(summary.set_index("config").loc["bi/mse", "test_spearman_mean"])
+    assert f"against {bi:.1f} for the `cpu` preset's bi/mse in this run" in v["auth_ft_text"]
