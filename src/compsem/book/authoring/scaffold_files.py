@@ -53,7 +53,7 @@ The five faces of a study (the contract in CONTRIBUTING.md): :mod:`.data`, :mod:
 """
 from __future__ import annotations
 
-from compsem.book import data, finding, metrics, report, study, tables, tryit
+from . import data, finding, metrics, report, study, tables, tryit
 
 __all__ = ["data", "metrics", "study", "tables", "report", "tryit", "finding"]
 ''',
@@ -63,9 +63,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from compsem.data import read_table  # noqa: F401  (load reads through it)
-from compsem.faces import NotWrittenYet
-from compsem.paths import data_dir  # noqa: F401  (the study's folder: data_dir(STUDY, "items.csv"))
+from ..data import read_table  # noqa: F401  (load reads through it)
+from ..faces import NotWrittenYet
+from ..paths import data_dir  # noqa: F401  (the study's folder: data_dir(STUDY, "items.csv"))
 
 __all__ = ["load"]
 
@@ -86,7 +86,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from compsem.faces import NotWrittenYet
+from ..faces import NotWrittenYet
 
 __all__ = ["score"]
 
@@ -109,15 +109,15 @@ def score(X: np.ndarray, Y: np.ndarray) -> np.ndarray:
 
 from __future__ import annotations
 
-from compsem.cache import embed  # noqa: F401  (run embeds through it)
-from compsem.encoders import check_available
-from compsem.encoders import resolve_models as resolve_specs
-from compsem.encoders.kinds import ModelSlot
-from compsem.faces import NotWrittenYet, PaperRun
-from compsem.paths import data_dir  # noqa: F401  (the files a RunRecord checksums)
-from compsem.record import RunRecord
-from compsem.work import WorkUnit, embed_units
-from compsem.book import data, metrics  # noqa: F401  (run reads and scores through them)
+from ..cache import embed  # noqa: F401  (run embeds through it)
+from ..encoders import check_available
+from ..encoders import resolve_models as resolve_specs
+from ..encoders.kinds import ModelSlot
+from ..faces import NotWrittenYet, PaperRun
+from ..paths import data_dir  # noqa: F401  (the files a RunRecord checksums)
+from ..record import RunRecord
+from ..work import WorkUnit, embed_units
+from . import data, metrics  # noqa: F401  (run reads and scores through them)
 
 __all__ = ["STUDY", "PAPER_RUN", "MODEL_SLOTS", "resolve_models", "planned_texts", "planned_work", "run"]
 
@@ -176,7 +176,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from compsem.record import RunRecord, bootstrap_table
+from ..record import RunRecord, bootstrap_table
 
 __all__ = ["MEASURE", "SCALE", "main_table"]
 
@@ -199,17 +199,17 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from compsem import figures, reference
-from compsem.cache import embed  # noqa: F401  (try_it embeds through it)
-from compsem.faces import NotWrittenYet
-from compsem.fmt import plural
-from compsem.record import RunRecord
-from compsem.results import Headline, PlainText, Prose, bootstrap_headline
-from compsem.sentences import paired_leader
-from compsem.book import metrics, study  # noqa: F401  (try_it scores through metrics)
-from compsem.book.finding import FINDING
-from compsem.book.tables import MEASURE, SCALE
-from compsem.book.tryit import TRY_IT
+from .. import figures, reference
+from ..cache import embed  # noqa: F401  (try_it embeds through it)
+from ..faces import NotWrittenYet
+from ..fmt import plural
+from ..record import RunRecord
+from ..results import Headline, PlainText, Prose, bootstrap_headline
+from ..sentences import paired_leader
+from . import metrics, study  # noqa: F401  (try_it scores through metrics)
+from .finding import FINDING
+from .tables import MEASURE, SCALE
+from .tryit import TRY_IT
 
 __all__ = ["TRY_IT", "FINDING", "HEADLINES", "values", "figure", "paper_table", "headlines", "try_it"]
 
@@ -275,8 +275,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from compsem.faces import TryIt
-from compsem.fmt import number
+from ..faces import TryIt
+from ..fmt import number
 
 __all__ = ["TRY_IT"]
 
@@ -305,7 +305,7 @@ TRY_IT = TryIt(
 
 from __future__ import annotations
 
-from compsem.faces import Finding, leader_paragraph
+from ..faces import Finding, leader_paragraph
 
 __all__ = ["FINDING"]
 
