@@ -18,7 +18,7 @@ PART = max(s.part for s in STUDIES) + 1
 REGISTRY_TESTS = ["tests/compsem/test_contract.py", "tests/compsem/test_studies.py", "tests/compsem/test_reference.py",
                   "tests/compsem/crossstudy/test_synthesis.py", "tests/compsem/crossstudy/test_tryit.py",
                   "tests/compsem/book/test_exercises.py", "tests/compsem/book/test_scaffold.py",
-                  "tests/compsem/book/test_cli.py",
+                  "tests/compsem/book/test_cli.py", "tests/compsem/book/test_courseguide.py",
                   "tests/compsem/book/test_plan.py::test_every_chapter_with_models_declares_its_kind",
                   "tests/compsem/book/test_paperscale.py::test_every_study_of_the_committed_benchmark_gets_finite_hours"]
 
@@ -40,6 +40,10 @@ def test_a_scaffolded_study_fails_the_contract_bare_and_passes_the_registry_test
     lines = fill(repo, NAME)
     out = run([*pytest_, *REGISTRY_TESTS, f"tests/compsem/{NAME}"], repo, env).stdout
     assert " passed" in out and "failed" not in out
+    # the course guide takes the study's session (the scaffold's LESSON) in without an edit
+    guide = run([sys.executable, "-c", "from compsem.book.teaching.courseguide import lessons, page_text; "
+                 "print([s.name for s, _ in lessons()]); print(page_text('book/course_guide.md'))"], repo, env).stdout
+    assert f"'{NAME}'" in guide.splitlines()[0] and f"notebooks/{PART}1_{NAME}_main.ipynb" in guide
     paths = changed(repo)
     assert not [p for p in paths if p not in SHARED and not p.startswith(allowed(NAME, PART))], paths
     assert {p for p in paths if p in SHARED} == SHARED

@@ -21,8 +21,9 @@ from compsem.studies import Study
 
 __all__ = ["files", "toc_part", "registry_line", "bib_entry", "md", "chapter_name", "FILES"]
 
-#: The package's modules: the five faces, its try-it section and its synthesis paragraph.
-FILES = ("__init__", "data", "metrics", "study", "tables", "report", "tryit", "finding")
+#: The package's modules: the five faces, its try-it section, its synthesis paragraph and its
+#: session of the course guide.
+FILES = ("__init__", "data", "metrics", "study", "tables", "report", "tryit", "finding", "lesson")
 
 
 def md(text: str) -> str:
@@ -49,13 +50,13 @@ def _package(s: Study, paper: bool) -> dict[str, str]:
 
 The five faces of a study (the contract in CONTRIBUTING.md): :mod:`.data`, :mod:`.metrics`,
 :mod:`.study`, :mod:`.tables`, :mod:`.report`; :mod:`.tryit` is its section of the try-it page,
-:mod:`.finding` its paragraph of the synthesis.
+:mod:`.finding` its paragraph of the synthesis, :mod:`.lesson` its session of the course guide.
 """
 from __future__ import annotations
 
-from . import data, finding, metrics, report, study, tables, tryit
+from . import data, finding, lesson, metrics, report, study, tables, tryit
 
-__all__ = ["data", "metrics", "study", "tables", "report", "tryit", "finding"]
+__all__ = ["data", "metrics", "study", "tables", "report", "tryit", "finding", "lesson"]
 ''',
         "data": f'''"""Part {r}'s data: loaders of data/{n}/ (read through compsem.data.read_table) and their checks."""
 
@@ -208,10 +209,11 @@ from ..results import Headline, PlainText, Prose, bootstrap_headline
 from ..sentences import paired_leader
 from . import metrics, study  # noqa: F401  (try_it scores through metrics)
 from .finding import FINDING
+from .lesson import LESSON
 from .tables import MEASURE, SCALE
 from .tryit import TRY_IT
 
-__all__ = ["TRY_IT", "FINDING", "HEADLINES", "values", "figure", "paper_table", "headlines", "try_it"]
+__all__ = ["TRY_IT", "FINDING", "LESSON", "HEADLINES", "values", "figure", "paper_table", "headlines", "try_it"]
 
 #: The study's criteria in the cross-study synthesis (one per headline number; ``reference`` is the
 #: chance or no-effect value, ``higher`` whether a higher value is better).
@@ -317,6 +319,26 @@ FINDING = Finding(
     question="an encoder does what this Part measures",
     method="Part {r}'s headline is the mean score over the shipped items.",
     sentences=leader_paragraph({key!r}, "mean score"),
+)
+''',
+        "lesson": f'''"""Part {r}'s session of the course guide: ``report.LESSON`` (:class:`compsem.faces.Lesson`)."""
+
+from __future__ import annotations
+
+from ..faces import LabStep, Lesson
+
+__all__ = ["LESSON"]
+
+#: The lab reruns the chapter with two models; the guide writes its run and prefetch lines from
+#: the LabStep. ``expected`` glues from the chapter (see Part IV's ``lesson.py`` for a fuller one).
+LESSON = Lesson(
+    title={{title_lower!r}},
+    chapters="{{doc}}`../notebooks/{chapter}`.",
+    worked="the chapter's worked example (one item followed by hand).",
+    by_hand=(), discussion=(),
+    lab=(LabStep("the chapter with two encoders", {chapter + '.ipynb'!r}, {{"models": ["sbert-mini", "bow"]}}),),
+    expected="the table scores {{glue:text}}`../notebooks/{chapter}.ipynb::n_items` for each model.",
+    goals=(),
 )
 ''',
     }

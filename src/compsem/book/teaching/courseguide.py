@@ -90,8 +90,10 @@ def session(k: int, study: Study, lesson: Lesson, closing: LabStep | None = None
     lines = [f"### Session {k}: {lesson.title} (Part {study.roman})", "",
              f"* **Chapters**: {lesson.chapters}" + (f" {lesson.note}" if lesson.note else ""),
              f"* **Worked example**: {lesson.worked}",
-             f"* **Exercises**: {_refs(lesson.by_hand)} by hand"
-             + (f"; {_refs(lesson.discussion)} for discussion." if lesson.discussion else "."),
+             *([f"* **Exercises**: " + "; ".join(
+                 ([f"{_refs(lesson.by_hand)} by hand"] if lesson.by_hand else [])
+                 + ([f"{_refs(lesson.discussion)} for discussion"] if lesson.discussion else [])) + "."]
+               if lesson.by_hand or lesson.discussion else []),   # a new study may have no exercises page yet
              f"* **Prefetch** (before the session, one line per chapter the lab runs with a command):\n{prefetch}",
              f"* **Lab**: {labs}.",
              f"* **Expected**: {lesson.expected}"]
