@@ -18,6 +18,7 @@ from .. import claims
 from .. import measures as M
 from ..fmt import p_value
 from ..labels import labelled as _labelled
+from ..record import bootstrap_table
 from ..encoders import validate_texts
 from ..results import Headline, PlainText, Prose, bootstrap_headline, glue_all, headline_row
 from ..reference import paper_match
@@ -226,12 +227,13 @@ def _phrases_values(v: PhrasesView) -> dict:
 
 def _single_values(v: SingleView) -> dict:
     r, ref, dec, tests = v.run, v.run.ref_model, v.dec, v.tests
-    overall = {m: float(np.nanmean(res.single_an)) for m, res in r.main.items()}
     # "lowest" only as far as the phrase-bootstrap intervals allow; a model that passes every phrase (a
     # zero-width interval at 1) is the test's usual outcome, not a degenerate row: it stays in the ranking
-    boot = [bootstrap(res.single_an, n_boot=v.params.get("n_boot", 1000), seed=v.params.get("seed", 0), warn=False)
-            if v.params.get("n_boot", 1000) else None for res in r.main.values()]
-    lows, highs = [b.low if b else np.nan for b in boot], [b.high if b else np.nan for b in boot]
+    n_boot = v.params.get("n_boot", 1000)
+    table = bootstrap_table({m: res.single_an for m, res in r.main.items()}, n_boot=n_boot or 1,
+                            seed=v.params.get("seed", 0))
+    overall = dict(zip(table.model, table.value.astype(float)))
+    lows, highs = (list(table.low), list(table.high)) if n_boot else ([np.nan] * len(table), [np.nan] * len(table))
     out = {"an_low_sentence": Prose(leader_sentence(list(overall.values()), lows, highs, list(overall), higher=False,
                                                     what="share of AN phrases between their words", digits=3,
                                                     exclude_degenerate=True)),

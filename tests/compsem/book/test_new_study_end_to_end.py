@@ -41,6 +41,7 @@ def test_a_new_study_is_its_package_plus_one_line(tmp_path):
     scaffold(repo, NAME, PART, env)
     lines = fill(repo, NAME)
     print(f"lines the newcomer wrote: {lines}")
+    assert lines["faces"] + lines["tests"] < 100, lines
 
     contract = run([*py, "pytest", "-v", "-p", "no:cacheprovider", "-m", "not slow", "tests/compsem/test_contract.py",
                     "tests/compsem/test_studies.py", f"tests/compsem/{NAME}"], repo, env).stdout
