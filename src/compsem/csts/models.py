@@ -150,7 +150,7 @@ class CSTSModel(nn.Module):
         self.encoding, self.tri_op, self.max_length, self.input_mode = encoding, tri_op, max_length, input_mode
         self.cross_head = cross_head
         self.packed = bool(packed)
-        self.dropout_draw = "one"   # how the packed layers draw dropout masks (packed.DRAWS)
+        self.dropout_draw = "torch"   # how the packed layers draw dropout masks (packed.DRAWS)
         d = backbone.config.hidden_size
         cfg = backbone.config
         p_hidden = float(getattr(cfg, "hidden_dropout_prob", 0.1) if dropout is None else dropout)

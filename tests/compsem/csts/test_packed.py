@@ -98,6 +98,7 @@ def test_one_draw_attention_is_sdpa_without_dropout_when_all_is_kept():
 
 def test_one_draw_dropout_in_training_is_seeded_unbiased_and_trains(word_bert):
     m = _model(word_bert, "bi", True, cache=True).train()
+    m.dropout_draw = "one"
     p = m.backbone.config.hidden_dropout_prob
     assert p > 0
     torch.manual_seed(1)
