@@ -1,23 +1,14 @@
 """Checks of chapter 31's sentence on what each rule moves (run by ``make check-book`` and the
 appendix, on results/montague/decomposition.csv); the rest is the paper's design."""
 
-import importlib.util
-from pathlib import Path
-
 from compsem import claims
+from compsem.book.checks.claimcheck import sibling
 
 PAGE = "31_montague_single"
 
 
-def _rules():
-    spec = importlib.util.spec_from_file_location("_montague_rules", Path(__file__).with_name("montague_rules.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def check(executed=None):
-    r = _rules()
+    r = sibling(__file__, "montague_rules")
     mv = r.moved()
     tables = sorted({t for _, t in mv})
     holds = (r.moves(mv[(r.TEST_I, 6)]) and r.moves(mv[(r.STRINGS, 6)])

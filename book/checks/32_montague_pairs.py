@@ -1,27 +1,18 @@
 """Checks of chapter 32's sentences on the strict rule and the paper's cut decimals (run by
 ``make check-book`` and the appendix); the rest is the pair test's design."""
 
-import importlib.util
-from pathlib import Path
-
 import pandas as pd
 
 from compsem import claims
+from compsem.book.checks.claimcheck import sibling
 from compsem.montague.reproduce import truncation_check
 from compsem.results import load_table
 
 PAGE = "32_montague_pairs"
 
 
-def _rules():
-    spec = importlib.util.spec_from_file_location("_montague_rules", Path(__file__).with_name("montague_rules.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def check(executed=None):
-    r = _rules()
+    r = sibling(__file__, "montague_rules")
     mv = r.moved()
     claims.check("the strict < moves nothing, since sbert-mini's distances never tie", page=PAGE,
                  holds=not any(r.moves(v) for (step, _), v in mv.items() if step == r.STRICT),

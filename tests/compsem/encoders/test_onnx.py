@@ -15,16 +15,6 @@ from compsem.paths import cache_dir
 WORDS = ["a", "the", "red", "big", "blue", "car", "dog", "man", "runs", "fast", "plays", "guitar", "is"]
 
 
-@pytest.fixture(scope="module")
-def tiny_st(tiny_bert, tmp_path_factory):
-    from sentence_transformers import SentenceTransformer, models
-
-    body = models.Transformer(str(tiny_bert), max_seq_length=32)
-    folder = tmp_path_factory.mktemp("tiny_st") / "st"
-    SentenceTransformer(modules=[body, models.Pooling(16, "mean"), models.Normalize()], device="cpu").save(str(folder))
-    return folder
-
-
 def _texts(n, seed=0):
     rng = np.random.default_rng(seed)
     return [" ".join(rng.choice(WORDS, size=int(rng.integers(1, 12)))) for _ in range(n)]

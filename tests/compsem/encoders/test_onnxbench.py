@@ -2,21 +2,9 @@
 a tiny sentence-transformers model: the counts it reports are the ones asked for, the two
 backends' vectors agree within the tolerance, and the rates follow from the timings."""
 
-import pytest
-
 from compsem.encoders import SentenceTransformerEncoder
 from compsem.encoders.onnx import TOLERANCE
 from compsem.encoders.onnxbench import compare_backends
-
-
-@pytest.fixture(scope="module")
-def tiny_st(tiny_bert, tmp_path_factory):
-    from sentence_transformers import SentenceTransformer, models
-
-    body = models.Transformer(str(tiny_bert), max_seq_length=32)
-    folder = tmp_path_factory.mktemp("tiny_st") / "st"
-    SentenceTransformer(modules=[body, models.Pooling(16, "mean"), models.Normalize()], device="cpu").save(str(folder))
-    return folder
 
 
 def test_compare_backends_reports_what_it_measured(tiny_st):

@@ -23,16 +23,6 @@ except ImportError:  # pragma: no cover - only on the code before the fix
     onnxtrust = None
 
 
-@pytest.fixture(scope="module")
-def tiny_st(tiny_bert, tmp_path_factory):
-    from sentence_transformers import SentenceTransformer, models
-
-    body = models.Transformer(str(tiny_bert), max_seq_length=32)
-    folder = tmp_path_factory.mktemp("tiny_st") / "st"
-    SentenceTransformer(modules=[body, models.Pooling(16, "mean"), models.Normalize()], device="cpu").save(str(folder))
-    return folder
-
-
 @pytest.fixture
 def fresh(monkeypatch, tmp_path):
     """A cache and overlay of this test's own, and a process that has written no export yet."""

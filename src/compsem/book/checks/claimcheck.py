@@ -40,7 +40,7 @@ from compsem.book.executed import cells, glued_texts, notebooks, text
 #: designs wherever they appear ("the three operator tables", "the two inputs").
 COMMON = "common"
 
-__all__ = ["COMMON", "Sentence", "prose_sentences", "page_checks", "classify", "claim_check", "claim_summary"]
+__all__ = ["COMMON", "Sentence", "prose_sentences", "page_checks", "classify", "claim_check", "claim_summary", "sibling"]
 
 _WORDS = claim_word_pattern()
 _GLUE = re.compile(r"\{glue(?::[a-z]+)?\}`([^`]+)`")
@@ -154,6 +154,12 @@ def _load(path: Path):
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def sibling(check_file: str | Path, name: str):
+    """A helper module beside a check file (``book/checks/<name>.py``), loaded by path: the
+    check files are no package."""
+    return _load(Path(check_file).with_name(f"{name}.py"))
 
 
 def page_checks(checks_dir: Path, pages: list[str], executed_dir: Path | None = None
