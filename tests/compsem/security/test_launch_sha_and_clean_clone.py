@@ -84,7 +84,7 @@ def test_credentials_in_the_repository_url_never_reach_a_notebook(chapter, tmp_p
     assert "TKN" not in chapter.read_text() and "x-access-token" not in chapter.read_text()
 
 
-def test_make_launch_cell_with_a_branch_name_is_refused(chapter, capsys):
+def test_make_launch_cell_with_a_branch_name_is_refused(chapter, capsys, monkeypatch):
     """``make launch-cell LAUNCH_COMMIT=main``: the command make would run (read with ``make -n``;
     the repository URL is not in it, so a token in origin's URL is never echoed) is refused."""
     made = subprocess.run(["make", "-n", "launch-cell", "LAUNCH_COMMIT=main", f"LAUNCH_NOTEBOOKS={chapter}"],
@@ -95,6 +95,8 @@ def test_make_launch_cell_with_a_branch_name_is_refused(chapter, capsys):
     args = shlex.split(line)
     args = args[next(i for i, a in enumerate(args) if a.endswith(("launch.py", "compsem.book.teaching.launch"))) + 1:]
     before = chapter.read_bytes()
+    # make passes LAUNCH_REPO by the environment; a clone's origin may be a local path, which is refused on its own
+    monkeypatch.setenv("LAUNCH_REPO", "https://example.org/r.git")
     with pytest.raises(SystemExit) as exc:
         launch.main(args)
     assert exc.value.code == 2 and "'main' is not a full 40-hex commit id" in capsys.readouterr().err
