@@ -72,8 +72,13 @@ _CODE_REPR = re.compile(r"\b(?:np|numpy|pd)\.\w+\(|\b(?:array|Timestamp|Decimal)
 
 
 def is_identifier(header: str) -> bool:
-    """Whether a header shows a name of the code (``n_case``, ``test_spearman``) rather than words."""
-    return bool(_IDENTIFIER.search(str(header)))
+    """Whether a header shows a name of the code (``n_case``, ``test_spearman``) rather than words.
+    A model spec or a path the reader gave (``nli:/data/my_model``, ``st:org/all_MiniLM``: a ``:``
+    or ``/`` and no space) is a name the page must show as it is, not a code identifier."""
+    header = str(header)
+    if re.search(r"[:/]", header) and not re.search(r"\s", header):
+        return False
+    return bool(_IDENTIFIER.search(header))
 
 
 def _interval(value) -> bool:

@@ -25,6 +25,11 @@ def test_an_identifier_without_a_label_is_refused_naming_it():
     assert label("zz_unknown_col", {"zz_unknown_col": "unknown (units)"}) == "unknown (units)"
 
 
+def test_a_model_spec_as_a_header_passes_through():
+    out = labelled(pd.DataFrame({"nli:/tmp/run_1/nli": [1.0]}, index=pd.Index(["E"], name="category")))
+    assert list(out.columns) == ["nli:/tmp/run_1/nli"]
+
+
 def test_every_label_of_the_dictionary_reads_as_words():
     assert [k for k, v in labels.LABELS.items() if is_identifier(v)] == []
 
@@ -48,6 +53,8 @@ def test_style_keys_its_formats_by_the_codes_names():
     ("n_case", True), ("test_spearman_mean", True), ("hours_on_16_gpus", True),
     ("samples in the case", False), ("D_rel", False), ("S_curr", False), ("sbert-mini", False),
     ("test Spearman (×100)", False), ("gen:hf:Qwen2.5-7B", False),
+    # a model spec or path a reader gives is shown as it is (chapter 41 with nli:/some/folder_name)
+    ("nli:/tmp/test_chapter_41/nli", False), ("st:org/all_mini_lm", False), ("see my_model: a path", True),
 ])
 def test_an_identifier_is_lower_case_words_joined_by_underscores(text, expected):
     assert is_identifier(text) is expected
