@@ -34,3 +34,16 @@ def test_a_glued_value_the_prose_shows_must_be_defined(tmp_path):
         f"book/part.md: the glued value `hours` of 22_page is nan {end}"]
     assert undefined_glue(executed) == [f"22_page.ipynb: the glued value `hours` is nan {end}",
                                         f"22_page.ipynb: the glued value `gap` is 'None' {end}"]
+
+
+def test_another_pages_key_without_a_format_is_a_problem(tmp_path):
+    # myst-nb splits at the last colon, so `path::n` would look up the key 'path:' (a build warning)
+    executed, book = tmp_path / "executed", tmp_path / "book"
+    executed.mkdir(), book.mkdir()
+    _write(executed / "22_page.ipynb", [{"cell_type": "code", "metadata": {}, "source": "x", "execution_count": 1,
+                                         "outputs": [_glued("n", "1417")]}])
+    (book / "part.md").write_text("On {glue:text}`../notebooks/22_page.ipynb::n` pairs and "
+                                  "{glue:text}`../notebooks/22_page.ipynb::n:,.0f` pairs.\n")
+    assert undefined_glue(executed, book) == [
+        "book/part.md: the glue role `../notebooks/22_page.ipynb::n` names another page's key without a format "
+        "(myst-nb reads 'path:' as the key): add one, e.g. ':.0f'"]

@@ -1,5 +1,6 @@
 """A glued number the prose shows must be defined: ``make check-book`` flags a ``{glue}`` role
-(on its own page, or another page's ``path::key``) whose value is NaN, infinite or None.
+(on its own page, or another page's ``path::key``) whose value is NaN, infinite or None, and a
+``path::key`` role without a format (myst-nb would read ``path:`` as the key).
 
 Such a value reaches the page as the word "nan": a rate that a renamed benchmark field left
 undefined once printed "Part II's fine-tuning runs its nan hours". The fix belongs where the
@@ -41,6 +42,10 @@ def undefined_glue(executed_dir: Path, book_dir: Path | None = None) -> list[str
         pages += [(f"book/{p.name}", None, page_text(p)) for p in sorted(Path(book_dir).glob("*.md"))]
     problems = []
     for label, own, text in pages:
+        # myst-nb splits a role at its last colon: another page's path::key needs a format after it
+        problems += [f"{label}: the glue role `{body}` names another page's key without a format "
+                     "(myst-nb reads 'path:' as the key): add one, e.g. ':.0f'"
+                     for body in _ROLE.findall(text) if "::" in body and ":" not in body.partition("::")[2]]
         for page, key in _refs(text):
             value = values.get(page or own, {}).get(key)
             if value is not None and value.strip().strip("'\"").lower() in UNDEFINED:
