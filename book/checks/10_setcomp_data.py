@@ -2,6 +2,7 @@
 the rest are the paper's construction."""
 
 NOT_CLAIMS = {
+    "two union samples for each of its": "the paper's construction (two union samples per triple); the counts are glued",
     "for the first two": "the definition of a set-operator triple",
     "the five sentences stand in set relations": "the paper's construction",
     "half the combined length of the two sources": "the paper's length budget",

@@ -2,9 +2,6 @@
 profile's design."""
 
 NOT_CLAIMS = {
-    "would measure the training recipe more than the encoder": "why the zero-shot row is used (a design choice)",
-    "reads the three metamorphic tests": "the profile's design",
-    "the only one a symmetric cosine defines": "a consequence of the definitions",
     "calls a model \"highest\" (or \"lowest\", where lower is better)": "the ranking rule's definition",
     "Two readings of the profile": "the page's plan",
     "between the worst (dark) and best (yellow) model in that column (best: highest, or lowest where the headline "

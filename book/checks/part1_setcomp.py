@@ -30,6 +30,5 @@ NOT_CLAIMS = {
     "three samples per passing pair": "the filter rule's definition",
     "eight open LLMs": "the paper's panel (data/reference/paper_models/setcomp.csv)",
     "NED reported, never defined": "what the paper does (its text has no definition)",
-    "it reproduces the paper's pairs": "the measured comparison is chapter 12's (its table, glued there)",
     "three consecutive news sentences and two fusions of neighbours": "the paper's construction of the samples",
 }

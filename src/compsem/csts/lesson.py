@@ -15,8 +15,9 @@ LESSON = Lesson(
               "{doc}`../notebooks/22_csts_finetune` read in class."),
     note=(f"In this build the fine-tuning chapter trained {{glue:text}}`{_FT}::ft_n_runs:.0f` configurations in "
           f"{{glue:text}}`{_FT}::ft_train_minutes:.1f` minutes in all, and the whole chapter ran "
-          "{glue:text}`../notebooks/99_reproducibility.ipynb::runtime_min_22_csts_finetune:.1f` min: too long "
-          "for every pair to rerun in a 25-minute lab, but the right size for homework ({ref}`ex-csts-5`)."),
+          "{glue:text}`../notebooks/99_reproducibility.ipynb::runtime_min_22_csts_finetune:.1f` min. On a machine like "
+          "the book's that fits in a 25-minute lab; on a slower laptop it may not, so the chapter's own exercise "
+          "({ref}`ex-csts-5`) is homework."),
     worked=("{ref}`sec-csts-worked` (conditional cosines, pair accuracy, the MSE on scaled labels and the "
             "quadruplet loss for one pair)."),
     by_hand=("ex-csts-1", "ex-csts-2"),

@@ -29,6 +29,7 @@ LABELS = {
     "label_low": "C-Low label (1–5)", "sentence1": "sentence 1", "sentence2": "sentence 2",
     "csts_spearman": "C-STS Spearman (×100)", "csts_pearson": "C-STS Pearson (×100)",
     "stsb_spearman": "STS-B Spearman (×100)", "stsb_pearson": "STS-B Pearson (×100)",
+    "sentences_only": "sentences only", "condition_only": "condition only",
     "lr": "learning rate", "transform": "transform", "objective": "objective", "tri_op": "tri-encoder op. (tri only)",
     "spearman": "Spearman (×100)", "pearson": "Pearson (×100)", "encoding": "encoder", "input_mode": "input",
     "invalid_rate": "invalid answers (share)", "out_of_range_rate": "answers out of range (share)",

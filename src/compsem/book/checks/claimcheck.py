@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compsem.claims import claim_word_pattern, recorded_as
+from compsem.book.teaching.courseguide import page_text
 from compsem.book.executed import cells, glued_texts, notebooks, text
 
 #: The check file whose ``NOT_CLAIMS`` hold on every page: phrases that define the studies'
@@ -139,7 +140,7 @@ def prose_sentences(executed_dir: Path | None, book_dir: Path | None) -> list[Se
                 glued = resolve(md, nb.stem)
                 out += [Sentence(nb.stem, i, s, glued) for s in _sentences_of(md)]
     for p in sorted(Path(book_dir).glob("*.md")) if book_dir and Path(book_dir).is_dir() else []:
-        md = p.read_text(encoding="utf-8")
+        md = page_text(p)   # the course guide with its generated sessions, as the book shows it
         glued = resolve(md, None)
         out += [Sentence(f"book/{p.name}", None, s, glued) for s in _sentences_of(md)]
     return out

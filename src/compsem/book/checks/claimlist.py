@@ -16,6 +16,7 @@ import pandas as pd
 from compsem import claims
 from compsem.encoders import get_encoder
 from compsem.errors import CompsemError
+from compsem.labels import cell
 from compsem.book.checks.claimcheck import page_checks
 from compsem.book.executed import glued_values
 
@@ -101,7 +102,7 @@ def claims_table(root: Path, executed: Path) -> pd.DataFrame:
     pages = [f"book/{p.name}" for p in sorted(book.glob("*.md"))] + [p.stem for p in sorted(Path(executed).glob("*.ipynb"))]
     _, problems = page_checks(book / "checks", pages, Path(executed))
     rows = [{"page": r["page"], "sentence": re.sub(r"\{glue:[^}]+\}", "…", r["sentence"]), "rule": r.get("rule", ""),
-             "numbers": "; ".join(f"{k} = {v}" for k, v in r["numbers"].items()), "outcome": r["outcome"]}
+             "numbers": "; ".join(f"{k} = {cell(v)}" for k, v in r["numbers"].items()), "outcome": r["outcome"]}
             for r in claims.records()]
     rows += [{"page": p.split(":", 1)[0], "sentence": p, "rule": "", "numbers": "", "outcome": "fails"}
              for p in problems]
