@@ -1,8 +1,9 @@
 """Chapter 0 (toolkit): its counts are the chapter's design and the maths it teaches."""
 
 NOT_CLAIMS = {
-    "It drops English stop words, and negations such as": "the encoder's stop list (tests/compsem/encoders/test_lexical.py checks each named word against scikit-learn's list)",
-    "cosine, the dot product and L2 order pairs alike": "a property of the definitions for vectors of unit length",
+    "negations such as not, no, never, nobody": "the encoder's stop list (tests/compsem/encoders/test_lexical.py checks each named word against scikit-learn's list)",
+    "often get the same vector": "what dropping those words implies for any sentence and its negation, not a measured share",
+    "two pairs at the same cosine can lie at different L1 distances": "a property of the definitions (L1 is not a function of the cosine)",
     "introduces the three tools": "the chapter's plan",
     "on three sentences you can change": "the chapter's parameters",
     "the plane of two sentences": "a definition",

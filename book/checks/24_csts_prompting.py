@@ -19,7 +19,7 @@ def check(executed=None):
                  numbers={"best prompted model": best["model"], "its Spearman": float(best["spearman"]),
                           "best fine-tuned encoder in Table 4": float(tuned)},
                  rule="the highest prompted row of data/reference/csts_table4_prompting.csv is GPT-4's, below the "
-                      f"fine-tuned encoder's by less than {CLOSE:g} points ('close')")
+                      f"fine-tuned encoder's by less than {CLOSE:g} points, which is what 'close' means here")
 
 
 NOT_CLAIMS = {

@@ -2,9 +2,9 @@
 
 NOT_CLAIMS = {
     "C6 for the union of two sentences": "a definition (Part I's criteria)",
-    "50 % for a choice between two": "a definition of chance level",
+    "for a choice between two conditions": "a definition of chance level",
     "They differ in three rules": "a definition of the two readings (what each rule is)",
-    "Switched one at a time for": "the amounts are glued from chapter 31's decomposition; the count words name the rules",
+    "which can only matter where two distances tie": "what the strict rule does (a definition); the amounts are glued from chapter 31",
     "the two conditions attached": "a definition (C-STS)",
     "Similarity of two sentences": "a definition (C-STS)",
     "Condition prior Part II's baseline that never reads the two sentences": "a definition (the prior reads no sentence by construction)",
