@@ -3,6 +3,8 @@
 NOT_CLAIMS = {
     "C6 for the union of two sentences": "a definition (Part I's criteria)",
     "for a choice between two conditions": "a definition of chance level",
+    "when no two distances tie": "a definition of chance level (the tie rule)",
+    "whose two distances tie": "a definition of the tie rate",
     "They differ in three rules": "a definition of the two readings (what each rule is)",
     "which can only matter where two distances tie": "what the strict rule does (a definition); the amounts are glued from chapter 31",
     "the two conditions attached": "a definition (C-STS)",
