@@ -49,13 +49,12 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from .cachestore import CacheWarning, EmbeddingCache, model_key, overlay_dir, text_key
 from .encoders import Encoder, get_encoder, validate_texts
 from .errors import BrokenCacheError, CacheError, UnsafeFolderError, check_trust_remote_code
 from .settings import setting
-from .progress import wanted
+from .progress import bar as progress_bar, wanted
 
 __all__ = ["EmbeddingCache", "EmbedStats", "embed", "last_stats", "text_key", "model_key", "CacheError",
            "CacheWarning", "overlay_dir"]
@@ -161,7 +160,7 @@ def embed(texts: Sequence[str], model: str | Encoder = "sbert-mini", *, cache: b
     elif todo:
         todo.sort(key=lambda i: -len(unique[i]))  # similar lengths batch together, as the encoders do
         show = wanted(show_progress, len(todo))   # TQDM_DISABLE wins (compsem.progress)
-        with tqdm(total=len(todo), desc=f"embed {enc.spec}", unit="text", disable=not show) as bar:
+        with progress_bar(total=len(todo), show=show, desc=f"embed {enc.spec}", unit="text") as bar:
             for s in range(0, len(todo), chunk_size):
                 part = todo[s:s + chunk_size]
                 new = enc.encode([unique[i] for i in part], batch_size=batch_size, show_progress=False)

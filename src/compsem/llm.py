@@ -34,12 +34,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, Union
 
-from tqdm import tqdm
 
 from .device import resolve_device, torch_dtype
 from .encoders.base import looks_like_hub_failure, quiet_transformers
 from .errors import HubUnavailableError, UnknownModelError, check_trust_remote_code
-from .progress import wanted
+from .progress import bar
 from .webapi import RateLimiter, post_json
 from .webapi import base_url as checked_base_url
 
@@ -154,7 +153,7 @@ class HFGenerator:
         texts = [self.render(p) for p in prompts]
         out: list[str] = []
         starts = range(0, len(texts), self.batch_size)
-        for i in tqdm(starts, desc=self.name.split("|")[0], disable=not wanted(self.show_progress)):
+        for i in bar(starts, show=self.show_progress, desc=self.name.split("|")[0]):
             batch = self.tokenizer(texts[i:i + self.batch_size], return_tensors="pt", padding=True).to(self.device)
             kw: dict[str, Any] = {"max_new_tokens": self.max_new_tokens, "do_sample": self.do_sample,
                                   "pad_token_id": self.tokenizer.pad_token_id}

@@ -32,6 +32,7 @@ from compsem.encoders.kinds import ModelSlot
 from compsem.faces import PaperRun
 from compsem.work import WorkUnit, embed_units
 
+from ..progress import bar
 from . import metrics
 from .config import TrainConfig, configs_from, scaling_sizes  # noqa: F401 (re-exported)
 from .data import load_csts, pair_index
@@ -193,11 +194,9 @@ def sweep(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFram
     """:func:`train_and_evaluate` for every config × seed (progress bar); one row per run. The
     runs' predictions per evaluation split (``<split>_predictions``, a list per row, aligned with
     the split's rows) are kept only with ``predictions``."""
-    from tqdm.auto import tqdm
-
     todo = [(c, s) for c in configs for s in seeds]
     rows = [train_and_evaluate(encoder, train_df, eval_sets, c, seed=s, trust_remote_code=trust_remote_code,
-                               reuse=reuse, extra_evals=extra_evals) for c, s in tqdm(todo, desc="runs")]
+                               reuse=reuse, extra_evals=extra_evals) for c, s in bar(todo, desc="runs")]
     out = pd.DataFrame(rows)
     return out if predictions else out.drop(columns=[c for c in out.columns if c.endswith("_predictions")])
 

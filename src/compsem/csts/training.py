@@ -32,7 +32,7 @@ import torch
 
 from compsem import device as D
 
-from ..progress import wanted
+from ..progress import bar as progress_bar
 from .config import OBJECTIVES, PRESETS, TABLE8_MODELS, LabelScaler, TrainConfig, table8_choice
 from .data import pair_index
 from .frozen import FrozenStore, store_folder
@@ -195,7 +195,6 @@ def fit(model, train_df: pd.DataFrame, cfg: TrainConfig, *, seed: int, progress:
     Returns ``losses`` (per step), ``epoch_loss`` (mean per epoch), ``scaler``, ``n_steps``,
     ``seconds``, ``n_train_rows`` and ``n_quad_pairs`` (pairs that entered the quadruplet term).
     """
-    from tqdm.auto import tqdm
     from transformers import get_linear_schedule_with_warmup
 
     seed_everything(seed)
@@ -237,7 +236,7 @@ def fit(model, train_df: pd.DataFrame, cfg: TrainConfig, *, seed: int, progress:
         opt.zero_grad(set_to_none=True)
 
     opt.zero_grad(set_to_none=True)
-    with tqdm(total=n_micro, desc=f"train {cfg.label}", leave=False, mininterval=2) as bar:
+    with progress_bar(total=n_micro, desc=f"train {cfg.label}", leave=False, mininterval=2) as bar:
         for epoch_plan in plan:
             ep = []
             for j, (idx, n_pairs, qmask) in enumerate(epoch_plan):
@@ -276,7 +275,6 @@ def predict(model, df: pd.DataFrame, *, batch_size: int = 64, progress: bool = F
     a pair in the cross-encoder's ablations) are scored once; rows are scored in order of text
     length (less padding), results returned in row order.
     """
-    from tqdm.auto import tqdm
 
     model.eval()
     s1, s2, c = df["sentence1"].tolist(), df["sentence2"].tolist(), df["condition"].tolist()
@@ -293,7 +291,7 @@ def predict(model, df: pd.DataFrame, *, batch_size: int = 64, progress: bool = F
     amp = None if precision is None else D.autocast_dtype(str(dev), precision)
     with torch.autocast(device_type=dev.type, dtype=amp or torch.float32, enabled=amp is not None):
         model.fill_frozen_cache(s1, s2, c)
-    for i in tqdm(range(0, n, batch_size), desc="predict", leave=False, disable=not wanted(progress), mininterval=2):
+    for i in progress_bar(range(0, n, batch_size), show=progress, desc="predict", leave=False, mininterval=2):
         idx = order[i:i + batch_size]
         with torch.autocast(device_type=dev.type, dtype=amp or torch.float32, enabled=amp is not None):
             pred = model([s1[j] for j in idx], [s2[j] for j in idx], [c[j] for j in idx])

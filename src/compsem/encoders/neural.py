@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from tqdm import tqdm
 
 from ..device import gpu_count, resolve_device, torch_dtype
 from ..errors import HubUnavailableError, WebAPIError, check_trust_remote_code
 from ..fmt import plural
+from ..progress import bar
 from ..settings import setting
 from ..webapi import OPENAI_DEFAULT_URL, RateLimiter, post_json
 from ..webapi import base_url as checked_base_url
@@ -247,7 +247,7 @@ class HFMeanPoolingEncoder(Encoder):
         order = np.argsort([-len(t) for t in texts], kind="stable")
         batches = [[texts[i] for i in order[s:s + batch_size]] for s in range(0, len(texts), batch_size)]
         if len(self.models) == 1:
-            parts = [self._batch(self.models[0], b) for b in tqdm(batches, disable=not show_progress, desc=self.spec)]
+            parts = [self._batch(self.models[0], b) for b in bar(batches, show=show_progress, desc=self.spec)]
         else:  # one thread per GPU replica; torch releases the GIL inside kernels
             with ThreadPoolExecutor(len(self.models)) as pool:
                 parts = list(pool.map(lambda ib: self._batch(self.models[ib[0] % len(self.models)], ib[1]),
@@ -276,7 +276,7 @@ class USEEncoder(Encoder):
         step = max(batch_size, 256)
         chunks = [texts[s:s + step] for s in range(0, len(texts), step)]
         return np.concatenate([np.asarray(self.model.encode(c), dtype=np.float32)
-                               for c in tqdm(chunks, disable=not show_progress, desc="use")])
+                               for c in bar(chunks, show=show_progress, desc="use")])
 
 
 #: Output sizes of OpenAI's embedding models (others are asked once, with a probe text).
@@ -351,5 +351,5 @@ class OpenAIEmbeddingEncoder(Encoder):
     def _encode(self, texts, *, batch_size, show_progress):
         starts = range(0, len(texts), self.request_size)
         parts = [self._request(texts[s:s + self.request_size])
-                 for s in tqdm(starts, disable=not show_progress, desc=self.spec)]
+                 for s in bar(starts, show=show_progress, desc=self.spec)]
         return np.concatenate(parts, axis=0)

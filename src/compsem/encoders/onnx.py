@@ -42,6 +42,7 @@ from ..data import file_sha256
 from ..errors import CacheWarning, CompsemError
 from ..device import machine_key
 from ..paths import cache_dir, overlay_dir
+from ..progress import bar
 from ..settings import setting
 from ..store import BrokenStoreError, can_write, private_folder, read_json, write_atomic, write_json
 from . import onnxtrust
@@ -283,12 +284,11 @@ class OnnxBackend:
         """Embed ``texts`` in ONNX Runtime: sorted by length (as sentence-transformers does),
         tokenised by the model's own tokenizer, batch by batch (:func:`length_batches`: short
         texts in larger batches), in the original order."""
-        from tqdm import tqdm
 
         if self.session is None:
             self._load()
         out = None
-        for idx in tqdm(length_batches(texts, batch_size), disable=not show_progress, desc=f"{self.spec} (onnx)"):
+        for idx in bar(length_batches(texts, batch_size), show=show_progress, desc=f"{self.spec} (onnx)"):
             feats = self._features([texts[i] for i in idx])
             got = self.session.run(None, {k: feats[k].numpy().astype(np.int64) for k in self.inputs})[0]
             if out is None:

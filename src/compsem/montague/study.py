@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from .. import paths
 from ..cache import embed
@@ -27,6 +26,7 @@ from ..encoders import resolve_models as _resolve_specs
 from ..reference import paper_row
 from ..work import embed_units
 from ..fmt import noun
+from ..progress import bar
 # the three tests on one model's embeddings (re-exported: the study's face)
 from .consistency import Embedded, MontagueResult, reading_label, run_tests
 from .data import PHRASE_SETS, PhraseSet, Vocabulary, build_phrases, check_strings, load_vocabulary
@@ -148,7 +148,7 @@ def run_readings(models: Sequence[str], *, readings: Iterable[str | Rules] = REA
     phrases = build_phrases(vocab, strings=check_strings(strings))
     readings = [readings] if isinstance(readings, (str, Rules)) else list(readings)
     out: dict[str, dict[str, MontagueResult]] = {reading_label(r): {} for r in readings}
-    for m in (tqdm(models, desc="models") if progress else models):
+    for m in bar(models, show=progress, desc="models"):
         emb = embed_phrases(phrases, m, sets=sets, embed_fn=embed_fn, trust_remote_code=trust_remote_code)
         for r in readings:
             res = run_tests(emb, vocab, phrases, reading=r, distance=distance)

@@ -14,10 +14,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from tqdm import tqdm
 
 from ..encoders import validate_texts
-from ..progress import wanted
+from ..progress import bar
 from .data import unique_texts
 
 __all__ = ["OPTIONS", "choice_prompt", "parse_choice", "LLMChoice"]
@@ -75,8 +74,8 @@ class LLMChoice:
         I, J = np.divmod(np.arange(n * n), n)
         prompts = [choice_prompt(uniq[i], uniq[j]) for i, j in zip(I, J)]
         answers: list[str] = []
-        for s in tqdm(range(0, len(prompts), self.batch_size), desc=f"LLM pairs ({self.model_name})",
-                      disable=not wanted(progress)):
+        for s in bar(range(0, len(prompts), self.batch_size), show=progress,
+                     desc=f"LLM pairs ({self.model_name})"):
             batch = prompts[s:s + self.batch_size]
             got = list(self.generator(batch))
             if len(got) != len(batch):

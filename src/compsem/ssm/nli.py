@@ -21,13 +21,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from tqdm import tqdm
 
 from ..device import resolve_device, torch_dtype
 from ..encoders import split_options, validate_texts, weights_digest
 from ..encoders.base import looks_like_hub_failure, quiet_transformers
 from ..errors import DataError, HubUnavailableError, UnknownModelError, check_trust_remote_code
-from ..progress import wanted
+from ..progress import bar as progress_bar
 from .data import unique_texts
 
 __all__ = ["MissingEntailmentLabel", "entailment_index", "NLICrossEncoder", "load_nli", "parse_nli_spec",
@@ -205,7 +204,7 @@ class NLICrossEncoder:
             raise ValueError("premises and hypotheses differ in length")
         order = np.argsort([-(len(a) + len(b)) for a, b in zip(premises, hypotheses)], kind="stable")
         out = np.empty((len(order), int(self.model.config.num_labels)))
-        bar = tqdm(total=len(order), desc=f"NLI pairs ({self.model_name})", unit="pair", disable=not wanted(progress))
+        bar = progress_bar(total=len(order), show=progress, desc=f"NLI pairs ({self.model_name})", unit="pair")
         with torch.inference_mode():
             for s in range(0, len(order), self.batch_size):
                 idx = order[s:s + self.batch_size]
@@ -231,8 +230,8 @@ class NLICrossEncoder:
         if not 0 <= r0 <= r1 <= n or r0 % rows or (r1 % rows and r1 != n):
             raise ValueError(f"rows {r0}:{r1} of {n} are not whole groups of {rows} rows")
         out = np.empty((r1 - r0, n, int(self.model.config.num_labels)))
-        bar = tqdm(total=(r1 - r0) * n, desc=f"NLI pairs ({self.model_name})", unit="pair",
-                   disable=not wanted(progress))
+        bar = progress_bar(total=(r1 - r0) * n, show=progress, desc=f"NLI pairs ({self.model_name})",
+                               unit="pair")
         for g0 in range(r0, r1, rows):
             g1 = min(r1, g0 + rows)
             I, J = np.divmod(np.arange((g1 - g0) * n), n)

@@ -75,11 +75,14 @@ def test_a_book_run_turns_progress_bars_off_in_the_kernel_and_restores_the_envir
 
     def fake_execute(src, dst, **kw):
         seen["TQDM_DISABLE"] = os.environ.get("TQDM_DISABLE")
+        seen["HF"] = os.environ.get("HF_HUB_DISABLE_PROGRESS_BARS")
         Path(dst).write_text("{}")
 
     monkeypatch.delenv("TQDM_DISABLE", raising=False)
+    monkeypatch.delenv("HF_HUB_DISABLE_PROGRESS_BARS", raising=False)
     monkeypatch.setattr(papermill, "execute_notebook", fake_execute)
     run_notebook(ROOT / "notebooks" / "00_toolkit.ipynb", out=tmp_path / "book", book=True)
     assert seen["TQDM_DISABLE"] == "1" and "TQDM_DISABLE" not in os.environ
+    assert seen["HF"] == "1" and "HF_HUB_DISABLE_PROGRESS_BARS" not in os.environ
     run_notebook(ROOT / "notebooks" / "00_toolkit.ipynb", out=tmp_path / "rerun", book=False)
-    assert seen["TQDM_DISABLE"] is None          # an interactive rerun keeps its bars
+    assert seen["TQDM_DISABLE"] is None and seen["HF"] is None   # an interactive rerun keeps its bars

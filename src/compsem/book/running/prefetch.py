@@ -31,11 +31,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tqdm.auto import tqdm
 
 from compsem import studies, work
 from compsem.fmt import noun
 from compsem.paths import repo_root
+from compsem.progress import bar as progress_bar
 from compsem.reference import paper_match
 from compsem.work import WorkUnit
 from compsem.book.running.plan import REFERENCE_MODEL, check_models, notebook_parameters, throughputs, train_rate
@@ -337,7 +337,7 @@ def run_units(units: Sequence[WorkUnit], *, engine: str = "local", address: str 
     todo = [u for u in units if not done(u)]
     out.stored_before = len(units) - len(todo)
     postfix = {} if out.estimate_s is None else {"plan": _duration(work.total_cost(todo) or 0.0)}
-    bar = tqdm(total=len(todo), desc=f"prefetch ({engine})", unit="unit", disable=not progress, postfix=postfix)
+    bar = progress_bar(total=len(todo), show=progress, desc=f"prefetch ({engine})", unit="unit", postfix=postfix)
 
     def on_result(unit, result):
         commit(unit, result)

@@ -87,8 +87,10 @@ def run_notebook(notebook: str | Path, parameters: dict[str, Any] | None = None,
     if not book:
         env["COMPSEM_RESULTS"] = str(out / "results")
         env["COMPSEM_RUN"] = run
-    else:   # a page of the book never shows progress bars (compsem.progress reads this)
+    else:   # a page of the book never shows progress bars (compsem.progress reads the first;
+        # the hub client's downloads for a reader with internet read the second)
         env["TQDM_DISABLE"] = "1"
+        env["HF_HUB_DISABLE_PROGRESS_BARS"] = "1"
     saved = {k: os.environ.get(k) for k in (*env, "COMPSEM_RUN")}
     os.environ.pop("COMPSEM_RUN", None)
     os.environ.update(env)
