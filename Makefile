@@ -95,9 +95,16 @@ $(call nb,9): $(CROSSSTUDY)
 # The cluster appendix computes the paper-scale work from the benchmark and its prefetch planner.
 _build/executed/notebooks/98_cluster_scale.ipynb: benchmarks/results.json src/compsem/book/running/prefetch.py
 
-# The appendix reports the other chapters' run times and the benchmark numbers.
-_build/executed/notebooks/99_reproducibility.ipynb: $(filter-out %/99_reproducibility.ipynb,$(EXECUTED)) benchmarks/results.json \
-	$(wildcard benchmarks/gpu.json)
+# The course guide's lab-sized reruns (a lesson's LabStep with timed=True), each run as the guide
+# prints it from empty caches and timed (compsem.book.teaching.labtime); the appendix glues the times.
+LABS := _build/executed/labs/labs.json
+$(LABS): $(FOUNDATION) $(CROSSSTUDY) $(NOTEBOOKS) $(wildcard src/compsem/book/teaching/*.py src/compsem/book/running/*.py) | $(STAMP)
+	@mkdir -p $(@D)
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TQDM_DISABLE=1 $(BIN)/python -m compsem.book.teaching.labtime --out $(@D)
+
+# The appendix reports the other chapters' run times, the timed labs and the benchmark numbers.
+_build/executed/notebooks/99_reproducibility.ipynb: $(filter-out %/99_reproducibility.ipynb,$(EXECUTED)) $(LABS) \
+	benchmarks/results.json $(wildcard benchmarks/gpu.json)
 
 book: $(EXECUTED) $(BOOKSRC) | $(STAMP)
 	$(BIN)/python -m compsem stage --executed _build/executed/notebooks --out _build/site-src

@@ -106,11 +106,15 @@ class LabStep:
         no command and no prefetch line (for a chapter whose texts are the students' own, such
         as the toolkit's; ``tests/compsem/book/test_courseguide.py`` checks that the planner
         has nothing to prefetch for it).
+    timed : a run sized for a lab (a chapter too long for one, rerun on fewer items): the book
+        build runs it as printed, from cold caches, and the guide states that run's time
+        (:mod:`compsem.book.teaching.labtime`) instead of the chapter's.
     """
 
     what: str
     notebook: str
     params: Mapping[str, Any] | None = None
+    timed: bool = False
 
 
 @dataclass(frozen=True)
