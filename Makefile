@@ -106,9 +106,11 @@ $(LABS): $(FOUNDATION) $(CROSSSTUDY) $(NOTEBOOKS) $(wildcard src/compsem/book/te
 _build/executed/notebooks/99_reproducibility.ipynb: $(filter-out %/99_reproducibility.ipynb,$(EXECUTED)) $(LABS) \
 	benchmarks/results.json $(wildcard benchmarks/gpu.json)
 
+# jupyter-book --all: a page that glues another chapter's number (the course guide, the synthesis)
+# is rebuilt even when only that chapter changed; an incremental Sphinx build keeps the old number.
 book: $(EXECUTED) $(BOOKSRC) | $(STAMP)
 	$(BIN)/python -m compsem stage --executed _build/executed/notebooks --out _build/site-src
-	$(BIN)/jupyter-book build _build/site-src --path-output . --warningiserror --keep-going
+	$(BIN)/jupyter-book build _build/site-src --path-output . --warningiserror --keep-going --all
 	@echo "The book is at file://$(CURDIR)/_build/html/index.html"
 
 # Opens every built page in headless Chromium (Debian's package; `.ci/run` installs it) and

@@ -22,6 +22,7 @@ def check(executed=None):
 
 
 NOT_CLAIMS = {
+    "train four configurations each": "what the exercise's commands do (their configs lists, on Part II's exercises page)",
     "never into the lecturer's repository": "the hub set-up's design (tests/compsem/book/test_hub.py runs it with three users)",
     "where the two part": "the book's plan",
     "change the three sentences": "the lab's instruction",

@@ -51,7 +51,8 @@ def test_a_timed_run_uses_fresh_private_caches_and_restores_the_environment(tmp_
     assert labtime.records(tmp_path) == rows
     assert labtime.time_values(tmp_path) == {labtime.glue_name(step): 1.5}
     t = labtime.table(tmp_path)
-    assert list(t["command"]) == [cg.command("run", step)] and list(t["minutes"]) == ["1.5"]   # formatted (fmt.number)
+    assert list(t["chapter"]) == ["11_setcomp_overlap.ipynb"] and list(t["minutes"]) == ["1.5"]   # formatted (fmt.number)
+    assert list(t["parameters"]) == ["models bow"]                      # words, not a Python list
 
 
 def test_a_failed_run_restores_the_environment_and_writes_no_record(tmp_path, monkeypatch):

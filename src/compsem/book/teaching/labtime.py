@@ -104,15 +104,16 @@ def time_values(labs_dir: Path) -> dict[str, float]:
 
 
 def table(labs_dir: Path):
-    """The recorded lab runs as a table: the command (as the guide prints it) and its minutes."""
+    """The recorded lab runs as a table: the chapter, its parameters in words (the guide prints
+    the command) and the minutes."""
     import pandas as pd
 
-    from compsem.book.teaching.courseguide import command
     from compsem.fmt import number
+    from compsem.labels import cell
 
-    rows = [{"lab run": r["key"], "command": command("run", LabStep("", r["notebook"], r["parameters"])),
+    rows = [{"lab run": r["key"], "chapter": r["notebook"], "parameters": cell(r["parameters"]),
              "minutes": number(float(r["seconds"]) / 60, 1)} for r in records(labs_dir)]
-    return pd.DataFrame(rows, columns=["lab run", "command", "minutes"])
+    return pd.DataFrame(rows, columns=["lab run", "chapter", "parameters", "minutes"])
 
 
 def main(argv: list[str] | None = None) -> int:
