@@ -229,7 +229,9 @@ def missing_reason(code: str | None, python: str) -> str | None:
         return "CSTS_AUTHORS_CODE is not set (the folder of princeton-nlp/c-sts at 3bacafa, fetched outside this repository)"
     if not (Path(code) / "run_sts.py").is_file():
         return f"CSTS_AUTHORS_CODE={code} has no run_sts.py (not a checkout of princeton-nlp/c-sts)"
-    probe = "import importlib.util as u, sys; sys.exit(','.join(m for m in sys.argv[1:] if u.find_spec(m) is None))"
+    # exit status 0 when every module is there (sys.exit("") would exit 1), else the missing names
+    probe = ("import importlib.util as u, sys; missing = [m for m in sys.argv[1:] if u.find_spec(m) is None]; "
+             "sys.exit(', '.join(missing) if missing else 0)")
     out = subprocess.run([python, "-c", probe, *NEEDS], capture_output=True, text=True)
     if out.returncode:
         return f"{python} lacks {out.stderr.strip() or 'a module'} that the authors' code imports (set CSTS_AUTHORS_PYTHON)"

@@ -124,6 +124,17 @@ def test_the_check_says_why_it_cannot_run(tmp_path):
     assert "no run_sts.py" in d.missing_reason(str(tmp_path), "python")
 
 
+def test_the_module_probe_passes_a_complete_python_and_names_what_is_missing(tmp_path, monkeypatch):
+    import sys
+    d = _driver()
+    (tmp_path / "run_sts.py").write_text("")
+    monkeypatch.setattr(d, "NEEDS", ("json", "csv"))
+    assert d.missing_reason(str(tmp_path), sys.executable) is None          # all there: nothing to say
+    monkeypatch.setattr(d, "NEEDS", ("json", "no_such_module_xyz", "also_missing_abc"))
+    reason = d.missing_reason(str(tmp_path), sys.executable)
+    assert "lacks no_such_module_xyz, also_missing_abc" in reason
+
+
 @pytest.mark.slow
 def test_the_authors_code_agrees_with_the_official_preset(tmp_path):
     """Both sides, two seeds each (minutes per run): the means within twice the pooled seed spread."""
