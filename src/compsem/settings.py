@@ -12,13 +12,36 @@ from __future__ import annotations
 import math
 import os
 import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import SettingError
 
 __all__ = ["SETTINGS", "Setting", "setting", "check_text", "whole_number", "user_path", "MAX_SPEC_CHARS",
-           "MAX_PATH_CHARS", "redact_url", "scrub"]
+           "MAX_PATH_CHARS", "redact_url", "scrub", "environment"]
+
+@contextmanager
+def environment(values: Mapping[str, str | None]) -> Iterator[None]:
+    """Set (a string) or remove (``None``) environment variables for the ``with`` block, and put
+    back what was there before when it ends, also on an error (a kernel started inside inherits
+    them; the caller's process is left as it was)."""
+    saved = {k: os.environ.get(k) for k in values}
+    try:
+        for k, v in values.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
 
 #: The longest model spec accepted (a local path and its options fit easily).
 MAX_SPEC_CHARS = 1024

@@ -60,3 +60,18 @@ def test_a_bad_url_is_shown_without_its_secret():
         setting("COMPSEM_OA_BASE_URL", {"COMPSEM_OA_BASE_URL": raw})
     assert "s3cret" not in str(err.value) and "k3y" not in str(err.value)
     assert "s3cret" not in redact_url(raw) and "k3y" not in redact_url(raw)
+
+
+def test_environment_sets_removes_and_restores_also_on_an_error(monkeypatch):
+    import os
+    from compsem.settings import environment
+    monkeypatch.setenv("COMPSEM_T_KEEP", "old")
+    monkeypatch.setenv("COMPSEM_T_GONE", "there")
+    monkeypatch.delenv("COMPSEM_T_NEW", raising=False)
+    with pytest.raises(RuntimeError):
+        with environment({"COMPSEM_T_KEEP": "new", "COMPSEM_T_GONE": None, "COMPSEM_T_NEW": "x"}):
+            assert os.environ["COMPSEM_T_KEEP"] == "new" and os.environ["COMPSEM_T_NEW"] == "x"
+            assert "COMPSEM_T_GONE" not in os.environ
+            raise RuntimeError("inside")
+    assert os.environ["COMPSEM_T_KEEP"] == "old" and os.environ["COMPSEM_T_GONE"] == "there"
+    assert "COMPSEM_T_NEW" not in os.environ

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import tempfile
 import time
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from compsem.paths import repo_root
+from compsem.settings import environment
 from compsem.book.running.params import check_parameters, find_notebook, parameter_defaults, parameter_types, parameters_of, parse_value
 from compsem.book.running.plan import check_models
 from compsem.book.running.runfolder import commit_of, prepare_out, run_id, write_manifest
@@ -91,24 +91,17 @@ def run_notebook(notebook: str | Path, parameters: dict[str, Any] | None = None,
         # the hub client's downloads for a reader with internet read the second)
         env["TQDM_DISABLE"] = "1"
         env["HF_HUB_DISABLE_PROGRESS_BARS"] = "1"
-    saved = {k: os.environ.get(k) for k in (*env, "COMPSEM_RUN")}
-    os.environ.pop("COMPSEM_RUN", None)
-    os.environ.update(env)
     private = Path(tempfile.mkdtemp(prefix="compsem-k-"))   # mode 0700: only this user
     t0 = time.perf_counter()
     state = "failed"
     try:
-        pm.execute_notebook(str(nb), str(target), parameters=parameters, cwd=str(nb.parent), kernel_name=kernel,
-                            progress_bar=progress, execution_timeout=timeout,
-                            kernel_manager_class=private_kernel_manager(private))
+        with environment({"COMPSEM_RUN": None, **env}):
+            pm.execute_notebook(str(nb), str(target), parameters=parameters, cwd=str(nb.parent), kernel_name=kernel,
+                                progress_bar=progress, execution_timeout=timeout,
+                                kernel_manager_class=private_kernel_manager(private))
         state = "done"
     finally:
         shutil.rmtree(private, ignore_errors=True)
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
         if not book and state != "done":
             write_manifest(out, run=run, notebook=nb.name, parameters=parameters, state=state, commit=commit)
     (out / f"{nb.stem}.runtime.json").write_text(json.dumps(

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import shutil
 import sys
 import tempfile
@@ -26,6 +25,7 @@ from pathlib import Path
 
 from compsem.faces import LabStep
 from compsem.paths import notebooks_dir
+from compsem.settings import environment
 from compsem.studies import Study
 
 __all__ = ["RECORD", "timed_steps", "lab_key", "glue_name", "run_timed", "records", "time_values", "table", "main"]
@@ -72,18 +72,12 @@ def run_timed(out: Path, steps: list[tuple[Study, LabStep]] | None = None, *, lo
         folder = out / key
         shutil.rmtree(folder, ignore_errors=True)
         cache = Path(tempfile.mkdtemp(prefix="compsem-lab-"))      # mode 0700: this user's only
-        saved = {k: os.environ.get(k) for k in ("COMPSEM_CACHE", "COMPSEM_CACHE_OVERLAY")}
-        os.environ.update(COMPSEM_CACHE=str(cache / "cache"), COMPSEM_CACHE_OVERLAY=str(cache / "overlay"))
         log(f"timed lab {key}: {step.notebook} {json.dumps(dict(step.params), ensure_ascii=False)} (cold caches)")
         try:
-            run_notebook(notebooks_dir() / step.notebook, dict(step.params), out=folder, progress=False)
+            with environment({"COMPSEM_CACHE": str(cache / "cache"), "COMPSEM_CACHE_OVERLAY": str(cache / "overlay")}):
+                run_notebook(notebooks_dir() / step.notebook, dict(step.params), out=folder, progress=False)
         finally:
             shutil.rmtree(cache, ignore_errors=True)
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
         seconds = json.loads((folder / f"{Path(step.notebook).stem}.runtime.json").read_text())["seconds"]
         log(f"timed lab {key}: {seconds / 60:.1f} min")
         rows.append({"key": key, "study": study.name, "notebook": step.notebook,
