@@ -27,20 +27,19 @@ def environment(values: Mapping[str, str | None]) -> Iterator[None]:
     """Set (a string) or remove (``None``) environment variables for the ``with`` block, and put
     back what was there before when it ends, also on an error (a kernel started inside inherits
     them; the caller's process is left as it was)."""
+    def apply(mapping):
+        for k, v in mapping.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
     saved = {k: os.environ.get(k) for k in values}
     try:
-        for k, v in values.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+        apply(values)
         yield
     finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+        apply(saved)
 
 
 #: The longest model spec accepted (a local path and its options fit easily).
