@@ -13,8 +13,9 @@ LESSON = Lesson(
     title="similarity under a condition",
     chapters=("{doc}`part2_csts`, {doc}`../notebooks/20_csts_data`, {doc}`../notebooks/21_csts_zeroshot`; "
               "{doc}`../notebooks/22_csts_finetune` read in class."),
-    note=(f"In this build the fine-tuning chapter trained {{glue:text}}`{_FT}::ft_n_runs:.0f` configurations in "
-          f"{{glue:text}}`{_FT}::ft_train_minutes:.1f` minutes in all, and the whole chapter ran "
+    note=(f"The fine-tuning chapter's {{glue:text}}`{_FT}::ft_n_runs:.0f` configurations took "
+          f"{{glue:text}}`{_FT}::ft_train_minutes:.1f` minutes of training in all (each timed when it was trained: a "
+          "run the build found in its cache keeps its first time), and in this build the whole chapter ran "
           "{glue:text}`../notebooks/99_reproducibility.ipynb::runtime_min_22_csts_finetune:.1f` min. The lab reruns it "
           "at lab size instead (its last step), and the chapter's own exercise ({ref}`ex-csts-5`), whose commands "
           "train four configurations each, is homework."),
