@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from compsem.book.teaching.labtime import glue_name
 from compsem.faces import LabStep, Lesson
 from compsem.studies import STUDIES, Study
 
@@ -79,7 +80,6 @@ def _lab_line(step: LabStep) -> str:
     if step.params is None:
         return f"{step.what} (the book's run: {_runtime(step)})"
     if step.timed:
-        from compsem.book.teaching.labtime import glue_name
         time = f"{{glue:text}}`../notebooks/99_reproducibility.ipynb::{glue_name(step)}:.1f` min"
         return (f"{step.what} (this very command, timed by the book's build from empty caches: {time}; "
                 f"prefetched, it only reads its results):\n  `{command('run', step)}`")
