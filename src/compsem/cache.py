@@ -54,7 +54,7 @@ from .cachestore import CacheWarning, EmbeddingCache, model_key, overlay_dir, te
 from .encoders import Encoder, get_encoder, validate_texts
 from .errors import BrokenCacheError, CacheError, UnsafeFolderError, check_trust_remote_code
 from .settings import setting
-from .progress import bar as progress_bar, wanted
+from .progress import bar as progress_bar
 
 __all__ = ["EmbeddingCache", "EmbedStats", "embed", "last_stats", "text_key", "model_key", "CacheError",
            "CacheWarning", "overlay_dir"]
@@ -159,8 +159,9 @@ def embed(texts: Sequence[str], model: str | Encoder = "sbert-mini", *, cache: b
         vecs[todo] = enc.encode([unique[i] for i in todo], batch_size=batch_size, show_progress=show_progress)
     elif todo:
         todo.sort(key=lambda i: -len(unique[i]))  # similar lengths batch together, as the encoders do
-        show = wanted(show_progress, len(todo))   # TQDM_DISABLE wins (compsem.progress)
-        with progress_bar(total=len(todo), show=show, desc=f"embed {enc.spec}", unit="text") as bar:
+        # TQDM_DISABLE wins; show_progress=None: a bar for more than 1,000 texts (compsem.progress)
+        with progress_bar(total=len(todo), show=show_progress, n=len(todo), desc=f"embed {enc.spec}",
+                          unit="text") as bar:
             for s in range(0, len(todo), chunk_size):
                 part = todo[s:s + chunk_size]
                 new = enc.encode([unique[i] for i in part], batch_size=batch_size, show_progress=False)

@@ -189,11 +189,12 @@ def _optimizer(named, cfg: TrainConfig, device: torch.device):
         return torch.optim.AdamW(groups, lr=cfg.lr), False
 
 
-def fit(model, train_df: pd.DataFrame, cfg: TrainConfig, *, seed: int, progress: bool = False) -> dict:
+def fit(model, train_df: pd.DataFrame, cfg: TrainConfig, *, seed: int, progress: bool = True) -> dict:
     """Fine-tune ``model`` in place on ``train_df``; returns the loss history and the scaler.
 
     Returns ``losses`` (per step), ``epoch_loss`` (mean per epoch), ``scaler``, ``n_steps``,
     ``seconds``, ``n_train_rows`` and ``n_quad_pairs`` (pairs that entered the quadruplet term).
+    ``progress``: a bar over the steps (never where ``TQDM_DISABLE`` is set, as in the book).
     """
     from transformers import get_linear_schedule_with_warmup
 
@@ -236,7 +237,7 @@ def fit(model, train_df: pd.DataFrame, cfg: TrainConfig, *, seed: int, progress:
         opt.zero_grad(set_to_none=True)
 
     opt.zero_grad(set_to_none=True)
-    with progress_bar(total=n_micro, desc=f"train {cfg.label}", leave=False, mininterval=2) as bar:
+    with progress_bar(total=n_micro, show=progress, desc=f"train {cfg.label}", leave=False, mininterval=2) as bar:
         for epoch_plan in plan:
             ep = []
             for j, (idx, n_pairs, qmask) in enumerate(epoch_plan):
@@ -275,7 +276,6 @@ def predict(model, df: pd.DataFrame, *, batch_size: int = 64, progress: bool = F
     a pair in the cross-encoder's ablations) are scored once; rows are scored in order of text
     length (less padding), results returned in row order.
     """
-
     model.eval()
     s1, s2, c = df["sentence1"].tolist(), df["sentence2"].tolist(), df["condition"].tolist()
     keys = model.score_keys(s1, s2, c)

@@ -159,3 +159,15 @@ def test_gradient_accumulation_counts_updates(word_bert, rows):
                          device="cpu", precision="fp32")
     hist = ct.fit(ct.new_model(word_bert, cfg, seed=0, disk=False), df, cfg, seed=0)
     assert (hist["n_micro_batches"], hist["n_steps"], len(hist["losses"])) == (3, 2, 3)
+
+
+@pytest.mark.parametrize("progress, env, shown", [(True, None, True), (False, None, False), (True, "1", False)])
+def test_fit_draws_its_bar_only_when_asked_and_allowed(word_bert, rows, capsys, monkeypatch, progress, env, shown):
+    if env is None:
+        monkeypatch.delenv("TQDM_DISABLE", raising=False)
+    else:
+        monkeypatch.setenv("TQDM_DISABLE", env)
+    train = cd.assign_pairs(rows(2))
+    cfg = ct.TrainConfig.preset("cpu", encoding="bi", objective="mse", epochs=1, batch_size=8, max_length=16)
+    ct.fit(ct.new_model(word_bert, cfg, seed=0), train, cfg, seed=0, progress=progress)
+    assert ("train bi/mse" in capsys.readouterr().err) is shown
