@@ -42,7 +42,7 @@ from compsem.results import PlainText, Prose
 
 from . import study as S
 from .config import resolve_backbone
-from .metrics import correlations, pair_bootstrap_replicates
+from .metrics import correlations, pair_bootstrap_replicates, seed_agreement
 
 __all__ = ["AUTHORS_COMMIT", "SETTINGS", "EDITS", "patched_copy", "write_split", "authors_args",
            "read_predictions", "compare", "paired_difference", "record_path", "load_record", "authors_values",
@@ -146,14 +146,9 @@ def compare(authors, book, *, k: float = 2.0) -> dict:
     against the pooled seed spread: means, standard deviations (ddof 1), the pooled standard
     deviation ``sqrt((sd_a² + sd_b²) / 2)``, the difference of the means (authors − book) and
     ``agree``: whether that difference lies within ``k`` pooled standard deviations."""
-    a, b = np.asarray(authors, dtype=float), np.asarray(book, dtype=float)
-    if len(a) < 2 or len(b) < 2:
-        raise ValueError(f"each side needs at least two seeds to have a spread, got {len(a)} and {len(b)}")
-    sa, sb = float(a.std(ddof=1)), float(b.std(ddof=1))
-    pooled = float(np.sqrt((sa ** 2 + sb ** 2) / 2))
-    diff = float(a.mean() - b.mean())
-    return {"authors_mean": float(a.mean()), "authors_std": sa, "book_mean": float(b.mean()), "book_std": sb,
-            "pooled_std": pooled, "difference": diff, "k": k, "agree": bool(abs(diff) <= k * pooled)}
+    r = seed_agreement(authors, book, k=k)
+    return {"authors_mean": r["a_mean"], "authors_std": r["a_std"], "book_mean": r["b_mean"], "book_std": r["b_std"],
+            "pooled_std": r["pooled_std"], "difference": r["difference"], "k": k, "agree": r["agree"]}
 
 
 def paired_difference(authors: list, book: list, gold, pair_ids, *, n_boot: int = 1000, seed: int = 0) -> dict:

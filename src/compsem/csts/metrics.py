@@ -21,7 +21,7 @@ from scipy import stats as sstats
 from scipy.stats import rankdata, spearmanr
 from ..fmt import noun
 
-__all__ = ["correlations", "pair_accuracy", "pair_outcomes", "condition_prior", "quad_margin_loss",
+__all__ = ["correlations", "pair_accuracy", "pair_outcomes", "condition_prior", "quad_margin_loss", "seed_agreement",
            "pair_bootstrap_replicates", "pair_bootstrap_ci"]
 
 
@@ -198,3 +198,18 @@ def pair_bootstrap_ci(pred, gold, pair_ids, *, n_boot: int = 1000, seed: int = 0
         return float("nan"), float("nan")
     a = (1 - level) / 2
     return float(np.quantile(rho, a)), float(np.quantile(rho, 1 - a))
+
+
+def seed_agreement(a, b, *, k: float = 2.0) -> dict:
+    """Two sides' scores (one per seed, at least two each) against the pooled seed spread: means,
+    standard deviations (ddof 1), the pooled standard deviation ``sqrt((sd_a² + sd_b²) / 2)``, the
+    difference of the means (a − b) and ``agree``: whether it lies within ``k`` pooled standard
+    deviations."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if len(a) < 2 or len(b) < 2:
+        raise ValueError(f"each side needs at least two seeds to have a spread, got {len(a)} and {len(b)}")
+    sa, sb = float(a.std(ddof=1)), float(b.std(ddof=1))
+    pooled = float(np.sqrt((sa ** 2 + sb ** 2) / 2))
+    diff = float(a.mean() - b.mean())
+    return {"a_mean": float(a.mean()), "a_std": sa, "b_mean": float(b.mean()), "b_std": sb, "pooled_std": pooled,
+            "difference": diff, "k": k, "agree": bool(abs(diff) <= k * pooled)}

@@ -1,0 +1,110 @@
+"""Part II's chapters 22 and 23 timed against an older commit, one after the other, from empty caches.
+
+    git worktree add /tmp/csts-base 467c50a
+    python benchmarks/csts_ab.py /tmp/csts-base [--out benchmarks/csts_ab.json]
+
+Both sides run with this repository's Python environment, each from its own checkout
+(``PYTHONPATH=<checkout>/src``, ``COMPSEM_ROOT=<checkout>``) and its own new, empty cache
+(``COMPSEM_CACHE`` and ``COMPSEM_CACHE_OVERLAY`` in a temporary folder, removed at the end), as
+``python -m compsem run NOTEBOOK --out FOLDER --quiet`` with the chapter's defaults. The order is
+base 22, this 22, this 23, base 23, so that a drift in the machine's load reaches both sides.
+Chapter 23 reads chapter 22's runs back from its side's cache, as in a build.
+
+The record (:func:`compare` of the runs) holds both commits, each chapter's seconds and the load
+around it, the CPU model and flags, and each side's chapter-22 test Spearman per configuration
+with its pair-bootstrap interval; chapter 22 shows it (``compsem.csts.tuning.ab_values``).
+Compare speeds only within one record: one machine, one session.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = ("22_csts_finetune", "23_csts_ablation_scaling")
+ORDER = (("base", 0), ("head", 0), ("head", 1), ("base", 1))
+ENV = {"OMP_NUM_THREADS": "2", "TOKENIZERS_PARALLELISM": "false", "PYTHONHASHSEED": "0", "HF_HUB_OFFLINE": "1",
+       "TRANSFORMERS_OFFLINE": "1", "TQDM_DISABLE": "1"}
+
+
+def _commit(checkout: Path) -> str:
+    return subprocess.run(["git", "-C", str(checkout), "rev-parse", "HEAD"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def _load() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def run_side(checkout: Path, chapter: str, out: Path, cache: Path) -> dict:
+    """One chapter of one side: seconds, load before and after, and the exit status."""
+    env = {**os.environ, **ENV, "PYTHONPATH": str(checkout / "src"), "COMPSEM_ROOT": str(checkout),
+           "COMPSEM_CACHE": str(cache / "cache"), "COMPSEM_CACHE_OVERLAY": str(cache / "overlay")}
+    before = _load()
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "compsem", "run", str(checkout / "notebooks" / f"{chapter}.ipynb"),
+                           "--out", str(out), "--quiet"], env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - t0
+    if proc.returncode:
+        raise RuntimeError(f"{chapter} at {checkout} failed ({proc.returncode}): {proc.stderr[-2000:]}")
+    return {"seconds": round(seconds, 1), "load_before": before, "load_after": _load()}
+
+
+def spearman(folder: Path) -> dict:
+    """Chapter 22's test Spearman per configuration (and interval) from a run folder's results."""
+    import pandas as pd
+
+    runs = pd.read_csv(folder / "results" / "csts" / "finetune_runs.csv")
+    return {r.config: [round(r.test_spearman, 2), round(r.test_spearman_ci_low, 1), round(r.test_spearman_ci_high, 1)]
+            for r in runs.itertuples()}
+
+
+def compare(runs: list[dict]) -> dict:
+    """Per chapter and in total: each side's seconds and the speed-up (base / head)."""
+    sec = {(r["side"], r["chapter"]): r["seconds"] for r in runs}
+    out = {}
+    for ch in CHAPTERS:
+        out[ch] = {"base": sec[("base", ch)], "head": sec[("head", ch)],
+                   "speedup": round(sec[("base", ch)] / sec[("head", ch)], 3)}
+    base, head = sum(v["base"] for v in out.values()), sum(v["head"] for v in out.values())
+    out["total"] = {"base": round(base, 1), "head": round(head, 1), "speedup": round(base / head, 3)}
+    return out
+
+
+def main(argv=None) -> int:
+    from compsem.book.appendices.machine import this_machine
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0].startswith("-"):
+        print(__doc__, file=sys.stderr)
+        return 2
+    base = Path(argv[0]).resolve()
+    dest = Path(argv[argv.index("--out") + 1]) if "--out" in argv else ROOT / "benchmarks" / "csts_ab.json"
+    sides = {"base": base, "head": ROOT}
+    rec = {"base_commit": _commit(base), "head_commit": _commit(ROOT), "machine": this_machine(),
+           "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "order": [f"{s} {CHAPTERS[c]}" for s, c in ORDER],
+           "runs": [], "spearman_22": {}}
+    with tempfile.TemporaryDirectory(prefix="csts-ab-") as tmp:
+        tmp = Path(tmp)
+        for side, c in ORDER:
+            out = tmp / side / CHAPTERS[c]
+            r = run_side(sides[side], CHAPTERS[c], out, tmp / side)
+            rec["runs"].append({"side": side, "chapter": CHAPTERS[c], **r})
+            print(f"{side} {CHAPTERS[c]}: {r['seconds']} s, load {r['load_before']} -> {r['load_after']}", flush=True)
+            if c == 0:
+                rec["spearman_22"][side] = spearman(out)
+    rec["comparison"] = compare(rec["runs"])
+    dest.write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")
+    t = rec["comparison"]["total"]
+    print(f"chapters 22 + 23: base {t['base']} s, head {t['head']} s, speed-up {t['speedup']}x (written to {dest})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
