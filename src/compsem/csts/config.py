@@ -22,12 +22,15 @@ from compsem.device import PRECISIONS
 from compsem.reference import paper_table
 from ..fmt import noun
 
-__all__ = ["configs_from", "scaling_sizes", "OBJECTIVES", "ENCODINGS", "PRESETS", "TABLE8_MODELS", "TrainConfig", "LabelScaler", "table8_choice",
+__all__ = ["configs_from", "scaling_sizes", "OBJECTIVES", "ENCODINGS", "DROPOUT_DRAWS", "PRESETS", "TABLE8_MODELS", "TrainConfig", "LabelScaler", "table8_choice",
            "resolve_backbone"]
 
 #: the three encodings (as :data:`compsem.csts.models.ENCODINGS`, repeated here to stay torch-free)
 ENCODINGS = ("cross", "bi", "tri")
 OBJECTIVES = ("mse", "quad", "quad+mse")
+#: how the packed layers draw dropout masks in training (:mod:`compsem.csts.packed`): ``"one"``
+#: draw of random integers per call for every site, or ``"torch"``'s dropout per site
+DROPOUT_DRAWS = ("one", "torch")
 
 #: The two presets. Keys are :class:`TrainConfig` fields.
 PRESETS: dict[str, dict] = {
@@ -36,7 +39,7 @@ PRESETS: dict[str, dict] = {
     "official": dict(pooling="cls", transform=False, condition_transform=True, concat_gelu=True, cross_head="linear",
                      margin=1.0, grad_clip=None, max_length=512, batch_size=8, grad_accum=4, lr=1e-5,
                      weight_decay=0.1, epochs=3, warmup_ratio=0.1, train_layers=None, paired_mse=False,
-                     quad_ties="include", frozen_cache=False, bucket=False),
+                     quad_ties="include", frozen_cache=False, bucket=False, dropout_draw="torch"),
     "cpu": dict(pooling="mean", transform=False, condition_transform=False, concat_gelu=False, cross_head="sigmoid",
                 margin=0.5, grad_clip=1.0, max_length=64, batch_size=16, grad_accum=1, lr=3e-4, weight_decay=0.0,
                 epochs=1, warmup_ratio=0.1, train_layers=2, paired_mse=True, quad_ties="exclude", frozen_cache=True,
@@ -66,7 +69,9 @@ class TrainConfig:
     (bf16 autocast on a CPU with native bf16, fp32 elsewhere, a GPU included: measured faster there), ``fp32``, ``bf16``
     (honoured on any device) or ``fp16`` (GPU only; refused on CPU). ``packed``: run the layers
     that train on the real tokens only (:mod:`compsem.csts.packed`; same scores at evaluation,
-    another dropout stream in training); ``False`` keeps the padded pass.
+    another dropout stream in training); ``False`` keeps the padded pass. ``dropout_draw``: how
+    those layers draw their dropout masks in training, ``"one"`` draw per call for every site (the
+    ``cpu`` preset: cheaper on CPU) or ``"torch"``'s dropout per site (the ``official`` preset).
     """
 
     encoding: str = "bi"
@@ -94,6 +99,7 @@ class TrainConfig:
     input_mode: str = "full"  # data ablation (cross-encoder): full | condition_only | sentences_only
     precision: str = "auto"  # auto | fp32 | bf16 | fp16 (see compsem.device.autocast_dtype)
     packed: bool = True  # padding-free per-batch layers (compsem.csts.packed); False: the padded pass
+    dropout_draw: str = "one"  # one | torch: how the packed layers draw dropout masks (DROPOUT_DRAWS)
     device: str = "auto"
 
     def __post_init__(self):
@@ -114,6 +120,8 @@ class TrainConfig:
             raise ValueError(f"precision must be one of {PRECISIONS}, got {self.precision!r}")
         if self.grad_accum < 1:
             raise ValueError(f"grad_accum must be >= 1, got {self.grad_accum}")
+        if self.dropout_draw not in DROPOUT_DRAWS:
+            raise ValueError(f"dropout_draw must be one of {DROPOUT_DRAWS}, got {self.dropout_draw!r}")
 
     @classmethod
     def preset(cls, name: str = "cpu", *, paper_table8: bool = False, encoder: str | None = None,
@@ -149,7 +157,8 @@ class TrainConfig:
     def model_options(self) -> dict:
         return dict(pooling=self.pooling, tri_op=self.tri_op, max_length=self.max_length, input_mode=self.input_mode,
                     transform=self.transform, condition_transform=self.condition_transform,
-                    concat_gelu=self.concat_gelu, cross_head=self.cross_head, packed=self.packed)
+                    concat_gelu=self.concat_gelu, cross_head=self.cross_head, packed=self.packed,
+                    dropout_draw=self.dropout_draw)
 
 
 def table8_choice(encoder: str | None, encoding: str) -> dict:

@@ -51,7 +51,7 @@ from compsem.errors import HubUnavailableError, check_trust_remote_code
 
 from .config import ENCODINGS, resolve_backbone
 from .frozen import FILL_TOKENS, FrozenStore, fill_batches
-from .packed import pack_index, packed_layers, supports_packing, unpack
+from .packed import DRAWS, pack_index, packed_layers, supports_packing, unpack
 
 __all__ = ["ENCODINGS", "POOLINGS", "TRI_OPS", "CROSS_HEADS", "resolve_backbone", "load_backbone", "Pooler",
            "CSTSModel", "build_model"]
@@ -134,7 +134,8 @@ class CSTSModel(nn.Module):
     def __init__(self, backbone: nn.Module, tokenizer, *, encoding: str = "bi", pooling: str = "mean",
                  tri_op: str = "hadamard", max_length: int = 64, input_mode: str = "full",
                  transform: bool = False, condition_transform: bool = False, concat_gelu: bool = False,
-                 cross_head: str = "sigmoid", dropout: float | None = None, packed: bool = True):
+                 cross_head: str = "sigmoid", dropout: float | None = None, packed: bool = True,
+                 dropout_draw: str = "one"):
         super().__init__()
         if encoding not in ENCODINGS:
             raise ValueError(f"encoding must be one of {ENCODINGS}, got {encoding!r}")
@@ -150,7 +151,9 @@ class CSTSModel(nn.Module):
         self.encoding, self.tri_op, self.max_length, self.input_mode = encoding, tri_op, max_length, input_mode
         self.cross_head = cross_head
         self.packed = bool(packed)
-        self.dropout_draw = "torch"   # how the packed layers draw dropout masks (packed.DRAWS)
+        if dropout_draw not in DRAWS:
+            raise ValueError(f"dropout_draw must be one of {DRAWS}, got {dropout_draw!r}")
+        self.dropout_draw = dropout_draw   # how the packed layers draw dropout masks (packed.DRAWS)
         d = backbone.config.hidden_size
         cfg = backbone.config
         p_hidden = float(getattr(cfg, "hidden_dropout_prob", 0.1) if dropout is None else dropout)

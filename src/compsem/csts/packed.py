@@ -16,23 +16,24 @@ the dropout masks are drawn for the packed matrix instead of the padded one, so 
 stream — not the model — differs. :func:`supports_packing` says whether a backbone's blocks
 have the structure this needs; others keep the padded pass.
 
-Dropout in training with ``draw="one"`` (not the default, see below): the masks of every
+Dropout in training with ``draw="one"`` (the ``cpu`` preset's ``dropout_draw``): the masks of every
 dropout site of the layers — the attention probabilities and the two residual branches of each
 layer — come from *one* draw of random 16-bit integers per call, kept where the integer lies at or above
 ``p × 65,536`` of its range (:func:`keep_masks`; drop probability ``round(p × 65,536) / 65,536``,
 0.100006 for 0.1), and are applied as ``x × mask / (1 − p)``; attention then runs as the
 matrix products of SDPA's own math path with that mask. One 64-bit draw gives four sites'
-integers, where torch's dropout draws a float per element and scales in separate passes. The
-draw comes from torch's generator, so a seed reproduces it. ``draw="torch"`` (the default) keeps
-torch's dropout modules and SDPA's dropout. The one draw is not the default because it was not
-clearly faster where it was measured, step-interleaved (``benchmarks/bench_csts.py``'s
-``dropout``, 48 steps each, fp32, 800 training rows) on a loaded AMD EPYC Zen 3 (flags avx2, no
-avx512): with 1 thread (load about 11 on 2 cores) one draw against torch's ran 1.025× over all
-steps for bi/quad+mse (step median 1.005) and 1.035× for tri/quad+mse (step median 1.04); with
-torch's 2 threads (load 3.5–7.5) 1.011× and 0.954× (step medians 0.995 and 1.003). Whole
-bi/quad+mse runs on 1,200 training rows scored 37.7 ± 1.0 (one draw) and 37.0 ± 1.1 (torch's),
-two seeds each: within the seed spread. ``make bench`` measures it again on its machine (where
-bf16 makes the matrix products cheaper, the masks' share of a step is larger).
+integers, where torch's dropout draws a float per element and scales in separate passes (on two
+Zen 3 cores, ``F.dropout`` of a 700 × 384 matrix took 3.7 ms, the draw of its integers 0.4 ms). The
+draw comes from torch's generator, so a seed reproduces it. ``draw="torch"`` (the ``official``
+preset's, closer to the authors' code) keeps torch's dropout modules and SDPA's dropout.
+Measured step-interleaved (``benchmarks/bench_csts.py``'s ``_steps``, 48 steps each, fp32, 800
+training pairs) on a quiet AMD EPYC Zen 3 (flags avx2, no avx512; 2 threads, nothing else
+running), one draw against torch's trained 1.07–1.10× as many examples per second per block of 12
+steps for bi/quad+mse, 1.07–1.12× for cross/mse and 1.06–1.09× for tri/quad+mse. An earlier
+measurement on the same kind of machine under a load of 3.5–11 on 2 cores found no clear
+difference (0.95–1.04×), which is why it was not the default before. Whole bi/quad+mse runs on
+1,200 training rows scored 37.7 ± 1.0 (one draw) and 37.0 ± 1.1 (torch's), two seeds each: within
+the seed spread. ``make bench`` measures it again on its machine.
 """
 
 from __future__ import annotations
@@ -40,11 +41,13 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from .config import DROPOUT_DRAWS
+
 __all__ = ["supports_packing", "packed_layers", "pack_index", "unpack", "keep_masks", "DRAWS"]
 
-#: how :func:`packed_layers` draws its dropout masks in training ("torch": torch's dropout per site,
-#: the default; "one": one draw per call for all sites)
-DRAWS = ("one", "torch")
+#: how :func:`packed_layers` draws its dropout masks in training ("one": one draw per call for all
+#: sites, the ``cpu`` preset's; "torch": torch's dropout per site)
+DRAWS = DROPOUT_DRAWS
 
 
 def supports_packing(backbone: nn.Module, layers) -> bool:

@@ -29,8 +29,9 @@ from .config import TrainConfig, resolve_backbone
 __all__ = ["CODE_VERSION", "data_hash", "backbone_identity", "run_key", "run_path", "run_records", "save_run", "load_run"]
 
 #: bump when a change in training or models changes results (invalidates the run cache)
-CODE_VERSION = "csts-train-7"   # 7: a cross-encoder input shared by rows of a batch is encoded once (one dropout
-#   mask); 6: predictions per evaluation split, padding-free top layers
+CODE_VERSION = "csts-train-8"   # 8: the cpu preset draws its dropout masks once per call (dropout_draw="one");
+#   7: a cross-encoder input shared by rows of a batch is encoded once (one dropout mask); 6: predictions per
+#   evaluation split, padding-free top layers
 
 
 def data_hash(*frames: pd.DataFrame) -> str:

@@ -28,3 +28,15 @@ def test_bad_fields_are_refused():
         C.TrainConfig(precision="fp8")
     with pytest.raises(ValueError, match="grad_accum"):
         C.TrainConfig(grad_accum=0)
+
+
+def test_dropout_draw_per_preset_reaches_the_model(word_bert):
+    from compsem.csts import training as T
+
+    assert C.TrainConfig.preset("cpu").dropout_draw == "one" == C.TrainConfig().dropout_draw
+    assert C.TrainConfig.preset("official").dropout_draw == "torch"
+    with pytest.raises(ValueError, match="dropout_draw must be one of"):
+        C.TrainConfig(dropout_draw="numpy")
+    for draw in C.DROPOUT_DRAWS:
+        cfg = C.TrainConfig(encoding="bi", max_length=16, dropout_draw=draw)
+        assert T.new_model(word_bert, cfg, seed=0, disk=False).dropout_draw == draw
