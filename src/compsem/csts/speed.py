@@ -1,6 +1,6 @@
-"""How fast Part II's chapters run against an older commit (torch-free): the record of
-``benchmarks/csts_ab.py`` (chapters 22 and 23 timed one after the other, each side from an
-empty cache) in words and as a table, for chapter 22.
+"""How fast Part II's chapters run against an older commit (torch-free; ``csts.report``
+re-exports it): the record of ``benchmarks/csts_ab.py`` (chapters 22 and 23 timed one after the
+other, each side from an empty cache) in words and as a table, for chapter 22.
 """
 
 from __future__ import annotations
