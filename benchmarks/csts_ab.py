@@ -33,11 +33,6 @@ ENV = {"OMP_NUM_THREADS": "2", "TOKENIZERS_PARALLELISM": "false", "PYTHONHASHSEE
        "TRANSFORMERS_OFFLINE": "1", "TQDM_DISABLE": "1"}
 
 
-def _commit(checkout: Path) -> str:
-    return subprocess.run(["git", "-C", str(checkout), "rev-parse", "HEAD"], capture_output=True, text=True,
-                          check=True).stdout.strip()
-
-
 def _load() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
@@ -79,6 +74,7 @@ def compare(runs: list[dict]) -> dict:
 
 def main(argv=None) -> int:
     from compsem.book.appendices.machine import this_machine
+    from compsem.book.running.runfolder import commit_of
 
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0].startswith("-"):
@@ -87,7 +83,7 @@ def main(argv=None) -> int:
     base = Path(argv[0]).resolve()
     dest = Path(argv[argv.index("--out") + 1]) if "--out" in argv else ROOT / "benchmarks" / "csts_ab.json"
     sides = {"base": base, "head": ROOT}
-    rec = {"base_commit": _commit(base), "head_commit": _commit(ROOT), "machine": this_machine(),
+    rec = {"base_commit": commit_of(base), "head_commit": commit_of(ROOT), "machine": this_machine(),
            "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "order": [f"{s} {CHAPTERS[c]}" for s, c in ORDER],
            "runs": [], "spearman_22": {}}
     with tempfile.TemporaryDirectory(prefix="csts-ab-") as tmp:

@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from compsem.book.running.runfolder import commit_of
 from compsem.errors import DataError
 from compsem.paths import repo_root
 from compsem.results import PlainText, Prose
@@ -284,7 +285,7 @@ def run_check(code: str, *, seeds=(42, 43), python: str = sys.executable, log=pr
     rec = {"what": "the authors' run_sts.py beside the book's official preset on the same rows and settings (test split)",
            "source": "make authors-check (python -m compsem.csts.authors)",
            "when": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "machine": _machine(),
-           "authors_commit": AUTHORS_COMMIT,
+           "authors_commit": AUTHORS_COMMIT, "book_commit": commit_of(),
            "setting": (f"book_data({st['data']!r}, split={st['split']!r}, split_seed={st['split_seed']}): "
                        f"{len(parts['train']):,} training, {len(parts['validation']):,} validation and {len(test):,} test "
                        "rows; sbert-mini's transformer, bi-encoder, MSE, [CLS] pooling, the full network trained, lr 1e-5, "

@@ -106,11 +106,24 @@ def test_paired_difference_of_equal_sides_is_zero():
     assert worse["mean"] > 0 and worse["ci_low"] <= worse["mean"] <= worse["ci_high"]
 
 
-def test_the_committed_record_in_words(tmp_path):
-    v = A.authors_values(61.3, "bi/mse")
+def test_a_record_in_words(tmp_path):
+    # the committed record's layout with numbers set by hand, so the words do not follow a rerun of the check
+    rec = A.load_record()
+    rec["seeds"] = [42, 43, 44, 45]
+    rec["comparison"].update(authors_mean=16.834, authors_std=0.386, book_mean=16.876, book_std=0.421)
+    rec["sides"]["authors"].update(spearman_mean=16.834, spearman_std=0.386)
+    rec["sides"]["book"].update(spearman_mean=16.876, spearman_std=0.421)
+    rec["paired_difference"].update(mean=-0.05, ci_low=-0.271, ci_high=0.164)
+    path = tmp_path / "rec.json"
+    path.write_text(json.dumps(rec))
+    v = A.authors_values(61.3, "bi/mse", path=path)
     assert "16.83 ± 0.39" in v["auth_text"] and "16.88 ± 0.42" in v["auth_text"] and "[-0.27, 0.16]" in v["auth_text"]
     assert v["auth_about"] == 17 and "against 61.3 for the `cpu` preset's bi/mse" in v["auth_ft_text"]
     assert "3bacafa" in v["auth_cell_plain"] and "4 seeds" in v["auth_cell_plain"] and "`" not in v["auth_cell_plain"]
+    # the committed record itself is read and states its own comparison
+    c = A.load_record()["comparison"]
+    words = A.authors_values(61.3, "bi/mse")["auth_text"]
+    assert f"{c['authors_mean']:.2f} ± {c['authors_std']:.2f}" in words and f"{c['book_mean']:.2f}" in words
     none = A.authors_values(61.3, "bi/mse", path=tmp_path / "absent.json")
     assert "has not been run" in none["auth_ft_text"]
     (tmp_path / "bad.json").write_text("{}")
@@ -144,6 +157,7 @@ def test_the_authors_code_agrees_with_the_official_preset(tmp_path):
     if reason:
         pytest.skip(reason)
     rec = d.run_check(code, seeds=(42, 43), python=python, log=lambda *_: None)
+    assert len(rec["book_commit"].split("+")[0]) == 40   # the book's commit the record was measured at
     assert len(rec["sides"]["authors"]["spearman_per_seed"]) == 2
     assert rec["comparison"]["agree"], rec["comparison"]
 
