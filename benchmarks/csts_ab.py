@@ -12,7 +12,7 @@ Chapter 23 reads chapter 22's runs back from its side's cache, as in a build.
 
 The record (:func:`compare` of the runs) holds both commits, each chapter's seconds and the load
 around it, the CPU model and flags, and each side's chapter-22 test Spearman per configuration
-with its pair-bootstrap interval; chapter 22 shows it (``compsem.csts.tuning.ab_values``).
+with its pair-bootstrap interval; chapter 22 shows it (``compsem.csts.report.ab_values``, from ``csts/speed.py``).
 Compare speeds only within one record: one machine, one session.
 """
 
