@@ -54,7 +54,7 @@ def machine() -> dict:
 
     from compsem import device as D
 
-    model, flags = platform.processor() or platform.machine(), set()
+    model, flags, family = platform.processor() or platform.machine(), set(), None
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as f:
             for line in f:
@@ -62,9 +62,11 @@ def machine() -> dict:
                     model = line.split(":", 1)[1].strip()
                 elif line.startswith("flags"):
                     flags.update(line.split(":", 1)[1].split())
+                elif line.startswith("cpu family") and family is None:
+                    family = line.split(":", 1)[1].strip()
     except OSError:  # not Linux
         pass
-    return {"cpu_model": model, "cpu_flags": [f for f in FLAGS if f in flags], "cpu_count": os.cpu_count(),
+    return {"cpu_model": model, "cpu_family": family, "cpu_flags": [f for f in FLAGS if f in flags], "cpu_count": os.cpu_count(),
             "torch_threads": torch.get_num_threads(), "cpu_bf16_native": D.cpu_bf16_native(),
             "cpu_capability": str(torch.backends.cpu.get_cpu_capability()), "load_average": _load()}
 
