@@ -1,7 +1,7 @@
 """Part II's chapters 22 and 23 timed against an older commit, one after the other, from empty caches.
 
     git worktree add /tmp/csts-base 467c50a
-    python benchmarks/csts_ab.py /tmp/csts-base [--out benchmarks/csts_ab.json]
+    python benchmarks/csts_ab.py /tmp/csts-base [--out FILE]
 
 Both sides run with this repository's Python environment, each from its own checkout
 (``PYTHONPATH=<checkout>/src``, ``COMPSEM_ROOT=<checkout>``) and its own new, empty cache
@@ -11,9 +11,12 @@ base 22, this 22, this 23, base 23, so that a drift in the machine's load reache
 Chapter 23 reads chapter 22's runs back from its side's cache, as in a build.
 
 The record (:func:`compare` of the runs) holds both commits, each chapter's seconds and the load
-around it, the CPU model and flags, and each side's chapter-22 test Spearman per configuration
-with its pair-bootstrap interval; chapter 22 shows it (``compsem.csts.report.ab_values``, from ``csts/speed.py``).
-Compare speeds only within one record: one machine, one session.
+around it, the CPU model, family and flags, and each side's chapter-22 test Spearman per
+configuration with its pair-bootstrap interval. It goes to ``benchmarks/csts_ab_bf16.json`` on a
+CPU with native bf16 (the chapters train under bf16 autocast there) and to
+``benchmarks/csts_ab_fp32.json`` elsewhere, unless ``--out`` names a file; chapter 22 shows both
+(``compsem.csts.report.ab_values``, from ``csts/speed.py``). Compare speeds only within one
+record: one machine, one session.
 """
 
 from __future__ import annotations
@@ -35,6 +38,16 @@ ENV = {"OMP_NUM_THREADS": "2", "TOKENIZERS_PARALLELISM": "false", "PYTHONHASHSEE
 
 def _load() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
+
+
+def cpu_family(cpuinfo: str = "/proc/cpuinfo") -> str | None:
+    """The CPU family number of ``/proc/cpuinfo`` (AMD: 25 for Zen 3 and Zen 4, 26 for Zen 5),
+    None where there is none."""
+    try:
+        with open(cpuinfo, encoding="utf-8") as f:
+            return next((line.split(":", 1)[1].strip() for line in f if line.startswith("cpu family")), None)
+    except OSError:
+        return None
 
 
 def run_side(checkout: Path, chapter: str, out: Path, cache: Path) -> dict:
@@ -75,15 +88,18 @@ def compare(runs: list[dict]) -> dict:
 def main(argv=None) -> int:
     from compsem.book.appendices.machine import this_machine
     from compsem.book.running.runfolder import commit_of
+    from compsem.csts.speed import ab_path
+    from compsem.device import cpu_bf16_native
 
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0].startswith("-"):
         print(__doc__, file=sys.stderr)
         return 2
     base = Path(argv[0]).resolve()
-    dest = Path(argv[argv.index("--out") + 1]) if "--out" in argv else ROOT / "benchmarks" / "csts_ab.json"
+    dest = Path(argv[argv.index("--out") + 1]) if "--out" in argv else ab_path("bf16" if cpu_bf16_native() else "fp32")
     sides = {"base": base, "head": ROOT}
-    rec = {"base_commit": commit_of(base), "head_commit": commit_of(ROOT), "machine": this_machine(),
+    rec = {"base_commit": commit_of(base), "head_commit": commit_of(ROOT),
+           "machine": {**this_machine(), "cpu_family": cpu_family()},
            "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "order": [f"{s} {CHAPTERS[c]}" for s, c in ORDER],
            "runs": [], "spearman_22": {}}
     with tempfile.TemporaryDirectory(prefix="csts-ab-") as tmp:

@@ -34,7 +34,7 @@ measurement on the same kind of machine under a load of 3.5–11 on 2 cores foun
 difference (0.95–1.04×), which is why it was not the default before. Whole bi/quad+mse runs on
 1,200 training rows scored 37.7 ± 1.0 (one draw) and 37.0 ± 1.1 (torch's), two seeds each: within
 the seed spread. Whole chapters gained less: chapter 22's four training runs took 356.5 s against
-364.9 s with torch's draw (one run each, ``benchmarks/csts_ab.json``'s machine). ``make bench``
+364.9 s with torch's draw (one run each, ``benchmarks/csts_ab_fp32.json``'s machine). ``make bench``
 measures it again on its machine.
 """
 

@@ -28,6 +28,12 @@ def _ab_module():
     return mod
 
 
+def _record(c, flags, head="abcdef1"):
+    return {"base_commit": "467c50a" + "0" * 33, "head_commit": head + "0" * 33, "comparison": c,
+            "started": "2026-11-27 23:00 UTC", "machine": {"cpu_model": "AMD EPYC", "cores": 2, "cpu_flags": flags},
+            "spearman_22": {"base": {"bi/mse": [61.3, 58.7, 63.6]}, "head": {"bi/mse": [60.9, 58.2, 63.3]}}}
+
+
 def test_ab_comparison_and_words(tmp_path):
     ab = _ab_module()
     runs = [{"side": "base", "chapter": "22_csts_finetune", "seconds": 500.0},
@@ -37,20 +43,45 @@ def test_ab_comparison_and_words(tmp_path):
     c = ab.compare(runs)   # 500/400 = 1.25, 200/150 = 1.333, 700/550 = 1.273
     assert (c["22_csts_finetune"]["speedup"], c["23_csts_ablation_scaling"]["speedup"]) == (1.25, 1.333)
     assert c["total"] == {"base": 700.0, "head": 550.0, "speedup": 1.273}
-    rec = {"base_commit": "467c50a" + "0" * 33, "head_commit": "abcdef1" + "0" * 33, "comparison": c,
-           "started": "2026-11-27 23:00 UTC", "machine": {"cpu_model": "AMD EPYC", "cores": 2,
-                                                          "cpu_flags": {"avx2": True, "avx512f": False}},
-           "spearman_22": {"base": {"bi/mse": [61.3, 58.7, 63.6]}, "head": {"bi/mse": [60.9, 58.2, 63.3]}}}
     path = tmp_path / "ab.json"
-    path.write_text(json.dumps(rec))
-    v = SP.ab_values(path)
-    assert v["ab_text"].startswith("Chapters 22 and 23 together ran 1.27× as fast as at commit `467c50a`: 700 s against 550 s")
-    assert "(chapter 22 1.25×, chapter 23 1.33×)" in v["ab_text"] and "flags avx2)" in v["ab_text"]
-    assert v["ab_table"].loc["bi/mse"].to_list() == ["61.30 [58.7, 63.6]", "60.90 [58.2, 63.3]"]
-    assert "not measured" in SP.ab_values(tmp_path / "absent.json")["ab_text"]
+    path.write_text(json.dumps(_record(c, {"avx2": True, "avx512f": False, "avx512_bf16": False})))
+    v = SP.ab_values([path])
+    assert v["ab_text"].startswith("On AMD EPYC (2 cores, flags avx2; the chapters train in fp32 there), chapters 22 "
+                                   "and 23 together ran 1.27× as fast at commit `abcdef1` as at `467c50a`: 700 s "
+                                   "against 550 s (chapter 22 1.25×, chapter 23 1.33×)")
+    assert v["ab_table"].loc[("fp32 (AMD EPYC)", "bi/mse")].to_list() == ["467c50a", "61.30 [58.7, 63.6]", "abcdef1",
+                                                                          "60.90 [58.2, 63.3]"]
+    assert "not measured" in SP.ab_values([tmp_path / "absent.json"])["ab_text"]
     path.write_text("{}")
     with pytest.raises(DataError, match="not an A/B record"):
-        SP.ab_values(path)
+        SP.ab_values([path])
+
+
+def test_two_records_one_sentence_each_and_one_table(tmp_path):
+    ab = _ab_module()
+    # 300/200 = 1.5 and 100/80 = 1.25 on the bf16 CPU: 400/280 = 1.429 in all
+    c = ab.compare([{"side": "base", "chapter": "22_csts_finetune", "seconds": 300.0},
+                    {"side": "head", "chapter": "22_csts_finetune", "seconds": 200.0},
+                    {"side": "head", "chapter": "23_csts_ablation_scaling", "seconds": 80.0},
+                    {"side": "base", "chapter": "23_csts_ablation_scaling", "seconds": 100.0}])
+    assert c["total"] == {"base": 400.0, "head": 280.0, "speedup": 1.429}
+    a, b = tmp_path / "fp32.json", tmp_path / "bf16.json"
+    a.write_text(json.dumps(_record(c, {"avx2": True})))
+    b.write_text(json.dumps(_record(c, {"avx2": True, "avx512f": True, "avx512_bf16": True}, head="1234567")))
+    v = SP.ab_values([a, b])
+    assert v["ab_text"].count("1.43× as fast") == 2 and "train under bf16 autocast there" in v["ab_text"]
+    assert list(v["ab_table"].index) == [("fp32 (AMD EPYC)", "bi/mse"), ("bf16 (AMD EPYC)", "bi/mse")]
+    assert v["ab_table"]["newer commit"].to_list() == ["abcdef1", "1234567"]
+
+
+def test_the_records_the_book_ships_are_named_by_kind():
+    with pytest.raises(ValueError, match="kind must be one of"):
+        SP.ab_path("fp16")
+    for p in SP.ab_paths():
+        rec = json.loads(p.read_text())
+        assert p.name == f"csts_ab_{SP._kind(rec['machine'])}.json"
+        assert rec["comparison"]["total"]["speedup"] == pytest.approx(rec["comparison"]["total"]["base"]
+                                                                      / rec["comparison"]["total"]["head"], abs=1e-3)
 
 
 def test_ab_script_without_a_checkout_prints_its_usage(capsys):
