@@ -70,6 +70,19 @@ def test_bench_tables_have_readable_headers_and_one_format():
     assert "dim 384.000000" not in str(t)        # no raw JSON dumps
 
 
+def test_a_mapping_of_records_below_the_top_is_a_table_of_its_own():
+    # a benchmark's utilisation: its scalars stay measurements, its per-configuration rows a table
+    bench = {"studies": {"x": {"utilisation": {"limit": 828.0, "configs": {"bi/mse": {"gflop": 250.8, "share": 0.303},
+                                                                          "tri/quad+mse": {"gflop": 185.8, "share": 0.224}}}}}}
+    t = appendix.bench_tables(bench)
+    assert t["x: measurements"]["value"].tolist() == ["828"]
+    assert list(t["x: measurements"].index) == ["utilisation · limit"]
+    assert t["x: utilisation · configs"].to_dict("records") == [{"configs": "bi/mse", "gflop": "251", "share": "0.30"},
+                                                              {"configs": "tri/quad+mse", "gflop": "186", "share": "0.22"}]
+    # at the top, a mapping of records keeps its own table (index named by the key), as before
+    assert appendix.bench_tables({"studies": {"x": {"models": {"a": {"t": 1.0}}}}})["x: models"].index.name == "model"
+
+
 def test_throughput_figure_has_two_points_per_model():
     fig = appendix.throughput_figure(BENCH)
     ax = fig.axes[0]

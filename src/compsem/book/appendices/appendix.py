@@ -226,12 +226,23 @@ def bench_tables(bench: dict) -> dict[str, pd.DataFrame]:
 
 def _flatten(record: dict, prefix: str = "") -> tuple[dict, list[tuple[str, list]]]:
     """A record's scalars (and lists of scalars) under " · "-joined keys, and its lists of
-    records apart, each with the key that names it: a table cell holds one value, never a
-    mapping or a list of mappings."""
+    records apart, each with the key that names it; a mapping of records below the top (e.g.
+    a benchmark's ``utilisation · configs``) becomes such a list too, one row per key under a
+    column named by the mapping's key. A table cell holds one value, never a mapping or a list
+    of mappings."""
     flat, lists = {}, []
     for k, v in record.items():
         key = f"{prefix}{k}"
-        if isinstance(v, dict):
+        if isinstance(v, dict) and v and all(isinstance(x, dict) and x for x in v.values()) and prefix:
+            # a mapping of records below the top (a benchmark's per-configuration rows): a table
+            # of its own, one row per key, as a list of records
+            rows = []
+            for name, rec in v.items():
+                f, sub = _flatten(rec)
+                rows.append({k: name, **f})
+                lists += [(f"{key} · {name} · {s}", recs) for s, recs in sub]
+            lists.append((key, rows))
+        elif isinstance(v, dict):
             f, sub = _flatten(v, f"{key} · ")
             flat.update(f)
             lists += sub
