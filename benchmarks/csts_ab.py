@@ -1,7 +1,8 @@
 """Part II's chapters 22 and 23 timed against an older commit, one after the other, from empty caches.
 
     git worktree add /tmp/csts-base 467c50a
-    python benchmarks/csts_ab.py /tmp/csts-base [--out FILE]
+    python benchmarks/csts_ab.py /tmp/csts-base [--out FILE] [--seeds 0 1 2]
+    python benchmarks/csts_ab.py /tmp/csts-base --add-seeds 0 1 2 [--out FILE]
 
 Both sides run with this repository's Python environment, each from its own checkout
 (``PYTHONPATH=<checkout>/src``, ``COMPSEM_ROOT=<checkout>``) and its own new, empty cache
@@ -17,6 +18,12 @@ CPU with native bf16 (the chapters train under bf16 autocast there) and to
 ``benchmarks/csts_ab_fp32.json`` elsewhere, unless ``--out`` names a file; chapter 22 shows both
 (``compsem.csts.report.ab_values``, from ``csts/speed.py``). Compare speeds only within one
 record: one machine, one session.
+
+``--seeds S S ...`` then runs chapter 22 once more per side with those seeds (``-p seeds``, from
+the same side's cache, so the timed seed is read back) and adds ``seeds`` to the record: each
+side's test Spearman per configuration and seed, and per configuration whether the two sides
+agree within two pooled seed standard deviations (:func:`compsem.csts.metrics.seed_agreement`).
+``--add-seeds S S ...`` does only that, from new empty caches, into the existing record.
 """
 
 from __future__ import annotations
@@ -50,14 +57,15 @@ def cpu_family(cpuinfo: str = "/proc/cpuinfo") -> str | None:
         return None
 
 
-def run_side(checkout: Path, chapter: str, out: Path, cache: Path) -> dict:
-    """One chapter of one side: seconds, load before and after, and the exit status."""
+def run_side(checkout: Path, chapter: str, out: Path, cache: Path, params: tuple = ()) -> dict:
+    """One chapter of one side (``params``: papermill's ``-p NAME VALUE`` arguments): seconds and
+    the load before and after; a failed run is an error with its stderr."""
     env = {**os.environ, **ENV, "PYTHONPATH": str(checkout / "src"), "COMPSEM_ROOT": str(checkout),
            "COMPSEM_CACHE": str(cache / "cache"), "COMPSEM_CACHE_OVERLAY": str(cache / "overlay")}
     before = _load()
     t0 = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "compsem", "run", str(checkout / "notebooks" / f"{chapter}.ipynb"),
-                           "--out", str(out), "--quiet"], env=env, capture_output=True, text=True)
+                           "--out", str(out), "--quiet", *params], env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - t0
     if proc.returncode:
         raise RuntimeError(f"{chapter} at {checkout} failed ({proc.returncode}): {proc.stderr[-2000:]}")
@@ -71,6 +79,51 @@ def spearman(folder: Path) -> dict:
     runs = pd.read_csv(folder / "results" / "csts" / "finetune_runs.csv")
     return {r.config: [round(r.test_spearman, 2), round(r.test_spearman_ci_low, 1), round(r.test_spearman_ci_high, 1)]
             for r in runs.itertuples()}
+
+
+def seed_spearman(folder: Path) -> dict:
+    """Chapter 22's test Spearman per configuration, one per seed in seed order, from a run folder."""
+    import pandas as pd
+
+    runs = pd.read_csv(folder / "results" / "csts" / "finetune_runs.csv").sort_values("seed", kind="stable")
+    return {c: [round(float(x), 2) for x in g.test_spearman] for c, g in runs.groupby("config", sort=False)}
+
+
+def seed_record(seeds: list[int], spearman: dict) -> dict:
+    """The ``seeds`` part of the record from each side's :func:`seed_spearman`: per configuration
+    the two sides' seed agreement (base − head)."""
+    from compsem.csts.metrics import seed_agreement
+
+    agreement = {}
+    for config, base in spearman["base"].items():
+        if config in spearman["head"]:
+            a = seed_agreement(base, spearman["head"][config])
+            agreement[config] = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in a.items()}
+    return {"seeds": list(seeds), "spearman": spearman, "agreement": agreement}
+
+
+def run_seeds(sides: dict, seeds: list[int], tmp: Path) -> dict:
+    """Chapter 22 per side with ``seeds``, each in its side's cache under ``tmp`` (base first)."""
+    spearman = {}
+    for side in ("base", "head"):
+        out = tmp / side / "seeds"
+        r = run_side(sides[side], CHAPTERS[0], out, tmp / side, ("-p", "seeds", json.dumps(list(seeds))))
+        print(f"{side} {CHAPTERS[0]} seeds {seeds}: {r['seconds']} s", flush=True)
+        spearman[side] = seed_spearman(out)
+    return seed_record(seeds, spearman)
+
+
+def _ints_after(argv: list[str], flag: str) -> list[int] | None:
+    if flag not in argv:
+        return None
+    vals = []
+    for a in argv[argv.index(flag) + 1:]:
+        if a.startswith("--"):
+            break
+        vals.append(int(a))
+    if len(vals) < 2:
+        raise SystemExit(f"{flag} needs at least two seeds (a spread), got {vals}")
+    return vals
 
 
 def compare(runs: list[dict]) -> dict:
@@ -98,6 +151,15 @@ def main(argv=None) -> int:
     base = Path(argv[0]).resolve()
     dest = Path(argv[argv.index("--out") + 1]) if "--out" in argv else ab_path("bf16" if cpu_bf16_native() else "fp32")
     sides = {"base": base, "head": ROOT}
+    seeds, add = _ints_after(argv, "--seeds"), _ints_after(argv, "--add-seeds")
+    if add is not None:
+        rec = json.loads(dest.read_text(encoding="utf-8"))
+        with tempfile.TemporaryDirectory(prefix="csts-ab-") as tmp:
+            rec["seeds"] = {**run_seeds(sides, add, Path(tmp)), "head_commit": commit_of(ROOT),
+                            "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+        dest.write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")
+        print(f"seeds {add} added to {dest}")
+        return 0
     rec = {"base_commit": commit_of(base), "head_commit": commit_of(ROOT),
            "machine": {**this_machine(), "cpu_family": cpu_family()},
            "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "order": [f"{s} {CHAPTERS[c]}" for s, c in ORDER],
@@ -111,6 +173,8 @@ def main(argv=None) -> int:
             print(f"{side} {CHAPTERS[c]}: {r['seconds']} s, load {r['load_before']} -> {r['load_after']}", flush=True)
             if c == 0:
                 rec["spearman_22"][side] = spearman(out)
+        if seeds is not None:
+            rec["seeds"] = run_seeds(sides, seeds, tmp)
     rec["comparison"] = compare(rec["runs"])
     dest.write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")
     t = rec["comparison"]["total"]

@@ -89,3 +89,22 @@ def test_ab_script_without_a_checkout_prints_its_usage(capsys):
     # command, and the record it writes is read by the test above
     assert _ab_module().main([]) == 2
     assert "python benchmarks/csts_ab.py /tmp/csts-base" in capsys.readouterr().err
+
+
+def test_seed_part_of_the_record_by_hand(tmp_path):
+    ab = _ab_module()
+    folder = tmp_path / "results" / "csts"
+    folder.mkdir(parents=True)
+    # a run folder's rows out of seed order: seed_spearman sorts them
+    folder.joinpath("finetune_runs.csv").write_text(
+        "config,seed,test_spearman\nbi/mse,1,60.0\nbi/mse,0,61.0\ntri/quad+mse,0,53.0\ntri/quad+mse,1,52.0\n")
+    assert ab.seed_spearman(tmp_path) == {"bi/mse": [61.0, 60.0], "tri/quad+mse": [53.0, 52.0]}
+    rec = ab.seed_record([0, 1], {"base": {"bi/mse": [61.0, 60.0], "tri/quad+mse": [53.0, 52.0]},
+                                  "head": {"bi/mse": [61.5, 60.5], "tri/quad+mse": [51.0, 50.0]}})
+    # both sides' std is sqrt(0.5) = 0.707 (ddof 1), so the pooled std is 0.707 and the limit 1.414:
+    # bi/mse differs by -0.5 (agrees), tri/quad+mse by +2.0 (does not)
+    assert rec["agreement"]["bi/mse"]["difference"] == -0.5 and rec["agreement"]["bi/mse"]["agree"]
+    assert rec["agreement"]["tri/quad+mse"]["pooled_std"] == 0.707 and not rec["agreement"]["tri/quad+mse"]["agree"]
+    with pytest.raises(SystemExit, match="at least two seeds"):
+        ab._ints_after(["x", "--seeds", "0", "--out", "f"], "--seeds")
+    assert ab._ints_after(["x", "--seeds", "0", "1", "--out", "f"], "--seeds") == [0, 1]
