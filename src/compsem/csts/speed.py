@@ -61,9 +61,31 @@ def _one(path: Path) -> tuple[str, list[dict]]:
                  "Spearman (older)": cell(b), "newer commit": rec["head_commit"][:7],
                  "Spearman (newer)": cell(sp["head"][k]) if k in sp["head"] else "not run"}
                 for k, b in sp["base"].items()]
+        if "seeds" in rec:
+            text += ". " + _seed_text(rec["seeds"], rec["base_commit"])
+            agree = rec["seeds"]["agreement"]
+            for r in rows:
+                a = agree.get(r["config"])
+                r["seeds: older − newer"] = (f"{a['difference']:+.2f} (limit {a['k'] * a['pooled_std']:.2f}: "
+                                             f"{'within' if a['agree'] else 'outside'})") if a else "not run"
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
         raise DataError(f"{path}: not an A/B record ({exc!r})") from None
     return text, rows
+
+
+def _seed_text(seeds: dict, base_commit: str) -> str:
+    """The seed comparison of a record (``benchmarks/csts_ab.py --seeds``) in words."""
+    agree = seeds["agreement"]
+    n_in = sum(a["agree"] for a in agree.values())
+    worst = max(agree, key=lambda c: abs(agree[c]["difference"]) / (agree[c]["k"] * agree[c]["pooled_std"]))
+    w = agree[worst]
+    ks = {a["k"] for a in agree.values()}
+    k = f"{ks.pop():g}" if len(ks) == 1 else "the recorded number of"
+    listed = ", ".join(map(str, seeds["seeds"][:-1])) + f" and {seeds['seeds'][-1]}"
+    return (f"With seeds {listed} at both commits (chapter 22 at `{base_commit[:7]}` and at "
+            f"`{seeds.get('head_commit', '')[:7] or 'the newer commit'}`), the mean test Spearman of "
+            f"{n_in} of {len(agree)} configurations agrees within {k} pooled seed standard deviations; the "
+            f"closest to its limit is {worst}, {w['difference']:+.2f} against {w['k'] * w['pooled_std']:.2f}")
 
 
 def ab_values(paths=None) -> dict:

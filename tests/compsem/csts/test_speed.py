@@ -108,3 +108,20 @@ def test_seed_part_of_the_record_by_hand(tmp_path):
     with pytest.raises(SystemExit, match="at least two seeds"):
         ab._ints_after(["x", "--seeds", "0", "--out", "f"], "--seeds")
     assert ab._ints_after(["x", "--seeds", "0", "1", "--out", "f"], "--seeds") == [0, 1]
+
+
+def test_the_seed_comparison_in_words_and_in_the_table(tmp_path):
+    ab = _ab_module()
+    c = ab.compare([{"side": s, "chapter": ch, "seconds": 100.0} for s in ("base", "head")
+                    for ch in ("22_csts_finetune", "23_csts_ablation_scaling")])
+    rec = _record(c, {"avx2": True})
+    # bi/mse: std 0.5 on each side (ddof 1), pooled 0.5, so -0.5 against a limit of 2 x 0.5 = 1.00 (within)
+    rec["seeds"] = {**ab.seed_record([0, 1, 2], {"base": {"bi/mse": [61.0, 60.0, 60.5]},
+                                                 "head": {"bi/mse": [61.5, 60.5, 61.0]}}), "head_commit": "fedcba9" + "0" * 33}
+    path = tmp_path / "ab.json"
+    path.write_text(json.dumps(rec))
+    v = SP.ab_values([path])
+    assert ("With seeds 0, 1 and 2 at both commits (chapter 22 at `467c50a` and at `fedcba9`), the mean test Spearman "
+            "of 1 of 1 configurations agrees within 2 pooled seed standard deviations; the closest to its limit is "
+            "bi/mse, -0.50 against 1.00") in v["ab_text"]
+    assert v["ab_table"].loc[("fp32 (AMD EPYC)", "bi/mse"), "seeds: older − newer"] == "-0.50 (limit 1.00: within)"
