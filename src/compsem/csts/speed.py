@@ -98,5 +98,6 @@ def ab_values(paths=None) -> dict:
         return {"ab_text": Prose("The speed of chapters 22 and 23 against an older commit was not measured for this "
                                  "build (`benchmarks/csts_ab.py` measures it)"), "ab_table": None}
     texts, rows = zip(*map(_one, paths))
-    table = pd.DataFrame([r for rs in rows for r in rs]).set_index(["CPU", "config"])
+    # a record without seeds has no cell in that column: "not run", never a blank
+    table = pd.DataFrame([r for rs in rows for r in rs]).set_index(["CPU", "config"]).fillna("not run")
     return {"ab_text": Prose(". ".join(texts)), "ab_table": table}

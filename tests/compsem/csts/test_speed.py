@@ -125,3 +125,15 @@ def test_the_seed_comparison_in_words_and_in_the_table(tmp_path):
             "of 1 of 1 configurations agrees within 2 pooled seed standard deviations; the closest to its limit is "
             "bi/mse, -0.50 against 1.00") in v["ab_text"]
     assert v["ab_table"].loc[("fp32 (AMD EPYC)", "bi/mse"), "seeds: older − newer"] == "-0.50 (limit 1.00: within)"
+
+
+def test_a_record_without_seeds_beside_one_with_them_says_not_run(tmp_path):
+    ab = _ab_module()
+    c = ab.compare([{"side": s, "chapter": ch, "seconds": 100.0} for s in ("base", "head")
+                    for ch in ("22_csts_finetune", "23_csts_ablation_scaling")])
+    a, b = _record(c, {"avx2": True}), _record(c, {"avx2": True, "avx512_bf16": True})
+    b["seeds"] = ab.seed_record([0, 1], {"base": {"bi/mse": [61.0, 60.0]}, "head": {"bi/mse": [61.0, 60.0]}})
+    (tmp_path / "a.json").write_text(json.dumps(a))
+    (tmp_path / "b.json").write_text(json.dumps(b))
+    col = SP.ab_values([tmp_path / "a.json", tmp_path / "b.json"])["ab_table"]["seeds: older − newer"]
+    assert col.to_list() == ["not run", "+0.00 (limit 1.41: within)"]   # std sqrt(0.5) each: 2 x 0.707
