@@ -54,7 +54,9 @@ def machine() -> dict:
 
     from compsem import device as D
 
-    model, flags, family = platform.processor() or platform.machine(), set(), None
+    from compsem.book.appendices.machine import cpu_family
+
+    model, flags = platform.processor() or platform.machine(), set()
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as f:
             for line in f:
@@ -62,11 +64,9 @@ def machine() -> dict:
                     model = line.split(":", 1)[1].strip()
                 elif line.startswith("flags"):
                     flags.update(line.split(":", 1)[1].split())
-                elif line.startswith("cpu family") and family is None:
-                    family = line.split(":", 1)[1].strip()
     except OSError:  # not Linux
         pass
-    return {"cpu_model": model, "cpu_family": family, "cpu_flags": [f for f in FLAGS if f in flags], "cpu_count": os.cpu_count(),
+    return {"cpu_model": model, "cpu_family": cpu_family(), "cpu_flags": [f for f in FLAGS if f in flags], "cpu_count": os.cpu_count(),
             "torch_threads": torch.get_num_threads(), "cpu_bf16_native": D.cpu_bf16_native(),
             "cpu_capability": str(torch.backends.cpu.get_cpu_capability()), "load_average": _load()}
 

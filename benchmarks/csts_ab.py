@@ -47,16 +47,6 @@ def _load() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
-def cpu_family(cpuinfo: str = "/proc/cpuinfo") -> str | None:
-    """The CPU family number of ``/proc/cpuinfo`` (AMD: 25 for Zen 3 and Zen 4, 26 for Zen 5),
-    None where there is none."""
-    try:
-        with open(cpuinfo, encoding="utf-8") as f:
-            return next((line.split(":", 1)[1].strip() for line in f if line.startswith("cpu family")), None)
-    except OSError:
-        return None
-
-
 def run_side(checkout: Path, chapter: str, out: Path, cache: Path, params: tuple = ()) -> dict:
     """One chapter of one side (``params``: papermill's ``-p NAME VALUE`` arguments): seconds and
     the load before and after; a failed run is an error with its stderr."""
@@ -139,7 +129,7 @@ def compare(runs: list[dict]) -> dict:
 
 
 def main(argv=None) -> int:
-    from compsem.book.appendices.machine import this_machine
+    from compsem.book.appendices.machine import cpu_family, this_machine
     from compsem.book.running.runfolder import commit_of
     from compsem.csts.speed import ab_path
     from compsem.device import cpu_bf16_native

@@ -79,12 +79,10 @@ def _seed_text(seeds: dict, base_commit: str) -> str:
     n_in = sum(a["agree"] for a in agree.values())
     worst = max(agree, key=lambda c: abs(agree[c]["difference"]) / (agree[c]["k"] * agree[c]["pooled_std"]))
     w = agree[worst]
-    ks = {a["k"] for a in agree.values()}
-    k = f"{ks.pop():g}" if len(ks) == 1 else "the recorded number of"
     listed = ", ".join(map(str, seeds["seeds"][:-1])) + f" and {seeds['seeds'][-1]}"
     return (f"With seeds {listed} at both commits (chapter 22 at `{base_commit[:7]}` and at "
             f"`{seeds.get('head_commit', '')[:7] or 'the newer commit'}`), the mean test Spearman of "
-            f"{n_in} of {len(agree)} configurations agrees within {k} pooled seed standard deviations; the "
+            f"{n_in} of {len(agree)} configurations agrees within {w['k']:g} pooled seed standard deviations; the "
             f"closest to its limit is {worst}, {w['difference']:+.2f} against {w['k'] * w['pooled_std']:.2f}")
 
 

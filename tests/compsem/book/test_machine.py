@@ -37,6 +37,12 @@ def _bench(text=AVX512_BF16, cores=2, **extra):
     return {"machine": {**rec, "python": "3.11.7"}, **extra}
 
 
+def test_cpu_family_is_the_first_family_line_or_none():
+    info = "processor\t: 0\ncpu family\t: 26\nmodel\t\t: 2\nprocessor\t: 1\ncpu family\t: 25\n"
+    assert machine.cpu_family(info) == "26"
+    assert machine.cpu_family("model name\t: Some CPU\n") is None
+
+
 def test_an_old_benchmark_file_shows_not_recorded():
     got = machine.bench_machine(OLD_FILE)
     assert got["cpu_model"] == got["cpu_flags"] == got["load"] == "not recorded" and got["cores"] == 2

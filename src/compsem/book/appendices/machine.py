@@ -22,7 +22,7 @@ from compsem.fmt import plural
 from compsem.results import Prose
 from compsem.studies import STUDIES
 
-__all__ = ["FLAGS", "FLAG_NAMES", "NOT_RECORDED", "LOAD_ROW", "cpu_model", "cpu_flags", "this_machine", "bench_machine",
+__all__ = ["FLAGS", "FLAG_NAMES", "NOT_RECORDED", "LOAD_ROW", "cpu_model", "cpu_family", "cpu_flags", "this_machine", "bench_machine",
            "same_machine", "machines_table", "machine_summary", "machine_note", "machine_values", "run_records"]
 
 #: The CPU features recorded with a benchmark (``amx``: any of AMX's tile, bf16 or int8 flags).
@@ -46,6 +46,13 @@ def cpu_model(cpuinfo: str | None = None) -> str:
     if m:
         return m.group(1).strip()
     return platform.processor() or platform.machine() or "unknown"
+
+
+def cpu_family(cpuinfo: str | None = None) -> str | None:
+    """The CPU family number of the first ``cpu family`` line of ``/proc/cpuinfo`` (AMD: 25 for
+    Zen 3 and Zen 4, 26 for Zen 5), None where there is none."""
+    m = re.search(r"^cpu family\s*:\s*(\S+)", _cpuinfo() if cpuinfo is None else cpuinfo, re.M)
+    return m.group(1) if m else None
 
 
 def cpu_flags(cpuinfo: str | None = None) -> dict[str, bool]:
