@@ -20,7 +20,7 @@ from .measures import DegenerateGeometryWarning
 
 __all__ = ["bootstrap", "bootstrap_ci", "BootstrapResult", "nan_report", "degenerate_reason", "Leader", "leader",
            "leader_sentence", "versus_reference", "join_names", "paired_bootstrap", "paired_interval",
-           "paired_leader_sentence"]
+           "paired_leader_sentence", "shared_resamples", "mean_replicates", "Separation", "separation"]
 
 
 class BootstrapResult(NamedTuple):
@@ -282,3 +282,72 @@ def paired_leader_sentence(values, replicates: dict[str, np.ndarray], names: Seq
                 f"indistinguishable on these {items}.")
     return (f"{head}, but its leads over {shown} have paired {pct} intervals that include zero: they are "
             f"indistinguishable on these {items}.")
+
+
+# ---------------------------------------------------------------------------------------------
+# shared resamples: replicates that pair across models (the synthesis' separation test)
+# ---------------------------------------------------------------------------------------------
+def shared_resamples(n: int, *, n_boot: int = 1000, seed: int = 0, strata=None) -> np.ndarray:
+    """Bootstrap indices ``(n_boot, n)`` into ``n`` items that depend only on ``n``, ``n_boot``,
+    ``seed`` (and ``strata``), never on the values: every model scored on the same items gets the
+    *same* resamples, so the differences of two models' replicates (:func:`mean_replicates`) are
+    a paired bootstrap of the difference (:func:`paired_interval`).
+
+    ``strata`` (length ``n``): draw within each stratum (in sorted order of the strata), keeping
+    each stratum's size; the columns of the result are grouped by stratum. Without it:
+    ``numpy.random.default_rng(seed).integers(0, n, (n_boot, n))``, the draws of
+    :func:`bootstrap` and :func:`paired_bootstrap`.
+    """
+    if n < 0 or n_boot < 1:
+        raise ValueError(f"shared_resamples needs n >= 0 and n_boot >= 1, got n={n}, n_boot={n_boot}")
+    rng = np.random.default_rng(seed)
+    if strata is None:
+        return rng.integers(0, n, size=(n_boot, n))
+    strata = np.asarray(strata)
+    if strata.shape != (n,):
+        raise ValueError(f"strata must have one entry per item ({n}), got shape {strata.shape}")
+    parts = []
+    for s in np.unique(strata):
+        members = np.flatnonzero(strata == s)
+        parts.append(members[rng.integers(0, members.size, size=(n_boot, members.size))])
+    return np.concatenate(parts, axis=1) if parts else np.empty((n_boot, 0), dtype=int)
+
+
+def mean_replicates(values, draws: np.ndarray, *, scale: float = 1.0) -> np.ndarray:
+    """``scale`` × the mean of the finite ``values`` (one per item) drawn by each row of ``draws``
+    (:func:`shared_resamples`), shape ``(n_boot,)``; a replicate that draws no finite value is NaN.
+    An item undefined for one model keeps its place, so the resamples stay shared."""
+    v = np.asarray(values, dtype=float).ravel()
+    x = v[draws]
+    ok = np.isfinite(x)
+    k = ok.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return scale * np.where(k > 0, np.where(ok, x, 0.0).sum(axis=1) / k, np.nan)
+
+
+class Separation(NamedTuple):
+    """A paired comparison of a model with a control on the same items (:func:`separation`)."""
+
+    difference: float   # model − control (the estimates)
+    low: float          # paired percentile interval of the difference
+    high: float
+    outcome: str        # "higher", "lower", "no evidence of a difference" or "undefined"
+
+
+def separation(value: float, control_value: float, replicates, control_replicates, *,
+               level: float = 0.95) -> Separation:
+    """Does a model separate from a control scored on the same items? The difference of the two
+    estimates with the paired percentile interval of the replicates' differences (both drawn on
+    the same resamples: :func:`shared_resamples`); the outcome is ``"higher"`` / ``"lower"`` when
+    the interval lies wholly above / below zero, ``"no evidence of a difference"`` when it contains
+    zero, ``"undefined"`` without replicates or an estimate."""
+    d = float(value) - float(control_value)
+    if replicates is None or control_replicates is None or not np.isfinite(d):
+        return Separation(d, float("nan"), float("nan"), "undefined")
+    a, b = np.asarray(replicates, dtype=float), np.asarray(control_replicates, dtype=float)
+    if a.shape != b.shape or a.size == 0:
+        return Separation(d, float("nan"), float("nan"), "undefined")
+    lo, hi = paired_interval(a, b, level=level)
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return Separation(d, lo, hi, "undefined")
+    return Separation(d, lo, hi, "higher" if lo > 0 else "lower" if hi < 0 else "no evidence of a difference")

@@ -397,7 +397,8 @@ def _calls(study: Study, problems: list[str]) -> list[tuple[str, object, object]
                   ("report.values", lambda: rep.values("main", run(["bow"]), tables.main_table(run(["bow"]), n_boot=20),
                                                        n_boot=20), lambda r: isinstance(r, dict) and r),
                   ("report.headlines", lambda: rep.headlines(["bow"], n_boot=20),
-                   lambda r: isinstance(r, list) and len(r) == len(rep.HEADLINES))]
+                   lambda r: isinstance(r, list)      # one row per headline, and any rows of the study's own controls
+                   and len([x for x in r if not x.get("control_of")]) == len(rep.HEADLINES))]
     if rep is not None and isinstance(getattr(rep, "FINDING", None), Finding) and getattr(rep, "HEADLINES", None):
         calls.append(("report.FINDING.sentences", lambda: rep.FINDING.sentences(_tiny_rows(rep), ["one", "two"], []),
                       lambda r: isinstance(r, str) and r.strip() != ""))

@@ -19,9 +19,10 @@ from compsem.encoders import validate_texts
 from compsem.labels import labelled
 from compsem import reference as _reference
 from compsem.results import Headline, Prose, headline_row
-from compsem.stats import leader_sentence
+from compsem.stats import leader_sentence, mean_replicates, shared_resamples
 
 from .data import LoadReport, load_csts, pair_index
+from .metrics import pair_outcomes
 from .differs import differs_values  # noqa: F401  (chapters 21-23, re-exported: the report face)
 from .speed import ab_values  # noqa: F401  (chapter 22, re-exported: the report face)
 from .study import ZERO_SHOT_DEFAULTS, book_data, pair_accuracy, zero_shot_scores
@@ -40,7 +41,9 @@ __all__ = ["LABELS", "TRY_IT", "HEADLINES", "VIEWS", "values", "headlines", "hea
 #: Part II's headline criterion in the cross-study profile.
 HEADLINES: tuple[Headline, ...] = (
     Headline("CSTS", "II", "C-STS zero-shot pair accuracy", "%", 50.0, "sentence pairs",
-             "with the condition attached, the C-High row scores above the C-Low row"),
+             "with the condition attached, the C-High row scores above the C-Low row",
+             direction="chapter 21: a pair is scored right when its C-High row scores above its C-Low row; a model "
+                       "that ignores the condition ties every pair and gets 50 %"),
 )
 
 
@@ -71,8 +74,14 @@ def headlines(models: Sequence[str], *, n_boot: int = 1000, seed: int = 0, trust
                                                 trust_remote_code=trust_remote_code)["attached"].to_numpy()
               for m in models}
     zs = zero_shot_table(scores, df, n_boot=n_boot, seed=seed)
+    # the replicates: each pair's outcome (1, ½, 0) on resamples of the pairs shared by every model
+    h, lo = pair_index(df, label_ties="exclude")
+    draws = shared_resamples(len(h), n_boot=n_boot, seed=seed) if n_boot and len(h) else None
+    reps = {m: None if draws is None else mean_replicates(pair_outcomes(s[h], s[lo]), draws, scale=100.0)
+            for (m, _), s in scores.items()}
     return [headline_row(HEADLINES[0], r.model, float(r["pair_accuracy_%"]), float(r.pair_accuracy_ci_low),
-                         float(r.pair_accuracy_ci_high), int(r.n_pairs)) for _, r in zs.iterrows()]
+                         float(r.pair_accuracy_ci_high), int(r.n_pairs), replicates=reps[r.model])
+            for _, r in zs.iterrows()]
 
 
 def try_it(sentence1: str, sentence2: str, condition_high: str, condition_low: str,

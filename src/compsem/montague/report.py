@@ -22,13 +22,13 @@ from ..record import bootstrap_table
 from ..encoders import validate_texts
 from ..results import Headline, PlainText, Prose, bootstrap_headline, glue_all, headline_row
 from ..reference import paper_match
-from ..stats import bootstrap, join_names, leader_sentence
+from ..stats import bootstrap, join_names, leader_sentence, mean_replicates, shared_resamples
 from .data import CATEGORIES, join_phrase, load_vocabulary
 from .metrics import READINGS, TIE_TOL, Rules, non_subsectivity, pair_intersectivity, rules_for, single_intersectivity
 from .reproduce import (compare_with_paper, decomposition_view, paper_model_of, paper_table, reproduced_beside,
                         reproduced_view, truncation_check)
 from .study import MontagueRun, embed_texts, run
-from .tables import LABELS, an_table, class_gap, class_tests_view, pair_table, score_spread
+from .tables import LABELS, _ratio, _sums, an_table, class_gap, class_tests_view, pair_table, score_spread
 from .plots import plot_adjective_scores, plot_classes, plot_set_diagrams, plot_type_matrices, plot_type_matrix
 from .views import (NonsubView, PairsView, PhrasesView, SingleView, degenerate_models, nonsub, pairs, phrases,
                     single)
@@ -46,13 +46,19 @@ __all__ = ["LABELS", "labelled", "TRY_IT", "HEADLINES", "headlines", "try_it", "
 HEADLINES: tuple[Headline, ...] = (
     Headline("AAN", "III", "AAN single-phrase intersectivity", "share", float("nan"), "adjectives",
              "d(phrase, each word) ≤ d(each word, the rest of the phrase) (authors' code; Eq. 3 compares "
-             "word pairs)"),
+             "word pairs)", higher=None,
+             direction="chapter 31: the theory expects the relation for intersective adjectives only, and an encoder "
+                       "that averages its word vectors passes it whatever the adjective means, so a share pooled "
+                       "over the classes has no better side; a difference between classes would matter"),
     Headline("PAIR", "III", "pair test, intersective vs privative", "share", 0.5, "adjectives",
              "Eq. 5 under the authors' code (strict <, n2 > n1, mean of per-noun means): chapter 32's "
-             "(S-I, NS-Pr) cell; theory expects > 0.5"),
+             "(S-I, NS-Pr) cell; theory expects > 0.5",
+             direction="chapter 32: intersective adjectives should keep the relation that privative ones break, "
+                       "above the 0.5 a coin would give"),
     Headline("NSGAP", "III", "non-subsectivity gap (NS − S)", "difference", 0.0, "adjectives",
              "Eq. 7 (strict <) holds more often for non-subsective than subsective adjectives (chapter 33's "
-             "pooled gap); theory expects > 0"),
+             "pooled gap); theory expects > 0",
+             direction="chapter 33: Montague semantics predicts a gap above zero"),
 )
 _H = {h.key: h for h in HEADLINES}
 
@@ -103,6 +109,31 @@ def _per_adjective(x: np.ndarray, axis_keep: int = 0) -> np.ndarray:
         return np.nanmean(x, axis=axes) if axes else x
 
 
+def _pair_cell_replicates(res, cats: np.ndarray, n_boot: int, seed: int) -> np.ndarray | None:
+    """PAIR on resamples shared by every model: the (S-I, NS-Pr) cell's two-way adjective
+    bootstrap (:func:`compsem.montague.tables.type_pair_table`) with draws that depend only on the
+    vocabulary and ``seed``, so that two models' replicates pair."""
+    m1, m2 = np.flatnonzero(cats == "S-I"), np.flatnonzero(cats == "NS-Pr")
+    if not (n_boot and m1.size and m2.size):
+        return None
+    S, C = _sums(res.pairs, 2, res.rules.per_noun)
+    r = m1[shared_resamples(m1.size, n_boot=n_boot, seed=seed)][:, :, None]
+    k = m2[shared_resamples(m2.size, n_boot=n_boot, seed=seed + 1)][:, None, :]
+    return _ratio(S[r, k].sum((1, 2)), C[r, k].sum((1, 2)), res.rules.per_noun)
+
+
+def _gap_replicates(values: np.ndarray, non_sub: np.ndarray, sub: np.ndarray, n_boot: int, seed: int):
+    """NSGAP on resamples shared by every model: adjectives drawn within each group (non-subsective,
+    subsective) by :func:`compsem.stats.shared_resamples`, NaN kept in place."""
+    keep = non_sub | sub
+    if not (n_boot and non_sub.any() and sub.any()):
+        return None
+    v, group = values[keep], np.where(non_sub[keep], 0, 1)
+    draws = shared_resamples(v.size, n_boot=n_boot, seed=seed, strata=group)
+    k = int((group == 0).sum())      # the columns of the first stratum (non-subsective) come first
+    return mean_replicates(v, draws[:, :k]) - mean_replicates(v, draws[:, k:])
+
+
 def _gap_boot(a: np.ndarray, b: np.ndarray, n_boot: int, seed: int):
     """Bootstrap interval of mean(a) − mean(b) with adjectives resampled within each group."""
     a, b = a[~np.isnan(a)], b[~np.isnan(b)]
@@ -137,14 +168,16 @@ def headlines(models: Sequence[str], *, reading: str = "official", n_boot: int =
         t = pair_table(res, n_boot=n_boot, seed=seed).set_index(["type1", "type2"]).loc[("S-I", "NS-Pr")]
         n_adj = int(np.isin(cats, ["S-I", "NS-Pr"]).sum())
         row = headline_row(_H["PAIR"], m, float(t.consistency), float(t.ci_low), float(t.ci_high), n_adj,
-                           float(t.tie_rate))
+                           float(t.tie_rate), replicates=_pair_cell_replicates(res, cats, n_boot, seed))
         rows.append({**row, "degenerate": _TIED if t.tie_rate >= 1.0 else ""})
         gap = class_gap(an_table(res, "nonsub", n_boot=0), [m])["gap (non-sub − sub)"].iloc[0]
         ni = _per_adjective(res.nonsub, 0)
-        lo, hi, n = _gap_boot(ni[np.isin(cats, ["NS-Pl", "NS-Pr"])], ni[np.isin(cats, ["S-I", "S-NI"])], n_boot, seed)
+        non_sub, sub = np.isin(cats, ["NS-Pl", "NS-Pr"]), np.isin(cats, ["S-I", "S-NI"])
+        lo, hi, n = _gap_boot(ni[non_sub], ni[sub], n_boot, seed)
         valid = np.isfinite(res.an_distances["phrase_adj"] + res.an_distances["phrase_noun"])
         ties = float(res.nonsub_ties[valid].mean()) if valid.any() else float("nan")
-        row = headline_row(_H["NSGAP"], m, float(gap), lo, hi, n, ties)
+        row = headline_row(_H["NSGAP"], m, float(gap), lo, hi, n, ties,
+                           replicates=_gap_replicates(ni, non_sub, sub, n_boot, seed))
         rows.append({**row, "degenerate": _TIED if m in flat else ""})
     return rows
 

@@ -26,7 +26,7 @@ from .metrics import distances
 from .plots import mean_scores_heatmap, metric_intervals, reference_matrix, score_matrices, space_maps, zoom_maps
 from .space import Layout, layouts, pick_basis, zoom_window
 from .study import REFERENCE, Run, score_all, score_texts
-from .tables import accuracy_frame, bootstrap_category_mean, mean_scores_frame, ssm_frame
+from .tables import accuracy_frame, bootstrap_category_mean, cluster_counts, mean_scores_frame, ssm_draws, ssm_frame
 from .lesson import LESSON   # the study's session of the course guide
 from .tryit import TRY_IT   # the study's section of the try-it page
 from .finding import FINDING   # the study's part of the synthesis (chapter 90)
@@ -40,7 +40,9 @@ __all__ = ["LABELS", "TRY_IT", "HEADLINES", "headlines", "try_it", "paper_table"
 #: Part IV's headline criterion in the cross-study profile.
 HEADLINES: tuple[Headline, ...] = (
     Headline("RSA", "IV", "RSA with the reference (relatedness)", "r", 0.0, "clusters",
-             "Pearson r between the model's and the reference's distance matrices"),
+             "Pearson r between the model's and the reference's distance matrices",
+             direction="chapter 42: the closer a model's relatedness space is to the reference's, the higher its "
+                       "RSA; 0 is no agreement"),
 )
 
 
@@ -349,8 +351,21 @@ def headlines(models: Sequence[str], *, trust_remote_code: bool = False, n_boot:
     for name, spec in zip(scored, models):
         rel = frame[(frame.scorer == name) & (frame.space == "rel")].iloc[0]
         rows.append(headline_row(HEADLINES[0], spec, float(rel.rsa), float(rel.get("rsa_low", np.nan)),
-                                 float(rel.get("rsa_high", np.nan)), int(rel.n_sentences)))
+                                 float(rel.get("rsa_high", np.nan)), int(rel.n_sentences),
+                                 replicates=_rsa_replicates(scored[name], R_ref, pool.clusters, n_boot, seed)))
     return rows
+
+
+def _rsa_replicates(s, R_ref, labels, n_boot: int, seed: int) -> np.ndarray | None:
+    """The relatedness RSA on cluster resamples that depend only on the clusters and ``seed``
+    (:func:`~compsem.ssm.tables.cluster_counts`), so two models with the same valid sentences pair;
+    None without draws or when a model leaves sentences out (its clusters differ)."""
+    v = np.asarray(s.valid, dtype=bool)
+    if not n_boot or not v.all():
+        return None
+    labels = np.asarray(labels)
+    _, C = cluster_counts(labels, n_boot=n_boot, seed=seed)
+    return ssm_draws(distances(s.R, symmetric=s.symmetric)["rel"], distances(R_ref)["rel"], labels, C)[1]
 
 
 def try_it(premise: str, hypotheses: Sequence[str], models: Sequence[str], *,
