@@ -190,3 +190,40 @@ def test_paired_leader_sentence_by_hand():
     s = paired_leader_sentence([3.5, 3.4], {"a": reps["a"], "c": reps["c"]}, ["a", "c"], what="loss", higher=False,
                                digits=1, items="pairs", level=0.5)
     assert s.startswith("`c` has the lowest loss (3.4), but its lead over `a` (0.1 [-1.0, 1.0])")
+
+
+# ------------------------------------------------------------------ shared resamples (the synthesis' paired test)
+def test_shared_resamples_depend_only_on_the_number_of_items_and_the_seed():
+    from compsem.stats import shared_resamples
+
+    a, b = shared_resamples(4, n_boot=3, seed=1), shared_resamples(4, n_boot=3, seed=1)
+    assert a.shape == (3, 4) and (a == b).all()
+    assert (a == np.random.default_rng(1).integers(0, 4, size=(3, 4))).all()     # bootstrap's own draws
+    # strata: items 0, 2 in stratum "x", 1, 3 in "y": the first two columns draw from {0, 2}, the last two from {1, 3}
+    s = shared_resamples(4, n_boot=50, seed=0, strata=["x", "y", "x", "y"])
+    assert set(s[:, :2].ravel()) <= {0, 2} and set(s[:, 2:].ravel()) <= {1, 3}
+    with pytest.raises(ValueError, match="one entry per item"):
+        shared_resamples(4, strata=["x"])
+
+
+def test_mean_replicates_keep_an_undefined_item_in_place():
+    from compsem.stats import mean_replicates
+
+    draws = np.array([[0, 1, 2], [2, 2, 2], [1, 1, 0]])
+    # values 1, NaN, 0: row 0 means (1 + 0) / 2, row 1 all item 2 → 0, row 2 only item 0 is finite → 1
+    assert mean_replicates([1.0, np.nan, 0.0], draws, scale=100).tolist() == [50.0, 0.0, 100.0]
+    assert np.isnan(mean_replicates([np.nan, np.nan, np.nan], draws)).all()
+
+
+def test_separation_reads_the_paired_interval_of_the_difference():
+    from compsem.stats import separation
+
+    off = np.array([-2.0, -1.0, 0.0, 1.0, 2.0])
+    # a − b = 0.1 + 0.1 × off (sorted 0.1 − 0.2 … 0.1 + 0.2): linear quantiles 0.1 ∓ 1.9 × 0.1 = [-0.09, 0.29]
+    s = separation(0.6, 0.5, 0.6 + 0.1 * off, 0.5 + 0.0 * off)
+    assert s.difference == pytest.approx(0.1) and (s.low, s.high) == pytest.approx((-0.09, 0.29))
+    assert s.outcome == "no evidence of a difference"
+    assert separation(0.6, 0.5, 0.6 + 0.01 * off, 0.5 + 0 * off).outcome == "higher"      # [0.081, 0.119]
+    assert separation(0.4, 0.5, 0.4 + 0 * off, 0.5 + 0 * off).outcome == "lower"
+    assert separation(0.6, 0.5, None, off).outcome == "undefined"
+    assert separation(0.6, 0.5, off, off[:3]).outcome == "undefined"

@@ -54,6 +54,8 @@ def sentences(rows: pd.DataFrame, models: Sequence[str], controls: Sequence[str]
     """Each ranked Part I criterion's leader as far as the paired intervals allow, the criteria the
     synthesis does not rank, and C2 against its controls (chance, the run's controls, shuffled
     targets) on the same samples."""
+    if "control_of" not in rows:
+        rows = rows.assign(control_of="")
     keys = list(dict.fromkeys(rows.criterion))
     first = rows.drop_duplicates("criterion").set_index("criterion")
     ranked = [k for k in keys if "ranked" not in first or bool(first.loc[k, "ranked"])]

@@ -123,6 +123,16 @@ def test_the_headline_scores_chapter_21s_own_rows():
     assert row["low"] < row["value"] < row["high"] and row["criterion"] == "CSTS"
     # not the 165 hand-written pairs
     assert row["n"] != 165
+    # the replicates: the mean outcome on resamples of the pairs (in the file order of their C-High rows) that
+    # every model scored on these rows shares
+    ordered = []
+    for _, g in df.reset_index(drop=True).assign(score=s).groupby("pair_id"):
+        if set(g.role) == {"high", "low"} and g.label.nunique() == 2:
+            d = g.score[g.role == "high"].iloc[0] - g.score[g.role == "low"].iloc[0]
+            ordered.append((g.index[g.role == "high"][0], 1.0 if d > 0 else 0.5 if d == 0 else 0.0))
+    by_row = np.array([o for _, o in sorted(ordered)])
+    draws = np.random.default_rng(1).integers(0, len(by_row), size=(100, len(by_row)))
+    np.testing.assert_allclose(row["replicates"], 100 * by_row[draws].mean(axis=1))
 
 
 @pytest.mark.slow

@@ -81,6 +81,17 @@ def test_headlines_pair_is_the_chapter_cell_and_all_tie_rows_are_degenerate(monk
         r = rows[("bow-toy", key)]
         assert r["value"] == 0.0 and r["ties"] == 1.0 and r["degenerate"] == "every comparison is a tie"
     assert rows[("bow-toy", "AAN")]["degenerate"] == ""
+    # the replicates pair across models: the same draws, so a model against itself differs by exactly 0, and
+    # the bag of words (every comparison a tie: 0 under "<") has replicates of 0 on every draw
+    for key in ["AAN", "PAIR", "NSGAP"]:
+        assert rows[("toy", key)]["replicates"].shape == rows[("bow-toy", key)]["replicates"].shape == (50,)
+    assert (rows[("bow-toy", "PAIR")]["replicates"] == 0).all()
+    again = {r["criterion"]: r for r in mt.report.headlines(["toy"], n_boot=50)}
+    for key in ["AAN", "PAIR", "NSGAP"]:
+        np.testing.assert_array_equal(again[key]["replicates"], rows[("toy", key)]["replicates"])
+    # NSGAP's replicates centre on the gap: their mean lies within the bootstrap interval
+    gap = rows[("toy", "NSGAP")]
+    assert gap["low"] <= float(np.nanmean(gap["replicates"])) <= gap["high"]
 
 
 def test_values_of_each_chapter_view_on_a_toy_run():

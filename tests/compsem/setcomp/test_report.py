@@ -109,3 +109,24 @@ def test_the_headlines_equal_the_chapters_result_files(tmp_path):
         (row,) = rows[rows.model == "bow"].itertuples()      # the chapters add controls (random, shuffled)
         assert got[key]["value"] == pytest.approx(row.pct), key
         assert got[key]["n"] == row.n, key
+
+
+def test_the_shuffled_target_control_is_a_direct_count_and_pairs_with_its_model():
+    from compsem.setcomp.data import shuffled_targets
+    from compsem.stats import shared_resamples
+
+    rows = headlines(["bow"], n_boot=50)
+    shuf = {r["criterion"]: r for r in rows if r["control_of"] == "bow"}
+    mine = {r["criterion"]: r for r in rows if not r["control_of"]}
+    assert set(shuf) == set(mine) == {"C1", "C2", "C3", "C5", "C6"}
+    assert shuf["C2"]["model"] == "bow (shuffled targets)"
+    ov = shuffled_targets(build_operator_tables(load_source("embedded"))["overlap"], "overlap", seed=0)
+    A, B, O = (embed(ov[c].tolist(), "bow") for c in ("a", "b", "o"))
+    g = measures.plane_geometry(A, B, O, warn=False)
+    hit = np.where(g.degenerate, np.nan, (g.t >= 0) & (g.t <= 1))
+    assert shuf["C2"]["value"] == pytest.approx(100 * np.nanmean(hit))
+    # the replicates: the mean of the same resamples of the samples, for the model and for its control
+    draws = shared_resamples(len(ov), n_boot=50, seed=0)
+    want = 100 * np.array([np.nanmean(hit[d]) for d in draws])
+    np.testing.assert_allclose(shuf["C2"]["replicates"], want)
+    assert mine["C2"]["replicates"].shape == (50,)

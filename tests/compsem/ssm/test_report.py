@@ -127,6 +127,8 @@ def test_the_synthesis_headline_is_chapter_42s_rsa_cell():
     tab, _ = rep.ssm_metrics(st.run(["bow"], progress=False), n_boot=50, seed=2)
     cell = tab[(tab.scorer == "bow") & (tab.space == "rel")].iloc[0]
     assert (row["value"], row["low"], row["high"]) == pytest.approx((cell.rsa, cell.rsa_low, cell.rsa_high))
+    # its replicates are the chapter's own cluster draws: their percentile interval is the row's
+    assert np.percentile(row["replicates"], [2.5, 97.5]) == pytest.approx([row["low"], row["high"]])
 
 
 def test_the_models_table_says_symmetric_in_words():
