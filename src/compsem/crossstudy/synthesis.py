@@ -42,7 +42,7 @@ from .. import figures
 from ..errors import check_trust_remote_code
 from ..fmt import estimate, number
 from ..results import Headline, Prose
-from ..stats import degenerate_reason, join_names, separation as paired_separation, versus_reference
+from ..stats import degenerate_reason, separation as paired_separation, versus_reference
 from ..studies import STUDIES
 
 __all__ = ["CRITERIA", "STUDY_REPORTS", "LEVEL", "profile", "saved", "profile_matrix", "criteria_table", "profile_table",
@@ -125,8 +125,9 @@ def control_names(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[
     """Every control drawn beside ``models``: the run's ``controls`` found in the profile, then
     the studies' own controls of a model of ``models`` (rows whose ``control_of`` names it)."""
     prof = _columns(prof)
-    own = prof[prof.control_of.isin(list(models))].model
-    return [c for c in controls if c in set(prof.model)] + [m for m in dict.fromkeys(own) if m not in controls]
+    own = prof[prof.control_of.isin(list(models))]
+    own = own.assign(at=own.control_of.map({m: i for i, m in enumerate(models)})).sort_values("at", kind="stable")
+    return [c for c in controls if c in set(prof.model)] + [m for m in dict.fromkeys(own.model) if m not in controls]
 
 
 def profile_table(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] = ()) -> pd.DataFrame:
@@ -407,7 +408,7 @@ def findings(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] 
                                      + "."),
         "n_comparisons": len(sep), "n_ranked": n_ranked,
         "controls_sentence": Prose("This run declares no control, so no criterion can be ranked." if not named else
-                                   "The controls of this run, drawn beside the models and never ranked among them: "
+                                   "The controls of this run, drawn beside the models and not ranked among them: "
                                    + (named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1])
                                    + "."),
         "comparisons_sentence": Prose(

@@ -28,8 +28,8 @@ def sentences(rows: pd.DataFrame, models: Sequence[str], controls: Sequence[str]
             parts.append(more)
         pos = int(((gap["low"] > 0) & (gap["degenerate"] == "")).sum())
         n = int((gap["degenerate"] == "").sum())   # a degenerate row is left out of the ranking and of the count
-        parts.append("None of the models that can be ranked has a gap whose interval lies above zero, the direction "
-                     "Montague semantics predicts." if pos == 0 else
+        parts.append("No model has a gap whose interval lies above zero, the direction Montague semantics predicts "
+                     "(degenerate gaps left out)." if pos == 0 else
                      f"{pos} of the {n} models {'has' if pos == 1 else 'have'} a gap whose interval lies above zero, "
                      "the direction Montague semantics predicts." if pos < n else
                      "Every model has a gap whose interval lies above zero, the direction Montague semantics predicts.")

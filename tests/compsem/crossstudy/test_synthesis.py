@@ -302,7 +302,7 @@ def test_findings_count_the_comparisons_and_name_the_controls():
         "The separation test made 23 paired comparisons (each model against each of its controls, on each criterion), "
         "each with a 95 % interval and no correction for the number of comparisons; it ranks 2 of the 6 criteria of "
         "this profile (C2, RSA).")
-    assert f["controls_sentence"] == ("The controls of this run, drawn beside the models and never ranked among them: "
+    assert f["controls_sentence"] == ("The controls of this run, drawn beside the models and not ranked among them: "
                                       "`bow`, `random` and each model on shuffled targets (Part I).")
     assert synthesis.findings(CONTRA[CONTRA.control_of == ""], ["a", "b"], [])["controls_sentence"] == \
         "This run declares no control, so no criterion can be ranked."

@@ -28,7 +28,8 @@ def test_a_degenerate_gap_is_left_out_and_the_count_agrees():
     assert text.startswith("`a` has the highest non-subsectivity gap (0.02 [-0.01, 0.05]), the only model that can be "
                            "ranked here. `bow` is left out of the ranking: every item gives exactly 0, the no-effect "
                            "value.")
-    assert "None of the models that can be ranked has a gap whose interval lies above zero" in text
+    assert "No model has a gap whose interval lies above zero, the direction Montague semantics predicts " \
+           "(degenerate gaps left out)." in text
     assert report.FINDING is FINDING
 
 
