@@ -362,3 +362,9 @@ def test_ranks_leave_a_degenerate_row_unranked():
     r = synthesis.ranks(pd.concat([prof, ctrl], ignore_index=True), ["a", "b", "bow", "zero"], ["zero"])
     assert r.loc["PAIR", "bow"] == "n/a" and r.loc["NSGAP", "bow"] == "n/a"
     assert (r.loc["PAIR", "a"], r.loc["PAIR", "b"]) == ("1", "2")
+
+
+def test_the_saved_profile_keeps_every_column_but_the_replicates():
+    out = synthesis.saved(CONTRA)
+    assert "replicates" not in out and list(out.columns) == [c for c in CONTRA.columns if c != "replicates"]
+    assert list(out.control_of[out.model == "a (shuffled targets)"]) == ["a"]
