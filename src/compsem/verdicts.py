@@ -284,7 +284,7 @@ def _evaluate(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
     if not math.isfinite(est):
         raise VerdictError(f"{where}: our estimate in {file} is undefined (NaN)")
     shown = fmt.estimate(est, low, high, digits, unit=u)
-    against = _text(row, "compared_with")
+    against = _text(row, "compared_with") or ("the control" if _text(row, "reference_select") else "the level")
     if _text(row, "reference_select"):
         ctrl = _rows(df, _text(row, "reference_select"), where, file)
         if len(ctrl) != 1:
