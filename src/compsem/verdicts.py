@@ -153,7 +153,7 @@ def agreement_verdict(ours, paper, decimals: int, *, low=None, high=None) -> str
                            f"got {ours.size} and {paper.size}")
     if np.isnan(ours).any() or np.isnan(paper).any():
         raise VerdictError("an agreement cell is undefined (NaN) in ours or in the paper")
-    within = np.abs(ours - paper) < 10.0 ** -int(decimals) - 1e-12
+    within = _within(ours, paper, decimals)
     if within.all():
         return "reproduced"
     inside = (low is not None and high is not None
@@ -214,11 +214,79 @@ def _column(df: pd.DataFrame, name: str, where: str, file: Path) -> np.ndarray:
     return pd.to_numeric(df[name], errors="coerce").to_numpy(float)
 
 
-class _Missing(Exception):
-    pass
+def _within(ours: np.ndarray, paper: np.ndarray, decimals: int) -> np.ndarray:
+    """Cells within one unit of the paper's last printed decimal (the 1e-12 keeps a difference of
+    exactly one unit, which binary arithmetic may print a hair below it, outside)."""
+    return np.abs(ours - paper) < 10.0 ** -int(decimals) - 1e-12
+
+
+def _agree(row: dict, sel: pd.DataFrame, where: str, file: Path, base: dict) -> Verdict:
+    decimals = int(_number(row, "decimals", where))
+    ours = _column(sel, _text(row, "estimate"), where, file)
+    paper = (_column(sel, _text(row, "paper_column"), where, file) if _text(row, "paper_column")
+             else np.full(len(ours), _number(row, "paper_value", where)))
+    low = _column(sel, _text(row, "low"), where, file) if _text(row, "low") else None
+    high = _column(sel, _text(row, "high"), where, file) if _text(row, "high") else None
+    word = agreement_verdict(ours, paper, decimals, low=low, high=high)
+    gap = fmt.number(float(np.max(np.abs(ours - paper))), decimals + 1)
+    if len(ours) == 1:
+        u = f" {_text(row, 'unit')}" if _text(row, "unit") else ""
+        digits = int(_number(row, "digits", where))
+        one = fmt.estimate(ours[0], low[0], high[0], digits, unit=u) if low is not None and high is not None \
+            else fmt.number(ours[0], digits) + u
+        shown = f"{one}; difference {gap}"
+    else:
+        shown = (f"{fmt.plural(int(_within(ours, paper, decimals).sum()), 'cell')} of {len(ours)} within one printed "
+                 f"unit; largest difference {gap}")
+    return Verdict(**base, ours=shown, compared_with=_text(row, "compared_with") or "the paper", verdict=word, why="")
+
+
+def _test(row: dict, sel: pd.DataFrame, where: str, file: Path, base: dict, rule: str) -> Verdict:
+    word = test_verdict(rule, float(_column(sel, _text(row, "estimate"), where, file)[0]))
+    p = fmt.p_value(float(sel[_text(row, "estimate")].iloc[0]))
+    why = "the test is undefined here: its outcome cannot vary (every item passes, or all tie)" \
+        if word == "not testable here" else ""
+    return Verdict(**base, ours="–" if why else (f"p {p}" if p.startswith("<") else f"p = {p}"),
+                   compared_with=f"{_text(row, 'compared_with') or 'our test'} (level {fmt.number(ALPHA, 2)})",
+                   verdict=word, why=why)
+
+
+def _one(df: pd.DataFrame, row: dict, where: str, file: Path) -> tuple[float, float, float]:
+    """Estimate, low and high of the one row of ``df`` (NaN bounds where the claim names none)."""
+    bounds = [float(_column(df, _text(row, k), where, file)[0]) if _text(row, k) else math.nan for k in ("low", "high")]
+    return float(_column(df, _text(row, "estimate"), where, file)[0]), *bounds
+
+
+def _compare(row: dict, df: pd.DataFrame, sel: pd.DataFrame, where: str, file: Path, base: dict, rule: str) -> Verdict:
+    est, low, high = _one(sel, row, where, file)
+    if not math.isfinite(est):
+        raise VerdictError(f"{where}: our estimate in {file} is undefined (NaN)")
+    digits = int(_number(row, "digits", where))
+    u = f" {_text(row, 'unit')}" if _text(row, "unit") else ""
+    against = _text(row, "compared_with") or ("the control" if _text(row, "reference_select") else "the level")
+    if _text(row, "reference_select"):
+        if rule == "within":
+            raise VerdictError(f"{where}: an equivalence compares with a fixed level, not a control row")
+        ctrl = _rows(df, _text(row, "reference_select"), where, file)
+        if len(ctrl) != 1:
+            raise VerdictError(f"{where}: the control selection matches {len(ctrl)} rows of {file}, not one")
+        ref, rlo, rhi = _one(ctrl, row, where, file)
+        word = direction_verdict(rule, est, low, high, ref, rlo, rhi)
+        against = f"{against}: {fmt.estimate(ref, rlo, rhi, digits, unit=u)}"
+    elif rule == "within":
+        ref, margin = _number(row, "reference", where), _number(row, "margin", where)
+        word = equivalence_verdict(est, low, high, ref, margin)
+        against = f"{against} ({fmt.number(ref, digits)} ± {fmt.number(margin, digits)}{u})"
+    else:
+        ref = _number(row, "reference", where)
+        word = direction_verdict(rule, est, low, high, ref)
+        against = f"{against} ({fmt.number(ref, digits)}{u})"
+    return Verdict(**base, ours=fmt.estimate(est, low, high, digits, unit=u), compared_with=against, verdict=word,
+                   why="")
 
 
 def _evaluate(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
+    """One claim's verdict (the rules of the module docstring)."""
     cid = _text(row, "claim")
     where = f"{study}_claims.csv, claim {cid}"
     rule = _text(row, "rule")
@@ -232,9 +300,9 @@ def _evaluate(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
             raise VerdictError(f"{where}: a claim that is not testable here says why (column 'why')")
         return Verdict(**base, ours="–", compared_with="–", verdict="not testable here", why=why)
     name = _text(row, "result")
-    file = folder / study / f"{name}.csv"
     if not name:
         raise VerdictError(f"{where}: rule {rule!r} needs the result file that tests it (column 'result')")
+    file = folder / study / f"{name}.csv"
     if not file.is_file():
         if strict:
             raise VerdictError(f"{where}: the result file {file} does not exist (the chapter that writes "
@@ -243,69 +311,14 @@ def _evaluate(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
                        why=f"this run did not write results/{study}/{name}.csv")
     df = pd.read_csv(file)
     sel = _rows(df, _text(row, "select"), where, file)
-    digits, unit = int(_number(row, "digits", where)), _text(row, "unit")
-    u = f" {unit}" if unit else ""
     if rule == "agree":
-        decimals = int(_number(row, "decimals", where))
-        ours = _column(sel, _text(row, "estimate"), where, file)
-        if _text(row, "paper_column"):
-            paper = _column(sel, _text(row, "paper_column"), where, file)
-        else:
-            paper = np.full(len(ours), _number(row, "paper_value", where))
-        low = _column(sel, _text(row, "low"), where, file) if _text(row, "low") else None
-        high = _column(sel, _text(row, "high"), where, file) if _text(row, "high") else None
-        word = agreement_verdict(ours, paper, decimals, low=low, high=high)
-        gap = float(np.max(np.abs(ours - paper)))
-        n_in = int(np.sum(np.abs(ours - paper) < 10.0 ** -decimals - 1e-12))
-        if len(ours) == 1:
-            shown = fmt.estimate(ours[0], low[0], high[0], digits, unit=u) if low is not None else \
-                fmt.number(ours[0], digits) + u
-            shown = f"{shown}; difference {fmt.number(gap, decimals + 1)}"
-        else:
-            shown = (f"{fmt.plural(n_in, 'cell')} of {len(ours)} within one printed unit; largest difference "
-                     f"{fmt.number(gap, decimals + 1)}")
-        return Verdict(**base, ours=shown, compared_with=_text(row, "compared_with") or "the paper",
-                       verdict=word, why="")
+        return _agree(row, sel, where, file, base)
     if len(sel) != 1:
         raise VerdictError(f"{where}: the selection {_text(row, 'select')!r} matches {len(sel)} rows of {file}; "
                            "a direction, an equivalence or a test compares one")
     if rule in ("significant", "not_significant"):
-        p = float(_column(sel, _text(row, "estimate"), where, file)[0])
-        word = test_verdict(rule, p)
-        why = "the test is undefined here: its outcome cannot vary (every item passes, or all tie)" \
-            if word == "not testable here" else ""
-        shown = fmt.p_value(p)
-        return Verdict(**base, ours="–" if why else (f"p {shown}" if shown.startswith("<") else f"p = {shown}"),
-                       compared_with=f"{_text(row, 'compared_with') or 'our test'} (level {fmt.number(ALPHA, 2)})",
-                       verdict=word, why=why)
-    est = float(_column(sel, _text(row, "estimate"), where, file)[0])
-    low = float(_column(sel, _text(row, "low"), where, file)[0]) if _text(row, "low") else math.nan
-    high = float(_column(sel, _text(row, "high"), where, file)[0]) if _text(row, "high") else math.nan
-    if not math.isfinite(est):
-        raise VerdictError(f"{where}: our estimate in {file} is undefined (NaN)")
-    shown = fmt.estimate(est, low, high, digits, unit=u)
-    against = _text(row, "compared_with") or ("the control" if _text(row, "reference_select") else "the level")
-    if _text(row, "reference_select"):
-        ctrl = _rows(df, _text(row, "reference_select"), where, file)
-        if len(ctrl) != 1:
-            raise VerdictError(f"{where}: the control selection matches {len(ctrl)} rows of {file}, not one")
-        ref = float(_column(ctrl, _text(row, "estimate"), where, file)[0])
-        rlo = float(_column(ctrl, _text(row, "low"), where, file)[0]) if _text(row, "low") else math.nan
-        rhi = float(_column(ctrl, _text(row, "high"), where, file)[0]) if _text(row, "high") else math.nan
-        against = f"{against}: {fmt.estimate(ref, rlo, rhi, digits, unit=u)}"
-        if rule == "within":
-            raise VerdictError(f"{where}: an equivalence compares with a fixed level, not a control row")
-        word = direction_verdict(rule, est, low, high, ref, rlo, rhi)
-    else:
-        ref = _number(row, "reference", where)
-        if rule == "within":
-            margin = _number(row, "margin", where)
-            word = equivalence_verdict(est, low, high, ref, margin)
-            against = f"{against} ({fmt.number(ref, digits)} ± {fmt.number(margin, digits)}{u})"
-        else:
-            word = direction_verdict(rule, est, low, high, ref)
-            against = f"{against} ({fmt.number(ref, digits)}{u})"
-    return Verdict(**base, ours=shown, compared_with=against, verdict=word, why="")
+        return _test(row, sel, where, file, base, rule)
+    return _compare(row, df, sel, where, file, base, rule)
 
 
 # ----------------------------------------------------------------------------- a study's claims

@@ -239,3 +239,22 @@ def test_a_claims_file_without_a_column_is_a_clear_error(made_up):
     _write(data / "reference" / f"{STUDY}_claims.csv", [{"claim": "X-1", "rule": "untestable"}])
     with pytest.raises(V.VerdictError, match="lacks the columns"):
         V.Claims(STUDY).table()
+
+
+def test_tests_and_equivalences_read_from_the_results(made_up):
+    data, results = made_up
+    rows = [_claim(claim="Y-1", rule="not_significant", result="tests", select="test == 'a'", estimate="perm_p",
+                   digits="3"),
+            _claim(claim="Y-2", rule="significant", result="tests", select="test == 'b'", estimate="perm_p", digits="3"),
+            _claim(claim="Y-3", rule="significant", result="tests", select="test == 'c'", estimate="perm_p", digits="3"),
+            _claim(claim="Y-4", rule="within", result="shares", select="model == 'm'", estimate="pct", low="low",
+                   high="high", digits="1", reference="42", margin="5")]
+    _write(data / "reference" / f"{STUDY}_claims.csv", rows, header=list(V.COLUMNS))
+    _write(results / STUDY / "tests.csv", [{"test": "a", "perm_p": 0.4}, {"test": "b", "perm_p": 0.0004},
+                                           {"test": "c", "perm_p": ""}])
+    got = {v.claim: v for v in V.Claims(STUDY).evaluate()}
+    assert [got[k].verdict for k in ("Y-1", "Y-2", "Y-3", "Y-4")] == ["reproduced", "reproduced", "not testable here",
+                                                                      "partly"]   # [35, 45] is not within [37, 47]
+    assert got["Y-1"].ours == "p = 0.400" and got["Y-2"].ours == "p < 0.001"
+    assert got["Y-3"].word.startswith("not testable here: the test is undefined")
+    assert got["Y-4"].compared_with == "the level (42.0 ± 5.0)"
