@@ -67,7 +67,7 @@ RULES: dict[str, str] = {
              "95 % interval",
     "above": "our model or data differ, so only the direction is carried over: reproduced when our whole 95 % "
              "interval lies on the claimed side of the level (or of the control's whole interval); partly when "
-             "the estimate does but the intervals touch, which is no test of sameness; not reproduced when the "
+             "the estimate does but the intervals touch or no interval is recorded (which is no test of sameness); not reproduced when the "
              "estimate does not",
     "below": "the rule 'above' with the direction reversed",
     "within": "the paper claims a value near a level: reproduced when our whole 95 % interval lies within the "
@@ -228,7 +228,7 @@ def _agree(row: dict, sel: pd.DataFrame, where: str, file: Path, base: dict) -> 
     low = _column(sel, _text(row, "low"), where, file) if _text(row, "low") else None
     high = _column(sel, _text(row, "high"), where, file) if _text(row, "high") else None
     word = agreement_verdict(ours, paper, decimals, low=low, high=high)
-    gap = fmt.number(float(np.max(np.abs(ours - paper))), decimals + 1)
+    gap = fmt.number(float(np.max(np.abs(ours - paper))), decimals + 2)
     if len(ours) == 1:
         u = f" {_text(row, 'unit')}" if _text(row, "unit") else ""
         digits = int(_number(row, "digits", where))

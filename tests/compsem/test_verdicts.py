@@ -166,7 +166,7 @@ def test_a_claims_file_read_against_its_results(made_up):
     assert {v.claim: v.verdict for v in got} == {"X-1": "reproduced", "X-2": "reproduced", "X-3": "reproduced",
                                                  "X-4": "not testable here"}
     by = {v.claim: v for v in got}
-    assert by["X-1"].ours == "2 cells of 2 within one printed unit; largest difference 0.00004"
+    assert by["X-1"].ours == "2 cells of 2 within one printed unit; largest difference 0.000040"
     assert by["X-2"].ours == "40.0 % [35.0, 45.0]" and by["X-2"].compared_with == "the level (25.0 %)"
     assert by["X-3"].compared_with == "the control: 30.0 % [26.0, 34.0]"
     assert by["X-4"].word == "not testable here: no such model here"
