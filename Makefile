@@ -91,6 +91,11 @@ _build/executed/notebooks/%.ipynb: notebooks/%.ipynb $(FOUNDATION) | $(STAMP)
 $(foreach s,$(STUDIES),$(eval $(call nb,$(STUDY_PART_$(s))): $(call study_files,$(s))))
 # The synthesis and the try-it page run every study's code.
 $(call nb,9): $(CROSSSTUDY)
+# A Part's last chapter glues the verdict table of the Part page from the results of all its
+# chapters (compsem.verdicts): it runs after them, and again when any of them is re-executed.
+last_nb = $(lastword $(call nb,$(1)))
+$(foreach s,$(STUDIES),$(eval $(call last_nb,$(STUDY_PART_$(s))): \
+	$(filter-out $(call last_nb,$(STUDY_PART_$(s))),$(call nb,$(STUDY_PART_$(s))))))
 
 # The cluster appendix computes the paper-scale work from the benchmark and its prefetch planner.
 _build/executed/notebooks/98_cluster_scale.ipynb: benchmarks/results.json src/compsem/book/running/prefetch.py

@@ -38,7 +38,9 @@ from compsem import reference
 from compsem.book.authoring.scaffold import new_study
 from compsem.faces import Finding, NotWrittenYet, PaperRun, TryIt
 from compsem.record import RunRecord
+from compsem.errors import CompsemError
 from compsem.studies import FACES, NAMES, STUDIES, Study
+from compsem.verdicts import Claims
 from tests.helpers import ROOT
 
 #: compsem's own layers a chapter may not import (the book's tooling, the cross-study pages).
@@ -519,3 +521,64 @@ def test_the_registry_matches_the_packages_and_data():
     for s in STUDIES:
         assert (ROOT / "data" / s.data_folder).is_dir(), f"no data/{s.data_folder}/ for {s.name}"
         assert importlib.util.find_spec(s.package) is not None
+
+
+# ------------------------------------------------------------------------------------ the paper's claims
+
+
+def claims_problems(study: Study, root: Path) -> list[str]:
+    """What a study with transcribed paper tables lacks of its claims: ``report.CLAIMS`` (a
+    :class:`compsem.verdicts.Claims` of the study) reading a valid ``data/reference/<study>_claims.csv``,
+    the Part's last chapter gluing ``CLAIMS.values()``, the Part page opening with the glued
+    verdict table and the introduction showing the study's summary line."""
+    problems: list[str] = []
+    rep = _face(study, "report", problems)
+    claims = getattr(rep, "CLAIMS", None) if rep is not None else None
+    if not isinstance(claims, Claims) or claims.study != study.name:
+        problems.append(f"{study.package}.report.CLAIMS is not compsem.verdicts.Claims({study.name!r}): declare the "
+                        f"paper's claims (data/reference/{study.name}_claims.csv)")
+    else:
+        try:
+            claims.table()
+        except CompsemError as exc:
+            problems.append(f"data/reference/{study.name}_claims.csv: {exc}")
+    chapters = study.chapters(root / "notebooks")
+    if not chapters:
+        return problems + [f"no chapter of Part {study.roman} glues its verdicts"]
+    last = chapters[-1]
+    sources = ["".join(c.get("source", [])) for c in json.loads(last.read_text(encoding="utf-8"))["cells"]]
+    if not any("CLAIMS.values()" in s and "glue_all" in s for s in sources):
+        problems.append(f"the Part's last chapter {last.name} does not glue report.CLAIMS.values() (glue_all)")
+    page = root / f"{study.page()}.md"
+    text = page.read_text(encoding="utf-8") if page.is_file() else ""
+    directive = f"```{{glue}} verdicts_table\n:doc: ../notebooks/{last.name}\n```"
+    rubrics = [m.start() for m in re.finditer(r"```\{rubric\}", text)]
+    if directive not in text or not rubrics or text.index(directive) > (rubrics[1] if len(rubrics) > 1 else len(text)):
+        problems.append(f"{study.page()}.md does not open with the verdict table ({directive!r} under its first rubric)")
+    intro = (root / "book" / "intro.md").read_text(encoding="utf-8")
+    if f"../notebooks/{last.name}::verdicts_summary" not in intro:
+        problems.append(f"book/intro.md does not show Part {study.roman}'s verdict summary "
+                        f"({{glue:text}}`../notebooks/{last.name}::verdicts_summary:s`)")
+    return problems
+
+
+@pytest.mark.parametrize("study", STUDIES, ids=ids)
+def test_every_study_declares_its_papers_claims(study):
+    """A study whose paper's tables are transcribed also transcribes its claims, with a verdict each."""
+    if "paper_tables" in study.absent:
+        pytest.skip(f"{study.name} declares no transcribed paper tables, so no claims either")
+    _fail(study, claims_problems(study, ROOT))
+
+
+def test_the_claims_check_finds_what_is_missing(tmp_path):
+    """In an empty repository copy every requirement is named."""
+    (tmp_path / "book").mkdir()
+    (tmp_path / "book" / "intro.md").write_text("# Intro\n")
+    problems = claims_problems(STUDIES[0], tmp_path)
+    assert problems == [f"no chapter of Part {STUDIES[0].roman} glues its verdicts"]
+    nb = tmp_path / "notebooks" / f"{STUDIES[0].part}9_fake.ipynb"
+    nb.parent.mkdir()
+    nb.write_text(json.dumps({"cells": [{"cell_type": "code", "source": ["x = 1"]}]}))
+    problems = claims_problems(STUDIES[0], tmp_path)
+    assert len(problems) == 3 and "does not glue" in problems[0] and "does not open" in problems[1] \
+        and "intro.md" in problems[2], problems

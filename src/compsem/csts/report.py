@@ -34,6 +34,7 @@ from .views import (_vs_prior, ablation_values, finetune_chapter_values, finetun
 from .lesson import LESSON   # the study's session of the course guide
 from .tryit import TRY_IT   # the study's section of the try-it page
 from .finding import FINDING   # the study's part of the synthesis (chapter 90)
+from .paperclaims import CLAIMS  # noqa: F401  (the paper's claims and our verdicts: the Part page's table)
 
 __all__ = ["LABELS", "TRY_IT", "HEADLINES", "VIEWS", "values", "headlines", "headline_data", "try_it", "paper_table", "data_values", "label_figure", "zero_shot_figure", "LESSON", "FINDING",
            "zero_shot_values", "zero_shot_ranking", "prompting_values", "differs_values", "table8_view", "with_paper_column", "prompting_demo", "prompting_run_values", "embedded_extreme_pct", "finetune_values", "ranking_sentence", "paired_replicates", "seed_spread_text", "finetune_chapter_values", "other_data_values", "official_text", "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure", "load_summary"]

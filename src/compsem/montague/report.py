@@ -35,6 +35,7 @@ from .views import (NonsubView, PairsView, PhrasesView, SingleView, degenerate_m
 from .lesson import LESSON   # the study's session of the course guide
 from .tryit import TRY_IT   # the study's section of the try-it page
 from .finding import FINDING   # the study's part of the synthesis (chapter 90)
+from .paperclaims import CLAIMS  # noqa: F401  (the paper's claims and our verdicts: the Part page's table)
 
 __all__ = ["LABELS", "labelled", "TRY_IT", "HEADLINES", "headlines", "try_it", "values", "glue_all", "paper_table", "paper_model_of", "LESSON", "FINDING",
            "compare_with_paper", "phrases", "single", "pairs", "nonsub", "reproduced_view", "reproduced_beside",

@@ -31,6 +31,7 @@ from .study import STUDY, difference_filter, embed_tables
 from .lesson import LESSON   # the study's session of the course guide
 from .tryit import TRY_IT   # the study's section of the try-it page
 from .finding import FINDING   # the study's part of the synthesis (chapter 90)
+from .paperclaims import CLAIMS  # noqa: F401  (the paper's claims and our verdicts: the Part page's table)
 
 __all__ = ["TRY_IT", "LESSON", "paper_table", "values", "DataChapter", "OverlapChapter", "DifferenceChapter", "UnionChapter", "FINDING",
            "HEADLINES", "SHUFFLED", "headlines", "try_it"]

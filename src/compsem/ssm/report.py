@@ -30,6 +30,7 @@ from .tables import accuracy_frame, bootstrap_category_mean, cluster_counts, mea
 from .lesson import LESSON   # the study's session of the course guide
 from .tryit import TRY_IT   # the study's section of the try-it page
 from .finding import FINDING   # the study's part of the synthesis (chapter 90)
+from .paperclaims import CLAIMS  # noqa: F401  (the paper's claims and our verdicts: the Part page's table)
 
 __all__ = ["LABELS", "TRY_IT", "HEADLINES", "headlines", "try_it", "paper_table", "values", "VIEWS", "pool_summary", "pair_counts", "LESSON", "FINDING",
            "cluster_members", "judgement_distribution", "cluster_table", "models_table", "mean_scores",
