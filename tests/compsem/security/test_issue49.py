@@ -71,3 +71,77 @@ def test_a_fresh_run_folder_is_writable_by_its_owner_only(tmp_path):
         os.umask(old)
     assert (tmp_path / "new").stat().st_mode & 0o022 == 0
     assert json.loads((tmp_path / "new" / RUN_MANIFEST).read_text())["run"] == "r"
+
+
+# ---- item 4: a folder is removed or overwritten only when it is a run folder of the user's ----
+def _notes(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "notes.txt").write_text("the user's notes")
+    return folder / "notes.txt"
+
+
+def test_assign_never_removes_a_folder_that_is_not_its_own_assignment(tmp_path):
+    from compsem.book.teaching import assignments as asg
+    from compsem.results import RunMixError
+    from tests.helpers import ROOT
+
+    part = next(iter(asg.assignment_parts(ROOT)))
+    notes = _notes(tmp_path / "out" / part)
+    with pytest.raises(RunMixError, match="is not a compsem assignment folder of yours"):
+        asg.write_assignment(ROOT, part, tmp_path / "out")
+    assert notes.read_text() == "the user's notes"
+
+
+def test_the_timed_lab_never_removes_a_folder_that_is_not_its_run(tmp_path, monkeypatch):
+    from compsem import studies
+    from compsem.book.running import runner
+    from compsem.book.teaching import labtime
+    from compsem.faces import LabStep
+    from compsem.results import RunMixError
+
+    monkeypatch.setattr(runner, "run_notebook", lambda *a, **k: pytest.fail("ran into a folder it should refuse"))
+    step = LabStep("a lab", "11_setcomp_overlap.ipynb", {"models": ["bow"]}, timed=True)
+    notes = _notes(tmp_path / labtime.lab_key(step))
+    with pytest.raises(RunMixError, match="--force will not clear"):
+        labtime.run_timed(tmp_path, [(studies.STUDIES[0], step)], log=lambda *_: None)
+    assert notes.read_text() == "the user's notes"
+
+
+def test_book_never_overwrites_the_source_notebook_or_a_folder_that_is_not_its_own(tmp_path, monkeypatch):
+    import papermill
+
+    from compsem.results import RunMixError
+
+    monkeypatch.setattr(papermill, "execute_notebook", lambda src, dst, **kw: Path(dst).write_text("{}"))
+    (tmp_path / "src").mkdir()
+    nb = probe_notebook(tmp_path / "src" / "31_probe.ipynb", 'model = "a"', "x = 1")
+    before = nb.read_bytes()
+    with pytest.raises(RunMixError, match="is the folder of the source notebook"):
+        run_notebook(nb, out=nb.parent, book=True, progress=False)
+    assert nb.read_bytes() == before
+    notes = _notes(tmp_path / "mine")
+    (tmp_path / "mine" / "31_probe.ipynb").write_text("the user's own notebook")
+    with pytest.raises(RunMixError, match="is not a compsem book folder of yours"):
+        run_notebook(nb, out=tmp_path / "mine", book=True, progress=False)
+    assert notes.read_text() == "the user's notes"
+    assert (tmp_path / "mine" / "31_probe.ipynb").read_text() == "the user's own notebook"
+    run_notebook(nb, out=tmp_path / "book", book=True, progress=False)        # a new folder: claimed, then reused
+    run_notebook(nb, out=tmp_path / "book", book=True, progress=False)
+    assert (tmp_path / "book" / "31_probe.ipynb").read_text() == "{}"
+
+
+def test_stage_never_rewrites_the_sources_or_a_folder_that_is_not_its_own(tmp_path):
+    from compsem.book.running.stage import stage
+    from compsem.results import RunMixError
+    from tests.helpers import ROOT
+
+    executed = tmp_path / "executed"
+    executed.mkdir()
+    sources = tmp_path / "checkout"
+    guide = _notes(sources / "book")
+    with pytest.raises(RunMixError, match="is not a compsem stage folder of yours"):
+        stage(ROOT, executed, sources)
+    assert guide.read_text() == "the user's notes" and sorted(p.name for p in sources.iterdir()) == ["book"]
+    with pytest.raises(RunMixError, match="the book's sources"):
+        stage(sources, executed, sources / "book")
+    assert guide.read_text() == "the user's notes"

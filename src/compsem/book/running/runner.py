@@ -24,11 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from compsem.paths import repo_root
+from compsem.results import RunMixError
 from compsem.settings import environment
 from compsem.store import write_below
 from compsem.book.running.params import check_parameters, find_notebook, parameter_defaults, parameter_types, parameters_of, parse_value
 from compsem.book.running.plan import check_models
-from compsem.book.running.runfolder import commit_of, prepare_out, run_id, write_manifest
+from compsem.book.running.runfolder import claim_output, commit_of, prepare_out, run_id, write_manifest
 
 __all__ = ["parse_value", "parameters_of", "run_notebook", "private_kernel_manager"]
 
@@ -74,9 +75,15 @@ def run_notebook(notebook: str | Path, parameters: dict[str, Any] | None = None,
         out = repo_root() / "runs" / f"{nb.stem}-{tag}"
     out = Path(out).resolve()
     commit = None if book else commit_of()
-    # the default folder runs/<notebook>-<hash of the parameters> replaces an older run of the caller's
-    gone = prepare_out(out, run=run, notebook=nb.name, parameters=parameters, commit=commit,
-                       force=force or not explicit, check=not book)
+    if book:    # a folder of executed notebooks of the caller's own (its manifest says so), never the sources
+        if out == nb.parent.resolve() or (out / nb.name).resolve() == nb.resolve():
+            raise RunMixError(f"--book --out {out} is the folder of the source notebook {nb}: the book build "
+                              "writes executed copies elsewhere (_build/executed/notebooks)")
+        claim_output(out, kind="book")
+        gone = []
+    else:       # the default folder runs/<notebook>-<hash of the parameters> replaces an older run of the caller's
+        gone = prepare_out(out, run=run, notebook=nb.name, parameters=parameters, commit=commit,
+                           force=force or not explicit)
     if removed is not None:
         removed.extend(gone)
     target = out / nb.name
