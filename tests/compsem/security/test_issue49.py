@@ -145,3 +145,78 @@ def test_stage_never_rewrites_the_sources_or_a_folder_that_is_not_its_own(tmp_pa
     with pytest.raises(RunMixError, match="the book's sources"):
         stage(sources, executed, sources / "book")
     assert guide.read_text() == "the user's notes"
+
+
+# ---- item 5: a shared cache cannot steer a victim --------------------------------------------
+def _unrelated_database(path: Path) -> bytes:
+    """An SQLite file of the user's own that has nothing to do with the cache (a vector store of
+    another program, with a ``vectors`` table of its own)."""
+    import sqlite3
+
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE vectors (id INTEGER, vec BLOB)")
+    con.execute("CREATE TABLE notes (text TEXT)")
+    con.executemany("INSERT INTO vectors VALUES (?, ?)", [(i, b"x" * 8) for i in range(3)])
+    con.execute("INSERT INTO notes VALUES ('mine')")
+    con.commit()
+    con.close()
+    return path.read_bytes()
+
+
+def _cache_cli(action: str) -> tuple[int, str]:
+    import contextlib
+    import io
+
+    from compsem.book import cli
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        rc = cli.main(["cache", action])
+    return rc, out.getvalue()
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving a link to another uid needs root")
+def test_a_link_another_user_planted_in_a_shared_cache_is_never_followed(tmp_path, monkeypatch):
+    from compsem.cachestore import EmbeddingCache
+    from compsem.errors import UnsafeFolderError
+
+    mine = tmp_path / "home" / "project.sqlite"
+    mine.parent.mkdir()
+    before = _unrelated_database(mine)
+    shared = tmp_path / "shared"
+    (shared / "embeddings").mkdir(parents=True)
+    (shared / "embeddings").chmod(0o777)
+    link = shared / "embeddings" / "embeddings.sqlite"
+    link.symlink_to(mine)
+    os.lchown(link, 3000, 3000)                                 # planted by uid 3000
+    monkeypatch.setenv("COMPSEM_CACHE", str(shared))
+    monkeypatch.setenv("COMPSEM_CACHE_OVERLAY", str(tmp_path / "overlay"))
+    with pytest.raises(UnsafeFolderError, match="is a symbolic link made by uid 3000"):
+        EmbeddingCache()                                          # what embed() and every cache command open
+    rc, text = _cache_cli("clear")
+    assert rc == 2 and "is a symbolic link made by uid 3000" in text, text
+    assert mine.read_bytes() == before
+
+
+def test_cache_clear_acts_only_on_a_file_the_cache_made(tmp_path, monkeypatch):
+    path = tmp_path / "cache" / "embeddings" / "embeddings.sqlite"
+    path.parent.mkdir(parents=True)
+    before = _unrelated_database(path)
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("COMPSEM_CACHE_OVERLAY", str(tmp_path / "overlay"))
+    rc, text = _cache_cli("clear")
+    assert rc == 2 and "is an SQLite database of something else" in text and "left as it is" in text, text
+    assert path.read_bytes() == before
+
+
+def test_cache_info_escapes_control_characters(tmp_path, monkeypatch):
+    from compsem.cachestore import EmbeddingCache
+
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("COMPSEM_CACHE_OVERLAY", str(tmp_path / "overlay"))
+    store = EmbeddingCache()
+    with store._connect() as con:                                # a row as another user could write it
+        con.execute("INSERT INTO models VALUES ('m', ?, ?, 8)", ("bow\x1b]0;owned\x07\x1b[2J", "id\x1b[31m\r\n"))
+    rc, text = _cache_cli("info")
+    assert rc == 0 and "\x1b" not in text and "\x07" not in text and "\r" not in text, repr(text)
+    assert "bow\\x1b]0;owned\\x07\\x1b[2J" in text and "id\\x1b[31m\\r\\n" in text

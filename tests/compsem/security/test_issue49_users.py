@@ -4,7 +4,9 @@ Each failed on 956f5e4.
 
 * item 3: a folder another user prepared, with a manifest carrying the run id the victim's run
   would have had on 956f5e4 and a link inside, is refused, and so is an empty folder of theirs
-  that anyone may write; the victim's run id is not the one anyone can compute.
+  that anyone may write; the victim's run id is not the one anyone can compute;
+* item 5: a link another user planted in a world-writable shared cache, pointing at an SQLite
+  file of the victim's, changes nothing of it: not the cache a run opens, not ``cache clear``.
 """
 
 from __future__ import annotations
@@ -88,3 +90,40 @@ def test_the_same_users_rerun_still_reuses_its_folder(base):
     first = as_user(VICTIM, home2, _claim, out, env=env)
     again = as_user(VICTIM, home2, _claim, out, env=env)
     assert first[0] == again[0] == "ok" and first[1] == again[1] and first[1][1] == "claimed", (first, again)
+
+
+def test_a_link_planted_in_a_shared_cache_changes_nothing_of_the_victims(base):
+    import sqlite3
+
+    from compsem.book import cli
+    from compsem.cachestore import EmbeddingCache
+
+    home2, home3 = home_of(base, VICTIM), home_of(base, OTHER)
+    project = home2 / "project.sqlite"
+    con = sqlite3.connect(project)
+    con.execute("CREATE TABLE vectors (id INTEGER, vec BLOB)")
+    con.executemany("INSERT INTO vectors VALUES (?, ?)", [(i, b"x") for i in range(3)])
+    con.commit()
+    con.close()
+    give(home2, VICTIM)
+    home2.chmod(0o755)                            # the attacker may name the file, not write it
+    before = project.read_bytes()
+    shared = base / "shared"
+    (shared / "embeddings").mkdir(parents=True)
+    for p in (shared, shared / "embeddings"):
+        p.chmod(0o777)
+    assert as_user(OTHER, home3, lambda link, target: Path(link).symlink_to(target),
+                   str(shared / "embeddings" / "embeddings.sqlite"), str(project))[0] == "ok"
+
+    def victim():
+        got = []
+        for call in (EmbeddingCache, lambda: cli.main(["cache", "clear"])):
+            try:
+                got.append(call())
+            except Exception as exc:  # noqa: BLE001 - the test reads which
+                got.append(f"{type(exc).__name__}: {exc}")
+        return [str(g) for g in got]
+    env = {"COMPSEM_CACHE": str(shared), "COMPSEM_CACHE_OVERLAY": str(home2 / "overlay")}
+    status, got = as_user(VICTIM, home2, victim, env=env)
+    assert status == "ok" and "is a symbolic link made by uid 3000" in got[0] and got[1] == "2", got
+    assert project.read_bytes() == before
