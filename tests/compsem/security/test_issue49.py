@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from compsem.book.running.runner import run_notebook
+from compsem.errors import DataError
 from compsem.results import RUN_MANIFEST, save_table
 from tests.helpers.notebooks import probe_notebook
 
@@ -220,3 +221,60 @@ def test_cache_info_escapes_control_characters(tmp_path, monkeypatch):
     rc, text = _cache_cli("info")
     assert rc == 0 and "\x1b" not in text and "\x07" not in text and "\r" not in text, repr(text)
     assert "bow\\x1b]0;owned\\x07\\x1b[2J" in text and "id\\x1b[31m\\r\\n" in text
+
+
+# ---- item 6: make authors-check reads only regular files and fails in one line ----------------
+def _authors_code(folder: Path) -> Path:
+    (folder / "utils" / "sts").mkdir(parents=True)
+    (folder / "run_sts.py").write_text("t = Trainer(\n        tokenizer=tokenizer,\n    )\nuse_auth_token=True,\n")
+    (folder / "utils" / "sts" / "modeling_encoders.py").write_text("b = m(\n  use_auth_token=None,\n)\n")
+    return folder
+
+
+def _authors_main(monkeypatch, tmp_path, code: Path, seeds: str = "42,43") -> tuple[int, str]:
+    import contextlib
+    import io
+
+    from compsem.csts import authors
+
+    python = tmp_path / "fake-python"              # a Python that has every module the probe asks for
+    python.write_text("#!/bin/sh\nexit 0\n")
+    python.chmod(0o755)
+    monkeypatch.setenv("CSTS_AUTHORS_CODE", str(code))
+    monkeypatch.setenv("CSTS_AUTHORS_PYTHON", str(python))
+    monkeypatch.setenv("CSTS_AUTHORS_SEEDS", seeds)
+    monkeypatch.setattr(authors, "run_check", lambda *a, **k: pytest.fail("ran the check on a folder it should refuse"))
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        rc = authors.main(["--out", str(tmp_path / "record.json")])
+    return rc, err.getvalue()
+
+
+@pytest.mark.parametrize("plant", ["link", "loop", "fifo", "big", "world-writable", "seeds"])
+def test_authors_check_refuses_what_is_not_plain_code_with_exit_2_and_one_line(tmp_path, monkeypatch, plant):
+    from compsem.csts import authors
+
+    code = _authors_code(tmp_path / "code")
+    (tmp_path / "secret.txt").write_text("another file of the user's")
+    seeds = "42,43"
+    if plant == "link":                                    # what a link to /dev/zero or to a secret does
+        (code / "data.txt").symlink_to(tmp_path / "secret.txt")
+    elif plant == "loop":
+        (code / "a").symlink_to(code / "b")
+        (code / "b").symlink_to(code / "a")
+    elif plant == "fifo":
+        os.mkfifo(code / "pipe")
+    elif plant == "big":
+        with open(code / "weights.bin", "wb") as f:        # sparse: no disk is used
+            f.truncate(authors.MAX_FILE + 1)
+    elif plant == "world-writable":
+        (code / "utils").chmod(0o777)
+    else:
+        seeds = "42,x"
+    rc, err = _authors_main(monkeypatch, tmp_path, code, seeds)
+    lines = err.strip().splitlines()
+    assert rc == 2 and len(lines) == 1 and lines[0].startswith("authors-check failed: DataError"), err
+    assert not (tmp_path / "record.json").exists()
+    with pytest.raises(DataError):
+        authors.patched_copy(code, tmp_path / f"copy-{plant}") if plant != "seeds" else authors.parse_seeds(seeds)
+    assert not (tmp_path / f"copy-{plant}" / "data.txt").exists()
