@@ -278,3 +278,83 @@ def test_authors_check_refuses_what_is_not_plain_code_with_exit_2_and_one_line(t
     with pytest.raises(DataError):
         authors.patched_copy(code, tmp_path / f"copy-{plant}") if plant != "seeds" else authors.parse_seeds(seeds)
     assert not (tmp_path / f"copy-{plant}" / "data.txt").exists()
+
+
+# ---- item 1: Ray's session tree lies below a 0700 root of the user's, checked after start -----
+def _fake_ray(monkeypatch, init):
+    """A stand-in for the ``ray`` package (whether or not Ray is installed): ``init`` acts as
+    Ray's own start does on its temp folder."""
+    import sys
+    import types
+
+    calls = []
+    fake = types.ModuleType("ray")
+    fake.init = lambda **kw: (calls.append(("init", kw)), init(Path(kw["_temp_dir"])))
+    fake.shutdown = lambda: calls.append(("shutdown", {}))
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    return calls
+
+
+def _as_ray_does(temp: Path) -> None:
+    """What Ray 2.x does at start: its temp folder and its session folders made 0777."""
+    temp.chmod(0o777)
+    (temp / "session_1" / "sockets").mkdir(parents=True)
+    for p in (temp / "session_1", temp / "session_1" / "sockets"):
+        p.chmod(0o777)
+    (temp / "session_1" / "sockets" / "raylet").write_text("")
+    (temp / "session_1" / "sockets" / "raylet").chmod(0o666)
+
+
+def test_ray_runs_below_a_private_root_and_nothing_there_stays_writable_by_others(monkeypatch):
+    from compsem.book.running import prefetch
+
+    calls = _fake_ray(monkeypatch, _as_ray_does)
+    prefetch.restore_env(prefetch.start_ray(None, num_cpus=1))
+    temp = Path(calls[0][1]["_temp_dir"])
+    try:
+        root = temp.parent
+        assert root.stat().st_uid == os.geteuid() and root.stat().st_mode & 0o777 == 0o700
+        assert [p for p in [temp, *temp.rglob("*")] if p.lstat().st_mode & 0o022] == []
+    finally:
+        prefetch.remove_ray_roots()
+    assert not temp.exists()
+
+
+def test_ray_is_shut_down_when_its_root_is_opened_to_others(monkeypatch):
+    from compsem.book.running import prefetch
+    from compsem.errors import UnsafeFolderError
+
+    calls = _fake_ray(monkeypatch, lambda temp: (_as_ray_does(temp), temp.parent.chmod(0o755)))
+    with pytest.raises(UnsafeFolderError, match="is no longer a 0700 folder of yours"):
+        prefetch.start_ray(None, num_cpus=1)
+    assert [c for c, _ in calls] == ["init", "shutdown"] and not Path(calls[0][1]["_temp_dir"]).exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving a file to another uid needs root")
+def test_ray_is_shut_down_when_another_user_owns_something_below_its_root(monkeypatch):
+    from compsem.book.running import prefetch
+    from compsem.errors import UnsafeFolderError
+
+    def planted(temp):
+        _as_ray_does(temp)
+        os.chown(temp / "session_1" / "sockets" / "raylet", 3000, 3000)
+    calls = _fake_ray(monkeypatch, planted)
+    with pytest.raises(UnsafeFolderError, match="raylet in Ray's private root is not yours"):
+        prefetch.start_ray(None, num_cpus=1)
+    assert calls[-1][0] == "shutdown"
+
+
+@pytest.mark.slow
+def test_a_real_ray_instance_leaves_nothing_writable_by_others_below_its_root():
+    ray = pytest.importorskip("ray")
+    from compsem.book.running import prefetch
+
+    saved = prefetch.start_ray(None, num_cpus=1)
+    try:
+        root = prefetch.RAY_ROOTS[-1]
+        assert root.stat().st_mode & 0o777 == 0o700
+        assert [str(p) for p in root.rglob("*") if not p.is_symlink() and p.lstat().st_mode & 0o022] == []
+    finally:
+        ray.shutdown()
+        prefetch.restore_env(saved)
+        prefetch.remove_ray_roots()
