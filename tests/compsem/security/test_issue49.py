@@ -358,3 +358,63 @@ def test_a_real_ray_instance_leaves_nothing_writable_by_others_below_its_root():
         ray.shutdown()
         prefetch.restore_env(saved)
         prefetch.remove_ray_roots()
+
+
+# ---- item 2: ONNX trust cannot be passed by an export crafted for fixed sentences ------------
+@pytest.fixture(scope="module")
+def tiny_st(tiny_bert, tmp_path_factory):
+    """A sentence-transformers folder around the tiny BERT (as tests/compsem/encoders' fixture)."""
+    from sentence_transformers import SentenceTransformer, models
+
+    body = models.Transformer(str(tiny_bert), max_seq_length=32)
+    folder = tmp_path_factory.mktemp("tiny_st") / "st"
+    SentenceTransformer(modules=[body, models.Pooling(16, "mean"), models.Normalize()], device="cpu").save(str(folder))
+    return folder
+
+
+def test_an_export_crafted_to_pass_the_fixed_sentences_is_not_trusted(tiny_st, tmp_path, monkeypatch):
+    import numpy as np
+
+    from compsem.encoders import SentenceTransformerEncoder
+    from compsem.encoders import onnx as ob
+    from compsem.encoders import onnxtrust
+
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("COMPSEM_CACHE_OVERLAY", str(tmp_path / "overlay"))
+    monkeypatch.setattr(onnxtrust, "_SEEN", set())
+
+    def enc():
+        return SentenceTransformerEncoder(str(tiny_st), spec="st:tiny", device="cpu", backend="onnx")
+    texts = [f"the {w} number {i} runs" for i, w in enumerate(["red car", "dog", "blue man", "cat"] * 5)]
+    first = enc()
+    torch_vectors = first.backend._torch(texts, 8)
+    first.backend.encode_onnx(["a"])                              # the export, written by "someone"
+    for p in (tmp_path / "overlay" / "onnx").glob("verified-*.json"):
+        p.unlink()                                                # ... not by this user: not vouched for
+    monkeypatch.setattr(onnxtrust, "_SEEN", set())
+    probe = {tuple(first.backend._features([t])["input_ids"][0].tolist()) for t in onnxtrust.PROBE}
+
+    class Crafted:
+        """An export whose vectors are torch's on the fixed sentences and turned around on any other."""
+
+        def __init__(self, real):
+            self.real = real
+
+        def run(self, names, feeds):
+            got = self.real.run(names, feeds)[0].copy()
+            for i, (ids, mask) in enumerate(zip(feeds["input_ids"], feeds["attention_mask"])):
+                if tuple(ids[mask == 1].tolist()) not in probe:
+                    got[i] = -got[i]
+            return [got]
+    real_session, made = ob.OnnxBackend._session, []
+
+    def session(path, ort, torch):
+        made.append(path)
+        s = real_session(path, ort, torch)
+        return Crafted(s) if len(made) == 1 else s
+    monkeypatch.setattr(ob.OnnxBackend, "_session", staticmethod(session))
+    again = enc()
+    with pytest.warns(UserWarning, match="not written or verified by you on this machine and differs from torch"):
+        got = again.backend.encode_onnx(texts)
+    assert np.abs(got - torch_vectors).max() <= ob.TOLERANCE                 # made again, not served
+    assert len(made) == 2
