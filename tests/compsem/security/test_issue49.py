@@ -418,3 +418,41 @@ def test_an_export_crafted_to_pass_the_fixed_sentences_is_not_trusted(tiny_st, t
         got = again.backend.encode_onnx(texts)
     assert np.abs(got - torch_vectors).max() <= ob.TOLERANCE                 # made again, not served
     assert len(made) == 2
+
+
+# ---- item 7: the smaller holes ----------------------------------------------------------------
+@pytest.mark.parametrize("repo", ["https://[::1/r.git", "https://[x]y/r", "ssh://[fe80::zz]/r"])
+def test_a_bracketed_repository_url_is_a_clear_usage_error(repo, capsys):
+    from compsem.book.teaching import launch
+
+    with pytest.raises(SystemExit) as exc:
+        launch.main([f"--repo={repo}", "--commit", "0" * 40, "--", "notebooks/none.ipynb"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "is not a valid URL" in err or "is not an https:// or ssh URL" in err, err
+
+
+def test_a_same_size_rewrite_with_the_mtime_set_back_changes_the_digest(tmp_path):
+    import time
+
+    from compsem.encoders.base import weights_digest
+
+    (tmp_path / "model.bin").write_bytes(b"A" * 64)
+    st = (tmp_path / "model.bin").stat()
+    first = weights_digest(tmp_path)
+    time.sleep(0.05)                                          # a later moment (ctime has jiffy resolution)
+    (tmp_path / "model.bin").write_bytes(b"B" * 64)           # same size, other bytes ...
+    os.utime(tmp_path / "model.bin", ns=(st.st_atime_ns, st.st_mtime_ns))     # ... and the old mtime
+    assert weights_digest(tmp_path) != first
+
+
+def test_a_run_keeps_torchs_compile_cache_private_and_removes_it(tmp_path, monkeypatch):
+    monkeypatch.delenv("TORCHINDUCTOR_CACHE_DIR", raising=False)
+    body = ("import os, pathlib\nd = pathlib.Path(os.environ['TORCHINDUCTOR_CACHE_DIR'])\nd.mkdir(parents=True)\n"
+            "pathlib.Path(os.environ['COMPSEM_RESULTS']).mkdir(parents=True)\n"
+            "(pathlib.Path(os.environ['COMPSEM_RESULTS']) / 'where.txt').write_text(str(d))\n")
+    nb = probe_notebook(tmp_path / "31_probe.ipynb", 'model = "a"', body)
+    run_notebook(nb, {}, out=tmp_path / "run", progress=False)
+    where = Path((tmp_path / "run" / "results" / "where.txt").read_text())
+    assert where.name == "torchinductor" and where.parent.name.startswith("compsem-k-")
+    assert not where.parent.exists()                          # removed with the run's private folder

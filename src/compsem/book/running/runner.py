@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import tempfile
 import time
@@ -103,6 +104,8 @@ def run_notebook(notebook: str | Path, parameters: dict[str, Any] | None = None,
     # without following a link there (compsem.store.write_below)
     draft = private / "executed" / nb.name
     draft.parent.mkdir()
+    if not os.environ.get("TORCHINDUCTOR_CACHE_DIR"):   # torch's compile cache: private, removed with the run,
+        env["TORCHINDUCTOR_CACHE_DIR"] = str(private / "torchinductor")   # never /tmp/torchinductor_<user>
     t0 = time.perf_counter()
     state = "failed"
     try:
