@@ -2,6 +2,13 @@
 
 Opening, locking and retrying, read-only opening with an overlay for the misses, checksums,
 and the translation of every SQLite failure into a :class:`CacheError` that names the file.
+
+A shared cache cannot steer its users: a cache file, its ``-wal``/``-shm``/``-journal`` and its
+folder are never reached through a symbolic link another user made (an
+:class:`~compsem.errors.UnsafeFolderError`); a file whose ``models`` or ``vectors`` table is not
+ours, or whose ``application_id`` is another program's, is judged read-only and never changed; a
+file this cache made carries :data:`APPLICATION_ID`, and ``clear`` acts on no other; what
+``info`` shows of a file's rows is escaped (:func:`printable`).
 """
 
 from __future__ import annotations
@@ -10,6 +17,7 @@ import hashlib
 import os
 import random
 import sqlite3
+import stat
 import time
 import warnings
 import zlib
@@ -26,7 +34,13 @@ from .settings import scrub, setting
 from .store import can_write, move_aside, private_folder
 from .fmt import plural
 
-__all__ = ["EmbeddingCache", "text_key", "model_key", "CacheError", "CacheWarning", "overlay_dir"]
+__all__ = ["EmbeddingCache", "text_key", "model_key", "CacheError", "CacheWarning", "overlay_dir", "printable",
+           "APPLICATION_ID"]
+
+#: SQLite's ``application_id`` of a file this cache made (``cmps``): ``cache clear`` acts on no other.
+APPLICATION_ID = 0x636D7073
+#: The tables and columns of a cache file (a file made before the checksums lacks ``sum``).
+_COLUMNS = {"models": ({"model", "spec", "identity", "dim"}, set()), "vectors": ({"model", "key", "vec"}, {"sum"})}
 
 T = TypeVar("T")
 
@@ -76,6 +90,63 @@ def _checksum(blob: bytes) -> int:
     return zlib.crc32(blob)
 
 
+def printable(text: object) -> str:
+    """``text`` with every control or other unprintable character written as an escape
+    (``\\x1b``): what a shared cache says about itself is shown, never obeyed by the terminal."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in str(text))
+
+
+class _Foreign(Exception):
+    """Raised inside a transaction: the file is an SQLite database of something else."""
+
+
+def _foreign_reason(con: sqlite3.Connection) -> int:
+    """The file's ``application_id`` when it may be a cache file (ours, or 0: new or made before
+    the id); :class:`_Foreign` when its ``models`` or ``vectors`` table has other columns or
+    its id is another program's."""
+    app = con.execute("PRAGMA application_id").fetchone()[0]
+    tables = {t: {r[0] for r in con.execute("SELECT name FROM pragma_table_info(?)", (t,))} for (t,) in con.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")}
+    odd = sorted(t for t, cols in tables.items() if t in _COLUMNS and not (
+        _COLUMNS[t][0] <= cols <= _COLUMNS[t][0] | _COLUMNS[t][1]))
+    if app not in (0, APPLICATION_ID) or odd:
+        shown = ", ".join(printable(t) for t in sorted(tables)[:6]) or "no tables"
+        raise _Foreign(f"application_id {app}, tables {shown}")
+    return app
+
+
+def _check_not_foreign(path: Path) -> None:
+    """Judge an existing file read-only before anything (the switch to WAL included) writes to it."""
+    try:
+        if not path.is_file() or path.stat().st_size == 0:
+            return
+        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except (OSError, sqlite3.Error):
+        return
+    try:
+        _foreign_reason(con)
+    except sqlite3.Error:    # damaged or locked: judged again when it is opened
+        pass
+    finally:
+        con.close()
+
+
+def _refuse_foreign_links(path: Path) -> None:
+    """A cache file, its SQLite companions and its folder are never reached through a symbolic
+    link another user made: one planted in a shared folder could point at any file of the
+    caller's (their own links are followed)."""
+    me = os.geteuid() if hasattr(os, "geteuid") else None
+    for p in (path.parent, path, *(path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal"))):
+        try:
+            st = os.lstat(p)
+        except OSError:
+            continue
+        if me is not None and stat.S_ISLNK(st.st_mode) and st.st_uid != me:
+            raise UnsafeFolderError(f"the embedding cache {path}: {p} is a symbolic link made by uid {st.st_uid}, not "
+                                    f"by you (uid {me}): refused, never followed (it could point at any file of "
+                                    "yours); remove it, or set COMPSEM_CACHE to a folder of your own")
+
+
 def _lock_timeout() -> float:
     return float(setting("COMPSEM_CACHE_TIMEOUT"))
 
@@ -106,6 +177,7 @@ class EmbeddingCache:
 
     def __init__(self, path: str | Path | None = None, *, readonly: bool | None = None, overlay: bool = True):
         self.path = Path(path) if path else _default_path()
+        _refuse_foreign_links(self.path)
         self._use_overlay = overlay                    # False: this file alone (``cache verify``/``clear``)
         self.private = self.path.parent.resolve() == overlay_dir().resolve()
         if self.private:                               # checked at every open, created 0700
@@ -121,9 +193,14 @@ class EmbeddingCache:
         if not readonly:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
+                _check_not_foreign(self.path)
                 if self.private and not self.path.exists():   # SQLite's -wal and -shm files copy this mode
                     os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o600))
                 self._with_retry(self._migrate)
+            except _Foreign as exc:
+                raise CacheError(f"{self.path} is an SQLite database of something else ({exc}), not an embedding "
+                                 "cache this program made: left as it is, never changed; set COMPSEM_CACHE to "
+                                 "another folder") from None
             except PermissionError:
                 readonly = True
             except CacheError as exc:   # the file system said no although the modes allowed it
@@ -136,6 +213,12 @@ class EmbeddingCache:
 
     @staticmethod
     def _migrate(con: sqlite3.Connection) -> None:
+        """Create the tables in a new file, add ``sum`` to an old one; a file whose ``models`` or
+        ``vectors`` table has other columns, or with another ``application_id``, is
+        :class:`_Foreign`, and never changed."""
+        app = _foreign_reason(con)
+        if app == 0:
+            con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         con.executescript(_SCHEMA)
         cols = [r[1] for r in con.execute("PRAGMA table_info(vectors)")]
         if "sum" not in cols:   # caches made before the checksums: rows without one are not checked
@@ -363,7 +446,8 @@ class EmbeddingCache:
             "SELECT m.spec, m.identity, m.dim, COUNT(v.key), COALESCE(SUM(LENGTH(v.vec)), 0) "
             "FROM models m LEFT JOIN vectors v ON v.model = m.model GROUP BY m.model ORDER BY m.spec"
         ).fetchall())
-        rows = [(spec, scrub(identity), *rest) for spec, identity, *rest in rows]   # rows stored before scrubbing
+        # rows stored before scrubbing are scrubbed; what a shared file says is escaped (printable)
+        rows = [(printable(spec), printable(scrub(identity)), *rest) for spec, identity, *rest in rows]
         return pd.DataFrame(rows, columns=["spec", "identity", "dim", "texts", "bytes"]).assign(
             MB=lambda d: (d.bytes / 1e6).round(2)).drop(columns="bytes")
 
@@ -374,7 +458,10 @@ class EmbeddingCache:
         """
         if self.readonly:
             raise CacheError(f"the embedding cache {self.path} is read-only: it cannot be cleared from here")
+
         def delete(con: sqlite3.Connection) -> int:
+            if con.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:   # only a file it made
+                raise CacheError(f"{self.path} is not an embedding cache this program made: left as it is")
             if spec is None:
                 n = con.execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
                 con.execute("DELETE FROM vectors")

@@ -43,6 +43,7 @@ from contextlib import contextmanager
 from .errors import CompsemError
 from .fmt import noun
 from .paths import results_dir
+from .store import write_below
 
 __all__ = ["ClaimError", "ClaimWarning", "FREQUENCY", "NUMBER_WORDS", "CLAIM_WORDS", "frequency", "number_word", "count",
            "of_total", "comparative", "as_far_apart", "agreement", "said_number", "said_frequency",
@@ -230,7 +231,8 @@ def _record(entry: dict) -> None:
         rows = json.loads(path.read_text(encoding="utf-8"))
     _STARTED.add(path)
     rows = [r for r in rows if r["sentence"] != entry["sentence"]] + [entry]
-    path.write_text(json.dumps(rows, indent=1, ensure_ascii=False, default=float), encoding="utf-8")
+    root = results_dir()     # never through a link inside a run folder (compsem.store.write_below)
+    write_below(root.parent, path.relative_to(root.parent), json.dumps(rows, indent=1, ensure_ascii=False, default=float))
 
 
 def check(sentence: str, *, page: str, holds: bool | Callable[[], bool], numbers: Mapping[str, object],

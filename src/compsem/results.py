@@ -28,6 +28,7 @@ from .encoders.onnx import backends_used
 from .errors import CompsemError
 from .paths import results_dir
 from .stats import bootstrap, mean_replicates, shared_resamples
+from .store import write_below
 
 __all__ = ["PlainText", "RUN_MANIFEST", "RunMixError", "run_manifest", "check_run_folder", "save_table", "load_table", "provenance",
            "glue_all", "Prose", "Headline", "headline_row", "bootstrap_headline"]
@@ -85,11 +86,12 @@ def save_table(df, study: str, name: str, **prov: Any) -> Path:
     Raises :class:`RunMixError` when the results folder belongs to another run (see
     :func:`check_run_folder`).
     """
-    check_run_folder(results_dir())
-    folder = results_dir(study)
-    path = folder / f"{name}.csv"
-    df.to_csv(path, index=False)
-    (folder / f"{name}.json").write_text(json.dumps(provenance(**prov), indent=1, default=str, sort_keys=True))
+    root = results_dir()
+    check_run_folder(root)
+    # never through a link below the results folder's parent (a run folder): compsem.store.write_below
+    path = write_below(root.parent, Path(root.name, study, f"{name}.csv"), df.to_csv(index=False))
+    write_below(root.parent, Path(root.name, study, f"{name}.json"),
+                json.dumps(provenance(**prov), indent=1, default=str, sort_keys=True))
     return path
 
 

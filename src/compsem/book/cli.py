@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..cache import EmbeddingCache
-from ..cachestore import overlay_path
+from ..cachestore import overlay_path, printable
 from ..encoders import models_table
 from ..errors import BrokenCacheError, CacheError, CompsemError
 from ..fmt import plural
@@ -121,7 +121,7 @@ def _cache_action(args, path, *, overlay: bool) -> int:
         print(f"{store.path}{ro}: {n} vectors, {checked} with a checksum, {bad} damaged"
               + (" (they are re-encoded when next asked for)" if bad else ""))
         if problems:
-            shown = "; ".join(problems[:3]) + (" …" if len(problems) > 3 else "")
+            shown = "; ".join(printable(p) for p in problems[:3]) + (" …" if len(problems) > 3 else "")
             print(f"{store.path}: SQLite's integrity check found {plural(len(problems), 'problem')} ({shown}); "
                   "`python -m compsem cache clear` moves the file aside")
         return 1 if bad or problems else 0

@@ -14,8 +14,10 @@ table of differences state through :func:`authors_values`. :func:`run_check` run
 needs the authors' code (``princeton-nlp/c-sts`` at ``3bacafa``, fetched by the reader outside
 this repository; its folder in ``CSTS_AUTHORS_CODE``) and a Python that runs it
 (``CSTS_AUTHORS_PYTHON``, default this one, with ``transformers``, ``datasets`` and
-``accelerate``); seeds in ``CSTS_AUTHORS_SEEDS`` (default ``42,43``); it exits 2 when it cannot
-run (saying why) and 1 when the sides disagree. Each run takes minutes (about 200 s a seed and
+``accelerate``); seeds in ``CSTS_AUTHORS_SEEDS`` (default ``42,43``); it exits 2 with a one-line
+error when it cannot run or fails (saying why) and 1 when the sides disagree. The code folder is
+read only as regular files below :data:`MAX_FILE` bytes (:data:`MAX_TOTAL` in all; a link, a FIFO
+or a device in it is refused), and a folder or file in it that others may write is refused. Each run takes minutes (about 200 s a seed and
 side on two Zen 4 cores).
 """
 
@@ -26,7 +28,7 @@ import json
 import os
 import platform
 import re
-import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -47,7 +49,7 @@ from .metrics import correlations, pair_bootstrap_replicates, seed_agreement
 
 __all__ = ["AUTHORS_COMMIT", "SETTINGS", "EDITS", "patched_copy", "write_split", "authors_args",
            "read_predictions", "compare", "paired_difference", "record_path", "load_record", "authors_values",
-           "missing_reason", "run_check", "main"]
+           "missing_reason", "run_check", "main", "checked_files", "parse_seeds", "MAX_FILE", "MAX_TOTAL"]
 
 #: the authors' commit both sides were compared at (their HEAD)
 AUTHORS_COMMIT = "3bacafa"
@@ -68,14 +70,63 @@ EDITS = (
 )
 
 
+#: The largest file of the authors' folder that is copied, and all of them together (bytes).
+MAX_FILE, MAX_TOTAL = 16 * 2**20, 256 * 2**20
+
+
+def checked_files(code: str | Path) -> list[str]:
+    """The files of the authors' folder ``code`` (``.git`` left out), relative to it, after
+    checking every entry: folders and regular files only (a link, a FIFO, a socket or a device
+    is a :class:`DataError` naming it), none that its group or others may write (someone else
+    could change the code between this check and its run), each at most :data:`MAX_FILE` bytes
+    and :data:`MAX_TOTAL` in all. Nothing is opened here."""
+    code = Path(code)
+    files, total = [], 0
+    for top, dirs, names in os.walk(code, onerror=_raise):
+        dirs[:] = sorted(d for d in dirs if not (Path(top) == code and d == ".git"))
+        for name in [".", *dirs, *sorted(names)]:
+            path = Path(top) / name
+            st = os.lstat(path)
+            rel = path.relative_to(code).as_posix()
+            if stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode):
+                if st.st_mode & 0o022:
+                    raise DataError(f"{path}: others may write it (mode {stat.S_IMODE(st.st_mode):o}), so the code "
+                                    "run could be someone else's: use a copy of the authors' code that only you can write")
+            else:
+                raise DataError(f"{path} is not a regular file or a folder (a link, a FIFO or a device): the authors' "
+                                "folder is read only as regular files")
+            if stat.S_ISREG(st.st_mode):
+                total += st.st_size
+                if st.st_size > MAX_FILE or total > MAX_TOTAL:
+                    raise DataError(f"{path}: the authors' folder holds more than {MAX_FILE // 2**20} MiB in one file "
+                                    f"or {MAX_TOTAL // 2**20} MiB in all: not a checkout of their code")
+                files.append(rel)
+    return files
+
+
+def _raise(exc: OSError) -> None:
+    raise DataError(f"{exc.filename}: cannot be read ({exc.strerror})") from None
+
+
 def patched_copy(code: str | Path, dest: str | Path) -> dict:
     """Copy the authors' folder ``code`` to ``dest`` (a new folder) and apply :data:`EDITS` to the
-    copy; returns ``{"<file>: <what>": count}``. An edit that matches nothing is an error naming
-    the file (another commit of their code), so the check never runs unedited code by mistake."""
+    copy; returns ``{"<file>: <what>": count}``. Only what :func:`checked_files` accepts is
+    copied (each file opened without following a link, read up to its checked size). An edit
+    that matches nothing is an error naming the file (another commit of their code), so the
+    check never runs unedited code by mistake."""
     code, dest = Path(code), Path(dest)
-    if not (code / "run_sts.py").is_file():
+    st = os.lstat(code / "run_sts.py") if os.path.lexists(code / "run_sts.py") else None
+    if st is None or not stat.S_ISREG(st.st_mode):
         raise DataError(f"{code} is not a checkout of the authors' code: it has no run_sts.py")
-    shutil.copytree(code, dest, ignore=shutil.ignore_patterns(".git"))
+    dest.mkdir(parents=True)
+    for rel in checked_files(code):
+        fd = os.open(code / rel, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            blob = f.read(MAX_FILE + 1)
+        if len(blob) > MAX_FILE:
+            raise DataError(f"{code / rel}: grew past {MAX_FILE // 2**20} MiB while it was copied")
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+        (dest / rel).write_bytes(blob)
     counts = {}
     for rel, pattern, repl, what in EDITS:
         path = dest / rel
@@ -270,7 +321,8 @@ def run_check(code: str, *, seeds=(42, 43), python: str = sys.executable, log=pr
                                   cwd=tmp / "code", capture_output=True, text=True,
                                   env={**os.environ, "HF_HUB_OFFLINE": "1", "WANDB_DISABLED": "true"})
             if proc.returncode:
-                raise RuntimeError(f"the authors' run_sts.py failed (seed {seed}):\n{proc.stderr[-3000:]}")
+                last = next((ln for ln in reversed(proc.stderr.splitlines()) if ln.strip()), "no message")
+                raise RuntimeError(f"the authors' run_sts.py failed (seed {seed}, exit {proc.returncode}): {last[:300]}")
             seconds["authors"].append(time.perf_counter() - t0)
             sides["authors"].append(read_predictions(out / "test_predictions.json", len(test)))
         log("the book's official preset ...")
@@ -300,17 +352,38 @@ def run_check(code: str, *, seeds=(42, 43), python: str = sys.executable, log=pr
     return rec
 
 
+def parse_seeds(text: str) -> list[int]:
+    """``CSTS_AUTHORS_SEEDS`` (``"42,43"``) as distinct integers in 0..2**32-1, at least two; else a
+    :class:`DataError` naming the value."""
+    try:
+        seeds = [int(s) for s in text.split(",")]
+    except ValueError:
+        seeds = []
+    if len(seeds) < 2 or len(set(seeds)) != len(seeds) or not all(0 <= s < 2**32 for s in seeds):
+        raise DataError(f"CSTS_AUTHORS_SEEDS={text[:60]!r} is not a comma-separated list of at least two distinct "
+                        "integers from 0 to 2**32-1 (e.g. 42,43)")
+    return seeds
+
+
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    out = Path(argv[argv.index("--out") + 1]) if "--out" in argv else record_path()
     code, python = os.environ.get("CSTS_AUTHORS_CODE"), os.environ.get("CSTS_AUTHORS_PYTHON", sys.executable)
-    reason = missing_reason(code, python)
-    if reason:
-        print(f"authors-check not run: {reason}", file=sys.stderr)
+    try:
+        if "--out" in argv and argv.index("--out") == len(argv) - 1:
+            raise DataError("--out needs a file name")
+        out = Path(argv[argv.index("--out") + 1]) if "--out" in argv else record_path()
+        reason = missing_reason(code, python)
+        if reason:
+            print(f"authors-check not run: {reason}", file=sys.stderr)
+            return 2
+        seeds = parse_seeds(os.environ.get("CSTS_AUTHORS_SEEDS", "42,43"))
+        checked_files(code)                       # before anything runs
+        rec = run_check(code, seeds=seeds, python=python)
+        out.write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")
+    except Exception as exc:  # noqa: BLE001 - every failure is exit 2 and one line, as documented
+        text = " ".join(str(exc).split()) or "no message"
+        print(f"authors-check failed: {type(exc).__name__}: {text[:500]}", file=sys.stderr)
         return 2
-    seeds = [int(s) for s in os.environ.get("CSTS_AUTHORS_SEEDS", "42,43").split(",")]
-    rec = run_check(code, seeds=seeds, python=python)
-    out.write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")
     c = rec["comparison"]
     print(f"authors {c['authors_mean']:.2f} ± {c['authors_std']:.2f}, book {c['book_mean']:.2f} ± {c['book_std']:.2f}; "
           f"difference {c['difference']:+.2f} against {c['k']:g} x pooled std {c['pooled_std']:.2f}: "

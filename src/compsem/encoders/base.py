@@ -55,8 +55,10 @@ def require_package(dist: str, module: str, spec: str):
 
 
 @functools.lru_cache(maxsize=64)
-def _file_digest(path: str, size: int, mtime_ns: int) -> str:
-    """:func:`compsem.data.file_sha256`, remembered while the file's size and mtime stay."""
+def _file_digest(path: str, size: int, mtime_ns: int, ctime_ns: int = 0, inode: int = 0) -> str:
+    """:func:`compsem.data.file_sha256`, remembered while the file's size, mtime, ctime and inode
+    stay: a rewrite that keeps the size and sets the mtime back still moves the ctime (which no
+    user can set), and a file renamed over it has another inode."""
     return file_sha256(path)
 
 
@@ -90,7 +92,7 @@ def weights_digest(folder: str | os.PathLike) -> str:
     for p in _model_files(folder):
         st = p.stat()
         h.update(str(p.relative_to(folder)).encode("utf-8", "surrogateescape"))
-        h.update(_file_digest(str(p), st.st_size, st.st_mtime_ns).encode())
+        h.update(_file_digest(str(p), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino).encode())
     return h.hexdigest()[:16]
 
 

@@ -230,6 +230,10 @@ class OnnxBackend:
                     "int8": self.int8}, indent=1)
 
     def _load(self):
+        """Open the export (made first when missing or not matching its record); one this user
+        did not write is used only after it agrees with torch on a probe drawn from
+        ``self._about_to_embed``, the texts of the call that opens it
+        (:mod:`compsem.encoders.onnxtrust`)."""
         import onnxruntime as ort
         import torch
 
@@ -251,12 +255,13 @@ class OnnxBackend:
             return
         # an export this user neither wrote nor verified here: checked against torch once (onnxtrust)
         diff = math.inf if self.int8 else onnxtrust.probe_difference(
-            lambda t: self._torch(t, 8), lambda t: self.encode_onnx(t, batch_size=8))
+            lambda t: self._torch(t, 8), lambda t: self.encode_onnx(t, batch_size=8),
+            getattr(self, "_about_to_embed", ()))
         if diff <= onnxtrust.TOLERANCE:
-            onnxtrust.vouch(file_sha256(path))
+            onnxtrust.vouch(file_sha256(path), wrote=False)      # for this process: the next one draws again
             return
         warnings.warn(f"{path} was not written or verified by you on this machine and "
-                      f"{'is an int8 export' if self.int8 else f'differs from torch by {diff:.1e} on fixed probe sentences'}"
+                      f"{'is an int8 export' if self.int8 else f'differs from torch by {diff:.1e} on probe sentences'}"
                       f"; exporting {self.spec} again", stacklevel=3)
         self._export(path := self._writable(path))
         self.session, self.path = self._session(path, ort, torch), path
@@ -286,6 +291,7 @@ class OnnxBackend:
         texts in larger batches), in the original order."""
 
         if self.session is None:
+            self._about_to_embed = texts         # what the trust check draws its probe from
             self._load()
         out = None
         for idx in bar(length_batches(texts, batch_size), show=show_progress, desc=f"{self.spec} (onnx)"):

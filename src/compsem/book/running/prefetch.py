@@ -23,8 +23,10 @@ import dataclasses
 import importlib
 import json
 import os
-import tempfile
 import secrets
+import shutil
+import stat
+import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +35,7 @@ from typing import Any
 
 
 from compsem import studies, work
+from compsem.errors import UnsafeFolderError
 from compsem.fmt import noun
 from compsem.paths import repo_root
 from compsem.progress import bar as progress_bar
@@ -230,23 +233,80 @@ def restore_env(saved: dict[str, str | None]) -> None:
         _reload_ray_auth()
 
 
+#: The private roots of the local Ray instances this process started (removed after shutdown).
+RAY_ROOTS: list[Path] = []
+
+
+def private_ray_root() -> Path:
+    """A fresh root folder of this user's, mode ``0700``, made before Ray starts; returns the
+    folder below it that Ray is given as its ``_temp_dir`` (also ``0700``). Ray makes its temp
+    folder and some folders in it world-writable (``0777``, for a ``/tmp/ray`` shared by many
+    users); below a root that only this user may enter, nobody else reaches them."""
+    root = Path(tempfile.mkdtemp(prefix="compsem-ray-"))
+    RAY_ROOTS.append(root)
+    session = root / "session"
+    session.mkdir(mode=0o700)
+    return session
+
+
+def check_ray_root(root: Path) -> None:
+    """After Ray started: ``root`` must still be a folder of this user's with mode ``0700``, and
+    everything below it this user's; what Ray made group- or world-writable is made writable by
+    this user only, and anything that stays so is an :class:`~compsem.errors.UnsafeFolderError`
+    naming it (the caller shuts Ray down)."""
+    me = os.geteuid()
+    st = os.lstat(root)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != me or stat.S_IMODE(st.st_mode) != 0o700:
+        raise UnsafeFolderError(f"Ray's private root {root} is no longer a 0700 folder of yours (mode "
+                                f"{stat.S_IMODE(st.st_mode):o}, uid {st.st_uid}): refused, Ray shut down")
+    for top, dirs, files in os.walk(root):
+        for name in [*dirs, *files]:
+            path = os.path.join(top, name)
+            st = os.lstat(path)
+            if stat.S_ISLNK(st.st_mode):
+                continue            # a link's own mode means nothing; its target is judged where it lies
+            if st.st_mode & 0o022 and st.st_uid == me:
+                os.chmod(path, stat.S_IMODE(st.st_mode) & ~0o022)
+                st = os.lstat(path)
+            why = [w for w, bad in (("not yours", st.st_uid != me), ("writable by others", st.st_mode & 0o022)) if bad]
+            if why:
+                raise UnsafeFolderError(f"{path} in Ray's private root is {' and '.join(why)} (mode "
+                                        f"{stat.S_IMODE(st.st_mode):o}, uid {st.st_uid}): refused, Ray shut down")
+
+
+def remove_ray_roots() -> None:
+    """Remove the private roots of the local Ray instances this process started (after shutdown)."""
+    while RAY_ROOTS:
+        shutil.rmtree(RAY_ROOTS.pop(), ignore_errors=True)
+
+
 def start_ray(address: str | None, *, num_cpus: int | None = None, attempts: int = 3) -> dict[str, str | None]:
     """``ray.init`` without the dashboard: a local instance (``address=None``, ``num_cpus``
     CPUs, default all; token authentication with a private token, see :func:`private_ray_token`)
-    or a running cluster; a local instance keeps its session tree in a fresh ``0700`` folder of
-    its own (``tempfile.mkdtemp``), never in the shared ``/tmp/ray``). A local raylet that does not register within Ray's 30 s (a busy
+    or a running cluster. A local instance keeps its session tree (sockets, logs) below a root
+    folder of this user's made ``0700`` before Ray starts (:func:`private_ray_root`), never in
+    the shared ``/tmp/ray``; once it runs, the modes under the root are checked
+    (:func:`check_ray_root`) and Ray is shut down if anything there is another user's or stays
+    writable by others. A local raylet that does not register within Ray's 30 s (a busy
     machine) is shut down and started again, up to ``attempts`` times. Returns the environment
     to restore (:func:`restore_env`) after ``ray.shutdown()``."""
     import ray  # only the ray engine needs it (pip install -e .[cluster])
 
     saved = private_ray_token() if address is None else {}
     kw = {"num_cpus": num_cpus} if address is None and num_cpus else {}
-    if address is None:   # Ray's session tree (sockets, logs) in a private 0700 folder, not a shared /tmp/ray
-        kw["_temp_dir"] = tempfile.mkdtemp(prefix="ray-")
+    if address is None:
+        kw["_temp_dir"] = str(private_ray_root())
     for attempt in range(attempts):
         try:
             ray.init(address=address, include_dashboard=False, log_to_driver=False, **kw)
+            if address is None:
+                check_ray_root(Path(kw["_temp_dir"]).parent)
             return saved
+        except UnsafeFolderError:
+            ray.shutdown()
+            restore_env(saved)
+            remove_ray_roots()
+            raise
         except Exception as exc:  # noqa: BLE001 - Ray raises a bare Exception for this
             if "timed out during startup" not in str(exc) or attempt == attempts - 1:
                 restore_env(saved)
@@ -306,6 +366,7 @@ def _run_ray(units, execute, on_result, on_failure, *, retries: int, address: st
         if started:
             ray.shutdown()
             restore_env(saved)
+            remove_ray_roots()
 
 
 def run_units(units: Sequence[WorkUnit], *, engine: str = "local", address: str | None = None,

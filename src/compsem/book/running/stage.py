@@ -13,12 +13,14 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import shutil
 from pathlib import Path
 
+from compsem.book.running.runfolder import claim_output
 from compsem.book.teaching.courseguide import page_text
 from compsem.book.teaching.exercises import write_student_copies
 from compsem.book.running.params import parse_value
+from compsem.results import RunMixError
+from compsem.store import write_below
 from compsem.book.running.runner import parameters_of
 
 __all__ = ["rerun_box", "rerun_example", "stage"]
@@ -83,30 +85,37 @@ papermill notebooks/{name} runs/{name} --cwd notebooks{pm_p}
 ````"""
 
 
-def _write_if_changed(path: Path, text: str) -> None:
-    if not path.exists() or path.read_text(encoding="utf-8") != text:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+def _write_if_changed(out: Path, rel: Path | str, data: str | bytes) -> None:
+    """``out/rel`` holds ``data`` afterwards; written (never through a link: write_below) only
+    when it differs."""
+    path = out / rel
+    blob = data.encode("utf-8") if isinstance(data, str) else data
+    if path.is_symlink() or not path.is_file() or path.read_bytes() != blob:
+        write_below(out, rel, blob)
 
 
 def stage(root: Path, executed: Path, out: Path, files: tuple[str, ...] = ("_config.yml", "_toc.yml", "references.bib"),
           folders: tuple[str, ...] = ("book", "_static")) -> list[Path]:
-    """Assemble the book sources in ``out``; return the staged notebooks."""
-    out.mkdir(parents=True, exist_ok=True)
+    """Assemble the book sources in ``out``; return the staged notebooks. ``out`` must be new,
+    empty or a staged book of the caller's (its manifest says so:
+    :func:`compsem.book.running.runfolder.claim_output`), never the sources or another folder."""
+    here, top = Path(out).resolve(), Path(root).resolve()
+    inside = here.relative_to(top).parts[:1] if top in here.parents else ()
+    if here == top or set(inside) & {*folders, "notebooks", "src", "data"}:
+        raise RunMixError(f"stage --out {out} is (or lies in) the book's sources in {root}: stage into another "
+                          "folder (_build/site-src)")
+    claim_output(out, kind="stage")
     for f in files:
         if (root / f).exists():
-            _write_if_changed(out / f, (root / f).read_text(encoding="utf-8"))
+            _write_if_changed(out, f, (root / f).read_text(encoding="utf-8"))
     for folder in folders:
         src = root / folder
         for path in sorted(src.rglob("*")):
             if path.is_file() and not (folder == "book" and path.parent == src and path.suffix == ".md"):
-                target = out / path.relative_to(root)
-                if not target.exists() or target.read_bytes() != path.read_bytes():
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copy2(path, target)
+                _write_if_changed(out, path.relative_to(root), path.read_bytes())
     # the course guide's sessions and tables, written from the registry (compsem.book.teaching.courseguide)
     for page in sorted((root / "book").glob("*.md")):
-        _write_if_changed(out / "book" / page.name, page_text(page, root))
+        _write_if_changed(out, Path("book", page.name), page_text(page, root))
     # the student copies of the exercises, offered for download by the course guide
     write_student_copies(root, out / "exercises")
     staged = []
@@ -119,6 +128,6 @@ def stage(root: Path, executed: Path, out: Path, files: tuple[str, ...] = ("_con
         cells.insert(first_md + 1, box)
         nb["cells"] = cells
         target = out / "notebooks" / nb_path.name
-        _write_if_changed(target, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+        _write_if_changed(out, Path("notebooks", nb_path.name), json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
         staged.append(target)
     return staged

@@ -44,6 +44,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from compsem.book.running.runfolder import claim_output
 from compsem.errors import CompsemError
 from compsem.fmt import plural
 from compsem.studies import STUDIES, Study
@@ -231,12 +232,13 @@ def grading_requirements(root: Path) -> str:
 
 def write_assignment(root: Path, part: str, out: Path, *, quiet: bool = True) -> Path:
     """Write one Part's assignment into ``out/<part>/{student,autograder}`` with ``otter assign``;
-    returns the autograder zip."""
+    returns the autograder zip. ``out/<part>`` is emptied first only when its manifest says it is
+    an assignment folder of the caller's (:func:`compsem.book.running.runfolder.claim_output`);
+    a folder holding anything else is refused."""
     study = _study_of(part)
     numbers = chapter_numbers((root / "_toc.yml").read_text(encoding="utf-8")) if (root / "_toc.yml").is_file() else {}
     folder = out / part
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
+    claim_output(folder, kind="assignment", clear=True)     # never a folder that is not this user's assignment
     with tempfile.TemporaryDirectory(prefix="compsem-assign-") as tmp:
         return _assign(root, study, part, folder, Path(tmp), numbers, quiet)
 

@@ -97,8 +97,12 @@ def _clonable(url: str) -> bool:
     if url.startswith("-") or any(c.isspace() for c in url):
         return False
     if "://" in url:
-        parts = urlsplit(url)
-        return parts.scheme in ("https", "ssh", "git+ssh") and bool(parts.hostname) and not parts.hostname.startswith("-")
+        try:
+            parts = urlsplit(url)
+            host = parts.hostname
+        except ValueError:          # a bracketed host that is no IPv6 address, an unclosed bracket
+            return False
+        return parts.scheme in ("https", "ssh", "git+ssh") and bool(host) and not host.startswith("-")
     user_host, colon, path = url.partition(":")
     return bool(colon and path and re.fullmatch(r"[A-Za-z0-9_.-]+@[A-Za-z0-9][A-Za-z0-9.-]*", user_host))
 
@@ -261,7 +265,12 @@ def main(argv: list[str] | None = None) -> int:
         if repo:
             print(f"warning: no --repo (LAUNCH_REPO) given: the cells name the origin remote's URL "
                   f"{public_url(repo)[0]}", file=sys.stderr)
-    repo, removed = public_url(repo)
+    try:
+        repo, removed = public_url(repo)
+    except ValueError:              # urlsplit: an unclosed or malformed [IPv6] host
+        repo, removed = repo, []
+        ap.error("--repo (LAUNCH_REPO) is not a valid URL (an unclosed or malformed [host]; not shown, it may hold "
+                 "a token): give an https:// or ssh URL")
     if repo and not _clonable(repo):
         ap.error(f"--repo (LAUNCH_REPO) {repo!r} is not an https:// or ssh URL (ssh://HOST/PATH, USER@HOST:PATH); "
                  "a URL that begins with '-' would be read by git as an option")
