@@ -43,6 +43,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from compsem.book import notebooks
+from compsem.book.notebooks import NotANotebookError
 from compsem.errors import CompsemError
 from compsem.paths import repo_root
 from compsem.fmt import noun
@@ -60,10 +62,6 @@ MAX_DEPTH, MAX_ITEMS, MAX_CHARS = 16, 100_000, 1_000_000
 
 class ParameterError(CompsemError, ValueError):
     """A chapter parameter that is unknown, malformed, or not what the chapter accepts."""
-
-
-class NotANotebookError(CompsemError, ValueError):
-    """A file given as a chapter that is not a Jupyter notebook."""
 
 
 def find_notebook(notebook: str | Path) -> Path:
@@ -152,13 +150,7 @@ def parameters_of(notebook: str | Path) -> dict[str, Any]:
 def _cells(notebook: Path) -> list:
     """The notebook's cells; a :class:`NotANotebookError` (the reason only) when the file is not
     UTF-8 notebook JSON with a list of cells."""
-    try:
-        cells = json.loads(Path(notebook).read_text(encoding="utf-8")).get("cells")
-    except (ValueError, AttributeError, RecursionError):
-        raise NotANotebookError("it is not notebook JSON") from None
-    if not isinstance(cells, list):
-        raise NotANotebookError("it holds no list of cells")
-    return cells
+    return list(notebooks.read(notebook).cells)
 
 
 def _parameters_source(notebook: str | Path) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from compsem.book import notebooks
 from compsem.cache import EmbeddingCache, text_key
 from compsem.encoders import check_available, installed_panel
 from compsem.encoders import resolve_models as resolve_specs
@@ -45,7 +46,7 @@ def notebook_parameters(notebook: str | Path) -> dict[str, Any]:
     path = Path(notebook)
     if not path.is_file():
         raise CompsemError(f"no notebook {path}")
-    nb = json.loads(path.read_text(encoding="utf-8"))
+    nb = notebooks.read(path)
     for cell in nb.get("cells", []):
         if cell.get("cell_type") == "code" and "parameters" in cell.get("metadata", {}).get("tags", []):
             src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]

@@ -38,7 +38,6 @@ touched).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import subprocess
@@ -47,6 +46,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from compsem.book import notebooks
 from compsem.fmt import plural
 
 __all__ = ["TAGS", "setup_source", "setup_cell", "place_setup_cell", "write_launch_cells", "is_full_sha",
@@ -226,22 +226,16 @@ def place_setup_cell(nb: dict, cell: dict) -> dict:
     return {**nb, "cells": cells}
 
 
-def _dump(nb: dict) -> str:
-    return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
-
-
-def write_launch_cells(notebooks: Sequence[str | Path], *, repo: str = "", commit: str = "") -> list[Path]:
+def write_launch_cells(paths: Sequence[str | Path], *, repo: str = "", commit: str = "") -> list[Path]:
     """(Re)write the set-up cell into each notebook; return the notebooks that changed."""
     cell = setup_cell(repo, commit)
     changed = []
-    for path in map(Path, notebooks):
-        text = path.read_text(encoding="utf-8")
+    for path in map(Path, paths):
         try:
-            new = _dump(place_setup_cell(json.loads(text), cell))
+            nb = place_setup_cell(notebooks.read(path), cell)
         except ValueError as exc:
             raise ValueError(f"{path}: {exc}") from None
-        if new != text:
-            path.write_text(new, encoding="utf-8")
+        if notebooks.write(nb, path):
             changed.append(path)
     return changed
 
