@@ -100,3 +100,76 @@ def test_no_module_but_the_reader_handles_notebook_json():
     found = {str(p.relative_to(SRC)): hits for p in sorted(SRC.rglob("*.py")) if p != READER
              for hits in [notebook_json_by_hand(p.read_text(encoding="utf-8"))] if hits}
     assert found == {}, f"read and write notebooks through compsem.book.notebooks: {found}"
+
+
+def test_parameters_are_papermills_reading_of_the_cell(tmp_path):
+    path = tmp_path / "p.ipynb"
+    source = ('# Parameters: a comment line\nmodels = "panel"   # the panel\nn: int = 3\n'
+              'pool = None  # type: str|None -- a file\nlabel = "x".upper()\n')
+    notebooks.write(_nb({"cell_type": "markdown", "id": "m", "metadata": {}, "source": "# t"},
+                        _code(source, ["parameters"])), path)
+    got = notebooks.parameters(path)
+    assert list(got) == ["models", "n", "pool", "label"]
+    assert got["models"] == {"name": "models", "inferred_type_name": "None", "default": '"panel"', "help": "the panel"}
+    assert got["n"]["inferred_type_name"] == "int" and got["n"]["default"] == "3"
+    assert got["pool"]["inferred_type_name"] == "str|None" and got["pool"]["help"] == "-- a file"
+    assert got["label"]["default"] == '"x".upper()'
+    empty = tmp_path / "e.ipynb"
+    notebooks.write(_nb(_code("x = 1")), empty)
+    assert notebooks.parameters(empty) == {}                     # no cell tagged parameters
+
+
+def test_parameters_of_an_invalid_notebook_name_it(tmp_path):
+    path = tmp_path / "bad.ipynb"
+    cell = _code("x = 1", ["parameters"])
+    cell["metadata"]["tags"] = 3
+    path.write_text(json.dumps(_nb(cell)))
+    with pytest.raises(notebooks.NotANotebookError, match=r"bad.ipynb is not a Jupyter notebook \(it is not a valid"):
+        notebooks.parameters(path)
+
+
+def second_parameters_readers(source: str) -> list[str]:
+    """What in a module's ``source`` reads a parameters cell itself: a lookup of the
+    ``parameters`` tag (``"parameters" in tags``), papermill's inspection called directly, or a
+    tokenizer of cell source."""
+    tree = ast.parse(source)
+    found = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Compare) and isinstance(n.left, ast.Constant) and n.left.value == "parameters" \
+                and any(isinstance(op, (ast.In, ast.NotIn)) for op in n.ops):
+            found.append(f"line {n.lineno}: looks up the 'parameters' tag")
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            names = [a.name for a in n.names] + [getattr(n, "module", None) or ""]
+            if any(x in ("tokenize", "inspect_notebook", "PythonTranslator", "papermill.translators",
+                         "papermill.inspection") for x in names):
+                found.append(f"line {n.lineno}: imports {', '.join(filter(None, names))}")
+        elif isinstance(n, ast.Attribute) and n.attr in ("inspect_notebook", "PythonTranslator"):
+            found.append(f"line {n.lineno}: calls papermill's {n.attr}")
+    return found
+
+
+def test_the_parameters_scan_finds_a_second_reader():
+    assert second_parameters_readers('def f(c):\n    return "parameters" in c["metadata"]["tags"]\n') == [
+        "line 2: looks up the 'parameters' tag"]
+    assert second_parameters_readers("import papermill as pm\n\npm.inspect_notebook('x.ipynb')\n") == [
+        "line 3: calls papermill's inspect_notebook"]
+    assert second_parameters_readers("import io, tokenize\n") == ["line 1: imports io, tokenize"]
+    assert second_parameters_readers(READER.read_text()) != []
+
+
+def test_there_is_one_parameters_cell_reader():
+    found = {str(p.relative_to(SRC)): hits for p in sorted(SRC.rglob("*.py")) if p != READER
+             for hits in [second_parameters_readers(p.read_text(encoding="utf-8"))] if hits}
+    assert found == {}, f"read the parameters cell through compsem.book.notebooks.parameters: {found}"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "notebooks").glob("*.ipynb")), ids=lambda p: p.stem)
+def test_papermill_reads_every_assignment_of_each_chapter(path):
+    """Papermill's reading is line-based (a line with two ``=`` or a ``#`` inside a string would
+    be misread): every chapter's cell must read as Python reads it (the oracle: ``ast``)."""
+    cell = notebooks.parameters_cell(notebooks.read(path))
+    by_ast = {t.id: ast.literal_eval(node.value) for node in ast.parse(cell.source).body
+              for t in (node.targets if isinstance(node, ast.Assign) else [node.target])}
+    got = notebooks.parameters(path)
+    assert list(got) == list(by_ast)
+    assert {k: ast.literal_eval(v["default"]) for k, v in got.items()} == by_ast

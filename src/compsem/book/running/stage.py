@@ -36,11 +36,10 @@ def rerun_example(notebook: Path) -> str | None:
     """The ``-p`` arguments of the chapter's own rerun example, which its parameters cell's
     comment gives (``#   python -m compsem run notebooks/X.ipynb -p name 'value'``): a change
     that runs offline and changes a result. None when the chapter declares none (there is no
-    generic fallback: ``tests/compsem/book/test_shown_commands.py`` requires one of every
+    generic fallback: ``tests/compsem/book/test_shown.py`` requires one of every
     chapter but those it names with a reason)."""
-    cells = notebooks.cells(notebook)
-    cell = next((c for c in cells if "parameters" in c.get("metadata", {}).get("tags", [])), None)
-    m = _EXAMPLE.search("".join(cell["source"])) if cell else None
+    cell = notebooks.parameters_cell(notebooks.read(notebook))
+    m = _EXAMPLE.search(cell.source) if cell else None
     return " " + m.group(1).strip() if m else None
 
 

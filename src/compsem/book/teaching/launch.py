@@ -217,12 +217,13 @@ def place_setup_cell(nb: dict, cell: dict) -> dict:
     """
     cells = [c for c in nb["cells"] if not _is_setup(c)]
     code = [i for i, c in enumerate(cells) if c["cell_type"] == "code"]
-    params = [i for i in code if "parameters" in cells[i].get("metadata", {}).get("tags", [])]
-    if not params:
+    first = notebooks.parameters_cell({"cells": cells})
+    if first is None:
         raise ValueError("no code cell tagged 'parameters'")
-    if params[0] != code[0]:
-        raise ValueError(f"the 'parameters' cell is code cell {code.index(params[0]) + 1}, not the first")
-    cells.insert(params[0] + 1, cell)
+    at = next(i for i, c in enumerate(cells) if c is first)
+    if at != code[0]:
+        raise ValueError(f"the 'parameters' cell is code cell {code.index(at) + 1}, not the first")
+    cells.insert(at + 1, cell)
     return {**nb, "cells": cells}
 
 
