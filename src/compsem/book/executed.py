@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compsem.book import notebooks as _notebooks
+from compsem import notebooks as _notebooks
 
 __all__ = ["notebooks", "cells", "mime", "text", "glued_values", "glued_texts", "NOT_BUILT", "glued_numbers", "glued_number"]
 

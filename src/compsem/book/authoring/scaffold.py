@@ -44,7 +44,7 @@ import compsem
 from compsem.errors import CompsemError
 from compsem.fmt import plural
 from compsem.studies import OPTIONAL, Study, makefile_include
-from compsem.book import notebooks
+from compsem import notebooks
 from compsem.book.teaching.launch import place_setup_cell, setup_cell
 from compsem.book.authoring.scaffold_files import bib_entry, chapter_name, files, md, registry_line, toc_part
 

@@ -41,7 +41,7 @@ from compsem.encoders import check_available
 from compsem.studies import of_notebook
 from compsem.book.teaching.courseguide import page_text
 from compsem.book.cli import main
-from compsem.book.notebooks import cells as notebook_cells
+from compsem.notebooks import cells as notebook_cells
 from compsem.book.running.params import check_parameters, parameter_defaults, parse_value
 from compsem.book.running.plan import plan
 from compsem.book.running.stage import rerun_box

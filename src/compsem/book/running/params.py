@@ -20,7 +20,7 @@ a dict              an object
                     ``float``, ``bool``, ``list``, ``dict``, ``None``, joined with ``|``)
 ==================  ===========================================================================
 
-The cell is read by papermill's own inspection (:func:`compsem.book.notebooks.parameters`: names,
+The cell is read by papermill's own inspection (:func:`compsem.notebooks.parameters`: names,
 default texts, declared types); nothing here parses it again.
 
 Before any of this, every value is checked on its own (:func:`check_value`): strings must be
@@ -36,15 +36,14 @@ any mapping of parameters, from the command line or from Python.
 
 from __future__ import annotations
 
-import ast
 import json
 import math
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from compsem.book import notebooks
-from compsem.book.notebooks import NotANotebookError
+from compsem import notebooks
+from compsem.notebooks import NotANotebookError
 from compsem.errors import CompsemError
 from compsem.paths import repo_root
 from compsem.fmt import noun
@@ -53,8 +52,7 @@ __all__ = ["find_notebook", "parse_value", "parameters_of", "parameter_defaults"
            "check_parameters", "parse_parameters", "ParameterError", "NotANotebookError",
            "MAX_DEPTH", "MAX_ITEMS", "MAX_CHARS", "MISSING"]
 
-#: The default of a parameter whose value is not a literal (an expression): it accepts any value.
-MISSING = object()
+MISSING = notebooks.MISSING
 
 #: How deep a parameter value may nest (lists and objects), how many items it may hold in all,
 #: and how long a value given on the command line may be.
@@ -141,21 +139,15 @@ def parse_value(text: str, name: str = "value") -> Any:
 
 def parameters_of(notebook: str | Path) -> dict[str, str]:
     """The names and default values (as source text) of a notebook's ``parameters`` cell
-    (papermill's inspection, through :func:`compsem.book.notebooks.parameters`)."""
+    (papermill's inspection, through :func:`compsem.notebooks.parameters`)."""
     return {k: v["default"] for k, v in notebooks.parameters(notebook).items()}
 
 
 def parameter_defaults(notebook: str | Path) -> dict[str, Any]:
-    """The defaults of the ``parameters`` cell as Python values (no kernel): papermill's default
-    text read with :func:`ast.literal_eval`; a default that is not a literal (an expression)
-    accepts any value."""
-    out: dict[str, Any] = {}
-    for name, text in parameters_of(notebook).items():
-        try:
-            out[name] = ast.literal_eval(text)
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            out[name] = MISSING
-    return out
+    """The defaults of the ``parameters`` cell as Python values (no kernel;
+    :func:`compsem.notebooks.defaults`); a default that is not a literal (an expression,
+    :data:`MISSING`) accepts any value."""
+    return notebooks.defaults(notebook)
 
 
 _TYPE_KINDS = {"str": ("string",), "Path": ("string",), "int": ("int",), "float": ("int", "float"),

@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from compsem.book import notebooks
+from compsem import notebooks
 from compsem.book.running.params import MISSING, parameter_defaults, parameters_of
 from compsem.cache import EmbeddingCache, text_key
 from compsem.encoders import check_available, installed_panel

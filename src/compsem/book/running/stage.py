@@ -16,7 +16,7 @@ import shlex
 import shutil
 from pathlib import Path
 
-from compsem.book import notebooks
+from compsem import notebooks
 from compsem.book.teaching.courseguide import page_text
 from compsem.book.teaching.exercises import write_student_copies
 from compsem.book.running.params import parse_value

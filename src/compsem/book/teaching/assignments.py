@@ -46,7 +46,7 @@ from pathlib import Path
 from compsem.errors import CompsemError
 from compsem.fmt import plural
 from compsem.studies import STUDIES, Study
-from compsem.book import notebooks
+from compsem import notebooks
 from compsem.book.teaching.exercises import book_titles, chapter_numbers, exercise_blocks, render_roles, strip_solutions
 
 __all__ = ["Answer", "Question", "answer_blocks", "questions", "master_notebook", "assignment_parts",

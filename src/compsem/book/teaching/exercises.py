@@ -27,7 +27,7 @@ from pathlib import Path
 
 from compsem.errors import CompsemError
 from compsem.fmt import plural
-from compsem.book import notebooks
+from compsem import notebooks
 from compsem.book.executed import NOT_BUILT, glued_number, glued_numbers
 
 __all__ = ["strip_solutions", "exercise_blocks", "chapter_numbers", "book_titles", "glued_numbers", "render_roles",

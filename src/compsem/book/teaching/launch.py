@@ -46,7 +46,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from compsem.book import notebooks
+from compsem import notebooks
 from compsem.fmt import plural
 
 __all__ = ["TAGS", "setup_source", "setup_cell", "place_setup_cell", "write_launch_cells", "is_full_sha",

@@ -1,7 +1,8 @@
 """The one reader and writer of notebook files, and the one reader of a chapter's ``parameters``
-cell. Every module of the book's tooling opens a ``.ipynb`` through these
-(``tests/compsem/book/test_notebooks.py`` fails on any other ``json.load`` of a notebook, and on a
-second reader of the parameters cell).
+cell. Every module opens a ``.ipynb`` through these (``tests/compsem/test_notebooks.py`` fails on
+any other ``json.load`` of a notebook, and on a second reader of the parameters cell). It is part
+of the foundation, so that a study can read a chapter's defaults from the chapter itself
+(:func:`defaults`) instead of keeping a copy.
 
 * :func:`read` is ``nbformat.read(path, as_version=4)``; with ``strict=True`` the notebook must
   also pass nbformat's schema. A file nbformat cannot read is a :class:`NotANotebookError`.
@@ -9,11 +10,13 @@ second reader of the parameters cell).
   split as Jupyter writes them) plus the final newline ``nbformat.write`` adds.
 * :func:`parameters` is papermill's inspection of the cell tagged ``parameters`` (what
   ``papermill.inspect_notebook`` runs for a Python kernel): each name with its default as source
-  text, its declared type (an annotation or a ``# type:`` comment) and its help comment.
+  text, its declared type (an annotation or a ``# type:`` comment) and its help comment;
+  :func:`defaults` the default texts as Python values.
 """
 
 from __future__ import annotations
 
+import ast
 import warnings
 from pathlib import Path
 from typing import Any
@@ -23,7 +26,8 @@ from nbformat import NotebookNode
 
 from compsem.errors import CompsemError
 
-__all__ = ["NotANotebookError", "read", "cells", "dumps", "write", "from_dict", "parameters_cell", "parameters"]
+__all__ = ["NotANotebookError", "read", "cells", "dumps", "write", "from_dict", "parameters_cell", "parameters", "defaults",
+           "MISSING"]
 
 
 class NotANotebookError(CompsemError, ValueError):
@@ -111,3 +115,19 @@ def parameters(path: str | Path) -> dict[str, dict[str, Any]]:
         raise NotANotebookError(f"{name}: its parameters cell holds text that is not valid Unicode (a lone "
                                 "surrogate)") from None
     return {p.name: p._asdict() for p in PythonTranslator.inspect(cell)}
+
+
+#: The default of a parameter that is not a literal (an expression): it accepts any value.
+MISSING = object()
+
+
+def defaults(path: str | Path) -> dict[str, Any]:
+    """``{name: default}`` of the notebook's parameters cell as Python values (papermill's default
+    text read with :func:`ast.literal_eval`; :data:`MISSING` for a default that is not a literal)."""
+    out: dict[str, Any] = {}
+    for name, p in parameters(path).items():
+        try:
+            out[name] = ast.literal_eval(p["default"])
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            out[name] = MISSING
+    return out

@@ -8,13 +8,13 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from compsem.book import notebooks
+from compsem import notebooks
 from compsem.errors import CompsemError
 from tests.helpers import ROOT
 
 SRC = ROOT / "src" / "compsem"
 #: The one module that may read notebook JSON and import nbformat.
-READER = SRC / "book" / "notebooks.py"
+READER = SRC / "notebooks.py"
 
 
 def _nb(*cells, minor=5):
@@ -99,7 +99,7 @@ def test_the_scan_finds_a_hand_reader_and_passes_the_one_reader():
 def test_no_module_but_the_reader_handles_notebook_json():
     found = {str(p.relative_to(SRC)): hits for p in sorted(SRC.rglob("*.py")) if p != READER
              for hits in [notebook_json_by_hand(p.read_text(encoding="utf-8"))] if hits}
-    assert found == {}, f"read and write notebooks through compsem.book.notebooks: {found}"
+    assert found == {}, f"read and write notebooks through compsem.notebooks: {found}"
 
 
 def test_parameters_are_papermills_reading_of_the_cell(tmp_path):
@@ -160,7 +160,7 @@ def test_the_parameters_scan_finds_a_second_reader():
 def test_there_is_one_parameters_cell_reader():
     found = {str(p.relative_to(SRC)): hits for p in sorted(SRC.rglob("*.py")) if p != READER
              for hits in [second_parameters_readers(p.read_text(encoding="utf-8"))] if hits}
-    assert found == {}, f"read the parameters cell through compsem.book.notebooks.parameters: {found}"
+    assert found == {}, f"read the parameters cell through compsem.notebooks.parameters: {found}"
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "notebooks").glob("*.ipynb")), ids=lambda p: p.stem)
