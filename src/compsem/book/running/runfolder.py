@@ -32,7 +32,6 @@ import os
 import shutil
 import socket
 import stat
-import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -42,26 +41,13 @@ from compsem.paths import cache_dir, data_dir, notebooks_dir, repo_root
 from compsem.results import RUN_MANIFEST, RunMixError
 from compsem.store import write_json
 
-__all__ = ["run_id", "prepare_out", "write_manifest", "commit_of", "read_manifest"]
+__all__ = ["run_id", "prepare_out", "write_manifest", "read_manifest"]
 
 
 def run_id(notebook: str, parameters: dict[str, Any]) -> str:
     """A short hash of the notebook's name and the parameters (canonical JSON)."""
     text = json.dumps({"notebook": notebook, "parameters": parameters}, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def commit_of(root: Path | None = None) -> str | None:
-    """``git rev-parse HEAD`` of the checkout (``+dirty`` when files differ from it), or ``None``."""
-    root = root or repo_root()
-    try:
-        sha = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
-                             timeout=20, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=20).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return sha + ("+dirty" if dirty else "")
 
 
 def read_manifest(out: Path) -> dict | None:
