@@ -72,7 +72,10 @@ $(TEACHING_STAMP): $(STAMP)
 # -- tests ---------------------------------------------------------------------------------
 # `make test` leaves out the tests marked slow (a chapter or a real model end to end);
 # `make test-all` runs everything.
+# ruff (configured in pyproject.toml) lints and checks the formatting first.
 test: $(STAMP) $(CLUSTER_STAMP) $(TEACHING_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q -m "not slow"
 
 test-all: $(STAMP) $(CLUSTER_STAMP) $(TEACHING_STAMP)

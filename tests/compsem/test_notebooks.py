@@ -3,7 +3,6 @@ that fails when another module of src/compsem reads or writes notebook JSON by h
 
 import ast
 import json
-from pathlib import Path
 
 import nbformat
 import pytest
