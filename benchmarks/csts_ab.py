@@ -130,7 +130,7 @@ def compare(runs: list[dict]) -> dict:
 
 def main(argv=None) -> int:
     from compsem.book.appendices.machine import cpu_family, this_machine
-    from compsem.book.running.runfolder import commit_of
+    from compsem.git import commit_of
     from compsem.csts.speed import ab_path
     from compsem.device import cpu_bf16_native
 

@@ -1,10 +1,11 @@
-"""A tiny installable git repository and a runner for the launch set-up cell (the pinned-launch
+"""A tiny installable git repository (holding the set-up cell's script, as the study does) and a runner for the launch set-up cell (the pinned-launch
 tests of issues 19 and 27)."""
 
 import subprocess
 import sys
 
 from compsem.book.teaching import launch
+from tests.helpers import ROOT
 
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
 
@@ -19,6 +20,9 @@ def tiny_origin(tmp_path, lock="tinystudy==0.1\n"):
     (origin / "pyproject.toml").write_text('[project]\nname = "tinystudy"\nversion = "0.1"\n'
                                            '[tool.setuptools]\npackages = ["tinystudy"]\n')
     (origin / "requirements-lock.txt").write_text(lock)
+    colab = origin / launch.COLAB_SCRIPT            # what the set-up cell runs, as the commit holds it
+    colab.parent.mkdir(parents=True)
+    colab.write_text((ROOT / launch.COLAB_SCRIPT).read_text())
     subprocess.run(["git", "init", "-q", str(origin)], check=True)
     subprocess.run([*GIT, "-C", str(origin), "add", "-A"], check=True)
     subprocess.run([*GIT, "-C", str(origin), "commit", "-qm", "first"], check=True)

@@ -29,7 +29,6 @@ Prints one line per problem and returns the number of problems.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
@@ -37,7 +36,7 @@ from urllib.parse import unquote, urlsplit
 
 from .checks.browsercheck import PAGE_TIMEOUT_S, browser_check
 from .checks.claimcheck import claim_check, claim_summary
-from .executed import mime
+from .executed import cells as _cells, mime
 from .checks.prosecheck import prose_check
 from .checks.shown import problems as shown_problems
 from .checks.rendercheck import render_check
@@ -109,7 +108,7 @@ def notebook_errors(executed_dir: Path) -> list[str]:
     """Error outputs in the executed notebooks."""
     problems = []
     for nb in sorted(executed_dir.glob("*.ipynb")):
-        cells = json.loads(nb.read_text()).get("cells", [])
+        cells = _cells(nb)
         for i, c in enumerate(cells):
             wants_figure = "figure" in c.get("metadata", {}).get("mystnb", {})
             has_image = any(k.startswith("image/") for o in c.get("outputs", []) for k in mime(o))
@@ -170,7 +169,7 @@ def truncated_cells(executed_dir: Path, data_dir: Path | None = None) -> list[st
                            if p.is_file() and p.suffix in (".csv", ".tsv", ".json", ".jsonl", ".txt", ".md"))
     problems = []
     for nb in sorted(executed_dir.glob("*.ipynb")):
-        cells = json.loads(nb.read_text()).get("cells", [])
+        cells = _cells(nb)
         own = "\n".join("".join(c.get("source", "")) for c in cells)
         for i, c in enumerate(cells):
             for o in c.get("outputs", []):

@@ -5,8 +5,9 @@ through these."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+
+from compsem import notebooks as _notebooks
 
 __all__ = ["notebooks", "cells", "mime", "text", "glued_values", "glued_texts", "NOT_BUILT", "glued_numbers", "glued_number"]
 
@@ -18,7 +19,7 @@ def notebooks(executed_dir: Path) -> list[Path]:
 
 def cells(nb: Path) -> list[dict]:
     """A notebook's cells."""
-    return json.loads(Path(nb).read_text(encoding="utf-8")).get("cells", [])
+    return _notebooks.cells(nb)
 
 
 def mime(output: dict) -> dict:

@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from compsem.book.running.runfolder import commit_of
+from compsem.git import commit_of
 from compsem.errors import DataError
 from compsem.paths import repo_root
 from compsem.results import PlainText, Prose

@@ -25,7 +25,7 @@ from .data import LoadReport, load_csts, pair_index
 from .metrics import pair_outcomes
 from .differs import differs_values  # noqa: F401  (chapters 21-23, re-exported: the report face)
 from .speed import ab_values  # noqa: F401  (chapter 22, re-exported: the report face)
-from .study import ZERO_SHOT_DEFAULTS, book_data, pair_accuracy, zero_shot_scores
+from .study import book_data, zero_shot_defaults, pair_accuracy, zero_shot_scores
 from .tables import LABELS, pair_accuracy_interval, zero_shot_table
 # chapters 22-23 (re-exported: the report face)
 from .views import (_vs_prior, ablation_values, finetune_chapter_values, finetune_values,  # noqa: F401
@@ -55,9 +55,9 @@ def paper_table(name: str) -> pd.DataFrame:
 
 
 def headline_data() -> pd.DataFrame:
-    """The rows chapter 21 scores with its default parameters (:data:`ZERO_SHOT_DEFAULTS`: the
+    """The rows chapter 21 scores with its default parameters (read from its parameters cell: the
     re-annotated data, its split, its evaluation sample), which the synthesis scores too."""
-    d = ZERO_SHOT_DEFAULTS
+    d = zero_shot_defaults()
     parts, _ = book_data(d["data"], split=d["split"], split_seed=d["split_seed"], eval_pairs=d["eval_pairs"],
                          sample_seed=d["seed"])
     return parts[d["eval_split"]]
@@ -69,7 +69,7 @@ def headlines(models: Sequence[str], *, n_boot: int = 1000, seed: int = 0, trust
     (:func:`compsem.csts.tables.zero_shot_table`): value and interval are the chapter's
     ``pair_accuracy_%``, ``pair_accuracy_ci_low`` and ``pair_accuracy_ci_high`` for the same
     ``n_boot`` and ``seed``."""
-    d = ZERO_SHOT_DEFAULTS
+    d = zero_shot_defaults()
     df = headline_data()
     scores = {(m, "attached"): zero_shot_scores(df, m, template=d["template"],
                                                 trust_remote_code=trust_remote_code)["attached"].to_numpy()

@@ -26,10 +26,11 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 import pandas as pd
 
-from compsem import embed, encoders, measures
+from compsem import embed, encoders, measures, notebooks
 from compsem.encoders import check_available
 from compsem.encoders.kinds import ModelSlot
 from compsem.faces import PaperRun
+from compsem.paths import notebooks_dir
 from compsem.work import WorkUnit, embed_units
 
 from ..progress import bar
@@ -43,7 +44,7 @@ from .runcache import (CODE_VERSION, _read_run, _resolved_precision, backbone_id
                        data_hash, load_run, run_key, run_path, run_records, save_run)
 from .splitting import splits, subsample_pairs
 
-__all__ = ["PAPER_RUN", "DEFAULT_TEMPLATE", "resolve_models", "attach", "zero_shot_scores", "zero_shot_textpair", "pair_accuracy",
+__all__ = ["PAPER_RUN", "DEFAULT_TEMPLATE", "ZERO_SHOT_CHAPTER", "zero_shot_defaults", "resolve_models", "attach", "zero_shot_scores", "zero_shot_textpair", "pair_accuracy",
            "baselines", "score_row", "train_and_evaluate", "sweep", "planned_texts", "data_hash", "CODE_VERSION",
            "run_key", "run_path", "run_records", "planned_work", "run_unit", "store_unit", "unit_done", "backbone_identity", "CstsRun", "run", "book_data", "configs_from", "scaling_sizes",
            "scaling",
@@ -219,17 +220,23 @@ def book_data(data="reannotated", *, split_seed: int = 0, train_pairs=None, eval
     return parts, report
 
 
-#: the zero-shot chapter's defaults (``notebooks/21_csts_zeroshot.ipynb``), for :func:`planned_texts`
-ZERO_SHOT_DEFAULTS = {"data": "reannotated", "split": "pair", "split_seed": 0, "eval_split": "test", "eval_pairs": 250,
-                      "template": DEFAULT_TEMPLATE, "seed": 0}
+#: The zero-shot chapter, whose parameters cell holds the defaults :func:`planned_texts` and the
+#: synthesis's headline rows use.
+ZERO_SHOT_CHAPTER = "21_csts_zeroshot.ipynb"
+
+
+def zero_shot_defaults() -> dict:
+    """The zero-shot chapter's defaults, read from its parameters cell (:data:`ZERO_SHOT_CHAPTER`,
+    through :func:`compsem.notebooks.defaults`): the one place they are written."""
+    return notebooks.defaults(notebooks_dir() / ZERO_SHOT_CHAPTER)
 
 
 def planned_texts(params: dict) -> dict[str, list[str]]:
     """``{model spec: unique texts}`` a Part II chapter with these parameters embeds (the
     zero-shot chapter: plain sentences and sentence + condition strings of its evaluation rows,
     for each of its ``models``; parameters not given take the chapter's defaults,
-    :data:`ZERO_SHOT_DEFAULTS`, and ``models`` defaults to ``"panel"``)."""
-    params = {**ZERO_SHOT_DEFAULTS, **params}
+    :func:`zero_shot_defaults`)."""
+    params = {**zero_shot_defaults(), **params}
     parts, _ = book_data(params["data"], split_seed=params["split_seed"], eval_pairs=params["eval_pairs"],
                          sample_seed=params["seed"], split=params["split"])
     split = params["eval_split"]

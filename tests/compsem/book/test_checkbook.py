@@ -43,20 +43,20 @@ def test_static_problems_are_named(site):
 
 
 def test_notebook_errors(tmp_path):
-    nb = {"cells": [{"cell_type": "code", "outputs": [{"output_type": "error", "ename": "ValueError",
-                                                        "evalue": "boom"}]}]}
+    nb = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [{"output_type": "error", "ename": "ValueError",
+                                                        "evalue": "boom"}]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
     (tmp_path / "x.ipynb").write_text(json.dumps(nb))
     assert notebook_errors(tmp_path) == ["x.ipynb: cell 0 raised ValueError: boom"]
-    fig = {"cells": [{"cell_type": "code", "outputs": [
+    fig = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [
         {"output_type": "display_data", "data": {"text/plain": "<Figure size 640x480 with 1 Axes>"}},
         {"output_type": "display_data", "data": {"text/plain": "<Figure size 640x480 with 1 Axes>",
                                                   "image/png": "iVBOR"}},
         {"output_type": "display_data", "data": {
             "application/papermill.record/text/plain": "<Figure size 640x480 with 1 Axes>",
-            "application/papermill.record/image/png": "iVBOR"}}]}]}
+            "application/papermill.record/image/png": "iVBOR"}}]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
     (tmp_path / "x.ipynb").write_text(json.dumps(fig))
     assert notebook_errors(tmp_path) == ["x.ipynb: cell 0 has a figure rendered as text only (<Figure size 640x480 with 1 Axes>)"]
-    captioned = {"cells": [{"cell_type": "code", "metadata": {"mystnb": {"figure": {"caption": "c"}}}, "outputs": []}]}
+    captioned = {"cells": [{"cell_type": "code", "metadata": {"mystnb": {"figure": {"caption": "c"}}}, "outputs": []}], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
     (tmp_path / "x.ipynb").write_text(json.dumps(captioned))
     assert notebook_errors(tmp_path) == ["x.ipynb: cell 0 is captioned as a figure but produced no image"]
 
@@ -79,7 +79,7 @@ def test_browser_finds_remote_requests_raw_tex_and_broken_images(site):
 
 def _executed(tmp_path, html, source="x = 1"):
     nb = {"cells": [{"cell_type": "code", "source": source, "metadata": {}, "outputs": [
-        {"output_type": "execute_result", "data": {"text/html": html}}]}]}
+        {"output_type": "execute_result", "data": {"text/html": html}}]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
     (tmp_path / "nb").mkdir(exist_ok=True)
     (tmp_path / "nb" / "x.ipynb").write_text(json.dumps(nb))
     return tmp_path / "nb"

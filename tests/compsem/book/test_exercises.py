@@ -204,7 +204,7 @@ def test_book_titles_find_sections_pages_and_exercises(tmp_path):
     (tmp_path / "book" / "part1_ex.md").write_text(
         "(sec-ex)=\n# Exercises\n\n```{exercise} One\n:label: ex-one\nQ.\n```\n\n"
         "```{exercise} Two\n:label: ex-two\nQ.\n```\n")
-    nb = {"cells": [{"cell_type": "markdown", "source": ["(sec-nb)=\n", "# A chapter\n", "\n", "## Later\n"]}]}
+    nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["(sec-nb)=\n", "# A chapter\n", "\n", "## Later\n"]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
     (tmp_path / "notebooks" / "11_x.ipynb").write_text(json.dumps(nb))
     titles = book_titles(tmp_path)
     assert titles["ex-one"] == "Exercise 2.1" and titles["ex-two"] == "Exercise 2.2"
@@ -274,7 +274,7 @@ def _executed_with(tmp_path, stem, values):
              "data": {"application/papermill.record/text/plain": repr(v)}} for k, v in values.items()]
     folder = tmp_path / "executed"
     folder.mkdir(exist_ok=True)
-    (folder / f"{stem}.ipynb").write_text(json.dumps({"cells": [{"cell_type": "code", "outputs": outs}]}))
+    (folder / f"{stem}.ipynb").write_text(json.dumps({"cells": [{"cell_type": "code", "metadata": {}, "outputs": outs}], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}))
     return folder
 
 

@@ -60,7 +60,7 @@ def test_placement_replaces_an_old_cell_and_is_idempotent(tmp_path):
     assert launch.write_launch_cells([path], repo="R", commit="C") == [path]
     assert launch.write_launch_cells([path], repo="R", commit="C") == []          # second run: no change
     cells = json.loads(path.read_text())["cells"]
-    assert [c.get("id") for c in cells] == [None, None, "compsem-setup", None]
+    assert [c["id"] == "compsem-setup" for c in cells] == [False, False, True, False]   # nbformat ids the others
     assert "COMPSEM_REPO = 'R'" in "".join(cells[2]["source"])
     assert launch.write_launch_cells([path], repo="R2", commit="C") == [path]     # new values replace the cell
     cells = json.loads(path.read_text())["cells"]

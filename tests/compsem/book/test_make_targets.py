@@ -95,7 +95,7 @@ def test_make_exercises_writes_the_student_copies(tmp_path):
     outs = [{"output_type": "display_data", "metadata": {"scrapbook": {"name": k}},
              "data": {"application/papermill.record/text/plain": repr(v)}}
             for k, v in {"ft_n_runs": 4, "ft_train_minutes": 7.25}.items()]
-    (executed / "22_csts_finetune.ipynb").write_text(json.dumps({"cells": [{"cell_type": "code", "outputs": outs}]}))
+    (executed / "22_csts_finetune.ipynb").write_text(json.dumps({"cells": [{"cell_type": "code", "metadata": {}, "outputs": outs}], "metadata": {}, "nbformat": 4, "nbformat_minor": 4}))
     r = _make(repo, "exercises", *args)
     assert r.returncode == 0, r.stderr
     assert "[the number in the book]" not in (repo / "_build" / "exercises" / "part2_csts_exercises.md").read_text()

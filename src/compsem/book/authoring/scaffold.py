@@ -30,7 +30,6 @@ so a failure leaves the tree as it was. Nothing is overwritten.
 from __future__ import annotations
 
 import ast
-import json
 import keyword
 import os
 import pkgutil
@@ -45,6 +44,7 @@ import compsem
 from compsem.errors import CompsemError
 from compsem.fmt import plural
 from compsem.studies import OPTIONAL, Study, makefile_include
+from compsem import notebooks
 from compsem.book.teaching.launch import place_setup_cell, setup_cell
 from compsem.book.authoring.scaffold_files import bib_entry, chapter_name, files, md, registry_line, toc_part
 
@@ -194,7 +194,7 @@ def _plan(root: Path, study: Study, paper: bool) -> tuple[dict[str, str], dict[s
     """The new files and the new texts of the shared files (registry, ``studies.mk``,
     ``_toc.yml``, ``references.bib``), every one checked to be writable as planned."""
     new = files(study, paper=paper)
-    new[f"notebooks/{chapter_name(study)}.ipynb"] = json.dumps(chapter(study), indent=1, ensure_ascii=False) + "\n"
+    new[f"notebooks/{chapter_name(study)}.ipynb"] = notebooks.dumps(chapter(study))
     units = _units(study)
     exist = sorted({u for u in units if os.path.lexists(root / u)} |
                    {f for f in new if not any(f.startswith(u + "/") for u in units) and os.path.lexists(root / f)})

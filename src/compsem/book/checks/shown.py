@@ -28,7 +28,6 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import io
-import json
 import re
 import shlex
 import subprocess
@@ -42,6 +41,7 @@ from compsem.encoders import check_available
 from compsem.studies import of_notebook
 from compsem.book.teaching.courseguide import page_text
 from compsem.book.cli import main
+from compsem.notebooks import cells as notebook_cells
 from compsem.book.running.params import check_parameters, parameter_defaults, parse_value
 from compsem.book.running.plan import plan
 from compsem.book.running.stage import rerun_box
@@ -139,7 +139,7 @@ def collect(root: Path) -> list[Shown]:
         found += [Shown(rel, c) for c in _from_markdown(page_text(page))]
     for nb in sorted((root / "notebooks").glob("*.ipynb")):
         rel = nb.relative_to(root).as_posix()
-        for cell in json.loads(nb.read_text(encoding="utf-8")).get("cells", []):
+        for cell in notebook_cells(nb):
             if "compsem-setup" in cell.get("metadata", {}).get("tags", []):
                 continue     # written by make launch-cell, never shown in the book
             src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]

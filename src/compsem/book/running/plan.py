@@ -11,13 +11,14 @@ file by model spec, and whether each model can be loaded from
 
 from __future__ import annotations
 
-import ast
 import json
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from compsem import notebooks
+from compsem.book.running.params import MISSING, parameter_defaults, parameters_of
 from compsem.cache import EmbeddingCache, text_key
 from compsem.encoders import check_available, installed_panel
 from compsem.encoders import resolve_models as resolve_specs
@@ -35,7 +36,9 @@ _UNCACHED = ("glove-50d", "bow", "random", "bow:", "random:", "vec:")
 
 
 def notebook_parameters(notebook: str | Path) -> dict[str, Any]:
-    """The literal assignments of a notebook's cell tagged ``parameters`` (not executed).
+    """The defaults of a notebook's cell tagged ``parameters`` (not executed), as
+    :func:`compsem.book.running.params.parameter_defaults` reads them; a default that is not a
+    literal is kept as its source text.
 
     Raises
     ------
@@ -45,19 +48,10 @@ def notebook_parameters(notebook: str | Path) -> dict[str, Any]:
     path = Path(notebook)
     if not path.is_file():
         raise CompsemError(f"no notebook {path}")
-    nb = json.loads(path.read_text(encoding="utf-8"))
-    for cell in nb.get("cells", []):
-        if cell.get("cell_type") == "code" and "parameters" in cell.get("metadata", {}).get("tags", []):
-            src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-            out: dict[str, Any] = {}
-            for node in ast.parse(src).body:
-                if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                    try:
-                        out[node.targets[0].id] = ast.literal_eval(node.value)
-                    except ValueError:
-                        out[node.targets[0].id] = ast.unparse(node.value)  # not a literal: kept as text
-            return out
-    raise CompsemError(f"{path} has no cell tagged 'parameters'")
+    if notebooks.parameters_cell(notebooks.read(path)) is None:
+        raise CompsemError(f"{path} has no cell tagged 'parameters'")
+    text = parameters_of(path)
+    return {k: text[k] if v is MISSING else v for k, v in parameter_defaults(path).items()}
 
 
 def study_of(notebook: str | Path) -> str | None:

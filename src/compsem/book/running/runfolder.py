@@ -40,7 +40,6 @@ import secrets
 import shutil
 import socket
 import stat
-import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -51,7 +50,7 @@ from compsem.paths import cache_dir, data_dir, notebooks_dir, overlay_dir, repo_
 from compsem.results import RUN_MANIFEST, RunMixError
 from compsem.store import private_folder, write_json
 
-__all__ = ["run_id", "prepare_out", "write_manifest", "commit_of", "read_manifest", "why_not_mine", "claim_output",
+__all__ = ["run_id", "prepare_out", "write_manifest", "read_manifest", "why_not_mine", "claim_output",
            "remove_run_folder", "KINDS"]
 
 #: What a manifest may say its folder is: a chapter run (``run``, the default), the book build's
@@ -96,19 +95,6 @@ def run_id(notebook: str, parameters: dict[str, Any]) -> str:
     by the same user, and not guessable by another user, who cannot read the key."""
     text = json.dumps({"notebook": notebook, "parameters": parameters}, sort_keys=True, default=str)
     return hmac.new(_user_key(), text.encode(), hashlib.sha256).hexdigest()[:16]
-
-
-def commit_of(root: Path | None = None) -> str | None:
-    """``git rev-parse HEAD`` of the checkout (``+dirty`` when files differ from it), or ``None``."""
-    root = root or repo_root()
-    try:
-        sha = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
-                             timeout=20, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=20).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return sha + ("+dirty" if dirty else "")
 
 
 def read_manifest(out: Path, *, kind: str = "run") -> dict | None:

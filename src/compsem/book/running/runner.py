@@ -30,7 +30,8 @@ from compsem.settings import environment
 from compsem.store import write_below
 from compsem.book.running.params import check_parameters, find_notebook, parameter_defaults, parameter_types, parameters_of, parse_value
 from compsem.book.running.plan import check_models
-from compsem.book.running.runfolder import claim_output, commit_of, prepare_out, run_id, write_manifest
+from compsem.book.running.runfolder import claim_output, prepare_out, run_id, write_manifest
+from compsem.git import commit_of
 
 __all__ = ["parse_value", "parameters_of", "run_notebook", "private_kernel_manager"]
 

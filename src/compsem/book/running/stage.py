@@ -16,6 +16,7 @@ import shlex
 from pathlib import Path
 
 from compsem.book.running.runfolder import claim_output
+from compsem import notebooks
 from compsem.book.teaching.courseguide import page_text
 from compsem.book.teaching.exercises import write_student_copies
 from compsem.book.running.params import parse_value
@@ -37,11 +38,10 @@ def rerun_example(notebook: Path) -> str | None:
     """The ``-p`` arguments of the chapter's own rerun example, which its parameters cell's
     comment gives (``#   python -m compsem run notebooks/X.ipynb -p name 'value'``): a change
     that runs offline and changes a result. None when the chapter declares none (there is no
-    generic fallback: ``tests/compsem/book/test_shown_commands.py`` requires one of every
+    generic fallback: ``tests/compsem/book/test_shown.py`` requires one of every
     chapter but those it names with a reason)."""
-    cells = json.loads(notebook.read_text(encoding="utf-8")).get("cells", [])
-    cell = next((c for c in cells if "parameters" in c.get("metadata", {}).get("tags", [])), None)
-    m = _EXAMPLE.search("".join(cell["source"])) if cell else None
+    cell = notebooks.parameters_cell(notebooks.read(notebook))
+    m = _EXAMPLE.search(cell.source) if cell else None
     return " " + m.group(1).strip() if m else None
 
 
@@ -120,14 +120,15 @@ def stage(root: Path, executed: Path, out: Path, files: tuple[str, ...] = ("_con
     write_student_copies(root, out / "exercises")
     staged = []
     for nb_path in sorted(executed.glob("*.ipynb")):
-        nb = json.loads(nb_path.read_text(encoding="utf-8"))
+        nb = notebooks.read(nb_path)
         source = root / "notebooks" / nb_path.name
-        box = {"cell_type": "markdown", "id": "rerun-box", "metadata": {"tags": ["rerun-box"]}, "source": rerun_box(source)}
+        box = notebooks.from_dict({"cell_type": "markdown", "id": "rerun-box", "metadata": {"tags": ["rerun-box"]},
+                                   "source": rerun_box(source)})
         cells = [c for c in nb["cells"] if "rerun-box" not in c.get("metadata", {}).get("tags", [])]
         first_md = next((i for i, c in enumerate(cells) if c["cell_type"] == "markdown"), -1)
         cells.insert(first_md + 1, box)
         nb["cells"] = cells
         target = out / "notebooks" / nb_path.name
-        _write_if_changed(out, Path("notebooks", nb_path.name), json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+        _write_if_changed(out, Path("notebooks", nb_path.name), notebooks.dumps(nb))
         staged.append(target)
     return staged

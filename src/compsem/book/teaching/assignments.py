@@ -35,7 +35,6 @@ import ast
 import contextlib
 import csv
 import io
-import json
 import re
 import shutil
 import subprocess
@@ -48,6 +47,7 @@ from compsem.book.running.runfolder import claim_output
 from compsem.errors import CompsemError
 from compsem.fmt import plural
 from compsem.studies import STUDIES, Study
+from compsem import notebooks
 from compsem.book.teaching.exercises import book_titles, chapter_numbers, exercise_blocks, render_roles, strip_solutions
 
 __all__ = ["Answer", "Question", "answer_blocks", "questions", "master_notebook", "assignment_parts",
@@ -249,7 +249,7 @@ def _assign(root: Path, study: Study, part: str, folder: Path, src: Path, number
     nb = master_notebook(page.read_text(encoding="utf-8"), name=part, number=numbers.get(study.page("exercises")),
                          titles=book_titles(root), doc=study.page("exercises"))
     master = src / f"{part}.ipynb"
-    master.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    master.write_text(notebooks.dumps(nb), encoding="utf-8")
     dist = src / "dist"
     r = subprocess.run([sys.executable, "-m", "otter", "assign", "--no-pdfs", str(master), str(dist)],
                        capture_output=True, text=True)

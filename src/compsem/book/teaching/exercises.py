@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import argparse
 import ast
-import json
 import re
 import sys
 from pathlib import Path
 
 from compsem.errors import CompsemError
 from compsem.fmt import plural
+from compsem import notebooks
 from compsem.book.executed import NOT_BUILT, glued_number, glued_numbers
 
 __all__ = ["strip_solutions", "exercise_blocks", "chapter_numbers", "book_titles", "glued_numbers", "render_roles",
@@ -151,7 +151,7 @@ def book_titles(root: Path) -> dict[str, str]:
     for md in sorted((root / "book").glob("*.md")):
         sources.append((f"book/{md.stem}", md.read_text(encoding="utf-8")))
     for nb in sorted((root / "notebooks").glob("*.ipynb")):
-        cells = json.loads(nb.read_text(encoding="utf-8")).get("cells", [])
+        cells = notebooks.cells(nb)
         sources.append((f"notebooks/{nb.stem}", "\n\n".join("".join(c.get("source", "")) for c in cells
                                                              if c.get("cell_type") == "markdown")))
     for doc, text in sources:
@@ -257,7 +257,7 @@ def student_notebook(nb: dict) -> dict | None:
 
 
 def _dump(nb: dict) -> str:
-    return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
+    return notebooks.dumps(nb)
 
 
 def _write(path: Path, text: str) -> Path:
@@ -270,7 +270,7 @@ def _setup_cell(root: Path) -> dict | None:
     """The set-up cell of the toolkit chapter (its repository and commit as ``make launch-cell``
     wrote them), or ``None``."""
     path = root / "notebooks" / "00_toolkit.ipynb"
-    cells = json.loads(path.read_text(encoding="utf-8"))["cells"] if path.is_file() else []
+    cells = notebooks.cells(path) if path.is_file() else []
     return next((c for c in cells if "compsem-setup" in c.get("metadata", {}).get("tags", [])), None)
 
 
@@ -361,7 +361,7 @@ def write_student_copies(root: Path, out: Path, executed: Path | None = None, *,
         written.append(_write(out / page.name, page_markdown(nb)))
         written.append(_write(out / page.with_suffix(".ipynb").name, _dump(nb)))
     for path in sorted((root / "notebooks").glob("*.ipynb")):
-        nb = student_notebook(json.loads(path.read_text(encoding="utf-8")))
+        nb = student_notebook(notebooks.read(path))
         if nb is not None:
             written.append(_write(out / path.name, _dump(nb)))
     return written
