@@ -14,7 +14,7 @@ ROWS = rows({"a": {"C1": (80, 70, 90), "C2": (60, 50, 70), "C3": (70, 60, 80), "
 def test_the_mean_of_part_one_is_ranked_as_far_as_the_intervals_allow():
     text = FINDING.sentences(ROWS, ["a", "b"], ["random"])
     assert text.startswith("`a` has the highest mean of the 5 Part I criteria (60.0 % [50.0, 70.0]), but its interval "
-                           "overlaps that of `b`: the two are indistinguishable at this sample size. (The interval of a "
+                           "overlaps that of `b`: no evidence of a difference from these unpaired intervals. (The interval of a "
                            "mean over 5 criteria")
     assert "even the control `random` projects the overlap sentence between A and B for 98 % of the samples" in text
     assert "`random` projects" not in FINDING.sentences(ROWS, ["a", "b"], [])
