@@ -307,7 +307,7 @@ def paired_leader_sentence(values, replicates: dict[str, np.ndarray], names: Seq
 UNDEFINED = "undefined"
 
 __all__ += ["UNDEFINED", "exact_binomial_p", "sign_test", "Verdict", "outcomes_against_chance", "paired_comparison",
-            "paired_ranking_sentence", "chance_sentence"]
+            "paired_ranking_sentence", "chance_sentence", "paired_words"]
 
 
 def exact_binomial_p(k: int, n: int, p0: float = 0.5) -> float:
@@ -527,3 +527,23 @@ def chance_sentence(outcomes, *, what: str, chance: str = "chance (50 %)", items
     tests = f"one test at α = {alpha:g}" if m == 1 else f"{m} tests, each at α = {alpha / m:.3g} (Bonferroni)"
     text = f"{what[:1].upper()}{what[1:]} " + "; it ".join(parts)
     return f"{text}: exact sign tests over the untied {items}, {tests}."
+
+
+def paired_words(v: Verdict, subject: str, other: str, items: str = "items", *, unit: str = "points",
+                 margin: float | None = None, shares: tuple[float, float] | None = None) -> str:
+    """One sentence from a :func:`paired_comparison` of two shares on the same items:
+    "On the same 20 samples, <subject> more often than <other> (paired difference 12.0 points
+    [4.0, 20.0])." / "… with no evidence of a difference from <other> (…)." / "… as often as
+    <other> within ±5 points (two one-sided tests) (…)." / "… exactly as often as <other> on
+    every sample (the paired test is undefined)." With ``shares`` (the two percentages) they
+    open the parenthesis: "(100.0 % against 0.0 %; paired difference …)"."""
+    words = {"higher": f"more often than {other}", "lower": f"less often than {other}",
+             "no evidence of a difference": f"with no evidence of a difference from {other}",
+             "equivalent": f"as often as {other} within ±{margin if margin is not None else float('nan'):g} {unit} "
+                           "(two one-sided tests)",
+             UNDEFINED: f"exactly as often as {other} on every {items.rstrip('s')} (the paired test is undefined)"}
+    parts = [f"{shares[0]:.1f} % against {shares[1]:.1f} %"] if shares is not None else []
+    if np.isfinite(v.low):
+        parts.append(f"paired difference {v.estimate:.1f} {unit} [{v.low:.1f}, {v.high:.1f}]")
+    iv = f" ({'; '.join(parts)})" if parts else ""
+    return f"on the same {v.n} {items}, {subject} {words[v.words]}{iv}."

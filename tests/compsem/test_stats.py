@@ -288,3 +288,19 @@ def test_chance_sentence_by_hand():
     five = chance_sentence({k: [0] * 9 + [1] for k in "abcde"}, what="the pair accuracy", n_boot=100)
     assert five.startswith("The pair accuracy shows no evidence of a difference from chance (50 %) for all 5: `a`")
     assert "undefined" in chance_sentence({"t": [0.5, 0.5]}, what="x", n_boot=10)
+
+
+def test_paired_words_by_hand():
+    from compsem.stats import Verdict, paired_words
+
+    v = Verdict(12.0, 4.0, 20.0, float("nan"), 20, "higher")
+    assert paired_words(v, "the real O meets C1", "a shuffled O", "samples", shares=(30.0, 18.0)) == (
+        "on the same 20 samples, the real O meets C1 more often than a shuffled O (30.0 % against 18.0 %; paired "
+        "difference 12.0 points [4.0, 20.0]).")
+    none = v._replace(low=-2.0, words="no evidence of a difference")
+    assert "with no evidence of a difference from a shuffled O (paired" in paired_words(none, "x", "a shuffled O")
+    same = v._replace(estimate=0.5, low=-1.0, high=2.0, words="equivalent")
+    assert "as often as y within ±5 points (two one-sided tests)" in paired_words(same, "x", "y", margin=5)
+    flat = Verdict(0.0, float("nan"), float("nan"), float("nan"), 4, "undefined", "every item gives both the same value")
+    assert paired_words(flat, "x", "y", "samples") == ("on the same 4 samples, x exactly as often as y on every sample "
+                                                       "(the paired test is undefined).")

@@ -20,11 +20,12 @@ from .. import measures as M
 from ..fmt import number
 from ..labels import labelled
 from ..results import Prose, save_table
-from ..stats import paired_ranking_sentence
+from ..stats import paired_comparison, paired_ranking_sentence, paired_words
 from .metrics import CELLS, EPS_MODES, eps_label, geometry, ned_check
 from ..reference import paper_table
 from .beside import cells_beside_paper, fmt_ci, ned_paper_check, paper_name, raw_beside_paper
 from .plots import plot_cells_summary, plot_norm_ratios, plot_position_histograms
+from .controls import control_values
 from .datachapter import DataChapter  # chapter 10 (re-exported)
 from .study import STUDY, OperatorRun
 from .tables import (LABELS, c4_samples, c4_table, cell_samples, cells_table, eps_modes_table, geometry_samples, geometry_table, norm_ratio_stats,
@@ -132,6 +133,12 @@ class OverlapChapter(_OperatorChapter):
                                       n_boot=self.n_boot, seed=self.seed) for m in ("per-model", "fixed")])
         w = base.pivot_table(index=["model", "mode"], columns="cell", values="pct")[list(CELLS)]
         tt0 = float(w.loc[(self.m0, "fixed"), "TT"])
+        # real against shuffled O on the same samples: a paired test of the per-sample (T,T) at ε = 0
+        zero = cell_samples(base_emb, "overlap", self.cm[0], "TT", mode="fixed", size=self.grid_size)
+        vs = paired_comparison(zero[self.m0], zero[self.run.shuffled_name], n_boot=self.n_boot, seed=self.seed,
+                               scale=100)
+        self.values["c1_vs_shuffled_sentence"] = Prose(paired_words(vs, "the real O meets both conditions",
+                                                                    "a shuffled O", "samples"))
         self.values.update(c1_shuffled_tt0=float(w.loc[(self.run.shuffled_name, "fixed"), "TT"]),
                            c1_first_tt0=tt0, c1_first_tt0_often=claims.frequency(tt0 / 100))
         return w.round(1)
@@ -140,9 +147,15 @@ class OverlapChapter(_OperatorChapter):
         geo = self._geometry()
         between = geo[geo["region"] == "between"].set_index("model")["pct"]
         ds = _paper("dataset").set_index("quantity")["value"]
+        c1_zero = cell_samples({self.m0: self.emb[self.m0]}, "overlap", self.cm[0], "TT", mode="fixed",
+                               size=self.grid_size)[self.m0]
         self.values.update(c2_first_between=float(between[self.m0]), c2_min_between=float(between[self.models].min()),
                            c2_random_between=float(between["random"]),
-                           c2_paper_gpt3=float(ds["gpt3_overlap_projection_between_pct"]))
+                           c2_paper_gpt3=float(ds["gpt3_overlap_projection_between_pct"]),
+                           **control_values("c2", real=self.geoms[self.m0], model=self.m0, target="O",
+                                            shuffled=self.control_geoms[self.run.shuffled_name],
+                                            random=self.control_geoms["random"], c1_at_zero=c1_zero,
+                                            n_boot=self.n_boot, seed=self.seed))
         return _regions(geo, ["between", "near_a", "near_b", "outside"])
 
     def save(self) -> None:
@@ -308,7 +321,10 @@ class UnionChapter(_OperatorChapter):
         geo = self._geometry(near=self.near)
         between = geo[geo["region"] == "between"].set_index("model")["pct"]
         self.values.update(c6_first_between=float(between[self.m0]), c6_min_between=float(between[self.models].min()),
-                           c6_shuf_between=float(between[self.run.shuffled_name]))
+                           c6_shuf_between=float(between[self.run.shuffled_name]),
+                           **control_values("c6", real=self.geoms[self.m0], model=self.m0, target="U",
+                                            shuffled=self.control_geoms[self.run.shuffled_name],
+                                            random=self.control_geoms["random"], n_boot=self.n_boot, seed=self.seed))
         return _regions(geo, ["between", "near_a", "near_b", "outside"])
 
     def between_figure(self):
