@@ -10,6 +10,7 @@ import pytest
 from compsem.csts import report as R
 from compsem.csts import study as S
 from compsem.csts import tables as TB
+from compsem.csts import views as V
 from compsem.errors import DataError
 
 
@@ -226,12 +227,44 @@ def test_the_top_configuration_is_clear_only_when_the_paired_interval_excludes_z
     assert "its lead over every other configuration has a paired 95 % interval above zero" in s and "`c`" in s
 
 
-def test_one_seed_says_the_spread_is_not_measured_and_gives_the_papers():
+def _seed_record(path, base, head):
+    import json
+    rec = {"base_commit": "a" * 40, "head_commit": "b" * 40, "machine": {"cpu_model": "Test CPU"},
+           "seeds": {"seeds": [0, 1, 2], "head_commit": "c" * 40 + "+dirty",
+                     "spearman": {"base": base, "head": head}}}
+    path.write_text(json.dumps(rec), encoding="utf-8")
+    return path
+
+
+def test_one_seed_reads_the_books_own_seed_record_and_gives_the_papers(tmp_path):
     summary = pd.DataFrame({"config": ["bi/mse"], "test_spearman_std": [np.nan]})
-    text = R.seed_spread_text(summary)
     t3 = R.paper_table("table3_finetune")
-    assert text == (f"not measured here (one seed per configuration); the paper's Table 3 reports seed standard "
-                    f"deviations from {t3.spearman_std.min():.1f} to {t3.spearman_std.max():.1f} points over 3 seeds")
+    papers = (f"the paper's Table 3 reports seed standard deviations from {t3.spearman_std.min():.1f} to "
+              f"{t3.spearman_std.max():.1f} points over 3 seeds")
+    # no record with seeds: only this run's one seed and the paper
+    assert R.seed_spread_text(summary, records=[]) == f"not measured in this run (one seed per configuration); {papers}"
+    # a record: seeds 60, 61, 62 (sd 1.0) and 50, 50.5, 51 (sd 0.5) on the older side; 40, 40, 40 (sd 0) on the newer
+    rec = _seed_record(tmp_path / "csts_ab_bf16.json", {"bi/mse": [60, 61, 62], "cross/mse": [50, 50.5, 51]},
+                       {"bi/mse": [40, 40, 40]})
+    records = V.recorded_seeds([rec])
+    assert records[0]["sd"] == {("base", "bi/mse"): 1.0, ("base", "cross/mse"): 0.5, ("head", "bi/mse"): 0.0}
+    text = R.seed_spread_text(summary, records=records)
+    assert text == ("not measured in this run (one seed per configuration); the book's own seed record "
+                    "(`benchmarks/csts_ab_bf16.json`: chapter 22 with seeds 0, 1 and 2 on Test CPU, at commit `aaaaaaa` "
+                    "and at an uncommitted tree based on `ccccccc`) gives a standard deviation over seeds of the test "
+                    f"Spearman from 0.0 to 1.0 points for 2 configurations; {papers}")
+    # contradicting data: wider seeds, and the words follow
+    rec = _seed_record(tmp_path / "b.json", {"bi/mse": [50, 60, 70]}, {"bi/mse": [50, 60, 70]})
+    assert "of 10.0 points for `bi/mse`" in V.recorded_seed_text(V.recorded_seeds([rec]), "bi/mse")
+    assert V.recorded_seed_text(V.recorded_seeds([rec]), "cross/mse") == ""
+    # runs with several seeds state their own spread
+    assert R.seed_spread_text(pd.DataFrame({"test_spearman_std": [0.4, 1.2]})) == \
+        "1.2 points (largest standard deviation over seeds)"
+    (tmp_path / "bad.json").write_text("{}", encoding="utf-8")
+    assert V.recorded_seeds([tmp_path / "bad.json"]) == []          # no seeds: skipped
+    (tmp_path / "broken.json").write_text('{"seeds": {"x": 1}}', encoding="utf-8")
+    with pytest.raises(DataError, match="not an A/B record with seeds"):
+        V.recorded_seeds([tmp_path / "broken.json"])
 
 
 def test_a_share_below_100_never_reads_at_least_100():
