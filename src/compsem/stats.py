@@ -243,7 +243,7 @@ def paired_interval(replicates_a, replicates_b, *, level: float = 0.95) -> tuple
 
 def paired_leader_sentence(values, replicates: dict[str, np.ndarray], names: Sequence[str], *, what: str,
                            higher: bool = True, digits: int = 2, unit: str = "", noun: str = "model",
-                           items: str = "items", level: float = 0.95) -> str:
+                           items: str = "items", level: float = 0.95, controls: Sequence[str] = ()) -> str:
     """One sentence naming the leader of estimates measured on the same items, only as far as a
     paired bootstrap allows: the leader is "clear of" another when the paired interval of their
     difference (:func:`paired_interval`) excludes zero on the leader's side, else there is no
@@ -254,20 +254,22 @@ def paired_leader_sentence(values, replicates: dict[str, np.ndarray], names: Seq
     over every other configuration has a paired 95 % interval above zero (the smallest: 3.2
     [1.1, 5.0] over `b`)." / "`a` has the highest … (59.1), but its lead over `b` (0.0 [-1.2,
     1.3]) has a paired 95 % interval that includes zero: no evidence of a difference on these
-    test pairs."
+    test pairs." A name in ``controls`` is never ranked: it is named at the end with its value.
     """
     v = np.asarray(values, dtype=float)
     if not (len(v) == len(names)):
         raise ValueError(f"values and names differ in length: {len(v)}, {len(names)}")
-    keep = [i for i in range(len(v)) if np.isfinite(v[i]) and names[i] in replicates]
+    ctrl = set(controls)
+    beside = _controls_tail([(names[i], float(v[i])) for i in range(len(v)) if names[i] in ctrl], digits, unit)
+    keep = [i for i in range(len(v)) if np.isfinite(v[i]) and names[i] in replicates and names[i] not in ctrl]
     if not keep:
-        return f"No {noun} can be ranked here: no estimate is defined."
+        return f"No {noun} can be ranked here: no estimate is defined." + beside
     best = max(keep, key=lambda i: v[i]) if higher else min(keep, key=lambda i: v[i])
     word = "highest" if higher else "lowest"
     head = f"`{names[best]}` has the {word} {what} ({v[best]:.{digits}f}{unit})"
     others = [i for i in keep if i != best]
     if not others:
-        return f"`{names[best]}` ({v[best]:.{digits}f}{unit}) is the only {noun} that can be ranked here."
+        return f"`{names[best]}` ({v[best]:.{digits}f}{unit}) is the only {noun} that can be ranked here." + beside
     each = 1 - (1 - level) / len(others)
     pct = f"{round(100 * each, 1):g} %"
     many = (f" ({len(others)} paired comparisons, each interval at {pct} by Bonferroni so that all "
@@ -285,18 +287,18 @@ def paired_leader_sentence(values, replicates: dict[str, np.ndarray], names: Seq
         n, d = flat[0][0], flat[0][1]
         names_flat = join_names([x[0] for x in flat])
         return (f"{head}, but its lead over {names_flat} is undefined: every resample gives the same difference "
-                f"({d:{fmt}}), so the paired test cannot vary{many}.")
+                f"({d:{fmt}}), so the paired test cannot vary{many}." + beside)
     if not tied:
         n, d, lo, hi = min(leads, key=lambda x: x[2])
         return (f"{head}; on the same {items} its lead over every other {noun} has a paired {pct} interval above "
-                f"zero (the smallest: {d:{fmt}} [{lo:{fmt}}, {hi:{fmt}}] over `{n}`){many}.")
+                f"zero (the smallest: {d:{fmt}} [{lo:{fmt}}, {hi:{fmt}}] over `{n}`){many}." + beside)
     shown = ", ".join(f"`{n}` ({d:{fmt}} [{lo:{fmt}}, {hi:{fmt}}])" if np.isfinite(lo) else f"`{n}` (no interval)"
                       for n, d, lo, hi in tied)
     if len(tied) == 1:
         return (f"{head}, but its lead over {shown} has a paired {pct} interval that includes zero: no evidence "
-                f"of a difference on these {items}{many}.")
+                f"of a difference on these {items}{many}." + beside)
     return (f"{head}, but its leads over {shown} have paired {pct} intervals that include zero: no evidence of "
-            f"a difference on these {items}{many}.")
+            f"a difference on these {items}{many}." + beside)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -413,7 +415,7 @@ def _level_words(m: int, alpha: float) -> str:
 def paired_ranking_sentence(scores, *, what: str, higher: bool = True, scale: float = 1.0, digits: int = 1,
                             unit: str = "", items: str = "items", noun: str = "model", margin: float | None = None,
                             alpha: float = 0.05, n_boot: int = 1000, seed: int = 0, constant: bool = True,
-                            excluded: dict[str, str] | None = None) -> str:
+                            excluded: dict[str, str] | None = None, controls: Sequence[str] = ()) -> str:
     """One sentence naming the leader of per-item scores measured on the same items
     (``{name: scores}``, the statistic their mean × ``scale``), only as far as paired tests
     allow: the leader against each other name by :func:`paired_comparison`, the ``m``
@@ -421,7 +423,8 @@ def paired_ranking_sentence(scores, *, what: str, higher: bool = True, scale: fl
     many it made. A lead whose interval includes zero reads "no evidence of a difference" (with
     its interval), "equivalent within ±margin" only when a ``margin`` is given and the TOST
     passes. A name with no finite score, or (``constant``) the same score on every item, is left
-    out and named, as are those of ``excluded``. Items undefined under any ranked name are left
+    out and named, as are those of ``excluded``. A name in ``controls`` is a control: never
+    ranked, named at the end with its value. Items undefined under any ranked name are left
     out for all. Example: "`a` has the highest share (75.0 %); on the same 4 items its lead over
     `b` has a paired interval above zero (50.0 [25.0, 75.0]; one paired comparison, a 95 %
     interval)."
@@ -430,6 +433,10 @@ def paired_ranking_sentence(scores, *, what: str, higher: bool = True, scale: fl
     arrs = {k: np.asarray(v, dtype=float).ravel() for k, v in scores.items()}
     if len({a.size for a in arrs.values()}) > 1:
         raise ValueError(f"paired scores must have one length per item, got {sorted({a.size for a in arrs.values()})}")
+    ctrl = [k for k in arrs if k in set(controls)]
+    beside = _controls_tail([(k, scale * float(np.nanmean(arrs[k])) if np.isfinite(arrs[k]).any() else float("nan"))
+                             for k in ctrl], digits, unit)
+    arrs = {k: v for k, v in arrs.items() if k not in ctrl}
     for k, a in arrs.items():
         fin = a[np.isfinite(a)]
         if k in excluded:
@@ -441,7 +448,7 @@ def paired_ranking_sentence(scores, *, what: str, higher: bool = True, scale: fl
     names = [k for k in arrs if k not in excluded]
     tail = "".join(f" `{k}` is left out of the ranking: {why}." for k, why in excluded.items() if k in arrs)
     if not names:
-        return (f"No {noun} can be ranked here:" + tail).rstrip()
+        return (f"No {noun} can be ranked here:" + tail).rstrip() + beside
     keep = np.all([np.isfinite(arrs[k]) for k in names], axis=0)
     means = {k: scale * float(arrs[k][keep].mean()) if keep.any() else float("nan") for k in names}
     best = (max if higher else min)(names, key=lambda k: means[k])
@@ -449,7 +456,7 @@ def paired_ranking_sentence(scores, *, what: str, higher: bool = True, scale: fl
     head = f"`{best}` has the {'highest' if higher else 'lowest'} {what} ({means[best]:{f}}{unit})"
     others = [k for k in names if k != best]
     if not others:
-        return f"`{best}` ({means[best]:{f}}{unit}) is the only {noun} that can be ranked here." + tail
+        return f"`{best}` ({means[best]:{f}}{unit}) is the only {noun} that can be ranked here." + tail + beside
     m = len(others)
     alpha_each = alpha / m
     res = {}
@@ -472,7 +479,7 @@ def paired_ranking_sentence(scores, *, what: str, higher: bool = True, scale: fl
         lead = f"over `{k}`" if m == 1 else f"over every other {noun}"
         return (f"{head}; on the same {n_items} {items} its lead {lead} has a paired interval above zero"
                 f" ({'the smallest: ' if m > 1 else ''}{res[k].estimate:{f}} [{res[k].low:{f}}, {res[k].high:{f}}]"
-                f"{' over `' + k + '`' if m > 1 else ''}; {_level_words(m, alpha)})." + tail)
+                f"{' over `' + k + '`' if m > 1 else ''}; {_level_words(m, alpha)})." + tail + beside)
     if none:
         one = len(none) == 1
         parts.append(f"for its lead over {', '.join(shown(k) for k in none)} the paired interval"
@@ -485,7 +492,7 @@ def paired_ranking_sentence(scores, *, what: str, higher: bool = True, scale: fl
         parts.append(f"the comparison with {join_names(undefined)} is undefined: {res[undefined[0]].reason}")
     first = (f"{head} on the same {n_items} {items}: its lead over {join_names(clear)} has a paired interval above "
              f"zero, but " if clear else f"{head} on the same {n_items} {items}, but ")
-    return first + "; ".join(parts) + f" ({_level_words(m, alpha)})." + tail
+    return first + "; ".join(parts) + f" ({_level_words(m, alpha)})." + tail + beside
 
 
 def chance_sentence(outcomes, *, what: str, chance: str = "chance (50 %)", items: str = "items", digits: int = 1,
@@ -547,3 +554,13 @@ def paired_words(v: Verdict, subject: str, other: str, items: str = "items", *, 
         parts.append(f"paired difference {v.estimate:.1f} {unit} [{v.low:.1f}, {v.high:.1f}]")
     iv = f" ({'; '.join(parts)})" if parts else ""
     return f"on the same {v.n} {items}, {subject} {words[v.words]}{iv}."
+
+
+def _controls_tail(values: Sequence[tuple[str, float]], digits: int = 1, unit: str = "") -> str:
+    """" `bow` is a control, shown beside the models and not ranked (18.4 %)." for each control."""
+    if not values:
+        return ""
+    shown = [f"`{k}` ({v:.{digits}f}{unit})" if np.isfinite(v) else f"`{k}` (undefined)" for k, v in values]
+    if len(shown) == 1:
+        return f" {shown[0]} is a control, shown beside the models and not ranked."
+    return f" {', '.join(shown[:-1])} and {shown[-1]} are controls, shown beside the models and not ranked."

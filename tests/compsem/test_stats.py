@@ -304,3 +304,19 @@ def test_paired_words_by_hand():
     flat = Verdict(0.0, float("nan"), float("nan"), float("nan"), 4, "undefined", "every item gives both the same value")
     assert paired_words(flat, "x", "y", "samples") == ("on the same 4 samples, x exactly as often as y on every sample "
                                                        "(the paired test is undefined).")
+
+
+def test_a_control_is_never_ranked():
+    from compsem.stats import paired_leader_sentence
+
+    a = np.array([1, 1, 1, 1, 0, 1, 1, 1.0])
+    b = np.array([0, 0, 1, 0, 0, 0, 1, 0.0])
+    # bow scores highest, but it is a control: the ranking is a's, and bow is named beside it
+    text = paired_ranking_sentence({"a": a, "b": b, "bow": np.ones(8)}, what="share", scale=100, unit=" %",
+                                   n_boot=200, controls=["bow"])
+    assert text.startswith("`a` has the highest share (87.5 %); on the same 8 items its lead over `b`")
+    assert text.endswith(" `bow` (100.0 %) is a control, shown beside the models and not ranked.")
+    reps = {"a": np.array([2.0, 3.0]), "b": np.array([1.0, 2.0]), "bow": np.array([9.0, 9.0])}
+    s = paired_leader_sentence([2.5, 1.5, 9.0], reps, ["a", "b", "bow"], what="score", digits=1, controls=["bow"])
+    assert s.startswith("`a` has the highest score (2.5)") and s.endswith(
+        "`bow` (9.0) is a control, shown beside the models and not ranked.")

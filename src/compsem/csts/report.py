@@ -16,6 +16,7 @@ import seaborn as sns
 
 from compsem import figures
 from compsem.encoders import validate_texts
+from compsem.encoders.kinds import is_control
 from compsem.labels import labelled
 from compsem import reference as _reference
 from compsem.results import Headline, Prose, headline_row
@@ -245,15 +246,16 @@ def zero_shot_ranking(zs: pd.DataFrame, scores: dict, df: pd.DataFrame, models: 
                                                         n_boot=n_boot, seed=seed))
             for n, m, c in zip(names, zs["model"], zs["condition"])}
     abs_sentence = paired_leader_sentence(zs["spearman"].abs(), reps, names, what="absolute Spearman", digits=1,
-                                          items="sentence pairs")
+                                          items="sentence pairs",
+                                          controls=[n for n, m in zip(names, zs["model"]) if is_control(m)])
     outcomes = {m: _outcomes(scores[(m, "attached")], df) for m in models}
     low_sentence = paired_ranking_sentence(outcomes, what="pair accuracy with the condition attached", higher=False,
                                            scale=100, digits=1, unit=" %", items="untied pairs", n_boot=n_boot,
-                                           seed=seed)
+                                           seed=seed, controls=[m for m in models if is_control(m)])
     chance = chance_sentence(outcomes, what="with the condition attached, the pair accuracy", items="pairs",
                              n_boot=n_boot, seed=seed)
     verdicts = {m: outcomes_against_chance(o, alpha=0.05 / max(len(outcomes), 1), n_boot=0).words
-                for m, o in outcomes.items()}
+                for m, o in outcomes.items() if not is_control(m)}
     return {"zs_abs_sentence": Prose(abs_sentence), "zs_low_pairacc_sentence": Prose(low_sentence),
             "zs_chance_sentence": Prose(chance), "zs_chance_summary": Prose(chance_summary(verdicts))}
 
@@ -261,7 +263,7 @@ def zero_shot_ranking(zs: pd.DataFrame, scores: dict, df: pd.DataFrame, models: 
 def chance_summary(verdicts: dict[str, str]) -> str:
     """What the sign tests of :func:`zero_shot_ranking` say about the encoders as a group, in the
     words the tests allow: "respond to the condition in the wrong direction" when every model's
-    pair accuracy lies below chance, "in the right direction" when every one lies above it,
+    pair accuracy lies below chance, "better than chance" when every one lies above it,
     "show no evidence of using the condition" when none differs from chance, else how many lie
     on each side."""
     n = len(verdicts)

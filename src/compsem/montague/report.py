@@ -21,6 +21,7 @@ from ..labels import labelled as _labelled
 from ..encoders import validate_texts
 from ..results import Headline, PlainText, Prose, bootstrap_headline, glue_all, headline_row
 from ..reference import paper_match
+from ..encoders.kinds import CONTROL_WHY, is_control
 from ..stats import bootstrap, join_names, leader_sentence, paired_ranking_sentence
 from .data import CATEGORIES, join_phrase, load_vocabulary
 from .metrics import READINGS, TIE_TOL, Rules, non_subsectivity, pair_intersectivity, rules_for, single_intersectivity
@@ -234,9 +235,11 @@ def _single_values(v: SingleView) -> dict:
     overall = {m: float(np.nanmean(x)) for m, x in per_phrase.items()}
     low_text = (paired_ranking_sentence(per_phrase, what="share of AN phrases between their words", higher=False,
                                         digits=3, items="AN phrases", constant=False, n_boot=n_boot,
-                                        seed=v.params.get("seed", 0)) if n_boot else
+                                        seed=v.params.get("seed", 0), controls=[m for m in per_phrase if is_control(m)])
+                if n_boot else
                 leader_sentence(list(overall.values()), [np.nan] * len(overall), [np.nan] * len(overall),
-                                list(overall), higher=False, what="share of AN phrases between their words", digits=3))
+                                list(overall), higher=False, what="share of AN phrases between their words", digits=3,
+                                excluded={m: CONTROL_WHY for m in overall if is_control(m)}))
     out = {"an_low_sentence": Prose(low_text),
            "an_min_value": min(overall.values()),
            "an_max_value": max(overall.values()), "an_ref_maxabs": _maxabs(v.cmp1),

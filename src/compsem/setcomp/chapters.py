@@ -18,6 +18,7 @@ import pandas as pd
 from .. import claims
 from .. import measures as M
 from ..fmt import number
+from ..encoders.kinds import is_control
 from ..labels import labelled
 from ..results import Prose, save_table
 from ..stats import paired_comparison, paired_ranking_sentence, paired_words
@@ -48,10 +49,12 @@ def ranking_sentence(samples: dict[str, np.ndarray], *, what: str, higher: bool 
 
     ``samples`` maps each model to its per-sample shares in [0, 1] (the values whose mean × 100
     the chapter's table shows). A model with an undefined share, or (``constant``) the same
-    value on every sample (e.g. all 0 %), is left out and named.
+    value on every sample (e.g. all 0 %), is left out and named; a control (``bow``:
+    :func:`compsem.encoders.kinds.is_control`) is shown beside the ranking, never in it.
     """
     return Prose(paired_ranking_sentence(samples, what=what, higher=higher, scale=100, digits=1, unit=" %",
-                                         items="samples", constant=constant, n_boot=n_boot, seed=seed))
+                                         items="samples", constant=constant, n_boot=n_boot, seed=seed,
+                                         controls=[m for m in samples if is_control(m)]))
 
 
 def _paper(name: str) -> pd.DataFrame:

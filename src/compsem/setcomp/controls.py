@@ -72,7 +72,8 @@ def control_values(prefix: str, *, real: PlaneGeometry, shuffled: PlaneGeometry,
         second = " The random control's share cannot be tested against chance here (undefined)."
     verdict = {"higher": " So the share separates real targets from shuffled ones here; whether it would also "
                          "separate them from a target similar to both inputs but wrong has not been tested.",
-               "lower": " So the share does not separate real targets from shuffled ones in the expected direction here."
+               "lower": " So the share does not separate real targets from shuffled ones in the expected direction "
+                        "here."
                }.get(vs.words, " So the share does not separate real targets from shuffled ones here.")
     out = {f"{prefix}_real_pct": pct["real"], f"{prefix}_shuffled_pct": pct["shuffled"],
            f"{prefix}_random_pct": pct["random"], f"{prefix}_chance_pct": 100 * chance,

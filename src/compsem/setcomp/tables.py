@@ -73,7 +73,8 @@ def cells_table(emb, operator: str, measures: Sequence[str] = ("cos", "ned"), *,
     return pd.DataFrame(rows)
 
 
-def cell_samples(emb, operator: str, measure: str, cell: str, *, mode="pooled", size: int = 132) -> dict[str, np.ndarray]:
+def cell_samples(emb, operator: str, measure: str, cell: str, *, mode="pooled",
+                 size: int = 132) -> dict[str, np.ndarray]:
     """Per sample, the share of the ε grid in ``cell`` (the values whose mean :func:`cells_table`
     reports), one array per model on the same samples (NaN where undefined): what a paired test
     of two models' shares needs. The grids follow ``mode`` over the models of ``emb``, as there."""

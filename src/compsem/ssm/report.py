@@ -20,6 +20,7 @@ from .. import reference
 from ..fmt import number, plural
 from ..encoders import validate_texts
 from ..results import Headline, Prose, headline_row
+from ..encoders.kinds import CONTROL_WHY, is_control
 from ..stats import leader_sentence, paired_leader_sentence
 from .data import CATEGORIES, Pool, load_study
 from .metrics import distances
@@ -163,10 +164,12 @@ def _mean_score_values(run: Run, *, n_boot: int = 1000, seed: int = 0) -> dict:
         reps = {n: category_mean_draws(run.scored[n].R, run.cats, run.pool.clusters, category="irrelevant",
                                        n_boot=n_boot, seed=seed) for n in names}
         text = paired_leader_sentence(est, reps, names, what="mean score on irrelevant pairs",
-                                      items="irrelevant pairs (clusters resampled)")
+                                      items="irrelevant pairs (clusters resampled)",
+                                      controls=[n for n in names if is_control(n)])
     else:
         nan = [np.nan] * len(names)
-        text = leader_sentence(est, nan, nan, names, what="mean score on irrelevant pairs")
+        text = leader_sentence(est, nan, nan, names, what="mean score on irrelevant pairs",
+                               excluded={n: CONTROL_WHY for n in names if is_control(n)})
     return {"ssm_first_scorer": first, "ssm_first_dir_gap": gap[first], "ssm_ref_dir_gap": gap[REFERENCE],
             "ssm_irrelevant_sentence": Prose(text)}
 
@@ -264,14 +267,17 @@ def _ssm_values(tab: pd.DataFrame, run: Run | None = None, *, n_boot: int = 1000
     dense = "sparsity value (smaller is sparser): the least sparse, densest space"
     if draws is not None:
         rsa_text = paired_leader_sentence(rel["rsa"], {n: d[1] for n, d in draws.items()}, names,
-                                          what="RSA with the reference", items="sentence clusters")
+                                          what="RSA with the reference", items="sentence clusters",
+                                          controls=[n for n in names if is_control(n)])
         spars_text = paired_leader_sentence(rel["sparsity"], {n: d[0] for n, d in draws.items()}, names, what=dense,
-                                            digits=3, items="sentence clusters")
+                                            digits=3, items="sentence clusters",
+                                            controls=[n for n in names if is_control(n)])
     else:
+        ctrl = {n: CONTROL_WHY for n in names if is_control(n)}
         rsa_text = leader_sentence(rel["rsa"], rel.get("rsa_low", nan), rel.get("rsa_high", nan), names,
-                                   what="RSA with the reference")
+                                   what="RSA with the reference", excluded=ctrl)
         spars_text = leader_sentence(rel["sparsity"], rel.get("sparsity_low", nan), rel.get("sparsity_high", nan),
-                                     names, what=dense, digits=3)
+                                     names, what=dense, digits=3, excluded=ctrl)
     return {
         "ssm_rsa_sentence": Prose(rsa_text),
         "ssm_sparsity_sentence": Prose(spars_text),

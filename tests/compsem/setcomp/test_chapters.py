@@ -79,10 +79,15 @@ def test_ranking_sentence_pairs_the_samples():
     text = str(ranking_sentence({"a": a, "b": b_up}, what="(T,T) share", n_boot=200))
     assert text.startswith("`b` has the highest (T,T) share (93.8 %) on the same 8 samples, but")
     # lowest: b; a model whose every sample gives 0 is left out and named, not ranked lowest
-    text = str(ranking_sentence({"a": a, "b": b, "bow": np.zeros(8)}, what="share meeting C4", higher=False,
+    text = str(ranking_sentence({"a": a, "b": b, "z": np.zeros(8)}, what="share meeting C4", higher=False,
                                 n_boot=200))
     assert text.startswith("`b` has the lowest share meeting C4 (25.0 %)")
-    assert text.endswith("`bow` is left out of the ranking: every item gives exactly 0.")
+    assert text.endswith("`z` is left out of the ranking: every item gives exactly 0.")
+    # the bag-of-words control is never ranked, even where it would lead: it is shown beside
+    text = str(ranking_sentence({"a": a, "b": b, "bow": np.array([0, 0, 0, 0, 0, 0, 0, 0.5])},
+                                what="share meeting C4", higher=False, n_boot=200))
+    assert text.startswith("`b` has the lowest share meeting C4 (25.0 %)")
+    assert text.endswith("`bow` (6.2 %) is a control, shown beside the models and not ranked.")
     # with constant=False (normalised encoders at a constant 100 %), the constant row is ranked
-    text = str(ranking_sentence({"a": a, "bow": np.ones(8)}, what="x", constant=False, n_boot=200))
-    assert text.startswith("`bow` has the highest x (100.0 %)")
+    text = str(ranking_sentence({"a": a, "z": np.ones(8)}, what="x", constant=False, n_boot=200))
+    assert text.startswith("`z` has the highest x (100.0 %)")
