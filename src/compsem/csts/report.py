@@ -19,7 +19,7 @@ from compsem.encoders import validate_texts
 from compsem.encoders.kinds import is_control
 from compsem.labels import labelled
 from compsem import reference as _reference
-from compsem.results import Headline, Prose, headline_row
+from compsem.results import Headline, PlainText, Prose, headline_row
 from compsem.stats import (chance_sentence, outcomes_against_chance, paired_leader_sentence,
                            paired_ranking_sentence)
 
@@ -257,7 +257,8 @@ def zero_shot_ranking(zs: pd.DataFrame, scores: dict, df: pd.DataFrame, models: 
     verdicts = {m: outcomes_against_chance(o, alpha=0.05 / max(len(outcomes), 1), n_boot=0).words
                 for m, o in outcomes.items() if not is_control(m)}
     return {"zs_abs_sentence": Prose(abs_sentence), "zs_low_pairacc_sentence": Prose(low_sentence),
-            "zs_chance_sentence": Prose(chance), "zs_chance_summary": Prose(chance_summary(verdicts))}
+            "zs_chance_sentence": Prose(chance), "zs_chance_summary": Prose(chance_summary(verdicts)),
+            "zs_chance_plain": PlainText(chance_summary(verdicts))}
 
 
 def chance_summary(verdicts: dict[str, str]) -> str:
