@@ -263,7 +263,8 @@ def paired_leader_sentence(values, replicates: dict[str, np.ndarray], names: Seq
     beside = _controls_tail([(names[i], float(v[i])) for i in range(len(v)) if names[i] in ctrl], digits, unit)
     keep = [i for i in range(len(v)) if np.isfinite(v[i]) and names[i] in replicates and names[i] not in ctrl]
     if not keep:
-        return f"No {noun} can be ranked here: no estimate is defined." + beside
+        why = "only controls are left" if beside and not [n for n in names if n not in ctrl] else "no estimate is defined"
+        return f"No {noun} can be ranked here: {why}." + beside
     best = max(keep, key=lambda i: v[i]) if higher else min(keep, key=lambda i: v[i])
     word = "highest" if higher else "lowest"
     head = f"`{names[best]}` has the {word} {what} ({v[best]:.{digits}f}{unit})"
@@ -448,7 +449,7 @@ def paired_ranking_sentence(scores, *, what: str, higher: bool = True, scale: fl
     names = [k for k in arrs if k not in excluded]
     tail = "".join(f" `{k}` is left out of the ranking: {why}." for k, why in excluded.items() if k in arrs)
     if not names:
-        return (f"No {noun} can be ranked here:" + tail).rstrip() + beside
+        return (f"No {noun} can be ranked here:" + (tail or " only controls are left.")).rstrip() + beside
     keep = np.all([np.isfinite(arrs[k]) for k in names], axis=0)
     means = {k: scale * float(arrs[k][keep].mean()) if keep.any() else float("nan") for k in names}
     best = (max if higher else min)(names, key=lambda k: means[k])

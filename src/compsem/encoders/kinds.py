@@ -127,8 +127,9 @@ def kind_problems(specs: Iterable[str], slot: ModelSlot, *, chapter: str, offlin
 
 
 #: The named specs that are controls, not models: a page draws them beside the models and never
-#: ranks them among them (the bag of words, the random vectors; ``bow:`` and ``random:`` specs too).
-CONTROLS: tuple[str, ...] = ("bow", "random")
+#: ranks them among them (the bag of words, the random vectors, Part IV's lexical-coverage
+#: baseline; ``bow:`` and ``random:`` specs too).
+CONTROLS: tuple[str, ...] = ("bow", "random", "lexical")
 
 #: why a ranking leaves a control out, as a page says it
 CONTROL_WHY = "a control, shown beside the models, never ranked among them"

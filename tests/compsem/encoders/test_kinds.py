@@ -67,4 +67,5 @@ def test_controls_are_named_by_spec():
     from compsem.encoders.kinds import is_control
 
     assert is_control("bow") and is_control("random") and is_control("bow:512") and is_control("random:64")
+    assert is_control("lexical")
     assert not is_control("sbert-mini") and not is_control("glove-50d") and not is_control("bowtie")

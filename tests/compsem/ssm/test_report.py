@@ -55,12 +55,12 @@ def test_chapter_values_match_a_direct_computation(small_pool):
     assert mv["ssm_first_scorer"] == "lexical" and mv["ssm_first_dir_gap"] == pytest.approx(gap)
     # the irrelevant-pairs sentence ranks the scorers but never the bag-of-words control, named beside
     irr = {n: np.nanmean(r.scored[n].R[r.cats == "irrelevant"]) for n in ("lexical", "bow")}
-    assert str(mv["ssm_irrelevant_sentence"]) == (f"`lexical` ({irr['lexical']:.2f}) is the only model that can be "
-                                                  f"ranked here. `bow` ({irr['bow']:.2f}) is a control, shown beside "
-                                                  "the models and not ranked.")
+    assert str(mv["ssm_irrelevant_sentence"]) == (f"No model can be ranked here: only controls are left. `lexical` "
+                                                  f"({irr['lexical']:.2f}) and `bow` ({irr['bow']:.2f}) are controls, "
+                                                  "shown beside the models and not ranked.")
     # without intervals the control stays out of the ranking too
     flat = str(report.values("mean_scores", r, n_boot=0)["ssm_irrelevant_sentence"])
-    assert flat.startswith("`lexical` (") and "`bow` is left out of the ranking: a control" in flat
+    assert flat.startswith("No model can be ranked here: `lexical`: a control") and "`bow`: a control" in flat
     assert list(table.columns) == [REFERENCE, "lexical", "bow"]
 
 
