@@ -12,7 +12,6 @@ NOT_CLAIMS = {
     "Two controls": "the chapter's design",
     "ratio of two angles": "the paper's definition",
     "which separates the two": "our signed ratio's definition",
-    "C2 is a weaker test than it looks": "argued by the proof in the next sentences",
     "The paper's encoders are mostly not available offline": "the paper's panel against the offline one (data/reference/paper_models/setcomp.csv)",
     "compares two different models": "the models' identities",
 }

@@ -33,7 +33,6 @@ from __future__ import annotations
 import hashlib
 import os
 
-from .errors import CompsemError
 from .settings import setting
 
 __all__ = ["machine_key", "resolve_device", "torch_dtype", "DTYPES", "PRECISIONS", "gpu_count", "cpu_bf16_native",

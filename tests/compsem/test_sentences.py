@@ -39,7 +39,9 @@ def test_the_paired_leader_pairs_the_items():
     text = paired_leader({"a": a, "b": b}, what="mean score", digits=1, items="triples", n_boot=200)
     assert text == ("`a` has the highest mean score (25.5); on the same triples its lead over every other model has a "
                     "paired 95 % interval above zero (the smallest: 1.0 [1.0, 1.0] over `b`).")
-    # shares as percentages: scale 100; the same scores for both: a lead of zero, indistinguishable
+    # shares as percentages: scale 100; the same scores for both: the paired test cannot vary: undefined
     same = paired_leader({"a": [0, 1, 1, 0], "b": [0, 1, 1, 0]}, what="share", scale=100, unit=" %", digits=1)
-    assert same == ("`a` has the highest share (50.0 %), but its lead over `b` (0.0 [0.0, 0.0]) has a paired 95 % "
-                    "interval that includes zero: the two are indistinguishable on these items.")
+    assert same == ("`a` has the highest share (50.0 %), but its lead over `b` is undefined: every resample gives the "
+                    "same difference (0.0), so the paired test cannot vary.")
+    differ = paired_leader({"a": [0, 1, 1, 0], "b": [1, 0, 1, 0]}, what="share", scale=100, unit=" %", digits=1)
+    assert differ.endswith("has a paired 95 % interval that includes zero: no evidence of a difference on these items.")

@@ -36,7 +36,8 @@ LESSON = Lesson(
               f"{{glue:text}}`{_ZS}::zs_n_pairs:,.0f` test pairs the book's rows with the condition attached reach "
               f"pair accuracies from {{glue:text}}`{_ZS}::zs_pairacc_min:.1f` to "
               f"{{glue:text}}`{_ZS}::zs_pairacc_max:.1f` %, and the condition prior, which reads no sentence, "
-              f"{{glue:text}}`{_ZS}::zs_prior_pairacc:.1f` %: a template that helps lifts a model's pair accuracy "
+              f"{{glue:text}}`{_ZS}::zs_prior_pairacc:.1f` %; by the chapter's exact sign tests against chance, "
+              f"{{glue:text}}`{_ZS}::zs_chance_plain:s`. A template that helps lifts a model's pair accuracy "
               "above its own book row, and one that matters lifts it above the prior. The lab-sized fine-tuning run "
               "fits in a 25-minute lab even from empty caches; scored on so few pairs, its numbers show the training "
               "loop at work rather than a result, and the chapter's full run is the one to compare with the paper."),

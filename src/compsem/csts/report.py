@@ -16,17 +16,20 @@ import seaborn as sns
 
 from compsem import figures
 from compsem.encoders import validate_texts
+from compsem.encoders.kinds import is_control
 from compsem.labels import labelled
 from compsem import reference as _reference
-from compsem.results import Headline, Prose, headline_row
-from compsem.stats import leader_sentence, mean_replicates, shared_resamples
+from compsem.results import Headline, PlainText, Prose, headline_row
+from compsem.stats import (chance_sentence, mean_replicates, outcomes_against_chance,
+                           paired_leader_sentence, paired_ranking_sentence, shared_resamples)
 
+from . import metrics
 from .data import LoadReport, load_csts, pair_index
 from .metrics import pair_outcomes
 from .differs import differs_values  # noqa: F401  (chapters 21-23, re-exported: the report face)
 from .speed import ab_values  # noqa: F401  (chapter 22, re-exported: the report face)
-from .study import book_data, zero_shot_defaults, pair_accuracy, zero_shot_scores
-from .tables import LABELS, pair_accuracy_interval, zero_shot_table
+from .study import book_data, pair_accuracy, zero_shot_defaults, zero_shot_scores
+from .tables import LABELS, zero_shot_table
 # chapters 22-23 (re-exported: the report face)
 from .views import (_vs_prior, ablation_values, finetune_chapter_values, finetune_values,  # noqa: F401
                     official_text, other_data_values, paired_replicates, ranking_sentence, scaling_figure,
@@ -229,35 +232,63 @@ def zero_shot_figure(zs: pd.DataFrame):
     return figures.shown(fig)
 
 
-def _abs_interval(low, high) -> tuple[np.ndarray, np.ndarray]:
-    """The interval of ``|ρ|`` from that of ``ρ``: ``[0, max]`` when it contains zero."""
-    lo, hi = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
-    a, b = np.minimum(np.abs(lo), np.abs(hi)), np.maximum(np.abs(lo), np.abs(hi))
-    return np.where((lo <= 0) & (hi >= 0), 0.0, a), b
+def _outcomes(scores, df: pd.DataFrame) -> np.ndarray:
+    """Per untied pair of ``df``: 1 when the C-High row scores above the C-Low row, ½ on a tie,
+    0 below (:func:`compsem.csts.metrics.pair_outcomes`); the items of every pair-accuracy test."""
+    h, l_ = pair_index(df, label_ties="exclude")
+    s = np.asarray(scores, dtype=float)
+    return metrics.pair_outcomes(s[h], s[l_])
 
 
 def zero_shot_ranking(zs: pd.DataFrame, scores: dict, df: pd.DataFrame, models: Sequence[str], *,
                       n_boot: int = 1000, seed: int = 0) -> dict:
-    """The two ranking sentences of the zero-shot chapter, only as far as the intervals allow
-    (:func:`compsem.stats.leader_sentence`): the largest absolute Spearman over ``zs``'s rows
-    (its pair-bootstrap interval of ρ folded at zero), and the model with the lowest pair
-    accuracy with the condition attached (a bootstrap over the untied pairs, each pair's
-    outcome 1, ½ or 0, seeded by ``seed``). A model whose every pair gives the same outcome
-    (e.g. all ties) is left out and named."""
-    lo, hi = _abs_interval(zs["spearman_ci_low"], zs["spearman_ci_high"])
+    """The test sentences of the zero-shot chapter. Every model is scored on the same pairs, so
+    every comparison is paired and counted: the largest absolute Spearman over ``zs``'s rows
+    (pair-bootstrap replicates of ρ on the same resampled pairs, seeded by ``seed``:
+    :func:`compsem.stats.paired_leader_sentence`); the lowest pair accuracy with the condition
+    attached (a paired bootstrap of the per-pair outcomes: :func:`compsem.stats.paired_ranking_sentence`;
+    a model whose every pair gives the same outcome is left out and named); and each model's
+    pair accuracy with the condition attached against chance, by the exact sign test over the
+    untied pairs (:func:`compsem.stats.chance_sentence`), the words the chapter's findings take."""
     names = [f"{m} (condition {c})" for m, c in zip(zs["model"], zs["condition"])]
-    abs_sentence = leader_sentence(zs["spearman"].abs(), lo, hi, names, what="absolute Spearman", digits=1,
-                                   exclude_degenerate=True)
-    est, lows, highs = [], [], []
-    for m in models:
-        s = np.asarray(scores[(m, "attached")], dtype=float)
-        r = pair_accuracy_interval(s, df, n_boot=n_boot, seed=seed)
-        est.append(pair_accuracy(s, df))
-        lows.append(r.low)
-        highs.append(r.high)
-    low_sentence = leader_sentence(est, lows, highs, list(models), what="pair accuracy with the condition attached",
-                                   higher=False, digits=1, unit=" %", exclude_degenerate=True, constant=True)
-    return {"zs_abs_sentence": Prose(abs_sentence), "zs_low_pairacc_sentence": Prose(low_sentence)}
+    gold, ids = df["label"].to_numpy(), df["pair_id"]
+    reps = {n: np.abs(metrics.pair_bootstrap_replicates(np.asarray(scores[(m, c)], dtype=float), gold, ids,
+                                                        n_boot=n_boot, seed=seed))
+            for n, m, c in zip(names, zs["model"], zs["condition"])}
+    abs_sentence = paired_leader_sentence(zs["spearman"].abs(), reps, names, what="absolute Spearman", digits=1,
+                                          items="sentence pairs",
+                                          controls=[n for n, m in zip(names, zs["model"]) if is_control(m)])
+    outcomes = {m: _outcomes(scores[(m, "attached")], df) for m in models}
+    low_sentence = paired_ranking_sentence(outcomes, what="pair accuracy with the condition attached", higher=False,
+                                           scale=100, digits=1, unit=" %", items="untied pairs", n_boot=n_boot,
+                                           seed=seed, controls=[m for m in models if is_control(m)])
+    chance = chance_sentence(outcomes, what="with the condition attached, the pair accuracy", items="pairs",
+                             n_boot=n_boot, seed=seed)
+    verdicts = {m: outcomes_against_chance(o, alpha=0.05 / max(len(outcomes), 1), n_boot=0).words
+                for m, o in outcomes.items() if not is_control(m)}
+    return {"zs_abs_sentence": Prose(abs_sentence), "zs_low_pairacc_sentence": Prose(low_sentence),
+            "zs_chance_sentence": Prose(chance), "zs_chance_summary": Prose(chance_summary(verdicts)),
+            "zs_chance_plain": PlainText(chance_summary(verdicts))}
+
+
+def chance_summary(verdicts: dict[str, str]) -> str:
+    """What the sign tests of :func:`zero_shot_ranking` say about the encoders as a group, in the
+    words the tests allow: "respond to the condition in the wrong direction" when every model's
+    pair accuracy lies below chance, "better than chance" when every one lies above it,
+    "show no evidence of using the condition" when none differs from chance, else how many lie
+    on each side."""
+    n = len(verdicts)
+    below = sum(v == "below" for v in verdicts.values())
+    above = sum(v == "above" for v in verdicts.values())
+    if n and below == n:
+        return ("every encoder of the panel responds to the condition, in the wrong direction: its pair accuracy "
+                "lies below chance")
+    if n and above == n:
+        return "every encoder of the panel separates C-High from C-Low better than chance"
+    if not below and not above:
+        return "no encoder of the panel shows evidence of a pair accuracy different from chance"
+    return (f"the encoders differ: {below} of the {n} lie below chance, {above} above it and {n - below - above} "
+            f"show no evidence of a difference from it")
 
 
 def zero_shot_values(zs: pd.DataFrame, scores: dict, df: pd.DataFrame, models: Sequence[str], paper: pd.DataFrame,
@@ -267,9 +298,7 @@ def zero_shot_values(zs: pd.DataFrame, scores: dict, df: pd.DataFrame, models: S
     att = zs[zs["condition"] == "attached"]
     best = zs.loc[zs["spearman"].abs().idxmax()]
     n_pairs = len(pair_index(df, label_ties="exclude")[0])
-    se = float(100 * np.sqrt(0.25 / max(n_pairs, 1)))
     pa = att["pair_accuracy_%"]
-    n_above, n_below = int((pa > 50 + 2 * se).sum()), int((pa < 50 - 2 * se).sum())
     rise = {m: scores[(m, "attached")] - scores[(m, "ignored")] for m in models}
     worst = min(models, key=lambda m: pair_accuracy(scores[(m, "attached")], df))
     is_hi = (df["role"] == "high").to_numpy()
@@ -280,7 +309,7 @@ def zero_shot_values(zs: pd.DataFrame, scores: dict, df: pd.DataFrame, models: S
         "zs_paper_max": float(paper["csts_spearman"].abs().max()),
         "zs_n_ci_zero": int(((zs.spearman_ci_low <= 0) & (zs.spearman_ci_high >= 0)).sum()), "zs_n_cells": len(zs),
         "zs_paper_stsb_min": float(paper[~paper["model"].str.startswith("RoBERTa")]["stsb_spearman"].min()),
-        "zs_n_pairs": n_pairs, "zs_n_rows": len(df), "zs_pairacc_se": se, "zs_n_above": n_above, "zs_n_below": n_below,
+        "zs_n_pairs": n_pairs, "zs_n_rows": len(df),
         "zs_n_attached": len(att),
         "zs_share_up_min": (up := min(100 * float(np.mean(r[np.isfinite(r)] > 0)) for r in rise.values())),
         "zs_share_up_text": Prose(_share_text(up)),

@@ -18,12 +18,15 @@ from compsem.paths import repo_root
 from compsem.results import PlainText, Prose
 from compsem.stats import leader_sentence, paired_leader_sentence
 
+from ..errors import DataError
 from ..fmt import plural
 from .authors import authors_values
 from .config import PRESETS
 from .metrics import pair_bootstrap_replicates
+from .speed import ab_paths
 
-__all__ = ["finetune_values", "ranking_sentence", "paired_replicates", "seed_spread_text", "finetune_chapter_values", "other_data_values", "official_text",
+__all__ = ["finetune_values", "ranking_sentence", "paired_replicates", "seed_spread_text", "recorded_seeds",
+           "recorded_seed_text", "finetune_chapter_values", "other_data_values", "official_text",
            "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure",
            "precision_comparison"]
 
@@ -66,7 +69,8 @@ def finetune_values(summary: pd.DataFrame, runs: pd.DataFrame, base: pd.DataFram
         "ft_best_config": best.config, "ft_best_test": float(best[col]),
         "ft_best_minus_prior": float(best[col] - prior["spearman"]),
         "ft_best_pairacc": float(best[f"{split}_pair_accuracy_mean"]),
-        "ft_best_sd_text": Prose(f"{sd:.1f}" if np.isfinite(sd) else "not measured (one seed)"),
+        "ft_best_sd_text": Prose(f"{sd:.1f}" if np.isfinite(sd) else "not measured in this run (one seed)" + (
+            f"; {own}" if (own := recorded_seed_text(recorded_seeds(), best.config)) else "")),
         "ft_max_std_text": Prose(seed_spread_text(summary, split=split)),
         "ft_cross": float(by_enc.get("cross", np.nan)), "ft_bi": float(by_enc.get("bi", np.nan)),
         "ft_tri": float(by_enc.get("tri", np.nan)),
@@ -91,7 +95,7 @@ def finetune_values(summary: pd.DataFrame, runs: pd.DataFrame, base: pd.DataFram
         "ft_n_runs": len(runs), "ft_n_configs": len(summary),
         "ft_encodings_text": Prose(_join_and([f"{by_enc[e]:.1f} ({e})" for e in ("cross", "bi", "tri")
                                               if e in by_enc and np.isfinite(by_enc[e])]) or "undefined"),
-        "ft_seed_plain": PlainText(seed_spread_text(summary, split=split)),
+        "ft_seed_plain": PlainText(seed_spread_text(summary, split=split).replace("`", "")),
     }
 
 
@@ -132,17 +136,67 @@ def ranking_sentence(summary: pd.DataFrame, *, split: str = "test", replicates: 
                            digits=1, noun="configuration")
 
 
-def seed_spread_text(summary: pd.DataFrame, *, split: str = "test") -> str:
+def recorded_seeds(paths=None) -> list[dict]:
+    """The book's own measurements of the seed spread: for every A/B record of
+    ``benchmarks/csts_ab.py`` that holds several seeds (``paths``, by default
+    :func:`compsem.csts.speed.ab_paths`), the file, its machine, each side's code version (a
+    commit; an uncommitted tree, ``+dirty``, is named as one) and per configuration and side the
+    standard deviation over seeds (``ddof=1``) of chapter 22's test Spearman. A record without
+    seeds is skipped; one that cannot be read raises :class:`compsem.errors.DataError`."""
+    out = []
+    for path in (ab_paths() if paths is None else [Path(p) for p in paths]):
+        try:
+            rec = json.loads(Path(path).read_text(encoding="utf-8"))
+            seeds = rec.get("seeds")
+            if not seeds:
+                continue
+            sd = {(side, cfg): float(np.std(np.asarray(v, dtype=float), ddof=1))
+                  for side, by_cfg in seeds["spearman"].items() for cfg, v in by_cfg.items() if len(v) >= 2}
+            versions = {"base": rec["base_commit"], "head": seeds.get("head_commit") or rec["head_commit"]}
+            out.append({"file": f"benchmarks/{Path(path).name}", "cpu": rec["machine"]["cpu_model"],
+                        "seeds": [int(x) for x in seeds["seeds"]], "versions": versions, "sd": sd})
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise DataError(f"{path}: not an A/B record with seeds ({exc!r})") from None
+    return out
+
+
+def _version(v: str) -> str:
+    return f"an uncommitted tree based on `{v.split('+')[0][:7]}`" if "+dirty" in v else f"commit `{v[:7]}`"
+
+
+def recorded_seed_text(records: list[dict], config: str | None = None) -> str:
+    """The seed standard deviations of :func:`recorded_seeds` in words, for every configuration
+    or for one (``config``); ``""`` when no record holds several seeds (or none holds ``config``)."""
+    parts = []
+    for r in records:
+        sd = {k: v for k, v in r["sd"].items() if config is None or k[1] == config}
+        if not sd:
+            continue
+        lo, hi = min(sd.values()), max(sd.values())
+        spread = f"of {lo:.1f}" if f"{lo:.1f}" == f"{hi:.1f}" else f"from {lo:.1f} to {hi:.1f}"
+        where = (f"`{r['file']}`: chapter 22 with seeds {_join_and([str(x) for x in r['seeds']])} on {r['cpu']}, "
+                 f"at {_version(r['versions']['base'])} and at {_version(r['versions']['head'])}")
+        what = f"`{config}`" if config else f"{plural(len({k[1] for k in sd}), 'configuration')}"
+        parts.append(f"the book's own seed record ({where}) gives a standard deviation over seeds of the test "
+                     f"Spearman {spread} points for {what}")
+    return "; ".join(parts)
+
+
+def seed_spread_text(summary: pd.DataFrame, *, split: str = "test", records: list[dict] | None = None) -> str:
     """The seed spread in words: the largest standard deviation over seeds of a configuration's
-    Spearman when the runs have two or more seeds; with one seed, that it is not measured, with
-    the range of the seed SDs the paper's Table 3 reports (``csts_table3_finetune.csv``)."""
+    Spearman when the runs have two or more seeds; with one seed, that this run does not measure
+    it, the book's own seed measurements where a record holds them (:func:`recorded_seeds`, read
+    when ``records`` is None), and the range of the seed SDs the paper's Table 3 reports
+    (``csts_table3_finetune.csv``)."""
     sd = summary[f"{split}_spearman_std"]
     if sd.notna().any():
         return f"{float(sd.max()):.1f} points (largest standard deviation over seeds)"
+    records = recorded_seeds() if records is None else records
+    own = recorded_seed_text(records)
     paper = _reference.paper_table("csts", "table3_finetune")
-    return (f"not measured here (one seed per configuration); the paper's Table 3 reports seed standard deviations "
-            f"from {paper.spearman_std.min():.1f} to {paper.spearman_std.max():.1f} points over "
-            f"{plural(int(paper.n_seeds.max()), 'seed')}")
+    return ("not measured in this run (one seed per configuration); " + (f"{own}; " if own else "") +
+            f"the paper's Table 3 reports seed standard deviations from {paper.spearman_std.min():.1f} to "
+            f"{paper.spearman_std.max():.1f} points over {plural(int(paper.n_seeds.max()), 'seed')}")
 
 
 def finetune_chapter_values(res, summary: pd.DataFrame, *, split: str = "test", headline: str = "bi/quad+mse") -> dict:

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from ..errors import CompsemError
 from ..fmt import plural
 
-__all__ = ["KINDS", "ModelSlot", "ModelKindError", "kind_problem", "kind_problems", "what_is", "FINETUNABLE"]
+__all__ = ["KINDS", "ModelSlot", "ModelKindError", "kind_problem", "kind_problems", "what_is", "FINETUNABLE",
+           "CONTROLS", "CONTROL_WHY", "is_control"]
 
 #: The kinds, as a page names them.
 KINDS: dict[str, str] = {
@@ -123,3 +124,17 @@ def kind_problems(specs: Iterable[str], slot: ModelSlot, *, chapter: str, offlin
         problems.append(f"{chapter} runs at most {plural(slot.at_most, KINDS[slot.kind])}, got "
                         f"{plural(len(specs), 'model')} ({', '.join(specs)}): run the chapter once per model")
     return problems
+
+
+#: The named specs that are controls, not models: a page draws them beside the models and never
+#: ranks them among them (the bag of words, the random vectors, Part IV's lexical-coverage
+#: baseline; ``bow:`` and ``random:`` specs too).
+CONTROLS: tuple[str, ...] = ("bow", "random", "lexical")
+
+#: why a ranking leaves a control out, as a page says it
+CONTROL_WHY = "a control, shown beside the models, never ranked among them"
+
+
+def is_control(spec: str) -> bool:
+    """Whether ``spec`` names a control (:data:`CONTROLS`, or a ``bow:`` / ``random:`` spec)."""
+    return spec in CONTROLS or spec.startswith(("bow:", "random:"))

@@ -173,7 +173,6 @@ class HFMeanPoolingEncoder(Encoder):
     def __init__(self, name_or_path: str, *, spec: str | None = None, device: str | None = None,
                  revision: str | None = None, trust_remote_code: bool = False, max_length: int = 256,
                  dtype: str | None = None, pooling: str = "mean", tokenizer: str | None = None):
-        import torch
         from transformers import AutoModel, AutoTokenizer
 
         quiet_transformers()

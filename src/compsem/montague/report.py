@@ -18,16 +18,16 @@ from .. import claims
 from .. import measures as M
 from ..fmt import p_value
 from ..labels import labelled as _labelled
-from ..record import bootstrap_table
 from ..encoders import validate_texts
 from ..results import Headline, PlainText, Prose, bootstrap_headline, glue_all, headline_row
 from ..reference import paper_match
-from ..stats import bootstrap, join_names, leader_sentence, mean_replicates, shared_resamples
-from .data import CATEGORIES, join_phrase, load_vocabulary
+from ..encoders.kinds import CONTROL_WHY, is_control
+from ..stats import bootstrap, join_names, leader_sentence, mean_replicates, paired_ranking_sentence, shared_resamples
+from .data import CATEGORIES, join_phrase
 from .metrics import READINGS, TIE_TOL, Rules, non_subsectivity, pair_intersectivity, rules_for, single_intersectivity
 from .reproduce import (compare_with_paper, decomposition_view, paper_model_of, paper_table, reproduced_beside,
                         reproduced_view, truncation_check)
-from .study import MontagueRun, embed_texts, run
+from .study import embed_texts, run
 from .tables import LABELS, _ratio, _sums, an_table, class_gap, class_tests_view, pair_table, score_spread
 from .plots import plot_adjective_scores, plot_classes, plot_set_diagrams, plot_type_matrices, plot_type_matrix
 from .views import (NonsubView, PairsView, PhrasesView, SingleView, degenerate_models, nonsub, pairs, phrases,
@@ -261,16 +261,20 @@ def _phrases_values(v: PhrasesView) -> dict:
 
 def _single_values(v: SingleView) -> dict:
     r, ref, dec, tests = v.run, v.run.ref_model, v.dec, v.tests
-    # "lowest" only as far as the phrase-bootstrap intervals allow; a model that passes every phrase (a
-    # zero-width interval at 1) is the test's usual outcome, not a degenerate row: it stays in the ranking
+    # "lowest" only as far as a paired bootstrap over the phrases allows (every model reads the same
+    # phrases); a model that passes every phrase (the same value on every phrase) is the test's usual
+    # outcome, not a degenerate row: it stays in the ranking
     n_boot = v.params.get("n_boot", 1000)
-    table = bootstrap_table({m: res.single_an for m, res in r.main.items()}, n_boot=n_boot or 1,
-                            seed=v.params.get("seed", 0))
-    overall = dict(zip(table.model, table.value.astype(float)))
-    lows, highs = (list(table.low), list(table.high)) if n_boot else ([np.nan] * len(table), [np.nan] * len(table))
-    out = {"an_low_sentence": Prose(leader_sentence(list(overall.values()), lows, highs, list(overall), higher=False,
-                                                    what="share of AN phrases between their words", digits=3,
-                                                    exclude_degenerate=True)),
+    per_phrase = {m: np.asarray(res.single_an, dtype=float) for m, res in r.main.items()}
+    overall = {m: float(np.nanmean(x)) for m, x in per_phrase.items()}
+    low_text = (paired_ranking_sentence(per_phrase, what="share of AN phrases between their words", higher=False,
+                                        digits=3, items="AN phrases", constant=False, n_boot=n_boot,
+                                        seed=v.params.get("seed", 0), controls=[m for m in per_phrase if is_control(m)])
+                if n_boot else
+                leader_sentence(list(overall.values()), [np.nan] * len(overall), [np.nan] * len(overall),
+                                list(overall), higher=False, what="share of AN phrases between their words", digits=3,
+                                excluded={m: CONTROL_WHY for m in overall if is_control(m)}))
+    out = {"an_low_sentence": Prose(low_text),
            "an_min_value": min(overall.values()),
            "an_max_value": max(overall.values()), "an_ref_maxabs": _maxabs(v.cmp1),
            "aan_ref_maxabs": _maxabs(v.cmp6), "aan_eq_maxabs": _maxabs(v.eq6),

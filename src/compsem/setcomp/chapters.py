@@ -18,16 +18,18 @@ import pandas as pd
 from .. import claims
 from .. import measures as M
 from ..fmt import number
+from ..encoders.kinds import is_control
 from ..labels import labelled
 from ..results import Prose, save_table
-from ..stats import leader_sentence
+from ..stats import paired_comparison, paired_ranking_sentence, paired_words
 from .metrics import CELLS, EPS_MODES, eps_label, geometry, ned_check
 from ..reference import paper_table
 from .beside import cells_beside_paper, fmt_ci, ned_paper_check, paper_name, raw_beside_paper
 from .plots import plot_cells_summary, plot_norm_ratios, plot_position_histograms
+from .controls import control_values
 from .datachapter import DataChapter  # chapter 10 (re-exported)
 from .study import STUDY, OperatorRun
-from .tables import (LABELS, c4_table, ci, cells_table, eps_modes_table, geometry_samples, geometry_table, norm_ratio_stats,
+from .tables import (LABELS, c4_samples, c4_table, cell_samples, cells_table, eps_modes_table, geometry_samples, geometry_table, norm_ratio_stats,
                      raw_scores_table, union_table)
 
 __all__ = ["DataChapter", "OverlapChapter", "DifferenceChapter", "UnionChapter", "cell_measures", "ranking_sentence"]
@@ -38,16 +40,21 @@ def cell_measures(measures: Sequence[str]) -> list[str]:
     return [m for m in ("cos", "ned") if m in measures] or list(measures[:1])
 
 
-def ranking_sentence(tab: pd.DataFrame, *, what: str, higher: bool = True, constant: bool = True) -> Prose:
-    """Which model has the highest (``higher``) or lowest percentage, only as far as the
-    bootstrap intervals allow (:func:`compsem.stats.leader_sentence`).
+def ranking_sentence(samples: dict[str, np.ndarray], *, what: str, higher: bool = True, constant: bool = True,
+                     n_boot: int = 1000, seed: int = 0) -> Prose:
+    """Which model has the highest (``higher``) or lowest percentage, only as far as paired
+    tests allow: the models are scored on the same samples, so each lead is a paired bootstrap
+    of the per-sample difference, the comparisons held together by Bonferroni and counted
+    (:func:`compsem.stats.paired_ranking_sentence`).
 
-    ``tab`` is indexed by model with ``pct``, ``low``, ``high`` (the chapter's bootstrap over
-    samples, seeded by its ``seed``). A model with an undefined share, or (``constant``) a
-    zero-width interval (every sample gives the same value, e.g. all 0 %), is left out and named.
+    ``samples`` maps each model to its per-sample shares in [0, 1] (the values whose mean × 100
+    the chapter's table shows). A model with an undefined share, or (``constant``) the same
+    value on every sample (e.g. all 0 %), is left out and named; a control (``bow``:
+    :func:`compsem.encoders.kinds.is_control`) is shown beside the ranking, never in it.
     """
-    return Prose(leader_sentence(tab["pct"], tab["low"], tab["high"], list(tab.index), what=what, higher=higher,
-                                 digits=1, unit="%", exclude_degenerate=True, constant=constant))
+    return Prose(paired_ranking_sentence(samples, what=what, higher=higher, scale=100, digits=1, unit=" %",
+                                         items="samples", constant=constant, n_boot=n_boot, seed=seed,
+                                         controls=[m for m in samples if is_control(m)]))
 
 
 def _paper(name: str) -> pd.DataFrame:
@@ -112,7 +119,9 @@ class OverlapChapter(_OperatorChapter):
         tt = ttab["pct"]
         ff = c[(c["cell"] == "FF") & (c["measure"] == m)].set_index("model")["pct"]
         ref_tt = _paper("c1_cells").query("measure == 'cos'")["TT"]
-        self.values.update(c1_tt_sentence=ranking_sentence(ttab, what="share of samples in (T,T)"),
+        tt_samples = cell_samples(self.emb, "overlap", m, "TT", mode=self.eps_range, size=self.grid_size)
+        self.values.update(c1_tt_sentence=ranking_sentence(tt_samples, what="share of samples in (T,T)",
+                                                           n_boot=self.n_boot, seed=self.seed),
                            c1_first_tt=float(tt.iloc[0]),
                            c1_first_ff=float(ff.iloc[0]), c1_paper_min=float(ref_tt.min()),
                            c1_paper_max=float(ref_tt.max()))
@@ -127,6 +136,12 @@ class OverlapChapter(_OperatorChapter):
                                       n_boot=self.n_boot, seed=self.seed) for m in ("per-model", "fixed")])
         w = base.pivot_table(index=["model", "mode"], columns="cell", values="pct")[list(CELLS)]
         tt0 = float(w.loc[(self.m0, "fixed"), "TT"])
+        # real against shuffled O on the same samples: a paired test of the per-sample (T,T) at ε = 0
+        zero = cell_samples(base_emb, "overlap", self.cm[0], "TT", mode="fixed", size=self.grid_size)
+        vs = paired_comparison(zero[self.m0], zero[self.run.shuffled_name], n_boot=self.n_boot, seed=self.seed,
+                               scale=100)
+        self.values["c1_vs_shuffled_sentence"] = Prose(paired_words(vs, "the real O meets both conditions",
+                                                                    "a shuffled O", "samples"))
         self.values.update(c1_shuffled_tt0=float(w.loc[(self.run.shuffled_name, "fixed"), "TT"]),
                            c1_first_tt0=tt0, c1_first_tt0_often=claims.frequency(tt0 / 100))
         return w.round(1)
@@ -135,9 +150,15 @@ class OverlapChapter(_OperatorChapter):
         geo = self._geometry()
         between = geo[geo["region"] == "between"].set_index("model")["pct"]
         ds = _paper("dataset").set_index("quantity")["value"]
+        c1_zero = cell_samples({self.m0: self.emb[self.m0]}, "overlap", self.cm[0], "TT", mode="fixed",
+                               size=self.grid_size)[self.m0]
         self.values.update(c2_first_between=float(between[self.m0]), c2_min_between=float(between[self.models].min()),
                            c2_random_between=float(between["random"]),
-                           c2_paper_gpt3=float(ds["gpt3_overlap_projection_between_pct"]))
+                           c2_paper_gpt3=float(ds["gpt3_overlap_projection_between_pct"]),
+                           **control_values("c2", real=self.geoms[self.m0], model=self.m0, target="O",
+                                            shuffled=self.control_geoms[self.run.shuffled_name],
+                                            random=self.control_geoms["random"], c1_at_zero=c1_zero,
+                                            n_boot=self.n_boot, seed=self.seed))
         return _regions(geo, ["between", "near_a", "near_b", "outside"])
 
     def save(self) -> None:
@@ -213,14 +234,13 @@ class DifferenceChapter(_OperatorChapter):
         modes = pd.concat([cells_table(e, "difference", self.cm[:1], mode=m, size=self.grid_size, n_boot=0
                                        ).assign(subset=k) for k, e in self.run.emb.items() for m in EPS_MODES])
         ttm = modes[modes["cell"] == "TT"].pivot_table(index="model", columns=["subset", "mode"], values="pct")
-        c = self.cells_tab
-        ttab = c[(c["cell"] == "TT") & (c["measure"] == self.cm[0]) & (c["subset"] == self.main)].set_index("model")
+        tt_samples = cell_samples(self.emb, "difference", self.cm[0], "TT", mode=self.eps_range, size=self.grid_size)
         ref = _paper("c3_cells")
         r2, r15 = ref[ref["measure"] == "cos"], ref[ref["measure"] == "ned"]
         enc, llm = r2[r2["model"].isin(["SBERT-mini", "SBERT-L", "USE"])]["TT"], r2[r2["family"] == "llm"]["TT"]
         high15 = r15[r15["TT"] > 90]
         self.values.update(
-            c3_tt_sentence=ranking_sentence(ttab, what="(T,T) share"),
+            c3_tt_sentence=ranking_sentence(tt_samples, what="(T,T) share", n_boot=self.n_boot, seed=self.seed),
             c3_first_fixed=float(ttm.loc[self.m0, (self.main, "fixed")]),
             c3_first_fixed_unf=float(ttm.loc[self.m0, (self.UNFILTERED, "fixed")]), p_enc_lo=float(enc.min()),
             p_enc_hi=float(enc.max()), p_llm_lo=float(llm.min()), p_llm_hi=float(llm.max()),
@@ -244,7 +264,9 @@ class DifferenceChapter(_OperatorChapter):
         main = c4[(c4["subset"] == self.main) & (c4["mode"] == eps_label(self.eps_range))
                   & (c4["measure"] == self.cm[0])].set_index("model")
         self.values.update(c4_first=float(main.loc[self.m0, "pct"]),
-                           c4_low_sentence=ranking_sentence(main, what="share meeting C4", higher=False))
+                           c4_low_sentence=ranking_sentence(
+                               c4_samples(self.emb, self.cm[0], mode=self.eps_range, size=self.grid_size),
+                               what="share meeting C4", higher=False, n_boot=self.n_boot, seed=self.seed))
         return pd.concat([w, paper], axis=1)
 
     def c5(self) -> pd.DataFrame:
@@ -302,7 +324,10 @@ class UnionChapter(_OperatorChapter):
         geo = self._geometry(near=self.near)
         between = geo[geo["region"] == "between"].set_index("model")["pct"]
         self.values.update(c6_first_between=float(between[self.m0]), c6_min_between=float(between[self.models].min()),
-                           c6_shuf_between=float(between[self.run.shuffled_name]))
+                           c6_shuf_between=float(between[self.run.shuffled_name]),
+                           **control_values("c6", real=self.geoms[self.m0], model=self.m0, target="U",
+                                            shuffled=self.control_geoms[self.run.shuffled_name],
+                                            random=self.control_geoms["random"], n_boot=self.n_boot, seed=self.seed))
         return _regions(geo, ["between", "near_a", "near_b", "outside"])
 
     def between_figure(self):
@@ -317,14 +342,13 @@ class UnionChapter(_OperatorChapter):
     def norms(self) -> pd.DataFrame:
         self.norm_stats = norm_ratio_stats(self.ratios, comparable=self.comparable)
         pc = self.norm_stats.loc[self.models, "% comparable"]
-        # the share per model with a bootstrap interval over samples (NaN ratios left out)
+        # per sample: is the ratio comparable (NaN ratios left out of every paired comparison)
         within = {m: np.where(np.isnan(r), np.nan, np.abs(r - 1) <= self.comparable) for m, r in self.ratios.items()}
-        share = pd.DataFrame([ci(within[m], n_boot=self.n_boot, seed=self.seed, scale=100) for m in self.models],
-                             index=self.models, columns=["pct", "low", "high"])
         # a normalised encoder has every ratio exactly 1: a constant 100 % is its property, not a defect
         self.values.update(norm_comparable_min=float(pc.min()),
-                           norm_comparable_sentence=ranking_sentence(share, what="share of comparable pairs",
-                                                                     higher=False, constant=False))
+                           norm_comparable_sentence=ranking_sentence(
+                               {m: within[m].astype(float) for m in self.models}, what="share of comparable pairs",
+                               higher=False, constant=False, n_boot=self.n_boot, seed=self.seed))
         return self.norm_stats.round(3)
 
     def c6(self) -> pd.DataFrame:

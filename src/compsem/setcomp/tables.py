@@ -18,7 +18,7 @@ from ..stats import bootstrap
 from .metrics import (CELLS, EPS_MODES, criterion_deltas, eps_label, epsilon_grids, grid_cells_per_sample,
                       grid_fraction, raw_scores)
 
-__all__ = ["LABELS", "ci", "cells_table", "c4_table", "deltas_table", "raw_scores_table", "geometry_table", "union_table",
+__all__ = ["LABELS", "ci", "cells_table", "cell_samples", "c4_table", "c4_samples", "deltas_table", "raw_scores_table", "geometry_table", "union_table",
            "geometry_samples", "eps_modes_table", "norm_ratio_stats"]
 
 
@@ -71,6 +71,26 @@ def cells_table(emb, operator: str, measures: Sequence[str] = ("cos", "ned"), *,
                 rows.append(dict(model=model, measure=meas, mode=eps_label(mode), cell=cell, pct=est, low=lo, high=hi,
                                  n=int((~bad).sum()), n_nan=int(bad.sum())))
     return pd.DataFrame(rows)
+
+
+def cell_samples(emb, operator: str, measure: str, cell: str, *, mode="pooled",
+                 size: int = 132) -> dict[str, np.ndarray]:
+    """Per sample, the share of the ε grid in ``cell`` (the values whose mean :func:`cells_table`
+    reports), one array per model on the same samples (NaN where undefined): what a paired test
+    of two models' shares needs. The grids follow ``mode`` over the models of ``emb``, as there."""
+    deltas = _deltas_for(emb, operator, measure)
+    grids = epsilon_grids({m: {k: d[k] for k in ("d1", "d2")} for m, d in deltas.items()}, mode=mode, size=size)
+    k = list(CELLS).index(cell)
+    return {model: grid_cells_per_sample(d["d1"], d["d2"], grids[model]["d1"], grids[model]["d2"])[:, k]
+            for model, d in deltas.items()}
+
+
+def c4_samples(emb, measure: str, *, mode="pooled", size: int = 132) -> dict[str, np.ndarray]:
+    """Per sample, the share of the ε grid meeting C4 (the values whose mean :func:`c4_table`
+    reports), one array per model on the same samples."""
+    deltas = _deltas_for(emb, "difference", measure)
+    grids = epsilon_grids({m: {"d3": d["d3"]} for m, d in deltas.items()}, mode=mode, size=size)
+    return {model: grid_fraction(d["d3"], grids[model]["d3"]) for model, d in deltas.items()}
 
 
 def c4_table(emb, measures: Sequence[str] = ("cos", "ned"), *, mode="pooled", size: int = 132,

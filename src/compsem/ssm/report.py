@@ -20,13 +20,15 @@ from .. import reference
 from ..fmt import number, plural
 from ..encoders import validate_texts
 from ..results import Headline, Prose, headline_row
-from ..stats import leader_sentence
+from ..encoders.kinds import CONTROL_WHY, is_control
+from ..stats import leader_sentence, paired_leader_sentence
 from .data import CATEGORIES, Pool, load_study
 from .metrics import distances
 from .plots import mean_scores_heatmap, metric_intervals, reference_matrix, score_matrices, space_maps, zoom_maps
 from .space import Layout, layouts, pick_basis, zoom_window
 from .study import REFERENCE, Run, score_all, score_texts
-from .tables import accuracy_frame, bootstrap_category_mean, cluster_counts, mean_scores_frame, ssm_draws, ssm_frame
+from .tables import (accuracy_frame, category_mean_draws, cluster_counts, mean_scores_frame,
+                     paired_ssm_draws, ssm_draws, ssm_frame)
 from .lesson import LESSON   # the study's session of the course guide
 from .tryit import TRY_IT   # the study's section of the try-it page
 from .finding import FINDING   # the study's part of the synthesis (chapter 90)
@@ -154,19 +156,26 @@ def _mean_scores(run: Run) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 def _mean_score_values(run: Run, *, n_boot: int = 1000, seed: int = 0) -> dict:
     """The directional gaps, and which scorer gives irrelevant pairs the highest mean score,
-    only as far as the cluster-bootstrap intervals allow (:func:`.tables.bootstrap_category_mean`:
-    resampling clusters, because pairs that share a sentence or a cluster are dependent)."""
+    only as far as a paired cluster bootstrap allows (every scorer's replicates on the same
+    cluster draws, :func:`.tables.category_mean_draws`: clusters are resampled because pairs
+    that share a sentence or a cluster are dependent)."""
     _, wide = _mean_scores(run)
     gap = {name: float(wide.loc[name, "inferential"] - wide.loc[name, "inferential_reversed"]) for name in wide.index}
     first = next(iter(run.scored))
     names = list(run.scored)
     est = [float(wide.loc[n, "irrelevant"]) for n in names]
-    ci = [bootstrap_category_mean(run.scored[n].R, run.cats, run.pool.clusters, n_boot=n_boot, seed=seed,
-                                  include=["irrelevant"])["irrelevant"] if n_boot else (np.nan, np.nan) for n in names]
-    lows, highs = [c[0] for c in ci], [c[1] for c in ci]
+    if n_boot:   # every scorer scores the same pairs: paired replicates on the same cluster draws
+        reps = {n: category_mean_draws(run.scored[n].R, run.cats, run.pool.clusters, category="irrelevant",
+                                       n_boot=n_boot, seed=seed) for n in names}
+        text = paired_leader_sentence(est, reps, names, what="mean score on irrelevant pairs",
+                                      items="irrelevant pairs (clusters resampled)",
+                                      controls=[n for n in names if is_control(n)])
+    else:
+        nan = [np.nan] * len(names)
+        text = leader_sentence(est, nan, nan, names, what="mean score on irrelevant pairs",
+                               excluded={n: CONTROL_WHY for n in names if is_control(n)})
     return {"ssm_first_scorer": first, "ssm_first_dir_gap": gap[first], "ssm_ref_dir_gap": gap[REFERENCE],
-            "ssm_irrelevant_sentence": Prose(leader_sentence(est, lows, highs, names, what="mean score on irrelevant pairs",
-                                                             exclude_degenerate=True, constant=True))}
+            "ssm_irrelevant_sentence": Prose(text)}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -244,24 +253,38 @@ LABELS = {**{c: category_header(c) for c in CATEGORIES}, "n_sentences": "sentenc
                                               for sp in ("rel", "dis")}}
 
 
-def _ssm_values(tab: pd.DataFrame) -> dict:
-    """The Table 3 values the chapter's prose cites, with the paper's beside them."""
+def _ssm_values(tab: pd.DataFrame, run: Run | None = None, *, n_boot: int = 1000, seed: int = 0) -> dict:
+    """The Table 3 values the chapter's prose cites, with the paper's beside them. "Closest" and
+    "densest" from paired cluster-bootstrap replicates of every scorer on the same resamples
+    (:func:`.tables.paired_ssm_draws`) when ``run`` is given and its scorers share their valid
+    sentences; otherwise only as far as the unpaired intervals allow."""
     t3 = tab.set_index(["scorer", "space"])
     rel = t3.xs("rel", level="space").drop(REFERENCE)
     best, bestch, worst = rel["rsa"].idxmax(), rel["ch"].idxmax(), rel["sparsity"].idxmax()
     p3 = paper_table("table3_ssm").set_index(["model", "dataset"])
     dis = t3.xs("dis", level="space").drop(REFERENCE, errors="ignore")
     nan = pd.Series(np.nan, index=rel.index)
+    names = list(rel.index)
+    draws = paired_ssm_draws({n: run.scored[n] for n in names}, run.R_ref, run.pool.clusters, n_boot=n_boot,
+                             seed=seed) if run is not None and n_boot else None
+    # the paper's sparsity: smaller is sparser, so the highest value is the least sparse (densest) space
+    dense = "sparsity value (smaller is sparser): the least sparse, densest space"
+    if draws is not None:
+        rsa_text = paired_leader_sentence(rel["rsa"], {n: d[1] for n, d in draws.items()}, names,
+                                          what="RSA with the reference", items="sentence clusters",
+                                          controls=[n for n in names if is_control(n)])
+        spars_text = paired_leader_sentence(rel["sparsity"], {n: d[0] for n, d in draws.items()}, names, what=dense,
+                                            digits=3, items="sentence clusters",
+                                            controls=[n for n in names if is_control(n)])
+    else:
+        ctrl = {n: CONTROL_WHY for n in names if is_control(n)}
+        rsa_text = leader_sentence(rel["rsa"], rel.get("rsa_low", nan), rel.get("rsa_high", nan), names,
+                                   what="RSA with the reference", excluded=ctrl)
+        spars_text = leader_sentence(rel["sparsity"], rel.get("sparsity_low", nan), rel.get("sparsity_high", nan),
+                                     names, what=dense, digits=3, excluded=ctrl)
     return {
-        # "closest" and "densest" only as far as the cluster-bootstrap intervals allow
-        "ssm_rsa_sentence": Prose(leader_sentence(rel["rsa"], rel.get("rsa_low", nan), rel.get("rsa_high", nan),
-                                            list(rel.index), what="RSA with the reference")),
-        "ssm_sparsity_sentence": Prose(leader_sentence(rel["sparsity"], rel.get("sparsity_low", nan),
-                                                 rel.get("sparsity_high", nan), list(rel.index),
-                                                 # the paper's sparsity: smaller is sparser, so the
-                                                 # highest value is the least sparse (densest) space
-                                                 what="sparsity value (smaller is sparser): the least sparse, "
-                                                      "densest space", digits=3)),
+        "ssm_rsa_sentence": Prose(rsa_text),
+        "ssm_sparsity_sentence": Prose(spars_text),
         "ssm_dis_count": Prose(plural(len(dis), "asymmetric scorer")),
         "ssm_best_rsa_name": best, "ssm_best_rsa": float(rel.loc[best, "rsa"]),
         "ssm_best_rsa_lo": float(rel.loc[best].get("rsa_low", np.nan)),
@@ -390,7 +413,7 @@ def try_it(premise: str, hypotheses: Sequence[str], models: Sequence[str], *,
 #: The views of Part IV's chapters whose prose glues values, and what each one needs.
 VIEWS: dict[str, str] = {"pool": "pool, cats", "judgements": "R_ref, cats", "clusters": "pool",
                          "mean_scores": "run (n_boot=, seed=)", "accuracy": "run, acc (from accuracy())",
-                         "ssm": "tab (from ssm_metrics())", "space": "maps, pool, basis, model, *, k"}
+                         "ssm": "tab (from ssm_metrics()), run (n_boot=, seed=)", "space": "maps, pool, basis, model, *, k"}
 _VALUES = {"pool": _pool_values, "judgements": _judgement_values, "clusters": _cluster_values,
            "mean_scores": _mean_score_values, "accuracy": _accuracy_values, "ssm": _ssm_values,
            "space": _space_values}

@@ -16,7 +16,7 @@ from .data import CATEGORIES
 from .metrics import agreement_accuracy, calinski_harabasz, distances, entailment_accuracy, rsa, sparsity, square
 from .study import Scored
 
-__all__ = ["cluster_counts", "ssm_draws", "bootstrap_ssm", "bootstrap_category_mean", "bootstrap_agreement", "bootstrap_accuracy", "ssm_table", "accuracy_frame",
+__all__ = ["cluster_counts", "ssm_draws", "paired_ssm_draws", "category_mean_draws", "bootstrap_ssm", "bootstrap_category_mean", "bootstrap_agreement", "bootstrap_accuracy", "ssm_table", "accuracy_frame",
            "ssm_frame", "mean_scores_frame", "TABLE2_CATEGORIES"]
 
 #: the paper's five pair categories of Table 2
@@ -101,6 +101,47 @@ def bootstrap_ssm(D, D_ref, labels, *, n_boot: int = 1000, seed: int = 0, level:
     r = r[np.isfinite(r)]
     return {"sparsity": tuple(float(v) for v in np.percentile(spars, q)),
             "rsa": tuple(float(v) for v in np.percentile(r, q)) if r.size else (np.nan, np.nan)}
+
+
+def paired_ssm_draws(scored: dict[str, Scored], R_ref, labels, *, space: str = "rel", n_boot: int = 1000,
+                     seed: int = 0) -> dict[str, tuple[np.ndarray, np.ndarray]] | None:
+    """Sparsity and RSA replicates (:func:`ssm_draws`) of every scorer in ``space`` on the *same*
+    cluster resamples, so that the difference of two scorers' replicates is a paired cluster
+    bootstrap of their difference (:func:`compsem.stats.paired_interval`). The resamples are
+    those :func:`ssm_frame` draws for each scorer's interval (``cluster_counts`` of the valid
+    sentences' clusters, ``seed``). ``None`` when the scorers' valid sentences differ (no common
+    items to pair) or a scorer lacks ``space``."""
+    labels = np.asarray(labels)
+    masks = [np.asarray(s.valid) for s in scored.values()]
+    if not masks or any(m.shape != masks[0].shape or (m != masks[0]).any() for m in masks):
+        return None
+    v = masks[0]
+    sub = np.ix_(v, v)
+    D_ref = distances(R_ref[sub])[space]
+    _, C = cluster_counts(labels[v], n_boot=n_boot, seed=seed)
+    out = {}
+    for name, s in scored.items():
+        D = distances(s.R[sub], symmetric=s.symmetric)
+        if space not in D:
+            return None
+        out[name] = ssm_draws(D[space], D_ref, labels[v], C)
+    return out
+
+
+def category_mean_draws(values, categories, labels, *, category: str, n_boot: int = 1000, seed: int = 0) -> np.ndarray:
+    """The replicates of the mean of ``values`` over the pairs of ``category`` whose percentile
+    interval :func:`bootstrap_category_mean` reports (the same cluster draws for the same
+    ``labels`` and ``seed``): two scorers' replicates are paired, drawn on the same clusters;
+    shape ``(n_boot,)``, NaN where a resample holds no such pair."""
+    values = np.asarray(values, dtype=float)
+    cats, labels = np.asarray(categories), np.asarray(labels)
+    uniq, C = cluster_counts(labels, n_boot=n_boot, seed=seed)
+    inv = np.searchsorted(uniq, labels)
+    m = (cats == category) & np.isfinite(values)
+    num = np.bincount(inv, weights=np.where(m, values, 0.0).sum(axis=1), minlength=uniq.size)
+    den = np.bincount(inv, weights=m.sum(axis=1), minlength=uniq.size)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (C @ num) / (C @ den)
 
 
 def bootstrap_category_mean(values, categories, labels, *, n_boot: int = 1000, seed: int = 0, level: float = 0.95,

@@ -61,3 +61,11 @@ def test_unknown_kinds_are_refused():
         kind_problem("use", "regressor")
     assert set(KINDS) == {"encoder", "generator", "scorer", "finetune"}
     assert what_is("gen:openai:x") == "a text generator"
+
+
+def test_controls_are_named_by_spec():
+    from compsem.encoders.kinds import is_control
+
+    assert is_control("bow") and is_control("random") and is_control("bow:512") and is_control("random:64")
+    assert is_control("lexical")
+    assert not is_control("sbert-mini") and not is_control("glove-50d") and not is_control("bowtie")

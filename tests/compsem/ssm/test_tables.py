@@ -154,3 +154,28 @@ def test_label_bootstrap_contains_the_estimate():
     for row in tab.itertuples():
         assert row.ci_low_label <= row.accuracy_label <= row.ci_high_label
         assert row.ci_low <= row.accuracy <= row.ci_high
+
+
+def test_paired_draws_share_the_cluster_resamples():
+    from compsem.ssm.tables import category_mean_draws, paired_ssm_draws
+    from compsem.stats import paired_interval
+
+    # the example above: cluster means 0.3 and 0.7 over the irrelevant pairs; a second scorer adds
+    # 0.1 to every pair. Unpaired, their intervals [0.3, 0.7] and [0.4, 0.8] overlap; paired, the
+    # difference is 0.1 on every resample: the interval [0.1, 0.1] excludes zero.
+    labels = np.array([0, 0, 1, 1])
+    cats = np.array([["identical", "within_cluster", "irrelevant", "irrelevant"]] * 2
+                    + [["irrelevant", "irrelevant", "within_cluster", "identical"]] * 2, dtype=object)
+    R = np.array([[1, .9, .2, .4], [.9, 1, .2, .4], [.6, .8, 1, .9], [.6, .8, .9, 1]])
+    a = category_mean_draws(R, cats, labels, category="irrelevant", n_boot=2000, seed=1)
+    b = category_mean_draws(R + 0.1, cats, labels, category="irrelevant", n_boot=2000, seed=1)
+    assert np.percentile(a, [2.5, 97.5]) == pytest.approx([0.3, 0.7])       # what bootstrap_category_mean reports
+    assert paired_interval(b, a) == pytest.approx((0.1, 0.1))
+    # RSA and sparsity replicates of two scorers on the same valid sentences: one scorer against itself
+    # gives a difference of exactly 0 on every resample; a scorer with another valid set cannot be paired
+    s = Scored("s", R, False, "x")
+    d = paired_ssm_draws({"s": s, "t": Scored("t", R.copy(), False, "x")}, R, labels, n_boot=50)
+    assert paired_interval(d["s"][0], d["t"][0]) == (0.0, 0.0)
+    R2 = R.copy()
+    R2[0, :] = np.nan
+    assert paired_ssm_draws({"s": s, "u": Scored("u", R2, False, "x")}, R, labels, n_boot=50) is None

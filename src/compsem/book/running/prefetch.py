@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-import json
 import os
 import secrets
 import shutil
@@ -37,7 +36,6 @@ from typing import Any
 from compsem import studies, work
 from compsem.errors import UnsafeFolderError
 from compsem.fmt import noun
-from compsem.paths import repo_root
 from compsem.progress import bar as progress_bar
 from compsem.reference import paper_match
 from compsem.work import WorkUnit

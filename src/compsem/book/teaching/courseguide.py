@@ -95,7 +95,7 @@ def session(k: int, study: Study, lesson: Lesson, closing: LabStep | None = None
     lines = [f"### Session {k}: {lesson.title} (Part {study.roman})", "",
              f"* **Chapters**: {lesson.chapters}" + (f" {lesson.note}" if lesson.note else ""),
              f"* **Worked example**: {lesson.worked}",
-             *([f"* **Exercises**: " + "; ".join(
+             *(["* **Exercises**: " + "; ".join(
                  ([f"{_refs(lesson.by_hand)} by hand"] if lesson.by_hand else [])
                  + ([f"{_refs(lesson.discussion)} for discussion"] if lesson.discussion else [])) + "."]
                if lesson.by_hand or lesson.discussion else []),   # a new study may have no exercises page yet
