@@ -197,13 +197,15 @@ def _number(row, key: str, where: str) -> float:
         raise VerdictError(f"{where}: column {key!r} must be a number, got {s!r}") from None
 
 
-def _rows(df: pd.DataFrame, query: str, where: str, file: Path) -> pd.DataFrame:
+def _rows(df: pd.DataFrame, query: str, where: str, file: Path, *, strict: bool = True) -> pd.DataFrame:
+    """The rows of ``df`` that ``query`` selects; none is an error in the book's own results
+    (``strict``), and an empty frame in a reader's rerun (other models, other readings)."""
     try:
         got = df.query(query) if query else df
     except Exception as exc:   # pandas raises many kinds for a bad expression or an unknown column
         raise VerdictError(f"{where}: the selection {query!r} does not apply to {file} "
                            f"(columns {list(df.columns)}): {exc}") from None
-    if got.empty:
+    if got.empty and strict:
         raise VerdictError(f"{where}: the selection {query!r} matches no row of {file}")
     return got
 
@@ -310,7 +312,10 @@ def _evaluate(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
         return Verdict(**base, ours="–", compared_with="–", verdict="not testable here",
                        why=f"this run did not write results/{study}/{name}.csv")
     df = pd.read_csv(file)
-    sel = _rows(df, _text(row, "select"), where, file)
+    sel = _rows(df, _text(row, "select"), where, file, strict=strict)
+    if sel.empty:
+        return Verdict(**base, ours="–", compared_with="–", verdict="not testable here",
+                       why=f"this run's results/{study}/{name}.csv has no row where {_text(row, 'select')}")
     if rule == "agree":
         return _agree(row, sel, where, file, base)
     if len(sel) != 1:

@@ -258,3 +258,14 @@ def test_tests_and_equivalences_read_from_the_results(made_up):
     assert got["Y-1"].ours == "p = 0.400" and got["Y-2"].ours == "p < 0.001"
     assert got["Y-3"].word.startswith("not testable here: the test is undefined")
     assert got["Y-4"].compared_with == "the level (42.0 ± 5.0)"
+
+
+def test_a_rerun_without_the_claimed_rows_leaves_the_claim_untestable(made_up, tmp_path):
+    # a reader's rerun with another model: the file exists, the paper model's rows do not
+    _, results = made_up
+    _write(results / STUDY / "shares.csv", [{"model": "other", "pct": 20.0, "low": 15.0, "high": 27.0}])
+    with pytest.raises(V.VerdictError, match=r"claim X-2: the selection .* matches no row"):
+        V.Claims(STUDY).evaluate()
+    (tmp_path / RUN_MANIFEST).write_text(json.dumps({"run": "r1", "notebook": "x.ipynb"}))
+    got = {v.claim: v for v in V.Claims(STUDY).evaluate()}
+    assert got["X-2"].verdict == "not testable here" and "has no row where" in got["X-2"].why
