@@ -41,5 +41,8 @@ def test_make_test_lints_and_checks_the_formatting_before_pytest():
     out = subprocess.run(["make", "-n", "test"], cwd=ROOT, capture_output=True, text=True, timeout=120).stdout
     lines = [line for line in out.splitlines() if "ruff" in line or "pytest" in line]
     assert [("ruff check" in line, "ruff format --check" in line, "pytest" in line) for line in lines][-3:] == [
-        (True, False, False), (False, True, False), (False, False, True)]
+        (True, False, False),
+        (False, True, False),
+        (False, False, True),
+    ]
     assert tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["ruff"]["line-length"] == 120

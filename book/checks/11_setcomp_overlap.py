@@ -2,7 +2,7 @@
 
 NOT_CLAIMS = {
     "Two things should then hold": "the paper's criteria",
-    "\"larger\" always means \"more alike\"": "the sign convention",
+    '"larger" always means "more alike"': "the sign convention",
     "the two margins": "a definition",
     "one of four cells": "a definition",
     "the two raw differences": "a definition",

@@ -35,8 +35,17 @@ from .errors import CompsemError
 from .fmt import estimate
 from .stats import separation
 
-__all__ = ["TryIt", "PaperRun", "Lesson", "LabStep", "Finding", "NotWrittenYet", "leader_paragraph", "ranked_sentence",
-           "against_controls"]
+__all__ = [
+    "TryIt",
+    "PaperRun",
+    "Lesson",
+    "LabStep",
+    "Finding",
+    "NotWrittenYet",
+    "leader_paragraph",
+    "ranked_sentence",
+    "against_controls",
+]
 
 
 class NotWrittenYet(CompsemError, NotImplementedError):
@@ -207,8 +216,16 @@ def _pair(a, b, unit: str, digits: int) -> tuple[str, str]:
     return estimate(sep.difference, sep.low, sep.high, digits) + (" points" if unit.strip() == "%" else ""), sep.outcome
 
 
-def against_controls(rows: pd.DataFrame, key: str, models: Sequence[str], controls: Sequence[str], *,
-                     digits: int = 2, unit: str = "", items: str = "items") -> str:
+def against_controls(
+    rows: pd.DataFrame,
+    key: str,
+    models: Sequence[str],
+    controls: Sequence[str],
+    *,
+    digits: int = 2,
+    unit: str = "",
+    items: str = "items",
+) -> str:
     """One sentence: how each model's ``key`` compares with each of its controls on the same
     ``items``, by the paired bootstrap of the difference (:func:`compsem.stats.separation`).
     Every model above every control: "On the same items every model lies above each of its
@@ -216,22 +233,37 @@ def against_controls(rows: pd.DataFrame, key: str, models: Sequence[str], contro
     difference and paired 95 % interval. ``""`` when no model has a control on ``key``."""
     g = rows[rows.criterion == key]
     mine = {m: g[(g.model == m) & ~(g["control_of"].astype(bool) if "control_of" in g else False)] for m in models}
-    pairs = [(m, k, *_pair(mine[m].iloc[0], k, unit, digits))
-             for m in models if not mine[m].empty for k in _controls_of(rows, key, m, controls).itertuples()]
+    pairs = [
+        (m, k, *_pair(mine[m].iloc[0], k, unit, digits))
+        for m in models
+        if not mine[m].empty
+        for k in _controls_of(rows, key, m, controls).itertuples()
+    ]
     if not pairs:
         return ""
     below = [p for p in pairs if p[3] != "higher"]
     if not below:
-        seps = [(separation(mine[m].iloc[0].value, k.value, mine[m].iloc[0].replicates, k.replicates).low, m, k, d)
-                for m, k, d, _ in pairs]
+        seps = [
+            (separation(mine[m].iloc[0].value, k.value, mine[m].iloc[0].replicates, k.replicates).low, m, k, d)
+            for m, k, d, _ in pairs
+        ]
         _, m, k, d = min(seps, key=lambda x: x[0])
-        return (f"On the same {items} every model lies above each of its controls by a paired 95 % interval "
-                f"({len(pairs)} comparison{'' if len(pairs) == 1 else 's'}; the smallest difference: `{m}` − `{k.model}` {d}).")
-    words = {"lower": "below the control", "no evidence of a difference": "no evidence of a difference",
-             "undefined": "no paired interval"}
+        return (
+            f"On the same {items} every model lies above each of its controls by a paired 95 % interval "
+            f"({len(pairs)} comparison{'' if len(pairs) == 1 else 's'}; the smallest difference: `{m}` − `{k.model}` {d})."
+        )
+    words = {
+        "lower": "below the control",
+        "no evidence of a difference": "no evidence of a difference",
+        "undefined": "no paired interval",
+    }
     verb = "does" if len(below) == 1 else "do"
-    return (f"On the same {items}, {len(below)} of the {len(pairs)} paired comparisons of a model with a control "
-            f"{verb} not lie above zero: " + "; ".join(f"`{m}` − `{k.model}` {d} ({words[o]})" for m, k, d, o in below) + ".")
+    return (
+        f"On the same {items}, {len(below)} of the {len(pairs)} paired comparisons of a model with a control "
+        f"{verb} not lie above zero: "
+        + "; ".join(f"`{m}` − `{k.model}` {d} ({words[o]})" for m, k, d, o in below)
+        + "."
+    )
 
 
 def _why_not(test: str) -> str:
@@ -247,8 +279,16 @@ def _why_not(test: str) -> str:
     return f": it {reason}" if reason.startswith("does not") else f": {reason}"
 
 
-def ranked_sentence(rows: pd.DataFrame, key: str, models: Sequence[str], *, what: str, digits: int = 2,
-                    unit: str = "", items: str = "items") -> str:
+def ranked_sentence(
+    rows: pd.DataFrame,
+    key: str,
+    models: Sequence[str],
+    *,
+    what: str,
+    digits: int = 2,
+    unit: str = "",
+    items: str = "items",
+) -> str:
     """The leader of ``key`` among ``models``, or why there is none. Where the synthesis does not
     rank the criterion (``ranked`` False), the reason its test gives, without the numbers ("C1 is
     not ranked here: it does not separate encoders from the controls."). Where it does: the model with the best value (highest, or lowest where
@@ -292,16 +332,23 @@ def _leader_words(ok: pd.DataFrame, what: str, higher: bool, digits: int, unit: 
     f = f".{digits}f"
     if not tied:
         m, d, lo, hi = min(leads, key=lambda x: x[2])
-        return (f"{head}; on the same {items} the paired 95 % interval of its lead lies above zero over every other "
-                f"model (the smallest: {d:{f}} [{lo:{f}}, {hi:{f}}] over `{m}`).")
-    shown = ", ".join(f"`{m}` ({d:{f}} [{lo:{f}}, {hi:{f}}])" if np.isfinite(lo) else f"`{m}` (no paired interval)"
-                      for m, d, lo, hi in tied)
-    return (f"{head}, but over {shown} the paired 95 % interval of its lead on the same {items} includes zero: no "
-            "evidence of a difference.")
+        return (
+            f"{head}; on the same {items} the paired 95 % interval of its lead lies above zero over every other "
+            f"model (the smallest: {d:{f}} [{lo:{f}}, {hi:{f}}] over `{m}`)."
+        )
+    shown = ", ".join(
+        f"`{m}` ({d:{f}} [{lo:{f}}, {hi:{f}}])" if np.isfinite(lo) else f"`{m}` (no paired interval)"
+        for m, d, lo, hi in tied
+    )
+    return (
+        f"{head}, but over {shown} the paired 95 % interval of its lead on the same {items} includes zero: no "
+        "evidence of a difference."
+    )
 
 
-def leader_paragraph(key: str, what: str, *, digits: int = 2, unit: str = "",
-                     items: str = "items") -> Callable[[pd.DataFrame, Sequence[str], Sequence[str]], str]:
+def leader_paragraph(
+    key: str, what: str, *, digits: int = 2, unit: str = "", items: str = "items"
+) -> Callable[[pd.DataFrame, Sequence[str], Sequence[str]], str]:
     """The simplest :attr:`Finding.sentences`: :func:`ranked_sentence` on the criterion ``key``
     over the real models (the leader only where the synthesis ranks the criterion, and only as far
     as the paired intervals allow), then :func:`against_controls`."""

@@ -26,8 +26,18 @@ from nbformat import NotebookNode
 
 from compsem.errors import CompsemError
 
-__all__ = ["NotANotebookError", "read", "cells", "dumps", "write", "from_dict", "parameters_cell", "parameters", "defaults",
-           "MISSING"]
+__all__ = [
+    "NotANotebookError",
+    "read",
+    "cells",
+    "dumps",
+    "write",
+    "from_dict",
+    "parameters_cell",
+    "parameters",
+    "defaults",
+    "MISSING",
+]
 
 
 class NotANotebookError(CompsemError, ValueError):
@@ -40,7 +50,7 @@ def read(path: str | Path, *, strict: bool = False) -> NotebookNode:
     file); a missing file is a ``FileNotFoundError``."""
     error: dict[str, Exception] = {}
     try:
-        with warnings.catch_warnings():   # a 4.5 cell without an id: nbformat adds one as it reads
+        with warnings.catch_warnings():  # a 4.5 cell without an id: nbformat adds one as it reads
             warnings.simplefilter("ignore")
             nb = nbformat.read(str(path), as_version=4, capture_validation_error=error)
     except FileNotFoundError:
@@ -99,7 +109,7 @@ def parameters(path: str | Path) -> dict[str, dict[str, Any]]:
     the annotation or ``# type:`` comment, ``"None"`` when there is none). ``{}`` without a
     parameters cell. The notebook must be valid nbformat 4 and the cell valid Unicode: else a
     :class:`NotANotebookError` naming the file."""
-    from papermill.translators import PythonTranslator   # papermill imports nbconvert: only when a cell is read
+    from papermill.translators import PythonTranslator  # papermill imports nbconvert: only when a cell is read
 
     name = Path(path).name
     try:
@@ -112,8 +122,9 @@ def parameters(path: str | Path) -> dict[str, dict[str, Any]]:
     try:
         cell.source.encode("utf-8")
     except UnicodeEncodeError:
-        raise NotANotebookError(f"{name}: its parameters cell holds text that is not valid Unicode (a lone "
-                                "surrogate)") from None
+        raise NotANotebookError(
+            f"{name}: its parameters cell holds text that is not valid Unicode (a lone surrogate)"
+        ) from None
     return {p.name: p._asdict() for p in PythonTranslator.inspect(cell)}
 
 

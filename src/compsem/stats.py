@@ -22,9 +22,25 @@ from scipy.stats import binomtest
 from .fmt import p_value
 from .measures import DegenerateGeometryWarning
 
-__all__ = ["bootstrap", "bootstrap_ci", "BootstrapResult", "nan_report", "degenerate_reason", "Leader", "leader",
-           "leader_sentence", "versus_reference", "join_names", "paired_bootstrap", "paired_interval",
-           "paired_leader_sentence", "shared_resamples", "mean_replicates", "Separation", "separation"]
+__all__ = [
+    "bootstrap",
+    "bootstrap_ci",
+    "BootstrapResult",
+    "nan_report",
+    "degenerate_reason",
+    "Leader",
+    "leader",
+    "leader_sentence",
+    "versus_reference",
+    "join_names",
+    "paired_bootstrap",
+    "paired_interval",
+    "paired_leader_sentence",
+    "shared_resamples",
+    "mean_replicates",
+    "Separation",
+    "separation",
+]
 
 
 class BootstrapResult(NamedTuple):
@@ -33,8 +49,8 @@ class BootstrapResult(NamedTuple):
     estimate: float
     low: float
     high: float
-    n: int        # finite values used
-    n_nan: int    # NaN values dropped
+    n: int  # finite values used
+    n_nan: int  # NaN values dropped
 
 
 def nan_report(values, what: str = "values", *, warn: bool = True) -> dict:
@@ -45,13 +61,21 @@ def nan_report(values, what: str = "values", *, warn: bool = True) -> dict:
     arr = np.asarray(values, dtype=np.float64)
     n_nan = int(np.isnan(arr).sum())
     if n_nan and warn:
-        warnings.warn(f"{what}: {n_nan} of {arr.size} are NaN (undefined) and left out",
-                      DegenerateGeometryWarning, stacklevel=2)
+        warnings.warn(
+            f"{what}: {n_nan} of {arr.size} are NaN (undefined) and left out", DegenerateGeometryWarning, stacklevel=2
+        )
     return {"n": int(arr.size), "n_nan": n_nan, "share_nan": n_nan / arr.size if arr.size else float("nan")}
 
 
-def bootstrap(values, statistic: Callable[[np.ndarray], float] = np.mean, *, n_boot: int = 1000, seed: int = 0,
-              level: float = 0.95, warn: bool = True) -> BootstrapResult:
+def bootstrap(
+    values,
+    statistic: Callable[[np.ndarray], float] = np.mean,
+    *,
+    n_boot: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+    warn: bool = True,
+) -> BootstrapResult:
     """Percentile bootstrap of ``statistic`` over the finite entries of ``values`` (1-D).
 
     Resamples ``n`` values with replacement ``n_boot`` times (``numpy.random.default_rng(seed)``)
@@ -75,8 +99,14 @@ def bootstrap(values, statistic: Callable[[np.ndarray], float] = np.mean, *, n_b
     return BootstrapResult(float(statistic(arr)), float(lo), float(hi), int(arr.size), rep["n_nan"])
 
 
-def bootstrap_ci(values, statistic: Callable[[np.ndarray], float] = np.mean, *, n_boot: int = 1000, seed: int = 0,
-                 level: float = 0.95) -> tuple[float, float]:
+def bootstrap_ci(
+    values,
+    statistic: Callable[[np.ndarray], float] = np.mean,
+    *,
+    n_boot: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+) -> tuple[float, float]:
     """``(low, high)`` of :func:`bootstrap`."""
     r = bootstrap(values, statistic, n_boot=n_boot, seed=seed, level=level)
     return r.low, r.high
@@ -85,8 +115,16 @@ def bootstrap_ci(values, statistic: Callable[[np.ndarray], float] = np.mean, *, 
 # ---------------------------------------------------------------------------------------------
 # words for comparisons
 # ---------------------------------------------------------------------------------------------
-def degenerate_reason(value: float, low: float, high: float, *, reference: float = float("nan"),
-                      ties: float = float("nan"), flagged: str = "", constant: bool = False) -> str:
+def degenerate_reason(
+    value: float,
+    low: float,
+    high: float,
+    *,
+    reference: float = float("nan"),
+    ties: float = float("nan"),
+    flagged: str = "",
+    constant: bool = False,
+) -> str:
     """Why an estimate must stay out of a ranking, or ``""`` when it may be ranked.
 
     Degenerate: ``flagged`` (a study's own reason); every comparison a tie (``ties`` = 1:
@@ -119,13 +157,14 @@ def join_names(names: Sequence[str], *, quote: str = "`") -> str:
 class Leader(NamedTuple):
     """The leading model among estimates with intervals."""
 
-    name: str                 # the highest (or lowest) estimate among the rankable ones
-    tied_with: list[str]      # rankable models whose interval overlaps the leader's
+    name: str  # the highest (or lowest) estimate among the rankable ones
+    tied_with: list[str]  # rankable models whose interval overlaps the leader's
     excluded: dict[str, str]  # degenerate models left out, with the reason
 
 
-def leader(values, lows, highs, names: Sequence[str], *, higher: bool = True,
-           excluded: dict[str, str] | None = None) -> Leader:
+def leader(
+    values, lows, highs, names: Sequence[str], *, higher: bool = True, excluded: dict[str, str] | None = None
+) -> Leader:
     """The model with the highest (``higher``) or lowest estimate, and every other model whose
     interval overlaps the leader's (two intervals overlap when neither lies wholly above the
     other; touching counts as overlap). ``excluded`` names models left out (degenerate).
@@ -133,21 +172,39 @@ def leader(values, lows, highs, names: Sequence[str], *, higher: bool = True,
     excluded = dict(excluded or {})
     v, lo, hi = (np.asarray(x, dtype=float) for x in (values, lows, highs))
     if not (len(v) == len(lo) == len(hi) == len(names)):
-        raise ValueError(f"values, lows, highs and names differ in length: {len(v)}, {len(lo)}, {len(hi)}, {len(names)}")
+        raise ValueError(
+            f"values, lows, highs and names differ in length: {len(v)}, {len(lo)}, {len(hi)}, {len(names)}"
+        )
     keep = [i for i, n in enumerate(names) if n not in excluded and np.isfinite(v[i])]
     if not keep:
         raise ValueError(f"no model left to rank (excluded: {excluded})")
     best = max(keep, key=lambda i: v[i]) if higher else min(keep, key=lambda i: v[i])
     # an undefined interval overlaps everything: it cannot separate
-    overlap = [names[i] for i in keep if i != best
-               and not (np.isfinite(hi[i]) and np.isfinite(lo[best]) and hi[i] < lo[best])
-               and not (np.isfinite(lo[i]) and np.isfinite(hi[best]) and lo[i] > hi[best])]
+    overlap = [
+        names[i]
+        for i in keep
+        if i != best
+        and not (np.isfinite(hi[i]) and np.isfinite(lo[best]) and hi[i] < lo[best])
+        and not (np.isfinite(lo[i]) and np.isfinite(hi[best]) and lo[i] > hi[best])
+    ]
     return Leader(names[best], overlap, excluded)
 
 
-def leader_sentence(values, lows, highs, names: Sequence[str], *, what: str, higher: bool = True,
-                    excluded: dict[str, str] | None = None, digits: int = 2, unit: str = "",
-                    noun: str = "model", exclude_degenerate: bool = False, constant: bool = False) -> str:
+def leader_sentence(
+    values,
+    lows,
+    highs,
+    names: Sequence[str],
+    *,
+    what: str,
+    higher: bool = True,
+    excluded: dict[str, str] | None = None,
+    digits: int = 2,
+    unit: str = "",
+    noun: str = "model",
+    exclude_degenerate: bool = False,
+    constant: bool = False,
+) -> str:
     """One sentence naming the leader only as far as the intervals allow.
 
     ``what`` completes "has the highest …" (e.g. "RSA with the reference"). Separated: "`a` has
@@ -162,15 +219,20 @@ def leader_sentence(values, lows, highs, names: Sequence[str], *, what: str, hig
     """
     excluded = dict(excluded or {})
     if exclude_degenerate:
-        found = {n: why for n, v, lo, hi in zip(names, *(np.asarray(x, dtype=float) for x in (values, lows, highs)))
-                 if (why := degenerate_reason(v, lo, hi, constant=constant))}
+        found = {
+            n: why
+            for n, v, lo, hi in zip(names, *(np.asarray(x, dtype=float) for x in (values, lows, highs)))
+            if (why := degenerate_reason(v, lo, hi, constant=constant))
+        }
         excluded = {**found, **excluded}
     if names and all(n in excluded for n in names):
         return f"No {noun} can be ranked here: " + " ".join(f"`{n}`: {why}." for n, why in excluded.items())
     r = leader(values, lows, highs, names, higher=higher, excluded=excluded)
     i = list(names).index(r.name)
     v, lo, hi = (float(np.asarray(x, dtype=float)[i]) for x in (values, lows, highs))
-    est = f"{v:.{digits}f}{unit}" + (f" [{lo:.{digits}f}, {hi:.{digits}f}]" if np.isfinite(lo) and np.isfinite(hi) else "")
+    est = f"{v:.{digits}f}{unit}" + (
+        f" [{lo:.{digits}f}, {hi:.{digits}f}]" if np.isfinite(lo) and np.isfinite(hi) else ""
+    )
     word = "highest" if higher else "lowest"
     others = len([n for n in names if n not in r.excluded]) - 1
     if not others:
@@ -179,8 +241,10 @@ def leader_sentence(values, lows, highs, names: Sequence[str], *, what: str, hig
         text = f"`{r.name}` has the {word} {what} ({est}), its interval clear of every other {noun}'s."
     else:
         them = "that of" if len(r.tied_with) == 1 else "those of"
-        text = (f"`{r.name}` has the {word} {what} ({est}), but its interval overlaps {them} "
-                f"{join_names(r.tied_with)}: no evidence of a difference from these unpaired intervals.")
+        text = (
+            f"`{r.name}` has the {word} {what} ({est}), but its interval overlaps {them} "
+            f"{join_names(r.tied_with)}: no evidence of a difference from these unpaired intervals."
+        )
     if r.excluded:
         text += " " + " ".join(f"`{n}` is left out of the ranking: {why}." for n, why in r.excluded.items())
     return text
@@ -204,8 +268,13 @@ def versus_reference(low: float, high: float, reference: float, *, higher: bool 
 # ---------------------------------------------------------------------------------------------
 # paired comparisons: estimates on the same items
 # ---------------------------------------------------------------------------------------------
-def paired_bootstrap(values: dict[str, Sequence[float]], statistic: Callable[[np.ndarray], float] = np.mean, *,
-                     n_boot: int = 1000, seed: int = 0) -> dict[str, np.ndarray]:
+def paired_bootstrap(
+    values: dict[str, Sequence[float]],
+    statistic: Callable[[np.ndarray], float] = np.mean,
+    *,
+    n_boot: int = 1000,
+    seed: int = 0,
+) -> dict[str, np.ndarray]:
     """Replicates of ``statistic`` for every name of ``values`` (per-item values of one length,
     item i of every name measured on the same item), each replicate drawing the *same* items for
     every name (``numpy.random.default_rng(seed).integers(0, n, (n_boot, n))``): the differences
@@ -241,9 +310,20 @@ def paired_interval(replicates_a, replicates_b, *, level: float = 0.95) -> tuple
     return float(lo), float(hi)
 
 
-def paired_leader_sentence(values, replicates: dict[str, np.ndarray], names: Sequence[str], *, what: str,
-                           higher: bool = True, digits: int = 2, unit: str = "", noun: str = "model",
-                           items: str = "items", level: float = 0.95, controls: Sequence[str] = ()) -> str:
+def paired_leader_sentence(
+    values,
+    replicates: dict[str, np.ndarray],
+    names: Sequence[str],
+    *,
+    what: str,
+    higher: bool = True,
+    digits: int = 2,
+    unit: str = "",
+    noun: str = "model",
+    items: str = "items",
+    level: float = 0.95,
+    controls: Sequence[str] = (),
+) -> str:
     """One sentence naming the leader of estimates measured on the same items, only as far as a
     paired bootstrap allows: the leader is "clear of" another when the paired interval of their
     difference (:func:`paired_interval`) excludes zero on the leader's side, else there is no
@@ -263,7 +343,9 @@ def paired_leader_sentence(values, replicates: dict[str, np.ndarray], names: Seq
     beside = _controls_tail([(names[i], float(v[i])) for i in range(len(v)) if names[i] in ctrl], digits, unit)
     keep = [i for i in range(len(v)) if np.isfinite(v[i]) and names[i] in replicates and names[i] not in ctrl]
     if not keep:
-        why = "only controls are left" if beside and not [n for n in names if n not in ctrl] else "no estimate is defined"
+        why = (
+            "only controls are left" if beside and not [n for n in names if n not in ctrl] else "no estimate is defined"
+        )
         return f"No {noun} can be ranked here: {why}." + beside
     best = max(keep, key=lambda i: v[i]) if higher else min(keep, key=lambda i: v[i])
     word = "highest" if higher else "lowest"
@@ -273,8 +355,14 @@ def paired_leader_sentence(values, replicates: dict[str, np.ndarray], names: Seq
         return f"`{names[best]}` ({v[best]:.{digits}f}{unit}) is the only {noun} that can be ranked here." + beside
     each = 1 - (1 - level) / len(others)
     pct = f"{round(100 * each, 1):g} %"
-    many = (f" ({len(others)} paired comparisons, each interval at {pct} by Bonferroni so that all "
-            f"{len(others)} hold together at {100 * level:g} %)") if len(others) > 1 else ""
+    many = (
+        (
+            f" ({len(others)} paired comparisons, each interval at {pct} by Bonferroni so that all "
+            f"{len(others)} hold together at {100 * level:g} %)"
+        )
+        if len(others) > 1
+        else ""
+    )
     leads = []
     for i in others:
         lo, hi = paired_interval(replicates[names[best]], replicates[names[i]], level=each)
@@ -284,23 +372,32 @@ def paired_leader_sentence(values, replicates: dict[str, np.ndarray], names: Seq
     tied = [x for x in leads if not (np.isfinite(x[2]) and x[2] > 0)]
     fmt = f".{digits}f"
     flat = [x for x in tied if np.isfinite(x[2]) and x[2] == x[3]]
-    if flat and len(flat) == len(tied):   # every resample gives the same difference: the test cannot vary
+    if flat and len(flat) == len(tied):  # every resample gives the same difference: the test cannot vary
         n, d = flat[0][0], flat[0][1]
         names_flat = join_names([x[0] for x in flat])
-        return (f"{head}, but its lead over {names_flat} is undefined: every resample gives the same difference "
-                f"({d:{fmt}}), so the paired test cannot vary{many}." + beside)
+        return (
+            f"{head}, but its lead over {names_flat} is undefined: every resample gives the same difference "
+            f"({d:{fmt}}), so the paired test cannot vary{many}." + beside
+        )
     if not tied:
         n, d, lo, hi = min(leads, key=lambda x: x[2])
-        return (f"{head}; on the same {items} its lead over every other {noun} has a paired {pct} interval above "
-                f"zero (the smallest: {d:{fmt}} [{lo:{fmt}}, {hi:{fmt}}] over `{n}`){many}." + beside)
-    shown = ", ".join(f"`{n}` ({d:{fmt}} [{lo:{fmt}}, {hi:{fmt}}])" if np.isfinite(lo) else f"`{n}` (no interval)"
-                      for n, d, lo, hi in tied)
+        return (
+            f"{head}; on the same {items} its lead over every other {noun} has a paired {pct} interval above "
+            f"zero (the smallest: {d:{fmt}} [{lo:{fmt}}, {hi:{fmt}}] over `{n}`){many}." + beside
+        )
+    shown = ", ".join(
+        f"`{n}` ({d:{fmt}} [{lo:{fmt}}, {hi:{fmt}}])" if np.isfinite(lo) else f"`{n}` (no interval)"
+        for n, d, lo, hi in tied
+    )
     if len(tied) == 1:
-        return (f"{head}, but its lead over {shown} has a paired {pct} interval that includes zero: no evidence "
-                f"of a difference on these {items}{many}." + beside)
-    return (f"{head}, but its leads over {shown} have paired {pct} intervals that include zero: no evidence of "
-            f"a difference on these {items}{many}." + beside)
-
+        return (
+            f"{head}, but its lead over {shown} has a paired {pct} interval that includes zero: no evidence "
+            f"of a difference on these {items}{many}." + beside
+        )
+    return (
+        f"{head}, but its leads over {shown} have paired {pct} intervals that include zero: no evidence of "
+        f"a difference on these {items}{many}." + beside
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -347,14 +444,15 @@ def mean_replicates(values, draws: np.ndarray, *, scale: float = 1.0) -> np.ndar
 class Separation(NamedTuple):
     """A paired comparison of a model with a control on the same items (:func:`separation`)."""
 
-    difference: float   # model − control (the estimates)
-    low: float          # paired percentile interval of the difference
+    difference: float  # model − control (the estimates)
+    low: float  # paired percentile interval of the difference
     high: float
-    outcome: str        # "higher", "lower", "no evidence of a difference" or "undefined"
+    outcome: str  # "higher", "lower", "no evidence of a difference" or "undefined"
 
 
-def separation(value: float, control_value: float, replicates, control_replicates, *,
-               level: float = 0.95) -> Separation:
+def separation(
+    value: float, control_value: float, replicates, control_replicates, *, level: float = 0.95
+) -> Separation:
     """Does a model separate from a control scored on the same items? The difference of the two
     estimates with the paired percentile interval of the replicates' differences (both drawn on
     the same resamples: :func:`shared_resamples`); the outcome is ``"higher"`` / ``"lower"`` when
@@ -371,6 +469,7 @@ def separation(value: float, control_value: float, replicates, control_replicate
         return Separation(d, lo, hi, "undefined")
     return Separation(d, lo, hi, "higher" if lo > 0 else "lower" if hi < 0 else "no evidence of a difference")
 
+
 # ---------------------------------------------------------------------------------------------
 # tests a referee accepts: exact tests against chance, paired comparisons, equivalence (TOST),
 # and the words they allow ("no evidence of a difference", never "indistinguishable")
@@ -378,8 +477,17 @@ def separation(value: float, control_value: float, replicates, control_replicate
 #: the word of a test whose outcome cannot vary (no item, every item a tie): never a p-value
 UNDEFINED = "undefined"
 
-__all__ += ["UNDEFINED", "exact_binomial_p", "sign_test", "Verdict", "outcomes_against_chance", "paired_comparison",
-            "paired_ranking_sentence", "chance_sentence", "paired_words"]
+__all__ += [
+    "UNDEFINED",
+    "exact_binomial_p",
+    "sign_test",
+    "Verdict",
+    "outcomes_against_chance",
+    "paired_comparison",
+    "paired_ranking_sentence",
+    "chance_sentence",
+    "paired_words",
+]
 
 
 def exact_binomial_p(k: int, n: int, p0: float = 0.5) -> float:
@@ -417,8 +525,9 @@ class Verdict(NamedTuple):
     reason: str = ""
 
 
-def outcomes_against_chance(outcomes, *, alpha: float = 0.05, n_boot: int = 1000, seed: int = 0,
-                            scale: float = 1.0) -> Verdict:
+def outcomes_against_chance(
+    outcomes, *, alpha: float = 0.05, n_boot: int = 1000, seed: int = 0, scale: float = 1.0
+) -> Verdict:
     """Per-item outcomes 1 (win), 0 (loss) or ½ (tie) against chance ½ by the exact sign test
     (:func:`sign_test`; ties and NaN dropped from the test, ties count ½ in the estimate).
     ``words``: ``"above"`` / ``"below"`` (chance) when p < ``alpha``, else ``"no evidence of a
@@ -429,8 +538,11 @@ def outcomes_against_chance(outcomes, *, alpha: float = 0.05, n_boot: int = 1000
     if x.size and not np.isin(x, (0.0, 0.5, 1.0)).all():
         raise ValueError("outcomes must be 1 (win), 0 (loss) or 0.5 (tie)")
     wins, losses = int((x == 1).sum()), int((x == 0).sum())
-    r = bootstrap(x, n_boot=n_boot, seed=seed, warn=False) if n_boot else BootstrapResult(
-        float(x.mean()) if x.size else float("nan"), float("nan"), float("nan"), int(x.size), 0)
+    r = (
+        bootstrap(x, n_boot=n_boot, seed=seed, warn=False)
+        if n_boot
+        else BootstrapResult(float(x.mean()) if x.size else float("nan"), float("nan"), float("nan"), int(x.size), 0)
+    )
     est, lo, hi = (scale * v for v in (r.estimate, r.low, r.high))
     if wins + losses == 0:
         why = "no item" if not x.size else "every item is a tie"
@@ -440,8 +552,9 @@ def outcomes_against_chance(outcomes, *, alpha: float = 0.05, n_boot: int = 1000
     return Verdict(est, lo, hi, p, int(x.size), words)
 
 
-def paired_comparison(a, b, *, margin: float | None = None, alpha: float = 0.05, n_boot: int = 1000,
-                      seed: int = 0, scale: float = 1.0) -> Verdict:
+def paired_comparison(
+    a, b, *, margin: float | None = None, alpha: float = 0.05, n_boot: int = 1000, seed: int = 0, scale: float = 1.0
+) -> Verdict:
     """Mean of ``a`` minus mean of ``b``, measured on the same items (item i of both), by a
     paired bootstrap of the per-item difference (the items drawn as in :func:`paired_bootstrap`;
     an item undefined in either is left out). ``words``: ``"higher"`` / ``"lower"`` (a than b)
@@ -467,7 +580,12 @@ def paired_comparison(a, b, *, margin: float | None = None, alpha: float = 0.05,
     est = float(d.mean())
     if lo > 0 or hi < 0:
         words = "higher" if lo > 0 else "lower"
-    elif margin is not None and margin > 0 and -margin < np.quantile(reps, alpha) and np.quantile(reps, 1 - alpha) < margin:
+    elif (
+        margin is not None
+        and margin > 0
+        and -margin < np.quantile(reps, alpha)
+        and np.quantile(reps, 1 - alpha) < margin
+    ):
         words = "equivalent"
     else:
         words = "no evidence of a difference"
@@ -478,14 +596,30 @@ def _level_words(m: int, alpha: float) -> str:
     """How ``m`` comparisons are held at ``alpha`` together (Bonferroni)."""
     if m == 1:
         return f"one paired comparison, a {100 * (1 - alpha):g} % interval"
-    return (f"{m} paired comparisons, each interval at {round(100 * (1 - alpha / m), 1):g} % by Bonferroni so "
-            f"that all {m} hold together at {100 * (1 - alpha):g} %")
+    return (
+        f"{m} paired comparisons, each interval at {round(100 * (1 - alpha / m), 1):g} % by Bonferroni so "
+        f"that all {m} hold together at {100 * (1 - alpha):g} %"
+    )
 
 
-def paired_ranking_sentence(scores, *, what: str, higher: bool = True, scale: float = 1.0, digits: int = 1,
-                            unit: str = "", items: str = "items", noun: str = "model", margin: float | None = None,
-                            alpha: float = 0.05, n_boot: int = 1000, seed: int = 0, constant: bool = True,
-                            excluded: dict[str, str] | None = None, controls: Sequence[str] = ()) -> str:
+def paired_ranking_sentence(
+    scores,
+    *,
+    what: str,
+    higher: bool = True,
+    scale: float = 1.0,
+    digits: int = 1,
+    unit: str = "",
+    items: str = "items",
+    noun: str = "model",
+    margin: float | None = None,
+    alpha: float = 0.05,
+    n_boot: int = 1000,
+    seed: int = 0,
+    constant: bool = True,
+    excluded: dict[str, str] | None = None,
+    controls: Sequence[str] = (),
+) -> str:
     """One sentence naming the leader of per-item scores measured on the same items
     (``{name: scores}``, the statistic their mean × ``scale``), only as far as paired tests
     allow: the leader against each other name by :func:`paired_comparison`, the ``m``
@@ -504,8 +638,11 @@ def paired_ranking_sentence(scores, *, what: str, higher: bool = True, scale: fl
     if len({a.size for a in arrs.values()}) > 1:
         raise ValueError(f"paired scores must have one length per item, got {sorted({a.size for a in arrs.values()})}")
     ctrl = [k for k in arrs if k in set(controls)]
-    beside = _controls_tail([(k, scale * float(np.nanmean(arrs[k])) if np.isfinite(arrs[k]).any() else float("nan"))
-                             for k in ctrl], digits, unit)
+    beside = _controls_tail(
+        [(k, scale * float(np.nanmean(arrs[k])) if np.isfinite(arrs[k]).any() else float("nan")) for k in ctrl],
+        digits,
+        unit,
+    )
     arrs = {k: v for k, v in arrs.items() if k not in ctrl}
     for k, a in arrs.items():
         fin = a[np.isfinite(a)]
@@ -547,27 +684,47 @@ def paired_ranking_sentence(scores, *, what: str, higher: bool = True, scale: fl
     if len(clear) == m:
         k = min(clear, key=lambda k: res[k].low)
         lead = f"over `{k}`" if m == 1 else f"over every other {noun}"
-        return (f"{head}; on the same {n_items} {items} its lead {lead} has a paired interval above zero"
-                f" ({'the smallest: ' if m > 1 else ''}{res[k].estimate:{f}} [{res[k].low:{f}}, {res[k].high:{f}}]"
-                f"{' over `' + k + '`' if m > 1 else ''}; {_level_words(m, alpha)})." + tail + beside)
+        return (
+            f"{head}; on the same {n_items} {items} its lead {lead} has a paired interval above zero"
+            f" ({'the smallest: ' if m > 1 else ''}{res[k].estimate:{f}} [{res[k].low:{f}}, {res[k].high:{f}}]"
+            f"{' over `' + k + '`' if m > 1 else ''}; {_level_words(m, alpha)})." + tail + beside
+        )
     if none:
         one = len(none) == 1
-        parts.append(f"for its lead over {', '.join(shown(k) for k in none)} the paired interval"
-                     f"{'' if one else 's'} include{'s' if one else ''} zero: no evidence of a difference")
+        parts.append(
+            f"for its lead over {', '.join(shown(k) for k in none)} the paired interval"
+            f"{'' if one else 's'} include{'s' if one else ''} zero: no evidence of a difference"
+        )
     if equivalent:
-        parts.append(f"{', '.join(shown(k) for k in equivalent)} "
-                     f"{'is' if len(equivalent) == 1 else 'are'} equivalent to it within ±{margin:g}{unit} "
-                     f"(two one-sided tests)")
+        parts.append(
+            f"{', '.join(shown(k) for k in equivalent)} "
+            f"{'is' if len(equivalent) == 1 else 'are'} equivalent to it within ±{margin:g}{unit} "
+            f"(two one-sided tests)"
+        )
     if undefined:
         parts.append(f"the comparison with {join_names(undefined)} is undefined: {res[undefined[0]].reason}")
-    first = (f"{head} on the same {n_items} {items}: its lead over {join_names(clear)} has a paired interval above "
-             f"zero, but " if clear else f"{head} on the same {n_items} {items}, but ")
+    first = (
+        f"{head} on the same {n_items} {items}: its lead over {join_names(clear)} has a paired interval above "
+        f"zero, but "
+        if clear
+        else f"{head} on the same {n_items} {items}, but "
+    )
     return first + "; ".join(parts) + f" ({_level_words(m, alpha)})." + tail + beside
 
 
-def chance_sentence(outcomes, *, what: str, chance: str = "chance (50 %)", items: str = "items", digits: int = 1,
-                    unit: str = " %", scale: float = 100.0, alpha: float = 0.05, n_boot: int = 1000,
-                    seed: int = 0) -> str:
+def chance_sentence(
+    outcomes,
+    *,
+    what: str,
+    chance: str = "chance (50 %)",
+    items: str = "items",
+    digits: int = 1,
+    unit: str = " %",
+    scale: float = 100.0,
+    alpha: float = 0.05,
+    n_boot: int = 1000,
+    seed: int = 0,
+) -> str:
     """Where each name's per-item outcomes (``{name: outcomes}``, 1 win, 0 loss, ½ tie) lie
     against chance, by the exact sign test (:func:`outcomes_against_chance`), the tests held
     together by Bonferroni (each at ``alpha`` / their number), in one sentence that says how
@@ -579,8 +736,10 @@ def chance_sentence(outcomes, *, what: str, chance: str = "chance (50 %)", items
     if not names:
         raise ValueError("no outcomes to test")
     m = len(names)
-    res = {k: outcomes_against_chance(v, alpha=alpha / m, n_boot=n_boot, seed=seed, scale=scale)
-           for k, v in outcomes.items()}
+    res = {
+        k: outcomes_against_chance(v, alpha=alpha / m, n_boot=n_boot, seed=seed, scale=scale)
+        for k, v in outcomes.items()
+    }
     f = f".{digits}f"
 
     def one(k):
@@ -591,9 +750,12 @@ def chance_sentence(outcomes, *, what: str, chance: str = "chance (50 %)", items
         p = p_value(r.p)
         return f"`{k}` ({r.estimate:{f}}{unit}{iv}, p {p if p.startswith('<') else '= ' + p})"
 
-    groups = {"below": f"lies below {chance} for", "above": f"lies above {chance} for",
-              "no evidence of a difference": f"shows no evidence of a difference from {chance} for",
-              UNDEFINED: "cannot be tested against chance (undefined) for"}
+    groups = {
+        "below": f"lies below {chance} for",
+        "above": f"lies above {chance} for",
+        "no evidence of a difference": f"shows no evidence of a difference from {chance} for",
+        UNDEFINED: "cannot be tested against chance (undefined) for",
+    }
     parts = []
     for w, lead in groups.items():
         ks = [k for k in names if res[k].words == w]
@@ -606,19 +768,30 @@ def chance_sentence(outcomes, *, what: str, chance: str = "chance (50 %)", items
     return f"{text}: exact sign tests over the untied {items}, {tests}."
 
 
-def paired_words(v: Verdict, subject: str, other: str, items: str = "items", *, unit: str = "points",
-                 margin: float | None = None, shares: tuple[float, float] | None = None) -> str:
+def paired_words(
+    v: Verdict,
+    subject: str,
+    other: str,
+    items: str = "items",
+    *,
+    unit: str = "points",
+    margin: float | None = None,
+    shares: tuple[float, float] | None = None,
+) -> str:
     """One sentence from a :func:`paired_comparison` of two shares on the same items:
     "On the same 20 samples, <subject> more often than <other> (paired difference 12.0 points
     [4.0, 20.0])." / "… with no evidence of a difference from <other> (…)." / "… as often as
     <other> within ±5 points (two one-sided tests) (…)." / "… exactly as often as <other> on
     every sample (the paired test is undefined)." With ``shares`` (the two percentages) they
     open the parenthesis: "(100.0 % against 0.0 %; paired difference …)"."""
-    words = {"higher": f"more often than {other}", "lower": f"less often than {other}",
-             "no evidence of a difference": f"with no evidence of a difference from {other}",
-             "equivalent": f"as often as {other} within ±{margin if margin is not None else float('nan'):g} {unit} "
-                           "(two one-sided tests)",
-             UNDEFINED: f"exactly as often as {other} on every {items.rstrip('s')} (the paired test is undefined)"}
+    words = {
+        "higher": f"more often than {other}",
+        "lower": f"less often than {other}",
+        "no evidence of a difference": f"with no evidence of a difference from {other}",
+        "equivalent": f"as often as {other} within ±{margin if margin is not None else float('nan'):g} {unit} "
+        "(two one-sided tests)",
+        UNDEFINED: f"exactly as often as {other} on every {items.rstrip('s')} (the paired test is undefined)",
+    }
     parts = [f"{shares[0]:.1f} % against {shares[1]:.1f} %"] if shares is not None else []
     if np.isfinite(v.low):
         parts.append(f"paired difference {v.estimate:.1f} {unit} [{v.low:.1f}, {v.high:.1f}]")
@@ -627,7 +800,7 @@ def paired_words(v: Verdict, subject: str, other: str, items: str = "items", *, 
 
 
 def _controls_tail(values: Sequence[tuple[str, float]], digits: int = 1, unit: str = "") -> str:
-    """" `bow` is a control, shown beside the models and not ranked (18.4 %)." for each control."""
+    """ " `bow` is a control, shown beside the models and not ranked (18.4 %)." for each control."""
     if not values:
         return ""
     shown = [f"`{k}` ({v:.{digits}f}{unit})" if np.isfinite(v) else f"`{k}` (undefined)" for k, v in values]

@@ -32,9 +32,25 @@ from typing import Any
 from .errors import CacheWarning, CompsemError, UnsafeFolderError
 from .paths import cache_dir, overlay_dir
 
-__all__ = ["BrokenStoreError", "write_atomic", "write_json", "read_json", "save_npy", "load_npy", "private_folder",
-           "layers", "find_in_cache", "save_to_cache", "json_writer", "npy_writer",
-           "writable_place", "move_aside", "can_write", "write_below", "LinkError"]
+__all__ = [
+    "BrokenStoreError",
+    "write_atomic",
+    "write_json",
+    "read_json",
+    "save_npy",
+    "load_npy",
+    "private_folder",
+    "layers",
+    "find_in_cache",
+    "save_to_cache",
+    "json_writer",
+    "npy_writer",
+    "writable_place",
+    "move_aside",
+    "can_write",
+    "write_below",
+    "LinkError",
+]
 
 
 class LinkError(CompsemError, OSError):
@@ -86,9 +102,11 @@ def private_folder(path: str | Path, *, create: bool = True) -> Path:
     elif st.st_mode & 0o022:
         why = f"writable by {'others' if st.st_mode & 0o002 else 'its group'} (mode {stat.S_IMODE(st.st_mode):o})"
     if why:
-        raise UnsafeFolderError(f"the cache overlay folder {path} is {why}: refused, it could hold entries planted "
-                                "by someone else; remove it, or set COMPSEM_CACHE_OVERLAY to a private folder of "
-                                "your own")
+        raise UnsafeFolderError(
+            f"the cache overlay folder {path} is {why}: refused, it could hold entries planted "
+            "by someone else; remove it, or set COMPSEM_CACHE_OVERLAY to a private folder of "
+            "your own"
+        )
     return path
 
 
@@ -173,8 +191,11 @@ def save_to_cache(path: str | Path, write: Callable[[Path], None], *, what: str)
     key = f"{path.parent}"
     if key not in _WARNED:
         _WARNED.add(key)
-        warnings.warn(f"could not store {what} ({'; '.join(errors)}); it is kept in memory for this run and "
-                      "recomputed next time", CacheWarning, stacklevel=3)
+        warnings.warn(
+            f"could not store {what} ({'; '.join(errors)}); it is kept in memory for this run and recomputed next time",
+            CacheWarning,
+            stacklevel=3,
+        )
     return None
 
 
@@ -188,7 +209,7 @@ def move_aside(path: str | Path) -> Path | None:
     stamp = f"{path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}"
     target, n = path.with_name(stamp), 1
     while any(path.with_name(target.name + s).exists() for s in ("", "-wal", "-shm")):
-        n += 1                                   # two clears in one second: never overwrite the first
+        n += 1  # two clears in one second: never overwrite the first
         target = path.with_name(f"{stamp}-{n}")
     path.rename(target)
     for suffix in ("-wal", "-shm"):
@@ -246,9 +267,11 @@ def write_below(root: str | Path, rel: str | Path, data: bytes | str) -> Path:
                 pass
             try:
                 sub = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
-            except OSError as exc:   # ELOOP: a link; ENOTDIR: a file
-                raise LinkError(f"{where} is a symbolic link or not a folder: refused to write {root / rel} through "
-                                f"it ({exc.strerror}); remove it, or name another folder") from None
+            except OSError as exc:  # ELOOP: a link; ENOTDIR: a file
+                raise LinkError(
+                    f"{where} is a symbolic link or not a folder: refused to write {root / rel} through "
+                    f"it ({exc.strerror}); remove it, or name another folder"
+                ) from None
             os.close(fd)
             fd = sub
         tmp = f".{parts[-1]}.{os.urandom(6).hex()}.tmp"

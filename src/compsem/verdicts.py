@@ -54,8 +54,22 @@ from .reference import paper_table
 from .results import PlainText, run_manifest
 from .studies import get as get_study
 
-__all__ = ["VERDICTS", "RULES", "ALPHA", "AGREEMENT_PARTLY", "COLUMNS", "VerdictError", "Verdict", "Claims",
-           "agreement_verdict", "direction_verdict", "equivalence_verdict", "test_verdict", "summary_line", "rules_text"]
+__all__ = [
+    "VERDICTS",
+    "RULES",
+    "ALPHA",
+    "AGREEMENT_PARTLY",
+    "COLUMNS",
+    "VerdictError",
+    "Verdict",
+    "Claims",
+    "agreement_verdict",
+    "direction_verdict",
+    "equivalence_verdict",
+    "test_verdict",
+    "summary_line",
+    "rules_text",
+]
 
 #: The verdicts, in the order a summary counts them.
 VERDICTS: tuple[str, ...] = ("reproduced", "partly", "not reproduced", "not testable here")
@@ -63,21 +77,21 @@ VERDICTS: tuple[str, ...] = ("reproduced", "partly", "not reproduced", "not test
 #: Each rule a claim may name, and what it compares (the words under the verdict table).
 RULES: dict[str, str] = {
     "agree": "same model and data as the paper: reproduced when every cell lies within one unit of the paper's "
-             "last printed decimal; partly when at least half the cells do, or the paper's number lies inside our "
-             "95 % interval",
+    "last printed decimal; partly when at least half the cells do, or the paper's number lies inside our "
+    "95 % interval",
     "above": "our model or data differ, so only the direction is carried over: reproduced when our whole 95 % "
-             "interval lies on the claimed side of the level (or of the control's whole interval); partly when "
-             "the estimate does but the intervals touch or no interval is recorded (which is no test of sameness); not reproduced when the "
-             "estimate does not",
+    "interval lies on the claimed side of the level (or of the control's whole interval); partly when "
+    "the estimate does but the intervals touch or no interval is recorded (which is no test of sameness); not reproduced when the "
+    "estimate does not",
     "below": "the rule 'above' with the direction reversed",
     "within": "the paper claims a value near a level: reproduced when our whole 95 % interval lies within the "
-              "declared margin of it; partly when the estimate does; not reproduced when the estimate does not",
+    "declared margin of it; partly when the estimate does; not reproduced when the estimate does not",
     "significant": "the paper claims a difference: reproduced when our test of the same null hypothesis gives "
-                   "p below 0.05, not reproduced otherwise; not testable when the test is undefined (its outcome "
-                   "cannot vary)",
+    "p below 0.05, not reproduced otherwise; not testable when the test is undefined (its outcome "
+    "cannot vary)",
     "not_significant": "the paper reports no significant difference: reproduced when our test also gives p of at "
-                       "least 0.05 (no evidence of a difference, which is not evidence of sameness), not reproduced "
-                       "when it gives p below 0.05",
+    "least 0.05 (no evidence of a difference, which is not evidence of sameness), not reproduced "
+    "when it gives p below 0.05",
     "untestable": "not testable here: the model or data the claim needs are not available offline",
 }
 
@@ -89,9 +103,26 @@ AGREEMENT_PARTLY: float = 0.5
 
 #: The columns of ``data/reference/<study>_claims.csv``.
 COLUMNS: tuple[str, ...] = (
-    "claim", "where", "claim_text", "rule", "result", "select", "estimate", "low", "high", "unit", "digits",
-    "reference", "reference_select", "margin", "compared_with", "paper_value", "paper_column", "decimals",
-    "differs", "why",
+    "claim",
+    "where",
+    "claim_text",
+    "rule",
+    "result",
+    "select",
+    "estimate",
+    "low",
+    "high",
+    "unit",
+    "digits",
+    "reference",
+    "reference_select",
+    "margin",
+    "compared_with",
+    "paper_value",
+    "paper_column",
+    "decimals",
+    "differs",
+    "why",
 )
 
 
@@ -103,8 +134,15 @@ class VerdictError(CompsemError, ValueError):
 # ----------------------------------------------------------------------------- the rules
 
 
-def direction_verdict(side: str, est: float, low: float, high: float, ref: float,
-                      ref_low: float | None = None, ref_high: float | None = None) -> str:
+def direction_verdict(
+    side: str,
+    est: float,
+    low: float,
+    high: float,
+    ref: float,
+    ref_low: float | None = None,
+    ref_high: float | None = None,
+) -> str:
     """``above`` / ``below``: the estimate and its interval against a level ``ref`` (or a
     control's estimate ``ref`` with its interval ``[ref_low, ref_high]``)."""
     if side not in ("above", "below"):
@@ -114,7 +152,7 @@ def direction_verdict(side: str, est: float, low: float, high: float, ref: float
     sign = 1.0 if side == "above" else -1.0
     # the control's far edge on the claimed side (a fixed level is its own edge)
     edge = ref if ref_low is None or ref_high is None else (ref_high if side == "above" else ref_low)
-    lo, hi = (low, high) if side == "above" else (high, low)   # our near edge to the level is `lo`
+    lo, hi = (low, high) if side == "above" else (high, low)  # our near edge to the level is `lo`
     if sign * (est - ref) <= 0:
         return "not reproduced"
     if math.isfinite(float(lo)) and sign * (lo - edge) > 0:
@@ -149,15 +187,19 @@ def agreement_verdict(ours, paper, decimals: int, *, low=None, high=None) -> str
     """``agree``: cells of ours beside the paper's, printed with ``decimals`` decimals."""
     ours, paper = np.asarray(ours, dtype=float), np.asarray(paper, dtype=float)
     if ours.shape != paper.shape or ours.size == 0:
-        raise VerdictError(f"an agreement needs as many cells of ours as of the paper (at least one), "
-                           f"got {ours.size} and {paper.size}")
+        raise VerdictError(
+            f"an agreement needs as many cells of ours as of the paper (at least one), got {ours.size} and {paper.size}"
+        )
     if np.isnan(ours).any() or np.isnan(paper).any():
         raise VerdictError("an agreement cell is undefined (NaN) in ours or in the paper")
     within = _within(ours, paper, decimals)
     if within.all():
         return "reproduced"
-    inside = (low is not None and high is not None
-              and bool(np.all((np.asarray(low, float) <= paper) & (paper <= np.asarray(high, float)))))
+    inside = (
+        low is not None
+        and high is not None
+        and bool(np.all((np.asarray(low, float) <= paper) & (paper <= np.asarray(high, float))))
+    )
     return "partly" if within.mean() >= AGREEMENT_PARTLY or inside else "not reproduced"
 
 
@@ -202,9 +244,10 @@ def _rows(df: pd.DataFrame, query: str, where: str, file: Path, *, strict: bool 
     (``strict``), and an empty frame in a reader's rerun (other models, other readings)."""
     try:
         got = df.query(query) if query else df
-    except Exception as exc:   # pandas raises many kinds for a bad expression or an unknown column
-        raise VerdictError(f"{where}: the selection {query!r} does not apply to {file} "
-                           f"(columns {list(df.columns)}): {exc}") from None
+    except Exception as exc:  # pandas raises many kinds for a bad expression or an unknown column
+        raise VerdictError(
+            f"{where}: the selection {query!r} does not apply to {file} (columns {list(df.columns)}): {exc}"
+        ) from None
     if got.empty and strict:
         raise VerdictError(f"{where}: the selection {query!r} matches no row of {file}")
     return got
@@ -225,8 +268,11 @@ def _within(ours: np.ndarray, paper: np.ndarray, decimals: int) -> np.ndarray:
 def _agree(row: dict, sel: pd.DataFrame, where: str, file: Path, base: dict) -> Verdict:
     decimals = int(_number(row, "decimals", where))
     ours = _column(sel, _text(row, "estimate"), where, file)
-    paper = (_column(sel, _text(row, "paper_column"), where, file) if _text(row, "paper_column")
-             else np.full(len(ours), _number(row, "paper_value", where)))
+    paper = (
+        _column(sel, _text(row, "paper_column"), where, file)
+        if _text(row, "paper_column")
+        else np.full(len(ours), _number(row, "paper_value", where))
+    )
     low = _column(sel, _text(row, "low"), where, file) if _text(row, "low") else None
     high = _column(sel, _text(row, "high"), where, file) if _text(row, "high") else None
     word = agreement_verdict(ours, paper, decimals, low=low, high=high)
@@ -234,23 +280,35 @@ def _agree(row: dict, sel: pd.DataFrame, where: str, file: Path, base: dict) -> 
     if len(ours) == 1:
         u = f" {_text(row, 'unit')}" if _text(row, "unit") else ""
         digits = int(_number(row, "digits", where))
-        one = fmt.estimate(ours[0], low[0], high[0], digits, unit=u) if low is not None and high is not None \
+        one = (
+            fmt.estimate(ours[0], low[0], high[0], digits, unit=u)
+            if low is not None and high is not None
             else fmt.number(ours[0], digits) + u
+        )
         shown = f"{one}; difference {gap}"
     else:
-        shown = (f"{fmt.plural(int(_within(ours, paper, decimals).sum()), 'cell')} of {len(ours)} within one printed "
-                 f"unit; largest difference {gap}")
+        shown = (
+            f"{fmt.plural(int(_within(ours, paper, decimals).sum()), 'cell')} of {len(ours)} within one printed "
+            f"unit; largest difference {gap}"
+        )
     return Verdict(**base, ours=shown, compared_with=_text(row, "compared_with") or "the paper", verdict=word, why="")
 
 
 def _test(row: dict, sel: pd.DataFrame, where: str, file: Path, base: dict, rule: str) -> Verdict:
     word = test_verdict(rule, float(_column(sel, _text(row, "estimate"), where, file)[0]))
     p = fmt.p_value(float(sel[_text(row, "estimate")].iloc[0]))
-    why = "the test is undefined here: its outcome cannot vary (every item passes, or all tie)" \
-        if word == "not testable here" else ""
-    return Verdict(**base, ours="–" if why else (f"p {p}" if p.startswith("<") else f"p = {p}"),
-                   compared_with=f"{_text(row, 'compared_with') or 'our test'} (level {fmt.number(ALPHA, 2)})",
-                   verdict=word, why=why)
+    why = (
+        "the test is undefined here: its outcome cannot vary (every item passes, or all tie)"
+        if word == "not testable here"
+        else ""
+    )
+    return Verdict(
+        **base,
+        ours="–" if why else (f"p {p}" if p.startswith("<") else f"p = {p}"),
+        compared_with=f"{_text(row, 'compared_with') or 'our test'} (level {fmt.number(ALPHA, 2)})",
+        verdict=word,
+        why=why,
+    )
 
 
 def _one(df: pd.DataFrame, row: dict, where: str, file: Path) -> tuple[float, float, float]:
@@ -283,8 +341,9 @@ def _compare(row: dict, df: pd.DataFrame, sel: pd.DataFrame, where: str, file: P
         ref = _number(row, "reference", where)
         word = direction_verdict(rule, est, low, high, ref)
         against = f"{against} ({fmt.number(ref, digits)}{u})"
-    return Verdict(**base, ours=fmt.estimate(est, low, high, digits, unit=u), compared_with=against, verdict=word,
-                   why="")
+    return Verdict(
+        **base, ours=fmt.estimate(est, low, high, digits, unit=u), compared_with=against, verdict=word, why=""
+    )
 
 
 def _evaluate(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
@@ -294,8 +353,13 @@ def _evaluate(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
     rule = _text(row, "rule")
     if rule not in RULES:
         raise VerdictError(f"{where}: unknown rule {rule!r}; the rules are {', '.join(RULES)}")
-    base = dict(claim=cid, where=_text(row, "where"), text=_text(row, "claim_text"),
-                paper=_text(row, "paper_value") or "–", differs=_text(row, "differs") or "–")
+    base = dict(
+        claim=cid,
+        where=_text(row, "where"),
+        text=_text(row, "claim_text"),
+        paper=_text(row, "paper_value") or "–",
+        differs=_text(row, "differs") or "–",
+    )
     if rule == "untestable":
         why = _text(row, "why")
         if not why:
@@ -307,20 +371,34 @@ def _evaluate(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
     file = folder / study / f"{name}.csv"
     if not file.is_file():
         if strict:
-            raise VerdictError(f"{where}: the result file {file} does not exist (the chapter that writes "
-                               f"results/{study}/{name}.csv has not run)")
-        return Verdict(**base, ours="–", compared_with="–", verdict="not testable here",
-                       why=f"this run did not write results/{study}/{name}.csv")
+            raise VerdictError(
+                f"{where}: the result file {file} does not exist (the chapter that writes "
+                f"results/{study}/{name}.csv has not run)"
+            )
+        return Verdict(
+            **base,
+            ours="–",
+            compared_with="–",
+            verdict="not testable here",
+            why=f"this run did not write results/{study}/{name}.csv",
+        )
     df = pd.read_csv(file)
     sel = _rows(df, _text(row, "select"), where, file, strict=strict)
     if sel.empty:
-        return Verdict(**base, ours="–", compared_with="–", verdict="not testable here",
-                       why=f"this run's results/{study}/{name}.csv has no row where {_text(row, 'select')}")
+        return Verdict(
+            **base,
+            ours="–",
+            compared_with="–",
+            verdict="not testable here",
+            why=f"this run's results/{study}/{name}.csv has no row where {_text(row, 'select')}",
+        )
     if rule == "agree":
         return _agree(row, sel, where, file, base)
     if len(sel) != 1:
-        raise VerdictError(f"{where}: the selection {_text(row, 'select')!r} matches {len(sel)} rows of {file}; "
-                           "a direction, an equivalence or a test compares one")
+        raise VerdictError(
+            f"{where}: the selection {_text(row, 'select')!r} matches {len(sel)} rows of {file}; "
+            "a direction, an equivalence or a test compares one"
+        )
     if rule in ("significant", "not_significant"):
         return _test(row, sel, where, file, base, rule)
     return _compare(row, df, sel, where, file, base, rule)
@@ -339,8 +417,10 @@ def rules_text(rules: list[str]) -> str:
     """The rules a table used, in words, one sentence each (``above`` and ``below`` as one)."""
     used = [r for r in RULES if r in rules or (r == "above" and "below" in rules)]
     named = {"above": "Rules 'above' and 'below'"}
-    return " ".join(f"{named.get(r, f'Rule {r!r}')}: {RULES[r]}." for r in used if r != "below") + \
-        " Every verdict is computed from the result files of this build by compsem.verdicts, which declares the rules."
+    return (
+        " ".join(f"{named.get(r, f'Rule {r!r}')}: {RULES[r]}." for r in used if r != "below")
+        + " Every verdict is computed from the result files of this build by compsem.verdicts, which declares the rules."
+    )
 
 
 @dataclass(frozen=True)
@@ -374,21 +454,26 @@ class Claims:
 
     def frame(self, verdicts: list[Verdict]) -> pd.DataFrame:
         """The verdict table a Part page opens with (one row per claim, labelled columns)."""
-        return pd.DataFrame({
-            "the paper claims (in our words)": [v.text for v in verdicts],
-            "where": [v.where for v in verdicts],
-            "the paper's number": [v.paper for v in verdicts],
-            "ours [95 % interval]": [v.ours for v in verdicts],
-            "compared with": [v.compared_with for v in verdicts],
-            "verdict": [v.word for v in verdicts],
-            "what differs": [v.differs for v in verdicts],
-        }, index=pd.Index([v.claim for v in verdicts], name="claim"))
+        return pd.DataFrame(
+            {
+                "the paper claims (in our words)": [v.text for v in verdicts],
+                "where": [v.where for v in verdicts],
+                "the paper's number": [v.paper for v in verdicts],
+                "ours [95 % interval]": [v.ours for v in verdicts],
+                "compared with": [v.compared_with for v in verdicts],
+                "verdict": [v.word for v in verdicts],
+                "what differs": [v.differs for v in verdicts],
+            },
+            index=pd.Index([v.claim for v in verdicts], name="claim"),
+        )
 
     def values(self, *, results: Path | None = None, strict: bool | None = None) -> dict[str, object]:
         """What the Part's last chapter glues: ``verdicts_table`` (:meth:`frame`),
         ``verdicts_summary`` (:func:`summary_line`) and ``verdicts_rules`` (:func:`rules_text`)."""
         s = get_study(self.study)
         verdicts = self.evaluate(results=results, strict=strict)
-        return {"verdicts_table": self.frame(verdicts),
-                "verdicts_summary": PlainText(summary_line(s.roman, s.title, verdicts)),
-                "verdicts_rules": PlainText(rules_text(list(self.table()["rule"])))}
+        return {
+            "verdicts_table": self.frame(verdicts),
+            "verdicts_summary": PlainText(summary_line(s.roman, s.title, verdicts)),
+            "verdicts_rules": PlainText(rules_text(list(self.table()["rule"]))),
+        }

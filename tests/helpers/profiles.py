@@ -16,8 +16,16 @@ def replicates(value: float, spread: float = 0.0) -> np.ndarray:
     return value + spread * OFFSETS
 
 
-def rows(values: dict, *, reference: float = NAN, higher: bool | None = True, degenerate: dict | None = None,
-         spread: dict | None = None, control_of: dict | None = None, ranked: dict | None = None) -> pd.DataFrame:
+def rows(
+    values: dict,
+    *,
+    reference: float = NAN,
+    higher: bool | None = True,
+    degenerate: dict | None = None,
+    spread: dict | None = None,
+    control_of: dict | None = None,
+    ranked: dict | None = None,
+) -> pd.DataFrame:
     """The profile's rows a ``Finding.sentences`` gets, from ``{model: {criterion: (value, low, high[, ties])}}``;
     ``degenerate``: ``{(model, criterion): reason}``; ``spread``: ``{(model, criterion): s}`` for the
     replicates (:func:`replicates`, 0 by default); ``control_of``: ``{row model: model}`` for a
@@ -27,9 +35,21 @@ def rows(values: dict, *, reference: float = NAN, higher: bool | None = True, de
         for k, v in crit.items():
             value, low, high, *ties = v
             ok, test = (ranked or {}).get(k, (True, ""))
-            out.append({"model": m, "criterion": k, "value": value, "low": low, "high": high, "reference": reference,
-                        "ties": ties[0] if ties else NAN, "higher": higher,
-                        "degenerate": (degenerate or {}).get((m, k), ""),
-                        "replicates": replicates(value, (spread or {}).get((m, k), 0.0)),
-                        "control_of": (control_of or {}).get(m, ""), "ranked": ok, "test": test})
+            out.append(
+                {
+                    "model": m,
+                    "criterion": k,
+                    "value": value,
+                    "low": low,
+                    "high": high,
+                    "reference": reference,
+                    "ties": ties[0] if ties else NAN,
+                    "higher": higher,
+                    "degenerate": (degenerate or {}).get((m, k), ""),
+                    "replicates": replicates(value, (spread or {}).get((m, k), 0.0)),
+                    "control_of": (control_of or {}).get(m, ""),
+                    "ranked": ok,
+                    "test": test,
+                }
+            )
     return pd.DataFrame(out)

@@ -9,7 +9,17 @@ from pathlib import Path
 
 from compsem import notebooks as _notebooks
 
-__all__ = ["notebooks", "cells", "mime", "text", "glued_values", "glued_texts", "NOT_BUILT", "glued_numbers", "glued_number"]
+__all__ = [
+    "notebooks",
+    "cells",
+    "mime",
+    "text",
+    "glued_values",
+    "glued_texts",
+    "NOT_BUILT",
+    "glued_numbers",
+    "glued_number",
+]
 
 
 def notebooks(executed_dir: Path) -> list[Path]:

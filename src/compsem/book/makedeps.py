@@ -43,7 +43,7 @@ def imported(code: str, module: str = "") -> set[str]:
                 base = node.module or ""
             if base.split(".")[0] == "compsem":
                 out.add(base)
-                out |= {f"{base}.{a.name}" for a in node.names}     # kept only where it is a module
+                out |= {f"{base}.{a.name}" for a in node.names}  # kept only where it is a module
     return out
 
 
@@ -72,22 +72,29 @@ def module_files(modules: set[str], src: Path) -> set[Path]:
 
 def chapter_modules(notebook: Path, src: Path) -> list[Path]:
     """The module files a chapter's code cells (the set-up cell aside) depend on, sorted."""
-    code = [c.source for c in notebooks.cells(notebook)
-            if c.cell_type == "code" and "compsem-setup" not in c.metadata.get("tags", [])]
+    code = [
+        c.source
+        for c in notebooks.cells(notebook)
+        if c.cell_type == "code" and "compsem-setup" not in c.metadata.get("tags", [])
+    ]
     found: set[str] = set()
     for source in code:
         try:
-            found |= imported("\n".join(line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))))
+            found |= imported(
+                "\n".join(line for line in source.splitlines() if not line.lstrip().startswith(("%", "!")))
+            )
         except SyntaxError:
-            continue   # a cell that is not plain Python: papermill's business, not a prerequisite
+            continue  # a cell that is not plain Python: papermill's business, not a prerequisite
     return sorted(module_files(found, src))
 
 
 def makefile_text(root: Path) -> str:
     """``_build/chapters.mk``: one prerequisite line per chapter of ``root/notebooks``."""
     src = root / "src" / "compsem"
-    lines = ["# Each chapter's module prerequisites, derived from its imports by compsem.book.makedeps;",
-             "# written by make (see the Makefile), never by hand."]
+    lines = [
+        "# Each chapter's module prerequisites, derived from its imports by compsem.book.makedeps;",
+        "# written by make (see the Makefile), never by hand.",
+    ]
     for nb in sorted((root / "notebooks").glob("*.ipynb")):
         files = " ".join(p.relative_to(root).as_posix() for p in chapter_modules(nb, src))
         lines.append(f"_build/executed/notebooks/{nb.name}: {files}")

@@ -45,9 +45,26 @@ from ..results import Headline, Prose
 from ..stats import degenerate_reason, separation as paired_separation, versus_reference
 from ..studies import STUDIES
 
-__all__ = ["CRITERIA", "STUDY_REPORTS", "LEVEL", "profile", "saved", "profile_matrix", "criteria_table", "profile_table",
-           "degenerate", "control_names", "separation", "ranking", "profile_figure", "findings", "questions", "methods",
-           "paragraphs", "ranks"]
+__all__ = [
+    "CRITERIA",
+    "STUDY_REPORTS",
+    "LEVEL",
+    "profile",
+    "saved",
+    "profile_matrix",
+    "criteria_table",
+    "profile_table",
+    "degenerate",
+    "control_names",
+    "separation",
+    "ranking",
+    "profile_figure",
+    "findings",
+    "questions",
+    "methods",
+    "paragraphs",
+    "ranks",
+]
 
 #: Each study's report, in the book's order.
 STUDY_REPORTS = {s.name: s.module("report") for s in STUDIES}
@@ -59,16 +76,22 @@ CRITERIA: tuple[Headline, ...] = tuple(h for r in STUDY_REPORTS.values() for h i
 LEVEL = 0.95
 
 
-def profile(models: Sequence[str], *, n_boot: int = 1000, seed: int = 0, trust_remote_code: bool = False) -> pd.DataFrame:
+def profile(
+    models: Sequence[str], *, n_boot: int = 1000, seed: int = 0, trust_remote_code: bool = False
+) -> pd.DataFrame:
     """Tidy profile: one row per model and criterion (see :data:`CRITERIA`). ``trust_remote_code``
     must be the literal True or False and is passed through to every study's ``report.headlines``."""
     trc = check_trust_remote_code(trust_remote_code, where="profile")
-    rows = [row for r in STUDY_REPORTS.values()
-            for row in r.headlines(models, n_boot=n_boot, seed=seed, trust_remote_code=trc)]
+    rows = [
+        row
+        for r in STUDY_REPORTS.values()
+        for row in r.headlines(models, n_boot=n_boot, seed=seed, trust_remote_code=trc)
+    ]
     out = _columns(pd.DataFrame(rows))
     order = {c.key: i for i, c in enumerate(CRITERIA)}
-    return out.sort_values(["model", "criterion"], key=lambda s: s.map(order) if s.name == "criterion" else s,
-                           kind="stable").reset_index(drop=True)
+    return out.sort_values(
+        ["model", "criterion"], key=lambda s: s.map(order) if s.name == "criterion" else s, kind="stable"
+    ).reset_index(drop=True)
 
 
 def _columns(prof: pd.DataFrame) -> pd.DataFrame:
@@ -115,10 +138,24 @@ def criteria_table() -> pd.DataFrame:
     """The headlines' definitions, one row per criterion (key as index): "better" is "higher",
     "lower" or "no direction", and "why" says where the chapter argues it (or why it argues none)."""
     better = {True: "higher", False: "lower", None: "no direction"}
-    return pd.DataFrame([{"key": c.key, "Part": c.part, "headline": c.label, "meaning": c.meaning, "unit": c.unit,
-                          "resampled": c.resampled, "better": better[c.higher], "why": c.direction or "–",
-                          "chance / no effect": "–" if np.isnan(c.reference) else f"{c.reference:g}" + (" %" if c.unit == "%" else "")}
-                         for c in CRITERIA]).set_index("key")
+    return pd.DataFrame(
+        [
+            {
+                "key": c.key,
+                "Part": c.part,
+                "headline": c.label,
+                "meaning": c.meaning,
+                "unit": c.unit,
+                "resampled": c.resampled,
+                "better": better[c.higher],
+                "why": c.direction or "–",
+                "chance / no effect": "–"
+                if np.isnan(c.reference)
+                else f"{c.reference:g}" + (" %" if c.unit == "%" else ""),
+            }
+            for c in CRITERIA
+        ]
+    ).set_index("key")
 
 
 def control_names(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] = ()) -> list[str]:
@@ -136,6 +173,7 @@ def profile_table(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[
     "%", other values to two: a model's column mixes units, and each cell says which it holds); a
     criterion without an interval shows its value alone, a degenerate one (:func:`degenerate`)
     ends in "(n/a)", a criterion a control has no row for reads "–"."""
+
     def cell(r):
         pct = r.unit == "%"
         return estimate(r.value, r.low, r.high, 1 if pct else 2, unit=" %" if pct else "") + (" (n/a)" if r.bad else "")
@@ -160,12 +198,21 @@ def degenerate(prof: pd.DataFrame) -> pd.Series:
     flagged = prof["degenerate"].fillna("") if "degenerate" in prof else pd.Series("", index=prof.index)
     odd = [f for f in flagged if not isinstance(f, str)]
     if odd:
-        raise TypeError(f"a study's 'degenerate' column must hold a reason in words, or '' when the row may be "
-                        f"ranked; got {odd[0]!r}")
+        raise TypeError(
+            f"a study's 'degenerate' column must hold a reason in words, or '' when the row may be "
+            f"ranked; got {odd[0]!r}"
+        )
     ties = prof["ties"] if "ties" in prof else pd.Series(np.nan, index=prof.index)
-    return pd.Series([degenerate_reason(r.value, r.low, r.high, reference=r.reference if "reference" in prof else np.nan,
-                                        ties=t, flagged=f)
-                      for r, t, f in zip(prof.itertuples(), ties, flagged)], index=prof.index, name="degenerate")
+    return pd.Series(
+        [
+            degenerate_reason(
+                r.value, r.low, r.high, reference=r.reference if "reference" in prof else np.nan, ties=t, flagged=f
+            )
+            for r, t, f in zip(prof.itertuples(), ties, flagged)
+        ],
+        index=prof.index,
+        name="degenerate",
+    )
 
 
 def _reference(key: str) -> float:
@@ -176,8 +223,12 @@ def _with_reference(prof: pd.DataFrame) -> pd.DataFrame:
     return prof if "reference" in prof else prof.assign(reference=prof["criterion"].map(_reference))
 
 
-_OUTCOME = {"higher": "above the control", "lower": "below the control",
-            "no evidence of a difference": "no evidence of a difference", "undefined": "no paired interval"}
+_OUTCOME = {
+    "higher": "above the control",
+    "lower": "below the control",
+    "no evidence of a difference": "no evidence of a difference",
+    "undefined": "no paired interval",
+}
 
 
 def _rankable(prof: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
@@ -186,8 +237,9 @@ def _rankable(prof: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
     return rows[(degenerate(rows) == "") & np.isfinite(rows["value"].astype(float))]
 
 
-def separation(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] = (), *,
-               level: float = LEVEL) -> pd.DataFrame:
+def separation(
+    prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] = (), *, level: float = LEVEL
+) -> pd.DataFrame:
     """The paired test of every model against every control, criterion by criterion: one row per
     (criterion, model, control) with the difference model − control, its paired percentile
     interval (the replicates' differences: both drawn on the same resamples of the same items,
@@ -210,8 +262,18 @@ def separation(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str
             for k in pd.concat([run_ctrl, rows[rows.control_of == m]]).itertuples():
                 sep = paired_separation(r.value, k.value, r.replicates, k.replicates, level=level)
                 good = {True: ("higher",), False: ("lower",), None: ("higher", "lower")}[c.higher]
-                out.append({"criterion": c.key, "model": m, "control": k.model, "difference": sep.difference,
-                            "low": sep.low, "high": sep.high, "outcome": sep.outcome, "separated": sep.outcome in good})
+                out.append(
+                    {
+                        "criterion": c.key,
+                        "model": m,
+                        "control": k.model,
+                        "difference": sep.difference,
+                        "low": sep.low,
+                        "high": sep.high,
+                        "outcome": sep.outcome,
+                        "separated": sep.outcome in good,
+                    }
+                )
     cols = ["criterion", "model", "control", "difference", "low", "high", "outcome", "separated"]
     return pd.DataFrame(out, columns=cols)
 
@@ -219,12 +281,12 @@ def separation(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str
 def _pair_words(r, unit: str) -> str:
     d = 1 if unit == "%" else 2
     pts = " points" if unit == "%" else ""
-    return (f"`{r.model}` − `{r.control}` {estimate(r.difference, r.low, r.high, d)}{pts} "
-            f"({_OUTCOME[r.outcome]})")
+    return f"`{r.model}` − `{r.control}` {estimate(r.difference, r.low, r.high, d)}{pts} ({_OUTCOME[r.outcome]})"
 
 
-def ranking(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] = (), *,
-            level: float = LEVEL) -> pd.DataFrame:
+def ranking(
+    prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] = (), *, level: float = LEVEL
+) -> pd.DataFrame:
     """Whether each criterion of the profile is ranked, and the words of its test (index: the
     criterion's key; columns ``ranked``, ``test``). A criterion is ranked only where
 
@@ -259,22 +321,37 @@ def ranking(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] =
         bad = tests[~tests.separated]
         if np.isfinite(c.reference) and all(s == wrong for s in side):
             ref = f"{c.reference:g}{' %' if c.unit == '%' else ''}"
-            text = (f"not ranked: every model lies {wrong} {ref} (chance or no effect) by its own {pct} interval, so "
-                    "none is better, only less wrong")
-            text += ("; against the controls: " + "; ".join(_pair_words(r, c.unit) for r in tests.itertuples())
-                     if len(tests) else "") + "."
+            text = (
+                f"not ranked: every model lies {wrong} {ref} (chance or no effect) by its own {pct} interval, so "
+                "none is better, only less wrong"
+            )
+            text += (
+                "; against the controls: " + "; ".join(_pair_words(r, c.unit) for r in tests.itertuples())
+                if len(tests)
+                else ""
+            ) + "."
             out[c.key] = (False, text)
         elif len(bad):
-            out[c.key] = (False, f"does not separate encoders from the controls here ({len(bad)} of {len(tests)} "
-                                 f"paired {pct} intervals not on the better side of zero: "
-                                 + "; ".join(_pair_words(r, c.unit) for r in bad.itertuples()) + ").")
+            out[c.key] = (
+                False,
+                f"does not separate encoders from the controls here ({len(bad)} of {len(tests)} "
+                f"paired {pct} intervals not on the better side of zero: "
+                + "; ".join(_pair_words(r, c.unit) for r in bad.itertuples())
+                + ").",
+            )
         else:
             near = tests.assign(gap=tests["low"] if c.higher else -tests["high"]).sort_values("gap").iloc[0]
-            out[c.key] = (True, f"ranked: every model separates from every control ({len(tests)} paired {pct} "
-                                f"intervals of the difference {'above' if c.higher else 'below'} zero; the closest: "
-                                + _pair_words(near, c.unit) + ").")
-    return pd.DataFrame([{"criterion": k, "ranked": v[0], "test": v[1]} for k, v in out.items()],
-                        columns=["criterion", "ranked", "test"]).set_index("criterion")
+            out[c.key] = (
+                True,
+                f"ranked: every model separates from every control ({len(tests)} paired {pct} "
+                f"intervals of the difference {'above' if c.higher else 'below'} zero; the closest: "
+                + _pair_words(near, c.unit)
+                + ").",
+            )
+    return pd.DataFrame(
+        [{"criterion": k, "ranked": v[0], "test": v[1]} for k, v in out.items()],
+        columns=["criterion", "ranked", "test"],
+    ).set_index("criterion")
 
 
 def profile_figure(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] = ()):
@@ -299,20 +376,28 @@ def profile_figure(prof: pd.DataFrame, models: Sequence[str], controls: Sequence
     ranked = M.where(coloured)
     lo, hi = ranked.min(axis=0), ranked.max(axis=0)
     scaled = (ranked - lo) / (hi - lo).replace(0, np.nan)
-    flip = [k for k in scaled.columns if _higher(k) is False]   # lower is better there: the best is yellow
+    flip = [k for k in scaled.columns if _higher(k) is False]  # lower is better there: the best is yellow
     scaled[flip] = 1 - scaled[flip]
     # a column with one coloured value (or all equal) gets the middle colour, not a blank cell
     scaled = scaled.where(~coloured | (hi - lo != 0), 0.5)
-    texts = pd.DataFrame({k: ["n/a" if b else _fmt(v, _unit(k), 0) for v, b in zip(M[k], bad[k])] for k in M.columns},
-                         index=M.index)
+    texts = pd.DataFrame(
+        {k: ["n/a" if b else _fmt(v, _unit(k), 0) for v, b in zip(M[k], bad[k])] for k in M.columns}, index=M.index
+    )
     figures.set_theme()
     fig, ax = plt.subplots(figsize=(1.0 * M.shape[1] + 3.0, 0.55 * M.shape[0] + 1.6))
     figures.heatmap(scaled, ax=ax, annot=texts.where(coloured, ""), vmin=0, vmax=1, cbar=False, annot_size=9)
     ax.grid(False)
-    for i, j in zip(*np.nonzero(~coloured.to_numpy())):   # grey: drawn, outside every colour scale
+    for i, j in zip(*np.nonzero(~coloured.to_numpy())):  # grey: drawn, outside every colour scale
         ax.add_patch(plt.Rectangle((j, i), 1, 1, facecolor="0.92", edgecolor="white", linewidth=0.5))
-        ax.text(j + 0.5, i + 0.5, "–" if pd.isna(M.iat[i, j]) else texts.iat[i, j], ha="center", va="center",
-                fontsize=9, color="0.3")
+        ax.text(
+            j + 0.5,
+            i + 0.5,
+            "–" if pd.isna(M.iat[i, j]) else texts.iat[i, j],
+            ha="center",
+            va="center",
+            fontsize=9,
+            color="0.3",
+        )
     if ctrl:
         ax.axhline(len(real), color="black", linewidth=2)
     ax.set_yticks(np.arange(len(rows)) + 0.5, real + [f"control: {c}" for c in ctrl])
@@ -356,9 +441,12 @@ def paragraphs(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str
     ``test`` from :func:`ranking`), for the real models and the run's controls."""
     prof = _with_reference(_columns(prof))
     rank = ranking(prof, models, controls)
-    prof = prof.assign(degenerate=degenerate(prof), higher=prof["criterion"].map(_higher),
-                       ranked=prof["criterion"].map(rank["ranked"]).fillna(False).astype(bool),
-                       test=prof["criterion"].map(rank["test"]).fillna(""))
+    prof = prof.assign(
+        degenerate=degenerate(prof),
+        higher=prof["criterion"].map(_higher),
+        ranked=prof["criterion"].map(rank["ranked"]).fillna(False).astype(bool),
+        test=prof["criterion"].map(rank["test"]).fillna(""),
+    )
     if "ties" not in prof:
         prof = prof.assign(ties=np.nan)
     real = [m for m in models if m not in set(controls)]
@@ -377,7 +465,7 @@ def _own_controls(prof: pd.DataFrame, models: Sequence[str]) -> list[str]:
     own = prof[prof.control_of.isin(list(models))]
     kinds: dict[str, set] = {}
     for r in own.itertuples():
-        kind = r.model[len(r.control_of):].strip().strip("()") if r.model.startswith(r.control_of) else r.model
+        kind = r.model[len(r.control_of) :].strip().strip("()") if r.model.startswith(r.control_of) else r.model
         kinds.setdefault(kind, set()).add(_criterion(r.criterion).part)
     return [f"each model on {k} (Part {', '.join(sorted(p))})" for k, p in kinds.items()]
 
@@ -400,22 +488,33 @@ def findings(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] 
     n_ranked, n_crit = int(rank["ranked"].sum()), len(rank)
     ranked_keys = list(rank.index[rank["ranked"]])
     return {
-        "n_real": len(real), "n_headlines": len(CRITERIA), "n_parts": len({c.part for c in CRITERIA}),
-        "questions": Prose(questions()), "methods": Prose(methods()),
-        "degenerate_sentence": Prose("No row of this profile is degenerate." if bad.empty else
-                                     "Left out of every ranking, and shown as n/a in the figure: " + "; ".join(
-                                         f"`{r.model}` on {r.criterion} ({r.degenerate})" for r in bad.itertuples())
-                                     + "."),
-        "n_comparisons": len(sep), "n_ranked": n_ranked,
-        "controls_sentence": Prose("This run declares no control, so no criterion can be ranked." if not named else
-                                   "The controls of this run, drawn beside the models and not ranked among them: "
-                                   + (named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1])
-                                   + "."),
+        "n_real": len(real),
+        "n_headlines": len(CRITERIA),
+        "n_parts": len({c.part for c in CRITERIA}),
+        "questions": Prose(questions()),
+        "methods": Prose(methods()),
+        "degenerate_sentence": Prose(
+            "No row of this profile is degenerate."
+            if bad.empty
+            else "Left out of every ranking, and shown as n/a in the figure: "
+            + "; ".join(f"`{r.model}` on {r.criterion} ({r.degenerate})" for r in bad.itertuples())
+            + "."
+        ),
+        "n_comparisons": len(sep),
+        "n_ranked": n_ranked,
+        "controls_sentence": Prose(
+            "This run declares no control, so no criterion can be ranked."
+            if not named
+            else "The controls of this run, drawn beside the models and not ranked among them: "
+            + (named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1])
+            + "."
+        ),
         "comparisons_sentence": Prose(
             f"The separation test made {len(sep)} paired comparisons (each model against each of its controls, on "
             f"each criterion), each with a {number(100 * LEVEL, 0)} % interval and no correction for the number of "
             f"comparisons; it ranks {n_ranked} of the {n_crit} criteria of this profile"
-            + (f" ({', '.join(ranked_keys)})." if ranked_keys else ".")),
+            + (f" ({', '.join(ranked_keys)})." if ranked_keys else ".")
+        ),
     }
 
 

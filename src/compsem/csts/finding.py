@@ -27,30 +27,48 @@ def sentences(rows: pd.DataFrame, models: Sequence[str], controls: Sequence[str]
     reference = float(cond["reference"].iloc[0])
     higher = cond["higher"].iloc[0]
     text = against_reference(
-        cond, reference=reference, what="the zero-shot pair accuracy of Part II",
-        level=f"{number(reference, 0)} %, the coin-flip level", level_name="chance",
-        higher=True if higher is None else bool(higher), digits=1, unit=" %",
-        wrong_side=("it prefers the wrong condition more often than a coin would, so the condition written into the "
-                    "sentence moves its scores, but the wrong way",
-                    "they prefer the wrong condition more often than a coin would, so the condition written into the "
-                    "sentence moves their scores, but the wrong way"))
+        cond,
+        reference=reference,
+        what="the zero-shot pair accuracy of Part II",
+        level=f"{number(reference, 0)} %, the coin-flip level",
+        level_name="chance",
+        higher=True if higher is None else bool(higher),
+        digits=1,
+        unit=" %",
+        wrong_side=(
+            "it prefers the wrong condition more often than a coin would, so the condition written into the "
+            "sentence moves its scores, but the wrong way",
+            "they prefer the wrong condition more often than a coin would, so the condition written into the "
+            "sentence moves their scores, but the wrong way",
+        ),
+    )
     ctrl = rows[rows.model.isin(list(controls)) & ~own]
     if not ctrl.empty:
-        text += (" The " + ("control scores " if len(ctrl) == 1 else "controls score ")
-                 + join_names([f"{estimate(r.value, r.low, r.high, 1, unit=' %')} (`{r.model}`)"
-                               for r in ctrl.itertuples()], quote="") + ".")
-        text += " " + against_controls(rows, "CSTS", list(cond.index), controls, digits=1, unit=" %",
-                                       items="sentence pairs")
-    return (text + " Why a frozen encoder scores the wrong way round is not measured here; one hypothesis, the paper's "
-            "motivation for fine-tuning, is that it reads the condition as just more words (Part II shows what "
-            "training adds on our data).")
+        text += (
+            " The "
+            + ("control scores " if len(ctrl) == 1 else "controls score ")
+            + join_names(
+                [f"{estimate(r.value, r.low, r.high, 1, unit=' %')} (`{r.model}`)" for r in ctrl.itertuples()], quote=""
+            )
+            + "."
+        )
+        text += " " + against_controls(
+            rows, "CSTS", list(cond.index), controls, digits=1, unit=" %", items="sentence pairs"
+        )
+    return (
+        text + " Why a frozen encoder scores the wrong way round is not measured here; one hypothesis, the paper's "
+        "motivation for fine-tuning, is that it reads the condition as just more words (Part II shows what "
+        "training adds on our data)."
+    )
 
 
 FINDING = Finding(
     topic="Conditions",
     question="an encoder responds to a condition",
-    method=("Part II uses the zero-shot bi-encoder with the condition written into each sentence, on the re-annotated "
-            "pairs that chapter 21 scores (the same rows, the same numbers); a fine-tuned number would measure the "
-            "training recipe more than the encoder."),
+    method=(
+        "Part II uses the zero-shot bi-encoder with the condition written into each sentence, on the re-annotated "
+        "pairs that chapter 21 scores (the same rows, the same numbers); a fine-tuned number would measure the "
+        "training recipe more than the encoder."
+    ),
     sentences=sentences,
 )

@@ -17,8 +17,18 @@ from dataclasses import dataclass
 from ..errors import CompsemError
 from ..fmt import plural
 
-__all__ = ["KINDS", "ModelSlot", "ModelKindError", "kind_problem", "kind_problems", "what_is", "FINETUNABLE",
-           "CONTROLS", "CONTROL_WHY", "is_control"]
+__all__ = [
+    "KINDS",
+    "ModelSlot",
+    "ModelKindError",
+    "kind_problem",
+    "kind_problems",
+    "what_is",
+    "FINETUNABLE",
+    "CONTROLS",
+    "CONTROL_WHY",
+    "is_control",
+]
 
 #: The kinds, as a page names them.
 KINDS: dict[str, str] = {
@@ -96,20 +106,23 @@ def kind_problem(spec: str, kind: str, *, offline: Iterable[str] = ()) -> str | 
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
     s = str(spec).strip()
     instead = ", ".join(offline)
-    if kind == "scorer":          # Part IV scores with anything: its own grammar checks the spec
+    if kind == "scorer":  # Part IV scores with anything: its own grammar checks the spec
         return None
     if kind == "generator":
         if s.startswith("gen:"):
             return None
-        return (f"`{s}` is {what_is(s)}, not a text generator: this chapter prompts a generator, "
-                "a spec 'gen:hf:<name or folder>' or 'gen:openai:<model>'"
-                + (f"; generators offline: {instead}" if instead else " (none ships with the book)"))
+        return (
+            f"`{s}` is {what_is(s)}, not a text generator: this chapter prompts a generator, "
+            "a spec 'gen:hf:<name or folder>' or 'gen:openai:<model>'"
+            + (f"; generators offline: {instead}" if instead else " (none ships with the book)")
+        )
     if kind == "encoder":
         if what_is(s) == "a sentence encoder":
             return None
-        return (f"`{s}` is {what_is(s)}, not a sentence encoder"
-                + (f"; sentence encoders offline: {instead}" if instead else ""))
-    why = _untrainable(s)       # finetune
+        return f"`{s}` is {what_is(s)}, not a sentence encoder" + (
+            f"; sentence encoders offline: {instead}" if instead else ""
+        )
+    why = _untrainable(s)  # finetune
     if why is None:
         return None
     return f"`{s}` cannot be fine-tuned: {why}" + (f"; fine-tunable offline: {instead}" if instead else "")
@@ -121,8 +134,10 @@ def kind_problems(specs: Iterable[str], slot: ModelSlot, *, chapter: str, offlin
     offline = list(offline)
     problems = [p for p in (kind_problem(s, slot.kind, offline=offline) for s in specs) if p]
     if slot.at_most is not None and len(specs) > slot.at_most:
-        problems.append(f"{chapter} runs at most {plural(slot.at_most, KINDS[slot.kind])}, got "
-                        f"{plural(len(specs), 'model')} ({', '.join(specs)}): run the chapter once per model")
+        problems.append(
+            f"{chapter} runs at most {plural(slot.at_most, KINDS[slot.kind])}, got "
+            f"{plural(len(specs), 'model')} ({', '.join(specs)}): run the chapter once per model"
+        )
     return problems
 
 

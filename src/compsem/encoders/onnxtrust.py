@@ -35,14 +35,28 @@ from ..paths import overlay_dir
 from ..store import BrokenStoreError, private_folder, read_json, write_json
 from .facts import RecordError
 
-__all__ = ["PROBE", "DRAWS", "TOLERANCE", "CHOICES", "read_decision", "trusted", "vouch", "probe_texts",
-           "probe_difference"]
+__all__ = [
+    "PROBE",
+    "DRAWS",
+    "TOLERANCE",
+    "CHOICES",
+    "read_decision",
+    "trusted",
+    "vouch",
+    "probe_texts",
+    "probe_difference",
+]
 
 #: Largest absolute difference from torch's vectors an fp32 export may have on the probe.
 TOLERANCE = 1e-5
 #: Fixed sentences an export is checked on (short and long, punctuation, a rare word).
-PROBE = ("A man is playing a guitar.", "The cat sat on the mat", "Nobody expected the results to be so different!",
-         "Zymurgy, oddly enough, is the chemistry of fermentation.", "a")
+PROBE = (
+    "A man is playing a guitar.",
+    "The cat sat on the mat",
+    "Nobody expected the results to be so different!",
+    "Zymurgy, oddly enough, is the chemistry of fermentation.",
+    "a",
+)
 #: Texts drawn at random from those being embedded, added to :data:`PROBE` at each check.
 DRAWS = 32
 #: The backends a stored choice may name.
@@ -62,18 +76,23 @@ def read_decision(path: Path, identity: str) -> dict:
     if not isinstance(rec, dict):
         raise RecordError(f"the stored ONNX choice {path} holds {type(rec).__name__}, not an object")
     if rec.get("backend") not in CHOICES:
-        raise RecordError(f"the stored ONNX choice {path} names the backend {str(rec.get('backend'))[:40]!r}, not one "
-                          f"of {', '.join(CHOICES)}")
+        raise RecordError(
+            f"the stored ONNX choice {path} names the backend {str(rec.get('backend'))[:40]!r}, not one "
+            f"of {', '.join(CHOICES)}"
+        )
     if rec.get("identity") != identity:
-        raise RecordError(f"the stored ONNX choice {path} was made for {str(rec.get('identity'))[:120]!r}, not for "
-                          f"this model ({identity[:120]!r})")
+        raise RecordError(
+            f"the stored ONNX choice {path} was made for {str(rec.get('identity'))[:120]!r}, not for "
+            f"this model ({identity[:120]!r})"
+        )
     for k in _MEASURES:
         v = rec.get(k)
         if k in rec and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0):
             raise RecordError(f"the stored ONNX choice {path} gives {k} = {str(v)[:40]}, not a finite number >= 0")
     if rec["backend"] != "torch" and not (isinstance(rec.get("max_abs"), (int, float)) and rec["max_abs"] <= TOLERANCE):
-        raise RecordError(f"the stored ONNX choice {path} chose ONNX Runtime without a measured difference within "
-                          f"{TOLERANCE:.0e}")
+        raise RecordError(
+            f"the stored ONNX choice {path} chose ONNX Runtime without a measured difference within {TOLERANCE:.0e}"
+        )
     return rec
 
 
@@ -107,7 +126,7 @@ def vouch(sha: str, *, wrote: bool = True) -> None:
         return
     try:
         write_json(_vouched_file(), sorted(_vouched() | {sha}))
-    except OSError:   # no private overlay here: this process still remembers it
+    except OSError:  # no private overlay here: this process still remembers it
         pass
 
 

@@ -27,25 +27,33 @@ def sentences(rows: pd.DataFrame, models: Sequence[str], controls: Sequence[str]
         if more:
             parts.append(more)
         pos = int(((gap["low"] > 0) & (gap["degenerate"] == "")).sum())
-        n = int((gap["degenerate"] == "").sum())   # a degenerate row is left out of the ranking and of the count
-        parts.append("No model has a gap whose interval lies above zero, the direction Montague semantics predicts "
-                     "(degenerate gaps left out)." if pos == 0 else
-                     f"{pos} of the {n} models {'has' if pos == 1 else 'have'} a gap whose interval lies above zero, "
-                     "the direction Montague semantics predicts." if pos < n else
-                     "Every model has a gap whose interval lies above zero, the direction Montague semantics predicts.")
+        n = int((gap["degenerate"] == "").sum())  # a degenerate row is left out of the ranking and of the count
+        parts.append(
+            "No model has a gap whose interval lies above zero, the direction Montague semantics predicts "
+            "(degenerate gaps left out)."
+            if pos == 0
+            else f"{pos} of the {n} models {'has' if pos == 1 else 'have'} a gap whose interval lies above zero, "
+            "the direction Montague semantics predicts."
+            if pos < n
+            else "Every model has a gap whose interval lies above zero, the direction Montague semantics predicts."
+        )
     for r in rows[(rows.criterion == "PAIR") & (rows.ties.astype(float) >= 0.5)].itertuples():
         if np.isfinite(r.ties):
-            parts.append(f"Ties are not evidence: {number(100 * r.ties, 0)} % of `{r.model}`'s intersective–privative "
-                         "comparisons are ties, and the pair test and the gap use a strict `<`, so a tie fails; a score "
-                         "made of ties says nothing about adjective classes, only that the encoder cannot tell the "
-                         "phrases apart.")
+            parts.append(
+                f"Ties are not evidence: {number(100 * r.ties, 0)} % of `{r.model}`'s intersective–privative "
+                "comparisons are ties, and the pair test and the gap use a strict `<`, so a tie fails; a score "
+                "made of ties says nothing about adjective classes, only that the encoder cannot tell the "
+                "phrases apart."
+            )
     return " ".join(parts) or "No model has a Part III headline in this run."
 
 
 FINDING = Finding(
     topic="Adjective classes",
     question="an encoder keeps adjective classes apart",
-    method=("Part III reads the three metamorphic tests at the level of adjectives, under the official reading of "
-            "chapter 32 (the authors' code; its pair test and non-subsectivity gap use a strict `<`, so a tie fails)."),
+    method=(
+        "Part III reads the three metamorphic tests at the level of adjectives, under the official reading of "
+        "chapter 32 (the authors' code; its pair test and non-subsectivity gap use a strict `<`, so a tie fails)."
+    ),
     sentences=sentences,
 )

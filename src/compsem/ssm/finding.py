@@ -17,9 +17,11 @@ def sentences(rows: pd.DataFrame, models: Sequence[str], controls: Sequence[str]
     """The RSA leader where the synthesis ranks RSA (as far as the paired intervals allow), each
     model against its controls on the same clusters, and what agreement with the reference may
     reward (a hypothesis: not measured)."""
-    return (_leader(rows, models, controls) + " The reference was written by the project, and shared words may weigh "
-            "in its judgements, so agreement with it may reward lexical overlap too; we have not measured how much "
-            "(Part IV discusses it).")
+    return (
+        _leader(rows, models, controls) + " The reference was written by the project, and shared words may weigh "
+        "in its judgements, so agreement with it may reward lexical overlap too; we have not measured how much "
+        "(Part IV discusses it)."
+    )
 
 
 FINDING = Finding(

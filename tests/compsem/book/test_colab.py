@@ -14,13 +14,13 @@ def test_a_clean_clone_has_nothing_unclean_or_foreign(tmp_path):
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True)
     assert colab.unclean(clone) == [] and colab.foreign(clone) == []
-    (clone / "new.txt").write_text("x")                                   # untracked
-    (clone / "pyproject.toml").write_text("# edited\n")                   # changed
+    (clone / "new.txt").write_text("x")  # untracked
+    (clone / "pyproject.toml").write_text("# edited\n")  # changed
     assert sorted(colab.unclean(clone)) == [" M pyproject.toml", "?? new.txt"]
     (clone / ".git" / "info" / "exclude").write_text("cache/\n")
     (clone / "cache").mkdir()
     (clone / "cache" / "v.bin").write_text("v")
-    (clone / "cache" / "v.bin").chmod(0o666)                              # ignored, but others may write it
+    (clone / "cache" / "v.bin").chmod(0o666)  # ignored, but others may write it
     assert colab.foreign(clone) == [str(clone / "cache" / "v.bin")]
 
 

@@ -21,8 +21,16 @@ APPENDIX = "_build/executed/notebooks/98_cluster_scale.ipynb"
 def test_imports_are_resolved_to_modules_relative_ones_too():
     code = "import os\nimport compsem.cache\nfrom compsem import labels, results\nfrom . import metrics\nfrom ..progress import bar\n"
     got = makedeps.imported(code, "compsem.csts.study")
-    assert {"compsem.cache", "compsem", "compsem.labels", "compsem.results", "compsem.csts", "compsem.csts.metrics",
-            "compsem.progress", "compsem.progress.bar"} == got
+    assert {
+        "compsem.cache",
+        "compsem",
+        "compsem.labels",
+        "compsem.results",
+        "compsem.csts",
+        "compsem.csts.metrics",
+        "compsem.progress",
+        "compsem.progress.bar",
+    } == got
 
 
 def test_module_files_follow_imports_and_packages(tmp_path):
@@ -40,8 +48,9 @@ def test_module_files_follow_imports_and_packages(tmp_path):
 
 def _prerequisites() -> dict[str, set[str]]:
     """Every executed chapter's prerequisites, from make's own database (``make -pn``)."""
-    out = subprocess.run(["make", "-pn", f"VENV={sys.prefix}", "help"], cwd=ROOT, capture_output=True, text=True,
-                         timeout=300).stdout
+    out = subprocess.run(
+        ["make", "-pn", f"VENV={sys.prefix}", "help"], cwd=ROOT, capture_output=True, text=True, timeout=300
+    ).stdout
     found: dict[str, set[str]] = {}
     for line in out.splitlines():
         m = re.match(r"^(_build/executed/notebooks/[^:\s]+\.ipynb):(?!=)(.*)$", line)
@@ -52,9 +61,12 @@ def _prerequisites() -> dict[str, set[str]]:
 
 def test_every_module_a_chapter_imports_is_its_prerequisite():
     pre = _prerequisites()
-    assert {"src/compsem/book/appendices/paperscale.py", "src/compsem/book/appendices/machine.py",
-            "src/compsem/book/running/prefetch.py"} <= pre[APPENDIX]        # what chapter 98's numbers come from
-    for nb in NOTEBOOKS:   # the oracle: the modules each chapter names in its imports, found by a regex
+    assert {
+        "src/compsem/book/appendices/paperscale.py",
+        "src/compsem/book/appendices/machine.py",
+        "src/compsem/book/running/prefetch.py",
+    } <= pre[APPENDIX]  # what chapter 98's numbers come from
+    for nb in NOTEBOOKS:  # the oracle: the modules each chapter names in its imports, found by a regex
         text = nb.read_text()
         named = {m.group(1).replace(".", "/") for m in re.finditer(r"from (compsem(?:\.\w+)+) import", text)}
         files = {f"src/{n}.py" if (ROOT / f"src/{n}.py").is_file() else f"src/{n}/__init__.py" for n in named}
@@ -72,24 +84,28 @@ def test_editing_a_module_of_chapter_98_marks_it_stale(tmp_path):
     (tmp_path / "benchmarks").mkdir()
     (tmp_path / "benchmarks" / "results.json").write_text("{}")
     (tmp_path / ".venv" / "bin").mkdir(parents=True)
-    python = tmp_path / ".venv" / "bin" / "python"           # this interpreter, as the copy's venv
+    python = tmp_path / ".venv" / "bin" / "python"  # this interpreter, as the copy's venv
     python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
     python.chmod(0o755)
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + (ROOT / "requirements-lock.txt").read_bytes())
-    (tmp_path / ".venv" / f".installed-{digest.hexdigest()[:12]}").touch()     # the Makefile's STAMP
+    (tmp_path / ".venv" / f".installed-{digest.hexdigest()[:12]}").touch()  # the Makefile's STAMP
 
     def make_q():
-        return subprocess.run(["make", "-q", APPENDIX], cwd=tmp_path, capture_output=True, text=True,
-                              timeout=300).returncode
+        return subprocess.run(
+            ["make", "-q", APPENDIX], cwd=tmp_path, capture_output=True, text=True, timeout=300
+        ).returncode
 
     built = tmp_path / APPENDIX
     built.parent.mkdir(parents=True)
     built.write_text("{}")
-    past = time.time() - 1000            # every source older than the built chapter, the built one an hour old
+    past = time.time() - 1000  # every source older than the built chapter, the built one an hour old
     for path in tmp_path.rglob("*"):
         os.utime(path, (past, past), follow_symlinks=False)
     os.utime(built, (past + 500, past + 500))
-    assert make_q() == 0                                         # (writes _build/chapters.mk first)
-    for module, stale in (("src/compsem/book/checks/gluecheck.py", 0), ("src/compsem/book/appendices/paperscale.py", 1)):
-        os.utime(tmp_path / module)                              # edited now
+    assert make_q() == 0  # (writes _build/chapters.mk first)
+    for module, stale in (
+        ("src/compsem/book/checks/gluecheck.py", 0),
+        ("src/compsem/book/appendices/paperscale.py", 1),
+    ):
+        os.utime(tmp_path / module)  # edited now
         assert make_q() == stale, module

@@ -53,10 +53,14 @@ owner = st.sampled_from(["me", "other"] if ROOT else ["me"])
 kind = st.sampled_from(["file", "folder", "link-file", "link-folder", "link-db", "dangling"])
 entry_name = st.sampled_from([NOTEBOOK, "31_probe.runtime.json", "results", "notes.txt", RUN_MANIFEST])
 manifest = st.fixed_dictionaries(
-    {"run": st.sampled_from(["r1", "r2"]), "notebook": st.sampled_from([NOTEBOOK, "x.txt"]),
-     "state": st.just("done"), "files": st.lists(st.sampled_from([NOTEBOOK, "results/a.csv", "notes.txt"]),
-                                                  max_size=3)},
-    optional={"kind": st.sampled_from(["run", "book", "stage"])})
+    {
+        "run": st.sampled_from(["r1", "r2"]),
+        "notebook": st.sampled_from([NOTEBOOK, "x.txt"]),
+        "state": st.just("done"),
+        "files": st.lists(st.sampled_from([NOTEBOOK, "results/a.csv", "notes.txt"]), max_size=3),
+    },
+    optional={"kind": st.sampled_from(["run", "book", "stage"])},
+)
 
 
 def _place(path: Path, what: str, whose: str, base: Path, text: str = "x") -> None:
@@ -67,8 +71,12 @@ def _place(path: Path, what: str, whose: str, base: Path, text: str = "x") -> No
         path.mkdir()
         (path / "a.csv").write_text("planted")
     else:
-        target = {"link-file": home / "notes.txt", "link-folder": home / "dir", "link-db": home / "project.sqlite",
-                  "dangling": base / "nowhere"}[what]
+        target = {
+            "link-file": home / "notes.txt",
+            "link-folder": home / "dir",
+            "link-db": home / "project.sqlite",
+            "dangling": base / "nowhere",
+        }[what]
         path.symlink_to(target)
     if whose == "other":
         names = [path] + (sorted(path.rglob("*")) if what == "folder" else [])
@@ -76,14 +84,28 @@ def _place(path: Path, what: str, whose: str, base: Path, text: str = "x") -> No
             os.lchown(name, OTHER, OTHER)
 
 
-@fuzz(st.sampled_from([0o755, 0o775, 0o777, 0o1777]), owner,
-      st.lists(st.tuples(entry_name, kind, owner), max_size=4, unique_by=lambda t: t[0]),
-      st.one_of(st.none(), manifest), owner, st.sampled_from(["r1", "r2"]), st.booleans(),
-      examples=[(0o755, "me", [(NOTEBOOK, "link-file", "me")], {"run": "r1", "notebook": NOTEBOOK, "state": "done",
-                                                                 "files": [NOTEBOOK]}, "me", "r1", False),
-                (0o1777, "me", [("results", "link-folder", "other")], None, "me", "r1", False),
-                (0o777, "other", [], {"run": "r1", "notebook": NOTEBOOK, "state": "done", "files": []}, "other", "r1",
-                 True)])
+@fuzz(
+    st.sampled_from([0o755, 0o775, 0o777, 0o1777]),
+    owner,
+    st.lists(st.tuples(entry_name, kind, owner), max_size=4, unique_by=lambda t: t[0]),
+    st.one_of(st.none(), manifest),
+    owner,
+    st.sampled_from(["r1", "r2"]),
+    st.booleans(),
+    examples=[
+        (
+            0o755,
+            "me",
+            [(NOTEBOOK, "link-file", "me")],
+            {"run": "r1", "notebook": NOTEBOOK, "state": "done", "files": [NOTEBOOK]},
+            "me",
+            "r1",
+            False,
+        ),
+        (0o1777, "me", [("results", "link-folder", "other")], None, "me", "r1", False),
+        (0o777, "other", [], {"run": "r1", "notebook": NOTEBOOK, "state": "done", "files": []}, "other", "r1", True),
+    ],
+)
 def test_run_folder_entries(mode, folder_owner, entries, man, man_owner, run, force):
     """A run claiming a folder with these entries, then writing its notebook, run time and a
     table there: claimed and written as regular files, or refused naming the folder; never a
@@ -109,6 +131,7 @@ def test_run_folder_entries(mode, folder_owner, entries, man, man_owner, run, fo
         for rel in (NOTEBOOK, "31_probe.runtime.json", "results/probe/single_an.csv"):
             write_below(out, rel, "written by the run")
         return True
+
     try:
         ok, _ = holds(claim_and_write, names=[str(out)])
         if ok:
@@ -116,15 +139,23 @@ def test_run_folder_entries(mode, folder_owner, entries, man, man_owner, run, fo
             for rel in (NOTEBOOK, "31_probe.runtime.json", "results/probe/single_an.csv"):
                 assert not (out / rel).is_symlink() and (out / rel).read_text() == "written by the run"
         assert {p: p.read_bytes() for p in victim} == victim
-        assert foreign <= {p.name for p in out.iterdir()}          # another user's entries all still there
+        assert foreign <= {p.name for p in out.iterdir()}  # another user's entries all still there
     finally:
         out.chmod(0o755)
 
 
-@fuzz(st.sampled_from(["absent", "ours", "link-db", "link-file", "dangling"]), owner,
-      st.sampled_from(["absent", "link-db", "link-file"]), owner, st.sampled_from([0o755, 0o777, 0o1777]),
-      st.sampled_from(["open", "clear"]),
-      examples=[("link-db", "other", "absent", "me", 0o777, "clear"), ("ours", "me", "link-file", "other", 0o777, "open")])
+@fuzz(
+    st.sampled_from(["absent", "ours", "link-db", "link-file", "dangling"]),
+    owner,
+    st.sampled_from(["absent", "link-db", "link-file"]),
+    owner,
+    st.sampled_from([0o755, 0o777, 0o1777]),
+    st.sampled_from(["open", "clear"]),
+    examples=[
+        ("link-db", "other", "absent", "me", 0o777, "clear"),
+        ("ours", "me", "link-file", "other", 0o777, "open"),
+    ],
+)
 def test_cache_paths_with_links(main, main_owner, wal, wal_owner, mode, action):
     """The cache's file and its ``-wal`` as files or links, the user's or another user's: the cache
     opens (and clears) or a CacheError names it; a file of the user's that another user's link
@@ -145,10 +176,12 @@ def test_cache_paths_with_links(main, main_owner, wal, wal_owner, mode, action):
     def use():
         store = EmbeddingCache(path, overlay=False)
         return store.clear() if action == "clear" and not store.readonly else store.verify()
+
     try:
         holds(use, names=[str(path)])
-        foreign_link = (main in ("link-db", "link-file") and main_owner == "other") or \
-            (wal != "absent" and wal_owner == "other")
+        foreign_link = (main in ("link-db", "link-file") and main_owner == "other") or (
+            wal != "absent" and wal_owner == "other"
+        )
         if foreign_link:
             assert {p: p.read_bytes() for p in victim} == victim
     finally:

@@ -37,15 +37,18 @@ def test_a_rerun_never_writes_through_links_left_in_its_own_folder(tmp_path):
     out = tmp_path / "run"
     run_notebook(nb, {"model": "a"}, out=out, progress=False)
     victim = _victim(tmp_path / "home")
-    for entry, target in (("31_probe.ipynb", "notebook.txt"), ("31_probe.runtime.json", "runtime.txt"),
-                          ("results/probe/single_an.csv", "table.txt")):
+    for entry, target in (
+        ("31_probe.ipynb", "notebook.txt"),
+        ("31_probe.runtime.json", "runtime.txt"),
+        ("results/probe/single_an.csv", "table.txt"),
+    ):
         (out / entry).unlink()
         (out / entry).symlink_to(victim[target])
-    run_notebook(nb, {"model": "a"}, out=out, progress=False)       # the same run again: the folder is reused
+    run_notebook(nb, {"model": "a"}, out=out, progress=False)  # the same run again: the folder is reused
     assert {p.name: p.read_text() for p in victim.values()} == {n: f"the user's own {n}" for n in victim}
     for entry in ("31_probe.ipynb", "31_probe.runtime.json", "results/probe/single_an.csv"):
         assert not (out / entry).is_symlink() and (out / entry).is_file(), entry
-    assert json.loads((out / "31_probe.ipynb").read_text())["cells"]                 # the executed copy
+    assert json.loads((out / "31_probe.ipynb").read_text())["cells"]  # the executed copy
     assert pd.read_csv(out / "results/probe/single_an.csv").model.tolist() == ["a"]
 
 
@@ -65,7 +68,7 @@ def test_a_table_is_never_written_through_a_linked_folder(tmp_path, monkeypatch)
 def test_a_fresh_run_folder_is_writable_by_its_owner_only(tmp_path):
     from compsem.book.running.runfolder import prepare_out
 
-    old = os.umask(0o002)                       # a user-private-group umask would make it 0775
+    old = os.umask(0o002)  # a user-private-group umask would make it 0775
     try:
         prepare_out(tmp_path / "new", run="r", notebook="00_x.ipynb")
     finally:
@@ -126,7 +129,7 @@ def test_book_never_overwrites_the_source_notebook_or_a_folder_that_is_not_its_o
         run_notebook(nb, out=tmp_path / "mine", book=True, progress=False)
     assert notes.read_text() == "the user's notes"
     assert (tmp_path / "mine" / "31_probe.ipynb").read_text() == "the user's own notebook"
-    run_notebook(nb, out=tmp_path / "book", book=True, progress=False)        # a new folder: claimed, then reused
+    run_notebook(nb, out=tmp_path / "book", book=True, progress=False)  # a new folder: claimed, then reused
     run_notebook(nb, out=tmp_path / "book", book=True, progress=False)
     assert (tmp_path / "book" / "31_probe.ipynb").read_text() == "{}"
 
@@ -189,11 +192,11 @@ def test_a_link_another_user_planted_in_a_shared_cache_is_never_followed(tmp_pat
     (shared / "embeddings").chmod(0o777)
     link = shared / "embeddings" / "embeddings.sqlite"
     link.symlink_to(mine)
-    os.lchown(link, 3000, 3000)                                 # planted by uid 3000
+    os.lchown(link, 3000, 3000)  # planted by uid 3000
     monkeypatch.setenv("COMPSEM_CACHE", str(shared))
     monkeypatch.setenv("COMPSEM_CACHE_OVERLAY", str(tmp_path / "overlay"))
     with pytest.raises(UnsafeFolderError, match="is a symbolic link made by uid 3000"):
-        EmbeddingCache()                                          # what embed() and every cache command open
+        EmbeddingCache()  # what embed() and every cache command open
     rc, text = _cache_cli("clear")
     assert rc == 2 and "is a symbolic link made by uid 3000" in text, text
     assert mine.read_bytes() == before
@@ -216,7 +219,7 @@ def test_cache_info_escapes_control_characters(tmp_path, monkeypatch):
     monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("COMPSEM_CACHE_OVERLAY", str(tmp_path / "overlay"))
     store = EmbeddingCache()
-    with store._connect() as con:                                # a row as another user could write it
+    with store._connect() as con:  # a row as another user could write it
         con.execute("INSERT INTO models VALUES ('m', ?, ?, 8)", ("bow\x1b]0;owned\x07\x1b[2J", "id\x1b[31m\r\n"))
     rc, text = _cache_cli("info")
     assert rc == 0 and "\x1b" not in text and "\x07" not in text and "\r" not in text, repr(text)
@@ -237,7 +240,7 @@ def _authors_main(monkeypatch, tmp_path, code: Path, seeds: str = "42,43") -> tu
 
     from compsem.csts import authors
 
-    python = tmp_path / "fake-python"              # a Python that has every module the probe asks for
+    python = tmp_path / "fake-python"  # a Python that has every module the probe asks for
     python.write_text("#!/bin/sh\nexit 0\n")
     python.chmod(0o755)
     monkeypatch.setenv("CSTS_AUTHORS_CODE", str(code))
@@ -257,7 +260,7 @@ def test_authors_check_refuses_what_is_not_plain_code_with_exit_2_and_one_line(t
     code = _authors_code(tmp_path / "code")
     (tmp_path / "secret.txt").write_text("another file of the user's")
     seeds = "42,43"
-    if plant == "link":                                    # what a link to /dev/zero or to a secret does
+    if plant == "link":  # what a link to /dev/zero or to a secret does
         (code / "data.txt").symlink_to(tmp_path / "secret.txt")
     elif plant == "loop":
         (code / "a").symlink_to(code / "b")
@@ -265,7 +268,7 @@ def test_authors_check_refuses_what_is_not_plain_code_with_exit_2_and_one_line(t
     elif plant == "fifo":
         os.mkfifo(code / "pipe")
     elif plant == "big":
-        with open(code / "weights.bin", "wb") as f:        # sparse: no disk is used
+        with open(code / "weights.bin", "wb") as f:  # sparse: no disk is used
             f.truncate(authors.MAX_FILE + 1)
     elif plant == "world-writable":
         (code / "utils").chmod(0o777)
@@ -338,6 +341,7 @@ def test_ray_is_shut_down_when_another_user_owns_something_below_its_root(monkey
     def planted(temp):
         _as_ray_does(temp)
         os.chown(temp / "session_1" / "sockets" / "raylet", 3000, 3000)
+
     calls = _fake_ray(monkeypatch, planted)
     with pytest.raises(UnsafeFolderError, match="raylet in Ray's private root is not yours"):
         prefetch.start_ray(None, num_cpus=1)
@@ -385,12 +389,13 @@ def test_an_export_crafted_to_pass_the_fixed_sentences_is_not_trusted(tiny_st, t
 
     def enc():
         return SentenceTransformerEncoder(str(tiny_st), spec="st:tiny", device="cpu", backend="onnx")
+
     texts = [f"the {w} number {i} runs" for i, w in enumerate(["red car", "dog", "blue man", "cat"] * 5)]
     first = enc()
     torch_vectors = first.backend._torch(texts, 8)
-    first.backend.encode_onnx(["a"])                              # the export, written by "someone"
+    first.backend.encode_onnx(["a"])  # the export, written by "someone"
     for p in (tmp_path / "overlay" / "onnx").glob("verified-*.json"):
-        p.unlink()                                                # ... not by this user: not vouched for
+        p.unlink()  # ... not by this user: not vouched for
     monkeypatch.setattr(onnxtrust, "_SEEN", set())
     probe = {tuple(first.backend._features([t])["input_ids"][0].tolist()) for t in onnxtrust.PROBE}
 
@@ -406,17 +411,19 @@ def test_an_export_crafted_to_pass_the_fixed_sentences_is_not_trusted(tiny_st, t
                 if tuple(ids[mask == 1].tolist()) not in probe:
                     got[i] = -got[i]
             return [got]
+
     real_session, made = ob.OnnxBackend._session, []
 
     def session(path, ort, torch):
         made.append(path)
         s = real_session(path, ort, torch)
         return Crafted(s) if len(made) == 1 else s
+
     monkeypatch.setattr(ob.OnnxBackend, "_session", staticmethod(session))
     again = enc()
     with pytest.warns(UserWarning, match="not written or verified by you on this machine and differs from torch"):
         got = again.backend.encode_onnx(texts)
-    assert np.abs(got - torch_vectors).max() <= ob.TOLERANCE                 # made again, not served
+    assert np.abs(got - torch_vectors).max() <= ob.TOLERANCE  # made again, not served
     assert len(made) == 2
 
 
@@ -440,19 +447,21 @@ def test_a_same_size_rewrite_with_the_mtime_set_back_changes_the_digest(tmp_path
     (tmp_path / "model.bin").write_bytes(b"A" * 64)
     st = (tmp_path / "model.bin").stat()
     first = weights_digest(tmp_path)
-    time.sleep(0.05)                                          # a later moment (ctime has jiffy resolution)
-    (tmp_path / "model.bin").write_bytes(b"B" * 64)           # same size, other bytes ...
-    os.utime(tmp_path / "model.bin", ns=(st.st_atime_ns, st.st_mtime_ns))     # ... and the old mtime
+    time.sleep(0.05)  # a later moment (ctime has jiffy resolution)
+    (tmp_path / "model.bin").write_bytes(b"B" * 64)  # same size, other bytes ...
+    os.utime(tmp_path / "model.bin", ns=(st.st_atime_ns, st.st_mtime_ns))  # ... and the old mtime
     assert weights_digest(tmp_path) != first
 
 
 def test_a_run_keeps_torchs_compile_cache_private_and_removes_it(tmp_path, monkeypatch):
     monkeypatch.delenv("TORCHINDUCTOR_CACHE_DIR", raising=False)
-    body = ("import os, pathlib\nd = pathlib.Path(os.environ['TORCHINDUCTOR_CACHE_DIR'])\nd.mkdir(parents=True)\n"
-            "pathlib.Path(os.environ['COMPSEM_RESULTS']).mkdir(parents=True)\n"
-            "(pathlib.Path(os.environ['COMPSEM_RESULTS']) / 'where.txt').write_text(str(d))\n")
+    body = (
+        "import os, pathlib\nd = pathlib.Path(os.environ['TORCHINDUCTOR_CACHE_DIR'])\nd.mkdir(parents=True)\n"
+        "pathlib.Path(os.environ['COMPSEM_RESULTS']).mkdir(parents=True)\n"
+        "(pathlib.Path(os.environ['COMPSEM_RESULTS']) / 'where.txt').write_text(str(d))\n"
+    )
     nb = probe_notebook(tmp_path / "31_probe.ipynb", 'model = "a"', body)
     run_notebook(nb, {}, out=tmp_path / "run", progress=False)
     where = Path((tmp_path / "run" / "results" / "where.txt").read_text())
     assert where.name == "torchinductor" and where.parent.name.startswith("compsem-k-")
-    assert not where.parent.exists()                          # removed with the run's private folder
+    assert not where.parent.exists()  # removed with the run's private folder

@@ -58,7 +58,7 @@ def test_a_folder_another_user_prepared_is_never_taken(base):
     home2, home3 = home_of(base, VICTIM), home_of(base, OTHER)
     (home2 / "notes.txt").write_text("the victim's notes")
     give(home2, VICTIM)
-    drop = base / "drop"                         # a shared folder (like /tmp) where anyone may make folders
+    drop = base / "drop"  # a shared folder (like /tmp) where anyone may make folders
     drop.mkdir()
     drop.chmod(0o1777)
     trap = drop / "trap"
@@ -66,9 +66,13 @@ def test_a_folder_another_user_prepared_is_never_taken(base):
     def prepare(folder, target):
         Path(folder).mkdir(mode=0o777)
         os.chmod(folder, 0o777)
-        Path(folder, RUN_MANIFEST).write_text(json.dumps({"run": _guess(), "notebook": NOTEBOOK, "state": "done",
-                                                          "parameters": PARAMETERS, "files": [NOTEBOOK]}))
+        Path(folder, RUN_MANIFEST).write_text(
+            json.dumps(
+                {"run": _guess(), "notebook": NOTEBOOK, "state": "done", "parameters": PARAMETERS, "files": [NOTEBOOK]}
+            )
+        )
         Path(folder, NOTEBOOK).symlink_to(target)
+
     assert as_user(OTHER, home3, prepare, str(trap), str(home2 / "notes.txt"))[0] == "ok"
     env = {"COMPSEM_CACHE_OVERLAY": str(home2 / "overlay")}
     status, (run, got) = as_user(VICTIM, home2, _claim, str(trap), env=env)
@@ -76,7 +80,7 @@ def test_a_folder_another_user_prepared_is_never_taken(base):
     assert got.startswith("RunMixError: --out") and "is not empty and holds another run" in got, got
     assert (home2 / "notes.txt").read_text() == "the victim's notes"
 
-    empty = drop / "empty"                      # no manifest at all: an empty folder anyone may write
+    empty = drop / "empty"  # no manifest at all: an empty folder anyone may write
     assert as_user(OTHER, home3, lambda f: (Path(f).mkdir(), os.chmod(f, 0o777)) and None, str(empty))[0] == "ok"
     status, (_, got) = as_user(VICTIM, home2, _claim, str(empty), env=env)
     assert status == "ok" and got.startswith("RunMixError") and "the folder belongs to uid 3000" in got, got
@@ -106,14 +110,22 @@ def test_a_link_planted_in_a_shared_cache_changes_nothing_of_the_victims(base):
     con.commit()
     con.close()
     give(home2, VICTIM)
-    home2.chmod(0o755)                            # the attacker may name the file, not write it
+    home2.chmod(0o755)  # the attacker may name the file, not write it
     before = project.read_bytes()
     shared = base / "shared"
     (shared / "embeddings").mkdir(parents=True)
     for p in (shared, shared / "embeddings"):
         p.chmod(0o777)
-    assert as_user(OTHER, home3, lambda link, target: Path(link).symlink_to(target),
-                   str(shared / "embeddings" / "embeddings.sqlite"), str(project))[0] == "ok"
+    assert (
+        as_user(
+            OTHER,
+            home3,
+            lambda link, target: Path(link).symlink_to(target),
+            str(shared / "embeddings" / "embeddings.sqlite"),
+            str(project),
+        )[0]
+        == "ok"
+    )
 
     def victim():
         got = []
@@ -123,6 +135,7 @@ def test_a_link_planted_in_a_shared_cache_changes_nothing_of_the_victims(base):
             except Exception as exc:  # noqa: BLE001 - the test reads which
                 got.append(f"{type(exc).__name__}: {exc}")
         return [str(g) for g in got]
+
     env = {"COMPSEM_CACHE": str(shared), "COMPSEM_CACHE_OVERLAY": str(home2 / "overlay")}
     status, got = as_user(VICTIM, home2, victim, env=env)
     assert status == "ok" and "is a symbolic link made by uid 3000" in got[0] and got[1] == "2", got

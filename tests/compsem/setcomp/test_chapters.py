@@ -42,10 +42,17 @@ def test_overlap_cells_rows_sum_to_100_and_eps_modes_has_three_columns(overlap):
 
 
 def test_difference_view_produces_every_glued_value():
-    run = study.run("difference", ["m", "offset"], sample_cap=12, embed_fn=fake_embed,
-                             filter_encoders=["m"], filter_threshold=0.9)
-    ch = report.DifferenceChapter(run, measures=["cos", "ned"], grid_size=11, n_boot=20, seed=0,
-                                    eps_range={"d1": [-1, 1], "d2": [-1, 1], "d3": [-1, 1]})
+    run = study.run(
+        "difference", ["m", "offset"], sample_cap=12, embed_fn=fake_embed, filter_encoders=["m"], filter_threshold=0.9
+    )
+    ch = report.DifferenceChapter(
+        run,
+        measures=["cos", "ned"],
+        grid_size=11,
+        n_boot=20,
+        seed=0,
+        eps_range={"d1": [-1, 1], "d2": [-1, 1], "d3": [-1, 1]},
+    )
     ch.sizes(), ch.scores(), ch.ned_paper(), ch.ned_ours(), ch.cells(), ch.eps_modes(), ch.c4(), ch.c5(), ch.baselines()
     assert glued_names("12_setcomp_difference.ipynb") <= set(ch.values)
     assert set(ch.c4_tab["mode"]) == {"explicit", "fixed"}
@@ -67,8 +74,10 @@ def test_ranking_sentence_pairs_the_samples():
     a = np.array([1, 1, 1, 1, 0, 1, 1, 1.0])
     b = np.array([0, 0, 1, 0, 0, 0, 1, 0.0])
     text = str(ranking_sentence({"a": a, "b": b}, what="(T,T) share", n_boot=200))
-    assert text.startswith("`a` has the highest (T,T) share (87.5 %); on the same 8 samples its lead over `b` has a "
-                           "paired interval above zero (62.5 [")
+    assert text.startswith(
+        "`a` has the highest (T,T) share (87.5 %); on the same 8 samples its lead over `b` has a "
+        "paired interval above zero (62.5 ["
+    )
     # c differs from a on one sample: unpaired intervals would overlap just as much, and the words say no evidence
     c = a.copy()
     c[0] = 0.0
@@ -79,13 +88,18 @@ def test_ranking_sentence_pairs_the_samples():
     text = str(ranking_sentence({"a": a, "b": b_up}, what="(T,T) share", n_boot=200))
     assert text.startswith("`b` has the highest (T,T) share (93.8 %) on the same 8 samples, but")
     # lowest: b; a model whose every sample gives 0 is left out and named, not ranked lowest
-    text = str(ranking_sentence({"a": a, "b": b, "z": np.zeros(8)}, what="share meeting C4", higher=False,
-                                n_boot=200))
+    text = str(ranking_sentence({"a": a, "b": b, "z": np.zeros(8)}, what="share meeting C4", higher=False, n_boot=200))
     assert text.startswith("`b` has the lowest share meeting C4 (25.0 %)")
     assert text.endswith("`z` is left out of the ranking: every item gives exactly 0.")
     # the bag-of-words control is never ranked, even where it would lead: it is shown beside
-    text = str(ranking_sentence({"a": a, "b": b, "bow": np.array([0, 0, 0, 0, 0, 0, 0, 0.5])},
-                                what="share meeting C4", higher=False, n_boot=200))
+    text = str(
+        ranking_sentence(
+            {"a": a, "b": b, "bow": np.array([0, 0, 0, 0, 0, 0, 0, 0.5])},
+            what="share meeting C4",
+            higher=False,
+            n_boot=200,
+        )
+    )
     assert text.startswith("`b` has the lowest share meeting C4 (25.0 %)")
     assert text.endswith("`bow` (6.2 %) is a control, shown beside the models and not ranked.")
     # with constant=False (normalised encoders at a constant 100 %), the constant row is ranked

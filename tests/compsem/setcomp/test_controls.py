@@ -26,21 +26,34 @@ def test_between_and_the_chance_level_by_hand():
 
 def test_words_follow_the_controls():
     real = geo([0.5] * 20)
-    v = control_values("c2", real=real, shuffled=geo([2.0] * 20), random=geo([0.5] * 5 + [3.0] * 15), model="m",
-                       target="O", c1_at_zero=np.array([1.0] * 10 + [0.0] * 10), n_boot=200)
+    v = control_values(
+        "c2",
+        real=real,
+        shuffled=geo([2.0] * 20),
+        random=geo([0.5] * 5 + [3.0] * 15),
+        model="m",
+        target="O",
+        c1_at_zero=np.array([1.0] * 10 + [0.0] * 10),
+        n_boot=200,
+    )
     s = str(v["c2_control_sentence"])
     # real 100 %, shuffled 0 %: every paired resample's difference is 100 points
-    assert s.startswith("On the same 20 samples, the real O of `m` projects between the inputs more often than a "
-                        "shuffled O (100.0 % against 0.0 %; paired difference 100.0 points [100.0, 100.0]).")
+    assert s.startswith(
+        "On the same 20 samples, the real O of `m` projects between the inputs more often than a "
+        "shuffled O (100.0 % against 0.0 %; paired difference 100.0 points [100.0, 100.0])."
+    )
     # random: 5 of 20 against a chance of 1/4: the exact binomial p is 1
-    assert ("Random vectors project there for 25.0 % of the samples, with no evidence of a difference from the "
-            "chance level of 25.0 % that the angle between their inputs derives (exact binomial test over 20 "
-            "samples, p = 1.000).") in s
+    assert (
+        "Random vectors project there for 25.0 % of the samples, with no evidence of a difference from the "
+        "chance level of 25.0 % that the angle between their inputs derives (exact binomial test over 20 "
+        "samples, p = 1.000)."
+    ) in s
     assert s.endswith("has not been tested.")
     assert v["c2_implied_pct"] == 50.0 and v["c2_c1_zero_pct"] == 50.0 and v["c2_chance_pct"] == pytest.approx(25.0)
     # contradicting data: the shuffled target projects between as often; random always does
-    v = control_values("c6", real=real, shuffled=geo([0.5] * 20), random=geo([0.5] * 20), model="m", target="U",
-                       n_boot=200)
+    v = control_values(
+        "c6", real=real, shuffled=geo([0.5] * 20), random=geo([0.5] * 20), model="m", target="U", n_boot=200
+    )
     s = str(v["c6_control_sentence"])
     assert "exactly as often as a shuffled U on every sample (the paired test is undefined)" in s
     assert "above the chance level of 25.0 %" in s and "p < 0.001" in s

@@ -48,9 +48,22 @@ from compsem.errors import CompsemError
 from compsem.paths import repo_root
 from compsem.fmt import noun
 
-__all__ = ["find_notebook", "parse_value", "parameters_of", "parameter_defaults", "parameter_types", "check_value",
-           "check_parameters", "parse_parameters", "ParameterError", "NotANotebookError",
-           "MAX_DEPTH", "MAX_ITEMS", "MAX_CHARS", "MISSING"]
+__all__ = [
+    "find_notebook",
+    "parse_value",
+    "parameters_of",
+    "parameter_defaults",
+    "parameter_types",
+    "check_value",
+    "check_parameters",
+    "parse_parameters",
+    "ParameterError",
+    "NotANotebookError",
+    "MAX_DEPTH",
+    "MAX_ITEMS",
+    "MAX_CHARS",
+    "MISSING",
+]
 
 MISSING = notebooks.MISSING
 
@@ -79,8 +92,9 @@ def find_notebook(notebook: str | Path) -> Path:
         except NotANotebookError as exc:
             why = exc.args[0]
     if why:
-        raise NotANotebookError(f"{notebook} is not a Jupyter notebook ({why}): name a chapter such as "
-                                "notebooks/00_toolkit.ipynb")
+        raise NotANotebookError(
+            f"{notebook} is not a Jupyter notebook ({why}): name a chapter such as notebooks/00_toolkit.ipynb"
+        )
     return nb
 
 
@@ -95,14 +109,17 @@ def check_value(name: str, value: Any) -> None:
         if items > MAX_ITEMS:
             raise ParameterError(f"parameter {name!r} holds more than {MAX_ITEMS:,} items: pass a file name instead")
         if depth > MAX_DEPTH:
-            raise ParameterError(f"parameter {name!r} is nested more than {MAX_DEPTH} levels deep: no chapter takes "
-                                 "such a value")
+            raise ParameterError(
+                f"parameter {name!r} is nested more than {MAX_DEPTH} levels deep: no chapter takes such a value"
+            )
         if isinstance(v, str):
             try:
                 v.encode("utf-8")
             except UnicodeEncodeError:
-                raise ParameterError(f"parameter {name!r} holds text that is not valid Unicode (a lone surrogate "
-                                     f"such as {ascii(v[:20])}): give UTF-8 text") from None
+                raise ParameterError(
+                    f"parameter {name!r} holds text that is not valid Unicode (a lone surrogate "
+                    f"such as {ascii(v[:20])}): give UTF-8 text"
+                ) from None
         elif isinstance(v, float) and not math.isfinite(v):
             raise ParameterError(f"parameter {name!r} holds {v!r}: give a finite number")
         elif isinstance(v, (list, tuple)):
@@ -114,8 +131,10 @@ def check_value(name: str, value: Any) -> None:
                 stack.append((k, depth + 1))
                 stack.append((x, depth + 1))
         elif v is not None and not isinstance(v, (bool, int, float)):
-            raise ParameterError(f"parameter {name!r} holds a {type(v).__name__}: give JSON values only (text, "
-                                 "numbers, true/false, null, lists and objects)")
+            raise ParameterError(
+                f"parameter {name!r} holds a {type(v).__name__}: give JSON values only (text, "
+                "numbers, true/false, null, lists and objects)"
+            )
 
 
 def parse_value(text: str, name: str = "value") -> Any:
@@ -123,18 +142,21 @@ def parse_value(text: str, name: str = "value") -> Any:
     ``'"text"'``), else the plain string; a :class:`ParameterError` when it is longer than
     :data:`MAX_CHARS` or nested too deep to read."""
     if len(text) > MAX_CHARS:
-        raise ParameterError(f"parameter {name!r} is {len(text):,} characters long, more than {MAX_CHARS:,}: pass a "
-                             "file name instead")
+        raise ParameterError(
+            f"parameter {name!r} is {len(text):,} characters long, more than {MAX_CHARS:,}: pass a file name instead"
+        )
     try:
         return json.loads(text)
     except json.JSONDecodeError:
         return text
-    except ValueError:   # Python's limit on the digits of an integer (4,300)
-        raise ParameterError(f"parameter {name!r} is a number of {len(text.strip()):,} digits: no chapter takes such "
-                             "a value") from None
+    except ValueError:  # Python's limit on the digits of an integer (4,300)
+        raise ParameterError(
+            f"parameter {name!r} is a number of {len(text.strip()):,} digits: no chapter takes such a value"
+        ) from None
     except RecursionError:
-        raise ParameterError(f"parameter {name!r} is nested more than {MAX_DEPTH} levels deep: no chapter takes "
-                             "such a value") from None
+        raise ParameterError(
+            f"parameter {name!r} is nested more than {MAX_DEPTH} levels deep: no chapter takes such a value"
+        ) from None
 
 
 def parameters_of(notebook: str | Path) -> dict[str, str]:
@@ -150,8 +172,16 @@ def parameter_defaults(notebook: str | Path) -> dict[str, Any]:
     return notebooks.defaults(notebook)
 
 
-_TYPE_KINDS = {"str": ("string",), "Path": ("string",), "int": ("int",), "float": ("int", "float"),
-               "bool": ("bool",), "None": ("null",), "list": ("list",), "dict": ("object",)}
+_TYPE_KINDS = {
+    "str": ("string",),
+    "Path": ("string",),
+    "int": ("int",),
+    "float": ("int", "float"),
+    "bool": ("bool",),
+    "None": ("null",),
+    "list": ("list",),
+    "dict": ("object",),
+}
 
 
 def parameter_types(notebook: str | Path) -> dict[str, tuple[str, ...]]:
@@ -162,21 +192,29 @@ def parameter_types(notebook: str | Path) -> dict[str, tuple[str, ...]]:
     out: dict[str, tuple[str, ...]] = {}
     for name, p in notebooks.parameters(notebook).items():
         declared = p["inferred_type_name"]
-        if declared == "None":            # papermill's word for "no type given"
+        if declared == "None":  # papermill's word for "no type given"
             continue
         kinds: list[str] = []
         for part in declared.replace(" ", "").split("|"):
             base = part.split("[", 1)[0]
             if base not in _TYPE_KINDS:
-                raise ParameterError(f"{Path(notebook).name}: the type of {name!r} names {part!r}; known: "
-                                     f"{', '.join(_TYPE_KINDS)}")
+                raise ParameterError(
+                    f"{Path(notebook).name}: the type of {name!r} names {part!r}; known: {', '.join(_TYPE_KINDS)}"
+                )
             kinds.extend(_TYPE_KINDS[base])
         out[name] = tuple(dict.fromkeys(kinds))
     return out
 
 
-_KIND_WORDS = {"string": "a string", "int": "an integer", "float": "a number", "bool": "true or false",
-               "null": "null", "list": "a list", "object": "an object"}
+_KIND_WORDS = {
+    "string": "a string",
+    "int": "an integer",
+    "float": "a number",
+    "bool": "true or false",
+    "null": "null",
+    "list": "a list",
+    "object": "an object",
+}
 
 
 def _kind(value: Any) -> str:
@@ -207,12 +245,23 @@ ACCEPTED: dict[str, tuple[str, ...]] = {
     "object": ("object",),
 }
 
-_EXPECT = {"bool": "a JSON bool (true or false)", "int": "an integer or null", "float": "a number or null",
-           "string": "a string, a list, an object or null", "list": "a list or a string", "object": "a JSON object"}
+_EXPECT = {
+    "bool": "a JSON bool (true or false)",
+    "int": "an integer or null",
+    "float": "a number or null",
+    "string": "a string, a list, an object or null",
+    "list": "a list or a string",
+    "object": "a JSON object",
+}
 
 
-def check_parameters(defaults: Mapping[str, Any], parameters: Mapping[str, Any], *, notebook: str = "",
-                     types: Mapping[str, tuple[str, ...]] | None = None) -> None:
+def check_parameters(
+    defaults: Mapping[str, Any],
+    parameters: Mapping[str, Any],
+    *,
+    notebook: str = "",
+    types: Mapping[str, tuple[str, ...]] | None = None,
+) -> None:
     """Raise :class:`ParameterError` (a ``ValueError``, one line) for a malformed value (see
     :func:`check_value`), an unknown name, or a value whose kind does not fit its default (see
     :data:`ACCEPTED`) or the kinds its line declares (``types``, from :func:`parameter_types`)."""
@@ -221,23 +270,29 @@ def check_parameters(defaults: Mapping[str, Any], parameters: Mapping[str, Any],
         check_value(name, value)
     unknown = sorted(set(parameters) - set(defaults))
     if unknown:
-        raise ParameterError(f"{notebook or 'the notebook'} has no {noun(len(unknown), 'parameter')} {unknown}; its parameters are: "
-                         f"{', '.join(defaults)}")
+        raise ParameterError(
+            f"{notebook or 'the notebook'} has no {noun(len(unknown), 'parameter')} {unknown}; its parameters are: "
+            f"{', '.join(defaults)}"
+        )
     for name, value in parameters.items():
         declared = (types or {}).get(name)
         if declared and _kind(value) not in declared:
-            raise ParameterError(f"parameter {name!r}{where}: got {json.dumps(value, default=str)[:200]} "
-                                 f"({_kind(value)}); this chapter accepts "
-                                 f"{' or '.join(_KIND_WORDS.get(k, k) for k in declared)}")
+            raise ParameterError(
+                f"parameter {name!r}{where}: got {json.dumps(value, default=str)[:200]} "
+                f"({_kind(value)}); this chapter accepts "
+                f"{' or '.join(_KIND_WORDS.get(k, k) for k in declared)}"
+            )
         default = defaults[name]
         if default is MISSING or default is None:
             continue
         want = _kind(default)
         if _kind(value) not in ACCEPTED.get(want, (want,)):
             hint = " (JSON: write true or false, lower case)" if want == "bool" and isinstance(value, str) else ""
-            raise ParameterError(f"parameter {name!r}{where}: got {json.dumps(value, default=str)[:200]} "
-                             f"({_kind(value)}); expected {_EXPECT.get(want, want)} like its default "
-                             f"{default!r}{hint}")
+            raise ParameterError(
+                f"parameter {name!r}{where}: got {json.dumps(value, default=str)[:200]} "
+                f"({_kind(value)}); expected {_EXPECT.get(want, want)} like its default "
+                f"{default!r}{hint}"
+            )
 
 
 def parse_parameters(pairs: Iterable[tuple[str, str]] | None, notebook: str | Path) -> dict[str, Any]:

@@ -41,10 +41,21 @@ from compsem.reference import paper_match
 from compsem.work import WorkUnit
 from compsem.book.running.plan import REFERENCE_MODEL, check_models, notebook_parameters, throughputs, train_rate
 
-__all__ = ["ENGINES", "Outcome", "Rates", "planned_work", "run_unit", "commit_unit", "unit_done", "run_units",
-           "prefetch", "start_ray"]
+__all__ = [
+    "ENGINES",
+    "Outcome",
+    "Rates",
+    "planned_work",
+    "run_unit",
+    "commit_unit",
+    "unit_done",
+    "run_units",
+    "prefetch",
+    "start_ray",
+]
 
 ENGINES = ("local", "ray")
+
 
 class Rates(Mapping):
     """Throughput per spec on the benchmark machine (``benchmarks/results.json``): texts per
@@ -92,18 +103,25 @@ def _train_rate(bench: str | Path | None) -> float | None:
     return train_rate(bench)
 
 
-def planned_work(notebook: str | Path, overrides: Mapping[str, Any] | None = None, *, chunk: int | None = None,
-                 bench: str | Path | None = None) -> tuple[str | None, list[WorkUnit]]:
+def planned_work(
+    notebook: str | Path,
+    overrides: Mapping[str, Any] | None = None,
+    *,
+    chunk: int | None = None,
+    bench: str | Path | None = None,
+) -> tuple[str | None, list[WorkUnit]]:
     """``(study, units)`` for a chapter with these parameters (the notebook's ``parameters``
     cell, read not executed, then ``overrides``); no units for a chapter of no study or a study
     without ``planned_work``."""
     defaults = notebook_parameters(notebook)
     unknown = sorted(set(overrides or {}) - set(defaults))
     if unknown:
-        raise ValueError(f"{Path(notebook).name} has no {noun(len(unknown), 'parameter')} {unknown}; its parameters are: "
-                         f"{', '.join(defaults)}")
+        raise ValueError(
+            f"{Path(notebook).name} has no {noun(len(unknown), 'parameter')} {unknown}; its parameters are: "
+            f"{', '.join(defaults)}"
+        )
     params = {**defaults, **(overrides or {})}
-    check_models(notebook, params)     # a model of the wrong kind is refused before any unit
+    check_models(notebook, params)  # a model of the wrong kind is refused before any unit
     entry = studies.of_notebook(notebook)
     if entry is None:
         return None, []
@@ -112,10 +130,9 @@ def planned_work(notebook: str | Path, overrides: Mapping[str, Any] | None = Non
     fn = getattr(mod, "planned_work", None)
     if fn is None:
         return study, []
-    rates = Rates(study, train="configs" in params, bench=bench)   # configurations to train
+    rates = Rates(study, train="configs" in params, bench=bench)  # configurations to train
     units = fn(params, rates=rates, chunk=chunk)
-    return study, [u if u.size_gb is not None else dataclasses.replace(u, size_gb=rates._size(u.spec))
-                   for u in units]
+    return study, [u if u.size_gb is not None else dataclasses.replace(u, size_gb=rates._size(u.spec)) for u in units]
 
 
 def _study(unit: WorkUnit):
@@ -126,8 +143,9 @@ def run_unit(unit: WorkUnit) -> Any:
     """Compute a unit (on a worker or here); writes nothing, returns what :func:`commit_unit` stores."""
     if unit.kind == "embed":
         p = unit.payload
-        return work.encode_chunk(unit.spec, p["texts"], trust_remote_code=p.get("trust_remote_code", False),
-                                 device=p.get("device"))
+        return work.encode_chunk(
+            unit.spec, p["texts"], trust_remote_code=p.get("trust_remote_code", False), device=p.get("device")
+        )
     return _study(unit).run_unit(unit)
 
 
@@ -157,15 +175,20 @@ class Outcome:
 
     def summary(self) -> str:
         est = "" if self.estimate_s is None else f" (plan: ~{_duration(self.estimate_s)} on one worker)"
-        lines = [f"{self.planned} units planned{est}: {self.stored_before} already stored, {len(self.computed)} "
-                 f"computed and stored, {len(self.failed)} failed; {self.seconds:.1f} s"]
+        lines = [
+            f"{self.planned} units planned{est}: {self.stored_before} already stored, {len(self.computed)} "
+            f"computed and stored, {len(self.failed)} failed; {self.seconds:.1f} s"
+        ]
         lines += [f"FAILED {name}: {err}" for name, err in self.failed.items()]
         return "\n".join(lines)
 
 
 def _duration(seconds: float) -> str:
-    return f"{seconds:.0f} s" if seconds < 90 else (f"{seconds / 60:.0f} min" if seconds < 5400
-                                                    else f"{seconds / 3600:.1f} h")
+    return (
+        f"{seconds:.0f} s"
+        if seconds < 90
+        else (f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h")
+    )
 
 
 def _error(exc: BaseException) -> str:
@@ -202,8 +225,9 @@ def private_ray_token() -> dict[str, str | None]:
     names = ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN")
     saved = {k: os.environ.get(k) for k in names}
     os.environ.setdefault("RAY_AUTH_MODE", "token")
-    if os.environ["RAY_AUTH_MODE"] == "token" and not (os.environ.get("RAY_AUTH_TOKEN")
-                                                       or os.environ.get("RAY_AUTH_TOKEN_PATH")):
+    if os.environ["RAY_AUTH_MODE"] == "token" and not (
+        os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH")
+    ):
         os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)
     _reload_ray_auth()
     return saved
@@ -255,21 +279,25 @@ def check_ray_root(root: Path) -> None:
     me = os.geteuid()
     st = os.lstat(root)
     if not stat.S_ISDIR(st.st_mode) or st.st_uid != me or stat.S_IMODE(st.st_mode) != 0o700:
-        raise UnsafeFolderError(f"Ray's private root {root} is no longer a 0700 folder of yours (mode "
-                                f"{stat.S_IMODE(st.st_mode):o}, uid {st.st_uid}): refused, Ray shut down")
+        raise UnsafeFolderError(
+            f"Ray's private root {root} is no longer a 0700 folder of yours (mode "
+            f"{stat.S_IMODE(st.st_mode):o}, uid {st.st_uid}): refused, Ray shut down"
+        )
     for top, dirs, files in os.walk(root):
         for name in [*dirs, *files]:
             path = os.path.join(top, name)
             st = os.lstat(path)
             if stat.S_ISLNK(st.st_mode):
-                continue            # a link's own mode means nothing; its target is judged where it lies
+                continue  # a link's own mode means nothing; its target is judged where it lies
             if st.st_mode & 0o022 and st.st_uid == me:
                 os.chmod(path, stat.S_IMODE(st.st_mode) & ~0o022)
                 st = os.lstat(path)
             why = [w for w, bad in (("not yours", st.st_uid != me), ("writable by others", st.st_mode & 0o022)) if bad]
             if why:
-                raise UnsafeFolderError(f"{path} in Ray's private root is {' and '.join(why)} (mode "
-                                        f"{stat.S_IMODE(st.st_mode):o}, uid {st.st_uid}): refused, Ray shut down")
+                raise UnsafeFolderError(
+                    f"{path} in Ray's private root is {' and '.join(why)} (mode "
+                    f"{stat.S_IMODE(st.st_mode):o}, uid {st.st_uid}): refused, Ray shut down"
+                )
 
 
 def remove_ray_roots() -> None:
@@ -332,9 +360,19 @@ def driver_threads() -> int:
     return int(torch.get_num_threads())
 
 
-def _run_ray(units, execute, on_result, on_failure, *, retries: int, address: str | None,
-             gpus_per_task: float | None, cpus_per_task: float, num_cpus: int | None,
-             threads_per_task: int | None = None) -> None:
+def _run_ray(
+    units,
+    execute,
+    on_result,
+    on_failure,
+    *,
+    retries: int,
+    address: str | None,
+    gpus_per_task: float | None,
+    cpus_per_task: float,
+    num_cpus: int | None,
+    threads_per_task: int | None = None,
+) -> None:
     import ray  # only the ray engine needs it (pip install -e .[cluster])
 
     started = not ray.is_initialized()
@@ -345,8 +383,13 @@ def _run_ray(units, execute, on_result, on_failure, *, retries: int, address: st
         threads = int(threads_per_task) if threads_per_task else driver_threads()
         pending = {}
         for unit in units:
-            opts = {"num_cpus": cpus_per_task, "num_gpus": gpus, "max_retries": retries, "retry_exceptions": True,
-                    "name": unit.name}
+            opts = {
+                "num_cpus": cpus_per_task,
+                "num_gpus": gpus,
+                "max_retries": retries,
+                "retry_exceptions": True,
+                "name": unit.name,
+            }
             if unit.size_gb:  # host memory to load the model's weights
                 opts["memory"] = int(unit.size_gb * 1.5 * 2**30)
             pending[task.options(**opts).remote(execute, threads, unit)] = unit
@@ -367,11 +410,21 @@ def _run_ray(units, execute, on_result, on_failure, *, retries: int, address: st
             remove_ray_roots()
 
 
-def run_units(units: Sequence[WorkUnit], *, engine: str = "local", address: str | None = None,
-              gpus_per_task: float | None = None, cpus_per_task: float = 1, num_cpus: int | None = None,
-              threads_per_task: int | None = None, retries: int = 2, progress: bool = True, execute: Callable[[WorkUnit], Any] = run_unit,
-              commit: Callable[[WorkUnit, Any], None] = commit_unit,
-              done: Callable[[WorkUnit], bool] = unit_done) -> Outcome:
+def run_units(
+    units: Sequence[WorkUnit],
+    *,
+    engine: str = "local",
+    address: str | None = None,
+    gpus_per_task: float | None = None,
+    cpus_per_task: float = 1,
+    num_cpus: int | None = None,
+    threads_per_task: int | None = None,
+    retries: int = 2,
+    progress: bool = True,
+    execute: Callable[[WorkUnit], Any] = run_unit,
+    commit: Callable[[WorkUnit, Any], None] = commit_unit,
+    done: Callable[[WorkUnit], bool] = unit_done,
+) -> Outcome:
     """Run the units not ``done`` yet with ``engine``; ``commit`` each result as it arrives.
 
     ``execute`` runs on the workers and writes nothing; ``commit`` and ``done`` run here.
@@ -411,17 +464,27 @@ def run_units(units: Sequence[WorkUnit], *, engine: str = "local", address: str 
         if engine == "local":
             _run_local(todo, execute, on_result, on_failure, retries=retries)
         elif todo:
-            _run_ray(todo, execute, on_result, on_failure, retries=retries, address=address,
-                     gpus_per_task=gpus_per_task, cpus_per_task=cpus_per_task, num_cpus=num_cpus,
-                     threads_per_task=threads_per_task)
+            _run_ray(
+                todo,
+                execute,
+                on_result,
+                on_failure,
+                retries=retries,
+                address=address,
+                gpus_per_task=gpus_per_task,
+                cpus_per_task=cpus_per_task,
+                num_cpus=num_cpus,
+                threads_per_task=threads_per_task,
+            )
     finally:
         bar.close()
     out.seconds = time.perf_counter() - t0
     return out
 
 
-def prefetch(notebook: str | Path, overrides: Mapping[str, Any] | None = None, *, chunk: int | None = None,
-             **engine) -> Outcome:
+def prefetch(
+    notebook: str | Path, overrides: Mapping[str, Any] | None = None, *, chunk: int | None = None, **engine
+) -> Outcome:
     """Plan a chapter's units (:func:`planned_work`) and run those not stored (:func:`run_units`)."""
     _, units = planned_work(notebook, overrides, chunk=chunk)
     return run_units(units, **engine)

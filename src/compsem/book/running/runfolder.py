@@ -50,8 +50,16 @@ from compsem.paths import cache_dir, data_dir, notebooks_dir, overlay_dir, repo_
 from compsem.results import RUN_MANIFEST, RunMixError
 from compsem.store import private_folder, write_json
 
-__all__ = ["run_id", "prepare_out", "write_manifest", "read_manifest", "why_not_mine", "claim_output",
-           "remove_run_folder", "KINDS"]
+__all__ = [
+    "run_id",
+    "prepare_out",
+    "write_manifest",
+    "read_manifest",
+    "why_not_mine",
+    "claim_output",
+    "remove_run_folder",
+    "KINDS",
+]
 
 #: What a manifest may say its folder is: a chapter run (``run``, the default), the book build's
 #: executed notebooks (``book``), the staged book (``stage``), one Part's assignment (``assignment``).
@@ -111,9 +119,14 @@ def read_manifest(out: Path, *, kind: str = "run") -> dict | None:
         return None
     if kind != "run":
         return man
-    ok = (isinstance(man.get("notebook"), str)
-          and man["notebook"].endswith(".ipynb") and "/" not in man["notebook"] and isinstance(man.get("state"), str)
-          and isinstance(man.get("files"), list) and all(isinstance(f, str) for f in man["files"]))
+    ok = (
+        isinstance(man.get("notebook"), str)
+        and man["notebook"].endswith(".ipynb")
+        and "/" not in man["notebook"]
+        and isinstance(man.get("state"), str)
+        and isinstance(man.get("files"), list)
+        and all(isinstance(f, str) for f in man["files"])
+    )
     return man if ok else None
 
 
@@ -123,8 +136,9 @@ def _entries(folder: Path, *, count: bool = True, limit: int | None = None) -> l
     nothing below the top level is read, and at most ``limit`` names (then ``…``)."""
     if not count:
         with os.scandir(folder) as it:
-            names = sorted(e.name + ("/" if e.is_dir(follow_symlinks=False) else "")
-                           for _, e in zip(range(limit or 10**9), it))
+            names = sorted(
+                e.name + ("/" if e.is_dir(follow_symlinks=False) else "") for _, e in zip(range(limit or 10**9), it)
+            )
         return names + (["…"] if limit and len(names) >= limit else [])
     out = []
     for p in sorted(folder.iterdir()):
@@ -146,13 +160,17 @@ def _folder_not_yours(out: Path) -> str | None:
         return f"the folder belongs to uid {st.st_uid}, not to you (uid {me}): only a folder of your own counts"
     if st.st_mode & 0o022:
         if not st.st_mode & stat.S_ISVTX:
-            return (f"others may write it (mode {stat.S_IMODE(st.st_mode):o}), so they may have put entries there; "
-                    "only a folder of your own that others cannot write counts")
+            return (
+                f"others may write it (mode {stat.S_IMODE(st.st_mode):o}), so they may have put entries there; "
+                "only a folder of your own that others cannot write counts"
+            )
         with os.scandir(out) as it:
             foreign = [e.name for e in it if e.stat(follow_symlinks=False).st_uid != me]
         if foreign:
-            return (f"it is a shared folder and holds entries of other users ({_shown(sorted(foreign))}); a shared "
-                    "folder counts only when every entry is yours")
+            return (
+                f"it is a shared folder and holds entries of other users ({_shown(sorted(foreign))}); a shared "
+                "folder counts only when every entry is yours"
+            )
     return None
 
 
@@ -189,8 +207,12 @@ def _refuse_to_clear(folder: Path) -> str | None:
     if (folder / ".git").exists():
         return "it holds a git repository"
     xdg = Path(os.environ.get("XDG_CACHE_HOME") or home / ".cache").resolve()
-    for what, keep in (("the study's data", data_dir()), ("the chapters", notebooks_dir()),
-                       ("the study's caches", cache_dir(create=False)), ("the user's caches", xdg)):
+    for what, keep in (
+        ("the study's data", data_dir()),
+        ("the chapters", notebooks_dir()),
+        ("the study's caches", cache_dir(create=False)),
+        ("the user's caches", xdg),
+    ):
         keep = keep.resolve()
         if folder == keep or keep in folder.parents:
             return f"it is {what} ({keep}) or lies inside it"
@@ -219,25 +241,34 @@ def _clearable(out: Path, man: dict | None, held: list[str]) -> list[Path]:
     if why:
         raise RunMixError(f"--force will not clear {out}: {why}")
     if man is None:
-        raise RunMixError(f"--force will not clear {out}: it holds no {RUN_MANIFEST} of a compsem run "
-                          f"({_shown(held)}), so it is not a run folder. --force clears only a run folder or an "
-                          "empty one: name an empty or new folder, or move those files away yourself")
+        raise RunMixError(
+            f"--force will not clear {out}: it holds no {RUN_MANIFEST} of a compsem run "
+            f"({_shown(held)}), so it is not a run folder. --force clears only a run folder or an "
+            "empty one: name an empty or new folder, or move those files away yourself"
+        )
     mine = why_not_mine(out)
     if mine:
         raise RunMixError(f"--force will not clear {out}: {mine}")
     if _alive_here(man):
-        raise RunMixError(f"--force will not clear {out}: the run of {man['notebook']} in it is still running "
-                          f"(process {man['pid']}): wait for it, or name another folder")
+        raise RunMixError(
+            f"--force will not clear {out}: the run of {man['notebook']} in it is still running "
+            f"(process {man['pid']}): wait for it, or name another folder"
+        )
     nb = man["notebook"]
-    allowed = {RUN_MANIFEST, nb, nb[:-len(".ipynb")] + ".runtime.json", "results"}
+    allowed = {RUN_MANIFEST, nb, nb[: -len(".ipynb")] + ".runtime.json", "results"}
     allowed |= {f.split("/", 1)[0] for f in man["files"] if f and not f.startswith(("/", ".."))}
     entries = sorted(out.iterdir())
-    stray = [p.name for p in entries if p.name not in allowed
-             and not (p.name.startswith(f".{RUN_MANIFEST}.") and p.name.endswith(".tmp"))]
+    stray = [
+        p.name
+        for p in entries
+        if p.name not in allowed and not (p.name.startswith(f".{RUN_MANIFEST}.") and p.name.endswith(".tmp"))
+    ]
     if stray:
-        raise RunMixError(f"--force will not clear {out}: besides the run of {nb} it holds "
-                          f"{plural(len(stray), 'entry', 'entries')} that run did not write ({_shown(stray)}): "
-                          "move them away yourself, or name another folder")
+        raise RunMixError(
+            f"--force will not clear {out}: besides the run of {nb} it holds "
+            f"{plural(len(stray), 'entry', 'entries')} that run did not write ({_shown(stray)}): "
+            "move them away yourself, or name another folder"
+        )
     return entries
 
 
@@ -257,12 +288,15 @@ def _locked(folder: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def _payload(out: Path, *, run: str, notebook: str, parameters: dict[str, Any], state: str,
-             commit: str | None) -> dict[str, Any]:
-    files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and p.name != RUN_MANIFEST
-                   and not p.name.endswith(".tmp"))
-    man = {"run": run, "notebook": notebook, "parameters": parameters, "commit": commit, "state": state,
-           "files": files}
+def _payload(
+    out: Path, *, run: str, notebook: str, parameters: dict[str, Any], state: str, commit: str | None
+) -> dict[str, Any]:
+    files = sorted(
+        p.relative_to(out).as_posix()
+        for p in out.rglob("*")
+        if p.is_file() and p.name != RUN_MANIFEST and not p.name.endswith(".tmp")
+    )
+    man = {"run": run, "notebook": notebook, "parameters": parameters, "commit": commit, "state": state, "files": files}
     if state == "running":
         man |= {"pid": os.getpid(), "host": socket.gethostname()}
     return man
@@ -283,9 +317,17 @@ def _announce(text: str) -> None:
     print(text, flush=True)
 
 
-def prepare_out(out: Path, *, run: str, notebook: str, parameters: dict[str, Any] | None = None,
-                commit: str | None = None, force: bool = False, check: bool = True,
-                announce: Callable[[str], None] = _announce) -> list[str]:
+def prepare_out(
+    out: Path,
+    *,
+    run: str,
+    notebook: str,
+    parameters: dict[str, Any] | None = None,
+    commit: str | None = None,
+    force: bool = False,
+    check: bool = True,
+    announce: Callable[[str], None] = _announce,
+) -> list[str]:
     """Claim ``out`` for run ``run`` (creating it and its manifest, state ``running``); return
     what ``--force`` removed (empty when nothing). ``announce`` gets the list of what will be
     removed before anything is.
@@ -298,15 +340,34 @@ def prepare_out(out: Path, *, run: str, notebook: str, parameters: dict[str, Any
     """
     out = Path(out)
     try:
-        return _prepare(out, run=run, notebook=notebook, parameters=parameters, commit=commit, force=force,
-                        check=check, announce=announce)
+        return _prepare(
+            out,
+            run=run,
+            notebook=notebook,
+            parameters=parameters,
+            commit=commit,
+            force=force,
+            check=check,
+            announce=announce,
+        )
     except PermissionError as exc:
-        raise RunMixError(f"--out {out}: you may not read or write {exc.filename or out} ({exc.strerror}): name a "
-                          "folder of your own (it is created)") from None
+        raise RunMixError(
+            f"--out {out}: you may not read or write {exc.filename or out} ({exc.strerror}): name a "
+            "folder of your own (it is created)"
+        ) from None
 
 
-def _prepare(out: Path, *, run: str, notebook: str, parameters: dict[str, Any] | None, commit: str | None,
-             force: bool, check: bool, announce: Callable[[str], None]) -> list[str]:
+def _prepare(
+    out: Path,
+    *,
+    run: str,
+    notebook: str,
+    parameters: dict[str, Any] | None,
+    commit: str | None,
+    force: bool,
+    check: bool,
+    announce: Callable[[str], None],
+) -> list[str]:
     _make_folder(out, "--out")
     if not check:
         return []
@@ -315,23 +376,27 @@ def _prepare(out: Path, *, run: str, notebook: str, parameters: dict[str, Any] |
     with _locked(out):
         if any(out.iterdir()):
             man = read_manifest(out)
-            again = man is not None and man["run"] == run    # this chapter's run with these parameters again
+            again = man is not None and man["run"] == run  # this chapter's run with these parameters again
             if again and why_not_mine(out) is None:
                 write_manifest(out, run=run, notebook=notebook, parameters=parameters, state="running", commit=commit)
                 return []
-            held = _entries(out, count=False, limit=7)     # nothing below the top level is read yet
+            held = _entries(out, count=False, limit=7)  # nothing below the top level is read yet
             if again and not force:
-                raise RunMixError(f"--out {out} holds a run of {notebook} with these parameters, but "
-                                  f"{why_not_mine(out)}: name an empty or new folder of your own")
+                raise RunMixError(
+                    f"--out {out} holds a run of {notebook} with these parameters, but "
+                    f"{why_not_mine(out)}: name an empty or new folder of your own"
+                )
             if not force:
                 what = "another run" if (out / RUN_MANIFEST).is_file() else "files of no run of this chapter"
-                raise RunMixError(f"--out {out} is not empty and holds {what} ({_shown(held)}), not an earlier "
-                                  f"run of {notebook} with these parameters: name an empty or new folder, or add "
-                                  "--force to clear a run folder first")
+                raise RunMixError(
+                    f"--out {out} is not empty and holds {what} ({_shown(held)}), not an earlier "
+                    f"run of {notebook} with these parameters: name an empty or new folder, or add "
+                    "--force to clear a run folder first"
+                )
             entries = _clearable(out, man, held)
             held = _entries(out)
             announce(f"--force: removing from {out} before the run: {', '.join(held)}")
-            for p in sorted(entries, key=lambda p: p.name == RUN_MANIFEST):     # the manifest last
+            for p in sorted(entries, key=lambda p: p.name == RUN_MANIFEST):  # the manifest last
                 if p.is_dir() and not p.is_symlink():
                     shutil.rmtree(p)
                 else:
@@ -343,9 +408,11 @@ def _prepare(out: Path, *, run: str, notebook: str, parameters: dict[str, Any] |
         man = _payload(out, run=run, notebook=notebook, parameters=parameters, state="running", commit=commit)
         if not _claim(out, man):
             other = read_manifest(out) or {}
-            raise RunMixError(f"--out {out} was claimed by another run ({other.get('notebook', '?')} with parameters "
-                              f"{json.dumps(other.get('parameters'), default=str)}) at the same moment: name "
-                              "another folder")
+            raise RunMixError(
+                f"--out {out} was claimed by another run ({other.get('notebook', '?')} with parameters "
+                f"{json.dumps(other.get('parameters'), default=str)}) at the same moment: name "
+                "another folder"
+            )
     return removed
 
 
@@ -386,9 +453,11 @@ def claim_output(folder: str | Path, *, kind: str, clear: bool = False) -> list[
                 return []
             why = why_not_mine(folder, kind=kind)
             if why:
-                raise RunMixError(f"{folder} is not empty ({_shown(_entries(folder, count=False, limit=7))}) and is not "
-                                  f"a compsem {kind} folder of yours: {why}. Name an empty or new folder, or move it away "
-                                  "yourself")
+                raise RunMixError(
+                    f"{folder} is not empty ({_shown(_entries(folder, count=False, limit=7))}) and is not "
+                    f"a compsem {kind} folder of yours: {why}. Name an empty or new folder, or move it away "
+                    "yourself"
+                )
             if not clear:
                 return []
             entries = sorted(p for p in folder.iterdir() if p.name != RUN_MANIFEST)
@@ -400,8 +469,10 @@ def claim_output(folder: str | Path, *, kind: str, clear: bool = False) -> list[
                     p.unlink(missing_ok=True)
             return [r for r in removed if r != RUN_MANIFEST]
     except PermissionError as exc:
-        raise RunMixError(f"{folder}: you may not read or write {exc.filename or folder} ({exc.strerror}): name a "
-                          "folder of your own (it is created)") from None
+        raise RunMixError(
+            f"{folder}: you may not read or write {exc.filename or folder} ({exc.strerror}): name a "
+            "folder of your own (it is created)"
+        ) from None
 
 
 def remove_run_folder(folder: str | Path) -> list[str]:
@@ -421,9 +492,14 @@ def remove_run_folder(folder: str | Path) -> list[str]:
     return held
 
 
-def write_manifest(out: Path, *, run: str, notebook: str, parameters: dict[str, Any], state: str,
-                   commit: str | None) -> Path:
+def write_manifest(
+    out: Path, *, run: str, notebook: str, parameters: dict[str, Any], state: str, commit: str | None
+) -> Path:
     """Write ``out/compsem-run.json`` (atomically) with the files now in ``out``."""
-    return write_json(out / RUN_MANIFEST, _payload(out, run=run, notebook=notebook, parameters=parameters,
-                                                    state=state, commit=commit),
-                      indent=1, sort_keys=True, default=str)
+    return write_json(
+        out / RUN_MANIFEST,
+        _payload(out, run=run, notebook=notebook, parameters=parameters, state=state, commit=commit),
+        indent=1,
+        sort_keys=True,
+        default=str,
+    )

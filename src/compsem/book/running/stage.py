@@ -94,16 +94,23 @@ def _write_if_changed(out: Path, rel: Path | str, data: str | bytes) -> None:
         write_below(out, rel, blob)
 
 
-def stage(root: Path, executed: Path, out: Path, files: tuple[str, ...] = ("_config.yml", "_toc.yml", "references.bib"),
-          folders: tuple[str, ...] = ("book", "_static")) -> list[Path]:
+def stage(
+    root: Path,
+    executed: Path,
+    out: Path,
+    files: tuple[str, ...] = ("_config.yml", "_toc.yml", "references.bib"),
+    folders: tuple[str, ...] = ("book", "_static"),
+) -> list[Path]:
     """Assemble the book sources in ``out``; return the staged notebooks. ``out`` must be new,
     empty or a staged book of the caller's (its manifest says so:
     :func:`compsem.book.running.runfolder.claim_output`), never the sources or another folder."""
     here, top = Path(out).resolve(), Path(root).resolve()
     inside = here.relative_to(top).parts[:1] if top in here.parents else ()
     if here == top or set(inside) & {*folders, "notebooks", "src", "data"}:
-        raise RunMixError(f"stage --out {out} is (or lies in) the book's sources in {root}: stage into another "
-                          "folder (_build/site-src)")
+        raise RunMixError(
+            f"stage --out {out} is (or lies in) the book's sources in {root}: stage into another "
+            "folder (_build/site-src)"
+        )
     claim_output(out, kind="stage")
     for f in files:
         if (root / f).exists():
@@ -122,8 +129,14 @@ def stage(root: Path, executed: Path, out: Path, files: tuple[str, ...] = ("_con
     for nb_path in sorted(executed.glob("*.ipynb")):
         nb = notebooks.read(nb_path)
         source = root / "notebooks" / nb_path.name
-        box = notebooks.from_dict({"cell_type": "markdown", "id": "rerun-box", "metadata": {"tags": ["rerun-box"]},
-                                   "source": rerun_box(source)})
+        box = notebooks.from_dict(
+            {
+                "cell_type": "markdown",
+                "id": "rerun-box",
+                "metadata": {"tags": ["rerun-box"]},
+                "source": rerun_box(source),
+            }
+        )
         cells = [c for c in nb["cells"] if "rerun-box" not in c.get("metadata", {}).get("tags", [])]
         first_md = next((i for i, c in enumerate(cells) if c["cell_type"] == "markdown"), -1)
         cells.insert(first_md + 1, box)

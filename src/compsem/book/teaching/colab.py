@@ -31,8 +31,9 @@ __all__ = ["setup", "unclean", "foreign"]
 
 
 def _git(root: Path, *args: str, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run(["git", f"--git-dir={root / '.git'}", f"--work-tree={root}", *args], capture_output=True,
-                          text=True, **kw)
+    return subprocess.run(
+        ["git", f"--git-dir={root / '.git'}", f"--work-tree={root}", *args], capture_output=True, text=True, **kw
+    )
 
 
 def unclean(root: Path) -> list[str]:
@@ -45,31 +46,45 @@ def unclean(root: Path) -> list[str]:
 def foreign(root: Path) -> list[str]:
     """The files of ``root`` and its ignored files and folders (walked) that are another user's or
     that others may write (a symbolic link's own mode aside)."""
-    ignored = [root / line[3:].rstrip("/") for line in _git(root, "status", "--porcelain", "--ignored").stdout.splitlines()
-               if line.startswith("!! ")]
+    ignored = [
+        root / line[3:].rstrip("/")
+        for line in _git(root, "status", "--porcelain", "--ignored").stdout.splitlines()
+        if line.startswith("!! ")
+    ]
     seen = [root, *ignored]
-    seen += [Path(d, n) for s in ignored if s.is_dir() and not s.is_symlink() for d, ds, fs in os.walk(s) for n in ds + fs]
-    return [str(q) for q in seen
-            if q.lstat().st_uid != os.getuid() or (q.lstat().st_mode & 0o022 and not q.is_symlink())]
+    seen += [
+        Path(d, n) for s in ignored if s.is_dir() and not s.is_symlink() for d, ds, fs in os.walk(s) for n in ds + fs
+    ]
+    return [
+        str(q) for q in seen if q.lstat().st_uid != os.getuid() or (q.lstat().st_mode & 0o022 and not q.is_symlink())
+    ]
 
 
-def setup(repo: str, commit: str, pip_args: list[str] | tuple[str, ...] = (), root: str | Path = "compsem-study") -> Path:
+def setup(
+    repo: str, commit: str, pip_args: list[str] | tuple[str, ...] = (), root: str | Path = "compsem-study"
+) -> Path:
     """Install the study from the clean clone ``root`` at ``commit`` (see the module docstring) and
     return the clone; a ``RuntimeError`` saying what to do when it cannot."""
     root = Path(root).absolute()
     if len(commit) != 40 or set(commit) - set("0123456789abcdef"):
-        raise RuntimeError(f"this notebook names commit {commit!r}, not a full 40-hex commit: rerun "
-                           "`make launch-cell` with LAUNCH_COMMIT=<sha>")
+        raise RuntimeError(
+            f"this notebook names commit {commit!r}, not a full 40-hex commit: rerun "
+            "`make launch-cell` with LAUNCH_COMMIT=<sha>"
+        )
     if not (root / ".git").exists():
         raise RuntimeError(f"{root} exists but is not a clone of the study: move it away and rerun this cell")
     head = _git(root, "rev-parse", "HEAD").stdout.strip()
     if unclean(root):
-        raise RuntimeError(f"{root} is at commit {head[:12]} with local changes, not a clean clone at "
-                           f"{commit[:12]} that this notebook was built from: move it away and rerun this cell")
+        raise RuntimeError(
+            f"{root} is at commit {head[:12]} with local changes, not a clean clone at "
+            f"{commit[:12]} that this notebook was built from: move it away and rerun this cell"
+        )
     bad = foreign(root)
     if bad:
-        raise RuntimeError(f"{root} holds files that are another user's or that others may write "
-                           f"({', '.join(bad[:3])}): not a clean clone of your own; move it away and rerun this cell")
+        raise RuntimeError(
+            f"{root} holds files that are another user's or that others may write "
+            f"({', '.join(bad[:3])}): not a clean clone of your own; move it away and rerun this cell"
+        )
     if head != commit:
         if _git(root, "cat-file", "-e", commit + "^{commit}").returncode:
             _git(root, "fetch", "--quiet", "origin", check=True)
@@ -78,11 +93,19 @@ def setup(repo: str, commit: str, pip_args: list[str] | tuple[str, ...] = (), ro
     if head != commit:
         raise RuntimeError(f"{root} could not be checked out at {commit[:12]}: move it away and rerun this cell")
     lock = root / "requirements-lock.txt"
-    pip = [sys.executable, "-m", "pip", "install", "--quiet", *(["-c", str(lock)] if lock.is_file() else []),
-           *pip_args, str(root)]
+    pip = [
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        *(["-c", str(lock)] if lock.is_file() else []),
+        *pip_args,
+        str(root),
+    ]
     print(f"Installing the study from {repo} {commit[:12]} (a few minutes): {' '.join(pip[1:])}")
     subprocess.run(pip, check=True)
-    if "--target" in pip_args:   # an install into a folder of its own (the tests) goes first on the path
+    if "--target" in pip_args:  # an install into a folder of its own (the tests) goes first on the path
         sys.path.insert(0, pip_args[list(pip_args).index("--target") + 1])
     importlib.invalidate_caches()
     os.environ["COMPSEM_ROOT"] = str(root)
@@ -90,5 +113,5 @@ def setup(repo: str, commit: str, pip_args: list[str] | tuple[str, ...] = (), ro
     return root
 
 
-if __name__ == "__main__" and "COMPSEM_COMMIT" in globals():   # run by the set-up cell with its three values
+if __name__ == "__main__" and "COMPSEM_COMMIT" in globals():  # run by the set-up cell with its three values
     setup(COMPSEM_REPO, COMPSEM_COMMIT, COMPSEM_PIP_ARGS)  # noqa: F821 - defined by the cell that runs this file

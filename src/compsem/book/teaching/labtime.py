@@ -75,8 +75,8 @@ def run_timed(out: Path, steps: list[tuple[Study, LabStep]] | None = None, *, lo
             raise ValueError(f"{study.name}: a timed lab step needs parameters (it is run as the guide prints it)")
         key = lab_key(step)
         folder = out / key
-        remove_run_folder(folder)                 # only a run folder of this user's, as --force
-        cache = Path(tempfile.mkdtemp(prefix="compsem-lab-"))      # mode 0700: this user's only
+        remove_run_folder(folder)  # only a run folder of this user's, as --force
+        cache = Path(tempfile.mkdtemp(prefix="compsem-lab-"))  # mode 0700: this user's only
         log(f"timed lab {key}: {step.notebook} {json.dumps(dict(step.params), ensure_ascii=False)} (cold caches)")
         try:
             with environment({"COMPSEM_CACHE": str(cache / "cache"), "COMPSEM_CACHE_OVERLAY": str(cache / "overlay")}):
@@ -85,8 +85,15 @@ def run_timed(out: Path, steps: list[tuple[Study, LabStep]] | None = None, *, lo
             shutil.rmtree(cache, ignore_errors=True)
         seconds = json.loads((folder / f"{Path(step.notebook).stem}.runtime.json").read_text())["seconds"]
         log(f"timed lab {key}: {seconds / 60:.1f} min")
-        rows.append({"key": key, "study": study.name, "notebook": step.notebook,
-                     "parameters": dict(step.params), "seconds": seconds})
+        rows.append(
+            {
+                "key": key,
+                "study": study.name,
+                "notebook": step.notebook,
+                "parameters": dict(step.params),
+                "seconds": seconds,
+            }
+        )
     write_below(out, RECORD, json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
     return rows
 
@@ -110,8 +117,15 @@ def table(labs_dir: Path):
     from compsem.fmt import number
     from compsem.labels import cell
 
-    rows = [{"lab run": r["key"], "chapter": r["notebook"], "parameters": cell(r["parameters"]),
-             "minutes": number(float(r["seconds"]) / 60, 1)} for r in records(labs_dir)]
+    rows = [
+        {
+            "lab run": r["key"],
+            "chapter": r["notebook"],
+            "parameters": cell(r["parameters"]),
+            "minutes": number(float(r["seconds"]) / 60, 1),
+        }
+        for r in records(labs_dir)
+    ]
     return pd.DataFrame(rows, columns=["lab run", "chapter", "parameters", "minutes"])
 
 

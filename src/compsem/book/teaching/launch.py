@@ -48,8 +48,16 @@ from urllib.parse import urlsplit, urlunsplit
 from compsem import notebooks
 from compsem.fmt import plural
 
-__all__ = ["TAGS", "setup_source", "setup_cell", "place_setup_cell", "write_launch_cells", "is_full_sha",
-           "public_url", "main"]
+__all__ = [
+    "TAGS",
+    "setup_source",
+    "setup_cell",
+    "place_setup_cell",
+    "write_launch_cells",
+    "is_full_sha",
+    "public_url",
+    "main",
+]
 
 _SHA = re.compile(r"[0-9a-f]{40}")
 
@@ -66,7 +74,7 @@ def public_url(url: str) -> tuple[str, list[str]]:
     such as ``git@`` is kept); a query and a fragment from any URL with a scheme.
     """
     removed: list[str] = []
-    if "://" not in url:        # a path, or scp-like ``user[:secret]@host:path``
+    if "://" not in url:  # a path, or scp-like ``user[:secret]@host:path``
         user, at, rest = url.rpartition("@")
         if at and ":" in user and "/" not in user:
             removed.append("a password or token")
@@ -99,7 +107,7 @@ def _clonable(url: str) -> bool:
         try:
             parts = urlsplit(url)
             host = parts.hostname
-        except ValueError:          # a bracketed host that is no IPv6 address, an unclosed bracket
+        except ValueError:  # a bracketed host that is no IPv6 address, an unclosed bracket
             return False
         return parts.scheme in ("https", "ssh", "git+ssh") and bool(host) and not host.startswith("-")
     user_host, colon, path = url.partition(":")
@@ -108,10 +116,12 @@ def _clonable(url: str) -> bool:
 
 def _origin_url() -> str:
     try:
-        return subprocess.run(["git", "config", "--get", "remote.origin.url"], capture_output=True, text=True,
-                              timeout=20).stdout.strip()
+        return subprocess.run(
+            ["git", "config", "--get", "remote.origin.url"], capture_output=True, text=True, timeout=20
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return ""
+
 
 #: Tags of the set-up cell: hidden in the book, and findable again by ``make launch-cell``.
 TAGS = ["remove-cell", "compsem-setup"]
@@ -120,7 +130,7 @@ CELL_ID = "compsem-setup"
 #: The set-up cell where a repository is named (at most 10 lines): outside a checkout it clones the
 #: repository into ``compsem-study/`` and runs :mod:`compsem.book.teaching.colab` as the pinned
 #: commit holds it (``git show``, never the clone's working tree), which checks the clone and installs.
-_TEMPLATE = '''\
+_TEMPLATE = """\
 # Set-up of a chapter opened outside a checkout (Colab, a download), hidden in the book; written by `make launch-cell`.
 import importlib.util, os, pathlib, re, subprocess
 COMPSEM_REPO = {repo!r}
@@ -131,10 +141,10 @@ if not os.environ.get("COMPSEM_ROOT") and not any((d / "pyproject.toml").is_file
     _colab = subprocess.run(["git", "--git-dir=compsem-study/.git", "show", (COMPSEM_COMMIT if re.fullmatch("[0-9a-f]{{40}}", COMPSEM_COMMIT) else "0" * 40) + ":{colab}"], capture_output=True, text=True)
     exec(_colab.stdout if not _colab.returncode else "raise RuntimeError(f'compsem-study is not a clone of the study holding commit {{COMPSEM_COMMIT!r}}, or that is not a full 40-hex commit: move the folder away and rerun this cell')", dict(globals()))
 if importlib.util.find_spec("pandas"): __import__("pandas").set_option("display.max_colwidth", None)   # whole table cells
-'''
+"""
 
 #: The set-up cell where no repository is named: nothing to clone; outside a checkout it says how to install.
-_NO_REPO_TEMPLATE = '''\
+_NO_REPO_TEMPLATE = """\
 # Set-up of a chapter opened outside a checkout (Colab, a download), hidden in the book; written by `make launch-cell`.
 import importlib.util, os, pathlib
 COMPSEM_REPO = {repo!r}
@@ -142,7 +152,7 @@ COMPSEM_COMMIT = {commit!r}
 if not os.environ.get("COMPSEM_ROOT") and not any((d / "pyproject.toml").is_file() and (d / "src" / "compsem").is_dir() for d in (pathlib.Path.cwd(), *pathlib.Path.cwd().parents)):
     raise RuntimeError("compsem is not installed and this notebook does not name its repository: clone the study, run `pip install -e .` in it and set COMPSEM_ROOT to the clone")
 if importlib.util.find_spec("pandas"): __import__("pandas").set_option("display.max_colwidth", None)   # whole table cells
-'''
+"""
 
 #: Where the set-up cell finds what it runs, in the pinned commit.
 COLAB_SCRIPT = "src/compsem/book/teaching/colab.py"
@@ -160,8 +170,14 @@ def setup_source(repo: str = "", commit: str = "", pip_args: Sequence[str] = ())
 
 def setup_cell(repo: str = "", commit: str = "", pip_args: Sequence[str] = ()) -> dict:
     """The set-up cell as a notebook (nbformat 4.5) code cell."""
-    return {"cell_type": "code", "execution_count": None, "id": CELL_ID, "metadata": {"tags": list(TAGS)},
-            "outputs": [], "source": setup_source(repo, commit, pip_args).splitlines(keepends=True)}
+    return {
+        "cell_type": "code",
+        "execution_count": None,
+        "id": CELL_ID,
+        "metadata": {"tags": list(TAGS)},
+        "outputs": [],
+        "source": setup_source(repo, commit, pip_args).splitlines(keepends=True),
+    }
 
 
 def _is_setup(cell: dict) -> bool:
@@ -203,36 +219,50 @@ def write_launch_cells(paths: Sequence[str | Path], *, repo: str = "", commit: s
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m compsem.book.teaching.launch", description=__doc__.splitlines()[0])
     ap.add_argument("notebooks", nargs="*", help="default: notebooks/*.ipynb")
-    ap.add_argument("--repo", default=os.environ.get("LAUNCH_REPO", ""), help="the repository's public URL (https or ssh); default $LAUNCH_REPO (how make passes it, "
-                                   "so that no token is echoed in make's recipe line); when empty: the "
-                                   "origin remote's URL, without credentials; none when there is no origin")
-    ap.add_argument("--commit", default="", help="the full 40-hex commit the book is built from (required with "
-                                                 "--repo)")
+    ap.add_argument(
+        "--repo",
+        default=os.environ.get("LAUNCH_REPO", ""),
+        help="the repository's public URL (https or ssh); default $LAUNCH_REPO (how make passes it, "
+        "so that no token is echoed in make's recipe line); when empty: the "
+        "origin remote's URL, without credentials; none when there is no origin",
+    )
+    ap.add_argument("--commit", default="", help="the full 40-hex commit the book is built from (required with --repo)")
     args = ap.parse_args(argv)
     repo = args.repo
-    if not repo:                 # make launch-cell passes --repo "" when LAUNCH_REPO is not set
+    if not repo:  # make launch-cell passes --repo "" when LAUNCH_REPO is not set
         repo = _origin_url()
         if repo:
-            print(f"warning: no --repo (LAUNCH_REPO) given: the cells name the origin remote's URL "
-                  f"{public_url(repo)[0]}", file=sys.stderr)
+            print(
+                f"warning: no --repo (LAUNCH_REPO) given: the cells name the origin remote's URL {public_url(repo)[0]}",
+                file=sys.stderr,
+            )
     try:
         repo, removed = public_url(repo)
-    except ValueError:              # urlsplit: an unclosed or malformed [IPv6] host
+    except ValueError:  # urlsplit: an unclosed or malformed [IPv6] host
         repo, removed = repo, []
-        ap.error("--repo (LAUNCH_REPO) is not a valid URL (an unclosed or malformed [host]; not shown, it may hold "
-                 "a token): give an https:// or ssh URL")
+        ap.error(
+            "--repo (LAUNCH_REPO) is not a valid URL (an unclosed or malformed [host]; not shown, it may hold "
+            "a token): give an https:// or ssh URL"
+        )
     if repo and not _clonable(repo):
-        ap.error(f"--repo (LAUNCH_REPO) {repo!r} is not an https:// or ssh URL (ssh://HOST/PATH, USER@HOST:PATH); "
-                 "a URL that begins with '-' would be read by git as an option")
+        ap.error(
+            f"--repo (LAUNCH_REPO) {repo!r} is not an https:// or ssh URL (ssh://HOST/PATH, USER@HOST:PATH); "
+            "a URL that begins with '-' would be read by git as an option"
+        )
     if removed:
-        print(f"warning: removed {' and '.join(removed)} from the repository URL: the cells name {repo}",
-              file=sys.stderr)
+        print(
+            f"warning: removed {' and '.join(removed)} from the repository URL: the cells name {repo}", file=sys.stderr
+        )
     if args.commit and not is_full_sha(args.commit):
-        ap.error(f"--commit (LAUNCH_COMMIT) {args.commit!r} is not a full 40-hex commit id: a branch or tag name "
-                 "can move; give `git rev-parse HEAD` or another full SHA")
+        ap.error(
+            f"--commit (LAUNCH_COMMIT) {args.commit!r} is not a full 40-hex commit id: a branch or tag name "
+            "can move; give `git rev-parse HEAD` or another full SHA"
+        )
     if repo and not args.commit:
-        ap.error("--repo needs --commit: a set-up cell without one would clone whatever the default branch holds "
-                 "(make launch-cell passes `git rev-parse HEAD` unless LAUNCH_COMMIT is set)")
+        ap.error(
+            "--repo needs --commit: a set-up cell without one would clone whatever the default branch holds "
+            "(make launch-cell passes `git rev-parse HEAD` unless LAUNCH_COMMIT is set)"
+        )
     notebooks = args.notebooks or sorted(Path("notebooks").glob("*.ipynb"))
     # without a repository the cell only says how to install by hand: a commit would mean nothing
     changed = write_launch_cells(notebooks, repo=repo, commit=args.commit if repo else "")
