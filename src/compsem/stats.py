@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.stats import binomtest
 
-from .fmt import p_value
+from .fmt import number, p_value
 from .measures import DegenerateGeometryWarning
 
 __all__ = [
@@ -230,9 +230,8 @@ def leader_sentence(
     r = leader(values, lows, highs, names, higher=higher, excluded=excluded)
     i = list(names).index(r.name)
     v, lo, hi = (float(np.asarray(x, dtype=float)[i]) for x in (values, lows, highs))
-    est = f"{v:.{digits}f}{unit}" + (
-        f" [{lo:.{digits}f}, {hi:.{digits}f}]" if np.isfinite(lo) and np.isfinite(hi) else ""
-    )
+    est = f"{number(v, digits)}{unit}" + (f" [{number(lo, digits)}, {number(hi, digits)}]"
+                                          if np.isfinite(lo) and np.isfinite(hi) else "")
     word = "highest" if higher else "lowest"
     others = len([n for n in names if n not in r.excluded]) - 1
     if not others:
@@ -343,9 +342,8 @@ def paired_leader_sentence(
     beside = _controls_tail([(names[i], float(v[i])) for i in range(len(v)) if names[i] in ctrl], digits, unit)
     keep = [i for i in range(len(v)) if np.isfinite(v[i]) and names[i] in replicates and names[i] not in ctrl]
     if not keep:
-        why = (
-            "only controls are left" if beside and not [n for n in names if n not in ctrl] else "no estimate is defined"
-        )
+        only_controls = beside and not [n for n in names if n not in ctrl]
+        why = "only controls are left" if only_controls else "no estimate is defined"
         return f"No {noun} can be ranked here: {why}." + beside
     best = max(keep, key=lambda i: v[i]) if higher else min(keep, key=lambda i: v[i])
     word = "highest" if higher else "lowest"
@@ -370,25 +368,20 @@ def paired_leader_sentence(
             lo, hi = -hi, -lo
         leads.append((names[i], v[best] - v[i] if higher else v[i] - v[best], lo, hi))
     tied = [x for x in leads if not (np.isfinite(x[2]) and x[2] > 0)]
-    fmt = f".{digits}f"
     flat = [x for x in tied if np.isfinite(x[2]) and x[2] == x[3]]
     if flat and len(flat) == len(tied):  # every resample gives the same difference: the test cannot vary
         n, d = flat[0][0], flat[0][1]
         names_flat = join_names([x[0] for x in flat])
-        return (
-            f"{head}, but its lead over {names_flat} is undefined: every resample gives the same difference "
-            f"({d:{fmt}}), so the paired test cannot vary{many}." + beside
-        )
+        return (f"{head}, but its lead over {names_flat} is undefined: every resample gives the same difference "
+                f"({number(d, digits)}), so the paired test cannot vary{many}." + beside)
     if not tied:
         n, d, lo, hi = min(leads, key=lambda x: x[2])
-        return (
-            f"{head}; on the same {items} its lead over every other {noun} has a paired {pct} interval above "
-            f"zero (the smallest: {d:{fmt}} [{lo:{fmt}}, {hi:{fmt}}] over `{n}`){many}." + beside
-        )
-    shown = ", ".join(
-        f"`{n}` ({d:{fmt}} [{lo:{fmt}}, {hi:{fmt}}])" if np.isfinite(lo) else f"`{n}` (no interval)"
-        for n, d, lo, hi in tied
-    )
+        return (f"{head}; on the same {items} its lead over every other {noun} has a paired {pct} interval above "
+                f"zero (the smallest: {number(d, digits)} [{number(lo, digits)}, {number(hi, digits)}] over `{n}`)"
+                f"{many}." + beside)
+    shown = ", ".join(f"`{n}` ({number(d, digits)} [{number(lo, digits)}, {number(hi, digits)}])"
+                      if np.isfinite(lo) else f"`{n}` (no interval)"
+                      for n, d, lo, hi in tied)
     if len(tied) == 1:
         return (
             f"{head}, but its lead over {shown} has a paired {pct} interval that includes zero: no evidence "
@@ -580,12 +573,8 @@ def paired_comparison(
     est = float(d.mean())
     if lo > 0 or hi < 0:
         words = "higher" if lo > 0 else "lower"
-    elif (
-        margin is not None
-        and margin > 0
-        and -margin < np.quantile(reps, alpha)
-        and np.quantile(reps, 1 - alpha) < margin
-    ):
+    elif (margin is not None and margin > 0
+          and -margin < np.quantile(reps, alpha) and np.quantile(reps, 1 - alpha) < margin):   # TOST at alpha
         words = "equivalent"
     else:
         words = "no evidence of a difference"
@@ -659,11 +648,11 @@ def paired_ranking_sentence(
     keep = np.all([np.isfinite(arrs[k]) for k in names], axis=0)
     means = {k: scale * float(arrs[k][keep].mean()) if keep.any() else float("nan") for k in names}
     best = (max if higher else min)(names, key=lambda k: means[k])
-    f = f".{digits}f"
-    head = f"`{best}` has the {'highest' if higher else 'lowest'} {what} ({means[best]:{f}}{unit})"
+    head = f"`{best}` has the {'highest' if higher else 'lowest'} {what} ({number(means[best], digits)}{unit})"
     others = [k for k in names if k != best]
     if not others:
-        return f"`{best}` ({means[best]:{f}}{unit}) is the only {noun} that can be ranked here." + tail + beside
+        return (f"`{best}` ({number(means[best], digits)}{unit}) is the only {noun} that can be ranked here."
+                + tail + beside)
     m = len(others)
     alpha_each = alpha / m
     res = {}
@@ -674,7 +663,9 @@ def paired_ranking_sentence(
 
     def shown(k):
         r = res[k]
-        return f"`{k}` ({r.estimate:{f}} [{r.low:{f}}, {r.high:{f}}])" if r.words != UNDEFINED else f"`{k}`"
+        if r.words == UNDEFINED:
+            return f"`{k}`"
+        return f"`{k}` ({number(r.estimate, digits)} [{number(r.low, digits)}, {number(r.high, digits)}])"
 
     clear = [k for k in others if res[k].words == "higher"]
     equivalent = [k for k in others if res[k].words == "equivalent"]
@@ -684,11 +675,10 @@ def paired_ranking_sentence(
     if len(clear) == m:
         k = min(clear, key=lambda k: res[k].low)
         lead = f"over `{k}`" if m == 1 else f"over every other {noun}"
-        return (
-            f"{head}; on the same {n_items} {items} its lead {lead} has a paired interval above zero"
-            f" ({'the smallest: ' if m > 1 else ''}{res[k].estimate:{f}} [{res[k].low:{f}}, {res[k].high:{f}}]"
-            f"{' over `' + k + '`' if m > 1 else ''}; {_level_words(m, alpha)})." + tail + beside
-        )
+        return (f"{head}; on the same {n_items} {items} its lead {lead} has a paired interval above zero"
+                f" ({'the smallest: ' if m > 1 else ''}{number(res[k].estimate, digits)} "
+                f"[{number(res[k].low, digits)}, {number(res[k].high, digits)}]"
+                f"{' over `' + k + '`' if m > 1 else ''}; {_level_words(m, alpha)})." + tail + beside)
     if none:
         one = len(none) == 1
         parts.append(
@@ -736,19 +726,16 @@ def chance_sentence(
     if not names:
         raise ValueError("no outcomes to test")
     m = len(names)
-    res = {
-        k: outcomes_against_chance(v, alpha=alpha / m, n_boot=n_boot, seed=seed, scale=scale)
-        for k, v in outcomes.items()
-    }
-    f = f".{digits}f"
+    res = {k: outcomes_against_chance(v, alpha=alpha / m, n_boot=n_boot, seed=seed, scale=scale)
+           for k, v in outcomes.items()}
 
     def one(k):
         r = res[k]
         if r.words == UNDEFINED:
             return f"`{k}` ({r.reason})"
-        iv = f" [{r.low:{f}}, {r.high:{f}}]" if np.isfinite(r.low) else ""
+        iv = f" [{number(r.low, digits)}, {number(r.high, digits)}]" if np.isfinite(r.low) else ""
         p = p_value(r.p)
-        return f"`{k}` ({r.estimate:{f}}{unit}{iv}, p {p if p.startswith('<') else '= ' + p})"
+        return f"`{k}` ({number(r.estimate, digits)}{unit}{iv}, p {p if p.startswith('<') else '= ' + p})"
 
     groups = {
         "below": f"lies below {chance} for",
@@ -794,7 +781,7 @@ def paired_words(
     }
     parts = [f"{shares[0]:.1f} % against {shares[1]:.1f} %"] if shares is not None else []
     if np.isfinite(v.low):
-        parts.append(f"paired difference {v.estimate:.1f} {unit} [{v.low:.1f}, {v.high:.1f}]")
+        parts.append(f"paired difference {number(v.estimate, 1)} {unit} [{number(v.low, 1)}, {number(v.high, 1)}]")
     iv = f" ({'; '.join(parts)})" if parts else ""
     return f"on the same {v.n} {items}, {subject} {words[v.words]}{iv}."
 

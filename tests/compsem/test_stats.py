@@ -442,5 +442,12 @@ def test_a_control_is_never_ranked():
     reps = {"a": np.array([2.0, 3.0]), "b": np.array([1.0, 2.0]), "bow": np.array([9.0, 9.0])}
     s = paired_leader_sentence([2.5, 1.5, 9.0], reps, ["a", "b", "bow"], what="score", digits=1, controls=["bow"])
     assert s.startswith("`a` has the highest score (2.5)") and s.endswith(
-        "`bow` (9.0) is a control, shown beside the models and not ranked."
-    )
+        "`bow` (9.0) is a control, shown beside the models and not ranked.")
+
+
+def test_a_bound_that_rounds_to_zero_prints_without_its_sign():
+    from compsem.stats import paired_leader_sentence
+
+    reps = {"a": np.array([1.0, 1.02, 1.03, 0.999]), "b": np.array([1.0, 1.0, 1.0, 1.0])}
+    s = paired_leader_sentence([1.01, 1.0], reps, ["a", "b"], what="score", digits=2)
+    assert "-0.00" not in s and "[0.00, 0.03]" in s
