@@ -230,8 +230,9 @@ def leader_sentence(
     r = leader(values, lows, highs, names, higher=higher, excluded=excluded)
     i = list(names).index(r.name)
     v, lo, hi = (float(np.asarray(x, dtype=float)[i]) for x in (values, lows, highs))
-    est = f"{number(v, digits)}{unit}" + (f" [{number(lo, digits)}, {number(hi, digits)}]"
-                                          if np.isfinite(lo) and np.isfinite(hi) else "")
+    est = f"{number(v, digits)}{unit}" + (
+        f" [{number(lo, digits)}, {number(hi, digits)}]" if np.isfinite(lo) and np.isfinite(hi) else ""
+    )
     word = "highest" if higher else "lowest"
     others = len([n for n in names if n not in r.excluded]) - 1
     if not others:
@@ -372,16 +373,23 @@ def paired_leader_sentence(
     if flat and len(flat) == len(tied):  # every resample gives the same difference: the test cannot vary
         n, d = flat[0][0], flat[0][1]
         names_flat = join_names([x[0] for x in flat])
-        return (f"{head}, but its lead over {names_flat} is undefined: every resample gives the same difference "
-                f"({number(d, digits)}), so the paired test cannot vary{many}." + beside)
+        return (
+            f"{head}, but its lead over {names_flat} is undefined: every resample gives the same difference "
+            f"({number(d, digits)}), so the paired test cannot vary{many}." + beside
+        )
     if not tied:
         n, d, lo, hi = min(leads, key=lambda x: x[2])
-        return (f"{head}; on the same {items} its lead over every other {noun} has a paired {pct} interval above "
-                f"zero (the smallest: {number(d, digits)} [{number(lo, digits)}, {number(hi, digits)}] over `{n}`)"
-                f"{many}." + beside)
-    shown = ", ".join(f"`{n}` ({number(d, digits)} [{number(lo, digits)}, {number(hi, digits)}])"
-                      if np.isfinite(lo) else f"`{n}` (no interval)"
-                      for n, d, lo, hi in tied)
+        return (
+            f"{head}; on the same {items} its lead over every other {noun} has a paired {pct} interval above "
+            f"zero (the smallest: {number(d, digits)} [{number(lo, digits)}, {number(hi, digits)}] over `{n}`)"
+            f"{many}." + beside
+        )
+    shown = ", ".join(
+        f"`{n}` ({number(d, digits)} [{number(lo, digits)}, {number(hi, digits)}])"
+        if np.isfinite(lo)
+        else f"`{n}` (no interval)"
+        for n, d, lo, hi in tied
+    )
     if len(tied) == 1:
         return (
             f"{head}, but its lead over {shown} has a paired {pct} interval that includes zero: no evidence "
@@ -573,8 +581,12 @@ def paired_comparison(
     est = float(d.mean())
     if lo > 0 or hi < 0:
         words = "higher" if lo > 0 else "lower"
-    elif (margin is not None and margin > 0
-          and -margin < np.quantile(reps, alpha) and np.quantile(reps, 1 - alpha) < margin):   # TOST at alpha
+    elif (
+        margin is not None
+        and margin > 0
+        and -margin < np.quantile(reps, alpha)
+        and np.quantile(reps, 1 - alpha) < margin
+    ):  # TOST at alpha
         words = "equivalent"
     else:
         words = "no evidence of a difference"
@@ -651,8 +663,11 @@ def paired_ranking_sentence(
     head = f"`{best}` has the {'highest' if higher else 'lowest'} {what} ({number(means[best], digits)}{unit})"
     others = [k for k in names if k != best]
     if not others:
-        return (f"`{best}` ({number(means[best], digits)}{unit}) is the only {noun} that can be ranked here."
-                + tail + beside)
+        return (
+            f"`{best}` ({number(means[best], digits)}{unit}) is the only {noun} that can be ranked here."
+            + tail
+            + beside
+        )
     m = len(others)
     alpha_each = alpha / m
     res = {}
@@ -675,10 +690,12 @@ def paired_ranking_sentence(
     if len(clear) == m:
         k = min(clear, key=lambda k: res[k].low)
         lead = f"over `{k}`" if m == 1 else f"over every other {noun}"
-        return (f"{head}; on the same {n_items} {items} its lead {lead} has a paired interval above zero"
-                f" ({'the smallest: ' if m > 1 else ''}{number(res[k].estimate, digits)} "
-                f"[{number(res[k].low, digits)}, {number(res[k].high, digits)}]"
-                f"{' over `' + k + '`' if m > 1 else ''}; {_level_words(m, alpha)})." + tail + beside)
+        return (
+            f"{head}; on the same {n_items} {items} its lead {lead} has a paired interval above zero"
+            f" ({'the smallest: ' if m > 1 else ''}{number(res[k].estimate, digits)} "
+            f"[{number(res[k].low, digits)}, {number(res[k].high, digits)}]"
+            f"{' over `' + k + '`' if m > 1 else ''}; {_level_words(m, alpha)})." + tail + beside
+        )
     if none:
         one = len(none) == 1
         parts.append(
@@ -726,8 +743,10 @@ def chance_sentence(
     if not names:
         raise ValueError("no outcomes to test")
     m = len(names)
-    res = {k: outcomes_against_chance(v, alpha=alpha / m, n_boot=n_boot, seed=seed, scale=scale)
-           for k, v in outcomes.items()}
+    res = {
+        k: outcomes_against_chance(v, alpha=alpha / m, n_boot=n_boot, seed=seed, scale=scale)
+        for k, v in outcomes.items()
+    }
 
     def one(k):
         r = res[k]

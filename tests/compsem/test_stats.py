@@ -442,7 +442,8 @@ def test_a_control_is_never_ranked():
     reps = {"a": np.array([2.0, 3.0]), "b": np.array([1.0, 2.0]), "bow": np.array([9.0, 9.0])}
     s = paired_leader_sentence([2.5, 1.5, 9.0], reps, ["a", "b", "bow"], what="score", digits=1, controls=["bow"])
     assert s.startswith("`a` has the highest score (2.5)") and s.endswith(
-        "`bow` (9.0) is a control, shown beside the models and not ranked.")
+        "`bow` (9.0) is a control, shown beside the models and not ranked."
+    )
 
 
 def test_a_bound_that_rounds_to_zero_prints_without_its_sign():
