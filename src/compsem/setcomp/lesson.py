@@ -48,7 +48,7 @@ LESSON = Lesson(
             ("ex-setcomp-4",),
         ),
         (
-            "tell a criterion that measures the encoder from one that holds by construction",
+            "read a criterion against its controls: one that separates the encoder from them, one that holds for random vectors too (C4)",
             ("ex-setcomp-3", "ex-setcomp-5"),
         ),
     ),
