@@ -21,7 +21,15 @@ never typed. The rules and their thresholds are data (:data:`RULES`, :data:`AGRE
   control's whole interval) -> *reproduced*; the estimate on that side but the intervals
   touching -> *partly* (right direction, not separated); the estimate at or beyond the level ->
   *not reproduced*. Two marginal intervals that do not overlap are a conservative test of a
-  difference; overlapping ones show no difference, and are never read as sameness.
+  difference; overlapping ones show no difference, and are never read as sameness. With a
+  ``margin`` (a claim of a large gap, "well above") the level is the reference or the control
+  moved by the margin on the claimed side.
+* ``paired_above`` / ``paired_below`` (a comparison of two things scored on the same items: two
+  configurations on the same test pairs, a model and its control on the same samples): the row
+  holds the paired difference (ours minus the comparison) with its paired bootstrap interval, and
+  the rule reads it against zero (or against ``margin``) as ``above`` / ``below`` read a level:
+  the whole paired interval on the claimed side -> *reproduced*; the difference on that side but
+  its interval reaching zero -> *partly*; the difference at zero or beyond -> *not reproduced*.
 * ``within`` (the paper claims a value near a level: an equivalence test with a declared
   margin): the whole interval within ``reference ± margin`` -> *reproduced*; the estimate within
   but not the interval -> *partly*; the estimate outside -> *not reproduced*.
@@ -82,8 +90,14 @@ RULES: dict[str, str] = {
     "above": "our model or data differ, so only the direction is carried over: reproduced when our whole 95 % "
     "interval lies on the claimed side of the level (or of the control's whole interval); partly when "
     "the estimate does but the intervals touch or no interval is recorded (which is no test of sameness); not reproduced when the "
-    "estimate does not",
+    "estimate does not; a claimed large gap moves the level by its declared margin. Two marginal intervals that do not "
+    "overlap are a conservative stand-in for a paired test where the paired difference is not recorded",
     "below": "the rule 'above' with the direction reversed",
+    "paired_above": "two things scored on the same items: reproduced when the paired 95 % interval of their "
+    "difference (ours minus the comparison, a paired bootstrap on the same items) lies wholly above zero, or above "
+    "the declared margin of a claimed large gap; partly when the difference does but its interval does not; not "
+    "reproduced when the difference does not",
+    "paired_below": "the rule 'paired_above' with the direction reversed",
     "within": "the paper claims a value near a level: reproduced when our whole 95 % interval lies within the "
     "declared margin of it; partly when the estimate does; not reproduced when the estimate does not",
     "significant": "the paper claims a difference: reproduced when our test of the same null hypothesis gives "
@@ -324,23 +338,34 @@ def _compare(row: dict, df: pd.DataFrame, sel: pd.DataFrame, where: str, file: P
     digits = int(_number(row, "digits", where))
     u = f" {_text(row, 'unit')}" if _text(row, "unit") else ""
     against = _text(row, "compared_with") or ("the control" if _text(row, "reference_select") else "the level")
-    if _text(row, "reference_select"):
+    side = rule.removeprefix("paired_")
+    gap = _number(row, "margin", where) if _text(row, "margin") and rule != "within" else 0.0
+    if gap < 0 or not math.isfinite(gap):
+        raise VerdictError(f"{where}: a claimed gap (column 'margin') is a positive number, got {gap!r}")
+    shift = gap if side == "above" else -gap
+    by = f", by more than {fmt.number(gap, digits)}{u}" if gap else ""
+    if rule.startswith("paired_"):
+        if _text(row, "reference_select"):
+            raise VerdictError(f"{where}: a paired rule reads one row of paired differences, not a control row")
+        word = direction_verdict(side, est, low, high, shift)
+        against = f"{_text(row, 'compared_with') or 'zero'} (paired difference against {fmt.number(shift, digits)}{u})"
+    elif _text(row, "reference_select"):
         if rule == "within":
             raise VerdictError(f"{where}: an equivalence compares with a fixed level, not a control row")
         ctrl = _rows(df, _text(row, "reference_select"), where, file)
         if len(ctrl) != 1:
             raise VerdictError(f"{where}: the control selection matches {len(ctrl)} rows of {file}, not one")
         ref, rlo, rhi = _one(ctrl, row, where, file)
-        word = direction_verdict(rule, est, low, high, ref, rlo, rhi)
-        against = f"{against}: {fmt.estimate(ref, rlo, rhi, digits, unit=u)}"
+        word = direction_verdict(side, est, low, high, ref + shift, rlo + shift, rhi + shift)
+        against = f"{against}: {fmt.estimate(ref, rlo, rhi, digits, unit=u)}{by}"
     elif rule == "within":
         ref, margin = _number(row, "reference", where), _number(row, "margin", where)
         word = equivalence_verdict(est, low, high, ref, margin)
         against = f"{against} ({fmt.number(ref, digits)} ± {fmt.number(margin, digits)}{u})"
     else:
         ref = _number(row, "reference", where)
-        word = direction_verdict(rule, est, low, high, ref)
-        against = f"{against} ({fmt.number(ref, digits)}{u})"
+        word = direction_verdict(side, est, low, high, ref + shift)
+        against = f"{against} ({fmt.number(ref, digits)}{u}{by})"
     return Verdict(
         **base, ours=fmt.estimate(est, low, high, digits, unit=u), compared_with=against, verdict=word, why=""
     )
@@ -415,10 +440,11 @@ def summary_line(roman: str, title: str, verdicts: list[Verdict]) -> str:
 
 def rules_text(rules: list[str]) -> str:
     """The rules a table used, in words, one sentence each (``above`` and ``below`` as one)."""
-    used = [r for r in RULES if r in rules or (r == "above" and "below" in rules)]
-    named = {"above": "Rules 'above' and 'below'"}
+    pairs = {"above": "below", "paired_above": "paired_below"}
+    used = [r for r in RULES if r in rules or pairs.get(r) in rules]
+    named = {"above": "Rules 'above' and 'below'", "paired_above": "Rules 'paired_above' and 'paired_below'"}
     return (
-        " ".join(f"{named.get(r, f'Rule {r!r}')}: {RULES[r]}." for r in used if r != "below")
+        " ".join(f"{named.get(r, f'Rule {r!r}')}: {RULES[r]}." for r in used if r not in pairs.values())
         + " Every verdict is computed from the result files of this build by compsem.verdicts, which declares the rules."
     )
 

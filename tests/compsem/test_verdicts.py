@@ -374,3 +374,91 @@ def test_a_rerun_without_the_claimed_rows_leaves_the_claim_untestable(made_up, t
     (tmp_path / RUN_MANIFEST).write_text(json.dumps({"run": "r1", "notebook": "x.ipynb"}))
     got = {v.claim: v for v in V.Claims(STUDY).evaluate()}
     assert got["X-2"].verdict == "not testable here" and "has no row where" in got["X-2"].why
+
+
+# ----------------------------------------------------------------------------- paired differences and gaps
+
+
+PAIRED = [
+    _claim(
+        claim="P-1",
+        rule="paired_above",
+        result="diffs",
+        select="a == 'x' and b == 'y'",
+        estimate="difference",
+        low="low",
+        high="high",
+        digits="1",
+        compared_with="y on the same items",
+    ),
+    _claim(
+        claim="P-2",
+        rule="above",
+        result="scores",
+        select="mode == 'full'",
+        reference_select="mode == 'part'",
+        estimate="score",
+        digits="1",
+        margin="5",
+        compared_with="the part alone",
+    ),
+]
+
+
+@pytest.fixture
+def paired_up(tmp_path, monkeypatch):
+    data, results = tmp_path / "data", tmp_path / "results"
+    _write(data / "reference" / f"{STUDY}_claims.csv", PAIRED, header=list(V.COLUMNS))
+    monkeypatch.setenv("COMPSEM_DATA", str(data))
+    monkeypatch.setenv("COMPSEM_RESULTS", str(results))
+    return results
+
+
+def _paired(results, diff, low, high, full, part):
+    _write(results / STUDY / "diffs.csv", [{"a": "x", "b": "y", "difference": diff, "low": low, "high": high}])
+    _write(results / STUDY / "scores.csv", [{"mode": "full", "score": full}, {"mode": "part", "score": part}])
+    return {v.claim: v for v in V.Claims(STUDY).evaluate()}
+
+
+def test_a_paired_difference_decides_against_zero(paired_up):
+    # the paired interval [1, 5] lies above zero: reproduced (the marginal intervals need not be separate)
+    got = _paired(paired_up, 3.0, 1.0, 5.0, 60.0, 40.0)
+    assert got["P-1"].verdict == "reproduced"
+    assert got["P-1"].ours == "3.0 [1.0, 5.0]"
+    assert got["P-1"].compared_with == "y on the same items (paired difference against 0.0)"
+    # contradicting data: the interval reaches zero -> partly; the difference below zero -> not reproduced
+    assert _paired(paired_up, 3.0, -0.5, 6.0, 60.0, 40.0)["P-1"].verdict == "partly"
+    assert _paired(paired_up, -2.0, -4.0, -0.1, 60.0, 40.0)["P-1"].verdict == "not reproduced"
+
+
+def test_a_claimed_gap_moves_the_level_by_its_margin(paired_up):
+    # 60 against 40 + 5 = 45, no interval recorded: the right side of the moved level, untested -> partly
+    got = _paired(paired_up, 3.0, 1.0, 5.0, 60.0, 40.0)
+    assert got["P-2"].verdict == "partly"
+    assert got["P-2"].compared_with == "the part alone: 40.0, by more than 5.0"
+    # 46.0 against 44.5: above the part alone, but by 1.5, less than the claimed gap of 5 -> not reproduced
+    assert _paired(paired_up, 3.0, 1.0, 5.0, 46.0, 44.5)["P-2"].verdict == "not reproduced"
+
+
+def test_a_paired_rule_with_a_control_row_or_a_negative_gap_is_an_error(paired_up):
+    _write(
+        paired_up.parent / "data" / "reference" / f"{STUDY}_claims.csv",
+        [{**PAIRED[0], "reference_select": "a == 'y'"}],
+        header=list(V.COLUMNS),
+    )
+    _write(paired_up / STUDY / "diffs.csv", [{"a": "x", "b": "y", "difference": 1, "low": 0.5, "high": 2}])
+    with pytest.raises(V.VerdictError, match="a paired rule reads one row of paired differences"):
+        V.Claims(STUDY).evaluate()
+    _write(
+        paired_up.parent / "data" / "reference" / f"{STUDY}_claims.csv",
+        [{**PAIRED[0], "margin": "-1"}],
+        header=list(V.COLUMNS),
+    )
+    with pytest.raises(V.VerdictError, match="a claimed gap"):
+        V.Claims(STUDY).evaluate()
+
+
+def test_the_rules_text_names_the_paired_rules_once():
+    text = V.rules_text(["paired_below", "above"])
+    assert "Rules 'paired_above' and 'paired_below'" in text and "Rules 'above' and 'below'" in text
+    assert "Rule 'paired_below'" not in text

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..stats import BootstrapResult, bootstrap
+from ..stats import BootstrapResult, bootstrap, sign_test
 from . import metrics
 from .data import pair_index
 from .metrics import pair_bootstrap_ci, pair_bootstrap_replicates  # noqa: F401  (re-exported)
@@ -92,10 +92,12 @@ def pair_accuracy_interval(scores, df: pd.DataFrame, *, n_boot: int = 1000, seed
 
 def zero_shot_table(scores: dict, df: pd.DataFrame, *, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
     """One row per (model, condition variant): Spearman with its pair-bootstrap CI, Pearson,
-    pair accuracy (label ties excluded) with its pair-bootstrap interval
-    (:func:`pair_accuracy_interval`), the untied pairs it counts, rows used and undefined scores.
+        pair accuracy (label ties excluded) with its pair-bootstrap interval
+        (:func:`pair_accuracy_interval`) and the exact sign test of its outcomes against chance
+    (``pair_accuracy_sign_p``: wins against losses, ties dropped; NaN, undefined, when every pair
+    ties), the untied pairs it counts, rows used and undefined scores.
 
-    ``scores`` maps ``(model, variant)`` to a score array aligned with ``df``.
+        ``scores`` maps ``(model, variant)`` to a score array aligned with ``df``.
     """
     gold = df["label"].to_numpy()
     rows = []
@@ -104,6 +106,8 @@ def zero_shot_table(scores: dict, df: pd.DataFrame, *, n_boot: int = 1000, seed:
         r = metrics.correlations(s, gold)
         lo, hi = pair_bootstrap_ci(s, gold, df["pair_id"], n_boot=n_boot, seed=seed)
         pa = pair_accuracy_interval(s, df, n_boot=n_boot, seed=seed)
+        h, l_ = pair_index(df, label_ties="exclude")
+        out = metrics.pair_outcomes(s[h], s[l_])
         rows.append(
             {
                 "model": model,
@@ -115,6 +119,7 @@ def zero_shot_table(scores: dict, df: pd.DataFrame, *, n_boot: int = 1000, seed:
                 "pair_accuracy_%": pair_accuracy(s, df),
                 "pair_accuracy_ci_low": pa.low,
                 "pair_accuracy_ci_high": pa.high,
+                "pair_accuracy_sign_p": sign_test(int((out == 1).sum()), int((out == 0).sum())),
                 "n_pairs": pa.n,
                 "n_rows": r["n"],
                 "n_nan": int(np.isnan(s).sum()),

@@ -16,7 +16,7 @@ from compsem import figures
 from compsem import reference as _reference
 from compsem.paths import repo_root
 from compsem.results import PlainText, Prose
-from compsem.stats import leader_sentence, paired_leader_sentence
+from compsem.stats import leader_sentence, paired_interval, paired_leader_sentence
 
 from ..errors import DataError
 from ..fmt import plural
@@ -29,6 +29,7 @@ __all__ = [
     "finetune_values",
     "ranking_sentence",
     "paired_replicates",
+    "paired_table",
     "seed_spread_text",
     "recorded_seeds",
     "recorded_seed_text",
@@ -154,6 +155,31 @@ def paired_replicates(res, *, split: str = "test", n_boot: int = 1000, seed: int
     return {k: np.mean(v, axis=0) for k, v in by.items()}
 
 
+def _names(summary: pd.DataFrame) -> list[str]:
+    """The configuration labels of ``summary`` as :func:`paired_replicates` keys them."""
+    if summary.get("model", pd.Series([0])).nunique() <= 1:
+        return list(summary["config"])
+    return list(summary["model"] + " " + summary["config"])
+
+
+def paired_table(summary: pd.DataFrame, replicates: dict, *, split: str = "test", level: float = 0.95) -> pd.DataFrame:
+    """Every ordered pair (a, b) of configurations scored on the same ``split`` pairs: the
+    difference of their mean Spearman (a − b) with the paired percentile interval of the
+    replicates' differences (:func:`paired_replicates`, :func:`compsem.stats.paired_interval`).
+    The result file ``finetune_paired`` that Part II's verdicts read for a comparison of two
+    configurations; empty (with its columns) when the runs recorded no predictions."""
+    cols = ["a", "b", "split", "difference", "low", "high", "level", "n_boot"]
+    names, means = _names(summary), summary[f"{split}_spearman_mean"].to_numpy(float)
+    rows = []
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            if i == j or a not in replicates or b not in replicates:
+                continue
+            lo, hi = paired_interval(replicates[a], replicates[b], level=level)
+            rows.append([a, b, split, means[i] - means[j], lo, hi, level, len(replicates[a])])
+    return pd.DataFrame(rows, columns=cols)
+
+
 def ranking_sentence(summary: pd.DataFrame, *, split: str = "test", replicates: dict | None = None) -> str:
     """Which configuration scores highest on ``split``, said only as far as the evidence allows.
     With ``replicates`` (:func:`paired_replicates`: every configuration scored on the same test
@@ -163,11 +189,7 @@ def ranking_sentence(summary: pd.DataFrame, *, split: str = "test", replicates: 
     its runs' pair-bootstrap intervals (:func:`compsem.stats.leader_sentence`; an interval not
     recorded separates nothing)."""
     col = f"{split}_spearman"
-    names = (
-        list(summary["config"])
-        if summary.get("model", pd.Series([0])).nunique() <= 1
-        else list(summary["model"] + " " + summary["config"])
-    )
+    names = _names(summary)
     if replicates and all(n in replicates for n in names):
         return paired_leader_sentence(
             summary[f"{col}_mean"],

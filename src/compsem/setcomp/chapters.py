@@ -449,6 +449,10 @@ class DifferenceChapter(_OperatorChapter):
         )
         save_table(self.cells_tab.assign(criterion="C3"), STUDY, "c3_cells", **prov)
         save_table(self.c4_tab.assign(criterion="C4"), STUDY, "c4", **prov)
+        # C4 at ε = 0 for the first model beside its controls on the same samples (Part I's verdict on C4)
+        beside = {**self.controls, self.m0: self.emb[self.m0]}
+        c4_ctrl = c4_table(beside, self.cm[:1], mode="fixed", size=self.grid_size, n_boot=self.n_boot, seed=self.seed)
+        save_table(c4_ctrl.assign(subset=self.main, criterion="C4"), STUDY, "c4_controls", **prov)
         save_table(self.geo.assign(criterion="C5", subset=self.main), STUDY, "c5_geometry", **prov)
         save_table(self.raw, STUDY, "difference_scores", **prov)
         save_table(

@@ -80,6 +80,10 @@ def test_zero_shot_ranking_by_hand():
         ("c", "attached"): np.array(up * 3 + down),
     }  # outcomes 1, 1, 1, 0: 75 %
     zs = TB.zero_shot_table(scores, df, n_boot=200)
+    # the sign test of each row, by hand: a 4 wins of 4 -> 2/16; b 2 of 4 -> 1; c 3 of 4 -> 2 * 5/16
+    assert zs["pair_accuracy_sign_p"].tolist() == pytest.approx([0.125, 1.0, 0.625])
+    tied = TB.zero_shot_table({("t", "ignored"): np.array([0.5] * 8)}, df, n_boot=10)
+    assert np.isnan(tied["pair_accuracy_sign_p"].iloc[0])  # every pair ties: undefined, never a p-value
     out = R.zero_shot_ranking(zs, scores, df, ["a", "b", "c"], n_boot=2000, seed=0)
     # c - b per pair: 0, 0, 1, 0 (x100). A resample's mean is 75 or more when 3 of its 4 draws hit the one pair:
     # P = 4 (1/4)^3 (3/4) + (1/4)^4 = 5.1 % > 2.5 %, and 0 with P = (3/4)^4 = 32 %: the paired interval [0, 75].
@@ -405,3 +409,28 @@ def test_precision_comparison_reads_the_bench_file(tmp_path):
     path.write_text(json.dumps(rec))
     assert "is not the same" in precision_comparison(path)["ft_prec_text"]
     assert "not measured" in precision_comparison(tmp_path / "absent.json")["ft_prec_text"]
+
+
+def test_the_paired_table_holds_each_ordered_pair_and_follows_the_data():
+    # two configurations, replicates made by hand: x − y is 2 in every replicate but one
+    reps = {"x": np.array([3.0, 4.0, 5.0, 6.0]), "y": np.array([1.0, 2.0, 3.0, 4.0 + 3.0])}
+    summary = pd.DataFrame({"config": ["x", "y"], "test_spearman_mean": [50.0, 46.5]})
+    t = R.paired_table(summary, reps, level=0.5).set_index(["a", "b"])
+    assert list(t.index) == [("x", "y"), ("y", "x")]
+    # differences 2, 2, 2, -1: the 25 % and 75 % quantiles (linear) are 1.25 and 2.0
+    assert t.loc[("x", "y"), ["difference", "low", "high"]].tolist() == pytest.approx([3.5, 1.25, 2.0])
+    assert t.loc[("y", "x"), ["difference", "low", "high"]].tolist() == pytest.approx([-3.5, -2.0, -1.25])
+    # contradicting data: y's replicates above x's, so the interval of x − y falls below zero
+    flipped = R.paired_table(summary, {"x": reps["y"] - 5, "y": reps["x"]}, level=0.5).set_index(["a", "b"])
+    assert flipped.loc[("x", "y"), "high"] < 0
+    # no predictions recorded: an empty table with its columns
+    assert list(R.paired_table(summary, {}).columns) == [
+        "a",
+        "b",
+        "split",
+        "difference",
+        "low",
+        "high",
+        "level",
+        "n_boot",
+    ]
