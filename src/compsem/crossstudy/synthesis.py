@@ -42,7 +42,7 @@ from .. import figures
 from ..errors import check_trust_remote_code
 from ..fmt import estimate, number
 from ..results import Headline, Prose
-from ..stats import degenerate_reason, separation as paired_separation, versus_reference
+from ..stats import degenerate_reason, join_names, separation as paired_separation, versus_reference
 from ..studies import STUDIES
 
 __all__ = [
@@ -284,6 +284,30 @@ def _pair_words(r, unit: str) -> str:
     return f"`{r.model}` − `{r.control}` {estimate(r.difference, r.low, r.high, d)}{pts} ({_OUTCOME[r.outcome]})"
 
 
+def _not_separated_words(bad: pd.DataFrame, tests: pd.DataFrame, higher: bool, unit: str, pct: str) -> str:
+    """Why a criterion is not ranked when some model does not separate from a control, in the
+    direction the paired tests show: where a control lies significantly on the better side of a
+    model ("the control `bow` scores significantly higher than `a` and `b`, the side this
+    criterion calls better"), the words say so; where every failing interval contains zero (or
+    none is defined), "does not separate encoders from the controls here"."""
+    worse = bad[bad.outcome == ("lower" if higher else "higher")]
+    detail = (
+        f"({len(bad)} of {len(tests)} paired {pct} intervals not on the better side of zero: "
+        + "; ".join(_pair_words(r, unit) for r in bad.itertuples())
+        + ")"
+    )
+    if worse.empty:
+        return f"does not separate encoders from the controls here {detail}."
+    ctrls = list(dict.fromkeys(worse.control))
+    who = ("the control " if len(ctrls) == 1 else "the controls ") + join_names(ctrls)
+    verb = "scores" if len(ctrls) == 1 else "score"
+    rest = "; the other intervals not on the better side contain zero or are undefined" if len(worse) < len(bad) else ""
+    return (
+        f"not ranked: {who} {verb} significantly {'higher' if higher else 'lower'} than "
+        f"{join_names(list(dict.fromkeys(worse.model)))}, the side this criterion calls better {detail}{rest}."
+    )
+
+
 def ranking(
     prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] = (), *, level: float = LEVEL
 ) -> pd.DataFrame:
@@ -332,13 +356,7 @@ def ranking(
             ) + "."
             out[c.key] = (False, text)
         elif len(bad):
-            out[c.key] = (
-                False,
-                f"does not separate encoders from the controls here ({len(bad)} of {len(tests)} "
-                f"paired {pct} intervals not on the better side of zero: "
-                + "; ".join(_pair_words(r, c.unit) for r in bad.itertuples())
-                + ").",
-            )
+            out[c.key] = (False, _not_separated_words(bad, tests, bool(c.higher), c.unit, pct))
         else:
             near = tests.assign(gap=tests["low"] if c.higher else -tests["high"]).sort_values("gap").iloc[0]
             out[c.key] = (

@@ -355,10 +355,11 @@ def test_a_control_with_the_highest_value_is_not_ranked_and_the_criterion_says_w
     r = synthesis.ranks(CONTRA, MODELS, CONTROLS)
     assert list(r.columns) == ["a", "b", "separation from the controls"]  # no control among the ranked
     assert list(r.loc["C1", ["a", "b"]]) == ["–", "–"]
+    # both failing intervals lie wholly below zero: the words say the control scores higher, not "no separation"
     assert r.loc["C1", "separation from the controls"] == (
-        "does not separate encoders from the controls here (2 of 4 paired 95 % intervals not on the better side of "
-        "zero: `a` − `bow` -30.0 [-30.0, -30.0] points (below the control); `b` − `bow` -40.0 [-40.0, -40.0] points "
-        "(below the control))."
+        "not ranked: the control `bow` scores significantly higher than `a` and `b`, the side this criterion calls "
+        "better (2 of 4 paired 95 % intervals not on the better side of zero: `a` − `bow` -30.0 [-30.0, -30.0] "
+        "points (below the control); `b` − `bow` -40.0 [-40.0, -40.0] points (below the control))."
     )
 
 
@@ -426,8 +427,8 @@ def test_a_control_is_never_named_best_even_where_it_leads(monkeypatch):
     _with_findings(monkeypatch, {"I": Finding("Sets", "q", "M.", leader_paragraph("C1", "C1", digits=1, unit=" %"))})
     (para,) = synthesis.paragraphs(CONTRA, MODELS, CONTROLS)
     assert para.startswith(
-        "*Sets.* C1 is not ranked here: it does not separate encoders from the controls. On the "
-        "same items, 2 of the 4 paired comparisons of a model with a control do not lie above zero"
+        "*Sets.* C1 is not ranked here: the control `bow` scores significantly higher than `a` and `b`, the side "
+        "this criterion calls better. On the same items, 2 of the 4 paired comparisons of a model with a control do not lie above zero"
     )
     assert "highest" not in para
     # the same rows with bow declared a model: bow leads C1 and nothing separates (random is the only control)
@@ -502,7 +503,8 @@ def test_rankings_read_each_headlines_direction(monkeypatch):
     )
     rank = synthesis.ranking(CONTRA.drop(columns=[c for c in ("reference",) if c in CONTRA]), MODELS, CONTROLS)
     assert rank.loc["RSA", "test"].startswith(
-        "does not separate encoders from the controls here (4 of 4 paired 95 % intervals"
+        "not ranked: the controls `bow` and `random` score significantly lower than `a` and `b`, the side this "
+        "criterion calls better (4 of 4 paired 95 % intervals"
     )
     assert synthesis.criteria_table().loc["RSA", "better"] == "lower"
     # with the controls' RSA above the models', lower-is-better ranks the lowest first
@@ -540,3 +542,31 @@ def test_the_saved_profile_keeps_every_column_but_the_replicates():
     out = synthesis.saved(CONTRA)
     assert "replicates" not in out and list(out.columns) == [c for c in CONTRA.columns if c != "replicates"]
     assert list(out.control_of[out.model == "a (shuffled targets)"]) == ["a"]
+
+
+def test_the_words_of_a_failed_separation_follow_its_direction():
+    # contradicting data for the words: one interval wholly on the worse side, one containing zero
+    tests = pd.DataFrame(
+        {
+            "model": ["a", "b", "a", "b"],
+            "control": ["bow", "bow", "random", "random"],
+            "difference": [-10.0, 2.0, 5.0, 6.0],
+            "low": [-15.0, -1.0, 1.0, 2.0],
+            "high": [-5.0, 5.0, 9.0, 10.0],
+            "outcome": ["lower", "no evidence of a difference", "higher", "higher"],
+            "separated": [False, False, True, True],
+        }
+    )
+    bad = tests[~tests.separated]
+    words = synthesis._not_separated_words(bad, tests, True, "%", "95 %")
+    assert words.startswith(
+        "not ranked: the control `bow` scores significantly higher than `a`, the side this criterion calls better "
+        "(2 of 4 paired 95 % intervals not on the better side of zero: `a` − `bow` -10.0 [-15.0, -5.0] points "
+        "(below the control); `b` − `bow` 2.0 [-1.0, 5.0] points (no evidence of a difference))"
+    )
+    assert words.endswith("; the other intervals not on the better side contain zero or are undefined.")
+    # the same difference with its interval reaching zero: no direction is claimed
+    bad = bad.assign(high=[1.0, 5.0], outcome=["no evidence of a difference"] * 2)
+    assert synthesis._not_separated_words(bad, tests, True, "%", "95 %").startswith(
+        "does not separate encoders from the controls here (2 of 4"
+    )
