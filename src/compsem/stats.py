@@ -813,3 +813,51 @@ def _controls_tail(values: Sequence[tuple[str, float]], digits: int = 1, unit: s
     if len(shown) == 1:
         return f" {shown[0]} is a control, shown beside the models and not ranked."
     return f" {', '.join(shown[:-1])} and {shown[-1]} are controls, shown beside the models and not ranked."
+
+
+# ---------------------------------------------------------------------------------------------
+# cluster bootstrap: items that share a group (Part I's samples of one quintuple) are resampled together
+# ---------------------------------------------------------------------------------------------
+__all__ += ["group_resamples", "group_bootstrap"]
+
+
+def group_resamples(groups, *, n_boot: int = 1000, seed: int = 0) -> np.ndarray:
+    """Cluster bootstrap weights, shape ``(n_boot, n)`` for ``n`` items: each replicate draws the
+    ``G`` distinct groups of ``groups`` (one label per item, in sorted order of the labels) with
+    replacement (``numpy.random.default_rng(seed).integers(0, G, (n_boot, G))``) and gives every
+    item the number of times its group was drawn. The weights depend only on the groups, never
+    on the values: models scored on the same items get the same resamples, so weighted means of
+    two models' values are paired. A weighted mean over a row is the mean over the drawn groups'
+    items, expanded."""
+    g = np.asarray(groups).ravel()
+    if n_boot < 1:
+        raise ValueError(f"group_resamples needs n_boot >= 1, got {n_boot}")
+    labels, member = np.unique(g, return_inverse=True)
+    if not labels.size:
+        return np.zeros((n_boot, 0))
+    draws = np.random.default_rng(seed).integers(0, labels.size, size=(n_boot, labels.size))
+    counts = np.stack([np.bincount(row, minlength=labels.size) for row in draws])
+    return counts[:, member].astype(float)
+
+
+def group_bootstrap(values, groups, *, n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> BootstrapResult:
+    """Mean of the finite ``values`` with a percentile cluster-bootstrap interval: the groups are
+    resampled (:func:`group_resamples`), never the items one by one, so items of one group that
+    depend on each other do not narrow the interval. NaN values are dropped and counted; with no
+    finite value the result is all NaN; a replicate that draws no finite value is left out."""
+    v = np.asarray(values, dtype=float).ravel()
+    if np.asarray(groups).ravel().shape != v.shape:
+        raise ValueError(f"groups must have one label per value ({v.size}), got {np.asarray(groups).size}")
+    if not 0 < level < 1:
+        raise ValueError(f"level must lie in (0, 1), got {level}")
+    ok = np.isfinite(v)
+    nan = float("nan")
+    if not ok.any():
+        return BootstrapResult(nan, nan, nan, 0, int((~ok).sum()))
+    w = group_resamples(groups, n_boot=n_boot, seed=seed) * ok
+    total = w.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        reps = (w * np.where(ok, v, 0.0)).sum(axis=1) / total
+    reps = reps[total > 0]
+    lo, hi = np.quantile(reps, [(1 - level) / 2, (1 + level) / 2])
+    return BootstrapResult(float(v[ok].mean()), float(lo), float(hi), int(ok.sum()), int((~ok).sum()))

@@ -452,3 +452,50 @@ def test_a_bound_that_rounds_to_zero_prints_without_its_sign():
     reps = {"a": np.array([1.0, 1.02, 1.03, 0.999]), "b": np.array([1.0, 1.0, 1.0, 1.0])}
     s = paired_leader_sentence([1.01, 1.0], reps, ["a", "b"], what="score", digits=2)
     assert "-0.00" not in s and "[0.00, 0.03]" in s
+
+
+# ----------------------------------------------------------------------------- cluster bootstrap
+
+
+def test_group_resamples_draw_whole_groups():
+    from compsem.stats import group_resamples
+
+    groups = ["q2", "q1", "q1", "q2", "q3", "q3"]
+    w = group_resamples(groups, n_boot=50, seed=4)
+    assert w.shape == (50, 6)
+    # the two items of a group always carry the same weight, and every replicate draws 3 groups
+    assert (w[:, 1] == w[:, 2]).all() and (w[:, 0] == w[:, 3]).all() and (w[:, 4] == w[:, 5]).all()
+    assert (w[:, [1, 0, 4]].sum(axis=1) == 3).all()
+    # the oracle: the seeded draws of groups (labels sorted: q1, q2, q3), counted per group
+    draws = np.random.default_rng(4).integers(0, 3, size=(50, 3))
+    assert w[:, 1].tolist() == [(d == 0).sum() for d in draws]
+    assert w[:, 0].tolist() == [(d == 1).sum() for d in draws]
+
+
+def test_a_group_bootstrap_is_wider_than_resampling_dependent_items():
+    from compsem.stats import bootstrap, group_bootstrap
+
+    # 10 groups of 6 identical items (perfectly dependent): the effective sample size is 10, not 60
+    per_group = np.arange(10, dtype=float)
+    values, groups = np.repeat(per_group, 6), np.repeat(np.arange(10), 6)
+    clustered = group_bootstrap(values, groups, n_boot=2000, seed=0)
+    naive = bootstrap(values, n_boot=2000, seed=0, warn=False)
+    assert clustered.estimate == pytest.approx(4.5) and clustered.n == 60
+    # the group bootstrap equals the bootstrap of the 10 group means (same spread), about sqrt(6) wider than naive
+    of_means = bootstrap(per_group, n_boot=2000, seed=1, warn=False)
+    width = clustered.high - clustered.low
+    assert width == pytest.approx(of_means.high - of_means.low, rel=0.15)
+    assert width > 2 * (naive.high - naive.low)
+    # contradicting data: one item per group gives the ordinary bootstrap's spread
+    single = group_bootstrap(per_group, np.arange(10), n_boot=2000, seed=0)
+    assert single.high - single.low == pytest.approx(of_means.high - of_means.low, rel=0.15)
+
+
+def test_a_group_bootstrap_drops_nan_and_rejects_bad_groups():
+    from compsem.stats import group_bootstrap
+
+    r = group_bootstrap([1.0, np.nan, 3.0, 3.0], ["a", "a", "b", "b"], n_boot=200)
+    assert (r.estimate, r.n, r.n_nan) == (pytest.approx(7 / 3), 3, 1)
+    assert np.isnan(group_bootstrap([np.nan], ["a"]).estimate)
+    with pytest.raises(ValueError, match="one label per value"):
+        group_bootstrap([1.0, 2.0], ["a"])

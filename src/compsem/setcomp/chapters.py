@@ -59,6 +59,7 @@ def ranking_sentence(
     constant: bool = True,
     n_boot: int = 1000,
     seed: int = 0,
+    groups=None,
 ) -> Prose:
     """Which model has the highest (``higher``) or lowest percentage, only as far as paired
     tests allow: the models are scored on the same samples, so each lead is a paired bootstrap
@@ -69,7 +70,16 @@ def ranking_sentence(
     the chapter's table shows). A model with an undefined share, or (``constant``) the same
     value on every sample (e.g. all 0 %), is left out and named; a control (``bow``:
     :func:`compsem.encoders.kinds.is_control`) is shown beside the ranking, never in it.
+
+    ``groups`` (each sample's quintuple): the samples of one quintuple share sentences, so the
+    comparison is made on the quintuples, each the mean of its samples (a cluster-level paired
+    test; with as many samples in every quintuple, the same means as over the samples).
     """
+    items = "samples"
+    if groups is not None:
+        g = np.asarray(groups)
+        samples = {m: pd.Series(np.asarray(v, dtype=float)).groupby(g).mean().to_numpy() for m, v in samples.items()}
+        items = "quintuples"
     return Prose(
         paired_ranking_sentence(
             samples,
@@ -78,7 +88,7 @@ def ranking_sentence(
             scale=100,
             digits=1,
             unit=" %",
-            items="samples",
+            items=items,
             constant=constant,
             n_boot=n_boot,
             seed=seed,
@@ -108,7 +118,10 @@ class _OperatorChapter:
         self.models, self.main = run.models, run.main
         self.m0 = run.models[0]
         self.emb, self.controls = run.emb[run.main], run.controls[run.main]
-        self.values: dict = {"first_model": self.m0}
+        # each sample's quintuple: the unit every interval and paired test of the chapter resamples
+        self.groups = {k: t["qid"].to_numpy() for k, t in run.subsets.items()}
+        self.g = self.groups[self.main]
+        self.values: dict = {"first_model": self.m0, "n_quintuples": len(np.unique(self.g))}
         self.geoms = geometry(self.emb, self.operator)
         self.control_geoms = geometry(self.controls, self.operator)
 
@@ -116,7 +129,9 @@ class _OperatorChapter:
         return plot_position_histograms(self.geoms, title=title)
 
     def _geometry(self, **kw) -> pd.DataFrame:
-        self.geo = geometry_table({**self.geoms, **self.control_geoms}, n_boot=self.n_boot, seed=self.seed, **kw)
+        self.geo = geometry_table(
+            {**self.geoms, **self.control_geoms}, n_boot=self.n_boot, seed=self.seed, groups=self.g, **kw
+        )
         return self.geo
 
     def _prov(self) -> dict:
@@ -155,6 +170,7 @@ class OverlapChapter(_OperatorChapter):
                 size=self.grid_size,
                 n_boot=self.n_boot,
                 seed=self.seed,
+                groups=self.g,
             )
         return cells_beside_paper(self.cells_tab, _paper("c1_cells"), measure or self.cm[0]).set_index("model")
 
@@ -167,7 +183,7 @@ class OverlapChapter(_OperatorChapter):
         tt_samples = cell_samples(self.emb, "overlap", m, "TT", mode=self.eps_range, size=self.grid_size)
         self.values.update(
             c1_tt_sentence=ranking_sentence(
-                tt_samples, what="share of samples in (T,T)", n_boot=self.n_boot, seed=self.seed
+                tt_samples, what="share of samples in (T,T)", n_boot=self.n_boot, seed=self.seed, groups=self.g
             ),
             c1_first_tt=float(tt.iloc[0]),
             c1_first_ff=float(ff.iloc[0]),
@@ -184,7 +200,14 @@ class OverlapChapter(_OperatorChapter):
         base = pd.concat(
             [
                 cells_table(
-                    base_emb, "overlap", self.cm[:1], mode=m, size=self.grid_size, n_boot=self.n_boot, seed=self.seed
+                    base_emb,
+                    "overlap",
+                    self.cm[:1],
+                    mode=m,
+                    size=self.grid_size,
+                    n_boot=self.n_boot,
+                    seed=self.seed,
+                    groups=self.g,
                 )
                 for m in ("per-model", "fixed")
             ]
@@ -324,6 +347,7 @@ class DifferenceChapter(_OperatorChapter):
                         size=self.grid_size,
                         n_boot=self.n_boot,
                         seed=self.seed,
+                        groups=self.groups[k],
                     ).assign(subset=k)
                     for k, e in self.run.emb.items()
                 ]
@@ -349,7 +373,9 @@ class DifferenceChapter(_OperatorChapter):
         enc, llm = r2[r2["model"].isin(["SBERT-mini", "SBERT-L", "USE"])]["TT"], r2[r2["family"] == "llm"]["TT"]
         high15 = r15[r15["TT"] > 90]
         self.values.update(
-            c3_tt_sentence=ranking_sentence(tt_samples, what="(T,T) share", n_boot=self.n_boot, seed=self.seed),
+            c3_tt_sentence=ranking_sentence(
+                tt_samples, what="(T,T) share", n_boot=self.n_boot, seed=self.seed, groups=self.g
+            ),
             c3_first_fixed=float(ttm.loc[self.m0, (self.main, "fixed")]),
             c3_first_fixed_unf=float(ttm.loc[self.m0, (self.UNFILTERED, "fixed")]),
             p_enc_lo=float(enc.min()),
@@ -366,7 +392,9 @@ class DifferenceChapter(_OperatorChapter):
         modes = [self.eps_range] + ([] if self.eps_range == "fixed" else ["fixed"])
         c4 = pd.concat(
             [
-                c4_table(e, self.cm, mode=m, size=self.grid_size, n_boot=self.n_boot, seed=self.seed).assign(subset=k)
+                c4_table(
+                    e, self.cm, mode=m, size=self.grid_size, n_boot=self.n_boot, seed=self.seed, groups=self.groups[k]
+                ).assign(subset=k)
                 for k, e in self.run.emb.items()
                 for m in modes
             ]
@@ -393,6 +421,7 @@ class DifferenceChapter(_OperatorChapter):
                 higher=False,
                 n_boot=self.n_boot,
                 seed=self.seed,
+                groups=self.g,
             ),
         )
         return pd.concat([w, paper], axis=1)
@@ -451,7 +480,9 @@ class DifferenceChapter(_OperatorChapter):
         save_table(self.c4_tab.assign(criterion="C4"), STUDY, "c4", **prov)
         # C4 at ε = 0 for the first model beside its controls on the same samples (Part I's verdict on C4)
         beside = {**self.controls, self.m0: self.emb[self.m0]}
-        c4_ctrl = c4_table(beside, self.cm[:1], mode="fixed", size=self.grid_size, n_boot=self.n_boot, seed=self.seed)
+        c4_ctrl = c4_table(
+            beside, self.cm[:1], mode="fixed", size=self.grid_size, n_boot=self.n_boot, seed=self.seed, groups=self.g
+        )
         save_table(c4_ctrl.assign(subset=self.main, criterion="C4"), STUDY, "c4_controls", **prov)
         save_table(self.geo.assign(criterion="C5", subset=self.main), STUDY, "c5_geometry", **prov)
         save_table(self.raw, STUDY, "difference_scores", **prov)
@@ -489,6 +520,7 @@ class UnionChapter(_OperatorChapter):
                 random=self.control_geoms["random"],
                 n_boot=self.n_boot,
                 seed=self.seed,
+                groups=self.g,
             ),
         )
         return _regions(geo, ["between", "near_a", "near_b", "outside"])
@@ -523,6 +555,7 @@ class UnionChapter(_OperatorChapter):
                 constant=False,
                 n_boot=self.n_boot,
                 seed=self.seed,
+                groups=self.g,
             ),
         )
         return self.norm_stats.round(3)
@@ -535,6 +568,7 @@ class UnionChapter(_OperatorChapter):
             near=self.near,
             n_boot=self.n_boot,
             seed=self.seed,
+            groups=self.g,
         )
         c6["expected region"] = c6["norm_case"].map(
             {"comparable": "between", "a_larger": "near A", "b_larger": "near B"}

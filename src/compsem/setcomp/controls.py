@@ -13,6 +13,7 @@ can account for: only the samples that meet C1 at ε = 0.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from ..errors import CompsemError
 from ..fmt import number
@@ -50,6 +51,7 @@ def control_values(
     alpha: float = 0.05,
     n_boot: int = 1000,
     seed: int = 0,
+    groups=None,
 ) -> dict:
     """Glue values ``<prefix>_…`` of the controls' test of a "between" share: ``_real_pct``,
     ``_shuffled_pct``, ``_random_pct``, ``_chance_pct`` (percentages), ``_control_sentence``
@@ -58,7 +60,9 @@ def control_values(
     the most of the "between" share the derivation can account for.
 
     ``real`` and ``shuffled`` are geometries of the same samples (the shuffled one with each
-    sample's target taken from another quintuple); ``target`` names the target ("O", "U")."""
+    sample's target taken from another quintuple); ``target`` names the target ("O", "U").
+    ``groups`` (each sample's quintuple): the paired test of real against shuffled is made on the
+    quintuples, each the mean of its samples, since a quintuple's samples are not independent."""
     b_real, b_shuf, b_rand = between(real), between(shuffled), between(random)
     if b_real.size != b_shuf.size:
         raise CompsemError(
@@ -69,14 +73,19 @@ def control_values(
         k: 100 * float(np.nanmean(v)) if np.isfinite(v).any() else float("nan")
         for k, v in (("real", b_real), ("shuffled", b_shuf), ("random", b_rand))
     }
-    vs = paired_comparison(b_real, b_shuf, alpha=alpha, n_boot=n_boot, seed=seed, scale=100)
+    pr, ps, items = b_real, b_shuf, "samples"
+    if groups is not None:
+        g = np.asarray(groups)
+        pr, ps = (pd.Series(v.astype(float)).groupby(g).mean().to_numpy() for v in (b_real, b_shuf))
+        items = "quintuples"
+    vs = paired_comparison(pr, ps, alpha=alpha, n_boot=n_boot, seed=seed, scale=100)
     first = (
         "On"
         + paired_words(
             vs,
             f"the real {target} of `{model}` projects between the inputs",
             f"a shuffled {target}",
-            "samples",
+            items,
             shares=(pct["real"], pct["shuffled"]),
         )[2:]
     )

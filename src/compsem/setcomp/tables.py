@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .. import measures as M
-from ..stats import bootstrap
+from ..stats import bootstrap, group_bootstrap
 from .metrics import (
     CELLS,
     EPS_MODES,
@@ -64,14 +64,21 @@ LABELS = {
 }
 
 
-def ci(values, *, n_boot: int = 1000, seed: int = 0, scale: float = 1.0) -> tuple[float, float, float]:
-    """Mean with a 95% percentile bootstrap interval (NaN dropped), times ``scale``."""
+def ci(values, *, n_boot: int = 1000, seed: int = 0, scale: float = 1.0, groups=None) -> tuple[float, float, float]:
+    """Mean with a 95% percentile bootstrap interval (NaN dropped), times ``scale``. With
+    ``groups`` (one label per value: the quintuple a sample comes from) the interval resamples
+    whole groups (:func:`compsem.stats.group_bootstrap`), since the samples of one quintuple
+    share sentences and are not independent."""
     if n_boot <= 0:
         v = np.asarray(values, dtype=np.float64)
         v = v[~np.isnan(v)]
         m = float(v.mean()) * scale if v.size else float("nan")
         return m, float("nan"), float("nan")
-    r = bootstrap(values, n_boot=n_boot, seed=seed, warn=False)
+    r = (
+        bootstrap(values, n_boot=n_boot, seed=seed, warn=False)
+        if groups is None
+        else group_bootstrap(values, groups, n_boot=n_boot, seed=seed)
+    )
     return r.estimate * scale, r.low * scale, r.high * scale
 
 
@@ -94,8 +101,10 @@ def cells_table(
     size: int = 132,
     n_boot: int = 1000,
     seed: int = 0,
+    groups=None,
 ) -> pd.DataFrame:
-    """C1 (overlap) or C3 (difference) cell percentages for every model and measure.
+    """C1 (overlap) or C3 (difference) cell percentages for every model and measure (``groups``:
+    each sample's quintuple, resampled whole by the interval: :func:`ci`).
 
     Columns: ``model, measure, mode, cell, pct, low, high, n, n_nan`` (percentages, 95% CI).
     The grids follow ``mode`` (see :func:`epsilon_grids`); the CI resamples the samples with
@@ -109,7 +118,7 @@ def cells_table(
             per = grid_cells_per_sample(d["d1"], d["d2"], grids[model]["d1"], grids[model]["d2"])
             bad = np.isnan(per).any(axis=1)
             for k, cell in enumerate(CELLS):
-                est, lo, hi = ci(per[:, k], n_boot=n_boot, seed=seed, scale=100)
+                est, lo, hi = ci(per[:, k], n_boot=n_boot, seed=seed, scale=100, groups=groups)
                 rows.append(
                     dict(
                         model=model,
@@ -150,16 +159,24 @@ def c4_samples(emb, measure: str, *, mode="pooled", size: int = 132) -> dict[str
 
 
 def c4_table(
-    emb, measures: Sequence[str] = ("cos", "ned"), *, mode="pooled", size: int = 132, n_boot: int = 1000, seed: int = 0
+    emb,
+    measures: Sequence[str] = ("cos", "ned"),
+    *,
+    mode="pooled",
+    size: int = 132,
+    n_boot: int = 1000,
+    seed: int = 0,
+    groups=None,
 ) -> pd.DataFrame:
-    """C4 percentages (``Δ3 ≥ ε`` averaged over the ε grid) per model and measure, with CIs."""
+    """C4 percentages (``Δ3 ≥ ε`` averaged over the ε grid) per model and measure, with CIs
+    (``groups``: each sample's quintuple, resampled whole: :func:`ci`)."""
     rows = []
     for meas in measures:
         deltas = _deltas_for(emb, "difference", meas)
         grids = epsilon_grids({m: {"d3": d["d3"]} for m, d in deltas.items()}, mode=mode, size=size)
         for model, d in deltas.items():
             g = grid_fraction(d["d3"], grids[model]["d3"])
-            est, lo, hi = ci(g, n_boot=n_boot, seed=seed, scale=100)
+            est, lo, hi = ci(g, n_boot=n_boot, seed=seed, scale=100, groups=groups)
             rows.append(
                 dict(
                     model=model,
@@ -217,13 +234,14 @@ def raw_scores_table(emb, operator: str, measures: Sequence[str] = M.MEASURES) -
 
 
 def geometry_table(
-    geoms: Mapping[str, M.PlaneGeometry], *, near: float = 0.25, n_boot: int = 1000, seed: int = 0
+    geoms: Mapping[str, M.PlaneGeometry], *, near: float = 0.25, n_boot: int = 1000, seed: int = 0, groups=None
 ) -> pd.DataFrame:
     """Where projections fall, per model: between A and B (C2), near A (C5), near B, outside.
 
     ``t`` is the signed in-plane position (0 at A, 1 at B). *near A* means ``|t| ≤ near``, i.e.
     the angle ∠(A, P) is at most ``near`` times ∠(A, B); *near B* means ``|t − 1| ≤ near``;
-    *between* means ``0 ≤ t ≤ 1``. Degenerate samples are counted, not classified.
+    *between* means ``0 ≤ t ≤ 1``. Degenerate samples are counted, not classified. ``groups``:
+    each sample's quintuple, resampled whole by the intervals (:func:`ci`).
     """
     rows = []
     for model, g in geoms.items():
@@ -236,7 +254,8 @@ def geometry_table(
             "outside": (t < 0) | (t > 1),
         }
         for name, f in flags.items():
-            est, lo, hi = ci(f.astype(float), n_boot=n_boot, seed=seed, scale=100)
+            g_ok = None if groups is None else np.asarray(groups)[ok]
+            est, lo, hi = ci(f.astype(float), n_boot=n_boot, seed=seed, scale=100, groups=g_ok)
             rows.append(
                 dict(
                     model=model,
@@ -261,8 +280,10 @@ def union_table(
     near: float = 0.25,
     n_boot: int = 1000,
     seed: int = 0,
+    groups=None,
 ) -> pd.DataFrame:
-    """C6: the projection of U against the norm ratio ``r = |E_A| / |E_B|`` of the inputs.
+    """C6: the projection of U against the norm ratio ``r = |E_A| / |E_B|`` of the inputs
+    (``groups``: each sample's quintuple, resampled whole by the intervals: :func:`ci`).
 
     Samples fall into three norm cases: comparable (``|r − 1| ≤ comparable``), A larger
     (``r > 1 + comparable``), B larger (``r < 1 − comparable``). The expected region is
@@ -275,6 +296,7 @@ def union_table(
         r = M.norm_ratio(e["union"]["a"], e["union"]["b"], warn=False)
         ok = ~g.degenerate & ~np.isnan(r)
         t, r = g.t[ok], r[ok]
+        g_ok = None if groups is None else np.asarray(groups)[ok]
         cases = {
             "comparable": (np.abs(r - 1) <= comparable, (t >= 0) & (t <= 1)),
             "a_larger": (r > 1 + comparable, np.abs(t) <= near),
@@ -282,7 +304,13 @@ def union_table(
         }
         for case, (sel, hit) in cases.items():
             est, lo, hi = (
-                ci(hit[sel].astype(float), n_boot=n_boot, seed=seed, scale=100)
+                ci(
+                    hit[sel].astype(float),
+                    n_boot=n_boot,
+                    seed=seed,
+                    scale=100,
+                    groups=None if g_ok is None else g_ok[sel],
+                )
                 if sel.any()
                 else (float("nan"), float("nan"), float("nan"))
             )

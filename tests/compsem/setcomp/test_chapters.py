@@ -105,3 +105,22 @@ def test_ranking_sentence_pairs_the_samples():
     # with constant=False (normalised encoders at a constant 100 %), the constant row is ranked
     text = str(ranking_sentence({"a": a, "z": np.ones(8)}, what="x", constant=False, n_boot=200))
     assert text.startswith("`z` has the highest x (100.0 %)")
+
+
+def test_a_ranking_resamples_quintuples_not_their_samples():
+    import numpy as np
+
+    from compsem.setcomp.chapters import ranking_sentence
+
+    # 4 quintuples of 6 samples each, identical within a quintuple: a − b per quintuple is 30, 35, 25, −20 points
+    a = np.repeat([0.8, 0.8, 0.8, 0.3], 6)
+    b = np.repeat([0.5, 0.45, 0.55, 0.5], 6)
+    groups = np.repeat(["q1", "q2", "q3", "q4"], 6)
+    # resampling the 24 samples as if independent: the lead looks clear
+    naive = str(ranking_sentence({"a": a, "b": b}, what="share", n_boot=2000))
+    assert "on the same 24 samples its lead over `b` has a paired interval above zero (17.5 [" in naive
+    # resampling the 4 quintuples: all four draw the −20 quintuple 3 or 4 times with P = 5.1 % > 2.5 %, so the
+    # interval reaches below zero (mean of the drawn quintuples ≤ −6.25)
+    clustered = str(ranking_sentence({"a": a, "b": b}, what="share", n_boot=2000, groups=groups))
+    assert "on the same 4 quintuples" in clustered and "(17.5 [-" in clustered
+    assert "the paired interval includes zero: no evidence of a difference" in clustered
