@@ -333,6 +333,27 @@ def try_it(
 # ----------------------------------------------------------------------------- values
 
 
+def permutation_words(tests: pd.DataFrame, model: str, test: str, phrases: str) -> str:
+    """What the adjective-level permutation test of ``model`` says on ``phrases`` phrases, from
+    the class-tests table: "gives p = 0.106 on AAN phrases", or, where the table marks the test
+    undefined (its note: one outcome never occurs, a single class) or its p-value is NaN, "is
+    undefined on AN phrases (one outcome never occurs), so it gives no p-value": a test whose
+    outcome cannot vary reports no p-value."""
+    rows = tests[(tests.model == model) & (tests.test == test)]
+    if rows.empty:
+        return f"was not run on {phrases} phrases"
+    r = rows.iloc[0]
+    note = str(r["note"]) if "note" in rows and pd.notna(r["note"]) else ""
+    p = float(r["perm_p"]) if pd.notna(r["perm_p"]) else float("nan")
+    if note.startswith("undefined") or not np.isfinite(p):
+        why = note.split(":", 1)[1].strip() if ":" in note else "its outcome cannot vary"
+        return f"is undefined on {phrases} phrases ({why}), so it gives no p-value"
+    shown = p_value(p)
+    return (
+        f"gives p {shown} on {phrases} phrases" if shown.startswith("<") else f"gives p = {shown} on {phrases} phrases"
+    )
+
+
 def _maxabs(c: pd.DataFrame) -> float:
     return float(c["difference"].abs().max()) if len(c) else np.nan
 
@@ -433,6 +454,8 @@ def _single_values(v: SingleView) -> dict:
             "n_perm_used": v.n_perm,
             "perm_p_an_ref": cell_("perm_p", "single_AN"),
             "perm_p_aan_ref": cell_("perm_p", "single_AAN"),
+            "perm_an_ref_text": PlainText(permutation_words(tests, ref, "single_AN", "AN")),
+            "perm_aan_ref_text": PlainText(permutation_words(tests, ref, "single_AAN", "AAN")),
             "chi2_p_aan_ref": cell_("chi2_p", "single_AAN"),
             "n_models": len(r.models),
         }

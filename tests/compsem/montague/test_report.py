@@ -214,3 +214,27 @@ def test_the_aan_count_leaves_an_undefined_test_out_and_names_it():
     assert aan.loc["bow-toy", "note"].startswith("undefined")  # every bag-of-words AAN comparison ties
     assert aan.loc["toy", "perm_p"] > 0.05  # the toy's classes do not differ at 5 %
     assert mt.report.values(view)["aan_sig_count"] == "0 of 1 model with a defined test (bow-toy left out)"
+
+
+def test_an_undefined_permutation_test_reports_no_p_value():
+    import pandas as pd
+
+    from compsem.montague.report import permutation_words
+
+    tests = pd.DataFrame(
+        {
+            "model": ["m", "m"],
+            "test": ["single_AN", "single_AAN"],
+            "perm_p": [1.0, 0.10559],
+            "note": ["undefined: one outcome never occurs (or a single class)", None],
+        }
+    )
+    # the table marks AN undefined: its stored p of 1.0 is never printed
+    assert permutation_words(tests, "m", "single_AN", "AN") == (
+        "is undefined on AN phrases (one outcome never occurs (or a single class)), so it gives no p-value"
+    )
+    assert permutation_words(tests, "m", "single_AAN", "AAN") == "gives p = 0.106 on AAN phrases"
+    # contradicting data: the AN test defined (no note) gives its p-value; a tiny one prints as "< 0.001"
+    tests.loc[0, ["perm_p", "note"]] = [0.0004, None]
+    assert permutation_words(tests, "m", "single_AN", "AN") == "gives p < 0.001 on AN phrases"
+    assert permutation_words(tests, "other", "single_AN", "AN") == "was not run on AN phrases"
