@@ -46,9 +46,10 @@ LESSON = Lesson(
     ),
     expected=(
         "the rows whose condition is `ignored` come out exactly as in the book. On the same "
-        f"{{glue:text}}`{_ZS}::zs_n_pairs:,.0f` test pairs the book's rows with the condition attached reach "
+        f"{{glue:text}}`{_ZS}::zs_n_pairs:,.0f` test pairs the models' rows with the condition attached reach "
         f"pair accuracies from {{glue:text}}`{_ZS}::zs_pairacc_min:.1f` to "
-        f"{{glue:text}}`{_ZS}::zs_pairacc_max:.1f` %, and the condition prior, which reads no sentence, "
+        f"{{glue:text}}`{_ZS}::zs_pairacc_max:.1f` % ({{glue:text}}`{_ZS}::zs_controls_attached_text:s`), "
+        "and the condition prior, which reads no sentence, "
         f"{{glue:text}}`{_ZS}::zs_prior_pairacc:.1f` %; by the chapter's exact sign tests against chance, "
         f"{{glue:text}}`{_ZS}::zs_chance_plain:s`. A template that helps lifts a model's pair accuracy "
         "above its own book row, and one that matters lifts it above the prior. The lab-sized fine-tuning run "

@@ -17,6 +17,7 @@ import seaborn as sns
 from compsem import figures
 from compsem.encoders import validate_texts
 from compsem.encoders.kinds import is_control
+from compsem.stats import join_names
 from compsem.labels import labelled
 from compsem import reference as _reference
 from compsem.results import Headline, PlainText, Prose, headline_row
@@ -424,9 +425,10 @@ def zero_shot_ranking(
         seed=seed,
         controls=[m for m in models if is_control(m)],
     )
+    real = {m: o for m, o in outcomes.items() if not is_control(m)}
     chance = chance_sentence(
-        outcomes, what="with the condition attached, the pair accuracy", items="pairs", n_boot=n_boot, seed=seed
-    )
+        real, what="with the condition attached, the pair accuracy", items="pairs", n_boot=n_boot, seed=seed
+    ) + _controls_beside({m: 100 * float(np.nanmean(o)) for m, o in outcomes.items() if is_control(m)})
     verdicts = {
         m: outcomes_against_chance(o, alpha=0.05 / max(len(outcomes), 1), n_boot=0).words
         for m, o in outcomes.items()
@@ -439,6 +441,20 @@ def zero_shot_ranking(
         "zs_chance_summary": Prose(chance_summary(verdicts)),
         "zs_chance_plain": PlainText(chance_summary(verdicts)),
     }
+
+
+def _controls_beside(values: dict[str, float]) -> str:
+    """ " The control `bow` (41.6 %) is shown beside the models, not tested among them." (empty
+    without a control)."""
+    if not values:
+        return ""
+    shown = join_names(list(values))
+    nums = ", ".join(f"{v:.1f} %" for v in values.values())
+    one = len(values) == 1
+    return (
+        f" The control{'' if one else 's'} {shown} ({nums}) {'is' if one else 'are'} shown beside the models, "
+        "not tested among them."
+    )
 
 
 def chance_summary(verdicts: dict[str, str]) -> str:
@@ -478,7 +494,10 @@ def zero_shot_values(
 ) -> dict:
     """Glue values of the zero-shot chapter: extremes (:func:`zero_shot_ranking`), verdict on
     pair accuracy, the prior."""
+    # the models' rows; a control (bow) is shown beside them, never counted among the encoders
+    zs_all, zs = zs, zs[[not is_control(m) for m in zs["model"]]]
     att = zs[zs["condition"] == "attached"]
+    ctrl = zs_all[(zs_all["condition"] == "attached") & [is_control(m) for m in zs_all["model"]]]
     best = zs.loc[zs["spearman"].abs().idxmax()]
     n_pairs = len(pair_index(df, label_ties="exclude")[0])
     pa = att["pair_accuracy_%"]
@@ -498,6 +517,10 @@ def zero_shot_values(
         "zs_n_pairs": n_pairs,
         "zs_n_rows": len(df),
         "zs_n_attached": len(att),
+        "zs_controls_attached_text": PlainText(
+            "; ".join(f"the control {m}: {v:.1f} %" for m, v in zip(ctrl["model"], ctrl["pair_accuracy_%"]))
+            or "no control was run"
+        ),
         "zs_share_up_min": (up := min(100 * float(np.mean(r[np.isfinite(r)] > 0)) for r in rise.values())),
         "zs_share_up_text": Prose(_share_text(up)),
         "zs_worst_model": worst,
@@ -506,7 +529,7 @@ def zero_shot_values(
         "zs_rise_low": float(np.nanmean(rise[worst][~is_hi])),
         "zs_prior_spearman": float(prior["spearman"]),
         "zs_prior_pairacc": float(prior["pair_accuracy"]),
-        **zero_shot_ranking(zs, scores, df, models, n_boot=n_boot, seed=seed),
+        **zero_shot_ranking(zs_all, scores, df, models, n_boot=n_boot, seed=seed),
     }
 
 

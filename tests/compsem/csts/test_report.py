@@ -434,3 +434,16 @@ def test_the_paired_table_holds_each_ordered_pair_and_follows_the_data():
         "level",
         "n_boot",
     ]
+
+
+def test_a_control_is_shown_beside_the_sign_tests_never_among_the_encoders():
+    # 20 pairs: the model `a` ranks every pair wrong (0 %), the bow control every pair right (100 %)
+    df = _pairs(20)
+    scores = {("a", "attached"): np.array([0.1, 0.9] * 20), ("bow", "attached"): np.array([0.9, 0.1] * 20)}
+    out = R.zero_shot_ranking(TB.zero_shot_table(scores, df, n_boot=50), scores, df, ["a", "bow"], n_boot=100)
+    chance = str(out["zs_chance_sentence"])
+    assert chance.startswith("With the condition attached, the pair accuracy lies below chance (50 %) for `a` (0.0 %")
+    assert "`bow` (100.0 %, p" not in chance  # bow is not tested as a model
+    assert chance.endswith(" The control `bow` (100.0 %) is shown beside the models, not tested among them.")
+    # the group's words follow the model alone: below chance, although the control lies above it
+    assert str(out["zs_chance_summary"]).startswith("every encoder of the panel responds to the condition")
