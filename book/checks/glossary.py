@@ -5,7 +5,7 @@ NOT_CLAIMS = {
     "for a choice between two conditions": "a definition of chance level",
     "when no two distances tie": "a definition of chance level (the tie rule)",
     "whose two distances tie": "a definition of the tie rate",
-    "They differ in three rules": "a definition of the two readings (what each rule is)",
+    "They differ in three rules (chapter 31 counts a fourth difference": "a definition of the two readings (what each rule is)",
     "which can only matter where two distances tie": "what the strict rule does (a definition); the amounts are glued from chapter 31",
     "the two conditions attached": "a definition (C-STS)",
     "Similarity of two sentences": "a definition (C-STS)",

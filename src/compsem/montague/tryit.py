@@ -30,7 +30,11 @@ def read_adjective_noun(table: pd.DataFrame) -> str:
             )
             parts.append(
                 text
-                + (f" ({undefined} undefined: a word the model does not know)" if undefined and len(judged) else "")
+                + (
+                    f" ({undefined} undefined: a word the model drops or does not know)"
+                    if undefined and len(judged)
+                    else ""
+                )
             )
         lines.append(f"`{model}`: " + "; ".join(parts) + ".")
     return " ".join(lines)

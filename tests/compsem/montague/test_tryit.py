@@ -46,5 +46,5 @@ def test_reading_line_by_hand():
     )
     assert read_adjective_noun(part3) == (
         "`a`: between holds for 1 of 2 phrases (1 undefined: a word the model "
-        "does not know); closer to adjective holds for 1 of 1 phrase."
+        "drops or does not know); closer to adjective holds for 1 of 1 phrase."
     )
