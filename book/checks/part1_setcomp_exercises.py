@@ -10,5 +10,4 @@ NOT_CLAIMS = {
     "Which of the three readings": "a question",
     "compare the two runs": "an instruction",
     "the two runs": "an instruction",
-    "distinguish the two settings": "how to read an interval",
 }

@@ -83,7 +83,6 @@ NOT_CLAIMS = {
     "compare its two spaces": "an instruction",
     "a larger value means a denser, less sparse space": "how to read the metric",
     "for almost any two sentences": "what averaged word vectors do",
-    "If the intervals of two scorers overlap": "how to read intervals",
     "the two inferential accuracies add up to exactly 1": "a consequence of the definitions",
     "sparser or denser than the lexical baseline's": "an instruction",
     "picks the three basis sentences": "the parameter's definition",
