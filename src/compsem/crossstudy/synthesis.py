@@ -532,6 +532,14 @@ def findings(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] 
             f"each criterion), each with a {number(100 * LEVEL, 0)} % interval and no correction for the number of "
             f"comparisons; it ranks {n_ranked} of the {n_crit} criteria of this profile"
             + (f" ({', '.join(ranked_keys)})." if ranked_keys else ".")
+            + (
+                f" Without a correction, about {number((1 - LEVEL) * len(sep), 1)} of the {len(sep)} intervals may "
+                "exclude zero by chance alone where a model and its control do not differ, so a criterion passes "
+                "the test more easily than a corrected test would let it: a ranked column is less certain than "
+                "one interval's level suggests."
+                if len(sep)
+                else ""
+            )
         ),
     }
 

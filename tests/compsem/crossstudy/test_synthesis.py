@@ -444,7 +444,9 @@ def test_findings_count_the_comparisons_and_name_the_controls():
     assert f["comparisons_sentence"] == (
         "The separation test made 23 paired comparisons (each model against each of its controls, on each criterion), "
         "each with a 95 % interval and no correction for the number of comparisons; it ranks 2 of the 6 criteria of "
-        "this profile (C2, RSA)."
+        "this profile (C2, RSA). Without a correction, about 1.2 of the 23 intervals may exclude zero by chance alone "
+        "where a model and its control do not differ, so a criterion passes the test more easily than a corrected "
+        "test would let it: a ranked column is less certain than one interval's level suggests."
     )
     assert f["controls_sentence"] == (
         "The controls of this run, drawn beside the models and not ranked among them: "
