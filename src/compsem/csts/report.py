@@ -495,9 +495,10 @@ def zero_shot_values(
     """Glue values of the zero-shot chapter: extremes (:func:`zero_shot_ranking`), verdict on
     pair accuracy, the prior."""
     # the models' rows; a control (bow) is shown beside them, never counted among the encoders
-    zs_all, zs = zs, zs[[not is_control(m) for m in zs["model"]]]
+    control = np.array([is_control(m) for m in zs["model"]], dtype=bool)
+    zs_all, zs = zs, zs[~control]
     att = zs[zs["condition"] == "attached"]
-    ctrl = zs_all[(zs_all["condition"] == "attached") & [is_control(m) for m in zs_all["model"]]]
+    ctrl = zs_all[(zs_all["condition"] == "attached").to_numpy() & control]
     best = zs.loc[zs["spearman"].abs().idxmax()]
     n_pairs = len(pair_index(df, label_ties="exclude")[0])
     pa = att["pair_accuracy_%"]

@@ -447,3 +447,20 @@ def test_a_control_is_shown_beside_the_sign_tests_never_among_the_encoders():
     assert chance.endswith(" The control `bow` (100.0 %) is shown beside the models, not tested among them.")
     # the group's words follow the model alone: below chance, although the control lies above it
     assert str(out["zs_chance_summary"]).startswith("every encoder of the panel responds to the condition")
+
+
+def test_the_zero_shot_range_and_counts_leave_the_control_out():
+    # by hand: the model `a` at 0 % and 100 % rows, the bow control at 100 %; its range and counts are a's alone
+    df = _pairs(4)
+    scores = {
+        ("a", "attached"): np.array([0.1, 0.9] * 4),
+        ("a", "ignored"): np.array([0.5, 0.5] * 4),
+        ("bow", "attached"): np.array([0.9, 0.1] * 4),
+        ("bow", "ignored"): np.array([0.5, 0.5] * 4),
+    }
+    zs = TB.zero_shot_table(scores, df, n_boot=20)
+    paper = pd.DataFrame({"model": ["X"], "csts_spearman": [1.0], "stsb_spearman": [80.0]})
+    prior = pd.Series({"spearman": 10.0, "pair_accuracy": 60.0})
+    v = R.zero_shot_values(zs, scores, df, ["a", "bow"], paper, prior, n_boot=20)
+    assert (v["zs_pairacc_min"], v["zs_pairacc_max"], v["zs_n_attached"], v["zs_n_cells"]) == (0.0, 0.0, 1, 2)
+    assert str(v["zs_controls_attached_text"]) == "the control bow: 100.0 %"
