@@ -44,8 +44,6 @@ from .prompting import MAX_NEW_TOKENS, PARSERS, build_prompt, build_prompts, par
 # the run cache's key and files (re-exported: the study's face)
 from .runcache import (
     CODE_VERSION,
-    _read_run,
-    _resolved_precision,
     backbone_identity,  # noqa: F401
     data_hash,
     load_run,
