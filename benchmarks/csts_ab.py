@@ -16,7 +16,7 @@ around it, the CPU model, family and flags, and each side's chapter-22 test Spea
 configuration with its pair-bootstrap interval. It goes to ``benchmarks/csts_ab_bf16.json`` on a
 CPU with native bf16 (the chapters train under bf16 autocast there) and to
 ``benchmarks/csts_ab_fp32.json`` elsewhere, unless ``--out`` names a file; chapter 22 shows both
-(``compsem.csts.report.ab_values``, from ``csts/speed.py``). Compare speeds only within one
+(``compsem.csts.speed.ab_values``). Compare speeds only within one
 record: one machine, one session.
 
 ``--seeds S S ...`` then runs chapter 22 once more per side with those seeds (``-p seeds``, from

@@ -24,7 +24,8 @@ from .. import reference
 from ..cache import embed
 from ..encoders import validate_texts
 from ..results import Headline, bootstrap_headline
-from .chapters import DataChapter, DifferenceChapter, OverlapChapter, UnionChapter
+from .chapters import DifferenceChapter, OverlapChapter, UnionChapter
+from .datachapter import DataChapter
 from .data import build_operator_tables, load_quintuples, shuffled_targets
 from .metrics import criterion_deltas, geometry
 from .study import STUDY, difference_filter, embed_tables
