@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 import sys
-from functools import lru_cache, cache
+from functools import cache
 from pathlib import Path
 
 from compsem import notebooks

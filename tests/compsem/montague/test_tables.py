@@ -9,8 +9,7 @@ import pandas as pd
 import pytest
 
 from compsem import montague as mt
-from compsem.errors import DataError
-from tests.compsem.montague.toy import cosd, fake_embed, small_vocab, unit
+from tests.compsem.montague.toy import cosd, fake_embed, small_vocab
 from tests.helpers.fake_encoders import seeded_embed_fn
 
 

@@ -3,11 +3,9 @@
 import hashlib
 
 import numpy as np
-import pandas as pd
 import pytest
 
-from compsem.setcomp import chapters, report, study
-from compsem.setcomp import data as ds
+from compsem.setcomp import chapters, study
 from compsem.setcomp.chapters import ranking_sentence
 from tests.helpers import glued_names
 
