@@ -35,7 +35,7 @@ from compsem.work import WorkUnit, embed_units
 
 from ..progress import bar
 from . import metrics
-from .config import TrainConfig, configs_from, scaling_sizes  # noqa: F401 (re-exported)
+from .config import TrainConfig, configs_from, scaling_sizes
 from .data import load_csts, pair_index
 
 # the prompting chapter reaches its runs through this face
