@@ -255,7 +255,7 @@ def against_controls(
     words = {
         "lower": "below the control",
         "no evidence of a difference": "no evidence of a difference",
-        "undefined": "no paired interval",
+        "undefined": "the paired test is undefined",
     }
     verb = "does" if len(below) == 1 else "do"
     return (

@@ -78,8 +78,8 @@ def bootstrap(
 ) -> BootstrapResult:
     """Percentile bootstrap of ``statistic`` over the finite entries of ``values`` (1-D).
 
-    Resamples ``n`` values with replacement ``n_boot`` times (``numpy.random.default_rng(seed)``)
-    and returns the ``(1 − level)/2`` and ``(1 + level)/2`` quantiles of the statistic. NaNs
+    Resamples ``n`` values with replacement ``n_boot`` times (:func:`shared_resamples`: the draws
+    of every bootstrap here) and returns the ``(1 − level)/2`` and ``(1 + level)/2`` quantiles of the statistic. NaNs
     are dropped and counted. With no finite value the result is all NaN.
     """
     arr = np.asarray(values, dtype=np.float64).ravel()
@@ -89,12 +89,7 @@ def bootstrap(
         return BootstrapResult(float("nan"), float("nan"), float("nan"), 0, rep["n_nan"])
     if not 0 < level < 1:
         raise ValueError(f"level must lie in (0, 1), got {level}")
-    rng = np.random.default_rng(seed)
-    idx = rng.integers(0, arr.size, size=(n_boot, arr.size))
-    if statistic is np.mean:
-        stats = arr[idx].mean(axis=1)
-    else:
-        stats = np.array([statistic(arr[i]) for i in idx])
+    stats = _replicates(arr, shared_resamples(arr.size, n_boot=n_boot, seed=seed), statistic)
     lo, hi = np.quantile(stats, [(1 - level) / 2, (1 + level) / 2])
     return BootstrapResult(float(statistic(arr)), float(lo), float(hi), int(arr.size), rep["n_nan"])
 
@@ -277,7 +272,7 @@ def paired_bootstrap(
 ) -> dict[str, np.ndarray]:
     """Replicates of ``statistic`` for every name of ``values`` (per-item values of one length,
     item i of every name measured on the same item), each replicate drawing the *same* items for
-    every name (``numpy.random.default_rng(seed).integers(0, n, (n_boot, n))``): the differences
+    every name (:func:`shared_resamples` of the ``n`` items left): the differences
     of two names' replicates are a paired bootstrap of the difference of their statistics
     (:func:`paired_interval`). An item with a NaN under any name is left out for all of them."""
     arrs = {k: np.asarray(v, dtype=float).ravel() for k, v in values.items()}
@@ -287,12 +282,15 @@ def paired_bootstrap(
     if not arrs:
         return {}
     keep = np.all([np.isfinite(a) for a in arrs.values()], axis=0)
-    idx = np.random.default_rng(seed).integers(0, int(keep.sum()), size=(n_boot, int(keep.sum())))
-    out = {}
-    for k, a in arrs.items():
-        a = a[keep]
-        out[k] = a[idx].mean(axis=1) if statistic is np.mean else np.array([statistic(a[i]) for i in idx])
-    return out
+    idx = shared_resamples(int(keep.sum()), n_boot=n_boot, seed=seed)
+    return {k: _replicates(a[keep], idx, statistic) for k, a in arrs.items()}
+
+
+def _replicates(values: np.ndarray, draws: np.ndarray, statistic: Callable[[np.ndarray], float]) -> np.ndarray:
+    """``statistic`` of ``values`` (finite, one per item) on each row of ``draws``."""
+    if statistic is np.mean:
+        return mean_replicates(values, draws)
+    return np.array([statistic(values[i]) for i in draws])
 
 
 def paired_interval(replicates_a, replicates_b, *, level: float = 0.95) -> tuple[float, float]:
@@ -456,19 +454,20 @@ def separation(
 ) -> Separation:
     """Does a model separate from a control scored on the same items? The difference of the two
     estimates with the paired percentile interval of the replicates' differences (both drawn on
-    the same resamples: :func:`shared_resamples`); the outcome is ``"higher"`` / ``"lower"`` when
-    the interval lies wholly above / below zero, ``"no evidence of a difference"`` when it contains
-    zero, ``"undefined"`` without replicates or an estimate."""
+    the same resamples: :func:`shared_resamples`), decided by :func:`paired_verdict` at
+    ``alpha = 1 − level``: ``"higher"`` / ``"lower"`` when the interval lies wholly above / below
+    zero, ``"no evidence of a difference"`` when it contains zero, ``"undefined"`` without
+    replicates or an estimate, or when every replicate gives the same value for both (the test
+    cannot vary)."""
     d = float(value) - float(control_value)
+    nan = float("nan")
     if replicates is None or control_replicates is None or not np.isfinite(d):
-        return Separation(d, float("nan"), float("nan"), "undefined")
+        return Separation(d, nan, nan, UNDEFINED)
     a, b = np.asarray(replicates, dtype=float), np.asarray(control_replicates, dtype=float)
     if a.shape != b.shape or a.size == 0:
-        return Separation(d, float("nan"), float("nan"), "undefined")
-    lo, hi = paired_interval(a, b, level=level)
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        return Separation(d, lo, hi, "undefined")
-    return Separation(d, lo, hi, "higher" if lo > 0 else "lower" if hi < 0 else "no evidence of a difference")
+        return Separation(d, nan, nan, UNDEFINED)
+    v = paired_verdict(a - b, estimate=d, alpha=1 - level)
+    return Separation(d, v.low, v.high, v.words)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -485,6 +484,7 @@ __all__ += [
     "Verdict",
     "outcomes_against_chance",
     "paired_comparison",
+    "paired_verdict",
     "paired_ranking_sentence",
     "chance_sentence",
     "paired_words",
@@ -557,8 +557,8 @@ def paired_comparison(
     a, b, *, margin: float | None = None, alpha: float = 0.05, n_boot: int = 1000, seed: int = 0, scale: float = 1.0
 ) -> Verdict:
     """Mean of ``a`` minus mean of ``b``, measured on the same items (item i of both), by a
-    paired bootstrap of the per-item difference (the items drawn as in :func:`paired_bootstrap`;
-    an item undefined in either is left out). ``words``: ``"higher"`` / ``"lower"`` (a than b)
+    paired bootstrap of the per-item difference (the items drawn by :func:`shared_resamples`, the
+    test :func:`paired_verdict`; an item undefined in either is left out). ``words``: ``"higher"`` / ``"lower"`` (a than b)
     when the ``1 − alpha`` paired interval excludes 0; with a ``margin`` (in the units of
     ``scale`` × the values), ``"equivalent"`` when the ``1 − 2·alpha`` interval lies inside
     ``(−margin, margin)`` (two one-sided tests, TOST); else ``"no evidence of a difference"``;
@@ -576,9 +576,32 @@ def paired_comparison(
         return Verdict(nan, nan, nan, nan, 0, UNDEFINED, "no item with both values")
     if not np.any(d != 0):
         return Verdict(0.0, nan, nan, nan, int(d.size), UNDEFINED, "every item gives both the same value")
-    reps = paired_bootstrap({"d": d}, n_boot=n_boot, seed=seed)["d"]
+    reps = mean_replicates(d, shared_resamples(d.size, n_boot=n_boot, seed=seed))
+    return paired_verdict(reps, estimate=float(d.mean()), n=int(d.size), alpha=alpha, margin=margin)
+
+
+def paired_verdict(
+    differences, *, estimate: float, n: int = 0, alpha: float = 0.05, margin: float | None = None
+) -> Verdict:
+    """The paired test itself, on bootstrap replicates of a difference a − b drawn on the same
+    resamples for a and b (:func:`shared_resamples`; replicates undefined are dropped): the
+    percentile interval at ``1 − alpha``; ``"higher"`` / ``"lower"`` when it excludes 0; with a
+    ``margin``, ``"equivalent"`` when the ``1 − 2·alpha`` interval lies inside ``(−margin,
+    margin)`` (two one-sided tests, TOST); else ``"no evidence of a difference"``;
+    ``"undefined"`` (NaN interval) when no replicate is left or every replicate is exactly 0
+    (the test cannot vary). ``estimate`` and ``n`` (the items) are carried into the
+    :class:`Verdict`. Used by :func:`paired_comparison` (per-item values) and :func:`separation`
+    (a study's replicates)."""
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
+    reps = np.asarray(differences, dtype=float).ravel()
+    reps = reps[np.isfinite(reps)]
+    nan = float("nan")
+    if not reps.size:
+        return Verdict(estimate, nan, nan, nan, n, UNDEFINED, "no paired replicate")
+    if not np.any(reps != 0):
+        return Verdict(estimate, nan, nan, nan, n, UNDEFINED, "every resample gives both the same value")
     lo, hi = np.quantile(reps, [alpha / 2, 1 - alpha / 2])
-    est = float(d.mean())
     if lo > 0 or hi < 0:
         words = "higher" if lo > 0 else "lower"
     elif (
@@ -590,7 +613,7 @@ def paired_comparison(
         words = "equivalent"
     else:
         words = "no evidence of a difference"
-    return Verdict(est, float(lo), float(hi), nan, int(d.size), words)
+    return Verdict(estimate, float(lo), float(hi), nan, n, words)
 
 
 def _level_words(m: int, alpha: float) -> str:

@@ -227,7 +227,7 @@ _OUTCOME = {
     "higher": "above the control",
     "lower": "below the control",
     "no evidence of a difference": "no evidence of a difference",
-    "undefined": "no paired interval",
+    "undefined": "the paired test is undefined",
 }
 
 
