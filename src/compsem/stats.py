@@ -17,8 +17,10 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import numpy as np
+from scipy.special import gammaln
 from scipy.stats import binomtest
 
+from .errors import CompsemError, DataError
 from .fmt import number, p_value
 from .measures import DegenerateGeometryWarning
 
@@ -480,6 +482,8 @@ UNDEFINED = "undefined"
 __all__ += [
     "UNDEFINED",
     "exact_binomial_p",
+    "exact_table_p",
+    "SMALL_EXPECTED",
     "sign_test",
     "Verdict",
     "outcomes_against_chance",
@@ -502,6 +506,46 @@ def exact_binomial_p(k: int, n: int, p0: float = 0.5) -> float:
     if not 0 < p0 < 1:
         raise ValueError(f"p0 must lie in (0, 1), got {p0}")
     return float("nan") if n == 0 else float(binomtest(k, n, p0).pvalue)
+
+
+#: the expected count below which a test of a table of counts is exact, not χ²
+SMALL_EXPECTED = 5.0
+
+#: the most tables :func:`exact_table_p` enumerates
+MAX_TABLES = 2_000_000
+
+
+def exact_table_p(table) -> float:
+    """Exact conditional test of independence of an r × 2 table of counts (Fisher's exact test
+    for 2 × 2, its Freeman–Halton extension for more rows): with the row and column sums fixed,
+    the probability of every table at most as likely as the observed one (relative tolerance
+    1e-7, as :func:`scipy.stats.fisher_exact`). Rows with no count are dropped; NaN (undefined)
+    when a column is empty or fewer than two rows are left (the outcome cannot vary). Enumerates
+    the tables (at most :data:`MAX_TABLES`, else a CompsemError)."""
+    t = np.asarray(table, dtype=float)
+    if t.ndim != 2 or t.shape[1] != 2 or (t < 0).any() or (t != np.round(t)).any():
+        raise DataError(f"need an r × 2 table of counts, got {t.tolist()}")
+    t = t[t.sum(axis=1) > 0].astype(int)
+    if len(t) < 2 or (t.sum(axis=0) == 0).any():
+        return float("nan")
+    col = int(np.argmin(t.sum(axis=0)))  # enumerate the smaller column's counts
+    rows, c = t.sum(axis=1), int(t[:, col].sum())
+    order = np.argsort(rows)  # the largest row last: its count is what the others leave
+    rows, observed = rows[order], t[order, col]
+    ranges = [np.arange(min(r, c) + 1) for r in rows[:-1]]
+    if np.prod([float(len(x)) for x in ranges]) > MAX_TABLES:
+        raise CompsemError(f"exact_table_p: too many tables to enumerate for {t.tolist()}; use a χ² test")
+    grid = np.stack([g.ravel() for g in np.meshgrid(*ranges, indexing="ij")], axis=1)
+    last = c - grid.sum(axis=1)
+    ok = (last >= 0) & (last <= rows[-1])
+    a = np.concatenate([grid[ok], last[ok, None]], axis=1)
+
+    def log_p(x):  # log of prod C(r_i, a_i), the common C(N, c) left out
+        return (gammaln(rows + 1) - gammaln(x + 1) - gammaln(rows - x + 1)).sum(axis=-1)
+
+    lp, lp0 = log_p(a), log_p(observed)
+    total = np.exp(lp - lp.max())
+    return float(min(1.0, total[lp <= lp0 + np.log1p(1e-7)].sum() / total.sum()))
 
 
 def sign_test(wins: int, losses: int) -> float:

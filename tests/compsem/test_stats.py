@@ -499,3 +499,20 @@ def test_paired_comparison_and_separation_are_one_test():
     # a model that equals its control on every resample: the test cannot vary, so it is undefined
     same = mean_replicates(a, draws)
     assert separation(a.mean(), a.mean(), same, same).outcome == "undefined"
+
+
+def test_exact_table_p_by_hand():
+    from compsem.errors import CompsemError
+    from compsem.stats import exact_table_p
+
+    # rows 2, 2, column sums 2, 2: the tables with a = 0, 1, 2 in the first cell have probabilities
+    # C(2, a) C(2, 2 − a) / C(4, 2) = 1/6, 4/6, 1/6; the observed a = 2 and the equally likely a = 0: 1/3
+    assert exact_table_p([[2, 0], [0, 2]]) == pytest.approx(1 / 3)
+    # three rows 2, 1, 1 and a first column of 2: (2,0,0) 1, (1,1,0) 2, (1,0,1) 2, (0,1,1) 1 of C(4, 2) = 6;
+    # the observed (2,0,0) and (0,1,1) are the least likely: 2/6
+    assert exact_table_p([[2, 0], [0, 1], [0, 1]]) == pytest.approx(1 / 3)
+    # a row with no count takes no part; the outcome cannot vary with an empty column or one row left
+    assert exact_table_p([[2, 0], [0, 0], [0, 2]]) == pytest.approx(1 / 3)
+    assert np.isnan(exact_table_p([[0, 3], [0, 2]])) and np.isnan(exact_table_p([[5, 1], [0, 0]]))
+    with pytest.raises(CompsemError, match="r × 2 table"):
+        exact_table_p([[1.5, 2], [1, 1]])

@@ -439,7 +439,7 @@ def _single_values(v: SingleView) -> dict:
     )
     aan = tests[tests.test == "single_AAN"].set_index("model")
     # a row the class-tests table marks undefined (its note; e.g. one outcome never occurs) is left out
-    defined = aan.perm_p[aan.perm_p.notna() & aan.note.fillna("").eq("")]
+    defined = aan.perm_p[aan.perm_p.notna() & ~aan.note.fillna("").str.startswith("undefined")]
     undefined = [m for m in r.models if m not in defined.index]
     out["aan_sig_count"] = PlainText(
         claims.of_total(int((defined < 0.05).sum()), len(defined), "model")

@@ -94,8 +94,15 @@ def test_chi2_test_by_hand_and_undefined_case():
     r = mt.tables.chi2_test(holds, v)
     expected = chi2_contingency(np.array([[3, 1], [0, 2]]))
     assert r["statistic"] == pytest.approx(expected[0]) and r["dof"] == 1
+    # expected counts 1.5 to 2.5 (below 5): the exact test, not χ². Rows 4 and 2, a first column of 3:
+    # the first-row counts 1, 2, 3 have C(4, a) C(2, 3 − a) / C(6, 3) = 4, 12, 4 of 20; the observed 3: 8/20
+    assert r["exact"] and "exact test" in r["note"] and r["p_value"] == pytest.approx(0.4)
+    assert r["p_value"] != pytest.approx(expected[1])
     allones = mt.tables.chi2_test(np.ones((3, 2)), v)
     assert np.isnan(allones["p_value"]) and "undefined" in allones["note"]
+    # a class with no valid entry takes no part: one class left, the test is undefined (no p-value)
+    one_class = mt.tables.chi2_test(np.array([[1.0, 0.0], [1.0, 1.0], [np.nan, np.nan]]), v)
+    assert np.isnan(one_class["p_value"]) and "undefined" in one_class["note"]
 
 
 def test_score_spread_by_hand():
