@@ -489,6 +489,7 @@ __all__ += [
     "outcomes_against_chance",
     "paired_comparison",
     "paired_verdict",
+    "comparisons_words",
     "paired_ranking_sentence",
     "chance_sentence",
     "paired_words",
@@ -660,8 +661,10 @@ def paired_verdict(
     return Verdict(estimate, float(lo), float(hi), nan, n, words)
 
 
-def _level_words(m: int, alpha: float) -> str:
-    """How ``m`` comparisons are held at ``alpha`` together (Bonferroni)."""
+def comparisons_words(m: int, alpha: float) -> str:
+    """How ``m`` comparisons are held at ``alpha`` together (Bonferroni): "one paired comparison,
+    a 95 % interval" / "3 paired comparisons, each interval at 98.3 % by Bonferroni so that all 3
+    hold together at 95 %"."""
     if m == 1:
         return f"one paired comparison, a {100 * (1 - alpha):g} % interval"
     return (
@@ -761,7 +764,7 @@ def paired_ranking_sentence(
             f"{head}; on the same {n_items} {items} its lead {lead} has a paired interval above zero"
             f" ({'the smallest: ' if m > 1 else ''}{number(res[k].estimate, digits)} "
             f"[{number(res[k].low, digits)}, {number(res[k].high, digits)}]"
-            f"{' over `' + k + '`' if m > 1 else ''}; {_level_words(m, alpha)})." + tail + beside
+            f"{' over `' + k + '`' if m > 1 else ''}; {comparisons_words(m, alpha)})." + tail + beside
         )
     if none:
         one = len(none) == 1
@@ -783,7 +786,7 @@ def paired_ranking_sentence(
         if clear
         else f"{head} on the same {n_items} {items}, but "
     )
-    return first + "; ".join(parts) + f" ({_level_words(m, alpha)})." + tail + beside
+    return first + "; ".join(parts) + f" ({comparisons_words(m, alpha)})." + tail + beside
 
 
 def chance_sentence(

@@ -415,8 +415,9 @@ def test_a_separated_criterion_is_ranked_among_the_models_only(monkeypatch):
     _with_findings(monkeypatch, {"IV": Finding("Space", "q", "M.", leader_paragraph("RSA", "RSA"))})
     (para,) = synthesis.paragraphs(CONTRA, MODELS, CONTROLS)
     assert para == (
-        "*Space.* `a` has the highest RSA (0.50 [0.40, 0.60]); on the same items the paired 95 % interval "
-        "of its lead lies above zero over every other model (the smallest: 0.20 [0.20, 0.20] over `b`). On "
+        "*Space.* `a` has the highest RSA (0.50 [0.40, 0.60]); on the same items the paired interval "
+        "of its lead lies above zero over every other model (the smallest: 0.20 [0.20, 0.20] over `b`; one paired "
+        "comparison, a 95 % interval). On "
         "the same items every model lies above each of its controls by a paired 95 % interval (4 "
         "comparisons; the smallest difference: `b` − `bow` 0.20 [0.20, 0.20])."
     )
