@@ -362,42 +362,43 @@ def paired_leader_sentence(
         if len(others) > 1
         else ""
     )
-    leads = []
+    leads = []  # (name, lead, low, high, words) by the one paired test, each at 1 − (1 − level)/m
     for i in others:
-        lo, hi = paired_interval(replicates[names[best]], replicates[names[i]], level=each)
-        if not higher:
-            lo, hi = -hi, -lo
-        leads.append((names[i], v[best] - v[i] if higher else v[i] - v[best], lo, hi))
-    tied = [x for x in leads if not (np.isfinite(x[2]) and x[2] > 0)]
-    flat = [x for x in tied if np.isfinite(x[2]) and x[2] == x[3]]
-    if flat and len(flat) == len(tied):  # every resample gives the same difference: the test cannot vary
-        n, d = flat[0][0], flat[0][1]
-        names_flat = join_names([x[0] for x in flat])
-        return (
-            f"{head}, but its lead over {names_flat} is undefined: every resample gives the same difference "
-            f"({number(d, digits)}), so the paired test cannot vary{many}." + beside
+        a, b = (np.asarray(replicates[names[k]], dtype=float) for k in (best, i))
+        lead = v[best] - v[i] if higher else v[i] - v[best]
+        r = paired_verdict(a - b if higher else b - a, estimate=lead, alpha=1 - each)
+        leads.append((names[i], lead, r.low, r.high, r.words))
+    undefined = [x for x in leads if x[4] == UNDEFINED]
+    tied = [x for x in leads if x[4] not in ("higher", UNDEFINED)]
+    why = ""
+    if undefined:  # the test cannot vary (every resample gives the same difference) or has no replicate
+        ds = {x[1] for x in undefined}
+        why = f"its lead over {join_names([x[0] for x in undefined])} is undefined: " + (
+            f"every resample gives the same difference ({number(ds.pop(), digits)}), so the paired test cannot vary"
+            if len(ds) == 1 and all(np.isfinite(list(ds)))
+            else "the paired test cannot vary or has no replicate"
         )
+    if undefined and not tied:
+        return f"{head}, but {why}{many}." + beside
     if not tied:
-        n, d, lo, hi = min(leads, key=lambda x: x[2])
+        n, d, lo, hi, _ = min(leads, key=lambda x: x[2])
         return (
             f"{head}; on the same {items} its lead over every other {noun} has a paired {pct} interval above "
             f"zero (the smallest: {number(d, digits)} [{number(lo, digits)}, {number(hi, digits)}] over `{n}`)"
             f"{many}." + beside
         )
     shown = ", ".join(
-        f"`{n}` ({number(d, digits)} [{number(lo, digits)}, {number(hi, digits)}])"
-        if np.isfinite(lo)
-        else f"`{n}` (no interval)"
-        for n, d, lo, hi in tied
+        f"`{n}` ({number(d, digits)} [{number(lo, digits)}, {number(hi, digits)}])" for n, d, lo, hi, _ in tied
     )
+    also = f"; {why}" if why else ""
     if len(tied) == 1:
         return (
             f"{head}, but its lead over {shown} has a paired {pct} interval that includes zero: no evidence "
-            f"of a difference on these {items}{many}." + beside
+            f"of a difference on these {items}{also}{many}." + beside
         )
     return (
         f"{head}, but its leads over {shown} have paired {pct} intervals that include zero: no evidence of "
-        f"a difference on these {items}{many}." + beside
+        f"a difference on these {items}{also}{many}." + beside
     )
 
 

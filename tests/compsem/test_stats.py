@@ -516,3 +516,18 @@ def test_exact_table_p_by_hand():
     assert np.isnan(exact_table_p([[0, 3], [0, 2]])) and np.isnan(exact_table_p([[5, 1], [0, 0]]))
     with pytest.raises(CompsemError, match="r × 2 table"):
         exact_table_p([[1.5, 2], [1, 1]])
+
+
+def test_paired_leader_sentence_names_a_lead_that_cannot_vary_as_undefined_beside_a_tie():
+    from compsem.stats import paired_leader_sentence
+
+    a = np.array([2.0, 3.0, 4.0, 5.0])
+    # a − b is 0 on every replicate (undefined); a − c is -1, 1, -1, 1 (includes zero at any level)
+    reps = {"a": a, "b": a.copy(), "c": a + np.array([1.0, -1.0, 1.0, -1.0])}
+    s = paired_leader_sentence([3.5, 3.5, 3.5], reps, ["a", "b", "c"], what="score", digits=1, level=0.5)
+    assert s == (
+        "`a` has the highest score (3.5), but its lead over `c` (0.0 [-1.0, 1.0]) has a paired 75 % interval that "
+        "includes zero: no evidence of a difference on these items; its lead over `b` is undefined: every resample "
+        "gives the same difference (0.0), so the paired test cannot vary (2 paired comparisons, each interval at "
+        "75 % by Bonferroni so that all 2 hold together at 50 %)."
+    )
