@@ -210,7 +210,8 @@ def leader_sentence(
     from these unpaired intervals." (Models scored on the same items are compared by
     :func:`paired_ranking_sentence` instead.) Excluded models are named at the end; when every
     model is excluded the sentence says that none can be ranked, and why. ``noun`` names what
-    is ranked ("model", "configuration"). With ``exclude_degenerate`` every row that
+    is ranked ("model", "configuration"); with more than one comparison the sentence says how many
+    it made ("(3 comparisons with the leader)"). With ``exclude_degenerate`` every row that
     :func:`degenerate_reason` (with ``constant``) finds degenerate is left out and named too
     (``excluded`` gives further reasons, and wins for a row it names).
     """
@@ -232,15 +233,16 @@ def leader_sentence(
     )
     word = "highest" if higher else "lowest"
     others = len([n for n in names if n not in r.excluded]) - 1
+    many = f" ({others} comparisons with the leader)" if others > 1 else ""
     if not others:
         text = f"`{r.name}` ({est}) is the only {noun} that can be ranked here."
     elif not r.tied_with:
-        text = f"`{r.name}` has the {word} {what} ({est}), its interval clear of every other {noun}'s."
+        text = f"`{r.name}` has the {word} {what} ({est}), its interval clear of every other {noun}'s{many}."
     else:
         them = "that of" if len(r.tied_with) == 1 else "those of"
         text = (
             f"`{r.name}` has the {word} {what} ({est}), but its interval overlaps {them} "
-            f"{join_names(r.tied_with)}: no evidence of a difference from these unpaired intervals."
+            f"{join_names(r.tied_with)}: no evidence of a difference from these unpaired intervals{many}."
         )
     if r.excluded:
         text += " " + " ".join(f"`{n}` is left out of the ranking: {why}." for n, why in r.excluded.items())

@@ -103,7 +103,7 @@ def test_leader_sentence_words():
     )
     assert s == (
         "`use` has the highest mean (80.8 % [78.0, 83.0]), but its interval overlaps that of `bow`: "
-        "no evidence of a difference from these unpaired intervals."
+        "no evidence of a difference from these unpaired intervals (2 comparisons with the leader)."
     )
     s = leader_sentence(
         [0.0, 0.2, 0.1],
