@@ -269,7 +269,8 @@ def permutation_test(scores: np.ndarray, groups: np.ndarray, *, n_perm: int = 10
     Statistic: the between-group sum of squares ``sum_g k_g (mean_g - mean)^2`` of per-unit
     scores (here: adjectives). Labels are permuted ``n_perm`` times (seeded, all at once);
     ``p = (1 + #{perm >= observed}) / (1 + n_perm)``. Units with a NaN score are dropped and
-    counted.
+    counted. Undefined (statistic and p NaN, with a ``note``) when fewer than two groups or two
+    units are left, or when every unit has the same score (no relabelling can change anything).
     """
     scores = np.asarray(scores, dtype=np.float64)
     groups = np.asarray(groups)
@@ -277,13 +278,16 @@ def permutation_test(scores: np.ndarray, groups: np.ndarray, *, n_perm: int = 10
     s, g = scores[ok], groups[ok]
     _, g = np.unique(g, return_inverse=True)
     G = g.max() + 1 if g.size else 0
-    if s.size < 2 or G < 2:
+    if s.size < 2 or G < 2 or np.all(s == s[0]):
         return {
             "statistic": np.nan,
             "p_value": np.nan,
             "n_units": int(s.size),
             "n_dropped": int((~ok).sum()),
             "n_perm": n_perm,
+            "note": "undefined: every unit has the same score"
+            if s.size >= 2 and G >= 2
+            else "undefined: fewer than two groups or units",
         }
 
     def ss_between(labels: np.ndarray) -> np.ndarray:  # labels (R, n)
@@ -305,6 +309,7 @@ def permutation_test(scores: np.ndarray, groups: np.ndarray, *, n_perm: int = 10
         "n_units": int(s.size),
         "n_dropped": int((~ok).sum()),
         "n_perm": n_perm,
+        "note": "",
     }
 
 
@@ -387,7 +392,7 @@ def category_difference_tests(
                 "perm_p": perm["p_value"],
                 "n_adjectives": perm["n_units"],
                 "n_adjectives_dropped": perm["n_dropped"],
-                "note": chi["note"],
+                "note": "; ".join(n for n in (perm["note"].replace("unit", "adjective"), chi["note"]) if n),
             }
         )
     return pd.DataFrame(rows)

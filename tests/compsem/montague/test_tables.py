@@ -67,8 +67,11 @@ def test_permutation_test_separates_clear_groups_and_not_identical_ones():
     clear = np.concatenate([np.full(8, 0.1), np.full(8, 0.5), np.full(8, 0.9)])
     r = mt.tables.permutation_test(clear, groups, n_perm=2000, seed=0)
     assert r["p_value"] < 0.01
+    # every unit the same score: no relabelling changes anything, so the test is undefined, not p = 1
     same = mt.tables.permutation_test(np.full(24, 0.5), groups, n_perm=500, seed=0)
-    assert same["p_value"] == 1.0
+    assert np.isnan(same["p_value"]) and same["note"] == "undefined: every unit has the same score"
+    one = mt.tables.permutation_test(np.array([0.1, 0.2, 0.3]), np.array([0, 0, 0]), n_perm=10)
+    assert np.isnan(one["p_value"]) and one["note"].startswith("undefined")
     # the statistic by hand: between-group sum of squares
     assert r["statistic"] == pytest.approx(8 * (0.4**2 + 0 + 0.4**2))
     nan = mt.tables.permutation_test(np.array([0.1, np.nan, 0.9, 0.8]), np.array([0, 0, 1, 1]), n_perm=10)
