@@ -392,10 +392,21 @@ def category_difference_tests(
                 "perm_p": perm["p_value"],
                 "n_adjectives": perm["n_units"],
                 "n_adjectives_dropped": perm["n_dropped"],
-                "note": "; ".join(n for n in (perm["note"].replace("unit", "adjective"), chi["note"]) if n),
+                "note": _notes(perm["note"].replace("unit", "adjective"), chi["note"]),
             }
         )
     return pd.DataFrame(rows)
+
+
+def _notes(*notes: str) -> str:
+    """The notes of a row's tests, "; "-joined, "undefined: " said once: "undefined: every adjective
+    has the same score; one outcome never occurs"."""
+    said, out = False, []
+    for n in filter(None, notes):
+        if n.startswith("undefined: "):
+            n, said = (n.removeprefix("undefined: ") if said else n), True
+        out.append(n)
+    return "; ".join(out)
 
 
 def class_tests_view(tests: pd.DataFrame) -> pd.DataFrame:

@@ -181,3 +181,13 @@ def test_class_gap_weights_cells_by_phrase_count():
     # by hand: subsective (0.2*3 + 0.5*1)/4 = 0.275; non-subsective (0.9*1 + 0.6*2)/3 = 0.7
     assert g.iloc[0] == pytest.approx(0.275) and g.iloc[1] == pytest.approx(0.7)
     assert g.iloc[2] == pytest.approx(0.425)
+
+
+def test_a_row_whose_two_tests_are_undefined_says_undefined_once():
+    from compsem.montague.tables import _notes
+
+    assert _notes("undefined: every adjective has the same score", "undefined: one outcome never occurs") == (
+        "undefined: every adjective has the same score; one outcome never occurs"
+    )
+    assert _notes("", "exact test (an expected count below 5)") == "exact test (an expected count below 5)"
+    assert _notes("", "") == ""
