@@ -8,6 +8,15 @@ not it says "no evidence of a difference", never that the estimates are the same
 an equivalence test with a stated margin: :func:`paired_comparison`); a degenerate row (every
 comparison a tie, every item exactly at the no-effect value) is left out of every ranking and
 named (:func:`degenerate_reason`).
+
+One resampling and one paired test serve every page: every bootstrap draws its items by
+:func:`shared_resamples` (a function of the number of items, ``n_boot`` and ``seed`` only, so two
+models scored on the same items get the same resamples), and every paired decision, from per-item
+values (:func:`paired_comparison`) or from a study's replicates (:func:`separation`, the leaders'
+sentences), is :func:`paired_verdict`: a percentile interval of the replicates' differences,
+"higher" / "lower" when it excludes zero, "equivalent" only by two one-sided tests within a stated
+margin, "undefined" (never a p-value) when the difference cannot vary. A table of counts with an
+expected count below :data:`SMALL_EXPECTED` is tested exactly (:func:`exact_table_p`).
 """
 
 from __future__ import annotations
