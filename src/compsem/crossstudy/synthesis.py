@@ -42,7 +42,7 @@ from .. import figures
 from ..errors import check_trust_remote_code
 from ..fmt import estimate, number
 from ..results import Headline, Prose
-from ..stats import degenerate_reason, separation as paired_separation, versus_reference
+from ..stats import degenerate_reason, join_names, separation as paired_separation, versus_reference
 from ..studies import STUDIES
 
 __all__ = [
@@ -302,8 +302,9 @@ def ranking(
     2. at least two models can be ranked (not degenerate) and at least one control was run;
     3. not every model lies significantly on the wrong side of the headline's reference
        (chance, no effect) by its own interval;
-    4. every model separates from every control (:func:`separation`): the paired interval of
-       model − control lies wholly on the better side of zero.
+    4. every model that can be ranked has a control on the criterion, and separates from every
+       control (:func:`separation`): the paired interval of model − control lies wholly on the
+       better side of zero.
 
     Otherwise ``test`` says which condition fails, with the numbers of the test."""
     prof = _with_reference(_columns(prof))
@@ -323,6 +324,11 @@ def ranking(
             continue
         if tests.empty:
             out[c.key] = (False, "not ranked: no control in this run to test the models against.")
+            continue
+        untested = [m for m in real.model if m not in set(tests.model)]
+        if untested:  # a model never tested against a control has not separated from one
+            verb = "has" if len(untested) == 1 else "have"
+            out[c.key] = (False, f"not ranked: {join_names(untested)} {verb} no control here to be tested against.")
             continue
         wrong = "significantly below" if c.higher else "significantly above"
         side = [versus_reference(r.low, r.high, r.reference, higher=c.higher) for r in real.itertuples()]

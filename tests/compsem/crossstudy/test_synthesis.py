@@ -574,3 +574,12 @@ def test_a_model_that_equals_its_control_on_every_resample_does_not_separate():
     rank = synthesis.ranking(same, MODELS, CONTROLS)
     assert not rank.loc["C2", "ranked"]
     assert "`a` − `bow` 0.0 points (the paired test is undefined)" in rank.loc["C2", "test"]
+
+
+def test_a_model_with_no_control_on_a_criterion_has_not_separated_and_the_criterion_is_not_ranked():
+    # no run controls: on C2 only `a` has a control (its shuffled targets, 99 against 32); `b` was never tested,
+    # so C2 cannot be ranked, however far `a` lies above its own control
+    rank = synthesis.ranking(CONTRA, ["a", "b"], [])
+    assert not rank.loc["C2", "ranked"]
+    assert rank.loc["C2", "test"] == "not ranked: `b` has no control here to be tested against."
+    assert list(synthesis.ranks(CONTRA, ["a", "b"], []).loc["C2", ["a", "b"]]) == ["–", "–"]
