@@ -101,7 +101,8 @@ def _seed_text(seeds: dict, base_commit: str) -> str:
     return (
         f"With seeds {listed} at both commits (chapter 22 at `{base_commit[:7]}` and at "
         f"`{seeds.get('head_commit', '')[:7] or 'the newer commit'}`), the mean test Spearman of "
-        f"{n_in} of {len(agree)} configurations agrees within {w['k']:g} pooled seed standard deviations; the "
+        f"{n_in} of {len(agree)} configurations differs between them by at most {w['k']:g} pooled seed standard "
+        f"deviations (a threshold on the difference, not an equivalence test); the "
         f"closest to its limit is {worst}, {w['difference']:+.2f} against {w['k'] * w['pooled_std']:.2f}"
     )
 

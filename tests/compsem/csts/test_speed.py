@@ -154,7 +154,8 @@ def test_the_seed_comparison_in_words_and_in_the_table(tmp_path):
     v = SP.ab_values([path])
     assert (
         "With seeds 0, 1 and 2 at both commits (chapter 22 at `467c50a` and at `fedcba9`), the mean test Spearman "
-        "of 1 of 1 configurations agrees within 2 pooled seed standard deviations; the closest to its limit is "
+        "of 1 of 1 configurations differs between them by at most 2 pooled seed standard deviations (a threshold "
+        "on the difference, not an equivalence test); the closest to its limit is "
         "bi/mse, -0.50 against 1.00"
     ) in v["ab_text"]
     assert v["ab_table"].loc[("fp32 (AMD EPYC)", "bi/mse"), "seeds: older − newer"] == "-0.50 (limit 1.00: within)"
