@@ -16,7 +16,7 @@ from ..errors import BrokenCacheError, CacheError, CompsemError
 from ..fmt import plural
 from ..paths import cache_dir, repo_root
 from ..store import can_write
-from ..settings import setting
+from ..settings import environment, setting
 from .appendices.bench import run_all
 from .extra import install_sbert_l
 from .running.plan import plan
@@ -69,13 +69,20 @@ def _cmd_prefetch(args) -> int:
 
 
 def _cmd_profile(args) -> int:
+    # --device: $COMPSEM_DEVICE for this command, which compsem.device.resolve_device reads wherever a model loads
+    with environment({"COMPSEM_DEVICE": args.device} if args.device else {}):
+        return _profile(args)
+
+
+def _profile(args) -> int:
     if args.check:
         for line in profiling.check(args.specs, out=args.out, trust_remote_code=args.trust_remote_code):
             print(line)
         return 0
+    out = Path(args.out or "profile-out")
     done = profiling.run(
         args.specs,
-        out=args.out or "profile-out",
+        out=out,
         studies=args.studies,
         limit=args.limit,
         n_boot=args.n_boot,
@@ -83,7 +90,6 @@ def _cmd_profile(args) -> int:
         trust_remote_code=args.trust_remote_code,
     )
     print(profiling.markdown(done.rows), end="")
-    out = Path(args.out or "profile-out")
     print(
         f"profile: {plural(len(done.written) - 2, 'study file')} written, {len(done.reused)} unchanged "
         f"(nothing new to compute), summary in {out / 'profile.json'} and {out / 'profile.md'}"
@@ -299,6 +305,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     pr.add_argument("--n-boot", type=int, default=1000, help="bootstrap draws per interval (default 1000)")
     pr.add_argument("--seed", type=int, default=0)
+    pr.add_argument(
+        "--device",
+        choices=["auto", "cpu", "cuda", "mps"],
+        help="where the models run (default: $COMPSEM_DEVICE, else a GPU when torch sees one)",
+    )
     pr.add_argument(
         "--trust-remote-code", action="store_true", help="passed to the model loaders; only for code you trust"
     )

@@ -37,6 +37,7 @@ import pandas as pd
 
 from .. import notebooks
 from ..cache import embed
+from ..device import resolve_device
 from ..encoders import check_available, get_encoder, installed_panel, resolve_models
 from ..errors import CompsemError, check_trust_remote_code
 from ..fmt import estimate
@@ -435,7 +436,11 @@ def run(
         rows, seconds = _compute(todo, s, result, n_boot=n_boot, seed=seed, trc=trc, limit=limit)
         for m in [m for m in runs if m in rows]:  # the controls first: a model's file compares it with them
             ctrl_rows = [r for c in ctrl if c != m and (c, s) in docs for r in _rows_of(docs[c, s])]
-            head = heads[m] | {"precision": _precision(ids[m]["identity"]), "computed_with": todo}
+            head = heads[m] | {
+                "precision": _precision(ids[m]["identity"]),
+                "device": resolve_device(),
+                "computed_with": todo,
+            }
             doc = _document(s, ids[m], heads[m]["role"], rows[m], ctrl_rows, ctrl, head, seconds)
             validate(doc, "study")
             result.written.append(_write(out, f"{ids[m]['folder']}/{s}.json", _dump(doc)))

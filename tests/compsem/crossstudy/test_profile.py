@@ -75,7 +75,7 @@ def fast(tmp_path_factory):
     if not CUTTABLE:
         pytest.skip("no study of the registry can cut its data")
     out = tmp_path_factory.mktemp("prof") / "out"
-    args = [*MODELS, "--studies", *CUTTABLE, "--limit", "20", "--n-boot", "60", "--out", str(out)]
+    args = [*MODELS, "--studies", *CUTTABLE, "--limit", "20", "--n-boot", "60", "--device", "cpu", "--out", str(out)]
     mp = pytest.MonkeyPatch()
     log = out.parent / "embed.log"
     try:
@@ -113,7 +113,8 @@ def test_a_study_file_says_what_it_is(fast):
         doc = json.loads(fast["first"][f"{_folder('glove-50d')}/{s}.json"])
         assert doc["study"] == s and doc["role"] == "model" and doc["limit"] == 20 and doc["limited"] is True
         assert doc["model"]["identity"] == get_encoder("glove-50d").identity and doc["seed"] == 0
-        assert doc["n_boot"] == 60 and doc["controls"] == ["bow", "random"]
+        assert doc["n_boot"] == 60 and doc["controls"] == ["bow", "random"] and doc["device"] == "cpu"
+        assert doc["precision"] == "float32"  # no dtype= in the identity: the encoders' default
         assert doc["main_criterion"] == first_headline[s]
         assert doc["main_score"] == doc["findings"][0]["value"]
         # the shipped data's checksum, worked out here
