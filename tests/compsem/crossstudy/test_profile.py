@@ -37,7 +37,11 @@ SCHEMA = {k: json.loads((ROOT / "data" / "profile" / f"{k}.schema.json").read_te
 
 
 def _folder(spec: str) -> str:
-    return f"{spec}/{hashlib.sha256(get_encoder(spec).identity.encode()).hexdigest()[:12]}"
+    """``spec/<hub revision or file digest>``, where the identity names weights, else
+    ``spec/<first 12 hex digits of the identity's SHA-256>`` (the panel's specs need no escaping)."""
+    identity = get_encoder(spec).identity
+    parts = dict(p.split("=", 1) for p in identity.split("|") if "=" in p)
+    return f"{spec}/{parts.get('weights') or hashlib.sha256(identity.encode()).hexdigest()[:12]}"
 
 
 def _run(args: list[str], capsys) -> tuple[int, str, str]:
@@ -263,3 +267,33 @@ def test_the_shown_command_runs_and_agrees_with_the_synthesis(tmp_path, capsys, 
     assert rc == 0 and not (tmp_path / "embed.log").exists()
     second = _files(out)
     assert [k for k in first if first[k] != second[k]] in ([], ["profile.json"])
+
+
+def test_the_panel_of_the_books_files_is_shown_beside(tmp_path, capsys, monkeypatch):
+    """A panel model the book's results/profile holds (written here by the book's own call, as
+    chapter 90 makes it) stands beside the run's model in the summary, with its own words."""
+    monkeypatch.setenv("COMPSEM_RESULTS", str(tmp_path / "results"))
+    few = ["--studies", *CUTTABLE, "--limit", "10", "--n-boot", "20"]
+    book = profiling.run(["sbert-mini"], studies=CUTTABLE, limit=10, n_boot=20, panel=False)
+    assert (tmp_path / "results" / "profile" / _folder("sbert-mini")).is_dir() and book.failed == []
+    rc, printed, _ = _run(["glove-50d", *few, "--out", str(tmp_path / "o")], capsys)
+    summary = json.loads((tmp_path / "o" / "profile.json").read_text())
+    assert rc == 0 and summary["panel"] == ["sbert-mini"]
+    mine = {(r["model"], r["criterion"]): r for r in summary["rows"]}
+    for f in book.rows:
+        if f["model"] == "sbert-mini":
+            r = mine["sbert-mini", f["criterion"]]
+            assert r["role"] == "panel" and r["value"] == f["value"] and r["verdict"] == f["verdict"]
+    assert "| `sbert-mini` | panel (limited) |" in printed
+    # the panel's files are read, not rewritten: the run's folder holds only its own models
+    assert not (tmp_path / "o" / "sbert-mini").exists()
+
+
+@pytest.mark.parametrize(
+    "spec, folder",
+    [("st:org/name", "st_org__name"), ("hf:a/b#pool=cls", "hf_a__b_pool=cls"), ("../x", "__x"), ("bow", "bow")],
+)
+def test_a_spec_becomes_one_folder_name(spec, folder):
+    """As the format page says: "/" is "__", any other character outside letters, digits and
+    ._=+- is "_", and no name starts with a dot (worked out by hand)."""
+    assert profiling._safe(spec) == folder
