@@ -81,3 +81,17 @@ def test_precision_environment_switch_forces_auto_only(monkeypatch):
         with pytest.raises(CompsemError, match="COMPSEM_PRECISION.*fp32, bf16"):
             autocast_dtype("cpu", "auto")
     assert forced_precision({}) is None and forced_precision({"COMPSEM_PRECISION": "fp32"}) == "fp32"
+
+
+def test_compsem_device_names_the_device_when_none_is_given(monkeypatch):
+    from compsem.errors import CompsemError
+
+    monkeypatch.setenv("COMPSEM_DEVICE", "cpu")
+    assert resolve_device(None) == "cpu" and resolve_device("cuda:1") == "cuda:1"
+    monkeypatch.setenv("COMPSEM_DEVICE", "mps")
+    assert resolve_device() == "mps"
+    monkeypatch.setenv("COMPSEM_DEVICE", "auto")
+    assert resolve_device() == ("cuda" if torch.cuda.is_available() else "cpu")
+    monkeypatch.setenv("COMPSEM_DEVICE", "gpu")
+    with pytest.raises(CompsemError, match="COMPSEM_DEVICE"):
+        resolve_device()

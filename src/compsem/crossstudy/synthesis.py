@@ -31,6 +31,7 @@ theory-predicted reference value.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import Any
 
@@ -50,6 +51,7 @@ __all__ = [
     "STUDY_REPORTS",
     "LEVEL",
     "profile",
+    "takes_limit",
     "saved",
     "profile_matrix",
     "criteria_table",
@@ -76,16 +78,37 @@ CRITERIA: tuple[Headline, ...] = tuple(h for r in STUDY_REPORTS.values() for h i
 LEVEL = 0.95
 
 
+def takes_limit(study: str) -> bool:
+    """Whether ``study``'s ``report.headlines`` can cut its data (it takes a ``limit`` keyword)."""
+    return "limit" in inspect.signature(STUDY_REPORTS[study].headlines).parameters
+
+
 def profile(
-    models: Sequence[str], *, n_boot: int = 1000, seed: int = 0, trust_remote_code: bool = False
+    models: Sequence[str],
+    *,
+    n_boot: int = 1000,
+    seed: int = 0,
+    trust_remote_code: bool = False,
+    studies: Sequence[str] | None = None,
+    limit: int | None = None,
 ) -> pd.DataFrame:
     """Tidy profile: one row per model and criterion (see :data:`CRITERIA`). ``trust_remote_code``
-    must be the literal True or False and is passed through to every study's ``report.headlines``."""
+    must be the literal True or False and is passed through to every study's ``report.headlines``.
+    ``studies``: only these studies' criteria (default every study); ``limit``: passed to the
+    headlines of the studies that take one (:func:`takes_limit`), which keep their first ``limit``
+    items."""
     trc = check_trust_remote_code(trust_remote_code, where="profile")
+    names = list(STUDY_REPORTS) if studies is None else list(studies)
     rows = [
         row
-        for r in STUDY_REPORTS.values()
-        for row in r.headlines(models, n_boot=n_boot, seed=seed, trust_remote_code=trc)
+        for n in names
+        for row in STUDY_REPORTS[n].headlines(
+            models,
+            n_boot=n_boot,
+            seed=seed,
+            trust_remote_code=trc,
+            **({"limit": limit} if limit is not None and takes_limit(n) else {}),
+        )
     ]
     out = _columns(pd.DataFrame(rows))
     order = {c.key: i for i, c in enumerate(CRITERIA)}
