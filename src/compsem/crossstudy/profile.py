@@ -171,6 +171,8 @@ def _precision(identity: str) -> str:
 
 def _num(x):
     """A JSON value: NaN and infinities as null, numpy scalars and arrays as Python ones."""
+    if isinstance(x, dict):
+        return {k: _num(v) for k, v in x.items()}
     if isinstance(x, np.ndarray):
         return [_num(v) for v in x.tolist()]
     if isinstance(x, (list, tuple)):
@@ -360,7 +362,7 @@ def _document(study, model, role, rows, ctrl_rows, ctrl, head, seconds) -> dict:
 
 
 def _now() -> str:
-    return datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return datetime.datetime.now(datetime.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 def run(
