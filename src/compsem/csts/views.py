@@ -222,7 +222,7 @@ def scaling_values(scale: pd.DataFrame, prior_curve: pd.DataFrame, cfg, seeds) -
 
 def setup_text(cfg, seeds, precision: str | None = None) -> str:
     """What one run of a chapter is, in words, from its config (for the prose); ``precision``:
-    the run record's ``precision_used`` (e.g. "bf16 autocast (CPU with native bf16)")."""
+    the run record's ``precision_used`` (e.g. "bf16 autocast (bf16 measured 1.90× fp32 here)")."""
     layers = "all layers" if cfg.train_layers is None else f"the top {plural(cfg.train_layers, 'layer')}"
     n = len(list(seeds))
     prec = f", {precision}" if precision else ""
