@@ -23,7 +23,7 @@ from compsem.stats import leader_sentence
 
 from .data import LoadReport, load_csts, pair_index
 from .differs import differs_values  # noqa: F401  (chapters 21-23, re-exported: the report face)
-from .speed import ab_values  # noqa: F401  (chapter 22, re-exported: the report face)
+from .speed import ab_values, precision_rows, precision_values, settings_gap_values  # noqa: F401  (chapter 22, re-exported: the report face)
 from .study import ZERO_SHOT_DEFAULTS, book_data, pair_accuracy, zero_shot_scores
 from .tables import LABELS, pair_accuracy_interval, zero_shot_table
 # chapters 22-23 (re-exported: the report face)

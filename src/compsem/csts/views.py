@@ -25,7 +25,7 @@ from .metrics import pair_bootstrap_replicates
 
 __all__ = ["finetune_values", "ranking_sentence", "paired_replicates", "seed_spread_text", "finetune_chapter_values", "other_data_values", "official_text",
            "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure",
-           "precision_comparison"]
+           "precision_comparison", "precision_table"]
 
 
 def _join_and(items: list[str]) -> str:
@@ -155,7 +155,6 @@ def finetune_chapter_values(res, summary: pd.DataFrame, *, split: str = "test", 
                         replicates=paired_replicates(res, split=split))
     v["ft_setup"] = setup_text(res.configs[0], res.seeds, v["ft_precision"])
     v["ft_official"] = official_text()
-    v.update(precision_comparison())
     pick = next((c for c in ("bi/mse", headline) if (summary["config"] == c).any()), summary["config"].iloc[0])
     row = summary[summary["config"] == pick].iloc[0]
     v.update(authors_values(float(row[f"{split}_spearman_mean"]), str(pick)))
@@ -266,45 +265,51 @@ def scaling_figure(scale_sum: pd.DataFrame, prior, *, split: str = "test"):
 
 
 def precision_comparison(path=None) -> dict:
-    """Glue values of the fp32-against-bf16 comparison that ``make bench`` measured on a CPU with
-    native bf16 (``benchmarks/csts_precision.json``, :mod:`benchmarks.bench_csts`): per
-    configuration the test Spearman of the two precisions, the largest difference, whether the
-    ranking of the configurations is the same, the machine, and what it means for a rebuild.
-    Without the file, ``ft_prec_text`` says it was not measured."""
+    """Glue values of the fp32-against-bf16 comparison that ``make bench`` measured on one machine
+    (``benchmarks/csts_precision.json``, :mod:`benchmarks.bench_csts`): ``ft_prec_table``, per
+    configuration the test Spearman of the two precisions, their difference, the examples per
+    second and the loop's GFLOP/s (:func:`precision_table`), and ``ft_prec_text``, which names the
+    machine and states the largest difference and whether the ranking of the configurations is the
+    same. Without the file, ``ft_prec_text`` says it was not measured and the table is None."""
+    from compsem.precisionrecords import cpu_words
+
     path = Path(path) if path else repo_root() / "benchmarks" / "csts_precision.json"
     if not path.is_file():
-        return {"ft_prec_text": Prose("not measured for this book (`make bench` measures it on a CPU with native bf16)"),
-                "ft_util_text": Prose("not measured by the benchmark this book ships")}
+        return {"ft_prec_text": Prose("The test Spearman of fp32 against bf16 training was not measured for this book "
+                                      "(`make bench` measures it)"), "ft_prec_table": None}
     rec = json.loads(path.read_text(encoding="utf-8"))
     conf = rec["configs"]
     diffs = {k: float(v["bf16_minus_fp32"]) for k, v in conf.items()}
     worst = max(diffs, key=lambda k: abs(diffs[k]))
     rank = {p: sorted(conf, key=lambda k: -conf[k][f"{p}_test_spearman"]) for p in ("fp32", "bf16")}
     m = rec["machine"]
-    cells = "; ".join(f"{k} {conf[k]['fp32_test_spearman']:.2f} in fp32, {conf[k]['bf16_test_spearman']:.2f} in bf16 "
-                      f"({diffs[k]:+.2f})" for k in conf)
     same = "the same" if rank["fp32"] == rank["bf16"] else "not the same"
-    text = (f"{cells}. The largest difference is {abs(diffs[worst]):.2f} points ({worst}), and the ranking of the "
-            f"configurations is {same} in both precisions (one seed each, {rec['train_rows']:,} training rows, measured "
-            f"by `make bench` on {m['cpu_model']}, {m['cpu_count']} cores, flags {', '.join(m['cpu_flags'])}). A rebuild "
-            f"on a CPU without native bf16 trains in fp32, so its Spearman per configuration can differ from a bf16 "
-            f"build's by about that much: differences between configurations smaller than {abs(diffs[worst]):.2f} "
-            f"points do not carry over from one machine to another")
-    return {"ft_prec_text": Prose(text), "ft_prec_max_diff": abs(diffs[worst]), "ft_util_text": utilisation_text(rec)}
+    where = cpu_words(m["cpu_model"], m.get("cpu_family"), m.get("cpu_flags", ()))
+    text = (f"Measured by `make bench` on {where} ({m['cpu_count']} cores, {rec['measured'][:10]}; one seed per "
+            f"configuration, {rec['train_rows']:,} training rows), the test Spearman of fp32 and bf16 training differs by "
+            f"at most {abs(diffs[worst]):.2f} points ({worst}), and the ranking of the configurations is {same} in both "
+            f"precisions. A build that trains in the other precision may differ by about that much, so differences "
+            f"between configurations smaller than that may not carry over from one machine to another")
+    return {"ft_prec_text": Prose(text), "ft_prec_max_diff": abs(diffs[worst]), "ft_prec_table": precision_table(rec)}
 
 
-def utilisation_text(rec: dict) -> Prose:
-    """The training loop's GFLOP/s per configuration against the GEMM limits measured in the
-    same ``make bench`` run (``rec["utilisation"]`` of ``benchmarks/csts_precision.json``), in words."""
-    u = rec.get("utilisation")
-    if not u:
-        return Prose("not measured by the benchmark this book ships")
-    cells = []
-    for label, c in u["configs"].items():
-        parts = [f"{c[f'{p}_loop_gflop_per_s']:.0f} GFLOP/s in {p} ({100 * c[f'{p}_share_of_{p}_limit']:.0f} % of its limit)"
-                 for p in ("bf16", "fp32") if f"{p}_loop_gflop_per_s" in c]
-        ratio = f", bf16 {c['bf16_over_fp32']:.2f}× the fp32 rate" if "bf16_over_fp32" in c else ""
-        cells.append(f"{label} {' and '.join(parts)}{ratio}")
-    return Prose(f"{'; '.join(cells)}. The limits are one matrix product of a batch's shape measured in the same run: "
-                 f"{u['fp32_gemm_gflop_per_s']:.0f} GFLOP/s in fp32 and {u['bf16_gemm_gflop_per_s']:.0f} in bf16 "
-                 f"(flags {', '.join(u['cpu_flags']) or 'none listed'}, {u['torch_threads']} threads, load {u['load_average']})")
+def precision_table(rec: dict) -> pd.DataFrame:
+    """Per configuration of a ``csts_precision.json`` record: the test Spearman in fp32 and in
+    bf16 and their difference, the examples per second of each, and, where the record has the
+    loop's utilisation, its GFLOP/s in each precision and the share of that precision's
+    matrix-product limit measured in the same run."""
+    util = (rec.get("utilisation") or {}).get("configs", {})
+    rows = []
+    for k, c in rec["configs"].items():
+        row = {"configuration": k, "Spearman fp32": f"{c['fp32_test_spearman']:.2f}",
+               "Spearman bf16": f"{c['bf16_test_spearman']:.2f}", "bf16 − fp32": f"{c['bf16_minus_fp32']:+.2f}"}
+        for p in ("fp32", "bf16"):
+            if f"{p}_examples_per_s" in c:
+                row[f"examples/s {p}"] = f"{c[f'{p}_examples_per_s']:.0f}"
+        for p in ("fp32", "bf16"):
+            u = util.get(k, {})
+            if f"{p}_loop_gflop_per_s" in u:
+                row[f"loop GFLOP/s {p} (share of its limit)"] = (f"{u[f'{p}_loop_gflop_per_s']:.0f} "
+                                                                 f"({100 * u[f'{p}_share_of_{p}_limit']:.0f} %)")
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("configuration").fillna("not measured")

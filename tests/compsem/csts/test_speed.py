@@ -46,9 +46,10 @@ def test_ab_comparison_and_words(tmp_path):
     path = tmp_path / "ab.json"
     path.write_text(json.dumps(_record(c, {"avx2": True, "avx512f": False, "avx512_bf16": False})))
     v = SP.ab_values([path])
+    # the newer commit's time first, beside its own commit (550 s at abcdef1, 700 s at 467c50a)
     assert v["ab_text"].startswith("On AMD EPYC (2 cores, flags avx2; the chapters train in fp32 there), chapters 22 "
-                                   "and 23 together ran 1.27× as fast at commit `abcdef1` as at `467c50a`: 700 s "
-                                   "against 550 s (chapter 22 1.25×, chapter 23 1.33×)")
+                                   "and 23 together took 550 s at the newer commit `abcdef1` against 700 s at the older "
+                                   "commit `467c50a`, 1.27× as fast (chapter 22 1.25×, chapter 23 1.33×)")
     assert v["ab_table"].loc[("fp32 (AMD EPYC)", "bi/mse")].to_list() == ["467c50a", "61.30 [58.7, 63.6]", "abcdef1",
                                                                           "60.90 [58.2, 63.3]"]
     assert "not measured" in SP.ab_values([tmp_path / "absent.json"])["ab_text"]
@@ -79,7 +80,7 @@ def test_the_records_the_book_ships_are_named_by_kind():
         SP.ab_path("fp16")
     for p in SP.ab_paths():
         rec = json.loads(p.read_text())
-        assert p.name == f"csts_ab_{SP._kind(rec['machine'])}.json"
+        assert p.name == f"csts_ab_{SP._kind(rec)}.json"
         assert rec["comparison"]["total"]["speedup"] == pytest.approx(rec["comparison"]["total"]["base"]
                                                                       / rec["comparison"]["total"]["head"], abs=1e-3)
 
@@ -121,10 +122,17 @@ def test_the_seed_comparison_in_words_and_in_the_table(tmp_path):
     path = tmp_path / "ab.json"
     path.write_text(json.dumps(rec))
     v = SP.ab_values([path])
-    assert ("With seeds 0, 1 and 2 at both commits (chapter 22 at `467c50a` and at `fedcba9`), the mean test Spearman "
+    assert ("With seeds 0, 1 and 2 on both sides (chapter 22 at `467c50a` and at `fedcba9`), the mean test Spearman "
             "of 1 of 1 configurations agrees within 2 pooled seed standard deviations; the closest to its limit is "
             "bi/mse, -0.50 against 1.00") in v["ab_text"]
     assert v["ab_table"].loc[("fp32 (AMD EPYC)", "bi/mse"), "seeds: older − newer"] == "-0.50 (limit 1.00: within)"
+    # a seed run on a tree with uncommitted changes is never called a commit
+    rec["seeds"]["head_commit"] = "6d18c86" + "0" * 33 + "+dirty"
+    path.write_text(json.dumps(rec))
+    text = SP.ab_values([path])["ab_text"]
+    assert "(chapter 22 at `467c50a` and at an uncommitted tree based on `6d18c86`)" in text and "`6d18c86`)" in text
+    # a record that names the precision its chapters trained in is filed by it, not by the CPU's flags
+    assert SP._kind({"precision": "fp32 (bf16 measured 0.55× fp32 here)", "machine": {"cpu_flags": {"avx512_bf16": True}}}) == "fp32"
 
 
 def test_a_record_without_seeds_beside_one_with_them_says_not_run(tmp_path):
@@ -137,3 +145,40 @@ def test_a_record_without_seeds_beside_one_with_them_says_not_run(tmp_path):
     (tmp_path / "b.json").write_text(json.dumps(b))
     col = SP.ab_values([tmp_path / "a.json", tmp_path / "b.json"])["ab_table"]["seeds: older − newer"]
     assert col.to_list() == ["not run", "+0.00 (limit 1.41: within)"]   # std sqrt(0.5) each: 2 x 0.707
+
+
+def test_part_two_rows_of_the_machines_table(tmp_path):
+    bench = tmp_path / "benchmarks"
+    bench.mkdir()
+    (bench / "csts_precision.json").write_text(json.dumps({
+        "train_rows": 6806, "machine": {"cpu_model": "AMD EPYC", "cpu_family": "26", "cpu_flags": ["avx2", "avx512_bf16"]},
+        "utilisation": {"gemm_shape": [1024, 384, 1536], "fp32_gemm_gflop_per_s": 210.6, "bf16_gemm_gflop_per_s": 827.9,
+                        "torch_threads": 2, "measured": "2026-11-29T01:16:27Z",
+                        "configs": {"a": {"bf16_over_fp32": 1.667}, "b": {"bf16_over_fp32": 1.556}}}}))
+    (bench / "csts_ab_fp32.json").write_text(json.dumps({**_record({}, {"avx2": True}), "started": "2026-11-27"}))
+    bench_row, ab_row = SP.precision_rows(tmp_path)
+    # by hand: 827.9 / 210.6 = 3.93
+    assert bench_row["CPU"] == "AMD Zen 5 (AMD EPYC)" and bench_row["bf16 / fp32"] == "3.93×"
+    assert bench_row["training bf16 / fp32"] == "1.56–1.67× (examples/s, 2 configurations, 6,806 training rows)"
+    assert ab_row["CPU"] == "AMD EPYC (family not recorded)" and ab_row["bf16 GFLOP/s"] == "not timed"
+    assert ab_row["auto trains in"] == "fp32 (the flag rule of that build: no avx512_bf16)"
+
+
+def test_the_settings_gap_names_the_differences_and_its_record(tmp_path):
+    import pandas as pd
+
+    summary = pd.DataFrame({"config": ["bi/mse"], "test_spearman_mean": [61.9]})
+    v = SP.settings_gap_values(summary, root=tmp_path)
+    # 6,806 rows: 213 updates of 8 x 4 = 32 rows (6,806 / 32 = 212.7, rounded up), 426 of 16 (425.4)
+    assert "213 optimiser updates of 32 rows at the authors' settings and 426 of 16" in v["gap_text"]
+    assert "pooling [CLS] against mean; learning rate 1e-05 against 0.0003" in v["gap_text"]
+    assert "hypotheses, untested" in v["gap_text"] and v["gap_table"] is None
+    (tmp_path / "benchmarks").mkdir()
+    (tmp_path / "benchmarks" / "csts_settings_gap.json").write_text(json.dumps({
+        "train_rows": 6806, "started": "2026-12-07", "arms": {
+            "official": {"test_spearman": 16.9, "ci": [14.0, 19.8]},
+            "mean pooling": {"test_spearman": 40.0, "ci": [37.0, 43.0], "minus_official": {"mean": 23.1, "ci": [20.0, 26.0]}}}}))
+    v = SP.settings_gap_values(summary, root=tmp_path)
+    assert "hypotheses" not in v["gap_text"] and "one setting at a time" in v["gap_text"]
+    assert v["gap_table"].loc["mean pooling", "minus official [95 %]"] == "+23.10 [20.0, 26.0]"
+    assert "not stated" in SP.settings_gap_values(summary.assign(config="x"), root=tmp_path)["gap_text"]
