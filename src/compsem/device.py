@@ -369,8 +369,10 @@ def cpu_precision(*, probe=None) -> dict:
     ``"bf16"``), ``why``, ``rates`` (the probe's GFLOP/s per precision), ``machine``
     (:func:`machine_fields`), ``measured`` and ``source`` (``"probe"``, or ``"stored"`` with the
     file). Measured once per machine and user (``probe``: :func:`probe_precisions` by default),
-    kept in this process and in :func:`choice_file`; a stored file that :func:`read_choice`
-    refuses is named in one :class:`~compsem.errors.CacheWarning` and measured again."""
+    kept in this process and in :func:`choice_file` (not when the 1-minute load average exceeded
+    the core count while it ran: other work may have decided it, so the next process measures
+    again); a stored file that :func:`read_choice` refuses is named in one
+    :class:`~compsem.errors.CacheWarning` and measured again."""
     key = machine_key()
     if key in _MEMO:
         return _MEMO[key]
@@ -393,7 +395,8 @@ def cpu_precision(*, probe=None) -> dict:
            "rates": got["rates"], "steps": got.get("steps"), "shape": got.get("shape"),
            "probe_seconds": got.get("seconds"), "min_gain": MIN_GAIN, "load_average": _load(),
            "measured": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-    if path is not None:
+    busy = rec["load_average"] is not None and rec["load_average"][0] > (os.cpu_count() or 1)
+    if path is not None and not busy:   # a probe on a busy machine holds for this process only
         from .store import write_atomic, json_writer
 
         try:

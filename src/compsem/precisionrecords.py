@@ -29,7 +29,8 @@ from .errors import DataError
 from .paths import repo_root
 from .results import Prose
 
-__all__ = ["COLUMNS", "NOT_TIMED", "cpu_words", "probe_row", "record_rows", "record_paths", "machines_table",
+__all__ = ["COLUMNS", "NOT_TIMED", "cpu_words", "probe_row", "bench_row", "study_rows", "record_rows", "record_paths",
+           "machines_table",
            "here_sentence", "ratio_text", "range_text"]
 
 #: the table's columns, in order
@@ -132,6 +133,29 @@ def record_rows(path: Path) -> list[dict]:
         raise DataError(f"{path}: not a precision record ({exc!r})") from None
 
 
+def bench_row(bench: dict | None) -> list[dict]:
+    """The row of ``make bench``'s own probe (``precision_probe`` of ``benchmarks/results.json``,
+    :func:`compsem.book.appendices.bench.precision_probe`); none where the file has no probe."""
+    probe = (bench or {}).get("precision_probe")
+    if not probe:
+        return []
+    return [probe_row(probe, record="results.json (make bench)", measured_by="make bench's probe")]
+
+
+def study_rows() -> list[dict]:
+    """The rows each study of the registry adds (``precision_rows()`` of its report face)."""
+    from .studies import STUDIES
+
+    rows = []
+    for s in STUDIES:
+        try:
+            fn = getattr(s.module("report"), "precision_rows", None)
+        except ImportError:
+            fn = None
+        rows += fn() if fn is not None else []
+    return rows
+
+
 def record_paths(root: Path | None = None) -> list[Path]:
     """The committed records: ``benchmarks/precision_abba_*.json`` and
     ``benchmarks/precision_reported_*.json``, by name."""
@@ -158,6 +182,8 @@ def here_sentence(rec: dict, *, forced: str | None = None) -> Prose:
     fp16 = f", fp16 {r['fp16']:.0f}" if "fp16" in r else ""
     then = (f"`COMPSEM_PRECISION` forced {forced} for this build, so the chapters trained in {forced}" if forced
             else f"so `precision=\"auto\"` trained in {rec['choice']} here")
+    load = rec.get("load_average")
+    when = f", load average {load[0]:.1f}" if isinstance(load, (list, tuple)) and load else ""
     return Prose(f"This build ran on {where}, {m.get('cores')} cores, {m.get('torch_threads')} torch threads. Its probe "
-                 f"({rec.get('steps')} interleaved rounds) measured {r['fp32']:.0f} GFLOP/s in fp32 and {r['bf16']:.0f} "
+                 f"({rec.get('steps')} interleaved rounds{when}) measured {r['fp32']:.0f} GFLOP/s in fp32 and {r['bf16']:.0f} "
                  f"in bf16{fp16} ({rec['why']}), {then}")

@@ -162,6 +162,7 @@ def private_overlay(tmp_path, monkeypatch):
     monkeypatch.setenv("COMPSEM_CACHE_OVERLAY", str(tmp_path / "overlay"))
     monkeypatch.delenv("COMPSEM_PRECISION", raising=False)
     monkeypatch.setattr(D, "_MEMO", {})
+    monkeypatch.setattr(D, "_load", lambda: [0.0, 0.0, 0.0])   # a quiet machine: the choice is kept
     return tmp_path / "overlay"
 
 
@@ -191,6 +192,21 @@ def test_the_choice_is_kept_per_machine_in_the_private_overlay(private_overlay, 
     monkeypatch.setattr(D, "_MEMO", {})
     monkeypatch.setattr(D, "machine_key", lambda: "another")
     assert D.cpu_precision(probe=_probe({"fp32": 1.0, "bf16": 9.0}, calls))["choice"] == "bf16" and len(calls) == 2
+
+
+def test_a_probe_on_a_busy_machine_is_not_kept(private_overlay, monkeypatch):
+    import os
+
+    from compsem import device as D
+
+    monkeypatch.setattr(D, "_load", lambda: [float((os.cpu_count() or 1) + 1), 0.0, 0.0])
+    calls = []
+    assert D.cpu_precision(probe=_probe({"fp32": 100.0, "bf16": 50.0}, calls))["choice"] == "fp32"
+    assert not D.choice_file().exists()
+    monkeypatch.setattr(D, "_MEMO", {})
+    monkeypatch.setattr(D, "_load", lambda: [0.0, 0.0, 0.0])
+    assert D.cpu_precision(probe=_probe({"fp32": 50.0, "bf16": 100.0}, calls))["choice"] == "bf16"
+    assert len(calls) == 2 and D.choice_file().exists()
 
 
 def test_another_users_or_writable_choice_is_never_read(private_overlay, monkeypatch):
