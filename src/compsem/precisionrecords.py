@@ -6,7 +6,7 @@ module gathers it into one table, one row per machine and measurement (:func:`ma
 
 * this build's machine: the probe's GFLOP/s per precision and the choice
   (:func:`compsem.device.cpu_precision`), or what ``COMPSEM_PRECISION`` forced;
-* ``benchmarks/precision_abba_<cpu kind>.json`` (``benchmarks/precision_abba.py``: chapter 22
+* ``benchmarks/precision_abba_<cpu kind>.json`` (``benchmarks/csts_precision_abba.py``: chapter 22
   forced to fp32, to bf16 and left to ``auto``, ABBA): the ``auto`` runs' probe and the ratio of
   the forced arms' training seconds;
 * ``benchmarks/precision_reported_<cpu kind>.json``: numbers reported elsewhere (the record's

@@ -52,7 +52,7 @@ def test_an_abba_record_shows_the_probe_median_and_the_training_ratio(tmp_path):
     runs = [{"arm": "auto", "probe": probe}, {"arm": "auto", "probe": {**probe, "rates": {"fp32": 110.0, "bf16": 240.0}}},
             {"arm": "fp32", "probe": None}]
     rec = {"cpu": {"model_name": "AMD EPYC", "vendor": "AuthenticAMD", "family": "26", "model": "2", "flags": ["avx512f"]},
-           "source": "python benchmarks/precision_abba.py --lab", "started": "2026-12-07 10:00 UTC", "runs": runs,
+           "source": "python benchmarks/csts_precision_abba.py --lab", "started": "2026-12-07 10:00 UTC", "runs": runs,
            "summary": {"arms": {"fp32": {"train_seconds_median": 90.0}, "bf16": {"train_seconds_median": 60.0},
                                 "auto": {"precision_used": ["bf16 autocast (bf16 measured 2.00× fp32 here)"]}}}}
     path = tmp_path / "precision_abba_amd-zen5.json"

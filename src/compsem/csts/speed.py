@@ -16,13 +16,20 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import asdict
 from pathlib import Path
 
 import pandas as pd
 
+from compsem import device as D
 from compsem.errors import DataError
 from compsem.paths import repo_root
+from compsem.precisionrecords import NOT_TIMED, cpu_words, here_sentence, machines_table, range_text, ratio_text
 from compsem.results import Prose
+
+from .authors import SETTINGS, load_record
+from .config import TrainConfig
+from .views import precision_comparison
 
 __all__ = ["AB_KINDS", "ab_path", "ab_paths", "ab_values", "precision_rows", "precision_values", "PRECISION_FILE"]
 
@@ -138,8 +145,6 @@ def precision_rows(root: Path | None = None) -> list[dict]:
     """Part II's rows of :func:`compsem.precisionrecords.machines_table`: the matrix-product limits
     and the training rate ratio of ``make bench`` (``benchmarks/csts_precision.json``) and, for each
     A/B record, the CPU and what the chapters trained in there (nothing timed per precision)."""
-    from compsem.precisionrecords import NOT_TIMED, cpu_words, range_text, ratio_text
-
     bench = Path(root or repo_root()) / "benchmarks"
     rows = []
     path = bench / PRECISION_FILE
@@ -183,11 +188,6 @@ def precision_values(here: dict | None = None, *, forced: str | None = None, roo
     :func:`compsem.csts.views.precision_comparison`'s ``ft_prec_text`` and ``ft_prec_table``.
     ``here`` defaults to :func:`compsem.device.cpu_precision` (which runs the probe once per
     machine and user) and ``forced`` to what ``COMPSEM_PRECISION`` forces."""
-    from compsem import device as D
-    from compsem.precisionrecords import here_sentence, machines_table
-
-    from .views import precision_comparison
-
     if here is None:
         here, forced = D.cpu_precision(), D.forced_precision()
     paths = None if root is None else sorted([*(Path(root) / "benchmarks").glob("precision_abba_*.json"),
@@ -228,11 +228,6 @@ def settings_gap_values(summary: pd.DataFrame, *, split: str = "test", root: Pat
     makes under each, and, where ``benchmarks/csts_settings_gap.json`` exists
     (``benchmarks/csts_settings_gap.py``), what changing one setting at a time measured, else the
     two likeliest causes worded as hypotheses; ``gap_table`` is that record's arms (or None)."""
-    from dataclasses import asdict
-
-    from .authors import SETTINGS, load_record
-    from .config import TrainConfig
-
     enc, obj = SETTINGS["config"].split("/")
     off = asdict(TrainConfig.preset("official", encoding=enc, objective=obj, **SETTINGS["overrides"]))
     cpu = asdict(TrainConfig.preset("cpu", encoding=enc, objective=obj))

@@ -15,6 +15,7 @@ import seaborn as sns
 from compsem import figures
 from compsem import reference as _reference
 from compsem.paths import repo_root
+from compsem.precisionrecords import cpu_words
 from compsem.results import PlainText, Prose
 from compsem.stats import leader_sentence, paired_leader_sentence
 
@@ -271,8 +272,6 @@ def precision_comparison(path=None) -> dict:
     second and the loop's GFLOP/s (:func:`precision_table`), and ``ft_prec_text``, which names the
     machine and states the largest difference and whether the ranking of the configurations is the
     same. Without the file, ``ft_prec_text`` says it was not measured and the table is None."""
-    from compsem.precisionrecords import cpu_words
-
     path = Path(path) if path else repo_root() / "benchmarks" / "csts_precision.json"
     if not path.is_file():
         return {"ft_prec_text": Prose("The test Spearman of fp32 against bf16 training was not measured for this book "

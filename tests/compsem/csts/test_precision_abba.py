@@ -1,4 +1,4 @@
-"""benchmarks/precision_abba.py's helpers (the timing itself runs on a quiet machine, not here)."""
+"""benchmarks/csts_precision_abba.py's helpers (the timing itself runs on a quiet machine, not here)."""
 
 import importlib.util
 import json
@@ -11,7 +11,7 @@ from compsem.paths import repo_root
 
 @pytest.fixture(scope="module")
 def abba():
-    spec = importlib.util.spec_from_file_location("precision_abba", repo_root() / "benchmarks" / "precision_abba.py")
+    spec = importlib.util.spec_from_file_location("precision_abba", repo_root() / "benchmarks" / "csts_precision_abba.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod

@@ -34,7 +34,9 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import seaborn as sns
 
+from compsem import device as D
 from compsem import figures
+from compsem import precisionrecords as P
 from compsem.data import file_sha256
 from compsem import labels as _labels
 from compsem.fmt import number
@@ -321,9 +323,6 @@ def precision_table(bench: dict | None) -> pd.DataFrame:
     """What each machine measured of training precision (:func:`compsem.precisionrecords.machines_table`):
     this build's probe (:func:`compsem.device.cpu_precision`, and what ``COMPSEM_PRECISION``
     forced), ``make bench``'s probe in ``bench``, the committed records and the studies' rows."""
-    from compsem import device as D
-    from compsem import precisionrecords as P
-
     return P.machines_table(D.cpu_precision(), forced=D.forced_precision(),
                             extra_rows=P.bench_row(bench) + P.study_rows())
 

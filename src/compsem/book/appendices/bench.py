@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from compsem import device as D
 from compsem.cache import EmbeddingCache, embed, last_stats, text_key
 from compsem.encoders import get_encoder
 from compsem.encoders.onnx import backends_used
@@ -197,8 +198,6 @@ def precision_probe() -> dict:
     never a stored choice): GFLOP/s per precision, the choice :func:`compsem.device.choose_precision`
     makes from them and why, and the CPU's model, family, model number and the flags of
     :data:`PROBE_FLAGS` it has (:func:`compsem.device.machine_fields`)."""
-    from compsem import device as D
-
     got = D.probe_precisions()
     choice, why = D.choose_precision(got["rates"])
     m = D.machine_fields()

@@ -1,6 +1,6 @@
 """Chapter 22 with its precision forced to fp32, to bf16, and left to ``auto``, run ABBA-style.
 
-    python benchmarks/precision_abba.py [--lab] [--out FILE]
+    python benchmarks/csts_precision_abba.py [--lab] [--out FILE]
 
 Six runs of ``notebooks/22_csts_finetune.ipynb``, one after the other, in the order of
 :data:`ORDER` (fp32, bf16, auto, auto, bf16, fp32), so that a drift of the machine's load reaches
@@ -24,6 +24,7 @@ probe's rates and choice; then :func:`summary`. Compare speeds only within one r
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import statistics
@@ -32,8 +33,15 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import csts_ab  # noqa: E402  (the A/B runner beside this file: its environment and run_side)
+def _beside(name: str):
+    """The benchmark module ``name`` beside this file, loaded from its path."""
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parent / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+csts_ab = _beside("csts_ab")   # the A/B runner: its environment and run_side
 
 ROOT = csts_ab.ROOT
 CHAPTER = "22_csts_finetune"
@@ -142,7 +150,7 @@ def main(argv=None) -> int:
     dest = args.out or default_out(cpu["kind"])
     params = chapter_params(args.lab)
     rec = {"what": "chapter 22 with precision forced fp32, bf16 and auto, one run after the other (ABBA), "
-                   "each from empty caches", "source": "python benchmarks/precision_abba.py" + (" --lab" if args.lab else ""),
+                   "each from empty caches", "source": "python benchmarks/csts_precision_abba.py" + (" --lab" if args.lab else ""),
            "commit": commit_of(ROOT), "cpu": cpu, "cores": os.cpu_count(), "env": csts_ab.ENV,
            "size": LAB if args.lab else "the chapter's defaults", "order": list(ORDER),
            "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "runs": []}
