@@ -79,3 +79,35 @@ def test_summary_by_hand(abba):
     runs[2], runs[3] = _run("auto", 95, 60), _run("auto", 93, 61)   # 60.5 <= 59 + 2
     assert abba.summary(runs)["auto_within_noise"] is True
     assert "faster_forced" not in abba.summary([_run("fp32", 1, 1)])
+
+
+def test_main_runs_the_order_each_from_fresh_caches_and_writes_the_record(abba, tmp_path, monkeypatch):
+    """main() with the chapter run replaced by a stand-in that writes what a run leaves (a
+    finetune_runs.csv and, for auto, a probe choice in its own overlay)."""
+    seen = []
+
+    def fake_run_side(checkout, chapter, out, cache, params=(), env=None):
+        seen.append((chapter, cache, params, env["COMPSEM_PRECISION"]))
+        (out / "results" / "csts").mkdir(parents=True)
+        arm = env["COMPSEM_PRECISION"] or "auto"
+        train = {"fp32": 100.0, "bf16": 80.0, "auto": 81.0}[arm]
+        pd.DataFrame({"config": ["bi/mse"], "train_seconds": [train + 5], "fill_seconds": [5.0],
+                      "precision_used": [arm], "test_spearman": [40.0]}).to_csv(out / "results" / "csts" / "finetune_runs.csv")
+        if arm == "auto":
+            (cache / "overlay" / "precision").mkdir(parents=True)
+            (cache / "overlay" / "precision" / "choice-k.json").write_text(json.dumps(
+                {"choice": "bf16", "rates": {"fp32": 100.0, "bf16": 200.0}, "shape": [1, 2, 3]}))
+        return {"seconds": train + 20, "load_before": [0.1], "load_after": [0.2]}
+
+    monkeypatch.setattr(abba.csts_ab, "run_side", fake_run_side)
+    out = tmp_path / "rec.json"
+    assert abba.main(["--lab", "--out", str(out)]) == 0
+    assert [s[3] or "auto" for s in seen] == list(abba.ORDER)
+    assert len({s[1] for s in seen}) == 6 and all(s[2] == abba.chapter_params(True) for s in seen)   # fresh caches
+    rec = json.loads(out.read_text())
+    assert [r["arm"] for r in rec["runs"]] == list(abba.ORDER) and rec["size"] == abba.LAB
+    assert rec["runs"][2]["probe"]["choice"] == "bf16" and rec["runs"][0]["probe"] is None
+    # by hand: bf16 80 s and auto 81 s each run, no spread: 81 > 80 + 0, not within noise
+    assert (rec["summary"]["faster_forced"], rec["summary"]["auto_over_faster"], rec["summary"]["auto_within_noise"]) == \
+        ("bf16", 1.012, False)
+    assert set(rec["cpu"]) == {"model_name", "vendor", "family", "model", "flags", "kind"}
