@@ -221,13 +221,16 @@ def _setting(key: str, value) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def settings_gap_values(summary: pd.DataFrame, *, split: str = "test", root: Path | None = None) -> dict:
+def settings_gap_values(summary: pd.DataFrame, *, runs: pd.DataFrame | None = None, split: str = "test",
+                        root: Path | None = None) -> dict:
     """Why the authors' settings (``compsem.csts.authors.SETTINGS``) score lower than the ``cpu``
     preset here: ``gap_text`` lists the settings in which the two presets differ for the
     bi-encoder with MSE (:data:`compsem.csts.config.PRESETS`), the optimiser updates one epoch
     makes under each, and, where ``benchmarks/csts_settings_gap.json`` exists
     (``benchmarks/csts_settings_gap.py``), what changing one setting at a time measured, else the
-    two likeliest causes worded as hypotheses; ``gap_table`` is that record's arms (or None)."""
+    two likeliest causes worded as hypotheses; ``gap_table`` is that record's arms (or None).
+    ``runs`` (the chapter's run records, with ``n_train_rows``): where this run trained on other
+    rows than the authors' record, the text says that the two scores are not comparable."""
     enc, obj = SETTINGS["config"].split("/")
     off = asdict(TrainConfig.preset("official", encoding=enc, objective=obj, **SETTINGS["overrides"]))
     cpu = asdict(TrainConfig.preset("cpu", encoding=enc, objective=obj))
@@ -244,8 +247,13 @@ def settings_gap_values(summary: pd.DataFrame, *, split: str = "test", root: Pat
     updates = {k: -(-n_rows // v) for k, v in per.items()}
     keys = [k for k in _SETTING_WORDS if k in off and off[k] != cpu.get(k)]
     diff = "; ".join(f"{_SETTING_WORDS[k]} {_setting(k, off[k])} against {_setting(k, cpu[k])}" for k in keys)
+    mine = None if runs is None or "n_train_rows" not in runs else runs.loc[runs["config"] == config, "n_train_rows"]
+    here = "in this run"
+    if mine is not None and len(mine) and int(mine.iloc[0]) != n_rows:
+        here = (f"in this run, trained on {int(mine.iloc[0]):,} rows, not the {n_rows:,} the authors' settings were run "
+                f"on, so these two scores are not comparable")
     text = (f"The authors' settings score {authors:.1f} on the book's default split (their code, "
-            f"{len(rec['seeds'])} seeds) and the `cpu` preset's {config} {cpu_score:.1f} in this run. The two differ in "
+            f"{len(rec['seeds'])} seeds) and the `cpu` preset's {config} {cpu_score:.1f} {here}. The two presets differ in "
             f"{len(keys)} settings ({diff}). One epoch of {n_rows:,} training rows makes {updates['official']} optimiser "
             f"updates of {per['official']} rows at the authors' settings and {updates['cpu']} of {per['cpu']} at the "
             f"`cpu` preset's")

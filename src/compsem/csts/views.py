@@ -284,8 +284,8 @@ def precision_comparison(path=None) -> dict:
     m = rec["machine"]
     same = "the same" if rank["fp32"] == rank["bf16"] else "not the same"
     where = cpu_words(m["cpu_model"], m.get("cpu_family"), m.get("cpu_flags", ()))
-    text = (f"Measured by `make bench` on {where} ({m['cpu_count']} cores, {rec['measured'][:10]}; one seed per "
-            f"configuration, {rec['train_rows']:,} training rows), the test Spearman of fp32 and bf16 training differs by "
+    text = (f"Measured by `make bench` on {where}, {m['cpu_count']} cores, on {rec['measured'][:10]}, with one seed per "
+            f"configuration and {rec['train_rows']:,} training rows, the test Spearman of fp32 and bf16 training differs by "
             f"at most {abs(diffs[worst]):.2f} points ({worst}), and the ranking of the configurations is {same} in both "
             f"precisions. A build that trains in the other precision may differ by about that much, so differences "
             f"between configurations smaller than that may not carry over from one machine to another")

@@ -253,8 +253,8 @@ def test_precision_comparison_reads_the_bench_file(tmp_path):
     v = precision_comparison(path)
     assert v["ft_prec_max_diff"] == pytest.approx(0.3)
     text = v["ft_prec_text"]
-    assert text.startswith("Measured by `make bench` on AMD Zen 5 (AMD EPYC) (2 cores, 2026-11-29; one seed per "
-                           "configuration, 6,806 training rows)")
+    assert text.startswith("Measured by `make bench` on AMD Zen 5 (AMD EPYC), 2 cores, on 2026-11-29, with one seed per "
+                           "configuration and 6,806 training rows, the test")
     assert "differs by at most 0.30 points (tri/quad+mse)" in text and "ranking of the configurations is the same" in text
     t = v["ft_prec_table"]
     assert t.loc["bi/mse"].to_dict() == {"Spearman fp32": "50.00", "Spearman bf16": "50.12", "bf16 − fp32": "+0.12",

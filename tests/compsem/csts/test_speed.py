@@ -173,6 +173,11 @@ def test_the_settings_gap_names_the_differences_and_its_record(tmp_path):
     assert "213 optimiser updates of 32 rows at the authors' settings and 426 of 16" in v["gap_text"]
     assert "pooling [CLS] against mean; learning rate 1e-05 against 0.0003" in v["gap_text"]
     assert "hypotheses, untested" in v["gap_text"] and v["gap_table"] is None
+    assert "in this run." in v["gap_text"]
+    runs = pd.DataFrame({"config": ["bi/mse"], "n_train_rows": [2000]})
+    assert ("61.9 in this run, trained on 2,000 rows, not the 6,806 the authors' settings were run on, so these two "
+            "scores are not comparable") in SP.settings_gap_values(summary, runs=runs, root=tmp_path)["gap_text"]
+    assert "in this run." in SP.settings_gap_values(summary, runs=runs.assign(n_train_rows=6806), root=tmp_path)["gap_text"]
     (tmp_path / "benchmarks").mkdir()
     (tmp_path / "benchmarks" / "csts_settings_gap.json").write_text(json.dumps({
         "train_rows": 6806, "started": "2026-12-07", "arms": {
