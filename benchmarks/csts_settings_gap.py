@@ -49,7 +49,7 @@ def main(argv=None) -> int:
            "commit": commit_of(ROOT), "machine": {**this_machine(), "kind": cpu_kind()}, "seed": 0,
            "train_rows": len(parts["train"]), "test_rows": len(test), "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
            "arms": {}}
-    preds = {}
+    preds, reps = {}, {}
     for name, changes in ARMS.items():
         cfg = T.TrainConfig.preset("official", encoding=enc, objective=obj, **{**SETTINGS["overrides"], **changes})
         model = T.new_model(SETTINGS["encoder"], cfg, seed=0, disk=False)
@@ -60,16 +60,15 @@ def main(argv=None) -> int:
         rec["arms"][name] = {"changes": changes, "test_spearman": round(float(row["spearman"]), 2),
                              "ci": [round(float(row["spearman_ci_low"]), 1), round(float(row["spearman_ci_high"]), 1)],
                              "seconds": round(time.perf_counter() - t0, 1)}
-        print(name, rec["arms"][name], flush=True)
-        args.out.write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")
-    # the same pair draws for every arm (same seed): the paired difference per replicate
-    reps = {name: pair_bootstrap_replicates(p, test["label"], test["pair_id"]) for name, p in preds.items()}
-    for name in ARMS:
+        # the same pair draws for every arm (same seed): the paired difference per replicate
+        reps[name] = np.asarray(pair_bootstrap_replicates(preds[name], test["label"], test["pair_id"]))
         if name != "official":
-            d = np.asarray(reps[name]) - np.asarray(reps["official"])
+            d = reps[name] - reps["official"]
             rec["arms"][name]["minus_official"] = {"mean": round(float(np.mean(d)), 2),
                                                    "ci": [round(float(np.quantile(d, 0.025)), 1),
                                                           round(float(np.quantile(d, 0.975)), 1)]}
+        print(name, rec["arms"][name], flush=True)
+        args.out.write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")   # each arm as soon as it is done
     rec["load_at_end"] = this_machine()["load"]
     args.out.write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")
     return 0
