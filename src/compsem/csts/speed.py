@@ -266,8 +266,10 @@ def settings_gap_values(summary: pd.DataFrame, *, runs: pd.DataFrame | None = No
                                "minus official [95 %]": (f"{a['minus_official']['mean']:+.2f} [{a['minus_official']['ci'][0]:.1f}, "
                                                          f"{a['minus_official']['ci'][1]:.1f}]") if "minus_official" in a else "—"}
                               for name, a in arms.items()]).set_index("arm")
-        text += (f". Changing one setting at a time from the authors' (`benchmarks/csts_settings_gap.py`, seed 0, "
-                 f"{gap['train_rows']:,} training rows, {gap['started']}) gives the table below; one seed, so a "
+        text += (f". Setting one or two of them to the `cpu` preset's value, the rest as the authors' "
+                 f"(`benchmarks/csts_settings_gap.py`, seed 0, {gap['train_rows']:,} training rows, {gap['started']}), "
+                 f"gives the table below, with each arm's paired difference from the authors' setting on the same "
+                 f"test pairs (95 % pair-bootstrap interval); one seed, so a "
                  f"difference smaller than the authors' seed spread ({rec['comparison']['pooled_std']:.1f} points) says nothing")
     else:
         text += (f". We have not measured which of these differences makes the gap; we suspect two (hypotheses, untested): "

@@ -184,6 +184,6 @@ def test_the_settings_gap_names_the_differences_and_its_record(tmp_path):
             "official": {"test_spearman": 16.9, "ci": [14.0, 19.8]},
             "mean pooling": {"test_spearman": 40.0, "ci": [37.0, 43.0], "minus_official": {"mean": 23.1, "ci": [20.0, 26.0]}}}}))
     v = SP.settings_gap_values(summary, root=tmp_path)
-    assert "hypotheses" not in v["gap_text"] and "one setting at a time" in v["gap_text"]
+    assert "hypotheses" not in v["gap_text"] and "Setting one or two of them" in v["gap_text"]
     assert v["gap_table"].loc["mean pooling", "minus official [95 %]"] == "+23.10 [20.0, 26.0]"
     assert "not stated" in SP.settings_gap_values(summary.assign(config="x"), root=tmp_path)["gap_text"]

@@ -37,3 +37,24 @@ def test_flops_per_row_against_a_count_by_hand(word_bert, rows):
         total += (4096 + 4096 + 4096 - 1536) * sum(lens) + 3 * 4 * t * t * 16 * len(lens)
         n_rows += len(idx)
     assert got == pytest.approx(total / n_rows)
+
+
+def test_profile_shares_by_hand():
+    events = [("aten::mm", 600.0), ("aten::addmm", 200.0), ("aten::_softmax", 100.0), ("aten::copy_", 50.0),
+              ("aten::_fused_adamw_", 30.0), ("aten::bernoulli_", 20.0), ("something::else", 0.0)]
+    got = U.profile_shares(events, steps=2)
+    # total 1,000 us over 2 steps: matrix products 800 us = 0.40 ms a step, share 0.8; the rest likewise
+    assert list(got) == ["matrix products", "softmax", "casts and copies", "optimiser", "dropout masks", "other"]
+    assert got["matrix products"] == {"ms_per_step": 0.4, "share": 0.8}
+    assert got["softmax"] == {"ms_per_step": 0.05, "share": 0.1} and got["other"]["share"] == 0.0
+    assert U.op_category("Optimizer.step#AdamW.step") == "optimiser" and U.op_category("aten::gelu_backward") == "GELU"
+    with pytest.raises(ValueError, match="no profiled time"):
+        U.profile_shares([("aten::mm", 0.0)])
+
+
+def test_profile_steps_on_a_tiny_model(word_bert, rows):
+    df = cd.assign_pairs(rows(6))
+    cfg = T.TrainConfig(encoding="bi", objective="mse", batch_size=4, max_length=32, train_layers=1, precision="fp32")
+    got = U.profile_steps(word_bert, df, cfg, n_batches=2, warmup=1)
+    assert (got["steps"], got["precision"]) == (2, "fp32")
+    assert abs(sum(k["share"] for k in got["kinds"].values()) - 1) < 0.01 and "matrix products" in got["kinds"]
