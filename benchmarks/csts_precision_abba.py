@@ -33,6 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 
+
 def _beside(name: str):
     """The benchmark module ``name`` beside this file, loaded from its path."""
     spec = importlib.util.spec_from_file_location(name, Path(__file__).resolve().parent / f"{name}.py")
@@ -41,7 +42,7 @@ def _beside(name: str):
     return mod
 
 
-csts_ab = _beside("csts_ab")   # the A/B runner: its environment and run_side
+csts_ab = _beside("csts_ab")  # the A/B runner: its environment and run_side
 
 ROOT = csts_ab.ROOT
 CHAPTER = "22_csts_finetune"
@@ -77,12 +78,17 @@ def cpu_record(cpuinfo: str) -> dict:
         key = key.strip()
         if not sep:
             if first:
-                break   # the end of the first processor's block
+                break  # the end of the first processor's block
             continue
         first.setdefault(key, value.strip())
-    return {"model_name": first.get("model name"), "vendor": first.get("vendor_id"),
-            "family": first.get("cpu family"), "model": first.get("model"),
-            "flags": sorted(first.get("flags", "").split()), "kind": cpu_kind(cpuinfo)}
+    return {
+        "model_name": first.get("model name"),
+        "vendor": first.get("vendor_id"),
+        "family": first.get("cpu family"),
+        "model": first.get("model"),
+        "flags": sorted(first.get("flags", "").split()),
+        "kind": cpu_kind(cpuinfo),
+    }
 
 
 def run_result(folder: Path, overlay: Path) -> dict:
@@ -92,10 +98,15 @@ def run_result(folder: Path, overlay: Path) -> dict:
     import pandas as pd
 
     runs = pd.read_csv(folder / "results" / "csts" / "finetune_runs.csv")
-    configs = {r.config: {"train_seconds": round(float(r.train_seconds - r.fill_seconds), 1),
-                          "fill_seconds": round(float(r.fill_seconds), 1), "precision_used": r.precision_used,
-                          "test_spearman": round(float(r.test_spearman), 2)}
-               for r in runs.itertuples()}
+    configs = {
+        r.config: {
+            "train_seconds": round(float(r.train_seconds - r.fill_seconds), 1),
+            "fill_seconds": round(float(r.fill_seconds), 1),
+            "precision_used": r.precision_used,
+            "test_spearman": round(float(r.test_spearman), 2),
+        }
+        for r in runs.itertuples()
+    }
     probe = None
     for path in sorted((overlay / "precision").glob("choice-*.json")):
         rec = json.loads(path.read_text(encoding="utf-8"))
@@ -117,20 +128,27 @@ def summary(runs: list[dict]) -> dict:
             continue
         train = [sum(c["train_seconds"] for c in r["configs"].values()) for r in mine]
         wall = [r["seconds"] for r in mine]
-        per[arm] = {"runs": len(mine), "seconds_median": round(statistics.median(wall), 1),
-                    "train_seconds_median": round(statistics.median(train), 1),
-                    "train_seconds_range": round(max(train) - min(train), 1),
-                    "precision_used": sorted({c["precision_used"] for r in mine for c in r["configs"].values()})}
+        per[arm] = {
+            "runs": len(mine),
+            "seconds_median": round(statistics.median(wall), 1),
+            "train_seconds_median": round(statistics.median(train), 1),
+            "train_seconds_range": round(max(train) - min(train), 1),
+            "precision_used": sorted({c["precision_used"] for r in mine for c in r["configs"].values()}),
+        }
     out = {"arms": per}
     forced = [a for a in ("fp32", "bf16") if a in per]
     if forced and "auto" in per:
         fast = min(forced, key=lambda a: per[a]["train_seconds_median"])
         a, f = per["auto"], per[fast]
         noise = max(a["train_seconds_range"], f["train_seconds_range"])
-        out.update({"faster_forced": fast,
-                    "auto_over_faster": round(a["train_seconds_median"] / f["train_seconds_median"], 3),
-                    "noise_seconds": noise,
-                    "auto_within_noise": a["train_seconds_median"] <= f["train_seconds_median"] + noise})
+        out.update(
+            {
+                "faster_forced": fast,
+                "auto_over_faster": round(a["train_seconds_median"] / f["train_seconds_median"], 3),
+                "noise_seconds": noise,
+                "auto_within_noise": a["train_seconds_median"] <= f["train_seconds_median"] + noise,
+            }
+        )
     return out
 
 
@@ -149,18 +167,29 @@ def main(argv=None) -> int:
     cpu = cpu_record(Path("/proc/cpuinfo").read_text(errors="replace") if Path("/proc/cpuinfo").is_file() else "")
     dest = args.out or default_out(cpu["kind"])
     params = chapter_params(args.lab)
-    rec = {"what": "chapter 22 with precision forced fp32, bf16 and auto, one run after the other (ABBA), "
-                   "each from empty caches", "source": "python benchmarks/csts_precision_abba.py" + (" --lab" if args.lab else ""),
-           "commit": commit_of(ROOT), "cpu": cpu, "cores": os.cpu_count(), "env": csts_ab.ENV,
-           "size": LAB if args.lab else "the chapter's defaults", "order": list(ORDER),
-           "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "runs": []}
+    rec = {
+        "what": "chapter 22 with precision forced fp32, bf16 and auto, one run after the other (ABBA), "
+        "each from empty caches",
+        "source": "python benchmarks/csts_precision_abba.py" + (" --lab" if args.lab else ""),
+        "commit": commit_of(ROOT),
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "env": csts_ab.ENV,
+        "size": LAB if args.lab else "the chapter's defaults",
+        "order": list(ORDER),
+        "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "runs": [],
+    }
     with tempfile.TemporaryDirectory(prefix="precision-abba-") as tmp:
         for i, arm in enumerate(ORDER):
             cache = Path(tmp) / f"{i}-{arm}"
             out = cache / "run"
             r = csts_ab.run_side(ROOT, CHAPTER, out, cache, params, env=arm_env(arm))
             rec["runs"].append({"arm": arm, **r, **run_result(out, cache / "overlay")})
-            print(f"{i + 1}/{len(ORDER)} {arm}: {r['seconds']} s, load {r['load_before']} -> {r['load_after']}", flush=True)
+            print(
+                f"{i + 1}/{len(ORDER)} {arm}: {r['seconds']} s, load {r['load_before']} -> {r['load_after']}",
+                flush=True,
+            )
     rec["summary"] = summary(rec["runs"])
     dest.write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")
     print(json.dumps(rec["summary"], indent=1))

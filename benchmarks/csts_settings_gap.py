@@ -22,8 +22,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 #: arm name -> the changes to the official setting
-ARMS = {"official": {}, "mean pooling": {"pooling": "mean"}, "lr 3e-4": {"lr": 3e-4},
-        "mean pooling, lr 3e-4": {"pooling": "mean", "lr": 3e-4}}
+ARMS = {
+    "official": {},
+    "mean pooling": {"pooling": "mean"},
+    "lr 3e-4": {"lr": 3e-4},
+    "mean pooling, lr 3e-4": {"pooling": "mean", "lr": 3e-4},
+}
 
 
 def main(argv=None) -> int:
@@ -41,14 +45,25 @@ def main(argv=None) -> int:
     ap.add_argument("--train-pairs", type=int)
     ap.add_argument("--eval-pairs", type=int)
     args = ap.parse_args(argv)
-    parts, _ = S.book_data(SETTINGS["data"], split=SETTINGS["split"], split_seed=SETTINGS["split_seed"],
-                           train_pairs=args.train_pairs, eval_pairs=args.eval_pairs)
+    parts, _ = S.book_data(
+        SETTINGS["data"],
+        split=SETTINGS["split"],
+        split_seed=SETTINGS["split_seed"],
+        train_pairs=args.train_pairs,
+        eval_pairs=args.eval_pairs,
+    )
     enc, obj = SETTINGS["config"].split("/")
     test = parts["test"]
-    rec = {"what": "the official setting (compsem.csts.authors.SETTINGS) with one or two settings of the cpu preset",
-           "commit": commit_of(ROOT), "machine": {**this_machine(), "kind": cpu_kind()}, "seed": 0,
-           "train_rows": len(parts["train"]), "test_rows": len(test), "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-           "arms": {}}
+    rec = {
+        "what": "the official setting (compsem.csts.authors.SETTINGS) with one or two settings of the cpu preset",
+        "commit": commit_of(ROOT),
+        "machine": {**this_machine(), "kind": cpu_kind()},
+        "seed": 0,
+        "train_rows": len(parts["train"]),
+        "test_rows": len(test),
+        "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "arms": {},
+    }
     preds, reps = {}, {}
     for name, changes in ARMS.items():
         cfg = T.TrainConfig.preset("official", encoding=enc, objective=obj, **{**SETTINGS["overrides"], **changes})
@@ -57,18 +72,22 @@ def main(argv=None) -> int:
         T.fit(model, parts["train"], cfg, seed=0, progress=False)
         preds[name] = T.predict(model, test)
         row = S.score_row(preds[name], test, ci=True)
-        rec["arms"][name] = {"changes": changes, "test_spearman": round(float(row["spearman"]), 2),
-                             "ci": [round(float(row["spearman_ci_low"]), 1), round(float(row["spearman_ci_high"]), 1)],
-                             "seconds": round(time.perf_counter() - t0, 1)}
+        rec["arms"][name] = {
+            "changes": changes,
+            "test_spearman": round(float(row["spearman"]), 2),
+            "ci": [round(float(row["spearman_ci_low"]), 1), round(float(row["spearman_ci_high"]), 1)],
+            "seconds": round(time.perf_counter() - t0, 1),
+        }
         # the same pair draws for every arm (same seed): the paired difference per replicate
         reps[name] = np.asarray(pair_bootstrap_replicates(preds[name], test["label"], test["pair_id"]))
         if name != "official":
             d = reps[name] - reps["official"]
-            rec["arms"][name]["minus_official"] = {"mean": round(float(np.mean(d)), 2),
-                                                   "ci": [round(float(np.quantile(d, 0.025)), 1),
-                                                          round(float(np.quantile(d, 0.975)), 1)]}
+            rec["arms"][name]["minus_official"] = {
+                "mean": round(float(np.mean(d)), 2),
+                "ci": [round(float(np.quantile(d, 0.025)), 1), round(float(np.quantile(d, 0.975)), 1)],
+            }
         print(name, rec["arms"][name], flush=True)
-        args.out.write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")   # each arm as soon as it is done
+        args.out.write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")  # each arm as soon as it is done
     rec["load_at_end"] = this_machine()["load"]
     args.out.write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")
     return 0

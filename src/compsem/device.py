@@ -61,10 +61,29 @@ from pathlib import Path
 from .errors import CacheWarning, CompsemError, UnsafeFolderError
 from .settings import setting
 
-__all__ = ["machine_key", "machine_fields", "resolve_device", "torch_dtype", "DTYPES", "PRECISIONS", "gpu_count",
-           "cpu_bf16_native", "autocast_dtype", "precision_note", "forced_precision", "PRECISION_ENV", "PROBE_SHAPE",
-           "MIN_GAIN", "FP16_SCORES_MEASURED", "probe_precisions", "choose_precision", "cpu_precision", "read_choice",
-           "choice_file", "ChoiceError"]
+__all__ = [
+    "machine_key",
+    "machine_fields",
+    "resolve_device",
+    "torch_dtype",
+    "DTYPES",
+    "PRECISIONS",
+    "gpu_count",
+    "cpu_bf16_native",
+    "autocast_dtype",
+    "precision_note",
+    "forced_precision",
+    "PRECISION_ENV",
+    "PROBE_SHAPE",
+    "MIN_GAIN",
+    "FP16_SCORES_MEASURED",
+    "probe_precisions",
+    "choose_precision",
+    "cpu_precision",
+    "read_choice",
+    "choice_file",
+    "ChoiceError",
+]
 
 #: The precisions a reader may name.
 DTYPES: tuple[str, ...] = ("float32", "bfloat16", "float16")
@@ -228,8 +247,15 @@ def probe_flop(shape=PROBE_SHAPE) -> float:
     return 3 * 2 * (2 * tokens * hidden * inner)
 
 
-def probe_precisions(*, step=None, flags: set[str] | None = None, shape=PROBE_SHAPE, rounds: int = PROBE_ROUNDS,
-                     budget_s: float = PROBE_BUDGET_S, clock=time.perf_counter) -> dict:
+def probe_precisions(
+    *,
+    step=None,
+    flags: set[str] | None = None,
+    shape=PROBE_SHAPE,
+    rounds: int = PROBE_ROUNDS,
+    budget_s: float = PROBE_BUDGET_S,
+    clock=time.perf_counter,
+) -> dict:
     """Time ``step(precision) -> seconds`` (default: :func:`_block_step` of ``shape``) for each of
     :func:`probe_candidates`: one unmeasured step each, then ``rounds`` rounds of one step per
     precision, the order reversed every other round (A B, B A, …), stopping once
@@ -244,7 +270,7 @@ def probe_precisions(*, step=None, flags: set[str] | None = None, shape=PROBE_SH
     best = {p: math.inf for p in cands}
     done = 0
     for r in range(max(PROBE_MIN_ROUNDS, rounds)):
-        for p in (cands if r % 2 == 0 else cands[::-1]):
+        for p in cands if r % 2 == 0 else cands[::-1]:
             best[p] = min(best[p], float(step(p)))
         done = r + 1
         if done >= PROBE_MIN_ROUNDS and clock() - t0 > budget_s:
@@ -270,8 +296,10 @@ def choose_precision(rates: dict, *, fp16_checked: bool = FP16_SCORES_MEASURED) 
     choice = fast if ratio[fast] >= MIN_GAIN else "fp32"
     parts = [f"bf16 measured {ratio['bf16']:.2f}× fp32 here"]
     if "fp16" in ratio:
-        parts.append(f"fp16 {ratio['fp16']:.2f}×" + ("" if fp16_checked else ", never chosen: its scores against fp32 "
-                                                                               "are not measured"))
+        parts.append(
+            f"fp16 {ratio['fp16']:.2f}×"
+            + ("" if fp16_checked else ", never chosen: its scores against fp32 are not measured")
+        )
     return choice, "; ".join(parts)
 
 
@@ -286,14 +314,20 @@ def machine_fields() -> dict:
         k, sep, v = ln.partition(":")
         if sep and k.strip() in ("model name", "cpu family", "model") and k.strip() not in first:
             first[k.strip()] = v.strip()
-    if not info:   # not Linux: the platform string stands in
+    if not info:  # not Linux: the platform string stands in
         import platform
 
         first["model name"] = platform.processor() or platform.machine()
-    return {"cpu_model": first.get("model name", ""), "cpu_family": first.get("cpu family", ""),
-            "cpu_model_number": first.get("model", ""), "cpu_flags": " ".join(sorted(_flags(info))),
-            "cores": os.cpu_count(), "torch_threads": torch.get_num_threads(), "torch": _version("torch"),
-            "onnxruntime": _version("onnxruntime")}
+    return {
+        "cpu_model": first.get("model name", ""),
+        "cpu_family": first.get("cpu family", ""),
+        "cpu_model_number": first.get("model", ""),
+        "cpu_flags": " ".join(sorted(_flags(info))),
+        "cores": os.cpu_count(),
+        "torch_threads": torch.get_num_threads(),
+        "torch": _version("torch"),
+        "onnxruntime": _version("onnxruntime"),
+    }
 
 
 def machine_key() -> str:
@@ -301,8 +335,19 @@ def machine_key() -> str:
     (:func:`machine_fields`: the CPU's model, family and flags, the core count, torch's threads
     and the versions of torch and onnxruntime)."""
     f = machine_fields()
-    text = "\n".join(str(f[k]) for k in ("cpu_model", "cpu_family", "cpu_model_number", "cpu_flags", "cores",
-                                         "torch_threads", "torch", "onnxruntime"))
+    text = "\n".join(
+        str(f[k])
+        for k in (
+            "cpu_model",
+            "cpu_family",
+            "cpu_model_number",
+            "cpu_flags",
+            "cores",
+            "torch_threads",
+            "torch",
+            "onnxruntime",
+        )
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
@@ -328,8 +373,9 @@ def _own_file(path: Path, uid: int | None = None) -> None:
     if uid is not None and st.st_uid != uid:
         raise ChoiceError(f"the stored precision choice {path} belongs to another user (uid {st.st_uid})")
     if st.st_mode & 0o022:
-        raise ChoiceError(f"the stored precision choice {path} may be written by others "
-                          f"(mode {stat.S_IMODE(st.st_mode):o})")
+        raise ChoiceError(
+            f"the stored precision choice {path} may be written by others (mode {stat.S_IMODE(st.st_mode):o})"
+        )
 
 
 def read_choice(path: Path, key: str, *, uid: int | None = None) -> dict:
@@ -349,15 +395,18 @@ def read_choice(path: Path, key: str, *, uid: int | None = None) -> dict:
     if not isinstance(rec, dict):
         raise ChoiceError(f"the stored precision choice {path} holds {type(rec).__name__}, not an object")
     if rec.get("version") != _PROBE_VERSION or rec.get("machine_key") != key:
-        raise ChoiceError(f"the stored precision choice {path} was written for another machine or probe "
-                          f"(key {str(rec.get('machine_key'))[:20]!r}, version {str(rec.get('version'))[:10]})")
+        raise ChoiceError(
+            f"the stored precision choice {path} was written for another machine or probe "
+            f"(key {str(rec.get('machine_key'))[:20]!r}, version {str(rec.get('version'))[:10]})"
+        )
     rates = rec.get("rates")
     if not isinstance(rates, dict) or not set(rates) <= {"fp32", "bf16", "fp16"}:
         raise ChoiceError(f"the stored precision choice {path} has no rates per precision")
     choice, why = choose_precision(rates)
     if rec.get("choice") != choice:
-        raise ChoiceError(f"the stored precision choice {path} names {str(rec.get('choice'))[:20]!r}, but its own rates "
-                          f"give {choice}")
+        raise ChoiceError(
+            f"the stored precision choice {path} names {str(rec.get('choice'))[:20]!r}, but its own rates give {choice}"
+        )
     return {**rec, "why": why}
 
 
@@ -391,21 +440,33 @@ def cpu_precision(*, probe=None) -> dict:
             warnings.warn(f"{exc}: ignored, measured again", CacheWarning, stacklevel=2)
     got = (probe or probe_precisions)()
     choice, why = choose_precision(got["rates"])
-    rec = {"version": _PROBE_VERSION, "machine_key": key, "machine": machine_fields(), "choice": choice,
-           "rates": got["rates"], "steps": got.get("steps"), "shape": got.get("shape"),
-           "probe_seconds": got.get("seconds"), "min_gain": MIN_GAIN, "load_average": _load(),
-           "measured": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    rec = {
+        "version": _PROBE_VERSION,
+        "machine_key": key,
+        "machine": machine_fields(),
+        "choice": choice,
+        "rates": got["rates"],
+        "steps": got.get("steps"),
+        "shape": got.get("shape"),
+        "probe_seconds": got.get("seconds"),
+        "min_gain": MIN_GAIN,
+        "load_average": _load(),
+        "measured": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
     busy = rec["load_average"] is not None and rec["load_average"][0] > (os.cpu_count() or 1)
-    if path is not None and not busy:   # a probe on a busy machine holds for this process only
+    if path is not None and not busy:  # a probe on a busy machine holds for this process only
         from .store import write_atomic, json_writer
 
         try:
             if path.exists() or path.is_symlink():
-                path.unlink()   # a refused file is replaced, never written through
+                path.unlink()  # a refused file is replaced, never written through
             write_atomic(path, json_writer(rec, indent=1), private=True)
         except OSError as exc:
-            warnings.warn(f"could not keep the precision choice in {path} ({exc}); measured again next time",
-                          CacheWarning, stacklevel=2)
+            warnings.warn(
+                f"could not keep the precision choice in {path} ({exc}); measured again next time",
+                CacheWarning,
+                stacklevel=2,
+            )
     _MEMO[key] = {**rec, "why": why, "source": "probe"}
     return _MEMO[key]
 
@@ -444,7 +505,9 @@ def precision_note(device: str, precision: str = "auto") -> str:
     """In words, what :func:`autocast_dtype` chose and why, e.g. ``"bf16 autocast (bf16 measured
     1.90× fp32 here)"`` or ``"fp32 (bf16 measured 0.55× fp32 here)"``."""
     dt = autocast_dtype(device, precision)
-    name = {None: "fp32"}.get(dt) or str(dt).removeprefix("torch.").replace("bfloat16", "bf16").replace("float16", "fp16")
+    name = {None: "fp32"}.get(dt) or str(dt).removeprefix("torch.").replace("bfloat16", "bf16").replace(
+        "float16", "fp16"
+    )
     on_gpu = str(device).startswith("cuda")
     forced = forced_precision() if precision == "auto" else None
     if forced:

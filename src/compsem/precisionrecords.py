@@ -29,13 +29,34 @@ from .errors import DataError
 from .paths import repo_root
 from .results import Prose
 
-__all__ = ["COLUMNS", "NOT_TIMED", "cpu_words", "probe_row", "bench_row", "study_rows", "record_rows", "record_paths",
-           "machines_table",
-           "here_sentence", "ratio_text", "range_text"]
+__all__ = [
+    "COLUMNS",
+    "NOT_TIMED",
+    "cpu_words",
+    "probe_row",
+    "bench_row",
+    "study_rows",
+    "record_rows",
+    "record_paths",
+    "machines_table",
+    "here_sentence",
+    "ratio_text",
+    "range_text",
+]
 
 #: the table's columns, in order
-COLUMNS = ("CPU", "record", "measured by", "timed", "fp32 GFLOP/s", "bf16 GFLOP/s", "fp16 GFLOP/s", "bf16 / fp32",
-           "training bf16 / fp32", "auto trains in")
+COLUMNS = (
+    "CPU",
+    "record",
+    "measured by",
+    "timed",
+    "fp32 GFLOP/s",
+    "bf16 GFLOP/s",
+    "fp16 GFLOP/s",
+    "bf16 / fp32",
+    "training bf16 / fp32",
+    "auto trains in",
+)
 NOT_TIMED = "not timed"
 
 
@@ -49,8 +70,10 @@ def cpu_words(model_name: str | None, family=None, flags=(), vendor: str | None 
     vendor = vendor or ("AuthenticAMD" if name.startswith("AMD") else "GenuineIntel" if "Intel" in name else None)
     if family in (None, "") or vendor is None:
         return f"{name} ({'' if number in (None, '') else f'model {number}, '}family not recorded)"
-    info = (f"vendor_id : {vendor}\ncpu family : {family}\nmodel : {number if number not in (None, '') else 'x'}\n"
-            f"flags : {' '.join(flags)}\n")
+    info = (
+        f"vendor_id : {vendor}\ncpu family : {family}\nmodel : {number if number not in (None, '') else 'x'}\n"
+        f"flags : {' '.join(flags)}\n"
+    )
     kind = cpu_kind_words(cpu_kind(info))
     return f"{kind} ({name})" if name not in kind else kind
 
@@ -81,19 +104,34 @@ def _probe_timed(shape) -> str:
     return f"probe: Linear {h}→{i}, GELU, Linear {i}→{h} on {t} tokens, forward and backward under autocast"
 
 
-def probe_row(rec: dict, *, forced: str | None = None, record: str = "this build (probe)",
-              measured_by: str = "the probe, when this page ran") -> dict:
+def probe_row(
+    rec: dict,
+    *,
+    forced: str | None = None,
+    record: str = "this build (probe)",
+    measured_by: str = "the probe, when this page ran",
+) -> dict:
     """This build's row from :func:`compsem.device.cpu_precision`'s record ``rec`` (``forced``:
     what ``COMPSEM_PRECISION`` forced, which then decides what ``auto`` trains in)."""
     m, r = rec["machine"], rec["rates"]
     flags = m.get("cpu_flags", "").split() if isinstance(m.get("cpu_flags"), str) else m.get("cpu_flags", [])
-    trains = (f"{forced} (forced by COMPSEM_PRECISION; the probe chose {rec['choice']})" if forced
-              else f"{rec['choice']} ({rec['why']})")
-    return {"CPU": cpu_words(m.get("cpu_model"), m.get("cpu_family"), flags, number=m.get("cpu_model_number")),
-            "record": record, "measured by": measured_by, "timed": _probe_timed(rec["shape"]),
-            "fp32 GFLOP/s": _rate(r.get("fp32")), "bf16 GFLOP/s": _rate(r.get("bf16")),
-            "fp16 GFLOP/s": _rate(r.get("fp16")), "bf16 / fp32": ratio_text(r.get("bf16"), r.get("fp32")),
-            "training bf16 / fp32": "not measured", "auto trains in": trains}
+    trains = (
+        f"{forced} (forced by COMPSEM_PRECISION; the probe chose {rec['choice']})"
+        if forced
+        else f"{rec['choice']} ({rec['why']})"
+    )
+    return {
+        "CPU": cpu_words(m.get("cpu_model"), m.get("cpu_family"), flags, number=m.get("cpu_model_number")),
+        "record": record,
+        "measured by": measured_by,
+        "timed": _probe_timed(rec["shape"]),
+        "fp32 GFLOP/s": _rate(r.get("fp32")),
+        "bf16 GFLOP/s": _rate(r.get("bf16")),
+        "fp16 GFLOP/s": _rate(r.get("fp16")),
+        "bf16 / fp32": ratio_text(r.get("bf16"), r.get("fp32")),
+        "training bf16 / fp32": "not measured",
+        "auto trains in": trains,
+    }
 
 
 def record_rows(path: Path) -> list[dict]:
@@ -103,17 +141,29 @@ def record_rows(path: Path) -> list[dict]:
     try:
         rec = json.loads(path.read_text(encoding="utf-8"))
         cpu = rec["cpu"]
-        where = cpu_words(cpu.get("model_name"), cpu.get("family"), cpu.get("flags", ()), cpu.get("vendor"),
-                          cpu.get("model"))
-        if "provenance" in rec:      # reported elsewhere: shown as such
+        where = cpu_words(
+            cpu.get("model_name"), cpu.get("family"), cpu.get("flags", ()), cpu.get("vendor"), cpu.get("model")
+        )
+        if "provenance" in rec:  # reported elsewhere: shown as such
             train = range_text(p["fp32_train_s"] / p["bf16_train_s"] for p in rec.get("chapter22_pairs", []))
             n = len(rec.get("chapter22_pairs", []))
-            return [{"CPU": where, "record": path.name, "measured by": rec["provenance"], "timed": g["operation"],
-                     "fp32 GFLOP/s": _rate(g.get("fp32")), "bf16 GFLOP/s": _rate(g.get("bf16")),
-                     "fp16 GFLOP/s": _rate(g.get("fp16")), "bf16 / fp32": ratio_text(g.get("bf16"), g.get("fp32")),
-                     "training bf16 / fp32": f"{train} (chapter 22 training seconds, {n} lab-size pairs)" if n
-                     else "not measured", "auto trains in": rec.get("auto_trained_in", "not recorded")}
-                    for g in rec["gemm"]]
+            return [
+                {
+                    "CPU": where,
+                    "record": path.name,
+                    "measured by": rec["provenance"],
+                    "timed": g["operation"],
+                    "fp32 GFLOP/s": _rate(g.get("fp32")),
+                    "bf16 GFLOP/s": _rate(g.get("bf16")),
+                    "fp16 GFLOP/s": _rate(g.get("fp16")),
+                    "bf16 / fp32": ratio_text(g.get("bf16"), g.get("fp32")),
+                    "training bf16 / fp32": f"{train} (chapter 22 training seconds, {n} lab-size pairs)"
+                    if n
+                    else "not measured",
+                    "auto trains in": rec.get("auto_trained_in", "not recorded"),
+                }
+                for g in rec["gemm"]
+            ]
         probes = [r["probe"] for r in rec["runs"] if r["arm"] == "auto" and r.get("probe")]
         arms = rec["summary"]["arms"]
         train = ratio_text(arms["fp32"]["train_seconds_median"], arms["bf16"]["train_seconds_median"])
@@ -121,13 +171,20 @@ def record_rows(path: Path) -> list[dict]:
         rows = []
         for p in probes[:1] or [None]:
             med = {k: statistics.median(q["rates"][k] for q in probes) for k in probes[0]["rates"]} if probes else {}
-            rows.append({"CPU": where, "record": path.name,
-                         "measured by": f"{rec['source']}, {rec['started']} (probe: median of {len(probes)} runs)",
-                         "timed": _probe_timed(p["shape"]) if p else NOT_TIMED,
-                         "fp32 GFLOP/s": _rate(med.get("fp32")), "bf16 GFLOP/s": _rate(med.get("bf16")),
-                         "fp16 GFLOP/s": _rate(med.get("fp16")), "bf16 / fp32": ratio_text(med.get("bf16"), med.get("fp32")),
-                         "training bf16 / fp32": f"{train} (chapter 22 training seconds, median of each arm)",
-                         "auto trains in": used})
+            rows.append(
+                {
+                    "CPU": where,
+                    "record": path.name,
+                    "measured by": f"{rec['source']}, {rec['started']} (probe: median of {len(probes)} runs)",
+                    "timed": _probe_timed(p["shape"]) if p else NOT_TIMED,
+                    "fp32 GFLOP/s": _rate(med.get("fp32")),
+                    "bf16 GFLOP/s": _rate(med.get("bf16")),
+                    "fp16 GFLOP/s": _rate(med.get("fp16")),
+                    "bf16 / fp32": ratio_text(med.get("bf16"), med.get("fp32")),
+                    "training bf16 / fp32": f"{train} (chapter 22 training seconds, median of each arm)",
+                    "auto trains in": used,
+                }
+            )
         return rows
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError, ZeroDivisionError) as exc:
         raise DataError(f"{path}: not a precision record ({exc!r})") from None
@@ -168,7 +225,7 @@ def machines_table(here: dict | None = None, *, forced: str | None = None, paths
     :func:`compsem.device.cpu_precision` record; none without it), the committed records
     (``paths``, by default :func:`record_paths`) and ``extra_rows`` (a study's), in :data:`COLUMNS`."""
     rows = [probe_row(here, forced=forced)] if here else []
-    for p in (record_paths() if paths is None else paths):
+    for p in record_paths() if paths is None else paths:
         rows += record_rows(p)
     rows += list(extra_rows)
     return pd.DataFrame(rows, columns=list(COLUMNS)).set_index(["CPU", "record", "timed"])
@@ -180,10 +237,15 @@ def here_sentence(rec: dict, *, forced: str | None = None) -> Prose:
     flags = m.get("cpu_flags", "").split() if isinstance(m.get("cpu_flags"), str) else m.get("cpu_flags", [])
     where = cpu_words(m.get("cpu_model"), m.get("cpu_family"), flags, number=m.get("cpu_model_number"))
     fp16 = f", fp16 {r['fp16']:.0f}" if "fp16" in r else ""
-    then = (f"`COMPSEM_PRECISION` forced {forced} for this build, so the chapters trained in {forced}" if forced
-            else f"so `precision=\"auto\"` trained in {rec['choice']} here")
+    then = (
+        f"`COMPSEM_PRECISION` forced {forced} for this build, so the chapters trained in {forced}"
+        if forced
+        else f'so `precision="auto"` trained in {rec["choice"]} here'
+    )
     load = rec.get("load_average")
     when = f", load average {load[0]:.1f}" if isinstance(load, (list, tuple)) and load else ""
-    return Prose(f"This build ran on {where}, {m.get('cores')} cores, {m.get('torch_threads')} torch threads. Its probe "
-                 f"({rec.get('steps')} interleaved rounds{when}) measured {r['fp32']:.0f} GFLOP/s in fp32 and {r['bf16']:.0f} "
-                 f"in bf16{fp16} ({rec['why']}), {then}")
+    return Prose(
+        f"This build ran on {where}, {m.get('cores')} cores, {m.get('torch_threads')} torch threads. Its probe "
+        f"({rec.get('steps')} interleaved rounds{when}) measured {r['fp32']:.0f} GFLOP/s in fp32 and {r['bf16']:.0f} "
+        f"in bf16{fp16} ({rec['why']}), {then}"
+    )

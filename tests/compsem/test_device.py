@@ -54,7 +54,10 @@ def test_autocast_dtype_honours_or_refuses_never_ignores(monkeypatch):
         autocast_dtype("cpu", "fp16")
     with pytest.raises(ValueError, match="precision"):
         autocast_dtype("cpu", "half")
-    assert precision_note("cpu", "bf16") == "bf16 autocast (asked for)" and precision_note("cpu", "fp32") == "fp32 (asked for)"
+    assert (
+        precision_note("cpu", "bf16") == "bf16 autocast (asked for)"
+        and precision_note("cpu", "fp32") == "fp32 (asked for)"
+    )
     # a GPU trains in fp32 unless asked: bf16 autocast was measured slower there (benchmarks/gpu.json)
     assert autocast_dtype("cuda", "auto") is None and autocast_dtype("cuda:1", "auto") is None
     assert autocast_dtype("cuda", "bf16") is torch.bfloat16 and autocast_dtype("cuda", "fp16") is torch.float16
@@ -98,33 +101,45 @@ def test_precision_environment_switch_forces_auto_only(monkeypatch):
 # ---------------------------------------------------------------------------------------------
 def _fake_step(seconds: dict, calls: list | None = None):
     """A probe step that takes ``seconds[precision]`` (what a machine would measure)."""
+
     def step(p):
         if calls is not None:
             calls.append(p)
         return seconds[p]
+
     return step
 
 
-@pytest.mark.parametrize("seconds, flags, choice, why", [
-    # an fp32 machine: bf16 at half the fp32 rate (the Xeon of issue 46)
-    ({"fp32": 0.010, "bf16": 0.020}, {"avx512_bf16"}, "fp32", "bf16 measured 0.50× fp32 here"),
-    # a bf16 machine: bf16 four times as fast
-    ({"fp32": 0.040, "bf16": 0.010}, {"avx512_bf16"}, "bf16", "bf16 measured 4.00× fp32 here"),
-    # bf16 faster, but by less than MIN_GAIN (1.10): fp32 stays
-    ({"fp32": 0.0105, "bf16": 0.010}, set(), "fp32", "bf16 measured 1.05× fp32 here"),
-    # fp16 the fastest where the CPU has avx512_fp16: timed, shown, never chosen (scores unmeasured)
-    ({"fp32": 0.030, "bf16": 0.020, "fp16": 0.010}, {"avx512_fp16"}, "bf16",
-     "bf16 measured 1.50× fp32 here; fp16 3.00×, never chosen: its scores against fp32 are not measured"),
-    ({"fp32": 0.010, "bf16": 0.020, "fp16": 0.005}, {"avx512_fp16"}, "fp32",
-     "bf16 measured 0.50× fp32 here; fp16 2.00×, never chosen: its scores against fp32 are not measured"),
-])
+@pytest.mark.parametrize(
+    "seconds, flags, choice, why",
+    [
+        # an fp32 machine: bf16 at half the fp32 rate (the Xeon of issue 46)
+        ({"fp32": 0.010, "bf16": 0.020}, {"avx512_bf16"}, "fp32", "bf16 measured 0.50× fp32 here"),
+        # a bf16 machine: bf16 four times as fast
+        ({"fp32": 0.040, "bf16": 0.010}, {"avx512_bf16"}, "bf16", "bf16 measured 4.00× fp32 here"),
+        # bf16 faster, but by less than MIN_GAIN (1.10): fp32 stays
+        ({"fp32": 0.0105, "bf16": 0.010}, set(), "fp32", "bf16 measured 1.05× fp32 here"),
+        # fp16 the fastest where the CPU has avx512_fp16: timed, shown, never chosen (scores unmeasured)
+        (
+            {"fp32": 0.030, "bf16": 0.020, "fp16": 0.010},
+            {"avx512_fp16"},
+            "bf16",
+            "bf16 measured 1.50× fp32 here; fp16 3.00×, never chosen: its scores against fp32 are not measured",
+        ),
+        (
+            {"fp32": 0.010, "bf16": 0.020, "fp16": 0.005},
+            {"avx512_fp16"},
+            "fp32",
+            "bf16 measured 0.50× fp32 here; fp16 2.00×, never chosen: its scores against fp32 are not measured",
+        ),
+    ],
+)
 def test_the_probe_chooses_the_faster_precision(seconds, flags, choice, why):
     from compsem import device as D
 
     calls = []
-    got = D.probe_precisions(step=_fake_step(seconds, calls), flags=flags, shape=(2, 3, 5), rounds=4,
-                             budget_s=1e9)
-    flop = 3 * 2 * (2 * 2 * 3 * 5)   # by hand: two products of 2x3 by 3x5, forward and twice backward
+    got = D.probe_precisions(step=_fake_step(seconds, calls), flags=flags, shape=(2, 3, 5), rounds=4, budget_s=1e9)
+    flop = 3 * 2 * (2 * 2 * 3 * 5)  # by hand: two products of 2x3 by 3x5, forward and twice backward
     assert got["rates"] == {p: round(flop / t / 1e9, 1) for p, t in seconds.items()}
     # one unmeasured step each, then four rounds, the order reversed every other round
     order = list(seconds)
@@ -139,8 +154,13 @@ def test_fp16_is_never_timed_without_avx512_fp16_and_chosen_only_once_checked():
     D.probe_precisions(step=_fake_step({"fp32": 1.0, "bf16": 1.0}, calls), flags={"avx512_bf16", "amx_bf16"})
     assert "fp16" not in calls
     assert D.choose_precision({"fp32": 1.0, "bf16": 1.5, "fp16": 3.0}, fp16_checked=True)[0] == "fp16"
-    for bad in ({"fp32": 1.0}, {"fp32": 0.0, "bf16": 1.0}, {"fp32": float("nan"), "bf16": 1.0},
-                {"fp32": "1", "bf16": 1.0}, {"fp32": True, "bf16": 1.0}):
+    for bad in (
+        {"fp32": 1.0},
+        {"fp32": 0.0, "bf16": 1.0},
+        {"fp32": float("nan"), "bf16": 1.0},
+        {"fp32": "1", "bf16": 1.0},
+        {"fp32": True, "bf16": 1.0},
+    ):
         with pytest.raises(D.ChoiceError, match="rate"):
             D.choose_precision(bad)
 
@@ -148,9 +168,10 @@ def test_fp16_is_never_timed_without_avx512_fp16_and_chosen_only_once_checked():
 def test_the_probe_stops_at_its_budget():
     from compsem import device as D
 
-    ticks = iter(range(1000))   # a clock that advances one second per reading
-    got = D.probe_precisions(step=_fake_step({"fp32": 1.0, "bf16": 1.0}), flags=set(), rounds=20, budget_s=0.5,
-                             clock=lambda: next(ticks))
+    ticks = iter(range(1000))  # a clock that advances one second per reading
+    got = D.probe_precisions(
+        step=_fake_step({"fp32": 1.0, "bf16": 1.0}), flags=set(), rounds=20, budget_s=0.5, clock=lambda: next(ticks)
+    )
     assert got["steps"] == D.PROBE_MIN_ROUNDS
 
 
@@ -162,7 +183,7 @@ def private_overlay(tmp_path, monkeypatch):
     monkeypatch.setenv("COMPSEM_CACHE_OVERLAY", str(tmp_path / "overlay"))
     monkeypatch.delenv("COMPSEM_PRECISION", raising=False)
     monkeypatch.setattr(D, "_MEMO", {})
-    monkeypatch.setattr(D, "_load", lambda: [0.0, 0.0, 0.0])   # a quiet machine: the choice is kept
+    monkeypatch.setattr(D, "_load", lambda: [0.0, 0.0, 0.0])  # a quiet machine: the choice is kept
     return tmp_path / "overlay"
 
 
@@ -170,6 +191,7 @@ def _probe(rates, calls):
     def probe():
         calls.append(1)
         return {"rates": dict(rates), "steps": 3, "shape": [1, 1, 1], "seconds": 0.1}
+
     return probe
 
 
@@ -185,7 +207,7 @@ def test_the_choice_is_kept_per_machine_in_the_private_overlay(private_overlay, 
     path = private_overlay / "precision" / f"choice-{D.machine_key()}.json"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert json.loads(path.read_text())["choice"] == "fp32"
-    monkeypatch.setattr(D, "_MEMO", {})   # a new process: read back, not measured again
+    monkeypatch.setattr(D, "_MEMO", {})  # a new process: read back, not measured again
     again = D.cpu_precision(probe=_probe({"fp32": 1.0, "bf16": 9.0}, calls))
     assert (again["choice"], again["source"], len(calls)) == ("fp32", "stored", 1)
     # another machine (another key) never reads it
@@ -237,15 +259,24 @@ def test_another_users_or_writable_choice_is_never_read(private_overlay, monkeyp
         os.chmod(private_overlay, 0o700)
 
 
-@pytest.mark.parametrize("content, fault", [
-    (b"\x80\x04K\x01.", "not valid JSON"),               # a pickle: never unpickled
-    (b"{not json", "not valid JSON"),
-    (b"[1, 2]", "not an object"),
-    (b'{"version": 1, "machine_key": "KEY", "choice": "bf16", "rates": {"fp32": 100, "bf16": 50}}', "its own rates"),
-    (b'{"version": 1, "machine_key": "KEY", "choice": "fp32", "rates": {"fp32": NaN, "bf16": 50}}', "rate"),
-    (b'{"version": 1, "machine_key": "KEY", "choice": "fp32", "rates": {"int8": 1}}', "no rates"),
-    (b'{"version": 1, "machine_key": "other", "choice": "fp32", "rates": {"fp32": 1, "bf16": 1}}', "another machine"),
-])
+@pytest.mark.parametrize(
+    "content, fault",
+    [
+        (b"\x80\x04K\x01.", "not valid JSON"),  # a pickle: never unpickled
+        (b"{not json", "not valid JSON"),
+        (b"[1, 2]", "not an object"),
+        (
+            b'{"version": 1, "machine_key": "KEY", "choice": "bf16", "rates": {"fp32": 100, "bf16": 50}}',
+            "its own rates",
+        ),
+        (b'{"version": 1, "machine_key": "KEY", "choice": "fp32", "rates": {"fp32": NaN, "bf16": 50}}', "rate"),
+        (b'{"version": 1, "machine_key": "KEY", "choice": "fp32", "rates": {"int8": 1}}', "no rates"),
+        (
+            b'{"version": 1, "machine_key": "other", "choice": "fp32", "rates": {"fp32": 1, "bf16": 1}}',
+            "another machine",
+        ),
+    ],
+)
 def test_a_bad_stored_choice_is_measured_again_never_a_crash(private_overlay, monkeypatch, content, fault):
     from compsem import device as D
 
@@ -258,7 +289,7 @@ def test_a_bad_stored_choice_is_measured_again_never_a_crash(private_overlay, mo
     with pytest.warns(CacheWarning, match="ignored, measured again"):
         got = D.cpu_precision(probe=_probe({"fp32": 10.0, "bf16": 40.0}, calls))
     assert (got["choice"], len(calls)) == ("bf16", 1)
-    assert D.read_choice(path, D.machine_key())["choice"] == "bf16"   # replaced by the new measurement
+    assert D.read_choice(path, D.machine_key())["choice"] == "bf16"  # replaced by the new measurement
 
 
 def test_compsem_precision_forces_auto_without_a_probe(private_overlay, monkeypatch):
@@ -283,9 +314,10 @@ def test_auto_on_a_cpu_follows_the_measurement(private_overlay, monkeypatch):
 
     from compsem import device as D
 
-    for rates, dtype, note in (({"fp32": 100.0, "bf16": 55.0}, None, "fp32 (bf16 measured 0.55× fp32 here)"),
-                               ({"fp32": 100.0, "bf16": 190.0}, torch.bfloat16,
-                                "bf16 autocast (bf16 measured 1.90× fp32 here)")):
+    for rates, dtype, note in (
+        ({"fp32": 100.0, "bf16": 55.0}, None, "fp32 (bf16 measured 0.55× fp32 here)"),
+        ({"fp32": 100.0, "bf16": 190.0}, torch.bfloat16, "bf16 autocast (bf16 measured 1.90× fp32 here)"),
+    ):
         monkeypatch.setattr(D, "_MEMO", {})
         monkeypatch.setattr(D, "machine_key", lambda r=rates: f"fake-{r['bf16']}")
         monkeypatch.setattr(D, "probe_precisions", _probe(rates, []))

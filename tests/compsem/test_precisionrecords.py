@@ -9,10 +9,21 @@ from compsem.errors import DataError
 
 
 def _probe(choice="fp32", why="bf16 measured 0.55× fp32 here", rates=None):
-    return {"machine": {"cpu_model": "AMD EPYC", "cpu_family": "25", "cpu_model_number": "17",
-                        "cpu_flags": "avx2 avx512f avx512_bf16", "cores": 2, "torch_threads": 2},
-            "rates": rates or {"fp32": 100.0, "bf16": 55.0}, "choice": choice, "why": why, "steps": 20,
-            "shape": [384, 384, 1536]}
+    return {
+        "machine": {
+            "cpu_model": "AMD EPYC",
+            "cpu_family": "25",
+            "cpu_model_number": "17",
+            "cpu_flags": "avx2 avx512f avx512_bf16",
+            "cores": 2,
+            "torch_threads": 2,
+        },
+        "rates": rates or {"fp32": 100.0, "bf16": 55.0},
+        "choice": choice,
+        "why": why,
+        "steps": 20,
+        "shape": [384, 384, 1536],
+    }
 
 
 def test_this_builds_row_and_sentence():
@@ -23,20 +34,36 @@ def test_this_builds_row_and_sentence():
     forced = P.probe_row(_probe(), forced="bf16")
     assert forced["auto trains in"] == "bf16 (forced by COMPSEM_PRECISION; the probe chose fp32)"
     text = P.here_sentence(_probe())
-    assert text == ("This build ran on AMD Zen 4 (AMD EPYC), 2 cores, 2 torch threads. Its probe (20 interleaved "
-                    "rounds) measured 100 GFLOP/s in fp32 and 55 in bf16 (bf16 measured 0.55× fp32 here), so "
-                    "`precision=\"auto\"` trained in fp32 here")
+    assert text == (
+        "This build ran on AMD Zen 4 (AMD EPYC), 2 cores, 2 torch threads. Its probe (20 interleaved "
+        "rounds) measured 100 GFLOP/s in fp32 and 55 in bf16 (bf16 measured 0.55× fp32 here), so "
+        '`precision="auto"` trained in fp32 here'
+    )
     assert "forced bf16 for this build" in P.here_sentence(_probe(), forced="bf16")
 
 
 def test_a_reported_record_says_where_it_comes_from(tmp_path):
     path = tmp_path / "precision_reported_x.json"
-    path.write_text(json.dumps({"provenance": "reported in issue 46", "cpu": {"model_name": "Intel Xeon", "model": "207",
-                                "vendor": "GenuineIntel", "family": None, "flags": ["avx512_bf16"]},
-                                "gemm": [{"operation": "a GEMM", "fp32": 266, "bf16": 158, "fp16": [275, 290]}],
-                                "chapter22_pairs": [{"fp32_train_s": 172, "bf16_train_s": 306},
-                                                    {"fp32_train_s": 139, "bf16_train_s": 138}],
-                                "auto_trained_in": "bf16 autocast"}))
+    path.write_text(
+        json.dumps(
+            {
+                "provenance": "reported in issue 46",
+                "cpu": {
+                    "model_name": "Intel Xeon",
+                    "model": "207",
+                    "vendor": "GenuineIntel",
+                    "family": None,
+                    "flags": ["avx512_bf16"],
+                },
+                "gemm": [{"operation": "a GEMM", "fp32": 266, "bf16": 158, "fp16": [275, 290]}],
+                "chapter22_pairs": [
+                    {"fp32_train_s": 172, "bf16_train_s": 306},
+                    {"fp32_train_s": 139, "bf16_train_s": 138},
+                ],
+                "auto_trained_in": "bf16 autocast",
+            }
+        )
+    )
     (row,) = P.record_rows(path)
     # by hand: 158 / 266 = 0.594; 172 / 306 = 0.562 and 139 / 138 = 1.007
     assert row["CPU"] == "Intel Xeon (model 207, family not recorded)" and row["measured by"] == "reported in issue 46"
@@ -49,12 +76,24 @@ def test_a_reported_record_says_where_it_comes_from(tmp_path):
 
 def test_an_abba_record_shows_the_probe_median_and_the_training_ratio(tmp_path):
     probe = {"rates": {"fp32": 100.0, "bf16": 200.0}, "shape": [384, 384, 1536]}
-    runs = [{"arm": "auto", "probe": probe}, {"arm": "auto", "probe": {**probe, "rates": {"fp32": 110.0, "bf16": 240.0}}},
-            {"arm": "fp32", "probe": None}]
-    rec = {"cpu": {"model_name": "AMD EPYC", "vendor": "AuthenticAMD", "family": "26", "model": "2", "flags": ["avx512f"]},
-           "source": "python benchmarks/csts_precision_abba.py --lab", "started": "2026-12-07 10:00 UTC", "runs": runs,
-           "summary": {"arms": {"fp32": {"train_seconds_median": 90.0}, "bf16": {"train_seconds_median": 60.0},
-                                "auto": {"precision_used": ["bf16 autocast (bf16 measured 2.00× fp32 here)"]}}}}
+    runs = [
+        {"arm": "auto", "probe": probe},
+        {"arm": "auto", "probe": {**probe, "rates": {"fp32": 110.0, "bf16": 240.0}}},
+        {"arm": "fp32", "probe": None},
+    ]
+    rec = {
+        "cpu": {"model_name": "AMD EPYC", "vendor": "AuthenticAMD", "family": "26", "model": "2", "flags": ["avx512f"]},
+        "source": "python benchmarks/csts_precision_abba.py --lab",
+        "started": "2026-12-07 10:00 UTC",
+        "runs": runs,
+        "summary": {
+            "arms": {
+                "fp32": {"train_seconds_median": 90.0},
+                "bf16": {"train_seconds_median": 60.0},
+                "auto": {"precision_used": ["bf16 autocast (bf16 measured 2.00× fp32 here)"]},
+            }
+        },
+    }
     path = tmp_path / "precision_abba_amd-zen5.json"
     path.write_text(json.dumps(rec))
     (row,) = P.record_rows(path)

@@ -71,33 +71,48 @@ def _one(path: Path) -> tuple[str, list[dict]]:
         flags = [f for f, on in m["cpu_flags"].items() if on]
         kind = _kind(rec)
         trains = "under bf16 autocast" if kind == "bf16" else "in fp32"
-        text = (f"On {m['cpu_model']} ({m['cores']} cores, flags {', '.join(flags) or 'none of those recorded'}; "
-                f"the chapters train {trains} there), chapters 22 and 23 together took {c['total']['head']:.0f} s at "
-                f"the newer commit {_commit(rec['head_commit'])} against {c['total']['base']:.0f} s at the older "
-                f"commit {_commit(rec['base_commit'])}, {c['total']['speedup']:.2f}× as fast "
-                f"(chapter 22 {c['22_csts_finetune']['speedup']:.2f}×, chapter 23 "
-                f"{c['23_csts_ablation_scaling']['speedup']:.2f}×), each side from an empty cache, run one after "
-                f"the other, {rec['started']}; one run per side")
+        text = (
+            f"On {m['cpu_model']} ({m['cores']} cores, flags {', '.join(flags) or 'none of those recorded'}; "
+            f"the chapters train {trains} there), chapters 22 and 23 together took {c['total']['head']:.0f} s at "
+            f"the newer commit {_commit(rec['head_commit'])} against {c['total']['base']:.0f} s at the older "
+            f"commit {_commit(rec['base_commit'])}, {c['total']['speedup']:.2f}× as fast "
+            f"(chapter 22 {c['22_csts_finetune']['speedup']:.2f}×, chapter 23 "
+            f"{c['23_csts_ablation_scaling']['speedup']:.2f}×), each side from an empty cache, run one after "
+            f"the other, {rec['started']}; one run per side"
+        )
         sp = rec["spearman_22"]
-        cell = (lambda v: f"{v[0]:.2f} [{v[1]:.1f}, {v[2]:.1f}]")
-        rows = [{"CPU": f"{kind} ({m['cpu_model']})", "config": k, "older commit": rec["base_commit"][:7],
-                 "Spearman (older)": cell(b), "newer commit": rec["head_commit"][:7],
-                 "Spearman (newer)": cell(sp["head"][k]) if k in sp["head"] else "not run"}
-                for k, b in sp["base"].items()]
+        cell = lambda v: f"{v[0]:.2f} [{v[1]:.1f}, {v[2]:.1f}]"
+        rows = [
+            {
+                "CPU": f"{kind} ({m['cpu_model']})",
+                "config": k,
+                "older commit": rec["base_commit"][:7],
+                "Spearman (older)": cell(b),
+                "newer commit": rec["head_commit"][:7],
+                "Spearman (newer)": cell(sp["head"][k]) if k in sp["head"] else "not run",
+            }
+            for k, b in sp["base"].items()
+        ]
         if "seeds" in rec:
             text += ". " + _seed_text(rec["seeds"], rec["base_commit"])
             agree = rec["seeds"]["agreement"]
             for r in rows:
                 a = agree.get(r["config"])
-                r["seeds: older − newer"] = (f"{a['difference']:+.2f} (limit {a['k'] * a['pooled_std']:.2f}: "
-                                             f"{'within' if a['agree'] else 'outside'})") if a else "not run"
+                r["seeds: older − newer"] = (
+                    (
+                        f"{a['difference']:+.2f} (limit {a['k'] * a['pooled_std']:.2f}: "
+                        f"{'within' if a['agree'] else 'outside'})"
+                    )
+                    if a
+                    else "not run"
+                )
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
         raise DataError(f"{path}: not an A/B record ({exc!r})") from None
     return text, rows
 
 
 def _commit(sha: str) -> str:
-    """A record's commit in words: ``\`1ca5959\```; a tree with uncommitted changes (``+dirty``,
+    r"""A record's commit in words: ``\`1ca5959\```; a tree with uncommitted changes (``+dirty``,
     :func:`compsem.book.running.runfolder.commit_of`) is no commit: ``"an uncommitted tree based
     on \`6d18c86\`"``."""
     sha = str(sha)
@@ -114,10 +129,12 @@ def _seed_text(seeds: dict, base_commit: str) -> str:
     w = agree[worst]
     listed = ", ".join(map(str, seeds["seeds"][:-1])) + f" and {seeds['seeds'][-1]}"
     head = seeds.get("head_commit") or ""
-    return (f"With seeds {listed} on both sides (chapter 22 at {_commit(base_commit)} and at "
-            f"{_commit(head) if head else 'the newer commit'}), the mean test Spearman of "
-            f"{n_in} of {len(agree)} configurations agrees within {w['k']:g} pooled seed standard deviations; the "
-            f"closest to its limit is {worst}, {w['difference']:+.2f} against {w['k'] * w['pooled_std']:.2f}")
+    return (
+        f"With seeds {listed} on both sides (chapter 22 at {_commit(base_commit)} and at "
+        f"{_commit(head) if head else 'the newer commit'}), the mean test Spearman of "
+        f"{n_in} of {len(agree)} configurations agrees within {w['k']:g} pooled seed standard deviations; the "
+        f"closest to its limit is {worst}, {w['difference']:+.2f} against {w['k'] * w['pooled_std']:.2f}"
+    )
 
 
 def ab_values(paths=None) -> dict:
@@ -127,8 +144,13 @@ def ab_values(paths=None) -> dict:
     paths = ab_paths() if paths is None else [Path(p) for p in paths]
     paths = [p for p in paths if p.is_file()]
     if not paths:
-        return {"ab_text": Prose("The speed of chapters 22 and 23 against an older commit was not measured for this "
-                                 "build (`benchmarks/csts_ab.py` measures it)"), "ab_table": None}
+        return {
+            "ab_text": Prose(
+                "The speed of chapters 22 and 23 against an older commit was not measured for this "
+                "build (`benchmarks/csts_ab.py` measures it)"
+            ),
+            "ab_table": None,
+        }
     texts, rows = zip(*map(_one, paths))
     # a record without seeds has no cell in that column: "not run", never a blank
     table = pd.DataFrame([r for rs in rows for r in rs]).set_index(["CPU", "config"]).fillna("not run")
@@ -137,8 +159,11 @@ def ab_values(paths=None) -> dict:
 
 def _flag_rule(flags_on) -> str:
     """What ``precision="auto"`` trained in before the probe: the flag rule of those builds."""
-    return ("bf16 autocast (the flag rule of that build: avx512_bf16 present)" if "avx512_bf16" in flags_on or
-            "amx" in flags_on else "fp32 (the flag rule of that build: no avx512_bf16)")
+    return (
+        "bf16 autocast (the flag rule of that build: avx512_bf16 present)"
+        if "avx512_bf16" in flags_on or "amx" in flags_on
+        else "fp32 (the flag rule of that build: no avx512_bf16)"
+    )
 
 
 def precision_rows(root: Path | None = None) -> list[dict]:
@@ -154,28 +179,45 @@ def precision_rows(root: Path | None = None) -> list[dict]:
             m, u = rec["machine"], rec["utilisation"]
             mm, k, n = u["gemm_shape"]
             ratios = [c["bf16_over_fp32"] for c in u["configs"].values() if "bf16_over_fp32" in c]
-            rows.append({"CPU": cpu_words(m["cpu_model"], m.get("cpu_family"), m["cpu_flags"]), "record": path.name,
-                         "measured by": f"make bench (benchmarks/bench_csts.py), {u['measured']}",
-                         "timed": f"matrix product {mm}×{k} @ {k}×{n}, {u['torch_threads']} threads",
-                         "fp32 GFLOP/s": f"{u['fp32_gemm_gflop_per_s']:.0f}", "bf16 GFLOP/s": f"{u['bf16_gemm_gflop_per_s']:.0f}",
-                         "fp16 GFLOP/s": NOT_TIMED,
-                         "bf16 / fp32": ratio_text(u["bf16_gemm_gflop_per_s"], u["fp32_gemm_gflop_per_s"]),
-                         "training bf16 / fp32": f"{range_text(ratios)} (examples/s, {len(ratios)} configurations, "
-                                                 f"{rec['train_rows']:,} training rows)",
-                         "auto trains in": _flag_rule(m["cpu_flags"])})
+            rows.append(
+                {
+                    "CPU": cpu_words(m["cpu_model"], m.get("cpu_family"), m["cpu_flags"]),
+                    "record": path.name,
+                    "measured by": f"make bench (benchmarks/bench_csts.py), {u['measured']}",
+                    "timed": f"matrix product {mm}×{k} @ {k}×{n}, {u['torch_threads']} threads",
+                    "fp32 GFLOP/s": f"{u['fp32_gemm_gflop_per_s']:.0f}",
+                    "bf16 GFLOP/s": f"{u['bf16_gemm_gflop_per_s']:.0f}",
+                    "fp16 GFLOP/s": NOT_TIMED,
+                    "bf16 / fp32": ratio_text(u["bf16_gemm_gflop_per_s"], u["fp32_gemm_gflop_per_s"]),
+                    "training bf16 / fp32": f"{range_text(ratios)} (examples/s, {len(ratios)} configurations, "
+                    f"{rec['train_rows']:,} training rows)",
+                    "auto trains in": _flag_rule(m["cpu_flags"]),
+                }
+            )
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise DataError(f"{path}: not a precision record ({exc!r})") from None
-    for p in ab_paths() if root is None else [q for q in map(lambda k: bench / f"csts_ab_{k}.json", AB_KINDS) if q.is_file()]:
+    for p in (
+        ab_paths() if root is None else [q for q in map(lambda k: bench / f"csts_ab_{k}.json", AB_KINDS) if q.is_file()]
+    ):
         try:
             rec = json.loads(p.read_text(encoding="utf-8"))
             m = rec["machine"]
             on = [f for f, v in m["cpu_flags"].items() if v]
             trains = rec["precision"] if isinstance(rec.get("precision"), str) else _flag_rule(on)
-            rows.append({"CPU": cpu_words(m["cpu_model"], m.get("cpu_family"), on), "record": p.name,
-                         "measured by": f"benchmarks/csts_ab.py, {rec['started']} (flags {', '.join(on) or 'none recorded'})",
-                         "timed": NOT_TIMED, "fp32 GFLOP/s": NOT_TIMED, "bf16 GFLOP/s": NOT_TIMED,
-                         "fp16 GFLOP/s": NOT_TIMED, "bf16 / fp32": NOT_TIMED, "training bf16 / fp32": "not measured",
-                         "auto trains in": trains})
+            rows.append(
+                {
+                    "CPU": cpu_words(m["cpu_model"], m.get("cpu_family"), on),
+                    "record": p.name,
+                    "measured by": f"benchmarks/csts_ab.py, {rec['started']} (flags {', '.join(on) or 'none recorded'})",
+                    "timed": NOT_TIMED,
+                    "fp32 GFLOP/s": NOT_TIMED,
+                    "bf16 GFLOP/s": NOT_TIMED,
+                    "fp16 GFLOP/s": NOT_TIMED,
+                    "bf16 / fp32": NOT_TIMED,
+                    "training bf16 / fp32": "not measured",
+                    "auto trains in": trains,
+                }
+            )
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise DataError(f"{p}: not an A/B record ({exc!r})") from None
     return rows
@@ -190,21 +232,40 @@ def precision_values(here: dict | None = None, *, forced: str | None = None, roo
     machine and user) and ``forced`` to what ``COMPSEM_PRECISION`` forces."""
     if here is None:
         here, forced = D.cpu_precision(), D.forced_precision()
-    paths = None if root is None else sorted([*(Path(root) / "benchmarks").glob("precision_abba_*.json"),
-                                              *(Path(root) / "benchmarks").glob("precision_reported_*.json")])
+    paths = (
+        None
+        if root is None
+        else sorted(
+            [
+                *(Path(root) / "benchmarks").glob("precision_abba_*.json"),
+                *(Path(root) / "benchmarks").glob("precision_reported_*.json"),
+            ]
+        )
+    )
     comp = precision_comparison(None if root is None else Path(root) / "benchmarks" / PRECISION_FILE)
-    return {"prec_here_text": here_sentence(here, forced=forced),
-            "prec_machines": machines_table(here, forced=forced, paths=paths, extra_rows=precision_rows(root)),
-            "ft_prec_text": comp["ft_prec_text"], "ft_prec_table": comp["ft_prec_table"]}
+    return {
+        "prec_here_text": here_sentence(here, forced=forced),
+        "prec_machines": machines_table(here, forced=forced, paths=paths, extra_rows=precision_rows(root)),
+        "ft_prec_text": comp["ft_prec_text"],
+        "ft_prec_table": comp["ft_prec_table"],
+    }
 
 
 #: the settings a bi-encoder trained with MSE reads, in words (the presets' other differences,
 #: the quadruplet margin or the cross-encoder's head, do not reach it)
-_SETTING_WORDS = {"pooling": "pooling", "lr": "learning rate", "train_layers": "layers trained",
-                  "weight_decay": "weight decay", "grad_clip": "gradient clipping", "max_length": "maximum length",
-                  "batch_size": "rows per step", "grad_accum": "accumulation steps",
-                  "paired_mse": "both rows of a pair in an MSE batch", "bucket": "batches of similar length",
-                  "dropout_draw": "dropout masks drawn"}
+_SETTING_WORDS = {
+    "pooling": "pooling",
+    "lr": "learning rate",
+    "train_layers": "layers trained",
+    "weight_decay": "weight decay",
+    "grad_clip": "gradient clipping",
+    "max_length": "maximum length",
+    "batch_size": "rows per step",
+    "grad_accum": "accumulation steps",
+    "paired_mse": "both rows of a pair in an MSE batch",
+    "bucket": "batches of similar length",
+    "dropout_draw": "dropout masks drawn",
+}
 
 
 def _setting(key: str, value) -> str:
@@ -221,8 +282,9 @@ def _setting(key: str, value) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def settings_gap_values(summary: pd.DataFrame, *, runs: pd.DataFrame | None = None, split: str = "test",
-                        root: Path | None = None) -> dict:
+def settings_gap_values(
+    summary: pd.DataFrame, *, runs: pd.DataFrame | None = None, split: str = "test", root: Path | None = None
+) -> dict:
     """Why the authors' settings (``compsem.csts.authors.SETTINGS``) score lower than the ``cpu``
     preset here: ``gap_text`` lists the settings in which the two presets differ for the
     bi-encoder with MSE (:data:`compsem.csts.config.PRESETS`), the optimiser updates one epoch
@@ -238,8 +300,13 @@ def settings_gap_values(summary: pd.DataFrame, *, runs: pd.DataFrame | None = No
     config = SETTINGS["config"]
     row = summary[summary["config"] == config]
     if rec is None or not len(row):
-        return {"gap_text": Prose(f"The authors' settings were not run beside {config} in this build, so the gap "
-                                  "between them is not stated"), "gap_table": None}
+        return {
+            "gap_text": Prose(
+                f"The authors' settings were not run beside {config} in this build, so the gap "
+                "between them is not stated"
+            ),
+            "gap_table": None,
+        }
     cpu_score = float(row[f"{split}_spearman_mean"].iloc[0])
     authors = float(rec["comparison"]["authors_mean"])
     n_rows = int(re.search(r"([\d,]+) training", rec["setting"]).group(1).replace(",", ""))
@@ -250,31 +317,50 @@ def settings_gap_values(summary: pd.DataFrame, *, runs: pd.DataFrame | None = No
     mine = None if runs is None or "n_train_rows" not in runs else runs.loc[runs["config"] == config, "n_train_rows"]
     here = "in this run"
     if mine is not None and len(mine) and int(mine.iloc[0]) != n_rows:
-        here = (f"in this run, trained on {int(mine.iloc[0]):,} rows, not the {n_rows:,} the authors' settings were run "
-                f"on, so these two scores are not comparable")
-    text = (f"The authors' settings score {authors:.1f} on the book's default split (their code, "
-            f"{len(rec['seeds'])} seeds) and the `cpu` preset's {config} {cpu_score:.1f} {here}. The two presets differ in "
-            f"{len(keys)} settings ({diff}). One epoch of {n_rows:,} training rows makes {updates['official']} optimiser "
-            f"updates of {per['official']} rows at the authors' settings and {updates['cpu']} of {per['cpu']} at the "
-            f"`cpu` preset's")
+        here = (
+            f"in this run, trained on {int(mine.iloc[0]):,} rows, not the {n_rows:,} the authors' settings were run "
+            f"on, so these two scores are not comparable"
+        )
+    text = (
+        f"The authors' settings score {authors:.1f} on the book's default split (their code, "
+        f"{len(rec['seeds'])} seeds) and the `cpu` preset's {config} {cpu_score:.1f} {here}. The two presets differ in "
+        f"{len(keys)} settings ({diff}). One epoch of {n_rows:,} training rows makes {updates['official']} optimiser "
+        f"updates of {per['official']} rows at the authors' settings and {updates['cpu']} of {per['cpu']} at the "
+        f"`cpu` preset's"
+    )
     path = Path(root or repo_root()) / "benchmarks" / "csts_settings_gap.json"
     table = None
     if path.is_file():
         gap = json.loads(path.read_text(encoding="utf-8"))
         arms = gap["arms"]
-        table = pd.DataFrame([{"arm": name, "test Spearman [95 %]": f"{a['test_spearman']:.2f} [{a['ci'][0]:.1f}, {a['ci'][1]:.1f}]",
-                               "minus official [95 %]": (f"{a['minus_official']['mean']:+.2f} [{a['minus_official']['ci'][0]:.1f}, "
-                                                         f"{a['minus_official']['ci'][1]:.1f}]") if "minus_official" in a else "—"}
-                              for name, a in arms.items()]).set_index("arm")
-        text += (f". Setting one or two of them to the `cpu` preset's value, the rest as the authors' "
-                 f"(`benchmarks/csts_settings_gap.py`, seed 0, {gap['train_rows']:,} training rows, {gap['started']}), "
-                 f"gives the table below, with each arm's paired difference from the authors' setting on the same "
-                 f"test pairs (95 % pair-bootstrap interval); one seed, so a "
-                 f"difference smaller than the authors' seed spread ({rec['comparison']['pooled_std']:.1f} points) says nothing")
+        table = pd.DataFrame(
+            [
+                {
+                    "arm": name,
+                    "test Spearman [95 %]": f"{a['test_spearman']:.2f} [{a['ci'][0]:.1f}, {a['ci'][1]:.1f}]",
+                    "minus official [95 %]": (
+                        f"{a['minus_official']['mean']:+.2f} [{a['minus_official']['ci'][0]:.1f}, "
+                        f"{a['minus_official']['ci'][1]:.1f}]"
+                    )
+                    if "minus_official" in a
+                    else "—",
+                }
+                for name, a in arms.items()
+            ]
+        ).set_index("arm")
+        text += (
+            f". Setting one or two of them to the `cpu` preset's value, the rest as the authors' "
+            f"(`benchmarks/csts_settings_gap.py`, seed 0, {gap['train_rows']:,} training rows, {gap['started']}), "
+            f"gives the table below, with each arm's paired difference from the authors' setting on the same "
+            f"test pairs (95 % pair-bootstrap interval); one seed, so a "
+            f"difference smaller than the authors' seed spread ({rec['comparison']['pooled_std']:.1f} points) says nothing"
+        )
     else:
-        text += (f". We have not measured which of these differences makes the gap; we suspect two (hypotheses, untested): "
-                 f"`sbert-mini` was trained to be read through mean pooling, so its [CLS] state may be a poor sentence "
-                 f"vector; and {updates['official']} updates at learning rate {off['lr']:g} may move a pretrained encoder "
-                 f"too little to learn to read the condition. `benchmarks/csts_settings_gap.py` tests both, one setting "
-                 f"at a time; its record is not in this build")
+        text += (
+            f". We have not measured which of these differences makes the gap; we suspect two (hypotheses, untested): "
+            f"`sbert-mini` was trained to be read through mean pooling, so its [CLS] state may be a poor sentence "
+            f"vector; and {updates['official']} updates at learning rate {off['lr']:g} may move a pretrained encoder "
+            f"too little to learn to read the condition. `benchmarks/csts_settings_gap.py` tests both, one setting "
+            f"at a time; its record is not in this build"
+        )
     return {"gap_text": Prose(text), "gap_table": table}

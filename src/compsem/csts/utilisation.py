@@ -16,8 +16,15 @@ from __future__ import annotations
 
 import time
 
-__all__ = ["GEMM_SHAPE", "gemm_limit", "flops_per_row", "OP_CATEGORIES", "op_category", "profile_shares",
-           "profile_steps"]
+__all__ = [
+    "GEMM_SHAPE",
+    "gemm_limit",
+    "flops_per_row",
+    "OP_CATEGORIES",
+    "op_category",
+    "profile_shares",
+    "profile_steps",
+]
 
 #: (m, k, n) of the limits' product: about a batch's packed tokens × the hidden size, times the
 #: feed-forward weight (the loop's largest multiply)
@@ -71,20 +78,59 @@ def flops_per_row(encoder: str, train, cfg, *, n_batches: int = 12, seed: int = 
 #: kinds of work of a training step, each with the prefixes of the profiler's event names it
 #: takes (the first kind whose prefix matches wins; anything else is "other")
 OP_CATEGORIES = (
-    ("matrix products", ("aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::matmul",
-                         "aten::_scaled_dot_product", "aten::_addmm_activation")),
+    (
+        "matrix products",
+        (
+            "aten::mm",
+            "aten::addmm",
+            "aten::bmm",
+            "aten::baddbmm",
+            "aten::matmul",
+            "aten::_scaled_dot_product",
+            "aten::_addmm_activation",
+        ),
+    ),
     ("softmax", ("aten::_softmax", "aten::_safe_softmax", "aten::softmax", "aten::_softmax_backward_data")),
     ("GELU", ("aten::gelu",)),
     ("casts and copies", ("aten::copy_", "aten::_to_copy", "aten::to", "aten::clone", "aten::contiguous")),
-    ("dropout masks", ("aten::bernoulli", "aten::native_dropout", "aten::dropout", "aten::random_", "aten::randint",
-                       "aten::rand")),
+    (
+        "dropout masks",
+        ("aten::bernoulli", "aten::native_dropout", "aten::dropout", "aten::random_", "aten::randint", "aten::rand"),
+    ),
     ("layer norm", ("aten::native_layer_norm", "aten::layer_norm")),
-    ("optimiser", ("aten::_fused_adamw", "Optimizer.", "aten::_foreach_", "aten::lerp", "aten::addcmul",
-                   "aten::addcdiv", "aten::sqrt")),
+    (
+        "optimiser",
+        (
+            "aten::_fused_adamw",
+            "Optimizer.",
+            "aten::_foreach_",
+            "aten::lerp",
+            "aten::addcmul",
+            "aten::addcdiv",
+            "aten::sqrt",
+        ),
+    ),
     ("gradient clipping", ("aten::linalg_vector_norm", "aten::norm", "aten::clamp")),
-    ("elementwise arithmetic", ("aten::add", "aten::sub", "aten::mul", "aten::div", "aten::sum", "aten::mean",
-                                "aten::fill_", "aten::zero_", "aten::where", "aten::masked_fill", "aten::exp",
-                                "aten::tanh", "aten::pow", "aten::neg", "aten::rsub")),
+    (
+        "elementwise arithmetic",
+        (
+            "aten::add",
+            "aten::sub",
+            "aten::mul",
+            "aten::div",
+            "aten::sum",
+            "aten::mean",
+            "aten::fill_",
+            "aten::zero_",
+            "aten::where",
+            "aten::masked_fill",
+            "aten::exp",
+            "aten::tanh",
+            "aten::pow",
+            "aten::neg",
+            "aten::rsub",
+        ),
+    ),
 )
 
 
@@ -106,8 +152,10 @@ def profile_shares(events, *, steps: int = 1) -> dict:
         total += float(us)
     if total <= 0:
         raise ValueError("no profiled time to share out")
-    return {k: {"ms_per_step": round(v / 1000 / steps, 2), "share": round(v / total, 3)}
-            for k, v in sorted(per.items(), key=lambda kv: -kv[1])}
+    return {
+        k: {"ms_per_step": round(v / 1000 / steps, 2), "share": round(v / total, 3)}
+        for k, v in sorted(per.items(), key=lambda kv: -kv[1])
+    }
 
 
 def profile_steps(encoder: str, train, cfg, *, n_batches: int = 8, warmup: int = 2, seed: int = 0) -> dict:
@@ -128,12 +176,13 @@ def profile_steps(encoder: str, train, cfg, *, n_batches: int = 8, warmup: int =
     model = T.new_model(encoder, cfg, seed=seed, disk=False).train()
     dev = torch.device("cpu")
     amp = D.autocast_dtype("cpu", cfg.precision)
-    plan = T._batches(train, cfg, np.random.default_rng(seed))[:warmup + n_batches]
+    plan = T._batches(train, cfg, np.random.default_rng(seed))[: warmup + n_batches]
     if len(plan) < warmup + 1:
         raise ValueError("too few training batches to profile")
     s1, s2, cc = train["sentence1"].tolist(), train["sentence2"].tolist(), train["condition"].tolist()
-    y = torch.tensor(T.LabelScaler.fit(train["label"].to_numpy()).transform(train["label"].to_numpy()),
-                     dtype=torch.float32)
+    y = torch.tensor(
+        T.LabelScaler.fit(train["label"].to_numpy()).transform(train["label"].to_numpy()), dtype=torch.float32
+    )
     rows = [int(i) for idx, _, _ in plan for i in idx]
     with torch.autocast(device_type="cpu", dtype=amp or torch.float32, enabled=amp is not None):
         model.fill_frozen_cache([s1[i] for i in rows], [s2[i] for i in rows], [cc[i] for i in rows])
@@ -157,6 +206,9 @@ def profile_steps(encoder: str, train, cfg, *, n_batches: int = 8, warmup: int =
         for b in timed:
             step(*b)
     shares = profile_shares(((e.key, e.self_cpu_time_total) for e in prof.key_averages()), steps=len(timed))
-    return {"steps": len(timed), "rows": sum(len(b[0]) for b in timed),
-            "precision": "fp32" if amp is None else str(amp).removeprefix("torch.").replace("bfloat16", "bf16"),
-            "kinds": shares}
+    return {
+        "steps": len(timed),
+        "rows": sum(len(b[0]) for b in timed),
+        "precision": "fp32" if amp is None else str(amp).removeprefix("torch.").replace("bfloat16", "bf16"),
+        "kinds": shares,
+    }

@@ -43,14 +43,17 @@ def test_cpu_family_is_the_first_family_line_or_none():
     assert machine.cpu_family("model name\t: Some CPU\n") is None
 
 
-@pytest.mark.parametrize("vendor, family, model, flags, kind, words", [
-    ("AuthenticAMD", "25", "1", "avx2", "amd-zen3", "AMD Zen 3"),
-    ("AuthenticAMD", "25", "17", "avx2 avx512f avx512_bf16", "amd-zen4", "AMD Zen 4"),
-    ("AuthenticAMD", "26", "2", "avx2 avx512f", "amd-zen5", "AMD Zen 5"),
-    ("AuthenticAMD", "23", "49", "avx2", "amd-zen2", "AMD Zen 2 (or the first Zen)"),
-    ("GenuineIntel", "6", "207", "avx512f avx512_bf16 avx512_fp16", "intel-f6-m207", "Intel (family 6, model 207)"),
-    ("Some Vendor!", "7", "3", "", "somevendor-f7-m3", "somevendor (family 7, model 3)"),
-])
+@pytest.mark.parametrize(
+    "vendor, family, model, flags, kind, words",
+    [
+        ("AuthenticAMD", "25", "1", "avx2", "amd-zen3", "AMD Zen 3"),
+        ("AuthenticAMD", "25", "17", "avx2 avx512f avx512_bf16", "amd-zen4", "AMD Zen 4"),
+        ("AuthenticAMD", "26", "2", "avx2 avx512f", "amd-zen5", "AMD Zen 5"),
+        ("AuthenticAMD", "23", "49", "avx2", "amd-zen2", "AMD Zen 2 (or the first Zen)"),
+        ("GenuineIntel", "6", "207", "avx512f avx512_bf16 avx512_fp16", "intel-f6-m207", "Intel (family 6, model 207)"),
+        ("Some Vendor!", "7", "3", "", "somevendor-f7-m3", "somevendor (family 7, model 3)"),
+    ],
+)
 def test_cpu_kind_names_the_generation_by_hand(vendor, family, model, flags, kind, words):
     info = f"processor\t: 0\nvendor_id\t: {vendor}\ncpu family\t: {family}\nmodel\t\t: {model}\nflags\t\t: {flags}\n"
     assert machine.cpu_kind(info) == kind and machine.cpu_kind_words(kind) == words
@@ -72,13 +75,16 @@ def test_another_machine_is_named_as_such():
     b, h = _bench(), _here()
     assert machine.same_machine(b, h) is False
     note = machine.machine_note(b, h)
-    assert note == ("The benchmark ran on another machine (Fast Server CPU 9000 with 2 cores and avx2, avx512f, "
-                    "avx512_bf16, amx) than this build (Plain CPU 3 with 2 cores and avx2): its rates are that "
-                    "machine's, not this one's.")
+    assert note == (
+        "The benchmark ran on another machine (Fast Server CPU 9000 with 2 cores and avx2, avx512f, "
+        "avx512_bf16, amx) than this build (Plain CPU 3 with 2 cores and avx2): its rates are that "
+        "machine's, not this one's."
+    )
     table = machine.machines_table(b, h)
-    assert table.loc["AVX-512 BF16"].tolist() == ["yes", "no"]       # the instruction set, not the flag's identifier
-    assert table.loc[machine.LOAD_ROW, "benchmark run"] == ("1.50 / 1.00 / 0.50 at the start, 1.75 / 1.00 / 0.50 "
-                                                            "at the end (1, 5, 15 min)")
+    assert table.loc["AVX-512 BF16"].tolist() == ["yes", "no"]  # the instruction set, not the flag's identifier
+    assert table.loc[machine.LOAD_ROW, "benchmark run"] == (
+        "1.50 / 1.00 / 0.50 at the start, 1.75 / 1.00 / 0.50 at the end (1, 5, 15 min)"
+    )
     assert table.loc[machine.LOAD_ROW, "this build"] == "3.50 / 2.25 / 1.00 (1, 5, 15 min)"
     values = machine.machine_values(b, h)
     assert values["bench_machine_note"] == note and values["build_machine"] == "Plain CPU 3 with 2 cores and avx2"
@@ -95,8 +101,18 @@ def test_the_same_machine_is_said_to_be_the_same_and_cores_count():
 def test_run_records_come_from_the_run_cache(tmp_path):
     folder = tmp_path / "csts_runs"
     folder.mkdir()
-    (folder / "a.json").write_text(json.dumps({"encoder": "sbert-mini", "config": "bi/mse", "seed": 0,
-                                               "precision_used": "fp32", "examples_per_s": 41.5, "train_seconds": 164}))
+    (folder / "a.json").write_text(
+        json.dumps(
+            {
+                "encoder": "sbert-mini",
+                "config": "bi/mse",
+                "seed": 0,
+                "precision_used": "fp32",
+                "examples_per_s": 41.5,
+                "train_seconds": 164,
+            }
+        )
+    )
     (folder / "b.json").write_text(json.dumps({"encoder": "sbert-mini", "config": "tri/mse", "seed": 1}))  # no rate
     (folder / "c.json").write_text("{broken")
 
@@ -107,29 +123,61 @@ def test_run_records_come_from_the_run_cache(tmp_path):
 
 
 def test_rates_beside_shows_the_benchmark_runs_and_this_builds():
-    b = _bench(studies={"csts": {"config": "bi/quad+mse, cpu preset", "results": [
-        {"path": "fp32", "examples_per_s": 79.65, "precision": "fp32 (asked for)"},
-        {"path": "fast", "examples_per_s": 217.25, "precision": "bf16 autocast"}]}})
-    recs = pd.DataFrame([{"study": "csts", "encoder": "sbert-mini", "config": "bi/mse", "seed": 0,
-                          "precision": "fp32", "examples_per_s": 41.54}])
+    b = _bench(
+        studies={
+            "csts": {
+                "config": "bi/quad+mse, cpu preset",
+                "results": [
+                    {"path": "fp32", "examples_per_s": 79.65, "precision": "fp32 (asked for)"},
+                    {"path": "fast", "examples_per_s": 217.25, "precision": "bf16 autocast"},
+                ],
+            }
+        }
+    )
+    recs = pd.DataFrame(
+        [
+            {
+                "study": "csts",
+                "encoder": "sbert-mini",
+                "config": "bi/mse",
+                "seed": 0,
+                "precision": "fp32",
+                "examples_per_s": 41.54,
+            }
+        ]
+    )
     got = appendix.rates_beside(b, recs)
     assert got["source"].tolist() == ["benchmark run", "benchmark run", "this build"]
     assert got["examples per second"].tolist() == ["79.7", "217.2", "41.5"]
-    assert got["run"].tolist() == ["bi/quad+mse, cpu preset · fp32", "bi/quad+mse, cpu preset · fast",
-                                   "sbert-mini · bi/mse · seed 0"]
+    assert got["run"].tolist() == [
+        "bi/quad+mse, cpu preset · fp32",
+        "bi/quad+mse, cpu preset · fast",
+        "sbert-mini · bi/mse · seed 0",
+    ]
     assert got.loc[0, "machine"].startswith("Fast Server CPU 9000") and got.loc[2, "machine"] != got.loc[0, "machine"]
     assert appendix.rates_beside(OLD_FILE, recs.iloc[:0])["source"].tolist() == []
 
 
 def _pair(ratio_runs):
-    return {"texts": 10, "rounds": 2, "batch_size": 32, "torch_texts_per_s": 100.0, "onnx_texts_per_s": 150.0,
-            "ratio_min": ratio_runs[0], "ratio_median": ratio_runs[1], "max_abs_diff": 2.4e-7,
-            "load_before": [1.0, 1.0, 1.0], "load_after": [2.0, 1.0, 1.0]}
+    return {
+        "texts": 10,
+        "rounds": 2,
+        "batch_size": 32,
+        "torch_texts_per_s": 100.0,
+        "onnx_texts_per_s": 150.0,
+        "ratio_min": ratio_runs[0],
+        "ratio_median": ratio_runs[1],
+        "max_abs_diff": 2.4e-7,
+        "load_before": [1.0, 1.0, 1.0],
+        "load_after": [2.0, 1.0, 1.0],
+    }
 
 
 def test_backend_table_collects_the_foundation_and_study_comparisons():
-    b = {"encode_backends": {"sentences": _pair((1.1, 1.2))},
-         "studies": {"montague": {"n_phrases": 5, "encode_backends": {"phrases (chapter 30)": _pair((1.4, 1.5))}}}}
+    b = {
+        "encode_backends": {"sentences": _pair((1.1, 1.2))},
+        "studies": {"montague": {"n_phrases": 5, "encode_backends": {"phrases (chapter 30)": _pair((1.4, 1.5))}}},
+    }
     got = appendix.backend_table(b)
     assert got["texts"].tolist() == ["sentences", "phrases (chapter 30)"]
     assert got["ONNX / torch, median"].tolist() == ["1.20", "1.50"] and got["max abs difference"].iloc[0] == "2.4e-07"

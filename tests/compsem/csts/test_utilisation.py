@@ -40,8 +40,15 @@ def test_flops_per_row_against_a_count_by_hand(word_bert, rows):
 
 
 def test_profile_shares_by_hand():
-    events = [("aten::mm", 600.0), ("aten::addmm", 200.0), ("aten::_softmax", 100.0), ("aten::copy_", 50.0),
-              ("aten::_fused_adamw_", 30.0), ("aten::bernoulli_", 20.0), ("something::else", 0.0)]
+    events = [
+        ("aten::mm", 600.0),
+        ("aten::addmm", 200.0),
+        ("aten::_softmax", 100.0),
+        ("aten::copy_", 50.0),
+        ("aten::_fused_adamw_", 30.0),
+        ("aten::bernoulli_", 20.0),
+        ("something::else", 0.0),
+    ]
     got = U.profile_shares(events, steps=2)
     # total 1,000 us over 2 steps: matrix products 800 us = 0.40 ms a step, share 0.8; the rest likewise
     assert list(got) == ["matrix products", "softmax", "casts and copies", "optimiser", "dropout masks", "other"]
