@@ -158,7 +158,7 @@ def default_out(kind: str) -> Path:
 
 
 def main(argv=None) -> int:
-    from compsem.book.running.runfolder import commit_of
+    from compsem.git import commit_of
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--lab", action="store_true", help="bi/mse, 1,000 training pairs, 300 test pairs")

@@ -34,7 +34,7 @@ def main(argv=None) -> int:
     import numpy as np
 
     from compsem.book.appendices.machine import cpu_kind, this_machine
-    from compsem.book.running.runfolder import commit_of
+    from compsem.git import commit_of
     from compsem.csts import study as S
     from compsem.csts import training as T
     from compsem.csts.authors import SETTINGS

@@ -29,7 +29,6 @@ from compsem.results import Prose
 
 from .authors import SETTINGS, load_record
 from .config import TrainConfig
-from .views import precision_comparison
 
 __all__ = ["AB_KINDS", "ab_path", "ab_paths", "ab_values", "precision_rows", "precision_values", "PRECISION_FILE"]
 
@@ -113,7 +112,7 @@ def _one(path: Path) -> tuple[str, list[dict]]:
 
 def _commit(sha: str) -> str:
     r"""A record's commit in words: ``\`1ca5959\```; a tree with uncommitted changes (``+dirty``,
-    :func:`compsem.book.running.runfolder.commit_of`) is no commit: ``"an uncommitted tree based
+    :func:`compsem.git.commit_of`) is no commit: ``"an uncommitted tree based
     on \`6d18c86\`"``."""
     sha = str(sha)
     if sha.endswith("+dirty"):
@@ -242,6 +241,8 @@ def precision_values(here: dict | None = None, *, forced: str | None = None, roo
             ]
         )
     )
+    from .views import precision_comparison  # here, not at the top: views imports ab_paths from this module
+
     comp = precision_comparison(None if root is None else Path(root) / "benchmarks" / PRECISION_FILE)
     return {
         "prec_here_text": here_sentence(here, forced=forced),
