@@ -11,8 +11,7 @@ NOT_CLAIMS = {
     "its two conditional encodings": "the loss's definition",
     "Quad+MSE adds the two": "the objective's definition",
     "Two presets fix everything else": "the chapter's design",
-    "whichever a short probe times as faster": 'what precision="auto" does (compsem.device.cpu_precision), not a result',
-    "The two precisions do not give identical numbers": "bf16 rounds differently from fp32, by construction",
+    "how far apart the two precisions' test scores were": "what the speed section's produced table shows (a pointer)",
     "each model's best setting on validation": "the paper's selection procedure (its Table 3 caption)",
     "pairs whose two labels are equal": "the definition of pair accuracy",
 }

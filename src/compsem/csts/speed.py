@@ -226,8 +226,9 @@ def precision_values(here: dict | None = None, *, forced: str | None = None, roo
     """Chapter 22's glue values and tables of precision: ``prec_here_text`` (this build's machine
     and what its probe measured and chose, :func:`compsem.precisionrecords.here_sentence`),
     ``prec_machines`` (the machines table with Part II's rows, :func:`precision_rows`), and
-    :func:`compsem.csts.views.precision_comparison`'s ``ft_prec_text`` and ``ft_prec_table``.
-    ``here`` defaults to :func:`compsem.device.cpu_precision` (which runs the probe once per
+    :func:`compsem.csts.views.precision_comparison`'s ``ft_prec_text`` and ``ft_prec_table``, and
+    ``prec_min_gain`` (:data:`compsem.device.MIN_GAIN`: the bf16 / fp32 rate below which the probe
+    keeps fp32, a rule of the code, quoted by the pages that state it). ``here`` defaults to :func:`compsem.device.cpu_precision` (which runs the probe once per
     machine and user) and ``forced`` to what ``COMPSEM_PRECISION`` forces."""
     if here is None:
         here, forced = D.cpu_precision(), D.forced_precision()
@@ -249,6 +250,7 @@ def precision_values(here: dict | None = None, *, forced: str | None = None, roo
         "prec_machines": machines_table(here, forced=forced, paths=paths, extra_rows=precision_rows(root)),
         "ft_prec_text": comp["ft_prec_text"],
         "ft_prec_table": comp["ft_prec_table"],
+        "prec_min_gain": D.MIN_GAIN,
     }
 
 
@@ -281,6 +283,47 @@ def _setting(key: str, value) -> str:
     if key == "pooling":
         return {"cls": "[CLS]", "mean": "mean"}.get(value, str(value))
     return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _moved(name: str, diff: dict) -> str:
+    """One arm's paired difference from the authors' setting in words: raised or lowered where
+    its 95 % interval excludes 0, else no evidence of a change."""
+    lo, hi = diff["ci"]
+    ci = f"[{lo:.1f}, {hi:.1f}]"
+    if lo > 0:
+        return f"{name} raised it by {diff['mean']:.1f} points {ci}"
+    if hi < 0:
+        return f"{name} lowered it by {-diff['mean']:.1f} points {ci}"
+    return f"{name} changed it by {diff['mean']:+.1f} points {ci}, no evidence of a change"
+
+
+def _gap_findings(arms: dict, n_differ: int, cpu_score: float | None) -> str:
+    """What the settings-gap record measured, in words: each arm's paired difference
+    (:func:`_moved`), then how the arm with the most settings changed stands against the `cpu`
+    preset's score of this run (``cpu_score``; None where this run trained on other rows): above,
+    inside or below that arm's 95 % interval, and how many settings were never varied."""
+    moved = [(name, a) for name, a in arms.items() if "minus_official" in a]
+    if not moved:
+        return "The record holds no arm beside the authors' setting"
+    parts = [_moved(" and ".join(name.split(", ")), a["minus_official"]) for name, a in moved]
+    text = "On the same test pairs, " + "; ".join(parts).replace(" it ", " the score ", 1)
+    name, best = max(moved, key=lambda na: (len(na[1].get("changes", {})), na[1]["minus_official"]["mean"]))
+    name = " and ".join(name.split(", ")) + (" together" if ", " in name else "")
+    left = n_differ - len(best.get("changes", {}))
+    if cpu_score is None:
+        return text
+    lo, hi = best["ci"]
+    where = "above" if cpu_score > hi else "below" if cpu_score < lo else "inside"
+    text += (
+        f". With {name} the authors' settings score {best['test_spearman']:.1f} [{lo:.1f}, {hi:.1f}]; the `cpu` "
+        f"preset's {cpu_score:.1f} in this run lies {where} that interval"
+    )
+    if where != "inside" and left:
+        text += (
+            f", and the other {left} settings in which the presets differ were not varied one at a time, so which "
+            "of them accounts for the rest is not measured"
+        )
+    return text
 
 
 def settings_gap_values(
@@ -354,7 +397,8 @@ def settings_gap_values(
             f"(`benchmarks/csts_settings_gap.py`, seed 0, {gap['train_rows']:,} training rows, {gap['started']}), "
             f"gives the table below, with each arm's paired difference from the authors' setting on the same "
             f"test pairs (95 % pair-bootstrap interval); one seed, so a "
-            f"difference smaller than the authors' seed spread ({rec['comparison']['pooled_std']:.1f} points) says nothing"
+            f"difference smaller than the authors' seed spread ({rec['comparison']['pooled_std']:.1f} points) says nothing. "
+            + _gap_findings(arms, len(keys), cpu_score if here == "in this run" else None)
         )
     else:
         text += (

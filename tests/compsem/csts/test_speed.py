@@ -256,3 +256,66 @@ def test_the_settings_gap_names_the_differences_and_its_record(tmp_path):
     assert "hypotheses" not in v["gap_text"] and "Setting one or two of them" in v["gap_text"]
     assert v["gap_table"].loc["mean pooling", "minus official [95 %]"] == "+23.10 [20.0, 26.0]"
     assert "not stated" in SP.settings_gap_values(summary.assign(config="x"), root=tmp_path)["gap_text"]
+
+
+def test_the_settings_gap_findings_follow_the_record():
+    """Each arm's words follow its paired interval; the cpu preset's score is placed against the
+    arm with the most settings changed, and only a score outside its interval leaves a rest."""
+    arms = {
+        "official": {"changes": {}, "test_spearman": 16.6, "ci": [13.6, 19.7]},
+        "mean pooling": {
+            "changes": {"pooling": "mean"},
+            "test_spearman": 34.0,
+            "ci": [31.1, 36.9],
+            "minus_official": {"mean": 17.4, "ci": [14.5, 20.3]},
+        },
+        "lr 3e-4": {
+            "changes": {"lr": 3e-4},
+            "test_spearman": 16.0,
+            "ci": [13.0, 19.0],
+            "minus_official": {"mean": -0.6, "ci": [-2.0, 0.8]},
+        },
+        "mean pooling, lr 3e-4": {
+            "changes": {"pooling": "mean", "lr": 3e-4},
+            "test_spearman": 10.0,
+            "ci": [7.0, 13.0],
+            "minus_official": {"mean": -6.6, "ci": [-9.0, -4.0]},
+        },
+    }
+    text = SP._gap_findings(arms, 11, 62.0)
+    assert text.startswith("On the same test pairs, mean pooling raised the score by 17.4 points [14.5, 20.3]; ")
+    assert "lr 3e-4 changed it by -0.6 points [-2.0, 0.8], no evidence of a change; " in text
+    assert "mean pooling and lr 3e-4 lowered it by 6.6 points [-9.0, -4.0]" in text
+    # the arm with two changes is the one placed against the cpu preset, whatever its score
+    assert "With mean pooling and lr 3e-4 together the authors' settings score 10.0 [7.0, 13.0]" in text
+    assert "lies above that interval, and the other 9 settings" in text
+    inside = SP._gap_findings(arms, 11, 12.0)
+    assert inside.endswith("lies inside that interval")
+    assert "lies below that interval, and the other 9" in SP._gap_findings(arms, 11, 5.0)
+    # another run's rows: no comparison with this run's score
+    assert "cpu" not in SP._gap_findings(arms, 11, None)
+    assert SP._gap_findings({"official": arms["official"]}, 11, 62.0) == (
+        "The record holds no arm beside the authors' setting"
+    )
+
+
+def test_chapter_22s_precision_values_quote_the_probes_rule(tmp_path):
+    """The margin the pages quote is the one choose_precision applies; the sentence names this
+    build's machine and what its probe measured (made-up probe: 100 against 55 GFLOP/s)."""
+    from compsem import device as D
+
+    (tmp_path / "benchmarks").mkdir()
+    here = {
+        "machine": {"cpu_model": "Some CPU", "cpu_flags": "avx2", "cores": 2, "torch_threads": 2},
+        "rates": {"fp32": 100.0, "bf16": 55.0},
+        "choice": "fp32",
+        "why": "bf16 measured 0.55× fp32 here",
+        "steps": 3,
+        "shape": [384, 384, 1536],
+    }
+    v = SP.precision_values(here, root=tmp_path)
+    assert v["prec_min_gain"] == D.MIN_GAIN
+    assert D.choose_precision({"fp32": 100.0, "bf16": 100.0 * v["prec_min_gain"]})[0] == "bf16"
+    assert D.choose_precision({"fp32": 100.0, "bf16": 100.0 * v["prec_min_gain"] - 0.5})[0] == "fp32"
+    assert "measured 100 GFLOP/s in fp32 and 55 in bf16" in v["prec_here_text"]
+    assert list(v["prec_machines"].index.get_level_values("record")) == ["this build (probe)"]

@@ -61,8 +61,17 @@ __all__ = [
     "check_claims",
     "claims_table",
     "gpu_values",
+    "gpu_glue",
     "precision_table",
 ]
+
+
+def gpu_glue(gpu: dict | None) -> dict[str, str]:
+    """What the appendix's GPU section glues: :func:`gpu_values` and ``gpu_name``, the GPU the
+    record was measured on (``benchmarks/gpu.json``'s ``machine.gpu``), so that a sentence about
+    its speed names that GPU and no other; "no GPU" without a record."""
+    name = str(((gpu or {}).get("machine") or {}).get("gpu") or "no GPU")
+    return gpu_values(gpu) | {"gpu_name": name}
 
 
 def bf16_support() -> str:
