@@ -515,7 +515,7 @@ def precision_note(device: str, precision: str = "auto") -> str:
     elif precision != "auto":
         how = "asked for"
     elif on_gpu:
-        how = "GPU: faster than bf16 autocast for this model"
+        how = "the default on a GPU: bf16 autocast fine-tuned more slowly on the one GPU measured, benchmarks/gpu.json"
     elif str(device) != "cpu":
         how = f"the default on {device}"
     else:

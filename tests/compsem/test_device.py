@@ -61,7 +61,9 @@ def test_autocast_dtype_honours_or_refuses_never_ignores(monkeypatch):
     # a GPU trains in fp32 unless asked: bf16 autocast was measured slower there (benchmarks/gpu.json)
     assert autocast_dtype("cuda", "auto") is None and autocast_dtype("cuda:1", "auto") is None
     assert autocast_dtype("cuda", "bf16") is torch.bfloat16 and autocast_dtype("cuda", "fp16") is torch.float16
-    assert precision_note("cuda", "auto") == "fp32 (GPU: faster than bf16 autocast for this model)"
+    assert precision_note("cuda", "auto") == (
+        "fp32 (the default on a GPU: bf16 autocast fine-tuned more slowly on the one GPU measured, benchmarks/gpu.json)"
+    )
 
 
 def test_precision_environment_switch_forces_auto_only(monkeypatch):
