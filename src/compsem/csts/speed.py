@@ -130,8 +130,9 @@ def _seed_text(seeds: dict, base_commit: str) -> str:
     head = seeds.get("head_commit") or ""
     return (
         f"With seeds {listed} on both sides (chapter 22 at {_commit(base_commit)} and at "
-        f"{_commit(head) if head else 'the newer commit'}), the mean test Spearman of "
-        f"{n_in} of {len(agree)} configurations agrees within {w['k']:g} pooled seed standard deviations; the "
+        f"{_commit(head) if head else 'the newer commit'}), the difference of the two sides' mean test Spearman "
+        f"lies within {w['k']:g} pooled seed standard deviations in {n_in} of {len(agree)} configurations (a "
+        f"tolerance on the difference of {len(seeds['seeds'])} seed means a side, not an equivalence test); the "
         f"closest to its limit is {worst}, {w['difference']:+.2f} against {w['k'] * w['pooled_std']:.2f}"
     )
 

@@ -154,11 +154,26 @@ def test_the_seed_comparison_in_words_and_in_the_table(tmp_path):
     path.write_text(json.dumps(rec))
     v = SP.ab_values([path])
     assert (
-        "With seeds 0, 1 and 2 on both sides (chapter 22 at `467c50a` and at `fedcba9`), the mean test Spearman "
-        "of 1 of 1 configurations agrees within 2 pooled seed standard deviations; the closest to its limit is "
+        "With seeds 0, 1 and 2 on both sides (chapter 22 at `467c50a` and at `fedcba9`), the difference of the two "
+        "sides' mean test Spearman lies within 2 pooled seed standard deviations in 1 of 1 configurations (a "
+        "tolerance on the difference of 3 seed means a side, not an equivalence test); the closest to its limit is "
         "bi/mse, -0.50 against 1.00"
     ) in v["ab_text"]
     assert v["ab_table"].loc[("fp32 (AMD EPYC)", "bi/mse"), "seeds: older − newer"] == "-0.50 (limit 1.00: within)"
+    # contradicting seeds: the newer side 2 points higher, -2.00 against the same limit 1.00 (outside)
+    far = {
+        **rec,
+        "seeds": {
+            **ab.seed_record(
+                [0, 1, 2], {"base": {"bi/mse": [61.0, 60.0, 60.5]}, "head": {"bi/mse": [63.0, 62.0, 62.5]}}
+            ),
+            "head_commit": "fedcba9" + "0" * 33,
+        },
+    }
+    path.write_text(json.dumps(far))
+    v_far = SP.ab_values([path])
+    assert "lies within 2 pooled seed standard deviations in 0 of 1 configurations" in v_far["ab_text"]
+    assert v_far["ab_table"].loc[("fp32 (AMD EPYC)", "bi/mse"), "seeds: older − newer"] == "-2.00 (limit 1.00: outside)"
     # a seed run on a tree with uncommitted changes is never called a commit
     rec["seeds"]["head_commit"] = "6d18c86" + "0" * 33 + "+dirty"
     path.write_text(json.dumps(rec))
