@@ -450,6 +450,7 @@ def run(
             "measured": t0,
             "configs": out["precision"],
             "utilisation": out.get("utilisation"),
+            "profile": out.get("profile"),
         }
         with open(path, "w", encoding="utf-8") as f:
             json.dump(rec, f, indent=1)

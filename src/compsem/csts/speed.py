@@ -30,7 +30,16 @@ from compsem.results import Prose
 from .authors import SETTINGS, load_record
 from .config import TrainConfig
 
-__all__ = ["AB_KINDS", "ab_path", "ab_paths", "ab_values", "precision_rows", "precision_values", "PRECISION_FILE"]
+__all__ = [
+    "AB_KINDS",
+    "ab_path",
+    "ab_paths",
+    "ab_values",
+    "precision_rows",
+    "precision_values",
+    "profile_values",
+    "PRECISION_FILE",
+]
 
 #: ``make bench``'s fp32-against-bf16 record of chapter 22's configurations (``benchmarks/bench_csts.py``)
 PRECISION_FILE = "csts_precision.json"
@@ -253,6 +262,65 @@ def precision_values(here: dict | None = None, *, forced: str | None = None, roo
         "ft_prec_table": comp["ft_prec_table"],
         "prec_min_gain": D.MIN_GAIN,
     }
+
+
+def profile_values(path: Path | None = None) -> dict:
+    """Where a training step's own CPU time went, as ``make bench`` profiled it
+    (``benchmarks/results.json``'s C-STS ``profile``, :func:`compsem.csts.utilisation.profile_steps`):
+    ``prof_text`` names the machine, the configuration and the steps, and per precision the share
+    of the matrix products and the largest other kind of work; ``prof_table`` is milliseconds per
+    step and share per kind of work and precision (None, and a sentence saying so, where the
+    record has no profile). A profile that cannot be read raises :class:`~compsem.errors.DataError`."""
+    path = Path(path) if path is not None else repo_root() / "benchmarks" / "results.json"
+    prof = None
+    if path.is_file():
+        prof = json.loads(path.read_text(encoding="utf-8")).get("studies", {}).get("csts", {}).get("profile")
+    if not prof:
+        return {
+            "prof_text": Prose(
+                f"No training step has been profiled in `{path.name}` yet (`make bench` profiles one in fp32 and bf16)"
+            ),
+            "prof_table": None,
+        }
+    try:
+        precs = [p for p in ("fp32", "bf16") if p in prof]
+        kinds = list(dict.fromkeys(k for p in precs for k in prof[p]["kinds"]))
+        table = pd.DataFrame(
+            {
+                **{
+                    f"{p} ms per step": [
+                        f"{prof[p]['kinds'][k]['ms_per_step']:.1f}" if k in prof[p]["kinds"] else "0" for k in kinds
+                    ]
+                    for p in precs
+                },
+                **{
+                    f"{p} share": [
+                        f"{100 * prof[p]['kinds'][k]['share']:.0f} %" if k in prof[p]["kinds"] else "0 %" for k in kinds
+                    ]
+                    for p in precs
+                },
+            },
+            index=pd.Index(kinds, name="kind of work"),
+        )
+        where = cpu_words(prof.get("cpu_model"), prof.get("cpu_family"), prof.get("cpu_flags") or [])
+        load = prof.get("load_average")
+        load = f", load average {load[0]:.1f}" if isinstance(load, list) and load else ""
+        parts = []
+        for p in precs:
+            k = prof[p]["kinds"]
+            mm = k.get("matrix products", {}).get("share", 0.0)
+            other = max((x for x in k if x != "matrix products"), key=lambda x: k[x]["share"], default=None)
+            parts.append(
+                f"in {p} the matrix products took {100 * mm:.0f} % of a step's own CPU time"
+                + (f" and {other}, the largest other kind, {100 * k[other]['share']:.0f} %" if other else "")
+            )
+        text = (
+            f"Profiled by `make bench` on {where} ({prof.get('measured', 'time not recorded')}{load}), "
+            f"{prof[precs[0]]['steps']} training steps of {prof.get('config')}: " + "; ".join(parts)
+        )
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise DataError(f"{path}: its C-STS profile cannot be read ({exc!r})") from None
+    return {"prof_text": Prose(text), "prof_table": table}
 
 
 #: the settings a bi-encoder trained with MSE reads, in words (the presets' other differences,

@@ -334,3 +334,49 @@ def test_chapter_22s_precision_values_quote_the_probes_rule(tmp_path):
     assert D.choose_precision({"fp32": 100.0, "bf16": 100.0 * v["prec_min_gain"] - 0.5})[0] == "fp32"
     assert "measured 100 GFLOP/s in fp32 and 55 in bf16" in v["prec_here_text"]
     assert list(v["prec_machines"].index.get_level_values("record")) == ["this build (probe)"]
+
+
+def test_the_step_profile_in_words_and_as_a_table(tmp_path):
+    """Made-up profile: fp32 spends 0.6 of a step in matrix products, bf16 0.3 (its softmax 0.4)."""
+    prof = {
+        "config": "bi/quad+mse",
+        "measured": "2026-12-07T10:00:00Z",
+        "cpu_model": "AMD EPYC",
+        "cpu_family": "25",
+        "cpu_flags": ["avx2", "avx512f"],
+        "load_average": [1.5, 1.0, 1.0],
+        "fp32": {
+            "steps": 8,
+            "kinds": {
+                "matrix products": {"ms_per_step": 60.0, "share": 0.6},
+                "softmax": {"ms_per_step": 25.0, "share": 0.25},
+                "optimiser": {"ms_per_step": 15.0, "share": 0.15},
+            },
+        },
+        "bf16": {
+            "steps": 8,
+            "kinds": {
+                "softmax": {"ms_per_step": 40.0, "share": 0.4},
+                "matrix products": {"ms_per_step": 30.0, "share": 0.3},
+                "casts and copies": {"ms_per_step": 30.0, "share": 0.3},
+            },
+        },
+    }
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps({"studies": {"csts": {"profile": prof}}}))
+    v = SP.profile_values(path)
+    assert v["prof_text"] == (
+        "Profiled by `make bench` on AMD Zen 4 (AMD EPYC) (2026-12-07T10:00:00Z, load average 1.5), 8 training "
+        "steps of bi/quad+mse: in fp32 the matrix products took 60 % of a step's own CPU time and softmax, the "
+        "largest other kind, 25 %; in bf16 the matrix products took 30 % of a step's own CPU time and softmax, "
+        "the largest other kind, 40 %"
+    )
+    t = v["prof_table"]
+    assert list(t.index) == ["matrix products", "softmax", "optimiser", "casts and copies"]
+    assert t.loc["optimiser", "bf16 ms per step"] == "0" and t.loc["casts and copies", "fp32 share"] == "0 %"
+    assert t.loc["softmax", "bf16 share"] == "40 %" and t.loc["matrix products", "fp32 ms per step"] == "60.0"
+    path.write_text(json.dumps({"studies": {"csts": {}}}))
+    assert SP.profile_values(path)["prof_table"] is None and "No training step" in SP.profile_values(path)["prof_text"]
+    path.write_text(json.dumps({"studies": {"csts": {"profile": {"fp32": {"kinds": 3}}}}}))
+    with pytest.raises(DataError, match="profile cannot be read"):
+        SP.profile_values(path)
