@@ -42,6 +42,7 @@ __all__ = [
     "seed_figure",
     "scaling_figure",
     "precision_comparison",
+    "precision_words",
     "precision_table",
 ]
 
@@ -124,7 +125,7 @@ def finetune_values(
         "ft_n_train_rows": int(runs["n_train_rows"].iloc[0]),
         "ft_train_minutes": float(runs["train_seconds"].sum() / 60),
         "ft_examples_per_s": float(runs["examples_per_s"].median()),
-        "ft_precision": ", ".join(map(str, precision)) or "not recorded",
+        "ft_precision": ", ".join(map(precision_words, precision)) or "not recorded",
         "ft_n_reused": int(runs.get("reused", pd.Series(False, index=runs.index)).sum()),
         "ft_n_runs": len(runs),
         "ft_n_configs": len(summary),
@@ -345,7 +346,7 @@ def scaling_values(scale: pd.DataFrame, prior_curve: pd.DataFrame, cfg, seeds) -
     fig3 = _reference.paper_table("csts", "figure3_scaling").sort_values("train_examples")
     sizes = sorted(scale["train_pairs"].unique())
     prec = (
-        scale["precision_used"].dropna().iloc[0]
+        precision_words(scale["precision_used"].dropna().iloc[0])
         if "precision_used" in scale and scale["precision_used"].notna().any()
         else None
     )
@@ -366,6 +367,25 @@ def scaling_values(scale: pd.DataFrame, prior_curve: pd.DataFrame, cfg, seeds) -
         "sc_fig3_high": float(fig3["spearman"].iloc[-1]),
         "sc_setup": setup_text(cfg, seeds, prec),
     }
+
+
+#: the reasons a run record gave before precision="auto" was measured (the CPU-flag rule)
+_FLAG_RULE = (
+    "(CPU with native bf16)",
+    "(this CPU has no native bf16)",
+    "(GPU: faster than bf16 autocast for this model)",
+)
+
+
+def precision_words(note: str) -> str:
+    """A run record's ``precision_used`` as the page states it: as recorded, except a note of a
+    run trained before the precision was measured (:data:`_FLAG_RULE`, read back from a run
+    cache), whose reason was a CPU flag or a GPU default and is no measurement: it says so."""
+    note = str(note)
+    for old in _FLAG_RULE:
+        if note.endswith(old):
+            return f"{note.removesuffix(old).strip()} (a cached run, trained when the precision was chosen by a rule, not measured)"
+    return note
 
 
 def setup_text(cfg, seeds, precision: str | None = None) -> str:
