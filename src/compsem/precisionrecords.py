@@ -244,6 +244,9 @@ def here_sentence(rec: dict, *, forced: str | None = None) -> Prose:
     )
     load = rec.get("load_average")
     when = f", load average {load[0]:.1f}" if isinstance(load, (list, tuple)) and load else ""
+    cores = m.get("cores")
+    if when and isinstance(cores, int) and load[0] > cores:
+        when += f", above the {cores} cores: other work shared them, so the rates may be off and are not kept"
     return Prose(
         f"This build ran on {where}, {m.get('cores')} cores, {m.get('torch_threads')} torch threads. Its probe "
         f"({rec.get('steps')} interleaved rounds{when}) measured {r['fp32']:.0f} GFLOP/s in fp32 and {r['bf16']:.0f} "

@@ -40,6 +40,10 @@ def test_this_builds_row_and_sentence():
         '`precision="auto"` trained in fp32 here'
     )
     assert "forced bf16 for this build" in P.here_sentence(_probe(), forced="bf16")
+    # a probe taken on a busy machine says so (load 3.1 on 2 cores); one at load 1.5 does not
+    busy = P.here_sentence({**_probe(), "load_average": [3.1, 2.0, 2.0]})
+    assert "(20 interleaved rounds, load average 3.1, above the 2 cores: other work shared them" in busy
+    assert "above the" not in P.here_sentence({**_probe(), "load_average": [1.5, 2.0, 2.0]})
 
 
 def test_a_reported_record_says_where_it_comes_from(tmp_path):
