@@ -481,7 +481,7 @@ def results_rows(out: dict) -> list[dict]:
     return rows
 
 
-def gpu(device: str = "cuda", quick: bool = False, configs=tuple(PACKING_CONFIGS.values())) -> dict:
+def gpu(device: str = "cuda", quick: bool = False, configs=tuple(PACKING_CONFIGS.values())) -> dict:  # noqa: B008 (an immutable tuple, built once)
     """The GPU check of Part II (``benchmarks/gpu_check.py``): each encoding fine-tuned on
     ``device`` at the book's ``cpu`` preset in fp32, in bf16 autocast and in the default
     (``precision="auto"``): training examples per second and test Spearman; and, after the fp32

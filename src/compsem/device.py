@@ -7,7 +7,7 @@ so a reader's ``device="cuda:1"`` or ``dtype="float16"`` means the same everywhe
 ======================  ==============================================================
 call                    answer
 ======================  ==============================================================
-``resolve_device()``    ``"cuda"`` when a GPU is visible, else ``"cpu"``
+``resolve_device()``    ``$COMPSEM_DEVICE`` when it names one, else ``"cuda"`` when a GPU is visible, else ``"cpu"``
 ``resolve_device(d)``   ``d`` unchanged (``"cpu"``, ``"cuda"``, ``"cuda:1"``, ``"mps"``)
 ``torch_dtype(dev)``    bf16 on a GPU that supports it, fp16 on other GPUs, fp32 on CPU
 ``torch_dtype(dev, n)`` the named dtype (``"float32"``, ``"bfloat16"``, ``"float16"``)
@@ -105,9 +105,13 @@ def forced_precision(environ=None) -> str | None:
 
 
 def resolve_device(device: str | None = None) -> str:
-    """``device`` when given, else ``"cuda"`` if torch sees a GPU, else ``"cpu"``."""
+    """``device`` when given, else ``$COMPSEM_DEVICE`` when it names one, else ``"cuda"`` if torch
+    sees a GPU, else ``"cpu"``."""
     if device:
         return str(device)
+    forced = setting("COMPSEM_DEVICE")
+    if forced != "auto":
+        return forced
     try:
         import torch
     except ImportError:  # pragma: no cover - torch is a dependency

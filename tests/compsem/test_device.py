@@ -333,3 +333,17 @@ def test_the_real_probe_times_each_candidate():
     got = D.probe_precisions()
     assert set(got["rates"]) == set(D.probe_candidates()) and all(v > 0 for v in got["rates"].values())
     assert got["steps"] >= D.PROBE_MIN_ROUNDS and got["shape"] == list(D.PROBE_SHAPE)
+
+
+def test_compsem_device_names_the_device_when_none_is_given(monkeypatch):
+    from compsem.errors import CompsemError
+
+    monkeypatch.setenv("COMPSEM_DEVICE", "cpu")
+    assert resolve_device(None) == "cpu" and resolve_device("cuda:1") == "cuda:1"
+    monkeypatch.setenv("COMPSEM_DEVICE", "mps")
+    assert resolve_device() == "mps"
+    monkeypatch.setenv("COMPSEM_DEVICE", "auto")
+    assert resolve_device() == ("cuda" if torch.cuda.is_available() else "cpu")
+    monkeypatch.setenv("COMPSEM_DEVICE", "gpu")
+    with pytest.raises(CompsemError, match="COMPSEM_DEVICE"):
+        resolve_device()

@@ -560,7 +560,7 @@ def run_check(code: str, *, seeds=(42, 43), python: str = sys.executable, log=pr
     rec = {
         "what": "the authors' run_sts.py beside the book's official preset on the same rows and settings (test split)",
         "source": "make authors-check (python -m compsem.csts.authors)",
-        "when": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "when": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": _machine(),
         "authors_commit": AUTHORS_COMMIT,
         "book_commit": commit_of(),

@@ -179,7 +179,7 @@ class TrainConfig:
     @classmethod
     def preset(
         cls, name: str = "cpu", *, paper_table8: bool = False, encoder: str | None = None, **overrides
-    ) -> "TrainConfig":
+    ) -> TrainConfig:
         """The ``"official"`` or ``"cpu"`` preset, with any field overridden.
 
         ``paper_table8=True`` (``official`` only) takes the transform the paper's Table 8 chose
@@ -199,7 +199,7 @@ class TrainConfig:
                 cfg = replace(cfg, transform=table8_choice(encoder, cfg.encoding)["transform"])
         return cfg
 
-    def with_(self, **changes) -> "TrainConfig":
+    def with_(self, **changes) -> TrainConfig:
         return replace(self, **changes)
 
     @property
@@ -253,7 +253,7 @@ class LabelScaler:
     hi: float
 
     @classmethod
-    def fit(cls, y) -> "LabelScaler":
+    def fit(cls, y) -> LabelScaler:
         y = np.asarray(y, dtype=float)
         if y.size == 0:
             raise ValueError("cannot fit a label scaler on no labels")

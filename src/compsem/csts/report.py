@@ -40,7 +40,6 @@ from .tables import LABELS, zero_shot_table
 
 # chapters 22-23 (re-exported: the report face)
 from .views import (
-    _vs_prior,
     ablation_values,
     finetune_chapter_values,
     finetune_values,  # noqa: F401

@@ -89,7 +89,10 @@ def _one(path: Path) -> tuple[str, list[dict]]:
             f"the other, {rec['started']}; one run per side"
         )
         sp = rec["spearman_22"]
-        cell = lambda v: f"{v[0]:.2f} [{v[1]:.1f}, {v[2]:.1f}]"
+
+        def cell(v):
+            return f"{v[0]:.2f} [{v[1]:.1f}, {v[2]:.1f}]"
+
         rows = [
             {
                 "CPU": f"{kind} ({m['cpu_model']})",

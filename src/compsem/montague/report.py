@@ -433,13 +433,15 @@ def _single_values(v: SingleView) -> dict:
             "n_perm_used": v.n_perm,
             "perm_p_an_ref": cell_("perm_p", "single_AN"),
             "perm_p_aan_ref": cell_("perm_p", "single_AAN"),
+            "perm_p_an_text": PlainText(_p_text(cell_("perm_p", "single_AN"))),
+            "perm_p_aan_text": PlainText(_p_text(cell_("perm_p", "single_AAN"))),
             "chi2_p_aan_ref": cell_("chi2_p", "single_AAN"),
             "n_models": len(r.models),
         }
     )
     aan = tests[tests.test == "single_AAN"].set_index("model")
     # a row the class-tests table marks undefined (its note; e.g. one outcome never occurs) is left out
-    defined = aan.perm_p[aan.perm_p.notna() & aan.note.fillna("").eq("")]
+    defined = aan.perm_p[aan.perm_p.notna() & ~aan.note.fillna("").str.startswith("undefined")]
     undefined = [m for m in r.models if m not in defined.index]
     out["aan_sig_count"] = PlainText(
         claims.of_total(int((defined < 0.05).sum()), len(defined), "model")
@@ -496,8 +498,11 @@ def _pairs_values(v: PairsView) -> dict:
 
 
 def _p_text(p: float) -> str:
-    """ "p = 0.004" or "p < 0.001" (:func:`compsem.fmt.p_value`: a permutation p is never 0)."""
-    v = p_value(p, na="undefined")
+    """ "p = 0.004" or "p < 0.001" (:func:`compsem.fmt.p_value`: a permutation p is never 0); "no
+    p-value (the test is undefined: its outcome cannot vary)" for NaN, never a number."""
+    if not np.isfinite(p):
+        return "no p-value (the test is undefined: its outcome cannot vary)"
+    v = p_value(p)
     return f"p {v}" if v.startswith("<") else f"p = {v}"
 
 

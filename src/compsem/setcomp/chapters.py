@@ -1,4 +1,4 @@
-"""The views of chapters 10–13 (chapter 10's in :mod:`.datachapter`, re-exported here): each
+"""The views of chapters 11–13 (chapter 10's is :mod:`.datachapter`): each
 table a chapter shows, the values it glues, what it saves.
 
 A chapter builds one view (through :mod:`.report`, which exports them) from a
@@ -27,7 +27,6 @@ from ..reference import paper_table
 from .beside import cells_beside_paper, fmt_ci, ned_paper_check, paper_name, raw_beside_paper
 from .plots import plot_cells_summary, plot_norm_ratios, plot_position_histograms
 from .controls import control_values
-from .datachapter import DataChapter  # chapter 10 (re-exported)
 from .study import STUDY, OperatorRun
 from .tables import (
     LABELS,
@@ -43,7 +42,7 @@ from .tables import (
     union_table,
 )
 
-__all__ = ["DataChapter", "OverlapChapter", "DifferenceChapter", "UnionChapter", "cell_measures", "ranking_sentence"]
+__all__ = ["OverlapChapter", "DifferenceChapter", "UnionChapter", "cell_measures", "ranking_sentence"]
 
 
 def cell_measures(measures: Sequence[str]) -> list[str]:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import CompsemError
-from ..fmt import number
 from ..measures import PlaneGeometry
 from ..results import Prose
 from ..stats import exact_binomial_p, paired_comparison, paired_words

@@ -1,7 +1,5 @@
 """The prose checks of make check-book (compsem/book/checks/prosecheck.py): one planted defect each, and a clean page."""
 
-import json
-
 import pytest
 
 from compsem.book.checks import prosecheck

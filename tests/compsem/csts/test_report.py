@@ -255,7 +255,7 @@ def test_paired_replicates_match_a_slow_oracle():
     rng = np.random.default_rng(1)
     a = df.label.to_numpy() + rng.normal(0, 1.0, len(df))
     b = a + rng.normal(0, 0.3, len(df))
-    reps = R.paired_replicates(_toy_run({"x": a, "y": b}, df), n_boot=40, seed=3)
+    reps = V.paired_replicates(_toy_run({"x": a, "y": b}, df), n_boot=40, seed=3)
     # the oracle: draw pairs (sorted ids) with the seeded generator, take both rows of each, Spearman x100
     ids = sorted(df.pair_id.unique())
     draws = np.random.default_rng(3).integers(0, len(ids), size=(40, len(ids)))
@@ -275,7 +275,7 @@ def test_the_top_configuration_is_clear_only_when_the_paired_interval_excludes_z
     same = good + rng.normal(0, 0.01, len(df))  # the same predictions up to noise: no real difference
     poor = gold + rng.normal(0, 4.0, len(df))
     run = _toy_run({"a": good, "b": same, "c": poor}, df)
-    reps = R.paired_replicates(run, n_boot=300)
+    reps = V.paired_replicates(run, n_boot=300)
     rho = {
         k: 100 * pd.Series(v).corr(pd.Series(gold), method="spearman")
         for k, v in {"a": good, "b": same, "c": poor}.items()
@@ -283,11 +283,11 @@ def test_the_top_configuration_is_clear_only_when_the_paired_interval_excludes_z
     summary = pd.DataFrame({"config": list(rho), "test_spearman_mean": list(rho.values())})
     leader = max(rho, key=rho.get)
     other = "b" if leader == "a" else "a"
-    s = R.ranking_sentence(summary, replicates=reps)
+    s = V.ranking_sentence(summary, replicates=reps)
     assert s.startswith(f"`{leader}` has the highest test Spearman ({rho[leader]:.1f}), but its lead over `{other}`")
     assert "`c`" not in s and "no evidence of a difference on these test pairs" in s
     two = summary[summary.config.isin([leader, "c"])]
-    s = R.ranking_sentence(two, replicates=reps)
+    s = V.ranking_sentence(two, replicates=reps)
     assert "its lead over every other configuration has a paired 95 % interval above zero" in s and "`c`" in s
 
 
@@ -312,14 +312,14 @@ def test_one_seed_reads_the_books_own_seed_record_and_gives_the_papers(tmp_path)
         f"{t3.spearman_std.max():.1f} points over 3 seeds"
     )
     # no record with seeds: only this run's one seed and the paper
-    assert R.seed_spread_text(summary, records=[]) == f"not measured in this run (one seed per configuration); {papers}"
+    assert V.seed_spread_text(summary, records=[]) == f"not measured in this run (one seed per configuration); {papers}"
     # a record: seeds 60, 61, 62 (sd 1.0) and 50, 50.5, 51 (sd 0.5) on the older side; 40, 40, 40 (sd 0) on the newer
     rec = _seed_record(
         tmp_path / "csts_ab_bf16.json", {"bi/mse": [60, 61, 62], "cross/mse": [50, 50.5, 51]}, {"bi/mse": [40, 40, 40]}
     )
     records = V.recorded_seeds([rec])
     assert records[0]["sd"] == {("base", "bi/mse"): 1.0, ("base", "cross/mse"): 0.5, ("head", "bi/mse"): 0.0}
-    text = R.seed_spread_text(summary, records=records)
+    text = V.seed_spread_text(summary, records=records)
     assert text == (
         "not measured in this run (one seed per configuration); the book's own seed record "
         "(`benchmarks/csts_ab_bf16.json`: chapter 22 with seeds 0, 1 and 2 on Test CPU, at commit `aaaaaaa` "
@@ -332,7 +332,7 @@ def test_one_seed_reads_the_books_own_seed_record_and_gives_the_papers(tmp_path)
     assert V.recorded_seed_text(V.recorded_seeds([rec]), "cross/mse") == ""
     # runs with several seeds state their own spread
     assert (
-        R.seed_spread_text(pd.DataFrame({"test_spearman_std": [0.4, 1.2]}))
+        V.seed_spread_text(pd.DataFrame({"test_spearman_std": [0.4, 1.2]}))
         == "1.2 points (largest standard deviation over seeds)"
     )
     (tmp_path / "bad.json").write_text("{}", encoding="utf-8")

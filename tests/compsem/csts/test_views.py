@@ -76,7 +76,7 @@ def test_the_top_configuration_is_named_only_as_far_as_the_intervals_allow():
     # 57.0 <= 61.0: bi/quad+mse overlaps the leader; cross/mse (high 51.9 < 57.0) does not
     assert V.ranking_sentence(summary) == (
         "`bi/mse` has the highest test Spearman (61.8 [57.0, 66.0]), but its interval overlaps that of "
-        "`bi/quad+mse`: no evidence of a difference from these unpaired intervals."
+        "`bi/quad+mse`: no evidence of a difference from these unpaired intervals (2 comparisons with the leader)."
     )
     # runs recorded before the intervals existed: no interval, no separation
     old = summary.drop(columns=["test_spearman_ci_low_mean", "test_spearman_ci_high_mean"])

@@ -214,3 +214,14 @@ def test_the_aan_count_leaves_an_undefined_test_out_and_names_it():
     assert aan.loc["bow-toy", "note"].startswith("undefined")  # every bag-of-words AAN comparison ties
     assert aan.loc["toy", "perm_p"] > 0.05  # the toy's classes do not differ at 5 %
     assert mt.report.values(view)["aan_sig_count"] == "0 of 1 model with a defined test (bow-toy left out)"
+
+
+def test_a_permutation_p_that_cannot_vary_is_undefined_in_words_never_a_number():
+    from compsem.montague.report import _p_text
+
+    assert _p_text(0.0041) == "p = 0.004" and _p_text(0.0002) == "p < 0.001"
+    assert _p_text(float("nan")) == "no p-value (the test is undefined: its outcome cannot vary)"
+    # every adjective scores the same: the permutation test is undefined, so its words carry no p
+    v = mt.data.Vocabulary(["a", "b", "c", "d"], ["S-I", "S-I", "A", "A"], ["x"])
+    perm = mt.tables.permutation_test(np.ones(4), v.category_index, n_perm=20)
+    assert _p_text(perm["p_value"]).startswith("no p-value")

@@ -52,7 +52,7 @@ def test_chapter_values_match_a_direct_computation(small_pool):
     bow = acc[acc.scorer == "bow"].set_index("category").accuracy
     assert av["ssm_sym_infsum_min"] == pytest.approx(bow["inferential"] + bow["inferential_reversed"])
     assert av["ssm_paper_simcse_inf"] == pytest.approx(0.686)
-    (means, table), mv = report.mean_scores(r), report.values("mean_scores", r)
+    (_means, table), mv = report.mean_scores(r), report.values("mean_scores", r)
     lex = r.scored["lexical"].R
     gap = lex[r.cats == "inferential"].mean() - lex[r.cats == "inferential_reversed"].mean()
     assert mv["ssm_first_scorer"] == "lexical" and mv["ssm_first_dir_gap"] == pytest.approx(gap)

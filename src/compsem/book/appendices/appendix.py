@@ -108,7 +108,7 @@ def build_record(root: Path, now: dt.datetime | None = None) -> pd.DataFrame:
     uncommitted changes), CPU model, cores, torch threads, bfloat16, Python, platform."""
     import torch  # the appendix reports torch's own view
 
-    now = now or dt.datetime.now(dt.timezone.utc)
+    now = now or dt.datetime.now(dt.UTC)
     commit = _git(root, "rev-parse", "HEAD") or "unknown (not a git checkout)"
     if commit[:1] != "u" and _git(root, "status", "--porcelain", "--untracked-files=no"):
         commit += " (with uncommitted changes)"
@@ -131,7 +131,7 @@ def run_times(executed_dir: Path) -> pd.DataFrame:
     rows = []
     for p in sorted(Path(executed_dir).glob("*.runtime.json")):
         r = json.loads(p.read_text())
-        when = dt.datetime.fromtimestamp(p.stat().st_mtime, dt.timezone.utc).strftime("%Y-%m-%d %H:%M")
+        when = dt.datetime.fromtimestamp(p.stat().st_mtime, dt.UTC).strftime("%Y-%m-%d %H:%M")
         rows.append(
             {
                 "chapter": r["notebook"],
@@ -254,7 +254,7 @@ def _frame(rows: dict | list, index: str | None = None) -> pd.DataFrame:
     keys = list(dict.fromkeys(k for r in records for k in r))
     full = [{k: r.get(k, NOT_MEASURED) for k in keys} for r in records]
     df = pd.DataFrame(full) if isinstance(rows, list) else pd.DataFrame(dict(zip(rows, full))).T
-    df = df.apply(lambda col: col.map(lambda v, d=_digits(col): _cell(v, d)))
+    df = df.apply(lambda col: col.map(lambda v, d=_digits(col): _cell(v, d)))  # noqa: B008 (binds the column's digits once)
     df.columns = [_header(str(c)) for c in df.columns]
     df.index = [_header(i) if isinstance(i, str) and _labels.is_identifier(i) else i for i in df.index]
     return df.rename_axis(index) if index else df

@@ -196,7 +196,7 @@ def encoder_in(spec: str, *, device: str, dtype: str | None = None):
     return PANEL[spec].factory(device=device, dtype=dtype)
 
 
-def encode_rate(encode, texts: list[str], *, repeats: int = 2) -> tuple[float, "np.ndarray"]:
+def encode_rate(encode, texts: list[str], *, repeats: int = 2) -> tuple[float, np.ndarray]:
     """Texts per second of ``encode(texts)`` (best of ``repeats`` passes after a warm-up batch,
     CUDA synchronised around each pass when a GPU is visible) and the vectors of the last pass."""
     import torch  # heavy: torch synchronises CUDA around each pass; only a benchmark loads it

@@ -201,7 +201,7 @@ def raw_tex(executed_dir: Path, book_dir: Path | None = None) -> list[str]:
                     )
             for m in dict.fromkeys(_TEX_CONTROL.findall(_strip(src))):
                 problems.append(f"{nb.name}: cell {i} has the TeX control word {m} outside maths: put it in $…$")
-        for i, kind, text in _outputs(nb):
+        for i, _kind, text in _outputs(nb):
             body = _strip_fences(text)
             m = _TEX_INLINE.search(body) or _TEX_CONTROL.search(body)
             if m:

@@ -14,8 +14,8 @@ the lines of ``bash``/``sh``/``console`` blocks and the inline code that starts 
 * another ``python -m compsem`` verb is parsed by the command line's own parser;
 * ``make TARGET`` must name a target of the Makefile and only its variables, and pass ``make -n``;
   the teaching targets (``make exercises``, ``make launch-cell``) also run for real in a copy of
-  the repository in ``tests/compsem/book/test_shown_commands.py``, and the light chapters'
-  examples execute in its slow tests;
+  the repository in ``tests/compsem/book/test_make_targets.py``, and the light chapters'
+  examples execute in the slow tests of ``tests/compsem/book/test_shown.py``;
 * an installation, a test run or another command that cannot be checked here is in
   :data:`NOT_RUN`, with the reason and what is checked instead.
 
