@@ -116,7 +116,8 @@ class TrainConfig:
     ``frozen_cache``: reuse the frozen layers' hidden states across batches and runs (on disk).
     ``batch_size`` rows per step, ``grad_accum`` steps per optimiser update. ``bucket``: cut
     batches from shuffled buckets of similar length (less padding). ``precision``: ``auto``
-    (bf16 autocast on a CPU with native bf16, fp32 elsewhere, a GPU included: measured faster there), ``fp32``, ``bf16``
+    (on a CPU the faster of fp32 and bf16 autocast as probed on this machine,
+    :func:`compsem.device.cpu_precision`; fp32 on a GPU: measured faster there), ``fp32``, ``bf16``
     (honoured on any device) or ``fp16`` (GPU only; refused on CPU). ``packed``: run the layers
     that train on the real tokens only (:mod:`compsem.csts.packed`; same scores at evaluation,
     another dropout stream in training); ``False`` keeps the padded pass. ``dropout_draw``: how

@@ -33,7 +33,8 @@ from . import metrics
 from .data import LoadReport, load_csts, pair_index
 from .metrics import pair_outcomes
 from .differs import differs_values  # noqa: F401  (chapters 21-23, re-exported: the report face)
-from .speed import ab_values  # noqa: F401  (chapter 22, re-exported: the report face)
+from .speed import ab_values, precision_rows, precision_values, profile_values, settings_gap_values  # noqa: F401  (chapter 22, re-exported: the report face)
+from .authors import speed_values as authors_speed_values  # noqa: F401  (chapter 22, re-exported)
 from .study import book_data, pair_accuracy, zero_shot_defaults, zero_shot_scores
 from .tables import LABELS, zero_shot_table
 

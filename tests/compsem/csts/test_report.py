@@ -373,35 +373,55 @@ def test_paper_tables_as_shown_say_what_an_empty_cell_means():
 
 
 def test_precision_comparison_reads_the_bench_file(tmp_path):
-    """Per configuration fp32 and bf16 Spearman, the largest difference (by hand: |−0.30| > |+0.12|)
-    and whether the ranking holds, from a file written as make bench writes it; no file: said so."""
+    """Per configuration fp32 and bf16 Spearman in a table, the largest difference (by hand:
+    |−0.30| > |+0.12|) and whether the ranking holds in a sentence that names the machine, from a
+    file written as make bench writes it; no file: said so."""
     import json
 
     from compsem.csts.views import precision_comparison
 
     rec = {
         "train_rows": 6806,
-        "machine": {"cpu_model": "Test CPU", "cpu_count": 2, "cpu_flags": ["avx2", "avx512_bf16"]},
+        "measured": "2026-11-29T00:56:51Z",
+        "machine": {"cpu_model": "AMD EPYC", "cpu_family": "26", "cpu_count": 2, "cpu_flags": ["avx2", "avx512_bf16"]},
         "configs": {
-            "bi/mse": {"fp32_test_spearman": 50.0, "bf16_test_spearman": 50.12, "bf16_minus_fp32": 0.12},
+            "bi/mse": {
+                "fp32_test_spearman": 50.0,
+                "bf16_test_spearman": 50.12,
+                "bf16_minus_fp32": 0.12,
+                "fp32_examples_per_s": 150.4,
+                "bf16_examples_per_s": 260.6,
+            },
             "tri/quad+mse": {"fp32_test_spearman": 49.9, "bf16_test_spearman": 49.6, "bf16_minus_fp32": -0.3},
         },
+        "utilisation": {"configs": {"bi/mse": {"fp32_loop_gflop_per_s": 111.0, "fp32_share_of_fp32_limit": 0.569}}},
     }
     path = tmp_path / "p.json"
     path.write_text(json.dumps(rec))
     v = precision_comparison(path)
     assert v["ft_prec_max_diff"] == pytest.approx(0.3)
     text = v["ft_prec_text"]
-    assert (
-        "bi/mse 50.00 in fp32, 50.12 in bf16 (+0.12)" in text
-        and "tri/quad+mse 49.90 in fp32, 49.60 in bf16 (-0.30)" in text
+    assert text.startswith(
+        "Measured by `make bench` on AMD Zen 5 (AMD EPYC), 2 cores, on 2026-11-29, with one seed per "
+        "configuration and 6,806 training rows, the test"
     )
     assert (
-        "largest difference is 0.30 points (tri/quad+mse)" in text
-        and "ranking of the configurations is the same" in text
+        "differs by at most 0.30 points (tri/quad+mse)" in text and "ranking of the configurations is the same" in text
     )
-    assert "6,806 training rows" in text and "Test CPU, 2 cores, flags avx2, avx512_bf16" in text
+    t = v["ft_prec_table"]
+    assert t.loc["bi/mse"].to_dict() == {
+        "Spearman fp32": "50.00",
+        "Spearman bf16": "50.12",
+        "bf16 − fp32": "+0.12",
+        "examples/s fp32": "150",
+        "examples/s bf16": "261",
+        "loop GFLOP/s fp32 (share of its limit)": "111 (57 %)",
+    }
+    assert (
+        t.loc["tri/quad+mse", "bf16 − fp32"] == "-0.30" and t.loc["tri/quad+mse", "examples/s fp32"] == "not measured"
+    )
     rec["configs"]["tri/quad+mse"]["bf16_test_spearman"] = 50.5
     path.write_text(json.dumps(rec))
     assert "is not the same" in precision_comparison(path)["ft_prec_text"]
-    assert "not measured" in precision_comparison(tmp_path / "absent.json")["ft_prec_text"]
+    absent = precision_comparison(tmp_path / "absent.json")
+    assert "not measured" in absent["ft_prec_text"] and absent["ft_prec_table"] is None
