@@ -46,7 +46,8 @@ from .paths import results_dir
 
 __all__ = ["ClaimError", "ClaimWarning", "FREQUENCY", "NUMBER_WORDS", "CLAIM_WORDS", "frequency", "number_word", "count",
            "of_total", "comparative", "as_far_apart", "agreement", "said_number", "said_frequency",
-           "check", "check_count", "check_frequency", "records", "recorded_as", "claim_word_pattern"]
+           "check", "check_count", "check_frequency", "records", "recorded_as", "claim_word_pattern",
+           "DATA_NOUNS"]
 
 
 class ClaimError(CompsemError, AssertionError):
@@ -77,21 +78,37 @@ NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "
                 "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
                 "twenty")
 
-#: The words that make a sentence a claim about data, by kind: what
-#: :mod:`compsem.book.checks.claimcheck` looks for in every page's prose. A number word is a claim
-#: unless it starts a compound ("two-sided"); "one" only after a bound ("only one", "up to one").
+#: The words that may make a sentence a claim about data, by kind: what
+#: :mod:`compsem.book.checks.claimcheck` looks for in every page's prose, and then reads in its
+#: context (a number is a claim when it counts :data:`DATA_NOUNS`; the other kinds when the clause
+#: asserts something about data). "sameness" and "cause" are the conclusions a template must not
+#: carry as fixed text around a glued number.
 CLAIM_WORDS = {
-    "count": r"(?:up to|at most|at least|only|all but|just)\s+(?:one|a few|\d+)\b|(?<![\d,.])\d[\d,]* of \d[\d,]*\b|"
-             r"\b(?:" + "|".join(NUMBER_WORDS[2:]) + r"|thirty|forty|fifty|hundred|dozen)\b(?!-)",
+    "count": r"(?:up to|at most|at least|only|all but|just)\s+(?:one|a few|\d[\d,]*|" + "|".join(NUMBER_WORDS[2:])
+             + r")\b|(?<![\d,.])\d[\d,]* of \d[\d,]*\b|"
+             r"\b(?:" + "|".join(NUMBER_WORDS[2:]) + r"|thirty|forty|fifty|hundreds?|dozens?)\b(?!-)|"
+             r"(?<![\w.,$/−-])\d{1,3}(?:,\d{3})+(?![\w.,])|(?<![\w.,$/=−-])\d+(?![\w.,%/-])",
     "frequency": r"\b(?:never|seldom|rarely|sometimes|often|usually|mostly|most of|most \w+s\b|always|"
                  r"about half|half of|half the|majority|minority|none of)",
-    "order": r"\b(?:beats?|beaten|tops|best|worst|wins?|outperforms?|clear of|far apart|ahead of|closest|"
-             r"furthest|highest|lowest|ranks? first|ranks? last)\b",
+    "order": r"\b(?:beats?|beaten|tops|best|worst|better(?: than)?|worse(?: than)?|wins?|outperforms?|clear of|far apart|ahead of|"
+             r"closest|furthest|highest|lowest|ranks? first|ranks? last)\b",
     "direction": r"\b(?:faster|slower|sparser|denser|cheaper|costlier|stronger|weaker|more than|less than|"
-                 r"fewer than|more often|less often|more slowly|more quickly|better than|worse than|larger than|smaller than|"
-                 r"higher than|lower than)\b",
+                 r"fewer than|more often|less often|more slowly|more quickly|larger than|smaller than|"
+                 r"higher than|lower than|closer than|closer together than|further apart than)\b",
     "paper": r"\b(?:match(?:es|ed)?|reproduc(?:es|ed|e)|agrees?|agreed|printed digits)\b",
+    "sameness": r"\b(?:indistinguishable|no evidence of a difference|(?:do|does|did) not differ|"
+                r"(?:the same|identical) (?:scores|results|ranking|rankings|numbers|accuracy|accuracies|shares))\b",
+    "cause": r"\b(?:because|follows? from|due to|reflects?|(?<!as )explains?(?!\s+(?:why|how|what)\b|\s*[),.;])|explained by|caused by|driven by|"
+             r"favou?red by|ignores?|is why|thanks to)\b",
 }
+
+#: What the project holds as data, in the plural: a number counting one of these is a count of
+#: data, which a page glues (or checks) and a mark never exempts.
+DATA_NOUNS = ("models", "encoders", "scorers", "LLMs", "generators", "panels", "cells", "samples", "pairs", "phrases",
+              "criteria", "chapters", "triples", "quintuples", "sentences", "adjectives", "nouns", "classes",
+              "configurations", "settings", "seeds", "rows", "items", "annotators", "papers", "studies", "parts",
+              "categories", "tables", "checkpoints", "clusters", "premises", "hypotheses", "conditions", "variants",
+              "judgements")
 
 
 def claim_word_pattern() -> re.Pattern:

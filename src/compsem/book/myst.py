@@ -61,11 +61,13 @@ def role_text(name: str, content: str) -> str:
     return content.split("<")[0].strip() if "<" in content and content.rstrip().endswith(">") else content
 
 
-def _inline(tokens, role: Callable[[str, str], str]) -> tuple[str, list[str], str]:
-    """(the text, its inline code, the text without its inline code) of an inline token's children."""
+def _inline(tokens, role: Callable[[str, str], str], maths: bool = False) -> tuple[str, list[str], str]:
+    """(the text, its inline code, the text without its inline code) of an inline token's children
+    (``maths``: inline maths by its source)."""
     out, code, bare = [], [], []
     for t in tokens or []:
-        piece = (t.content if t.type in ("text", "substitution_inline", "code_inline") else
+        piece = (t.content if t.type in ("text", "substitution_inline", "code_inline")
+                 or (maths and t.type == "math_inline") else
                  role(t.meta.get("name", ""), t.content) if t.type == "myst_role" else
                  " " if t.type in ("softbreak", "hardbreak") else "")
         out.append(piece)
@@ -86,8 +88,10 @@ def _directive_body(content: str) -> str:
     return "\n".join(lines)
 
 
-def blocks(md: str, role: Callable[[str, str], str] = role_text, directive: str = "") -> list[Block]:
-    """What a reader reads in ``md``, block by block (see the module's docstring)."""
+def blocks(md: str, role: Callable[[str, str], str] = role_text, directive: str = "", *,
+           maths: bool = False) -> list[Block]:
+    """What a reader reads in ``md``, block by block (see the module's docstring; ``maths``: inline
+    maths by its source, as a check's quote of a sentence gives it)."""
     out: list[Block] = []
     kind, row = "text", None
     for t in _parser().parse(md):
@@ -102,7 +106,7 @@ def blocks(md: str, role: Callable[[str, str], str] = role_text, directive: str 
             out.append(row)
             row = None
         elif t.type == "inline":
-            text, code, bare = _inline(t.children, role)
+            text, code, bare = _inline(t.children, role, maths)
             if row is not None:
                 row.cells.append(text)
                 row.bare_cells.append(bare)
@@ -122,9 +126,9 @@ def blocks(md: str, role: Callable[[str, str], str] = role_text, directive: str 
                 out.append(Block("code", t.content, lang="{" + name + "}", directive=name))
                 continue
             if arg.strip() and name not in _NO_TITLE:
-                text, code, bare = _inline(_parser().parseInline(arg.strip())[0].children, role)
+                text, code, bare = _inline(_parser().parseInline(arg.strip())[0].children, role, maths)
                 out.append(Block("title", text, bare, directive=name, code=code))
-            out += blocks(_directive_body(t.content), role, name)
+            out += blocks(_directive_body(t.content), role, name, maths=maths)
     return out
 
 

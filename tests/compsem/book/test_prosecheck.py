@@ -17,7 +17,7 @@ TABLE = ("<table><caption>RSA and gap</caption><tr><th>model</th><th>RSA</th><th
 CLEAN = [_md("# A page\n\nThe chosen model is {glue:md}`best` (see Table 3.2 and Eq. 5; `make book`), "
              "its code in `src/compsem/stats.py`, its test in tests/compsem/test_stats.py. Files under "
              "`data/reference/<study>_*.csv`. Inline maths $0.25 + 0.5$ and\n\n```python\nx = 0.123  # code\n```\n"),
-         _code(_html(TABLE)), _md("The bow row prints 0.545 as the table does; 12 models; 100 texts; 95 % "
+         _code(_html(TABLE)), _md("The bow row prints 0.545 as the table does; 12 epochs; 100 texts; 95 % "
                                   "intervals; a threshold of 0.5, margins ≤ 0.33, within 0.001, such as 0.55; "
                                   "a made-up value $0.42$; Fig. 5.9."),
          _code({"output_type": "stream", "name": "stdout", "text": "done in 3 steps\n"})]
