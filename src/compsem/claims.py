@@ -1,33 +1,17 @@
 """A claim is code: every sentence that states a result in words is produced from the result or
 checked against it (issue 35).
 
-Two halves, used by every study and page:
-
-**The vocabulary** produces the words from the numbers, with stated thresholds:
-
-* :func:`frequency` — a share as an adverb: ``0`` "never"; under 5 % "almost never"; under
-  20 % "seldom"; under 40 % "sometimes"; 40–60 % "about half the time"; up to 95 % "usually";
-  under 100 % "almost always"; ``1`` "always" (:data:`FREQUENCY`);
-* :func:`number_word` and :func:`count` — "nine", "three models", "one model" (words up to
-  twenty, digits above); :func:`of_total` — "none of the 4 models", "1 of 4 models", "all 4
-  models": a count says what it counts and out of how many;
-* :func:`comparative` — "faster" / "slower" / "as fast as" (within a stated relative tolerance),
-  with the size: "about 29 % slower";
-* :func:`as_far_apart` — "as far apart as" only when two distances agree within a tolerance,
-  else "closer together than" / "further apart than";
-* :func:`agreement` — "matches the paper to the printed digits" when ours rounds to the paper's
-  printed number, else "differs from the paper's … by …".
+**The vocabulary** produces the words from the numbers, with stated thresholds: :func:`frequency`
+(a share as an adverb, :data:`FREQUENCY`), :func:`number_word`, :func:`count` and :func:`of_total`
+("none of the 4 models": what a count counts, out of how many), :func:`comparative` ("about 29 %
+slower"), :func:`as_far_apart`, :func:`agreement` (with the paper's printed digits).
+:data:`CLAIM_WORDS` and :data:`DATA_NOUNS` are what :mod:`compsem.book.checks.claimcheck` reads.
 
 **Checked claims** (:func:`check`, and :func:`check_count`, :func:`check_frequency`, which read
-the claimed word out of the sentence): a named check evaluated on the same result files as the
-sentence it quotes. It records itself (sentence, page, numbers, outcome) in
-``results/claims/<page>.json`` (the appendix lists every record) and raises :class:`ClaimError`,
-quoting the sentence, when the claim does not hold: in the book's build, which stops. In a
-reader's rerun with other parameters (``$COMPSEM_RUN`` set by ``python -m compsem run``) the
-book's sentences describe the book's run, not the rerun: a failed check is recorded and said
-as a :class:`ClaimWarning`, and the rerun finishes. ``make check-book``
-(:mod:`compsem.book.checks.claimcheck`) finds the quoted sentence on its page: a check whose sentence
-the page no longer has is a problem, as is a claim word with neither a glue nor a check.
+the claimed word out of the sentence): a check evaluated on the files the sentence speaks of,
+recorded in ``results/claims/<page>.json`` (the appendix lists every record); when the claim does
+not hold it raises :class:`ClaimError` and the build stops, but in a reader's rerun with other
+parameters (``$COMPSEM_RUN``) it is said as a :class:`ClaimWarning` and the rerun finishes.
 """
 
 from __future__ import annotations
@@ -46,8 +30,7 @@ from .paths import results_dir
 
 __all__ = ["ClaimError", "ClaimWarning", "FREQUENCY", "NUMBER_WORDS", "CLAIM_WORDS", "frequency", "number_word", "count",
            "of_total", "comparative", "as_far_apart", "agreement", "said_number", "said_frequency",
-           "check", "check_count", "check_frequency", "records", "recorded_as", "claim_word_pattern",
-           "DATA_NOUNS"]
+           "check", "check_count", "check_frequency", "records", "recorded_as", "DATA_NOUNS"]
 
 
 class ClaimError(CompsemError, AssertionError):
@@ -87,7 +70,7 @@ CLAIM_WORDS = {
     "count": r"(?:up to|at most|at least|only|all but|just)\s+(?:one|a few|\d[\d,]*|" + "|".join(NUMBER_WORDS[2:])
              + r")\b|(?<![\d,.])\d[\d,]* of \d[\d,]*\b|"
              r"\b(?:" + "|".join(NUMBER_WORDS[2:]) + r"|thirty|forty|fifty|hundreds?|dozens?)\b(?!-)|"
-             r"(?<![\w.,$/−-])\d{1,3}(?:,\d{3})+(?![\w.,])|(?<![\w.,$/=−-])\d+(?![\w.,%/-])",
+             r"(?<![\w.,$/−-])\d{1,3}(?:,\d{3})+(?![\w.,])|(?<![\w.,$/=−^_-])\d+(?![\w.,%/-])",
     "frequency": r"\b(?:never|seldom|rarely|sometimes|often|usually|mostly|most of|most \w+s\b|always|"
                  r"about half|half of|half the|majority|minority|none of)",
     "order": r"\b(?:beats?|beaten|tops|best|worst|better(?: than)?|worse(?: than)?|wins?|outperforms?|clear of|far apart|ahead of|"
@@ -109,11 +92,6 @@ DATA_NOUNS = ("models", "encoders", "scorers", "LLMs", "generators", "panels", "
               "configurations", "settings", "seeds", "rows", "items", "annotators", "papers", "studies", "parts",
               "categories", "tables", "checkpoints", "clusters", "premises", "hypotheses", "conditions", "variants",
               "judgements")
-
-
-def claim_word_pattern() -> re.Pattern:
-    """One case-insensitive pattern of every word of :data:`CLAIM_WORDS`."""
-    return re.compile("|".join(f"(?:{p})" for p in CLAIM_WORDS.values()), re.I)
 
 
 def frequency(share: float) -> str:

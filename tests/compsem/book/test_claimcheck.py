@@ -37,13 +37,13 @@ def book(tmp_path, monkeypatch):
         # 3 a finding: "faster" outside any glue or check
         "The cache is faster than the encoder.",
         # 4 marked: the prior's design; no claim: a definition, code, a table of no claim
-        "```{note}\nThe prior never reads a sentence of `bow`'s pairs.\n```\n\n"
+        "```{note}\nWith its stop list `bow` often gives a sentence and its negation one vector.\n```\n\n"
         "```python\nx = 'never'  # code: not prose\n```\n\nThe margin is the difference of the two cosines.",
         # 5 a finding: the check covers "seven rows" but not "most models"
         "It has seven rows, and most models agree.",
     ], {"often": "seldom"})
     (pages / "intro.md").write_text("# Intro\n\nThe toy's red phrases are as far apart as dog and law.\n")
-    (checks / "10_x.py").write_text('NOT_CLAIMS = {"never reads a sentence": "the prior\'s definition"}\n')
+    (checks / "10_x.py").write_text('NOT_CLAIMS = {"often gives a sentence and its negation one vector": "what the stop list implies"}\n')
     (checks / "common.py").write_text("NOT_CLAIMS = {}\n")
     (checks / "intro.py").write_text(
         "from compsem import claims\n\n"
@@ -59,7 +59,7 @@ def test_sentences_are_plain_text_with_glue_and_code_left_out(book):
     texts = [s.text for s in prose_sentences(ex, pages)]
     assert "S_{curr} appears in up to seven samples of its quintuple." in texts
     assert "For bow the margin holds {glue:often} at ε = 0." in texts
-    assert "The prior never reads a sentence of bow's pairs." in texts     # a note's body is prose
+    assert "With its stop list bow often gives a sentence and its negation one vector." in texts  # a note is prose
     assert not any("x =" in t for t in texts)                               # a code block is not
     assert "Intro" in texts                                                 # a heading is
 
@@ -67,7 +67,7 @@ def test_sentences_are_plain_text_with_glue_and_code_left_out(book):
 def test_the_counts_by_hand(book):
     ex, pages, checks, results = book
     counts, problems = claim_check(ex, pages, results, checks)
-    # produced: 1; checked: sentence 2 and the intro's far-apart sentence; marked: the prior;
+    # produced: 1; checked: sentence 2 and the intro's far-apart sentence; marked: the stop list;
     # findings: "faster", "most models"
     assert counts == {"findings": 2, "produced": 1, "checked": 2, "marked": 1}
     assert claim_summary(counts) == "claims: 6 found: 2 findings, 1 produced, 2 checked, 1 marked"
@@ -80,7 +80,7 @@ def test_a_failed_check_a_stale_quote_and_a_stale_mark_are_problems(book):
     ex, pages, checks, results = book
     with pytest.raises(claims.ClaimError):
         claims.check_count("It has nine rows", 7, page="10_x")
-    (checks / "10_x.py").write_text('NOT_CLAIMS = {"never reads a sentence": "x", "a vanished phrase": "y", '
+    (checks / "10_x.py").write_text('NOT_CLAIMS = {"often gives a sentence": "x", "a vanished phrase": "y", '
                                     '"the two cosines": "z"}\n')
     _, problems = claim_check(ex, pages, results, checks)
     assert '10_x: the check of "It has nine rows" failed (the number it states is the data\'s count)' in problems
@@ -166,6 +166,8 @@ def test_a_fixed_conclusion_around_a_glued_number_is_a_finding(tmp_path):
     "A two-sided test at the 5 % level.", "A model that ignores the condition scores 50 % on C-STS.",
     "If bow beats use, the synthesis says so.", "Compare the three models of the panel.",
     "Does bow beat use on C2?", "The encoder reads each sentence's three words.",
+    "The prior never reads a sentence of bow's pairs.", "C2 holds for about half their length.",
+    'A scorer counts a pair when it scores "higher than 0.5".', "Table 7 reproduced under the official reading.",
     "The gap may reflect the size of the models.", "Each quintuple gives six samples per operator.",
 ])
 def test_definitions_designs_and_hypotheses_are_no_claims(sentence):

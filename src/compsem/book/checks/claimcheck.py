@@ -67,6 +67,7 @@ def _noun_after(nouns) -> re.Pattern:
 
 
 _COUNTED, _ONE = _noun_after(DATA_NOUNS), _noun_after([*DATA_NOUNS, *_SINGULAR])
+_HALF = _noun_after([*DATA_NOUNS, *_SINGULAR, "time"])
 _BOUND = re.compile(r"^(?:up to|at most|at least|only|all but|just)\s")
 #: Before a number: it gives an arity ("its three words", "each pair's two rows"), a generic case
 #: ("any two sentences") or a threshold ("≠ 2 rows"); "the two" and "the first three" refer to a
@@ -84,6 +85,12 @@ _NOT_ASSERTED = re.compile(
     r"predicts?|hypothes\w*|whether|means?|meaning|defined?|definition|by construction|denotes?|stands? for|"
     r"is called|we call|i\.e\.|refers? to|given|says|writes|argues|asks|(?:a|any) (?:model|scorer|encoder) that)\b",
     re.I)
+#: Before a claim word in its segment: a relative clause, an indirect question, a purpose, a hedge.
+_FRAMED = re.compile(r"\b(?:when|where|whenever|how often|how many|how much|in which|under which|on which|so that|"
+                     r"probably|perhaps|likely|possibly)\b", re.I)
+#: After "never"/"always": what a procedure does, not how often a result holds ("never reads").
+_PROCEDURE = re.compile(r"^\s+(?:\w+\s+)?(?:reads?|sees?|looks?|enters?|uses?|used|writes?|call(?:s|ed)?|defines?|"
+                        r"touch(?:es)?|serve[sd]?|ships?|trains?|cached?|as|the|a|an)\b", re.I)
 _IMPERATIVE = re.compile(
     r"^\W*(?:[IVX]+\s+)?(?:Compute|Run|Compare|Name|Give|Use|Try|Change|Pick|Write|Explain|Show|Check|Predict|"
     r"Consider|Repeat|Open|Rerun|Train|Plot|Find|Read|Count|Suppose|Take|Let|Add|Replace|Set|Ask|Choose|Describe|"
@@ -163,7 +170,8 @@ def _asserted(text_: str, a: int, b: int) -> bool:
     before it in its segment (between semicolons, colons, dashes, brackets), nor after it in its clause."""
     starts = [m.end() for m in _SEGMENT.finditer(text_[:a])]
     end = re.search(r",\s|" + _SEGMENT.pattern, text_[b:])
-    return not (_NOT_ASSERTED.search(text_[starts[-1] if starts else 0:a])
+    before = text_[starts[-1] if starts else 0:a]
+    return not (_NOT_ASSERTED.search(before) or _FRAMED.search(before) or before.count('"') % 2
                 or _NOT_ASSERTED.search(text_[a:b + end.start() if end else len(text_)]))
 
 
@@ -196,8 +204,11 @@ def claim_spans(text_: str, directive: str = "") -> list[tuple[int, int, str]]:
                             else word.endswith(" one") and re.match(r"\s+of the two\b", masked[b:])):
                 continue
             b += noun.end()
-        elif not _ABOUT.get(kind, _ABOUT[None]).search(text_):
-            continue
+        elif (not _ABOUT.get(kind, _ABOUT[None]).search(text_)
+              or (word in ("never", "always") and _PROCEDURE.match(masked[b:]))
+              or ((word.startswith(("half", "about half")) or word == "none of") and not _HALF.match(masked[b:]))
+              or (kind == "paper" and re.search(r"\bTables? [\d, and]+\s*$", masked[:a]))):
+            continue                     # "never reads", "half their length", "Table 7 reproduced" (a name)
         out.append((a, b, kind))
     return out
 
@@ -259,6 +270,16 @@ def _inside(a: int, b: int, spans) -> list[str]:
     return [q for x, y, q in spans if x <= a and b <= y]
 
 
+def _around_glue(masked: str, a: int, b: int) -> bool:
+    """Whether the claim word at ``a:b`` is fixed text around a glued value: in its bracket, or
+    (outside brackets) in its clause between semicolons."""
+    inner = [m.group(0) for m in re.finditer(r"\([^()]*\)", masked) if m.start() < a and b <= m.end()]
+    if inner:
+        return "\0" in inner[-1]
+    start, end = masked.rfind(";", 0, a) + 1, masked.find(";", b) % (len(masked) + 1)
+    return "\0" in re.sub(r"\([^()]*\)", " ", masked[start:end or len(masked)])
+
+
 def classify(sentences: list[Sentence], checks: dict[str, list[dict]], marks: dict[str, dict[str, str]]):
     """``(kind, sentence, loose words, marks used)`` for every sentence that states a claim: kind
     is one of :data:`KINDS`; the loose words are those of a finding, with why no mark covers them."""
@@ -278,10 +299,8 @@ def classify(sentences: list[Sentence], checks: dict[str, list[dict]], marks: di
             if _inside(a, b, checked):
                 continue
             by = _inside(a, b, marked)
-            starts = [0, *(m.end() for m in _SEGMENT.finditer(masked[:a]))]
-            seg = masked[starts[-1]:b + (_SEGMENT.search(masked[b:]) or re.search("$", masked[b:])).start()]
             why = ("a count of data: glue it" if kind == "count" else
-                   "a conclusion around a glued value: produce it with the value" if "\0" in seg else "")
+                   "a conclusion around a glued value: produce it with the value" if _around_glue(masked, a, b) else "")
             if by and not why:
                 used += by
             else:
