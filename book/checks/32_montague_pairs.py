@@ -29,4 +29,5 @@ def check(executed=None):
 
 NOT_CLAIMS = {
     "The three adjectives whose phrases are least and most often the closer pair": "the table's caption",
+    "cells match only when cut": "names what the glued counts count",
 }

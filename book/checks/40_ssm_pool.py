@@ -11,4 +11,5 @@ def check(executed=None):
 
 
 NOT_CLAIMS = {
+    "Because there is a single annotator": "what one annotator implies for the scores",
 }

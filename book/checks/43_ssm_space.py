@@ -8,4 +8,5 @@ def check(executed=None):
 
 
 NOT_CLAIMS = {
+    "most pairs of unrelated sentences are at the same distance of about 1, which no planar map reproduces": "geometry: a plane cannot hold many points at equal distances",
 }

@@ -2,4 +2,5 @@
 
 NOT_CLAIMS = {
     "far more than the Spearman": "what an outlier does to each correlation (its rank is all Spearman sees)",
+    "A model ignores the condition.": "the exercise's scenario",
 }

@@ -89,7 +89,7 @@ CLAIM_WORDS = {
 #: data, which a page glues (or checks) and a mark never exempts.
 DATA_NOUNS = ("models", "encoders", "scorers", "LLMs", "generators", "panels", "cells", "samples", "pairs", "phrases",
               "criteria", "chapters", "triples", "quintuples", "sentences", "adjectives", "nouns", "classes",
-              "configurations", "settings", "seeds", "rows", "items", "annotators", "papers", "studies", "parts",
+              "configurations", "settings", "seeds", "rows", "items", "annotators", "papers", "studies",
               "categories", "tables", "checkpoints", "clusters", "premises", "hypotheses", "conditions", "variants",
               "judgements")
 

@@ -63,11 +63,11 @@ def role_text(name: str, content: str) -> str:
 
 def _inline(tokens, role: Callable[[str, str], str], maths: bool = False) -> tuple[str, list[str], str]:
     """(the text, its inline code, the text without its inline code) of an inline token's children
-    (``maths``: inline maths by its source)."""
+    (``maths``: inline maths by its source, between the marks ``\\x01`` and ``\\x02``)."""
     out, code, bare = [], [], []
     for t in tokens or []:
-        piece = (t.content if t.type in ("text", "substitution_inline", "code_inline")
-                 or (maths and t.type == "math_inline") else
+        piece = (t.content if t.type in ("text", "substitution_inline", "code_inline") else
+                 "\x01" + t.content + "\x02" if maths and t.type == "math_inline" else
                  role(t.meta.get("name", ""), t.content) if t.type == "myst_role" else
                  " " if t.type in ("softbreak", "hardbreak") else "")
         out.append(piece)
@@ -91,7 +91,7 @@ def _directive_body(content: str) -> str:
 def blocks(md: str, role: Callable[[str, str], str] = role_text, directive: str = "", *,
            maths: bool = False) -> list[Block]:
     """What a reader reads in ``md``, block by block (see the module's docstring; ``maths``: inline
-    maths by its source, as a check's quote of a sentence gives it)."""
+    maths by its source between the marks ``\\x01`` and ``\\x02``, as a check's quote gives it)."""
     out: list[Block] = []
     kind, row = "text", None
     for t in _parser().parse(md):

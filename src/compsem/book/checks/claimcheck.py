@@ -38,7 +38,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from compsem.claims import CLAIM_WORDS, DATA_NOUNS, recorded_as
+from compsem.claims import CLAIM_WORDS, DATA_NOUNS, NUMBER_WORDS, recorded_as
 from compsem.encoders import PANEL
 from compsem.book import myst
 from compsem.book.executed import cells, glued_texts, notebooks, text
@@ -83,11 +83,12 @@ _MEMBER = re.compile(r"^\s*(?:of\s+(?:a|an|each|every|its|one|their|the same|the
 _NOT_ASSERTED = re.compile(
     r"\?|\b(?:if|unless|suppose|imagine|whenever|would|could|might|may|should|can|cannot|can't|must|expects?|"
     r"predicts?|hypothes\w*|whether|means?|meaning|defined?|definition|by construction|denotes?|stands? for|"
-    r"is called|we call|i\.e\.|refers? to|given|says|writes|argues|asks|(?:a|any) (?:model|scorer|encoder) that)\b",
+    r"is called|we call|i\.e\.|refers? to|given|says|states|writes|argues|asks|"
+    r"(?:a|any)\s+(?:[\w-]+\s+){0,3}?(?:model|scorer|encoder)\s+that)\b",
     re.I)
 #: Before a claim word in its segment: a relative clause, an indirect question, a purpose, a hedge.
 _FRAMED = re.compile(r"\b(?:when|where|whenever|how often|how many|how much|in which|under which|on which|so that|"
-                     r"probably|perhaps|likely|possibly)\b", re.I)
+                     r"probably|perhaps|likely|possibly|reports)\b", re.I)
 #: After "never"/"always": what a procedure does, not how often a result holds ("never reads").
 _PROCEDURE = re.compile(r"^\s+(?:\w+\s+)?(?:reads?|sees?|looks?|enters?|uses?|used|writes?|call(?:s|ed)?|defines?|"
                         r"touch(?:es)?|serve[sd]?|ships?|trains?|cached?|as|the|a|an)\b", re.I)
@@ -114,6 +115,7 @@ class Sentence:
     text: str         # plain text; a glued value is ``{glue:key}``
     glued: dict       # key -> the value's text where known
     directive: str = ""   # the directive the sentence lies in ("glossary": a definition)
+    read: str = ""        # the text as the check reads it: inline maths filled with "§"
 
 
 def _split(block: str) -> list[str]:
@@ -141,8 +143,9 @@ def _sentences(md: str, page: str, cell: int | None, values: dict) -> list[Sente
                 key, nb = (rest.split(":")[0], Path(nb).stem) if sep else (body.split(":")[0], own)
                 if key in values.get(nb, {}):
                     glued[key] = values[nb][key].strip().strip("'\"")
-            out.append(Sentence(page, cell, _PLACE.sub(lambda m: "{glue:" + m.group(0)[6:-1].split("::")[-1]
-                                                       .split(":")[0] + "}", s), glued, b.directive))
+            s = _norm(_PLACE.sub(lambda m: "{glue:" + m.group(0)[6:-1].split("::")[-1].split(":")[0] + "}", s))
+            read = re.sub("\x01([^\x02]*)\x02", lambda m: "§" * len(m.group(1)), s)   # maths: no words
+            out.append(Sentence(page, cell, re.sub("[\x01\x02]", "", s), glued, b.directive, read))
     return out
 
 
@@ -162,7 +165,7 @@ def prose_sentences(executed_dir: Path | None, book_dir: Path | None) -> list[Se
 
 
 _SEGMENT = re.compile(r"[;:()—]|\s–\s")
-_TOY = re.compile(r"\b(?:toy|example|by hand|tiny|imagined|pencil)\b", re.I)
+_TOY = re.compile(r"\b(?:toy|example|by hand|tiny|imagined|pencil|this page)\b", re.I)
 
 
 def _asserted(text_: str, a: int, b: int) -> bool:
@@ -207,7 +210,8 @@ def claim_spans(text_: str, directive: str = "") -> list[tuple[int, int, str]]:
         elif (not _ABOUT.get(kind, _ABOUT[None]).search(text_)
               or (word in ("never", "always") and _PROCEDURE.match(masked[b:]))
               or ((word.startswith(("half", "about half")) or word == "none of") and not _HALF.match(masked[b:]))
-              or (kind == "paper" and re.search(r"\bTables? [\d, and]+\s*$", masked[:a]))):
+              or (kind == "paper" and re.search(r"\bTables? [\d, and]+\s*$", masked[:a]))
+              or (kind == "direction" and re.match(r"\s+(?:\d|(?:" + "|".join(NUMBER_WORDS) + r")\b)", masked[b:]))):
             continue                     # "never reads", "half their length", "Table 7 reproduced" (a name)
         out.append((a, b, kind))
     return out
@@ -270,6 +274,10 @@ def _inside(a: int, b: int, spans) -> list[str]:
     return [q for x, y, q in spans if x <= a and b <= y]
 
 
+#: The kinds of claim word that conclude (what only a glued value may say beside a glued number).
+_CONCLUSIONS = ("order", "direction", "sameness", "cause")
+
+
 def _around_glue(masked: str, a: int, b: int) -> bool:
     """Whether the claim word at ``a:b`` is fixed text around a glued value: in its bracket, or
     (outside brackets) in its clause between semicolons."""
@@ -285,9 +293,9 @@ def classify(sentences: list[Sentence], checks: dict[str, list[dict]], marks: di
     is one of :data:`KINDS`; the loose words are those of a finding, with why no mark covers them."""
     out = []
     for s in sentences:
-        text_ = _norm(s.text)
-        found = claim_spans(text_, s.directive)
-        masked = _PLACE.sub(lambda m: "\0" * len(m.group(0)), text_)
+        text_ = s.text
+        found = claim_spans(s.read or text_, s.directive)
+        masked = _PLACE.sub(lambda m: "\0" * len(m.group(0)), s.read or text_)
         if not found:
             if any(_ANY.search(v) for v in s.glued.values()):
                 out.append(("produced", s, [], []))
@@ -300,7 +308,8 @@ def classify(sentences: list[Sentence], checks: dict[str, list[dict]], marks: di
                 continue
             by = _inside(a, b, marked)
             why = ("a count of data: glue it" if kind == "count" else
-                   "a conclusion around a glued value: produce it with the value" if _around_glue(masked, a, b) else "")
+                   "a conclusion around a glued value: produce it with the value"
+                   if kind in _CONCLUSIONS and _around_glue(masked, a, b) else "")
             if by and not why:
                 used += by
             else:

@@ -1,4 +1,0 @@
-"""Chapter 13: the paper's criterion and the data's construction."""
-
-NOT_CLAIMS = {
-}

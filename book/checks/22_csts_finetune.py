@@ -1,5 +1,0 @@
-"""Chapter 22: the paper's design and the chapter's."""
-
-
-NOT_CLAIMS = {
-}
