@@ -183,3 +183,13 @@ def test_definitions_designs_and_hypotheses_are_no_claims(sentence):
 ])
 def test_results_are_claims(sentence, words):
     assert [sentence[a:b] for a, b, _ in claim_spans(sentence)] == words
+
+
+def test_a_removed_check_leaves_no_record_that_still_checks(book):
+    ex, pages, checks, results = book
+    counts, _ = claim_check(ex, pages, results, checks)          # intro.py's check records the far-apart sentence
+    assert counts["checked"] == 2
+    (checks / "intro.py").write_text("NOT_CLAIMS = {}\n")
+    counts, problems = claim_check(ex, pages, results, checks)
+    assert counts["checked"] == 1 and any(p.startswith("book/intro.md: page states a result in words (far apart)")
+                                          for p in problems)

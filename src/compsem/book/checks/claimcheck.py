@@ -1,33 +1,21 @@
 """Every sentence of the book that states a result in words is produced or checked
 (``make check-book``; :mod:`compsem.claims` holds the vocabulary and the checks).
 
-The prose of every page is read through :mod:`compsem.book.myst`: the chapters' Markdown cells
-(from the executed notebooks, whose glued values are known) and their figure captions (cell
-metadata ``mystnb.figure.caption``), and ``book/*.md``. Headings, link texts, table rows, the
-titles and bodies of directives (admonitions, exercises, solutions, figure captions) are prose;
-code and maths are not. In each sentence the words of :data:`compsem.claims.CLAIM_WORDS` are
-read in their context (:func:`claim_spans`):
-
-* a **number** is a claim when it counts what the project holds as data
-  (:data:`compsem.claims.DATA_NOUNS`: "three models", "44,652 phrases", "up to seven samples"),
-  not when it gives an arity or a design ("the two margins", "its three words", "ratio of two
-  angles", "two samples of its quintuple", "two-sided") or counts anything else;
-* any other claim word ("most", "best", "faster", "matches", "the same scores", "because") is a
-  claim when its clause asserts: not in a question, an instruction, a condition or a modal
-  ("may", "would", "should": a hypothesis), nor in a definition ("means", "by construction");
-* in every kind, a question, an instruction, a condition and a definition assert nothing.
-
-Each claim word is then **produced** (it lies in a glued value, which code wrote), **checked**
-(it lies in the quote of a recorded check of the page, ``results/claims/<page>.json``, written by
-:func:`compsem.claims.check` in a hidden cell or by the page's check file ``book/checks/<page>.py``,
-whose ``check()`` this module runs) or **marked** (the words a ``NOT_CLAIMS`` entry of that file,
-or of ``book/checks/common.py``, covers: a fragment → why it is no claim). A mark exempts only
-the words it covers, and never a count of data, nor a conclusion written as fixed text in a
-sentence that glues a value (a template's "better than {glue}", which only the glued value may
-say). Any other claim word is a **finding**: a problem. A check that failed, a check whose quote
-its page no longer has, a mark that matches no sentence and a mark that covers no claim word are
-problems too. :func:`claim_summary` gives the line both modes of ``make check-book`` print:
-``claims: N found: F findings, G produced, C checked, M marked``.
+Every page's prose is read through :mod:`compsem.book.myst` (chapters' Markdown cells and figure
+captions, ``book/*.md``; headings, link texts, table rows, directive titles and bodies are prose).
+A word of :data:`compsem.claims.CLAIM_WORDS` is a claim in its context (:func:`claim_spans`): a
+number when it counts what the project holds as data (:data:`compsem.claims.DATA_NOUNS`: "three
+models", "up to seven samples"), not an arity or a design ("the two margins", "its three words",
+"ratio of two angles", "two-sided"); any other word when its clause asserts something about data
+(no question, instruction, condition, modal, definition, relative clause, quotation or hedge).
+Each claim word is **produced** (inside a glued value), **checked** (inside the quote of a
+recorded :func:`compsem.claims.check` of the page: a hidden cell's, or ``check()`` of the page's
+file ``book/checks/<page>.py``, which this module runs) or **marked** (inside a fragment of that
+file's ``NOT_CLAIMS``, fragment → why it is no claim). A mark never exempts a count of data, nor a
+conclusion written as fixed text beside a glued value ("better than {glue}"); any other claim word
+is a **finding**, a problem. A failed check, a check or a mark whose words the page no longer has,
+and a mark that covers no claim word are problems too. Both modes of ``make check-book`` print
+``claims: N found: F findings, G produced, C checked, M marked`` (:func:`claim_summary`).
 """
 
 from __future__ import annotations
@@ -39,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compsem.claims import CLAIM_WORDS, DATA_NOUNS, NUMBER_WORDS, recorded_as
+from compsem.paths import results_dir
 from compsem.encoders import PANEL
 from compsem.book import myst
 from compsem.book.executed import cells, glued_texts, notebooks, text
@@ -236,9 +225,12 @@ def sibling(check_file: str | Path, name: str):
 
 def page_checks(checks_dir: Path, pages: list[str], executed_dir: Path | None = None
                 ) -> tuple[dict[str, dict[str, str]], list[str]]:
-    """Run ``check(executed_dir)`` of each page's check file (``book/checks/<page>.py``) and read
-    every page's ``NOT_CLAIMS``; return ``({page: {fragment: reason}}, problems)``."""
+    """Run ``check(executed_dir)`` of every page's check file (``book/checks/<page>.py``; the records
+    of an earlier run of them go first) and read every page's ``NOT_CLAIMS``; return
+    ``({page: {fragment: reason}}, problems)``."""
     marks, problems = {}, []
+    for old in results_dir("claims").glob("*.checks.json"):
+        old.unlink()                     # the check files run afresh: a removed check leaves no record
     for page in [COMMON, *pages]:
         path = _check_file(checks_dir, page)
         if not path.is_file():
