@@ -73,7 +73,8 @@ CLAIM_WORDS = {
              r"(?<![\w.,$/−-])\d{1,3}(?:,\d{3})+(?![\w.,])|(?<![\w.,$/=−^_-])\d+(?![\w.,%/-])",
     "frequency": r"\b(?:never|seldom|rarely|sometimes|often|usually|mostly|most of|most \w+s\b|always|"
                  r"about half|half of|half the|majority|minority|none of)",
-    "order": r"\b(?:beats?|beaten|tops|best|worst|better(?: than)?|worse(?: than)?|wins?|outperforms?|clear of|far apart|ahead of|"
+    "order": r"\b(?:beats?|beaten|tops|best|worst|better(?: than)?|worse(?: than)?|wins?|outperforms?|clear of|"
+             r"far apart|ahead of|"
              r"closest|furthest|highest|lowest|ranks? first|ranks? last)\b",
     "direction": r"\b(?:faster|slower|sparser|denser|cheaper|costlier|stronger|weaker|more than|less than|"
                  r"fewer than|more often|less often|more slowly|more quickly|larger than|smaller than|"
@@ -81,7 +82,8 @@ CLAIM_WORDS = {
     "paper": r"\b(?:match(?:es|ed)?|reproduc(?:es|ed|e)|agrees?|agreed|printed digits)\b",
     "sameness": r"\b(?:indistinguishable|no evidence of a difference|(?:do|does|did) not differ|"
                 r"(?:the same|identical) (?:scores|results|ranking|rankings|numbers|accuracy|accuracies|shares))\b",
-    "cause": r"\b(?:because|follows? from|due to|reflects?|(?<!as )explains?(?!\s+(?:why|how|what)\b|\s*[),.;])|explained by|caused by|driven by|"
+    "cause": r"\b(?:because|follows? from|due to|reflects?|(?<!as )explains?(?!\s+(?:why|how|what)\b|\s*[),.;])|"
+             r"explained by|caused by|driven by|"
              r"favou?red by|ignores?|is why|thanks to)\b",
 }
 

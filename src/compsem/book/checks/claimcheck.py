@@ -61,14 +61,12 @@ _BOUND = re.compile(r"^(?:up to|at most|at least|only|all but|just)\s")
 #: Before a number: it gives an arity ("its three words", "each pair's two rows"), a generic case
 #: ("any two sentences") or a threshold ("≠ 2 rows"); "the two" and "the first three" refer to a
 #: design's members; "of two", "for three" give an arity or an example.
-_ARITY = re.compile(r"(?:\b(?:its|their|each|every|whose|both|per|his|her|any|no|of each|of every|one of)\s+|"
-                    r"[≠<>≤≥=]\s*)$",
-                    re.I)
+_ARITY = re.compile(r"(?:\b(?:its|their|each|every|whose|both|per|his|her|any|no|of each|of every|one of)\s+"
+                    r"|[≠<>≤≥=]\s*)$", re.I)
 _DEFINITE = re.compile(r"\b(?:the|these|those|our|first|last|other|next|same)\s+$", re.I)
 _PREPOSITION = re.compile(r"\b(?:of|per|between|for|across|with|from|into|on|in|to|over|among|under|by)\s+$", re.I)
 _MEMBER = re.compile(r"^\s*(?:of\s+(?:a|an|each|every|its|one|their|the same|the two)\b|per\b|(?:for )?each\b|"
-                     r"for every\b|at a time\b|"
-                     r"apart\b)", re.I)
+                     r"for every\b|at a time\b|apart\b)", re.I)
 _NOT_ASSERTED = re.compile(
     r"\?|\b(?:if|unless|suppose|imagine|whenever|would|could|might|may|should|can|cannot|can't|must|expects?|"
     r"predicts?|hypothes\w*|whether|means?|meaning|defined?|definition|by construction|denotes?|stands? for|"
@@ -206,10 +204,6 @@ def claim_spans(text_: str, directive: str = "") -> list[tuple[int, int, str]]:
     return out
 
 
-def _check_file(checks_dir: Path, page: str) -> Path:
-    return Path(checks_dir) / f"{Path(page).stem}.py"
-
-
 def _load(path: Path):
     spec = importlib.util.spec_from_file_location(f"_compsem_page_checks_{path.stem}", path)
     mod = importlib.util.module_from_spec(spec)
@@ -232,7 +226,7 @@ def page_checks(checks_dir: Path, pages: list[str], executed_dir: Path | None = 
     for old in results_dir("claims").glob("*.checks.json"):
         old.unlink()                     # the check files run afresh: a removed check leaves no record
     for page in [COMMON, *pages]:
-        path = _check_file(checks_dir, page)
+        path = Path(checks_dir) / f"{Path(page).stem}.py"
         if not path.is_file():
             continue
         try:
