@@ -4,8 +4,9 @@ from compsem.book.checks.claimcheck import sibling
 
 
 def check(executed=None):
-    sibling(__file__, "pool_size").few_hundred_sentences(executed, "a pool of a few hundred invented sentences",
-                                                         "42_ssm_metrics")
+    sibling(__file__, "pool_size").few_hundred_sentences(
+        executed, "a pool of a few hundred invented sentences", "42_ssm_metrics"
+    )
 
 
 NOT_CLAIMS = {

@@ -11,12 +11,15 @@ SENTENCE = "The lab-sized fine-tuning run fits in a 25-minute lab even from empt
 
 def check(executed=None):
     times = time_values(Path(executed).parent / "labs") if executed else {}
-    minutes = [times.get(glue_name(step)) for _, step in timed_steps()]   # the only timed run: Part II's
+    minutes = [times.get(glue_name(step)) for _, step in timed_steps()]  # the only timed run: Part II's
     lab = claims.said_number(SENTENCE.replace("-minute", " minute"))
-    claims.check(SENTENCE, page="book/course_guide.md", numbers={"the timed lab run (min)": minutes, "lab (min)": lab},
-                 holds=bool(minutes) and all(m is not None and m < lab for m in minutes),
-                 rule="every timed lab run of this build took less than the lab the sentence names")
+    claims.check(
+        SENTENCE,
+        page="book/course_guide.md",
+        numbers={"the timed lab run (min)": minutes, "lab (min)": lab},
+        holds=bool(minutes) and all(m is not None and m < lab for m in minutes),
+        rule="every timed lab run of this build took less than the lab the sentence names",
+    )
 
 
-NOT_CLAIMS = {
-}
+NOT_CLAIMS = {}

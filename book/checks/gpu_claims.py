@@ -15,10 +15,14 @@ def bf16_training_slower(sentence, page):
     g = gpu()
     runs, speed = g["studies"]["csts"]["runs"], lambda c, p: runs[f"{c} {p}"]["examples_per_s"]
     configs = sorted({k.rsplit(" ", 1)[0] for k in runs})
-    claims.check(sentence, page=page, holds=bool(configs) and all(speed(c, "bf16") < speed(c, "fp32") for c in configs),
-                 numbers={f"{c}: examples/s fp32, bf16": f"{speed(c, 'fp32'):.0f}, {speed(c, 'bf16'):.0f}"
-                          for c in configs} | {"GPU": g["machine"]["gpu"]},
-                 rule="bf16 autocast slower than fp32 for every configuration")
+    claims.check(
+        sentence,
+        page=page,
+        holds=bool(configs) and all(speed(c, "bf16") < speed(c, "fp32") for c in configs),
+        numbers={f"{c}: examples/s fp32, bf16": f"{speed(c, 'fp32'):.0f}, {speed(c, 'bf16'):.0f}" for c in configs}
+        | {"GPU": g["machine"]["gpu"]},
+        rule="bf16 autocast slower than fp32 for every configuration",
+    )
 
 
 def reproduction(reproduces, bf16_moves, page):
@@ -26,7 +30,17 @@ def reproduction(reproduces, bf16_moves, page):
     rep = gpu()["studies"]["montague"]["reproduction"]
     within = {k: f"{v['within_1e-4']} of {v['cells']}" for k, v in rep.items()}
     of = {w: [v for k, v in rep.items() if k.startswith(f"gpu_{w}")] for w in ("default", "bf16")}
-    claims.check(reproduces, page=page, numbers=within, rule="with the default weights, every cell within 1e-4",
-                 holds=bool(of["default"]) and all(v["within_1e-4"] == v["cells"] for v in of["default"]))
-    claims.check(bf16_moves, page=page, numbers=within, rule="with bf16 weights, some cell further than 1e-4",
-                 holds=any(v["within_1e-4"] < v["cells"] for v in of["bf16"]))
+    claims.check(
+        reproduces,
+        page=page,
+        numbers=within,
+        rule="with the default weights, every cell within 1e-4",
+        holds=bool(of["default"]) and all(v["within_1e-4"] == v["cells"] for v in of["default"]),
+    )
+    claims.check(
+        bf16_moves,
+        page=page,
+        numbers=within,
+        rule="with bf16 weights, some cell further than 1e-4",
+        holds=any(v["within_1e-4"] < v["cells"] for v in of["bf16"]),
+    )

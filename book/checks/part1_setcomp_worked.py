@@ -7,5 +7,4 @@ def check(executed=None):
     sibling(__file__, "part1_setcomp").few_hundred_samples("book/part1_setcomp_worked.md", "hundreds of samples")
 
 
-NOT_CLAIMS = {
-}
+NOT_CLAIMS = {}

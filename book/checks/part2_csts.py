@@ -5,7 +5,8 @@ from compsem.book.checks.claimcheck import sibling
 
 def check(executed=None):
     sibling(__file__, "gpu_claims").bf16_training_slower(
-        "bf16 autocast fine-tuned sbert-mini slower than fp32 at the book's preset", "book/part2_csts.md")
+        "bf16 autocast fine-tuned sbert-mini slower than fp32 at the book's preset", "book/part2_csts.md"
+    )
 
 
 NOT_CLAIMS = {

@@ -7,10 +7,13 @@ from compsem.results import load_table
 
 def check(executed=None):
     rel = load_table("ssm", "ssm_metrics").query("space == 'rel'").set_index("scorer")["sparsity"]
-    claims.check("expect its sparsity_rel to be larger than sbert-mini's: glove-50d has the denser relatedness space",
-                 page="book/part4_ssm_exercises.md", holds=rel["glove-50d"] > rel["sbert-mini"],
-                 numbers={f"{m} relatedness sparsity": round(float(rel[m]), 3) for m in ("glove-50d", "sbert-mini")},
-                 rule="a larger sparsity value is a denser space")
+    claims.check(
+        "expect its sparsity_rel to be larger than sbert-mini's: glove-50d has the denser relatedness space",
+        page="book/part4_ssm_exercises.md",
+        holds=rel["glove-50d"] > rel["sbert-mini"],
+        numbers={f"{m} relatedness sparsity": round(float(rel[m]), 3) for m in ("glove-50d", "sbert-mini")},
+        rule="a larger sparsity value is a denser space",
+    )
 
 
 NOT_CLAIMS = {

@@ -23,24 +23,50 @@ from functools import lru_cache
 __all__ = ["Block", "blocks", "prose", "without_code", "tables", "roles", "role_text", "CODE_DIRECTIVES"]
 
 #: Directives whose body is code, data or a file list, never prose.
-CODE_DIRECTIVES = {"code-cell", "code-block", "code", "sourcecode", "math", "eval-rst", "raw", "literalinclude",
-                   "include", "toctree", "tableofcontents", "bibliography", "csv-table", "mermaid", "graphviz"}
+CODE_DIRECTIVES = {
+    "code-cell",
+    "code-block",
+    "code",
+    "sourcecode",
+    "math",
+    "eval-rst",
+    "raw",
+    "literalinclude",
+    "include",
+    "toctree",
+    "tableofcontents",
+    "bibliography",
+    "csv-table",
+    "mermaid",
+    "graphviz",
+}
 #: Directives whose argument is no title (an image, a glued key, an exercise's label).
-_NO_TITLE = {"figure", "image", "glue:figure", "glue", "glue:any", "glue:md", "glue:text", "glue:math",
-             "solution", "solution-start", "solution-end"}
+_NO_TITLE = {
+    "figure",
+    "image",
+    "glue:figure",
+    "glue",
+    "glue:any",
+    "glue:md",
+    "glue:text",
+    "glue:math",
+    "solution",
+    "solution-start",
+    "solution-end",
+}
 _DROPPED_ROLES = {"cite", "cite:p", "cite:t", "cite:ps", "cite:ts", "footcite", "math", "eq", "index"}
 
 
 @dataclass
 class Block:
-    kind: str            # heading, text, row (a table's row), title (a directive's), code, math
-    text: str            # what a reader reads (a code or maths block: its source)
-    bare: str = ""       # the text without its inline code
-    lang: str = ""       # a code block's language, or "{directive}"
+    kind: str  # heading, text, row (a table's row), title (a directive's), code, math
+    text: str  # what a reader reads (a code or maths block: its source)
+    bare: str = ""  # the text without its inline code
+    lang: str = ""  # a code block's language, or "{directive}"
     directive: str = ""  # the innermost directive the block lies in
-    code: list[str] = field(default_factory=list)   # the inline code of a prose block
+    code: list[str] = field(default_factory=list)  # the inline code of a prose block
     cells: list[str] = field(default_factory=list)  # a row's cells
-    bare_cells: list[str] = field(default_factory=list)   # a row's cells without their inline code
+    bare_cells: list[str] = field(default_factory=list)  # a row's cells without their inline code
 
 
 @lru_cache(maxsize=1)
@@ -66,10 +92,17 @@ def _inline(tokens, role: Callable[[str, str], str], maths: bool = False) -> tup
     (``maths``: inline maths by its source, between the marks ``\\x01`` and ``\\x02``)."""
     out, code, bare = [], [], []
     for t in tokens or []:
-        piece = (t.content if t.type in ("text", "substitution_inline", "code_inline") else
-                 "\x01" + t.content + "\x02" if maths and t.type == "math_inline" else
-                 role(t.meta.get("name", ""), t.content) if t.type == "myst_role" else
-                 " " if t.type in ("softbreak", "hardbreak") else "")
+        piece = (
+            t.content
+            if t.type in ("text", "substitution_inline", "code_inline")
+            else "\x01" + t.content + "\x02"
+            if maths and t.type == "math_inline"
+            else role(t.meta.get("name", ""), t.content)
+            if t.type == "myst_role"
+            else " "
+            if t.type in ("softbreak", "hardbreak")
+            else ""
+        )
         out.append(piece)
         bare.append(" " if t.type == "code_inline" else piece)
         if t.type == "code_inline":
@@ -82,14 +115,15 @@ def _directive_body(content: str) -> str:
     lines = content.split("\n")
     if lines and lines[0].strip() == "---":
         end = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), 0)
-        return "\n".join(lines[end + 1:])
+        return "\n".join(lines[end + 1 :])
     while lines and lines[0].lstrip().startswith(":") and lines[0].lstrip()[1:2].isalpha():
         lines.pop(0)
     return "\n".join(lines)
 
 
-def blocks(md: str, role: Callable[[str, str], str] = role_text, directive: str = "", *,
-           maths: bool = False) -> list[Block]:
+def blocks(
+    md: str, role: Callable[[str, str], str] = role_text, directive: str = "", *, maths: bool = False
+) -> list[Block]:
     """What a reader reads in ``md``, block by block (see the module's docstring; ``maths``: inline
     maths by its source between the marks ``\\x01`` and ``\\x02``, as a check's quote gives it)."""
     out: list[Block] = []
@@ -143,7 +177,7 @@ def without_code(md: str) -> str:
     lines = md.split("\n")
     for t in _parser().parse(md):
         if t.type in ("fence", "code_block") and not t.info.strip().startswith("{") and t.map:
-            lines[t.map[0]:t.map[1]] = [""] * (t.map[1] - t.map[0])
+            lines[t.map[0] : t.map[1]] = [""] * (t.map[1] - t.map[0])
     return "\n".join(lines)
 
 
@@ -167,5 +201,6 @@ def roles(md: str) -> list[tuple[str, str]]:
     def keep(name, content):
         found.append((name, content))
         return ""
+
     blocks(md, keep)
     return found

@@ -13,9 +13,14 @@ from compsem.book.checks.claimcheck import claim_check, claim_spans, claim_summa
 def _nb(path, cells, glued=None, caption=None):
     """A tiny executed chapter: Markdown cells, then one code cell that glued ``glued`` (papermill's
     way) and, with ``caption``, is captioned as a figure."""
-    outs = [new_output("display_data", data={"application/papermill.record/text/plain": repr(v)},
-                       metadata={"scrapbook": {"mime_prefix": "application/papermill.record/", "name": k}})
-            for k, v in (glued or {}).items()]
+    outs = [
+        new_output(
+            "display_data",
+            data={"application/papermill.record/text/plain": repr(v)},
+            metadata={"scrapbook": {"mime_prefix": "application/papermill.record/", "name": k}},
+        )
+        for k, v in (glued or {}).items()
+    ]
     code = new_code_cell("", outputs=outs, execution_count=1)
     if caption:
         code.metadata["mystnb"] = {"figure": {"caption": caption}}
@@ -29,26 +34,33 @@ def book(tmp_path, monkeypatch):
     monkeypatch.setattr(claims, "_STARTED", set())
     ex, pages, checks = tmp_path / "ex", tmp_path / "book", tmp_path / "book" / "checks"
     ex.mkdir(), checks.mkdir(parents=True)
-    _nb(ex / "10_x.ipynb", [
-        # 1 produced: the frequency word is the glued value
-        "For `bow` the margin holds {glue:text}`often` at ε = 0.\n\n"
-        # 2 checked: "up to seven samples" lies in the check's quote
-        "$S_{curr}$ appears in up to seven samples of its quintuple.\n\n"
-        # 3 a finding: "faster" outside any glue or check
-        "The cache is faster than the encoder.",
-        # 4 marked: the prior's design; no claim: a definition, code, a table of no claim
-        "```{note}\nWith its stop list `bow` often gives a sentence and its negation one vector.\n```\n\n"
-        "```python\nx = 'never'  # code: not prose\n```\n\nThe margin is the difference of the two cosines.",
-        # 5 a finding: the check covers "seven rows" but not "most models"
-        "It has seven rows, and most models agree.",
-    ], {"often": "seldom"})
+    _nb(
+        ex / "10_x.ipynb",
+        [
+            # 1 produced: the frequency word is the glued value
+            "For `bow` the margin holds {glue:text}`often` at ε = 0.\n\n"
+            # 2 checked: "up to seven samples" lies in the check's quote
+            "$S_{curr}$ appears in up to seven samples of its quintuple.\n\n"
+            # 3 a finding: "faster" outside any glue or check
+            "The cache is faster than the encoder.",
+            # 4 marked: the prior's design; no claim: a definition, code, a table of no claim
+            "```{note}\nWith its stop list `bow` often gives a sentence and its negation one vector.\n```\n\n"
+            "```python\nx = 'never'  # code: not prose\n```\n\nThe margin is the difference of the two cosines.",
+            # 5 a finding: the check covers "seven rows" but not "most models"
+            "It has seven rows, and most models agree.",
+        ],
+        {"often": "seldom"},
+    )
     (pages / "intro.md").write_text("# Intro\n\nThe toy's red phrases are as far apart as dog and law.\n")
-    (checks / "10_x.py").write_text('NOT_CLAIMS = {"often gives a sentence and its negation one vector": "what the stop list implies"}\n')
+    (checks / "10_x.py").write_text(
+        'NOT_CLAIMS = {"often gives a sentence and its negation one vector": "what the stop list implies"}\n'
+    )
     (checks / "common.py").write_text("NOT_CLAIMS = {}\n")
     (checks / "intro.py").write_text(
         "from compsem import claims\n\n"
         "def check(executed=None):\n"
-        "    claims.check('as far apart as dog and law', page='book/intro.md', holds=True, numbers={'d': 2.0})\n")
+        "    claims.check('as far apart as dog and law', page='book/intro.md', holds=True, numbers={'d': 2.0})\n"
+    )
     claims.check_count("S_{curr} appears in up to seven samples of its quintuple", 7, page="10_x")
     claims.check_count("It has seven rows", 7, page="10_x")
     return ex, pages, checks, tmp_path / "results" / "claims"
@@ -60,8 +72,8 @@ def test_sentences_are_plain_text_with_glue_and_code_left_out(book):
     assert "S_{curr} appears in up to seven samples of its quintuple." in texts
     assert "For bow the margin holds {glue:often} at ε = 0." in texts
     assert "With its stop list bow often gives a sentence and its negation one vector." in texts  # a note is prose
-    assert not any("x =" in t for t in texts)                               # a code block is not
-    assert "Intro" in texts                                                 # a heading is
+    assert not any("x =" in t for t in texts)  # a code block is not
+    assert "Intro" in texts  # a heading is
 
 
 def test_the_counts_by_hand(book):
@@ -80,14 +92,17 @@ def test_a_failed_check_a_stale_quote_and_a_stale_mark_are_problems(book):
     ex, pages, checks, results = book
     with pytest.raises(claims.ClaimError):
         claims.check_count("It has nine rows", 7, page="10_x")
-    (checks / "10_x.py").write_text('NOT_CLAIMS = {"often gives a sentence": "x", "a vanished phrase": "y", '
-                                    '"the two cosines": "z"}\n')
+    (checks / "10_x.py").write_text(
+        'NOT_CLAIMS = {"often gives a sentence": "x", "a vanished phrase": "y", "the two cosines": "z"}\n'
+    )
     _, problems = claim_check(ex, pages, results, checks)
     assert '10_x: the check of "It has nine rows" failed (the number it states is the data\'s count)' in problems
     assert '10_x: a check quotes "It has nine rows", which the page no longer says' in problems
     assert '10_x: book/checks/10_x.py marks "a vanished phrase", which the page no longer says' in problems
-    assert ('10_x: book/checks/10_x.py marks "the two cosines", which covers no claim word that a mark may '
-            "exempt: delete the line") in problems
+    assert (
+        '10_x: book/checks/10_x.py marks "the two cosines", which covers no claim word that a mark may '
+        "exempt: delete the line"
+    ) in problems
 
 
 def test_a_page_check_that_fails_is_a_problem(book):
@@ -95,17 +110,34 @@ def test_a_page_check_that_fails_is_a_problem(book):
     (checks / "intro.py").write_text(
         "from compsem import claims\n\n"
         "def check(executed=None):\n"
-        "    claims.check('as far apart as dog and law', page='book/intro.md', holds=False, numbers={'d': 1.28})\n")
+        "    claims.check('as far apart as dog and law', page='book/intro.md', holds=False, numbers={'d': 1.28})\n"
+    )
     counts, problems = claim_check(ex, pages, results, checks)
-    assert any(p.startswith("book/intro.md: its check file intro.py fails: ClaimError: book/intro.md: the sentence "
-                            "'as far apart as dog and law' does not hold") for p in problems)
+    assert any(
+        p.startswith(
+            "book/intro.md: its check file intro.py fails: ClaimError: book/intro.md: the sentence "
+            "'as far apart as dog and law' does not hold"
+        )
+        for p in problems
+    )
 
 
 def test_checkbook_prints_the_claims_line_with_notebooks_only(book, capsys):
     ex, pages, checks, _ = book
     root = checks.parent.parent
-    rc = checkbook.main(["--executed", str(ex), "--pages", str(pages), "--root", str(root), "--notebooks-only",
-                         "--data", str(root / "nodata")])
+    rc = checkbook.main(
+        [
+            "--executed",
+            str(ex),
+            "--pages",
+            str(pages),
+            "--root",
+            str(root),
+            "--notebooks-only",
+            "--data",
+            str(root / "nodata"),
+        ]
+    )
     assert rc == 1
     assert "claims: 6 found: 2 findings, 1 produced, 2 checked, 1 marked" in capsys.readouterr().out.splitlines()
 
@@ -128,8 +160,9 @@ def test_a_heading_that_states_a_result_is_a_finding(tmp_path):
 
 
 def test_a_link_text_and_a_figure_caption_are_read(tmp_path):
-    counts, problems = _one_page(tmp_path, "See [why `bow` beats `use`](x.md).\n",
-                                 caption="Most models pass C1 at every margin.")
+    counts, problems = _one_page(
+        tmp_path, "See [why `bow` beats `use`](x.md).\n", caption="Most models pass C1 at every margin."
+    )
     assert counts["findings"] == 2
     assert any("(beats)" in p and p.startswith("book/p.md") for p in problems)
     assert any("(Most models)" in p and p.startswith("10_x: cell 0") for p in problems)
@@ -137,8 +170,9 @@ def test_a_link_text_and_a_figure_caption_are_read(tmp_path):
 
 def test_a_mark_exempts_only_the_words_it_covers(tmp_path):
     # "two" is a pair's arity and needs no mark (so the mark is stale); "three models" is a count
-    counts, problems = _one_page(tmp_path, "Over the two margins we ran three models.\n",
-                                 marks='{"Over the two margins": "the design"}')
+    counts, problems = _one_page(
+        tmp_path, "Over the two margins we ran three models.\n", marks='{"Over the two margins": "the design"}'
+    )
     assert counts["findings"] == 1 and "(three models)" in problems[0]
     assert any('marks "Over the two margins", which covers no claim word' in p for p in problems)
 
@@ -151,45 +185,66 @@ def test_a_count_of_models_typed_by_hand_is_a_finding_even_when_marked(tmp_path)
 
 def test_a_fixed_conclusion_around_a_glued_number_is_a_finding(tmp_path):
     cell = "`bow` is better than `use` by {glue:text}`gap` points."
-    counts, problems = _one_page(tmp_path, "Nothing.\n", cells=[cell], glued={"gap": 3.1},
-                                 marks='{"better than": "the table says so"}')
+    counts, problems = _one_page(
+        tmp_path, "Nothing.\n", cells=[cell], glued={"gap": 3.1}, marks='{"better than": "the table says so"}'
+    )
     assert counts["findings"] == 1 and counts["produced"] == 0
     assert "better than (a conclusion around a glued value: produce it with the value)" in problems[0]
     # the same words inside the glued value are produced
-    counts, problems = _one_page(tmp_path / "b", "Nothing.\n", cells=["In this run {glue:md}`lead`"],
-                                 glued={"lead": "bow is better than use by 3.1 points"})
+    counts, problems = _one_page(
+        tmp_path / "b",
+        "Nothing.\n",
+        cells=["In this run {glue:md}`lead`"],
+        glued={"lead": "bow is better than use by 3.1 points"},
+    )
     assert counts == {"findings": 0, "produced": 1, "checked": 0, "marked": 0} and problems == []
 
 
-@pytest.mark.parametrize("sentence", [
-    "The margin is the difference of the two margins.", "C2 uses the ratio of two angles.",
-    "A two-sided test at the 5 % level.", "A model that ignores the condition scores 50 % on C-STS.",
-    "If bow beats use, the synthesis says so.", "Compare the three models of the panel.",
-    "Does bow beat use on C2?", "The encoder reads each sentence's three words.",
-    "The prior never reads a sentence of bow's pairs.", "C2 holds for about half their length.",
-    'A scorer counts a pair when it scores "higher than 0.5".', "Table 7 reproduced under the official reading.",
-    "The gap may reflect the size of the models.", "Each quintuple gives six samples per operator.",
-])
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The margin is the difference of the two margins.",
+        "C2 uses the ratio of two angles.",
+        "A two-sided test at the 5 % level.",
+        "A model that ignores the condition scores 50 % on C-STS.",
+        "If bow beats use, the synthesis says so.",
+        "Compare the three models of the panel.",
+        "Does bow beat use on C2?",
+        "The encoder reads each sentence's three words.",
+        "The prior never reads a sentence of bow's pairs.",
+        "C2 holds for about half their length.",
+        'A scorer counts a pair when it scores "higher than 0.5".',
+        "Table 7 reproduced under the official reading.",
+        "The gap may reflect the size of the models.",
+        "Each quintuple gives six samples per operator.",
+    ],
+)
 def test_definitions_designs_and_hypotheses_are_no_claims(sentence):
     assert claim_spans(sentence) == []
 
 
-@pytest.mark.parametrize("sentence, words", [
-    ("The panel has six models.", ["six models"]), ("bow beats use on C2.", ["beats"]),
-    ("C2 largely follows from C1.", ["follows from"]), ("The two encoders are indistinguishable on C1.",
-                                                        ["indistinguishable"]),
-    ("The data hold 44,652 phrases.", ["44,652 phrases"]), ("Only one model passes C1.", ["Only one model"]),
-    ("Most models pass C1, which may reflect their size.", ["Most models"]),
-])
+@pytest.mark.parametrize(
+    "sentence, words",
+    [
+        ("The panel has six models.", ["six models"]),
+        ("bow beats use on C2.", ["beats"]),
+        ("C2 largely follows from C1.", ["follows from"]),
+        ("The two encoders are indistinguishable on C1.", ["indistinguishable"]),
+        ("The data hold 44,652 phrases.", ["44,652 phrases"]),
+        ("Only one model passes C1.", ["Only one model"]),
+        ("Most models pass C1, which may reflect their size.", ["Most models"]),
+    ],
+)
 def test_results_are_claims(sentence, words):
     assert [sentence[a:b] for a, b, _ in claim_spans(sentence)] == words
 
 
 def test_a_removed_check_leaves_no_record_that_still_checks(book):
     ex, pages, checks, results = book
-    counts, _ = claim_check(ex, pages, results, checks)          # intro.py's check records the far-apart sentence
+    counts, _ = claim_check(ex, pages, results, checks)  # intro.py's check records the far-apart sentence
     assert counts["checked"] == 2
     (checks / "intro.py").write_text("NOT_CLAIMS = {}\n")
     counts, problems = claim_check(ex, pages, results, checks)
-    assert counts["checked"] == 1 and any(p.startswith("book/intro.md: page states a result in words (far apart)")
-                                          for p in problems)
+    assert counts["checked"] == 1 and any(
+        p.startswith("book/intro.md: page states a result in words (far apart)") for p in problems
+    )

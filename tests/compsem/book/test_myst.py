@@ -53,8 +53,10 @@ def test_blocks_read_what_a_reader_reads():
         ("code", "make check-book\n"),
     ]
     blocks = myst.blocks(PAGE)
-    assert blocks[1].code == ["make book"] and blocks[1].bare == "See the data chapter, the table and n_models " \
-        "models; is maths and is code."
+    assert (
+        blocks[1].code == ["make book"]
+        and blocks[1].bare == "See the data chapter, the table and n_models models; is maths and is code."
+    )
     assert blocks[3].directive == "note" and blocks[4].directive == "figure" and blocks[8].lang == "bash"
 
 
@@ -70,7 +72,10 @@ def test_prose_tables_roles_and_code():
 def test_a_directive_with_options_in_yaml_and_a_code_directive():
     md = "```{admonition} Rerun\n---\nclass: tip\n---\nRun it.\n```\n\n```{code-cell} python\nx = 'never'\n```\n"
     assert [(b.kind, b.text, b.lang) for b in myst.blocks(md)] == [
-        ("title", "Rerun", ""), ("text", "Run it.", ""), ("code", "x = 'never'\n", "{code-cell}")]
+        ("title", "Rerun", ""),
+        ("text", "Run it.", ""),
+        ("code", "x = 'never'\n", "{code-cell}"),
+    ]
 
 
 #: Modules that still read fences or directives with their own patterns: the teaching generators
@@ -83,8 +88,11 @@ _SIGNS = ("```", "`{3", "~~~", "~{3", ":::", ":{3", "}`")
 def second_parsers(source: str) -> list[int]:
     """The lines of ``source`` that import a Markdown parser or hold a regular expression reading
     fences, directives or roles."""
-    return [i for i, line in enumerate(source.splitlines(), 1) if _PARSER.match(line)
-            or (re.search(r"\bre\.\w+\(|_?compile\(", line) and any(s in line for s in _SIGNS))]
+    return [
+        i
+        for i, line in enumerate(source.splitlines(), 1)
+        if _PARSER.match(line) or (re.search(r"\bre\.\w+\(|_?compile\(", line) and any(s in line for s in _SIGNS))
+    ]
 
 
 def test_the_guard_sees_a_second_parser():
@@ -93,6 +101,11 @@ def test_the_guard_sees_a_second_parser():
 
 def test_there_is_one_myst_parser():
     root = Path(__file__).resolve().parents[3] / "src" / "compsem"
-    found = {p.relative_to(root).as_posix() for p in root.rglob("*.py")
-             if p.relative_to(root).as_posix() != "book/myst.py" and second_parsers(p.read_text(encoding="utf-8"))}
-    assert found <= KNOWN, f"read MyST through compsem.book.myst, not with a parser of your own: {sorted(found - KNOWN)}"
+    found = {
+        p.relative_to(root).as_posix()
+        for p in root.rglob("*.py")
+        if p.relative_to(root).as_posix() != "book/myst.py" and second_parsers(p.read_text(encoding="utf-8"))
+    }
+    assert found <= KNOWN, (
+        f"read MyST through compsem.book.myst, not with a parser of your own: {sorted(found - KNOWN)}"
+    )

@@ -36,23 +36,51 @@ from compsem.book.teaching.courseguide import page_text
 COMMON = "common"
 KINDS = ("findings", "produced", "checked", "marked")
 
-__all__ = ["COMMON", "KINDS", "Sentence", "prose_sentences", "claim_spans", "page_checks", "classify", "claim_check",
-           "claim_summary", "sibling"]
+__all__ = [
+    "COMMON",
+    "KINDS",
+    "Sentence",
+    "prose_sentences",
+    "claim_spans",
+    "page_checks",
+    "classify",
+    "claim_check",
+    "claim_summary",
+    "sibling",
+]
 
 _WORDS = re.compile("|".join(f"(?P<{k}>{p})" for k, p in CLAIM_WORDS.items()), re.I)
 _ANY = re.compile("|".join(f"(?:{p})" for p in CLAIM_WORDS.values()), re.I)
 _PLACE = re.compile(r"\{glue:[^}]+\}")
 _ABBREV = re.compile(r"(?:\b(?:Eqs?|Figs?|e\.g|i\.e|al|cf|vs|approx|No|Sec|resp)\.)$")
-_STOP = (r"(?:on|in|at|for|with|to|by|from|and|or|than|is|are|was|were|be|the|a|an|that|which|per|each|as|of|into|"
-         r"between|across|over|under|among|about|within|without|after|before|against)\b")
-_SINGULAR = [n[:-3] + "y" if n.endswith("ies") else n[:-2] if n.endswith(("sses", "ses")) and n != "hypotheses"
-             else "hypothesis" if n == "hypotheses" else "criterion" if n == "criteria" else n[:-1] for n in DATA_NOUNS]
+_STOP = (
+    r"(?:on|in|at|for|with|to|by|from|and|or|than|is|are|was|were|be|the|a|an|that|which|per|each|as|of|into|"
+    r"between|across|over|under|among|about|within|without|after|before|against)\b"
+)
+_SINGULAR = [
+    n[:-3] + "y"
+    if n.endswith("ies")
+    else n[:-2]
+    if n.endswith(("sses", "ses")) and n != "hypotheses"
+    else "hypothesis"
+    if n == "hypotheses"
+    else "criterion"
+    if n == "criteria"
+    else n[:-1]
+    for n in DATA_NOUNS
+]
 
 
 def _noun_after(nouns) -> re.Pattern:
     """Up to two modifiers ("open", "operator", "sentence"), then one of ``nouns``: what a count counts."""
-    return re.compile(r"\s+(?:of\s+(?:the\s+|its\s+|their\s+)?(?:\w+\s+)?)?(?:(?!" + _STOP + r")[\w'-]+\s+){0,2}?(?:"
-                      + "|".join(nouns) + r")\b", re.I)
+    return re.compile(
+        r"\s+(?:of\s+(?:the\s+|its\s+|their\s+)?(?:\w+\s+)?)?(?:(?!"
+        + _STOP
+        + r")[\w'-]+\s+){0,2}?(?:"
+        + "|".join(nouns)
+        + r")\b",
+        re.I,
+    )
 
 
 _COUNTED, _ONE = _noun_after(DATA_NOUNS), _noun_after([*DATA_NOUNS, *_SINGULAR])
@@ -61,55 +89,74 @@ _BOUND = re.compile(r"^(?:up to|at most|at least|only|all but|just)\s")
 #: Before a number: it gives an arity ("its three words", "each pair's two rows"), a generic case
 #: ("any two sentences") or a threshold ("≠ 2 rows"); "the two" and "the first three" refer to a
 #: design's members; "of two", "for three" give an arity or an example.
-_ARITY = re.compile(r"(?:\b(?:its|their|each|every|whose|both|per|his|her|any|no|of each|of every|one of)\s+"
-                    r"|[≠<>≤≥=]\s*)$", re.I)
+_ARITY = re.compile(
+    r"(?:\b(?:its|their|each|every|whose|both|per|his|her|any|no|of each|of every|one of)\s+"
+    r"|[≠<>≤≥=]\s*)$",
+    re.I,
+)
 _DEFINITE = re.compile(r"\b(?:the|these|those|our|first|last|other|next|same)\s+$", re.I)
 _PREPOSITION = re.compile(r"\b(?:of|per|between|for|across|with|from|into|on|in|to|over|among|under|by)\s+$", re.I)
-_MEMBER = re.compile(r"^\s*(?:of\s+(?:a|an|each|every|its|one|their|the same|the two)\b|per\b|(?:for )?each\b|"
-                     r"for every\b|at a time\b|apart\b)", re.I)
+_MEMBER = re.compile(
+    r"^\s*(?:of\s+(?:a|an|each|every|its|one|their|the same|the two)\b|per\b|(?:for )?each\b|"
+    r"for every\b|at a time\b|apart\b)",
+    re.I,
+)
 _NOT_ASSERTED = re.compile(
     r"\?|\b(?:if|unless|suppose|imagine|whenever|would|could|might|may|should|can|cannot|can't|must|expects?|"
     r"predicts?|hypothes\w*|whether|means?|meaning|defined?|definition|by construction|denotes?|stands? for|"
     r"is called|we call|i\.e\.|refers? to|given|says|states|writes|argues|asks|"
     r"(?:a|any)\s+(?:[\w-]+\s+){0,3}?(?:model|scorer|encoder)\s+that)\b",
-    re.I)
+    re.I,
+)
 #: Before a claim word in its segment: a relative clause, an indirect question, a purpose, a hedge.
-_FRAMED = re.compile(r"\b(?:when|where|whenever|how often|how many|how much|in which|under which|on which|so that|"
-                     r"probably|perhaps|likely|possibly|reports)\b", re.I)
+_FRAMED = re.compile(
+    r"\b(?:when|where|whenever|how often|how many|how much|in which|under which|on which|so that|"
+    r"probably|perhaps|likely|possibly|reports)\b",
+    re.I,
+)
 #: After "never"/"always": what a procedure does, not how often a result holds ("never reads").
-_PROCEDURE = re.compile(r"^\s+(?:\w+\s+)?(?:reads?|sees?|looks?|enters?|uses?|used|writes?|call(?:s|ed)?|defines?|"
-                        r"touch(?:es)?|serve[sd]?|ships?|trains?|cached?|as|the|a|an)\b", re.I)
+_PROCEDURE = re.compile(
+    r"^\s+(?:\w+\s+)?(?:reads?|sees?|looks?|enters?|uses?|used|writes?|call(?:s|ed)?|defines?|"
+    r"touch(?:es)?|serve[sd]?|ships?|trains?|cached?|as|the|a|an)\b",
+    re.I,
+)
 _IMPERATIVE = re.compile(
     r"^\W*(?:[IVX]+\s+)?(?:Compute|Run|Compare|Name|Give|Use|Try|Change|Pick|Write|Explain|Show|Check|Predict|"
     r"Consider|Repeat|Open|Rerun|Train|Plot|Find|Read|Count|Suppose|Take|Let|Add|Replace|Set|Ask|Choose|Describe|"
     r"List|Look|Keep|Do|Make|Derive|Prove|Argue|Measure|Estimate|Decide|Discuss|Edit|Execute|Go|Mark|Sketch|State|"
     r"Test|Imagine|Start|Draw|Fill|Work|Say|Report|Modify|Swap|Design|Build|Put|Expect|Identify|Record|Save|"
     r"Install|Clone|Type|Apply|Verify|Evaluate|Calculate|Think|Interpret|Why|What|Which|How|Where|Is|Are|Does)\b",
-    re.I)
-_MEASURED = (r"\{glue:|(?<![\w.$])\d|%|\b(?:shares?|accurac\w+|Spearman|Pearson|correlations?|C[1-6]|RSA|sparsity|"
-             r"intervals?|significant\w*|p-values?|examples/s|seconds|minutes|hours|chance|results?|MiniLM|"
-             + "|".join(re.escape(e) for e in PANEL) + r")\b")
+    re.I,
+)
+_MEASURED = (
+    r"\{glue:|(?<![\w.$])\d|%|\b(?:shares?|accurac\w+|Spearman|Pearson|correlations?|C[1-6]|RSA|sparsity|"
+    r"intervals?|significant\w*|p-values?|examples/s|seconds|minutes|hours|chance|results?|MiniLM|"
+    + "|".join(re.escape(e) for e in PANEL)
+    + r")\b"
+)
 #: What a clause must name to assert something about data: a measure, a glued value, a model, or
 #: (but for a cause) a thing the project holds as data.
-_ABOUT = {"cause": re.compile(_MEASURED[:-3] + r"|(?:model|encoder|scorer|LLM)s?)\b", re.I),
-          None: re.compile(_MEASURED[:-3] + "|" + "|".join([*DATA_NOUNS, *_SINGULAR]) + r")\b", re.I)}
+_ABOUT = {
+    "cause": re.compile(_MEASURED[:-3] + r"|(?:model|encoder|scorer|LLM)s?)\b", re.I),
+    None: re.compile(_MEASURED[:-3] + "|" + "|".join([*DATA_NOUNS, *_SINGULAR]) + r")\b", re.I),
+}
 
 
 @dataclass
 class Sentence:
-    page: str         # a chapter's stem ("10_setcomp_data") or "book/<name>.md"
+    page: str  # a chapter's stem ("10_setcomp_data") or "book/<name>.md"
     cell: int | None  # the chapter's cell
-    text: str         # plain text; a glued value is ``{glue:key}``
-    glued: dict       # key -> the value's text where known
-    directive: str = ""   # the directive the sentence lies in ("glossary": a definition)
-    read: str = ""        # the text as the check reads it: inline maths filled with "§"
+    text: str  # plain text; a glued value is ``{glue:key}``
+    glued: dict  # key -> the value's text where known
+    directive: str = ""  # the directive the sentence lies in ("glossary": a definition)
+    read: str = ""  # the text as the check reads it: inline maths filled with "§"
 
 
 def _split(block: str) -> list[str]:
     parts: list[str] = []
     for s in re.split(r"(?<=[.!?])\s+(?=[A-Z(\"“{0-9*])", block):
         if parts and _ABBREV.search(parts[-1]) and s.strip():
-            parts[-1] += " " + s.strip()        # "Eq. 5", "Fig. 2", "et al. (2024)": one sentence
+            parts[-1] += " " + s.strip()  # "Eq. 5", "Fig. 2", "et al. (2024)": one sentence
         elif s.strip():
             parts.append(s.strip())
     return parts
@@ -119,8 +166,11 @@ def _sentences(md: str, page: str, cell: int | None, values: dict) -> list[Sente
     """The sentences a reader reads in ``md``, each with the glued values it shows."""
     own = page if cell is not None else None
     out = []
-    for b in myst.blocks(md, role=lambda name, content: f"{{glue:{content}}}" if name.startswith("glue")
-                         else myst.role_text(name, content), maths=True):
+    for b in myst.blocks(
+        md,
+        role=lambda name, content: f"{{glue:{content}}}" if name.startswith("glue") else myst.role_text(name, content),
+        maths=True,
+    ):
         if b.kind in ("code", "math"):
             continue
         for s in _split(b.text):
@@ -131,7 +181,7 @@ def _sentences(md: str, page: str, cell: int | None, values: dict) -> list[Sente
                 if key in values.get(nb, {}):
                     glued[key] = values[nb][key].strip().strip("'\"")
             s = _norm(_PLACE.sub(lambda m: "{glue:" + m.group(0)[6:-1].split("::")[-1].split(":")[0] + "}", s))
-            read = re.sub("\x01([^\x02]*)\x02", lambda m: "§" * len(m.group(1)), s)   # maths: no words
+            read = re.sub("\x01([^\x02]*)\x02", lambda m: "§" * len(m.group(1)), s)  # maths: no words
             out.append(Sentence(page, cell, re.sub("[\x01\x02]", "", s), glued, b.directive, read))
     return out
 
@@ -147,7 +197,7 @@ def prose_sentences(executed_dir: Path | None, book_dir: Path | None) -> list[Se
             md = text(c.get("source", "")) if c.get("cell_type") == "markdown" else text(caption)
             out += _sentences(md, nb.stem, i, values)
     for p in sorted(Path(book_dir).glob("*.md")) if book_dir and Path(book_dir).is_dir() else []:
-        out += _sentences(page_text(p), f"book/{p.name}", None, values)   # the course guide as the book shows it
+        out += _sentences(page_text(p), f"book/{p.name}", None, values)  # the course guide as the book shows it
     return out
 
 
@@ -160,20 +210,25 @@ def _asserted(text_: str, a: int, b: int) -> bool:
     before it in its segment (between semicolons, colons, dashes, brackets), nor after it in its clause."""
     starts = [m.end() for m in _SEGMENT.finditer(text_[:a])]
     end = re.search(r",\s|" + _SEGMENT.pattern, text_[b:])
-    before = text_[starts[-1] if starts else 0:a]
-    return not (_NOT_ASSERTED.search(before) or _FRAMED.search(before) or before.count('"') % 2
-                or _NOT_ASSERTED.search(text_[a:b + end.start() if end else len(text_)]))
+    before = text_[starts[-1] if starts else 0 : a]
+    return not (
+        _NOT_ASSERTED.search(before)
+        or _FRAMED.search(before)
+        or before.count('"') % 2
+        or _NOT_ASSERTED.search(text_[a : b + end.start() if end else len(text_)])
+    )
 
 
 def _design(word: str, before: str, after: str, rest: str, text_: str) -> bool:
     """Whether a number that is no bound gives an arity or a design rather than a count of data."""
     if _MEMBER.match(rest) or _ARITY.search(before):
-        return True                      # "samples of its quintuple", "its three words", "≠ 2 rows"
+        return True  # "samples of its quintuple", "its three words", "≠ 2 rows"
     if word == "two":
-        return not re.match(r"\s+of the\b", after)   # the arity of a pair, unless "two of the models"
+        return not re.match(r"\s+of the\b", after)  # the arity of a pair, unless "two of the models"
     words = not word[-1].isdigit()
-    return words and (bool(_TOY.search(text_)) or (word == "three" and bool(_DEFINITE.search(before)
-                                                                          or _PREPOSITION.search(before))))
+    return words and (
+        bool(_TOY.search(text_)) or (word == "three" and bool(_DEFINITE.search(before) or _PREPOSITION.search(before)))
+    )
 
 
 def claim_spans(text_: str, directive: str = "") -> list[tuple[int, int, str]]:
@@ -190,16 +245,21 @@ def claim_spans(text_: str, directive: str = "") -> list[tuple[int, int, str]]:
         if kind == "count":
             before, bound = masked[:a], bool(_BOUND.match(word))
             noun = (_ONE if word.endswith(" one") else _COUNTED).match(masked[b:])
-            if not noun or (_design(word, before, masked[b:], masked[b + noun.end():], masked) if not bound
-                            else word.endswith(" one") and re.match(r"\s+of the two\b", masked[b:])):
+            if not noun or (
+                _design(word, before, masked[b:], masked[b + noun.end() :], masked)
+                if not bound
+                else word.endswith(" one") and re.match(r"\s+of the two\b", masked[b:])
+            ):
                 continue
             b += noun.end()
-        elif (not _ABOUT.get(kind, _ABOUT[None]).search(text_)
-              or (word in ("never", "always") and _PROCEDURE.match(masked[b:]))
-              or ((word.startswith(("half", "about half")) or word == "none of") and not _HALF.match(masked[b:]))
-              or (kind == "paper" and re.search(r"\bTables? [\d, and]+\s*$", masked[:a]))
-              or (kind == "direction" and re.match(r"\s+(?:\d|(?:" + "|".join(NUMBER_WORDS) + r")\b)", masked[b:]))):
-            continue                     # "never reads", "half their length", "Table 7 reproduced" (a name)
+        elif (
+            not _ABOUT.get(kind, _ABOUT[None]).search(text_)
+            or (word in ("never", "always") and _PROCEDURE.match(masked[b:]))
+            or ((word.startswith(("half", "about half")) or word == "none of") and not _HALF.match(masked[b:]))
+            or (kind == "paper" and re.search(r"\bTables? [\d, and]+\s*$", masked[:a]))
+            or (kind == "direction" and re.match(r"\s+(?:\d|(?:" + "|".join(NUMBER_WORDS) + r")\b)", masked[b:]))
+        ):
+            continue  # "never reads", "half their length", "Table 7 reproduced" (a name)
         out.append((a, b, kind))
     return out
 
@@ -217,14 +277,15 @@ def sibling(check_file: str | Path, name: str):
     return _load(Path(check_file).with_name(f"{name}.py"))
 
 
-def page_checks(checks_dir: Path, pages: list[str], executed_dir: Path | None = None
-                ) -> tuple[dict[str, dict[str, str]], list[str]]:
+def page_checks(
+    checks_dir: Path, pages: list[str], executed_dir: Path | None = None
+) -> tuple[dict[str, dict[str, str]], list[str]]:
     """Run ``check(executed_dir)`` of every page's check file (``book/checks/<page>.py``; the records
     of an earlier run of them go first) and read every page's ``NOT_CLAIMS``; return
     ``({page: {fragment: reason}}, problems)``."""
     marks, problems = {}, []
     for old in results_dir("claims").glob("*.checks.json"):
-        old.unlink()                     # the check files run afresh: a removed check leaves no record
+        old.unlink()  # the check files run afresh: a removed check leaves no record
     for page in [COMMON, *pages]:
         path = Path(checks_dir) / f"{Path(page).stem}.py"
         if not path.is_file():
@@ -271,7 +332,7 @@ def _around_glue(masked: str, a: int, b: int) -> bool:
     if inner:
         return "\0" in inner[-1]
     start, end = masked.rfind(";", 0, a) + 1, masked.find(";", b) % (len(masked) + 1)
-    return "\0" in re.sub(r"\([^()]*\)", " ", masked[start:end or len(masked)])
+    return "\0" in re.sub(r"\([^()]*\)", " ", masked[start : end or len(masked)])
 
 
 def classify(sentences: list[Sentence], checks: dict[str, list[dict]], marks: dict[str, dict[str, str]]):
@@ -293,9 +354,13 @@ def classify(sentences: list[Sentence], checks: dict[str, list[dict]], marks: di
             if _inside(a, b, checked):
                 continue
             by = _inside(a, b, marked)
-            why = ("a count of data: glue it" if kind == "count" else
-                   "a conclusion around a glued value: produce it with the value"
-                   if kind in _CONCLUSIONS and _around_glue(masked, a, b) else "")
+            why = (
+                "a count of data: glue it"
+                if kind == "count"
+                else "a conclusion around a glued value: produce it with the value"
+                if kind in _CONCLUSIONS and _around_glue(masked, a, b)
+                else ""
+            )
             if by and not why:
                 used += by
             else:
@@ -318,26 +383,30 @@ def claim_check(executed_dir: Path | None, book_dir: Path | None, results: Path,
     for kind, s, loose, _ in kinds:
         if kind == "findings":
             where = f"cell {s.cell}" if s.cell is not None else "page"
-            problems.append(f"{s.page}: {where} states a result in words ({', '.join(dict.fromkeys(loose))}) that "
-                            f"is neither produced nor checked: \"{s.text[:200]}\" (produce it with compsem.claims or "
-                            f"a finding, or check it in book/checks/{Path(s.page).stem}.py)")
+            problems.append(
+                f"{s.page}: {where} states a result in words ({', '.join(dict.fromkeys(loose))}) that "
+                f'is neither produced nor checked: "{s.text[:200]}" (produce it with compsem.claims or '
+                f"a finding, or check it in book/checks/{Path(s.page).stem}.py)"
+            )
     texts: dict[str, list[str]] = {}
     for s in sentences:
         texts.setdefault(s.page, []).append(_norm(s.text))
     for page, rows in checks.items():
         for r in rows if page in texts else []:
             if r.get("outcome") != "holds":
-                problems.append(f"{page}: the check of \"{r['sentence']}\" failed ({r.get('rule', '')})")
+                problems.append(f'{page}: the check of "{r["sentence"]}" failed ({r.get("rule", "")})')
             if not any(_norm(r["sentence"]) in t for t in texts[page]):
-                problems.append(f"{page}: a check quotes \"{r['sentence']}\", which the page no longer says")
+                problems.append(f'{page}: a check quotes "{r["sentence"]}", which the page no longer says')
     for page, fragments in marks.items():
         among = [t for ts in texts.values() for t in ts] if page == COMMON else texts.get(page, [])
         for f in fragments:
             if not any(_norm(f) in t for t in among):
-                problems.append(f"{page}: book/checks/{Path(page).stem}.py marks \"{f}\", which the page no longer says")
+                problems.append(f'{page}: book/checks/{Path(page).stem}.py marks "{f}", which the page no longer says')
             elif f not in used:
-                problems.append(f"{page}: book/checks/{Path(page).stem}.py marks \"{f}\", which covers no claim word "
-                                "that a mark may exempt: delete the line")
+                problems.append(
+                    f'{page}: book/checks/{Path(page).stem}.py marks "{f}", which covers no claim word '
+                    "that a mark may exempt: delete the line"
+                )
     return counts, problems
 
 

@@ -24,8 +24,10 @@ __all__ = ["PAGE", "CLAIMS", "check_claims", "gpu_values", "claims_table", "glue
 PAGE = "99_reproducibility"
 
 #: The appendix's sentences that state a result in words, checked by :func:`check_claims`.
-CLAIMS = {"never_cached": "glove-50d and bow are never cached, although reading vectors back from the cache "
-                          "is faster than recomputing them"}
+CLAIMS = {
+    "never_cached": "glove-50d and bow are never cached, although reading vectors back from the cache "
+    "is faster than recomputing them"
+}
 
 
 def glued_number(executed: Path | None, notebook: str, key: str) -> float:
@@ -58,11 +60,19 @@ def check_claims(bench: dict | None, *, dims: dict[str, int] | None = None, sent
     numbers, faster = {}, True
     for m in uncached:
         size, read = _read_rate(bench, dims[m])
-        numbers |= {f"{m} recomputed (texts/s)": round(enc[m]["cold_texts_per_s"]),
-                    f"{m}: cached: {size}-d vectors read (vectors/s)": round(read), f"{m} cached": enc[m]["cached"]}
+        numbers |= {
+            f"{m} recomputed (texts/s)": round(enc[m]["cold_texts_per_s"]),
+            f"{m}: cached: {size}-d vectors read (vectors/s)": round(read),
+            f"{m} cached": enc[m]["cached"],
+        }
         faster &= read > enc[m]["cold_texts_per_s"] and not enc[m]["cached"]
-    claims.check(sentences["never_cached"], page=PAGE, holds=bool(uncached) and faster, numbers=numbers,
-                 rule="neither model is cached, and the cache reads vectors of its size faster than it recomputes")
+    claims.check(
+        sentences["never_cached"],
+        page=PAGE,
+        holds=bool(uncached) and faster,
+        numbers=numbers,
+        rule="neither model is cached, and the cache reads vectors of its size faster than it recomputes",
+    )
 
 
 def gpu_values(gpu: dict | None) -> dict[str, str]:
@@ -80,11 +90,21 @@ def claims_table(root: Path, executed: Path) -> pd.DataFrame:
     check files (``book/checks/``) run first, on the executed chapters in ``executed``, so that
     their claims are listed beside the hidden cells'."""
     book = Path(root) / "book"
-    pages = [f"book/{p.name}" for p in sorted(book.glob("*.md"))] + [p.stem for p in sorted(Path(executed).glob("*.ipynb"))]
+    pages = [f"book/{p.name}" for p in sorted(book.glob("*.md"))] + [
+        p.stem for p in sorted(Path(executed).glob("*.ipynb"))
+    ]
     _, problems = page_checks(book / "checks", pages, Path(executed))
-    rows = [{"page": r["page"], "sentence": re.sub(r"\{glue:[^}]+\}", "…", r["sentence"]), "rule": r.get("rule", ""),
-             "numbers": "; ".join(f"{k} = {cell(v)}" for k, v in r["numbers"].items()), "outcome": r["outcome"]}
-            for r in claims.records()]
-    rows += [{"page": p.split(":", 1)[0], "sentence": p, "rule": "", "numbers": "", "outcome": "fails"}
-             for p in problems]
+    rows = [
+        {
+            "page": r["page"],
+            "sentence": re.sub(r"\{glue:[^}]+\}", "…", r["sentence"]),
+            "rule": r.get("rule", ""),
+            "numbers": "; ".join(f"{k} = {cell(v)}" for k, v in r["numbers"].items()),
+            "outcome": r["outcome"],
+        }
+        for r in claims.records()
+    ]
+    rows += [
+        {"page": p.split(":", 1)[0], "sentence": p, "rule": "", "numbers": "", "outcome": "fails"} for p in problems
+    ]
     return pd.DataFrame(rows, columns=["page", "sentence", "rule", "numbers", "outcome"])

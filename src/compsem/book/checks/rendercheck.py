@@ -43,13 +43,25 @@ from compsem.book import myst
 from compsem.book.checks.prosecheck import _strip_code_blocks, _strip_html, _Tables
 from compsem.book.teaching.courseguide import page_text
 
-__all__ = ["python_literals", "raw_tex", "nan_cells", "dangling_tables", "impossible_shares", "zero_p_values",
-           "container_cells", "identifier_headers", "render_check", "rendered_prose"]
+__all__ = [
+    "python_literals",
+    "raw_tex",
+    "nan_cells",
+    "dangling_tables",
+    "impossible_shares",
+    "zero_p_values",
+    "container_cells",
+    "identifier_headers",
+    "render_check",
+    "rendered_prose",
+]
 
 # a literal as a reader sees it; "None" only where it stands for a value (after ":", "=", "(" or
 # before ")"), since "None of the models ..." is English
-_LITERAL = re.compile(r"(?<![\w`'\"-])(True|False|nan|NaN)(?![\w`'\"-])"
-                      r"|(?:(?<=[:=(]\s)|(?<=[:=(]))None(?![\w`'\"-])|(?<![\w`'\"-])None(?=\))")
+_LITERAL = re.compile(
+    r"(?<![\w`'\"-])(True|False|nan|NaN)(?![\w`'\"-])"
+    r"|(?:(?<=[:=(]\s)|(?<=[:=(]))None(?![\w`'\"-])|(?<![\w`'\"-])None(?=\))"
+)
 _TEX_WORD = r"\\(?:[a-zA-Z]{2,}|[,;!{}])"
 _TEX_INLINE = re.compile(r"(?<![\\\w])\$[^$\n]*(?:\\[a-zA-Z]|[_^]\{?\w)[^$\n]*\$")
 _TEX_CONTROL = re.compile(_TEX_WORD)
@@ -76,12 +88,14 @@ def _glued(nb: Path) -> dict[str, tuple[str, str]]:
 def _shown(glued: dict[str, tuple[str, str]]):
     """A role as the page shows it: a glue role of this page by its value (a ``{glue:md}`` value
     by its prose), any other role left out."""
+
     def role(name, body):
         key = body.split(":")[0]
         if not name.startswith("glue") or "::" in body or key not in glued:
             return " "
         md, plain = glued[key]
         return _strip(md) if name == "glue:md" else plain.strip().strip("'\"")
+
     return role
 
 
@@ -93,8 +107,11 @@ def _strip(md: str) -> str:
 def rendered_prose(nb: Path) -> list[tuple[int, str]]:
     """(cell index, the cell's prose as rendered, code and maths left out) of each Markdown cell."""
     role = _shown(_glued(nb))
-    return [(i, myst.prose(_text(c.get("source", "")), role, code=False))
-            for i, c in enumerate(_cells(nb)) if c.get("cell_type") == "markdown"]
+    return [
+        (i, myst.prose(_text(c.get("source", "")), role, code=False))
+        for i, c in enumerate(_cells(nb))
+        if c.get("cell_type") == "markdown"
+    ]
 
 
 def _outputs(nb: Path):
@@ -131,16 +148,20 @@ def python_literals(executed_dir: Path) -> list[str]:
     for nb in _notebooks(executed_dir):
         for i, prose in rendered_prose(nb):
             for m in dict.fromkeys(x.group(0) for x in _LITERAL.finditer(prose)):
-                problems.append(f"{nb.name}: cell {i} renders the Python literal {m} in its prose: say what the "
-                                "value means in words")
+                problems.append(
+                    f"{nb.name}: cell {i} renders the Python literal {m} in its prose: say what the "
+                    "value means in words"
+                )
         for i, kind, text in _outputs(nb):
             body = _strip(text) if kind == "text/markdown" else _no_tables(text) if kind == "text/html" else text
             found = [x.group(0) for x in _LITERAL.finditer(body)] if kind != "stream" else []
-            for t in (_tables(text) if kind == "text/html" else []):
+            for t in _tables(text) if kind == "text/html" else []:
                 found += [v for r in t["rows"] for tag, v in r if tag == "td" and v in ("True", "False", "None")]
             for m in dict.fromkeys(found):
-                problems.append(f"{nb.name}: cell {i} shows the Python literal {m} in its output: say what the "
-                                "value means in words (yes/no, a reason, '–')")
+                problems.append(
+                    f"{nb.name}: cell {i} shows the Python literal {m} in its output: say what the "
+                    "value means in words (yes/no, a reason, '–')"
+                )
     return problems
 
 
@@ -157,18 +178,27 @@ def raw_tex(executed_dir: Path, book_dir: Path | None = None) -> list[str]:
             src = _text(c.get("source", ""))
             for name, body in myst.roles(src):
                 key = body.split(":")[0]
-                if name.startswith("glue") and name != "glue:md" and "::" not in body and key in glued and (
-                        _TEX_INLINE.search(glued[key][1]) or _TEX_CONTROL.search(glued[key][1])):
-                    problems.append(f"{nb.name}: cell {i} shows the glued text `{key}` with raw TeX: write it "
-                                    "without maths, or glue it as Markdown ({glue:md})")
+                if (
+                    name.startswith("glue")
+                    and name != "glue:md"
+                    and "::" not in body
+                    and key in glued
+                    and (_TEX_INLINE.search(glued[key][1]) or _TEX_CONTROL.search(glued[key][1]))
+                ):
+                    problems.append(
+                        f"{nb.name}: cell {i} shows the glued text `{key}` with raw TeX: write it "
+                        "without maths, or glue it as Markdown ({glue:md})"
+                    )
             for m in dict.fromkeys(_TEX_CONTROL.findall(_strip(src))):
                 problems.append(f"{nb.name}: cell {i} has the TeX control word {m} outside maths: put it in $…$")
         for i, kind, text in _outputs(nb):
             body = myst.without_code(text) if kind == "text/markdown" else text
             m = _TEX_INLINE.search(body) or _TEX_CONTROL.search(body)
             if m:
-                problems.append(f"{nb.name}: cell {i} prints raw TeX {m.group(0)!r} in an output, where no maths is "
-                                "rendered: write it as text (D_rel, ≡)")
+                problems.append(
+                    f"{nb.name}: cell {i} prints raw TeX {m.group(0)!r} in an output, where no maths is "
+                    "rendered: write it as text (D_rel, ≡)"
+                )
     for p in sorted(Path(book_dir).glob("*.md")) if book_dir is not None and Path(book_dir).is_dir() else []:
         for m in dict.fromkeys(_TEX_CONTROL.findall(_strip(page_text(p)))):
             problems.append(f"book/{p.name}: page has the TeX control word {m} outside maths: put it in $…$")
@@ -188,16 +218,24 @@ def nan_cells(executed_dir: Path) -> list[str]:
                 body = [r for r in t["rows"] if any(tag == "td" for tag, _ in r)]
                 width = max((len(r) for r in body), default=0)
                 for j in range(width):
-                    col = " / ".join(dict.fromkeys(r[len(r) - width + j][1] for r in head
-                                                   if len(r) >= width and r[len(r) - width + j][1]))
+                    col = " / ".join(
+                        dict.fromkeys(
+                            r[len(r) - width + j][1] for r in head if len(r) >= width and r[len(r) - width + j][1]
+                        )
+                    )
                     label = " ".join(r[0][1] for r in body if len(r) == width and r[0][0] == "th")
-                    empty = [r[j][1] for r in body if len(r) == width and r[j][0] == "td"
-                             and r[j][1].strip().lower() in _EMPTY]
+                    empty = [
+                        r[j][1]
+                        for r in body
+                        if len(r) == width and r[j][0] == "td" and r[j][1].strip().lower() in _EMPTY
+                    ]
                     if empty and not _WHY.search(col + " " + t["caption"]):
-                        problems.append(f"{nb.name}: cell {i}, table {k}, column '{col or j + 1}' shows "
-                                        f"{len(empty)} '{empty[0]}' cell(s): write what the gap means ('–' with a note, "
-                                        "'not in the paper'), or say why in the column's name"
-                                        + (f" (rows {label[:60]})" if not col else ""))
+                        problems.append(
+                            f"{nb.name}: cell {i}, table {k}, column '{col or j + 1}' shows "
+                            f"{len(empty)} '{empty[0]}' cell(s): write what the gap means ('–' with a note, "
+                            "'not in the paper'), or say why in the column's name"
+                            + (f" (rows {label[:60]})" if not col else "")
+                        )
     return problems
 
 
@@ -227,7 +265,7 @@ def _nearest_table(cs: list[dict], near) -> int | None:
 
 
 def dangling_tables(executed_dir: Path) -> list[str]:
-    """"The table above/below" in prose where the nearest table that way (between this prose and
+    """ "The table above/below" in prose where the nearest table that way (between this prose and
     the next Markdown cell that way) is missing or has no rows."""
     problems = []
     for nb in _notebooks(executed_dir):
@@ -239,8 +277,10 @@ def dangling_tables(executed_dir: Path) -> list[str]:
                 if rows is None:
                     problems.append(f"{nb.name}: cell {i} speaks of the table {m}, but there is no table {m} it")
                 elif rows == 0:
-                    problems.append(f"{nb.name}: cell {i} speaks of the table {m}, which has no rows: say that "
-                                    "nothing was found instead")
+                    problems.append(
+                        f"{nb.name}: cell {i} speaks of the table {m}, which has no rows: say that "
+                        "nothing was found instead"
+                    )
     return problems
 
 
@@ -252,8 +292,10 @@ def impossible_shares(executed_dir: Path) -> list[str]:
             for m in _SHARE.finditer(prose):
                 x = float(m.group(1) or m.group(2))
                 if x >= 100:
-                    problems.append(f"{nb.name}: cell {i} states '{m.group(0)}': a share is at most 100 %; say "
-                                    "'all' (or compute the smallest share)")
+                    problems.append(
+                        f"{nb.name}: cell {i} states '{m.group(0)}': a share is at most 100 %; say "
+                        "'all' (or compute the smallest share)"
+                    )
     return problems
 
 
@@ -265,24 +307,35 @@ def zero_p_values(executed_dir: Path) -> list[str]:
         for i, text in texts:
             m = _ZERO_P.search(text)
             if m:
-                problems.append(f"{nb.name}: cell {i} prints the p-value {m.group(0)!r}: a permutation p-value is at "
-                                "least 1/(n + 1); print it as '< …' (compsem.fmt.p_value)")
+                problems.append(
+                    f"{nb.name}: cell {i} prints the p-value {m.group(0)!r}: a permutation p-value is at "
+                    "least 1/(n + 1); print it as '< …' (compsem.fmt.p_value)"
+                )
     return problems
 
 
 def _pipe_tables(markdown: str) -> list[dict]:
     """The pipe tables of a Markdown text in :class:`_Tables`' layout (a header row of ``th``; a
     body cell without its quoted code, which is meant so)."""
-    return [{"caption": "", "rows": [[("th", c) for c in rows[0].cells],
-                                     *[[("td", c) for c in r.bare_cells] for r in rows[1:]]]}
-            for rows in myst.tables(markdown)]
+    return [
+        {
+            "caption": "",
+            "rows": [[("th", c) for c in rows[0].cells], *[[("td", c) for c in r.bare_cells] for r in rows[1:]]],
+        }
+        for rows in myst.tables(markdown)
+    ]
 
 
 def _shown_tables(nb: Path):
     """(cell index, table number, table) of every table a notebook's outputs show."""
     for i, kind, text in _outputs(nb):
-        found = (_tables(text) if kind == "text/html" and "<table" in text.lower()
-                 else _pipe_tables(text) if kind == "text/markdown" else [])
+        found = (
+            _tables(text)
+            if kind == "text/html" and "<table" in text.lower()
+            else _pipe_tables(text)
+            if kind == "text/markdown"
+            else []
+        )
         for k, t in enumerate(found, 1):
             yield i, k, t
 
@@ -295,9 +348,11 @@ def container_cells(executed_dir: Path) -> list[str]:
         for i, k, t in _shown_tables(nb):
             bad = [v for r in t["rows"] for tag, v in r if tag == "td" and is_container(v)]
             if bad:
-                problems.append(f"{nb.name}: cell {i}, table {k} shows {len(bad)} cell(s) holding Python "
-                                f"containers, e.g. {bad[0][:60]!r}: write the items as words (compsem.labels.cell) "
-                                "or give each its own column")
+                problems.append(
+                    f"{nb.name}: cell {i}, table {k} shows {len(bad)} cell(s) holding Python "
+                    f"containers, e.g. {bad[0][:60]!r}: write the items as words (compsem.labels.cell) "
+                    "or give each its own column"
+                )
     return problems
 
 
@@ -315,17 +370,30 @@ def identifier_headers(executed_dir: Path) -> list[str]:
         for i, k, t in _shown_tables(nb):
             head = [r for r in t["rows"] if r and all(tag == "th" for tag, _ in r)]
             names = {r[0][1].strip().lower() for r in head} & NAME_INDEXES
-            heads = [v for r in t["rows"] for j, (tag, v) in enumerate(r) if tag == "th" and v and is_identifier(v)
-                     and not (names and j == 0 and r not in head)]
+            heads = [
+                v
+                for r in t["rows"]
+                for j, (tag, v) in enumerate(r)
+                if tag == "th" and v and is_identifier(v) and not (names and j == 0 and r not in head)
+            ]
             for v in dict.fromkeys(heads):
-                problems.append(f"{nb.name}: cell {i}, table {k} has the header {v!r}, a name of the code: "
-                                "label it with words and units (compsem.labels.labelled)")
+                problems.append(
+                    f"{nb.name}: cell {i}, table {k} has the header {v!r}, a name of the code: "
+                    "label it with words and units (compsem.labels.labelled)"
+                )
     return problems
 
 
 def render_check(executed_dir: Path, book_dir: Path | None = None) -> list[str]:
     """Every check of this module, in order."""
     executed_dir = Path(executed_dir)
-    return (python_literals(executed_dir) + raw_tex(executed_dir, book_dir) + nan_cells(executed_dir)
-            + dangling_tables(executed_dir) + impossible_shares(executed_dir) + zero_p_values(executed_dir)
-            + container_cells(executed_dir) + identifier_headers(executed_dir))
+    return (
+        python_literals(executed_dir)
+        + raw_tex(executed_dir, book_dir)
+        + nan_cells(executed_dir)
+        + dangling_tables(executed_dir)
+        + impossible_shares(executed_dir)
+        + zero_p_values(executed_dir)
+        + container_cells(executed_dir)
+        + identifier_headers(executed_dir)
+    )

@@ -35,7 +35,6 @@ import ast
 import contextlib
 import csv
 import io
-import json
 import re
 import shutil
 import subprocess
@@ -44,13 +43,25 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from compsem.book.running.runfolder import claim_output
 from compsem.errors import CompsemError
 from compsem.fmt import plural
 from compsem.studies import STUDIES, Study
+from compsem import notebooks
 from compsem.book.teaching.exercises import book_titles, chapter_numbers, exercise_blocks, render_roles, strip_solutions
 
-__all__ = ["Answer", "Question", "answer_blocks", "questions", "master_notebook", "assignment_parts",
-           "write_assignment", "write_assignments", "grade", "main"]
+__all__ = [
+    "Answer",
+    "Question",
+    "answer_blocks",
+    "questions",
+    "master_notebook",
+    "assignment_parts",
+    "write_assignment",
+    "write_assignments",
+    "grade",
+    "main",
+]
 
 _FENCE = re.compile(r"^(\s*)(`{3,}|:{3,})\{(solution|exercise)\}\s*(\S*)")
 
@@ -61,7 +72,7 @@ class Answer:
 
     name: str
     value: object
-    text: str          # the literal as written (its decimals set the tolerance)
+    text: str  # the literal as written (its decimals set the tolerance)
     meaning: str
 
     def check(self) -> str:
@@ -75,8 +86,10 @@ class Answer:
             return f"assert str({self.name}) == {v!r}"
         if isinstance(v, (tuple, list)) and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v):
             tol = max(_tolerance(t) for t in re.findall(r"-?\d+(?:\.\d+)?", self.text))
-            return (f"assert len({self.name}) == {len(v)} and all(abs(float(a) - b) <= {tol!r} "
-                    f"for a, b in zip({self.name}, {list(v)!r}))")
+            return (
+                f"assert len({self.name}) == {len(v)} and all(abs(float(a) - b) <= {tol!r} "
+                f"for a, b in zip({self.name}, {list(v)!r}))"
+            )
         raise CompsemError(f"answer {self.name}: a value of type {type(v).__name__} cannot be graded")
 
 
@@ -139,7 +152,7 @@ def answer_blocks(text: str) -> dict[str, tuple[Answer, ...]]:
             end = next(j for j in range(i + 2, len(lines)) if lines[j].strip() == "```")
             if label in out:
                 raise CompsemError(f"{label}: two autograded blocks")
-            out[label] = _answer_lines(lines[i + 2:end], label)
+            out[label] = _answer_lines(lines[i + 2 : end], label)
     return out
 
 
@@ -163,20 +176,34 @@ def _cell(kind: str, source: str, **extra) -> dict:
     return cell
 
 
-def master_notebook(text: str, *, name: str, number: int | None = None, titles: dict[str, str] | None = None,
-                    doc: str = "book/x", requirements: str = "requirements.txt") -> dict:
+def master_notebook(
+    text: str,
+    *,
+    name: str,
+    number: int | None = None,
+    titles: dict[str, str] | None = None,
+    doc: str = "book/x",
+    requirements: str = "requirements.txt",
+) -> dict:
     """The otter-grader master notebook of an exercise page (``text``: its MyST source)."""
     titles = titles or {}
     intro, qs = questions(text)
     intro = re.sub(r"^\([\w-]+\)=\s*\n", "", intro)
-    config = (f"# ASSIGNMENT CONFIG\nname: {name}\nrequirements: {requirements}\noverwrite_requirements: true\n"
-              "python_version: '3.11'\ninit_cell: false\ncheck_all_cell: false\nexport_cell: false\n"
-              "run_tests: false\ngenerate:\n  pdf: false\n  zips: false\n")
+    config = (
+        f"# ASSIGNMENT CONFIG\nname: {name}\nrequirements: {requirements}\noverwrite_requirements: true\n"
+        "python_version: '3.11'\ninit_cell: false\ncheck_all_cell: false\nexport_cell: false\n"
+        "run_tests: false\ngenerate:\n  pdf: false\n  zips: false\n"
+    )
     n_auto = sum(q.points for q in qs)
-    cells = [_cell("raw", config),
-             _cell("markdown", render_roles(intro, titles, doc) +
-                   f"\n\n*Assignment: set the names in each answer cell; {plural(n_auto, 'point')} are graded "
-                   "automatically, written answers by hand.*")]
+    cells = [
+        _cell("raw", config),
+        _cell(
+            "markdown",
+            render_roles(intro, titles, doc)
+            + f"\n\n*Assignment: set the names in each answer cell; {plural(n_auto, 'point')} are graded "
+            "automatically, written answers by hand.*",
+        ),
+    ]
     for k, q in enumerate(qs, 1):
         ex = f"{number}.{k}" if number is not None else str(k)
         statement = f"## Exercise {ex}: {render_roles(q.title, titles, doc)}\n\n{render_roles(q.body, titles, doc)}"
@@ -184,22 +211,40 @@ def master_notebook(text: str, *, name: str, number: int | None = None, titles: 
             cells += [_cell("markdown", statement), _cell("markdown", "*Your written answer (graded by hand):*")]
             continue
         wanted = ", ".join(f"`{a.name}`" for a in q.answers)
-        cells += [_cell("raw", f"# BEGIN QUESTION\nname: {q.name}\npoints: {q.points}\ncheck_cell: false\n"),
-                  _cell("markdown", f"{statement}\n\n*Autograded: set {wanted} in the cell below.*"),
-                  _cell("raw", "# BEGIN SOLUTION"),
-                  _cell("code", "\n".join(f"# {a.meaning}\n{a.name} = {a.text}  # SOLUTION" if a.meaning
-                                          else f"{a.name} = {a.text}  # SOLUTION" for a in q.answers)),
-                  _cell("raw", "# END SOLUTION"),
-                  _cell("raw", "# BEGIN TESTS"),
-                  _cell("code", '""" # BEGIN TEST CONFIG\nhidden: true\n""" # END TEST CONFIG\n'
-                                + "\n".join(a.check() for a in q.answers)),
-                  _cell("raw", "# END TESTS"),
-                  _cell("raw", "# END QUESTION")]
+        cells += [
+            _cell("raw", f"# BEGIN QUESTION\nname: {q.name}\npoints: {q.points}\ncheck_cell: false\n"),
+            _cell("markdown", f"{statement}\n\n*Autograded: set {wanted} in the cell below.*"),
+            _cell("raw", "# BEGIN SOLUTION"),
+            _cell(
+                "code",
+                "\n".join(
+                    f"# {a.meaning}\n{a.name} = {a.text}  # SOLUTION"
+                    if a.meaning
+                    else f"{a.name} = {a.text}  # SOLUTION"
+                    for a in q.answers
+                ),
+            ),
+            _cell("raw", "# END SOLUTION"),
+            _cell("raw", "# BEGIN TESTS"),
+            _cell(
+                "code",
+                '""" # BEGIN TEST CONFIG\nhidden: true\n""" # END TEST CONFIG\n'
+                + "\n".join(a.check() for a in q.answers),
+            ),
+            _cell("raw", "# END TESTS"),
+            _cell("raw", "# END QUESTION"),
+        ]
     for n, cell in enumerate(cells):
         cell["id"] = f"cell-{n:02d}"
-    return {"cells": cells, "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
-                                                        "name": "python3"}, "language_info": {"name": "python"}},
-            "nbformat": 4, "nbformat_minor": 5}
+    return {
+        "cells": cells,
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
 
 
 def assignment_parts(root: Path) -> dict[str, Path]:
@@ -217,26 +262,30 @@ def _study_of(part: str) -> Study:
     for s in STUDIES:
         if Path(s.page()).name == part:
             return s
-    raise CompsemError(f"unknown assignment {part!r}; the assignments are "
-                       f"{', '.join(Path(s.page()).name for s in STUDIES)}")
+    raise CompsemError(
+        f"unknown assignment {part!r}; the assignments are {', '.join(Path(s.page()).name for s in STUDIES)}"
+    )
 
 
 def grading_requirements(root: Path) -> str:
     """The grading environment's pip requirements: the project's lock, pin for pin."""
     lock = root / "requirements-lock.txt"
     pins = [ln for ln in lock.read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")]
-    return ("# The project's grading environment (Python 3.11): requirements-lock.txt, written by "
-            "make assignments\n" + "\n".join(pins) + "\n")
+    return (
+        "# The project's grading environment (Python 3.11): requirements-lock.txt, written by "
+        "make assignments\n" + "\n".join(pins) + "\n"
+    )
 
 
 def write_assignment(root: Path, part: str, out: Path, *, quiet: bool = True) -> Path:
     """Write one Part's assignment into ``out/<part>/{student,autograder}`` with ``otter assign``;
-    returns the autograder zip."""
+    returns the autograder zip. ``out/<part>`` is emptied first only when its manifest says it is
+    an assignment folder of the caller's (:func:`compsem.book.running.runfolder.claim_output`);
+    a folder holding anything else is refused."""
     study = _study_of(part)
     numbers = chapter_numbers((root / "_toc.yml").read_text(encoding="utf-8")) if (root / "_toc.yml").is_file() else {}
     folder = out / part
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
+    claim_output(folder, kind="assignment", clear=True)  # never a folder that is not this user's assignment
     with tempfile.TemporaryDirectory(prefix="compsem-assign-") as tmp:
         return _assign(root, study, part, folder, Path(tmp), numbers, quiet)
 
@@ -244,13 +293,19 @@ def write_assignment(root: Path, part: str, out: Path, *, quiet: bool = True) ->
 def _assign(root: Path, study: Study, part: str, folder: Path, src: Path, numbers: dict, quiet: bool) -> Path:
     page = root / f"{study.page('exercises')}.md"
     (src / "requirements.txt").write_text(grading_requirements(root), encoding="utf-8")
-    nb = master_notebook(page.read_text(encoding="utf-8"), name=part, number=numbers.get(study.page("exercises")),
-                         titles=book_titles(root), doc=study.page("exercises"))
+    nb = master_notebook(
+        page.read_text(encoding="utf-8"),
+        name=part,
+        number=numbers.get(study.page("exercises")),
+        titles=book_titles(root),
+        doc=study.page("exercises"),
+    )
     master = src / f"{part}.ipynb"
-    master.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    master.write_text(notebooks.dumps(nb), encoding="utf-8")
     dist = src / "dist"
-    r = subprocess.run([sys.executable, "-m", "otter", "assign", "--no-pdfs", str(master), str(dist)],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "otter", "assign", "--no-pdfs", str(master), str(dist)], capture_output=True, text=True
+    )
     if r.returncode != 0:
         raise CompsemError(f"otter assign failed on {master}:\n{r.stdout[-2000:]}\n{r.stderr[-2000:]}")
     for kind in ("student", "autograder"):
@@ -274,7 +329,7 @@ def grade(autograder: Path, submissions: Path, csv_path: Path) -> list[dict]:
     run, in this environment) and write one row per submission to ``csv_path``: the file, each
     question's score, the total and the points possible. A submission that cannot be run at all
     is a row with its error, never a crash of the whole grading."""
-    from otter.run import main as otter_run   # otter-grader is the `teaching` extra, imported when grading
+    from otter.run import main as otter_run  # otter-grader is the `teaching` extra, imported when grading
 
     files = sorted(Path(submissions).glob("*.ipynb"))
     if not files:
@@ -286,8 +341,13 @@ def grade(autograder: Path, submissions: Path, csv_path: Path) -> list[dict]:
             with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
                 result = otter_run(str(path), autograder=str(autograder), output_dir=None, no_logo=True)
             scores = {k: float(v.score or 0) for k, v in result.results.items()}
-            row = {"submission": path.name, **scores, "total": float(result.total),
-                   "possible": float(result.possible), "error": ""}
+            row = {
+                "submission": path.name,
+                **scores,
+                "total": float(result.total),
+                "possible": float(result.possible),
+                "error": "",
+            }
         except Exception as e:  # noqa: BLE001 - one broken submission is a row, not the end of the grading
             row = {"submission": path.name, "total": 0.0, "possible": float("nan"), "error": f"{type(e).__name__}: {e}"}
         names += [k for k in row if k not in names]
@@ -302,14 +362,18 @@ def grade(autograder: Path, submissions: Path, csv_path: Path) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m compsem.book.teaching.assignments", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m compsem.book.teaching.assignments", description=__doc__.splitlines()[0]
+    )
     sub = ap.add_subparsers(dest="cmd", required=True)
     a = sub.add_parser("assign", help="write the assignments (make assignments)")
     a.add_argument("--root", default=".")
     a.add_argument("--out", default="_build/assignments")
     a.add_argument("parts", nargs="*", help="the Parts (default: every Part with an exercises page)")
     g = sub.add_parser("grade", help="grade a folder of submissions (make grade)")
-    g.add_argument("assignment", help="a Part's name (part<N>_<study>, a folder of _build/assignments) or an autograder zip")
+    g.add_argument(
+        "assignment", help="a Part's name (part<N>_<study>, a folder of _build/assignments) or an autograder zip"
+    )
     g.add_argument("submissions")
     g.add_argument("--out", default="_build/assignments")
     g.add_argument("--csv", default=None, help="default: OUT/<part>/grades.csv")
