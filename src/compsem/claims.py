@@ -158,7 +158,6 @@ DATA_NOUNS = (
     "samples",
     "pairs",
     "phrases",
-    "criteria",
     "chapters",
     "triples",
     "quintuples",

@@ -252,6 +252,9 @@ def data_values(report: LoadReport, parts: dict[str, pd.DataFrame]) -> dict:
         "paper_n_instances": float(stats["n_instances"]),
         "paper_kappa": float(stats["fleiss_kappa"]),
         "csts_embedded_extreme_pct": embedded_extreme_pct(),
+        "csts_embedded_n_pairs": load_csts("embedded")[1].n_complete_pairs,
+        "paper_t8_n_settings": len(t8 := paper_table("table8_best_settings")),
+        "paper_t8_n_transform": int(t8["transform"].astype(str).str.lower().eq("true").sum()),
     }
 
 

@@ -94,6 +94,7 @@ _ARITY = re.compile(
     r"|[≠<>≤≥=]\s*)$",
     re.I,
 )
+_BATCH = re.compile(r"\bbatch(?:es)?(?: size)?\b[^.;]{0,40}$", re.I)  # a batch's size is a design
 _DEFINITE = re.compile(r"\b(?:the|these|those|our|first|last|other|next|same)\s+$", re.I)
 _PREPOSITION = re.compile(r"\b(?:of|per|between|for|across|with|from|into|on|in|to|over|among|under|by)\s+$", re.I)
 _MEMBER = re.compile(
@@ -117,7 +118,7 @@ _FRAMED = re.compile(
 #: After "never"/"always": what a procedure does, not how often a result holds ("never reads").
 _PROCEDURE = re.compile(
     r"^\s+(?:\w+\s+)?(?:reads?|sees?|looks?|enters?|uses?|used|writes?|call(?:s|ed)?|defines?|"
-    r"touch(?:es)?|serve[sd]?|ships?|trains?|cached?|as|the|a|an)\b",
+    r"touch(?:es)?|serve[sd]?|ships?|trains?|cached?|as|by|the|a|an)\b",
     re.I,
 )
 _IMPERATIVE = re.compile(
@@ -219,21 +220,27 @@ def _asserted(text_: str, a: int, b: int) -> bool:
     )
 
 
-def _design(word: str, before: str, after: str, rest: str, text_: str) -> bool:
-    """Whether a number that is no bound gives an arity or a design rather than a count of data."""
-    if _MEMBER.match(rest) or _ARITY.search(before):
-        return True  # "samples of its quintuple", "its three words", "≠ 2 rows"
+def _design(word: str, before: str, after: str, rest: str, text_: str, toy: bool = False) -> bool:
+    """Whether a number that is no bound gives an arity or a design rather than a count of data
+    (on a worked page, ``toy``, a number in words counts the toy's parts)."""
+    if _MEMBER.match(rest) or _ARITY.search(before) or _BATCH.search(before):
+        return True  # "samples of its quintuple", "its three words", "≠ 2 rows", "batches of 16 rows"
+    if re.match(r"\s+consecutive\b", after):
+        return True  # "three consecutive sentences": a window's size
     if word == "two":
         return not re.match(r"\s+of the\b", after)  # the arity of a pair, unless "two of the models"
     words = not word[-1].isdigit()
     return words and (
-        bool(_TOY.search(text_)) or (word == "three" and bool(_DEFINITE.search(before) or _PREPOSITION.search(before)))
+        toy
+        or bool(_TOY.search(text_))
+        or (word == "three" and bool(_DEFINITE.search(before) or _PREPOSITION.search(before)))
     )
 
 
-def claim_spans(text_: str, directive: str = "") -> list[tuple[int, int, str]]:
+def claim_spans(text_: str, directive: str = "", toy: bool = False) -> list[tuple[int, int, str]]:
     """``(start, end, kind)`` of each claim word of ``text_`` that is a claim in its context (see
-    the module's docstring); kind ``count`` is a count of data. Glue placeholders are skipped."""
+    the module's docstring); kind ``count`` is a count of data. Glue placeholders are skipped;
+    ``toy``: the sentence is on a worked page (``*_worked.md``)."""
     masked = _PLACE.sub(lambda m: "\0" * len(m.group(0)), text_)
     if _IMPERATIVE.match(masked) or masked.rstrip().endswith("?") or directive == "glossary":
         return []
@@ -246,7 +253,7 @@ def claim_spans(text_: str, directive: str = "") -> list[tuple[int, int, str]]:
             before, bound = masked[:a], bool(_BOUND.match(word))
             noun = (_ONE if word.endswith(" one") else _COUNTED).match(masked[b:])
             if not noun or (
-                _design(word, before, masked[b:], masked[b + noun.end() :], masked)
+                _design(word, before, masked[b:], masked[b + noun.end() :], masked, toy)
                 if not bound
                 else word.endswith(" one") and re.match(r"\s+of the two\b", masked[b:])
             ):
@@ -341,7 +348,7 @@ def classify(sentences: list[Sentence], checks: dict[str, list[dict]], marks: di
     out = []
     for s in sentences:
         text_ = s.text
-        found = claim_spans(s.read or text_, s.directive)
+        found = claim_spans(s.read or text_, s.directive, s.page.endswith("_worked.md"))
         masked = _PLACE.sub(lambda m: "\0" * len(m.group(0)), s.read or text_)
         if not found:
             if any(_ANY.search(v) for v in s.glued.values()):
