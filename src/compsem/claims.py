@@ -29,28 +29,9 @@ from .fmt import noun
 from .paths import results_dir
 from .store import write_below
 
-__all__ = [
-    "ClaimError",
-    "ClaimWarning",
-    "FREQUENCY",
-    "NUMBER_WORDS",
-    "CLAIM_WORDS",
-    "frequency",
-    "number_word",
-    "count",
-    "of_total",
-    "comparative",
-    "as_far_apart",
-    "agreement",
-    "said_number",
-    "said_frequency",
-    "check",
-    "check_count",
-    "check_frequency",
-    "records",
-    "recorded_as",
-    "DATA_NOUNS",
-]
+__all__ = """ClaimError ClaimWarning FREQUENCY NUMBER_WORDS CLAIM_WORDS DATA_NOUNS frequency number_word count of_total
+comparative as_far_apart agreement said_number said_frequency check check_count check_frequency records
+recorded_as""".split()
 
 
 class ClaimError(CompsemError, AssertionError):
@@ -94,28 +75,9 @@ _ACCEPTS = {
     "always": (1.0, 1.0),
 }
 
-NUMBER_WORDS = (
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-    "twenty",
+NUMBER_WORDS = tuple(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+    "eighteen nineteen twenty".split()
 )
 
 #: The words that may make a sentence a claim about data, by kind: what
@@ -147,41 +109,11 @@ CLAIM_WORDS = {
 
 #: What the project holds as data, in the plural: a number counting one of these is a count of
 #: data, which a page glues (or checks) and a mark never exempts.
-DATA_NOUNS = (
-    "models",
-    "encoders",
-    "scorers",
-    "LLMs",
-    "generators",
-    "panels",
-    "cells",
-    "samples",
-    "pairs",
-    "phrases",
-    "chapters",
-    "triples",
-    "quintuples",
-    "sentences",
-    "adjectives",
-    "nouns",
-    "classes",
-    "configurations",
-    "settings",
-    "seeds",
-    "rows",
-    "items",
-    "annotators",
-    "papers",
-    "studies",
-    "categories",
-    "tables",
-    "checkpoints",
-    "clusters",
-    "premises",
-    "hypotheses",
-    "conditions",
-    "variants",
-    "judgements",
+DATA_NOUNS = tuple(
+    "models encoders scorers LLMs generators panels cells samples pairs phrases chapters triples "
+    "quintuples sentences adjectives nouns classes configurations settings seeds rows items annotators "
+    "papers studies categories tables checkpoints clusters premises hypotheses conditions variants "
+    "judgements".split()
 )
 
 

@@ -316,6 +316,11 @@ def accuracy_by_label(acc: pd.DataFrame, *, n_boot: int = 1000) -> pd.DataFrame:
     return wide.rename(columns=category_header).rename_axis(index=None, columns=None)
 
 
+def nli_rows(table3: pd.DataFrame) -> int:
+    """How many rows of the paper's Table 3 are NLI models (a row names the NLI set it was trained on)."""
+    return int(table3["dataset"].fillna("").astype(str).str.strip().ne("").sum())
+
+
 def lowest_text(values: pd.Series, *, digits: int = 2) -> str:
     """Which scorer has the lowest point value of ``values`` (scorer -> value), with the value;
     a point value only, no test (several tied at the lowest are all named)."""
@@ -464,7 +469,7 @@ def _ssm_values(tab: pd.DataFrame, run: Run | None = None, *, n_boot: int = 1000
             if len(dis) == 1
             else f"highest point value of RSA {number(float(dis['rsa'].max()), 2)}, `{dis['rsa'].idxmax()}` (no test)"
         ),
-        "ssm_paper_n_nli": int(paper_table("table3_ssm")["dataset"].notna().sum()),
+        "ssm_paper_n_nli": nli_rows(paper_table("table3_ssm")),
     }
 
 

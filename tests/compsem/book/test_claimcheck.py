@@ -217,6 +217,10 @@ def test_a_fixed_conclusion_around_a_glued_number_is_a_finding(tmp_path):
         "Table 7 reproduced under the official reading.",
         "The gap may reflect the size of the models.",
         "Each quintuple gives six samples per operator.",
+        "Models are compared by a paired test, never by their intervals alone.",
+        "The chapter trains on batches of eight such pairs (sixteen rows).",
+        "Each window holds three consecutive sentences of the source.",
+        "Three criteria follow.",
     ],
 )
 def test_definitions_designs_and_hypotheses_are_no_claims(sentence):
@@ -232,6 +236,7 @@ def test_definitions_designs_and_hypotheses_are_no_claims(sentence):
         ("The two encoders are indistinguishable on C1.", ["indistinguishable"]),
         ("The data hold 44,652 phrases.", ["44,652 phrases"]),
         ("Only one model passes C1.", ["Only one model"]),
+        ("Only one phrase and only one premise pass C1.", ["Only one phrase", "only one premise"]),
         ("Most models pass C1, which may reflect their size.", ["Most models"]),
     ],
 )
@@ -248,3 +253,10 @@ def test_a_removed_check_leaves_no_record_that_still_checks(book):
     assert counts["checked"] == 1 and any(
         p.startswith("book/intro.md: page states a result in words (far apart)") for p in problems
     )
+
+
+def test_a_number_in_words_counts_the_toy_only_on_a_worked_page():
+    heading, digits = "Four words and four phrases in two dimensions", "The pool has 251 sentences."
+    assert [heading[a:b] for a, b, _ in claim_spans(heading)] == ["four phrases"]
+    assert claim_spans(heading, toy=True) == []
+    assert [digits[a:b] for a, b, _ in claim_spans(digits, toy=True)] == ["251 sentences"]  # digits: data

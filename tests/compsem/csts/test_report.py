@@ -405,3 +405,14 @@ def test_precision_comparison_reads_the_bench_file(tmp_path):
     path.write_text(json.dumps(rec))
     assert "is not the same" in precision_comparison(path)["ft_prec_text"]
     assert "not measured" in precision_comparison(tmp_path / "absent.json")["ft_prec_text"]
+
+
+def test_table8_counts_read_the_transform_column():
+    import pandas as pd
+
+    from compsem.csts.report import table8_counts
+
+    t8 = pd.DataFrame({"transform": [True, False, True]})
+    assert table8_counts(t8) == {"paper_t8_n_settings": 3, "paper_t8_n_transform": 2}
+    flipped = pd.DataFrame({"transform": ["False", "False", "True", "False"]})  # read from a CSV: the words change
+    assert table8_counts(flipped) == {"paper_t8_n_settings": 4, "paper_t8_n_transform": 1}

@@ -36,18 +36,9 @@ from compsem.book.teaching.courseguide import page_text
 COMMON = "common"
 KINDS = ("findings", "produced", "checked", "marked")
 
-__all__ = [
-    "COMMON",
-    "KINDS",
-    "Sentence",
-    "prose_sentences",
-    "claim_spans",
-    "page_checks",
-    "classify",
-    "claim_check",
-    "claim_summary",
-    "sibling",
-]
+__all__ = (
+    "COMMON KINDS Sentence prose_sentences claim_spans page_checks classify claim_check claim_summary sibling".split()
+)
 
 _WORDS = re.compile("|".join(f"(?P<{k}>{p})" for k, p in CLAIM_WORDS.items()), re.I)
 _ANY = re.compile("|".join(f"(?:{p})" for p in CLAIM_WORDS.values()), re.I)
@@ -58,15 +49,7 @@ _STOP = (
     r"between|across|over|under|among|about|within|without|after|before|against)\b"
 )
 _SINGULAR = [
-    n[:-3] + "y"
-    if n.endswith("ies")
-    else n[:-2]
-    if n.endswith(("sses", "ses")) and n != "hypotheses"
-    else "hypothesis"
-    if n == "hypotheses"
-    else "criterion"
-    if n == "criteria"
-    else n[:-1]
+    "hypothesis" if n == "hypotheses" else n[:-3] + "y" if n.endswith("ies") else n[: -2 if n.endswith("sses") else -1]
     for n in DATA_NOUNS
 ]
 
