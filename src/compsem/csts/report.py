@@ -252,6 +252,8 @@ def data_values(report: LoadReport, parts: dict[str, pd.DataFrame]) -> dict:
         "paper_n_instances": float(stats["n_instances"]),
         "paper_kappa": float(stats["fleiss_kappa"]),
         "csts_embedded_extreme_pct": embedded_extreme_pct(),
+        "csts_embedded_n_pairs": load_csts("embedded")[1].n_complete_pairs,
+        **table8_counts(paper_table("table8_best_settings")),
     }
 
 
@@ -317,6 +319,12 @@ def prompting_run_values(runs: pd.DataFrame, queries: pd.DataFrame, base: pd.Dat
         f"to score the {len(queries):,} query rows."
     )
     return {"pr_n_eval": len(queries), "pr_prior": float(base.spearman.iloc[0]), "pr_runs_sentence": Prose(sentence)}
+
+
+def table8_counts(t8: pd.DataFrame) -> dict:
+    """How many settings the paper's Table 8 lists and in how many it turns the transform on."""
+    on = t8["transform"].astype(str).str.strip().str.lower().isin(["true", "1", "yes"])
+    return {"paper_t8_n_settings": len(t8), "paper_t8_n_transform": int(on.sum())}
 
 
 def embedded_extreme_pct() -> float:

@@ -425,3 +425,14 @@ def test_precision_comparison_reads_the_bench_file(tmp_path):
     assert "is not the same" in precision_comparison(path)["ft_prec_text"]
     absent = precision_comparison(tmp_path / "absent.json")
     assert "not measured" in absent["ft_prec_text"] and absent["ft_prec_table"] is None
+
+
+def test_table8_counts_read_the_transform_column():
+    import pandas as pd
+
+    from compsem.csts.report import table8_counts
+
+    t8 = pd.DataFrame({"transform": [True, False, True]})
+    assert table8_counts(t8) == {"paper_t8_n_settings": 3, "paper_t8_n_transform": 2}
+    flipped = pd.DataFrame({"transform": ["False", "False", "True", "False"]})  # read from a CSV: the words change
+    assert table8_counts(flipped) == {"paper_t8_n_settings": 4, "paper_t8_n_transform": 1}

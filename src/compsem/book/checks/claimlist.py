@@ -2,7 +2,7 @@
 sentence about the cache, checked on ``benchmarks/results.json``, its bf16 comparison, produced
 from ``benchmarks/gpu.json`` (its other sentences about the GPU check are checked by
 ``book/checks/99_reproducibility.py``), the list of every checked claim of the book
-(:func:`claims_table`, from the records :func:`compsem.claims.check` writes), and a chapter's
+(:func:`claims_table`, from the records :func:`compsem.claims.check` writes) and a chapter's
 glued number (:func:`glued_number`). :mod:`.appendix` re-exports the first three."""
 
 from __future__ import annotations
@@ -19,14 +19,7 @@ from compsem.labels import cell
 from compsem.book.checks.claimcheck import page_checks
 from compsem.book.executed import glued_values
 
-__all__ = [
-    "PAGE",
-    "CLAIMS",
-    "check_claims",
-    "gpu_values",
-    "claims_table",
-    "glued_number",
-]
+__all__ = ["PAGE", "CLAIMS", "check_claims", "gpu_values", "claims_table", "glued_number"]
 
 PAGE = "99_reproducibility"
 
