@@ -29,7 +29,7 @@ FOUNDATION := $(wildcard src/compsem/*.py src/compsem/encoders/*.py)
 include studies.mk
 study_files = $(wildcard src/compsem/$(1)/*.py data/$(1)/* data/reference/$(1)_*.csv data/reference/paper_models/$(1).csv \
 	benchmarks/$(1)_*.json)
-CROSSSTUDY := $(wildcard src/compsem/crossstudy/*.py) $(foreach s,$(STUDIES),$(call study_files,$(s)))
+CROSSSTUDY := $(wildcard src/compsem/crossstudy/*.py data/profile/*.json) $(foreach s,$(STUDIES),$(call study_files,$(s)))
 nb = $(filter _build/executed/notebooks/$(1)%,$(EXECUTED))
 BOOKSRC := _config.yml _toc.yml references.bib $(shell find book _static -type f)
 

@@ -24,6 +24,9 @@ alternate A, B, B, A, … so that a change of machine load hits both paths):
 * ``utilisation``: the training loop's GFLOP/s per configuration beside the fp32 and bf16
   GEMM limits measured in the same run, and the bf16/fp32 ratio of the loop (:func:`utilisation`;
   written into ``csts_precision.json`` too, which chapter 22 reads);
+* ``profile``: where a training step's own CPU time goes (:func:`compsem.csts.utilisation.profile_steps`:
+  ``torch.profiler`` over steps of :data:`PROFILE_CONFIG`, summed per kind of work), in fp32 and
+  under bf16 autocast, on this machine (its CPU and load beside);
 * ``precision`` (only where the CPU computes bf16 natively, and not when ``quick``): every
   configuration of chapter 22 trained in fp32 and in bf16 autocast, test Spearman of each and
   their difference. ``make bench`` also writes it to ``benchmarks/csts_precision.json``, with
@@ -365,12 +368,35 @@ def utilisation(parts, out: dict, configs=None) -> dict:
     }
 
 
+#: the configuration whose training steps ``profile`` times
+PROFILE_CONFIG = "bi/quad+mse"
+
+
+def profile(parts, *, n_batches: int = 24) -> dict:
+    """A training step's own CPU time per kind of work, in fp32 and under bf16 autocast, with the
+    machine and load beside (:func:`compsem.csts.utilisation.profile_steps`)."""
+    from compsem.csts.utilisation import profile_steps
+
+    where, started = machine(), time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    out = {
+        p: profile_steps(ENCODER, parts["train"], _cfg(PROFILE_CONFIG, precision=p), n_batches=n_batches)
+        for p in ("fp32", "bf16")
+    }
+    return {
+        "config": PROFILE_CONFIG,
+        **out,
+        "measured": started,
+        "load_after": _load(),
+        **{k: where[k] for k in ("cpu_model", "cpu_family", "cpu_flags", "torch_threads", "load_average")},
+    }
+
+
 def run(
     quick: bool = True,
     repeats: int | None = None,
     train_pairs=None,
     eval_pairs=None,
-    parts_run=("packing", "fill", "fill_budget", "fast", "dropout", "precision", "utilisation"),
+    parts_run=("packing", "fill", "fill_budget", "fast", "dropout", "profile", "precision", "utilisation"),
     precision_file: str | None = None,
 ) -> dict:
     from compsem.csts import study as S
@@ -406,6 +432,8 @@ def run(
         out["fast"] = fast(parts, repeats)
     if "dropout" in parts_run:
         out["dropout"] = dropout(parts, n_batches=24 if quick else 64)
+    if "profile" in parts_run:
+        out["profile"] = profile(parts, n_batches=8 if quick else 24)
     if "precision" in parts_run and not quick and out["machine_at_start"]["cpu_bf16_native"]:
         out["precision"] = precision(parts)
     if "utilisation" in parts_run:
@@ -422,6 +450,7 @@ def run(
             "measured": t0,
             "configs": out["precision"],
             "utilisation": out.get("utilisation"),
+            "profile": out.get("profile"),
         }
         with open(path, "w", encoding="utf-8") as f:
             json.dump(rec, f, indent=1)
@@ -452,7 +481,7 @@ def results_rows(out: dict) -> list[dict]:
     return rows
 
 
-def gpu(device: str = "cuda", quick: bool = False, configs=tuple(PACKING_CONFIGS.values())) -> dict:
+def gpu(device: str = "cuda", quick: bool = False, configs=tuple(PACKING_CONFIGS.values())) -> dict:  # noqa: B008 (an immutable tuple, built once)
     """The GPU check of Part II (``benchmarks/gpu_check.py``): each encoding fine-tuned on
     ``device`` at the book's ``cpu`` preset in fp32, in bf16 autocast and in the default
     (``precision="auto"``): training examples per second and test Spearman; and, after the fp32

@@ -85,7 +85,7 @@ def gpu(device: str = "cuda", quick: bool = False) -> dict:
     r_cpu, X_cpu = encode_rate(lambda t: cpu.encode(t, batch_size=64), sample, repeats=1)
     out: dict = {"phrases": len(sample), "cpu_fp32_texts_per_s": round(r_cpu, 1), "encoding": {}, "reproduction": {}}
     for name, enc in paths.items():
-        rate, X = encode_rate(lambda t: enc.encode(t, batch_size=256), sample)
+        rate, X = encode_rate(lambda t, enc=enc: enc.encode(t, batch_size=256), sample)
         out["encoding"][name] = {
             "weights": str(next(enc.model.parameters()).dtype).removeprefix("torch."),
             "texts_per_s": round(rate, 1),

@@ -24,7 +24,6 @@ def _flops_per_token(layers: int, hidden: int) -> float:
 
 
 def run(quick: bool = False) -> dict:
-    import numpy as np
 
     from compsem.encoders import get_encoder
     from compsem.ssm.data import load_pool, load_reference

@@ -13,9 +13,10 @@ Chapter 23 reads chapter 22's runs back from its side's cache, as in a build.
 
 The record (:func:`compare` of the runs) holds both commits, each chapter's seconds and the load
 around it, the CPU model, family and flags, and each side's chapter-22 test Spearman per
-configuration with its pair-bootstrap interval. It goes to ``benchmarks/csts_ab_bf16.json`` on a
-CPU with native bf16 (the chapters train under bf16 autocast there) and to
-``benchmarks/csts_ab_fp32.json`` elsewhere, unless ``--out`` names a file; chapter 22 shows both
+configuration with its pair-bootstrap interval, and the precision ``auto`` resolves to here
+(``precision``: :func:`compsem.device.precision_note`). It goes to ``benchmarks/csts_ab_bf16.json``
+where that is bf16 (measured by :func:`compsem.device.cpu_precision`, or forced by
+``COMPSEM_PRECISION``) and to ``benchmarks/csts_ab_fp32.json`` elsewhere, unless ``--out`` names a file; chapter 22 shows both
 (``compsem.csts.report.ab_values``, from ``csts/speed.py``). Compare speeds only within one
 record: one machine, one session.
 
@@ -53,9 +54,10 @@ def _load() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
-def run_side(checkout: Path, chapter: str, out: Path, cache: Path, params: tuple = ()) -> dict:
-    """One chapter of one side (``params``: papermill's ``-p NAME VALUE`` arguments): seconds and
-    the load before and after; a failed run is an error with its stderr."""
+def run_side(checkout: Path, chapter: str, out: Path, cache: Path, params: tuple = (), env: dict | None = None) -> dict:
+    """One chapter of one side (``params``: papermill's ``-p NAME VALUE`` arguments; ``env``: more
+    environment variables): seconds and the load before and after; a failed run is an error with
+    its stderr."""
     env = {
         **os.environ,
         **ENV,
@@ -63,6 +65,7 @@ def run_side(checkout: Path, chapter: str, out: Path, cache: Path, params: tuple
         "COMPSEM_ROOT": str(checkout),
         "COMPSEM_CACHE": str(cache / "cache"),
         "COMPSEM_CACHE_OVERLAY": str(cache / "overlay"),
+        **(env or {}),
     }
     before = _load()
     t0 = time.perf_counter()
@@ -163,14 +166,15 @@ def main(argv=None) -> int:
     from compsem.book.appendices.machine import cpu_family, this_machine
     from compsem.git import commit_of
     from compsem.csts.speed import ab_path
-    from compsem.device import cpu_bf16_native
+    from compsem.device import autocast_dtype, precision_note
 
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0].startswith("-"):
         print(__doc__, file=sys.stderr)
         return 2
     base = Path(argv[0]).resolve()
-    dest = Path(argv[argv.index("--out") + 1]) if "--out" in argv else ab_path("bf16" if cpu_bf16_native() else "fp32")
+    kind = "fp32" if autocast_dtype("cpu", "auto") is None else "bf16"
+    dest = Path(argv[argv.index("--out") + 1]) if "--out" in argv else ab_path(kind)
     sides = {"base": base, "head": ROOT}
     seeds, add = _ints_after(argv, "--seeds"), _ints_after(argv, "--add-seeds")
     if add is not None:
@@ -188,6 +192,7 @@ def main(argv=None) -> int:
         "base_commit": commit_of(base),
         "head_commit": commit_of(ROOT),
         "machine": {**this_machine(), "cpu_family": cpu_family()},
+        "precision": precision_note("cpu", "auto"),
         "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "order": [f"{s} {CHAPTERS[c]}" for s, c in ORDER],
         "runs": [],

@@ -62,7 +62,7 @@ def encode(device: str, n: int) -> dict:
         ("gpu_default", get_encoder("sbert-mini", device=device)),
         ("gpu_bf16", encoder_in("sbert-mini", device=device, dtype="bfloat16")),
     ):
-        rate, X = encode_rate(lambda t: enc.encode(t, batch_size=256), texts)
+        rate, X = encode_rate(lambda t, enc=enc: enc.encode(t, batch_size=256), texts)
         out[name] = {
             "identity": enc.identity,
             "weights": str(next(enc.model.parameters()).dtype).removeprefix("torch."),

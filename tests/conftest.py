@@ -48,6 +48,17 @@ def tiny_bert(tmp_path_factory) -> Path:
     return tiny.tiny_bert(tmp_path_factory.mktemp("tiny") / "bert")
 
 
+@pytest.fixture(scope="module")
+def tiny_st(tiny_bert, tmp_path_factory) -> Path:
+    """A sentence-transformers folder around the tiny BERT (mean pooling, normalised)."""
+    from sentence_transformers import SentenceTransformer, models
+
+    body = models.Transformer(str(tiny_bert), max_seq_length=32)
+    folder = tmp_path_factory.mktemp("tiny_st") / "st"
+    SentenceTransformer(modules=[body, models.Pooling(16, "mean"), models.Normalize()], device="cpu").save(str(folder))
+    return folder
+
+
 @pytest.fixture(scope="session")
 def tiny_gpt2(tmp_path_factory) -> Path:
     """A 1-layer GPT-2 body (decoder-only, no pad token)."""

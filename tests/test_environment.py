@@ -24,7 +24,7 @@ def test_environment_yml_matches_pyproject():
     assert len(pyproject) == len(deps), "every dependency in pyproject.toml is pinned with =="
     text = (ROOT / "environment.yml").read_text()
     pip_block = text.split("- pip:", 1)[1]
-    env = _pins(l.strip().lstrip("-").strip() for l in pip_block.splitlines())
+    env = _pins(line.strip().lstrip("-").strip() for line in pip_block.splitlines())
     assert env == pyproject
     assert re.search(r"^\s*-\s*python=3\.11\s*$", text, re.M)
 

@@ -1,5 +1,4 @@
-"""Shared by check files: sentences about the GPU check's record (``benchmarks/gpu.json``,
-written by ``benchmarks/gpu_check.py`` where a session had a GPU). Not a page."""
+"""Shared by check files, not a page: sentences about the GPU check's record, benchmarks/gpu.json."""
 
 import json
 
@@ -14,19 +13,14 @@ def gpu():
 def bf16_training_slower(sentence, page):
     """bf16 autocast fine-tuned more slowly than fp32, for every configuration the check ran."""
     g = gpu()
-    runs = g["studies"]["csts"]["runs"]
+    runs, speed = g["studies"]["csts"]["runs"], lambda c, p: runs[f"{c} {p}"]["examples_per_s"]
     configs = sorted({k.rsplit(" ", 1)[0] for k in runs})
-    numbers = {
-        f"{c}: examples/s fp32, bf16": f"{runs[c + ' fp32']['examples_per_s']:.0f}, "
-        f"{runs[c + ' bf16']['examples_per_s']:.0f}"
-        for c in configs
-    }
     claims.check(
         sentence,
         page=page,
-        numbers=numbers | {"GPU": g["machine"]["gpu"]},
-        holds=bool(configs)
-        and all(runs[c + " bf16"]["examples_per_s"] < runs[c + " fp32"]["examples_per_s"] for c in configs),
+        holds=bool(configs) and all(speed(c, "bf16") < speed(c, "fp32") for c in configs),
+        numbers={f"{c}: examples/s fp32, bf16": f"{speed(c, 'fp32'):.0f}, {speed(c, 'bf16'):.0f}" for c in configs}
+        | {"GPU": g["machine"]["gpu"]},
         rule="bf16 autocast slower than fp32 for every configuration",
     )
 
@@ -35,19 +29,18 @@ def reproduction(reproduces, bf16_moves, page):
     """The default weights reproduce every Part III cell within 1e-4; bf16 weights move some cell further."""
     rep = gpu()["studies"]["montague"]["reproduction"]
     within = {k: f"{v['within_1e-4']} of {v['cells']}" for k, v in rep.items()}
-    default = [v for k, v in rep.items() if k.startswith("gpu_default")]
-    bf16 = [v for k, v in rep.items() if k.startswith("gpu_bf16")]
+    of = {w: [v for k, v in rep.items() if k.startswith(f"gpu_{w}")] for w in ("default", "bf16")}
     claims.check(
         reproduces,
         page=page,
         numbers=within,
-        holds=bool(default) and all(v["within_1e-4"] == v["cells"] for v in default),
-        rule="with the default weights, every cell within 1e-4 of the paper's",
+        rule="with the default weights, every cell within 1e-4",
+        holds=bool(of["default"]) and all(v["within_1e-4"] == v["cells"] for v in of["default"]),
     )
     claims.check(
         bf16_moves,
         page=page,
         numbers=within,
-        holds=any(v["within_1e-4"] < v["cells"] for v in bf16),
-        rule="with bf16 weights, some cell further than 1e-4 from the paper's",
+        rule="with bf16 weights, some cell further than 1e-4",
+        holds=any(v["within_1e-4"] < v["cells"] for v in of["bf16"]),
     )

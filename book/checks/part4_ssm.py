@@ -1,25 +1,5 @@
 """book/part4_ssm.md: the Part's plan and the paper's design."""
 
 NOT_CLAIMS = {
-    "Most tests of sentence understanding look at pairs": "a framing of the field, not a result of the book",
-    "every ordered pair of a few hundred sentences": "the paper's pool (401 sentences, in the table below)",
-    "ask three questions": "the paper's design",
-    "most sentences of the pool are unrelated; are most distances near their maximum": "the question the metric asks",
-    "each pair gives two scores, and the paper builds two spaces": "the paper's design",
-    "the mean of the two directions": "a definition",
-    "the three sentence-space metrics": "a learning goal",
-    "coloured by three basis sentences": "the chapter's design",
-    "five exercises with solutions: two by hand, one on the limits of the metrics, two reruns": "the page's plan",
-    "written by ten annotators": "the paper's data (its Section 3)",
-    "at least 9 of the 18 NLI models": "the paper's selection rule",
-    "pair categories five": "the paper's categories",
-    'the five, with "irrelevant" split': "the book's categories",
-    "two hypotheses of one premise": "a definition (within_cluster)",
     "runs the closest public checkpoints": "the mapping in data/reference/paper_models/ssm.csv",
-    "never the paper's weights": "the mapping's rule (same_model false)",
-    'score "higher than 0.5"': "the paper's threshold rule",
-    "the annotators' four options": "the paper's scale",
-    "colour from three random basis sentences": "the paper's design",
-    "drawn from three different clusters": "the chapter's design",
-    "for three sentences": "the worked example's design",
 }

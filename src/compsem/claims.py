@@ -1,33 +1,17 @@
 """A claim is code: every sentence that states a result in words is produced from the result or
 checked against it (issue 35).
 
-Two halves, used by every study and page:
-
-**The vocabulary** produces the words from the numbers, with stated thresholds:
-
-* :func:`frequency` — a share as an adverb: ``0`` "never"; under 5 % "almost never"; under
-  20 % "seldom"; under 40 % "sometimes"; 40–60 % "about half the time"; up to 95 % "usually";
-  under 100 % "almost always"; ``1`` "always" (:data:`FREQUENCY`);
-* :func:`number_word` and :func:`count` — "nine", "three models", "one model" (words up to
-  twenty, digits above); :func:`of_total` — "none of the 4 models", "1 of 4 models", "all 4
-  models": a count says what it counts and out of how many;
-* :func:`comparative` — "faster" / "slower" / "as fast as" (within a stated relative tolerance),
-  with the size: "about 29 % slower";
-* :func:`as_far_apart` — "as far apart as" only when two distances agree within a tolerance,
-  else "closer together than" / "further apart than";
-* :func:`agreement` — "matches the paper to the printed digits" when ours rounds to the paper's
-  printed number, else "differs from the paper's … by …".
+**The vocabulary** produces the words from the numbers, with stated thresholds: :func:`frequency`
+(a share as an adverb, :data:`FREQUENCY`), :func:`number_word`, :func:`count` and :func:`of_total`
+("none of the 4 models": what a count counts, out of how many), :func:`comparative` ("about 29 %
+slower"), :func:`as_far_apart`, :func:`agreement` (with the paper's printed digits).
+:data:`CLAIM_WORDS` and :data:`DATA_NOUNS` are what :mod:`compsem.book.checks.claimcheck` reads.
 
 **Checked claims** (:func:`check`, and :func:`check_count`, :func:`check_frequency`, which read
-the claimed word out of the sentence): a named check evaluated on the same result files as the
-sentence it quotes. It records itself (sentence, page, numbers, outcome) in
-``results/claims/<page>.json`` (the appendix lists every record) and raises :class:`ClaimError`,
-quoting the sentence, when the claim does not hold: in the book's build, which stops. In a
-reader's rerun with other parameters (``$COMPSEM_RUN`` set by ``python -m compsem run``) the
-book's sentences describe the book's run, not the rerun: a failed check is recorded and said
-as a :class:`ClaimWarning`, and the rerun finishes. ``make check-book``
-(:mod:`compsem.book.checks.claimcheck`) finds the quoted sentence on its page: a check whose sentence
-the page no longer has is a problem, as is a claim word with neither a glue nor a check.
+the claimed word out of the sentence): a check evaluated on the files the sentence speaks of,
+recorded in ``results/claims/<page>.json`` (the appendix lists every record); when the claim does
+not hold it raises :class:`ClaimError` and the build stops, but in a reader's rerun with other
+parameters (``$COMPSEM_RUN``) it is said as a :class:`ClaimWarning` and the rerun finishes.
 """
 
 from __future__ import annotations
@@ -45,28 +29,9 @@ from .fmt import noun
 from .paths import results_dir
 from .store import write_below
 
-__all__ = [
-    "ClaimError",
-    "ClaimWarning",
-    "FREQUENCY",
-    "NUMBER_WORDS",
-    "CLAIM_WORDS",
-    "frequency",
-    "number_word",
-    "count",
-    "of_total",
-    "comparative",
-    "as_far_apart",
-    "agreement",
-    "said_number",
-    "said_frequency",
-    "check",
-    "check_count",
-    "check_frequency",
-    "records",
-    "recorded_as",
-    "claim_word_pattern",
-]
+__all__ = """ClaimError ClaimWarning FREQUENCY NUMBER_WORDS CLAIM_WORDS DATA_NOUNS frequency number_word count of_total
+comparative as_far_apart agreement said_number said_frequency check check_count check_frequency records
+recorded_as""".split()
 
 
 class ClaimError(CompsemError, AssertionError):
@@ -110,50 +75,46 @@ _ACCEPTS = {
     "always": (1.0, 1.0),
 }
 
-NUMBER_WORDS = (
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-    "twenty",
+NUMBER_WORDS = tuple(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+    "eighteen nineteen twenty".split()
 )
 
-#: The words that make a sentence a claim about data, by kind: what
-#: :mod:`compsem.book.checks.claimcheck` looks for in every page's prose. A number word is a claim
-#: unless it starts a compound ("two-sided"); "one" only after a bound ("only one", "up to one").
+#: The words that may make a sentence a claim about data, by kind: what
+#: :mod:`compsem.book.checks.claimcheck` looks for in every page's prose, and then reads in its
+#: context (a number is a claim when it counts :data:`DATA_NOUNS`; the other kinds when the clause
+#: asserts something about data). "sameness" and "cause" are the conclusions a template must not
+#: carry as fixed text around a glued number.
 CLAIM_WORDS = {
-    "count": r"(?:up to|at most|at least|only|all but|just)\s+(?:one|a few|\d+)\b|(?<![\d,.])\d[\d,]* of \d[\d,]*\b|"
-    r"\b(?:" + "|".join(NUMBER_WORDS[2:]) + r"|thirty|forty|fifty|hundred|dozen)\b(?!-)",
+    "count": r"(?:up to|at most|at least|only|all but|just)\s+(?:one|a few|\d[\d,]*|"
+    + "|".join(NUMBER_WORDS[2:])
+    + r")\b|(?<![\d,.])\d[\d,]* of \d[\d,]*\b|"
+    r"\b(?:" + "|".join(NUMBER_WORDS[2:]) + r"|thirty|forty|fifty|hundreds?|dozens?)\b(?!-)|"
+    r"(?<![\w.,$/−-])\d{1,3}(?:,\d{3})+(?![\w.,])|(?<![\w.,$/=−^_-])\d+(?![\w.,%/-])",
     "frequency": r"\b(?:never|seldom|rarely|sometimes|often|usually|mostly|most of|most \w+s\b|always|"
     r"about half|half of|half the|majority|minority|none of)",
-    "order": r"\b(?:beats?|beaten|tops|best|worst|wins?|outperforms?|clear of|far apart|ahead of|closest|"
-    r"furthest|highest|lowest|ranks? first|ranks? last)\b",
+    "order": r"\b(?:beats?|beaten|tops|best|worst|better(?: than)?|worse(?: than)?|wins?|outperforms?|clear of|"
+    r"far apart|ahead of|"
+    r"closest|furthest|highest|lowest|ranks? first|ranks? last)\b",
     "direction": r"\b(?:faster|slower|sparser|denser|cheaper|costlier|stronger|weaker|more than|less than|"
-    r"fewer than|more often|less often|more slowly|more quickly|better than|worse than|larger than|smaller than|"
-    r"higher than|lower than)\b",
+    r"fewer than|more often|less often|more slowly|more quickly|larger than|smaller than|"
+    r"higher than|lower than|closer than|closer together than|further apart than)\b",
     "paper": r"\b(?:match(?:es|ed)?|reproduc(?:es|ed|e)|agrees?|agreed|printed digits)\b",
+    "sameness": r"\b(?:indistinguishable|no evidence of a difference|(?:do|does|did) not differ|"
+    r"(?:the same|identical) (?:scores|results|ranking|rankings|numbers|accuracy|accuracies|shares))\b",
+    "cause": r"\b(?:because|follows? from|due to|reflects?|(?<!as )explains?(?!\s+(?:why|how|what)\b|\s*[),.;])|"
+    r"explained by|caused by|driven by|"
+    r"favou?red by|ignores?|is why|thanks to)\b",
 }
 
-
-def claim_word_pattern() -> re.Pattern:
-    """One case-insensitive pattern of every word of :data:`CLAIM_WORDS`."""
-    return re.compile("|".join(f"(?:{p})" for p in CLAIM_WORDS.values()), re.I)
+#: What the project holds as data, in the plural: a number counting one of these is a count of
+#: data, which a page glues (or checks) and a mark never exempts.
+DATA_NOUNS = tuple(
+    "models encoders scorers LLMs generators panels cells samples pairs phrases chapters triples "
+    "quintuples sentences adjectives nouns classes configurations settings seeds rows items annotators "
+    "papers studies categories tables checkpoints clusters premises hypotheses conditions variants "
+    "judgements".split()
+)
 
 
 def frequency(share: float) -> str:

@@ -33,7 +33,7 @@ import pandas as pd
 
 from .errors import CompsemError
 from .fmt import estimate
-from .stats import separation
+from .stats import comparisons_words, separation
 
 __all__ = [
     "TryIt",
@@ -255,7 +255,7 @@ def against_controls(
     words = {
         "lower": "below the control",
         "no evidence of a difference": "no evidence of a difference",
-        "undefined": "no paired interval",
+        "undefined": "the paired test is undefined",
     }
     verb = "does" if len(below) == 1 else "do"
     return (
@@ -292,9 +292,10 @@ def ranked_sentence(
     """The leader of ``key`` among ``models``, or why there is none. Where the synthesis does not
     rank the criterion (``ranked`` False), the reason its test gives, without the numbers ("C1 is
     not ranked here: it does not separate encoders from the controls."). Where it does: the model with the best value (highest, or lowest where
-    ``higher`` is False; degenerate rows left out), and over each other model the paired 95 %
-    interval of its lead on the same ``items``: "above zero over every other model", or the ones
-    with "no evidence of a difference"."""
+    ``higher`` is False; degenerate rows left out), and over each other model the paired interval
+    of its lead on the same ``items``: "above zero over every other model", or the ones with "no
+    evidence of a difference"; the m comparisons are held together at 95 % by Bonferroni, and the
+    sentence says how many it made (:func:`compsem.stats.comparisons_words`)."""
     g = rows[(rows.criterion == key) & rows.model.isin(list(models))]
     if "control_of" in g:
         g = g[~g["control_of"].astype(bool)]
@@ -322,28 +323,38 @@ def _leader_words(ok: pd.DataFrame, what: str, higher: bool, digits: int, unit: 
     others = [m for m in ok.index if m != best]
     if not others:
         return head + ", the only model that can be ranked here."
+    m_ = len(others)
+    level = 1 - 0.05 / m_  # Bonferroni: the m comparisons hold together at 95 %
     leads = []
     for m in others:
         o = ok.loc[m]
-        sep = separation(b.value, o.value, b.get("replicates"), o.get("replicates"))
+        sep = separation(b.value, o.value, b.get("replicates"), o.get("replicates"), level=level)
         lo, hi = (sep.low, sep.high) if higher else (-sep.high, -sep.low)
         leads.append((m, abs(sep.difference), lo, hi))
     tied = [x for x in leads if not (np.isfinite(x[2]) and x[2] > 0)]
     f = f".{digits}f"
+    count = comparisons_words(m_, 0.05)
     if not tied:
         m, d, lo, hi = min(leads, key=lambda x: x[2])
         return (
-            f"{head}; on the same {items} the paired 95 % interval of its lead lies above zero over every other "
-            f"model (the smallest: {d:{f}} [{lo:{f}}, {hi:{f}}] over `{m}`)."
+            f"{head}; on the same {items} the paired interval of its lead lies above zero over every other "
+            f"model (the smallest: {d:{f}} [{lo:{f}}, {hi:{f}}] over `{m}`; {count})."
         )
-    shown = ", ".join(
-        f"`{m}` ({d:{f}} [{lo:{f}}, {hi:{f}}])" if np.isfinite(lo) else f"`{m}` (no paired interval)"
-        for m, d, lo, hi in tied
-    )
-    return (
-        f"{head}, but over {shown} the paired 95 % interval of its lead on the same {items} includes zero: no "
-        "evidence of a difference."
-    )
+    none = [x for x in tied if np.isfinite(x[2])]
+    undefined = [x[0] for x in tied if not np.isfinite(x[2])]
+    parts = []
+    if none:
+        shown = ", ".join(f"`{m}` ({d:{f}} [{lo:{f}}, {hi:{f}}])" for m, d, lo, hi in none)
+        parts.append(
+            f"over {shown} the paired interval of its lead on the same {items} includes zero: no evidence of a "
+            "difference"
+        )
+    if undefined:
+        parts.append(
+            f"over {', '.join(f'`{m}`' for m in undefined)} the paired test is undefined (no replicates, or "
+            "none that vary)"
+        )
+    return f"{head}, but " + "; ".join(parts) + f" ({count})."
 
 
 def leader_paragraph(

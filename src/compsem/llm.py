@@ -32,7 +32,7 @@ import inspect
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol, Union
+from typing import Any, Protocol
 
 
 from .device import resolve_device, torch_dtype
@@ -56,7 +56,7 @@ __all__ = [
 ]
 
 #: A plain prompt or a list of chat messages.
-Prompt = Union[str, Sequence[dict]]
+Prompt = str | Sequence[dict]
 
 #: The spec forms :func:`make_generator` understands (listed in errors).
 GENERATOR_FORMS: tuple[str, ...] = ("gen:hf:<Hugging Face name or local path>", "gen:openai:<model name>")

@@ -61,7 +61,7 @@ class RunRecord:
         files: Iterable[str | Path] = (),
         params: Mapping[str, Any] | None = None,
         trust_remote_code: bool = False,
-    ) -> "RunRecord":
+    ) -> RunRecord:
         """A record of ``scores`` with the identities of ``models`` (their encoders) and the
         checksums of ``files``; every model must have scores of one length."""
         trc = check_trust_remote_code(trust_remote_code, where="RunRecord.of")

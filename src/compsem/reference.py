@@ -38,6 +38,7 @@ __all__ = [
     "paper_tables",
     "published_table",
     "paper_models",
+    "paper_model_count",
     "paper_panel",
     "paper_row",
     "paper_match",
@@ -163,6 +164,17 @@ def paper_models(study: str | None = None) -> pd.DataFrame:
         _check_study(study)
     frames = [_study_models(name) for name in names]
     return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+
+
+def paper_model_count(study: str, kind: str = "encoder", *, same_model: bool | None = None) -> int:
+    """How many distinct models of ``kind`` the study's paper reports (rows sharing a
+    ``paper_name`` are one model); with ``same_model``, only those whose weights this project
+    loads (True) or does not (False)."""
+    rows = paper_models(study)
+    rows = rows[rows["kind"] == kind]
+    if same_model is not None:
+        rows = rows.groupby("paper_name").filter(lambda g: bool(g["same_model"].any()) == same_model)
+    return int(rows["paper_name"].nunique())
 
 
 def _study_models(study: str) -> pd.DataFrame:

@@ -99,6 +99,12 @@ SETTINGS: dict[str, Setting] = {
         what="the encode backend of sbert-mini and sbert-l",
         choices=("auto", "torch", "onnx", "onnx-int8"),
     ),
+    "COMPSEM_DEVICE": Setting(
+        "choice",
+        "auto",
+        what="the device every model runs on (auto: a GPU when torch sees one)",
+        choices=("auto", "cpu", "cuda", "mps"),
+    ),
     "COMPSEM_DEBUG": Setting("flag", False, what="1 to print a full traceback with an error"),
 }
 

@@ -8,6 +8,15 @@ not it says "no evidence of a difference", never that the estimates are the same
 an equivalence test with a stated margin: :func:`paired_comparison`); a degenerate row (every
 comparison a tie, every item exactly at the no-effect value) is left out of every ranking and
 named (:func:`degenerate_reason`).
+
+One resampling and one paired test serve every page: every bootstrap draws its items by
+:func:`shared_resamples` (a function of the number of items, ``n_boot`` and ``seed`` only, so two
+models scored on the same items get the same resamples), and every paired decision, from per-item
+values (:func:`paired_comparison`) or from a study's replicates (:func:`separation`, the leaders'
+sentences), is :func:`paired_verdict`: a percentile interval of the replicates' differences,
+"higher" / "lower" when it excludes zero, "equivalent" only by two one-sided tests within a stated
+margin, "undefined" (never a p-value) when the difference cannot vary. A table of counts with an
+expected count below :data:`SMALL_EXPECTED` is tested exactly (:func:`exact_table_p`).
 """
 
 from __future__ import annotations
@@ -17,8 +26,10 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import numpy as np
+from scipy.special import gammaln
 from scipy.stats import binomtest
 
+from .errors import CompsemError, DataError
 from .fmt import number, p_value
 from .measures import DegenerateGeometryWarning
 
@@ -78,8 +89,8 @@ def bootstrap(
 ) -> BootstrapResult:
     """Percentile bootstrap of ``statistic`` over the finite entries of ``values`` (1-D).
 
-    Resamples ``n`` values with replacement ``n_boot`` times (``numpy.random.default_rng(seed)``)
-    and returns the ``(1 − level)/2`` and ``(1 + level)/2`` quantiles of the statistic. NaNs
+    Resamples ``n`` values with replacement ``n_boot`` times (:func:`shared_resamples`: the draws
+    of every bootstrap here) and returns the ``(1 − level)/2`` and ``(1 + level)/2`` quantiles of the statistic. NaNs
     are dropped and counted. With no finite value the result is all NaN.
     """
     arr = np.asarray(values, dtype=np.float64).ravel()
@@ -89,12 +100,7 @@ def bootstrap(
         return BootstrapResult(float("nan"), float("nan"), float("nan"), 0, rep["n_nan"])
     if not 0 < level < 1:
         raise ValueError(f"level must lie in (0, 1), got {level}")
-    rng = np.random.default_rng(seed)
-    idx = rng.integers(0, arr.size, size=(n_boot, arr.size))
-    if statistic is np.mean:
-        stats = arr[idx].mean(axis=1)
-    else:
-        stats = np.array([statistic(arr[i]) for i in idx])
+    stats = _replicates(arr, shared_resamples(arr.size, n_boot=n_boot, seed=seed), statistic)
     lo, hi = np.quantile(stats, [(1 - level) / 2, (1 + level) / 2])
     return BootstrapResult(float(statistic(arr)), float(lo), float(hi), int(arr.size), rep["n_nan"])
 
@@ -213,7 +219,8 @@ def leader_sentence(
     from these unpaired intervals." (Models scored on the same items are compared by
     :func:`paired_ranking_sentence` instead.) Excluded models are named at the end; when every
     model is excluded the sentence says that none can be ranked, and why. ``noun`` names what
-    is ranked ("model", "configuration"). With ``exclude_degenerate`` every row that
+    is ranked ("model", "configuration"); with more than one comparison the sentence says how many
+    it made ("(3 comparisons with the leader)"). With ``exclude_degenerate`` every row that
     :func:`degenerate_reason` (with ``constant``) finds degenerate is left out and named too
     (``excluded`` gives further reasons, and wins for a row it names).
     """
@@ -235,15 +242,16 @@ def leader_sentence(
     )
     word = "highest" if higher else "lowest"
     others = len([n for n in names if n not in r.excluded]) - 1
+    many = f" ({others} comparisons with the leader)" if others > 1 else ""
     if not others:
         text = f"`{r.name}` ({est}) is the only {noun} that can be ranked here."
     elif not r.tied_with:
-        text = f"`{r.name}` has the {word} {what} ({est}), its interval clear of every other {noun}'s."
+        text = f"`{r.name}` has the {word} {what} ({est}), its interval clear of every other {noun}'s{many}."
     else:
         them = "that of" if len(r.tied_with) == 1 else "those of"
         text = (
             f"`{r.name}` has the {word} {what} ({est}), but its interval overlaps {them} "
-            f"{join_names(r.tied_with)}: no evidence of a difference from these unpaired intervals."
+            f"{join_names(r.tied_with)}: no evidence of a difference from these unpaired intervals{many}."
         )
     if r.excluded:
         text += " " + " ".join(f"`{n}` is left out of the ranking: {why}." for n, why in r.excluded.items())
@@ -277,7 +285,7 @@ def paired_bootstrap(
 ) -> dict[str, np.ndarray]:
     """Replicates of ``statistic`` for every name of ``values`` (per-item values of one length,
     item i of every name measured on the same item), each replicate drawing the *same* items for
-    every name (``numpy.random.default_rng(seed).integers(0, n, (n_boot, n))``): the differences
+    every name (:func:`shared_resamples` of the ``n`` items left): the differences
     of two names' replicates are a paired bootstrap of the difference of their statistics
     (:func:`paired_interval`). An item with a NaN under any name is left out for all of them."""
     arrs = {k: np.asarray(v, dtype=float).ravel() for k, v in values.items()}
@@ -287,12 +295,15 @@ def paired_bootstrap(
     if not arrs:
         return {}
     keep = np.all([np.isfinite(a) for a in arrs.values()], axis=0)
-    idx = np.random.default_rng(seed).integers(0, int(keep.sum()), size=(n_boot, int(keep.sum())))
-    out = {}
-    for k, a in arrs.items():
-        a = a[keep]
-        out[k] = a[idx].mean(axis=1) if statistic is np.mean else np.array([statistic(a[i]) for i in idx])
-    return out
+    idx = shared_resamples(int(keep.sum()), n_boot=n_boot, seed=seed)
+    return {k: _replicates(a[keep], idx, statistic) for k, a in arrs.items()}
+
+
+def _replicates(values: np.ndarray, draws: np.ndarray, statistic: Callable[[np.ndarray], float]) -> np.ndarray:
+    """``statistic`` of ``values`` (finite, one per item) on each row of ``draws``."""
+    if statistic is np.mean:
+        return mean_replicates(values, draws)
+    return np.array([statistic(values[i]) for i in draws])
 
 
 def paired_interval(replicates_a, replicates_b, *, level: float = 0.95) -> tuple[float, float]:
@@ -362,42 +373,43 @@ def paired_leader_sentence(
         if len(others) > 1
         else ""
     )
-    leads = []
+    leads = []  # (name, lead, low, high, words) by the one paired test, each at 1 − (1 − level)/m
     for i in others:
-        lo, hi = paired_interval(replicates[names[best]], replicates[names[i]], level=each)
-        if not higher:
-            lo, hi = -hi, -lo
-        leads.append((names[i], v[best] - v[i] if higher else v[i] - v[best], lo, hi))
-    tied = [x for x in leads if not (np.isfinite(x[2]) and x[2] > 0)]
-    flat = [x for x in tied if np.isfinite(x[2]) and x[2] == x[3]]
-    if flat and len(flat) == len(tied):  # every resample gives the same difference: the test cannot vary
-        n, d = flat[0][0], flat[0][1]
-        names_flat = join_names([x[0] for x in flat])
-        return (
-            f"{head}, but its lead over {names_flat} is undefined: every resample gives the same difference "
-            f"({number(d, digits)}), so the paired test cannot vary{many}." + beside
+        a, b = (np.asarray(replicates[names[k]], dtype=float) for k in (best, i))
+        lead = v[best] - v[i] if higher else v[i] - v[best]
+        r = paired_verdict(a - b if higher else b - a, estimate=lead, alpha=1 - each)
+        leads.append((names[i], lead, r.low, r.high, r.words))
+    undefined = [x for x in leads if x[4] == UNDEFINED]
+    tied = [x for x in leads if x[4] not in ("higher", UNDEFINED)]
+    why = ""
+    if undefined:  # the test cannot vary (every resample gives the same difference) or has no replicate
+        ds = {x[1] for x in undefined}
+        why = f"its lead over {join_names([x[0] for x in undefined])} is undefined: " + (
+            f"every resample gives the same difference ({number(ds.pop(), digits)}), so the paired test cannot vary"
+            if len(ds) == 1 and all(np.isfinite(list(ds)))
+            else "the paired test cannot vary or has no replicate"
         )
+    if undefined and not tied:
+        return f"{head}, but {why}{many}." + beside
     if not tied:
-        n, d, lo, hi = min(leads, key=lambda x: x[2])
+        n, d, lo, hi, _ = min(leads, key=lambda x: x[2])
         return (
             f"{head}; on the same {items} its lead over every other {noun} has a paired {pct} interval above "
             f"zero (the smallest: {number(d, digits)} [{number(lo, digits)}, {number(hi, digits)}] over `{n}`)"
             f"{many}." + beside
         )
     shown = ", ".join(
-        f"`{n}` ({number(d, digits)} [{number(lo, digits)}, {number(hi, digits)}])"
-        if np.isfinite(lo)
-        else f"`{n}` (no interval)"
-        for n, d, lo, hi in tied
+        f"`{n}` ({number(d, digits)} [{number(lo, digits)}, {number(hi, digits)}])" for n, d, lo, hi, _ in tied
     )
+    also = f"; {why}" if why else ""
     if len(tied) == 1:
         return (
             f"{head}, but its lead over {shown} has a paired {pct} interval that includes zero: no evidence "
-            f"of a difference on these {items}{many}." + beside
+            f"of a difference on these {items}{also}{many}." + beside
         )
     return (
         f"{head}, but its leads over {shown} have paired {pct} intervals that include zero: no evidence of "
-        f"a difference on these {items}{many}." + beside
+        f"a difference on these {items}{also}{many}." + beside
     )
 
 
@@ -456,19 +468,20 @@ def separation(
 ) -> Separation:
     """Does a model separate from a control scored on the same items? The difference of the two
     estimates with the paired percentile interval of the replicates' differences (both drawn on
-    the same resamples: :func:`shared_resamples`); the outcome is ``"higher"`` / ``"lower"`` when
-    the interval lies wholly above / below zero, ``"no evidence of a difference"`` when it contains
-    zero, ``"undefined"`` without replicates or an estimate."""
+    the same resamples: :func:`shared_resamples`), decided by :func:`paired_verdict` at
+    ``alpha = 1 − level``: ``"higher"`` / ``"lower"`` when the interval lies wholly above / below
+    zero, ``"no evidence of a difference"`` when it contains zero, ``"undefined"`` without
+    replicates or an estimate, or when every replicate gives the same value for both (the test
+    cannot vary)."""
     d = float(value) - float(control_value)
+    nan = float("nan")
     if replicates is None or control_replicates is None or not np.isfinite(d):
-        return Separation(d, float("nan"), float("nan"), "undefined")
+        return Separation(d, nan, nan, UNDEFINED)
     a, b = np.asarray(replicates, dtype=float), np.asarray(control_replicates, dtype=float)
     if a.shape != b.shape or a.size == 0:
-        return Separation(d, float("nan"), float("nan"), "undefined")
-    lo, hi = paired_interval(a, b, level=level)
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        return Separation(d, lo, hi, "undefined")
-    return Separation(d, lo, hi, "higher" if lo > 0 else "lower" if hi < 0 else "no evidence of a difference")
+        return Separation(d, nan, nan, UNDEFINED)
+    v = paired_verdict(a - b, estimate=d, alpha=1 - level)
+    return Separation(d, v.low, v.high, v.words)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -481,10 +494,14 @@ UNDEFINED = "undefined"
 __all__ += [
     "UNDEFINED",
     "exact_binomial_p",
+    "exact_table_p",
+    "SMALL_EXPECTED",
     "sign_test",
     "Verdict",
     "outcomes_against_chance",
     "paired_comparison",
+    "paired_verdict",
+    "comparisons_words",
     "paired_ranking_sentence",
     "chance_sentence",
     "paired_words",
@@ -502,6 +519,46 @@ def exact_binomial_p(k: int, n: int, p0: float = 0.5) -> float:
     if not 0 < p0 < 1:
         raise ValueError(f"p0 must lie in (0, 1), got {p0}")
     return float("nan") if n == 0 else float(binomtest(k, n, p0).pvalue)
+
+
+#: the expected count below which a test of a table of counts is exact, not χ²
+SMALL_EXPECTED = 5.0
+
+#: the most tables :func:`exact_table_p` enumerates
+MAX_TABLES = 2_000_000
+
+
+def exact_table_p(table) -> float:
+    """Exact conditional test of independence of an r × 2 table of counts (Fisher's exact test
+    for 2 × 2, its Freeman–Halton extension for more rows): with the row and column sums fixed,
+    the probability of every table at most as likely as the observed one (relative tolerance
+    1e-7, as :func:`scipy.stats.fisher_exact`). Rows with no count are dropped; NaN (undefined)
+    when a column is empty or fewer than two rows are left (the outcome cannot vary). Enumerates
+    the tables (at most :data:`MAX_TABLES`, else a CompsemError)."""
+    t = np.asarray(table, dtype=float)
+    if t.ndim != 2 or t.shape[1] != 2 or (t < 0).any() or (t != np.round(t)).any():
+        raise DataError(f"need an r × 2 table of counts, got {t.tolist()}")
+    t = t[t.sum(axis=1) > 0].astype(int)
+    if len(t) < 2 or (t.sum(axis=0) == 0).any():
+        return float("nan")
+    col = int(np.argmin(t.sum(axis=0)))  # enumerate the smaller column's counts
+    rows, c = t.sum(axis=1), int(t[:, col].sum())
+    order = np.argsort(rows)  # the largest row last: its count is what the others leave
+    rows, observed = rows[order], t[order, col]
+    ranges = [np.arange(min(r, c) + 1) for r in rows[:-1]]
+    if np.prod([float(len(x)) for x in ranges]) > MAX_TABLES:
+        raise CompsemError(f"exact_table_p: too many tables to enumerate for {t.tolist()}; use a χ² test")
+    grid = np.stack([g.ravel() for g in np.meshgrid(*ranges, indexing="ij")], axis=1)
+    last = c - grid.sum(axis=1)
+    ok = (last >= 0) & (last <= rows[-1])
+    a = np.concatenate([grid[ok], last[ok, None]], axis=1)
+
+    def log_p(x):  # log of prod C(r_i, a_i), the common C(N, c) left out
+        return (gammaln(rows + 1) - gammaln(x + 1) - gammaln(rows - x + 1)).sum(axis=-1)
+
+    lp, lp0 = log_p(a), log_p(observed)
+    total = np.exp(lp - lp.max())
+    return float(min(1.0, total[lp <= lp0 + np.log1p(1e-7)].sum() / total.sum()))
 
 
 def sign_test(wins: int, losses: int) -> float:
@@ -557,8 +614,8 @@ def paired_comparison(
     a, b, *, margin: float | None = None, alpha: float = 0.05, n_boot: int = 1000, seed: int = 0, scale: float = 1.0
 ) -> Verdict:
     """Mean of ``a`` minus mean of ``b``, measured on the same items (item i of both), by a
-    paired bootstrap of the per-item difference (the items drawn as in :func:`paired_bootstrap`;
-    an item undefined in either is left out). ``words``: ``"higher"`` / ``"lower"`` (a than b)
+    paired bootstrap of the per-item difference (the items drawn by :func:`shared_resamples`, the
+    test :func:`paired_verdict`; an item undefined in either is left out). ``words``: ``"higher"`` / ``"lower"`` (a than b)
     when the ``1 − alpha`` paired interval excludes 0; with a ``margin`` (in the units of
     ``scale`` × the values), ``"equivalent"`` when the ``1 − 2·alpha`` interval lies inside
     ``(−margin, margin)`` (two one-sided tests, TOST); else ``"no evidence of a difference"``;
@@ -576,9 +633,32 @@ def paired_comparison(
         return Verdict(nan, nan, nan, nan, 0, UNDEFINED, "no item with both values")
     if not np.any(d != 0):
         return Verdict(0.0, nan, nan, nan, int(d.size), UNDEFINED, "every item gives both the same value")
-    reps = paired_bootstrap({"d": d}, n_boot=n_boot, seed=seed)["d"]
+    reps = mean_replicates(d, shared_resamples(d.size, n_boot=n_boot, seed=seed))
+    return paired_verdict(reps, estimate=float(d.mean()), n=int(d.size), alpha=alpha, margin=margin)
+
+
+def paired_verdict(
+    differences, *, estimate: float, n: int = 0, alpha: float = 0.05, margin: float | None = None
+) -> Verdict:
+    """The paired test itself, on bootstrap replicates of a difference a − b drawn on the same
+    resamples for a and b (:func:`shared_resamples`; replicates undefined are dropped): the
+    percentile interval at ``1 − alpha``; ``"higher"`` / ``"lower"`` when it excludes 0; with a
+    ``margin``, ``"equivalent"`` when the ``1 − 2·alpha`` interval lies inside ``(−margin,
+    margin)`` (two one-sided tests, TOST); else ``"no evidence of a difference"``;
+    ``"undefined"`` (NaN interval) when no replicate is left or every replicate is exactly 0
+    (the test cannot vary). ``estimate`` and ``n`` (the items) are carried into the
+    :class:`Verdict`. Used by :func:`paired_comparison` (per-item values) and :func:`separation`
+    (a study's replicates)."""
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
+    reps = np.asarray(differences, dtype=float).ravel()
+    reps = reps[np.isfinite(reps)]
+    nan = float("nan")
+    if not reps.size:
+        return Verdict(estimate, nan, nan, nan, n, UNDEFINED, "no paired replicate")
+    if not np.any(reps != 0):
+        return Verdict(estimate, nan, nan, nan, n, UNDEFINED, "every resample gives both the same value")
     lo, hi = np.quantile(reps, [alpha / 2, 1 - alpha / 2])
-    est = float(d.mean())
     if lo > 0 or hi < 0:
         words = "higher" if lo > 0 else "lower"
     elif (
@@ -590,11 +670,13 @@ def paired_comparison(
         words = "equivalent"
     else:
         words = "no evidence of a difference"
-    return Verdict(est, float(lo), float(hi), nan, int(d.size), words)
+    return Verdict(estimate, float(lo), float(hi), nan, n, words)
 
 
-def _level_words(m: int, alpha: float) -> str:
-    """How ``m`` comparisons are held at ``alpha`` together (Bonferroni)."""
+def comparisons_words(m: int, alpha: float) -> str:
+    """How ``m`` comparisons are held at ``alpha`` together (Bonferroni): "one paired comparison,
+    a 95 % interval" / "3 paired comparisons, each interval at 98.3 % by Bonferroni so that all 3
+    hold together at 95 %"."""
     if m == 1:
         return f"one paired comparison, a {100 * (1 - alpha):g} % interval"
     return (
@@ -694,7 +776,7 @@ def paired_ranking_sentence(
             f"{head}; on the same {n_items} {items} its lead {lead} has a paired interval above zero"
             f" ({'the smallest: ' if m > 1 else ''}{number(res[k].estimate, digits)} "
             f"[{number(res[k].low, digits)}, {number(res[k].high, digits)}]"
-            f"{' over `' + k + '`' if m > 1 else ''}; {_level_words(m, alpha)})." + tail + beside
+            f"{' over `' + k + '`' if m > 1 else ''}; {comparisons_words(m, alpha)})." + tail + beside
         )
     if none:
         one = len(none) == 1
@@ -716,7 +798,7 @@ def paired_ranking_sentence(
         if clear
         else f"{head} on the same {n_items} {items}, but "
     )
-    return first + "; ".join(parts) + f" ({_level_words(m, alpha)})." + tail + beside
+    return first + "; ".join(parts) + f" ({comparisons_words(m, alpha)})." + tail + beside
 
 
 def chance_sentence(

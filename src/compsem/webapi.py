@@ -74,7 +74,7 @@ def check_url(url: str, *, what: str = "the URL") -> str:
         parts = urlsplit(url)
         host = parts.hostname or ""
         user, password = parts.username, parts.password
-        parts.port
+        _ = parts.port  # a port out of range raises ValueError here
     except ValueError:
         raise SettingError(f"{what} {shown} is not a valid URL (https://HOST[:PORT]/PATH)") from None
     if parts.scheme.lower() not in ("http", "https") or not host:

@@ -17,7 +17,7 @@ def _enc(spec="bow", identity="bow|v1", dim=3):
 
 
 def test_keys_are_sha256_of_the_text_and_a_short_hash_of_the_identity():
-    assert text_key("café") == hashlib.sha256("café".encode("utf-8")).hexdigest()
+    assert text_key("café") == hashlib.sha256("café".encode()).hexdigest()
     assert model_key("bow|v1") == hashlib.sha256(b"bow|v1").hexdigest()[:24] and len(model_key("x")) == 24
 
 

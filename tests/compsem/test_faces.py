@@ -60,9 +60,9 @@ def test_a_leader_paragraph_names_a_leader_only_where_ranked_and_as_far_as_the_p
     say = leader_paragraph("K", "share kept")
     # a − b = 0.4 on every replicate: paired interval [0.40, 0.40]; c is degenerate, named
     assert say(rows, ["a", "b", "c"], []) == (
-        "`a` has the highest share kept (0.90 [0.80, 1.00]); on the same items the paired 95 % interval of its lead "
-        "lies above zero over every other model (the smallest: 0.40 [0.40, 0.40] over `b`). `c` is left out of the "
-        "ranking: every item gives exactly 0.7."
+        "`a` has the highest share kept (0.90 [0.80, 1.00]); on the same items the paired interval of its lead "
+        "lies above zero over every other model (the smallest: 0.40 [0.40, 0.40] over `b`; one paired comparison, "
+        "a 95 % interval). `c` is left out of the ranking: every item gives exactly 0.7."
     )
     # b as a control: a − b on the same items, above zero
     assert say(rows, ["a"], ["b"]) == (
@@ -74,8 +74,23 @@ def test_a_leader_paragraph_names_a_leader_only_where_ranked_and_as_far_as_the_p
     # b with spread 0.2: a − b = 0.4 ∓ 1.9 × 0.2 = [0.02, 0.78]; with spread 0.3: [-0.17, 0.97], no evidence
     wide = rows.assign(replicates=[r.replicates if r.model != "b" else 0.5 + 0.3 * offsets for r in rows.itertuples()])
     assert say(wide, ["a", "b"], []) == (
-        "`a` has the highest share kept (0.90 [0.80, 1.00]), but over `b` (0.40 [-0.17, 0.97]) the paired 95 % interval "
-        "of its lead on the same items includes zero: no evidence of a difference."
+        "`a` has the highest share kept (0.90 [0.80, 1.00]), but over `b` (0.40 [-0.17, 0.97]) the paired interval "
+        "of its lead on the same items includes zero: no evidence of a difference (one paired comparison, a 95 % "
+        "interval)."
+    )
+    # three models: 2 comparisons, each at 97.5 %; a − b is 0.4 on every replicate (clear), a − d spans
+    # -0.2, 0.1, 0.4, 0.7, 1.0: its 97.5 % interval (positions 0.05 and 3.95 of 4) is [-0.185, 0.985], not the
+    # 95 % one [-0.17, 0.97]
+    three = pd.concat([rows, wide[wide.model == "b"].assign(model="d")], ignore_index=True)
+    assert say(three, ["a", "b", "d"], []) == (
+        "`a` has the highest share kept (0.90 [0.80, 1.00]), but over `d` (0.40 [-0.19, 0.99]) the paired interval "
+        "of its lead on the same items includes zero: no evidence of a difference (2 paired comparisons, each "
+        "interval at 97.5 % by Bonferroni so that all 2 hold together at 95 %)."
+    )
+    # a model with no replicates: undefined, not "no evidence"
+    bare = rows.assign(replicates=[r.replicates if r.model != "b" else None for r in rows.itertuples()])
+    assert say(bare, ["a", "b"], []).startswith(
+        "`a` has the highest share kept (0.90 [0.80, 1.00]), but over `b` the paired test is undefined"
     )
     unranked = rows.assign(ranked=False, test="does not separate encoders from the controls here (made up).")
     assert say(unranked, ["a", "b"], []) == "K is not ranked here: it does not separate encoders from the controls."

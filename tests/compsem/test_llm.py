@@ -85,7 +85,7 @@ def test_hf_causal_returns_only_new_tokens_capped(tiny_gpt2_lm):
     assert len(out) == 3
     # the tokenizer is word-level: each answer is at most three words, none repeats the prompt
     tok = g.tokenizer
-    for p, o in zip(prompts, out):
+    for _p, o in zip(prompts, out):
         assert len(tok(o, add_special_tokens=False)["input_ids"]) <= 3
     # greedy decoding is deterministic and batching does not change answers (left padding)
     assert g(prompts[::-1]) == out[::-1]

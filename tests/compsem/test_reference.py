@@ -1,6 +1,5 @@
 """One reader for the papers' numbers, one mapping of the papers' models."""
 
-import pandas as pd
 import pytest
 
 from compsem import reference

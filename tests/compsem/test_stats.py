@@ -103,7 +103,7 @@ def test_leader_sentence_words():
     )
     assert s == (
         "`use` has the highest mean (80.8 % [78.0, 83.0]), but its interval overlaps that of `bow`: "
-        "no evidence of a difference from these unpaired intervals."
+        "no evidence of a difference from these unpaired intervals (2 comparisons with the leader)."
     )
     s = leader_sentence(
         [0.0, 0.2, 0.1],
@@ -499,3 +499,82 @@ def test_a_group_bootstrap_drops_nan_and_rejects_bad_groups():
     assert np.isnan(group_bootstrap([np.nan], ["a"]).estimate)
     with pytest.raises(ValueError, match="one label per value"):
         group_bootstrap([1.0, 2.0], ["a"])
+
+
+# --- the one paired test: paired_verdict, behind paired_comparison and separation -----------
+def _every_resample_mean(d):
+    """Slow oracle: the mean of every one of the n**n resamples of the n items of d."""
+    import itertools
+
+    return np.array([np.mean([d[i] for i in idx]) for idx in itertools.product(range(len(d)), repeat=len(d))])
+
+
+def test_paired_verdict_on_every_resample_of_three_items_by_hand():
+    from compsem.stats import paired_verdict
+
+    reps = _every_resample_mean([0.0, 0.0, 3.0])
+    # the mean is the count k of the third item drawn: k = 0, 1, 2, 3 in 8, 12, 6, 1 of the 27 resamples
+    assert sorted(reps.tolist()) == [0.0] * 8 + [1.0] * 12 + [2.0] * 6 + [3.0]
+    # 95 %: positions 0.025 × 26 = 0.65 (between two 0s) and 0.975 × 26 = 25.35 (2 + 0.35 × (3 − 2))
+    v = paired_verdict(reps, estimate=1.0, n=3)
+    assert (v.low, v.high) == pytest.approx((0.0, 2.35)) and v.words == "no evidence of a difference"
+    assert np.isnan(v.p)  # a bootstrap interval, never a p-value
+    # 30 %: positions 0.35 × 26 = 9.1 and 0.65 × 26 = 16.9, both among the 1s: the interval clears 0
+    assert paired_verdict(reps, estimate=1.0, alpha=0.7).words == "higher"
+    assert paired_verdict(-reps, estimate=-1.0, alpha=0.7).words == "lower"
+    # TOST: the 90 % interval is [0, 2] (positions 1.3 and 24.7): inside ±2.5, not inside ±2
+    assert paired_verdict(reps, estimate=1.0, margin=2.5).words == "equivalent"
+    assert paired_verdict(reps, estimate=1.0, margin=2.0).words == "no evidence of a difference"
+    # a test that cannot vary: undefined, with no interval
+    flat = paired_verdict(np.zeros(27), estimate=0.0)
+    assert flat.words == "undefined" and np.isnan(flat.low) and flat.reason
+    assert paired_verdict([np.nan, np.nan], estimate=0.0).words == "undefined"
+
+
+def test_paired_comparison_and_separation_are_one_test():
+    from compsem.stats import mean_replicates, separation, shared_resamples
+
+    rng = np.random.default_rng(11)
+    a = (rng.random(30) < 0.7).astype(float)
+    b = (rng.random(30) < 0.4).astype(float)
+    draws = shared_resamples(30, n_boot=400, seed=3)
+    sep = separation(a.mean(), b.mean(), mean_replicates(a, draws), mean_replicates(b, draws))
+    cmp = paired_comparison(a, b, n_boot=400, seed=3)
+    assert sep.difference == pytest.approx(cmp.estimate)
+    assert (sep.low, sep.high) == pytest.approx((cmp.low, cmp.high))
+    assert sep.outcome == cmp.words
+    # a model that equals its control on every resample: the test cannot vary, so it is undefined
+    same = mean_replicates(a, draws)
+    assert separation(a.mean(), a.mean(), same, same).outcome == "undefined"
+
+
+def test_exact_table_p_by_hand():
+    from compsem.errors import CompsemError
+    from compsem.stats import exact_table_p
+
+    # rows 2, 2, column sums 2, 2: the tables with a = 0, 1, 2 in the first cell have probabilities
+    # C(2, a) C(2, 2 − a) / C(4, 2) = 1/6, 4/6, 1/6; the observed a = 2 and the equally likely a = 0: 1/3
+    assert exact_table_p([[2, 0], [0, 2]]) == pytest.approx(1 / 3)
+    # three rows 2, 1, 1 and a first column of 2: (2,0,0) 1, (1,1,0) 2, (1,0,1) 2, (0,1,1) 1 of C(4, 2) = 6;
+    # the observed (2,0,0) and (0,1,1) are the least likely: 2/6
+    assert exact_table_p([[2, 0], [0, 1], [0, 1]]) == pytest.approx(1 / 3)
+    # a row with no count takes no part; the outcome cannot vary with an empty column or one row left
+    assert exact_table_p([[2, 0], [0, 0], [0, 2]]) == pytest.approx(1 / 3)
+    assert np.isnan(exact_table_p([[0, 3], [0, 2]])) and np.isnan(exact_table_p([[5, 1], [0, 0]]))
+    with pytest.raises(CompsemError, match="r × 2 table"):
+        exact_table_p([[1.5, 2], [1, 1]])
+
+
+def test_paired_leader_sentence_names_a_lead_that_cannot_vary_as_undefined_beside_a_tie():
+    from compsem.stats import paired_leader_sentence
+
+    a = np.array([2.0, 3.0, 4.0, 5.0])
+    # a − b is 0 on every replicate (undefined); a − c is -1, 1, -1, 1 (includes zero at any level)
+    reps = {"a": a, "b": a.copy(), "c": a + np.array([1.0, -1.0, 1.0, -1.0])}
+    s = paired_leader_sentence([3.5, 3.5, 3.5], reps, ["a", "b", "c"], what="score", digits=1, level=0.5)
+    assert s == (
+        "`a` has the highest score (3.5), but its lead over `c` (0.0 [-1.0, 1.0]) has a paired 75 % interval that "
+        "includes zero: no evidence of a difference on these items; its lead over `b` is undefined: every resample "
+        "gives the same difference (0.0), so the paired test cannot vary (2 paired comparisons, each interval at "
+        "75 % by Bonferroni so that all 2 hold together at 50 %)."
+    )

@@ -5,7 +5,6 @@ value printed on the page, to the printed rounding."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np

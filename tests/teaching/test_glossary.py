@@ -7,7 +7,6 @@ import re
 from types import SimpleNamespace
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from tests.helpers import ROOT

@@ -6,8 +6,6 @@ page and asserts that the printed text is on the page. If the library or the pag
 this file fails.
 """
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 

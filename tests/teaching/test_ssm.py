@@ -70,8 +70,8 @@ def test_the_figure_shows_the_same_scores():
     labels = re.findall(r"R\((\d),(\d)\)(?: = R\((\d),(\d)\))? = ([\d.]+)", _page(SVG))
     assert len(labels) == 4
     seen = set()
-    for i, j, k, l, v in labels:
-        for a, b in ((i, j), (k, l)):
+    for i, j, k, m, v in labels:
+        for a, b in ((i, j), (k, m)):
             if a:
                 assert R[int(a) - 1, int(b) - 1] == pytest.approx(float(v))
                 seen.add((int(a), int(b)))

@@ -1,4 +1,4 @@
-"""Command line: ``python -m compsem {run,plan,prefetch,models,cache,bench,models-extra,stage,new-study}``."""
+"""Command line: ``python -m compsem {run,plan,prefetch,profile,models,cache,bench,models-extra,stage,new-study}``."""
 
 from __future__ import annotations
 
@@ -10,12 +10,13 @@ import pandas as pd
 
 from ..cache import EmbeddingCache
 from ..cachestore import overlay_path, printable
+from ..crossstudy import profile as profiling
 from ..encoders import models_table
 from ..errors import BrokenCacheError, CacheError, CompsemError
 from ..fmt import plural
 from ..paths import cache_dir, repo_root
 from ..store import can_write
-from ..settings import setting
+from ..settings import environment, setting
 from .appendices.bench import run_all
 from .extra import install_sbert_l
 from .running.plan import plan
@@ -65,6 +66,37 @@ def _cmd_prefetch(args) -> int:
     )
     print(out.summary())
     return min(len(out.failed), 100)
+
+
+def _cmd_profile(args) -> int:
+    # --device: $COMPSEM_DEVICE for this command, which compsem.device.resolve_device reads wherever a model loads
+    with environment({"COMPSEM_DEVICE": args.device} if args.device else {}):
+        return _profile(args)
+
+
+def _profile(args) -> int:
+    if args.check:
+        for line in profiling.check(args.specs, out=args.out, trust_remote_code=args.trust_remote_code):
+            print(line)
+        return 0
+    out = Path(args.out or "profile-out")
+    done = profiling.run(
+        args.specs,
+        out=out,
+        studies=args.studies,
+        limit=args.limit,
+        n_boot=args.n_boot,
+        seed=args.seed,
+        trust_remote_code=args.trust_remote_code,
+    )
+    print(profiling.markdown(done.rows), end="")
+    print(
+        f"profile: {plural(len(done.written) - 2, 'study file')} written, {len(done.reused)} unchanged "
+        f"(nothing new to compute), summary in {out / 'profile.json'} and {out / 'profile.md'}"
+    )
+    for model, study, error in done.failed:
+        print(f"error: study {study} failed for model {model}: {error}", file=sys.stderr)
+    return 1 if done.failed else 0
 
 
 def _cmd_models(args) -> int:
@@ -259,6 +291,34 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--chunk", type=int, help="texts (or matrix rows) per unit (default: about a minute each)")
     f.add_argument("--quiet", action="store_true", help="no progress bar")
     f.set_defaults(func=_cmd_prefetch)
+
+    pr = sub.add_parser(
+        "profile",
+        help="every study's headlines for each model, beside the controls: one JSON file per model "
+        "and study, and a summary table (profile.json, profile.md)",
+    )
+    pr.add_argument("specs", nargs="+", metavar="SPEC", help="model specs (python -m compsem models lists them)")
+    pr.add_argument("--out", help="output folder (default profile-out); files are never written through links")
+    pr.add_argument("--studies", nargs="+", metavar="STUDY", help="only these studies (default: every study)")
+    pr.add_argument(
+        "--limit", type=int, help="the first N items of each study that can cut its data (the files say limited)"
+    )
+    pr.add_argument("--n-boot", type=int, default=1000, help="bootstrap draws per interval (default 1000)")
+    pr.add_argument("--seed", type=int, default=0)
+    pr.add_argument(
+        "--device",
+        choices=["auto", "cpu", "cuda", "mps"],
+        help="where the models run (default: $COMPSEM_DEVICE, else a GPU when torch sees one)",
+    )
+    pr.add_argument(
+        "--trust-remote-code", action="store_true", help="passed to the model loaders; only for code you trust"
+    )
+    pr.add_argument(
+        "--check",
+        action="store_true",
+        help="dry check: load each model, embed a few of the book's sentences, validate the files in --out; no study runs",
+    )
+    pr.set_defaults(func=_cmd_profile)
 
     m = sub.add_parser("models", help="list the model specs and which are installed")
     m.set_defaults(func=_cmd_models)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from compsem import notebooks
@@ -47,7 +47,7 @@ def imported(code: str, module: str = "") -> set[str]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _imports_of(path: Path, dotted: str) -> frozenset[str]:
     return frozenset(imported(path.read_text(encoding="utf-8"), dotted))
 

@@ -31,6 +31,7 @@ theory-predicted reference value.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import Any
 
@@ -50,6 +51,7 @@ __all__ = [
     "STUDY_REPORTS",
     "LEVEL",
     "profile",
+    "takes_limit",
     "saved",
     "profile_matrix",
     "criteria_table",
@@ -76,16 +78,37 @@ CRITERIA: tuple[Headline, ...] = tuple(h for r in STUDY_REPORTS.values() for h i
 LEVEL = 0.95
 
 
+def takes_limit(study: str) -> bool:
+    """Whether ``study``'s ``report.headlines`` can cut its data (it takes a ``limit`` keyword)."""
+    return "limit" in inspect.signature(STUDY_REPORTS[study].headlines).parameters
+
+
 def profile(
-    models: Sequence[str], *, n_boot: int = 1000, seed: int = 0, trust_remote_code: bool = False
+    models: Sequence[str],
+    *,
+    n_boot: int = 1000,
+    seed: int = 0,
+    trust_remote_code: bool = False,
+    studies: Sequence[str] | None = None,
+    limit: int | None = None,
 ) -> pd.DataFrame:
     """Tidy profile: one row per model and criterion (see :data:`CRITERIA`). ``trust_remote_code``
-    must be the literal True or False and is passed through to every study's ``report.headlines``."""
+    must be the literal True or False and is passed through to every study's ``report.headlines``.
+    ``studies``: only these studies' criteria (default every study); ``limit``: passed to the
+    headlines of the studies that take one (:func:`takes_limit`), which keep their first ``limit``
+    items."""
     trc = check_trust_remote_code(trust_remote_code, where="profile")
+    names = list(STUDY_REPORTS) if studies is None else list(studies)
     rows = [
         row
-        for r in STUDY_REPORTS.values()
-        for row in r.headlines(models, n_boot=n_boot, seed=seed, trust_remote_code=trc)
+        for n in names
+        for row in STUDY_REPORTS[n].headlines(
+            models,
+            n_boot=n_boot,
+            seed=seed,
+            trust_remote_code=trc,
+            **({"limit": limit} if limit is not None and takes_limit(n) else {}),
+        )
     ]
     out = _columns(pd.DataFrame(rows))
     order = {c.key: i for i, c in enumerate(CRITERIA)}
@@ -126,7 +149,14 @@ def _criterion(key: str) -> Headline:
 def _higher(key: str) -> bool | None:
     """The criterion's direction (:attr:`compsem.results.Headline.higher`): True when higher is
     better, False when lower is, None when its chapter argues none (it is then never ranked)."""
-    return _criterion(key).higher
+    return _argued(_criterion(key))
+
+
+def _argued(c: Headline) -> bool | None:
+    """``c.higher`` where the headline says where its chapter argues that direction
+    (:attr:`compsem.results.Headline.direction`), else None: a direction nobody argued (the
+    default ``higher=True`` with no ``direction``) is no direction, and never ranks."""
+    return c.higher if c.higher is None or c.direction.strip() else None
 
 
 def _fmt(value: float, unit: str, pct_digits: int = 1) -> str:
@@ -147,8 +177,8 @@ def criteria_table() -> pd.DataFrame:
                 "meaning": c.meaning,
                 "unit": c.unit,
                 "resampled": c.resampled,
-                "better": better[c.higher],
-                "why": c.direction or "–",
+                "better": better[_argued(c)],
+                "why": c.direction or "its chapter argues none",
                 "chance / no effect": "–"
                 if np.isnan(c.reference)
                 else f"{c.reference:g}" + (" %" if c.unit == "%" else ""),
@@ -227,7 +257,7 @@ _OUTCOME = {
     "higher": "above the control",
     "lower": "below the control",
     "no evidence of a difference": "no evidence of a difference",
-    "undefined": "no paired interval",
+    "undefined": "the paired test is undefined",
 }
 
 
@@ -261,7 +291,7 @@ def separation(
             r = mine.iloc[0]
             for k in pd.concat([run_ctrl, rows[rows.control_of == m]]).itertuples():
                 sep = paired_separation(r.value, k.value, r.replicates, k.replicates, level=level)
-                good = {True: ("higher",), False: ("lower",), None: ("higher", "lower")}[c.higher]
+                good = {True: ("higher",), False: ("lower",), None: ("higher", "lower")}[_argued(c)]
                 out.append(
                     {
                         "criterion": c.key,
@@ -314,12 +344,14 @@ def ranking(
     """Whether each criterion of the profile is ranked, and the words of its test (index: the
     criterion's key; columns ``ranked``, ``test``). A criterion is ranked only where
 
-    1. its headline argues a direction (:attr:`compsem.results.Headline.higher` is not None);
+    1. its headline argues a direction (:attr:`compsem.results.Headline.higher` is not None and
+       :attr:`~compsem.results.Headline.direction` says where its chapter argues it);
     2. at least two models can be ranked (not degenerate) and at least one control was run;
     3. not every model lies significantly on the wrong side of the headline's reference
        (chance, no effect) by its own interval;
-    4. every model separates from every control (:func:`separation`): the paired interval of
-       model − control lies wholly on the better side of zero.
+    4. every model that can be ranked has a control on the criterion, and separates from every
+       control (:func:`separation`): the paired interval of model − control lies wholly on the
+       better side of zero.
 
     Otherwise ``test`` says which condition fails, with the numbers of the test."""
     prof = _with_reference(_columns(prof))
@@ -331,7 +363,7 @@ def ranking(
             continue
         real = _rankable(prof[prof.criterion == c.key], [m for m in models if m not in controls])
         tests = sep[sep.criterion == c.key]
-        if c.higher is None:
+        if _argued(c) is None:
             out[c.key] = (False, f"not ranked: no direction ({c.direction or 'its chapter argues none'}).")
             continue
         if len(real) < 2:
@@ -339,6 +371,11 @@ def ranking(
             continue
         if tests.empty:
             out[c.key] = (False, "not ranked: no control in this run to test the models against.")
+            continue
+        untested = [m for m in real.model if m not in set(tests.model)]
+        if untested:  # a model never tested against a control has not separated from one
+            verb = "has" if len(untested) == 1 else "have"
+            out[c.key] = (False, f"not ranked: {join_names(untested)} {verb} no control here to be tested against.")
             continue
         wrong = "significantly below" if c.higher else "significantly above"
         side = [versus_reference(r.low, r.high, r.reference, higher=c.higher) for r in real.itertuples()]

@@ -9,7 +9,7 @@ repository: its folder is given at run time) and :func:`compsem.csts.study.run` 
 
 :func:`compare` sets the two sides' test Spearman means against the pooled seed spread; the
 record (``benchmarks/csts_authors.json``, :func:`load_record`) is what chapter 22 and Part II's
-table of differences state through :func:`authors_values`. :func:`run_check` runs both sides;
+table of differences state through :func:`authors_values` (and its speed, :func:`speed_values`). :func:`run_check` runs both sides, then the book's ``cpu`` preset on the same rows for its speed;
 ``python -m compsem.csts.authors`` (``make authors-check``) runs it and rewrites the record. It
 needs the authors' code (``princeton-nlp/c-sts`` at ``3bacafa``, fetched by the reader outside
 this repository; its folder in ``CSTS_AUTHORS_CODE``) and a Python that runs it
@@ -60,6 +60,8 @@ __all__ = [
     "record_path",
     "load_record",
     "authors_values",
+    "speed_values",
+    "train_runtime",
     "missing_reason",
     "run_check",
     "main",
@@ -385,6 +387,78 @@ def authors_values(cpu_score: float, cpu_config: str, path=None) -> dict:
     }
 
 
+#: what each side's seconds in the record cover (the training loop, or a whole script)
+_COVERS = {
+    "loop": "training loop",
+    "script": "whole run_sts.py (loading, tokenising, training, evaluation, prediction)",
+}
+
+
+def train_runtime(out: str | Path) -> float | None:
+    """The seconds the authors' Trainer spent in its training loop, from the ``train_runtime`` of
+    ``train_results.json`` that ``trainer.save_metrics("train", ...)`` writes in the output folder;
+    None where the run wrote no such file or no positive finite number."""
+    try:
+        v = json.loads((Path(out) / "train_results.json").read_text(encoding="utf-8")).get("train_runtime")
+    except (OSError, ValueError, AttributeError):
+        return None
+    ok = isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v) and v > 0
+    return float(v) if ok else None
+
+
+def _rate(side: dict, rows: int) -> tuple[float, str]:
+    """``(examples per second, what the seconds cover)`` of one side of the record: its training
+    loop where the record has it (``loop_seconds``), else its ``train_seconds`` (for the authors'
+    side of a record written before the loop was read, the whole script)."""
+    if side.get("loop_seconds"):
+        return rows / float(side["loop_seconds"]), "loop"
+    return rows / float(side["train_seconds"]), side.get("seconds_cover", "script")
+
+
+def speed_values(path=None) -> dict:
+    """How fast each side of the record trained one epoch of the same rows on the same machine:
+    ``auth_speed_text`` and ``auth_speed_table`` (the authors' ``run_sts.py``, the book's
+    ``official`` preset and, where the record has it, its ``cpu`` preset on the same rows). A rate
+    whose seconds cover more than the training loop says so, and the ratio against it is then
+    called an upper bound of the book's advantage."""
+    rec = load_record(path)
+    if rec is None:
+        none = Prose("the authors' code has not been run beside the book's presets (`make authors-check` runs it)")
+        return {"auth_speed_text": none, "auth_speed_table": None}
+    rows = int(re.search(r"([\d,]+) training", rec["setting"]).group(1).replace(",", ""))
+    sides = {"the authors' run_sts.py": rec["sides"]["authors"], "the book's official preset": rec["sides"]["book"]}
+    if rec.get("cpu_preset"):
+        sides["the book's cpu preset"] = rec["cpu_preset"]
+    rates = {k: _rate(v, rows) for k, v in sides.items()}
+    table = pd.DataFrame(
+        [
+            {
+                "side": k,
+                "seconds (mean over seeds)": f"{rows / r:.0f}",
+                "seconds cover": _COVERS.get(cover, cover),
+                "training rows per second": f"{r:.1f}",
+            }
+            for k, (r, cover) in rates.items()
+        ]
+    ).set_index("side")
+    a, a_cover = rates["the authors' run_sts.py"]
+    b = rates["the book's official preset"][0]
+    bound = "" if a_cover == "loop" else " (an upper bound: the authors' seconds also cover loading and scoring)"
+    text = (
+        f"On {rec['machine']} ({rec['when']}), one epoch of the same {rows:,} training rows at the same settings ran "
+        f"at {a:.1f} rows/s in the authors' `run_sts.py` and {b:.1f} in the book's `official` preset, "
+        f"{b / a:.2f}× the authors' rate{bound}"
+    )
+    if "the book's cpu preset" in rates:
+        c = rates["the book's cpu preset"][0]
+        text += f"; the book's `cpu` preset trained the same rows at {c:.1f} rows/s there, {c / a:.2f}× the authors' rate{bound}"
+    else:
+        text += (
+            "; the `cpu` preset was not run when this record was written (`make authors-check` now runs it beside them)"
+        )
+    return {"auth_speed_text": Prose(text), "auth_speed_table": table}
+
+
 #: the modules the authors' side imports beyond the book's environment
 NEEDS = ("transformers", "datasets", "accelerate")
 
@@ -434,6 +508,7 @@ def run_check(code: str, *, seeds=(42, 43), python: str = sys.executable, log=pr
         files = write_split(parts, tmp / "data")
         sides = {"authors": [], "book": []}
         seconds = {"authors": [], "book": []}
+        loop = {"authors": [], "book": []}
         for seed in seeds:
             log(f"authors' run_sts.py, seed {seed} ...")
             t0 = time.perf_counter()
@@ -451,6 +526,7 @@ def run_check(code: str, *, seeds=(42, 43), python: str = sys.executable, log=pr
                     f"the authors' run_sts.py failed (seed {seed}, exit {proc.returncode}): {last[:300]}"
                 )
             seconds["authors"].append(time.perf_counter() - t0)
+            loop["authors"].append(train_runtime(out))
             sides["authors"].append(read_predictions(out / "test_predictions.json", len(test)))
         log("the book's official preset ...")
         res = S.run(
@@ -467,12 +543,24 @@ def run_check(code: str, *, seeds=(42, 43), python: str = sys.executable, log=pr
         for seed in seeds:
             sides["book"].append(res.predictions[(model, res.configs[0].label, int(seed), "test")])
             seconds["book"].append(float(res.runs.set_index("seed").loc[seed, "train_seconds"]))
+            loop["book"].append(seconds["book"][-1])
+        log("the book's cpu preset on the same rows (its speed beside the authors') ...")
+        fast = S.run(
+            [st["encoder"]],
+            configs=[st["config"]],
+            preset="cpu",
+            seeds=list(seeds),
+            data=st["data"],
+            split=st["split"],
+            split_seed=st["split_seed"],
+        )
+        fast_runs = fast.runs.set_index("seed")
     scores = {k: [correlations(p, gold) for p in v] for k, v in sides.items()}
     cmp = compare([s["spearman"] for s in scores["authors"]], [s["spearman"] for s in scores["book"]])
     rec = {
         "what": "the authors' run_sts.py beside the book's official preset on the same rows and settings (test split)",
         "source": "make authors-check (python -m compsem.csts.authors)",
-        "when": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "when": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": _machine(),
         "authors_commit": AUTHORS_COMMIT,
         "book_commit": commit_of(),
@@ -493,8 +581,17 @@ def run_check(code: str, *, seeds=(42, 43), python: str = sys.executable, log=pr
                 "spearman_per_seed": [s["spearman"] for s in scores[k]],
                 "pearson_per_seed": [s["pearson"] for s in scores[k]],
                 "train_seconds": float(sum(seconds[k]) / len(seconds[k])),
+                "seconds_cover": "loop" if k == "book" else "script",
+                "loop_seconds": float(np.mean(loop[k])) if all(loop[k]) else None,
             }
             for k in sides
+        },
+        "cpu_preset": {
+            "train_seconds": float(fast_runs["train_seconds"].mean()),
+            "seconds_cover": "loop",
+            "loop_seconds": float(fast_runs["train_seconds"].mean()),
+            "spearman_per_seed": [float(fast_runs.loc[int(x), "test_spearman"]) for x in seeds],
+            "precision": str(fast_runs["precision_used"].iloc[0]) if "precision_used" in fast_runs else None,
         },
         "paired_difference": paired_difference(sides["authors"], sides["book"], gold, test["pair_id"]),
     }

@@ -116,7 +116,8 @@ class TrainConfig:
     ``frozen_cache``: reuse the frozen layers' hidden states across batches and runs (on disk).
     ``batch_size`` rows per step, ``grad_accum`` steps per optimiser update. ``bucket``: cut
     batches from shuffled buckets of similar length (less padding). ``precision``: ``auto``
-    (bf16 autocast on a CPU with native bf16, fp32 elsewhere, a GPU included: measured faster there), ``fp32``, ``bf16``
+    (on a CPU the faster of fp32 and bf16 autocast as probed on this machine,
+    :func:`compsem.device.cpu_precision`; fp32 on a GPU: measured faster there), ``fp32``, ``bf16``
     (honoured on any device) or ``fp16`` (GPU only; refused on CPU). ``packed``: run the layers
     that train on the real tokens only (:mod:`compsem.csts.packed`; same scores at evaluation,
     another dropout stream in training); ``False`` keeps the padded pass. ``dropout_draw``: how
@@ -178,7 +179,7 @@ class TrainConfig:
     @classmethod
     def preset(
         cls, name: str = "cpu", *, paper_table8: bool = False, encoder: str | None = None, **overrides
-    ) -> "TrainConfig":
+    ) -> TrainConfig:
         """The ``"official"`` or ``"cpu"`` preset, with any field overridden.
 
         ``paper_table8=True`` (``official`` only) takes the transform the paper's Table 8 chose
@@ -198,7 +199,7 @@ class TrainConfig:
                 cfg = replace(cfg, transform=table8_choice(encoder, cfg.encoding)["transform"])
         return cfg
 
-    def with_(self, **changes) -> "TrainConfig":
+    def with_(self, **changes) -> TrainConfig:
         return replace(self, **changes)
 
     @property
@@ -252,7 +253,7 @@ class LabelScaler:
     hi: float
 
     @classmethod
-    def fit(cls, y) -> "LabelScaler":
+    def fit(cls, y) -> LabelScaler:
         y = np.asarray(y, dtype=float)
         if y.size == 0:
             raise ValueError("cannot fit a label scaler on no labels")

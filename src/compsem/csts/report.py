@@ -34,13 +34,13 @@ from . import metrics
 from .data import LoadReport, load_csts, pair_index
 from .metrics import pair_outcomes
 from .differs import differs_values  # noqa: F401  (chapters 21-23, re-exported: the report face)
-from .speed import ab_values  # noqa: F401  (chapter 22, re-exported: the report face)
+from .speed import ab_values, precision_rows, precision_values, profile_values, settings_gap_values  # noqa: F401  (chapter 22, re-exported: the report face)
+from .authors import speed_values as authors_speed_values  # noqa: F401  (chapter 22, re-exported)
 from .study import book_data, pair_accuracy, zero_shot_defaults, zero_shot_scores
 from .tables import LABELS, zero_shot_table
 
 # chapters 22-23 (re-exported: the report face)
 from .views import (
-    _vs_prior,
     ablation_values,
     finetune_chapter_values,
     finetune_values,  # noqa: F401
@@ -255,6 +255,8 @@ def data_values(report: LoadReport, parts: dict[str, pd.DataFrame]) -> dict:
         "paper_n_instances": float(stats["n_instances"]),
         "paper_kappa": float(stats["fleiss_kappa"]),
         "csts_embedded_extreme_pct": embedded_extreme_pct(),
+        "csts_embedded_n_pairs": load_csts("embedded")[1].n_complete_pairs,
+        **table8_counts(paper_table("table8_best_settings")),
     }
 
 
@@ -320,6 +322,12 @@ def prompting_run_values(runs: pd.DataFrame, queries: pd.DataFrame, base: pd.Dat
         f"to score the {len(queries):,} query rows."
     )
     return {"pr_n_eval": len(queries), "pr_prior": float(base.spearman.iloc[0]), "pr_runs_sentence": Prose(sentence)}
+
+
+def table8_counts(t8: pd.DataFrame) -> dict:
+    """How many settings the paper's Table 8 lists and in how many it turns the transform on."""
+    on = t8["transform"].astype(str).str.strip().str.lower().isin(["true", "1", "yes"])
+    return {"paper_t8_n_settings": len(t8), "paper_t8_n_transform": int(on.sum())}
 
 
 def embedded_extreme_pct() -> float:

@@ -136,7 +136,7 @@ def run_records(folder: Path | None = None) -> pd.DataFrame:
         row = _read_run(path)
         if not row or row.get("examples_per_s") is None:
             continue
-        when = dt.datetime.fromtimestamp(path.stat().st_mtime, dt.timezone.utc)
+        when = dt.datetime.fromtimestamp(path.stat().st_mtime, dt.UTC)
         rows.append(
             {
                 "encoder": row.get("encoder"),

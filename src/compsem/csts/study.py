@@ -35,7 +35,7 @@ from compsem.work import WorkUnit, embed_units
 
 from ..progress import bar
 from . import metrics
-from .config import TrainConfig, configs_from, scaling_sizes  # noqa: F401 (re-exported)
+from .config import TrainConfig, configs_from, scaling_sizes
 from .data import load_csts, pair_index
 
 # the prompting chapter reaches its runs through this face
@@ -44,8 +44,6 @@ from .prompting import MAX_NEW_TOKENS, PARSERS, build_prompt, build_prompts, par
 # the run cache's key and files (re-exported: the study's face)
 from .runcache import (
     CODE_VERSION,
-    _read_run,
-    _resolved_precision,
     backbone_identity,  # noqa: F401
     data_hash,
     load_run,

@@ -12,7 +12,7 @@ import pandas as pd
 from ..stats import BootstrapResult, bootstrap, sign_test
 from . import metrics
 from .data import pair_index
-from .metrics import pair_bootstrap_ci, pair_bootstrap_replicates  # noqa: F401  (re-exported)
+from .metrics import pair_bootstrap_ci
 from .study import pair_accuracy
 
 #: Part II's extension of :data:`compsem.labels.LABELS`: the loader's counts, the paper's columns
@@ -60,8 +60,6 @@ LABELS = {
 
 __all__ = [
     "LABELS",
-    "pair_bootstrap_replicates",
-    "pair_bootstrap_ci",
     "zero_shot_table",
     "summarise",
     "mean_pm_std",

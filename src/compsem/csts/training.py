@@ -13,8 +13,8 @@ what the book runs on two CPU cores. ``TrainConfig.preset(name, **overrides)`` b
 ``paper_table8=True`` with an ``encoder`` takes the paper's per-model choices (Table 8). The
 Part's opening page (``book/part2_csts.md``) says where each setting comes from.
 
-Speed on CPU, same numbers within noise: ``precision="auto"`` trains under bf16 autocast on a
-CPU with native bf16 (:func:`compsem.device.autocast_dtype`), batches are cut from shuffled
+Speed on CPU, same numbers within noise: ``precision="auto"`` trains in the precision a short
+probe measured faster on this machine (:func:`compsem.device.cpu_precision`), batches are cut from shuffled
 buckets of similar length, the frozen layers' states are computed once for the whole training
 set in large batches and kept on disk across runs, and AdamW runs fused where torch offers it.
 This module imports torch: chapters that only read tables do not import it.

@@ -15,6 +15,7 @@ import seaborn as sns
 from compsem import figures
 from compsem import reference as _reference
 from compsem.paths import repo_root
+from compsem.precisionrecords import cpu_words
 from compsem.results import PlainText, Prose
 from compsem.stats import leader_sentence, paired_interval, paired_leader_sentence
 
@@ -42,6 +43,8 @@ __all__ = [
     "seed_figure",
     "scaling_figure",
     "precision_comparison",
+    "precision_words",
+    "precision_table",
 ]
 
 
@@ -123,7 +126,7 @@ def finetune_values(
         "ft_n_train_rows": int(runs["n_train_rows"].iloc[0]),
         "ft_train_minutes": float(runs["train_seconds"].sum() / 60),
         "ft_examples_per_s": float(runs["examples_per_s"].median()),
-        "ft_precision": ", ".join(map(str, precision)) or "not recorded",
+        "ft_precision": ", ".join(map(precision_words, precision)) or "not recorded",
         "ft_n_reused": int(runs.get("reused", pd.Series(False, index=runs.index)).sum()),
         "ft_n_runs": len(runs),
         "ft_n_configs": len(summary),
@@ -297,7 +300,6 @@ def finetune_chapter_values(res, summary: pd.DataFrame, *, split: str = "test", 
     )
     v["ft_setup"] = setup_text(res.configs[0], res.seeds, v["ft_precision"])
     v["ft_official"] = official_text()
-    v.update(precision_comparison())
     pick = next((c for c in ("bi/mse", headline) if (summary["config"] == c).any()), summary["config"].iloc[0])
     row = summary[summary["config"] == pick].iloc[0]
     v.update(authors_values(float(row[f"{split}_spearman_mean"]), str(pick)))
@@ -366,7 +368,7 @@ def scaling_values(scale: pd.DataFrame, prior_curve: pd.DataFrame, cfg, seeds) -
     fig3 = _reference.paper_table("csts", "figure3_scaling").sort_values("train_examples")
     sizes = sorted(scale["train_pairs"].unique())
     prec = (
-        scale["precision_used"].dropna().iloc[0]
+        precision_words(scale["precision_used"].dropna().iloc[0])
         if "precision_used" in scale and scale["precision_used"].notna().any()
         else None
     )
@@ -389,9 +391,28 @@ def scaling_values(scale: pd.DataFrame, prior_curve: pd.DataFrame, cfg, seeds) -
     }
 
 
+#: the reasons a run record gave before precision="auto" was measured (the CPU-flag rule)
+_FLAG_RULE = (
+    "(CPU with native bf16)",
+    "(this CPU has no native bf16)",
+    "(GPU: faster than bf16 autocast for this model)",
+)
+
+
+def precision_words(note: str) -> str:
+    """A run record's ``precision_used`` as the page states it: as recorded, except a note of a
+    run trained before the precision was measured (:data:`_FLAG_RULE`, read back from a run
+    cache), whose reason was a CPU flag or a GPU default and is no measurement: it says so."""
+    note = str(note)
+    for old in _FLAG_RULE:
+        if note.endswith(old):
+            return f"{note.removesuffix(old).strip()} (a cached run, trained when the precision was chosen by a rule, not measured)"
+    return note
+
+
 def setup_text(cfg, seeds, precision: str | None = None) -> str:
     """What one run of a chapter is, in words, from its config (for the prose); ``precision``:
-    the run record's ``precision_used`` (e.g. "bf16 autocast (CPU with native bf16)")."""
+    the run record's ``precision_used`` (e.g. "bf16 autocast (bf16 measured 1.90× fp32 here)")."""
     layers = "all layers" if cfg.train_layers is None else f"the top {plural(cfg.train_layers, 'layer')}"
     n = len(list(seeds))
     prec = f", {precision}" if precision else ""
@@ -445,16 +466,20 @@ def scaling_figure(scale_sum: pd.DataFrame, prior, *, split: str = "test"):
 
 
 def precision_comparison(path=None) -> dict:
-    """Glue values of the fp32-against-bf16 comparison that ``make bench`` measured on a CPU with
-    native bf16 (``benchmarks/csts_precision.json``, :mod:`benchmarks.bench_csts`): per
-    configuration the test Spearman of the two precisions, the largest difference, whether the
-    ranking of the configurations is the same, the machine, and what it means for a rebuild.
-    Without the file, ``ft_prec_text`` says it was not measured."""
+    """Glue values of the fp32-against-bf16 comparison that ``make bench`` measured on one machine
+    (``benchmarks/csts_precision.json``, :mod:`benchmarks.bench_csts`): ``ft_prec_table``, per
+    configuration the test Spearman of the two precisions, their difference, the examples per
+    second and the loop's GFLOP/s (:func:`precision_table`), and ``ft_prec_text``, which names the
+    machine and states the largest difference and whether the ranking of the configurations is the
+    same. Without the file, ``ft_prec_text`` says it was not measured and the table is None."""
     path = Path(path) if path else repo_root() / "benchmarks" / "csts_precision.json"
     if not path.is_file():
         return {
-            "ft_prec_text": Prose("not measured for this book (`make bench` measures it on a CPU with native bf16)"),
-            "ft_util_text": Prose("not measured by the benchmark this book ships"),
+            "ft_prec_text": Prose(
+                "The test Spearman of fp32 against bf16 training was not measured for this book "
+                "(`make bench` measures it)"
+            ),
+            "ft_prec_table": None,
         }
     rec = json.loads(path.read_text(encoding="utf-8"))
     conf = rec["configs"]
@@ -462,40 +487,40 @@ def precision_comparison(path=None) -> dict:
     worst = max(diffs, key=lambda k: abs(diffs[k]))
     rank = {p: sorted(conf, key=lambda k: -conf[k][f"{p}_test_spearman"]) for p in ("fp32", "bf16")}
     m = rec["machine"]
-    cells = "; ".join(
-        f"{k} {conf[k]['fp32_test_spearman']:.2f} in fp32, {conf[k]['bf16_test_spearman']:.2f} in bf16 "
-        f"({diffs[k]:+.2f})"
-        for k in conf
-    )
     same = "the same" if rank["fp32"] == rank["bf16"] else "not the same"
+    where = cpu_words(m["cpu_model"], m.get("cpu_family"), m.get("cpu_flags", ()))
     text = (
-        f"{cells}. The largest difference is {abs(diffs[worst]):.2f} points ({worst}), and the ranking of the "
-        f"configurations is {same} in both precisions (one seed each, {rec['train_rows']:,} training rows, measured "
-        f"by `make bench` on {m['cpu_model']}, {m['cpu_count']} cores, flags {', '.join(m['cpu_flags'])}). A rebuild "
-        f"on a CPU without native bf16 trains in fp32, so its Spearman per configuration can differ from a bf16 "
-        f"build's by about that much: differences between configurations smaller than {abs(diffs[worst]):.2f} "
-        f"points do not carry over from one machine to another"
+        f"Measured by `make bench` on {where}, {m['cpu_count']} cores, on {rec['measured'][:10]}, with one seed per "
+        f"configuration and {rec['train_rows']:,} training rows, the test Spearman of fp32 and bf16 training differs by "
+        f"at most {abs(diffs[worst]):.2f} points ({worst}), and the ranking of the configurations is {same} in both "
+        f"precisions. A build that trains in the other precision may differ by about that much, so differences "
+        f"between configurations smaller than that may not carry over from one machine to another"
     )
-    return {"ft_prec_text": Prose(text), "ft_prec_max_diff": abs(diffs[worst]), "ft_util_text": utilisation_text(rec)}
+    return {"ft_prec_text": Prose(text), "ft_prec_max_diff": abs(diffs[worst]), "ft_prec_table": precision_table(rec)}
 
 
-def utilisation_text(rec: dict) -> Prose:
-    """The training loop's GFLOP/s per configuration against the GEMM limits measured in the
-    same ``make bench`` run (``rec["utilisation"]`` of ``benchmarks/csts_precision.json``), in words."""
-    u = rec.get("utilisation")
-    if not u:
-        return Prose("not measured by the benchmark this book ships")
-    cells = []
-    for label, c in u["configs"].items():
-        parts = [
-            f"{c[f'{p}_loop_gflop_per_s']:.0f} GFLOP/s in {p} ({100 * c[f'{p}_share_of_{p}_limit']:.0f} % of its limit)"
-            for p in ("bf16", "fp32")
-            if f"{p}_loop_gflop_per_s" in c
-        ]
-        ratio = f", bf16 {c['bf16_over_fp32']:.2f}× the fp32 rate" if "bf16_over_fp32" in c else ""
-        cells.append(f"{label} {' and '.join(parts)}{ratio}")
-    return Prose(
-        f"{'; '.join(cells)}. The limits are one matrix product of a batch's shape measured in the same run: "
-        f"{u['fp32_gemm_gflop_per_s']:.0f} GFLOP/s in fp32 and {u['bf16_gemm_gflop_per_s']:.0f} in bf16 "
-        f"(flags {', '.join(u['cpu_flags']) or 'none listed'}, {u['torch_threads']} threads, load {u['load_average']})"
-    )
+def precision_table(rec: dict) -> pd.DataFrame:
+    """Per configuration of a ``csts_precision.json`` record: the test Spearman in fp32 and in
+    bf16 and their difference, the examples per second of each, and, where the record has the
+    loop's utilisation, its GFLOP/s in each precision and the share of that precision's
+    matrix-product limit measured in the same run."""
+    util = (rec.get("utilisation") or {}).get("configs", {})
+    rows = []
+    for k, c in rec["configs"].items():
+        row = {
+            "configuration": k,
+            "Spearman fp32": f"{c['fp32_test_spearman']:.2f}",
+            "Spearman bf16": f"{c['bf16_test_spearman']:.2f}",
+            "bf16 − fp32": f"{c['bf16_minus_fp32']:+.2f}",
+        }
+        for p in ("fp32", "bf16"):
+            if f"{p}_examples_per_s" in c:
+                row[f"examples/s {p}"] = f"{c[f'{p}_examples_per_s']:.0f}"
+        for p in ("fp32", "bf16"):
+            u = util.get(k, {})
+            if f"{p}_loop_gflop_per_s" in u:
+                row[f"loop GFLOP/s {p} (share of its limit)"] = (
+                    f"{u[f'{p}_loop_gflop_per_s']:.0f} ({100 * u[f'{p}_share_of_{p}_limit']:.0f} %)"
+                )
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("configuration").fillna("not measured")

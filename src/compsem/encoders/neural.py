@@ -242,7 +242,7 @@ class HFMeanPoolingEncoder(Encoder):
         if self.device.startswith("cuda") and gpu_count() > 1:
             self.models += [copy.deepcopy(model).to(f"cuda:{i}") for i in range(1, gpu_count())]
         cfg = model.config
-        self.dim = int(getattr(cfg, "hidden_size", None) or getattr(cfg, "d_model", None) or getattr(cfg, "n_embd"))
+        self.dim = int(getattr(cfg, "hidden_size", None) or getattr(cfg, "d_model", None) or cfg.n_embd)
         weights = (
             weights_digest(name_or_path) if is_local else (getattr(cfg, "_commit_hash", None) or revision or "main")
         )

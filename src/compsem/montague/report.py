@@ -370,6 +370,33 @@ def _truncation(cells: pd.DataFrame, prefix: str) -> dict:
     }
 
 
+def _class_sizes(vocab) -> dict:
+    """How many adjectives each class holds (``n_class_S_NI``), how many AN phrases the ambiguous
+    class makes and how many unordered noun pairs the vocabulary has: counts the chapters state."""
+    cats = pd.Series(vocab.categories).value_counts()
+    out = {f"n_class_{c.replace('-', '_')}": int(cats.get(c, 0)) for c in CATEGORIES}
+    return out | {
+        "n_an_class_A": int(cats.get("A", 0)) * vocab.n_noun,
+        "n_noun_pairs": vocab.n_noun * (vocab.n_noun - 1) // 2,
+    }
+
+
+def direction_sentence(gaps: dict[str, tuple[float, float]]) -> str:
+    """How many models' gap intervals (non-subsective − subsective, ``model -> (low, high)``) lie
+    above zero, the direction the theory predicts, how many below, and how many include zero."""
+    n = len(gaps)
+    if not n:
+        return "No model of this run has a gap that is not made of ties."
+    up = sum(lo > 0 for lo, _ in gaps.values())
+    down = sum(hi < 0 for _, hi in gaps.values())
+    return (
+        f"Of the {n} models whose comparisons do not all tie, {up} {'has' if up == 1 else 'have'} a gap "
+        "(non-subsective minus subsective, pooled) whose 95 % interval lies above zero, the direction the theory "
+        f"predicts; {down} {'has' if down == 1 else 'have'} one below zero, and the interval of "
+        f"{n - up - down} includes zero."
+    )
+
+
 def _phrases_values(v: PhrasesView) -> dict:
     r, f = v.run, v.frame
     return {
@@ -379,6 +406,7 @@ def _phrases_values(v: PhrasesView) -> dict:
         "n_aan": int((f.kind == "AAN").sum()),
         "n_phrases": len(f),
         "n_aa": len(r.phrases.aa),
+        **_class_sizes(r.vocab),
         "geo_first_model": r.models[0],
         "geo_pa_mean": float(v.geo["d(phrase, adjective)"].mean()),
         "geo_pn_mean": float(v.geo["d(phrase, noun)"].mean()),
@@ -458,11 +486,12 @@ def _single_values(v: SingleView) -> dict:
             "perm_aan_ref_text": PlainText(permutation_words(tests, ref, "single_AAN", "AAN")),
             "chi2_p_aan_ref": cell_("chi2_p", "single_AAN"),
             "n_models": len(r.models),
+            **_class_sizes(r.vocab),
         }
     )
     aan = tests[tests.test == "single_AAN"].set_index("model")
     # a row the class-tests table marks undefined (its note; e.g. one outcome never occurs) is left out
-    defined = aan.perm_p[aan.perm_p.notna() & aan.note.fillna("").eq("")]
+    defined = aan.perm_p[aan.perm_p.notna() & ~aan.note.fillna("").str.startswith("undefined")]
     undefined = [m for m in r.models if m not in defined.index]
     out["aan_sig_count"] = PlainText(
         claims.of_total(int((defined < 0.05).sum()), len(defined), "model")
@@ -483,6 +512,7 @@ def _pairs_values(v: PairsView) -> dict:
         "bow_tie_rate": float(ties.get("bow", np.nan)),
         "bow_untied_share": 1 - float(ties.get("bow", np.nan)),
         "tied_models": ", ".join(tied) or "none",
+        **_class_sizes(r.vocab),
     }
     for name, t2 in [("ref_si_sni", "S-NI"), ("ref_si_nspr", "NS-Pr")]:
         for suffix, col in [("", "consistency"), ("_lo", "ci_low"), ("_hi", "ci_high")]:
@@ -519,8 +549,11 @@ def _pairs_values(v: PairsView) -> dict:
 
 
 def _p_text(p: float) -> str:
-    """ "p = 0.004" or "p < 0.001" (:func:`compsem.fmt.p_value`: a permutation p is never 0)."""
-    v = p_value(p, na="undefined")
+    """ "p = 0.004" or "p < 0.001" (:func:`compsem.fmt.p_value`: a permutation p is never 0); "no
+    p-value (the test is undefined: its outcome cannot vary)" for NaN, never a number."""
+    if not np.isfinite(p):
+        return "no p-value (the test is undefined: its outcome cannot vary)"
+    v = p_value(p)
     return f"p {v}" if v.startswith("<") else f"p = {v}"
 
 
@@ -548,6 +581,18 @@ def class_order_sentence(scores: pd.DataFrame, *, what: str, n_boot: int = 1000,
     return lead + tail + " (95 % intervals over the adjectives of each class.)"
 
 
+def _gaps(r, models: list[str], params: dict) -> dict[str, tuple[float, float]]:
+    """Each model's bootstrap interval of the pooled gap (adjectives resampled within each group)."""
+    cats = np.asarray(r.vocab.categories)
+    non_sub, sub = np.isin(cats, ["NS-Pl", "NS-Pr"]), np.isin(cats, ["S-I", "S-NI"])
+    out = {}
+    for m in models:
+        ni = _per_adjective(r.main[m].nonsub, 0)
+        lo, hi, _ = _gap_boot(ni[non_sub], ni[sub], params.get("n_boot", 1000), params.get("seed", 0))
+        out[m] = (lo, hi)
+    return out
+
+
 def _nonsub_values(v: NonsubView) -> dict:
     r, ref = v.run, v.run.ref_model
     out = {"ns_ref_maxabs": _maxabs(v.cmp8), "ns_eq_maxabs": _maxabs(v.eq8)}
@@ -561,6 +606,8 @@ def _nonsub_values(v: NonsubView) -> dict:
     real = d[~d.index.isin(v.degenerate)]
     out.update(
         {
+            "ns_direction_sentence": Prose(direction_sentence(_gaps(r, list(real.index), v.params))),
+            **_class_sizes(r.vocab),
             "ns_n_right_direction": int((real["gap (non-sub − sub)"] > 0).sum()),
             "ns_n_models": len(real),
             "ns_n_degenerate": len(v.degenerate),

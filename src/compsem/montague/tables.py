@@ -11,7 +11,9 @@ from scipy.stats import chi2_contingency
 
 from .data import CATEGORIES, Vocabulary
 from .study import MontagueResult
+from ..errors import CompsemError
 from ..fmt import noun, p_value
+from ..stats import SMALL_EXPECTED, exact_table_p
 
 __all__ = [
     "LABELS",
@@ -267,7 +269,8 @@ def permutation_test(scores: np.ndarray, groups: np.ndarray, *, n_perm: int = 10
     Statistic: the between-group sum of squares ``sum_g k_g (mean_g - mean)^2`` of per-unit
     scores (here: adjectives). Labels are permuted ``n_perm`` times (seeded, all at once);
     ``p = (1 + #{perm >= observed}) / (1 + n_perm)``. Units with a NaN score are dropped and
-    counted.
+    counted. Undefined (statistic and p NaN, with a ``note``) when fewer than two groups or two
+    units are left, or when every unit has the same score (no relabelling can change anything).
     """
     scores = np.asarray(scores, dtype=np.float64)
     groups = np.asarray(groups)
@@ -275,13 +278,16 @@ def permutation_test(scores: np.ndarray, groups: np.ndarray, *, n_perm: int = 10
     s, g = scores[ok], groups[ok]
     _, g = np.unique(g, return_inverse=True)
     G = g.max() + 1 if g.size else 0
-    if s.size < 2 or G < 2:
+    if s.size < 2 or G < 2 or np.all(s == s[0]):
         return {
             "statistic": np.nan,
             "p_value": np.nan,
             "n_units": int(s.size),
             "n_dropped": int((~ok).sum()),
             "n_perm": n_perm,
+            "note": "undefined: every unit has the same score"
+            if s.size >= 2 and G >= 2
+            else "undefined: fewer than two groups or units",
         }
 
     def ss_between(labels: np.ndarray) -> np.ndarray:  # labels (R, n)
@@ -303,6 +309,7 @@ def permutation_test(scores: np.ndarray, groups: np.ndarray, *, n_perm: int = 10
         "n_units": int(s.size),
         "n_dropped": int((~ok).sum()),
         "n_perm": n_perm,
+        "note": "",
     }
 
 
@@ -310,22 +317,34 @@ def chi2_test(holds: np.ndarray, vocab: Vocabulary) -> dict:
     """χ² test of independence between adjective class and outcome (holds / fails), pooling all
     valid entries of each class. Treats entries as independent, which they are not (they share
     adjectives and nouns), so its p-value is optimistic; read it beside the permutation test.
-    Undefined (NaN, with a ``note``) when an outcome never occurs."""
+    Undefined (NaN, with a ``note``) when an outcome never occurs or fewer than two classes have
+    a valid entry. Where an expected count is below :data:`compsem.stats.SMALL_EXPECTED` the
+    p-value is the exact conditional test's (:func:`compsem.stats.exact_table_p`; ``exact``
+    True, and the ``note`` says so)."""
     S, C = _sums(holds, 1)
     cat = vocab.category_index
     present = np.unique(cat)
     hold = np.array([S[cat == c].sum() for c in present])
     fail = np.array([C[cat == c].sum() for c in present]) - hold
     table = np.stack([hold, fail], axis=1)
-    if (table.sum(axis=0) == 0).any() or len(present) < 2:
+    table = table[table.sum(axis=1) > 0]  # a class with no valid entry takes no part
+    if (table.sum(axis=0) == 0).any() or len(table) < 2:
         return {
             "statistic": np.nan,
             "p_value": np.nan,
             "dof": np.nan,
             "note": "undefined: one outcome never occurs (or a single class)",
+            "exact": False,
         }
     res = chi2_contingency(table)
-    return {"statistic": float(res[0]), "p_value": float(res[1]), "dof": int(res[2]), "note": ""}
+    if res[3].min() < SMALL_EXPECTED:  # χ² is not to be trusted: the exact conditional test
+        small = f"an expected count below {SMALL_EXPECTED:g}"
+        try:
+            p, note, exact = exact_table_p(table), f"exact test ({small})", True
+        except CompsemError:
+            p, note, exact = float(res[1]), f"χ² although {small} (too many tables for the exact test)", False
+        return {"statistic": float(res[0]), "p_value": p, "dof": int(res[2]), "note": note, "exact": exact}
+    return {"statistic": float(res[0]), "p_value": float(res[1]), "dof": int(res[2]), "note": "", "exact": False}
 
 
 CLASS_TESTS: tuple[str, ...] = ("single_AN", "single_AAN", "pairs", "nonsub")
@@ -368,14 +387,26 @@ def category_difference_tests(
                 "chi2": chi["statistic"],
                 "chi2_dof": chi["dof"],
                 "chi2_p": chi["p_value"],
+                "chi2_exact": chi["exact"],
                 "perm_stat": perm["statistic"],
                 "perm_p": perm["p_value"],
                 "n_adjectives": perm["n_units"],
                 "n_adjectives_dropped": perm["n_dropped"],
-                "note": chi["note"],
+                "note": _notes(perm["note"].replace("unit", "adjective"), chi["note"]),
             }
         )
     return pd.DataFrame(rows)
+
+
+def _notes(*notes: str) -> str:
+    """The notes of a row's tests, "; "-joined, "undefined: " said once: "undefined: every adjective
+    has the same score; one outcome never occurs"."""
+    said, out = False, []
+    for n in filter(None, notes):
+        if n.startswith("undefined: "):
+            n, said = (n.removeprefix("undefined: ") if said else n), True
+        out.append(n)
+    return "; ".join(out)
 
 
 def class_tests_view(tests: pd.DataFrame) -> pd.DataFrame:
@@ -393,7 +424,10 @@ def class_tests_view(tests: pd.DataFrame) -> pd.DataFrame:
             "reading": tests["reading"],
             "test": tests["test"],
             "χ²": tests["chi2"].map(lambda v: "—" if not np.isfinite(v) else f"{v:,.1f}"),
-            "χ² p (phrases)": tests["chi2_p"].map(fmt_p),
+            "χ² p (phrases)": [
+                fmt_p(p) + (" (exact)" if exact else "")
+                for p, exact in zip(tests["chi2_p"], tests.get("chi2_exact", pd.Series(False, index=tests.index)))
+            ],
             "permutation p (adjectives)": tests["perm_p"].map(fmt_p),
             "adjectives": tests["n_adjectives"],
             "note": tests["note"].fillna("").map(lambda s: s.split(" (")[0]),

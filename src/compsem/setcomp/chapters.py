@@ -1,4 +1,4 @@
-"""The views of chapters 10–13 (chapter 10's in :mod:`.datachapter`, re-exported here): each
+"""The views of chapters 11–13 (chapter 10's is :mod:`.datachapter`): each
 table a chapter shows, the values it glues, what it saves.
 
 A chapter builds one view (through :mod:`.report`, which exports them) from a
@@ -23,11 +23,10 @@ from ..labels import labelled
 from ..results import Prose, save_table
 from ..stats import paired_comparison, paired_ranking_sentence, paired_words
 from .metrics import CELLS, EPS_MODES, eps_label, geometry, ned_check
-from ..reference import paper_table
+from ..reference import paper_model_count, paper_table
 from .beside import cells_beside_paper, fmt_ci, ned_paper_check, paper_name, raw_beside_paper
 from .plots import plot_cells_summary, plot_norm_ratios, plot_position_histograms
 from .controls import control_values
-from .datachapter import DataChapter  # chapter 10 (re-exported)
 from .study import STUDY, OperatorRun
 from .tables import (
     LABELS,
@@ -43,7 +42,7 @@ from .tables import (
     union_table,
 )
 
-__all__ = ["DataChapter", "OverlapChapter", "DifferenceChapter", "UnionChapter", "cell_measures", "ranking_sentence"]
+__all__ = ["OverlapChapter", "DifferenceChapter", "UnionChapter", "cell_measures", "ranking_sentence"]
 
 
 def cell_measures(measures: Sequence[str]) -> list[str]:
@@ -189,6 +188,9 @@ class OverlapChapter(_OperatorChapter):
             c1_first_ff=float(ff.iloc[0]),
             c1_paper_min=float(ref_tt.min()),
             c1_paper_max=float(ref_tt.max()),
+            paper_n_encoders=paper_model_count(STUDY),
+            paper_n_same_weights=paper_model_count(STUDY, same_model=True),
+            paper_overlap=int(paper_table(STUDY, "dataset").set_index("quantity")["value"]["overlap_samples"]),
         )
         return plot_cells_summary(c, cell="TT", label="% samples in (T,T)")
 

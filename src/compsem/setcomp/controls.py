@@ -16,7 +16,6 @@ import numpy as np
 import pandas as pd
 
 from ..errors import CompsemError
-from ..fmt import number
 from ..measures import PlaneGeometry
 from ..results import Prose
 from ..stats import exact_binomial_p, paired_comparison, paired_words

@@ -9,7 +9,7 @@ import pandas as pd
 
 from .. import claims
 from ..labels import label
-from ..reference import paper_table
+from ..reference import paper_model_count, paper_table
 from ..results import save_table
 from .data import QUINTUPLE_COLUMNS, SAMPLES_PER_QUINTUPLE, unique_texts
 from .plots import plot_filter
@@ -80,6 +80,8 @@ class DataChapter:
             filter_name=", ".join(rep.encoders),
             paper_pass_rate=float(100 * ref["difference_samples"] / 6 / ref["overlap_samples"]),
             paper_overlap=int(ref["overlap_samples"]),
+            paper_difference=int(ref["difference_samples"]),
+            paper_n_encoders=paper_model_count(STUDY),
             paper_union=int(ref["union_samples"]),
             paper_union_expected=SAMPLES_PER_QUINTUPLE["union"] * int(ref["overlap_samples"]),
             paper_union_short=SAMPLES_PER_QUINTUPLE["union"] * int(ref["overlap_samples"]) - int(ref["union_samples"]),

@@ -168,7 +168,7 @@ class FusionCheckpoint:
             self.failures_path, {"key": key, "a": a, "b": b, "error": error, "backend": backend, "time": time.time()}
         )
 
-    def record(self, result: "BatchResult", backend: str) -> None:
+    def record(self, result: BatchResult, backend: str) -> None:
         """Append a :func:`fuse_batch` result: its fusions here, its failures to the failures file."""
         for key, (a, b, fusion) in result.fusions.items():
             self.add(key, a, b, fusion, backend)
@@ -187,7 +187,7 @@ class BatchResult:
     n_calls: int = 0
     budget_exhausted: bool = False
 
-    def update(self, other: "BatchResult") -> None:
+    def update(self, other: BatchResult) -> None:
         """Add ``other``'s fusions, failures and counts to this one."""
         self.fusions.update(other.fusions)
         self.failures.update(other.failures)

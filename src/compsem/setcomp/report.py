@@ -24,7 +24,8 @@ from .. import reference
 from ..cache import embed
 from ..encoders import validate_texts
 from ..results import Headline, bootstrap_headline
-from .chapters import DataChapter, DifferenceChapter, OverlapChapter, UnionChapter
+from .chapters import DifferenceChapter, OverlapChapter, UnionChapter
+from .datachapter import DataChapter
 from .data import build_operator_tables, load_quintuples, shuffled_targets
 from .metrics import criterion_deltas, geometry
 from .study import STUDY, difference_filter, embed_tables
@@ -173,14 +174,16 @@ def headlines(
     n_boot: int = 1000,
     seed: int = 0,
     filter_encoder: str = "sbert-mini",
+    limit: int | None = None,
 ) -> list[dict]:
-    """C1, C2, C3, C5, C6 on the shipped quintuples (cosine, ε = 0; difference filter fixed), and
+    """C1, C2, C3, C5, C6 on the shipped quintuples (the first ``limit`` of them when given; cosine,
+    ε = 0; difference filter fixed), and
     after them each model's own control: the same criteria with every target taken from another
     quintuple (:func:`~compsem.setcomp.data.shuffled_targets`, ``seed``), as chapters 11–13 show
     it, in rows named :data:`SHUFFLED` whose ``control_of`` is the model. Every row's
     ``replicates`` resample the operator's quintuples alike for every model and its control (each
     quintuple the mean of its samples: the samples of one quintuple share sentences)."""
-    q = load_quintuples().reset_index(drop=True)
+    q = load_quintuples(limit=limit).reset_index(drop=True)
     flt = difference_filter(q, encoders=filter_encoder)
     tables = build_operator_tables(q, difference_mask=flt.mask)
     shuffled = {op: shuffled_targets(t, op, seed=seed) for op, t in tables.items()}

@@ -85,7 +85,7 @@ class Pool:
         rank = np.array([ROLES.index(r) for r in self.roles])
         return np.lexsort((np.arange(len(self)), rank, self.clusters))
 
-    def subset(self, clusters) -> "Pool":
+    def subset(self, clusters) -> Pool:
         """The pool restricted to the given cluster labels (order kept)."""
         keep = np.isin(self.clusters, np.asarray(list(clusters)))
         idx = np.flatnonzero(keep)

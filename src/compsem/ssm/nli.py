@@ -175,7 +175,7 @@ class NLICrossEncoder:
         self.model.eval()
 
     @classmethod
-    def from_spec(cls, spec: str, **kw) -> "NLICrossEncoder":
+    def from_spec(cls, spec: str, **kw) -> NLICrossEncoder:
         """The scorer of an ``nli:NAME[#entailment=...]`` spec."""
         name, opts = parse_nli_spec(spec)
         return cls(name, entailment=opts.get("entailment"), **kw)

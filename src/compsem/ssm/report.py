@@ -22,7 +22,7 @@ from ..fmt import number, plural
 from ..encoders import validate_texts
 from ..results import Headline, Prose, headline_row
 from ..encoders.kinds import CONTROL_WHY, is_control
-from ..stats import leader_sentence, paired_leader_sentence
+from ..stats import join_names, leader_sentence, paired_leader_sentence
 from .data import CATEGORIES, Pool, load_study
 from .metrics import distances
 from .plots import mean_scores_heatmap, metric_intervals, reference_matrix, score_matrices, space_maps, zoom_maps
@@ -138,6 +138,9 @@ def _pool_values(pool: Pool, cats) -> dict:
         "ssm_n_sentences": len(pool),
         "ssm_n_clusters": pool.n_clusters,
         "ssm_n_pairs": len(pool) ** 2,
+        "ssm_paper_n_sentences": int(paper_n["sentences"]),
+        "ssm_paper_n_clusters": int(paper_n["clusters"]),
+        "ssm_paper_n_judged": int(paper_n["judged pairs in all (incl. model-flagged irrelevant pairs)"]),
         "ssm_paper_extra_pairs": int(paper_n["judged pairs in all (incl. model-flagged irrelevant pairs)"])
         - int(paper_n["judged premise-hypothesis pairs (both directions)"]),
     }
@@ -313,6 +316,21 @@ def accuracy_by_label(acc: pd.DataFrame, *, n_boot: int = 1000) -> pd.DataFrame:
     return wide.rename(columns=category_header).rename_axis(index=None, columns=None)
 
 
+def nli_rows(table3: pd.DataFrame) -> int:
+    """How many rows of the paper's Table 3 are NLI models (a row names the NLI set it was trained on)."""
+    return int(table3["dataset"].fillna("").astype(str).str.strip().ne("").sum())
+
+
+def lowest_text(values: pd.Series, *, digits: int = 2) -> str:
+    """Which scorer has the lowest point value of ``values`` (scorer -> value), with the value;
+    a point value only, no test (several tied at the lowest are all named)."""
+    v = values.dropna()
+    if v.empty:
+        return "no scorer has a value"
+    low = [n for n in v.index if v[n] == v.min()]
+    return f"lowest point value {number(float(v.min()), digits)}, {join_names(low)}"
+
+
 def _accuracy_values(run: Run, acc: pd.DataFrame) -> dict:
     """The accuracies the chapter's prose cites, with the paper's Table 2 beside them."""
     accw = acc.pivot(index="scorer", columns="category", values="accuracy")
@@ -328,6 +346,8 @@ def _accuracy_values(run: Run, acc: pd.DataFrame) -> dict:
         "ssm_paper_simcse_inf": float(p2.loc["SimCSE", "inferential"]),
         "ssm_irrelevant_min": float(accw["irrelevant"].min()),
         "ssm_within_min": float(accw["within_cluster"].min()),
+        "ssm_irrelevant_low": Prose(lowest_text(accw["irrelevant"], digits=3)),
+        "ssm_within_low": Prose(lowest_text(accw["within_cluster"])),
         "ssm_paper_simcse_infrev": float(p2.loc["SimCSE", "inferential_reversed"]),
         "ssm_paper_irrelevant_bert_max": float(paper2.loc[paper2.model.str.contains("BERT"), "irrelevant"].max()),
     }
@@ -442,6 +462,14 @@ def _ssm_values(tab: pd.DataFrame, run: Run | None = None, *, n_boot: int = 1000
         "ssm_paper_human_ch": float(p3.loc[("Human", ""), "ch_rel"]),
         "ssm_n_dis": len(dis),
         "ssm_dis_rsa_best": float(dis["rsa"].max()) if len(dis) else float("nan"),
+        "ssm_dis_rsa_text": Prose(
+            "no scorer"
+            if not len(dis)
+            else f"RSA {number(float(dis['rsa'].iloc[0]), 2)}"
+            if len(dis) == 1
+            else f"highest point value of RSA {number(float(dis['rsa'].max()), 2)}, `{dis['rsa'].idxmax()}` (no test)"
+        ),
+        "ssm_paper_n_nli": nli_rows(paper_table("table3_ssm")),
     }
 
 

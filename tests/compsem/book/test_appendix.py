@@ -167,6 +167,11 @@ def test_gpu_tables_from_a_made_up_record():
     assert runs.loc["a bf16", "examples per second"] == "382"  # none from 100 up
     assert runs.loc["a bf16", "gap"] == "not measured" and runs.loc["a fp32", "gap"] == "0"  # never "nan"
     assert runs.loc["a fp32", "test spearman"] == "45.53"
+    # the section's sentences name the GPU of the record, and only it; bf16 17,218.9 against 14,553.6 texts/s
+    g = appendix.gpu_glue(rec)
+    assert g["gpu_name"] == "X1" and "faster" in g["gpu_bf16_speed"]
+    assert appendix.gpu_glue(None)["gpu_name"] == "no GPU"
+    assert appendix.gpu_glue({**rec, "machine": {"device": "cuda"}})["gpu_name"] == "no GPU"
 
 
 def test_a_missing_quantity_reads_not_measured_but_a_nan_stays_visible():

@@ -5,7 +5,6 @@ not settle by name instead of stopping with a traceback."""
 import importlib.metadata
 import os
 import shutil
-import threading
 from pathlib import Path
 
 import pytest

@@ -156,8 +156,8 @@ def test_class_setup_is_described_with_its_variables():
         "per-user, private",
     ):
         assert needed in setup, needed
-    readme = (ROOT / "README.md").read_text()
-    assert "chmod -R a+rX,a-w /srv/class/compsem-cache" in readme  # the same command as the README's
+    reference = (ROOT / "book/using.md").read_text()
+    assert "chmod -R a+rX,a-w /srv/class/compsem-cache" in reference  # the same command as the reference page's
     # one block of commands: the one environment, the class cache, each student's clone on it
     blocks = re.findall(r"^```bash\n(.*?)^```", setup, flags=re.M | re.S)
     assert len(blocks) == 1

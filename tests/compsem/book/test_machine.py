@@ -43,6 +43,23 @@ def test_cpu_family_is_the_first_family_line_or_none():
     assert machine.cpu_family("model name\t: Some CPU\n") is None
 
 
+@pytest.mark.parametrize(
+    "vendor, family, model, flags, kind, words",
+    [
+        ("AuthenticAMD", "25", "1", "avx2", "amd-zen3", "AMD Zen 3"),
+        ("AuthenticAMD", "25", "17", "avx2 avx512f avx512_bf16", "amd-zen4", "AMD Zen 4"),
+        ("AuthenticAMD", "26", "2", "avx2 avx512f", "amd-zen5", "AMD Zen 5"),
+        ("AuthenticAMD", "23", "49", "avx2", "amd-zen2", "AMD Zen 2 (or the first Zen)"),
+        ("GenuineIntel", "6", "207", "avx512f avx512_bf16 avx512_fp16", "intel-f6-m207", "Intel (family 6, model 207)"),
+        ("Some Vendor!", "7", "3", "", "somevendor-f7-m3", "somevendor (family 7, model 3)"),
+    ],
+)
+def test_cpu_kind_names_the_generation_by_hand(vendor, family, model, flags, kind, words):
+    info = f"processor\t: 0\nvendor_id\t: {vendor}\ncpu family\t: {family}\nmodel\t\t: {model}\nflags\t\t: {flags}\n"
+    assert machine.cpu_kind(info) == kind and machine.cpu_kind_words(kind) == words
+    assert machine.cpu_kind("processor : 0\n") == "unknown"
+
+
 def test_an_old_benchmark_file_shows_not_recorded():
     got = machine.bench_machine(OLD_FILE)
     assert got["cpu_model"] == got["cpu_flags"] == got["load"] == "not recorded" and got["cores"] == 2

@@ -421,7 +421,7 @@ def test_a_ray_task_runs_torch_on_the_drivers_threads_unless_told(ray_local):
             threads_per_task=asked,
             progress=False,
             execute=_torch_threads,
-            commit=lambda unit, threads: seen.append(threads),
+            commit=lambda unit, threads, seen=seen: seen.append(threads),
             done=lambda unit: False,
         )
         assert not out.failed and seen == [want, want]

@@ -1,7 +1,5 @@
 """The prose checks of make check-book (compsem/book/checks/prosecheck.py): one planted defect each, and a clean page."""
 
-import json
-
 import pytest
 
 from compsem.book.checks import prosecheck
@@ -24,7 +22,7 @@ CLEAN = [
     ),
     _code(_html(TABLE)),
     _md(
-        "The bow row prints 0.545 as the table does; 12 models; 100 texts; 95 % "
+        "The bow row prints 0.545 as the table does; 12 epochs; 100 texts; 95 % "
         "intervals; a threshold of 0.5, margins ≤ 0.33, within 0.001, such as 0.55; "
         "a made-up value $0.42$; Fig. 5.9."
     ),

@@ -15,9 +15,21 @@ from compsem.book.teaching import launch
 
 from compsem.book.authoring import scaffold
 from compsem.book.cli import main
-from compsem.book.authoring.scaffold import ROMAN, check_arguments, new_study, registered
+from compsem.book.authoring.scaffold import (
+    FILES,
+    ROMAN,
+    bib_entry,
+    chapter,
+    check_arguments,
+    files,
+    md,
+    new_study,
+    registered,
+    registry_line,
+    toc_part,
+)
 from compsem.errors import CompsemError
-from compsem.studies import FACES, OPTIONAL, STUDIES
+from compsem.studies import FACES, OPTIONAL, STUDIES, Study
 from tests.helpers import ROOT
 
 PART = max(s.part for s in STUDIES) + 1
@@ -268,3 +280,39 @@ def test_every_stub_carries_a_worked_example_in_its_docstring(repo):
         )
     )
     assert "per-item scores of every model on the same items" in values
+
+
+# ---- the files it writes carry its values as data ------------------------------------------------
+ODD = Study("nova", 7, "VII", 'Kim\'s "x" *y* `z` $1 <b> #2', "kim2024:a.b-c", absent=("worked",))
+
+
+def test_markdown_escape_keeps_the_text_literal():
+    assert md("a *b* `c` $d$ #e [f](g) <h>") == r"a \*b\* \`c\` \$d\$ \#e \[f\]\(g\) \<h\>"
+    assert md("Kim's plain title") == "Kim's plain title"
+
+
+def test_python_values_round_trip_through_repr():
+    line = registry_line(ODD)
+    call = ast.parse(line.strip().rstrip(",")).body[0].value
+    assert [ast.literal_eval(a) for a in call.args] == ["nova", 7, "VII", ODD.title, ODD.citation]
+    assert ast.literal_eval(call.keywords[0].value) == ("worked",)
+    out = files(ODD, paper=True)
+    assert {f"src/compsem/nova/{m}.py" for m in FILES} <= set(out)
+    for path, text in out.items():
+        if path.endswith(".py"):
+            tree = ast.parse(text)  # every module parses
+            if path == "src/compsem/nova/report.py":
+                assert repr(ODD.title) in text and any(
+                    isinstance(n, ast.Constant) and n.value == ODD.title for n in ast.walk(tree)
+                )
+    assert "PAPER_RUN: PaperRun | None = None" in files(ODD, paper=False)["src/compsem/nova/study.py"]
+
+
+def test_the_toc_part_and_the_chapter_hold_the_title_as_text():
+    yaml = pytest.importorskip("yaml")
+    part = yaml.safe_load("parts:\n" + toc_part(ODD))["parts"][0]
+    assert part["caption"] == f"Part VII: {ODD.title}" and part["chapters"][0]["file"] == "book/part7_nova"
+    nb = chapter(ODD)
+    json.dumps(nb)
+    assert nb["cells"][0]["source"][0] == f"# {md(ODD.title)}\n"
+    assert bib_entry(ODD, "note").startswith("\n\n@misc{kim2024:a.b-c,\n  title = {")

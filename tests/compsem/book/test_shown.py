@@ -211,7 +211,7 @@ def test_directives_are_read_as_markdown():
         "````{exercise}\n:label: ex-1\nRun `python -m compsem models`.\n\n```bash\nmake exercises\n```\n````\n"
         "```{solution} ex-1\nIt prints the panel; `pip install -e .` first.\n```\n"
     )
-    assert S._from_markdown(text) == ["make exercises", "python -m compsem models", "pip install -e ."]
+    assert S._from_markdown(text) == ["python -m compsem models", "make exercises", "pip install -e ."]  # reading order
 
 
 def test_code_cells_show_their_commented_commands_only():

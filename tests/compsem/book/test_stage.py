@@ -1,7 +1,6 @@
 """Staging the book: every chapter gets its rerun box; unchanged files are not rewritten."""
 
 import json
-from pathlib import Path
 
 from compsem.book.running.stage import rerun_box, stage
 from tests.helpers import ROOT

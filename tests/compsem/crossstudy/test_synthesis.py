@@ -416,8 +416,9 @@ def test_a_separated_criterion_is_ranked_among_the_models_only(monkeypatch):
     _with_findings(monkeypatch, {"IV": Finding("Space", "q", "M.", leader_paragraph("RSA", "RSA"))})
     (para,) = synthesis.paragraphs(CONTRA, MODELS, CONTROLS)
     assert para == (
-        "*Space.* `a` has the highest RSA (0.50 [0.40, 0.60]); on the same items the paired 95 % interval "
-        "of its lead lies above zero over every other model (the smallest: 0.20 [0.20, 0.20] over `b`). On "
+        "*Space.* `a` has the highest RSA (0.50 [0.40, 0.60]); on the same items the paired interval "
+        "of its lead lies above zero over every other model (the smallest: 0.20 [0.20, 0.20] over `b`; one paired "
+        "comparison, a 95 % interval). On "
         "the same items every model lies above each of its controls by a paired 95 % interval (4 "
         "comparisons; the smallest difference: `b` − `bow` 0.20 [0.20, 0.20])."
     )
@@ -572,3 +573,45 @@ def test_the_words_of_a_failed_separation_follow_its_direction():
     assert synthesis._not_separated_words(bad, tests, True, "%", "95 %").startswith(
         "does not separate encoders from the controls here (2 of 4"
     )
+
+
+def test_a_direction_no_chapter_argues_is_no_direction_and_never_ranks(monkeypatch):
+    # RSA separates every model from every control in CONTRA, and is ranked while its chapter argues "higher"
+    assert synthesis.ranking(CONTRA, MODELS, CONTROLS).loc["RSA", "ranked"]
+    # the same data with higher=True left as the default and no direction argued: "better" is not "higher"
+    monkeypatch.setattr(
+        synthesis, "CRITERIA", tuple(dataclasses.replace(c, direction="") if c.key == "RSA" else c for c in CRITERIA)
+    )
+    t = synthesis.criteria_table()
+    assert t.loc["RSA", "better"] == "no direction" and t.loc["RSA", "why"] == "its chapter argues none"
+    rank = synthesis.ranking(CONTRA, MODELS, CONTROLS)
+    assert not rank.loc["RSA", "ranked"]
+    assert rank.loc["RSA", "test"] == "not ranked: no direction (its chapter argues none)."
+    assert list(synthesis.ranks(CONTRA, MODELS, CONTROLS).loc["RSA", ["a", "b"]]) == ["–", "–"]
+
+
+def test_a_model_that_equals_its_control_on_every_resample_does_not_separate():
+    # C2 is ranked in CONTRA; give bow a's own C2 replicates: a − bow is 0 on every resample, so the paired test
+    # cannot vary: undefined, never "no evidence of a difference" nor a separation, and C2 is not ranked
+    assert synthesis.ranking(CONTRA, MODELS, CONTROLS).loc["C2", "ranked"]
+    same = CONTRA.copy()
+    a_c2 = same[(same.model == "a") & (same.criterion == "C2")].index[0]
+    bow_c2 = same[(same.model == "bow") & (same.criterion == "C2")].index[0]
+    for col in ("value", "low", "high"):
+        same.loc[bow_c2, col] = same.loc[a_c2, col]
+    same.at[bow_c2, "replicates"] = same.at[a_c2, "replicates"]
+    sep = synthesis.separation(same, MODELS, CONTROLS).set_index(["criterion", "model", "control"])
+    assert sep.loc[("C2", "a", "bow"), "outcome"] == "undefined"
+    assert not sep.loc[("C2", "a", "bow"), "separated"]
+    rank = synthesis.ranking(same, MODELS, CONTROLS)
+    assert not rank.loc["C2", "ranked"]
+    assert "`a` − `bow` 0.0 points (the paired test is undefined)" in rank.loc["C2", "test"]
+
+
+def test_a_model_with_no_control_on_a_criterion_has_not_separated_and_the_criterion_is_not_ranked():
+    # no run controls: on C2 only `a` has a control (its shuffled targets, 99 against 32); `b` was never tested,
+    # so C2 cannot be ranked, however far `a` lies above its own control
+    rank = synthesis.ranking(CONTRA, ["a", "b"], [])
+    assert not rank.loc["C2", "ranked"]
+    assert rank.loc["C2", "test"] == "not ranked: `b` has no control here to be tested against."
+    assert list(synthesis.ranks(CONTRA, ["a", "b"], []).loc["C2", ["a", "b"]]) == ["–", "–"]

@@ -60,7 +60,7 @@ def test_trust_remote_code_is_passed_through_to_every_study(monkeypatch):
             lambda *a, _n=s.name, **kw: seen.setdefault(_n, (len(a), kw["trust_remote_code"])) and pd.DataFrame(),
         )
     given = tryit.page_inputs()
-    for s, t in tryit.sections():
+    for s, _t in tryit.sections():
         tryit.compute(s, given[s.name], ["bow"], trust_remote_code=True)
     assert seen == {s.name: (len(t.inputs) + 1, True) for s, t in tryit.sections()}
     for value in ("False", 0):

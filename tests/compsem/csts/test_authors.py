@@ -188,3 +188,51 @@ def test_chapter_22_states_the_record_against_its_own_bi_mse(monkeypatch, tmp_pa
     v = V.finetune_chapter_values(res, summary)
     bi = float(summary.set_index("config").loc["bi/mse", "test_spearman_mean"])
     assert f"against {bi:.1f} for the `cpu` preset's bi/mse in this run" in v["auth_ft_text"]
+
+
+def test_the_speed_of_each_side_on_the_same_rows(tmp_path):
+    """Rates worked out by hand from made-up seconds on the committed record's 6,806 rows."""
+    rec = A.load_record()
+    rec["sides"]["authors"] = {**rec["sides"]["authors"], "train_seconds": 800.0}
+    rec["sides"]["authors"].pop("loop_seconds", None)
+    rec["sides"]["authors"].pop("seconds_cover", None)
+    rec["sides"]["book"] = {**rec["sides"]["book"], "train_seconds": 400.0}
+    rec["sides"]["book"].pop("loop_seconds", None)
+    rec.pop("cpu_preset", None)
+    path = tmp_path / "rec.json"
+    path.write_text(json.dumps(rec))
+    v = A.speed_values(path)
+    # 6,806 / 800 = 8.5 rows/s (the whole script: an upper bound), 6,806 / 400 = 17.0, 2.00x
+    assert (
+        "at 8.5 rows/s in the authors' `run_sts.py` and 17.0 in the book's `official` preset, 2.00× the authors' rate (an upper bound"
+        in v["auth_speed_text"]
+    )
+    assert "the `cpu` preset was not run when this record was written" in v["auth_speed_text"]
+    assert v["auth_speed_table"].loc["the authors' run_sts.py", "seconds cover"].startswith("whole run_sts.py")
+    # a record with the authors' training loop read and the cpu preset beside: 6,806 / 680.6 = 10.0, / 100 = 68.1
+    rec["sides"]["authors"]["loop_seconds"] = 680.6
+    rec["cpu_preset"] = {"train_seconds": 100.0, "seconds_cover": "loop", "loop_seconds": 100.0}
+    path.write_text(json.dumps(rec))
+    v = A.speed_values(path)
+    assert (
+        "at 10.0 rows/s in the authors' `run_sts.py` and 17.0 in the book's `official` preset, 1.70× the authors' rate;"
+        in v["auth_speed_text"]
+    )
+    assert (
+        "the book's `cpu` preset trained the same rows at 68.1 rows/s there, 6.81× the authors' rate"
+        in v["auth_speed_text"]
+    )
+    assert "upper bound" not in v["auth_speed_text"]
+    assert v["auth_speed_table"]["training rows per second"].tolist() == ["10.0", "17.0", "68.1"]
+    assert "has not been run" in A.speed_values(tmp_path / "absent.json")["auth_speed_text"]
+
+
+def test_the_authors_training_loop_seconds_from_their_trainer(tmp_path):
+    assert A.train_runtime(tmp_path) is None  # no train_results.json
+    (tmp_path / "train_results.json").write_text(json.dumps({"train_runtime": 412.5, "epoch": 1.0}))
+    assert A.train_runtime(tmp_path) == 412.5
+    for bad in ("NaN", "-1", '"x"', "true", "[]"):
+        (tmp_path / "train_results.json").write_text('{"train_runtime": ' + bad + "}")
+        assert A.train_runtime(tmp_path) is None, bad
+    (tmp_path / "train_results.json").write_text("not json")
+    assert A.train_runtime(tmp_path) is None

@@ -123,7 +123,10 @@ def test_fill_batches_pad_as_the_tokenizer_does(word_bert):
     assert [p for p, _ in F.fill_batches(tok, keys, max_length=32, order="none")] == [keys]
     # a budget of padded tokens (rows × longest): 6 + 10 tokens pad to 2 × 10 = 20 > 17, so each
     # input stands alone; with 20 the first two share a batch and the 11-token one (3 × 11 = 33) does not
-    budget = lambda n: [[k for k in p] for p, _ in F.fill_batches(tok, keys, max_length=32, max_tokens=n)]
+
+    def budget(n):
+        return [[k for k in p] for p, _ in F.fill_batches(tok, keys, max_length=32, max_tokens=n)]
+
     assert budget(17) == [[keys[1]], [keys[2]], [keys[0]]]
     assert budget(20) == [[keys[1], keys[2]], [keys[0]]]
     assert budget(32) == [[keys[1], keys[2]], [keys[0]]]

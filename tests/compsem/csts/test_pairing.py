@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -18,7 +17,7 @@ def frame(rows):
 def test_pair_key_is_ordered_and_the_codes_text():
     k = P.pair_key(["A", "B"], ["B", "A"])
     assert k[0] != k[1]
-    assert k[0] == hashlib.sha1("A<SEP>B".encode()).hexdigest()[:12]
+    assert k[0] == hashlib.sha1(b"A<SEP>B").hexdigest()[:12]
 
 
 def test_roles_ties_and_sizes_by_hand():

@@ -259,7 +259,7 @@ def test_paired_replicates_match_a_slow_oracle():
     rng = np.random.default_rng(1)
     a = df.label.to_numpy() + rng.normal(0, 1.0, len(df))
     b = a + rng.normal(0, 0.3, len(df))
-    reps = R.paired_replicates(_toy_run({"x": a, "y": b}, df), n_boot=40, seed=3)
+    reps = V.paired_replicates(_toy_run({"x": a, "y": b}, df), n_boot=40, seed=3)
     # the oracle: draw pairs (sorted ids) with the seeded generator, take both rows of each, Spearman x100
     ids = sorted(df.pair_id.unique())
     draws = np.random.default_rng(3).integers(0, len(ids), size=(40, len(ids)))
@@ -279,7 +279,7 @@ def test_the_top_configuration_is_clear_only_when_the_paired_interval_excludes_z
     same = good + rng.normal(0, 0.01, len(df))  # the same predictions up to noise: no real difference
     poor = gold + rng.normal(0, 4.0, len(df))
     run = _toy_run({"a": good, "b": same, "c": poor}, df)
-    reps = R.paired_replicates(run, n_boot=300)
+    reps = V.paired_replicates(run, n_boot=300)
     rho = {
         k: 100 * pd.Series(v).corr(pd.Series(gold), method="spearman")
         for k, v in {"a": good, "b": same, "c": poor}.items()
@@ -287,11 +287,11 @@ def test_the_top_configuration_is_clear_only_when_the_paired_interval_excludes_z
     summary = pd.DataFrame({"config": list(rho), "test_spearman_mean": list(rho.values())})
     leader = max(rho, key=rho.get)
     other = "b" if leader == "a" else "a"
-    s = R.ranking_sentence(summary, replicates=reps)
+    s = V.ranking_sentence(summary, replicates=reps)
     assert s.startswith(f"`{leader}` has the highest test Spearman ({rho[leader]:.1f}), but its lead over `{other}`")
     assert "`c`" not in s and "no evidence of a difference on these test pairs" in s
     two = summary[summary.config.isin([leader, "c"])]
-    s = R.ranking_sentence(two, replicates=reps)
+    s = V.ranking_sentence(two, replicates=reps)
     assert "its lead over every other configuration has a paired 95 % interval above zero" in s and "`c`" in s
 
 
@@ -316,14 +316,14 @@ def test_one_seed_reads_the_books_own_seed_record_and_gives_the_papers(tmp_path)
         f"{t3.spearman_std.max():.1f} points over 3 seeds"
     )
     # no record with seeds: only this run's one seed and the paper
-    assert R.seed_spread_text(summary, records=[]) == f"not measured in this run (one seed per configuration); {papers}"
+    assert V.seed_spread_text(summary, records=[]) == f"not measured in this run (one seed per configuration); {papers}"
     # a record: seeds 60, 61, 62 (sd 1.0) and 50, 50.5, 51 (sd 0.5) on the older side; 40, 40, 40 (sd 0) on the newer
     rec = _seed_record(
         tmp_path / "csts_ab_bf16.json", {"bi/mse": [60, 61, 62], "cross/mse": [50, 50.5, 51]}, {"bi/mse": [40, 40, 40]}
     )
     records = V.recorded_seeds([rec])
     assert records[0]["sd"] == {("base", "bi/mse"): 1.0, ("base", "cross/mse"): 0.5, ("head", "bi/mse"): 0.0}
-    text = R.seed_spread_text(summary, records=records)
+    text = V.seed_spread_text(summary, records=records)
     assert text == (
         "not measured in this run (one seed per configuration); the book's own seed record "
         "(`benchmarks/csts_ab_bf16.json`: chapter 22 with seeds 0, 1 and 2 on Test CPU, at commit `aaaaaaa` "
@@ -336,7 +336,7 @@ def test_one_seed_reads_the_books_own_seed_record_and_gives_the_papers(tmp_path)
     assert V.recorded_seed_text(V.recorded_seeds([rec]), "cross/mse") == ""
     # runs with several seeds state their own spread
     assert (
-        R.seed_spread_text(pd.DataFrame({"test_spearman_std": [0.4, 1.2]}))
+        V.seed_spread_text(pd.DataFrame({"test_spearman_std": [0.4, 1.2]}))
         == "1.2 points (largest standard deviation over seeds)"
     )
     (tmp_path / "bad.json").write_text("{}", encoding="utf-8")
@@ -377,38 +377,58 @@ def test_paper_tables_as_shown_say_what_an_empty_cell_means():
 
 
 def test_precision_comparison_reads_the_bench_file(tmp_path):
-    """Per configuration fp32 and bf16 Spearman, the largest difference (by hand: |−0.30| > |+0.12|)
-    and whether the ranking holds, from a file written as make bench writes it; no file: said so."""
+    """Per configuration fp32 and bf16 Spearman in a table, the largest difference (by hand:
+    |−0.30| > |+0.12|) and whether the ranking holds in a sentence that names the machine, from a
+    file written as make bench writes it; no file: said so."""
     import json
 
     from compsem.csts.views import precision_comparison
 
     rec = {
         "train_rows": 6806,
-        "machine": {"cpu_model": "Test CPU", "cpu_count": 2, "cpu_flags": ["avx2", "avx512_bf16"]},
+        "measured": "2026-11-29T00:56:51Z",
+        "machine": {"cpu_model": "AMD EPYC", "cpu_family": "26", "cpu_count": 2, "cpu_flags": ["avx2", "avx512_bf16"]},
         "configs": {
-            "bi/mse": {"fp32_test_spearman": 50.0, "bf16_test_spearman": 50.12, "bf16_minus_fp32": 0.12},
+            "bi/mse": {
+                "fp32_test_spearman": 50.0,
+                "bf16_test_spearman": 50.12,
+                "bf16_minus_fp32": 0.12,
+                "fp32_examples_per_s": 150.4,
+                "bf16_examples_per_s": 260.6,
+            },
             "tri/quad+mse": {"fp32_test_spearman": 49.9, "bf16_test_spearman": 49.6, "bf16_minus_fp32": -0.3},
         },
+        "utilisation": {"configs": {"bi/mse": {"fp32_loop_gflop_per_s": 111.0, "fp32_share_of_fp32_limit": 0.569}}},
     }
     path = tmp_path / "p.json"
     path.write_text(json.dumps(rec))
     v = precision_comparison(path)
     assert v["ft_prec_max_diff"] == pytest.approx(0.3)
     text = v["ft_prec_text"]
-    assert (
-        "bi/mse 50.00 in fp32, 50.12 in bf16 (+0.12)" in text
-        and "tri/quad+mse 49.90 in fp32, 49.60 in bf16 (-0.30)" in text
+    assert text.startswith(
+        "Measured by `make bench` on AMD Zen 5 (AMD EPYC), 2 cores, on 2026-11-29, with one seed per "
+        "configuration and 6,806 training rows, the test"
     )
     assert (
-        "largest difference is 0.30 points (tri/quad+mse)" in text
-        and "ranking of the configurations is the same" in text
+        "differs by at most 0.30 points (tri/quad+mse)" in text and "ranking of the configurations is the same" in text
     )
-    assert "6,806 training rows" in text and "Test CPU, 2 cores, flags avx2, avx512_bf16" in text
+    t = v["ft_prec_table"]
+    assert t.loc["bi/mse"].to_dict() == {
+        "Spearman fp32": "50.00",
+        "Spearman bf16": "50.12",
+        "bf16 − fp32": "+0.12",
+        "examples/s fp32": "150",
+        "examples/s bf16": "261",
+        "loop GFLOP/s fp32 (share of its limit)": "111 (57 %)",
+    }
+    assert (
+        t.loc["tri/quad+mse", "bf16 − fp32"] == "-0.30" and t.loc["tri/quad+mse", "examples/s fp32"] == "not measured"
+    )
     rec["configs"]["tri/quad+mse"]["bf16_test_spearman"] = 50.5
     path.write_text(json.dumps(rec))
     assert "is not the same" in precision_comparison(path)["ft_prec_text"]
-    assert "not measured" in precision_comparison(tmp_path / "absent.json")["ft_prec_text"]
+    absent = precision_comparison(tmp_path / "absent.json")
+    assert "not measured" in absent["ft_prec_text"] and absent["ft_prec_table"] is None
 
 
 def test_the_paired_table_holds_each_ordered_pair_and_follows_the_data():
@@ -464,3 +484,14 @@ def test_the_zero_shot_range_and_counts_leave_the_control_out():
     v = R.zero_shot_values(zs, scores, df, ["a", "bow"], paper, prior, n_boot=20)
     assert (v["zs_pairacc_min"], v["zs_pairacc_max"], v["zs_n_attached"], v["zs_n_cells"]) == (0.0, 0.0, 1, 2)
     assert str(v["zs_controls_attached_text"]) == "the control bow: 100.0 %"
+
+
+def test_table8_counts_read_the_transform_column():
+    import pandas as pd
+
+    from compsem.csts.report import table8_counts
+
+    t8 = pd.DataFrame({"transform": [True, False, True]})
+    assert table8_counts(t8) == {"paper_t8_n_settings": 3, "paper_t8_n_transform": 2}
+    flipped = pd.DataFrame({"transform": ["False", "False", "True", "False"]})  # read from a CSV: the words change
+    assert table8_counts(flipped) == {"paper_t8_n_settings": 4, "paper_t8_n_transform": 1}

@@ -12,6 +12,7 @@ import torch
 
 from compsem import paths
 from compsem.csts import data as cd
+from compsem.csts import runcache
 from compsem.csts import study as st
 from compsem.csts import training as ct
 
@@ -185,7 +186,7 @@ def test_run_provenance_and_key_inputs(monkeypatch, tmp_path):
     # precision "auto" is keyed by what it resolves to on this machine, not by the word "auto"
     assert (
         k == st.run_key("sbert-mini", parts["train"], {"test": parts["test"]}, cfg.with_(precision="bf16"), seed=0)
-    ) == (st._resolved_precision(cfg).endswith("bfloat16"))
+    ) == (runcache._resolved_precision(cfg).endswith("bfloat16"))
 
 
 def test_eval_data_scores_another_file_beside_the_prior(monkeypatch, tmp_path):

@@ -16,13 +16,13 @@ def test_pair_bootstrap_ci_brackets_the_estimate_and_matches_a_slow_replicate():
     gold = np.repeat([5.0, 1.0], 30) + rng.normal(0, 0.1, 60)
     pred = gold + rng.normal(0, 1.0, 60)
     pairs = np.concatenate([np.arange(30), np.arange(30)])
-    lo, hi = TB.pair_bootstrap_ci(pred, gold, pairs, n_boot=500, seed=1)
+    lo, hi = M.pair_bootstrap_ci(pred, gold, pairs, n_boot=500, seed=1)
     est = M.correlations(pred, gold)["spearman"]
     assert lo < est < hi and hi - lo < 40
     draw = np.random.default_rng(1).integers(0, 30, size=(500, 30))[0]
     uniq = np.unique(pairs.astype(str))
     rows = np.concatenate([np.flatnonzero(pairs.astype(str) == uniq[j]) for j in draw])
-    reps = TB.pair_bootstrap_replicates(pred, gold, pairs, n_boot=500, seed=1)
+    reps = M.pair_bootstrap_replicates(pred, gold, pairs, n_boot=500, seed=1)
     assert reps[0] == pytest.approx(100 * spearmanr(pred[rows], gold[rows]).statistic, abs=1e-9)
 
 
@@ -57,7 +57,7 @@ def test_pair_bootstrap_with_a_single_row_matches_a_slow_replicate():
     pairs = np.array([0, 0, 1, 1, 2, 3, 3, 4, 4, 5, 5])  # pair 2 is a single row
     gold = rng.integers(1, 6, size=len(pairs)).astype(float)
     pred = gold + rng.normal(0, 1, size=len(pairs))
-    reps = TB.pair_bootstrap_replicates(pred, gold, pairs, n_boot=20, seed=4)
+    reps = M.pair_bootstrap_replicates(pred, gold, pairs, n_boot=20, seed=4)
     draw = np.random.default_rng(4).integers(0, 6, size=(20, 6))[5]
     rows = np.concatenate([np.flatnonzero(pairs == j) for j in draw])
     assert reps[5] == pytest.approx(100 * spearmanr(pred[rows], gold[rows]).statistic, nan_ok=True)

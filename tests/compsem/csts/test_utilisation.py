@@ -1,15 +1,13 @@
-"""compsem/csts/utilisation.py (make bench's utilisation) and its words in chapter 22."""
+"""compsem/csts/utilisation.py (make bench's utilisation; chapter 22 shows it in its precision table)."""
 
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from compsem.csts import data as cd
 from compsem.csts import training as T
 from compsem.csts import utilisation as U
-from compsem.csts import views as V
 
 
 def test_gemm_limit_is_a_rate_and_refuses_other_types():
@@ -40,29 +38,29 @@ def test_flops_per_row_against_a_count_by_hand(word_bert, rows):
     assert got == pytest.approx(total / n_rows)
 
 
-def test_utilisation_in_words():
-    rec = {
-        "utilisation": {
-            "fp32_gemm_gflop_per_s": 195.0,
-            "bf16_gemm_gflop_per_s": 440.0,
-            "cpu_flags": ["avx2", "avx512f"],
-            "torch_threads": 2,
-            "load_average": "0.10 / 0.20 / 0.30",
-            "configs": {
-                "bi/mse": {
-                    "fp32_loop_gflop_per_s": 111.0,
-                    "fp32_share_of_fp32_limit": 0.569,
-                    "bf16_loop_gflop_per_s": 152.0,
-                    "bf16_share_of_bf16_limit": 0.346,
-                    "bf16_over_fp32": 1.31,
-                }
-            },
-        }
-    }
-    text = V.utilisation_text(rec)
-    assert text.startswith(
-        "bi/mse 152 GFLOP/s in bf16 (35 % of its limit) and 111 GFLOP/s in fp32 (57 % of its limit), "
-        "bf16 1.31× the fp32 rate."
-    )
-    assert "195 GFLOP/s in fp32 and 440 in bf16" in text and "avx2, avx512f" in text
-    assert V.utilisation_text({}) == "not measured by the benchmark this book ships"
+def test_profile_shares_by_hand():
+    events = [
+        ("aten::mm", 600.0),
+        ("aten::addmm", 200.0),
+        ("aten::_softmax", 100.0),
+        ("aten::copy_", 50.0),
+        ("aten::_fused_adamw_", 30.0),
+        ("aten::bernoulli_", 20.0),
+        ("something::else", 0.0),
+    ]
+    got = U.profile_shares(events, steps=2)
+    # total 1,000 us over 2 steps: matrix products 800 us = 0.40 ms a step, share 0.8; the rest likewise
+    assert list(got) == ["matrix products", "softmax", "casts and copies", "optimiser", "dropout masks", "other"]
+    assert got["matrix products"] == {"ms_per_step": 0.4, "share": 0.8}
+    assert got["softmax"] == {"ms_per_step": 0.05, "share": 0.1} and got["other"]["share"] == 0.0
+    assert U.op_category("Optimizer.step#AdamW.step") == "optimiser" and U.op_category("aten::gelu_backward") == "GELU"
+    with pytest.raises(ValueError, match="no profiled time"):
+        U.profile_shares([("aten::mm", 0.0)])
+
+
+def test_profile_steps_on_a_tiny_model(word_bert, rows):
+    df = cd.assign_pairs(rows(6))
+    cfg = T.TrainConfig(encoding="bi", objective="mse", batch_size=4, max_length=32, train_layers=1, precision="fp32")
+    got = U.profile_steps(word_bert, df, cfg, n_batches=2, warmup=1)
+    assert (got["steps"], got["precision"]) == (2, "fp32")
+    assert abs(sum(k["share"] for k in got["kinds"].values()) - 1) < 0.01 and "matrix products" in got["kinds"]

@@ -29,7 +29,7 @@ def test_finetune_values_against_the_prior():
             "n_train_pairs": [499, 499, 498],
             "train_seconds": [30.0, 90.0, 60.0],
             "examples_per_s": [30.0, 10.0, 20.0],
-            "precision_used": ["bf16 autocast (CPU with native bf16)"] * 3,
+            "precision_used": ["bf16 autocast (bf16 measured 1.90× fp32 here)"] * 3,
         }
     )
     base = pd.DataFrame([{"split": "test", "spearman": 40.0, "pearson": 38.0, "share_conditions_seen_%": 70.0}])
@@ -50,7 +50,7 @@ def test_finetune_values_against_the_prior():
         "5.5 points above",
         498,
     )
-    assert v["ft_precision"] == "bf16 autocast (CPU with native bf16)" and v["ft_n_test_pairs"] == 300
+    assert v["ft_precision"] == "bf16 autocast (bf16 measured 1.90× fp32 here)" and v["ft_n_test_pairs"] == 300
 
 
 def test_official_text_is_read_from_the_preset():
@@ -76,7 +76,7 @@ def test_the_top_configuration_is_named_only_as_far_as_the_intervals_allow():
     # 57.0 <= 61.0: bi/quad+mse overlaps the leader; cross/mse (high 51.9 < 57.0) does not
     assert V.ranking_sentence(summary) == (
         "`bi/mse` has the highest test Spearman (61.8 [57.0, 66.0]), but its interval overlaps that of "
-        "`bi/quad+mse`: no evidence of a difference from these unpaired intervals."
+        "`bi/quad+mse`: no evidence of a difference from these unpaired intervals (2 comparisons with the leader)."
     )
     # runs recorded before the intervals existed: no interval, no separation
     old = summary.drop(columns=["test_spearman_ci_low_mean", "test_spearman_ci_high_mean"])
@@ -84,3 +84,17 @@ def test_the_top_configuration_is_named_only_as_far_as_the_intervals_allow():
         "`bi/mse` has the highest test Spearman (61.8), but its interval "
         "overlaps those of `bi/quad+mse` and `cross/mse`"
     )
+
+
+def test_a_run_cached_under_the_flag_rule_is_not_reported_as_measured():
+    assert V.precision_words("bf16 autocast (bf16 measured 1.90× fp32 here)") == (
+        "bf16 autocast (bf16 measured 1.90× fp32 here)"
+    )
+    assert V.precision_words("fp32 (asked for)") == "fp32 (asked for)"
+    for old, name in (
+        ("bf16 autocast (CPU with native bf16)", "bf16 autocast"),
+        ("fp32 (this CPU has no native bf16)", "fp32"),
+        ("fp32 (GPU: faster than bf16 autocast for this model)", "fp32"),
+    ):
+        said = V.precision_words(old)
+        assert said.startswith(f"{name} (a cached run") and "native" not in said and "faster" not in said

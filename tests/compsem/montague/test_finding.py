@@ -25,8 +25,8 @@ def test_the_gap_leader_the_count_above_zero_and_ties():
     # b − a = 0.03 on every (made-up) replicate: the paired interval [0.03, 0.03] lies above zero
     assert text.startswith(
         "`b` has the highest non-subsectivity gap (0.05 [0.01, 0.09]); on the same adjectives the "
-        "paired 95 % interval of its lead lies above zero over every other model (the smallest: 0.03 "
-        "[0.03, 0.03] over `a`)."
+        "paired interval of its lead lies above zero over every other model (the smallest: 0.03 "
+        "[0.03, 0.03] over `a`; one paired comparison, a 95 % interval)."
     )
     assert "1 of the 2 models has a gap whose interval lies above zero, the direction Montague" in text  # agreement
     assert "Ties are not evidence: 100 % of `bow`'s intersective–privative comparisons are ties" in text

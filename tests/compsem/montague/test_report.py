@@ -238,3 +238,37 @@ def test_an_undefined_permutation_test_reports_no_p_value():
     tests.loc[0, ["perm_p", "note"]] = [0.0004, None]
     assert permutation_words(tests, "m", "single_AN", "AN") == "gives p < 0.001 on AN phrases"
     assert permutation_words(tests, "other", "single_AN", "AN") == "was not run on AN phrases"
+
+
+def test_a_permutation_p_that_cannot_vary_is_undefined_in_words_never_a_number():
+    from compsem.montague.report import _p_text
+
+    assert _p_text(0.0041) == "p = 0.004" and _p_text(0.0002) == "p < 0.001"
+    assert _p_text(float("nan")) == "no p-value (the test is undefined: its outcome cannot vary)"
+    # every adjective scores the same: the permutation test is undefined, so its words carry no p
+    v = mt.data.Vocabulary(["a", "b", "c", "d"], ["S-I", "S-I", "A", "A"], ["x"])
+    perm = mt.tables.permutation_test(np.ones(4), v.category_index, n_perm=20)
+    assert _p_text(perm["p_value"]).startswith("no p-value")
+
+
+def test_the_direction_sentence_follows_each_gaps_interval():
+    from compsem.montague.report import direction_sentence
+
+    above = direction_sentence({"m1": (0.01, 0.2), "m2": (-0.1, 0.3)})
+    assert "2 models" in above and "1 has a gap" in above and "0 have one below zero" in above
+    assert above.endswith("the interval of 1 includes zero.")
+    below = direction_sentence({"m1": (-0.3, -0.01), "m2": (-0.2, -0.05)})  # contradicting data: the words change
+    assert "0 have a gap" in below and "2 have one below zero" in below and "of 0 includes zero" in below
+    assert direction_sentence({}).startswith("No model")
+
+
+def test_class_sizes_are_counted_from_the_vocabulary():
+    from types import SimpleNamespace
+
+    from compsem.montague.report import _class_sizes
+
+    vocab = SimpleNamespace(categories=("S-I", "S-I", "A", "S-NI", "S-NI", "S-NI"), n_noun=4)
+    sizes = _class_sizes(vocab)
+    assert sizes["n_class_S_I"] == 2 and sizes["n_class_S_NI"] == 3 and sizes["n_class_A"] == 1
+    assert sizes["n_class_NS_Pl"] == 0
+    assert sizes["n_an_class_A"] == 4 and sizes["n_noun_pairs"] == 6  # 1 adjective x 4 nouns; 4 * 3 / 2

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import math
 
-import numpy as np
 import pandas as pd
 import pytest
 
 from compsem import montague as mt
-from compsem.errors import DataError
-from tests.compsem.montague.toy import cosd, fake_embed, small_vocab, unit
-from tests.helpers.fake_encoders import seeded_embed_fn
 
 
 def test_compare_with_paper_reads_the_reference_tables():

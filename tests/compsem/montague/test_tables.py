@@ -9,8 +9,7 @@ import pandas as pd
 import pytest
 
 from compsem import montague as mt
-from compsem.errors import DataError
-from tests.compsem.montague.toy import cosd, fake_embed, small_vocab, unit
+from tests.compsem.montague.toy import cosd, fake_embed, small_vocab
 from tests.helpers.fake_encoders import seeded_embed_fn
 
 
@@ -67,8 +66,11 @@ def test_permutation_test_separates_clear_groups_and_not_identical_ones():
     clear = np.concatenate([np.full(8, 0.1), np.full(8, 0.5), np.full(8, 0.9)])
     r = mt.tables.permutation_test(clear, groups, n_perm=2000, seed=0)
     assert r["p_value"] < 0.01
+    # every unit the same score: no relabelling changes anything, so the test is undefined, not p = 1
     same = mt.tables.permutation_test(np.full(24, 0.5), groups, n_perm=500, seed=0)
-    assert same["p_value"] == 1.0
+    assert np.isnan(same["p_value"]) and same["note"] == "undefined: every unit has the same score"
+    one = mt.tables.permutation_test(np.array([0.1, 0.2, 0.3]), np.array([0, 0, 0]), n_perm=10)
+    assert np.isnan(one["p_value"]) and one["note"].startswith("undefined")
     # the statistic by hand: between-group sum of squares
     assert r["statistic"] == pytest.approx(8 * (0.4**2 + 0 + 0.4**2))
     nan = mt.tables.permutation_test(np.array([0.1, np.nan, 0.9, 0.8]), np.array([0, 0, 1, 1]), n_perm=10)
@@ -94,8 +96,15 @@ def test_chi2_test_by_hand_and_undefined_case():
     r = mt.tables.chi2_test(holds, v)
     expected = chi2_contingency(np.array([[3, 1], [0, 2]]))
     assert r["statistic"] == pytest.approx(expected[0]) and r["dof"] == 1
+    # expected counts 1.5 to 2.5 (below 5): the exact test, not χ². Rows 4 and 2, a first column of 3:
+    # the first-row counts 1, 2, 3 have C(4, a) C(2, 3 − a) / C(6, 3) = 4, 12, 4 of 20; the observed 3: 8/20
+    assert r["exact"] and "exact test" in r["note"] and r["p_value"] == pytest.approx(0.4)
+    assert r["p_value"] != pytest.approx(expected[1])
     allones = mt.tables.chi2_test(np.ones((3, 2)), v)
     assert np.isnan(allones["p_value"]) and "undefined" in allones["note"]
+    # a class with no valid entry takes no part: one class left, the test is undefined (no p-value)
+    one_class = mt.tables.chi2_test(np.array([[1.0, 0.0], [1.0, 1.0], [np.nan, np.nan]]), v)
+    assert np.isnan(one_class["p_value"]) and "undefined" in one_class["note"]
 
 
 def test_score_spread_by_hand():
@@ -171,3 +180,13 @@ def test_class_gap_weights_cells_by_phrase_count():
     # by hand: subsective (0.2*3 + 0.5*1)/4 = 0.275; non-subsective (0.9*1 + 0.6*2)/3 = 0.7
     assert g.iloc[0] == pytest.approx(0.275) and g.iloc[1] == pytest.approx(0.7)
     assert g.iloc[2] == pytest.approx(0.425)
+
+
+def test_a_row_whose_two_tests_are_undefined_says_undefined_once():
+    from compsem.montague.tables import _notes
+
+    assert _notes("undefined: every adjective has the same score", "undefined: one outcome never occurs") == (
+        "undefined: every adjective has the same score; one outcome never occurs"
+    )
+    assert _notes("", "exact test (an expected count below 5)") == "exact test (an expected count below 5)"
+    assert _notes("", "") == ""

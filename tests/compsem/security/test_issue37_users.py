@@ -16,10 +16,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
-import shutil
 import sqlite3
-import tempfile
 import time
 from pathlib import Path
 
@@ -36,14 +33,6 @@ from tests.helpers.users import as_user, give, home_of, needs_root
 pytestmark = [pytest.mark.slow, needs_root]
 
 STUDENT, OTHER = 2000, 3000
-
-
-@pytest.fixture
-def base():
-    folder = Path(tempfile.mkdtemp(prefix="compsem-users-"))
-    folder.chmod(0o755)
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 def _cache_command(action: str):

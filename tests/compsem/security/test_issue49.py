@@ -365,17 +365,6 @@ def test_a_real_ray_instance_leaves_nothing_writable_by_others_below_its_root():
 
 
 # ---- item 2: ONNX trust cannot be passed by an export crafted for fixed sentences ------------
-@pytest.fixture(scope="module")
-def tiny_st(tiny_bert, tmp_path_factory):
-    """A sentence-transformers folder around the tiny BERT (as tests/compsem/encoders' fixture)."""
-    from sentence_transformers import SentenceTransformer, models
-
-    body = models.Transformer(str(tiny_bert), max_seq_length=32)
-    folder = tmp_path_factory.mktemp("tiny_st") / "st"
-    SentenceTransformer(modules=[body, models.Pooling(16, "mean"), models.Normalize()], device="cpu").save(str(folder))
-    return folder
-
-
 def test_an_export_crafted_to_pass_the_fixed_sentences_is_not_trusted(tiny_st, tmp_path, monkeypatch):
     import numpy as np
 

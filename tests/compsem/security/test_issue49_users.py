@@ -15,8 +15,6 @@ import encodings.ascii  # noqa: F401 - store._umask reads /proc as ASCII; a drop
 import hashlib
 import json
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -29,14 +27,6 @@ pytestmark = [pytest.mark.slow, needs_root]
 
 VICTIM, OTHER = 2000, 3000
 NOTEBOOK, PARAMETERS = "31_probe.ipynb", {"model": "b"}
-
-
-@pytest.fixture
-def base():
-    folder = Path(tempfile.mkdtemp(prefix="compsem-users-"))
-    folder.chmod(0o755)
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 def _guess() -> str:

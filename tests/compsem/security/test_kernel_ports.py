@@ -1,6 +1,7 @@
-"""Issue 27, finding 11 (kernels): what a chapter kernel listens on matches what the README says.
+"""Issue 27, finding 11 (kernels): what a chapter kernel listens on matches what the reference page
+(book/using.md, where the README's reference moved) says.
 Its channels are IPC sockets; ipykernel 7 also opens one TCP port, on 127.0.0.1 only, for output
-of forked subprocesses, which takes only messages carrying a random per-kernel token. The README
+of forked subprocesses, which takes only messages carrying a random per-kernel token. The page
 names that port instead of claiming there is none."""
 
 import json
@@ -27,7 +28,7 @@ def test_the_kernels_only_tcp_port_is_the_loopback_output_pipe_and_the_readme_sa
     listening = json.loads(out.read_text())
     assert all(ip == "127.0.0.1" for ip, _ in listening), listening  # nothing on another interface
     assert len(listening) <= 1  # at most ipykernel's output pipe
-    readme = re.sub(r"\s+", " ", (ROOT / "README.md").read_text())
-    assert "never over a TCP port" not in readme and "no TCP port" not in readme
+    page = re.sub(r"\s+", " ", (ROOT / "book/using.md").read_text())
+    assert "never over a TCP port" not in page and "no TCP port" not in page
     if listening:
-        assert "one TCP port on 127.0.0.1" in readme and "subprocess output" in readme
+        assert "one TCP port on 127.0.0.1" in page and "subprocess output" in page

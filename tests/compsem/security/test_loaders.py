@@ -26,7 +26,7 @@ POOL = (
 
 def test_not_utf8_names_file_and_line(tmp_path):
     path = tmp_path / "adjectives.csv"
-    path.write_bytes("adjective,category\nred,I\n".encode() + "caf\xe9,I\n".encode("latin-1"))
+    path.write_bytes(b"adjective,category\nred,I\n" + "caf\xe9,I\n".encode("latin-1"))
     with pytest.raises(DataError, match=rf"file {path}: line 3: byte 0xe9 is not UTF-8; save the file as UTF-8"):
         read_table(path)
 

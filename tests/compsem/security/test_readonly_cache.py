@@ -14,13 +14,12 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-import warnings
 
 import numpy as np
 import pytest
 
 from compsem.book.cli import main
-from compsem.cache import CacheError, CacheWarning, EmbeddingCache, embed, last_stats
+from compsem.cache import CacheError, CacheWarning, EmbeddingCache, embed
 from tests.helpers import ROOT
 from tests.helpers.fake_encoders import HashEncoder, hash_vector
 

@@ -15,7 +15,6 @@ import textwrap
 import pytest
 
 from compsem.errors import CompsemError
-from tests.helpers import ROOT
 
 CHILD = textwrap.dedent("""
     import json, sys

@@ -3,11 +3,9 @@
 import hashlib
 
 import numpy as np
-import pandas as pd
 import pytest
 
-from compsem.setcomp import report, study
-from compsem.setcomp import data as ds
+from compsem.setcomp import chapters, study
 from compsem.setcomp.chapters import ranking_sentence
 from tests.helpers import glued_names
 
@@ -24,7 +22,7 @@ def fake_embed(texts, model):
 @pytest.fixture(scope="module")
 def overlap():
     run = study.run("overlap", ["m", "offset"], sample_cap=12, embed_fn=fake_embed)
-    ch = report.OverlapChapter(run, measures=["cos", "ned"], grid_size=11, n_boot=20, seed=0)
+    ch = chapters.OverlapChapter(run, measures=["cos", "ned"], grid_size=11, n_boot=20, seed=0)
     ch.margins(), ch.cells(), ch.cells("ned"), ch.summary_figure(), ch.eps_modes(), ch.baselines(), ch.c2()
     return ch
 
@@ -45,7 +43,7 @@ def test_difference_view_produces_every_glued_value():
     run = study.run(
         "difference", ["m", "offset"], sample_cap=12, embed_fn=fake_embed, filter_encoders=["m"], filter_threshold=0.9
     )
-    ch = report.DifferenceChapter(
+    ch = chapters.DifferenceChapter(
         run,
         measures=["cos", "ned"],
         grid_size=11,
@@ -62,7 +60,7 @@ def test_difference_view_produces_every_glued_value():
 
 def test_union_view_produces_every_glued_value():
     run = study.run("union", ["m"], sample_cap=12, embed_fn=fake_embed)
-    ch = report.UnionChapter(run, n_boot=20, seed=0)
+    ch = chapters.UnionChapter(run, n_boot=20, seed=0)
     ch.c6_geometry(), ch.between_figure(), ch.norm_figure(), ch.norms(), ch.c6()
     assert glued_names("13_setcomp_union.ipynb") <= set(ch.values)
     assert set(ch.c6_tab["model"]) == {"m", "random", "m (shuffled U)"}

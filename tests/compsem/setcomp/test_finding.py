@@ -22,8 +22,9 @@ def test_c2_is_set_against_chance_and_the_shuffled_targets_by_the_paired_test():
     text = FINDING.sentences(ROWS, ["a", "b"], ["random"])
     # C2 ranked: a leads b by 99.2 − 97.6 = 1.6 on every replicate; C1 is not ranked
     assert text.startswith(
-        "`a` has the highest share of samples meeting C2 (99.2 % [97.6, 100.0]); on the same samples the paired 95 % "
-        "interval of its lead lies above zero over every other model (the smallest: 1.6 [1.6, 1.6] over `b`). C1 is "
+        "`a` has the highest share of samples meeting C2 (99.2 % [97.6, 100.0]); on the same samples the paired "
+        "interval of its lead lies above zero over every other model (the smallest: 1.6 [1.6, 1.6] over `b`; one "
+        "paired comparison, a 95 % interval). C1 is "
         "not ranked here; the separation test above says why for each. "
     )
     # a − random 73.6, a − its shuffled targets 99.2 − 32.0 = 67.2 (the smallest), b − random 72.0

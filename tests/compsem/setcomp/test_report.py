@@ -6,8 +6,7 @@ import pytest
 
 from compsem import embed, measures
 from compsem.errors import DataError
-from compsem.setcomp import beside, report
-from compsem.setcomp import tables as st
+from compsem.setcomp import report
 from compsem.setcomp.data import build_operator_tables, load_source
 from compsem.setcomp.report import headlines
 

@@ -75,7 +75,6 @@ def test_cells_table_rows_and_ci():
 
 
 def test_geometry_samples_per_sample_angles():
-    import pandas as pd
 
     a, b, o = np.array([[1.0, 0, 0]]), np.array([[0, 1.0, 0]]), np.array([[1.0, 1.0, 3.0]])
     geoms = sm.geometry({"m": {"overlap": {"a": a, "b": b, "t": o}}}, "overlap")

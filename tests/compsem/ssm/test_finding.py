@@ -9,8 +9,9 @@ def test_the_rsa_leader_only_where_ranked_and_never_a_control():
     # replicates without spread: b − a = 0.2 on every draw; bow (0.9) is a control, above both models
     r = rows({"a": {"RSA": (0.3, 0.2, 0.4)}, "b": {"RSA": (0.5, 0.4, 0.6)}, "bow": {"RSA": (0.9, 0.8, 0.95)}})
     assert FINDING.sentences(r, ["a", "b"], ["bow"]).startswith(
-        "`b` has the highest RSA with the reference (0.50 [0.40, 0.60]); on the same clusters the paired 95 % interval "
-        "of its lead lies above zero over every other model (the smallest: 0.20 [0.20, 0.20] over `a`). On the same "
+        "`b` has the highest RSA with the reference (0.50 [0.40, 0.60]); on the same clusters the paired interval "
+        "of its lead lies above zero over every other model (the smallest: 0.20 [0.20, 0.20] over `a`; one paired "
+        "comparison, a 95 % interval). On the same "
         "clusters, 2 of the 2 paired comparisons of a model with a control do not lie above zero: `a` − `bow` -0.60 "
         "[-0.60, -0.60] (below the control); `b` − `bow` -0.40 [-0.40, -0.40] (below the control)."
     )

@@ -17,7 +17,16 @@ def test_pool_values_by_hand(small_pool):
     pool, R_ref, cats = load_study(small_pool)
     summary, values = report.pool_summary(pool, cats), report.values("pool", pool, cats)
     # 3 clusters of 1 premise + 2 rewrites + 3 inferences = 18 sentences; the paper judged 702 + 3,153 pairs
-    assert values == {"ssm_n_sentences": 18, "ssm_n_clusters": 3, "ssm_n_pairs": 324, "ssm_paper_extra_pairs": 3153}
+    # and its pool (data/reference/ssm_pool.csv) has 401 sentences in 50 clusters, 3,855 judged pairs in all
+    assert values == {
+        "ssm_n_sentences": 18,
+        "ssm_n_clusters": 3,
+        "ssm_n_pairs": 324,
+        "ssm_paper_extra_pairs": 3153,
+        "ssm_paper_n_sentences": 401,
+        "ssm_paper_n_clusters": 50,
+        "ssm_paper_n_judged": 3855,
+    }
     mine = summary.set_index("quantity")["this book"]
     assert mine["judged premise-hypothesis pairs (both directions)"] == 30 and mine["premises"] == 3
     dist, shares = report.judgement_distribution(R_ref, cats), report.values("judgements", R_ref, cats)
@@ -52,7 +61,7 @@ def test_chapter_values_match_a_direct_computation(small_pool):
     bow = acc[acc.scorer == "bow"].set_index("category").accuracy
     assert av["ssm_sym_infsum_min"] == pytest.approx(bow["inferential"] + bow["inferential_reversed"])
     assert av["ssm_paper_simcse_inf"] == pytest.approx(0.686)
-    (means, table), mv = report.mean_scores(r), report.values("mean_scores", r)
+    (_means, table), mv = report.mean_scores(r), report.values("mean_scores", r)
     lex = r.scored["lexical"].R
     gap = lex[r.cats == "inferential"].mean() - lex[r.cats == "inferential_reversed"].mean()
     assert mv["ssm_first_scorer"] == "lexical" and mv["ssm_first_dir_gap"] == pytest.approx(gap)
@@ -142,3 +151,22 @@ def test_the_synthesis_headline_is_chapter_42s_rsa_cell():
 def test_the_models_table_says_symmetric_in_words():
     t = report.models_table(run(["bow"], progress=False))
     assert set(t["symmetric"]) <= {"yes", "no"} and t.set_index("scorer").loc["bow", "symmetric"] == "yes"
+
+
+def test_lowest_text_names_the_lowest_scorer_from_the_values():
+    import pandas as pd
+
+    from compsem.ssm.report import lowest_text
+
+    assert lowest_text(pd.Series({"a": 0.5, "b": 0.25})) == "lowest point value 0.25, `b`"
+    assert lowest_text(pd.Series({"a": 0.125, "b": 0.25}), digits=3) == "lowest point value 0.125, `a`"  # words follow
+    assert "`a` and `b`" in lowest_text(pd.Series({"a": 0.2, "b": 0.2}))
+
+
+def test_nli_rows_count_the_rows_that_name_a_training_set():
+    import pandas as pd
+
+    from compsem.ssm.report import nli_rows
+
+    assert nli_rows(pd.DataFrame({"dataset": ["ANLI", "MNLI", "", None]})) == 2  # SimCSE/ChatGPT rows name none
+    assert nli_rows(pd.DataFrame({"dataset": ["ANLI", "MNLI", "SNLI"]})) == 3

@@ -34,7 +34,9 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import seaborn as sns
 
+from compsem import device as D
 from compsem import figures
+from compsem import precisionrecords as P
 from compsem.data import file_sha256
 from compsem import labels as _labels
 from compsem.fmt import number
@@ -59,19 +61,37 @@ __all__ = [
     "check_claims",
     "claims_table",
     "gpu_values",
+    "gpu_glue",
+    "precision_table",
 ]
 
 
+def gpu_glue(gpu: dict | None) -> dict[str, str]:
+    """What the appendix's GPU section glues: :func:`gpu_values` and ``gpu_name``, the GPU the
+    record was measured on (``benchmarks/gpu.json``'s ``machine.gpu``), so that a sentence about
+    its speed names that GPU and no other; "no GPU" without a record."""
+    name = str(((gpu or {}).get("machine") or {}).get("gpu") or "no GPU")
+    return gpu_values(gpu) | {"gpu_name": name}
+
+
 def bf16_support() -> str:
-    """Whether this CPU computes in bfloat16 natively (the AVX-512 BF16 or AMX instructions),
-    or whether torch would emulate it; on a GPU machine, what the GPU says."""
+    """Whether this CPU has bfloat16 instructions (AVX-512 BF16 or AMX), or whether torch would
+    emulate it; on a GPU machine, what the GPU says. Instructions are no speed: the precision
+    probe measures that (:func:`precision_table`)."""
     import torch  # the appendix reports torch's own view
 
     if torch.cuda.is_available():
         return f"GPU {torch.cuda.get_device_name(0)}: " + ("yes" if torch.cuda.is_bf16_supported() else "no")
     flags = Path("/proc/cpuinfo").read_text(errors="replace") if Path("/proc/cpuinfo").is_file() else ""
     native = [f for f in ("avx512_bf16", "amx_bf16") if re.search(rf"\b{f}\b", flags)]
-    return ("native (" + ", ".join(native) + ")") if native else "emulated (no AVX-512 BF16 / AMX on this CPU)"
+    return (
+        (
+            "instructions present (" + ", ".join(native) + "); whether they train faster than fp32 is measured "
+            "by the precision probe (the table of machines)"
+        )
+        if native
+        else "emulated (no AVX-512 BF16 / AMX on this CPU)"
+    )
 
 
 def _git(root: Path, *args: str) -> str:
@@ -88,7 +108,7 @@ def build_record(root: Path, now: dt.datetime | None = None) -> pd.DataFrame:
     uncommitted changes), CPU model, cores, torch threads, bfloat16, Python, platform."""
     import torch  # the appendix reports torch's own view
 
-    now = now or dt.datetime.now(dt.timezone.utc)
+    now = now or dt.datetime.now(dt.UTC)
     commit = _git(root, "rev-parse", "HEAD") or "unknown (not a git checkout)"
     if commit[:1] != "u" and _git(root, "status", "--porcelain", "--untracked-files=no"):
         commit += " (with uncommitted changes)"
@@ -111,7 +131,7 @@ def run_times(executed_dir: Path) -> pd.DataFrame:
     rows = []
     for p in sorted(Path(executed_dir).glob("*.runtime.json")):
         r = json.loads(p.read_text())
-        when = dt.datetime.fromtimestamp(p.stat().st_mtime, dt.timezone.utc).strftime("%Y-%m-%d %H:%M")
+        when = dt.datetime.fromtimestamp(p.stat().st_mtime, dt.UTC).strftime("%Y-%m-%d %H:%M")
         rows.append(
             {
                 "chapter": r["notebook"],
@@ -234,7 +254,7 @@ def _frame(rows: dict | list, index: str | None = None) -> pd.DataFrame:
     keys = list(dict.fromkeys(k for r in records for k in r))
     full = [{k: r.get(k, NOT_MEASURED) for k in keys} for r in records]
     df = pd.DataFrame(full) if isinstance(rows, list) else pd.DataFrame(dict(zip(rows, full))).T
-    df = df.apply(lambda col: col.map(lambda v, d=_digits(col): _cell(v, d)))
+    df = df.apply(lambda col: col.map(lambda v, d=_digits(col): _cell(v, d)))  # noqa: B008 (binds the column's digits once)
     df.columns = [_header(str(c)) for c in df.columns]
     df.index = [_header(i) if isinstance(i, str) and _labels.is_identifier(i) else i for i in df.index]
     return df.rename_axis(index) if index else df
@@ -373,6 +393,15 @@ def throughput_figure(bench: dict):
     ax.set_ylabel("")
     fig.tight_layout()
     return fig
+
+
+def precision_table(bench: dict | None) -> pd.DataFrame:
+    """What each machine measured of training precision (:func:`compsem.precisionrecords.machines_table`):
+    this build's probe (:func:`compsem.device.cpu_precision`, and what ``COMPSEM_PRECISION``
+    forced), ``make bench``'s probe in ``bench``, the committed records and the studies' rows."""
+    return P.machines_table(
+        D.cpu_precision(), forced=D.forced_precision(), extra_rows=P.bench_row(bench) + P.study_rows()
+    )
 
 
 def machines(bench: dict | None) -> pd.DataFrame:

@@ -6,7 +6,8 @@ texts, and the cache's own cost (vectors written and read per second, without a 
 (importing only ``compsem``); :func:`run_all` collects them under the study's name. The
 machine is recorded with them (:func:`compsem.book.appendices.machine.this_machine`: CPU model, its
 AVX2 / AVX-512 / AVX-512 BF16 / AMX flags, cores, and the load at the start and the end), and
-:func:`encode_backends` measures torch against ONNX Runtime side by side in the same run.
+:func:`encode_backends` measures torch against ONNX Runtime side by side in the same run, and
+:func:`precision_probe` times the training precisions afresh (the probe behind ``precision="auto"``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from compsem import device as D
 from compsem.cache import EmbeddingCache, embed, last_stats, text_key
 from compsem.encoders import get_encoder
 from compsem.encoders.onnx import backends_used
@@ -194,7 +196,7 @@ def encoder_in(spec: str, *, device: str, dtype: str | None = None):
     return PANEL[spec].factory(device=device, dtype=dtype)
 
 
-def encode_rate(encode, texts: list[str], *, repeats: int = 2) -> tuple[float, "np.ndarray"]:
+def encode_rate(encode, texts: list[str], *, repeats: int = 2) -> tuple[float, np.ndarray]:
     """Texts per second of ``encode(texts)`` (best of ``repeats`` passes after a warm-up batch,
     CUDA synchronised around each pass when a GPU is visible) and the vectors of the last pass."""
     import torch  # heavy: torch synchronises CUDA around each pass; only a benchmark loads it
@@ -237,6 +239,31 @@ def study_gpu_checks(device: str, quick: bool) -> dict:
     return results
 
 
+def precision_probe() -> dict:
+    """The precision probe measured afresh in this run (:func:`compsem.device.probe_precisions`,
+    never a stored choice): GFLOP/s per precision, the choice :func:`compsem.device.choose_precision`
+    makes from them and why, and the CPU's model, family, model number and the flags of
+    :data:`PROBE_FLAGS` it has (:func:`compsem.device.machine_fields`)."""
+    got = D.probe_precisions()
+    choice, why = D.choose_precision(got["rates"])
+    m = D.machine_fields()
+    have = set(m["cpu_flags"].split())
+    return {
+        **got,
+        "choice": choice,
+        "why": why,
+        "min_gain": D.MIN_GAIN,
+        "machine": {
+            **{k: m[k] for k in ("cpu_model", "cpu_family", "cpu_model_number", "cores", "torch_threads")},
+            "cpu_flags": " ".join(f for f in PROBE_FLAGS if f in have),
+        },
+    }
+
+
+#: the CPU flags the precision probe's record keeps (those that name a precision's instructions)
+PROBE_FLAGS = ("avx2", "avx512f", "avx512_bf16", "avx512_fp16", "amx_bf16", "amx_tile")
+
+
 def run_all(quick: bool = False, out: str | os.PathLike | None = None) -> Path:
     """Run every benchmark and write the JSON file; return its path."""
     import torch  # heavy: torch sets the thread count the benchmarks record; only here
@@ -256,6 +283,7 @@ def run_all(quick: bool = False, out: str | os.PathLike | None = None) -> Path:
         "encode": encode_throughput(n=200 if quick else 1000),
         "encode_backends": encode_backends(n=200 if quick else 1000, rounds=2 if quick else 4),
         "cache": cache_overhead(n=2000 if quick else 10_000),
+        "precision_probe": precision_probe(),
         "studies": _study_benchmarks(quick),
     }
     res["machine"]["load_at_end"] = this_machine()["load"]

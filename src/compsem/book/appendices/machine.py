@@ -29,6 +29,8 @@ __all__ = [
     "LOAD_ROW",
     "cpu_model",
     "cpu_family",
+    "cpu_kind",
+    "cpu_kind_words",
     "cpu_flags",
     "this_machine",
     "bench_machine",
@@ -68,6 +70,43 @@ def cpu_family(cpuinfo: str | None = None) -> str | None:
     Zen 3 and Zen 4, 26 for Zen 5), None where there is none."""
     m = re.search(r"^cpu family\s*:\s*(\S+)", _cpuinfo() if cpuinfo is None else cpuinfo, re.M)
     return m.group(1) if m else None
+
+
+def _field(cpuinfo: str, name: str) -> str | None:
+    m = re.search(rf"^{name}\s*:\s*(.*?)\s*$", cpuinfo, re.M)
+    return m.group(1) if m else None
+
+
+def cpu_kind(cpuinfo: str | None = None) -> str:
+    """A short name of the CPU's kind for a file name, from ``/proc/cpuinfo``: AMD's family and
+    AVX-512 give its Zen generation (family 23: ``amd-zen2``, the first Zen included; 25 without
+    AVX-512: ``amd-zen3``, with it: ``amd-zen4``; 26: ``amd-zen5``), any other CPU is
+    ``<vendor>-f<family>-m<model>`` (``intel-f6-m207``); ``unknown`` without the fields."""
+    info = _cpuinfo() if cpuinfo is None else cpuinfo
+    vendor, family, model = (_field(info, k) for k in ("vendor_id", "cpu family", "model"))
+    if vendor is None or family is None:
+        return "unknown"
+    if vendor == "AuthenticAMD":
+        if family == "25":
+            return "amd-zen4" if cpu_flags(info)["avx512f"] else "amd-zen3"
+        if family in ("23", "26"):
+            return {"23": "amd-zen2", "26": "amd-zen5"}[family]
+    name = {"AuthenticAMD": "amd", "GenuineIntel": "intel"}.get(
+        vendor, re.sub(r"[^a-z0-9]+", "", vendor.lower()) or "cpu"
+    )
+    return f"{name}-f{family}-m{model or 'x'}"
+
+
+def cpu_kind_words(kind: str) -> str:
+    """:func:`cpu_kind` in words: ``"AMD Zen 4"``, ``"Intel (family 6, model 207)"``."""
+    m = re.fullmatch(r"amd-zen(\d)", kind)
+    if m:
+        return f"AMD Zen {m.group(1)}" + (" (or the first Zen)" if m.group(1) == "2" else "")
+    m = re.fullmatch(r"([a-z0-9]+)-f(\w+)-m(\w+)", kind)
+    if m:
+        vendor = {"amd": "AMD", "intel": "Intel"}.get(m.group(1), m.group(1))
+        return f"{vendor} (family {m.group(2)}, model {m.group(3)})"
+    return kind
 
 
 def cpu_flags(cpuinfo: str | None = None) -> dict[str, bool]:

@@ -2,9 +2,8 @@
 sentence about the cache, checked on ``benchmarks/results.json``, its bf16 comparison, produced
 from ``benchmarks/gpu.json`` (its other sentences about the GPU check are checked by
 ``book/checks/99_reproducibility.py``), the list of every checked claim of the book
-(:func:`claims_table`, from the records :func:`compsem.claims.check` writes), the precision
-benchmark's check (:func:`bf16_cpu_training`) and a chapter's glued number
-(:func:`glued_number`). :mod:`.appendix` re-exports the first three."""
+(:func:`claims_table`, from the records :func:`compsem.claims.check` writes) and a chapter's
+glued number (:func:`glued_number`). :mod:`.appendix` re-exports the first three."""
 
 from __future__ import annotations
 
@@ -20,20 +19,7 @@ from compsem.labels import cell
 from compsem.book.checks.claimcheck import page_checks
 from compsem.book.executed import glued_values
 
-__all__ = [
-    "PAGE",
-    "CLAIMS",
-    "check_claims",
-    "gpu_values",
-    "claims_table",
-    "bf16_cpu_training",
-    "NOISE_POINTS",
-    "glued_number",
-]
-
-#: Two Spearman scores (x100) "agree within noise" when they differ by less than this: a threshold
-#: stated here, as compsem.claims states its bands.
-NOISE_POINTS = 1.0
+__all__ = ["PAGE", "CLAIMS", "check_claims", "gpu_values", "claims_table", "glued_number"]
 
 PAGE = "99_reproducibility"
 
@@ -86,29 +72,6 @@ def check_claims(bench: dict | None, *, dims: dict[str, int] | None = None, sent
         holds=bool(uncached) and faster,
         numbers=numbers,
         rule="neither model is cached, and the cache reads vectors of its size faster than it recomputes",
-    )
-
-
-def bf16_cpu_training(precision: dict, sentence: str, *, page: str) -> dict:
-    """Check that bf16 autocast trained faster than fp32 on the benchmark's CPU, for every
-    configuration of ``benchmarks/csts_precision.json``, with test Spearman scores within
-    :data:`NOISE_POINTS` of each other."""
-    cfg = precision["configs"]
-    numbers = {
-        f"{c}: examples/s fp32, bf16; Spearman difference": f"{r['fp32_examples_per_s']:.0f}, "
-        f"{r['bf16_examples_per_s']:.0f}; {r['bf16_minus_fp32']:+.2f}"
-        for c, r in cfg.items()
-    }
-    holds = bool(cfg) and all(
-        r["bf16_examples_per_s"] > r["fp32_examples_per_s"] and abs(r["bf16_minus_fp32"]) < NOISE_POINTS
-        for r in cfg.values()
-    )
-    return claims.check(
-        sentence,
-        page=page,
-        holds=holds,
-        numbers=numbers,
-        rule=f"bf16 faster for every configuration, Spearman within {NOISE_POINTS:g} point",
     )
 
 

@@ -9,9 +9,9 @@ value is computed, or in a sentence that says why it is undefined.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
+from compsem.book import myst
 from compsem.book.executed import cells, glued_values, notebooks
 from compsem.book.teaching.courseguide import page_text
 
@@ -19,13 +19,17 @@ __all__ = ["UNDEFINED", "undefined_glue"]
 
 #: How an undefined value reads as text (``repr`` of NaN, infinities, None, pandas' NA).
 UNDEFINED = {"nan", "inf", "-inf", "none", "<na>", "nat"}
-_ROLE = re.compile(r"\{glue(?::[a-z]+)?\}`([^`]+)`")
+
+
+def _bodies(markdown: str) -> list[str]:
+    """The content of each glue role in ``markdown`` (``key``, ``key:.1f``, ``path::key:.1f``)."""
+    return [content for name, content in myst.roles(markdown) if name.split(":")[0] == "glue"]
 
 
 def _refs(markdown: str) -> list[tuple[str | None, str]]:
     """``(notebook name or None for this page, key)`` of each glue role in ``markdown``."""
     refs = []
-    for body in _ROLE.findall(markdown):
+    for body in _bodies(markdown):
         page, sep, rest = body.partition("::")
         refs.append((Path(page).stem, rest.split(":")[0]) if sep else (None, body.split(":")[0]))
     return refs
@@ -36,7 +40,11 @@ def undefined_glue(executed_dir: Path, book_dir: Path | None = None) -> list[str
     ``book_dir`` whose value is undefined (:data:`UNDEFINED`)."""
     values = {nb.stem: glued_values(nb) for nb in notebooks(executed_dir)}
     pages = [
-        (nb.name, nb.stem, "".join("".join(c.get("source", [])) for c in cells(nb) if c.get("cell_type") == "markdown"))
+        (
+            nb.name,
+            nb.stem,
+            "\n\n".join("".join(c.get("source", [])) for c in cells(nb) if c.get("cell_type") == "markdown"),
+        )
         for nb in notebooks(executed_dir)
     ]
     if book_dir is not None:
@@ -47,7 +55,7 @@ def undefined_glue(executed_dir: Path, book_dir: Path | None = None) -> list[str
         problems += [
             f"{label}: the glue role `{body}` names another page's key without a format "
             "(myst-nb reads 'path:' as the key): add one, e.g. ':.0f'"
-            for body in _ROLE.findall(text)
+            for body in _bodies(text)
             if "::" in body and ":" not in body.partition("::")[2]
         ]
         for page, key in _refs(text):

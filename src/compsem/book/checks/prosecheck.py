@@ -36,6 +36,7 @@ from compsem.book.executed import cells as _cells
 from compsem.book.executed import mime as _mime
 from compsem.book.executed import notebooks as _notebooks
 from compsem.book.executed import text as _text
+from compsem.book import myst
 from compsem.book.checks.gluecheck import undefined_glue
 from compsem.book.teaching.courseguide import page_text
 
@@ -127,8 +128,8 @@ def _pages(book_dir: Path | None):
 def plural_templates(executed_dir: Path, book_dir: Path | None = None) -> list[str]:
     """ "word(s)" anywhere a reader looks (prose, outputs, glued texts)."""
     problems = []
-    for page, i, _, text in [*_visible_texts(executed_dir), *_pages(book_dir)]:
-        for m in dict.fromkeys(_PLURAL.findall(_strip_code_blocks(text))):
+    for page, i, kind, text in [*_visible_texts(executed_dir), *_pages(book_dir)]:
+        for m in dict.fromkeys(_PLURAL.findall(_strip_code_blocks(text) if kind == "prose" else text)):
             where = f"cell {i}" if i is not None else "page"
             problems.append(f"{page}: {where} has a pluralisation template '{m}': say the count's own form")
     return problems
@@ -189,19 +190,9 @@ def _strip_html(html: str) -> str:
 
 
 def _strip_code_blocks(md: str) -> str:
-    """Markdown without fenced code, inline code, maths, roles, links' targets, labels and
-    directive options: what remains is the running prose."""
-    md = re.sub(r"^(```|~~~)[^\n]*\n.*?^\1\s*$", " ", md, flags=re.S | re.M) if "```" in md or "~~~" in md else md
-    md = re.sub(r"\$\$.*?\$\$", " ", md, flags=re.S)
-    md = re.sub(r"\\begin\{(\w+\*?)\}.*?\\end\{\1\}", " ", md, flags=re.S)
-    md = re.sub(r"(?<!\\)\$[^$\n]+\$", " ", md)
-    md = re.sub(r"\{[\w:-]+\}`[^`]*`", " ", md)  # roles ({glue:text}`x`, {ref}`y`)
-    md = re.sub(r"`[^`]*`", " ", md)
-    md = re.sub(r"\]\([^)]*\)", "]", md)
-    md = re.sub(r"^\s*\(?[\w-]+\)=\s*$", " ", md, flags=re.M)
-    md = re.sub(r"^\s*:[\w-]+:.*$", " ", md, flags=re.M)
-    md = re.sub(r"<!--.*?-->", " ", md, flags=re.S)
-    return md
+    """The running prose of MyST ``md`` (:func:`compsem.book.myst.prose`): no code, inline code,
+    maths, roles, links' targets, labels, comments or directive options."""
+    return myst.prose(md, role=lambda name, content: " ", code=False)
 
 
 def _decimals(s: str) -> int:

@@ -39,6 +39,7 @@ from compsem.book.executed import cells as _cells
 from compsem.book.executed import mime as _mime
 from compsem.book.executed import notebooks as _notebooks
 from compsem.book.executed import text as _text
+from compsem.book import myst
 from compsem.book.checks.prosecheck import _strip_code_blocks, _strip_html, _Tables
 from compsem.book.teaching.courseguide import page_text
 
@@ -55,7 +56,6 @@ __all__ = [
     "rendered_prose",
 ]
 
-_ROLE = re.compile(r"\{glue(?::([a-z]+))?\}`([^`]+)`")
 # a literal as a reader sees it; "None" only where it stands for a value (after ":", "=", "(" or
 # before ")"), since "None of the models ..." is English
 _LITERAL = re.compile(
@@ -85,41 +85,30 @@ def _glued(nb: Path) -> dict[str, tuple[str, str]]:
     return out
 
 
-def _substitute(markdown: str, glued: dict[str, tuple[str, str]]) -> str:
-    """``markdown`` with each glue role of this page replaced by what the page shows."""
+def _shown(glued: dict[str, tuple[str, str]]):
+    """A role as the page shows it: a glue role of this page by its value (a ``{glue:md}`` value
+    by its prose), any other role left out."""
 
-    def value(m):
-        kind, body = m.group(1), m.group(2)
-        if "::" in body:  # another page's value: left as it is
-            return m.group(0)
+    def role(name, body):
         key = body.split(":")[0]
-        if key not in glued:
-            return m.group(0)
+        if not name.startswith("glue") or "::" in body or key not in glued:
+            return " "
         md, plain = glued[key]
-        return md if kind == "md" else plain.strip().strip("'\"")
+        return _strip(md) if name == "glue:md" else plain.strip().strip("'\"")
 
-    return _ROLE.sub(value, markdown)
-
-
-_DIRECTIVE = re.compile(r"^(```+|~~~+)\{[\w:-]+\}[^\n]*\n((?:[ \t]*:[\w-]+:[^\n]*\n)*)(.*?)^\1\s*$", re.S | re.M)
-
-
-_INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)(?:[^$\n]|\n(?![ \t]*\n))+?\$")
+    return role
 
 
 def _strip(md: str) -> str:
     """The running prose: a directive's body (an admonition's text) is kept, code and maths go."""
-    md = _DIRECTIVE.sub(lambda m: m.group(3), md)
-    md = re.sub(r"\$\$.*?\$\$", " ", md, flags=re.S)
-    md = _INLINE_MATH.sub(" ", md)  # inline maths may run over a line break
     return _strip_code_blocks(md)
 
 
 def rendered_prose(nb: Path) -> list[tuple[int, str]]:
     """(cell index, the cell's prose as rendered, code and maths left out) of each Markdown cell."""
-    glued = _glued(nb)
+    role = _shown(_glued(nb))
     return [
-        (i, _strip(_substitute(_text(c.get("source", "")), glued)))
+        (i, myst.prose(_text(c.get("source", "")), role, code=False))
         for i, c in enumerate(_cells(nb))
         if c.get("cell_type") == "markdown"
     ]
@@ -187,10 +176,11 @@ def raw_tex(executed_dir: Path, book_dir: Path | None = None) -> list[str]:
             if c.get("cell_type") != "markdown":
                 continue
             src = _text(c.get("source", ""))
-            for kind, body in _ROLE.findall(src):
+            for name, body in myst.roles(src):
                 key = body.split(":")[0]
                 if (
-                    kind != "md"
+                    name.startswith("glue")
+                    and name != "glue:md"
                     and "::" not in body
                     and key in glued
                     and (_TEX_INLINE.search(glued[key][1]) or _TEX_CONTROL.search(glued[key][1]))
@@ -202,7 +192,7 @@ def raw_tex(executed_dir: Path, book_dir: Path | None = None) -> list[str]:
             for m in dict.fromkeys(_TEX_CONTROL.findall(_strip(src))):
                 problems.append(f"{nb.name}: cell {i} has the TeX control word {m} outside maths: put it in $…$")
         for i, kind, text in _outputs(nb):
-            body = _strip_fences(text)
+            body = myst.without_code(text) if kind == "text/markdown" else text
             m = _TEX_INLINE.search(body) or _TEX_CONTROL.search(body)
             if m:
                 problems.append(
@@ -213,10 +203,6 @@ def raw_tex(executed_dir: Path, book_dir: Path | None = None) -> list[str]:
         for m in dict.fromkeys(_TEX_CONTROL.findall(_strip(page_text(p)))):
             problems.append(f"book/{p.name}: page has the TeX control word {m} outside maths: put it in $…$")
     return problems
-
-
-def _strip_fences(text: str) -> str:
-    return re.sub(r"^(```|~~~)[^\n]*\n.*?^\1\s*$", " ", text, flags=re.S | re.M)
 
 
 def nan_cells(executed_dir: Path) -> list[str]:
@@ -261,9 +247,8 @@ def _table_rows(nb_cells: list[dict], i: int) -> int | None:
         for t in _tables(html) if "<table" in html.lower() else []:
             n = sum(any(tag == "td" for tag, _ in r) for r in t["rows"])
     if n is None and nb_cells[i].get("cell_type") == "markdown":
-        src = _text(nb_cells[i].get("source", ""))
-        if re.search(r"^\s*\|.*\|\s*$", src, flags=re.M):  # a Markdown table
-            n = max(0, len(re.findall(r"^\s*\|.*\|\s*$", src, flags=re.M)) - 2)
+        found = myst.tables(_text(nb_cells[i].get("source", "")))
+        n = len(found[-1]) - 1 if found else None
     return n
 
 
@@ -329,30 +314,16 @@ def zero_p_values(executed_dir: Path) -> list[str]:
     return problems
 
 
-_PIPE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
-_CODE_OR_MATH = re.compile(r"`[^`\n]*`|\$[^$\n]*\$")  # quoted code or maths in a Markdown cell: meant so
-_PIPE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
-
-
 def _pipe_tables(markdown: str) -> list[dict]:
-    """The pipe tables of a Markdown text in :class:`_Tables`' layout (header rows of ``th``)."""
-    tables, lines = [], markdown.splitlines()
-    for k in range(1, len(lines)):
-        if _PIPE_RULE.match(lines[k]) and _PIPE_ROW.match(lines[k - 1]):
-
-            def row(line, tag):
-                return [
-                    (tag, c.strip().strip("`*") if tag == "th" else _CODE_OR_MATH.sub(" ", c).strip())
-                    for c in _PIPE_ROW.match(line).group(1).split("|")
-                ]
-
-            body = []
-            for line in lines[k + 1 :]:
-                if not _PIPE_ROW.match(line):
-                    break
-                body.append(row(line, "td"))
-            tables.append({"caption": "", "rows": [row(lines[k - 1], "th"), *body]})
-    return tables
+    """The pipe tables of a Markdown text in :class:`_Tables`' layout (a header row of ``th``; a
+    body cell without its quoted code, which is meant so)."""
+    return [
+        {
+            "caption": "",
+            "rows": [[("th", c) for c in rows[0].cells], *[[("td", c) for c in r.bare_cells] for r in rows[1:]]],
+        }
+        for rows in myst.tables(markdown)
+    ]
 
 
 def _shown_tables(nb: Path):
@@ -361,7 +332,7 @@ def _shown_tables(nb: Path):
         found = (
             _tables(text)
             if kind == "text/html" and "<table" in text.lower()
-            else _pipe_tables(_strip_fences(text))
+            else _pipe_tables(text)
             if kind == "text/markdown"
             else []
         )

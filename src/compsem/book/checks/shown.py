@@ -14,8 +14,8 @@ the lines of ``bash``/``sh``/``console`` blocks and the inline code that starts 
 * another ``python -m compsem`` verb is parsed by the command line's own parser;
 * ``make TARGET`` must name a target of the Makefile and only its variables, and pass ``make -n``;
   the teaching targets (``make exercises``, ``make launch-cell``) also run for real in a copy of
-  the repository in ``tests/compsem/book/test_shown_commands.py``, and the light chapters'
-  examples execute in its slow tests;
+  the repository in ``tests/compsem/book/test_make_targets.py``, and the light chapters'
+  examples execute in the slow tests of ``tests/compsem/book/test_shown.py``;
 * an installation, a test run or another command that cannot be checked here is in
   :data:`NOT_RUN`, with the reason and what is checked instead.
 
@@ -38,10 +38,11 @@ from pathlib import Path
 import yaml
 
 from compsem.encoders import check_available
+from compsem.notebooks import cells as notebook_cells
 from compsem.studies import of_notebook
+from compsem.book import myst
 from compsem.book.teaching.courseguide import page_text
 from compsem.book.cli import main
-from compsem.notebooks import cells as notebook_cells
 from compsem.book.running.params import check_parameters, parameter_defaults, parse_value
 from compsem.book.running.plan import plan
 from compsem.book.running.stage import rerun_box
@@ -61,23 +62,7 @@ class Shown:
         return f"{self.page}: `{self.command}`"
 
 
-_FENCE = re.compile(r"^(?P<f>`{3,}|~{3,})[ \t]*\{?(?P<lang>[\w-]*)\}?[^\n]*\n(?P<body>.*?)^(?P=f)[ \t]*$", re.M | re.S)
 _SHELL = ("bash", "sh", "shell", "console")
-_CODE = (
-    "",
-    "python",
-    "ipython",
-    "ipython3",
-    "text",
-    "yaml",
-    "json",
-    "toml",
-    "csv",
-    "tex",
-    "latex",
-    "math",
-    "code-cell",
-)
 _INLINE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
 _STARTS = re.compile(
     r"^(?:\.venv/bin/)?(?:python3?(?:\.\d+)?\s+-m\s+\S|make(?:\s|$)|papermill\s|pip\s+install\s|"
@@ -118,14 +103,14 @@ def _strip_comment(line: str) -> str:
 
 
 def _from_markdown(text: str) -> list[str]:
+    """The commands of a MyST text, in reading order: the lines of its shell blocks (in a
+    directive too), and its inline code that starts like a command."""
     found = []
-    for m in _FENCE.finditer(text):
-        if m.group("lang") in _SHELL:
-            found += _lines(m.group("body"))
-        elif m.group("lang") not in _CODE:  # a MyST directive ({admonition}, {exercise}): Markdown
-            found += _from_markdown(m.group("body"))
-    prose = _FENCE.sub("", text)
-    found += [c.strip() for c in _INLINE.findall(prose) if _STARTS.match(c.strip())]
+    for b in myst.blocks(text):
+        if b.kind == "code":
+            found += _lines(b.text) if b.lang in _SHELL else []
+        elif b.kind != "math":
+            found += [c.strip() for c in b.code if _STARTS.match(c.strip())]
     return found
 
 
