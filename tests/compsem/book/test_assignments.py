@@ -2,8 +2,8 @@
 
 Per Part (every study of the registry with an exercises page): the master's solutions score full
 marks, a blank student notebook scores 0 and does not crash the grader, a planted wrong answer
-loses exactly its question's points, and the student notebook holds no solution text and no
-value a solution computes. The first Part runs in the fast suite, the others are slow (each
+loses exactly its name's point, and the student notebook holds no solution text, no value a
+solution computes and no hidden test; its ``grader.check_all()`` fails on a blank notebook. The first Part runs in the fast suite, the others are slow (each
 runs ``otter assign`` and three graded kernels, about a minute on a loaded machine).
 """
 
@@ -12,11 +12,13 @@ from __future__ import annotations
 import csv
 import json
 import re
+import shutil
 
 import pytest
 
 from compsem.book.teaching import assignments as asg
-from compsem.book.teaching.exercises import strip_solutions
+from compsem.book.teaching import grading
+from compsem.book.teaching.exercises import strip_solutions, unbuilt_values
 from compsem.errors import CompsemError
 from tests.helpers import ROOT
 
@@ -63,15 +65,66 @@ def test_answer_blocks_read_names_values_and_meanings():
     (x, flag) = answers["ex-a-1"]
     assert (x.name, x.value, x.text, x.meaning) == ("x_val", 0.75, "0.7500", "the value")
     assert (flag.name, flag.value) == ("flag", True)
-    # half a unit of the last decimal written
-    assert x.check() == "assert abs(float(x_val) - 0.75) <= 5e-05"
-    ns = {"x_val": 0.75004}
-    exec(x.check(), ns)                                      # noqa: S102 - the check line, on a value by hand
+    assert (x.decimals, x.tolerance, flag.decimals, flag.tolerance) == (4, 1e-4, None, 0.0)
+    assert x.kind() == "a number, 4 decimals" and flag.kind() == "True or False"
+
+
+@pytest.mark.parametrize("value, ok", [
+    (0.75, True), (0.7501, True), (0.7499, True),      # one unit of the 4th decimal: both roundings of 0.75005
+    (0.75009, True), (0.7502, False), (0.7498, False), (0.8, False),
+    (1, False), (True, False), ("0.75", False), (None, False), ([0.75], False), (float("nan"), False),
+])
+def test_a_number_counts_within_one_unit_of_its_stated_decimals(value, ok):
+    (x, _) = asg.answer_blocks(PAGE)["ex-a-1"]
+    assert x.accepts(value) is ok
+    ns = {"x_val": value}
+    if ok:
+        exec(x.check(), ns)                                          # noqa: S102 - the hidden test, by hand
+    else:
+        with pytest.raises((AssertionError, TypeError, ValueError)):
+            exec(x.check(), ns)                                      # noqa: S102
+
+
+def test_hidden_tests_call_the_builtins_themselves():
+    """Issue 48: ``abs = lambda x: 0.0`` (or a rebound ``float``/``isinstance``) scored full marks."""
+    (x, flag) = asg.answer_blocks(PAGE)["ex-a-1"]
+    cheat = {"x_val": 0.0, "flag": False, "abs": lambda v: 0.0, "float": lambda v: 0.75,
+             "isinstance": lambda *a: True, "bool": lambda v: True}
+    for a in (x, flag):
+        with pytest.raises(AssertionError):
+            exec(a.check(), dict(cheat))                             # noqa: S102
+    exec(flag.check(), {"flag": True, "bool": lambda v: False})      # noqa: S102
+
+
+@pytest.mark.parametrize("value, passes", [
+    (..., False), ("0.75", False), (True, False), (float("inf"), False), (-0.5, False), (1.5, False),
+    (0.9, True), (0.0, True), (1, True),                             # a public test never tells the value
+])
+def test_public_tests_check_type_and_range_only(value, passes):
+    (x, _) = asg.answer_blocks(PAGE)["ex-a-1"]
+    if passes:
+        exec(x.public_check(), {"x_val": value})                     # noqa: S102
+    else:
+        with pytest.raises(AssertionError, match="x_val must be a number between 0 and 1"):
+            exec(x.public_check(), {"x_val": value})                 # noqa: S102
+
+
+def test_public_tests_of_other_kinds():
+    page = PAGE.replace("flag = True      # does it hold?", "flag = True      # does it hold?\nvec = (2.00, 0.50)  # v\nnone = None  # n")
+    (x, flag, vec, none) = asg.answer_blocks(page)["ex-a-1"]
+    exec(vec.public_check(), {"vec": (9.0, -3.0)})                   # noqa: S102
+    for bad in (..., (1.0,), (1.0, "a"), 2.0):
+        with pytest.raises(AssertionError):
+            exec(vec.public_check(), {"vec": bad})                   # noqa: S102
+    exec(none.public_check(), {"none": 3.0})                         # noqa: S102 - a number or None
+    exec(none.public_check(), {"none": None})                        # noqa: S102
+    exec(x.public_check(optional=True), {"x_val": None})             # noqa: S102
     with pytest.raises(AssertionError):
-        exec(x.check(), {"x_val": 0.7501})                   # noqa: S102
+        exec(x.public_check(), {"x_val": None})                      # noqa: S102
     with pytest.raises(AssertionError):
-        exec(flag.check(), {"flag": False})                  # noqa: S102
-    exec(flag.check(), {"flag": True})                       # noqa: S102
+        exec(flag.public_check(), {"flag": 1})                       # noqa: S102
+    assert vec.accepts([2.0, 0.5]) and vec.accepts((2.009, 0.491)) and not vec.accepts([2.0, 0.52])
+    assert none.accepts(None) and not none.accepts(0.0) and not none.accepts("None")
 
 
 def test_questions_pair_each_exercise_with_its_answers():
@@ -91,16 +144,30 @@ def test_a_broken_answer_block_is_named(bad, message):
         asg.questions(bad)
 
 
-def test_master_notebook_has_one_hidden_test_per_answered_exercise():
+def test_master_notebook_has_a_public_and_a_hidden_test_per_name():
     nb = asg.master_notebook(PAGE, name="a", number=3)
     raw = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "raw"]
     assert raw[0].startswith("# ASSIGNMENT CONFIG") and "python_version: '3.11'" in raw[0]
-    assert sum(r.startswith("# BEGIN QUESTION") for r in raw) == 1
+    assert "init_cell: true" in raw[0] and "check_all_cell: true" in raw[0]
+    assert [r for r in raw if r.startswith("# BEGIN QUESTION")] == ["# BEGIN QUESTION\nname: ex_a_1\npoints: 2\n"]
     code = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
-    assert code[0] == "# the value\nx_val = 0.7500  # SOLUTION\n# does it hold?\nflag = True  # SOLUTION"
-    assert "hidden: true" in code[1] and "assert abs(float(x_val) - 0.75)" in code[1]
+    assert code[0] == ("# the value: a number, 4 decimals\nx_val = 0.7500  # SOLUTION\n"
+                       "# does it hold: True or False?\nflag = True  # SOLUTION")
+    tests = code[1:]
+    assert len(tests) == 4
+    assert ["hidden: true" in t for t in tests] == [False, True, False, True]
+    assert all("points: 0" in t for t in tests[::2]) and all("points: 1" in t for t in tests[1::2])
+    assert "_b.abs(_b.float(x_val) - 0.75)" in tests[1] and "0.75" not in tests[0]
     md = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
     assert "Exercise 3.1: First" in md and "Exercise 3.2: Second" in md and "graded by hand" in md
+    assert "within one unit of the last of those decimals" in md
+
+
+def test_the_key_is_what_the_page_declares():
+    key = asg.answer_key(PAGE, "a")
+    assert key == {"part": "a", "questions": [{"name": "ex_a_1", "answers": [
+        {"name": "x_val", "value": 0.75, "tolerance": 1e-4, "points": 1},
+        {"name": "flag", "value": True, "tolerance": 0.0, "points": 1}]}], "written": ["ex_a_2"]}
 
 
 def test_every_registered_part_with_exercises_has_an_assignment():
@@ -147,16 +214,38 @@ def _plant(nb: dict, answer) -> dict:
     return out
 
 
-def _check_part(part, tmp_path):
-    page = PARTS[part].read_text(encoding="utf-8")
-    zip_ = asg.write_assignment(ROOT, part, tmp_path / "assignments")
+def executed_build(folder):
+    """A stand-in for an executed build: every number a Part's statements glue, as 4 (so that a
+    handout shows "4" where the book shows its number)."""
+    values: dict[str, dict[str, int]] = {}
+    for page in PARTS.values():
+        for v in unbuilt_values(strip_solutions(page.read_text(encoding="utf-8")), {}, f"book/{page.stem}"):
+            stem, key = v.split("::")
+            values.setdefault(stem, {})[key] = 4
+    folder.mkdir(parents=True, exist_ok=True)
+    for stem, glued in values.items():
+        outs = [{"output_type": "display_data", "metadata": {"scrapbook": {"name": k}},
+                 "data": {"application/papermill.record/text/plain": repr(v)}} for k, v in glued.items()]
+        (folder / f"{stem}.ipynb").write_text(json.dumps({"cells": [{"cell_type": "code", "outputs": outs}]}))
+    return folder
+
+
+def write_part(part, tmp_path):
+    """``part``'s assignment written into ``tmp_path/assignments``: (zip, student text, master notebook)."""
+    zip_ = asg.write_assignment(ROOT, part, tmp_path / "assignments", executed=executed_build(tmp_path / "executed"))
     folder = zip_.parent.parent
     assert sorted(p.name for p in folder.iterdir()) == ["autograder", "student"]
-    student_path = folder / "student" / f"{part}.ipynb"
+    student_text = (folder / "student" / f"{part}.ipynb").read_text()
     master = json.loads((folder / "autograder" / f"{part}.ipynb").read_text())
-    student_text = student_path.read_text()
+    return zip_, student_text, master
 
-    # the student notebook: no solution text, no value a solution computes
+
+def _check_part(part, tmp_path):
+    page = PARTS[part].read_text(encoding="utf-8")
+    zip_, student_text, master = write_part(part, tmp_path)
+
+    # the student notebook: no solution text, no value a solution computes, no hidden test;
+    # otter's set-up, a check per question and check_all; glued numbers filled
     solution_lines = set(page.splitlines()) - set(strip_solutions(page).splitlines())
     for line in solution_lines:
         if len(line.strip()) > 25:
@@ -170,8 +259,13 @@ def _check_part(part, tmp_path):
             if re.search(r"\d", a.text) and a.text not in statements:
                 assert a.text not in student_text, f"{part}: the answer {a.name} = {a.text} is in the student notebook"
             assert f"{a.name} = ..." in student_text
-    assert "assert " not in student_text and "tests/teaching" not in student_text
+        assert f'grader.check(\\"{q.name}\\")' in student_text
+    assert "_b.abs(" not in student_text and "tests/teaching" not in student_text and '"hidden": true' not in student_text
+    assert "otter.Notebook(" in student_text and "grader.check_all()" in student_text
+    assert "[the number in the book]" not in student_text and "{glue" not in student_text
 
+    if grading.sandbox_available():
+        pytest.skip(f"grading needs a sandbox: {grading.sandbox_available()}")
     # three submissions: the master, the blank student notebook, one planted wrong answer
     subs = tmp_path / "subs"
     subs.mkdir()
@@ -179,35 +273,84 @@ def _check_part(part, tmp_path):
     (subs / "b_blank.ipynb").write_text(student_text)
     wrong_q = answered[-1]
     (subs / "c_planted.ipynb").write_text(json.dumps(_plant(master, wrong_q.answers[0])))
-    rows = asg.grade(zip_, subs, tmp_path / "grades.csv")
-    with (tmp_path / "grades.csv").open() as f:
-        table = {r["submission"]: r for r in csv.DictReader(f)}
-    assert [r["submission"] for r in rows] == ["a_master.ipynb", "b_blank.ipynb", "c_planted.ipynb"]
+    rows = asg.grade(zip_, subs, tmp_path / "out" / "grades.csv")
+    with (tmp_path / "out" / "grades.csv").open() as f:
+        table = {r["student_id"]: r for r in csv.DictReader(f)}
+    assert [r["student_id"] for r in rows] == ["a_master", "b_blank", "c_planted"]
     full = sum(q.points for q in answered)
     scores = {name: float(r["total"]) for name, r in table.items()}
     assert {name: float(r["possible"]) for name, r in table.items()} == dict.fromkeys(scores, float(full))
     assert all(r["error"] == "" for r in table.values())
-    assert scores == {"a_master.ipynb": full, "b_blank.ipynb": 0.0, "c_planted.ipynb": full - wrong_q.points}
-    assert float(table["c_planted.ipynb"][wrong_q.name]) == 0.0
+    # one wrong value of a question loses that name's one point, not the question's
+    assert scores == {"a_master": full, "b_blank": 0.0, "c_planted": full - 1}
+    assert float(table["c_planted"][wrong_q.name]) == wrong_q.points - 1
+    assert float(table["c_planted"]["percentage"]) == round(100 * (full - 1) / full, 1)
     for q in answered:
         if q is not wrong_q:
-            assert float(table["c_planted.ipynb"][q.name]) == q.points
+            assert float(table["c_planted"][q.name]) == q.points
     return scores
 
 
 FIRST = next(iter(PARTS))
 
 
-def test_first_part_master_full_blank_zero_planted_loses_its_question(tmp_path):
+def test_first_part_master_full_blank_zero_planted_loses_its_name(tmp_path):
     _check_part(FIRST, tmp_path)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("part", [p for p in PARTS if p != FIRST])
-def test_every_part_master_full_blank_zero_planted_loses_its_question(part, tmp_path):
+def test_every_part_master_full_blank_zero_planted_loses_its_name(part, tmp_path):
     _check_part(part, tmp_path)
+
+
+def _check_all_output(nb_text, tmp_path, part=FIRST):
+    """The text the student notebook's last cell (``grader.check_all()``) shows when run as a
+    student runs it (otter reads the public tests from the notebook's file, beside it)."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    folder = tmp_path / "run"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    (folder / f"{part}.ipynb").write_text(nb_text)
+    nb = nbformat.reads(nb_text, as_version=4)
+    NotebookClient(nb, timeout=120, allow_errors=True, kernel_name="python3",
+                   resources={"metadata": {"path": str(folder)}}).execute()
+    last = nb.cells[-1]
+    assert "grader.check_all()" in last.source
+    return "".join(o.get("text", "") + json.dumps(o.get("data", {})) for o in last.outputs)
+
+
+def test_check_all_fails_on_a_blank_and_a_wrong_type_notebook_and_passes_the_master(tmp_path):
+    """Issue 48: a student's ``grader.check_all()`` said "All test cases passed!" on a blank notebook."""
+    pytest.importorskip("otter")
+    zip_, student_text, master = write_part(FIRST, tmp_path)
+    answered = [q for q in asg.questions(PARTS[FIRST].read_text())[1] if q.answers]
+    q1, name = answered[0].name, answered[0].answers[0].name
+    blank = _check_all_output(student_text, tmp_path)
+    assert "All test cases passed" not in blank and f"{name} must be" in blank
+    master_nb = json.loads(json.dumps(master))
+    for cell in master_nb["cells"]:
+        if cell["cell_type"] == "code":
+            cell["source"] = re.sub(rf"^{name} = .*$", f"{name} = 'a string'", "".join(cell["source"]), flags=re.M)
+    wrong_type = _check_all_output(json.dumps(master_nb), tmp_path)
+    assert f"{name} must be" in wrong_type and f"{q1} results: All test cases passed" not in wrong_type
+    ok = _check_all_output(json.dumps(master), tmp_path)
+    assert all(f"{q.name} results: All test cases passed" in ok for q in answered) and "must be" not in ok
+
+
+def test_assign_refuses_a_glued_number_no_build_holds(tmp_path):
+    glued = {p: unbuilt_values(strip_solutions(page.read_text()), {}, f"book/{page.stem}") for p, page in PARTS.items()}
+    part = next((p for p, v in glued.items() if v), None)
+    if part is None:
+        pytest.skip("no Part's statements glue a number")
+    chapter = glued[part][0].split("::")[0]
+    with pytest.raises(CompsemError, match=rf"{part}: .*{chapter}.*compsem run notebooks/{chapter}.ipynb"):
+        asg.write_assignment(ROOT, part, tmp_path / "a", executed=tmp_path / "none")
+    assert not (tmp_path / "a").exists()
 
 
 def test_grade_names_a_folder_without_notebooks(tmp_path):
     with pytest.raises(CompsemError, match="no notebook"):
-        asg.grade(tmp_path / "x.zip", tmp_path, tmp_path / "g.csv")
+        grading.collect(tmp_path)
