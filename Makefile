@@ -155,21 +155,41 @@ exercises: $(STAMP)
 # generated from the pages' {exercise}/{solution} pairs (an exercise whose solution has an
 # `# autograded` block becomes a question with a hidden test; the others are answered in writing).
 # Writes _build/assignments/<part>/{student,autograder}/; the grading environment in
-# autograder.zip is Python 3.11 with requirements-lock.txt.
+# autograder.zip is Python 3.11 with requirements-lock.txt. Glued numbers come from the executed
+# chapters (_build/executed/notebooks); one that no build holds stops it with the chapter to build.
 assignments: $(TEACHING_STAMP)
 	PYTHONPATH=src $(BIN)/python -m compsem.book.teaching.assignments assign --root . --out _build/assignments
 
-# Grades every notebook in SUBMISSIONS with a Part's autograder, here, without Docker (each
-# notebook runs as the user who grades: see the course guide), into one CSV of scores
-# (_build/assignments/<part>/grades.csv, or GRADES=file.csv). With Docker, `otter grade` is the
-# alternative: otter grade -a _build/assignments/<part>/autograder/autograder.zip SUBMISSIONS.
+# Grades every <student-id>.ipynb in SUBMISSIONS (the layout submitted/<part>/<student-id>.ipynb;
+# ROSTER=roster.csv with a student_id column adds the students without a notebook) against a
+# Part's key, each notebook in its own bubblewrap sandbox (no network, only its own notebook, the
+# read-only environment and an empty scratch folder, GRADE_TIMEOUT seconds and GRADE_MEMORY_GB of
+# memory), scored outside the sandbox. One CSV for an LMS: GRADES (default: grades-<part>.csv in
+# the working folder; an existing file is overwritten only with FORCE=1); the rows are kept in
+# <grades>.rows/, so a rerun grades only what is missing. bubblewrap (Debian's `bubblewrap`) is
+# installed here when it is missing and make runs as root; otherwise make says what to install.
+# With Docker, `otter grade` is the alternative:
+# otter grade -a _build/assignments/<part>/autograder/autograder.zip SUBMISSIONS.
 ASSIGNMENT ?=
 SUBMISSIONS ?=
 GRADES ?=
+ROSTER ?=
+FORCE ?=
+GRADE_TIMEOUT ?= 300
+GRADE_MEMORY_GB ?= 8
 grade: $(TEACHING_STAMP)
-	@test -n "$(ASSIGNMENT)" && test -n "$(SUBMISSIONS)" || { echo "usage: make grade ASSIGNMENT=part<N>_<study> SUBMISSIONS=folder/of/notebooks [GRADES=grades.csv]"; exit 2; }
+	@test -n "$(ASSIGNMENT)" && test -n "$(SUBMISSIONS)" || { echo "usage: make grade ASSIGNMENT=part<N>_<study> SUBMISSIONS=submitted/<part> [GRADES=grades.csv] [ROSTER=roster.csv] [FORCE=1]"; exit 2; }
+	@command -v bwrap >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -q >/dev/null && apt-cache policy bubblewrap | grep -q 'Candidate: [0-9]' \
+	      || { echo "make grade: no bubblewrap package in this machine's apt sources; grade with Docker (otter grade)"; exit 2; }; \
+	    apt-get install -y -q bubblewrap >/dev/null; \
+	  else \
+	    echo "make grade needs bubblewrap (bwrap) to sandbox each submission: ask the administrator to run 'apt-get install bubblewrap', or grade with Docker (otter grade)"; exit 2; \
+	  fi; }
 	PYTHONPATH=src $(BIN)/python -m compsem.book.teaching.assignments grade "$(ASSIGNMENT)" "$(SUBMISSIONS)" --out _build/assignments \
-		$(if $(GRADES),--csv "$(GRADES)")
+		--timeout $(GRADE_TIMEOUT) --memory-gb $(GRADE_MEMORY_GB) $(if $(GRADES),--csv "$(GRADES)") \
+		$(if $(ROSTER),--roster "$(ROSTER)") $(if $(FORCE),--force)
 
 # -- extras --------------------------------------------------------------------------------
 bench: $(STAMP)
