@@ -160,6 +160,22 @@ exercises: $(STAMP)
 assignments: $(TEACHING_STAMP)
 	PYTHONPATH=src $(BIN)/python -m compsem.book.teaching.assignments assign --root . --out _build/assignments
 
+.PHONY: student-book release
+
+# A graded term's book (_build/student/_build/html): the same pages without their {solution}
+# blocks (and the answer blocks in them) or the chapters' cells tagged `solution`, sphinx-exercise's
+# hide_solutions on, and no page source published (no _sources/, no source link, no download button).
+student-book: $(EXECUTED) $(BOOKSRC) | $(STAMP)
+	$(BIN)/python -m compsem stage --student --executed _build/executed/notebooks --out _build/student-src
+	$(BIN)/jupyter-book build _build/student-src --path-output _build/student --warningiserror --keep-going --all
+	@echo "The student book is at file://$(CURDIR)/_build/student/_build/html/index.html"
+
+# One folder safe to hand out (RELEASE, default _build/release): per Part the gradeable student
+# notebook and the handout (the exercise page without solutions), no solution and no hidden test.
+RELEASE ?= _build/release
+release: $(TEACHING_STAMP)
+	PYTHONPATH=src $(BIN)/python -m compsem.book.teaching.assignments release --root . --out "$(RELEASE)"
+
 # Grades every <student-id>.ipynb in SUBMISSIONS (the layout submitted/<part>/<student-id>.ipynb;
 # ROSTER=roster.csv with a student_id column adds the students without a notebook) against a
 # Part's key, each notebook in its own bubblewrap sandbox (no network, only its own notebook, the

@@ -143,7 +143,7 @@ def _cmd_models_extra(args) -> int:
 
 
 def _cmd_stage(args) -> int:
-    staged = stage(repo_root(), Path(args.executed), Path(args.out))
+    staged = stage(repo_root(), Path(args.executed), Path(args.out), student=args.student)
     print(f"staged {len(staged)} notebooks and the book sources in {args.out}")
     return 0
 
@@ -223,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     s = sub.add_parser("stage", help="assemble book sources + executed notebooks for jupyter-book")
     s.add_argument("--executed", default="_build/executed/notebooks")
     s.add_argument("--out", default="_build/site-src")
+    s.add_argument("--student", action="store_true",
+                   help="the student build: no solution, no answer block, no page source (make student-book)")
     s.set_defaults(func=_cmd_stage)
 
     n = sub.add_parser("new-study", help="write a new study's skeleton: package with the five faces, chapter, "

@@ -13,6 +13,7 @@ import csv
 import json
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -215,13 +216,13 @@ def _plant(nb: dict, answer) -> dict:
 
 
 def executed_build(folder):
-    """A stand-in for an executed build: every number a Part's statements glue, as 4 (so that a
-    handout shows "4" where the book shows its number)."""
+    """A stand-in for an executed build: every number a Part's statements glue, as 7777 (so that a
+    handout shows 7777 where the book shows its number: a value no answer has)."""
     values: dict[str, dict[str, int]] = {}
     for page in PARTS.values():
         for v in unbuilt_values(strip_solutions(page.read_text(encoding="utf-8")), {}, f"book/{page.stem}"):
             stem, key = v.split("::")
-            values.setdefault(stem, {})[key] = 4
+            values.setdefault(stem, {})[key] = 7777
     folder.mkdir(parents=True, exist_ok=True)
     for stem, glued in values.items():
         outs = [{"output_type": "display_data", "metadata": {"scrapbook": {"name": k}},
@@ -354,3 +355,94 @@ def test_assign_refuses_a_glued_number_no_build_holds(tmp_path):
 def test_grade_names_a_folder_without_notebooks(tmp_path):
     with pytest.raises(CompsemError, match="no notebook"):
         grading.collect(tmp_path)
+
+
+def _solution_values(page: str, literals: bool = True) -> list[str]:
+    """What a student must never be shown of ``page``: its answer lines (``name = literal``), its
+    solutions' longer lines and (``literals``) each answer literal with a digit that the
+    statements do not print."""
+    statements = strip_solutions(page)
+    out = [f"{a.name} = {a.text}" for q in asg.questions(page)[1] for a in q.answers]
+    out += [ln.strip() for ln in set(page.splitlines()) - set(statements.splitlines()) if len(ln.strip()) > 25]
+    if literals:
+        out += [a.text for q in asg.questions(page)[1] for a in q.answers
+                if re.search(r"\d", a.text) and a.text not in statements]
+    return out
+
+
+def test_the_student_build_stages_no_solution_and_no_page_source(tmp_path):
+    import yaml
+
+    from compsem.book.running.stage import stage
+
+    out = tmp_path / "site"
+    stage(ROOT, executed_build(tmp_path / "executed"), out, student=True)
+    config = yaml.safe_load((out / "_config.yml").read_text())
+    assert config["sphinx"]["config"]["hide_solutions"] is True
+    assert config["sphinx"]["config"]["html_copy_source"] is False
+    assert config["sphinx"]["config"]["html_show_sourcelink"] is False
+    assert config["html"]["use_download_button"] is False
+    assert config["sphinx"]["extra_extensions"] == yaml.safe_load((ROOT / "_config.yml").read_text())["sphinx"]["extra_extensions"]
+    staged = {p: p.read_text() for p in out.rglob("*") if p.is_file() and p.suffix in (".md", ".ipynb")}
+    for text in staged.values():
+        assert "{solution" not in text and "# autograded" not in text
+    for part, page in PARTS.items():
+        for value in _solution_values(page.read_text()):          # the exercise page: not even a bare value
+            assert value not in staged[out / "book" / page.name], f"{part}: {value!r} is in its student page"
+        for value in _solution_values(page.read_text(), literals=False):   # the worked examples show numbers
+            hits = [p.name for p, t in staged.items() if value in t]
+            assert not hits, f"{part}: {value!r} is in the student build's {hits}"
+    # the ordinary build keeps them (so the checks above can fail)
+    stage(ROOT, executed_build(tmp_path / "executed"), tmp_path / "full")
+    page = next(iter(PARTS.values()))
+    assert "# autograded" in (tmp_path / "full" / "book" / page.name).read_text()
+
+
+@pytest.mark.slow
+def test_release_holds_the_student_notebooks_and_handouts_and_no_solution(tmp_path):
+    out = tmp_path / "release"
+    written = asg.write_release(ROOT, out, executed=executed_build(tmp_path / "executed"))
+    assert sorted(p.relative_to(out).as_posix() for p in written) == sorted(
+        f"{part}/{name}" for part, page in PARTS.items() for name in (f"{part}.ipynb", page.name))
+    texts = {p: p.read_text() for p in written}
+    for part, page in PARTS.items():
+        for value in _solution_values(page.read_text()):
+            hits = [p.name for p, t in texts.items() if value in t]
+            assert not hits, f"{part}: {value!r} is in the release's {hits}"
+    for t in texts.values():
+        assert "_b.abs(" not in t and '"hidden": true' not in t and "[the number in the book]" not in t
+    # a second release replaces the first; a folder that is not a release is never replaced
+    asg.write_release(ROOT, out, executed=executed_build(tmp_path / "executed"))
+    other = tmp_path / "notes"
+    other.mkdir()
+    (other / "marks.csv").write_text("kept")
+    with pytest.raises(CompsemError, match="not a release folder"):
+        asg.write_release(ROOT, other, executed=tmp_path / "executed")
+    assert (other / "marks.csv").read_text() == "kept"
+
+
+@pytest.mark.slow
+def test_the_built_student_book_holds_no_answer_and_no_page_source(tmp_path):
+    """``make student-book``'s two steps on the executed build (skipped without one): no built
+    page holds an answer block's line or a solution, and no page source is published."""
+    import subprocess
+    import sys
+
+    from compsem.book.running.stage import stage
+
+    executed = ROOT / "_build" / "executed" / "notebooks"
+    if not any(executed.glob("*.ipynb")):
+        pytest.skip("no executed build (make book) to build the student book from")
+    stage(ROOT, executed, tmp_path / "src", student=True)
+    jb = [str(Path(sys.executable).with_name("jupyter-book")), "build", str(tmp_path / "src"),
+          "--path-output", str(tmp_path / "out"), "--keep-going", "--all"]
+    subprocess.run(jb, check=True, capture_output=True, timeout=3000)
+    html = tmp_path / "out" / "_build" / "html"
+    assert (html / "index.html").is_file() and not (html / "_sources").exists()
+    pages = {p: p.read_text(errors="replace") for p in html.rglob("*.html")}
+    for part, page in PARTS.items():
+        for value in _solution_values(page.read_text(), literals=False):
+            hits = [p.name for p, t in pages.items() if value in t]
+            assert not hits, f"{part}: {value!r} is in the built student book's {hits}"
+        ex = pages[html / "book" / f"{page.stem}.html"]
+        assert "Answers, as the assignment notebook" not in ex

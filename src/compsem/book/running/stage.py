@@ -17,11 +17,11 @@ import shutil
 from pathlib import Path
 
 from compsem.book.teaching.courseguide import page_text
-from compsem.book.teaching.exercises import write_student_copies
+from compsem.book.teaching.exercises import strip_solutions, write_student_copies
 from compsem.book.running.params import parse_value
 from compsem.book.running.runner import parameters_of
 
-__all__ = ["rerun_box", "rerun_example", "stage"]
+__all__ = ["rerun_box", "rerun_example", "stage", "student_config", "STUDENT_SPHINX"]
 
 
 def _default_literal(value) -> str:
@@ -89,13 +89,34 @@ def _write_if_changed(path: Path, text: str) -> None:
         path.write_text(text, encoding="utf-8")
 
 
+#: What the student build (``stage(..., student=True)``, ``make student-book``) sets in
+#: ``_config.yml``: sphinx-exercise hides the solutions, no page source is published (no
+#: ``_sources/``, no source link, no download button, which offers the page's source).
+STUDENT_SPHINX = {"hide_solutions": True, "html_copy_source": False, "html_show_sourcelink": False}
+
+
+def student_config(text: str) -> str:
+    """``_config.yml`` (its text) for the student build: :data:`STUDENT_SPHINX` and no download button."""
+    import yaml
+
+    config = yaml.safe_load(text) or {}
+    config.setdefault("sphinx", {}).setdefault("config", {}).update(STUDENT_SPHINX)
+    config.setdefault("html", {})["use_download_button"] = False
+    return "# The student build (make student-book): no solution, no answer block, no page source.\n" + \
+        yaml.safe_dump(config, sort_keys=False, allow_unicode=True)
+
+
 def stage(root: Path, executed: Path, out: Path, files: tuple[str, ...] = ("_config.yml", "_toc.yml", "references.bib"),
-          folders: tuple[str, ...] = ("book", "_static")) -> list[Path]:
-    """Assemble the book sources in ``out``; return the staged notebooks."""
+          folders: tuple[str, ...] = ("book", "_static"), *, student: bool = False) -> list[Path]:
+    """Assemble the book sources in ``out``; return the staged notebooks. ``student``: the
+    student build: every ``{solution}`` block of the pages (and with it each answer block) and
+    every chapter cell tagged ``solution`` is left out, and :func:`student_config` is the
+    configuration."""
     out.mkdir(parents=True, exist_ok=True)
     for f in files:
         if (root / f).exists():
-            _write_if_changed(out / f, (root / f).read_text(encoding="utf-8"))
+            text = (root / f).read_text(encoding="utf-8")
+            _write_if_changed(out / f, student_config(text) if student and f == "_config.yml" else text)
     for folder in folders:
         src = root / folder
         for path in sorted(src.rglob("*")):
@@ -106,12 +127,15 @@ def stage(root: Path, executed: Path, out: Path, files: tuple[str, ...] = ("_con
                     shutil.copy2(path, target)
     # the course guide's sessions and tables, written from the registry (compsem.book.teaching.courseguide)
     for page in sorted((root / "book").glob("*.md")):
-        _write_if_changed(out / "book" / page.name, page_text(page, root))
+        text = page_text(page, root)
+        _write_if_changed(out / "book" / page.name, strip_solutions(text) if student else text)
     # the student copies of the exercises, offered for download by the course guide
     write_student_copies(root, out / "exercises")
     staged = []
     for nb_path in sorted(executed.glob("*.ipynb")):
         nb = json.loads(nb_path.read_text(encoding="utf-8"))
+        if student:
+            nb = {**nb, "cells": [c for c in nb["cells"] if "solution" not in c.get("metadata", {}).get("tags", [])]}
         source = root / "notebooks" / nb_path.name
         box = {"cell_type": "markdown", "id": "rerun-box", "metadata": {"tags": ["rerun-box"]}, "source": rerun_box(source)}
         cells = [c for c in nb["cells"] if "rerun-box" not in c.get("metadata", {}).get("tags", [])]

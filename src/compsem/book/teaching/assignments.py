@@ -51,11 +51,11 @@ from compsem.fmt import plural
 from compsem.studies import STUDIES, Study
 from compsem.book.executed import glued_numbers
 from compsem.book.teaching.grading import Limits, default_csv, grade
-from compsem.book.teaching.exercises import (book_titles, chapter_numbers, exercise_blocks, render_roles,
-                                            strip_solutions, unbuilt_values)
+from compsem.book.teaching.exercises import (book_titles, chapter_numbers, exercise_blocks, page_markdown, page_notebook,
+                                            render_roles, strip_solutions, unbuilt_values)
 
 __all__ = ["Answer", "Question", "answer_blocks", "questions", "master_notebook", "assignment_parts", "answer_key",
-           "read_key", "write_assignment", "write_assignments", "grade", "main"]
+           "read_key", "write_assignment", "write_assignments", "write_release", "grade", "main"]
 
 _FENCE = re.compile(r"^(\s*)(`{3,}|:{3,})\{(solution|exercise)\}\s*(\S*)")
 
@@ -445,6 +445,60 @@ def write_assignments(root: Path, out: Path, parts: list[str] | None = None, *, 
     return [write_assignment(root, part, out, quiet=quiet) for part in (parts or list(assignment_parts(root)))]
 
 
+RELEASE_MARKER = ".compsem-release"
+
+
+def write_release(root: Path, out: Path, *, executed: Path | None = None, quiet: bool = True) -> list[Path]:
+    """One folder that is safe to hand out (``make release``): per Part, ``<part>/<part>.ipynb``
+    (the gradeable student notebook, with its public tests) and ``<part>/<part>_exercises.md``
+    (the handout: the exercise page without its solutions, glued numbers filled), and nothing
+    else. ``out`` is replaced only when it is empty or an earlier release (its marker file);
+    before anything is written, every file is checked for a solution line, an answer line of the
+    key and a hidden test."""
+    out = Path(out)
+    if out.exists() and any(out.iterdir()) and not (out / RELEASE_MARKER).is_file():
+        raise CompsemError(f"{out} exists and is not a release folder: name another (RELEASE=...)")
+    executed = executed if executed is not None else root / "_build" / "executed" / "notebooks"
+    glued = glued_numbers(executed)
+    toc = root / "_toc.yml"
+    numbers = chapter_numbers(toc.read_text(encoding="utf-8")) if toc.is_file() else {}
+    titles = book_titles(root)
+    with tempfile.TemporaryDirectory(prefix="compsem-release-") as tmp:
+        stage = Path(tmp) / "release"
+        stage.mkdir()
+        for part, page in assignment_parts(root).items():
+            zip_ = write_assignment(root, part, Path(tmp) / "assignments", executed=executed)
+            (stage / part).mkdir()
+            shutil.copy(zip_.parent.parent / "student" / f"{part}.ipynb", stage / part / f"{part}.ipynb")
+            doc = f"book/{page.stem}"
+            nb = page_notebook(strip_solutions(page.read_text(encoding="utf-8")), None, numbers.get(doc), titles, doc,
+                               glued)
+            (stage / part / page.name).write_text(page_markdown(nb), encoding="utf-8")
+            _check_release(stage / part, page.read_text(encoding="utf-8"))
+        (stage / RELEASE_MARKER).write_text("written by make release\n", encoding="utf-8")
+        if out.exists():
+            shutil.rmtree(out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copytree(stage, out)
+    written = sorted(p for p in out.rglob("*") if p.is_file() and p.name != RELEASE_MARKER)
+    if not quiet:
+        print(f"{plural(len(written), 'file')} to hand out in {out}")
+    return written
+
+
+def _check_release(folder: Path, page: str) -> None:
+    """No file of ``folder`` holds a line of the page's solutions, an answer line of its key, or a hidden test."""
+    solution_lines = {ln.strip() for ln in set(page.splitlines()) - set(strip_solutions(page).splitlines())
+                      if len(ln.strip()) > 25}
+    answers = [f"{a.name} = {a.text}" for q in questions(page)[1] for a in q.answers]
+    for path in folder.rglob("*"):
+        text = path.read_text(encoding="utf-8")
+        bad = ([ln for ln in solution_lines if ln in text] + [a for a in answers if a in text]
+               + [m for m in ("# SOLUTION", '"hidden": true', "_b.abs(", "# autograded") if m in text])
+        if bad:
+            raise CompsemError(f"{path.name} would hand out a solution or a test: {bad[0]!r}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m compsem.book.teaching.assignments", description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -452,6 +506,9 @@ def main(argv: list[str] | None = None) -> int:
     a.add_argument("--root", default=".")
     a.add_argument("--out", default="_build/assignments")
     a.add_argument("parts", nargs="*", help="the Parts (default: every Part with an exercises page)")
+    r = sub.add_parser("release", help="one folder to hand out: student notebooks and handouts (make release)")
+    r.add_argument("--root", default=".")
+    r.add_argument("--out", default="_build/release")
     g = sub.add_parser("grade", help="grade a folder of submissions, each in its own sandbox (make grade)")
     g.add_argument("assignment", help="a Part's name (part<N>_<study>, a folder of _build/assignments) or an autograder zip")
     g.add_argument("submissions", help="a folder of <student-id>.ipynb (submitted/<part>/)")
@@ -467,6 +524,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.cmd == "assign":
             zips = write_assignments(Path(args.root), Path(args.out), args.parts, quiet=False)
             print(f"{plural(len(zips), 'assignment')} in {args.out}")
+            return 0
+        if args.cmd == "release":
+            write_release(Path(args.root), Path(args.out), quiet=False)
             return 0
         zip_ = Path(args.assignment)
         if zip_.is_file():
