@@ -141,7 +141,7 @@ class Answer:
                            f"_b.all({item} for _x in {n}), {f'{n} must be {len(v)} numbers'!r}")
         lo, hi = _range(v, self.tolerance)
         rng = "" if lo is None else f" and {lo!r} <= {n}" + ("" if hi is None else f" <= {hi!r}")
-        words = "a number" + ("" if lo is None else (f" between 0 and 1" if hi is not None else " of at least 0"))
+        words = "a number" + ("" if lo is None else (" between 0 and 1" if hi is not None else " of at least 0"))
         cond = number + rng
         if optional or v is None:
             cond, words = f"{n} is None or ({cond})", words + " or None"
@@ -160,13 +160,13 @@ def _comment(a: Answer, optional: bool) -> str:
 
 def _range(key: float | None, tol: float) -> tuple[float | None, float | None]:
     """The range a public test states for a number whose key is ``key``: between 0 and 1 for a
-    key in [0, 1], at least 0 for a larger one, any number otherwise (one ``tol`` of slack, so
-    that a correct answer never fails it)."""
+    key in [0, 1], at least 0 for a larger one, any number otherwise (two ``tol`` of slack, so
+    that a correct answer, one unit off the key at most, never fails it)."""
     if key is None or key < 0:
         return None, None
     if key <= 1:
-        return -tol, 1 + tol
-    return -tol, None
+        return -2 * tol, 1 + 2 * tol
+    return -2 * tol, None
 
 
 def _accepts(key: object, value: object, tol: float) -> bool:

@@ -17,7 +17,7 @@ import nbformat
 from nbclient import NotebookClient
 
 #: otter's own lines (its set-up, checks and export) do nothing when a notebook is graded.
-OTTER_LINE = re.compile(r"^[ \t]*(import otter\b.*|grader\s*=\s*otter\.Notebook\(.*\)|grader\.\w+\(.*\))[ \t]*$", re.M)
+OTTER_LINE = re.compile(r"^([ \t]*)(import otter\b.*|grader\s*=\s*otter\.Notebook\(.*\)|grader\.\w+\(.*\))[ \t]*$", re.M)
 
 DUMP = '''\
 def _compsem_dump(names, path):
@@ -55,7 +55,7 @@ def main(argv: list[str]) -> int:
     nb = nbformat.read(nb_path, as_version=4)
     code = [c for c in nb.cells if c.cell_type == "code"]
     for cell in code:
-        cell.source = OTTER_LINE.sub("pass", cell.source)
+        cell.source = OTTER_LINE.sub(r"\1pass", cell.source)   # indented as it was
         cell.outputs = []
     nb.cells = code + [nbformat.v4.new_code_cell(
         DUMP.replace("NAMES", repr(names)).replace("PATH", repr(f"{out_dir}/answers.json")))]
