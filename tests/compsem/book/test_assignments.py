@@ -446,3 +446,89 @@ def test_the_built_student_book_holds_no_answer_and_no_page_source(tmp_path):
             assert not hits, f"{part}: {value!r} is in the built student book's {hits}"
         ex = pages[html / "book" / f"{page.stem}.html"]
         assert "Answers, as the assignment notebook" not in ex
+
+
+def _set(nb: dict, values: dict[str, str], first_cell: str = "", last_cell: str = "") -> dict:
+    """The notebook ``nb`` with each ``name = ...`` line of ``values`` set to its source, ``first_cell``
+    put before the first answer line and ``last_cell`` appended as a code cell."""
+    out = json.loads(json.dumps(nb))
+    first = True
+    for cell in out["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        src = "".join(cell["source"])
+        for name, value in values.items():
+            src = re.sub(rf"^{name} = .*$", lambda m, n=name, v=value: f"{n} = {v}", src, flags=re.M)
+        if first and any(re.search(rf"^{n} = ", src, flags=re.M) for n in values):
+            src, first = first_cell + "\n" + src, False
+        cell["source"] = src.splitlines(keepends=True)
+    if last_cell:
+        out["cells"].append({"cell_type": "code", "metadata": {}, "source": last_cell, "outputs": [],
+                             "execution_count": None})
+    return out
+
+
+def _one_unit_off(a) -> str:
+    """``a``'s key written at its stated decimals, one unit of the last one off (the other way of
+    rounding), as numpy values; True/False, None and strings as they are."""
+    d = a.decimals
+    if isinstance(a.value, tuple):
+        return "np.array([" + ", ".join(f"{x + 10.0 ** -d:.{d}f}" for x in a.value) + "])"
+    if isinstance(a.value, float) and d is not None:
+        return f"np.float64({a.value + 10.0 ** -d:.{d}f})"
+    return f"np.bool_({a.value!r})" if isinstance(a.value, bool) else repr(a.value)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("part", list(PARTS))
+def test_a_class_folder_of_eight_submissions_per_part(part, tmp_path):
+    """Issue 48's class: master, blank, one wrong value, correct at the stated precision, the
+    ``abs`` cheat, a submission that rewrites the grades, one that replaces the scoring function
+    and one that loops for ever. The expected scores: full, 0, full - 1, full, and for the two
+    cheats (every answer 0) the number of keys that are exactly 0 (counted from the key); the one
+    that writes the grades file and a row (the real paths) and looks for another's notebook loses
+    a point if it sees it, and the grades stay the grader's; the loop is timed out and its row says so."""
+    if grading.sandbox_available():
+        pytest.skip(f"grading needs a sandbox: {grading.sandbox_available()}")
+    page = PARTS[part].read_text(encoding="utf-8")
+    zip_, student_text, master = write_part(part, tmp_path)
+    answers = [a for q in asg.questions(page)[1] for a in q.answers]
+    full = len(answers)
+    zeros = sum(1 for a in answers if type(a.value) is float and a.value == 0.0)
+    subs, out = tmp_path / "submitted" / part, tmp_path / "lecturer"
+    subs.mkdir(parents=True)
+    out.mkdir()
+    grades = out / f"grades-{part}.csv"
+    first, wrong = answers[0], answers[-1]
+    all_zero = {a.name: "0.0" for a in answers}
+    nbs = {
+        "s1_master": master,
+        "s2_blank": json.loads(student_text),
+        "s3_wrong": _plant(master, wrong),
+        "s4_precision": _set(master, {a.name: _one_unit_off(a) for a in answers}, "import numpy as np"),
+        "s5_abs": _set(master, all_zero, "abs = lambda x: 0.0"),
+        "s6_grades": _set(master, {}, last_cell=(
+            f"import os\nseen = os.path.exists({str(subs / 's1_master.ipynb')!r})\n"
+            f"for path in ({str(grades)!r}, {str(out / (grades.stem + '.rows') / 's1_master.json')!r}):\n"
+            f"    try:\n        open(path, 'w').write('s6_grades,99\\n')\n    except OSError:\n        pass\n"
+            f"if seen:\n    {first.name} = 'seen'")),
+        "s7_scorer": _set(master, all_zero, "\n".join(f"try:\n    {line}\nexcept Exception:\n    pass" for line in (
+            "import builtins; builtins.abs = lambda x: 0.0",
+            "import compsem.book.teaching.assignments as A; A._accepts = lambda *a: True",
+            "A.Answer.accepts = lambda *a: True",
+            "import otter.test_files.abstract_test as T; T.TestFile.score = property(lambda self: self.possible)"))),
+        "s8_loop": _set(master, {}, last_cell="while True:\n    pass"),
+    }
+    for sid, nb in nbs.items():
+        (subs / f"{sid}.ipynb").write_text(json.dumps(nb))
+    rows = asg.grade(zip_, subs, grades, limits=grading.Limits(wall_s=60))
+    table = {r["student_id"]: r for r in csv.DictReader(grades.open())}
+    assert [r["student_id"] for r in rows] == list(nbs) == list(table)
+    scores = {sid: float(r["total"]) for sid, r in table.items()}
+    assert scores == {"s1_master": full, "s2_blank": 0.0, "s3_wrong": full - 1, "s4_precision": full,
+                      "s5_abs": zeros, "s6_grades": full, "s7_scorer": zeros, "s8_loop": 0.0}
+    assert {sid: r["error"] for sid, r in table.items() if r["error"]} == {"s8_loop": table["s8_loop"]["error"]}
+    assert table["s8_loop"]["error"].startswith("timed out")
+    assert "99" not in grades.read_text()            # the grades and the rows are the grader's, not s6's
+    assert json.loads((out / f"{grades.stem}.rows" / "s1_master.json").read_text())["row"]["error"] == ""
+    assert {r["possible"] for r in table.values()} == {str(float(full))}
