@@ -381,7 +381,8 @@ def test_the_student_build_stages_no_solution_and_no_page_source(tmp_path):
     assert config["sphinx"]["config"]["hide_solutions"] is True
     assert config["sphinx"]["config"]["html_copy_source"] is False
     assert config["sphinx"]["config"]["html_show_sourcelink"] is False
-    assert config["html"]["use_download_button"] is False
+    assert config["sphinx"]["config"]["html_theme_options"] == {"use_download_button": False}
+    assert config["sphinx"]["recursive_update"] is True
     assert config["sphinx"]["extra_extensions"] == yaml.safe_load((ROOT / "_config.yml").read_text())["sphinx"]["extra_extensions"]
     staged = {p: p.read_text() for p in out.rglob("*") if p.is_file() and p.suffix in (".md", ".ipynb")}
     for text in staged.values():
@@ -439,6 +440,7 @@ def test_the_built_student_book_holds_no_answer_and_no_page_source(tmp_path):
     subprocess.run(jb, check=True, capture_output=True, timeout=3000)
     html = tmp_path / "out" / "_build" / "html"
     assert (html / "index.html").is_file() and not (html / "_sources").exists()
+    assert not any("_sources" in t for t in (p.read_text() for p in html.rglob("*.html")))   # no download button
     pages = {p: p.read_text(errors="replace") for p in html.rglob("*.html")}
     for part, page in PARTS.items():
         for value in _solution_values(page.read_text(), literals=False):

@@ -96,12 +96,17 @@ STUDENT_SPHINX = {"hide_solutions": True, "html_copy_source": False, "html_show_
 
 
 def student_config(text: str) -> str:
-    """``_config.yml`` (its text) for the student build: :data:`STUDENT_SPHINX` and no download button."""
+    """``_config.yml`` (its text) for the student build: :data:`STUDENT_SPHINX` and the theme's
+    download button off (it offers the page's source)."""
     import yaml
 
     config = yaml.safe_load(text) or {}
-    config.setdefault("sphinx", {}).setdefault("config", {}).update(STUDENT_SPHINX)
-    config.setdefault("html", {})["use_download_button"] = False
+    sphinx = config.setdefault("sphinx", {})
+    sphinx.setdefault("config", {}).update(STUDENT_SPHINX)
+    # the theme's download button (jupyter-book 1 does not read html.use_download_button): merged
+    # into the theme options jupyter-book writes, not replacing them
+    sphinx["recursive_update"] = True
+    sphinx["config"].setdefault("html_theme_options", {})["use_download_button"] = False
     return "# The student build (make student-book): no solution, no answer block, no page source.\n" + \
         yaml.safe_dump(config, sort_keys=False, allow_unicode=True)
 
