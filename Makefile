@@ -21,7 +21,8 @@ EXECUTED := $(patsubst notebooks/%.ipynb,_build/executed/notebooks/%.ipynb,$(NOT
 # What a chapter's numbers depend on: the foundation (the modules at the top of src/compsem and
 # the encoders) and its own study's package, data, transcribed paper numbers and benchmark
 # records it states (benchmarks/<study>_*.json, e.g. the fp32-against-bf16 comparison). The book's
-# tooling (src/compsem/book) and the other studies are not prerequisites.
+# tooling (src/compsem/book) and the other studies are not prerequisites, except the modules a
+# chapter imports (the appendices compute with compsem.book.appendices): see _build/chapters.mk below.
 FOUNDATION := $(wildcard src/compsem/*.py src/compsem/encoders/*.py)
 # The studies (STUDIES, STUDY_PART_<name>) come from the registry, compsem/studies.py, through
 # the generated studies.mk (committed: make reads it before anything is installed).
@@ -71,7 +72,10 @@ $(TEACHING_STAMP): $(STAMP)
 # -- tests ---------------------------------------------------------------------------------
 # `make test` leaves out the tests marked slow (a chapter or a real model end to end);
 # `make test-all` runs everything.
+# ruff (configured in pyproject.toml) lints and checks the formatting first.
 test: $(STAMP) $(CLUSTER_STAMP) $(TEACHING_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(BIN)/python -m pytest -q -m "not slow"
 
 test-all: $(STAMP) $(CLUSTER_STAMP) $(TEACHING_STAMP)
@@ -91,9 +95,30 @@ _build/executed/notebooks/%.ipynb: notebooks/%.ipynb $(FOUNDATION) | $(STAMP)
 $(foreach s,$(STUDIES),$(eval $(call nb,$(STUDY_PART_$(s))): $(call study_files,$(s))))
 # The synthesis and the try-it page run every study's code.
 $(call nb,9): $(CROSSSTUDY)
+# A Part's last chapter glues the verdict table of the Part page from the results of all its
+# chapters (compsem.verdicts): it runs after them, and again when any of them is re-executed.
+last_nb = $(lastword $(call nb,$(1)))
+$(foreach s,$(STUDIES),$(eval $(call last_nb,$(STUDY_PART_$(s))): \
+	$(filter-out $(call last_nb,$(STUDY_PART_$(s))),$(call nb,$(STUDY_PART_$(s))))))
 
-# The cluster appendix computes the paper-scale work from the benchmark and its prefetch planner.
-_build/executed/notebooks/98_cluster_scale.ipynb: benchmarks/results.json src/compsem/book/running/prefetch.py
+# A study's report may read its chapters' parameters cells (the defaults live there only): the
+# cross-study chapters, which call every report, depend on the study chapters too.
+$(call nb,9): $(foreach s,$(STUDIES),$(wildcard notebooks/$(STUDY_PART_$(s))[0-9]_*.ipynb))
+
+# Every module a chapter imports, and every module those import (compsem.book.makedeps reads the
+# imports; the appendices compute with compsem.book's modules), is a prerequisite of the chapter:
+# make writes _build/chapters.mk from the chapters and the modules whenever one changes, and reads
+# it (once the venv exists: before that, every chapter is new anyway).
+CHAPTER_DEPS := _build/chapters.mk
+ifneq ($(wildcard $(BIN)/python),)
+include $(CHAPTER_DEPS)
+endif
+$(CHAPTER_DEPS): $(NOTEBOOKS) $(shell find src/compsem -name '*.py' 2>/dev/null)
+	@mkdir -p $(@D)
+	PYTHONPATH=src $(BIN)/python -m compsem.book.makedeps . > $@.tmp && mv $@.tmp $@
+
+# The cluster appendix computes the paper-scale work from the benchmark (its modules: chapters.mk).
+_build/executed/notebooks/98_cluster_scale.ipynb: benchmarks/results.json
 
 # The course guide's lab-sized reruns (a lesson's LabStep with timed=True), each run as the guide
 # prints it from empty caches and timed (compsem.book.teaching.labtime); the appendix glues the times.

@@ -66,9 +66,16 @@ def machine() -> dict:
                     flags.update(line.split(":", 1)[1].split())
     except OSError:  # not Linux
         pass
-    return {"cpu_model": model, "cpu_family": cpu_family(), "cpu_flags": [f for f in FLAGS if f in flags], "cpu_count": os.cpu_count(),
-            "torch_threads": torch.get_num_threads(), "cpu_bf16_native": D.cpu_bf16_native(),
-            "cpu_capability": str(torch.backends.cpu.get_cpu_capability()), "load_average": _load()}
+    return {
+        "cpu_model": model,
+        "cpu_family": cpu_family(),
+        "cpu_flags": [f for f in FLAGS if f in flags],
+        "cpu_count": os.cpu_count(),
+        "torch_threads": torch.get_num_threads(),
+        "cpu_bf16_native": D.cpu_bf16_native(),
+        "cpu_capability": str(torch.backends.cpu.get_cpu_capability()),
+        "load_average": _load(),
+    }
 
 
 def _load() -> str:
@@ -94,9 +101,14 @@ def _one(parts, cfg) -> dict:
     hist = T.fit(model, parts["train"], cfg, seed=0)
     row = S.score_row(T.predict(model, parts["test"]), parts["test"])
     train_s = hist["seconds"] - hist["fill_seconds"]
-    return {"examples_per_s": round(len(parts["train"]) / train_s, 2), "train_seconds": round(train_s, 2),
-            "fill_seconds": round(hist["fill_seconds"], 2), "precision": hist["precision"],
-            "test_spearman": round(row["spearman"], 3), "test_pair_accuracy": round(row["pair_accuracy"], 2)}
+    return {
+        "examples_per_s": round(len(parts["train"]) / train_s, 2),
+        "train_seconds": round(train_s, 2),
+        "fill_seconds": round(hist["fill_seconds"], 2),
+        "precision": hist["precision"],
+        "test_spearman": round(row["spearman"], 3),
+        "test_pair_accuracy": round(row["pair_accuracy"], 2),
+    }
 
 
 def _ab(paths: dict, repeats: int, measure) -> tuple[list, dict]:
@@ -105,19 +117,24 @@ def _ab(paths: dict, repeats: int, measure) -> tuple[list, dict]:
     (a, ca), (b, cb) = paths.items()
     runs = []
     for r in range(repeats):
-        for name in ((a, b) if r % 2 == 0 else (b, a)):
+        for name in (a, b) if r % 2 == 0 else (b, a):
             runs.append({"path": name, "repeat": r, **measure(paths[name])})
     key = "examples_per_s" if "examples_per_s" in runs[0] else "per_s"
     rate = {(x["path"], x["repeat"]): x[key] for x in runs}
     ratios = [rate[b, r] / rate[a, r] for r in range(repeats)]
-    return runs, {f"{b}_over_{a}_min": round(min(ratios), 3), f"{b}_over_{a}_median": round(statistics.median(ratios), 3),
-                  f"{a}_{key}_median": round(statistics.median(rate[a, r] for r in range(repeats)), 2),
-                  f"{b}_{key}_median": round(statistics.median(rate[b, r] for r in range(repeats)), 2)}
+    return runs, {
+        f"{b}_over_{a}_min": round(min(ratios), 3),
+        f"{b}_over_{a}_median": round(statistics.median(ratios), 3),
+        f"{a}_{key}_median": round(statistics.median(rate[a, r] for r in range(repeats)), 2),
+        f"{b}_{key}_median": round(statistics.median(rate[b, r] for r in range(repeats)), 2),
+    }
 
 
 def step_ratio(parts, label: str, *, n_batches: int = 40, blocks: int = 4) -> dict:
     """Training steps of the padded and the packed model on the same batches (:func:`_steps`)."""
-    return _steps(parts, label, {"padded": ({"packed": False}, {}), "packed": ({}, {})}, n_batches=n_batches, blocks=blocks)
+    return _steps(
+        parts, label, {"padded": ({"packed": False}, {}), "packed": ({}, {})}, n_batches=n_batches, blocks=blocks
+    )
 
 
 def _steps(parts, label: str, arms: dict, *, n_batches: int = 40, blocks: int = 4) -> dict:
@@ -149,10 +166,10 @@ def _steps(parts, label: str, arms: dict, *, n_batches: int = 40, blocks: int = 
     secs = {name: [0.0] * blocks for name in models}
     rows = [0] * blocks
     step_ratios = []
-    for j, (idx, n_pairs, qmask) in enumerate(plan[:per_block * blocks]):
+    for j, (idx, n_pairs, qmask) in enumerate(plan[: per_block * blocks]):
         took = {}
         mask = None if qmask is None else torch.as_tensor(qmask)
-        for name in ((a, b) if j % 2 == 0 else (b, a)):
+        for name in (a, b) if j % 2 == 0 else (b, a):
             t0 = time.perf_counter()
             scores = models[name]([s1[i] for i in idx], [s2[i] for i in idx], [cc[i] for i in idx])
             T.objective_loss(cfg.objective, scores.float(), y[idx], n_pairs, cfg.margin, mask).backward()
@@ -163,12 +180,16 @@ def _steps(parts, label: str, arms: dict, *, n_batches: int = 40, blocks: int = 
         rows[j // per_block] += len(idx)
         step_ratios.append(took[a] / took[b])
     ratios = [secs[a][k] / secs[b][k] for k in range(blocks)]
-    return {"steps": per_block * blocks, "blocks": blocks,
-            f"{a}_examples_per_s": [round(r / t, 2) for r, t in zip(rows, secs[a])],
-            f"{b}_examples_per_s": [round(r / t, 2) for r, t in zip(rows, secs[b])],
-            f"{b}_over_{a}_min": round(min(ratios), 3), f"{b}_over_{a}_median": round(statistics.median(ratios), 3),
-            f"{b}_over_{a}_step_median": round(statistics.median(step_ratios), 3),
-            f"{b}_over_{a}_total": round(sum(secs[a]) / sum(secs[b]), 3)}
+    return {
+        "steps": per_block * blocks,
+        "blocks": blocks,
+        f"{a}_examples_per_s": [round(r / t, 2) for r, t in zip(rows, secs[a])],
+        f"{b}_examples_per_s": [round(r / t, 2) for r, t in zip(rows, secs[b])],
+        f"{b}_over_{a}_min": round(min(ratios), 3),
+        f"{b}_over_{a}_median": round(statistics.median(ratios), 3),
+        f"{b}_over_{a}_step_median": round(statistics.median(step_ratios), 3),
+        f"{b}_over_{a}_total": round(sum(secs[a]) / sum(secs[b]), 3),
+    }
 
 
 def dropout(parts, *, configs=("bi/quad+mse", "tri/quad+mse"), n_batches: int = 64) -> dict:
@@ -179,8 +200,12 @@ def dropout(parts, *, configs=("bi/quad+mse", "tri/quad+mse"), n_batches: int = 
     for label in configs:
         where, started = machine(), time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         arms = {"torch": ({}, {"dropout_draw": "torch"}), "one": ({}, {"dropout_draw": "one"})}
-        out[label] = {**_steps(parts, label, arms, n_batches=n_batches), "measured": started, "load_after": _load(),
-                      **{k: where[k] for k in ("cpu_flags", "torch_threads", "load_average")}}
+        out[label] = {
+            **_steps(parts, label, arms, n_batches=n_batches),
+            "measured": started,
+            "load_after": _load(),
+            **{k: where[k] for k in ("cpu_flags", "torch_threads", "load_average")},
+        }
     return out
 
 
@@ -190,22 +215,36 @@ def packing(parts, repeats: int, *, spearman: bool = True) -> dict:
     alternate too) with its examples per second and test Spearman."""
     out = {}
     for enc, label in PACKING_CONFIGS.items():
-        out[enc] = {"config": label, "steps": step_ratio(parts, label, n_batches=24 if len(parts["train"]) < 1000 else 64)}
+        out[enc] = {
+            "config": label,
+            "steps": step_ratio(parts, label, n_batches=24 if len(parts["train"]) < 1000 else 64),
+        }
         if not spearman:
             continue
         paths = {"padded": _cfg(label, precision="fp32", packed=False), "packed": _cfg(label, precision="fp32")}
         runs, summary = _ab(paths, repeats, lambda cfg: _one(parts, cfg))
         sp = {p: statistics.median(x["test_spearman"] for x in runs if x["path"] == p) for p in paths}
-        out[enc].update({"runs": runs, **summary, "padded_test_spearman": sp["padded"],
-                         "packed_test_spearman": sp["packed"], "spearman_difference": round(sp["packed"] - sp["padded"], 3)})
+        out[enc].update(
+            {
+                "runs": runs,
+                **summary,
+                "padded_test_spearman": sp["padded"],
+                "packed_test_spearman": sp["packed"],
+                "spearman_difference": round(sp["packed"] - sp["padded"], 3),
+            }
+        )
     return out
 
 
 #: the two arms of ``fill``: the order of the inputs (both under the book's batch budget)
 FILL_ORDER_ARMS = {"unsorted": {"order": "none"}, "sorted": {"order": "tokens"}}
 #: what each arm's batches are, in words (the appendix shows these)
-ARM_WORDS = {"unsorted": "inputs in first-seen order", "sorted": "inputs sorted by token count",
-             "rows256": "256 rows a batch", "budget": "at most FILL_TOKENS padded tokens a batch"}
+ARM_WORDS = {
+    "unsorted": "inputs in first-seen order",
+    "sorted": "inputs sorted by token count",
+    "rows256": "256 rows a batch",
+    "budget": "at most FILL_TOKENS padded tokens a batch",
+}
 #: the two arms of ``fill_budget``: 256 rows a batch (the fill before the budget) against the
 #: book's default, at most ``compsem.csts.frozen.FILL_TOKENS`` padded tokens a batch (both sorted)
 FILL_BUDGET_ARMS = {"rows256": {"batch_size": 256, "max_tokens": None}, "budget": {}}
@@ -236,24 +275,38 @@ def fill(parts, repeats: int, *, label: str = "tri/quad+mse", arms: dict = FILL_
     where, started = machine(), time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     runs, summary = _ab(arms, repeats, measure)
     T._FROZEN.clear()
-    a, b = states[0], states[1]   # the first round's two arms
+    a, b = states[0], states[1]  # the first round's two arms
     keys = list(a._mem)
     diff = max(float((a.get(k) - b.get(k)).abs().max()) for k in keys)
     same = all(torch.equal(a.get(k), b.get(k)) for k in keys)
     words = " against ".join(ARM_WORDS[k].replace("FILL_TOKENS", f"{FILL_TOKENS:,}") for k in arms)
-    return {"config": f"{label.split('/')[0]} encoder inputs, fp32", "arms": words, "runs": runs, **summary,
-            "max_abs_state_difference": diff, "states_identical": same,
-            "measured": started, "cpu_flags": " ".join(where["cpu_flags"]), "load_before": where["load_average"],
-            "load_after": _load()}
+    return {
+        "config": f"{label.split('/')[0]} encoder inputs, fp32",
+        "arms": words,
+        "runs": runs,
+        **summary,
+        "max_abs_state_difference": diff,
+        "states_identical": same,
+        "measured": started,
+        "cpu_flags": " ".join(where["cpu_flags"]),
+        "load_before": where["load_average"],
+        "load_after": _load(),
+    }
 
 
 def fast(parts, repeats: int) -> dict:
     paths = {"fp32": _cfg("bi/quad+mse", precision="fp32", bucket=False), "fast": _cfg("bi/quad+mse")}
     runs, summary = _ab(paths, repeats, lambda cfg: _one(parts, cfg))
     sp = {p: statistics.median(x["test_spearman"] for x in runs if x["path"] == p) for p in paths}
-    return {"config": "bi/quad+mse", "runs": runs, **summary, "fp32_test_spearman": sp["fp32"],
-            "fast_test_spearman": sp["fast"], "spearman_difference": round(sp["fast"] - sp["fp32"], 3),
-            "fast_precision": next(x["precision"] for x in runs if x["path"] == "fast")}
+    return {
+        "config": "bi/quad+mse",
+        "runs": runs,
+        **summary,
+        "fp32_test_spearman": sp["fp32"],
+        "fast_test_spearman": sp["fast"],
+        "spearman_difference": round(sp["fast"] - sp["fp32"], 3),
+        "fast_precision": next(x["precision"] for x in runs if x["path"] == "fast"),
+    }
 
 
 def precision(parts, configs=CHAPTER_CONFIGS) -> dict:
@@ -261,11 +314,13 @@ def precision(parts, configs=CHAPTER_CONFIGS) -> dict:
     out = {}
     for label in configs:
         runs = {p: _one(parts, _cfg(label, precision=p)) for p in ("fp32", "bf16")}
-        out[label] = {"fp32_test_spearman": runs["fp32"]["test_spearman"],
-                      "bf16_test_spearman": runs["bf16"]["test_spearman"],
-                      "bf16_minus_fp32": round(runs["bf16"]["test_spearman"] - runs["fp32"]["test_spearman"], 3),
-                      "fp32_examples_per_s": runs["fp32"]["examples_per_s"],
-                      "bf16_examples_per_s": runs["bf16"]["examples_per_s"]}
+        out[label] = {
+            "fp32_test_spearman": runs["fp32"]["test_spearman"],
+            "bf16_test_spearman": runs["bf16"]["test_spearman"],
+            "bf16_minus_fp32": round(runs["bf16"]["test_spearman"] - runs["fp32"]["test_spearman"], 3),
+            "fp32_examples_per_s": runs["fp32"]["examples_per_s"],
+            "bf16_examples_per_s": runs["bf16"]["examples_per_s"],
+        }
     return out
 
 
@@ -279,8 +334,10 @@ def utilisation(parts, out: dict, configs=None) -> dict:
 
     where, started = machine(), time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     limits = {p: round(gemm_limit(p), 1) for p in ("fp32", "bf16")}
-    rates = {label: {"fp32": r["fp32_examples_per_s"], "bf16": r["bf16_examples_per_s"]}
-             for label, r in out.get("precision", {}).items()}
+    rates = {
+        label: {"fp32": r["fp32_examples_per_s"], "bf16": r["bf16_examples_per_s"]}
+        for label, r in out.get("precision", {}).items()
+    }
     for r in out.get("results", []) or results_rows(out):
         rates.setdefault(r["config"], {"fp32": r["examples_per_s"]})
     res = {}
@@ -296,29 +353,55 @@ def utilisation(parts, out: dict, configs=None) -> dict:
         if "bf16" in rate:
             row["bf16_over_fp32"] = round(rate["bf16"] / rate["fp32"], 3)
         res[label] = row
-    return {"gemm_shape": list(GEMM_SHAPE), "fp32_gemm_gflop_per_s": limits["fp32"],
-            "bf16_gemm_gflop_per_s": limits["bf16"], "bf16_gemm_native": where["cpu_bf16_native"], "configs": res,
-            "measured": started, "load_after": _load(), **{k: where[k] for k in ("cpu_flags", "torch_threads", "load_average")}}
+    return {
+        "gemm_shape": list(GEMM_SHAPE),
+        "fp32_gemm_gflop_per_s": limits["fp32"],
+        "bf16_gemm_gflop_per_s": limits["bf16"],
+        "bf16_gemm_native": where["cpu_bf16_native"],
+        "configs": res,
+        "measured": started,
+        "load_after": _load(),
+        **{k: where[k] for k in ("cpu_flags", "torch_threads", "load_average")},
+    }
 
 
-def run(quick: bool = True, repeats: int | None = None, train_pairs=None, eval_pairs=None,
-        parts_run=("packing", "fill", "fill_budget", "fast", "dropout", "precision", "utilisation"), precision_file: str | None = None) -> dict:
+def run(
+    quick: bool = True,
+    repeats: int | None = None,
+    train_pairs=None,
+    eval_pairs=None,
+    parts_run=("packing", "fill", "fill_budget", "fast", "dropout", "precision", "utilisation"),
+    precision_file: str | None = None,
+) -> dict:
     from compsem.csts import study as S
     from compsem.paths import repo_root
 
-    parts, _ = S.book_data("reannotated", train_pairs=train_pairs or (150 if quick else None),
-                           eval_pairs=eval_pairs or (100 if quick else None))
+    parts, _ = S.book_data(
+        "reannotated",
+        train_pairs=train_pairs or (150 if quick else None),
+        eval_pairs=eval_pairs or (100 if quick else None),
+    )
     repeats = repeats or (2 if quick else 1)  # whole runs: the speed ratio comes from the interleaved steps
     t0 = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    out = {"encoder": ENCODER, "preset": "cpu", "device": "cpu", "machine_at_start": machine(),
-           "train_rows": len(parts["train"]), "test_rows": len(parts["test"]), "repeats": repeats, "wall_start": t0}
+    out = {
+        "encoder": ENCODER,
+        "preset": "cpu",
+        "device": "cpu",
+        "machine_at_start": machine(),
+        "train_rows": len(parts["train"]),
+        "test_rows": len(parts["test"]),
+        "repeats": repeats,
+        "wall_start": t0,
+    }
     if "packing" in parts_run or "packing_speed" in parts_run:
         out["packing"] = packing(parts, repeats, spearman="packing" in parts_run)
     if "fill" in parts_run:
         out["fill"] = fill(parts, repeats)
     if "fill_budget" in parts_run:
-        out["fill_budget"] = {enc: fill(parts, max(repeats, 2), label=label, arms=FILL_BUDGET_ARMS)
-                              for enc, label in (("cross", "cross/mse"), ("bi", "bi/mse"))}
+        out["fill_budget"] = {
+            enc: fill(parts, max(repeats, 2), label=label, arms=FILL_BUDGET_ARMS)
+            for enc, label in (("cross", "cross/mse"), ("bi", "bi/mse"))
+        }
     if "fast" in parts_run:
         out["fast"] = fast(parts, repeats)
     if "dropout" in parts_run:
@@ -329,9 +412,17 @@ def run(quick: bool = True, repeats: int | None = None, train_pairs=None, eval_p
         out["utilisation"] = utilisation(parts, out)
     if "precision" in out:
         path = precision_file or (repo_root() / "benchmarks" / "csts_precision.json")
-        rec = {"encoder": ENCODER, "preset": "cpu", "train_rows": len(parts["train"]), "test_rows": len(parts["test"]),
-               "seed": 0, "machine": out["machine_at_start"], "measured": t0, "configs": out["precision"],
-               "utilisation": out.get("utilisation")}
+        rec = {
+            "encoder": ENCODER,
+            "preset": "cpu",
+            "train_rows": len(parts["train"]),
+            "test_rows": len(parts["test"]),
+            "seed": 0,
+            "machine": out["machine_at_start"],
+            "measured": t0,
+            "configs": out["precision"],
+            "utilisation": out.get("utilisation"),
+        }
         with open(path, "w", encoding="utf-8") as f:
             json.dump(rec, f, indent=1)
     out["results"] = results_rows(out)
@@ -349,8 +440,15 @@ def results_rows(out: dict) -> list[dict]:
     for enc in out.get("packing", {}).values():
         for r in enc.get("runs", []):
             if r["path"] == "packed":
-                rows.append({"config": enc["config"], "path": "fp32", "precision": r["precision"],
-                             "examples_per_s": r["examples_per_s"], "test_spearman": r["test_spearman"]})
+                rows.append(
+                    {
+                        "config": enc["config"],
+                        "path": "fp32",
+                        "precision": r["precision"],
+                        "examples_per_s": r["examples_per_s"],
+                        "test_spearman": r["test_spearman"],
+                    }
+                )
     return rows
 
 
@@ -374,12 +472,17 @@ def gpu(device: str = "cuda", quick: bool = False, configs=tuple(PACKING_CONFIGS
             hist = T.fit(model, parts["train"], cfg, seed=0)
             pred = T.predict(model, parts["test"])
             train_s = hist["seconds"] - hist["fill_seconds"]
-            rec = {"precision": hist["precision"], "examples_per_s": round(len(parts["train"]) / train_s, 1),
-                   "train_seconds": round(train_s, 2), "fill_seconds": round(hist["fill_seconds"], 2),
-                   "test_spearman": round(float(S.score_row(pred, parts["test"])["spearman"]), 3)}
+            rec = {
+                "precision": hist["precision"],
+                "examples_per_s": round(len(parts["train"]) / train_s, 1),
+                "train_seconds": round(train_s, 2),
+                "fill_seconds": round(hist["fill_seconds"], 2),
+                "test_spearman": round(float(S.score_row(pred, parts["test"])["spearman"]), 3),
+            }
             if prec == "fp32":
-                padded = T.new_model(ENCODER, _cfg(label, precision="fp32", device=device, packed=False),
-                                     seed=0, disk=False)
+                padded = T.new_model(
+                    ENCODER, _cfg(label, precision="fp32", device=device, packed=False), seed=0, disk=False
+                )
                 padded.load_state_dict(model.state_dict())
                 padded.to(model.device)
                 rec["packed_vs_padded_max_abs_diff"] = float(np.abs(pred - T.predict(padded, parts["test"])).max())

@@ -27,8 +27,7 @@ def run(quick: bool = False) -> dict:
     repeats = 2 if quick else 3
     vocab = mt.data.load_vocabulary()
     phrases = mt.data.build_phrases(vocab)
-    out: dict = {"n_phrases": len(phrases), "n_pair_combinations": 61 * 60 * 12 * 11,
-                 "repeats": repeats, "models": {}}
+    out: dict = {"n_phrases": len(phrases), "n_pair_combinations": 61 * 60 * 12 * 11, "repeats": repeats, "models": {}}
     for m in models:
         emb = mt.study.embed_phrases(phrases, m)
         best, parts = float("inf"), {}
@@ -57,8 +56,9 @@ def run(quick: bool = False) -> dict:
         }
     texts = mt.study.planned_texts({"models": ["sbert-mini"]})["sbert-mini"]
     sample = [texts[i] for i in np.random.default_rng(0).choice(len(texts), 500 if quick else 2000, replace=False)]
-    out["encode_backends"] = {"phrases (chapter 30)": compare_backends(get_encoder("sbert-mini"), sample,
-                                                                       rounds=2 if quick else 4)}
+    out["encode_backends"] = {
+        "phrases (chapter 30)": compare_backends(get_encoder("sbert-mini"), sample, rounds=2 if quick else 4)
+    }
     return out
 
 
@@ -76,23 +76,33 @@ def gpu(device: str = "cuda", quick: bool = False) -> dict:
     from compsem.montague.reproduce import reproduced
 
     texts = mt.study.planned_texts({"models": ["sbert-mini"]})["sbert-mini"]
-    sample = [texts[i] for i in np.random.default_rng(0).permutation(len(texts))[:2000 if quick else 20_000]]
-    paths = {"gpu_default": get_encoder("sbert-mini", device=device),
-             "gpu_bf16": encoder_in("sbert-mini", device=device, dtype="bfloat16")}
+    sample = [texts[i] for i in np.random.default_rng(0).permutation(len(texts))[: 2000 if quick else 20_000]]
+    paths = {
+        "gpu_default": get_encoder("sbert-mini", device=device),
+        "gpu_bf16": encoder_in("sbert-mini", device=device, dtype="bfloat16"),
+    }
     cpu = get_encoder("sbert-mini", device="cpu")
     r_cpu, X_cpu = encode_rate(lambda t: cpu.encode(t, batch_size=64), sample, repeats=1)
     out: dict = {"phrases": len(sample), "cpu_fp32_texts_per_s": round(r_cpu, 1), "encoding": {}, "reproduction": {}}
     for name, enc in paths.items():
         rate, X = encode_rate(lambda t: enc.encode(t, batch_size=256), sample)
-        out["encoding"][name] = {"weights": str(next(enc.model.parameters()).dtype).removeprefix("torch."),
-                                 "texts_per_s": round(rate, 1), **vector_gap(X, X_cpu)}
-        result = mt.study.run(["sbert-mini"], progress=False,
-                              embed_fn=lambda t, model, enc=enc: enc.encode(t, batch_size=256)).main["sbert-mini"]
+        out["encoding"][name] = {
+            "weights": str(next(enc.model.parameters()).dtype).removeprefix("torch."),
+            "texts_per_s": round(rate, 1),
+            **vector_gap(X, X_cpu),
+        }
+        result = mt.study.run(
+            ["sbert-mini"], progress=False, embed_fn=lambda t, model, enc=enc: enc.encode(t, batch_size=256)
+        ).main["sbert-mini"]
         for table in (1, 6, 7, 8):
             d = reproduced(result, table, n_boot=20, seed=0)["difference"].abs()
-            out["reproduction"][f"{name}, Table {table}"] = {"cells": int(d.notna().sum()), "max_abs_diff": float(d.max()),
-                                                            "within_1e-4": int((d <= 1e-4).sum())}
+            out["reproduction"][f"{name}, Table {table}"] = {
+                "cells": int(d.notna().sum()),
+                "max_abs_diff": float(d.max()),
+                "within_1e-4": int((d <= 1e-4).sum()),
+            }
     return out
+
 
 if __name__ == "__main__":  # pragma: no cover
     import json

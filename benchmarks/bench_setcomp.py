@@ -36,9 +36,16 @@ def _grid_bench(n: int, size: int, loop_rows: int, seed: int = 0) -> dict:
     grid_cells_naive(d1, d2, g1[:rows], g2)
     naive_part = time.perf_counter() - t0
     naive = naive_part * size / rows
-    return {"n_samples": n, "grid": f"{size}x{size}", "fast_s": fast, "naive_s_extrapolated": naive,
-            "naive_rows_timed": rows, "naive_s_timed": naive_part, "speedup": naive / fast,
-            "max_abs_diff_pct_points_full_grid_n2000": max_diff}
+    return {
+        "n_samples": n,
+        "grid": f"{size}x{size}",
+        "fast_s": fast,
+        "naive_s_extrapolated": naive,
+        "naive_rows_timed": rows,
+        "naive_s_timed": naive_part,
+        "speedup": naive / fast,
+        "max_abs_diff_pct_points_full_grid_n2000": max_diff,
+    }
 
 
 def _dedup_counts(timed: bool) -> dict:
@@ -49,9 +56,14 @@ def _dedup_counts(timed: bool) -> dict:
     # every sentence slot of the three tables (difference unfiltered: the upper bound)
     slots = [t for op, tab in tables.items() for col in ("a", "b", sd.TARGET_COLUMN[op]) for t in tab[col]]
     unique = sd.unique_texts(tables)
-    out = {"quintuples": len(q), "sentence_slots": len(slots), "distinct_sentences": len(unique),
-           "encodes_without_dedup": len(slots), "encodes_with_dedup": len(unique),
-           "saving_factor": len(slots) / len(unique)}
+    out = {
+        "quintuples": len(q),
+        "sentence_slots": len(slots),
+        "distinct_sentences": len(unique),
+        "encodes_without_dedup": len(slots),
+        "encodes_with_dedup": len(unique),
+        "saving_factor": len(slots) / len(unique),
+    }
     if timed:
         from compsem import embed, get_encoder
 
@@ -68,8 +80,10 @@ def _dedup_counts(timed: bool) -> dict:
 
 def run(quick: bool = False) -> dict:
     """``quick``: fewer naive-loop rows and no encoder timing (counts only)."""
-    return {"epsilon_grid": _grid_bench(80_000, 132, loop_rows=3 if quick else 12),
-            "dedup": _dedup_counts(timed=not quick)}
+    return {
+        "epsilon_grid": _grid_bench(80_000, 132, loop_rows=3 if quick else 12),
+        "dedup": _dedup_counts(timed=not quick),
+    }
 
 
 if __name__ == "__main__":

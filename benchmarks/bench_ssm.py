@@ -9,6 +9,7 @@ about 12·L·h² per layer stack. The scaled numbers are **estimates**, labelled
 DeBERTa's disentangled attention and its larger vocabulary (both make it slower still), so they
 are a lower bound on the real cost. Imports only ``compsem``.
 """
+
 from __future__ import annotations
 
 import time
@@ -41,13 +42,16 @@ def run(quick: bool = False) -> dict:
     enc.encode(pairs, batch_size=64, show_progress=False)
     sec = time.perf_counter() - t0
     rate = len(pairs) / sec
-    ratio = _flops_per_token(TARGET["layers"], TARGET["hidden"]) / _flops_per_token(cfg.num_hidden_layers,
-                                                                                   cfg.hidden_size)
+    ratio = _flops_per_token(TARGET["layers"], TARGET["hidden"]) / _flops_per_token(
+        cfg.num_hidden_layers, cfg.hidden_size
+    )
     est = rate / ratio
     out: dict = {
-        "n_sentences": n, "n_pairs": len(pairs),
+        "n_sentences": n,
+        "n_pairs": len(pairs),
         "measured_model": f"sbert-mini ({cfg.num_hidden_layers} layers, hidden {cfg.hidden_size})",
-        "measured_seconds": round(sec, 3), "measured_pairs_per_second": round(rate, 1),
+        "measured_seconds": round(sec, 3),
+        "measured_pairs_per_second": round(rate, 1),
         "estimate_for": f"{TARGET['name']} ({TARGET['layers']} layers, hidden {TARGET['hidden']})",
         "estimate_flop_ratio": round(ratio, 1),
         "estimated_pairs_per_second": round(est, 1),
@@ -68,4 +72,5 @@ def run(quick: bool = False) -> dict:
 
 if __name__ == "__main__":
     import json
+
     print(json.dumps(run(quick=True), indent=1))

@@ -39,8 +39,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = ("22_csts_finetune", "23_csts_ablation_scaling")
 ORDER = (("base", 0), ("head", 0), ("head", 1), ("base", 1))
-ENV = {"OMP_NUM_THREADS": "2", "TOKENIZERS_PARALLELISM": "false", "PYTHONHASHSEED": "0", "HF_HUB_OFFLINE": "1",
-       "TRANSFORMERS_OFFLINE": "1", "TQDM_DISABLE": "1"}
+ENV = {
+    "OMP_NUM_THREADS": "2",
+    "TOKENIZERS_PARALLELISM": "false",
+    "PYTHONHASHSEED": "0",
+    "HF_HUB_OFFLINE": "1",
+    "TRANSFORMERS_OFFLINE": "1",
+    "TQDM_DISABLE": "1",
+}
 
 
 def _load() -> list[float]:
@@ -50,12 +56,32 @@ def _load() -> list[float]:
 def run_side(checkout: Path, chapter: str, out: Path, cache: Path, params: tuple = ()) -> dict:
     """One chapter of one side (``params``: papermill's ``-p NAME VALUE`` arguments): seconds and
     the load before and after; a failed run is an error with its stderr."""
-    env = {**os.environ, **ENV, "PYTHONPATH": str(checkout / "src"), "COMPSEM_ROOT": str(checkout),
-           "COMPSEM_CACHE": str(cache / "cache"), "COMPSEM_CACHE_OVERLAY": str(cache / "overlay")}
+    env = {
+        **os.environ,
+        **ENV,
+        "PYTHONPATH": str(checkout / "src"),
+        "COMPSEM_ROOT": str(checkout),
+        "COMPSEM_CACHE": str(cache / "cache"),
+        "COMPSEM_CACHE_OVERLAY": str(cache / "overlay"),
+    }
     before = _load()
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "compsem", "run", str(checkout / "notebooks" / f"{chapter}.ipynb"),
-                           "--out", str(out), "--quiet", *params], env=env, capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "compsem",
+            "run",
+            str(checkout / "notebooks" / f"{chapter}.ipynb"),
+            "--out",
+            str(out),
+            "--quiet",
+            *params,
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     seconds = time.perf_counter() - t0
     if proc.returncode:
         raise RuntimeError(f"{chapter} at {checkout} failed ({proc.returncode}): {proc.stderr[-2000:]}")
@@ -67,8 +93,10 @@ def spearman(folder: Path) -> dict:
     import pandas as pd
 
     runs = pd.read_csv(folder / "results" / "csts" / "finetune_runs.csv")
-    return {r.config: [round(r.test_spearman, 2), round(r.test_spearman_ci_low, 1), round(r.test_spearman_ci_high, 1)]
-            for r in runs.itertuples()}
+    return {
+        r.config: [round(r.test_spearman, 2), round(r.test_spearman_ci_low, 1), round(r.test_spearman_ci_high, 1)]
+        for r in runs.itertuples()
+    }
 
 
 def seed_spearman(folder: Path) -> dict:
@@ -107,7 +135,7 @@ def _ints_after(argv: list[str], flag: str) -> list[int] | None:
     if flag not in argv:
         return None
     vals = []
-    for a in argv[argv.index(flag) + 1:]:
+    for a in argv[argv.index(flag) + 1 :]:
         if a.startswith("--"):
             break
         vals.append(int(a))
@@ -121,8 +149,11 @@ def compare(runs: list[dict]) -> dict:
     sec = {(r["side"], r["chapter"]): r["seconds"] for r in runs}
     out = {}
     for ch in CHAPTERS:
-        out[ch] = {"base": sec[("base", ch)], "head": sec[("head", ch)],
-                   "speedup": round(sec[("base", ch)] / sec[("head", ch)], 3)}
+        out[ch] = {
+            "base": sec[("base", ch)],
+            "head": sec[("head", ch)],
+            "speedup": round(sec[("base", ch)] / sec[("head", ch)], 3),
+        }
     base, head = sum(v["base"] for v in out.values()), sum(v["head"] for v in out.values())
     out["total"] = {"base": round(base, 1), "head": round(head, 1), "speedup": round(base / head, 3)}
     return out
@@ -130,7 +161,7 @@ def compare(runs: list[dict]) -> dict:
 
 def main(argv=None) -> int:
     from compsem.book.appendices.machine import cpu_family, this_machine
-    from compsem.book.running.runfolder import commit_of
+    from compsem.git import commit_of
     from compsem.csts.speed import ab_path
     from compsem.device import cpu_bf16_native
 
@@ -145,15 +176,23 @@ def main(argv=None) -> int:
     if add is not None:
         rec = json.loads(dest.read_text(encoding="utf-8"))
         with tempfile.TemporaryDirectory(prefix="csts-ab-") as tmp:
-            rec["seeds"] = {**run_seeds(sides, add, Path(tmp)), "head_commit": commit_of(ROOT),
-                            "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+            rec["seeds"] = {
+                **run_seeds(sides, add, Path(tmp)),
+                "head_commit": commit_of(ROOT),
+                "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            }
         dest.write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")
         print(f"seeds {add} added to {dest}")
         return 0
-    rec = {"base_commit": commit_of(base), "head_commit": commit_of(ROOT),
-           "machine": {**this_machine(), "cpu_family": cpu_family()},
-           "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "order": [f"{s} {CHAPTERS[c]}" for s, c in ORDER],
-           "runs": [], "spearman_22": {}}
+    rec = {
+        "base_commit": commit_of(base),
+        "head_commit": commit_of(ROOT),
+        "machine": {**this_machine(), "cpu_family": cpu_family()},
+        "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "order": [f"{s} {CHAPTERS[c]}" for s, c in ORDER],
+        "runs": [],
+        "spearman_22": {},
+    }
     with tempfile.TemporaryDirectory(prefix="csts-ab-") as tmp:
         tmp = Path(tmp)
         for side, c in ORDER:

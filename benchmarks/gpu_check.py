@@ -29,12 +29,22 @@ ROOT = Path(__file__).resolve().parents[1]
 def machine(device: str) -> dict:
     import torch
 
-    rec = {"device": device, "torch": torch.__version__, "python": platform.python_version(), "cpu_count": os.cpu_count()}
+    rec = {
+        "device": device,
+        "torch": torch.__version__,
+        "python": platform.python_version(),
+        "cpu_count": os.cpu_count(),
+    }
     if device.startswith("cuda"):
         p = torch.cuda.get_device_properties(0)
-        rec.update(gpu=torch.cuda.get_device_name(0), capability=".".join(map(str, torch.cuda.get_device_capability(0))),
-                   multiprocessors=p.multi_processor_count, memory_gib=round(p.total_memory / 2 ** 30, 1),
-                   bf16=torch.cuda.is_bf16_supported(), cuda=torch.version.cuda)
+        rec.update(
+            gpu=torch.cuda.get_device_name(0),
+            capability=".".join(map(str, torch.cuda.get_device_capability(0))),
+            multiprocessors=p.multi_processor_count,
+            memory_gib=round(p.total_memory / 2**30, 1),
+            bf16=torch.cuda.is_bf16_supported(),
+            cuda=torch.version.cuda,
+        )
     for name in ("transformers", "sentence_transformers", "numpy"):
         rec[name] = __import__(name).__version__
     return rec
@@ -48,11 +58,17 @@ def encode(device: str, n: int) -> dict:
     cpu = get_encoder("sbert-mini", device="cpu")
     r_cpu, X_cpu = encode_rate(lambda t: cpu.encode(t, batch_size=64), texts, repeats=1)
     out: dict = {"sentences": n, "cpu_identity": cpu.identity, "cpu_fp32_texts_per_s": round(r_cpu, 1)}
-    for name, enc in (("gpu_default", get_encoder("sbert-mini", device=device)),
-                      ("gpu_bf16", encoder_in("sbert-mini", device=device, dtype="bfloat16"))):
+    for name, enc in (
+        ("gpu_default", get_encoder("sbert-mini", device=device)),
+        ("gpu_bf16", encoder_in("sbert-mini", device=device, dtype="bfloat16")),
+    ):
         rate, X = encode_rate(lambda t: enc.encode(t, batch_size=256), texts)
-        out[name] = {"identity": enc.identity, "weights": str(next(enc.model.parameters()).dtype).removeprefix("torch."),
-                     "texts_per_s": round(rate, 1), **vector_gap(X, X_cpu)}
+        out[name] = {
+            "identity": enc.identity,
+            "weights": str(next(enc.model.parameters()).dtype).removeprefix("torch."),
+            "texts_per_s": round(rate, 1),
+            **vector_gap(X, X_cpu),
+        }
     return out
 
 
@@ -63,10 +79,12 @@ def main(argv: list[str]) -> int:
     device, quick = opt.get("device", "cuda"), "--quick" in argv
     out = Path(opt.get("out", ROOT / "benchmarks" / "gpu.json"))
     if device.startswith("cuda") and not torch.cuda.is_available():
-        print("gpu_check: torch sees no CUDA device; run it on a machine with a GPU (or --device=cpu for a dry run)",
-              file=sys.stderr)
+        print(
+            "gpu_check: torch sees no CUDA device; run it on a machine with a GPU (or --device=cpu for a dry run)",
+            file=sys.stderr,
+        )
         return 2
-    os.environ["COMPSEM_ENCODE_BACKEND"] = "torch"   # the CPU side of each comparison is plain torch
+    os.environ["COMPSEM_ENCODE_BACKEND"] = "torch"  # the CPU side of each comparison is plain torch
     from compsem.book.appendices.bench import study_gpu_checks
 
     rec = {"machine": machine(device), "measured": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "quick": quick}

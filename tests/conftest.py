@@ -26,13 +26,14 @@ os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = _HYPOTHESIS_DIR
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+
 @pytest.fixture(autouse=True, scope="session")
 def _isolated_dirs(tmp_path_factory):
     base = tmp_path_factory.mktemp("compsem")
     old = {k: os.environ.get(k) for k in ("COMPSEM_CACHE", "COMPSEM_RESULTS", "COMPSEM_CACHE_OVERLAY")}
     os.environ["COMPSEM_CACHE"] = str(base / "cache")
     os.environ["COMPSEM_RESULTS"] = str(base / "results")
-    os.environ["COMPSEM_CACHE_OVERLAY"] = str(base / "overlay")   # never the reader's own ~/.cache
+    os.environ["COMPSEM_CACHE_OVERLAY"] = str(base / "overlay")  # never the reader's own ~/.cache
     yield base
     for k, v in old.items():
         if v is None:

@@ -1,6 +1,7 @@
 """environment.yml, pyproject.toml and requirements-lock.txt pin the same versions."""
 
 import re
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -34,3 +35,14 @@ def test_lock_agrees_with_pyproject():
     for name, version in deps.items():
         assert lock.get(name) == version, f"{name}: pyproject {version}, lock {lock.get(name)}"
     assert lock["torch"] == "2.13.0"
+
+
+def test_make_test_lints_and_checks_the_formatting_before_pytest():
+    out = subprocess.run(["make", "-n", "test"], cwd=ROOT, capture_output=True, text=True, timeout=120).stdout
+    lines = [line for line in out.splitlines() if "ruff" in line or "pytest" in line]
+    assert [("ruff check" in line, "ruff format --check" in line, "pytest" in line) for line in lines][-3:] == [
+        (True, False, False),
+        (False, True, False),
+        (False, False, True),
+    ]
+    assert tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["ruff"]["line-length"] == 120

@@ -15,6 +15,6 @@ NOT_CLAIMS = {
     "the two cosines of every quintuple": "what the figure shows",
     "The three tables hold": "the three operator tables",
     "all six difference samples": "the benchmark's design",
-    "a point or two between models": "how to read the intervals",
+    "compared by a paired test on the same samples, never by their intervals alone": "the book's method (compsem.stats.paired_ranking_sentence)",
     "reuse the sources' words more than a paraphrasing model": "why hand-written fusions differ, a caveat (no paraphrasing model was run)",
 }

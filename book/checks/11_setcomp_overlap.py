@@ -2,7 +2,7 @@
 
 NOT_CLAIMS = {
     "Two things should then hold": "the paper's criteria",
-    "\"larger\" always means \"more alike\"": "the sign convention",
+    '"larger" always means "more alike"': "the sign convention",
     "the two margins": "a definition",
     "one of four cells": "a definition",
     "the two raw differences": "a definition",
@@ -12,7 +12,6 @@ NOT_CLAIMS = {
     "Two controls": "the chapter's design",
     "ratio of two angles": "the paper's definition",
     "which separates the two": "our signed ratio's definition",
-    "C2 is a weaker test than it looks": "argued by the proof in the next sentences",
     "The paper's encoders are mostly not available offline": "the paper's panel against the offline one (data/reference/paper_models/setcomp.csv)",
     "compares two different models": "the models' identities",
 }

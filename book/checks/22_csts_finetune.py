@@ -10,8 +10,11 @@ PAGE = "22_csts_finetune"
 
 
 def check(executed=None):
-    bf16_cpu_training(json.loads((repo_root() / "benchmarks" / "csts_precision.json").read_text()),
-                      "trains under bf16 autocast, faster than fp32 with the same scores within noise", page=PAGE)
+    bf16_cpu_training(
+        json.loads((repo_root() / "benchmarks" / "csts_precision.json").read_text()),
+        "trains under bf16 autocast, faster than fp32 with the same scores within noise",
+        page=PAGE,
+    )
 
 
 NOT_CLAIMS = {

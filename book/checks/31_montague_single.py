@@ -11,13 +11,21 @@ def check(executed=None):
     r = sibling(__file__, "montague_rules")
     mv = r.moved()
     tables = sorted({t for _, t in mv})
-    holds = (r.moves(mv[(r.TEST_I, 6)]) and r.moves(mv[(r.STRINGS, 6)])
-             and all(r.moves(mv[(r.PAIRS, t)]) == (t == 7) for t in tables)
-             and not any(r.moves(mv[(r.STRICT, t)]) for t in tables))
-    claims.check("the weighting of noun pairs moves only Table 7 and the strict inequality nothing at all for this "
-                 "model (its distances never tie)", page=PAGE, holds=holds, numbers=r.numbers(mv, tables),
-                 rule="for sbert-mini: test I and the strings move Table 6; the noun-pair weighting moves Table 7 "
-                      f"alone; the strict < moves no table (a mean movement under {r.NOISE:g} is no move)")
+    holds = (
+        r.moves(mv[(r.TEST_I, 6)])
+        and r.moves(mv[(r.STRINGS, 6)])
+        and all(r.moves(mv[(r.PAIRS, t)]) == (t == 7) for t in tables)
+        and not any(r.moves(mv[(r.STRICT, t)]) for t in tables)
+    )
+    claims.check(
+        "the weighting of noun pairs moves only Table 7 and the strict inequality nothing at all for this "
+        "model (its distances never tie)",
+        page=PAGE,
+        holds=holds,
+        numbers=r.numbers(mv, tables),
+        rule="for sbert-mini: test I and the strings move Table 6; the noun-pair weighting moves Table 7 "
+        f"alone; the strict < moves no table (a mean movement under {r.NOISE:g} is no move)",
+    )
 
 
 NOT_CLAIMS = {

@@ -14,16 +14,23 @@ PAGE = "32_montague_pairs"
 def check(executed=None):
     r = sibling(__file__, "montague_rules")
     mv = r.moved()
-    claims.check("the strict < moves nothing, since sbert-mini's distances never tie", page=PAGE,
-                 holds=not any(r.moves(v) for (step, _), v in mv.items() if step == r.STRICT),
-                 numbers=r.numbers(mv, {1, 6, 7, 8}), rule="the strict < moves no cell of any table for sbert-mini")
+    claims.check(
+        "the strict < moves nothing, since sbert-mini's distances never tie",
+        page=PAGE,
+        holds=not any(r.moves(v) for (step, _), v in mv.items() if step == r.STRICT),
+        numbers=r.numbers(mv, {1, 6, 7, 8}),
+        rule="the strict < moves no cell of any table for sbert-mini",
+    )
     cells = pd.concat([load_table("montague", f"{n}_reproduced") for n in ("single", "nonsub")], ignore_index=True)
     t = truncation_check(cells[(cells["model"] == "sbert-mini") & (cells["reading"] == "official")]).set_index("table")
     t = t.loc[[6, 8]]
-    claims.check("Unlike the shares of Tables 6 and 8, which our code reproduces exactly", page=PAGE,
-                 holds=bool((t["match_truncated"] == t["cells"]).all()),
-                 numbers={f"Table {k}: cells equal when cut": f"{v.match_truncated} of {v.cells}" for k, v in t.iterrows()},
-                 rule="every official sbert-mini cell of Tables 6 and 8, cut to the paper's decimals, equals the paper's")
+    claims.check(
+        "Unlike the shares of Tables 6 and 8, which our code reproduces exactly",
+        page=PAGE,
+        holds=bool((t["match_truncated"] == t["cells"]).all()),
+        numbers={f"Table {k}: cells equal when cut": f"{v.match_truncated} of {v.cells}" for k, v in t.iterrows()},
+        rule="every official sbert-mini cell of Tables 6 and 8, cut to the paper's decimals, equals the paper's",
+    )
 
 
 NOT_CLAIMS = {

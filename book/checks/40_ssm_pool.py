@@ -10,9 +10,16 @@ PAGE = "40_ssm_pool"
 def check(executed=None):
     syn = glued_number(executed, PAGE, "ssm_share_syn_one")
     rev = glued_number(executed, PAGE, "ssm_share_inf_rev_zero")
-    claims.check("The judgements mostly follow the writer's intent", page=PAGE, holds=syn > 50 and rev > 50,
-                 numbers={"synonymous pairs judged 1 (%)": round(syn, 1), "reversed inferential pairs judged 0 (%)":
-                          round(rev, 1)}, rule="'mostly': over half of each kind of pair")
+    claims.check(
+        "The judgements mostly follow the writer's intent",
+        page=PAGE,
+        holds=syn > 50 and rev > 50,
+        numbers={
+            "synonymous pairs judged 1 (%)": round(syn, 1),
+            "reversed inferential pairs judged 0 (%)": round(rev, 1),
+        },
+        rule="'mostly': over half of each kind of pair",
+    )
 
 
 NOT_CLAIMS = {

@@ -9,9 +9,13 @@ PAGE = "41_ssm_matrices"
 
 def check(executed=None):
     gap = glued_number(executed, PAGE, "ssm_ref_dir_gap")
-    claims.check("The reference gives inferential pairs a mean score {glue:ssm_ref_dir_gap} higher than their "
-                 "reverses", page=PAGE, holds=gap > 0, numbers={"forward minus reverse mean score": gap},
-                 rule="the glued gap is positive")
+    claims.check(
+        "The reference gives inferential pairs a mean score {glue:ssm_ref_dir_gap} higher than their reverses",
+        page=PAGE,
+        holds=gap > 0,
+        numbers={"forward minus reverse mean score": gap},
+        rule="the glued gap is positive",
+    )
 
 
 NOT_CLAIMS = {

@@ -21,8 +21,7 @@ NOT_CLAIMS = {
     "from three different clusters": "the map's design",
     "close to none of them is black": "the colour rule",
     "close to all three is white": "the colour rule",
-    "most pairs of unrelated sentences are at the same distance of about 1, which no planar map reproduces":
-        "geometry: a plane cannot hold many points at equal distances",
+    "most pairs of unrelated sentences are at the same distance of about 1, which no planar map reproduces": "geometry: a plane cannot hold many points at equal distances",
     "depend on the two seeds": "the parameters' definitions",
     "picks the three basis sentences": "the parameter's definition",
 }

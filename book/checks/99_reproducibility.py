@@ -13,8 +13,12 @@ def check(executed=None):
     g = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(g)
     g.bf16_training_slower("bf16 autocast fine-tuned more slowly than fp32 at the book's preset", PAGE)
-    g.reproduction("Part III then reproduces the paper's MiniLM cells from the GPU's vectors",
-                   "while they moved Part III's reproduced cells by more than the 1e-4 the book holds", PAGE)
+    g.reproduction(
+        "Part III then reproduces the paper's MiniLM cells from the GPU's vectors",
+        "while they moved Part III's reproduced cells by more than the 1e-4 the book holds",
+        PAGE,
+    )
+
 
 NOT_CLAIMS = {
     "new weights under an old name are never served old vectors": "the cache key's design (compsem.cache)",
@@ -23,5 +27,5 @@ NOT_CLAIMS = {
     "where a check at first use finds it faster": "the backend rule's design (compsem.encoders.onnx)",
     "Two defaults follow": "the page's plan",
     "so only half the texts reach the model": "the benchmark's design: each text given twice",
-    "(a count, \"seldom\", a winner, \"faster\", agreement with the paper)": "names the claim vocabulary",
+    '(a count, "seldom", a winner, "faster", agreement with the paper)': "names the claim vocabulary",
 }

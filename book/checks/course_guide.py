@@ -13,12 +13,17 @@ LAB_MIN = 25
 
 def check(executed=None):
     times = time_values(Path(executed).parent / "labs") if executed else {}
-    minutes = [times.get(glue_name(step)) for _, step in timed_steps()]   # the only timed run: Part II's
-    claims.check("The lab-sized fine-tuning run fits in a 25-minute lab even from empty caches", page=PAGE,
-                 holds=bool(minutes) and all(m is not None and m < LAB_MIN for m in minutes),
-                 numbers={"the timed lab run (min)": [None if m is None else round(m, 1) for m in minutes],
-                          "lab (min)": LAB_MIN},
-                 rule="every timed lab run of this build took less than the lab")
+    minutes = [times.get(glue_name(step)) for _, step in timed_steps()]  # the only timed run: Part II's
+    claims.check(
+        "The lab-sized fine-tuning run fits in a 25-minute lab even from empty caches",
+        page=PAGE,
+        holds=bool(minutes) and all(m is not None and m < LAB_MIN for m in minutes),
+        numbers={
+            "the timed lab run (min)": [None if m is None else round(m, 1) for m in minutes],
+            "lab (min)": LAB_MIN,
+        },
+        rule="every timed lab run of this build took less than the lab",
+    )
 
 
 NOT_CLAIMS = {

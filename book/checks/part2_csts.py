@@ -15,17 +15,24 @@ PAGE = "book/part2_csts.md"
 
 def check(executed=None):
     bench = repo_root() / "benchmarks"
-    bf16_cpu_training(json.loads((bench / "csts_precision.json").read_text()),
-                      "it trains under bf16 autocast, faster than fp32 with the same scores within noise", page=PAGE)
+    bf16_cpu_training(
+        json.loads((bench / "csts_precision.json").read_text()),
+        "it trains under bf16 autocast, faster than fp32 with the same scores within noise",
+        page=PAGE,
+    )
     spec = importlib.util.spec_from_file_location("_gpu_claims", Path(__file__).with_name("gpu_claims.py"))
     gpu = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gpu)
     gpu.bf16_training_slower("bf16 autocast fine-tuned sbert-mini slower than fp32 at the book's preset", PAGE)
     t8 = paper_table("csts", "table8_best_settings")
     on = t8["transform"].astype(str).str.lower().eq("true")
-    claims.check("the paper's Table 8 turns it on in 8 of 15 settings", page=PAGE,
-                 holds=(int(on.sum()), len(t8)) == (8, 15), numbers={"transform on": int(on.sum()), "settings": len(t8)},
-                 rule="counted in data/reference/csts_table8_best_settings.csv")
+    claims.check(
+        "the paper's Table 8 turns it on in 8 of 15 settings",
+        page=PAGE,
+        holds=(int(on.sum()), len(t8)) == (8, 15),
+        numbers={"transform on": int(on.sum()), "settings": len(t8)},
+        rule="counted in data/reference/csts_table8_best_settings.csv",
+    )
 
 
 NOT_CLAIMS = {

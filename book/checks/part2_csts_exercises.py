@@ -7,7 +7,7 @@ NOT_CLAIMS = {
     "Compute the two Hadamard encodings": "an instruction",
     "the gap between the two cosines now exceeds": "worked on the page: 0.5 + 0 - 16/17 < 0",
     "with one of two rules": "the chapter's parser parameter",
-    "\"four\"": "an example answer of a model",
+    '"four"': "an example answer of a model",
     "the first two are the insidious ones": "the exercise's examples",
     "far more than the Spearman": "what an outlier does to each correlation (its rank is all Spearman sees)",
     "in these two cases": "the exercise's examples",

@@ -11,18 +11,25 @@ PAGE = "book/part3_montague.md"
 
 
 def check(executed=None):
-    cells = pd.concat([load_table("montague", f"{n}_reproduced") for n in ("single", "pairs", "nonsub")],
-                      ignore_index=True)
+    cells = pd.concat(
+        [load_table("montague", f"{n}_reproduced") for n in ("single", "pairs", "nonsub")], ignore_index=True
+    )
     official = cells[(cells["model"] == "sbert-mini") & (cells["reading"] == "official")]
     t = truncation_check(official).set_index("table")
-    printed = t["match_truncated"] + t["only_rounded"]          # equal when cut, or else when rounded
-    numbers = {f"Table {k}: cells equal to the paper's printed number (cut; only rounded)":
-               f"{r.match_truncated}; {r.only_rounded} of {r.cells}" for k, r in t.iterrows()}
+    printed = t["match_truncated"] + t["only_rounded"]  # equal when cut, or else when rounded
+    numbers = {
+        f"Table {k}: cells equal to the paper's printed number (cut; only rounded)": f"{r.match_truncated}; {r.only_rounded} of {r.cells}"
+        for k, r in t.iterrows()
+    }
     holds = sorted(t.index) == [1, 6, 7, 8] and bool((printed == t["cells"]).all())
-    rule = ("every official sbert-mini cell of Tables 1, 6, 7 and 8, cut (or, where the last digit cannot tell, "
-            "rounded) to the paper's decimals, equals the paper's")
-    for sentence in ("under the official reading they agree to the paper's last printed decimal",
-                     "the official reading reproduces the paper's Tables 1, 6, 7 and 8 to the last printed decimal"):
+    rule = (
+        "every official sbert-mini cell of Tables 1, 6, 7 and 8, cut (or, where the last digit cannot tell, "
+        "rounded) to the paper's decimals, equals the paper's"
+    )
+    for sentence in (
+        "under the official reading they agree to the paper's last printed decimal",
+        "the official reading reproduces the paper's Tables 1, 6, 7 and 8 to the last printed decimal",
+    ):
         claims.check(sentence, page=PAGE, holds=holds, numbers=numbers, rule=rule)
 
 

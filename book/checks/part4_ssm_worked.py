@@ -7,7 +7,7 @@ NOT_CLAIMS = {
     "The three sentences of the example": "the toy's design",
     "averages the two directions": "a definition",
     "For the three unordered pairs": "the toy's design",
-    "a sentence is never \"one-way related\" to itself": "a consequence of the definition",
+    'a sentence is never "one-way related" to itself': "a consequence of the definition",
     "Smaller means sparser": "how to read the metric",
     "Two things to notice": "the page's plan",
     "for the book's pool of 251 sentences only 1/251": "arithmetic on the pool's size (1/N)",

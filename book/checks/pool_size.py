@@ -7,5 +7,10 @@ from compsem.book.checks.claimlist import glued_number
 
 def few_hundred_sentences(executed, sentence, page):
     n = glued_number(executed, "40_ssm_pool", "ssm_n_sentences")
-    claims.check(sentence, page=page, holds=100 <= n < 1000, numbers={"sentences in the pool": int(n)},
-                 rule="'a few hundred' means 100 to 999")
+    claims.check(
+        sentence,
+        page=page,
+        holds=100 <= n < 1000,
+        numbers={"sentences in the pool": int(n)},
+        rule="'a few hundred' means 100 to 999",
+    )

@@ -2,6 +2,7 @@
 
 Run from the repository root:  PYTHONPATH=src python data/csts/build_embedded.py
 """
+
 from pathlib import Path
 
 from compsem.csts.splitting import build_embedded

@@ -29,7 +29,22 @@ from .errors import DataError, EmptyTextError, HubUnavailableError, ModelNotInst
 __version__ = "0.1.0"
 
 __all__ = [
-    "DEFAULT_PANEL", "DataError", "EmbeddingCache", "EmptyTextError", "Encoder", "HubUnavailableError",
-    "ModelNotInstalledError", "UnknownModelError", "available_encoders", "data", "embed", "get_encoder",
-    "installed_panel", "measures", "paths", "resolve_models", "results", "stats",
+    "DEFAULT_PANEL",
+    "DataError",
+    "EmbeddingCache",
+    "EmptyTextError",
+    "Encoder",
+    "HubUnavailableError",
+    "ModelNotInstalledError",
+    "UnknownModelError",
+    "available_encoders",
+    "data",
+    "embed",
+    "get_encoder",
+    "installed_panel",
+    "measures",
+    "paths",
+    "resolve_models",
+    "results",
+    "stats",
 ]

@@ -56,8 +56,17 @@ from .errors import BrokenCacheError, CacheError, UnsafeFolderError, check_trust
 from .settings import setting
 from .progress import bar as progress_bar
 
-__all__ = ["EmbeddingCache", "EmbedStats", "embed", "last_stats", "text_key", "model_key", "CacheError",
-           "CacheWarning", "overlay_dir"]
+__all__ = [
+    "EmbeddingCache",
+    "EmbedStats",
+    "embed",
+    "last_stats",
+    "text_key",
+    "model_key",
+    "CacheError",
+    "CacheWarning",
+    "overlay_dir",
+]
 
 
 @dataclass
@@ -65,10 +74,10 @@ class EmbedStats:
     """What the last :func:`embed` call did."""
 
     spec: str
-    n_texts: int       # texts asked for
-    n_unique: int      # after folding duplicates
-    n_cached: int      # unique texts found in the cache
-    n_encoded: int     # unique texts sent to the model
+    n_texts: int  # texts asked for
+    n_unique: int  # after folding duplicates
+    n_cached: int  # unique texts found in the cache
+    n_encoded: int  # unique texts sent to the model
     seconds: float
 
     def as_dict(self) -> dict:
@@ -92,9 +101,17 @@ def last_stats() -> EmbedStats | None:
     return _LAST[-1] if _LAST else None
 
 
-def embed(texts: Sequence[str], model: str | Encoder = "sbert-mini", *, cache: bool | EmbeddingCache = True,
-          batch_size: int = 32, show_progress: bool | None = None, trust_remote_code: bool = False,
-          device: str | None = None, chunk_size: int = 1024) -> np.ndarray:
+def embed(
+    texts: Sequence[str],
+    model: str | Encoder = "sbert-mini",
+    *,
+    cache: bool | EmbeddingCache = True,
+    batch_size: int = 32,
+    show_progress: bool | None = None,
+    trust_remote_code: bool = False,
+    device: str | None = None,
+    chunk_size: int = 1024,
+) -> np.ndarray:
     """Embed ``texts`` with ``model``, each unique text once, through the disk cache.
 
     The texts missing from the cache are encoded ``chunk_size`` at a time (longest first) and
@@ -145,7 +162,7 @@ def embed(texts: Sequence[str], model: str | Encoder = "sbert-mini", *, cache: b
             hit = store.get_many(mkey, keys, enc.dim)
         except (BrokenCacheError, UnsafeFolderError):
             raise
-        except CacheError as exc:   # e.g. a full disk at open: encode everything, store nothing
+        except CacheError as exc:  # e.g. a full disk at open: encode everything, store nothing
             warnings.warn(f"{exc}; this run goes on without the cache", CacheWarning, stacklevel=2)
             store, hit = None, {}
         todo = []
@@ -160,18 +177,20 @@ def embed(texts: Sequence[str], model: str | Encoder = "sbert-mini", *, cache: b
     elif todo:
         todo.sort(key=lambda i: -len(unique[i]))  # similar lengths batch together, as the encoders do
         # TQDM_DISABLE wins; show_progress=None: a bar for more than 1,000 texts (compsem.progress)
-        with progress_bar(total=len(todo), show=show_progress, n=len(todo), desc=f"embed {enc.spec}",
-                          unit="text") as bar:
+        with progress_bar(
+            total=len(todo), show=show_progress, n=len(todo), desc=f"embed {enc.spec}", unit="text"
+        ) as bar:
             for s in range(0, len(todo), chunk_size):
-                part = todo[s:s + chunk_size]
+                part = todo[s : s + chunk_size]
                 new = enc.encode([unique[i] for i in part], batch_size=batch_size, show_progress=False)
                 vecs[part] = new
                 if store is not None:
                     try:
                         store.put_many(mkey, [keys[i] for i in part], new)
-                    except CacheError as exc:   # e.g. a full disk: the vectors in hand are still returned
-                        warnings.warn(f"{exc}; this run goes on without storing its vectors", CacheWarning,
-                                      stacklevel=2)
+                    except CacheError as exc:  # e.g. a full disk: the vectors in hand are still returned
+                        warnings.warn(
+                            f"{exc}; this run goes on without storing its vectors", CacheWarning, stacklevel=2
+                        )
                         store = None
                 bar.update(len(part))
     _LAST.append(EmbedStats(enc.spec, len(texts), len(unique), n_cached, len(todo), time.perf_counter() - t0))

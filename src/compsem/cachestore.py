@@ -2,6 +2,13 @@
 
 Opening, locking and retrying, read-only opening with an overlay for the misses, checksums,
 and the translation of every SQLite failure into a :class:`CacheError` that names the file.
+
+A shared cache cannot steer its users: a cache file, its ``-wal``/``-shm``/``-journal`` and its
+folder are never reached through a symbolic link another user made (an
+:class:`~compsem.errors.UnsafeFolderError`); a file whose ``models`` or ``vectors`` table is not
+ours, or whose ``application_id`` is another program's, is judged read-only and never changed; a
+file this cache made carries :data:`APPLICATION_ID`, and ``clear`` acts on no other; what
+``info`` shows of a file's rows is escaped (:func:`printable`).
 """
 
 from __future__ import annotations
@@ -10,6 +17,7 @@ import hashlib
 import os
 import random
 import sqlite3
+import stat
 import time
 import warnings
 import zlib
@@ -26,7 +34,21 @@ from .settings import scrub, setting
 from .store import can_write, move_aside, private_folder
 from .fmt import plural
 
-__all__ = ["EmbeddingCache", "text_key", "model_key", "CacheError", "CacheWarning", "overlay_dir"]
+__all__ = [
+    "EmbeddingCache",
+    "text_key",
+    "model_key",
+    "CacheError",
+    "CacheWarning",
+    "overlay_dir",
+    "printable",
+    "APPLICATION_ID",
+]
+
+#: SQLite's ``application_id`` of a file this cache made (``cmps``): ``cache clear`` acts on no other.
+APPLICATION_ID = 0x636D7073
+#: The tables and columns of a cache file (a file made before the checksums lacks ``sum``).
+_COLUMNS = {"models": ({"model", "spec", "identity", "dim"}, set()), "vectors": ({"model", "key", "vec"}, {"sum"})}
 
 T = TypeVar("T")
 
@@ -68,12 +90,78 @@ def overlay_path() -> Path:
 def _default_path() -> Path:
     try:
         return cache_dir("embeddings") / "embeddings.sqlite"
-    except OSError:                                   # a read-only COMPSEM_CACHE without embeddings/
+    except OSError:  # a read-only COMPSEM_CACHE without embeddings/
         return cache_dir("embeddings", create=False) / "embeddings.sqlite"
 
 
 def _checksum(blob: bytes) -> int:
     return zlib.crc32(blob)
+
+
+def printable(text: object) -> str:
+    """``text`` with every control or other unprintable character written as an escape
+    (``\\x1b``): what a shared cache says about itself is shown, never obeyed by the terminal."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in str(text))
+
+
+class _Foreign(Exception):
+    """Raised inside a transaction: the file is an SQLite database of something else."""
+
+
+def _foreign_reason(con: sqlite3.Connection) -> int:
+    """The file's ``application_id`` when it may be a cache file (ours, or 0: new or made before
+    the id); :class:`_Foreign` when its ``models`` or ``vectors`` table has other columns or
+    its id is another program's."""
+    app = con.execute("PRAGMA application_id").fetchone()[0]
+    tables = {
+        t: {r[0] for r in con.execute("SELECT name FROM pragma_table_info(?)", (t,))}
+        for (t,) in con.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+        )
+    }
+    odd = sorted(
+        t
+        for t, cols in tables.items()
+        if t in _COLUMNS and not (_COLUMNS[t][0] <= cols <= _COLUMNS[t][0] | _COLUMNS[t][1])
+    )
+    if app not in (0, APPLICATION_ID) or odd:
+        shown = ", ".join(printable(t) for t in sorted(tables)[:6]) or "no tables"
+        raise _Foreign(f"application_id {app}, tables {shown}")
+    return app
+
+
+def _check_not_foreign(path: Path) -> None:
+    """Judge an existing file read-only before anything (the switch to WAL included) writes to it."""
+    try:
+        if not path.is_file() or path.stat().st_size == 0:
+            return
+        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except (OSError, sqlite3.Error):
+        return
+    try:
+        _foreign_reason(con)
+    except sqlite3.Error:  # damaged or locked: judged again when it is opened
+        pass
+    finally:
+        con.close()
+
+
+def _refuse_foreign_links(path: Path) -> None:
+    """A cache file, its SQLite companions and its folder are never reached through a symbolic
+    link another user made: one planted in a shared folder could point at any file of the
+    caller's (their own links are followed)."""
+    me = os.geteuid() if hasattr(os, "geteuid") else None
+    for p in (path.parent, path, *(path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal"))):
+        try:
+            st = os.lstat(p)
+        except OSError:
+            continue
+        if me is not None and stat.S_ISLNK(st.st_mode) and st.st_uid != me:
+            raise UnsafeFolderError(
+                f"the embedding cache {path}: {p} is a symbolic link made by uid {st.st_uid}, not "
+                f"by you (uid {me}): refused, never followed (it could point at any file of "
+                "yours); remove it, or set COMPSEM_CACHE to a folder of your own"
+            )
 
 
 def _lock_timeout() -> float:
@@ -106,27 +194,35 @@ class EmbeddingCache:
 
     def __init__(self, path: str | Path | None = None, *, readonly: bool | None = None, overlay: bool = True):
         self.path = Path(path) if path else _default_path()
-        self._use_overlay = overlay                    # False: this file alone (``cache verify``/``clear``)
+        _refuse_foreign_links(self.path)
+        self._use_overlay = overlay  # False: this file alone (``cache verify``/``clear``)
         self.private = self.path.parent.resolve() == overlay_dir().resolve()
-        if self.private:                               # checked at every open, created 0700
+        if self.private:  # checked at every open, created 0700
             private_folder(self.path.parent, create=not readonly)
         self.readonly = False
-        self._models: dict[str, tuple[str, str, int]] = {}   # registered, written with their first vectors
-        self.overlay: EmbeddingCache | None = None     # where a read-only cache's misses go
+        self._models: dict[str, tuple[str, str, int]] = {}  # registered, written with their first vectors
+        self.overlay: EmbeddingCache | None = None  # where a read-only cache's misses go
         self._memory: dict[tuple[str, str], np.ndarray] = {}
-        self._uri: str | None = None                   # the read-only connection string
+        self._uri: str | None = None  # the read-only connection string
         self._has_sum = True
         if readonly is None:
             readonly = not can_write(self.path)
         if not readonly:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                if self.private and not self.path.exists():   # SQLite's -wal and -shm files copy this mode
+                _check_not_foreign(self.path)
+                if self.private and not self.path.exists():  # SQLite's -wal and -shm files copy this mode
                     os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o600))
                 self._with_retry(self._migrate)
+            except _Foreign as exc:
+                raise CacheError(
+                    f"{self.path} is an SQLite database of something else ({exc}), not an embedding "
+                    "cache this program made: left as it is, never changed; set COMPSEM_CACHE to "
+                    "another folder"
+                ) from None
             except PermissionError:
                 readonly = True
-            except CacheError as exc:   # the file system said no although the modes allowed it
+            except CacheError as exc:  # the file system said no although the modes allowed it
                 cause = str(exc.__cause__).lower()
                 if not any(t in cause for t in ("readonly", "read-only", "unable to open")):
                     raise
@@ -136,9 +232,15 @@ class EmbeddingCache:
 
     @staticmethod
     def _migrate(con: sqlite3.Connection) -> None:
+        """Create the tables in a new file, add ``sum`` to an old one; a file whose ``models`` or
+        ``vectors`` table has other columns, or with another ``application_id``, is
+        :class:`_Foreign`, and never changed."""
+        app = _foreign_reason(con)
+        if app == 0:
+            con.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         con.executescript(_SCHEMA)
         cols = [r[1] for r in con.execute("PRAGMA table_info(vectors)")]
-        if "sum" not in cols:   # caches made before the checksums: rows without one are not checked
+        if "sum" not in cols:  # caches made before the checksums: rows without one are not checked
             con.execute("ALTER TABLE vectors ADD COLUMN sum INTEGER")
 
     def _open_readonly(self) -> None:
@@ -162,8 +264,10 @@ class EmbeddingCache:
             else:
                 if "not a database" in str(last) or "malformed" in str(last):
                     raise self._broken(last) from last
-                raise CacheError(f"the read-only embedding cache {self.path} cannot be read ({last}); ask its owner "
-                                 "to make it readable, or set COMPSEM_CACHE to a folder of your own")
+                raise CacheError(
+                    f"the read-only embedding cache {self.path} cannot be read ({last}); ask its owner "
+                    "to make it readable, or set COMPSEM_CACHE to a folder of your own"
+                )
         where = overlay_path()
         if not self._use_overlay:
             return
@@ -171,35 +275,51 @@ class EmbeddingCache:
             if where.resolve() != self.path.resolve():
                 self.overlay = EmbeddingCache(where, readonly=False)
         except (UnsafeFolderError, BrokenCacheError):
-            raise                                     # never used, never silently replaced by memory
-        except (OSError, CacheError):                 # the overlay cannot be written here: memory
+            raise  # never used, never silently replaced by memory
+        except (OSError, CacheError):  # the overlay cannot be written here: memory
             self.overlay = None
         kept = f"new vectors go to {self.overlay.path}" if self.overlay else "new vectors are kept in memory only"
-        _warn_once(f"ro:{self.path}", f"the embedding cache {self.path} is read-only: its vectors are used, {kept} "
-                                      "(set COMPSEM_CACHE_OVERLAY to choose where)")
+        _warn_once(
+            f"ro:{self.path}",
+            f"the embedding cache {self.path} is read-only: its vectors are used, {kept} "
+            "(set COMPSEM_CACHE_OVERLAY to choose where)",
+        )
 
     def _broken(self, exc: BaseException) -> BrokenCacheError:
-        return BrokenCacheError(f"the embedding cache {self.path} is not a usable database ({exc}); run "
-                                "`python -m compsem cache clear` to move it aside and start a new one "
-                                "(or delete the file)", cause=str(exc))
+        return BrokenCacheError(
+            f"the embedding cache {self.path} is not a usable database ({exc}); run "
+            "`python -m compsem cache clear` to move it aside and start a new one "
+            "(or delete the file)",
+            cause=str(exc),
+        )
 
     def _failed(self, exc: BaseException) -> CacheError:
         text = str(exc).lower()
         if "full" in text:
-            todo = ("the disk is full: free space there, or set COMPSEM_CACHE to a folder on a bigger disk "
-                    "(the vectors computed are returned, not stored)")
+            todo = (
+                "the disk is full: free space there, or set COMPSEM_CACHE to a folder on a bigger disk "
+                "(the vectors computed are returned, not stored)"
+            )
         elif "readonly" in text or "read-only" in text or "unable to open" in text:
-            todo = ("it cannot be written here: make it writable, or set COMPSEM_CACHE to a folder of your own "
-                    "(a read-only cache is used with COMPSEM_CACHE_OVERLAY for the new vectors)")
+            todo = (
+                "it cannot be written here: make it writable, or set COMPSEM_CACHE to a folder of your own "
+                "(a read-only cache is used with COMPSEM_CACHE_OVERLAY for the new vectors)"
+            )
         elif "disk i/o" in text or "ioerr" in text:
-            todo = ("the disk or file system reported an error: check the disk and its free space (`df`, the "
-                    "system log); the file itself may be fine, `python -m compsem cache verify` says so")
+            todo = (
+                "the disk or file system reported an error: check the disk and its free space (`df`, the "
+                "system log); the file itself may be fine, `python -m compsem cache verify` says so"
+            )
         elif _is_lock_error(exc):
-            todo = (f"another process held its lock for more than {_lock_timeout():g} seconds: wait for it, or "
-                    "raise COMPSEM_CACHE_TIMEOUT")
+            todo = (
+                f"another process held its lock for more than {_lock_timeout():g} seconds: wait for it, or "
+                "raise COMPSEM_CACHE_TIMEOUT"
+            )
         else:
-            todo = ("check the file and its folder (permissions, free space); "
-                    "`python -m compsem cache verify` says whether the file is damaged")
+            todo = (
+                "check the file and its folder (permissions, free space); "
+                "`python -m compsem cache verify` says whether the file is damaged"
+            )
         return CacheError(f"the embedding cache {self.path} failed ({exc}); {todo}")
 
     def _connect(self) -> sqlite3.Connection:
@@ -240,7 +360,7 @@ class EmbeddingCache:
             time.sleep(delay * (0.5 + random.random()))
             delay = min(delay * 2, 1.0)
 
-    move_aside = staticmethod(move_aside)   # compsem.store.move_aside: the file and its -wal/-shm, never over another
+    move_aside = staticmethod(move_aside)  # compsem.store.move_aside: the file and its -wal/-shm, never over another
 
     def register(self, encoder: Encoder) -> str:
         """Return an encoder's model key; its identity (with anything like a credential removed,
@@ -262,13 +382,14 @@ class EmbeddingCache:
         def read(con: sqlite3.Connection) -> dict[str, np.ndarray]:
             found: dict[str, np.ndarray] = {}
             for s in range(0, len(keys), self._CHUNK):
-                chunk = list(keys[s:s + self._CHUNK])
+                chunk = list(keys[s : s + self._CHUNK])
                 marks = ",".join("?" * len(chunk))
-                rows = con.execute(f"SELECT key, vec, {sum_col} FROM vectors WHERE model = ? AND key IN ({marks})",
-                                   [model, *chunk])
+                rows = con.execute(
+                    f"SELECT key, vec, {sum_col} FROM vectors WHERE model = ? AND key IN ({marks})", [model, *chunk]
+                )
                 for k, blob, crc in rows:
                     if crc is not None and crc != _checksum(blob):
-                        bad.append(k)        # silently damaged bytes: a miss, re-encoded
+                        bad.append(k)  # silently damaged bytes: a miss, re-encoded
                         continue
                     vec = np.frombuffer(blob, dtype=np.float32)
                     if vec.shape == (dim,):  # a row of another shape is ignored (re-embedded)
@@ -277,8 +398,11 @@ class EmbeddingCache:
 
         found = self._with_retry(read) if (self._uri or not self.readonly) else {}
         if bad:
-            _warn_once(f"sum:{self.path}", f"the embedding cache {self.path} holds {plural(len(bad), 'vector')} whose "
-                                           "checksum does not match (damaged on disk): they are re-encoded")
+            _warn_once(
+                f"sum:{self.path}",
+                f"the embedding cache {self.path} holds {plural(len(bad), 'vector')} whose "
+                "checksum does not match (damaged on disk): they are re-encoded",
+            )
         if self.readonly:
             rest = [k for k in keys if k not in found]
             if self.overlay is not None:
@@ -298,9 +422,11 @@ class EmbeddingCache:
             for (m,) in con.execute("SELECT model FROM models WHERE spec = ?", (spec,)).fetchall():
                 n = 0
                 for s in range(0, len(keys), self._CHUNK):
-                    chunk = keys[s:s + self._CHUNK]
-                    n += con.execute(f"SELECT COUNT(*) FROM vectors WHERE model = ? AND key IN "
-                                     f"({','.join('?' * len(chunk))})", [m, *chunk]).fetchone()[0]
+                    chunk = keys[s : s + self._CHUNK]
+                    n += con.execute(
+                        f"SELECT COUNT(*) FROM vectors WHERE model = ? AND key IN ({','.join('?' * len(chunk))})",
+                        [m, *chunk],
+                    ).fetchone()[0]
                 best = max(best, n)
             return best
 
@@ -359,13 +485,23 @@ class EmbeddingCache:
         """One row per cached model: spec, identity, dimension, number of texts, MB."""
         import pandas as pd
 
-        rows = [] if (self.readonly and not self._uri) else self._with_retry(lambda con: con.execute(
-            "SELECT m.spec, m.identity, m.dim, COUNT(v.key), COALESCE(SUM(LENGTH(v.vec)), 0) "
-            "FROM models m LEFT JOIN vectors v ON v.model = m.model GROUP BY m.model ORDER BY m.spec"
-        ).fetchall())
-        rows = [(spec, scrub(identity), *rest) for spec, identity, *rest in rows]   # rows stored before scrubbing
-        return pd.DataFrame(rows, columns=["spec", "identity", "dim", "texts", "bytes"]).assign(
-            MB=lambda d: (d.bytes / 1e6).round(2)).drop(columns="bytes")
+        rows = (
+            []
+            if (self.readonly and not self._uri)
+            else self._with_retry(
+                lambda con: con.execute(
+                    "SELECT m.spec, m.identity, m.dim, COUNT(v.key), COALESCE(SUM(LENGTH(v.vec)), 0) "
+                    "FROM models m LEFT JOIN vectors v ON v.model = m.model GROUP BY m.model ORDER BY m.spec"
+                ).fetchall()
+            )
+        )
+        # rows stored before scrubbing are scrubbed; what a shared file says is escaped (printable)
+        rows = [(printable(spec), printable(scrub(identity)), *rest) for spec, identity, *rest in rows]
+        return (
+            pd.DataFrame(rows, columns=["spec", "identity", "dim", "texts", "bytes"])
+            .assign(MB=lambda d: (d.bytes / 1e6).round(2))
+            .drop(columns="bytes")
+        )
 
     def clear(self, spec: str | None = None) -> int:
         """Delete every cached vector (or only those of models whose spec is ``spec``).
@@ -374,7 +510,10 @@ class EmbeddingCache:
         """
         if self.readonly:
             raise CacheError(f"the embedding cache {self.path} is read-only: it cannot be cleared from here")
+
         def delete(con: sqlite3.Connection) -> int:
+            if con.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:  # only a file it made
+                raise CacheError(f"{self.path} is not an embedding cache this program made: left as it is")
             if spec is None:
                 n = con.execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
                 con.execute("DELETE FROM vectors")

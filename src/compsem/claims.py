@@ -43,10 +43,30 @@ from contextlib import contextmanager
 from .errors import CompsemError
 from .fmt import noun
 from .paths import results_dir
+from .store import write_below
 
-__all__ = ["ClaimError", "ClaimWarning", "FREQUENCY", "NUMBER_WORDS", "CLAIM_WORDS", "frequency", "number_word", "count",
-           "of_total", "comparative", "as_far_apart", "agreement", "said_number", "said_frequency",
-           "check", "check_count", "check_frequency", "records", "recorded_as", "claim_word_pattern"]
+__all__ = [
+    "ClaimError",
+    "ClaimWarning",
+    "FREQUENCY",
+    "NUMBER_WORDS",
+    "CLAIM_WORDS",
+    "frequency",
+    "number_word",
+    "count",
+    "of_total",
+    "comparative",
+    "as_far_apart",
+    "agreement",
+    "said_number",
+    "said_frequency",
+    "check",
+    "check_count",
+    "check_frequency",
+    "records",
+    "recorded_as",
+    "claim_word_pattern",
+]
 
 
 class ClaimError(CompsemError, AssertionError):
@@ -62,34 +82,71 @@ class ClaimWarning(UserWarning):
 
 #: ``(word, low, high)``: the adverb :func:`frequency` writes for a share ``low <= s < high``
 #: (``never`` is exactly 0, ``always`` exactly 1; "about half the time" includes 60 %).
-FREQUENCY = (("never", 0.0, 0.0), ("almost never", 0.0, 0.05), ("seldom", 0.05, 0.20),
-             ("sometimes", 0.20, 0.40), ("about half the time", 0.40, 0.60), ("usually", 0.60, 0.95),
-             ("almost always", 0.95, 1.0), ("always", 1.0, 1.0))
+FREQUENCY = (
+    ("never", 0.0, 0.0),
+    ("almost never", 0.0, 0.05),
+    ("seldom", 0.05, 0.20),
+    ("sometimes", 0.20, 0.40),
+    ("about half the time", 0.40, 0.60),
+    ("usually", 0.60, 0.95),
+    ("almost always", 0.95, 1.0),
+    ("always", 1.0, 1.0),
+)
 
 #: The shares a frequency word may claim when a sentence is checked (:func:`check_frequency`):
 #: the produced bands, plus the words people write ("rarely" is "seldom", "most" is over half).
-_ACCEPTS = {"never": (0.0, 0.0), "almost never": (0.0, 0.05), "seldom": (0.0, 0.20), "rarely": (0.0, 0.20),
-            "sometimes": (0.20, 0.40), "about half": (0.40, 0.60), "usually": (0.60, 0.95),
-            "most": (0.5, 1.0), "mostly": (0.5, 1.0), "often": (0.40, 1.0), "almost always": (0.95, 1.0),
-            "always": (1.0, 1.0)}
+_ACCEPTS = {
+    "never": (0.0, 0.0),
+    "almost never": (0.0, 0.05),
+    "seldom": (0.0, 0.20),
+    "rarely": (0.0, 0.20),
+    "sometimes": (0.20, 0.40),
+    "about half": (0.40, 0.60),
+    "usually": (0.60, 0.95),
+    "most": (0.5, 1.0),
+    "mostly": (0.5, 1.0),
+    "often": (0.40, 1.0),
+    "almost always": (0.95, 1.0),
+    "always": (1.0, 1.0),
+}
 
-NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-                "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
-                "twenty")
+NUMBER_WORDS = (
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+)
 
 #: The words that make a sentence a claim about data, by kind: what
 #: :mod:`compsem.book.checks.claimcheck` looks for in every page's prose. A number word is a claim
 #: unless it starts a compound ("two-sided"); "one" only after a bound ("only one", "up to one").
 CLAIM_WORDS = {
     "count": r"(?:up to|at most|at least|only|all but|just)\s+(?:one|a few|\d+)\b|(?<![\d,.])\d[\d,]* of \d[\d,]*\b|"
-             r"\b(?:" + "|".join(NUMBER_WORDS[2:]) + r"|thirty|forty|fifty|hundred|dozen)\b(?!-)",
+    r"\b(?:" + "|".join(NUMBER_WORDS[2:]) + r"|thirty|forty|fifty|hundred|dozen)\b(?!-)",
     "frequency": r"\b(?:never|seldom|rarely|sometimes|often|usually|mostly|most of|most \w+s\b|always|"
-                 r"about half|half of|half the|majority|minority|none of)",
+    r"about half|half of|half the|majority|minority|none of)",
     "order": r"\b(?:beats?|beaten|tops|best|worst|wins?|outperforms?|clear of|far apart|ahead of|closest|"
-             r"furthest|highest|lowest|ranks? first|ranks? last)\b",
+    r"furthest|highest|lowest|ranks? first|ranks? last)\b",
     "direction": r"\b(?:faster|slower|sparser|denser|cheaper|costlier|stronger|weaker|more than|less than|"
-                 r"fewer than|more often|less often|more slowly|more quickly|better than|worse than|larger than|smaller than|"
-                 r"higher than|lower than)\b",
+    r"fewer than|more often|less often|more slowly|more quickly|better than|worse than|larger than|smaller than|"
+    r"higher than|lower than)\b",
     "paper": r"\b(?:match(?:es|ed)?|reproduc(?:es|ed|e)|agrees?|agreed|printed digits)\b",
 }
 
@@ -115,18 +172,18 @@ def frequency(share: float) -> str:
 
 
 def number_word(n: int) -> str:
-    """"nine" for 9: words from zero to twenty, digits above."""
+    """ "nine" for 9: words from zero to twenty, digits above."""
     n = int(n)
     return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
 
 
 def count(n: int, singular: str, plural_form: str | None = None, *, words: bool = True) -> str:
-    """"three models", "one model" (``words=False``: "3 models")."""
+    """ "three models", "one model" (``words=False``: "3 models")."""
     return f"{number_word(n) if words else int(n)} {noun(int(n), singular, plural_form)}"
 
 
 def of_total(k: int, n: int, singular: str, plural_form: str | None = None) -> str:
-    """"none of the 4 models", "1 of 4 models", "all 4 models", "both models", "0 of 1 model":
+    """ "none of the 4 models", "1 of 4 models", "all 4 models", "both models", "0 of 1 model":
     a count with what it counts and out of how many."""
     k, n = int(k), int(n)
     if not 0 <= k <= n:
@@ -143,8 +200,9 @@ def of_total(k: int, n: int, singular: str, plural_form: str | None = None) -> s
     return f"{k} of {n} {many}"
 
 
-def comparative(a: float, b: float, *, more: str = "faster", less: str = "slower", same: str = "as fast as",
-                tol: float = 0.05) -> str:
+def comparative(
+    a: float, b: float, *, more: str = "faster", less: str = "slower", same: str = "as fast as", tol: float = 0.05
+) -> str:
     """How ``a`` compares with ``b``: "about 29 % slower" (the relative difference to ``b``,
     rounded), or ``same`` when they differ by at most ``tol`` of ``b``."""
     a, b = float(a), float(b)
@@ -157,7 +215,7 @@ def comparative(a: float, b: float, *, more: str = "faster", less: str = "slower
 
 
 def as_far_apart(d: float, ref: float, *, tol: float = 0.1) -> str:
-    """"as far apart as" when distance ``d`` lies within ``tol`` (relative) of ``ref``, else
+    """ "as far apart as" when distance ``d`` lies within ``tol`` (relative) of ``ref``, else
     "closer together than" or "further apart than"."""
     d, ref = float(d), float(ref)
     if abs(d - ref) <= tol * abs(ref):
@@ -166,7 +224,7 @@ def as_far_apart(d: float, ref: float, *, tol: float = 0.1) -> str:
 
 
 def agreement(ours: float, paper: float, digits: int) -> str:
-    """"matches the paper to the printed digits" when ``ours`` rounded to the ``digits`` the paper
+    """ "matches the paper to the printed digits" when ``ours`` rounded to the ``digits`` the paper
     printed equals the paper's number; else "differs from the paper's 0.278 by 0.472"."""
     if round(float(ours), digits) == round(float(paper), digits):
         return "matches the paper to the printed digits"
@@ -183,8 +241,9 @@ def said_number(sentence: str) -> int:
     none or several."""
     found = [m.group(1).lower() for m in _NUMBER.finditer(sentence)]
     if len(found) != 1:
-        raise ClaimError(f"the claim {sentence!r} must state exactly one number to be checked as a count, "
-                         f"found {found or 'none'}")
+        raise ClaimError(
+            f"the claim {sentence!r} must state exactly one number to be checked as a count, found {found or 'none'}"
+        )
     w = found[0]
     return int(w) if w.isdigit() else NUMBER_WORDS.index(w)
 
@@ -195,8 +254,9 @@ def said_frequency(sentence: str) -> str:
     found = [w for w in sorted(_ACCEPTS, key=len, reverse=True) if re.search(rf"\b{w}\b", low)]
     found = [w for w in found if not any(w != o and w in o for o in found)]
     if len(found) != 1:
-        raise ClaimError(f"the claim {sentence!r} must state exactly one frequency word to be checked, "
-                         f"found {found or 'none'}")
+        raise ClaimError(
+            f"the claim {sentence!r} must state exactly one frequency word to be checked, found {found or 'none'}"
+        )
     return found[0]
 
 
@@ -226,15 +286,19 @@ def _record_file(page: str):
 def _record(entry: dict) -> None:
     path = _record_file(entry["page"])
     rows = []
-    if path in _STARTED and path.is_file():      # a record file's first check in a process starts it afresh
+    if path in _STARTED and path.is_file():  # a record file's first check in a process starts it afresh
         rows = json.loads(path.read_text(encoding="utf-8"))
     _STARTED.add(path)
     rows = [r for r in rows if r["sentence"] != entry["sentence"]] + [entry]
-    path.write_text(json.dumps(rows, indent=1, ensure_ascii=False, default=float), encoding="utf-8")
+    root = results_dir()  # never through a link inside a run folder (compsem.store.write_below)
+    write_below(
+        root.parent, path.relative_to(root.parent), json.dumps(rows, indent=1, ensure_ascii=False, default=float)
+    )
 
 
-def check(sentence: str, *, page: str, holds: bool | Callable[[], bool], numbers: Mapping[str, object],
-          rule: str = "") -> dict:
+def check(
+    sentence: str, *, page: str, holds: bool | Callable[[], bool], numbers: Mapping[str, object], rule: str = ""
+) -> dict:
     """Check one sentence of ``page`` (a chapter's file stem, or ``book/<name>.md``).
 
     ``holds`` (a bool, or a function of nothing) says whether the claim holds on ``numbers``,
@@ -244,28 +308,38 @@ def check(sentence: str, *, page: str, holds: bool | Callable[[], bool], numbers
     :class:`ClaimWarning` in a reader's rerun, where ``$COMPSEM_RUN`` is set).
     """
     ok = bool(holds() if callable(holds) else holds)
-    entry = {"page": page, "sentence": " ".join(sentence.split()), "rule": rule,
-             "numbers": {str(k): (v.item() if hasattr(v, "item") else v) for k, v in numbers.items()},
-             "outcome": "holds" if ok else "fails"}
+    entry = {
+        "page": page,
+        "sentence": " ".join(sentence.split()),
+        "rule": rule,
+        "numbers": {str(k): (v.item() if hasattr(v, "item") else v) for k, v in numbers.items()},
+        "outcome": "holds" if ok else "fails",
+    }
     _record(entry)
     if not ok:
         shown = ", ".join(f"{k} = {v}" for k, v in entry["numbers"].items())
-        message = (f"{page}: the sentence {entry['sentence']!r} does not hold{': ' + rule if rule else ''} "
-                   f"({shown}).")
-        if os.environ.get("COMPSEM_RUN"):       # a reader's rerun (compsem.book.running.runner sets it): say so
-            warnings.warn(f"{message} The book's text describes the book's own run, not this one.", ClaimWarning,
-                          stacklevel=2)
+        message = f"{page}: the sentence {entry['sentence']!r} does not hold{': ' + rule if rule else ''} ({shown})."
+        if os.environ.get("COMPSEM_RUN"):  # a reader's rerun (compsem.book.running.runner sets it): say so
+            warnings.warn(
+                f"{message} The book's text describes the book's own run, not this one.", ClaimWarning, stacklevel=2
+            )
         else:
-            raise ClaimError(f"{message} Reword it to what the data say, or produce the words from the numbers "
-                             "(compsem.claims)")
+            raise ClaimError(
+                f"{message} Reword it to what the data say, or produce the words from the numbers (compsem.claims)"
+            )
     return entry
 
 
 def check_count(sentence: str, value: int, *, page: str, what: str = "count") -> dict:
     """The one number ``sentence`` states (digits or a word: "nine") equals ``value``."""
     said = said_number(sentence)
-    return check(sentence, page=page, holds=said == int(value), numbers={f"{what} said": said, what: int(value)},
-                 rule=f"the number it states is the data's {what}")
+    return check(
+        sentence,
+        page=page,
+        holds=said == int(value),
+        numbers={f"{what} said": said, what: int(value)},
+        rule=f"the number it states is the data's {what}",
+    )
 
 
 def check_frequency(sentence: str, shares: Mapping[str, float] | float, *, page: str, what: str = "share") -> dict:
@@ -276,8 +350,13 @@ def check_frequency(sentence: str, shares: Mapping[str, float] | float, *, page:
     shares = {what: shares} if not isinstance(shares, Mapping) else dict(shares)
     fits = all(lo <= float(s) <= hi for s in shares.values())
     band = f"exactly {lo:.0%}" if lo == hi else f"{lo:.0%}–{hi:.0%}"
-    return check(sentence, page=page, holds=fits, numbers={k: round(float(v), 4) for k, v in shares.items()},
-                 rule=f"'{word}' means a {what} of {band}")
+    return check(
+        sentence,
+        page=page,
+        holds=fits,
+        numbers={k: round(float(v), 4) for k, v in shares.items()},
+        rule=f"'{word}' means a {what} of {band}",
+    )
 
 
 def records() -> list[dict]:

@@ -34,8 +34,16 @@ from pathlib import Path
 from .errors import DataError
 from .fmt import noun
 
-__all__ = ["FIELD_LIMIT", "LineNumbers", "read_table", "read_text", "require_columns", "require_text",
-           "require_numeric", "file_sha256"]
+__all__ = [
+    "FIELD_LIMIT",
+    "LineNumbers",
+    "read_table",
+    "read_text",
+    "require_columns",
+    "require_text",
+    "require_numeric",
+    "file_sha256",
+]
 
 #: The largest CSV cell, in characters (16 MiB). Set process-wide, so every csv reader agrees.
 FIELD_LIMIT = 16 * 1024 * 1024
@@ -49,9 +57,10 @@ def read_text(path: str | Path) -> str:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        raise DataError(f"line {line}: byte 0x{raw[exc.start]:02x} is not UTF-8; save the file as UTF-8",
-                        file=str(path)) from None
+        line = raw[: exc.start].count(b"\n") + 1
+        raise DataError(
+            f"line {line}: byte 0x{raw[exc.start]:02x} is not UTF-8; save the file as UTF-8", file=str(path)
+        ) from None
     return text[1:] if text.startswith("\ufeff") else text
 
 
@@ -68,8 +77,11 @@ def _csv_records(text: str, path: Path, delimiter: str) -> tuple[list[str], list
             break
         except csv.Error as exc:
             line = prev + 1
-            why = (f"a cell longer than {FIELD_LIMIT:,} characters (the limit, compsem.data.FIELD_LIMIT)"
-                   if "field larger" in str(exc) else str(exc))
+            why = (
+                f"a cell longer than {FIELD_LIMIT:,} characters (the limit, compsem.data.FIELD_LIMIT)"
+                if "field larger" in str(exc)
+                else str(exc)
+            )
             raise DataError(f"line {line}: {why}", file=str(path)) from None
         start, prev = prev + 1, reader.line_num
         if not rec:
@@ -78,11 +90,14 @@ def _csv_records(text: str, path: Path, delimiter: str) -> tuple[list[str], list
             header = rec
             dups = [name for name, n in Counter(header).items() if n > 1]
             if dups:
-                raise DataError(f"line {start}: the header names {noun(len(dups), 'column')} {dups} more than once", file=str(path))
+                raise DataError(
+                    f"line {start}: the header names {noun(len(dups), 'column')} {dups} more than once", file=str(path)
+                )
             continue
         if len(rec) > len(header):
-            raise DataError(f"line {start}: {len(rec)} cells but the header has {len(header)}", file=str(path),
-                            row=len(lines) + 1)
+            raise DataError(
+                f"line {start}: {len(rec)} cells but the header has {len(header)}", file=str(path), row=len(lines) + 1
+            )
         lines.append(start)
     if header is None:
         raise DataError("empty file: no header and no rows", file=str(path))
@@ -100,8 +115,15 @@ class LineNumbers(tuple):
         return self
 
 
-def read_table(path: str | Path, *, required: Sequence[str] = (), text_columns: Iterable[str] = (),
-               numeric_columns: Iterable[str] = (), as_text: bool = False, allow_empty: bool = False):
+def read_table(
+    path: str | Path,
+    *,
+    required: Sequence[str] = (),
+    text_columns: Iterable[str] = (),
+    numeric_columns: Iterable[str] = (),
+    as_text: bool = False,
+    allow_empty: bool = False,
+):
     """Load ``path`` (``.csv``, ``.tsv``, ``.jsonl``, ``.json`` lines or array, ``.parquet``) as a
     DataFrame and validate it (see the module docstring)."""
     import pandas as pd
@@ -116,8 +138,14 @@ def read_table(path: str | Path, *, required: Sequence[str] = (), text_columns: 
             sep = "," if suffix == ".csv" else "\t"
             text = read_text(path)
             _, lines = _csv_records(text, path, sep)
-            df = pd.read_csv(io.StringIO(text), sep=sep, keep_default_na=False, na_values=[""],
-                             dtype=str if as_text else None, skip_blank_lines=True)
+            df = pd.read_csv(
+                io.StringIO(text),
+                sep=sep,
+                keep_default_na=False,
+                na_values=[""],
+                dtype=str if as_text else None,
+                skip_blank_lines=True,
+            )
         elif suffix in (".jsonl", ".json"):
             text = read_text(path)
             as_lines = suffix == ".jsonl" or not text.lstrip().startswith("[")
@@ -159,7 +187,9 @@ def require_columns(df, columns: Sequence[str], *, file: str | None = None) -> N
     """Raise :class:`DataError` listing the missing columns and the ones present."""
     missing = [c for c in columns if c not in df.columns]
     if missing:
-        raise DataError(f"missing {noun(len(missing), 'column')} {missing}; found {list(df.columns)}", file=file, column=missing[0])
+        raise DataError(
+            f"missing {noun(len(missing), 'column')} {missing}; found {list(df.columns)}", file=file, column=missing[0]
+        )
 
 
 def require_text(df, columns: Iterable[str], *, file: str | None = None) -> None:

@@ -33,11 +33,21 @@ from __future__ import annotations
 import hashlib
 import os
 
-from .errors import CompsemError
 from .settings import setting
 
-__all__ = ["machine_key", "resolve_device", "torch_dtype", "DTYPES", "PRECISIONS", "gpu_count", "cpu_bf16_native",
-           "autocast_dtype", "precision_note", "forced_precision", "PRECISION_ENV"]
+__all__ = [
+    "machine_key",
+    "resolve_device",
+    "torch_dtype",
+    "DTYPES",
+    "PRECISIONS",
+    "gpu_count",
+    "cpu_bf16_native",
+    "autocast_dtype",
+    "precision_note",
+    "forced_precision",
+    "PRECISION_ENV",
+]
 
 #: The precisions a reader may name.
 DTYPES: tuple[str, ...] = ("float32", "bfloat16", "float16")
@@ -168,7 +178,9 @@ def precision_note(device: str, precision: str = "auto") -> str:
     """In words, what :func:`autocast_dtype` chose, e.g. ``"bf16 autocast (CPU with native
     bf16)"`` or ``"fp32 (this CPU has no native bf16)"``."""
     dt = autocast_dtype(device, precision)
-    name = {None: "fp32"}.get(dt) or str(dt).removeprefix("torch.").replace("bfloat16", "bf16").replace("float16", "fp16")
+    name = {None: "fp32"}.get(dt) or str(dt).removeprefix("torch.").replace("bfloat16", "bf16").replace(
+        "float16", "fp16"
+    )
     on_gpu = str(device).startswith("cuda")
     forced = forced_precision() if precision == "auto" else None
     if forced:
@@ -177,7 +189,9 @@ def precision_note(device: str, precision: str = "auto") -> str:
     if precision != "auto":
         return f"{name} (asked for)" if dt is None else f"{name} autocast (asked for)"
     if dt is None:
-        return "fp32 (GPU: faster than bf16 autocast for this model)" if on_gpu else "fp32 (this CPU has no native bf16)"
+        return (
+            "fp32 (GPU: faster than bf16 autocast for this model)" if on_gpu else "fp32 (this CPU has no native bf16)"
+        )
     return f"{name} autocast ({'GPU' if on_gpu else 'CPU with native bf16'})"
 
 
@@ -191,14 +205,14 @@ def machine_key() -> str:
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as f:
             lines = f.read().splitlines()
-        cpu = "|".join(sorted({ln.split(":", 1)[1].strip() for ln in lines
-                               if ln.startswith(("model name", "flags"))}))
-    except OSError:   # not Linux: the platform string stands in
+        cpu = "|".join(sorted({ln.split(":", 1)[1].strip() for ln in lines if ln.startswith(("model name", "flags"))}))
+    except OSError:  # not Linux: the platform string stands in
         import platform
 
         cpu = platform.processor() or platform.machine()
-    text = "\n".join([cpu, str(os.cpu_count()), str(torch.get_num_threads()), _version("torch"),
-                      _version("onnxruntime")])
+    text = "\n".join(
+        [cpu, str(os.cpu_count()), str(torch.get_num_threads()), _version("torch"), _version("onnxruntime")]
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 

@@ -31,9 +31,12 @@ class UnknownModelError(CompsemError, KeyError):
     """A model spec that no registry entry or loader understands."""
 
     #: The open-ended encoder forms named after the list of available specs.
-    ENCODER_FORMS = ("'st:<sentence-transformers name or path>'",
-                     "'hf:<Hugging Face AutoModel name or path>' (mean pooling; '#pool=cls|last|pooler')",
-                     "'vec:<word2vec or GloVe file>'", "'oa:<OpenAI-compatible embeddings model>'")
+    ENCODER_FORMS = (
+        "'st:<sentence-transformers name or path>'",
+        "'hf:<Hugging Face AutoModel name or path>' (mean pooling; '#pool=cls|last|pooler')",
+        "'vec:<word2vec or GloVe file>'",
+        "'oa:<OpenAI-compatible embeddings model>'",
+    )
 
     def __init__(self, spec: str, available: Iterable[str], *, forms: Iterable[str] | None = None):
         self.spec = spec
@@ -149,5 +152,7 @@ def check_trust_remote_code(value: object, *, where: str = "") -> bool:
     if value is True or value is False:
         return value
     place = f"{where}: " if where else ""
-    raise TypeError(f"{place}trust_remote_code must be True or False, got {value!r} ({type(value).__name__}); "
-                    "on the command line write -p trust_remote_code true (JSON)")
+    raise TypeError(
+        f"{place}trust_remote_code must be True or False, got {value!r} ({type(value).__name__}); "
+        "on the command line write -p trust_remote_code true (JSON)"
+    )

@@ -28,12 +28,24 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .errors import CompsemError
-from .stats import leader_sentence
+from .fmt import estimate
+from .stats import separation
 
-__all__ = ["TryIt", "PaperRun", "Lesson", "LabStep", "Finding", "NotWrittenYet", "leader_paragraph"]
+__all__ = [
+    "TryIt",
+    "PaperRun",
+    "Lesson",
+    "LabStep",
+    "Finding",
+    "NotWrittenYet",
+    "leader_paragraph",
+    "ranked_sentence",
+    "against_controls",
+]
 
 
 class NotWrittenYet(CompsemError, NotImplementedError):
@@ -164,15 +176,18 @@ class Finding:
     sentences : ``sentences(rows, models, controls) -> str``: the paragraph (Markdown, model
         names in backticks), produced from ``rows``, the profile's rows of the study's criteria
         (columns ``model``, ``criterion``, ``value``, ``low``, ``high``, ``reference``, ``ties``,
-        ``higher`` (the headline's direction) and ``degenerate``: a reason in words, or ``""``
-        when the row may be ranked), for
+        ``higher`` (the headline's direction, None where none is argued), ``degenerate``: a reason
+        in words, or ``""`` when the row may be ranked; ``replicates``: the estimate on bootstrap
+        resamples shared by every model, for paired tests; ``control_of``: the model a study's own
+        control row belongs to, ``""`` otherwise; ``ranked`` and ``test``: whether the synthesis
+        ranks the criterion and its separation test in words), for
         ``models`` (the real models, in order) and ``controls`` (the baselines of the run, also
         in ``rows``).
 
     Example
     -------
     A study with one headline ``"NEG"`` (higher is better) whose paragraph names the leader
-    as far as the intervals allow::
+    where the synthesis ranks it, as far as the paired intervals allow::
 
         FINDING = Finding("Negation", "an encoder tells a sentence from its negation",
                           "The share of the shipped triples whose paraphrase is closer.",
@@ -185,21 +200,162 @@ class Finding:
     sentences: Callable[[pd.DataFrame, Sequence[str], Sequence[str]], str]
 
 
-def leader_paragraph(key: str, what: str, *, digits: int = 2,
-                     unit: str = "") -> Callable[[pd.DataFrame, Sequence[str], Sequence[str]], str]:
-    """The simplest :attr:`Finding.sentences`: one :func:`compsem.stats.leader_sentence` on the
-    criterion ``key`` over the real models ("highest", or "lowest" where the headline's
-    ``higher`` is False, only where the leader's interval clears the others'; degenerate rows
-    left out and named)."""
+def _controls_of(rows: pd.DataFrame, key: str, model: str, controls: Sequence[str]) -> pd.DataFrame:
+    """The rows of ``model``'s controls on ``key``: the run's ``controls`` and the rows whose
+    ``control_of`` is the model (a study's own control), degenerate ones left out."""
+    g = rows[rows.criterion == key]
+    own = g["control_of"] == model if "control_of" in g else pd.Series(False, index=g.index)
+    run = g.model.isin(list(controls)) & ~(g["control_of"].astype(bool) if "control_of" in g else False)
+    out = g[own | run]
+    return out[out["degenerate"] == ""] if "degenerate" in out else out
+
+
+def _pair(a, b, unit: str, digits: int) -> tuple[str, str]:
+    """(``d [lo, hi]`` with its unit, the outcome) of the paired separation of rows a − b."""
+    sep = separation(a.value, b.value, getattr(a, "replicates", None), getattr(b, "replicates", None))
+    return estimate(sep.difference, sep.low, sep.high, digits) + (" points" if unit.strip() == "%" else ""), sep.outcome
+
+
+def against_controls(
+    rows: pd.DataFrame,
+    key: str,
+    models: Sequence[str],
+    controls: Sequence[str],
+    *,
+    digits: int = 2,
+    unit: str = "",
+    items: str = "items",
+) -> str:
+    """One sentence: how each model's ``key`` compares with each of its controls on the same
+    ``items``, by the paired bootstrap of the difference (:func:`compsem.stats.separation`).
+    Every model above every control: "On the same items every model lies above each of its
+    controls (the smallest paired difference: …)"; otherwise each pair that does not, with its
+    difference and paired 95 % interval. ``""`` when no model has a control on ``key``."""
+    g = rows[rows.criterion == key]
+    mine = {m: g[(g.model == m) & ~(g["control_of"].astype(bool) if "control_of" in g else False)] for m in models}
+    pairs = [
+        (m, k, *_pair(mine[m].iloc[0], k, unit, digits))
+        for m in models
+        if not mine[m].empty
+        for k in _controls_of(rows, key, m, controls).itertuples()
+    ]
+    if not pairs:
+        return ""
+    below = [p for p in pairs if p[3] != "higher"]
+    if not below:
+        seps = [
+            (separation(mine[m].iloc[0].value, k.value, mine[m].iloc[0].replicates, k.replicates).low, m, k, d)
+            for m, k, d, _ in pairs
+        ]
+        _, m, k, d = min(seps, key=lambda x: x[0])
+        return (
+            f"On the same {items} every model lies above each of its controls by a paired 95 % interval "
+            f"({len(pairs)} comparison{'' if len(pairs) == 1 else 's'}; the smallest difference: `{m}` − `{k.model}` {d})."
+        )
+    words = {
+        "lower": "below the control",
+        "no evidence of a difference": "no evidence of a difference",
+        "undefined": "no paired interval",
+    }
+    verb = "does" if len(below) == 1 else "do"
+    return (
+        f"On the same {items}, {len(below)} of the {len(pairs)} paired comparisons of a model with a control "
+        f"{verb} not lie above zero: "
+        + "; ".join(f"`{m}` − `{k.model}` {d} ({words[o]})" for m, k, d, o in below)
+        + "."
+    )
+
+
+def _why_not(test: str) -> str:
+    """The reason of a separation test's words, without its numbers (the rank table has them):
+    "does not separate encoders from the controls here (…)" → ": it does not separate encoders
+    from the controls"; "not ranked: no direction (…)" → ": no direction"."""
+    reason = test.removeprefix("not ranked: ")
+    for stop in (" (", ";"):
+        reason = reason.split(stop)[0]
+    reason = reason.rstrip(".").removesuffix(" here")
+    if not reason:
+        return ""
+    return f": it {reason}" if reason.startswith("does not") else f": {reason}"
+
+
+def ranked_sentence(
+    rows: pd.DataFrame,
+    key: str,
+    models: Sequence[str],
+    *,
+    what: str,
+    digits: int = 2,
+    unit: str = "",
+    items: str = "items",
+) -> str:
+    """The leader of ``key`` among ``models``, or why there is none. Where the synthesis does not
+    rank the criterion (``ranked`` False), the reason its test gives, without the numbers ("C1 is
+    not ranked here: it does not separate encoders from the controls."). Where it does: the model with the best value (highest, or lowest where
+    ``higher`` is False; degenerate rows left out), and over each other model the paired 95 %
+    interval of its lead on the same ``items``: "above zero over every other model", or the ones
+    with "no evidence of a difference"."""
+    g = rows[(rows.criterion == key) & rows.model.isin(list(models))]
+    if "control_of" in g:
+        g = g[~g["control_of"].astype(bool)]
+    if g.empty:
+        return f"No model has a value of {key} in this run."
+    first = g.iloc[0]
+    if "ranked" in g and not bool(first["ranked"]):
+        return f"{key} is not ranked here" + _why_not(str(first.get("test", "") or "")) + "."
+    higher = first["higher"] if "higher" in g else True
+    ok = g[(g["degenerate"] == "") if "degenerate" in g else slice(None)]
+    ok = ok[np.isfinite(ok["value"].astype(float))].set_index("model")
+    ok = ok.loc[[m for m in models if m in ok.index]]
+    if higher is None or ok.empty:
+        return f"{key} is not ranked here."
+    left = {r.model: r.degenerate for r in g.itertuples() if getattr(r, "degenerate", "")}
+    tail = "".join(f" `{m}` is left out of the ranking: {why}." for m, why in left.items())
+    return _leader_words(ok, what, bool(higher), digits, unit, items) + tail
+
+
+def _leader_words(ok: pd.DataFrame, what: str, higher: bool, digits: int, unit: str, items: str) -> str:
+    """The leader of ``ok`` (rows indexed by model) and the paired intervals of its leads."""
+    best = ok["value"].idxmax() if higher else ok["value"].idxmin()
+    b = ok.loc[best]
+    head = f"`{best}` has the {'highest' if higher else 'lowest'} {what} ({estimate(b.value, b.low, b.high, digits, unit=unit)})"
+    others = [m for m in ok.index if m != best]
+    if not others:
+        return head + ", the only model that can be ranked here."
+    leads = []
+    for m in others:
+        o = ok.loc[m]
+        sep = separation(b.value, o.value, b.get("replicates"), o.get("replicates"))
+        lo, hi = (sep.low, sep.high) if higher else (-sep.high, -sep.low)
+        leads.append((m, abs(sep.difference), lo, hi))
+    tied = [x for x in leads if not (np.isfinite(x[2]) and x[2] > 0)]
+    f = f".{digits}f"
+    if not tied:
+        m, d, lo, hi = min(leads, key=lambda x: x[2])
+        return (
+            f"{head}; on the same {items} the paired 95 % interval of its lead lies above zero over every other "
+            f"model (the smallest: {d:{f}} [{lo:{f}}, {hi:{f}}] over `{m}`)."
+        )
+    shown = ", ".join(
+        f"`{m}` ({d:{f}} [{lo:{f}}, {hi:{f}}])" if np.isfinite(lo) else f"`{m}` (no paired interval)"
+        for m, d, lo, hi in tied
+    )
+    return (
+        f"{head}, but over {shown} the paired 95 % interval of its lead on the same {items} includes zero: no "
+        "evidence of a difference."
+    )
+
+
+def leader_paragraph(
+    key: str, what: str, *, digits: int = 2, unit: str = "", items: str = "items"
+) -> Callable[[pd.DataFrame, Sequence[str], Sequence[str]], str]:
+    """The simplest :attr:`Finding.sentences`: :func:`ranked_sentence` on the criterion ``key``
+    over the real models (the leader only where the synthesis ranks the criterion, and only as far
+    as the paired intervals allow), then :func:`against_controls`."""
 
     def sentences(rows: pd.DataFrame, models: Sequence[str], controls: Sequence[str]) -> str:
-        g = rows[rows.criterion == key].set_index("model")
-        g = g.loc[[m for m in models if m in g.index]]
-        if g.empty:
-            return f"No model has a value of {key} in this run."
-        higher = bool(g["higher"].iloc[0]) if "higher" in g else True
-        return leader_sentence(g["value"], g["low"], g["high"], list(g.index), what=what, higher=higher,
-                               digits=digits, unit=unit,
-                               excluded={m: why for m, why in g["degenerate"].items() if why})
+        text = ranked_sentence(rows, key, models, what=what, digits=digits, unit=unit, items=items)
+        more = against_controls(rows, key, models, controls, digits=digits, unit=unit, items=items)
+        return text + (" " + more if more else "")
 
     return sentences

@@ -27,8 +27,18 @@ import seaborn as sns
 
 from .measures import plane_geometry
 
-__all__ = ["PALETTE", "FONT_SIZES", "set_theme", "model_colors", "interval_plot", "heatmap", "plane_plot",
-           "strip_plot", "subplot_grid", "shown"]
+__all__ = [
+    "PALETTE",
+    "FONT_SIZES",
+    "set_theme",
+    "model_colors",
+    "interval_plot",
+    "heatmap",
+    "plane_plot",
+    "strip_plot",
+    "subplot_grid",
+    "shown",
+]
 
 # seaborn 0.13.2 calls a matplotlib method that matplotlib 3.11 marks for deprecation; the
 # warning says nothing to a reader of the book.
@@ -38,9 +48,16 @@ warnings.filterwarnings("ignore", message="The set_bad function", category=Pendi
 PALETTE: list = sns.color_palette("colorblind")
 
 #: Font sizes that stay readable when a 6.4-inch-wide figure is shown in the book's content column.
-FONT_SIZES: dict[str, float] = {"font.size": 11, "axes.titlesize": 12, "axes.labelsize": 11,
-                                "xtick.labelsize": 10, "ytick.labelsize": 10, "legend.fontsize": 10,
-                                "legend.title_fontsize": 10, "figure.titlesize": 13}
+FONT_SIZES: dict[str, float] = {
+    "font.size": 11,
+    "axes.titlesize": 12,
+    "axes.labelsize": 11,
+    "xtick.labelsize": 10,
+    "ytick.labelsize": 10,
+    "legend.fontsize": 10,
+    "legend.title_fontsize": 10,
+    "figure.titlesize": 13,
+}
 
 #: Models that appear in the default book, in the order they get colours.
 _FIXED_ORDER: tuple[str, ...] = ("sbert-mini", "use", "glove-50d", "bow", "sbert-l", "random", "lexical")
@@ -48,8 +65,12 @@ _FIXED_ORDER: tuple[str, ...] = ("sbert-mini", "use", "glove-50d", "bow", "sbert
 
 def set_theme() -> None:
     """The book's look: seaborn's white grid, the colour-blind palette, :data:`FONT_SIZES`."""
-    sns.set_theme(context="notebook", style="whitegrid", palette=PALETTE,
-                  rc={**FONT_SIZES, "figure.dpi": 100, "savefig.dpi": 100, "axes.titleweight": "normal"})
+    sns.set_theme(
+        context="notebook",
+        style="whitegrid",
+        palette=PALETTE,
+        rc={**FONT_SIZES, "figure.dpi": 100, "savefig.dpi": 100, "axes.titleweight": "normal"},
+    )
 
 
 def model_colors(models: Sequence[str]) -> dict[str, tuple]:
@@ -57,16 +78,30 @@ def model_colors(models: Sequence[str]) -> dict[str, tuple]:
     next free ones in order of appearance."""
     out: dict[str, tuple] = {}
     fixed = {m: PALETTE[i % len(PALETTE)] for i, m in enumerate(_FIXED_ORDER)}
-    free = iter(PALETTE[len(_FIXED_ORDER) % len(PALETTE):] + PALETTE[:len(_FIXED_ORDER) % len(PALETTE)])
+    free = iter(PALETTE[len(_FIXED_ORDER) % len(PALETTE) :] + PALETTE[: len(_FIXED_ORDER) % len(PALETTE)])
     for m in dict.fromkeys(models):
         out[m] = fixed.get(m) or next(free, PALETTE[len(out) % len(PALETTE)])
     return out
 
 
-def interval_plot(data: pd.DataFrame, *, x: str, y: str, low: str, high: str, hue: str | None = None,
-                  ax=None, reference: float | None = None, reference_label: str | None = None,
-                  horizontal: bool = False, dodge: float = 0.15, colors: Mapping[str, tuple] | None = None,
-                  xlabel: str | None = None, ylabel: str | None = None, title: str | None = None):
+def interval_plot(
+    data: pd.DataFrame,
+    *,
+    x: str,
+    y: str,
+    low: str,
+    high: str,
+    hue: str | None = None,
+    ax=None,
+    reference: float | None = None,
+    reference_label: str | None = None,
+    horizontal: bool = False,
+    dodge: float = 0.15,
+    colors: Mapping[str, tuple] | None = None,
+    xlabel: str | None = None,
+    ylabel: str | None = None,
+    title: str | None = None,
+):
     """Estimates with their intervals, one marker and error bar per row of ``data``.
 
     Parameters
@@ -116,10 +151,21 @@ def interval_plot(data: pd.DataFrame, *, x: str, y: str, low: str, high: str, hu
     return ax
 
 
-def heatmap(matrix: pd.DataFrame, *, ax=None, fmt: str = ".2f", center: float | None = None,
-            vmin: float | None = None, vmax: float | None = None, cbar_label: str | None = None,
-            cmap: str | None = None, annot: bool | pd.DataFrame = True, title: str | None = None,
-            annot_size: float = 10, cbar: bool = True):
+def heatmap(
+    matrix: pd.DataFrame,
+    *,
+    ax=None,
+    fmt: str = ".2f",
+    center: float | None = None,
+    vmin: float | None = None,
+    vmax: float | None = None,
+    cbar_label: str | None = None,
+    cmap: str | None = None,
+    annot: bool | pd.DataFrame = True,
+    title: str | None = None,
+    annot_size: float = 10,
+    cbar: bool = True,
+):
     """``sns.heatmap`` with the book's defaults.
 
     A sequential map (``"viridis"``) by default; a diverging one (``"vlag"``) centred on
@@ -132,9 +178,21 @@ def heatmap(matrix: pd.DataFrame, *, ax=None, fmt: str = ".2f", center: float | 
     cmap = cmap or ("vlag" if center is not None else "viridis")
     if isinstance(annot, pd.DataFrame):
         annot, fmt = annot.reindex(index=matrix.index, columns=matrix.columns).fillna("").to_numpy(str), ""
-    sns.heatmap(matrix.astype(float), ax=ax, annot=annot, fmt=fmt, center=center, vmin=vmin, vmax=vmax, cmap=cmap,
-                linewidths=0.5, linecolor="white", annot_kws={"size": annot_size}, cbar=cbar,
-                cbar_kws=({"label": cbar_label} if cbar_label else None) if cbar else None)
+    sns.heatmap(
+        matrix.astype(float),
+        ax=ax,
+        annot=annot,
+        fmt=fmt,
+        center=center,
+        vmin=vmin,
+        vmax=vmax,
+        cmap=cmap,
+        linewidths=0.5,
+        linecolor="white",
+        annot_kws={"size": annot_size},
+        cbar=cbar,
+        cbar_kws=({"label": cbar_label} if cbar_label else None) if cbar else None,
+    )
     ax.set_xlabel(matrix.columns.name or "")
     ax.set_ylabel(matrix.index.name or "")
     if title:
@@ -170,9 +228,19 @@ def plane_plot(a, b, v, *, ax=None, labels: Sequence[str] = ("A", "B", "P(C)"), 
     return ax
 
 
-def strip_plot(data: pd.DataFrame, *, x: str, y: str, order: Sequence[str] | None = None, ax=None,
-               reference: float | None = None, xlabel: str | None = None, ylabel: str | None = None,
-               title: str | None = None, width: float = 0.4):
+def strip_plot(
+    data: pd.DataFrame,
+    *,
+    x: str,
+    y: str,
+    order: Sequence[str] | None = None,
+    ax=None,
+    reference: float | None = None,
+    xlabel: str | None = None,
+    ylabel: str | None = None,
+    title: str | None = None,
+    width: float = 0.4,
+):
     """One point per row of ``data`` in its group ``x`` (spread evenly across ``width``, not
     jittered at random, so the figure is the same at every build) and a black bar at each
     group's mean; optionally a dotted line at ``reference``. Returns the Axes."""
@@ -181,7 +249,7 @@ def strip_plot(data: pd.DataFrame, *, x: str, y: str, order: Sequence[str] | Non
     order = list(order) if order is not None else list(dict.fromkeys(data[x]))
     for k, g in enumerate(order):
         vals = data.loc[data[x] == g, y].to_numpy(float)
-        vals = vals[np.isfinite(vals)]                     # an undefined score is not drawn
+        vals = vals[np.isfinite(vals)]  # an undefined score is not drawn
         if vals.size:
             spread = np.linspace(-width / 2, width / 2, vals.size) if vals.size > 1 else np.zeros(1)
             ax.scatter(k + spread, vals, s=14, color=PALETTE[k % len(PALETTE)])
@@ -209,7 +277,6 @@ def subplot_grid(n: int, *, ncol: int = 2, panel: tuple[float, float] = (4.2, 3.
     for ax in axes[n:]:
         ax.axis("off")
     return fig, axes[:n]
-
 
 
 def shown(fig):

@@ -70,5 +70,5 @@ def p_value(p, *, digits: int = 3, na: str = "–") -> str:
         return str(p)
     if math.isnan(v):
         return na
-    floor = 10.0 ** -digits
+    floor = 10.0**-digits
     return f"< {floor:.{digits}f}" if v < floor else f"{v:.{digits}f}"

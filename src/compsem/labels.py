@@ -38,29 +38,58 @@ class LabelError(CompsemError, KeyError):
 #: correlation printed in points, "%" for a share printed in per cent.
 LABELS: dict[str, str] = {
     # counts and runs
-    "n": "count", "n_seeds": "seeds", "seeds": "seeds", "n_case": "samples in the case",
-    "n_samples": "samples", "n_pairs": "pairs", "n_train_pairs": "training pairs", "train_pairs": "training pairs",
-    "n_train_rows": "training rows", "n_quad_pairs": "quadruplet pairs", "models_without_estimate": "models without an estimate",
-    "units": "units", "per_unit": "per unit (texts, ordered pairs or runs)", "cells": "cells", "decimals": "decimals",
+    "n": "count",
+    "n_seeds": "seeds",
+    "seeds": "seeds",
+    "n_case": "samples in the case",
+    "n_samples": "samples",
+    "n_pairs": "pairs",
+    "n_train_pairs": "training pairs",
+    "train_pairs": "training pairs",
+    "n_train_rows": "training rows",
+    "n_quad_pairs": "quadruplet pairs",
+    "models_without_estimate": "models without an estimate",
+    "units": "units",
+    "per_unit": "per unit (texts, ordered pairs or runs)",
+    "cells": "cells",
+    "decimals": "decimals",
     # fine-tuning and evaluation
-    "test_spearman": "test Spearman (×100)", "validation_spearman": "validation Spearman (×100)",
-    "test_spearman_mean": "test Spearman, mean (×100)", "test_spearman_std": "test Spearman, s.d. (×100)",
+    "test_spearman": "test Spearman (×100)",
+    "validation_spearman": "validation Spearman (×100)",
+    "test_spearman_mean": "test Spearman, mean (×100)",
+    "test_spearman_std": "test Spearman, s.d. (×100)",
     "validation_spearman_mean": "validation Spearman, mean (×100)",
     "validation_spearman_std": "validation Spearman, s.d. (×100)",
-    "weight_decay": "weight decay", "learning_rate": "learning rate", "batch_size": "batch size (rows)",
-    "warmup_ratio": "warm-up (share of steps)", "max_len": "maximum length (tokens)", "epochs": "epochs",
-    "examples_per_s": "examples per second", "train_seconds": "training time (s)", "fill_seconds": "filling time (s)",
+    "weight_decay": "weight decay",
+    "learning_rate": "learning rate",
+    "batch_size": "batch size (rows)",
+    "warmup_ratio": "warm-up (share of steps)",
+    "max_len": "maximum length (tokens)",
+    "epochs": "epochs",
+    "examples_per_s": "examples per second",
+    "train_seconds": "training time (s)",
+    "fill_seconds": "filling time (s)",
     "test_pair_accuracy": "test pair accuracy (%)",
     # Part I (set operators)
-    "norm_case": "case of the norms", "a_larger": "A larger", "b_larger": "B larger", "comparable": "comparable",
+    "norm_case": "case of the norms",
+    "a_larger": "A larger",
+    "b_larger": "B larger",
+    "comparable": "comparable",
     # Part III (Montague)
-    "match_rounded": "cells that match rounded", "match_truncated": "cells that match truncated",
-    "only_truncated": "cells that match only truncated", "only_rounded": "cells that match only rounded",
+    "match_rounded": "cells that match rounded",
+    "match_truncated": "cells that match truncated",
+    "only_truncated": "cells that match only truncated",
+    "only_rounded": "cells that match only rounded",
     # chapter 98, the appendix
-    "size_mb": "size (MB)", "size_gb": "size (GB)", "gpu_gb_per_unit": "GPU memory per unit (GB, estimate)",
-    "gpu_hours": "GPU hours (estimate)", "hours_on_1_gpus": "hours on 1 GPU (estimate)",
-    "hours_on_4_gpus": "hours on 4 GPUs (estimate)", "hours_on_16_gpus": "hours on 16 GPUs (estimate)",
-    "published": "published (sentences/s)", "predicted": "predicted (sentences/s)",
+    "size_mb": "size (MB)",
+    "size_gb": "size (GB)",
+    "gpu_gb_per_unit": "GPU memory per unit (GB, estimate)",
+    "gpu_hours": "GPU hours (estimate)",
+    "hours_on_1_gpus": "hours on 1 GPU (estimate)",
+    "hours_on_4_gpus": "hours on 4 GPUs (estimate)",
+    "hours_on_16_gpus": "hours on 16 GPUs (estimate)",
+    "published": "published (sentences/s)",
+    "predicted": "predicted (sentences/s)",
     "ratio": "predicted / published",
 }
 
@@ -82,8 +111,12 @@ def is_identifier(header: str) -> bool:
 
 
 def _interval(value) -> bool:
-    return (isinstance(value, (list, tuple)) and len(value) == 2
-            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value) and value[0] <= value[1])
+    return (
+        isinstance(value, (list, tuple))
+        and len(value) == 2
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+        and value[0] <= value[1]
+    )
 
 
 def is_container(text: str) -> bool:
@@ -110,8 +143,9 @@ def label(name, extra: Mapping[str, str] | None = None) -> str:
     if key in LABELS:
         return LABELS[key]
     if is_identifier(key):
-        raise LabelError(f"the column {key!r} has no label: add one to compsem.labels.LABELS or pass it "
-                         "in extra= (words with units)")
+        raise LabelError(
+            f"the column {key!r} has no label: add one to compsem.labels.LABELS or pass it in extra= (words with units)"
+        )
     return key
 
 
@@ -123,11 +157,15 @@ def labelled(df: pd.DataFrame, extra: Mapping[str, str] | None = None, *, rows: 
     if rows:
         out.index = pd.Index([label(v, extra) if isinstance(v, str) else v for v in out.index], name=out.index.name)
     if isinstance(out.columns, pd.MultiIndex):
-        out.columns = pd.MultiIndex.from_tuples([tuple(label(v, extra) for v in t) for t in out.columns],
-                                                names=[None if n is None else label(n, extra) for n in out.columns.names])
+        out.columns = pd.MultiIndex.from_tuples(
+            [tuple(label(v, extra) for v in t) for t in out.columns],
+            names=[None if n is None else label(n, extra) for n in out.columns.names],
+        )
     else:
-        out.columns = pd.Index([label(c, extra) for c in out.columns],
-                               name=None if out.columns.name is None else label(out.columns.name, extra))
+        out.columns = pd.Index(
+            [label(c, extra) for c in out.columns],
+            name=None if out.columns.name is None else label(out.columns.name, extra),
+        )
     out.index = out.index.set_names([None if n is None else label(n, extra) for n in out.index.names])
     return out
 
@@ -145,8 +183,9 @@ def cell(value) -> str:
     return str(value)
 
 
-def style(df: pd.DataFrame, formats: Mapping[str, object] | None = None, extra: Mapping[str, str] | None = None,
-          **format_kw):
+def style(
+    df: pd.DataFrame, formats: Mapping[str, object] | None = None, extra: Mapping[str, str] | None = None, **format_kw
+):
     """``labelled(df).style.format(...)``, with ``formats`` keyed by the code's column names
     (``{"gpu_hours": "{:.3f}"}``); ``format_kw`` (``precision``, ``na_rep``) go to ``Styler.format``."""
     out = labelled(df, extra)

@@ -42,8 +42,18 @@ from .progress import bar
 from .webapi import RateLimiter, post_json
 from .webapi import base_url as checked_base_url
 
-__all__ = ["Generator", "Prompt", "HFGenerator", "OpenAIChatGenerator", "RateLimiter", "make_generator",
-           "is_generator_spec", "GENERATOR_FORMS", "as_messages", "generator_name"]
+__all__ = [
+    "Generator",
+    "Prompt",
+    "HFGenerator",
+    "OpenAIChatGenerator",
+    "RateLimiter",
+    "make_generator",
+    "is_generator_spec",
+    "GENERATOR_FORMS",
+    "as_messages",
+    "generator_name",
+]
 
 #: A plain prompt or a list of chat messages.
 Prompt = Union[str, Sequence[dict]]
@@ -52,8 +62,10 @@ Prompt = Union[str, Sequence[dict]]
 GENERATOR_FORMS: tuple[str, ...] = ("gen:hf:<Hugging Face name or local path>", "gen:openai:<model name>")
 
 #: What an unreachable hub suggests instead.
-_OFFLINE_HINT = ("a local folder with a generation model (gen:hf:/path/to/model)",
-                 "an OpenAI-compatible server on this machine (gen:openai:NAME with OPENAI_BASE_URL)")
+_OFFLINE_HINT = (
+    "a local folder with a generation model (gen:hf:/path/to/model)",
+    "an OpenAI-compatible server on this machine (gen:openai:NAME with OPENAI_BASE_URL)",
+)
 
 
 class Generator(Protocol):
@@ -101,9 +113,20 @@ class HFGenerator:
         Only when the reader asks for it.
     """
 
-    def __init__(self, name_or_path: str, *, max_new_tokens: int = 20, batch_size: int = 8, do_sample: bool = False,
-                 temperature: float = 1.0, seed: int = 0, device: str | None = None, dtype: str | None = None,
-                 trust_remote_code: bool = False, show_progress: bool = False):
+    def __init__(
+        self,
+        name_or_path: str,
+        *,
+        max_new_tokens: int = 20,
+        batch_size: int = 8,
+        do_sample: bool = False,
+        temperature: float = 1.0,
+        seed: int = 0,
+        device: str | None = None,
+        dtype: str | None = None,
+        trust_remote_code: bool = False,
+        show_progress: bool = False,
+    ):
         from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForSeq2SeqLM, AutoTokenizer
 
         quiet_transformers()
@@ -129,8 +152,9 @@ class HFGenerator:
         self.max_new_tokens, self.batch_size = int(max_new_tokens), int(batch_size)
         self.do_sample, self.temperature, self.seed = bool(do_sample), float(temperature), int(seed)
         self.show_progress = show_progress
-        self.name = self.name_for(self.path, max_new_tokens=max_new_tokens, do_sample=do_sample,
-                                  temperature=temperature, seed=seed)
+        self.name = self.name_for(
+            self.path, max_new_tokens=max_new_tokens, do_sample=do_sample, temperature=temperature, seed=seed
+        )
 
     @staticmethod
     def name_for(path: str, *, max_new_tokens: int, do_sample: bool, temperature: float, seed: int) -> str:
@@ -154,16 +178,19 @@ class HFGenerator:
         out: list[str] = []
         starts = range(0, len(texts), self.batch_size)
         for i in bar(starts, show=self.show_progress, desc=self.name.split("|")[0]):
-            batch = self.tokenizer(texts[i:i + self.batch_size], return_tensors="pt", padding=True).to(self.device)
-            kw: dict[str, Any] = {"max_new_tokens": self.max_new_tokens, "do_sample": self.do_sample,
-                                  "pad_token_id": self.tokenizer.pad_token_id}
+            batch = self.tokenizer(texts[i : i + self.batch_size], return_tensors="pt", padding=True).to(self.device)
+            kw: dict[str, Any] = {
+                "max_new_tokens": self.max_new_tokens,
+                "do_sample": self.do_sample,
+                "pad_token_id": self.tokenizer.pad_token_id,
+            }
             if self.do_sample:
                 torch.manual_seed(self.seed + i)
                 kw["temperature"] = self.temperature
             with torch.inference_mode():
                 gen = self.model.generate(**batch, **kw)
             if not self.seq2seq:
-                gen = gen[:, batch["input_ids"].shape[1]:]
+                gen = gen[:, batch["input_ids"].shape[1] :]
             out.extend(self.tokenizer.batch_decode(gen, skip_special_tokens=True))
         return out
 
@@ -192,9 +219,19 @@ class OpenAIChatGenerator:
         Replaces ``urllib.request.urlopen`` (tests).
     """
 
-    def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
-                 temperature: float = 0.0, max_tokens: int | None = None, timeout: float = 60.0,
-                 rate_limit: float | None = None, opener: Callable | None = None, retries: int = 5):
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+        timeout: float = 60.0,
+        rate_limit: float | None = None,
+        opener: Callable | None = None,
+        retries: int = 5,
+    ):
         self.model = model
         self.retries = int(retries)
         self.base_url = self.base_url_for(base_url)
@@ -223,8 +260,15 @@ class OpenAIChatGenerator:
         return body
 
     def _post(self, body: dict) -> dict:
-        return post_json(f"{self.base_url}/chat/completions", body, api_key=self.api_key, timeout=self.timeout,
-                         retries=self.retries, limiter=self.limiter, opener=self._opener)
+        return post_json(
+            f"{self.base_url}/chat/completions",
+            body,
+            api_key=self.api_key,
+            timeout=self.timeout,
+            retries=self.retries,
+            limiter=self.limiter,
+            opener=self._opener,
+        )
 
     def __call__(self, prompts: Sequence[Prompt]) -> list[str]:
         out = []
@@ -247,7 +291,7 @@ def _backend(spec: str, **options) -> tuple[type, str, dict]:
     """(generator class, model name, constructor options) of a ``gen:`` spec."""
     if not is_generator_spec(spec):
         raise UnknownModelError(repr(spec), GENERATOR_FORMS, forms=())
-    from .encoders.registry import check_spec_text   # the one length check of every spec form
+    from .encoders.registry import check_spec_text  # the one length check of every spec form
 
     spec = check_spec_text(spec)
     backend, _, name = str(spec)[4:].partition(":")
@@ -267,7 +311,7 @@ def generator_name(spec: str, **options) -> str:
     caches key by), found without loading a model or sending a request."""
     cls, name, options = _backend(spec, **options)
     init = inspect.signature(cls.__init__).parameters
-    settings = list(inspect.signature(cls.name_for).parameters)[1:]   # after the model's name
+    settings = list(inspect.signature(cls.name_for).parameters)[1:]  # after the model's name
     return cls.name_for(name, **{k: options.get(k, init[k].default) for k in settings})
 
 

@@ -64,8 +64,12 @@ def _pair(x, y) -> tuple[np.ndarray, np.ndarray, bool]:
 def _finish(values: np.ndarray, scalar: bool, what: str, warn: bool = True):
     bad = int(np.isnan(values).sum())
     if bad and warn:
-        warnings.warn(f"{what}: {bad} of {values.size} values undefined (zero vector, NaN input or "
-                      "degenerate geometry); they are NaN", DegenerateGeometryWarning, stacklevel=3)
+        warnings.warn(
+            f"{what}: {bad} of {values.size} values undefined (zero vector, NaN input or "
+            "degenerate geometry); they are NaN",
+            DegenerateGeometryWarning,
+            stacklevel=3,
+        )
     return float(values[0]) if scalar else values
 
 
@@ -168,8 +172,11 @@ def cosine_matrix(X, Y=None, *, warn: bool = True) -> np.ndarray:
     out = np.clip(Xn @ Yn.T, -1.0, 1.0)
     bad_rows = int(np.isnan(Xn[:, 0]).sum()) + (0 if Y is None else int(np.isnan(Yn[:, 0]).sum()))
     if bad_rows and warn:
-        warnings.warn(f"cosine_matrix: {bad_rows} zero or NaN input rows; their similarities are NaN",
-                      DegenerateGeometryWarning, stacklevel=2)
+        warnings.warn(
+            f"cosine_matrix: {bad_rows} zero or NaN input rows; their similarities are NaN",
+            DegenerateGeometryWarning,
+            stacklevel=2,
+        )
     return out
 
 
@@ -247,19 +254,23 @@ def plane_geometry(a, b, v, *, tol: float = 1e-9, warn: bool = True) -> PlaneGeo
         pn = np.hypot(px, py)
         degenerate = ~((na > 0) & (nb > 0) & (by > tol * nb) & (pn > tol * nv) & (nv > 0))
         degenerate |= np.isnan(na) | np.isnan(nb) | np.isnan(nv)
-        angle_ab = np.arctan2(by, bx)                     # in (0, π): B sits at positive y
-        phi = np.arctan2(py, px)                          # signed, towards B is positive
+        angle_ab = np.arctan2(by, bx)  # in (0, π): B sits at positive y
+        phi = np.arctan2(py, px)  # signed, towards B is positive
         angle_ap = np.abs(phi)
         angle_bp = np.abs(np.arctan2(bx * py - by * px, bx * px + by * py))
         t = phi / angle_ab
         residual = np.sqrt(np.maximum(nv**2 - pn**2, 0.0)) / nv
     nan = np.where(degenerate, np.nan, 0.0)
-    geom = PlaneGeometry(angle_ab + nan, angle_ap + nan, angle_bp + nan, t + nan, px + nan, py + nan,
-                         residual + nan, degenerate)
+    geom = PlaneGeometry(
+        angle_ab + nan, angle_ap + nan, angle_bp + nan, t + nan, px + nan, py + nan, residual + nan, degenerate
+    )
     if geom.n_degenerate and warn:
-        warnings.warn(f"plane_geometry: {geom.n_degenerate} of {len(degenerate)} samples degenerate "
-                      "(zero vector, A parallel to B, or projection at the origin); their values are NaN",
-                      DegenerateGeometryWarning, stacklevel=2)
+        warnings.warn(
+            f"plane_geometry: {geom.n_degenerate} of {len(degenerate)} samples degenerate "
+            "(zero vector, A parallel to B, or projection at the origin); their values are NaN",
+            DegenerateGeometryWarning,
+            stacklevel=2,
+        )
     return geom
 
 

@@ -53,8 +53,15 @@ class RunRecord:
     params: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, models: Sequence[str], scores: Mapping[str, Sequence[float] | np.ndarray], *, files: Iterable[str | Path] = (),
-           params: Mapping[str, Any] | None = None, trust_remote_code: bool = False) -> "RunRecord":
+    def of(
+        cls,
+        models: Sequence[str],
+        scores: Mapping[str, Sequence[float] | np.ndarray],
+        *,
+        files: Iterable[str | Path] = (),
+        params: Mapping[str, Any] | None = None,
+        trust_remote_code: bool = False,
+    ) -> "RunRecord":
         """A record of ``scores`` with the identities of ``models`` (their encoders) and the
         checksums of ``files``; every model must have scores of one length."""
         trc = check_trust_remote_code(trust_remote_code, where="RunRecord.of")
@@ -62,23 +69,41 @@ class RunRecord:
         sizes = {a.shape for a in arrays.values()}
         if len(sizes) > 1:
             raise ValueError(f"every model's scores must have one shape (the same items), got {sorted(sizes)}")
-        return cls(list(models), arrays, {m: get_encoder(m, trust_remote_code=trc).identity for m in models},
-                   {Path(f).name: file_sha256(f) for f in files}, dict(params or {}))
+        return cls(
+            list(models),
+            arrays,
+            {m: get_encoder(m, trust_remote_code=trc).identity for m in models},
+            {Path(f).name: file_sha256(f) for f in files},
+            dict(params or {}),
+        )
 
     def provenance(self, **extra: Any) -> dict[str, Any]:
         """Models, their identities, the data's checksums, the parameters (and ``extra``)."""
-        return {"models": list(self.models), "identities": dict(self.identities),
-                "data_checksums": dict(self.data_checksums), "parameters": dict(self.params), **extra}
+        return {
+            "models": list(self.models),
+            "identities": dict(self.identities),
+            "data_checksums": dict(self.data_checksums),
+            "parameters": dict(self.params),
+            **extra,
+        }
 
 
-def bootstrap_table(scores: Mapping[str, Sequence[float] | np.ndarray], *, measure: str = "value", scale: float = 1.0,
-                    n_boot: int = 1000, seed: int = 0, level: float = 0.95) -> pd.DataFrame:
+def bootstrap_table(
+    scores: Mapping[str, Sequence[float] | np.ndarray],
+    *,
+    measure: str = "value",
+    scale: float = 1.0,
+    n_boot: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+) -> pd.DataFrame:
     """One row per model: ``model``, ``measure`` (the mean of its finite scores times ``scale``),
     ``low``, ``high`` (the percentile bootstrap interval, :func:`compsem.stats.bootstrap` with
     ``seed`` for every model) and ``n`` (the finite scores used), in the order of ``scores``."""
     rows = []
     for model, values in scores.items():
         r = bootstrap(np.asarray(values, dtype=float), n_boot=n_boot, seed=seed, level=level, warn=False)
-        rows.append({"model": model, measure: r.estimate * scale, "low": r.low * scale, "high": r.high * scale,
-                     "n": r.n})
+        rows.append(
+            {"model": model, measure: r.estimate * scale, "low": r.low * scale, "high": r.high * scale, "n": r.n}
+        )
     return pd.DataFrame(rows, columns=["model", measure, "low", "high", "n"])

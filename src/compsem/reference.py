@@ -32,16 +32,37 @@ from .paths import data_dir
 from .studies import NAMES
 from .fmt import noun
 
-__all__ = ["STUDIES", "paper_table", "paper_tables", "published_table", "paper_models", "paper_panel", "paper_row",
-           "paper_match", "model_key", "PAPER_MODEL_COLUMNS", "MODEL_KINDS"]
+__all__ = [
+    "STUDIES",
+    "paper_table",
+    "paper_tables",
+    "published_table",
+    "paper_models",
+    "paper_panel",
+    "paper_row",
+    "paper_match",
+    "model_key",
+    "PAPER_MODEL_COLUMNS",
+    "MODEL_KINDS",
+]
 
 #: The studies' names, in the book's order (from the registry, :data:`compsem.studies.NAMES`).
 STUDIES: tuple[str, ...] = NAMES
 
 #: Columns of ``data/reference/paper_models/<study>.csv``.
 PAPER_MODEL_COLUMNS: tuple[str, ...] = (
-    "study", "paper_name", "paper_variant", "kind", "hub_id", "spec", "same_model", "dim", "size_gb", "licence",
-    "trust_remote_code", "note",
+    "study",
+    "paper_name",
+    "paper_variant",
+    "kind",
+    "hub_id",
+    "spec",
+    "same_model",
+    "dim",
+    "size_gb",
+    "licence",
+    "trust_remote_code",
+    "note",
 )
 
 #: The kinds of model a paper panel holds.
@@ -97,8 +118,9 @@ def paper_table(study: str, name: str, **read_csv_kw) -> pd.DataFrame:
     _check_study(study)
     path = data_dir("reference", f"{study}_{name}.csv")
     if not path.is_file():
-        raise DataError(f"no transcribed table {name!r} for {study}; available: {', '.join(paper_tables(study))}",
-                        file=str(path))
+        raise DataError(
+            f"no transcribed table {name!r} for {study}; available: {', '.join(paper_tables(study))}", file=str(path)
+        )
     return _read_commented_csv(path, **read_csv_kw)
 
 
@@ -148,14 +170,22 @@ def _study_models(study: str) -> pd.DataFrame:
     no paper panel (an empty table with the columns)."""
     path = data_dir("reference", "paper_models", f"{study}.csv")
     if not path.is_file():
-        return pd.DataFrame({c: pd.Series(dtype=bool if c in ("same_model", "trust_remote_code") else object)
-                             for c in PAPER_MODEL_COLUMNS})
+        return pd.DataFrame(
+            {
+                c: pd.Series(dtype=bool if c in ("same_model", "trust_remote_code") else object)
+                for c in PAPER_MODEL_COLUMNS
+            }
+        )
     st = path.stat()
     df = _mapping(str(path), st.st_mtime_ns, st.st_size).copy()
     bad = df.index[df["study"] != study]
     if len(bad):
-        raise DataError(f"{df.loc[bad[0], 'study']!r} is not the study of this file ({study})", file=str(path),
-                        row=int(bad[0]), column="study")
+        raise DataError(
+            f"{df.loc[bad[0], 'study']!r} is not the study of this file ({study})",
+            file=str(path),
+            row=int(bad[0]),
+            column="study",
+        )
     return df
 
 
@@ -166,12 +196,20 @@ def _mapping(path_str: str, mtime_ns: int, size: int) -> pd.DataFrame:
     df = _read_commented_csv(path, dtype=str, keep_default_na=False)
     missing = [c for c in PAPER_MODEL_COLUMNS if c not in df.columns]
     if missing:
-        raise DataError(f"missing {noun(len(missing), 'column')} {missing}; found {list(df.columns)}", file=str(path), column=missing[0])
+        raise DataError(
+            f"missing {noun(len(missing), 'column')} {missing}; found {list(df.columns)}",
+            file=str(path),
+            column=missing[0],
+        )
     for col, allowed in (("study", STUDIES), ("kind", MODEL_KINDS)):
         bad = df.index[~df[col].isin(allowed)]
         if len(bad):
-            raise DataError(f"{df.loc[bad[0], col]!r} is not one of {', '.join(allowed)}", file=str(path),
-                            row=int(bad[0]), column=col)
+            raise DataError(
+                f"{df.loc[bad[0], col]!r} is not one of {', '.join(allowed)}",
+                file=str(path),
+                row=int(bad[0]),
+                column=col,
+            )
     for col in ("same_model", "trust_remote_code"):
         mapped = df[col].str.strip().str.lower().map({"true": True, "false": False, "": False})
         if mapped.isna().any():
@@ -185,12 +223,19 @@ def _kinds(kind: str | Iterable[str] | None) -> tuple[str, ...]:
     kinds = MODEL_KINDS if kind is None else ((kind,) if isinstance(kind, str) else tuple(kind))
     unknown = [k for k in kinds if k not in MODEL_KINDS]
     if unknown:
-        raise ValueError(f"unknown model {noun(len(unknown), 'kind')} {unknown}; the kinds are {', '.join(MODEL_KINDS)}")
+        raise ValueError(
+            f"unknown model {noun(len(unknown), 'kind')} {unknown}; the kinds are {', '.join(MODEL_KINDS)}"
+        )
     return kinds
 
 
-def paper_panel(study: str, *, kind: str | Iterable[str] | None = "encoder", trust_remote_code: bool = False,
-                runnable_only: bool = True) -> list[str]:
+def paper_panel(
+    study: str,
+    *,
+    kind: str | Iterable[str] | None = "encoder",
+    trust_remote_code: bool = False,
+    runnable_only: bool = True,
+) -> list[str]:
     """The specs of a study's paper panel, in the paper's order (``models="paper"``).
 
     Parameters
@@ -238,13 +283,13 @@ def model_key(spec: str) -> str:
     low = key.lower()
     for prefix in _RUN_PREFIXES:
         if low.startswith(prefix):
-            low = low[len(prefix):]
+            low = low[len(prefix) :]
             break
     if low.startswith("vec:"):
         return "vec:" + low[4:].replace("\\", "/").rsplit("/", 1)[-1]
     for org in _LEGACY_ORGS:
         if low.startswith(org):
-            low = low[len(org):]
+            low = low[len(org) :]
             break
     return low
 

@@ -27,10 +27,24 @@ import numpy as np
 from .encoders.onnx import backends_used
 from .errors import CompsemError
 from .paths import results_dir
-from .stats import bootstrap
+from .stats import bootstrap, mean_replicates, shared_resamples
+from .store import write_below
 
-__all__ = ["PlainText", "RUN_MANIFEST", "RunMixError", "run_manifest", "check_run_folder", "save_table", "load_table", "provenance",
-           "glue_all", "Prose", "Headline", "headline_row", "bootstrap_headline"]
+__all__ = [
+    "PlainText",
+    "RUN_MANIFEST",
+    "RunMixError",
+    "run_manifest",
+    "check_run_folder",
+    "save_table",
+    "load_table",
+    "provenance",
+    "glue_all",
+    "Prose",
+    "Headline",
+    "headline_row",
+    "bootstrap_headline",
+]
 
 _PACKAGES = ("compsem", "numpy", "torch", "transformers", "sentence-transformers", "scikit-learn", "onnxruntime")
 
@@ -73,10 +87,12 @@ def check_run_folder(folder: str | Path) -> None:
     """Raise :class:`RunMixError` when ``folder`` belongs to a run other than ``$COMPSEM_RUN``."""
     man = run_manifest(folder)
     if man is not None and man.get("run") != os.environ.get("COMPSEM_RUN"):
-        raise RunMixError(f"{folder} holds the results of another run ({man.get('notebook')} with parameters "
-                          f"{json.dumps(man.get('parameters'), default=str)}; manifest {man['path']}): write this "
-                          "run's tables elsewhere (python -m compsem run --out NEW_FOLDER) or clear it first "
-                          "(--force)")
+        raise RunMixError(
+            f"{folder} holds the results of another run ({man.get('notebook')} with parameters "
+            f"{json.dumps(man.get('parameters'), default=str)}; manifest {man['path']}): write this "
+            "run's tables elsewhere (python -m compsem run --out NEW_FOLDER) or clear it first "
+            "(--force)"
+        )
 
 
 def save_table(df, study: str, name: str, **prov: Any) -> Path:
@@ -85,11 +101,15 @@ def save_table(df, study: str, name: str, **prov: Any) -> Path:
     Raises :class:`RunMixError` when the results folder belongs to another run (see
     :func:`check_run_folder`).
     """
-    check_run_folder(results_dir())
-    folder = results_dir(study)
-    path = folder / f"{name}.csv"
-    df.to_csv(path, index=False)
-    (folder / f"{name}.json").write_text(json.dumps(provenance(**prov), indent=1, default=str, sort_keys=True))
+    root = results_dir()
+    check_run_folder(root)
+    # never through a link below the results folder's parent (a run folder): compsem.store.write_below
+    path = write_below(root.parent, Path(root.name, study, f"{name}.csv"), df.to_csv(index=False))
+    write_below(
+        root.parent,
+        Path(root.name, study, f"{name}.json"),
+        json.dumps(provenance(**prov), indent=1, default=str, sort_keys=True),
+    )
     return path
 
 
@@ -141,30 +161,87 @@ class Headline:
     """One headline criterion of a study, as the cross-study synthesis shows it.
 
     Each study's ``report`` module lists its own in ``HEADLINES`` and computes them in
-    ``headlines(models)``; :func:`headline_row` makes the rows.
+    ``headlines(models)``; :func:`headline_row` makes the rows. ``higher`` is a direction only
+    where the chapter argues one (``direction`` says where); ``None`` declares that it argues
+    none, and the synthesis then ranks nothing on the criterion (``direction`` says why).
     """
 
     key: str
     part: str
     label: str
     unit: str
-    reference: float      # chance level or the value that means "no effect"
-    resampled: str        # what the bootstrap resamples
+    reference: float  # chance level or the value that means "no effect"
+    resampled: str  # what the bootstrap resamples
     meaning: str
-    higher: bool = True   # the direction: True when a higher value is better (every ranking reads it)
+    higher: bool | None = True  # the direction: True when a higher value is better, None: no direction argued
+    direction: str = ""  # why: where the chapter argues the direction, or why it argues none (no ranking then)
 
 
-def bootstrap_headline(criterion: Headline, model: str, values, *, n_boot: int = 1000, seed: int = 0,
-                       scale: float = 1.0, ties: float = float("nan")) -> dict[str, Any]:
+def bootstrap_headline(
+    criterion: Headline,
+    model: str,
+    values,
+    *,
+    n_boot: int = 1000,
+    seed: int = 0,
+    scale: float = 1.0,
+    ties: float = float("nan"),
+    control_of: str = "",
+) -> dict[str, Any]:
     """A headline row whose value is the mean of ``values`` (NaN dropped), with a percentile
-    bootstrap interval over them; ``scale`` turns shares into percentages."""
-    r = bootstrap(np.asarray(values, dtype=float), n_boot=n_boot, seed=seed, warn=False)
-    return headline_row(criterion, model, r.estimate * scale, r.low * scale, r.high * scale, r.n, ties)
+    bootstrap interval over them; ``scale`` turns shares into percentages. Its ``replicates``
+    are the mean on resamples of *all* the items that depend only on their number, ``n_boot``
+    and ``seed`` (:func:`compsem.stats.shared_resamples`), so that two models' rows on the same
+    items pair (the synthesis' separation test)."""
+    values = np.asarray(values, dtype=float).ravel()
+    r = bootstrap(values, n_boot=n_boot, seed=seed, warn=False)
+    reps = (
+        mean_replicates(values, shared_resamples(values.size, n_boot=n_boot, seed=seed), scale=scale)
+        if values.size
+        else None
+    )
+    return headline_row(
+        criterion,
+        model,
+        r.estimate * scale,
+        r.low * scale,
+        r.high * scale,
+        r.n,
+        ties,
+        replicates=reps,
+        control_of=control_of,
+    )
 
 
-def headline_row(criterion: Headline, model: str, est: float, low: float, high: float, n: int,
-                 ties: float = float("nan")) -> dict[str, Any]:
-    """One tidy row of the synthesis profile."""
+def headline_row(
+    criterion: Headline,
+    model: str,
+    est: float,
+    low: float,
+    high: float,
+    n: int,
+    ties: float = float("nan"),
+    *,
+    replicates=None,
+    control_of: str = "",
+) -> dict[str, Any]:
+    """One tidy row of the synthesis profile. ``replicates``: the estimate on bootstrap resamples
+    shared by every model scored on the same items (the paired separation test of the
+    synthesis; ``None`` when the study has none); ``control_of``: the model this row is a control
+    of (a study's own control, e.g. the model on shuffled targets), ``""`` for a model's row."""
     c = criterion
-    return {"model": model, "part": c.part, "criterion": c.key, "label": c.label, "value": est, "low": low,
-            "high": high, "n": n, "unit": c.unit, "reference": c.reference, "ties": ties}
+    return {
+        "model": model,
+        "part": c.part,
+        "criterion": c.key,
+        "label": c.label,
+        "value": est,
+        "low": low,
+        "high": high,
+        "n": n,
+        "unit": c.unit,
+        "reference": c.reference,
+        "ties": ties,
+        "replicates": replicates,
+        "control_of": control_of,
+    }

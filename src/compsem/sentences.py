@@ -27,9 +27,18 @@ def _verb(n: int, singular: str, plural: str) -> str:
     return singular if n == 1 else plural
 
 
-def against_reference(rows: pd.DataFrame, *, reference: float, what: str, level: str, level_name: str,
-                      higher: bool = True, digits: int = 2, unit: str = "",
-                      wrong_side: tuple[str, str] = ("", "")) -> str:
+def against_reference(
+    rows: pd.DataFrame,
+    *,
+    reference: float,
+    what: str,
+    level: str,
+    level_name: str,
+    higher: bool = True,
+    digits: int = 2,
+    unit: str = "",
+    wrong_side: tuple[str, str] = ("", ""),
+) -> str:
     """Where each model's interval lies against ``reference``.
 
     ``rows``: one row per model (index), columns ``value``, ``low``, ``high``. ``what`` is the
@@ -68,9 +77,18 @@ def against_reference(rows: pd.DataFrame, *, reference: float, what: str, level:
     return " ".join(parts)
 
 
-def paired_leader(scores: Mapping[str, Sequence[float] | np.ndarray], *, what: str, higher: bool = True,
-                  scale: float = 1.0, digits: int = 2, unit: str = "", items: str = "items", n_boot: int = 1000,
-                  seed: int = 0) -> str:
+def paired_leader(
+    scores: Mapping[str, Sequence[float] | np.ndarray],
+    *,
+    what: str,
+    higher: bool = True,
+    scale: float = 1.0,
+    digits: int = 2,
+    unit: str = "",
+    items: str = "items",
+    n_boot: int = 1000,
+    seed: int = 0,
+) -> str:
     """The leader of the models' mean per-item scores (``{model: scores on the same items}``),
     named only as far as a paired bootstrap of each difference allows; ``scale`` turns shares
     into percentages. Example: "`a` has the highest share (75.0 %); on the same triples its lead

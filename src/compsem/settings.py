@@ -19,14 +19,27 @@ from pathlib import Path
 
 from .errors import SettingError
 
-__all__ = ["SETTINGS", "Setting", "setting", "check_text", "whole_number", "user_path", "MAX_SPEC_CHARS",
-           "MAX_PATH_CHARS", "redact_url", "scrub", "environment"]
+__all__ = [
+    "SETTINGS",
+    "Setting",
+    "setting",
+    "check_text",
+    "whole_number",
+    "user_path",
+    "MAX_SPEC_CHARS",
+    "MAX_PATH_CHARS",
+    "redact_url",
+    "scrub",
+    "environment",
+]
+
 
 @contextmanager
 def environment(values: Mapping[str, str | None]) -> Iterator[None]:
     """Set (a string) or remove (``None``) environment variables for the ``with`` block, and put
     back what was there before when it ends, also on an error (a kernel started inside inherits
     them; the caller's process is left as it was)."""
+
     def apply(mapping):
         for k, v in mapping.items():
             if v is None:
@@ -77,10 +90,15 @@ SETTINGS: dict[str, Setting] = {
     "COMPSEM_OA_RATE": Setting("number", 5.0, 0, 10000, "requests per second (0: no limit)"),
     "COMPSEM_OA_BASE_URL": Setting("url", what="the base URL of an OpenAI-compatible server"),
     "COMPSEM_OA_ALLOW_HTTP": Setting("flag", False, what="1 to allow plain http to a host that is not loopback"),
-    "COMPSEM_PRECISION": Setting("choice", "auto", what='what precision="auto" means for a whole build',
-                                 choices=("auto", "fp32", "bf16")),
-    "COMPSEM_ENCODE_BACKEND": Setting("choice", "auto", what="the encode backend of sbert-mini and sbert-l",
-                                      choices=("auto", "torch", "onnx", "onnx-int8")),
+    "COMPSEM_PRECISION": Setting(
+        "choice", "auto", what='what precision="auto" means for a whole build', choices=("auto", "fp32", "bf16")
+    ),
+    "COMPSEM_ENCODE_BACKEND": Setting(
+        "choice",
+        "auto",
+        what="the encode backend of sbert-mini and sbert-l",
+        choices=("auto", "torch", "onnx", "onnx-int8"),
+    ),
     "COMPSEM_DEBUG": Setting("flag", False, what="1 to print a full traceback with an error"),
 }
 
@@ -97,8 +115,9 @@ def _accepted(name: str, s: Setting) -> str:
         return f"an http(s) URL ({s.what})"
     if s.kind == "choice":
         return f"one of {', '.join(s.choices)} ({s.what})"
-    return f"a path of at most {MAX_PATH_CHARS} characters to {s.what}" + \
-        (", a folder, not a file" if s.kind == "folder" else "")
+    return f"a path of at most {MAX_PATH_CHARS} characters to {s.what}" + (
+        ", a folder, not a file" if s.kind == "folder" else ""
+    )
 
 
 def redact_url(url: str) -> str:
@@ -112,8 +131,7 @@ def redact_url(url: str) -> str:
     except ValueError:
         return "<an unreadable URL>"
     netloc = ("***@" if "@" in parts.netloc else "") + (f"[{host}]" if ":" in host else host) + port
-    return urlunsplit((parts.scheme, netloc, parts.path, "***" if parts.query else "",
-                       "***" if parts.fragment else ""))
+    return urlunsplit((parts.scheme, netloc, parts.path, "***" if parts.query else "", "***" if parts.fragment else ""))
 
 
 _USERINFO = re.compile(r"(?<=://)[^/@\s]*@")
@@ -127,7 +145,8 @@ def scrub(text: str) -> str:
     which names hold secrets is not a list anyone can keep): what a cache's identity column and
     ``cache info`` show."""
     text = _USERINFO.sub("***", text)
-    def mask(v: re.Match) -> str:   # key=*** ; a bare ?TOKEN is all value
+
+    def mask(v: re.Match) -> str:  # key=*** ; a bare ?TOKEN is all value
         return f"{v.group(1)}=***" if v.group(2) is not None else ("***" if v.group(1) else "")
 
     return _QUERY.sub(lambda m: _QUERY_VALUE.sub(mask, m.group(0)), text)
@@ -146,8 +165,9 @@ def check_text(value: str, *, what: str, limit: int, form: str) -> str:
     :class:`SettingError` naming ``what`` and the accepted ``form``."""
     shown = value if len(value) <= 80 else value[:77] + "..."
     if len(value) > limit:
-        raise SettingError(f"{what} {shown!r} is {len(value):,} characters long; at most {limit:,} are accepted "
-                           f"({form})")
+        raise SettingError(
+            f"{what} {shown!r} is {len(value):,} characters long; at most {limit:,} are accepted ({form})"
+        )
     if any(c in value for c in "\x00\n\r"):
         raise SettingError(f"{what} {shown!r} holds a NUL or line-break character ({form})")
     if not _encodable(value):
@@ -171,11 +191,13 @@ def user_path(text: str, *, what: str) -> Path:
         raise SettingError(f"{what} {ascii(text[:80])} holds a lone surrogate or a NUL: give a path in UTF-8")
     try:
         return Path(text).expanduser()
-    except RuntimeError:   # "~nosuchuser/..." or no HOME at all
+    except RuntimeError:  # "~nosuchuser/..." or no HOME at all
         user = text[1:].split("/", 1)[0]
-        raise SettingError(f"{what} {text[:80]!r} starts with '~{user}', and "
-                           f"{'user ' + repr(user) + ' has no' if user else 'this process has no'} home folder "
-                           "here: give the path in full") from None
+        raise SettingError(
+            f"{what} {text[:80]!r} starts with '~{user}', and "
+            f"{'user ' + repr(user) + ' has no' if user else 'this process has no'} home folder "
+            "here: give the path in full"
+        ) from None
 
 
 def whole_number(text: str, *, what: str, low: int, high: int, form: str) -> int:
@@ -220,8 +242,11 @@ def setting(name: str, environ=None):
     try:
         path = user_path(raw, what=name)
     except SettingError:
-        raise _bad(name, ascii(raw)[1:-1] if not _encodable(raw) else raw,
-                   "not valid Unicode" if not _encodable(raw) else "its '~' names no home folder here") from None
+        raise _bad(
+            name,
+            ascii(raw)[1:-1] if not _encodable(raw) else raw,
+            "not valid Unicode" if not _encodable(raw) else "its '~' names no home folder here",
+        ) from None
     if s.kind == "folder" and path.exists() and not path.is_dir():
         raise _bad(name, raw, "it is a file")
     if s.kind == "file" and path.is_dir():

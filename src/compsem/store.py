@@ -18,6 +18,7 @@ Files written there are ``0600``; elsewhere they follow the umask (a shared cach
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -31,9 +32,29 @@ from typing import Any
 from .errors import CacheWarning, CompsemError, UnsafeFolderError
 from .paths import cache_dir, overlay_dir
 
-__all__ = ["BrokenStoreError", "write_atomic", "write_json", "read_json", "save_npy", "load_npy", "private_folder",
-           "layers", "find_in_cache", "save_to_cache", "json_writer", "npy_writer",
-           "writable_place", "move_aside", "can_write"]
+__all__ = [
+    "BrokenStoreError",
+    "write_atomic",
+    "write_json",
+    "read_json",
+    "save_npy",
+    "load_npy",
+    "private_folder",
+    "layers",
+    "find_in_cache",
+    "save_to_cache",
+    "json_writer",
+    "npy_writer",
+    "writable_place",
+    "move_aside",
+    "can_write",
+    "write_below",
+    "LinkError",
+]
+
+
+class LinkError(CompsemError, OSError):
+    """A path that :func:`write_below` will not write through: a symbolic link, or not a folder."""
 
 
 class BrokenStoreError(CompsemError, ValueError):
@@ -81,9 +102,11 @@ def private_folder(path: str | Path, *, create: bool = True) -> Path:
     elif st.st_mode & 0o022:
         why = f"writable by {'others' if st.st_mode & 0o002 else 'its group'} (mode {stat.S_IMODE(st.st_mode):o})"
     if why:
-        raise UnsafeFolderError(f"the cache overlay folder {path} is {why}: refused, it could hold entries planted "
-                                "by someone else; remove it, or set COMPSEM_CACHE_OVERLAY to a private folder of "
-                                "your own")
+        raise UnsafeFolderError(
+            f"the cache overlay folder {path} is {why}: refused, it could hold entries planted "
+            "by someone else; remove it, or set COMPSEM_CACHE_OVERLAY to a private folder of "
+            "your own"
+        )
     return path
 
 
@@ -168,8 +191,11 @@ def save_to_cache(path: str | Path, write: Callable[[Path], None], *, what: str)
     key = f"{path.parent}"
     if key not in _WARNED:
         _WARNED.add(key)
-        warnings.warn(f"could not store {what} ({'; '.join(errors)}); it is kept in memory for this run and "
-                      "recomputed next time", CacheWarning, stacklevel=3)
+        warnings.warn(
+            f"could not store {what} ({'; '.join(errors)}); it is kept in memory for this run and recomputed next time",
+            CacheWarning,
+            stacklevel=3,
+        )
     return None
 
 
@@ -183,7 +209,7 @@ def move_aside(path: str | Path) -> Path | None:
     stamp = f"{path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}"
     target, n = path.with_name(stamp), 1
     while any(path.with_name(target.name + s).exists() for s in ("", "-wal", "-shm")):
-        n += 1                                   # two clears in one second: never overwrite the first
+        n += 1  # two clears in one second: never overwrite the first
         target = path.with_name(f"{stamp}-{n}")
     path.rename(target)
     for suffix in ("-wal", "-shm"):
@@ -214,6 +240,53 @@ def write_atomic(path: str | Path, write: Callable[[Path], None], *, private: bo
         tmp.unlink(missing_ok=True)
         raise
     return path
+
+
+def write_below(root: str | Path, rel: str | Path, data: bytes | str) -> Path:
+    """Write ``data`` to ``root/rel`` without following a symbolic link below ``root``.
+
+    Each folder of ``rel`` is created when missing and opened with ``O_NOFOLLOW`` relative to the
+    one above it (``openat``), so a link planted anywhere below ``root`` (a folder or the file
+    itself) is never followed; the file is written to a new temporary name (``O_EXCL``) in its
+    folder and renamed over ``rel``'s last part, which replaces a link there instead of writing
+    through it. ``root`` itself is opened as given (the caller has judged it). A link or a
+    non-folder on the way is a :class:`LinkError` naming it; nothing is written then.
+    """
+    root, parts = Path(root), Path(rel).parts
+    if not parts or any(p in ("", ".", "..") for p in parts) or Path(rel).is_absolute():
+        raise ValueError(f"write_below: {rel!s} is not a relative path inside {root}")
+    blob = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        where = root
+        for name in parts[:-1]:
+            where = where / name
+            try:
+                os.mkdir(name, 0o777, dir_fd=fd)
+            except FileExistsError:
+                pass
+            try:
+                sub = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+            except OSError as exc:  # ELOOP: a link; ENOTDIR: a file
+                raise LinkError(
+                    f"{where} is a symbolic link or not a folder: refused to write {root / rel} through "
+                    f"it ({exc.strerror}); remove it, or name another folder"
+                ) from None
+            os.close(fd)
+            fd = sub
+        tmp = f".{parts[-1]}.{os.urandom(6).hex()}.tmp"
+        out = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666, dir_fd=fd)
+        try:
+            with os.fdopen(out, "wb") as f:
+                f.write(blob)
+            os.replace(tmp, parts[-1], src_dir_fd=fd, dst_dir_fd=fd)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp, dir_fd=fd)
+            raise
+    finally:
+        os.close(fd)
+    return root / rel
 
 
 def json_writer(obj: Any, **dumps) -> Callable[[Path], None]:

@@ -58,11 +58,14 @@ class Study:
     def __post_init__(self):
         unknown = [a for a in self.absent if a not in OPTIONAL]
         if unknown:
-            raise CompsemError(f"study {self.name!r} declares unknown absences {unknown}; "
-                               f"a study may lack only {', '.join(OPTIONAL)}")
+            raise CompsemError(
+                f"study {self.name!r} declares unknown absences {unknown}; a study may lack only {', '.join(OPTIONAL)}"
+            )
         if "paper" in self.absent and not {"paper_tables", "paper_models"} <= set(self.absent):
-            raise CompsemError(f"study {self.name!r} declares no paper, so it lacks the paper's tables and models "
-                               "too: absent must hold \"paper_tables\" and \"paper_models\" as well")
+            raise CompsemError(
+                f"study {self.name!r} declares no paper, so it lacks the paper's tables and models "
+                'too: absent must hold "paper_tables" and "paper_models" as well'
+            )
 
     @property
     def package(self) -> str:
@@ -139,10 +142,12 @@ def makefile_include(studies: tuple[Study, ...] | None = None) -> str:
     prerequisites; of :data:`STUDIES` unless ``studies`` is given (``new-study`` writes it for
     the registry it is about to write)."""
     studies = STUDIES if studies is None else studies
-    lines = ["# The studies of compsem/studies.py for the Makefile. Generated: do not edit; after a change",
-             "# to the registry run `.venv/bin/python -W ignore -m compsem.studies > studies.mk`",
-             "# (tests/compsem/test_studies.py fails while this file is out of date).",
-             f"STUDIES := {' '.join(s.name for s in studies)}"]
+    lines = [
+        "# The studies of compsem/studies.py for the Makefile. Generated: do not edit; after a change",
+        "# to the registry run `.venv/bin/python -W ignore -m compsem.studies > studies.mk`",
+        "# (tests/compsem/test_studies.py fails while this file is out of date).",
+        f"STUDIES := {' '.join(s.name for s in studies)}",
+    ]
     lines += [f"STUDY_PART_{s.name} := {s.part}" for s in studies]
     return "\n".join(lines) + "\n"
 

@@ -38,8 +38,16 @@ import httpx
 from .errors import SettingError, WebAPIError
 from .settings import redact_url, setting
 
-__all__ = ["RateLimiter", "post_json", "WebAPIError", "RETRY_STATUS", "MAX_REDIRECTS", "check_url", "base_url",
-           "OPENAI_DEFAULT_URL"]
+__all__ = [
+    "RateLimiter",
+    "post_json",
+    "WebAPIError",
+    "RETRY_STATUS",
+    "MAX_REDIRECTS",
+    "check_url",
+    "base_url",
+    "OPENAI_DEFAULT_URL",
+]
 
 #: Where ``oa:`` and ``gen:openai:`` go when no base URL is set.
 OPENAI_DEFAULT_URL = "https://api.openai.com/v1"
@@ -72,12 +80,16 @@ def check_url(url: str, *, what: str = "the URL") -> str:
     if parts.scheme.lower() not in ("http", "https") or not host:
         raise SettingError(f"{what} {shown} is not an http(s) URL with a host (https://HOST[:PORT]/PATH)")
     if user is not None or password is not None or "@" in parts.netloc or parts.query or parts.fragment:
-        raise SettingError(f"{what} {shown} carries credentials or a query (user:password@, ?api-key=...): refused, "
-                           "nothing was sent; give the URL without them and the key in OPENAI_API_KEY")
+        raise SettingError(
+            f"{what} {shown} carries credentials or a query (user:password@, ?api-key=...): refused, "
+            "nothing was sent; give the URL without them and the key in OPENAI_API_KEY"
+        )
     if parts.scheme.lower() == "http" and not _loopback(host) and not setting("COMPSEM_OA_ALLOW_HTTP"):
-        raise SettingError(f"{what} {shown} is plain http to {host}, which is not this machine: refused before "
-                           "connecting, the API key would cross the network in clear; use https, or set "
-                           "COMPSEM_OA_ALLOW_HTTP=1 to allow it")
+        raise SettingError(
+            f"{what} {shown} is plain http to {host}, which is not this machine: refused before "
+            "connecting, the API key would cross the network in clear; use https, or set "
+            "COMPSEM_OA_ALLOW_HTTP=1 to allow it"
+        )
     return url
 
 
@@ -94,6 +106,7 @@ def base_url(given: str | None = None) -> str:
         where, url = "the default URL", OPENAI_DEFAULT_URL
     return check_url(url, what=where).rstrip("/")
 
+
 #: HTTP statuses worth retrying.
 RETRY_STATUS: frozenset[int] = frozenset({408, 409, 429, 500, 502, 503, 504})
 #: Same-origin 307/308 redirects followed per attempt.
@@ -106,8 +119,13 @@ class RateLimiter:
     Thread-safe: several threads sharing one limiter are spaced together.
     """
 
-    def __init__(self, per_second: float | None, *, clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep):
+    def __init__(
+        self,
+        per_second: float | None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
         if per_second is not None and per_second < 0:
             raise ValueError(f"max requests per second must be positive, got {per_second}")
         self.interval = 1.0 / per_second if per_second else 0.0
@@ -157,13 +175,18 @@ def _send_httpx(client: httpx.Client, url: str, data: bytes, headers: dict) -> _
             return _Answer(resp.status_code, resp.headers, resp.text, current)
         target = urljoin(current, resp.headers.get("Location", ""))
         if _origin(target) != _origin(url):
-            raise WebAPIError(f"{url} redirected (HTTP {resp.status_code}) to {target}, another scheme, host or "
-                              "port: refused, the API key is not sent there. If that is the service's new address, "
-                              "use it as the base URL", status=resp.status_code)
+            raise WebAPIError(
+                f"{url} redirected (HTTP {resp.status_code}) to {target}, another scheme, host or "
+                "port: refused, the API key is not sent there. If that is the service's new address, "
+                "use it as the base URL",
+                status=resp.status_code,
+            )
         if resp.status_code not in (307, 308):
-            raise WebAPIError(f"{url} redirected (HTTP {resp.status_code}) to {target}, which would turn the POST "
-                              "into a GET without its body: refused; use the new address as the base URL",
-                              status=resp.status_code)
+            raise WebAPIError(
+                f"{url} redirected (HTTP {resp.status_code}) to {target}, which would turn the POST "
+                "into a GET without its body: refused; use the new address as the base URL",
+                status=resp.status_code,
+            )
         current = target
     raise WebAPIError(f"{url}: more than {MAX_REDIRECTS} redirects (last to {current})")
 
@@ -174,9 +197,18 @@ def _send_opener(opener: Callable, url: str, data: bytes, headers: dict, timeout
         return _Answer(getattr(resp, "status", 200), {}, resp.read().decode("utf-8", errors="replace"), url)
 
 
-def post_json(url: str, body: dict, *, api_key: str = "", timeout: float = 60.0, retries: int = 5,
-              backoff: float = 1.0, limiter: RateLimiter | None = None, opener: Callable | None = None,
-              sleep: Callable[[float], None] = time.sleep) -> Any:
+def post_json(
+    url: str,
+    body: dict,
+    *,
+    api_key: str = "",
+    timeout: float = 60.0,
+    retries: int = 5,
+    backoff: float = 1.0,
+    limiter: RateLimiter | None = None,
+    opener: Callable | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+) -> Any:
     """``POST`` ``body`` as JSON to ``url`` and return the decoded JSON answer.
 
     Parameters
@@ -204,7 +236,7 @@ def post_json(url: str, body: dict, *, api_key: str = "", timeout: float = 60.0,
         A non-retryable HTTP status, a redirect elsewhere, an answer that is not JSON, or
         retries exhausted.
     """
-    check_url(url)                     # before any connection: no key in clear, no credentials in the URL
+    check_url(url)  # before any connection: no key in clear, no credentials in the URL
     data = json.dumps(body).encode("utf-8")
     headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {api_key}"} if api_key else {})}
     last = ""
@@ -212,10 +244,13 @@ def post_json(url: str, body: dict, *, api_key: str = "", timeout: float = 60.0,
         for attempt in range(retries + 1):
             if limiter is not None:
                 limiter.wait()
-            wait = backoff * (2 ** attempt) * (0.5 + random.random())
+            wait = backoff * (2**attempt) * (0.5 + random.random())
             try:
-                ans = (_send_opener(opener, url, data, headers, timeout) if opener is not None
-                       else _send_httpx(client, url, data, headers))
+                ans = (
+                    _send_opener(opener, url, data, headers, timeout)
+                    if opener is not None
+                    else _send_httpx(client, url, data, headers)
+                )
             except (httpx.TransportError, TimeoutError, ConnectionError) as exc:
                 last = f"{type(exc).__name__}: {exc}"
             else:
@@ -223,8 +258,9 @@ def post_json(url: str, body: dict, *, api_key: str = "", timeout: float = 60.0,
                     try:
                         return json.loads(ans.text)
                     except ValueError as exc:
-                        raise WebAPIError(f"{url} answered with something that is not JSON: "
-                                          f"{ans.text[:200]!r}") from exc
+                        raise WebAPIError(
+                            f"{url} answered with something that is not JSON: {ans.text[:200]!r}"
+                        ) from exc
                 last = f"HTTP {ans.status}: {ans.text[:300]}"
                 if ans.status not in RETRY_STATUS:
                     raise WebAPIError(f"{url} refused the request ({last})", status=ans.status)

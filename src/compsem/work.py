@@ -33,8 +33,20 @@ import numpy as np
 from .cache import EmbeddingCache, text_key
 from .encoders import get_encoder
 
-__all__ = ["KINDS", "WorkUnit", "EMBED_CALL", "UNCACHED", "unit_key", "chunk_size_for", "embed_units",
-           "embed_order", "encode_chunk", "store_vectors", "embed_done", "total_cost"]
+__all__ = [
+    "KINDS",
+    "WorkUnit",
+    "EMBED_CALL",
+    "UNCACHED",
+    "unit_key",
+    "chunk_size_for",
+    "embed_units",
+    "embed_order",
+    "encode_chunk",
+    "store_vectors",
+    "embed_done",
+    "total_cost",
+]
 
 #: The kinds of unit, in the order a sweep lists them.
 KINDS = ("embed", "score", "train", "generate")
@@ -112,9 +124,16 @@ def embed_order(texts: Sequence[str]) -> list[str]:
     return sorted(dict.fromkeys(texts), key=lambda t: -len(t))
 
 
-def embed_units(study: str, per_model: Mapping[str, Sequence[str]], *, chunk: int | Mapping[str, int] | None = None,
-                rates: Mapping[str, float] | None = None, sizes: Mapping[str, float] | None = None,
-                groups: Mapping[str, Sequence[int]] | None = None, trust_remote_code: bool = False) -> list[WorkUnit]:
+def embed_units(
+    study: str,
+    per_model: Mapping[str, Sequence[str]],
+    *,
+    chunk: int | Mapping[str, int] | None = None,
+    rates: Mapping[str, float] | None = None,
+    sizes: Mapping[str, float] | None = None,
+    groups: Mapping[str, Sequence[int]] | None = None,
+    trust_remote_code: bool = False,
+) -> list[WorkUnit]:
     """One ``"embed"`` unit per (model, chunk of its texts), for ``{spec: texts}``.
 
     Specs the cache never stores (:data:`UNCACHED`) and scorers that embed nothing (``lexical``,
@@ -144,15 +163,25 @@ def embed_units(study: str, per_model: Mapping[str, Sequence[str]], *, chunk: in
         for g0, g1 in zip([0, *bounds], bounds or [len(distinct)]):
             ordered = embed_order(distinct[g0:g1])
             for s in range(0, len(ordered), size):
-                part = ordered[s:s + size]
-                units.append(WorkUnit("embed", spec, unit_key("embed", spec, *part), study,
-                                      {"texts": part, "trust_remote_code": bool(trust_remote_code)}, len(part),
-                                      len(part) / rate if rate else None, sizes.get(spec)))
+                part = ordered[s : s + size]
+                units.append(
+                    WorkUnit(
+                        "embed",
+                        spec,
+                        unit_key("embed", spec, *part),
+                        study,
+                        {"texts": part, "trust_remote_code": bool(trust_remote_code)},
+                        len(part),
+                        len(part) / rate if rate else None,
+                        sizes.get(spec),
+                    )
+                )
     return units
 
 
-def encode_chunk(spec: str, texts: Sequence[str], *, trust_remote_code: bool = False, device: str | None = None,
-                 batch_size: int = 32) -> dict:
+def encode_chunk(
+    spec: str, texts: Sequence[str], *, trust_remote_code: bool = False, device: str | None = None, batch_size: int = 32
+) -> dict:
     """Encode ``texts`` (already in :func:`embed_units`' order) as :func:`compsem.embed` would:
     :data:`EMBED_CALL` texts per encoder call. Writes nothing.
 
@@ -160,11 +189,18 @@ def encode_chunk(spec: str, texts: Sequence[str], *, trust_remote_code: bool = F
     """
     enc = get_encoder(spec, trust_remote_code=trust_remote_code, device=device)
     texts = list(texts)
-    parts = [enc.encode(texts[s:s + EMBED_CALL], batch_size=batch_size, show_progress=False)
-             for s in range(0, len(texts), EMBED_CALL)]
+    parts = [
+        enc.encode(texts[s : s + EMBED_CALL], batch_size=batch_size, show_progress=False)
+        for s in range(0, len(texts), EMBED_CALL)
+    ]
     vectors = np.concatenate(parts) if parts else np.zeros((0, enc.dim), dtype=np.float32)
-    return {"identity": enc.identity, "spec": enc.spec, "dim": int(enc.dim), "cacheable": bool(enc.cacheable),
-            "vectors": np.ascontiguousarray(vectors, dtype=np.float32)}
+    return {
+        "identity": enc.identity,
+        "spec": enc.spec,
+        "dim": int(enc.dim),
+        "cacheable": bool(enc.cacheable),
+        "vectors": np.ascontiguousarray(vectors, dtype=np.float32),
+    }
 
 
 @dataclass
@@ -182,8 +218,9 @@ def store_vectors(result: Mapping, texts: Sequence[str], store: EmbeddingCache |
     store = store or EmbeddingCache()
     vectors = np.asarray(result["vectors"], dtype=np.float32)
     if vectors.shape != (len(texts), int(result["dim"])):
-        raise ValueError(f"{result['spec']}: {vectors.shape} vectors for {len(texts)} texts "
-                         f"of dimension {result['dim']}")
+        raise ValueError(
+            f"{result['spec']}: {vectors.shape} vectors for {len(texts)} texts of dimension {result['dim']}"
+        )
     mkey = store.register(_Registered(result["spec"], result["identity"], int(result["dim"])))
     store.put_many(mkey, [text_key(t) for t in texts], vectors)
     return len(texts)

@@ -28,7 +28,7 @@ def test_duplicates_folded_and_second_call_hits(tmp_path):
     store = EmbeddingCache(tmp_path / "e.sqlite")
     enc = CountingEncoder()
     X = embed(["aa", "b", "aa", "ccc"], enc, cache=store)
-    assert enc.seen == ["ccc", "aa", "b"]                 # each unique text once, longest first
+    assert enc.seen == ["ccc", "aa", "b"]  # each unique text once, longest first
     assert X.shape == (4, 4) and np.array_equal(X[0], X[2]) and X[3, 0] == 3
     s = last_stats()
     assert (s.n_texts, s.n_unique, s.n_cached, s.n_encoded) == (4, 3, 0, 3)
@@ -45,7 +45,7 @@ def test_identity_change_is_a_miss(tmp_path):
     embed(["x", "y"], new, cache=store)
     assert new.seen == ["x", "y"]
     embed(["x"], old, cache=store)
-    assert old.seen == ["x", "y"]                       # still cached under v1
+    assert old.seen == ["x", "y"]  # still cached under v1
 
 
 def test_weights_change_changes_identity(tmp_path, tiny_bert):
@@ -57,7 +57,7 @@ def test_weights_change_changes_identity(tmp_path, tiny_bert):
     copy = tmp_path / "bert"
     shutil.copytree(tiny_bert, copy)
     assert weights_digest(copy) == d1
-    build_tiny_bert(copy, seed=1)                       # same folder, other weights
+    build_tiny_bert(copy, seed=1)  # same folder, other weights
     assert weights_digest(copy) != d1
 
 
@@ -113,10 +113,10 @@ def test_interrupted_run_resumes_with_only_the_rest(tmp_path):
     from tests.helpers.fake_encoders import FailingEncoder, HashEncoder, hash_vector
 
     store = EmbeddingCache(tmp_path / "e.sqlite")
-    texts = [f"text number {i:03d}" for i in range(100)]          # all the same length
+    texts = [f"text number {i:03d}" for i in range(100)]  # all the same length
     with pytest.raises(KeyboardInterrupt):
         embed(texts, FailingEncoder(fail_on=4), cache=store, chunk_size=25)
-    assert int(store.info().texts.iloc[0]) == 75                 # three chunks were stored
+    assert int(store.info().texts.iloc[0]) == 75  # three chunks were stored
     again = HashEncoder()
     X = embed(texts, again, cache=store, chunk_size=25)
     assert len(again.seen) == 25 and (last_stats().n_cached, last_stats().n_encoded) == (75, 25)
@@ -143,13 +143,13 @@ def test_a_cache_file_that_is_not_a_database_is_named(tmp_path, damage):
     with sqlite3.connect(path) as con:
         con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     data = path.read_bytes()
-    path.write_bytes(data[:len(data) // 3] if damage == "truncated" else b"not a database at all" * 100)
+    path.write_bytes(data[: len(data) // 3] if damage == "truncated" else b"not a database at all" * 100)
     with pytest.raises(CacheError, match=rf"{path}.*python -m compsem cache clear"):
         embed([f"t{i}" for i in range(300)], HashEncoder(), cache=EmbeddingCache(path))
     moved = EmbeddingCache.move_aside(path)
     assert moved.exists() and not path.exists() and ".broken-" in moved.name
     enc = HashEncoder()
-    embed(["t1"], enc, cache=EmbeddingCache(path))               # a fresh cache
+    embed(["t1"], enc, cache=EmbeddingCache(path))  # a fresh cache
     assert enc.seen == ["t1"]
 
 
@@ -164,7 +164,7 @@ def test_cli_cache_clear_moves_a_broken_file_aside(tmp_path, monkeypatch, capsys
     out = capsys.readouterr().out
     assert "not a usable database" in out and "moved it to" in out
     assert len(list(path.parent.glob("embeddings.sqlite.broken-*"))) == 1
-    assert main(["cache", "info"]) == 0 and EmbeddingCache(path).info().empty   # a new, empty cache
+    assert main(["cache", "info"]) == 0 and EmbeddingCache(path).info().empty  # a new, empty cache
 
 
 def test_processes_opening_a_new_cache_at_once_all_succeed(tmp_path):
@@ -174,7 +174,7 @@ def test_processes_opening_a_new_cache_at_once_all_succeed(tmp_path):
 
     ctx = mp.get_context("spawn")
     n_proc, rounds = 4, 3
-    for r in range(rounds):                                       # each round a fresh file: the WAL switch race
+    for r in range(rounds):  # each round a fresh file: the WAL switch race
         path = str(tmp_path / f"shared{r}.sqlite")
         barrier = ctx.Barrier(n_proc)
         # overlapping texts: process p embeds texts [100 p, 100 p + 200)
@@ -205,9 +205,9 @@ def test_opening_while_another_process_writes_a_new_file_waits_instead_of_failin
     from tests.helpers.fake_encoders import open_and_embed_worker
 
     path = tmp_path / "new.sqlite"
-    holder = sqlite3.connect(path, isolation_level=None)          # a new file, not yet in WAL mode
+    holder = sqlite3.connect(path, isolation_level=None)  # a new file, not yet in WAL mode
     holder.execute("CREATE TABLE IF NOT EXISTS scratch (x)")
-    holder.execute("BEGIN IMMEDIATE")                              # ... and someone writing to it
+    holder.execute("BEGIN IMMEDIATE")  # ... and someone writing to it
     holder.execute("INSERT INTO scratch VALUES (1)")
     ctx = mp.get_context("spawn")
     barrier, queue = ctx.Barrier(5), ctx.Queue()
@@ -216,7 +216,7 @@ def test_opening_while_another_process_writes_a_new_file_waits_instead_of_failin
     for p in procs:
         p.start()
     barrier.wait()
-    _time.sleep(1.5)                                               # the workers try to open meanwhile
+    _time.sleep(1.5)  # the workers try to open meanwhile
     holder.execute("COMMIT")
     holder.close()
     results = [queue.get(timeout=120) for _ in procs]

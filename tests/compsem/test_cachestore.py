@@ -29,7 +29,7 @@ def test_vectors_round_trip_as_float32_and_missing_keys_are_absent(tmp_path):
     got = store.get_many(m, ["a", "b", "c"], 3)
     assert set(got) == {"a", "b"} and got["b"].dtype == np.float32
     np.testing.assert_array_equal(got["b"], vecs[1].astype(np.float32))
-    assert store.get_many(m, ["a"], 4) == {}                      # a row of another shape is not served
+    assert store.get_many(m, ["a"], 4) == {}  # a row of another shape is not served
     assert store.count_cached("bow", ["a", "b", "b", "zzz"]) == 2  # distinct keys, by spec, nothing loaded
     assert store.verify() == (2, 2, 0)
 
@@ -39,7 +39,7 @@ def test_a_damaged_vector_is_a_miss_with_one_warning_and_verify_counts_it(tmp_pa
     store = EmbeddingCache(path)
     m = store.register(_enc())
     store.put_many(m, ["a", "b"], np.eye(2, 3))
-    with sqlite3.connect(path) as con:                           # flip bytes of "a" behind the store's back
+    with sqlite3.connect(path) as con:  # flip bytes of "a" behind the store's back
         con.execute("UPDATE vectors SET vec = ? WHERE key = 'a'", (np.array([9, 9, 9], np.float32).tobytes(),))
     with pytest.warns(CacheWarning, match="1 vector whose checksum does not match"):
         got = store.get_many(m, ["a", "b"], 3)

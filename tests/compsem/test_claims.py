@@ -17,11 +17,26 @@ def results(tmp_path, monkeypatch):
     return tmp_path / "results"
 
 
-@pytest.mark.parametrize("share, word", [
-    (0.0, "never"), (0.01, "almost never"), (0.049, "almost never"), (0.05, "seldom"), (0.12, "seldom"),
-    (0.199, "seldom"), (0.2, "sometimes"), (0.39, "sometimes"), (0.4, "about half the time"),
-    (0.496, "about half the time"), (0.6, "about half the time"), (0.64, "usually"), (0.95, "almost always"),
-    (0.999, "almost always"), (1.0, "always")])
+@pytest.mark.parametrize(
+    "share, word",
+    [
+        (0.0, "never"),
+        (0.01, "almost never"),
+        (0.049, "almost never"),
+        (0.05, "seldom"),
+        (0.12, "seldom"),
+        (0.199, "seldom"),
+        (0.2, "sometimes"),
+        (0.39, "sometimes"),
+        (0.4, "about half the time"),
+        (0.496, "about half the time"),
+        (0.6, "about half the time"),
+        (0.64, "usually"),
+        (0.95, "almost always"),
+        (0.999, "almost always"),
+        (1.0, "always"),
+    ],
+)
 def test_frequency_words_follow_the_stated_bands(share, word):
     assert claims.frequency(share) == word
 
@@ -51,7 +66,7 @@ def test_comparatives_state_the_size_of_the_difference():
     # issue 35's example 10: bf16 11,060 texts/s against fp32 15,527: 11060 / 15527 - 1 = -0.2877
     assert claims.comparative(11060.2, 15526.9) == "about 29 % slower"
     assert claims.comparative(150, 100) == "about 50 % faster"
-    assert claims.comparative(104, 100) == "as fast as"          # within the 5 % tolerance
+    assert claims.comparative(104, 100) == "as fast as"  # within the 5 % tolerance
     assert claims.comparative(0.5, 1.0, more="denser", less="sparser", same="as dense as") == "about 50 % sparser"
 
 
@@ -81,8 +96,15 @@ def test_a_check_that_holds_records_itself(results):
     entry = claims.check_count("up to seven samples", 7, page="10_x", what="samples")
     assert entry["outcome"] == "holds"
     rows = json.loads((results / "claims" / "10_x.json").read_text())
-    assert rows == [{"page": "10_x", "sentence": "up to seven samples", "rule": "the number it states is the data's samples",
-                     "numbers": {"samples said": 7, "samples": 7}, "outcome": "holds"}]
+    assert rows == [
+        {
+            "page": "10_x",
+            "sentence": "up to seven samples",
+            "rule": "the number it states is the data's samples",
+            "numbers": {"samples said": 7, "samples": 7},
+            "outcome": "holds",
+        }
+    ]
     assert claims.records() == rows
 
 
@@ -90,10 +112,10 @@ def test_a_page_rerun_replaces_its_records(results):
     claims.check("a", page="p", holds=True, numbers={})
     claims.check("b", page="p", holds=True, numbers={})
     assert [r["sentence"] for r in claims.records()] == ["a", "b"]
-    claims._STARTED.clear()          # a new process: the page starts afresh
+    claims._STARTED.clear()  # a new process: the page starts afresh
     claims.check("c", page="p", holds=True, numbers={})
     assert [r["sentence"] for r in claims.records()] == ["c"]
-    with claims.recorded_as("checks"):   # a page's check file keeps its own records beside the page's
+    with claims.recorded_as("checks"):  # a page's check file keeps its own records beside the page's
         claims.check("d", page="p", holds=True, numbers={})
     claims._STARTED.clear()
     with claims.recorded_as("checks"):
@@ -104,19 +126,19 @@ def test_a_page_rerun_replaces_its_records(results):
 def test_example_1_chapter_10_fails_when_the_sentence_says_nine_and_the_count_is_seven(results):
     from compsem.setcomp import datachapter
 
-    sizes = {"samples_min": 125, "samples_max": 282}    # the book's operator tables
+    sizes = {"samples_min": 125, "samples_max": 282}  # the book's operator tables
     datachapter.check_claims({"curr_max": 7, **sizes})  # the book's sentence says seven
     wrong = {**datachapter.CLAIMS, "curr_max": "S_{curr} appears in up to nine samples of its quintuple"}
     with pytest.raises(ClaimError, match="up to nine samples.*samples of a quintuple holding its S_curr = 7"):
         datachapter.check_claims({"curr_max": 7, **sizes}, sentences=wrong)
-    with pytest.raises(ClaimError, match="seven"):      # and the book's sentence on data that count nine
+    with pytest.raises(ClaimError, match="seven"):  # and the book's sentence on data that count nine
         datachapter.check_claims({"curr_max": 9, **sizes})
-    with pytest.raises(ClaimError, match="A few hundred samples"):   # 60 samples are not a few hundred
+    with pytest.raises(ClaimError, match="A few hundred samples"):  # 60 samples are not a few hundred
         datachapter.check_claims({"curr_max": 7, "samples_min": 60, "samples_max": 282})
     # one record per sentence, the latest outcome of each
     outcomes = {r["sentence"]: r["outcome"] for r in claims.records()}
     assert outcomes["S_{curr} appears in up to nine samples of its quintuple"] == "fails"
-    assert outcomes["S_{curr} appears in up to seven samples of its quintuple"] == "holds"   # the last run: 7
+    assert outcomes["S_{curr} appears in up to seven samples of its quintuple"] == "holds"  # the last run: 7
     assert outcomes["A few hundred samples of invented news"] == "fails"
 
 
@@ -128,8 +150,9 @@ def test_example_1_the_count_comes_from_the_tables():
     from compsem.setcomp.data import build_operator_tables
     from compsem.setcomp.datachapter import _curr_max
 
-    q = pd.DataFrame([{"id": "q1", "topic": "t", "s_prev": "P.", "s_curr": "C.", "s_next": "N.", "s1": "P C.",
-                       "s2": "C N."}])
+    q = pd.DataFrame(
+        [{"id": "q1", "topic": "t", "s_prev": "P.", "s_curr": "C.", "s_next": "N.", "s1": "P C.", "s2": "C N."}]
+    )
     assert _curr_max(q, build_operator_tables(q)) == 7
     assert _curr_max(q, build_operator_tables(q, difference_mask=[False])) == 3
 
@@ -148,14 +171,18 @@ def test_example_2_seldom_fails_on_the_shares_chapter_11_measured(results):
 def test_example_3_the_cache_sentence_fails_when_recomputing_is_faster(results):
     from compsem.book.checks import claimlist
 
-    bench = {"encode": {"glove-50d": {"cold_texts_per_s": 45312.8, "cached": False},
-                        "bow": {"cold_texts_per_s": 33181.8, "cached": False}},
-             "cache": {"384": {"read_per_s": 198276.3}, "4096": {"read_per_s": 43443.7}}}
+    bench = {
+        "encode": {
+            "glove-50d": {"cold_texts_per_s": 45312.8, "cached": False},
+            "bow": {"cold_texts_per_s": 33181.8, "cached": False},
+        },
+        "cache": {"384": {"read_per_s": 198276.3}, "4096": {"read_per_s": 43443.7}},
+    }
     dims = {"glove-50d": 50, "bow": 2048}
-    claimlist.check_claims(bench, dims=dims)            # the measured rates: reading is faster
+    claimlist.check_claims(bench, dims=dims)  # the measured rates: reading is faster
     rec = claims.records()[0]
     assert rec["numbers"]["bow: cached: 4096-d vectors read (vectors/s)"] == 43444
-    bench["encode"]["bow"]["cold_texts_per_s"] = 50000.0   # bow recomputing faster than 4096-d reads
+    bench["encode"]["bow"]["cold_texts_per_s"] = 50000.0  # bow recomputing faster than 4096-d reads
     with pytest.raises(ClaimError, match="never cached, although reading vectors back"):
         claimlist.check_claims(bench, dims=dims)
     # the old sentence said the opposite, and the comparison the vocabulary makes says why
@@ -163,7 +190,7 @@ def test_example_3_the_cache_sentence_fails_when_recomputing_is_faster(results):
 
 
 def test_a_readers_rerun_is_told_not_stopped(results, monkeypatch):
-    monkeypatch.setenv("COMPSEM_RUN", "r1")            # python -m compsem run with other parameters
+    monkeypatch.setenv("COMPSEM_RUN", "r1")  # python -m compsem run with other parameters
     with pytest.warns(claims.ClaimWarning, match="describes the book's own run"):
         claims.check_count("up to seven samples", 3, page="10_x")
     assert claims.records()[0]["outcome"] == "fails"
@@ -177,7 +204,18 @@ def test_the_appendix_lists_every_check_with_its_numbers(results, tmp_path):
     (tmp_path / "book").mkdir()
     t = appendix.claims_table(tmp_path, tmp_path / "executed")
     assert t.to_dict("records") == [
-        {"page": "10_x", "sentence": "up to seven samples", "rule": "the number it states is the data's samples",
-         "numbers": "samples said = 7; samples = 7", "outcome": "holds"},
-        {"page": "24_x", "sentence": "it reaches … on the test split", "rule": "", "numbers": "best = 43.6",
-         "outcome": "holds"}]
+        {
+            "page": "10_x",
+            "sentence": "up to seven samples",
+            "rule": "the number it states is the data's samples",
+            "numbers": "samples said = 7; samples = 7",
+            "outcome": "holds",
+        },
+        {
+            "page": "24_x",
+            "sentence": "it reaches … on the test split",
+            "rule": "",
+            "numbers": "best = 43.6",
+            "outcome": "holds",
+        },
+    ]

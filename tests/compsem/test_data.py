@@ -52,7 +52,7 @@ def test_line_numbers_survive_pandas_copies_without_being_copied(tmp_path):
     (tmp_path / "t.jsonl").write_text('{"s": "a"}\n\n{"s": "b"}\n{"s": "c"}\n')
     df = read_table(tmp_path / "t.jsonl")
     assert df.attrs["lines"] == (1, 3, 4)
-    assert df["s"].attrs["lines"] is df.attrs["lines"]          # a column: shared, not rebuilt
+    assert df["s"].attrs["lines"] is df.attrs["lines"]  # a column: shared, not rebuilt
     assert df.iloc[1:].attrs["lines"] is df.attrs["lines"]
     assert copy.deepcopy(df).attrs["lines"] == (1, 3, 4)
     (tmp_path / "t.csv").write_text('s,label\n"two\nlines",3\n\nbye,4\n')

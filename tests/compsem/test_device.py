@@ -44,7 +44,10 @@ def test_autocast_dtype_honours_or_refuses_never_ignores(monkeypatch):
         autocast_dtype("cpu", "fp16")
     with pytest.raises(ValueError, match="precision"):
         autocast_dtype("cpu", "half")
-    assert precision_note("cpu", "bf16") == "bf16 autocast (asked for)" and precision_note("cpu", "fp32") == "fp32 (asked for)"
+    assert (
+        precision_note("cpu", "bf16") == "bf16 autocast (asked for)"
+        and precision_note("cpu", "fp32") == "fp32 (asked for)"
+    )
     # a GPU trains in fp32 unless asked: bf16 autocast was measured slower there (benchmarks/gpu.json)
     assert autocast_dtype("cuda", "auto") is None and autocast_dtype("cuda:1", "auto") is None
     assert autocast_dtype("cuda", "bf16") is torch.bfloat16 and autocast_dtype("cuda", "fp16") is torch.float16

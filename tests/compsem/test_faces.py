@@ -12,7 +12,7 @@ def test_a_try_it_section_shows_its_table_and_reads_nothing_by_default():
     table = pd.DataFrame({"model": ["bow"], "value": [0.5]})
     assert t.show(table, ["bow"]) == [table] and t.read(table) == ""
     with pytest.raises(AttributeError):
-        t.title = "another"                                          # a declaration, not state
+        t.title = "another"  # a declaration, not state
 
 
 def test_a_paper_run_defaults_to_the_paper_panel_on_shipped_data():
@@ -27,26 +27,58 @@ def test_a_stub_not_written_yet_is_a_compsem_error_and_not_implemented():
     assert issubclass(NotWrittenYet, NotImplementedError)
 
 
-def test_a_leader_paragraph_ranks_one_criterion_as_far_as_the_intervals_allow():
-    import pandas as pd
+def test_a_leader_paragraph_names_a_leader_only_where_ranked_and_as_far_as_the_paired_intervals_allow():
+    import numpy as np
 
     from compsem.faces import Finding, leader_paragraph
 
-    rows = pd.DataFrame([{"model": "a", "criterion": "K", "value": 0.9, "low": 0.8, "high": 1.0, "higher": True,
-                          "degenerate": ""},
-                         {"model": "b", "criterion": "K", "value": 0.5, "low": 0.4, "high": 0.6, "higher": True,
-                          "degenerate": ""},
-                         {"model": "c", "criterion": "K", "value": 0.7, "low": 0.7, "high": 0.7, "higher": True,
-                          "degenerate": "every item gives exactly 0.7"},
-                         {"model": "a", "criterion": "L", "value": 0.0, "low": 0.0, "high": 0.0, "higher": True,
-                          "degenerate": ""}])
+    offsets = np.array([-2.0, -1.0, 0.0, 1.0, 2.0])
+
+    def row(model, value, *, spread=0.0, degenerate="", criterion="K", control_of=""):
+        return {
+            "model": model,
+            "criterion": criterion,
+            "value": value,
+            "low": value - 0.1,
+            "high": value + 0.1,
+            "higher": True,
+            "degenerate": degenerate,
+            "replicates": value + spread * offsets,
+            "control_of": control_of,
+            "ranked": True,
+            "test": "",
+        }
+
+    rows = pd.DataFrame(
+        [
+            row("a", 0.9),
+            row("b", 0.5),
+            row("c", 0.7, degenerate="every item gives exactly 0.7"),
+            row("a", 0.0, criterion="L"),
+        ]
+    )
     say = leader_paragraph("K", "share kept")
-    # a [0.8, 1.0] clears b [0.4, 0.6]; c is degenerate, named; the control b is left out when asked
-    assert say(rows, ["a", "b", "c"], []) == ("`a` has the highest share kept (0.90 [0.80, 1.00]), its interval clear of "
-                                             "every other model's. `c` is left out of the ranking: every item gives "
-                                             "exactly 0.7.")
-    assert say(rows, ["a"], ["b"]) == "`a` (0.90 [0.80, 1.00]) is the only model that can be ranked here."
+    # a − b = 0.4 on every replicate: paired interval [0.40, 0.40]; c is degenerate, named
+    assert say(rows, ["a", "b", "c"], []) == (
+        "`a` has the highest share kept (0.90 [0.80, 1.00]); on the same items the paired 95 % interval of its lead "
+        "lies above zero over every other model (the smallest: 0.40 [0.40, 0.40] over `b`). `c` is left out of the "
+        "ranking: every item gives exactly 0.7."
+    )
+    # b as a control: a − b on the same items, above zero
+    assert say(rows, ["a"], ["b"]) == (
+        "`a` has the highest share kept (0.90 [0.80, 1.00]), the only model that can be ranked here. On the same items "
+        "every model lies above each of its controls by a paired 95 % interval (1 comparison; the smallest "
+        "difference: `a` − `b` 0.40 [0.40, 0.40])."
+    )
     assert say(rows.assign(higher=False), ["a", "b"], []).startswith("`b` has the lowest share kept")
+    # b with spread 0.2: a − b = 0.4 ∓ 1.9 × 0.2 = [0.02, 0.78]; with spread 0.3: [-0.17, 0.97], no evidence
+    wide = rows.assign(replicates=[r.replicates if r.model != "b" else 0.5 + 0.3 * offsets for r in rows.itertuples()])
+    assert say(wide, ["a", "b"], []) == (
+        "`a` has the highest share kept (0.90 [0.80, 1.00]), but over `b` (0.40 [-0.17, 0.97]) the paired 95 % interval "
+        "of its lead on the same items includes zero: no evidence of a difference."
+    )
+    unranked = rows.assign(ranked=False, test="does not separate encoders from the controls here (made up).")
+    assert say(unranked, ["a", "b"], []) == "K is not ranked here: it does not separate encoders from the controls."
     assert say(rows, ["z"], []) == "No model has a value of K in this run."
     f = Finding("Topic", "an encoder does it", "How.", say)
     assert f.sentences is say and f.question == "an encoder does it"

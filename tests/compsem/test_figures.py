@@ -20,16 +20,22 @@ def test_model_colours_are_stable_and_distinct():
 
 
 def test_interval_plot_draws_each_estimate_and_interval():
-    df = pd.DataFrame({"criterion": ["C1", "C2", "C1", "C2"], "model": ["m1", "m1", "m2", "m2"],
-                       "value": [10.0, 20.0, 30.0, 40.0], "low": [8.0, 15.0, 25.0, 39.0],
-                       "high": [12.0, 21.0, 31.0, 44.0]})
+    df = pd.DataFrame(
+        {
+            "criterion": ["C1", "C2", "C1", "C2"],
+            "model": ["m1", "m1", "m2", "m2"],
+            "value": [10.0, 20.0, 30.0, 40.0],
+            "low": [8.0, 15.0, 25.0, 39.0],
+            "high": [12.0, 21.0, 31.0, 44.0],
+        }
+    )
     figures.set_theme()
     ax = figures.interval_plot(df, x="criterion", y="value", low="low", high="high", hue="model", reference=50)
     lines = [c for c in ax.containers]
-    assert len(lines) == 2                              # one errorbar container per model
+    assert len(lines) == 2  # one errorbar container per model
     ys = np.concatenate([c.lines[0].get_ydata() for c in lines])
     assert sorted(ys) == [10.0, 20.0, 30.0, 40.0]
-    segs = lines[0].lines[2][0].get_segments()          # m1's bars: from low to high
+    segs = lines[0].lines[2][0].get_segments()  # m1's bars: from low to high
     assert [tuple(s[:, 1]) for s in segs] == [(8.0, 12.0), (15.0, 21.0)]
     assert [t.get_text() for t in ax.get_xticklabels()] == ["C1", "C2"]
     plt.close("all")
@@ -46,7 +52,7 @@ def test_heatmap_shows_given_texts_over_colours():
     colours = pd.DataFrame([[0.0, 1.0], [1.0, np.nan]], index=["a", "b"], columns=["x", "y"])
     texts = pd.DataFrame([["71", "0.25"], ["80", "–"]], index=["a", "b"], columns=["x", "y"])
     ax = figures.heatmap(colours, annot=texts, cbar=False)
-    assert sorted(t.get_text() for t in ax.texts) == ["0.25", "71", "80"]      # the NaN cell stays blank
+    assert sorted(t.get_text() for t in ax.texts) == ["0.25", "71", "80"]  # the NaN cell stays blank
     plt.close("all")
 
 
@@ -69,7 +75,7 @@ def test_strip_plot_draws_each_point_and_each_group_mean():
     assert np.allclose(a[:, 0], [-0.2, 0.0, 0.2]) and np.allclose(a[:, 1], [0.0, 0.3, 0.6])
     assert np.allclose(np.asarray(pts[1]), [[1.0, 0.9]])
     means = [seg for c in ax.collections if type(c).__name__ == "LineCollection" for seg in c.get_segments()]
-    assert [round(float(s[0][1]), 6) for s in means] == [0.3, 0.9]     # c has only NaN: no bar
+    assert [round(float(s[0][1]), 6) for s in means] == [0.3, 0.9]  # c has only NaN: no bar
     assert [t.get_text() for t in ax.get_xticklabels()] == ["a", "b", "c"]
     plt.close("all")
 

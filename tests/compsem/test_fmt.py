@@ -16,7 +16,7 @@ def test_estimate_at_one_precision_keeps_the_estimate_inside():
     assert estimate(0.9994, 0.9991, 1.0, 3) == "0.999 [0.999, 1.000]"
     assert estimate(40.0, 32.71, 47.94, 1, unit=" %") == "40.0 % [32.7, 47.9]"
     assert estimate(0.3, float("nan"), 0.4) == "0.30"
-    assert estimate(float("nan"), 0.0, 1.0, na="n/a") == "n/a"          # an undefined estimate: its interval is moot
+    assert estimate(float("nan"), 0.0, 1.0, na="n/a") == "n/a"  # an undefined estimate: its interval is moot
 
 
 def test_formatter_and_plural():
@@ -29,7 +29,7 @@ def test_formatter_and_plural():
 def test_p_value_never_prints_zero():
     from compsem.fmt import p_value
 
-    assert p_value(0.0) == "< 0.001" and p_value(1 / 10_001) == "< 0.001"     # the smallest permutation p
+    assert p_value(0.0) == "< 0.001" and p_value(1 / 10_001) == "< 0.001"  # the smallest permutation p
     assert p_value(0.0123) == "0.012" and p_value(0.001) == "0.001" and p_value(1.0) == "1.000"
     assert p_value(float("nan")) == "–" and p_value(float("nan"), na="—") == "—"
     assert p_value(0.04, digits=1) == "< 0.1" and p_value(0.25, digits=2) == "0.25"

@@ -11,12 +11,12 @@ from compsem.llm import HFGenerator, OpenAIChatGenerator, RateLimiter, as_messag
 
 def test_spec_grammar_and_errors():
     with pytest.raises(UnknownModelError, match=r"gen:hf:<.*gen:openai:<"):
-        make_generator("hf:gpt2")                       # encoders own 'hf:'; generators are 'gen:hf:'
+        make_generator("hf:gpt2")  # encoders own 'hf:'; generators are 'gen:hf:'
     with pytest.raises(UnknownModelError):
         make_generator("gen:vllm:x")
     with pytest.raises(UnknownModelError):
         make_generator("gen:hf:")
-    fake = lambda prompts: ["x"] * len(prompts)        # noqa: E731 - callables pass through
+    fake = lambda prompts: ["x"] * len(prompts)  # noqa: E731 - callables pass through
     assert make_generator(fake) is fake
 
 
@@ -41,21 +41,27 @@ def test_openai_requests_one_per_prompt_with_system_turn():
         seen.append((req.full_url, json.loads(req.data), dict(req.header_items())))
         return _Resp(json.dumps({"choices": [{"message": {"content": f" answer {len(seen)} "}}]}).encode())
 
-    g = make_generator("gen:openai:m1", base_url="http://127.0.0.1:9/v1/", api_key="k", max_new_tokens=7,
-                       batch_size=4, opener=opener)
+    g = make_generator(
+        "gen:openai:m1", base_url="http://127.0.0.1:9/v1/", api_key="k", max_new_tokens=7, batch_size=4, opener=opener
+    )
     assert isinstance(g, OpenAIChatGenerator)
     out = g(["q1", [{"role": "system", "content": "S"}, {"role": "user", "content": "q2"}]])
     assert out == ["answer 1", "answer 2"]
     url, body, headers = seen[1]
     assert url == "http://127.0.0.1:9/v1/chat/completions"
-    assert body == {"model": "m1", "messages": [{"role": "system", "content": "S"}, {"role": "user", "content": "q2"}],
-                    "temperature": 0.0, "max_tokens": 7}
+    assert body == {
+        "model": "m1",
+        "messages": [{"role": "system", "content": "S"}, {"role": "user", "content": "q2"}],
+        "temperature": 0.0,
+        "max_tokens": 7,
+    }
     assert headers["Authorization"] == "Bearer k"
 
 
 def test_openai_bad_payload_is_named():
-    g = OpenAIChatGenerator("m", base_url="http://localhost", api_key="",
-                            opener=lambda req, timeout: _Resp(b'{"error": "nope"}'))
+    g = OpenAIChatGenerator(
+        "m", base_url="http://localhost", api_key="", opener=lambda req, timeout: _Resp(b'{"error": "nope"}')
+    )
     with pytest.raises(RuntimeError, match="unexpected response from http://localhost"):
         g(["a"])
 
@@ -118,13 +124,16 @@ def test_hf_chat_messages_without_template_are_joined(tiny_gpt2_lm):
     assert text == "a man\n\nruns\n"
 
 
-@pytest.mark.parametrize("options", [{}, {"do_sample": True, "temperature": 0.5, "seed": 3, "max_new_tokens": 7},
-                                     {"batch_size": 2, "device": "cpu"}])
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"do_sample": True, "temperature": 0.5, "seed": 3, "max_new_tokens": 7}, {"batch_size": 2, "device": "cpu"}],
+)
 def test_generator_name_is_the_loaded_generators_without_loading_it(tiny_gpt2_lm, monkeypatch, options):
     from compsem.llm import generator_name
 
-    assert generator_name(f"gen:hf:{tiny_gpt2_lm}", **options) == make_generator(f"gen:hf:{tiny_gpt2_lm}",
-                                                                                  **options).name
+    assert (
+        generator_name(f"gen:hf:{tiny_gpt2_lm}", **options) == make_generator(f"gen:hf:{tiny_gpt2_lm}", **options).name
+    )
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     assert generator_name("gen:openai:m", **options) == make_generator("gen:openai:m", **options).name
     assert generator_name("gen:openai:m", **options).startswith("gen:openai:m@http://127.0.0.1:9/v1|")

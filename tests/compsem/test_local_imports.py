@@ -9,9 +9,15 @@ import pytest
 
 from tests.helpers import ROOT
 
-MODULES = ["src/compsem/book/checks/shown.py", "src/compsem/book/appendices/appendix.py", "src/compsem/book/cli.py",
-           "src/compsem/book/appendices/bench.py", "src/compsem/book/running/prefetch.py", "src/compsem/csts/config.py",
-           "src/compsem/csts/views.py"]
+MODULES = [
+    "src/compsem/book/checks/shown.py",
+    "src/compsem/book/appendices/appendix.py",
+    "src/compsem/book/cli.py",
+    "src/compsem/book/appendices/bench.py",
+    "src/compsem/book/running/prefetch.py",
+    "src/compsem/csts/config.py",
+    "src/compsem/csts/views.py",
+]
 HEAVY = {"torch", "papermill", "ray"}
 
 
@@ -38,7 +44,13 @@ def test_a_local_import_is_heavy_and_says_why(module):
 
 
 def test_the_check_finds_a_bare_local_import():
-    source = ("import os\n\ndef f():\n    import json\n    import torch  # heavy: torch only here\n"
-              "    from papermill.cli import x   # papermill: only when reading values\n    import ray\n"
-              "    import yaml  # torch is not what this is\n    return json\n")
-    assert local_imports(source) == [(4, "import json"), (7, "import ray"), (8, "import yaml  # torch is not what this is")]
+    source = (
+        "import os\n\ndef f():\n    import json\n    import torch  # heavy: torch only here\n"
+        "    from papermill.cli import x   # papermill: only when reading values\n    import ray\n"
+        "    import yaml  # torch is not what this is\n    return json\n"
+    )
+    assert local_imports(source) == [
+        (4, "import json"),
+        (7, "import ray"),
+        (8, "import yaml  # torch is not what this is"),
+    ]

@@ -65,7 +65,7 @@ def test_zero_vectors_are_nan_and_counted():
         c = M.cosine(X, Y)
     assert c[0] == pytest.approx(1 / math.sqrt(2)) and np.isnan(c[1:]).all()
     with pytest.warns(DegenerateGeometryWarning, match="1 of 3"):
-        n = M.ned(X, Y)   # only the all-zero pair has Var(x) + Var(y) = 0
+        n = M.ned(X, Y)  # only the all-zero pair has Var(x) + Var(y) = 0
     assert np.isnan(n[2]) and not np.isnan(n[:2]).any()
     with pytest.warns(DegenerateGeometryWarning):
         assert np.isnan(M.angle(X[1], Y[1]))
@@ -110,7 +110,7 @@ def test_plane_geometry_hand_cases():
     g = M.plane_geometry(a, b, V)
     assert g.t == pytest.approx([-0.5, 1.5, 0.0, 1.0])
     assert list(g.between) == [False, False, True, True]
-    assert g.bp_ratio[2] == pytest.approx(1.0)   # at A: angle(B, P) = angle(A, B)
+    assert g.bp_ratio[2] == pytest.approx(1.0)  # at A: angle(B, P) = angle(A, B)
 
 
 def test_plane_geometry_non_orthogonal_inputs():
@@ -131,7 +131,7 @@ def test_plane_geometry_degenerate_rows():
     v = np.array([[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
     with pytest.warns(DegenerateGeometryWarning, match="3 of 4"):
         g = M.plane_geometry(a, b, v)
-    assert list(g.degenerate) == [False, True, True, True]   # ok, zero A, A anti-parallel to B, P at origin
+    assert list(g.degenerate) == [False, True, True, True]  # ok, zero A, A anti-parallel to B, P at origin
     assert g.t[0] == pytest.approx(0.5) and np.isnan(g.t[1:]).all()
     assert g.n_degenerate == 3
 

@@ -16,7 +16,7 @@ def test_disabled_reads_the_variable_at_call_time(monkeypatch, value, off):
 def test_wanted(monkeypatch):
     monkeypatch.delenv("TQDM_DISABLE", raising=False)
     assert wanted(True) and not wanted(False)
-    assert wanted(None, 1001) and not wanted(None, 1000)          # the default threshold: more than 1,000
+    assert wanted(None, 1001) and not wanted(None, 1000)  # the default threshold: more than 1,000
     assert wanted(None, 11, threshold=10)
     monkeypatch.setenv("TQDM_DISABLE", "1")
     assert not wanted(True) and not wanted(None, 10**6)
@@ -29,19 +29,22 @@ def test_embed_draws_its_bar_only_when_the_environment_allows(tmp_path, monkeypa
         monkeypatch.delenv("TQDM_DISABLE", raising=False)
     else:
         monkeypatch.setenv("TQDM_DISABLE", env)
-    embed([f"text {i}" for i in range(40)], HashEncoder(), cache=EmbeddingCache(tmp_path / "e.sqlite"),
-          show_progress=True)
+    embed(
+        [f"text {i}" for i in range(40)], HashEncoder(), cache=EmbeddingCache(tmp_path / "e.sqlite"), show_progress=True
+    )
     err = capsys.readouterr().err
     assert ("embed hash" in err) is shown
 
 
 # -- the widget class: tqdm.auto picks it wherever ipywidgets is installed (the teaching extras) --
 
+
 def _widget_class(monkeypatch):
     """Make ``tqdm.auto.tqdm`` the notebook widget class, as in a kernel with ipywidgets."""
     notebook = pytest.importorskip("tqdm.notebook")
     pytest.importorskip("ipywidgets")
     import tqdm.auto
+
     monkeypatch.setattr(tqdm.auto, "tqdm", notebook.tqdm)
     return notebook.tqdm
 
@@ -55,22 +58,26 @@ def test_the_widget_class_ignores_the_variable_when_disable_is_missing(monkeypat
     b.close()
 
 
-@pytest.mark.parametrize("env, show, off", [("1", True, True), ("1", None, True), (None, True, False),
-                                            (None, False, True), (None, None, True)])
+@pytest.mark.parametrize(
+    "env, show, off",
+    [("1", True, True), ("1", None, True), (None, True, False), (None, False, True), (None, None, True)],
+)
 def test_bar_sets_disable_even_for_the_widget_class(monkeypatch, env, show, off):
     from compsem.progress import bar
+
     cls = _widget_class(monkeypatch)
     if env is None:
         monkeypatch.delenv("TQDM_DISABLE", raising=False)
     else:
         monkeypatch.setenv("TQDM_DISABLE", env)
-    b = bar(range(3), show=show)      # show=None: three items are under the 1,000 threshold
+    b = bar(range(3), show=show)  # show=None: three items are under the 1,000 threshold
     assert isinstance(b, cls) and b.disable is off
     b.close()
 
 
 def test_bar_refuses_disable():
     from compsem.progress import bar
+
     with pytest.raises(TypeError, match="show="):
         bar(range(3), disable=False)
 
@@ -80,6 +87,7 @@ def test_no_module_but_progress_makes_a_tqdm_bar():
     import ast
     from pathlib import Path
     import compsem
+
     src = Path(compsem.__file__).parent
     offenders = []
     for path in src.rglob("*.py"):

@@ -12,11 +12,11 @@ def test_the_table_has_one_row_per_model_with_its_mean_and_interval():
     t = bootstrap_table(scores, measure="share", scale=100, n_boot=200, seed=3)
     assert list(t.columns) == ["model", "share", "low", "high", "n"] and list(t.model) == ["a", "b"]
     assert t.share.tolist() == [75.0, 0.0] and t.n.tolist() == [4, 4]
-    r = bootstrap(np.array(scores["a"]), n_boot=200, seed=3, warn=False)     # the same draws, by the one bootstrap
+    r = bootstrap(np.array(scores["a"]), n_boot=200, seed=3, warn=False)  # the same draws, by the one bootstrap
     assert (t.low[0], t.high[0]) == pytest.approx((100 * r.low, 100 * r.high))
     assert (t.low[1], t.high[1]) == (0.0, 0.0)
     nan = bootstrap_table({"c": [float("nan"), 2.0, 4.0]}, n_boot=50)
-    assert nan.value[0] == 3.0 and nan.n[0] == 2                              # NaN dropped and not counted
+    assert nan.value[0] == 3.0 and nan.n[0] == 2  # NaN dropped and not counted
 
 
 def test_a_record_says_its_models_identities_data_and_parameters(tmp_path):

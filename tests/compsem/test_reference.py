@@ -25,11 +25,13 @@ def test_every_transcribed_table_reads_and_cites_its_source():
 
 def test_comment_lines_are_kept_apart_from_the_table(tmp_path, monkeypatch):
     (tmp_path / "reference").mkdir()
-    (tmp_path / "reference" / "ssm_demo.csv").write_text("# Paper X, Table 9.\n# second line\na,b\n1,x # not a comment\n")
+    (tmp_path / "reference" / "ssm_demo.csv").write_text(
+        "# Paper X, Table 9.\n# second line\na,b\n1,x # not a comment\n"
+    )
     monkeypatch.setenv("COMPSEM_DATA", str(tmp_path))
     df = reference.paper_table("ssm", "demo")
     assert list(df.columns) == ["a", "b"] and df.shape == (1, 2)
-    assert df.loc[0, "b"] == "x # not a comment"      # a '#' inside a row is data
+    assert df.loc[0, "b"] == "x # not a comment"  # a '#' inside a row is data
     assert df.attrs["comment"] == "Paper X, Table 9. second line"
 
 
@@ -81,7 +83,7 @@ def test_paper_models_rejects_bad_rows(tmp_path, monkeypatch):
     path.write_text(f"{header}\n{study},X,,decoder,,bow,false,1,,MIT,false,\n")
     with pytest.raises(DataError, match="column 'kind'"):
         reference.paper_models()
-    path.write_text(f"{header}\n{other},X,,encoder,,bow,false,1,,MIT,false,\n")   # a row in another study's file
+    path.write_text(f"{header}\n{other},X,,encoder,,bow,false,1,,MIT,false,\n")  # a row in another study's file
     with pytest.raises(DataError, match=f"'{other}' is not the study of this file \\({study}\\)"):
         reference.paper_models(study)
 
@@ -91,19 +93,30 @@ def test_use_is_not_the_papers_use():
     assert not use["same_model"] and "v4" in use["note"] and "multilingual" in use["note"]
 
 
-@pytest.mark.parametrize("spec, study, row", [
-    ("sbert-mini", "montague", "MiniLM"), ("sbert-mini", "setcomp", "SBERT-mini"),
-    ("hf:sentence-transformers/all-MiniLM-L6-v2", "setcomp", "SBERT-mini"),
-    ("sentence-transformers/all-MiniLM-L6-v2", "montague", "MiniLM"),
-    ("hf:roberta-base", "setcomp", "RoBERTa"), ("st:FacebookAI/roberta-base", "csts", "RoBERTa-base"),
-    ("hf:FacebookAI/roberta-base#pool=mean", "csts", "RoBERTa-base"),
-    ("hf:princeton-nlp/sup-simcse-roberta-large", "ssm", "SimCSE"),
-    ("nli:roberta-large-mnli", "ssm", "RoBERTa large"),
-    ("vec:/somewhere/else/glove.6B.300d.txt", "montague", "GloVe"), ("glove-50d", "montague", "GloVe"),
-    ("oa:text-embedding-ada-002", "setcomp", "GPT3"), ("gen:hf:google/flan-t5-xl", "csts", "Flan-T5-xl"),
-    ("hf:allenai/OLMo-7B", "setcomp", "OLMo"), ("hf:allenai/OLMo-7B-hf", "setcomp", "OLMo"),
-    ("use", "setcomp", "USE"), ("bow", "setcomp", None), ("use", "montague", None), ("hf:roberta-large", "setcomp", None),
-])
+@pytest.mark.parametrize(
+    "spec, study, row",
+    [
+        ("sbert-mini", "montague", "MiniLM"),
+        ("sbert-mini", "setcomp", "SBERT-mini"),
+        ("hf:sentence-transformers/all-MiniLM-L6-v2", "setcomp", "SBERT-mini"),
+        ("sentence-transformers/all-MiniLM-L6-v2", "montague", "MiniLM"),
+        ("hf:roberta-base", "setcomp", "RoBERTa"),
+        ("st:FacebookAI/roberta-base", "csts", "RoBERTa-base"),
+        ("hf:FacebookAI/roberta-base#pool=mean", "csts", "RoBERTa-base"),
+        ("hf:princeton-nlp/sup-simcse-roberta-large", "ssm", "SimCSE"),
+        ("nli:roberta-large-mnli", "ssm", "RoBERTa large"),
+        ("vec:/somewhere/else/glove.6B.300d.txt", "montague", "GloVe"),
+        ("glove-50d", "montague", "GloVe"),
+        ("oa:text-embedding-ada-002", "setcomp", "GPT3"),
+        ("gen:hf:google/flan-t5-xl", "csts", "Flan-T5-xl"),
+        ("hf:allenai/OLMo-7B", "setcomp", "OLMo"),
+        ("hf:allenai/OLMo-7B-hf", "setcomp", "OLMo"),
+        ("use", "setcomp", "USE"),
+        ("bow", "setcomp", None),
+        ("use", "montague", None),
+        ("hf:roberta-large", "setcomp", None),
+    ],
+)
 def test_paper_row_maps_any_spec_form(spec, study, row):
     assert reference.paper_row(study, spec) == row
 
@@ -118,15 +131,21 @@ def test_paper_match_gives_variant_and_identity():
 def test_paper_panel_per_kind_and_trust():
     enc = reference.paper_panel("setcomp")
     assert enc[:3] == ["use", "sbert-l", "sbert-mini"] and "oa:text-embedding-ada-002" in enc
-    assert len(enc) == 14                               # 16 paper encoders less InferSent and LASER
-    assert "hf:allenai/OLMo-7B-hf" in enc and "hf:allenai/OLMo-7B" not in enc   # one row per paper model
+    assert len(enc) == 14  # 16 paper encoders less InferSent and LASER
+    assert "hf:allenai/OLMo-7B-hf" in enc and "hf:allenai/OLMo-7B" not in enc  # one row per paper model
     assert any(s.startswith("hf:apple/OpenELM-3B") for s in enc)  # kept: check_available says it needs remote code
     assert reference.paper_panel("setcomp", kind="generator") == ["gen:openai:gpt-3.5-turbo"]
     assert len(reference.paper_panel("csts", kind="generator")) == 10
     assert reference.paper_panel("montague") == [
-        "st:sentence-transformers/stsb-bert-base", "st:sentence-transformers/all-distilroberta-v1",
-        "st:sentence-transformers/sentence-t5-base", "st:sentence-transformers/facebook-dpr-ctx_encoder-single-nq-base",
-        "st:sentence-transformers/LaBSE", "sbert-mini", "vec:glove.6B.300d.txt", "vec:GoogleNews-vectors-negative300.bin"]
+        "st:sentence-transformers/stsb-bert-base",
+        "st:sentence-transformers/all-distilroberta-v1",
+        "st:sentence-transformers/sentence-t5-base",
+        "st:sentence-transformers/facebook-dpr-ctx_encoder-single-nq-base",
+        "st:sentence-transformers/LaBSE",
+        "sbert-mini",
+        "vec:glove.6B.300d.txt",
+        "vec:GoogleNews-vectors-negative300.bin",
+    ]
     assert all(s.startswith("nli:") for s in reference.paper_panel("ssm", kind="nli"))
     assert len(reference.paper_panel("ssm", kind=None)) == 7
     with pytest.raises(ValueError, match="unknown model kind"):
@@ -154,7 +173,8 @@ def test_a_study_without_a_paper_panel_runs_nothing_for_paper(tmp_path, monkeypa
     monkeypatch.setenv("COMPSEM_DATA", str(tmp_path))
     study = reference.STUDIES[0]
     assert reference.paper_models(study).empty and list(reference.paper_models(study).columns) == list(
-        reference.PAPER_MODEL_COLUMNS)
+        reference.PAPER_MODEL_COLUMNS
+    )
     assert resolve_models("paper", study=study) == []
     assert resolve_models(["paper", "bow"], study=study) == ["bow"]
     with pytest.raises(ValueError, match="models is empty"):
@@ -166,6 +186,8 @@ def test_models_paper_mixes_with_specs():
 
     assert resolve_models(["bow", "paper"], study="setcomp")[:3] == ["bow", "use", "sbert-l"]
     assert resolve_models(["gen:hf:/tmp/x", "paper"], study="csts", kind="generator")[:2] == [
-        "gen:hf:/tmp/x", "gen:hf:google/flan-t5-small"]
+        "gen:hf:/tmp/x",
+        "gen:hf:google/flan-t5-small",
+    ]
     with pytest.raises(ValueError, match="needs the study"):
         resolve_models("paper")

@@ -19,8 +19,13 @@ def test_unset_or_empty_gives_the_default():
 def test_numbers_and_whole_numbers_within_their_bounds():
     assert setting("COMPSEM_CACHE_TIMEOUT", {"COMPSEM_CACHE_TIMEOUT": "12.5"}) == 12.5
     assert setting("COMPSEM_OA_BATCH", {"COMPSEM_OA_BATCH": " 64 "}) == 64
-    for name, raw in (("COMPSEM_CACHE_TIMEOUT", "abc"), ("COMPSEM_CACHE_TIMEOUT", "-1"),
-                      ("COMPSEM_CACHE_TIMEOUT", "nan"), ("COMPSEM_OA_BATCH", "1.5"), ("COMPSEM_OA_BATCH", "0")):
+    for name, raw in (
+        ("COMPSEM_CACHE_TIMEOUT", "abc"),
+        ("COMPSEM_CACHE_TIMEOUT", "-1"),
+        ("COMPSEM_CACHE_TIMEOUT", "nan"),
+        ("COMPSEM_OA_BATCH", "1.5"),
+        ("COMPSEM_OA_BATCH", "0"),
+    ):
         with pytest.raises(CompsemError, match=f"{name}=.*is not valid.*it takes a"):
             setting(name, {name: raw})
 
@@ -42,7 +47,7 @@ def test_paths_folders_files_and_urls(tmp_path):
     f = tmp_path / "a.txt"
     f.write_text("x")
     assert setting("COMPSEM_CACHE", {"COMPSEM_CACHE": str(tmp_path)}) == tmp_path
-    assert setting("COMPSEM_CACHE", {"COMPSEM_CACHE": str(tmp_path / "new")}) == tmp_path / "new"   # made later
+    assert setting("COMPSEM_CACHE", {"COMPSEM_CACHE": str(tmp_path / "new")}) == tmp_path / "new"  # made later
     with pytest.raises(CompsemError, match="it is a file"):
         setting("COMPSEM_CACHE", {"COMPSEM_CACHE": str(f)})
     with pytest.raises(CompsemError, match="it is a folder"):
@@ -65,6 +70,7 @@ def test_a_bad_url_is_shown_without_its_secret():
 def test_environment_sets_removes_and_restores_also_on_an_error(monkeypatch):
     import os
     from compsem.settings import environment
+
     monkeypatch.setenv("COMPSEM_T_KEEP", "old")
     monkeypatch.setenv("COMPSEM_T_GONE", "there")
     monkeypatch.delenv("COMPSEM_T_NEW", raising=False)

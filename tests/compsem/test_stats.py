@@ -4,8 +4,16 @@ import numpy as np
 import pytest
 
 from compsem.measures import DegenerateGeometryWarning
-from compsem.stats import (bootstrap, bootstrap_ci, degenerate_reason, join_names, leader, leader_sentence, nan_report,
-                           versus_reference)
+from compsem.stats import (
+    bootstrap,
+    bootstrap_ci,
+    degenerate_reason,
+    join_names,
+    leader,
+    leader_sentence,
+    nan_report,
+    versus_reference,
+)
 
 
 def test_constant_values_have_a_zero_width_interval():
@@ -50,8 +58,8 @@ def test_level_is_checked_and_ci_is_low_high():
 def test_degenerate_reasons():
     assert degenerate_reason(0.0, 0.0, 0.0, ties=1.0) == "every comparison is a tie"
     assert degenerate_reason(0.0, 0.0, 0.0, reference=0.0) == "every item gives exactly 0, the no-effect value"
-    assert degenerate_reason(0.3, 0.3, 0.3, reference=0.0) == ""          # zero width away from the reference: fine
-    assert degenerate_reason(0.0, -0.1, 0.1, reference=0.0) == ""         # an honest zero with spread: fine
+    assert degenerate_reason(0.3, 0.3, 0.3, reference=0.0) == ""  # zero width away from the reference: fine
+    assert degenerate_reason(0.0, -0.1, 0.1, reference=0.0) == ""  # an honest zero with spread: fine
     assert degenerate_reason(0.5, 0.4, 0.6, ties=0.99) == ""
     assert degenerate_reason(float("nan"), 0, 0) == "undefined (no finite value)"
     assert degenerate_reason(0.5, 0.4, 0.6, flagged="all zero") == "all zero"
@@ -84,28 +92,64 @@ def test_leader_separated_overlapping_and_excluded():
 def test_leader_sentence_words():
     s = leader_sentence([0.8, 0.6], [0.7, 0.5], [0.9, 0.65], ["a", "b"], what="score")
     assert s == "`a` has the highest score (0.80 [0.70, 0.90]), its interval clear of every other model's."
-    s = leader_sentence([80.8, 80.7, 10.0], [78.0, 78.5, 5.0], [83.0, 82.9, 15.0], ["use", "bow", "glove"],
-                        what="mean", digits=1, unit=" %")
-    assert s == ("`use` has the highest mean (80.8 % [78.0, 83.0]), but its interval overlaps that of `bow`: "
-                 "the two are indistinguishable at this sample size.")
-    s = leader_sentence([0.0, 0.2, 0.1], [0.0, 0.1, 0.05], [0.0, 0.3, 0.25], ["bow", "a", "b"], what="gap",
-                        excluded={"bow": "every comparison is a tie"})
-    assert s == ("`a` has the highest gap (0.20 [0.10, 0.30]), but its interval overlaps that of `b`: the two are "
-                 "indistinguishable at this sample size. `bow` is left out of the ranking: every comparison is a tie.")
-    assert leader_sentence([0.3], [0.2], [0.4], ["a"], what="x") == "`a` (0.30 [0.20, 0.40]) is the only model that can be ranked here."
-    assert leader_sentence([0.0, 1.0], [0.0, 1.0], [0.0, 1.0], ["a", "b"], what="x",
-                           excluded={"a": "every item gives exactly 0", "b": "every item gives exactly 1"}) == \
-        "No model can be ranked here: `a`: every item gives exactly 0. `b`: every item gives exactly 1."
-    s = leader_sentence([60.0, 50.0], [55.0, 45.0], [65.0, 54.0], ["bi/mse", "cross/mse"], what="test Spearman",
-                        digits=1, noun="configuration")
-    assert s == ("`bi/mse` has the highest test Spearman (60.0 [55.0, 65.0]), its interval clear of every other "
-                 "configuration's.")
+    s = leader_sentence(
+        [80.8, 80.7, 10.0],
+        [78.0, 78.5, 5.0],
+        [83.0, 82.9, 15.0],
+        ["use", "bow", "glove"],
+        what="mean",
+        digits=1,
+        unit=" %",
+    )
+    assert s == (
+        "`use` has the highest mean (80.8 % [78.0, 83.0]), but its interval overlaps that of `bow`: "
+        "no evidence of a difference from these unpaired intervals."
+    )
+    s = leader_sentence(
+        [0.0, 0.2, 0.1],
+        [0.0, 0.1, 0.05],
+        [0.0, 0.3, 0.25],
+        ["bow", "a", "b"],
+        what="gap",
+        excluded={"bow": "every comparison is a tie"},
+    )
+    assert s == (
+        "`a` has the highest gap (0.20 [0.10, 0.30]), but its interval overlaps that of `b`: no evidence "
+        "of a difference from these unpaired intervals. `bow` is left out of the ranking: every comparison is a tie."
+    )
+    assert (
+        leader_sentence([0.3], [0.2], [0.4], ["a"], what="x")
+        == "`a` (0.30 [0.20, 0.40]) is the only model that can be ranked here."
+    )
+    assert (
+        leader_sentence(
+            [0.0, 1.0],
+            [0.0, 1.0],
+            [0.0, 1.0],
+            ["a", "b"],
+            what="x",
+            excluded={"a": "every item gives exactly 0", "b": "every item gives exactly 1"},
+        )
+        == "No model can be ranked here: `a`: every item gives exactly 0. `b`: every item gives exactly 1."
+    )
+    s = leader_sentence(
+        [60.0, 50.0],
+        [55.0, 45.0],
+        [65.0, 54.0],
+        ["bi/mse", "cross/mse"],
+        what="test Spearman",
+        digits=1,
+        noun="configuration",
+    )
+    assert s == (
+        "`bi/mse` has the highest test Spearman (60.0 [55.0, 65.0]), its interval clear of every other configuration's."
+    )
 
 
 def test_versus_reference():
-    assert versus_reference(32.7, 47.9, 50) == "significantly below"     # sbert-mini's C-STS interval
+    assert versus_reference(32.7, 47.9, 50) == "significantly below"  # sbert-mini's C-STS interval
     assert versus_reference(45, 58, 50) == "indistinguishable"
-    assert versus_reference(50, 60, 50) == "indistinguishable"          # touching the reference: not excluded
+    assert versus_reference(50, 60, 50) == "indistinguishable"  # touching the reference: not excluded
     assert versus_reference(55, 65, 50) == "above"
     assert versus_reference(0.1, 0.2, 0.5, higher=False) == "below"
     assert versus_reference(0.6, 0.7, 0.5, higher=False) == "significantly above"
@@ -116,13 +160,18 @@ def test_leader_sentence_can_find_the_degenerate_rows_itself():
     vals, lows, highs = [0.5, 0.9, float("nan")], [0.4, 0.9, float("nan")], [0.6, 0.9, float("nan")]
     # b: zero-width interval (every item the same), c: undefined
     s = leader_sentence(vals, lows, highs, ["a", "b", "c"], what="share", exclude_degenerate=True, constant=True)
-    assert s == ("`a` (0.50 [0.40, 0.60]) is the only model that can be ranked here. `b` is left out of the ranking: "
-                 "every item gives exactly 0.9. `c` is left out of the ranking: undefined (no finite value).")
+    assert s == (
+        "`a` (0.50 [0.40, 0.60]) is the only model that can be ranked here. `b` is left out of the ranking: "
+        "every item gives exactly 0.9. `c` is left out of the ranking: undefined (no finite value)."
+    )
     # without constant, b is ranked (and leads); a reason given by the caller wins
-    s = leader_sentence(vals, lows, highs, ["a", "b", "c"], what="share", exclude_degenerate=True,
-                        excluded={"c": "not run"})
-    assert s == ("`b` has the highest share (0.90 [0.90, 0.90]), its interval clear of every other model's. "
-                 "`c` is left out of the ranking: not run.")
+    s = leader_sentence(
+        vals, lows, highs, ["a", "b", "c"], what="share", exclude_degenerate=True, excluded={"c": "not run"}
+    )
+    assert s == (
+        "`b` has the highest share (0.90 [0.90, 0.90]), its interval clear of every other model's. "
+        "`c` is left out of the ranking: not run."
+    )
 
 
 # ---- paired comparisons ----------------------------------------------------------------------
@@ -147,7 +196,7 @@ def test_paired_bootstrap_matches_a_slow_oracle():
 
     rng = np.random.default_rng(5)
     a = rng.normal(size=40)
-    b = a + rng.normal(0.3, 0.1, size=40)           # b is a plus a small, steady shift
+    b = a + rng.normal(0.3, 0.1, size=40)  # b is a plus a small, steady shift
     reps = paired_bootstrap({"a": a, "b": b}, n_boot=300, seed=7)
     lo, hi = paired_interval(reps["b"], reps["a"])
     assert (lo, hi) == pytest.approx(_oracle_paired(b, a, n_boot=300, seed=7))
@@ -174,19 +223,232 @@ def test_paired_leader_sentence_by_hand():
     from compsem.stats import paired_leader_sentence
 
     # replicates made by hand: a − b always in [0.5, 1.5]; a − c spans zero
-    reps = {"a": np.array([2.0, 3.0, 4.0, 5.0]), "b": np.array([1.0, 2.0, 3.5, 3.5]),
-            "c": np.array([3.0, 2.0, 5.0, 4.0])}
-    s = paired_leader_sentence([3.5, 2.5, 3.4], reps, ["a", "b", "c"], what="score", digits=1, noun="config",
-                               items="pairs", level=0.5)
-    # a − c replicates: -1, 1, -1, 1 → 50 % interval [-1, 1]: includes zero
-    assert s == ("`a` has the highest score (3.5), but its lead over `c` (0.1 [-1.0, 1.0]) has a paired 50 % "
-                 "interval that includes zero: the two are indistinguishable on these pairs.")
-    s = paired_leader_sentence([3.5, 2.5], reps, ["a", "b"], what="score", digits=1, noun="config",
-                               items="pairs", level=0.5)
+    reps = {
+        "a": np.array([2.0, 3.0, 4.0, 5.0]),
+        "b": np.array([1.0, 2.0, 3.5, 3.5]),
+        "c": np.array([3.0, 2.0, 5.0, 4.0]),
+    }
+    s = paired_leader_sentence(
+        [3.5, 2.5, 3.4], reps, ["a", "b", "c"], what="score", digits=1, noun="config", items="pairs", level=0.5
+    )
+    # two comparisons: each at 1 − 0.5/2 = 75 % (Bonferroni); a − c replicates: -1, 1, -1, 1 → [-1, 1]: includes zero
+    assert s == (
+        "`a` has the highest score (3.5), but its lead over `c` (0.1 [-1.0, 1.0]) has a paired 75 % "
+        "interval that includes zero: no evidence of a difference on these pairs (2 paired comparisons, each "
+        "interval at 75 % by Bonferroni so that all 2 hold together at 50 %)."
+    )
+    # with a - b a constant 1 the interval has no width: undefined, not "no evidence"
+    s = paired_leader_sentence(
+        [3.5, 2.5], {"a": reps["a"], "b": reps["a"] - 1}, ["a", "b"], what="score", digits=1, level=0.5
+    )
+    assert s.endswith("over `b`).")
+    s = paired_leader_sentence([3.5, 3.5], {"a": reps["a"], "b": reps["a"]}, ["a", "b"], what="score", digits=1)
+    assert s == (
+        "`a` has the highest score (3.5), but its lead over `b` is undefined: every resample gives the "
+        "same difference (0.0), so the paired test cannot vary."
+    )
+    s = paired_leader_sentence(
+        [3.5, 2.5], reps, ["a", "b"], what="score", digits=1, noun="config", items="pairs", level=0.5
+    )
     # a − b replicates: 1, 1, 0.5, 1.5 → 50 % interval [0.875, 1.125]
-    assert s == ("`a` has the highest score (3.5); on the same pairs its lead over every other config has a paired "
-                 "50 % interval above zero (the smallest: 1.0 [0.9, 1.1] over `b`).")
+    assert s == (
+        "`a` has the highest score (3.5); on the same pairs its lead over every other config has a paired "
+        "50 % interval above zero (the smallest: 1.0 [0.9, 1.1] over `b`)."
+    )
     # lower is better: c leads, and its lead over a is c − a reversed
-    s = paired_leader_sentence([3.5, 3.4], {"a": reps["a"], "c": reps["c"]}, ["a", "c"], what="loss", higher=False,
-                               digits=1, items="pairs", level=0.5)
+    s = paired_leader_sentence(
+        [3.5, 3.4],
+        {"a": reps["a"], "c": reps["c"]},
+        ["a", "c"],
+        what="loss",
+        higher=False,
+        digits=1,
+        items="pairs",
+        level=0.5,
+    )
     assert s.startswith("`c` has the lowest loss (3.4), but its lead over `a` (0.1 [-1.0, 1.0])")
+
+
+# ------------------------------------------------------------------ shared resamples (the synthesis' paired test)
+def test_shared_resamples_depend_only_on_the_number_of_items_and_the_seed():
+    from compsem.stats import shared_resamples
+
+    a, b = shared_resamples(4, n_boot=3, seed=1), shared_resamples(4, n_boot=3, seed=1)
+    assert a.shape == (3, 4) and (a == b).all()
+    assert (a == np.random.default_rng(1).integers(0, 4, size=(3, 4))).all()  # bootstrap's own draws
+    # strata: items 0, 2 in stratum "x", 1, 3 in "y": the first two columns draw from {0, 2}, the last two from {1, 3}
+    s = shared_resamples(4, n_boot=50, seed=0, strata=["x", "y", "x", "y"])
+    assert set(s[:, :2].ravel()) <= {0, 2} and set(s[:, 2:].ravel()) <= {1, 3}
+    with pytest.raises(ValueError, match="one entry per item"):
+        shared_resamples(4, strata=["x"])
+
+
+def test_mean_replicates_keep_an_undefined_item_in_place():
+    from compsem.stats import mean_replicates
+
+    draws = np.array([[0, 1, 2], [2, 2, 2], [1, 1, 0]])
+    # values 1, NaN, 0: row 0 means (1 + 0) / 2, row 1 all item 2 → 0, row 2 only item 0 is finite → 1
+    assert mean_replicates([1.0, np.nan, 0.0], draws, scale=100).tolist() == [50.0, 0.0, 100.0]
+    assert np.isnan(mean_replicates([np.nan, np.nan, np.nan], draws)).all()
+
+
+def test_separation_reads_the_paired_interval_of_the_difference():
+    from compsem.stats import separation
+
+    off = np.array([-2.0, -1.0, 0.0, 1.0, 2.0])
+    # a − b = 0.1 + 0.1 × off (sorted 0.1 − 0.2 … 0.1 + 0.2): linear quantiles 0.1 ∓ 1.9 × 0.1 = [-0.09, 0.29]
+    s = separation(0.6, 0.5, 0.6 + 0.1 * off, 0.5 + 0.0 * off)
+    assert s.difference == pytest.approx(0.1) and (s.low, s.high) == pytest.approx((-0.09, 0.29))
+    assert s.outcome == "no evidence of a difference"
+    assert separation(0.6, 0.5, 0.6 + 0.01 * off, 0.5 + 0 * off).outcome == "higher"  # [0.081, 0.119]
+    assert separation(0.4, 0.5, 0.4 + 0 * off, 0.5 + 0 * off).outcome == "lower"
+    assert separation(0.6, 0.5, None, off).outcome == "undefined"
+    assert separation(0.6, 0.5, off, off[:3]).outcome == "undefined"
+
+
+# --- exact tests, paired comparisons, equivalence: worked by hand ---------------------------
+from compsem.stats import (  # noqa: E402
+    chance_sentence,
+    exact_binomial_p,
+    outcomes_against_chance,
+    paired_comparison,
+    paired_ranking_sentence,
+    sign_test,
+)
+
+
+def test_sign_test_by_hand():
+    # 9 wins, 1 loss: P[X <= 1] for Bin(10, 1/2) = 11/1024; two-sided 22/1024
+    assert sign_test(9, 1) == pytest.approx(22 / 1024)
+    assert sign_test(1, 9) == pytest.approx(22 / 1024)
+    assert sign_test(5, 5) == 1.0
+    assert np.isnan(sign_test(0, 0))  # every item a tie: undefined, no p-value
+    # 3 of 3 at p0 = 1/2: 2 * (1/8)
+    assert exact_binomial_p(3, 3) == pytest.approx(0.25)
+    with pytest.raises(ValueError):
+        exact_binomial_p(4, 3)
+
+
+def test_outcomes_against_chance_words_follow_the_data():
+    below = outcomes_against_chance([0] * 9 + [1] + [0.5] * 4, n_boot=100)
+    assert (below.words, below.n) == ("below", 14) and below.p == pytest.approx(22 / 1024)
+    assert below.estimate == pytest.approx((1 + 2) / 14)  # ties count one half in the estimate
+    above = outcomes_against_chance([1] * 9 + [0], n_boot=100)
+    assert above.words == "above"
+    flat = outcomes_against_chance([1, 0, 1, 0, 0.5], n_boot=100)
+    assert flat.words == "no evidence of a difference" and flat.p == 1.0
+    ties = outcomes_against_chance([0.5, 0.5, 0.5], n_boot=100)
+    assert ties.words == "undefined" and np.isnan(ties.p) and ties.reason == "every item is a tie"
+    with pytest.raises(ValueError):
+        outcomes_against_chance([0.3])
+
+
+def test_paired_comparison_pairs_the_items_and_needs_a_margin_for_sameness():
+    a = np.array([1.0, 2.0, 3.0, 4.0])
+    b = a - 1.0  # every item one higher: the difference cannot vary
+    r = paired_comparison(a, b, n_boot=200)
+    assert (r.estimate, r.low, r.high, r.words) == (1.0, 1.0, 1.0, "higher")
+    # unpaired the two would overlap widely; paired, the constant shift is clear
+    same = paired_comparison(a, a, n_boot=200)
+    assert same.words == "undefined" and same.reason == "every item gives both the same value"
+    noisy = paired_comparison([1, 0, 1, 0, 1, 0], [0, 1, 0, 1, 0, 1], n_boot=500, seed=1)
+    assert noisy.estimate == 0.0 and noisy.words == "no evidence of a difference"
+    # the per-item differences are +-0.01: within a margin of 0.1 by TOST, with no margin only "no evidence"
+    d = np.array([0.01, -0.01] * 10)
+    assert paired_comparison(d, np.zeros(20), margin=0.1, n_boot=500).words == "equivalent"
+    assert paired_comparison(d, np.zeros(20), n_boot=500).words == "no evidence of a difference"
+    assert paired_comparison(d, np.zeros(20), margin=0.001, n_boot=500).words == "no evidence of a difference"
+    assert paired_comparison([np.nan], [1.0]).words == "undefined"
+    with pytest.raises(ValueError):
+        paired_comparison([1, 2], [1])
+
+
+def test_paired_ranking_sentence_by_hand():
+    a = np.array([1, 1, 1, 1, 0, 1, 1, 1.0])
+    b = np.array([0, 0, 1, 0, 0, 0, 1, 0.0])
+    # a - b per item: 1 on 5 items, 0 on 3; every resample's mean lies in [0, 1]; mean 62.5 %
+    text = paired_ranking_sentence({"a": a, "b": b}, what="share", scale=100, unit=" %", n_boot=500)
+    assert text.startswith(
+        "`a` has the highest share (87.5 %); on the same 8 items its lead over `b` has a paired "
+        "interval above zero (62.5 ["
+    )
+    assert text.endswith("; one paired comparison, a 95 % interval).")
+    c = a.copy()
+    c[0] = 0.0  # differs from a on one item: no evidence of a difference
+    text = paired_ranking_sentence(
+        {"a": a, "b": b, "c": c, "z": np.zeros(8)}, what="share", scale=100, unit=" %", n_boot=500
+    )
+    assert "its lead over `b` has a paired interval above zero, but for its lead over `c` (12.5 [0.0, " in text
+    assert "no evidence of a difference (2 paired comparisons, each interval at 97.5 % by Bonferroni" in text
+    assert text.endswith("`z` is left out of the ranking: every item gives exactly 0.")
+    assert "indistinguishable" not in text
+    # contradicting data: b now leads, and the words follow
+    flipped = paired_ranking_sentence({"a": b, "b": a}, what="share", scale=100, unit=" %", n_boot=500)
+    assert flipped.startswith("`b` has the highest share (87.5 %)")
+    low = paired_ranking_sentence({"a": a, "b": b}, what="share", higher=False, scale=100, unit=" %", n_boot=500)
+    assert low.startswith(
+        "`b` has the lowest share (25.0 %); on the same 8 items its lead over `a` has a paired "
+        "interval above zero (62.5 ["
+    )
+    assert (
+        paired_ranking_sentence({"z": np.zeros(3)}, what="share")
+        == "No model can be ranked here: `z` is left out of the ranking: every item gives exactly 0."
+    )
+
+
+def test_chance_sentence_by_hand():
+    text = chance_sentence({"a": [0] * 9 + [1], "b": [1, 0, 0.5]}, what="the pair accuracy", items="pairs", n_boot=100)
+    # a: 1 win in 10, p = 22/1024 = 0.0215 < 0.025 (two tests: Bonferroni); b: p = 1
+    assert text.startswith("The pair accuracy lies below chance (50 %) for `a` (10.0 % [")
+    assert ", p = 0.021); it shows no evidence of a difference from chance (50 %) for `b` (50.0 % [" in text
+    assert text.endswith(": exact sign tests over the untied pairs, 2 tests, each at α = 0.025 (Bonferroni).")
+    # with five tests the same a is no longer below chance at 0.01 each
+    five = chance_sentence({k: [0] * 9 + [1] for k in "abcde"}, what="the pair accuracy", n_boot=100)
+    assert five.startswith("The pair accuracy shows no evidence of a difference from chance (50 %) for all 5: `a`")
+    assert "undefined" in chance_sentence({"t": [0.5, 0.5]}, what="x", n_boot=10)
+
+
+def test_paired_words_by_hand():
+    from compsem.stats import Verdict, paired_words
+
+    v = Verdict(12.0, 4.0, 20.0, float("nan"), 20, "higher")
+    assert paired_words(v, "the real O meets C1", "a shuffled O", "samples", shares=(30.0, 18.0)) == (
+        "on the same 20 samples, the real O meets C1 more often than a shuffled O (30.0 % against 18.0 %; paired "
+        "difference 12.0 points [4.0, 20.0])."
+    )
+    none = v._replace(low=-2.0, words="no evidence of a difference")
+    assert "with no evidence of a difference from a shuffled O (paired" in paired_words(none, "x", "a shuffled O")
+    same = v._replace(estimate=0.5, low=-1.0, high=2.0, words="equivalent")
+    assert "as often as y within ±5 points (two one-sided tests)" in paired_words(same, "x", "y", margin=5)
+    flat = Verdict(
+        0.0, float("nan"), float("nan"), float("nan"), 4, "undefined", "every item gives both the same value"
+    )
+    assert paired_words(flat, "x", "y", "samples") == (
+        "on the same 4 samples, x exactly as often as y on every sample (the paired test is undefined)."
+    )
+
+
+def test_a_control_is_never_ranked():
+    from compsem.stats import paired_leader_sentence
+
+    a = np.array([1, 1, 1, 1, 0, 1, 1, 1.0])
+    b = np.array([0, 0, 1, 0, 0, 0, 1, 0.0])
+    # bow scores highest, but it is a control: the ranking is a's, and bow is named beside it
+    text = paired_ranking_sentence(
+        {"a": a, "b": b, "bow": np.ones(8)}, what="share", scale=100, unit=" %", n_boot=200, controls=["bow"]
+    )
+    assert text.startswith("`a` has the highest share (87.5 %); on the same 8 items its lead over `b`")
+    assert text.endswith(" `bow` (100.0 %) is a control, shown beside the models and not ranked.")
+    reps = {"a": np.array([2.0, 3.0]), "b": np.array([1.0, 2.0]), "bow": np.array([9.0, 9.0])}
+    s = paired_leader_sentence([2.5, 1.5, 9.0], reps, ["a", "b", "bow"], what="score", digits=1, controls=["bow"])
+    assert s.startswith("`a` has the highest score (2.5)") and s.endswith(
+        "`bow` (9.0) is a control, shown beside the models and not ranked."
+    )
+
+
+def test_a_bound_that_rounds_to_zero_prints_without_its_sign():
+    from compsem.stats import paired_leader_sentence
+
+    reps = {"a": np.array([1.0, 1.02, 1.03, 0.999]), "b": np.array([1.0, 1.0, 1.0, 1.0])}
+    s = paired_leader_sentence([1.01, 1.0], reps, ["a", "b"], what="score", digits=2)
+    assert "-0.00" not in s and "[0.00, 0.03]" in s

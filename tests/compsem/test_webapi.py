@@ -9,8 +9,9 @@ from tests.helpers.fake_server import fake_openai_server
 
 def test_post_json_sends_key_and_returns_json():
     with fake_openai_server() as srv:
-        out = post_json(srv["url"] + "/chat/completions", {"messages": [{"role": "user", "content": "hi"}]},
-                        api_key="sk-test")
+        out = post_json(
+            srv["url"] + "/chat/completions", {"messages": [{"role": "user", "content": "hi"}]}, api_key="sk-test"
+        )
         assert out["choices"][0]["message"]["content"] == "echo: hi"
         assert srv["requests"][0]["auth"] == "Bearer sk-test"
 
@@ -21,7 +22,7 @@ def test_retries_429_and_5xx_then_succeeds():
         srv["fail_next"] = [429, 503]
         out = post_json(srv["url"] + "/embeddings", {"model": "m", "input": ["a"]}, sleep=slept.append)
         assert len(out["data"]) == 1 and len(srv["requests"]) == 3
-    assert slept == [0.0, 0.0]                                   # the server's Retry-After: 0
+    assert slept == [0.0, 0.0]  # the server's Retry-After: 0
 
 
 def test_client_errors_are_not_retried_and_retries_run_out():

@@ -1,4 +1,5 @@
 """compsem.work: units of planned work, embedding chunks encoded like compsem.embed, stored by the driver."""
+
 from __future__ import annotations
 
 import itertools
@@ -20,20 +21,19 @@ def test_a_unit_of_an_unknown_kind_is_refused():
 def test_chunk_size_is_a_whole_number_of_embed_calls_lasting_about_a_minute():
     # 100 texts/s for 60 s = 6,000 texts, the nearest multiple of 1,024 is 6 x 1,024
     assert work.chunk_size_for(100.0) == 6 * 1024
-    assert work.chunk_size_for(1.0) == 1024           # 60 texts: at least one call
+    assert work.chunk_size_for(1.0) == 1024  # 60 texts: at least one call
     assert work.chunk_size_for(None) == 1024
     assert work.chunk_size_for(50.0, seconds=10, step=100) == 500
 
 
 def test_embed_units_sort_longest_first_chunk_and_skip_what_is_never_cached():
     texts = ["bb", "a", "ccc", "a", "dd"]
-    units = work.embed_units("setcomp", {"m": texts, "bow": texts, "lexical": texts}, chunk=2,
-                             rates={"m": 4.0})
-    assert [u.payload["texts"] for u in units] == [["ccc", "bb"], ["dd", "a"]]   # ties: first seen first
+    units = work.embed_units("setcomp", {"m": texts, "bow": texts, "lexical": texts}, chunk=2, rates={"m": 4.0})
+    assert [u.payload["texts"] for u in units] == [["ccc", "bb"], ["dd", "a"]]  # ties: first seen first
     assert [u.count for u in units] == [2, 2] and [u.cost_s for u in units] == [0.5, 0.5]
     assert len({u.key for u in units}) == 2 and all(u.kind == "embed" and u.spec == "m" for u in units)
     again = work.embed_units("setcomp", {"m": texts + ["bb", "ccc"]}, chunk=2)
-    assert [u.key for u in again] == [u.key for u in units]       # the key is the chunk's texts
+    assert [u.key for u in again] == [u.key for u in units]  # the key is the chunk's texts
 
 
 def test_groups_are_sorted_and_chunked_one_by_one():
@@ -60,7 +60,7 @@ def _texts(n):
 
 def test_a_chunk_encodes_like_embed_and_the_driver_stores_it(tiny_bert, tmp_path):
     spec = f"hf:{tiny_bert}"
-    texts = _texts(1100)                        # more than one 1,024-text encoder call
+    texts = _texts(1100)  # more than one 1,024-text encoder call
     reference = embed(texts, spec, cache=EmbeddingCache(tmp_path / "ref.sqlite"))
     (unit,) = work.embed_units("setcomp", {spec: texts}, chunk=2048)
     result = work.encode_chunk(spec, unit.payload["texts"])

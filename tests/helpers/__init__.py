@@ -31,7 +31,7 @@ def glued_names(notebook: str) -> set[str]:
     names = set(re.findall(r"\{glue:(?:text|md|)\}`([A-Za-z0-9_]+)", text))
     names |= set(re.findall(r"```\{glue:figure\} (\w+)", text))
     code = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
-    return names - set(re.findall(r'glue_all\(\{"(\w+)"', code))   # a figure glued in its own cell
+    return names - set(re.findall(r'glue_all\(\{"(\w+)"', code))  # a figure glued in its own cell
 
 
 def graded(page: str, label: str, expected: dict) -> None:

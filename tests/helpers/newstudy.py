@@ -16,38 +16,47 @@ from tests.helpers import ROOT
 #: The body of every stub ``new-study`` writes (``raise NotWrittenYet(...)``), keyed by
 #: ``<module>.<function>``: what the newcomer writes into the faces (``NEWNAME``: the study).
 BODIES = {
-    "data.load": '''return read_table(data_dir("NEWNAME", "pairs.csv"), required=["sentence", "negated"],
-                  text_columns=["sentence", "negated"])''',
-    "metrics.score": '''X, Y = np.asarray(X, dtype=float), np.asarray(Y, dtype=float)
-return (X * Y).sum(1) / (np.linalg.norm(X, axis=1) * np.linalg.norm(Y, axis=1))''',
-    "study.planned_texts": '''rows = data.load()
+    "data.load": """return read_table(data_dir("NEWNAME", "pairs.csv"), required=["sentence", "negated"],
+                  text_columns=["sentence", "negated"])""",
+    "metrics.score": """X, Y = np.asarray(X, dtype=float), np.asarray(Y, dtype=float)
+return (X * Y).sum(1) / (np.linalg.norm(X, axis=1) * np.linalg.norm(Y, axis=1))""",
+    "study.planned_texts": """rows = data.load()
 texts = list(dict.fromkeys([*rows.sentence, *rows.negated]))
-return {m: texts for m in resolve_specs(params.get("models", "panel"), study=STUDY)}''',
-    "study.run": '''rows = data.load()
+return {m: texts for m in resolve_specs(params.get("models", "panel"), study=STUDY)}""",
+    "study.run": """rows = data.load()
 scores = {m: metrics.score(embed(list(rows.sentence), m, trust_remote_code=trust_remote_code),
                            embed(list(rows.negated), m, trust_remote_code=trust_remote_code)) for m in models}
-return RunRecord.of(models, scores, files=[data_dir(STUDY, "pairs.csv")], trust_remote_code=trust_remote_code)''',
-    "report.try_it": '''other = "It is not true that " + text
+return RunRecord.of(models, scores, files=[data_dir(STUDY, "pairs.csv")], trust_remote_code=trust_remote_code)""",
+    "report.try_it": """other = "It is not true that " + text
 return pd.DataFrame([{"model": m, "cosine with its negation": float(metrics.score(
     embed([text], m, trust_remote_code=trust_remote_code), embed([other], m, trust_remote_code=trust_remote_code))[0])}
-    for m in models])''',
+    for m in models])""",
 }
 
 #: Other lines the newcomer changes: the headline's words, the finding's question (old -> new).
 EDITS = {
     "tables.py": [('MEASURE = "score"', 'MEASURE = "cosine"')],
     "report.py": [('"what the mean score says"', '"the mean cosine of a sentence and its negation"')],
-    "finding.py": [('"an encoder does what this Part measures"', '"an encoder moves a sentence away from its negation"')],
+    "finding.py": [
+        ('"an encoder does what this Part measures"', '"an encoder moves a sentence away from its negation"')
+    ],
 }
 
-PAIRS = "sentence,negated\nThe cat sleeps.,The cat does not sleep.\nA boy runs home.,No boy runs home.\n" \
-        "The shop is open.,The shop is not open.\nWe saw the film.,We never saw the film.\n"
+PAIRS = (
+    "sentence,negated\nThe cat sleeps.,The cat does not sleep.\nA boy runs home.,No boy runs home.\n"
+    "The shop is open.,The shop is not open.\nWe saw the film.,We never saw the film.\n"
+)
 
 
 def copy_repository(dest: Path) -> Path:
     """A git repository at ``dest`` holding this checkout's tracked and unignored files, committed."""
-    files = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"], cwd=ROOT,
-                           capture_output=True, text=True, check=True).stdout.split("\0")
+    files = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\0")
     for rel in filter(None, files):
         if (ROOT / rel).is_file():
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -61,9 +70,17 @@ def copy_repository(dest: Path) -> Path:
 
 def environment(repo: Path, tmp: Path) -> dict[str, str]:
     """The environment of a process that runs the copy (its own src/, caches and results)."""
-    return {**os.environ, "PYTHONPATH": str(repo / "src"), "COMPSEM_ROOT": str(repo), "HF_HUB_OFFLINE": "1",
-            "TRANSFORMERS_OFFLINE": "1", "COMPSEM_CACHE": str(tmp / "cache"), "COMPSEM_RESULTS": str(tmp / "results"),
-            "COMPSEM_CACHE_OVERLAY": str(tmp / "overlay"), "TQDM_DISABLE": "1"}
+    return {
+        **os.environ,
+        "PYTHONPATH": str(repo / "src"),
+        "COMPSEM_ROOT": str(repo),
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "COMPSEM_CACHE": str(tmp / "cache"),
+        "COMPSEM_RESULTS": str(tmp / "results"),
+        "COMPSEM_CACHE_OVERLAY": str(tmp / "overlay"),
+        "TQDM_DISABLE": "1",
+    }
 
 
 def run(cmd: list[str], cwd: Path, env: dict, *, check: bool = True, timeout: int = 900) -> subprocess.CompletedProcess:
@@ -75,8 +92,26 @@ def run(cmd: list[str], cwd: Path, env: dict, *, check: bool = True, timeout: in
 
 def scaffold(repo: Path, name: str, part: int, env: dict, *extra: str) -> None:
     """``python -m compsem new-study`` in the copy, as a newcomer runs it."""
-    run([sys.executable, "-W", "ignore", "-m", "compsem", "new-study", name, "--part", str(part), "--title",
-         "Negation, small", "--citation", f"{name}2030", *extra], repo, env)
+    run(
+        [
+            sys.executable,
+            "-W",
+            "ignore",
+            "-m",
+            "compsem",
+            "new-study",
+            name,
+            "--part",
+            str(part),
+            "--title",
+            "Negation, small",
+            "--citation",
+            f"{name}2030",
+            *extra,
+        ],
+        repo,
+        env,
+    )
 
 
 def fill(repo: Path, name: str) -> dict[str, int]:
@@ -120,15 +155,23 @@ def fill(repo: Path, name: str) -> dict[str, int]:
 
 def changed(repo: Path) -> list[str]:
     """The paths ``git status`` shows as changed or new in the copy."""
-    out = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=repo, capture_output=True,
-                         text=True, check=True).stdout.splitlines()
+    out = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
     return [line[3:] for line in out]
 
 
 def allowed(name: str, part: int) -> tuple[str, ...]:
     """Where a study may write: its own places."""
-    return (f"src/compsem/{name}/", f"notebooks/{part}", f"book/part{part}_{name}", f"tests/compsem/{name}/",
-            f"data/{name}/", f"data/reference/{name}_", f"data/reference/paper_models/{name}.csv")
+    return (
+        f"src/compsem/{name}/",
+        f"notebooks/{part}",
+        f"book/part{part}_{name}",
+        f"tests/compsem/{name}/",
+        f"data/{name}/",
+        f"data/reference/{name}_",
+        f"data/reference/paper_models/{name}.csv",
+    )
 
 
 #: The shared files the scaffold edits, and nothing else outside the study.

@@ -24,8 +24,11 @@ def _html(html):
 
 def _glued(name, text):
     """A papermill/scrapbook glue output of ``name`` with the plain text ``text``."""
-    return {"output_type": "display_data", "metadata": {"scrapbook": {"name": name, "mime_prefix": ""}},
-            "data": {"application/papermill.record/text/plain": text}}
+    return {
+        "output_type": "display_data",
+        "metadata": {"scrapbook": {"name": name, "mime_prefix": ""}},
+        "data": {"application/papermill.record/text/plain": text},
+    }
 
 
 def probe_notebook(path, parameters: str, body: str):

@@ -17,8 +17,9 @@ import traceback
 import pytest
 
 #: Skip marker for tests that need to act as several users.
-needs_root = pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
-                                reason="acting as other users needs root")
+needs_root = pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0, reason="acting as other users needs root"
+)
 
 
 def _child(conn, uid, home, fn, args, env):

@@ -127,8 +127,23 @@ def test_quadruplet_loss():
 
 def test_worked_page_prints_these_numbers():
     text = page("part2_csts_worked.md")
-    for s in ("0.8000", "0.9412", "0.5000", "0.4412", "0.00346", "0.1267", "0.3400", "0.0588",
-              "-0.0412", "0.1856", "0.75", "100 %", "50 %", r"\lambda = 0.5", r"\lambda = 0.4"):
+    for s in (
+        "0.8000",
+        "0.9412",
+        "0.5000",
+        "0.4412",
+        "0.00346",
+        "0.1267",
+        "0.3400",
+        "0.0588",
+        "-0.0412",
+        "0.1856",
+        "0.75",
+        "100 %",
+        "50 %",
+        r"\lambda = 0.5",
+        r"\lambda = 0.4",
+    ):
         assert s in text, s
 
 
@@ -160,8 +175,13 @@ def test_exercise_pure_colour_condition():
 
 @pytest.mark.parametrize(
     "answer, paper_text, official",
-    [("4/5", 45.0, 4.0), ("3.5 out of 5.", 3.55, 3.5), ("Score: 4", 4.0, 4.0), ("four", None, None),
-     ("1 to 5: 4", 154.0, 1.0)],
+    [
+        ("4/5", 45.0, 4.0),
+        ("3.5 out of 5.", 3.55, 3.5),
+        ("Score: 4", 4.0, 4.0),
+        ("four", None, None),
+        ("1 to 5: 4", 154.0, 1.0),
+    ],
 )
 def test_exercise_parser(answer, paper_text, official):
     """Both rules of the chapter, worked out by hand above; the page's table row shows both."""
@@ -170,7 +190,7 @@ def test_exercise_parser(answer, paper_text, official):
         assert np.isnan(got) if value is None else got == value, (rule, answer, got)
     assert cp.parse_answer(answer) == cp.parse_answer(answer, rule="official") or official is None  # the default
     text = page("part2_csts_exercises.md")
-    if answer == "1 to 5: 4":                       # quoted in the solution's prose for the first-number rule
+    if answer == "1 to 5: 4":  # quoted in the solution's prose for the first-number rule
         assert f'"{answer}" is read\nas {official:g}' in text or f'"{answer}" is read as {official:g}' in text
         return
     row = next(line for line in text.splitlines() if line.startswith(f'| `"{answer}"` |'))
@@ -181,10 +201,10 @@ def test_exercise_parser(answer, paper_text, official):
 
 def test_exercise_parser_names_the_chapters_parameter_and_default():
     nb = (ROOT / "notebooks" / "24_csts_prompting.ipynb").read_text()
-    assert re.search(r'parser = \\"official\\"', nb)                 # the chapter's default rule
+    assert re.search(r'parser = \\"official\\"', nb)  # the chapter's default rule
     assert set(cp.PARSERS) == {"official", "paper-text"}
     text = page("part2_csts_exercises.md")
-    ex = text[text.index(":label: ex-csts-2"):text.index(":label: ex-csts-3")]
+    ex = text[text.index(":label: ex-csts-2") : text.index(":label: ex-csts-3")]
     assert "`parser`" in ex and 'rule="paper-text"' in ex and "default" in ex
 
 
@@ -197,13 +217,19 @@ def test_exercise_pair_accuracy_reasons_about_the_chapters_data():
         assert re.search(r'^    "data = \\"reannotated\\"', (ROOT / "notebooks" / f"{nb}.ipynb").read_text(), re.M), nb
     df, _ = cd.load_csts("reannotated")
     middle = df["label"].between(2, 4).mean()
-    assert middle > 0.5                                   # "middle labels are common"
-    assert df["tied"].any()                               # some pairs have no C-High row
+    assert middle > 0.5  # "middle labels are common"
+    assert df["tied"].any()  # some pairs have no C-High row
     text = page("part2_csts_exercises.md")
-    sol = text[text.index("```{solution} ex-csts-3"):text.index("````{exercise} Zero-shot")]
+    sol = text[text.index("```{solution} ex-csts-3") : text.index("````{exercise} Zero-shot")]
     assert "re-annotated" in sol and "nearly all 1 or 5" not in sol
-    tied = pd.DataFrame({"pair_id": ["a", "a", "b", "b"], "role": ["high", "low", "high", "low"],
-                         "label": [4.0, 2.0, 3.0, 3.0], "tied": [False, False, True, True]})
+    tied = pd.DataFrame(
+        {
+            "pair_id": ["a", "a", "b", "b"],
+            "role": ["high", "low", "high", "low"],
+            "label": [4.0, 2.0, 3.0, 3.0],
+            "tied": [False, False, True, True],
+        }
+    )
     # pair b ties; only pair a counts, and it is ranked the wrong way round: 0 %, not 25 %
     assert pair_accuracy([0.1, 0.9, 0.5, 0.2], tied) == 0.0
 
@@ -215,13 +241,15 @@ def test_exercise_quad_margin_reads_columns_that_differ():
     record_keys = re.findall(r'"(loss_\w+)":', (ROOT / "src" / "compsem" / "csts" / "study.py").read_text())
     assert {"loss_first_quarter", "loss_last_quarter"} <= set(record_keys)
     text = page("part2_csts_exercises.md")
-    sol = text[text.index("```{solution} ex-csts-5"):]
+    sol = text[text.index("```{solution} ex-csts-5") :]
     assert "`loss_first_quarter`, `loss_last_quarter`" in sol
-    assert "`loss_first_epoch` and\n`loss_last_epoch` are one and the same number" in sol or \
-        "`loss_first_epoch` and `loss_last_epoch` are one and the same number" in sol
+    assert (
+        "`loss_first_epoch` and\n`loss_last_epoch` are one and the same number" in sol
+        or "`loss_first_epoch` and `loss_last_epoch` are one and the same number" in sol
+    )
     for config in ("bi/mse", "bi/quad", "tri/mse", "tri/quad"):
         encoding, objective = config.split("/")
-        ct.TrainConfig.preset("cpu", encoding=encoding, objective=objective, margin=0.2)   # valid configurations
+        ct.TrainConfig.preset("cpu", encoding=encoding, objective=objective, margin=0.2)  # valid configurations
 
 
 def test_part2_markdown_has_no_control_characters():
@@ -247,7 +275,16 @@ def test_mean_pm_std_handles_one_seed():
 def test_worked_figure_shows_the_tested_numbers():
     svg = (BOOK / "images" / "csts_tri_encoder.svg").read_text(encoding="utf-8")
     vec = lambda v: "(" + ", ".join(f"{x:g}" for x in v) + ")"  # noqa: E731
-    for v in (S1, S2, C_HIGH, C_LOW, hadamard(C_HIGH, S1), hadamard(C_HIGH, S2), hadamard(C_LOW, S1), hadamard(C_LOW, S2)):
+    for v in (
+        S1,
+        S2,
+        C_HIGH,
+        C_LOW,
+        hadamard(C_HIGH, S1),
+        hadamard(C_HIGH, S2),
+        hadamard(C_LOW, S1),
+        hadamard(C_LOW, S2),
+    ):
         assert vec(v) in svg, vec(v)
     hi, lo, ign = tri_score(C_HIGH), tri_score(C_LOW), measures.cosine(S1, S2)
     for x in (hi, lo, ign, quad(hi, lo)):
@@ -265,23 +302,39 @@ def test_exercise_template_leaves_the_ignored_rows_and_the_prior_alone():
     b = cs.zero_shot_scores(df, "bow", template="{condition}: {sentence}")
     np.testing.assert_array_equal(a["ignored"].to_numpy(), b["ignored"].to_numpy())
     assert list(a.columns) == ["ignored", "attached"]
-    assert "condition prior's row (which reads no sentence, so no template can move it)" in \
-        page("part2_csts_exercises.md").replace("\n", " ")
+    assert "condition prior's row (which reads no sentence, so no template can move it)" in page(
+        "part2_csts_exercises.md"
+    ).replace("\n", " ")
 
 
 def test_autograded_answers_are_the_librarys():
     """The answers `make assignments` grades Exercises 1 and 2 against, recomputed as above."""
     hi, lo = tri_score(C_HIGH), tri_score(C_LOW_EX)
     text = page("part2_csts_exercises.md")
-    graded(text, "ex-csts-1", {
-        "h_low_1": hadamard(C_LOW_EX, S1), "h_low_2": hadamard(C_LOW_EX, S2), "cos_low": lo,
-        "quad_loss": quad(hi, lo), "mse_loss": objective("mse", hi, lo),
-        "scores_change": not bool(np.isclose(tri_score(3 * C_HIGH), hi))})
+    graded(
+        text,
+        "ex-csts-1",
+        {
+            "h_low_1": hadamard(C_LOW_EX, S1),
+            "h_low_2": hadamard(C_LOW_EX, S2),
+            "cos_low": lo,
+            "quad_loss": quad(hi, lo),
+            "mse_loss": objective("mse", hi, lo),
+            "scores_change": not bool(np.isclose(tri_score(3 * C_HIGH), hi)),
+        },
+    )
 
     def parsed(answer, rule):
         v = cp.parse_answer(answer, rule=rule)
         return None if np.isnan(v) else v
 
     answers = {"4_5": "4/5", "out_of_5": "3.5 out of 5.", "score": "Score: 4", "four": "four"}
-    graded(text, "ex-csts-2", {f"{prefix}_{k}": parsed(a, rule) for k, a in answers.items()
-                               for prefix, rule in (("paper", "paper-text"), ("official", "official"))})
+    graded(
+        text,
+        "ex-csts-2",
+        {
+            f"{prefix}_{k}": parsed(a, rule)
+            for k, a in answers.items()
+            for prefix, rule in (("paper", "paper-text"), ("official", "official"))
+        },
+    )

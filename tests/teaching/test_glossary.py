@@ -16,7 +16,7 @@ GLOSSARY = (ROOT / "book" / "glossary.md").read_text(encoding="utf-8")
 
 
 def _entries() -> dict[str, str]:
-    body = GLOSSARY[GLOSSARY.index("```{glossary}"):]
+    body = GLOSSARY[GLOSSARY.index("```{glossary}") :]
     out, term = {}, None
     for line in body.splitlines()[1:]:
         if line.startswith("```"):
@@ -47,7 +47,7 @@ def test_the_new_terms_sit_in_alphabetical_order():
     lowered = [re.sub(r"[^a-z0-9 ]", "", t.lower()) for t in _entries()]
     for term in ("condition prior", "fusion quintuple", "hadamard head", "margin", "pair accuracy"):
         pos = lowered.index(term)
-        assert lowered[pos - 1] < term < lowered[pos + 1], lowered[pos - 1:pos + 2]
+        assert lowered[pos - 1] < term < lowered[pos + 1], lowered[pos - 1 : pos + 2]
 
 
 def test_what_the_entries_say_holds_in_the_library():
@@ -68,7 +68,9 @@ def test_what_the_entries_say_holds_in_the_library():
     assert head(c, s).tolist() == [2.0, 3.0, 0.0]
     s2 = torch.tensor([4.0, 1.0, 2.0])
     cos = torch.nn.functional.cosine_similarity
-    assert float(cos(head(3 * c, s), head(3 * c, s2), dim=0)) == pytest.approx(float(cos(head(c, s), head(c, s2), dim=0)))
+    assert float(cos(head(3 * c, s), head(3 * c, s2), dim=0)) == pytest.approx(
+        float(cos(head(c, s), head(c, s2), dim=0))
+    )
     entry = _entries()["Pair accuracy"]
     assert "counting as half" in entry and "exactly 50 %" in entry
     assert "mean of all training labels" in _entries()["Condition prior"]

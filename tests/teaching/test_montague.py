@@ -24,11 +24,9 @@ EXERCISES = (ROOT / "book" / "part3_montague_exercises.md").read_text(encoding="
 
 # The toy embedding of the worked example (the table on the page).
 WORDS = {"dog": (1, 0), "law": (-1, 0), "red": (0, 1), "counterfeit": (0, -1)}
-TOY = {**WORDS, "red dog": (4, 3), "red law": (-4, 3),
-       "counterfeit dog": (-7, -24), "counterfeit law": (7, -24)}
+TOY = {**WORDS, "red dog": (4, 3), "red law": (-4, 3), "counterfeit dog": (-7, -24), "counterfeit law": (7, -24)}
 # Exercise 1: phrase = sum of its word vectors.
-SUMS = {**WORDS, "red dog": (1, 1), "red law": (-1, 1),
-        "counterfeit dog": (1, -1), "counterfeit law": (-1, -1)}
+SUMS = {**WORDS, "red dog": (1, 1), "red law": (-1, 1), "counterfeit dog": (1, -1), "counterfeit law": (-1, -1)}
 VOCAB = mt.data.Vocabulary(["red", "counterfeit"], ["S-I", "NS-Pr"], ["dog", "law"])
 
 
@@ -48,6 +46,7 @@ def dist(table, x, y) -> float:
 def embed_fn(table):
     def f(texts, model):
         return np.array([table[t] for t in texts], dtype=np.float32)
+
     return f
 
 
@@ -70,8 +69,21 @@ def test_venn_sets_have_the_relations_shown():
     kings, alleged_kings = {"Arthur", "Louis"}, {"Louis", "Perkin"}
     assert not alleged_kings <= kings and alleged_kings & kings == {"Louis"}
     svg = (ROOT / "book" / "images" / "montague_venn.svg").read_text(encoding="utf-8")
-    for who in ["Rex", "Fido", "Bella", "tomato", "fire engine", "Ann", "Ben", "Cleo",
-                "toy dog", "robot dog", "Arthur", "Louis", "Perkin"]:
+    for who in [
+        "Rex",
+        "Fido",
+        "Bella",
+        "tomato",
+        "fire engine",
+        "Ann",
+        "Ben",
+        "Cleo",
+        "toy dog",
+        "robot dog",
+        "Arthur",
+        "Louis",
+        "Perkin",
+    ]:
         assert f">{who}<" in svg
 
 
@@ -155,8 +167,8 @@ def test_exercise_averaging_encoder():
     shown(EXERCISES, dist(SUMS, "red dog", "dog"), "0.2929")
     shown(EXERCISES, dist(SUMS, "red", "dog"), "1")
     r = toy_result(SUMS)
-    assert np.all(r.single_an == 1.0)        # I holds for every phrase
-    assert np.all(r.nonsub == 1.0)           # NI holds: every phrase ties
+    assert np.all(r.single_an == 1.0)  # I holds for every phrase
+    assert np.all(r.nonsub == 1.0)  # NI holds: every phrase ties
     assert r.an_distances["phrase_adj"] == pytest.approx(r.an_distances["phrase_noun"])
     shown(EXERCISES, dist(SUMS, "red dog", "red law"), "1")
     shown(EXERCISES, dist(SUMS, "counterfeit dog", "counterfeit law"), "1")
@@ -182,7 +194,7 @@ def test_exercise_euclidean_claim_for_unit_vectors():
     X /= np.linalg.norm(X, axis=1, keepdims=True)
     l2 = mt.metrics.pairwise_distance(X, X, "l2")
     cd = mt.metrics.pairwise_distance(X, X, "cos")
-    assert l2 ** 2 == pytest.approx(2 * cd, abs=1e-9)
+    assert l2**2 == pytest.approx(2 * cd, abs=1e-9)
 
 
 def test_worked_example_is_the_same_under_both_readings():
@@ -193,7 +205,7 @@ def test_worked_example_is_the_same_under_both_readings():
     off = mt.study.run_tests(emb, VOCAB, phrases, reading="official")
     np.testing.assert_array_equal(eq.single_an, off.single_an)
     np.testing.assert_array_equal(eq.nonsub, off.nonsub)
-    upper = ~np.isnan(off.pairs)                       # the official reading keeps n2 > n1 only
+    upper = ~np.isnan(off.pairs)  # the official reading keeps n2 > n1 only
     np.testing.assert_array_equal(eq.pairs[upper], off.pairs[upper])
 
 
@@ -212,7 +224,7 @@ def test_exercise_3_same_class_cells_of_the_controls(controls):
     """Ex 4.3: a model with no ties gives exactly 0.5 on the diagonal; bag-of-words ties nearly
     always, so its diagonal is near 0 under the authors' strict < and near 1 under Eq. 5's <=."""
     nb = (ROOT / "notebooks" / "32_montague_pairs.ipynb").read_text()
-    assert re.search(r'^    "reading = \\"official\\"', nb, re.M)            # the chapters' default
+    assert re.search(r'^    "reading = \\"official\\"', nb, re.M)  # the chapters' default
     for reading, near in (("official", 0.0), ("equations", 1.0)):
         t = _pairs(controls, reading, "bow")
         diag = t[t.index.get_level_values(0) == t.index.get_level_values(1)]
@@ -267,8 +279,17 @@ def test_autograded_answers_are_the_librarys():
     """The answers `make assignments` grades Exercise 1 against, recomputed as above."""
     r = toy_result(SUMS)
     t = mt.tables.pair_table(r).set_index(["type1", "type2"])
-    graded(EXERCISES, "ex-montague-1", {
-        "d_red_dog_red": dist(SUMS, "red dog", "red"), "d_red_dog_dog": dist(SUMS, "red dog", "dog"),
-        "i_red_dog": bool(r.single_an[0, 0] == 1.0), "ni_red_dog": bool(r.nonsub[0, 0] == 1.0),    # [adjective, noun]
-        "i_counterfeit_dog": bool(r.single_an[1, 0] == 1.0), "ni_counterfeit_dog": bool(r.nonsub[1, 0] == 1.0),
-        "cell_si_nspr": t.loc[("S-I", "NS-Pr"), "consistency"], "cell_nspr_si": t.loc[("NS-Pr", "S-I"), "consistency"]})
+    graded(
+        EXERCISES,
+        "ex-montague-1",
+        {
+            "d_red_dog_red": dist(SUMS, "red dog", "red"),
+            "d_red_dog_dog": dist(SUMS, "red dog", "dog"),
+            "i_red_dog": bool(r.single_an[0, 0] == 1.0),
+            "ni_red_dog": bool(r.nonsub[0, 0] == 1.0),  # [adjective, noun]
+            "i_counterfeit_dog": bool(r.single_an[1, 0] == 1.0),
+            "ni_counterfeit_dog": bool(r.nonsub[1, 0] == 1.0),
+            "cell_si_nspr": t.loc[("S-I", "NS-Pr"), "consistency"],
+            "cell_nspr_si": t.loc[("NS-Pr", "S-I"), "consistency"],
+        },
+    )

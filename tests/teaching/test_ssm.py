@@ -6,6 +6,7 @@ and a variant of the matrix. Each number printed there is recomputed here and co
 printed rounding, and each printed string is looked up on its page, so that a change in the
 library or on the page makes this test fail.
 """
+
 from __future__ import annotations
 
 import re
@@ -27,16 +28,16 @@ EXERCISES = ROOT / "book" / "part4_ssm_exercises.md"
 SVG = ROOT / "book" / "images" / "ssm_worked_graph.svg"
 
 # the matrices printed on the worked-example page (rows = premise i, columns = hypothesis j)
-R = np.array([[1.0, 0.9, 0.1],
-              [0.3, 1.0, 0.2],
-              [0.1, 0.2, 1.0]])
-R_REF = np.array([[1.0, 1.0, 0.0],
-                  [0.0, 1.0, 0.0],
-                  [0.0, 0.0, 1.0]])
-LABELS = np.array([0, 0, 1])          # cluster A = {s1, s2}, cluster B = {s3}
-CATS = np.array([["identical", "inferential", "irrelevant"],
-                 ["inferential_reversed", "identical", "irrelevant"],
-                 ["irrelevant", "irrelevant", "identical"]])
+R = np.array([[1.0, 0.9, 0.1], [0.3, 1.0, 0.2], [0.1, 0.2, 1.0]])
+R_REF = np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+LABELS = np.array([0, 0, 1])  # cluster A = {s1, s2}, cluster B = {s3}
+CATS = np.array(
+    [
+        ["identical", "inferential", "irrelevant"],
+        ["inferential_reversed", "identical", "irrelevant"],
+        ["irrelevant", "irrelevant", "identical"],
+    ]
+)
 
 
 def _page(path: Path) -> str:
@@ -84,26 +85,31 @@ def test_relatedness_and_discrepancy_matrices():
     np.testing.assert_allclose(D["dis"], [[1, 0.4, 1], [0.4, 1, 1], [1, 1, 1]], atol=1e-12)
     np.testing.assert_allclose(D_ref["dis"], [[1, 0, 1], [0, 1, 1], [1, 1, 1]], atol=1e-12)
     page = _page(WORKED)
-    for M in (r"D_{rel} = \begin{pmatrix} 0 & 0.4 & 0.9 \\ 0.4 & 0 & 0.8 \\ 0.9 & 0.8 & 0 \end{pmatrix}",
-              r"D^{ref}_{rel} = \begin{pmatrix} 0 & 0.5 & 1 \\ 0.5 & 0 & 1 \\ 1 & 1 & 0 \end{pmatrix}",
-              r"D_{dis} = \begin{pmatrix} 1 & 0.4 & 1 \\ 0.4 & 1 & 1 \\ 1 & 1 & 1 \end{pmatrix}",
-              r"D^{ref}_{dis} = \begin{pmatrix} 1 & 0 & 1 \\ 0 & 1 & 1 \\ 1 & 1 & 1 \end{pmatrix}"):
+    for M in (
+        r"D_{rel} = \begin{pmatrix} 0 & 0.4 & 0.9 \\ 0.4 & 0 & 0.8 \\ 0.9 & 0.8 & 0 \end{pmatrix}",
+        r"D^{ref}_{rel} = \begin{pmatrix} 0 & 0.5 & 1 \\ 0.5 & 0 & 1 \\ 1 & 1 & 0 \end{pmatrix}",
+        r"D_{dis} = \begin{pmatrix} 1 & 0.4 & 1 \\ 0.4 & 1 & 1 \\ 1 & 1 & 1 \end{pmatrix}",
+        r"D^{ref}_{dis} = \begin{pmatrix} 1 & 0 & 1 \\ 0 & 1 & 1 \\ 1 & 1 & 1 \end{pmatrix}",
+    ):
         assert M in page
     # the step-by-step lines
     assert r"D_{rel}(1, 2) &= 1 - \tfrac{0.9 + 0.3}{2} = 1 - 0.6 = 0.4" in page
     assert r"D_{dis}(1, 2) &= 1 - \lvert 0.9 - 0.3 \rvert = 1 - 0.6 = 0.4" in page
 
 
-@pytest.mark.parametrize("matrix, space, total, printed", [
-    ("model", "rel", "4.8", "0.533"),
-    ("reference", "rel", "4", "0.444"),
-    ("model", "dis", "1.2", "0.133"),
-    ("reference", "dis", "2", "0.222"),
-])
+@pytest.mark.parametrize(
+    "matrix, space, total, printed",
+    [
+        ("model", "rel", "4.8", "0.533"),
+        ("reference", "rel", "4", "0.444"),
+        ("model", "dis", "1.2", "0.133"),
+        ("reference", "dis", "2", "0.222"),
+    ],
+)
 def test_sparsity(matrix, space, total, printed):
     D = ssm.distances(R if matrix == "model" else R_REF)[space]
     page = _page(WORKED)
-    assert np.abs(1 - D).sum() == pytest.approx(float(total))        # the numerator on the page
+    assert np.abs(1 - D).sum() == pytest.approx(float(total))  # the numerator on the page
     assert rf"\tfrac{{{total}}}{{9}}" in page
     _assert_printed(ssm.sparsity(D), printed, page, WORKED)
 
@@ -154,8 +160,12 @@ def test_accuracy_table():
     assert acc["irrelevant"] == (1.0, 4)
     # the table rows: R and R_ref entries of each pair
     page = _page(WORKED)
-    for (i, j), cat in {(1, 2): "inferential", (2, 1): "inferential (reversed)",
-                        (1, 3): "irrelevant", (2, 3): "irrelevant"}.items():
+    for (i, j), cat in {
+        (1, 2): "inferential",
+        (2, 1): "inferential (reversed)",
+        (1, 3): "irrelevant",
+        (2, 3): "irrelevant",
+    }.items():
         r, rr = R[i - 1, j - 1], R_REF[i - 1, j - 1]
         yes = lambda v: "yes" if v > 0.5 else "no"  # noqa: E731
         assert f"| {cat} | {r:g} | {yes(r)} | {rr:g} | {yes(rr)} | ✓ |" in page
@@ -197,7 +207,7 @@ def test_exercise_1_calinski_harabasz_by_hand():
     _assert_printed((c3**2).sum(), "0.699", page, EXERCISES)
     _assert_printed(B, "1.048", page, EXERCISES)
     ch = ssm.calinski_harabasz(D, LABELS)
-    assert ch == pytest.approx(B / W)                    # K - 1 = N - K = 1
+    assert ch == pytest.approx(B / W)  # K - 1 = N - K = 1
     _assert_printed(ch, "6.35", page, EXERCISES)
     # the reference, for comparison
     D_ref = ssm.distances(R_REF)["rel"]
@@ -205,7 +215,7 @@ def test_exercise_1_calinski_harabasz_by_hand():
     _assert_printed(W_ref, "0.25", page, EXERCISES)
     _assert_printed(B_ref, "1.417", page, EXERCISES)
     _assert_printed(ssm.calinski_harabasz(D_ref, LABELS), "5.67", page, EXERCISES)
-    assert W_ref / W > B_ref / B                         # "W grows by a larger factor than B"
+    assert W_ref / W > B_ref / B  # "W grows by a larger factor than B"
 
 
 def test_exercise_2_the_reverse_inference():
@@ -237,7 +247,7 @@ def test_exercise_3_degenerate_scorers():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         assert np.isnan(ssm.rsa(D["rel"], ssm.distances(R_REF)["rel"]))
-    sym = (R + R.T) / 2                                   # any symmetric scorer
+    sym = (R + R.T) / 2  # any symmetric scorer
     D = ssm.distances(sym)
     assert (D["dis"] == 1).all() and ssm.sparsity(D["dis"]) == 0
     with pytest.warns(RuntimeWarning, match="constant"):
@@ -248,9 +258,9 @@ def test_exercise_3_degenerate_scorers():
 def test_exercise_commands_name_real_parameters():
     """The rerun exercises name notebooks and parameters that exist."""
     import json
+
     page = _page(EXERCISES)
-    for nb, params in (("42_ssm_metrics", ("models", "n_boot")),
-                       ("43_ssm_space", ("basis_seed", "zoom_model"))):
+    for nb, params in (("42_ssm_metrics", ("models", "n_boot")), ("43_ssm_space", ("basis_seed", "zoom_model"))):
         assert f"notebooks/{nb}.ipynb" in page
         cells = json.loads((ROOT / "notebooks" / f"{nb}.ipynb").read_text())["cells"]
         first = next(c for c in cells if c["cell_type"] == "code")
@@ -263,8 +273,8 @@ def test_exercise_commands_name_real_parameters():
 
 def test_exercise_4_sparsity_larger_means_denser():
     """Ex 5.4: the sparsity value grows as distances shrink (a denser space)."""
-    near = ssm.distances(np.full((3, 3), 0.9) + 0.1 * np.eye(3))["rel"]     # every pair highly related
-    far = ssm.distances(np.eye(3))["rel"]                                   # nothing related
+    near = ssm.distances(np.full((3, 3), 0.9) + 0.1 * np.eye(3))["rel"]  # every pair highly related
+    far = ssm.distances(np.eye(3))["rel"]  # nothing related
     assert ssm.sparsity(near) > ssm.sparsity(far)
     assert "a *larger* value\n  means a *denser*, less sparse space" in _page(EXERCISES)
 
@@ -273,17 +283,17 @@ def test_exercise_4_symmetric_scorer_inferential_accuracies_add_up_to_one():
     rng = np.random.default_rng(0)
     n = 8
     S = rng.uniform(size=(n, n))
-    S = (S + S.T) / 2                                      # a symmetric scorer
+    S = (S + S.T) / 2  # a symmetric scorer
     np.fill_diagonal(S, 1.0)
     cats = np.full((n, n), "irrelevant", dtype=object)
     ref = np.eye(n)
     for i, j in ((0, 1), (2, 3), (4, 5), (6, 7), (1, 2)):
         cats[i, j], cats[j, i] = "inferential", "inferential_reversed"
-        ref[i, j] = 1.0                                    # forward accepted, reverse rejected
+        ref[i, j] = 1.0  # forward accepted, reverse rejected
     np.fill_diagonal(cats, "identical")
     acc = ssm.entailment_accuracy(S, ref, cats)
     assert acc["inferential"][0] + acc["inferential_reversed"][0] == pytest.approx(1.0)
-    ref[1, 0] = 1.0                                        # a reverse the reference accepts too
+    ref[1, 0] = 1.0  # a reverse the reference accepts too
     acc = ssm.entailment_accuracy(S, ref, cats)
     assert acc["inferential"][0] + acc["inferential_reversed"][0] != pytest.approx(1.0)
     assert "add up to exactly 1" in _page(EXERCISES)
@@ -319,14 +329,29 @@ def test_autograded_answers_are_the_librarys():
     D = ssm.distances(R)["rel"]
     B, W = _between_within(D, LABELS)
     D_ref = ssm.distances(R_REF)["rel"]
-    graded(_page(EXERCISES), "ex-ssm-1", {
-        "within_w": W, "between_b": B, "ch_model": ssm.calinski_harabasz(D, LABELS),
-        "more_clustered": bool(ssm.calinski_harabasz(D, LABELS) > ssm.calinski_harabasz(D_ref, LABELS))})
+    graded(
+        _page(EXERCISES),
+        "ex-ssm-1",
+        {
+            "within_w": W,
+            "between_b": B,
+            "ch_model": ssm.calinski_harabasz(D, LABELS),
+            "more_clustered": bool(ssm.calinski_harabasz(D, LABELS) > ssm.calinski_harabasz(D_ref, LABELS)),
+        },
+    )
     R2 = R.copy()
     R2[1, 0] = 0.6
     D2, Dr = ssm.distances(R2), ssm.distances(R_REF)
-    graded(_page(EXERCISES), "ex-ssm-2", {
-        "d_rel_12": D2["rel"][0, 1], "d_dis_12": D2["dis"][0, 1], "sparsity_rel": ssm.sparsity(D2["rel"]),
-        "sparsity_dis": ssm.sparsity(D2["dis"]), "rsa_rel": ssm.rsa(D2["rel"], Dr["rel"]),
-        "rsa_dis": ssm.rsa(D2["dis"], Dr["dis"]),
-        "accuracy_reversed": ssm.entailment_accuracy(R2, R_REF, CATS)["inferential_reversed"][0]})
+    graded(
+        _page(EXERCISES),
+        "ex-ssm-2",
+        {
+            "d_rel_12": D2["rel"][0, 1],
+            "d_dis_12": D2["dis"][0, 1],
+            "sparsity_rel": ssm.sparsity(D2["rel"]),
+            "sparsity_dis": ssm.sparsity(D2["dis"]),
+            "rsa_rel": ssm.rsa(D2["rel"], Dr["rel"]),
+            "rsa_dis": ssm.rsa(D2["dis"], Dr["dis"]),
+            "accuracy_reversed": ssm.entailment_accuracy(R2, R_REF, CATS)["inferential_reversed"][0],
+        },
+    )

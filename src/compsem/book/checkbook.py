@@ -29,7 +29,6 @@ Prints one line per problem and returns the number of problems.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
@@ -37,7 +36,7 @@ from urllib.parse import unquote, urlsplit
 
 from .checks.browsercheck import PAGE_TIMEOUT_S, browser_check
 from .checks.claimcheck import claim_check, claim_summary
-from .executed import mime
+from .executed import cells as _cells, mime
 from .checks.prosecheck import prose_check
 from .checks.shown import problems as shown_problems
 from .checks.rendercheck import render_check
@@ -45,7 +44,6 @@ from ..fmt import plural
 from ..paths import results_dir
 
 __all__ = ["static_check", "browser_check", "notebook_errors", "truncated_cells", "main"]
-
 
 
 class _Page(HTMLParser):
@@ -109,7 +107,7 @@ def notebook_errors(executed_dir: Path) -> list[str]:
     """Error outputs in the executed notebooks."""
     problems = []
     for nb in sorted(executed_dir.glob("*.ipynb")):
-        cells = json.loads(nb.read_text()).get("cells", [])
+        cells = _cells(nb)
         for i, c in enumerate(cells):
             wants_figure = "figure" in c.get("metadata", {}).get("mystnb", {})
             has_image = any(k.startswith("image/") for o in c.get("outputs", []) for k in mime(o))
@@ -166,11 +164,14 @@ def truncated_cells(executed_dir: Path, data_dir: Path | None = None) -> list[st
     """
     corpus = ""
     if data_dir is not None and data_dir.is_dir():
-        corpus = "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in sorted(data_dir.rglob("*"))
-                           if p.is_file() and p.suffix in (".csv", ".tsv", ".json", ".jsonl", ".txt", ".md"))
+        corpus = "\n".join(
+            p.read_text(encoding="utf-8", errors="replace")
+            for p in sorted(data_dir.rglob("*"))
+            if p.is_file() and p.suffix in (".csv", ".tsv", ".json", ".jsonl", ".txt", ".md")
+        )
     problems = []
     for nb in sorted(executed_dir.glob("*.ipynb")):
-        cells = json.loads(nb.read_text()).get("cells", [])
+        cells = _cells(nb)
         own = "\n".join("".join(c.get("source", "")) for c in cells)
         for i, c in enumerate(cells):
             for o in c.get("outputs", []):
@@ -178,8 +179,10 @@ def truncated_cells(executed_dir: Path, data_dir: Path | None = None) -> list[st
                 html = "".join(data.get("text/html", ""))
                 for text in _table_cells(html) if html else []:
                     if text.endswith(ELLIPSES) and text not in ELLIPSES and text not in own and text not in corpus:
-                        problems.append(f"{nb.name}: cell {i} shows a table cell cut short: '{text[-60:]}' "
-                                        f"(pd.set_option('display.max_colwidth', None))")
+                        problems.append(
+                            f"{nb.name}: cell {i} shows a table cell cut short: '{text[-60:]}' "
+                            f"(pd.set_option('display.max_colwidth', None))"
+                        )
     return problems
 
 
@@ -191,28 +194,42 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--screenshots", default="_build/screenshots")
     ap.add_argument("--shot", action="append", default=[], help="page (relative path) to screenshot; repeatable")
     ap.add_argument("--no-browser", action="store_true")
-    ap.add_argument("--page-timeout", type=float, default=PAGE_TIMEOUT_S,
-                    help="seconds a page may take to settle in the browser (default: %(default)s)")
+    ap.add_argument(
+        "--page-timeout",
+        type=float,
+        default=PAGE_TIMEOUT_S,
+        help="seconds a page may take to settle in the browser (default: %(default)s)",
+    )
     ap.add_argument("--root", default=".", help="the repository (paths named in prose must exist here)")
     ap.add_argument("--pages", default="book", help="the Markdown pages also read by the prose checks")
     ap.add_argument("--notebooks-only", action="store_true", help="only the checks of the executed notebooks")
-    ap.add_argument("--commands", action="store_true",
-                    help="also check every command the pages show (compsem.book.checks.shown; make check-book sets it)")
+    ap.add_argument(
+        "--commands",
+        action="store_true",
+        help="also check every command the pages show (compsem.book.checks.shown; make check-book sets it)",
+    )
     args = ap.parse_args(argv)
     executed = Path(args.executed)
-    notebook_problems = notebook_errors(executed) + truncated_cells(executed, Path(args.data)) + prose_check(
-        executed, Path(args.root), Path(args.pages)) + render_check(executed, Path(args.pages))
+    notebook_problems = (
+        notebook_errors(executed)
+        + truncated_cells(executed, Path(args.data))
+        + prose_check(executed, Path(args.root), Path(args.pages))
+        + render_check(executed, Path(args.pages))
+    )
     if args.commands:
         notebook_problems += shown_problems(Path(args.root))
-    counts, claim_problems = claim_check(executed, Path(args.pages), results_dir("claims"),
-                                         Path(args.root) / "book" / "checks")
+    counts, claim_problems = claim_check(
+        executed, Path(args.pages), results_dir("claims"), Path(args.root) / "book" / "checks"
+    )
     notebook_problems += claim_problems
     if args.notebooks_only:
         for p in notebook_problems:
             print(f"check-book: {p}")
         n = len(list(executed.glob("*.ipynb")))
         bad = {p.split(":", 1)[0] for p in notebook_problems}
-        print(f"check-book: {plural(n, 'notebook')}, {plural(len(notebook_problems), 'problem')} on {plural(len(bad), 'page')}")
+        print(
+            f"check-book: {plural(n, 'notebook')}, {plural(len(notebook_problems), 'problem')} on {plural(len(bad), 'page')}"
+        )
         print(claim_summary(counts))
         return 1 if notebook_problems else 0
     html = Path(args.html).resolve()
@@ -227,7 +244,9 @@ def main(argv: list[str] | None = None) -> int:
     for p in problems:
         print(f"check-book: {p}")
     bad_pages = {p.split(":", 1)[0] for p in problems}
-    print(f"check-book: {plural(n_pages, 'page')}, {plural(len(problems), 'problem')} on {plural(len(bad_pages), 'page')}")
+    print(
+        f"check-book: {plural(n_pages, 'page')}, {plural(len(problems), 'problem')} on {plural(len(bad_pages), 'page')}"
+    )
     print(f"check-book: {n_pages - len(bad_pages)} passed, {len(bad_pages)} failed")
     print(claim_summary(counts))
     return 1 if problems else 0

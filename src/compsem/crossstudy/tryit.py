@@ -35,8 +35,10 @@ def remote_code_kwargs(fn: Callable, trust_remote_code: bool) -> dict:
     if not check_trust_remote_code(trust_remote_code, where=f"{fn.__module__}.{fn.__name__}"):
         return {}
     if "trust_remote_code" not in inspect.signature(fn).parameters:
-        raise ValueError(f"{fn.__module__}.{fn.__name__} does not take trust_remote_code: "
-                         "run this study's own chapter with trust_remote_code = True instead")
+        raise ValueError(
+            f"{fn.__module__}.{fn.__name__} does not take trust_remote_code: "
+            "run this study's own chapter with trust_remote_code = True instead"
+        )
     return {"trust_remote_code": True}
 
 
@@ -68,20 +70,25 @@ def page_inputs(inputs: Mapping[str, object] | None = None) -> dict[str, dict[st
     known = {name: study for study, values in out.items() for name in values}
     unknown = sorted(set(inputs) - set(known))
     if unknown:
-        raise CompsemError(f"the try-it page has no {noun(len(unknown), 'input')} {', '.join(unknown)}; "
-                           f"its inputs are {', '.join(known)}")
+        raise CompsemError(
+            f"the try-it page has no {noun(len(unknown), 'input')} {', '.join(unknown)}; "
+            f"its inputs are {', '.join(known)}"
+        )
     for name, value in inputs.items():
         default = out[known[name]][name]
         if not _fits(default, value):
             kind = "a list of texts" if isinstance(default, (list, tuple)) else f"a {type(default).__name__}"
-            raise CompsemError(f"the try-it input {name!r} must be {kind} like its default "
-                               f"{json.dumps(default, ensure_ascii=False)}, not {value!r}")
+            raise CompsemError(
+                f"the try-it input {name!r} must be {kind} like its default "
+                f"{json.dumps(default, ensure_ascii=False)}, not {value!r}"
+            )
         out[known[name]][name] = value
     return out
 
 
-def compute(study: Study, values: Mapping[str, object], models: Sequence[str], *,
-            trust_remote_code: bool = False) -> pd.DataFrame:
+def compute(
+    study: Study, values: Mapping[str, object], models: Sequence[str], *, trust_remote_code: bool = False
+) -> pd.DataFrame:
     """The study's ``report.try_it`` on ``values`` (its inputs, in the declared order) and ``models``."""
     trc = check_trust_remote_code(trust_remote_code, where=f"the try-it page ({study.name})")
     return study.module("report").try_it(*values.values(), models, trust_remote_code=trc)

@@ -19,6 +19,34 @@ seeds), :mod:`.report` (what the chapters show) and :mod:`.prompting` (prompts, 
 :mod:`.training`) are imported by name where they are needed.
 """
 
-from . import config, data, finding, frozen, lesson, metrics, pairing, prompting, report, splitting, study, tables, tryit
+from . import (
+    config,
+    data,
+    finding,
+    frozen,
+    lesson,
+    metrics,
+    pairing,
+    prompting,
+    report,
+    splitting,
+    study,
+    tables,
+    tryit,
+)
 
-__all__ = ["data", "metrics", "study", "tables", "report", "config", "frozen", "pairing", "prompting", "splitting", "lesson", "tryit", "finding"]
+__all__ = [
+    "data",
+    "metrics",
+    "study",
+    "tables",
+    "report",
+    "config",
+    "frozen",
+    "pairing",
+    "prompting",
+    "splitting",
+    "lesson",
+    "tryit",
+    "finding",
+]

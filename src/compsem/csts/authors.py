@@ -14,8 +14,10 @@ table of differences state through :func:`authors_values`. :func:`run_check` run
 needs the authors' code (``princeton-nlp/c-sts`` at ``3bacafa``, fetched by the reader outside
 this repository; its folder in ``CSTS_AUTHORS_CODE``) and a Python that runs it
 (``CSTS_AUTHORS_PYTHON``, default this one, with ``transformers``, ``datasets`` and
-``accelerate``); seeds in ``CSTS_AUTHORS_SEEDS`` (default ``42,43``); it exits 2 when it cannot
-run (saying why) and 1 when the sides disagree. Each run takes minutes (about 200 s a seed and
+``accelerate``); seeds in ``CSTS_AUTHORS_SEEDS`` (default ``42,43``); it exits 2 with a one-line
+error when it cannot run or fails (saying why) and 1 when the sides disagree. The code folder is
+read only as regular files below :data:`MAX_FILE` bytes (:data:`MAX_TOTAL` in all; a link, a FIFO
+or a device in it is refused), and a folder or file in it that others may write is refused. Each run takes minutes (about 200 s a seed and
 side on two Zen 4 cores).
 """
 
@@ -26,7 +28,7 @@ import json
 import os
 import platform
 import re
-import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -36,7 +38,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from compsem.book.running.runfolder import commit_of
+from compsem.git import commit_of
 from compsem.errors import DataError
 from compsem.paths import repo_root
 from compsem.results import PlainText, Prose
@@ -45,17 +47,42 @@ from . import study as S
 from .config import resolve_backbone
 from .metrics import correlations, pair_bootstrap_replicates, seed_agreement
 
-__all__ = ["AUTHORS_COMMIT", "SETTINGS", "EDITS", "patched_copy", "write_split", "authors_args",
-           "read_predictions", "compare", "paired_difference", "record_path", "load_record", "authors_values",
-           "missing_reason", "run_check", "main"]
+__all__ = [
+    "AUTHORS_COMMIT",
+    "SETTINGS",
+    "EDITS",
+    "patched_copy",
+    "write_split",
+    "authors_args",
+    "read_predictions",
+    "compare",
+    "paired_difference",
+    "record_path",
+    "load_record",
+    "authors_values",
+    "missing_reason",
+    "run_check",
+    "main",
+    "checked_files",
+    "parse_seeds",
+    "MAX_FILE",
+    "MAX_TOTAL",
+]
 
 #: the authors' commit both sides were compared at (their HEAD)
 AUTHORS_COMMIT = "3bacafa"
 
 #: the settings of both sides: the book's ``official`` preset with one epoch in fp32 (the
 #: authors' ``run_sts.sh`` defaults otherwise), the bi-encoder with MSE
-SETTINGS = {"config": "bi/mse", "preset": "official", "overrides": {"epochs": 1, "precision": "fp32"},
-            "encoder": "sbert-mini", "data": "reannotated", "split": "pair", "split_seed": 0}
+SETTINGS = {
+    "config": "bi/mse",
+    "preset": "official",
+    "overrides": {"epochs": 1, "precision": "fp32"},
+    "encoder": "sbert-mini",
+    "data": "reannotated",
+    "split": "pair",
+    "split_seed": 0,
+}
 
 #: The edits that let the authors' code run under transformers 5 and datasets 5, as
 #: ``(file, pattern, replacement, what)``: every line passing ``use_auth_token=`` is dropped
@@ -63,25 +90,86 @@ SETTINGS = {"config": "bi/mse", "preset": "official", "overrides": {"epochs": 1,
 EDITS = (
     ("run_sts.py", r"(?m)^[ \t]*use_auth_token=[^\n]*,[ \t]*\n", "", "drop use_auth_token="),
     ("utils/sts/modeling_encoders.py", r"(?m)^[ \t]*use_auth_token=[^\n]*,[ \t]*\n", "", "drop use_auth_token="),
-    ("run_sts.py", r"(?m)^([ \t]*)tokenizer=tokenizer,", r"\1processing_class=tokenizer,",
-     "Trainer(tokenizer=) -> Trainer(processing_class=)"),
+    (
+        "run_sts.py",
+        r"(?m)^([ \t]*)tokenizer=tokenizer,",
+        r"\1processing_class=tokenizer,",
+        "Trainer(tokenizer=) -> Trainer(processing_class=)",
+    ),
 )
+
+
+#: The largest file of the authors' folder that is copied, and all of them together (bytes).
+MAX_FILE, MAX_TOTAL = 16 * 2**20, 256 * 2**20
+
+
+def checked_files(code: str | Path) -> list[str]:
+    """The files of the authors' folder ``code`` (``.git`` left out), relative to it, after
+    checking every entry: folders and regular files only (a link, a FIFO, a socket or a device
+    is a :class:`DataError` naming it), none that its group or others may write (someone else
+    could change the code between this check and its run), each at most :data:`MAX_FILE` bytes
+    and :data:`MAX_TOTAL` in all. Nothing is opened here."""
+    code = Path(code)
+    files, total = [], 0
+    for top, dirs, names in os.walk(code, onerror=_raise):
+        dirs[:] = sorted(d for d in dirs if not (Path(top) == code and d == ".git"))
+        for name in [".", *dirs, *sorted(names)]:
+            path = Path(top) / name
+            st = os.lstat(path)
+            rel = path.relative_to(code).as_posix()
+            if stat.S_ISDIR(st.st_mode) or stat.S_ISREG(st.st_mode):
+                if st.st_mode & 0o022:
+                    raise DataError(
+                        f"{path}: others may write it (mode {stat.S_IMODE(st.st_mode):o}), so the code "
+                        "run could be someone else's: use a copy of the authors' code that only you can write"
+                    )
+            else:
+                raise DataError(
+                    f"{path} is not a regular file or a folder (a link, a FIFO or a device): the authors' "
+                    "folder is read only as regular files"
+                )
+            if stat.S_ISREG(st.st_mode):
+                total += st.st_size
+                if st.st_size > MAX_FILE or total > MAX_TOTAL:
+                    raise DataError(
+                        f"{path}: the authors' folder holds more than {MAX_FILE // 2**20} MiB in one file "
+                        f"or {MAX_TOTAL // 2**20} MiB in all: not a checkout of their code"
+                    )
+                files.append(rel)
+    return files
+
+
+def _raise(exc: OSError) -> None:
+    raise DataError(f"{exc.filename}: cannot be read ({exc.strerror})") from None
 
 
 def patched_copy(code: str | Path, dest: str | Path) -> dict:
     """Copy the authors' folder ``code`` to ``dest`` (a new folder) and apply :data:`EDITS` to the
-    copy; returns ``{"<file>: <what>": count}``. An edit that matches nothing is an error naming
-    the file (another commit of their code), so the check never runs unedited code by mistake."""
+    copy; returns ``{"<file>: <what>": count}``. Only what :func:`checked_files` accepts is
+    copied (each file opened without following a link, read up to its checked size). An edit
+    that matches nothing is an error naming the file (another commit of their code), so the
+    check never runs unedited code by mistake."""
     code, dest = Path(code), Path(dest)
-    if not (code / "run_sts.py").is_file():
+    st = os.lstat(code / "run_sts.py") if os.path.lexists(code / "run_sts.py") else None
+    if st is None or not stat.S_ISREG(st.st_mode):
         raise DataError(f"{code} is not a checkout of the authors' code: it has no run_sts.py")
-    shutil.copytree(code, dest, ignore=shutil.ignore_patterns(".git"))
+    dest.mkdir(parents=True)
+    for rel in checked_files(code):
+        fd = os.open(code / rel, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            blob = f.read(MAX_FILE + 1)
+        if len(blob) > MAX_FILE:
+            raise DataError(f"{code / rel}: grew past {MAX_FILE // 2**20} MiB while it was copied")
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+        (dest / rel).write_bytes(blob)
     counts = {}
     for rel, pattern, repl, what in EDITS:
         path = dest / rel
         text, n = re.subn(pattern, repl, path.read_text(encoding="utf-8"))
         if n == 0:
-            raise DataError(f"{path}: the edit '{what}' matches nothing; is this {AUTHORS_COMMIT} of princeton-nlp/c-sts?")
+            raise DataError(
+                f"{path}: the edit '{what}' matches nothing; is this {AUTHORS_COMMIT} of princeton-nlp/c-sts?"
+            )
         path.write_text(text, encoding="utf-8")
         counts[f"{rel}: {what}"] = counts.get(f"{rel}: {what}", 0) + n
     return counts
@@ -114,16 +202,68 @@ def authors_args(files: dict[str, Path], model_path: str | Path, out: str | Path
     the bi-encoder, MSE, [CLS] pooling, the full network, 8 rows × 4 accumulation steps, lr 1e-5,
     weight decay 0.1, 10 % warm-up (transformers 5 reads ``--warmup_steps 0.1`` as a ratio),
     length 512 with dynamic padding."""
-    return ["--output_dir", str(out), "--model_name_or_path", str(model_path), "--objective", "mse",
-            "--encoding_type", "bi_encoder", "--pooler_type", "cls", "--freeze_encoder", "False",
-            "--transform", "False", "--triencoder_head", "None", "--max_seq_length", "512",
-            "--train_file", str(files["train"]), "--validation_file", str(files["validation"]),
-            "--test_file", str(files["test"]), "--condition_only", "False", "--sentences_only", "False",
-            "--do_train", "--do_predict", "--eval_strategy", "no", "--per_device_train_batch_size", "8",
-            "--gradient_accumulation_steps", "4", "--learning_rate", "1e-5", "--weight_decay", "0.1",
-            "--max_grad_norm", "0.0", "--num_train_epochs", "1", "--lr_scheduler_type", "linear",
-            "--warmup_steps", "0.1", "--save_strategy", "no", "--seed", str(seed), "--data_seed", str(seed),
-            "--fp16", "False", "--disable_tqdm", "True", "--report_to", "none"]
+    return [
+        "--output_dir",
+        str(out),
+        "--model_name_or_path",
+        str(model_path),
+        "--objective",
+        "mse",
+        "--encoding_type",
+        "bi_encoder",
+        "--pooler_type",
+        "cls",
+        "--freeze_encoder",
+        "False",
+        "--transform",
+        "False",
+        "--triencoder_head",
+        "None",
+        "--max_seq_length",
+        "512",
+        "--train_file",
+        str(files["train"]),
+        "--validation_file",
+        str(files["validation"]),
+        "--test_file",
+        str(files["test"]),
+        "--condition_only",
+        "False",
+        "--sentences_only",
+        "False",
+        "--do_train",
+        "--do_predict",
+        "--eval_strategy",
+        "no",
+        "--per_device_train_batch_size",
+        "8",
+        "--gradient_accumulation_steps",
+        "4",
+        "--learning_rate",
+        "1e-5",
+        "--weight_decay",
+        "0.1",
+        "--max_grad_norm",
+        "0.0",
+        "--num_train_epochs",
+        "1",
+        "--lr_scheduler_type",
+        "linear",
+        "--warmup_steps",
+        "0.1",
+        "--save_strategy",
+        "no",
+        "--seed",
+        str(seed),
+        "--data_seed",
+        str(seed),
+        "--fp16",
+        "False",
+        "--disable_tqdm",
+        "True",
+        "--report_to",
+        "none",
+    ]
 
 
 def read_predictions(path: str | Path, n: int) -> np.ndarray:
@@ -148,8 +288,16 @@ def compare(authors, book, *, k: float = 2.0) -> dict:
     deviation ``sqrt((sd_a² + sd_b²) / 2)``, the difference of the means (authors − book) and
     ``agree``: whether that difference lies within ``k`` pooled standard deviations."""
     r = seed_agreement(authors, book, k=k)
-    return {"authors_mean": r["a_mean"], "authors_std": r["a_std"], "book_mean": r["b_mean"], "book_std": r["b_std"],
-            "pooled_std": r["pooled_std"], "difference": r["difference"], "k": k, "agree": r["agree"]}
+    return {
+        "authors_mean": r["a_mean"],
+        "authors_std": r["a_std"],
+        "book_mean": r["b_mean"],
+        "book_std": r["b_std"],
+        "pooled_std": r["pooled_std"],
+        "difference": r["difference"],
+        "k": k,
+        "agree": r["agree"],
+    }
 
 
 def paired_difference(authors: list, book: list, gold, pair_ids, *, n_boot: int = 1000, seed: int = 0) -> dict:
@@ -160,12 +308,21 @@ def paired_difference(authors: list, book: list, gold, pair_ids, *, n_boot: int 
     if len(authors) != len(book) or not authors:
         raise ValueError(f"one prediction array per seed on each side, got {len(authors)} and {len(book)}")
     corr = [correlations(a, gold)["spearman"] - correlations(b, gold)["spearman"] for a, b in zip(authors, book)]
-    reps = np.mean([pair_bootstrap_replicates(a, gold, pair_ids, n_boot=n_boot, seed=seed)
-                    - pair_bootstrap_replicates(b, gold, pair_ids, n_boot=n_boot, seed=seed)
-                    for a, b in zip(authors, book)], axis=0)
+    reps = np.mean(
+        [
+            pair_bootstrap_replicates(a, gold, pair_ids, n_boot=n_boot, seed=seed)
+            - pair_bootstrap_replicates(b, gold, pair_ids, n_boot=n_boot, seed=seed)
+            for a, b in zip(authors, book)
+        ],
+        axis=0,
+    )
     reps = reps[np.isfinite(reps)]
-    return {"of": "authors - book", "mean": float(np.mean(corr)), "ci_low": float(np.quantile(reps, 0.025)),
-            "ci_high": float(np.quantile(reps, 0.975))}
+    return {
+        "of": "authors - book",
+        "mean": float(np.mean(corr)),
+        "ci_low": float(np.quantile(reps, 0.025)),
+        "ci_high": float(np.quantile(reps, 0.975)),
+    }
 
 
 def record_path() -> Path:
@@ -194,25 +351,38 @@ def authors_values(cpu_score: float, cpu_config: str, path=None) -> dict:
     Without a record, the sentences say that it was not measured."""
     rec = load_record(path)
     if rec is None:
-        none = Prose("the authors' code has not been run beside the `official` preset for this book "
-                     "(`make authors-check` runs it)")
+        none = Prose(
+            "the authors' code has not been run beside the `official` preset for this book "
+            "(`make authors-check` runs it)"
+        )
         return {"auth_text": none, "auth_cell_plain": PlainText(none.replace("`", "")), "auth_ft_text": none}
     a, b, d = rec["sides"]["authors"], rec["sides"]["book"], rec["paired_difference"]
     n = len(rec["seeds"])
-    sides = (f"the authors' `run_sts.py` at `{rec['authors_commit']}` {a['spearman_mean']:.2f} ± {a['spearman_std']:.2f}, "
-             f"the book's `official` preset {b['spearman_mean']:.2f} ± {b['spearman_std']:.2f} (test Spearman, mean ± std "
-             f"over {n} seeds)")
-    pair = (f"paired difference (authors − book) {d['mean']:+.2f}, 95 % bootstrap interval "
-            f"[{d['ci_low']:.2f}, {d['ci_high']:.2f}]")
+    sides = (
+        f"the authors' `run_sts.py` at `{rec['authors_commit']}` {a['spearman_mean']:.2f} ± {a['spearman_std']:.2f}, "
+        f"the book's `official` preset {b['spearman_mean']:.2f} ± {b['spearman_std']:.2f} (test Spearman, mean ± std "
+        f"over {n} seeds)"
+    )
+    pair = (
+        f"paired difference (authors − book) {d['mean']:+.2f}, 95 % bootstrap interval "
+        f"[{d['ci_low']:.2f}, {d['ci_high']:.2f}]"
+    )
     where = f"{rec['setting']}; measured {rec['when']} on {rec['machine']}"
     cell = f"run on the same rows with the same settings: {sides}; {pair} ({where})"
     about = round(float(np.mean([a["spearman_mean"], b["spearman_mean"]])))
-    ft = (f"With the authors' settings ({rec['setting']}), their code and the `official` preset both score about "
-          f"{about} on the test rows of the book's default split ({sides}; {pair}), against {cpu_score:.1f} for the `cpu` preset's "
-          f"{cpu_config} in this run. The paper's numbers rest on three epochs and larger models")
-    return {"auth_text": Prose(sides + "; " + pair), "auth_cell_plain": PlainText(cell.replace("`", "")),
-            "auth_ft_text": Prose(ft),
-            "auth_about": about, "auth_authors_mean": float(a["spearman_mean"]), "auth_book_mean": float(b["spearman_mean"])}
+    ft = (
+        f"With the authors' settings ({rec['setting']}), their code and the `official` preset both score about "
+        f"{about} on the test rows of the book's default split ({sides}; {pair}), against {cpu_score:.1f} for the `cpu` preset's "
+        f"{cpu_config} in this run. The paper's numbers rest on three epochs and larger models"
+    )
+    return {
+        "auth_text": Prose(sides + "; " + pair),
+        "auth_cell_plain": PlainText(cell.replace("`", "")),
+        "auth_ft_text": Prose(ft),
+        "auth_about": about,
+        "auth_authors_mean": float(a["spearman_mean"]),
+        "auth_book_mean": float(b["spearman_mean"]),
+    }
 
 
 #: the modules the authors' side imports beyond the book's environment
@@ -226,8 +396,10 @@ def missing_reason(code: str | None, python: str) -> str | None:
     if not (Path(code) / "run_sts.py").is_file():
         return f"CSTS_AUTHORS_CODE={code} has no run_sts.py (not a checkout of princeton-nlp/c-sts)"
     # exit status 0 when every module is there (sys.exit("") would exit 1), else the missing names
-    probe = ("import importlib.util as u, sys; missing = [m for m in sys.argv[1:] if u.find_spec(m) is None]; "
-             "sys.exit(', '.join(missing) if missing else 0)")
+    probe = (
+        "import importlib.util as u, sys; missing = [m for m in sys.argv[1:] if u.find_spec(m) is None]; "
+        "sys.exit(', '.join(missing) if missing else 0)"
+    )
     out = subprocess.run([python, "-c", probe, *NEEDS], capture_output=True, text=True)
     if out.returncode:
         return f"{python} lacks {out.stderr.strip() or 'a module'} that the authors' code imports (set CSTS_AUTHORS_PYTHON)"
@@ -266,55 +438,109 @@ def run_check(code: str, *, seeds=(42, 43), python: str = sys.executable, log=pr
             log(f"authors' run_sts.py, seed {seed} ...")
             t0 = time.perf_counter()
             out = tmp / f"out-{seed}"
-            proc = subprocess.run([python, "run_sts.py", *authors_args(files, model_path, out, seed=seed)],
-                                  cwd=tmp / "code", capture_output=True, text=True,
-                                  env={**os.environ, "HF_HUB_OFFLINE": "1", "WANDB_DISABLED": "true"})
+            proc = subprocess.run(
+                [python, "run_sts.py", *authors_args(files, model_path, out, seed=seed)],
+                cwd=tmp / "code",
+                capture_output=True,
+                text=True,
+                env={**os.environ, "HF_HUB_OFFLINE": "1", "WANDB_DISABLED": "true"},
+            )
             if proc.returncode:
-                raise RuntimeError(f"the authors' run_sts.py failed (seed {seed}):\n{proc.stderr[-3000:]}")
+                last = next((ln for ln in reversed(proc.stderr.splitlines()) if ln.strip()), "no message")
+                raise RuntimeError(
+                    f"the authors' run_sts.py failed (seed {seed}, exit {proc.returncode}): {last[:300]}"
+                )
             seconds["authors"].append(time.perf_counter() - t0)
             sides["authors"].append(read_predictions(out / "test_predictions.json", len(test)))
         log("the book's official preset ...")
-        res = S.run([st["encoder"]], configs=[st["config"]], preset=st["preset"], overrides=st["overrides"],
-                    seeds=list(seeds), data=st["data"], split=st["split"], split_seed=st["split_seed"])
+        res = S.run(
+            [st["encoder"]],
+            configs=[st["config"]],
+            preset=st["preset"],
+            overrides=st["overrides"],
+            seeds=list(seeds),
+            data=st["data"],
+            split=st["split"],
+            split_seed=st["split_seed"],
+        )
         model = res.models[0]
         for seed in seeds:
             sides["book"].append(res.predictions[(model, res.configs[0].label, int(seed), "test")])
             seconds["book"].append(float(res.runs.set_index("seed").loc[seed, "train_seconds"]))
     scores = {k: [correlations(p, gold) for p in v] for k, v in sides.items()}
     cmp = compare([s["spearman"] for s in scores["authors"]], [s["spearman"] for s in scores["book"]])
-    rec = {"what": "the authors' run_sts.py beside the book's official preset on the same rows and settings (test split)",
-           "source": "make authors-check (python -m compsem.csts.authors)",
-           "when": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "machine": _machine(),
-           "authors_commit": AUTHORS_COMMIT, "book_commit": commit_of(),
-           "setting": (f"book_data({st['data']!r}, split={st['split']!r}, split_seed={st['split_seed']}): "
-                       f"{len(parts['train']):,} training, {len(parts['validation']):,} validation and {len(test):,} test "
-                       "rows; sbert-mini's transformer, bi-encoder, MSE, [CLS] pooling, the full network trained, lr 1e-5, "
-                       "weight decay 0.1, 8 rows x 4 accumulation steps, 10 % warm-up, length 512 with dynamic padding, "
-                       "1 epoch, fp32"),
-           "seeds": [int(s) for s in seeds], "edits": edits, "comparison": cmp,
-           "sides": {k: {"spearman_mean": cmp[f"{k}_mean"], "spearman_std": cmp[f"{k}_std"],
-                         "spearman_per_seed": [s["spearman"] for s in scores[k]],
-                         "pearson_per_seed": [s["pearson"] for s in scores[k]],
-                         "train_seconds": float(sum(seconds[k]) / len(seconds[k]))} for k in sides},
-           "paired_difference": paired_difference(sides["authors"], sides["book"], gold, test["pair_id"])}
+    rec = {
+        "what": "the authors' run_sts.py beside the book's official preset on the same rows and settings (test split)",
+        "source": "make authors-check (python -m compsem.csts.authors)",
+        "when": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": _machine(),
+        "authors_commit": AUTHORS_COMMIT,
+        "book_commit": commit_of(),
+        "setting": (
+            f"book_data({st['data']!r}, split={st['split']!r}, split_seed={st['split_seed']}): "
+            f"{len(parts['train']):,} training, {len(parts['validation']):,} validation and {len(test):,} test "
+            "rows; sbert-mini's transformer, bi-encoder, MSE, [CLS] pooling, the full network trained, lr 1e-5, "
+            "weight decay 0.1, 8 rows x 4 accumulation steps, 10 % warm-up, length 512 with dynamic padding, "
+            "1 epoch, fp32"
+        ),
+        "seeds": [int(s) for s in seeds],
+        "edits": edits,
+        "comparison": cmp,
+        "sides": {
+            k: {
+                "spearman_mean": cmp[f"{k}_mean"],
+                "spearman_std": cmp[f"{k}_std"],
+                "spearman_per_seed": [s["spearman"] for s in scores[k]],
+                "pearson_per_seed": [s["pearson"] for s in scores[k]],
+                "train_seconds": float(sum(seconds[k]) / len(seconds[k])),
+            }
+            for k in sides
+        },
+        "paired_difference": paired_difference(sides["authors"], sides["book"], gold, test["pair_id"]),
+    }
     return rec
+
+
+def parse_seeds(text: str) -> list[int]:
+    """``CSTS_AUTHORS_SEEDS`` (``"42,43"``) as distinct integers in 0..2**32-1, at least two; else a
+    :class:`DataError` naming the value."""
+    try:
+        seeds = [int(s) for s in text.split(",")]
+    except ValueError:
+        seeds = []
+    if len(seeds) < 2 or len(set(seeds)) != len(seeds) or not all(0 <= s < 2**32 for s in seeds):
+        raise DataError(
+            f"CSTS_AUTHORS_SEEDS={text[:60]!r} is not a comma-separated list of at least two distinct "
+            "integers from 0 to 2**32-1 (e.g. 42,43)"
+        )
+    return seeds
 
 
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    out = Path(argv[argv.index("--out") + 1]) if "--out" in argv else record_path()
     code, python = os.environ.get("CSTS_AUTHORS_CODE"), os.environ.get("CSTS_AUTHORS_PYTHON", sys.executable)
-    reason = missing_reason(code, python)
-    if reason:
-        print(f"authors-check not run: {reason}", file=sys.stderr)
+    try:
+        if "--out" in argv and argv.index("--out") == len(argv) - 1:
+            raise DataError("--out needs a file name")
+        out = Path(argv[argv.index("--out") + 1]) if "--out" in argv else record_path()
+        reason = missing_reason(code, python)
+        if reason:
+            print(f"authors-check not run: {reason}", file=sys.stderr)
+            return 2
+        seeds = parse_seeds(os.environ.get("CSTS_AUTHORS_SEEDS", "42,43"))
+        checked_files(code)  # before anything runs
+        rec = run_check(code, seeds=seeds, python=python)
+        out.write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")
+    except Exception as exc:  # noqa: BLE001 - every failure is exit 2 and one line, as documented
+        text = " ".join(str(exc).split()) or "no message"
+        print(f"authors-check failed: {type(exc).__name__}: {text[:500]}", file=sys.stderr)
         return 2
-    seeds = [int(s) for s in os.environ.get("CSTS_AUTHORS_SEEDS", "42,43").split(",")]
-    rec = run_check(code, seeds=seeds, python=python)
-    out.write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")
     c = rec["comparison"]
-    print(f"authors {c['authors_mean']:.2f} ± {c['authors_std']:.2f}, book {c['book_mean']:.2f} ± {c['book_std']:.2f}; "
-          f"difference {c['difference']:+.2f} against {c['k']:g} x pooled std {c['pooled_std']:.2f}: "
-          f"{'agree' if c['agree'] else 'DISAGREE'} (written to {out})")
+    print(
+        f"authors {c['authors_mean']:.2f} ± {c['authors_std']:.2f}, book {c['book_mean']:.2f} ± {c['book_std']:.2f}; "
+        f"difference {c['difference']:+.2f} against {c['k']:g} x pooled std {c['pooled_std']:.2f}: "
+        f"{'agree' if c['agree'] else 'DISAGREE'} (written to {out})"
+    )
     return 0 if c["agree"] else 1
 
 

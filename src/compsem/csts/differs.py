@@ -16,17 +16,32 @@ __all__ = ["CHAPTERS", "differs_values"]
 
 #: Per chapter view: the paper's number it stands beside (table, column, how it is read), its split
 CHAPTERS = {
-    "zero_shot": {"table": "table2_zeroshot", "col": "csts_spearman", "how": "absmax", "split": "validation",
-                  "what": "largest absolute zero-shot Spearman (Table 2)"},
-    "finetune": {"table": "table3_finetune", "col": "spearman_mean", "how": "max", "split": "test",
-                 "what": "best fine-tuned Spearman (Table 3)"},
-    "ablation": {"table": "table10_ablation", "col": "spearman", "how": "condition_only", "split": "validation",
-                 "what": "condition-only cross-encoder (Table 10)"},
+    "zero_shot": {
+        "table": "table2_zeroshot",
+        "col": "csts_spearman",
+        "how": "absmax",
+        "split": "validation",
+        "what": "largest absolute zero-shot Spearman (Table 2)",
+    },
+    "finetune": {
+        "table": "table3_finetune",
+        "col": "spearman_mean",
+        "how": "max",
+        "split": "test",
+        "what": "best fine-tuned Spearman (Table 3)",
+    },
+    "ablation": {
+        "table": "table10_ablation",
+        "col": "spearman",
+        "how": "condition_only",
+        "split": "validation",
+        "what": "condition-only cross-encoder (Table 10)",
+    },
 }
 
 _LABELS = {
     "reannotated": "ours are the re-annotated C-STS training split (labels re-annotated with LLMs in the loop; "
-                   "Zhang, Zhou & Bollegala 2025), which this book splits into train, validation and test",
+    "Zhang, Zhou & Bollegala 2025), which this book splits into train, validation and test",
     "embedded": "ours are the book's hand-written sentence pairs, labelled by the project",
 }
 
@@ -41,8 +56,9 @@ def _paper_value(view: str) -> float:
     return float(t.set_index("input_mode").loc[c["how"], c["col"]])
 
 
-def differs_values(view: str, *, data, source: str, rows: pd.DataFrame, prior: float,
-                   train_pairs: int | None = None) -> dict:
+def differs_values(
+    view: str, *, data, source: str, rows: pd.DataFrame, prior: float, train_pairs: int | None = None
+) -> dict:
     """The "why ours differs from the paper" box of one chapter view (a key of :data:`CHAPTERS`):
     ``data`` the chapter's ``data`` parameter and ``source`` the loader's source (the label
     source), ``rows`` the evaluation rows (rows against pairs), ``prior`` the condition prior's
@@ -68,6 +84,8 @@ def differs_values(view: str, *, data, source: str, rows: pd.DataFrame, prior: f
         f"{n_pairs:,} complete pairs.",
     ]
     if train_pairs is not None:
-        parts.append(f"Figure 3's x-axis counts training examples (rows); our curve counts training pairs, so its "
-                     f"last point, {train_pairs:,} pairs, is {2 * train_pairs:,} rows on the paper's axis.")
+        parts.append(
+            f"Figure 3's x-axis counts training examples (rows); our curve counts training pairs, so its "
+            f"last point, {train_pairs:,} pairs, is {2 * train_pairs:,} rows on the paper's axis."
+        )
     return {"dif_text": Prose(" ".join(parts))}

@@ -71,7 +71,7 @@ class FrozenStore:
         self.folder = None if folder is None else Path(folder)
         self.disk_dtype = disk_dtype
         self._mem: dict = {}
-        self._pending: dict = {}   # key -> the chunks on disk that hold it, not read yet
+        self._pending: dict = {}  # key -> the chunks on disk that hold it, not read yet
         self._loaded = False
         self.n_read = 0  # entries read back from disk
         self.n_written = 0  # entries computed here and written
@@ -114,15 +114,20 @@ class FrozenStore:
         index = [[k[0], k[1], int(h.shape[0])] for k, h in zip(keys, states)]
         name = hashlib.sha1(json.dumps(index).encode()).hexdigest()[:20]
         self.n_written += len(keys)
-        where = store.save_to_cache(self.folder / f"{name}.npy", store.npy_writer(arr),
-                                    what=f"frozen-layer states in {self.folder}")
-        if where is not None:   # the index beside its array, in the same layer
+        where = store.save_to_cache(
+            self.folder / f"{name}.npy", store.npy_writer(arr), what=f"frozen-layer states in {self.folder}"
+        )
+        if where is not None:  # the index beside its array, in the same layer
             try:
-                store.write_atomic(where.with_suffix(".json"), store.json_writer({"format": FORMAT, "index": index}),
-                                   private=where.parent != self.folder)
+                store.write_atomic(
+                    where.with_suffix(".json"),
+                    store.json_writer({"format": FORMAT, "index": index}),
+                    private=where.parent != self.folder,
+                )
             except OSError as exc:
-                warnings.warn(f"could not store the index of {where} ({exc}); its entries are recomputed next time",
-                              stacklevel=2)
+                warnings.warn(
+                    f"could not store the index of {where} ({exc}); its entries are recomputed next time", stacklevel=2
+                )
 
     def _load(self) -> None:
         """Read the folder's chunk indexes (not their arrays): which chunk holds which key."""
@@ -137,8 +142,9 @@ class FrozenStore:
                 index = store.read_json(meta)["index"]
                 keys = [(a, b) for a, b, _ in index]
             except (store.BrokenStoreError, FileNotFoundError, KeyError, TypeError, ValueError) as exc:
-                warnings.warn(f"frozen-layer cache chunk {meta.stem} skipped ({exc}); its entries are recomputed",
-                              stacklevel=3)
+                warnings.warn(
+                    f"frozen-layer cache chunk {meta.stem} skipped ({exc}); its entries are recomputed", stacklevel=3
+                )
                 continue
             for k in keys:
                 if k not in self._mem:
@@ -160,8 +166,10 @@ class FrozenStore:
                     if arr.shape[0] != sum(n for _, _, n in index):
                         raise store.BrokenStoreError(meta.with_suffix(".npy"), "its rows do not match its index")
                 except (store.BrokenStoreError, FileNotFoundError) as exc:
-                    warnings.warn(f"frozen-layer cache chunk {meta.stem} skipped ({exc}); its entries are recomputed",
-                                  stacklevel=3)
+                    warnings.warn(
+                        f"frozen-layer cache chunk {meta.stem} skipped ({exc}); its entries are recomputed",
+                        stacklevel=3,
+                    )
                     arr = None
                 t = None if arr is None else torch.from_numpy(np.ascontiguousarray(arr, dtype=np.float32))
                 pos = 0
@@ -170,7 +178,7 @@ class FrozenStore:
                     if chunks and chunks[0][1] is index:
                         chunks.pop(0)
                         if t is not None:
-                            self._mem.setdefault((a, b), t[pos:pos + n])
+                            self._mem.setdefault((a, b), t[pos : pos + n])
                         if not chunks or (a, b) in self._mem:
                             self._pending.pop((a, b), None)
                     pos += n
@@ -178,8 +186,15 @@ class FrozenStore:
                     self.n_read += len(index)
 
 
-def fill_batches(tokenizer, keys: list, *, max_length: int, batch_size: int = 256, order: str = "tokens",
-                 max_tokens: int | None = None):
+def fill_batches(
+    tokenizer,
+    keys: list,
+    *,
+    max_length: int,
+    batch_size: int = 256,
+    order: str = "tokens",
+    max_tokens: int | None = None,
+):
     """Yield ``(keys of the batch, padded inputs)`` covering ``keys`` (``(text, pair or None)``).
 
     All texts are tokenised once (truncated to ``max_length``), put in ``order`` (see
@@ -202,8 +217,9 @@ def fill_batches(tokenizer, keys: list, *, max_length: int, batch_size: int = 25
     pairs = keys[0][1] is not None
     if any((k[1] is not None) != pairs for k in keys):
         raise ValueError("fill_batches needs all keys with a text pair or all without one")
-    enc = tokenizer([k[0] for k in keys], [k[1] for k in keys] if pairs else None, truncation=True,
-                    max_length=max_length)
+    enc = tokenizer(
+        [k[0] for k in keys], [k[1] for k in keys] if pairs else None, truncation=True, max_length=max_length
+    )
     ids, types = enc["input_ids"], enc.get("token_type_ids")
     lens = np.array([len(x) for x in ids])
     if order == "tokens":
@@ -221,10 +237,10 @@ def fill_batches(tokenizer, keys: list, *, max_length: int, batch_size: int = 25
         mask = np.zeros((len(part), t), dtype=np.int64)
         tt = np.full((len(part), t), pad_type, dtype=np.int64)
         for r, i in enumerate(part):
-            input_ids[r, :lens[i]] = ids[i]
-            mask[r, :lens[i]] = 1
+            input_ids[r, : lens[i]] = ids[i]
+            mask[r, : lens[i]] = 1
             if types is not None:
-                tt[r, :lens[i]] = types[i]
+                tt[r, : lens[i]] = types[i]
         batch = {"input_ids": torch.from_numpy(input_ids), "attention_mask": torch.from_numpy(mask)}
         if types is not None:
             batch["token_type_ids"] = torch.from_numpy(tt)

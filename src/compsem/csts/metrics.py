@@ -21,8 +21,16 @@ from scipy import stats as sstats
 from scipy.stats import rankdata, spearmanr
 from ..fmt import noun
 
-__all__ = ["correlations", "pair_accuracy", "pair_outcomes", "condition_prior", "quad_margin_loss", "seed_agreement",
-           "pair_bootstrap_replicates", "pair_bootstrap_ci"]
+__all__ = [
+    "correlations",
+    "pair_accuracy",
+    "pair_outcomes",
+    "condition_prior",
+    "quad_margin_loss",
+    "seed_agreement",
+    "pair_bootstrap_replicates",
+    "pair_bootstrap_ci",
+]
 
 
 def correlations(pred, gold) -> dict:
@@ -50,7 +58,10 @@ def correlations(pred, gold) -> dict:
     ok = np.isfinite(pred) & np.isfinite(gold)
     n_bad = int((~ok).sum())
     if n_bad:
-        warnings.warn(f"{n_bad} non-finite {noun(n_bad, 'prediction or label', 'predictions or labels')} left out of the correlation", stacklevel=2)
+        warnings.warn(
+            f"{n_bad} non-finite {noun(n_bad, 'prediction or label', 'predictions or labels')} left out of the correlation",
+            stacklevel=2,
+        )
     p, g = pred[ok], gold[ok]
     if len(p) < 2 or np.ptp(p) == 0 or np.ptp(g) == 0:
         warnings.warn("constant predictions or labels: correlation undefined (NaN)", stacklevel=2)
@@ -194,7 +205,7 @@ def pair_bootstrap_ci(pred, gold, pair_ids, *, n_boot: int = 1000, seed: int = 0
     replicates are dropped (NaN bounds when none is defined)."""
     rho = pair_bootstrap_replicates(pred, gold, pair_ids, n_boot=n_boot, seed=seed)
     rho = rho[np.isfinite(rho)]
-    if not len(rho):   # every replicate undefined (e.g. constant predictions): no interval
+    if not len(rho):  # every replicate undefined (e.g. constant predictions): no interval
         return float("nan"), float("nan")
     a = (1 - level) / 2
     return float(np.quantile(rho, a)), float(np.quantile(rho, 1 - a))
@@ -209,7 +220,15 @@ def seed_agreement(a, b, *, k: float = 2.0) -> dict:
     if len(a) < 2 or len(b) < 2:
         raise ValueError(f"each side needs at least two seeds to have a spread, got {len(a)} and {len(b)}")
     sa, sb = float(a.std(ddof=1)), float(b.std(ddof=1))
-    pooled = float(np.sqrt((sa ** 2 + sb ** 2) / 2))
+    pooled = float(np.sqrt((sa**2 + sb**2) / 2))
     diff = float(a.mean() - b.mean())
-    return {"a_mean": float(a.mean()), "a_std": sa, "b_mean": float(b.mean()), "b_std": sb, "pooled_std": pooled,
-            "difference": diff, "k": k, "agree": bool(abs(diff) <= k * pooled)}
+    return {
+        "a_mean": float(a.mean()),
+        "a_std": sa,
+        "b_mean": float(b.mean()),
+        "b_std": sb,
+        "pooled_std": pooled,
+        "difference": diff,
+        "k": k,
+        "agree": bool(abs(diff) <= k * pooled),
+    }

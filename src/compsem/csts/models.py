@@ -53,8 +53,17 @@ from .config import ENCODINGS, resolve_backbone
 from .frozen import FILL_TOKENS, FrozenStore, fill_batches
 from .packed import DRAWS, pack_index, packed_layers, supports_packing, unpack
 
-__all__ = ["ENCODINGS", "POOLINGS", "TRI_OPS", "CROSS_HEADS", "resolve_backbone", "load_backbone", "Pooler",
-           "CSTSModel", "build_model"]
+__all__ = [
+    "ENCODINGS",
+    "POOLINGS",
+    "TRI_OPS",
+    "CROSS_HEADS",
+    "resolve_backbone",
+    "load_backbone",
+    "Pooler",
+    "CSTSModel",
+    "build_model",
+]
 
 POOLINGS = ("cls", "cls_mlp", "mean")
 TRI_OPS = ("concat", "hadamard")
@@ -131,11 +140,24 @@ class CSTSModel(nn.Module):
     and tri-encoders (shape ``(n, d)`` each).
     """
 
-    def __init__(self, backbone: nn.Module, tokenizer, *, encoding: str = "bi", pooling: str = "mean",
-                 tri_op: str = "hadamard", max_length: int = 64, input_mode: str = "full",
-                 transform: bool = False, condition_transform: bool = False, concat_gelu: bool = False,
-                 cross_head: str = "sigmoid", dropout: float | None = None, packed: bool = True,
-                 dropout_draw: str = "one"):
+    def __init__(
+        self,
+        backbone: nn.Module,
+        tokenizer,
+        *,
+        encoding: str = "bi",
+        pooling: str = "mean",
+        tri_op: str = "hadamard",
+        max_length: int = 64,
+        input_mode: str = "full",
+        transform: bool = False,
+        condition_transform: bool = False,
+        concat_gelu: bool = False,
+        cross_head: str = "sigmoid",
+        dropout: float | None = None,
+        packed: bool = True,
+        dropout_draw: str = "one",
+    ):
         super().__init__()
         if encoding not in ENCODINGS:
             raise ValueError(f"encoding must be one of {ENCODINGS}, got {encoding!r}")
@@ -153,7 +175,7 @@ class CSTSModel(nn.Module):
         self.packed = bool(packed)
         if dropout_draw not in DRAWS:
             raise ValueError(f"dropout_draw must be one of {DRAWS}, got {dropout_draw!r}")
-        self.dropout_draw = dropout_draw   # how the packed layers draw dropout masks (packed.DRAWS)
+        self.dropout_draw = dropout_draw  # how the packed layers draw dropout masks (packed.DRAWS)
         d = backbone.config.hidden_size
         cfg = backbone.config
         p_hidden = float(getattr(cfg, "hidden_dropout_prob", 0.1) if dropout is None else dropout)
@@ -162,11 +184,13 @@ class CSTSModel(nn.Module):
         self.dim = d
         self.pooler = Pooler(pooling, d)
         self.transform = nn.Sequential(nn.Dropout(p), nn.Linear(d, d), _activation(cfg)) if transform else None
-        self.condition_transform = (nn.Sequential(nn.Dropout(p), nn.Linear(d, d))
-                                    if (condition_transform and encoding == "tri") else None)
+        self.condition_transform = (
+            nn.Sequential(nn.Dropout(p), nn.Linear(d, d)) if (condition_transform and encoding == "tri") else None
+        )
         if encoding == "cross":
-            self.head = (nn.Sequential(nn.Dropout(p_hidden), nn.Linear(d, 1)) if cross_head == "linear"
-                         else nn.Linear(d, 1))
+            self.head = (
+                nn.Sequential(nn.Dropout(p_hidden), nn.Linear(d, 1)) if cross_head == "linear" else nn.Linear(d, 1)
+            )
         else:
             self.head = None
         self.mix = None
@@ -191,7 +215,7 @@ class CSTSModel(nn.Module):
                 raise ValueError(f"train_layers must lie in [0, {len(layers)}], got {train_layers}")
             for prm in self.backbone.parameters():
                 prm.requires_grad_(False)
-            for layer in list(layers)[len(layers) - train_layers:]:
+            for layer in list(layers)[len(layers) - train_layers :]:
                 for prm in layer.parameters():
                     prm.requires_grad_(True)
             self._n_frozen = len(layers) - train_layers
@@ -212,7 +236,7 @@ class CSTSModel(nn.Module):
     def _layers(self, part: str):
         parent, attr = self._slot
         full = getattr(parent, attr)
-        sub = full[: self._n_frozen] if part == "lower" else full[self._n_frozen:]
+        sub = full[: self._n_frozen] if part == "lower" else full[self._n_frozen :]
         setattr(parent, attr, nn.ModuleList(list(sub)))
         try:
             yield
@@ -224,20 +248,33 @@ class CSTSModel(nn.Module):
         return next(self.parameters()).device
 
     def _tokenize(self, a, b):
-        batch = self.tokenizer(list(a), None if b is None else list(b), padding=True, truncation=True,
-                               max_length=self.max_length, return_tensors="pt")
+        batch = self.tokenizer(
+            list(a),
+            None if b is None else list(b),
+            padding=True,
+            truncation=True,
+            max_length=self.max_length,
+            return_tensors="pt",
+        )
         return {k: v.to(self.device) for k, v in batch.items()}
 
-    def _lower_states(self, keys: list, *, batch_size: int | None = None, order: str = "tokens",
-                      max_tokens: int | None = None) -> None:
+    def _lower_states(
+        self, keys: list, *, batch_size: int | None = None, order: str = "tokens", max_tokens: int | None = None
+    ) -> None:
         """Run the frozen layers on ``keys`` (distinct, not cached) and store the states, in
         batches of ``batch_size`` (all at once by default) and at most ``max_tokens`` padded
         tokens, in ``order`` (:func:`.frozen.fill_batches`)."""
         was = self.backbone.training
         self.backbone.eval()
         try:
-            for part, sub in fill_batches(self.tokenizer, keys, max_length=self.max_length,
-                                          batch_size=batch_size or len(keys), order=order, max_tokens=max_tokens):
+            for part, sub in fill_batches(
+                self.tokenizer,
+                keys,
+                max_length=self.max_length,
+                batch_size=batch_size or len(keys),
+                order=order,
+                max_tokens=max_tokens,
+            ):
                 sub = {k: v.to(self.device) for k, v in sub.items()}
                 with torch.inference_mode(), self._layers("lower"):
                     h = self.backbone(**sub).last_hidden_state
@@ -246,8 +283,9 @@ class CSTSModel(nn.Module):
         finally:
             self.backbone.train(was)
 
-    def fill_frozen_cache(self, s1, s2, c, *, batch_size: int = 512, order: str = "tokens",
-                          max_tokens: int | None = FILL_TOKENS) -> int:
+    def fill_frozen_cache(
+        self, s1, s2, c, *, batch_size: int = 512, order: str = "tokens", max_tokens: int | None = FILL_TOKENS
+    ) -> int:
         """Compute the frozen layers' states of every input the rows ``(s1, s2, c)`` need that
         the cache lacks — tokenised once, sorted by token count (``order``, see
         :func:`.frozen.fill_batches`), in batches of at most ``batch_size`` rows and
@@ -261,8 +299,11 @@ class CSTSModel(nn.Module):
 
     def _packs(self, layers) -> bool:
         """Whether the padding-free pass (:mod:`.packed`) runs ``layers`` of this backbone."""
-        return (self.packed and getattr(self.tokenizer, "padding_side", "right") == "right"
-                and supports_packing(self.backbone, layers))
+        return (
+            self.packed
+            and getattr(self.tokenizer, "padding_side", "right") == "right"
+            and supports_packing(self.backbone, layers)
+        )
 
     def _all_layers(self) -> list:
         slot = self._slot or _layer_slot(self.backbone)
@@ -276,8 +317,7 @@ class CSTSModel(nn.Module):
             if layers and hasattr(self.backbone, "embeddings") and self._packs(layers):
                 emb = self.backbone.embeddings(input_ids=batch["input_ids"], token_type_ids=batch.get("token_type_ids"))
                 flat = pack_index(mask)
-                x = packed_layers(layers, emb.reshape(-1, self.dim).index_select(0, flat), mask,
-                                  draw=self.dropout_draw)
+                x = packed_layers(layers, emb.reshape(-1, self.dim).index_select(0, flat), mask, draw=self.dropout_draw)
                 return self.pooler(unpack(x, flat, tuple(mask.shape)), mask)
             out = self.backbone(**batch)
             return self.pooler(out.last_hidden_state, mask)
@@ -285,7 +325,7 @@ class CSTSModel(nn.Module):
         missing = self._cache.missing(keys)
         if missing:
             self._lower_states(missing)
-        top = self._all_layers()[self._n_frozen:]
+        top = self._all_layers()[self._n_frozen :]
         if self._packs(top):
             # padding-free: the cached states are already one row per real token
             hs = [self._cache.get(k) for k in keys]
@@ -362,7 +402,7 @@ class CSTSModel(nn.Module):
             uniq = list(dict.fromkeys(texts))
             where = {t: i for i, t in enumerate(uniq)}
             z = self._encode(uniq)[torch.tensor([where[t] for t in texts], device=self.device)]
-            e1, e2, ec = self._sent(z[:n]), self._sent(z[n:2 * n]), z[2 * n:]
+            e1, e2, ec = self._sent(z[:n]), self._sent(z[n : 2 * n]), z[2 * n :]
             if self.condition_transform is not None:
                 ec = self.condition_transform(ec)
             return self._mix(ec, e1), self._mix(ec, e2)
@@ -385,8 +425,9 @@ class CSTSModel(nn.Module):
         return nn.functional.cosine_similarity(u1.float(), u2.float(), dim=-1)
 
 
-def build_model(encoder: str, *, encoding: str = "bi", seed: int | None = None, trust_remote_code: bool = False,
-                **options) -> CSTSModel:
+def build_model(
+    encoder: str, *, encoding: str = "bi", seed: int | None = None, trust_remote_code: bool = False, **options
+) -> CSTSModel:
     """Load ``encoder`` (see :func:`resolve_backbone`) and wrap it as a :class:`CSTSModel`
     (``options``: the keyword arguments of :class:`CSTSModel`). ``seed`` seeds torch before
     the new heads are initialised."""

@@ -93,7 +93,7 @@ def keep_masks(sizes: list[int], p: float, device=None) -> list[torch.Tensor]:
     each element is dropped with probability ``round(p × 65,536) / 65,536`` (torch's generator,
     so :func:`torch.manual_seed` reproduces them)."""
     total = sum(sizes)
-    words = torch.randint(-2 ** 63, 2 ** 63 - 1, ((total + 3) // 4,), dtype=torch.int64, device=device)
+    words = torch.randint(-(2**63), 2**63 - 1, ((total + 3) // 4,), dtype=torch.int64, device=device)
     keep = words.view(torch.int16)[:total] >= int(round(p * 65536)) - 32768
     return list(torch.split(keep, sizes))
 
@@ -149,9 +149,12 @@ def packed_layers(layers, x: torch.Tensor, mask: torch.Tensor, *, draw: str = "t
     attn_mask = mask.bool()[:, None, None, :].expand(b, 1, t, t)
     n, d = x.shape
     one = draw == "one" and any(layer.training for layer in layers)
-    if one:   # every site's mask of every layer from one draw (all sites share one p: BERT's configs do)
-        ps = {m.p for layer in layers for m in (layer.attention.self.dropout, layer.attention.output.dropout,
-                                                layer.output.dropout)}
+    if one:  # every site's mask of every layer from one draw (all sites share one p: BERT's configs do)
+        ps = {
+            m.p
+            for layer in layers
+            for m in (layer.attention.self.dropout, layer.attention.output.dropout, layer.output.dropout)
+        }
         p = ps.pop() if len(ps) == 1 else None
         one = p is not None and p > 0
     if one:
@@ -165,12 +168,15 @@ def packed_layers(layers, x: torch.Tensor, mask: torch.Tensor, *, draw: str = "t
         q, k, v = unpack(qkv, flat, (b, t)).view(b, t, 3, heads, dh).permute(2, 0, 3, 1, 4).unbind(0)
         if one:
             ctx = _attention(q, k, v, attn_mask, sa.scaling, next(masks), p)
-            a = so.LayerNorm(_drop(so.dense(ctx.transpose(1, 2).reshape(b * t, heads * dh).index_select(0, flat)),
-                                   next(masks), p) + x)
+            a = so.LayerNorm(
+                _drop(so.dense(ctx.transpose(1, 2).reshape(b * t, heads * dh).index_select(0, flat)), next(masks), p)
+                + x
+            )
             x = layer.output.LayerNorm(_drop(layer.output.dense(layer.intermediate(a)), next(masks), p) + a)
             continue
         ctx = nn.functional.scaled_dot_product_attention(
-            q, k, v, attn_mask=attn_mask, dropout_p=sa.dropout.p if sa.training else 0.0, scale=sa.scaling)
+            q, k, v, attn_mask=attn_mask, dropout_p=sa.dropout.p if sa.training else 0.0, scale=sa.scaling
+        )
         ctx = ctx.transpose(1, 2).reshape(b * t, heads * dh).index_select(0, flat)
         a = so.LayerNorm(so.dropout(so.dense(ctx)) + x)
         x = layer.output.LayerNorm(layer.output.dropout(layer.output.dense(layer.intermediate(a))) + a)

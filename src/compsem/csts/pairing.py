@@ -38,8 +38,9 @@ def assign_pairs(df: pd.DataFrame, *, unlabelled_keys=()) -> pd.DataFrame:
         out["pair_id"] = (out["split"].astype(str) + ":" + key) if "split" in out.columns else key
     out["pair_id"] = out["pair_id"].astype(str)
     size = out.groupby("pair_id")["label"].transform("size").to_numpy()
-    order = out.assign(_pos=np.arange(len(out))).sort_values(["pair_id", "label", "_pos"],
-                                                             ascending=[True, False, True], kind="mergesort")
+    order = out.assign(_pos=np.arange(len(out))).sort_values(
+        ["pair_id", "label", "_pos"], ascending=[True, False, True], kind="mergesort"
+    )
     first = (order.groupby("pair_id").cumcount() == 0).reindex(out.index).to_numpy()
     role = np.where(size == 2, np.where(first, "high", "low"), "unpaired")
     role = np.where((size == 1) & out["pair_id"].isin(set(unlabelled_keys)).to_numpy(), "single", role)

@@ -33,8 +33,20 @@ import pandas as pd
 
 from . import metrics
 
-__all__ = ["INSTRUCTIONS", "SHOTS", "MAX_NEW_TOKENS", "PARSERS", "LAYOUTS", "format_item", "pick_examples",
-           "build_prompt", "build_prompts", "parse_answer", "parse_answers", "run_prompting"]
+__all__ = [
+    "INSTRUCTIONS",
+    "SHOTS",
+    "MAX_NEW_TOKENS",
+    "PARSERS",
+    "LAYOUTS",
+    "format_item",
+    "pick_examples",
+    "build_prompt",
+    "build_prompts",
+    "parse_answer",
+    "parse_answers",
+    "run_prompting",
+]
 
 MAX_NEW_TOKENS = 20
 SHOTS = (0, 2, 4)
@@ -44,8 +56,10 @@ LAYOUTS = ("oneline", "blocks")
 # Paraphrased (project wording). Structure as in the paper's Figures 5 (short) and 6 (long).
 INSTRUCTIONS = {
     "none": "",
-    "short": ("Using a scale from 1 to 5, rate how alike the two sentences below are with regard to the given "
-              "condition. Answer with the score only, a number from 1 to 5."),
+    "short": (
+        "Using a scale from 1 to 5, rate how alike the two sentences below are with regard to the given "
+        "condition. Answer with the score only, a number from 1 to 5."
+    ),
     "long": (
         "Task: judge how similar the two sentences are, looking only at the aspect named by the condition, and give "
         "the pair a score from 1 to 5:\n"
@@ -59,8 +73,9 @@ INSTRUCTIONS = {
 }
 
 
-def format_item(sentence1: str, sentence2: str, condition: str, label: float | None = None, *,
-                layout: str = "oneline") -> str:
+def format_item(
+    sentence1: str, sentence2: str, condition: str, label: float | None = None, *, layout: str = "oneline"
+) -> str:
     """One ``Input … Output:`` item; with a label it is an in-context example."""
     if layout == "oneline":
         out = f"Input: Sentence 1: {sentence1.strip()} Sentence 2: {sentence2.strip()} Condition: {condition} Output:"
@@ -71,8 +86,9 @@ def format_item(sentence1: str, sentence2: str, condition: str, label: float | N
     return out + (f" {float(label)}" if label is not None else "")
 
 
-def pick_examples(pool: pd.DataFrame, k: int, *, rng: np.random.Generator | int = 0,
-                  exclude_pairs: Sequence[str] = ()) -> pd.DataFrame:
+def pick_examples(
+    pool: pd.DataFrame, k: int, *, rng: np.random.Generator | int = 0, exclude_pairs: Sequence[str] = ()
+) -> pd.DataFrame:
     """``k`` in-context examples = ``ceil(k / 2)`` complete sentence pairs of ``pool``, each as
     its C-High row then its C-Low row (cut to ``k`` rows). ``pool`` comes from ``load_csts``."""
     if k < 0:
@@ -92,31 +108,48 @@ def pick_examples(pool: pd.DataFrame, k: int, *, rng: np.random.Generator | int 
     return pd.concat(rows).reset_index().iloc[:k]
 
 
-def build_prompt(query, *, instruction: str = "short", examples: pd.DataFrame | None = None,
-                 layout: str = "oneline") -> str:
+def build_prompt(
+    query, *, instruction: str = "short", examples: pd.DataFrame | None = None, layout: str = "oneline"
+) -> str:
     """Instruction + examples + query, one per line (``oneline``) or blank-line separated
     (``blocks``). ``query`` is a mapping/row with sentence1, sentence2, condition."""
     if instruction not in INSTRUCTIONS:
         raise ValueError(f"instruction must be one of {list(INSTRUCTIONS)}, got {instruction!r}")
     parts = [INSTRUCTIONS[instruction]] if INSTRUCTIONS[instruction] else []
     if examples is not None:
-        parts += [format_item(e["sentence1"], e["sentence2"], e["condition"], e["label"], layout=layout)
-                  for _, e in examples.iterrows()]
+        parts += [
+            format_item(e["sentence1"], e["sentence2"], e["condition"], e["label"], layout=layout)
+            for _, e in examples.iterrows()
+        ]
     parts.append(format_item(query["sentence1"], query["sentence2"], query["condition"], layout=layout))
     return ("\n" if layout == "oneline" else "\n\n").join(parts)
 
 
-def build_prompts(queries: pd.DataFrame, pool: pd.DataFrame, *, k: int = 0, instruction: str = "short",
-                  layout: str = "oneline", resample: str = "per-query", seed: int = 0) -> list[str]:
+def build_prompts(
+    queries: pd.DataFrame,
+    pool: pd.DataFrame,
+    *,
+    k: int = 0,
+    instruction: str = "short",
+    layout: str = "oneline",
+    resample: str = "per-query",
+    seed: int = 0,
+) -> list[str]:
     """One prompt per query row; examples come from ``pool`` (never from the queries), drawn
     afresh per query (``per-query``) or once (``fixed``) with ``default_rng(seed)``."""
     if resample not in ("per-query", "fixed"):
         raise ValueError(f"resample must be 'per-query' or 'fixed', got {resample!r}")
     rng = np.random.default_rng(seed)
     fixed = pick_examples(pool, k, rng=rng) if resample == "fixed" else None
-    return [build_prompt(q, instruction=instruction, layout=layout,
-                         examples=fixed if fixed is not None else pick_examples(pool, k, rng=rng))
-            for _, q in queries.iterrows()]
+    return [
+        build_prompt(
+            q,
+            instruction=instruction,
+            layout=layout,
+            examples=fixed if fixed is not None else pick_examples(pool, k, rng=rng),
+        )
+        for _, q in queries.iterrows()
+    ]
 
 
 _NON_NUMERIC = re.compile(r"[^0-9.]")
@@ -146,8 +179,9 @@ def parse_answer(text: str, *, rule: str = "official") -> float:
     raise ValueError(f"rule must be one of {PARSERS}, got {rule!r}")
 
 
-def parse_answers(texts: Sequence[str], *, rule: str = "official", seed: int = 0, low: float = 1.0,
-                  high: float = 5.0) -> dict:
+def parse_answers(
+    texts: Sequence[str], *, rule: str = "official", seed: int = 0, low: float = 1.0, high: float = 5.0
+) -> dict:
     """Parse every answer; replace invalid ones by draws from U[low, high] (seeded).
 
     Returns ``pred`` (no NaN), ``parsed`` (NaN where invalid), ``invalid`` (mask),
@@ -159,14 +193,27 @@ def parse_answers(texts: Sequence[str], *, rule: str = "official", seed: int = 0
     pred[invalid] = np.random.default_rng(seed).uniform(low, high, size=int(invalid.sum()))
     n = max(len(parsed), 1)
     out = (~invalid) & ((parsed < low) | (parsed > high))
-    return {"pred": pred, "parsed": parsed, "invalid": invalid,
-            "invalid_rate": 100.0 * float(invalid.sum()) / n if len(parsed) else float("nan"),
-            "out_of_range_rate": 100.0 * float(out.sum()) / n if len(parsed) else float("nan")}
+    return {
+        "pred": pred,
+        "parsed": parsed,
+        "invalid": invalid,
+        "invalid_rate": 100.0 * float(invalid.sum()) / n if len(parsed) else float("nan"),
+        "out_of_range_rate": 100.0 * float(out.sum()) / n if len(parsed) else float("nan"),
+    }
 
 
-def run_prompting(queries: pd.DataFrame, pool: pd.DataFrame, generate: Callable[[list[str]], list[str]], *,
-                  instruction: str = "short", k: int = 0, seed: int = 0, rule: str = "official",
-                  layout: str = "oneline", resample: str = "per-query") -> tuple[dict, pd.DataFrame]:
+def run_prompting(
+    queries: pd.DataFrame,
+    pool: pd.DataFrame,
+    generate: Callable[[list[str]], list[str]],
+    *,
+    instruction: str = "short",
+    k: int = 0,
+    seed: int = 0,
+    rule: str = "official",
+    layout: str = "oneline",
+    resample: str = "per-query",
+) -> tuple[dict, pd.DataFrame]:
     """Prompt ``generate`` (e.g. ``compsem.llm.make_generator("gen:hf:…", max_new_tokens=20)``)
     once per query row and score the parsed answers.
 
@@ -180,9 +227,25 @@ def run_prompting(queries: pd.DataFrame, pool: pd.DataFrame, generate: Callable[
         raise ValueError(f"the generator returned {len(answers)} answers for {len(prompts)} prompts")
     parsed = parse_answers(answers, rule=rule, seed=seed)
     corr = metrics.correlations(parsed["pred"], queries["label"].to_numpy())
-    result = {"instruction": instruction, "k": k, "seed": seed, "parser": rule,
-              "invalid_rate": parsed["invalid_rate"], "out_of_range_rate": parsed["out_of_range_rate"],
-              "spearman": corr["spearman"], "pearson": corr["pearson"], "n": len(prompts)}
-    outputs = pd.DataFrame({"prompt": prompts, "answer": answers, "parsed": parsed["parsed"],
-                            "invalid": parsed["invalid"], "pred": parsed["pred"], "label": queries["label"].to_numpy()})
+    result = {
+        "instruction": instruction,
+        "k": k,
+        "seed": seed,
+        "parser": rule,
+        "invalid_rate": parsed["invalid_rate"],
+        "out_of_range_rate": parsed["out_of_range_rate"],
+        "spearman": corr["spearman"],
+        "pearson": corr["pearson"],
+        "n": len(prompts),
+    }
+    outputs = pd.DataFrame(
+        {
+            "prompt": prompts,
+            "answer": answers,
+            "parsed": parsed["parsed"],
+            "invalid": parsed["invalid"],
+            "pred": parsed["pred"],
+            "label": queries["label"].to_numpy(),
+        }
+    )
     return result, outputs

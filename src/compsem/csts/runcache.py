@@ -26,10 +26,19 @@ from compsem import encoders, paths, store
 
 from .config import TrainConfig, resolve_backbone
 
-__all__ = ["CODE_VERSION", "data_hash", "backbone_identity", "run_key", "run_path", "run_records", "save_run", "load_run"]
+__all__ = [
+    "CODE_VERSION",
+    "data_hash",
+    "backbone_identity",
+    "run_key",
+    "run_path",
+    "run_records",
+    "save_run",
+    "load_run",
+]
 
 #: bump when a change in training or models changes results (invalidates the run cache)
-CODE_VERSION = "csts-train-8"   # 8: the cpu preset draws its dropout masks once per call (dropout_draw="one");
+CODE_VERSION = "csts-train-8"  # 8: the cpu preset draws its dropout masks once per call (dropout_draw="one");
 #   7: a cross-encoder input shared by rows of a batch is encoded once (one dropout mask); 6: predictions per
 #   evaluation split, padding-free top layers
 
@@ -56,16 +65,23 @@ def _resolved_precision(cfg: TrainConfig) -> str:
     return f"{dev}:{'fp32' if amp is None else str(amp).removeprefix('torch.')}"
 
 
-def run_key(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFrame], cfg: TrainConfig, *,
-            seed: int) -> str:
+def run_key(
+    encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFrame], cfg: TrainConfig, *, seed: int
+) -> str:
     """The run cache's key of one fine-tuning run: a digest of the config (its ``precision``
     resolved on this machine), seed, encoder identity, data hash of the training and evaluation
     rows, evaluation names and :data:`CODE_VERSION`. Two calls with the same inputs give the
     same key on the same machine; the file is ``run_path(key)``."""
     conf = {**asdict(cfg), "precision": _resolved_precision(cfg)}
     conf.pop("device")
-    key = {"cfg": conf, "seed": seed, "encoder": backbone_identity(encoder), "version": CODE_VERSION,
-           "data": data_hash(train_df, *eval_sets.values()), "evals": sorted(eval_sets)}
+    key = {
+        "cfg": conf,
+        "seed": seed,
+        "encoder": backbone_identity(encoder),
+        "version": CODE_VERSION,
+        "data": data_hash(train_df, *eval_sets.values()),
+        "evals": sorted(eval_sets),
+    }
     return hashlib.sha1(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:20]
 
 
@@ -82,8 +98,7 @@ def run_path(key: str) -> Path:
 def save_run(key: str, row: dict) -> Path | None:
     """Store the record of run ``key`` (atomic; the overlay when the cache is read-only);
     where it went, or None when nothing could be written (a warning says so)."""
-    where = store.save_to_cache(_home(key), store.json_writer(row, default=float),
-                                what=f"the C-STS run record {key}")
+    where = store.save_to_cache(_home(key), store.json_writer(row, default=float), what=f"the C-STS run record {key}")
     if where is None:
         _MEMORY[key] = row
     return where
@@ -122,8 +137,16 @@ def run_records(folder: Path | None = None) -> pd.DataFrame:
         if not row or row.get("examples_per_s") is None:
             continue
         when = dt.datetime.fromtimestamp(path.stat().st_mtime, dt.timezone.utc)
-        rows.append({"encoder": row.get("encoder"), "config": row.get("config"), "seed": row.get("seed"),
-                     "precision": row.get("precision_used"), "examples_per_s": float(row["examples_per_s"]),
-                     "train_seconds": row.get("train_seconds"), "written (UTC)": when.strftime("%Y-%m-%d %H:%M")})
+        rows.append(
+            {
+                "encoder": row.get("encoder"),
+                "config": row.get("config"),
+                "seed": row.get("seed"),
+                "precision": row.get("precision_used"),
+                "examples_per_s": float(row["examples_per_s"]),
+                "train_seconds": row.get("train_seconds"),
+                "written (UTC)": when.strftime("%Y-%m-%d %H:%M"),
+            }
+        )
     cols = ["encoder", "config", "seed", "precision", "examples_per_s", "train_seconds", "written (UTC)"]
     return pd.DataFrame(rows, columns=cols).sort_values("written (UTC)", kind="stable", ignore_index=True)

@@ -17,8 +17,17 @@ from compsem.errors import DataError
 from .data import SPLITS, validate_frame
 
 __all__ = [
-    "BOOK_FRACTIONS", "BOOK_SEED", "EMBEDDED_FRACTIONS", "EMBEDDED_SEED", "sentence_groups", "group_split",
-    "split_by_pair", "splits", "subsample_pairs", "read_authored", "build_embedded",
+    "BOOK_FRACTIONS",
+    "BOOK_SEED",
+    "EMBEDDED_FRACTIONS",
+    "EMBEDDED_SEED",
+    "sentence_groups",
+    "group_split",
+    "split_by_pair",
+    "splits",
+    "subsample_pairs",
+    "read_authored",
+    "build_embedded",
 ]
 
 EMBEDDED_SEED = 2023
@@ -48,7 +57,7 @@ def split_by_pair(pair_ids, *, fractions=EMBEDDED_FRACTIONS, seed: int = EMBEDDE
     perm = np.random.default_rng(seed).permutation(n)
     n_tr, n_va = int(round(fr[0] * n)), int(round(fr[1] * n))
     lab = np.empty(n, dtype=object)
-    lab[perm[:n_tr]], lab[perm[n_tr:n_tr + n_va]], lab[perm[n_tr + n_va:]] = "train", "validation", "test"
+    lab[perm[:n_tr]], lab[perm[n_tr : n_tr + n_va]], lab[perm[n_tr + n_va :]] = "train", "validation", "test"
     lookup = dict(zip(uniq, lab))
     return np.array([lookup[x] for x in ids], dtype=object)
 
@@ -98,8 +107,9 @@ def group_split(df: pd.DataFrame, *, fractions=BOOK_FRACTIONS, seed: int = BOOK_
     return lab[g]
 
 
-def splits(df: pd.DataFrame, *, seed: int = BOOK_SEED, fractions=BOOK_FRACTIONS,
-           split: str = "pair") -> dict[str, pd.DataFrame]:
+def splits(
+    df: pd.DataFrame, *, seed: int = BOOK_SEED, fractions=BOOK_FRACTIONS, split: str = "pair"
+) -> dict[str, pd.DataFrame]:
     """``{"train": …, "validation": …, "test": …}`` sub-frames (index reset).
 
     A frame with a ``split`` column (per-split files, the embedded set) keeps its splits; one
@@ -111,8 +121,11 @@ def splits(df: pd.DataFrame, *, seed: int = BOOK_SEED, fractions=BOOK_FRACTIONS,
     if split not in ("pair", "sentence"):
         raise ValueError(f'split must be "pair" or "sentence", got {split!r}')
     if "split" not in df.columns:
-        lab = (split_by_pair(df["pair_id"], fractions=fractions, seed=seed) if split == "pair"
-               else group_split(df, fractions=fractions, seed=seed))
+        lab = (
+            split_by_pair(df["pair_id"], fractions=fractions, seed=seed)
+            if split == "pair"
+            else group_split(df, fractions=fractions, seed=seed)
+        )
         df = df.assign(split=lab)
     return {name: df[df["split"] == name].reset_index(drop=True) for name in SPLITS}
 

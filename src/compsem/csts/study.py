@@ -26,35 +26,80 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 import pandas as pd
 
-from compsem import embed, encoders, measures
+from compsem import embed, encoders, measures, notebooks
 from compsem.encoders import check_available
 from compsem.encoders.kinds import ModelSlot
 from compsem.faces import PaperRun
+from compsem.paths import notebooks_dir
 from compsem.work import WorkUnit, embed_units
 
 from ..progress import bar
 from . import metrics
 from .config import TrainConfig, configs_from, scaling_sizes  # noqa: F401 (re-exported)
 from .data import load_csts, pair_index
+
 # the prompting chapter reaches its runs through this face
 from .prompting import MAX_NEW_TOKENS, PARSERS, build_prompt, build_prompts, parse_answers, run_prompting  # noqa: F401
+
 # the run cache's key and files (re-exported: the study's face)
-from .runcache import (CODE_VERSION, _read_run, _resolved_precision, backbone_identity,  # noqa: F401
-                       data_hash, load_run, run_key, run_path, run_records, save_run)
+from .runcache import (
+    CODE_VERSION,
+    _read_run,
+    _resolved_precision,
+    backbone_identity,  # noqa: F401
+    data_hash,
+    load_run,
+    run_key,
+    run_path,
+    run_records,
+    save_run,
+)
 from .splitting import splits, subsample_pairs
 
-__all__ = ["PAPER_RUN", "DEFAULT_TEMPLATE", "resolve_models", "attach", "zero_shot_scores", "zero_shot_textpair", "pair_accuracy",
-           "baselines", "score_row", "train_and_evaluate", "sweep", "planned_texts", "data_hash", "CODE_VERSION",
-           "run_key", "run_path", "run_records", "planned_work", "run_unit", "store_unit", "unit_done", "backbone_identity", "CstsRun", "run", "book_data", "configs_from", "scaling_sizes",
-           "scaling",
-           "MODEL_SLOTS"]
+__all__ = [
+    "PAPER_RUN",
+    "DEFAULT_TEMPLATE",
+    "ZERO_SHOT_CHAPTER",
+    "zero_shot_defaults",
+    "resolve_models",
+    "attach",
+    "zero_shot_scores",
+    "zero_shot_textpair",
+    "pair_accuracy",
+    "baselines",
+    "score_row",
+    "train_and_evaluate",
+    "sweep",
+    "planned_texts",
+    "data_hash",
+    "CODE_VERSION",
+    "run_key",
+    "run_path",
+    "run_records",
+    "planned_work",
+    "run_unit",
+    "store_unit",
+    "unit_done",
+    "backbone_identity",
+    "CstsRun",
+    "run",
+    "book_data",
+    "configs_from",
+    "scaling_sizes",
+    "scaling",
+    "MODEL_SLOTS",
+]
 
 #: The kind of model each chapter's ``models`` takes, by chapter number (the planner and the
 #: runner refuse another kind before any work, compsem.encoders.kinds):
 #: zero-shot encoders (21), fine-tuned backbones (22; 23 one at a time), prompted generators
 #: (24).
-MODEL_SLOTS = {"21": ModelSlot("encoder"), "22": ModelSlot("finetune"), "23": ModelSlot("finetune", at_most=1),
-               "24": ModelSlot("generator")}
+MODEL_SLOTS = {
+    "21": ModelSlot("encoder"),
+    "22": ModelSlot("finetune"),
+    "23": ModelSlot("finetune", at_most=1),
+    "24": ModelSlot("generator"),
+}
 
 DEFAULT_TEMPLATE = "{sentence} ({condition})"
 
@@ -91,16 +136,30 @@ def score_row(pred, df: pd.DataFrame, prefix: str = "", *, ci: bool = False, see
         corr = metrics.correlations(pred, df["label"].to_numpy())
     hi_all, _ = pair_index(df, label_ties="include")
     hi_nt, _ = pair_index(df, label_ties="exclude")
-    return {f"{prefix}spearman": corr["spearman"], f"{prefix}pearson": corr["pearson"], f"{prefix}n": corr["n"],
-            f"{prefix}pair_accuracy": pair_accuracy(pred, df, label_ties="exclude"),
-            f"{prefix}pair_accuracy_with_ties": pair_accuracy(pred, df, label_ties="include"),
-            f"{prefix}n_pairs": len(hi_all), f"{prefix}n_tied_pairs": len(hi_all) - len(hi_nt),
-            **({} if not ci else dict(zip((f"{prefix}spearman_ci_low", f"{prefix}spearman_ci_high"),
-                                          metrics.pair_bootstrap_ci(pred, df["label"], df["pair_id"], seed=seed))))}
+    return {
+        f"{prefix}spearman": corr["spearman"],
+        f"{prefix}pearson": corr["pearson"],
+        f"{prefix}n": corr["n"],
+        f"{prefix}pair_accuracy": pair_accuracy(pred, df, label_ties="exclude"),
+        f"{prefix}pair_accuracy_with_ties": pair_accuracy(pred, df, label_ties="include"),
+        f"{prefix}n_pairs": len(hi_all),
+        f"{prefix}n_tied_pairs": len(hi_all) - len(hi_nt),
+        **(
+            {}
+            if not ci
+            else dict(
+                zip(
+                    (f"{prefix}spearman_ci_low", f"{prefix}spearman_ci_high"),
+                    metrics.pair_bootstrap_ci(pred, df["label"], df["pair_id"], seed=seed),
+                )
+            )
+        ),
+    }
 
 
-def zero_shot_scores(df: pd.DataFrame, model: str, *, template: str = DEFAULT_TEMPLATE,
-                     trust_remote_code: bool = False) -> pd.DataFrame:
+def zero_shot_scores(
+    df: pd.DataFrame, model: str, *, template: str = DEFAULT_TEMPLATE, trust_remote_code: bool = False
+) -> pd.DataFrame:
     """Cosine scores for every row of ``df`` under ``model``, condition ignored and attached.
 
     All texts go to one ``embed`` call (each unique text embedded once, cached on disk).
@@ -111,19 +170,28 @@ def zero_shot_scores(df: pd.DataFrame, model: str, *, template: str = DEFAULT_TE
     texts = s1 + s2 + attach(s1, c, template) + attach(s2, c, template)
     X = embed(texts, model, trust_remote_code=trust_remote_code)
     n = len(df)
-    return pd.DataFrame({"ignored": measures.cosine(X[:n], X[n:2 * n]),
-                         "attached": measures.cosine(X[2 * n:3 * n], X[3 * n:])}, index=df.index)
+    return pd.DataFrame(
+        {"ignored": measures.cosine(X[:n], X[n : 2 * n]), "attached": measures.cosine(X[2 * n : 3 * n], X[3 * n :])},
+        index=df.index,
+    )
 
 
-def zero_shot_textpair(df: pd.DataFrame, encoder: str = "sbert-mini", *, pooling: str = "mean",
-                       max_length: int = 64, trust_remote_code: bool = False) -> np.ndarray:
+def zero_shot_textpair(
+    df: pd.DataFrame,
+    encoder: str = "sbert-mini",
+    *,
+    pooling: str = "mean",
+    max_length: int = 64,
+    trust_remote_code: bool = False,
+) -> np.ndarray:
     """Scores of an *untrained* bi-encoder reading each sentence with the condition as a text
     pair, ``cos(f(s1; c), f(s2; c))`` (the paper's Table 2 setting), one per row of ``df``."""
     from .models import build_model  # torch: heavy, only when this runs
     from .training import predict  # torch
 
-    model = build_model(encoder, encoding="bi", pooling=pooling, max_length=max_length, seed=0,
-                        trust_remote_code=trust_remote_code)
+    model = build_model(
+        encoder, encoding="bi", pooling=pooling, max_length=max_length, seed=0, trust_remote_code=trust_remote_code
+    )
     return predict(model, df)
 
 
@@ -134,13 +202,23 @@ def baselines(train: pd.DataFrame, evals: dict[str, pd.DataFrame]) -> pd.DataFra
     for name, df in evals.items():
         pred = metrics.condition_prior(train["condition"], train["label"], df["condition"])
         seen = float(np.isin(df["condition"].astype(str), train["condition"].astype(str).unique()).mean())
-        rows.append({"baseline": "condition prior", "split": name, **score_row(pred, df),
-                     "share_conditions_seen_%": 100 * seen})
+        rows.append(
+            {"baseline": "condition prior", "split": name, **score_row(pred, df), "share_conditions_seen_%": 100 * seen}
+        )
     return pd.DataFrame(rows)
 
 
-def train_and_evaluate(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFrame], cfg, *, seed: int,
-                       trust_remote_code: bool = False, reuse: bool = True, extra_evals=None) -> dict:
+def train_and_evaluate(
+    encoder: str,
+    train_df: pd.DataFrame,
+    eval_sets: dict[str, pd.DataFrame],
+    cfg,
+    *,
+    seed: int,
+    trust_remote_code: bool = False,
+    reuse: bool = True,
+    extra_evals=None,
+) -> dict:
     """Build a fresh model, fine-tune it, and score it on each evaluation set.
 
     Returns a flat dict: the config fields, ``seed``, ``encoder``, first/last epoch and
@@ -166,21 +244,38 @@ def train_and_evaluate(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str
     return {**(cached or row), **extra, "reused": cached is not None}
 
 
-def _fit_and_score(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFrame], cfg, *, seed: int,
-                   trust_remote_code: bool = False):
+def _fit_and_score(
+    encoder: str,
+    train_df: pd.DataFrame,
+    eval_sets: dict[str, pd.DataFrame],
+    cfg,
+    *,
+    seed: int,
+    trust_remote_code: bool = False,
+):
     """Fine-tune a fresh model and score it on ``eval_sets``: ``(model, run record)``, written nowhere."""
     from .training import fit, new_model, predict  # torch: heavy, only when training
 
-    model = new_model(encoder, cfg, seed=seed, trust_remote_code=trust_remote_code,
-                      identity=backbone_identity(encoder))
+    model = new_model(encoder, cfg, seed=seed, trust_remote_code=trust_remote_code, identity=backbone_identity(encoder))
     hist = fit(model, train_df, cfg, seed=seed)
-    row = {"encoder": encoder, "config": cfg.label, "seed": seed, **asdict(cfg),
-           "loss_first_epoch": hist["epoch_loss"][0], "loss_last_epoch": hist["epoch_loss"][-1],
-           "loss_first_quarter": hist["loss_first_quarter"], "loss_last_quarter": hist["loss_last_quarter"],
-           "train_seconds": hist["seconds"], "fill_seconds": hist["fill_seconds"], "n_train_rows": hist["n_train_rows"],
-           "n_train_pairs": int(train_df["pair_id"].nunique()), "n_quad_pairs": hist["n_quad_pairs"],
-           "precision_used": hist["precision"], "fused_adamw": hist["fused_adamw"],
-           "examples_per_s": hist["n_train_rows"] * cfg.epochs / max(hist["seconds"], 1e-9)}
+    row = {
+        "encoder": encoder,
+        "config": cfg.label,
+        "seed": seed,
+        **asdict(cfg),
+        "loss_first_epoch": hist["epoch_loss"][0],
+        "loss_last_epoch": hist["epoch_loss"][-1],
+        "loss_first_quarter": hist["loss_first_quarter"],
+        "loss_last_quarter": hist["loss_last_quarter"],
+        "train_seconds": hist["seconds"],
+        "fill_seconds": hist["fill_seconds"],
+        "n_train_rows": hist["n_train_rows"],
+        "n_train_pairs": int(train_df["pair_id"].nunique()),
+        "n_quad_pairs": hist["n_quad_pairs"],
+        "precision_used": hist["precision"],
+        "fused_adamw": hist["fused_adamw"],
+        "examples_per_s": hist["n_train_rows"] * cfg.epochs / max(hist["seconds"], 1e-9),
+    }
     for name, df in eval_sets.items():
         pred = predict(model, df)
         row.update(score_row(pred, df, prefix=f"{name}_", ci=True))
@@ -188,21 +283,49 @@ def _fit_and_score(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd
     return model, row
 
 
-def sweep(encoder: str, train_df: pd.DataFrame, eval_sets: dict[str, pd.DataFrame], configs, seeds, *,
-          trust_remote_code: bool = False, reuse: bool = True, extra_evals=None,
-          predictions: bool = False) -> pd.DataFrame:
+def sweep(
+    encoder: str,
+    train_df: pd.DataFrame,
+    eval_sets: dict[str, pd.DataFrame],
+    configs,
+    seeds,
+    *,
+    trust_remote_code: bool = False,
+    reuse: bool = True,
+    extra_evals=None,
+    predictions: bool = False,
+) -> pd.DataFrame:
     """:func:`train_and_evaluate` for every config × seed (progress bar); one row per run. The
     runs' predictions per evaluation split (``<split>_predictions``, a list per row, aligned with
     the split's rows) are kept only with ``predictions``."""
     todo = [(c, s) for c in configs for s in seeds]
-    rows = [train_and_evaluate(encoder, train_df, eval_sets, c, seed=s, trust_remote_code=trust_remote_code,
-                               reuse=reuse, extra_evals=extra_evals) for c, s in bar(todo, desc="runs")]
+    rows = [
+        train_and_evaluate(
+            encoder,
+            train_df,
+            eval_sets,
+            c,
+            seed=s,
+            trust_remote_code=trust_remote_code,
+            reuse=reuse,
+            extra_evals=extra_evals,
+        )
+        for c, s in bar(todo, desc="runs")
+    ]
     out = pd.DataFrame(rows)
     return out if predictions else out.drop(columns=[c for c in out.columns if c.endswith("_predictions")])
 
 
-def book_data(data="reannotated", *, split_seed: int = 0, train_pairs=None, eval_pairs=None, sample_seed: int = 0,
-              split: str = "pair", **load_kw):
+def book_data(
+    data="reannotated",
+    *,
+    split_seed: int = 0,
+    train_pairs=None,
+    eval_pairs=None,
+    sample_seed: int = 0,
+    split: str = "pair",
+    **load_kw,
+):
     """Load ``data`` (any :func:`load_csts` source, or a dict of per-split files), split it,
     subsample the training pairs (``train_pairs``: a count or share, None = all) and the
     evaluation pairs (``eval_pairs``), and return ``(parts, report)``. ``split`` is ``"pair"``
@@ -219,26 +342,38 @@ def book_data(data="reannotated", *, split_seed: int = 0, train_pairs=None, eval
     return parts, report
 
 
-#: the zero-shot chapter's defaults (``notebooks/21_csts_zeroshot.ipynb``), for :func:`planned_texts`
-ZERO_SHOT_DEFAULTS = {"data": "reannotated", "split": "pair", "split_seed": 0, "eval_split": "test", "eval_pairs": 250,
-                      "template": DEFAULT_TEMPLATE, "seed": 0}
+#: The zero-shot chapter, whose parameters cell holds the defaults :func:`planned_texts` and the
+#: synthesis's headline rows use.
+ZERO_SHOT_CHAPTER = "21_csts_zeroshot.ipynb"
+
+
+def zero_shot_defaults() -> dict:
+    """The zero-shot chapter's defaults, read from its parameters cell (:data:`ZERO_SHOT_CHAPTER`,
+    through :func:`compsem.notebooks.defaults`): the one place they are written."""
+    return notebooks.defaults(notebooks_dir() / ZERO_SHOT_CHAPTER)
 
 
 def planned_texts(params: dict) -> dict[str, list[str]]:
     """``{model spec: unique texts}`` a Part II chapter with these parameters embeds (the
     zero-shot chapter: plain sentences and sentence + condition strings of its evaluation rows,
     for each of its ``models``; parameters not given take the chapter's defaults,
-    :data:`ZERO_SHOT_DEFAULTS`, and ``models`` defaults to ``"panel"``)."""
-    params = {**ZERO_SHOT_DEFAULTS, **params}
-    parts, _ = book_data(params["data"], split_seed=params["split_seed"], eval_pairs=params["eval_pairs"],
-                         sample_seed=params["seed"], split=params["split"])
+    :func:`zero_shot_defaults`)."""
+    params = {**zero_shot_defaults(), **params}
+    parts, _ = book_data(
+        params["data"],
+        split_seed=params["split_seed"],
+        eval_pairs=params["eval_pairs"],
+        sample_seed=params["seed"],
+        split=params["split"],
+    )
     split = params["eval_split"]
     df = pd.concat(parts.values()) if split == "all" else parts[split]
     template = params["template"]
     s1, s2, c = df["sentence1"].tolist(), df["sentence2"].tolist(), df["condition"].tolist()
     texts = list(dict.fromkeys(s1 + s2 + attach(s1, c, template) + attach(s2, c, template)))
-    specs = encoders.resolve_models(params.get("models", "panel"), study="csts",
-                                    trust_remote_code=params.get("trust_remote_code", False) is True)
+    specs = encoders.resolve_models(
+        params.get("models", "panel"), study="csts", trust_remote_code=params.get("trust_remote_code", False) is True
+    )
     return {spec: texts for spec in specs}
 
 
@@ -264,7 +399,7 @@ class CstsRun:
     #: each run's predictions on each evaluation split, ``{(model, config, seed, split): array}``
     #: aligned with ``parts[split]`` (paired comparisons of configurations on the same rows)
     predictions: dict = field(default_factory=dict)
-    other_rows: pd.DataFrame | None = None   # with eval_data, the reader's rows (split "other")
+    other_rows: pd.DataFrame | None = None  # with eval_data, the reader's rows (split "other")
 
     @property
     def eval_splits(self) -> list[str]:
@@ -277,20 +412,44 @@ class CstsRun:
         if self.other_report is not None:
             checks["other"] = data_hash(self.other_rows)
             extra = {"other_scores": self.other_scores(), **extra}
-        return dict(models=self.models, identities=self.identities, data=str(self.report.source), data_checksums=checks,
-                    other_data=other, parameters=self.params, code_version=CODE_VERSION, **extra)
+        return dict(
+            models=self.models,
+            identities=self.identities,
+            data=str(self.report.source),
+            data_checksums=checks,
+            other_data=other,
+            parameters=self.params,
+            code_version=CODE_VERSION,
+            **extra,
+        )
 
     def other_scores(self) -> list[dict]:
         """Each run's scores on the reader's ``eval_data`` (split ``"other"``, with the Spearman's
         interval and the condition prior on the same rows: :func:`.tables.split_scores`); [] without."""
         from .tables import split_scores  # tables imports this module
 
-        return [] if self.other_report is None else split_scores(self.runs, self.baselines, ["other"]).to_dict("records")
+        return (
+            [] if self.other_report is None else split_scores(self.runs, self.baselines, ["other"]).to_dict("records")
+        )
 
 
-def run(models=("sbert-mini",), *, configs=("bi/quad+mse",), preset: str = "cpu", overrides: dict | None = None,
-        seeds=(0,), data="reannotated", split: str = "pair", split_seed: int = 0, train_pairs=None, eval_pairs=None,
-        eval_splits=("test",), sample_seed: int = 0, eval_data=None, trust_remote_code: bool = False) -> CstsRun:
+def run(
+    models=("sbert-mini",),
+    *,
+    configs=("bi/quad+mse",),
+    preset: str = "cpu",
+    overrides: dict | None = None,
+    seeds=(0,),
+    data="reannotated",
+    split: str = "pair",
+    split_seed: int = 0,
+    train_pairs=None,
+    eval_pairs=None,
+    eval_splits=("test",),
+    sample_seed: int = 0,
+    eval_data=None,
+    trust_remote_code: bool = False,
+) -> CstsRun:
     """Fine-tune every model × config × seed on the training part of ``data`` and score the
     evaluation splits (:func:`sweep`; cached runs are read back).
 
@@ -300,8 +459,14 @@ def run(models=("sbert-mini",), *, configs=("bi/quad+mse",), preset: str = "cpu"
     beside it.
     """
     specs = resolve_models(models, trust_remote_code=trust_remote_code)
-    parts, report = book_data(data, split_seed=split_seed, train_pairs=train_pairs, eval_pairs=eval_pairs,
-                              sample_seed=sample_seed, split=split)
+    parts, report = book_data(
+        data,
+        split_seed=split_seed,
+        train_pairs=train_pairs,
+        eval_pairs=eval_pairs,
+        sample_seed=sample_seed,
+        split=split,
+    )
     evals = {name: parts[name] for name in eval_splits}
     extra, other_report = None, None
     if eval_data is not None:
@@ -309,23 +474,70 @@ def run(models=("sbert-mini",), *, configs=("bi/quad+mse",), preset: str = "cpu"
         extra = {"other": other}
     cfgs = configs_from(configs, preset, overrides)
     base = baselines(parts["train"], {**evals, **(extra or {})})
-    runs = pd.concat([sweep(m, parts["train"], evals, cfgs, list(seeds), trust_remote_code=trust_remote_code,
-                            extra_evals=extra, predictions=True).assign(model=m) for m in specs], ignore_index=True)
+    runs = pd.concat(
+        [
+            sweep(
+                m,
+                parts["train"],
+                evals,
+                cfgs,
+                list(seeds),
+                trust_remote_code=trust_remote_code,
+                extra_evals=extra,
+                predictions=True,
+            ).assign(model=m)
+            for m in specs
+        ],
+        ignore_index=True,
+    )
     pcols = [f"{name}_predictions" for name in evals if f"{name}_predictions" in runs]
-    predictions = {(r.model, r.config, int(r.seed), c[:-len("_predictions")]): np.asarray(getattr(r, c), dtype=float)
-                   for r in runs.itertuples() for c in pcols}
+    predictions = {
+        (r.model, r.config, int(r.seed), c[: -len("_predictions")]): np.asarray(getattr(r, c), dtype=float)
+        for r in runs.itertuples()
+        for c in pcols
+    }
     runs = runs.drop(columns=[c for c in runs.columns if c.endswith("_predictions")])
-    params = dict(configs=list(configs), preset=preset, overrides=dict(overrides or {}), seeds=list(seeds), data=str(data),
-                  split=split, split_seed=split_seed, train_pairs=train_pairs, eval_pairs=eval_pairs,
-                  eval_splits=list(eval_splits), sample_seed=sample_seed,
-                  eval_data=None if eval_data is None else str(eval_data))
-    return CstsRun(models=specs, identities={m: backbone_identity(m) for m in specs}, parts=parts, report=report,
-                   configs=cfgs, seeds=list(seeds), runs=runs, baselines=base, params=params, other_report=other_report,
-                   predictions=predictions, other_rows=None if extra is None else extra["other"])
+    params = dict(
+        configs=list(configs),
+        preset=preset,
+        overrides=dict(overrides or {}),
+        seeds=list(seeds),
+        data=str(data),
+        split=split,
+        split_seed=split_seed,
+        train_pairs=train_pairs,
+        eval_pairs=eval_pairs,
+        eval_splits=list(eval_splits),
+        sample_seed=sample_seed,
+        eval_data=None if eval_data is None else str(eval_data),
+    )
+    return CstsRun(
+        models=specs,
+        identities={m: backbone_identity(m) for m in specs},
+        parts=parts,
+        report=report,
+        configs=cfgs,
+        seeds=list(seeds),
+        runs=runs,
+        baselines=base,
+        params=params,
+        other_report=other_report,
+        predictions=predictions,
+        other_rows=None if extra is None else extra["other"],
+    )
 
 
-def scaling(encoder: str, parts: dict, configs, sizes, *, seeds=(0,), sample_seed: int = 0, eval_splits=("test",),
-            trust_remote_code: bool = False) -> tuple[pd.DataFrame, pd.DataFrame]:
+def scaling(
+    encoder: str,
+    parts: dict,
+    configs,
+    sizes,
+    *,
+    seeds=(0,),
+    sample_seed: int = 0,
+    eval_splits=("test",),
+    trust_remote_code: bool = False,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The scaling curve: for each size of :func:`scaling_sizes` (``None`` = all training pairs,
     which is the same data, hence the same :func:`run_key`, as the fine-tuning chapter's run:
     read back, not retrained), fine-tune ``configs`` on that many training pairs and refit the
@@ -336,8 +548,9 @@ def scaling(encoder: str, parts: dict, configs, sizes, *, seeds=(0,), sample_see
     rows, priors = [], []
     for n in scaling_sizes(sizes, n_all):
         sub = train if n == n_all else subsample_pairs(train, n, seed=sample_seed)
-        rows.append(sweep(encoder, sub, evals, configs, list(seeds), trust_remote_code=trust_remote_code)
-                    .assign(train_pairs=n))
+        rows.append(
+            sweep(encoder, sub, evals, configs, list(seeds), trust_remote_code=trust_remote_code).assign(train_pairs=n)
+        )
         priors.append(baselines(sub, evals).assign(train_pairs=n))
     return pd.concat(rows, ignore_index=True), pd.concat(priors, ignore_index=True)
 
@@ -355,9 +568,14 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list[WorkUnit]:
         return embed_units("csts", planned_texts(params), chunk=chunk, rates=rates, trust_remote_code=trc)
     # not checked here: a model that cannot load fails its own units, reported by name
     specs = encoders.resolve_models(params.get("models", ["sbert-mini"]), study="csts", trust_remote_code=trc)
-    parts, _ = book_data(params.get("data", "reannotated"), split=params.get("split", "pair"),
-                         split_seed=params.get("split_seed", 0), train_pairs=params.get("train_pairs"),
-                         eval_pairs=params.get("eval_pairs"), sample_seed=params.get("sample_seed", 0))
+    parts, _ = book_data(
+        params.get("data", "reannotated"),
+        split=params.get("split", "pair"),
+        split_seed=params.get("split_seed", 0),
+        train_pairs=params.get("train_pairs"),
+        eval_pairs=params.get("eval_pairs"),
+        sample_seed=params.get("sample_seed", 0),
+    )
     evals = {name: parts[name] for name in params.get("eval_splits", ["test"])}
     cfgs = configs_from(params["configs"], params.get("preset", "cpu"), params.get("overrides"))
     rate = rates or {}
@@ -366,18 +584,26 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list[WorkUnit]:
         for cfg in cfgs:
             for seed in params.get("seeds", [0]):
                 examples = len(parts["train"]) * cfg.epochs
-                units.append(WorkUnit("train", model, run_key(model, parts["train"], evals, cfg, seed=seed), "csts",
-                                      {"train": parts["train"], "evals": evals, "cfg": cfg, "seed": seed,
-                                       "trust_remote_code": trc}, 1,
-                                      examples / rate[model] if rate.get(model) else None))
+                units.append(
+                    WorkUnit(
+                        "train",
+                        model,
+                        run_key(model, parts["train"], evals, cfg, seed=seed),
+                        "csts",
+                        {"train": parts["train"], "evals": evals, "cfg": cfg, "seed": seed, "trust_remote_code": trc},
+                        1,
+                        examples / rate[model] if rate.get(model) else None,
+                    )
+                )
     return units
 
 
 def run_unit(unit: WorkUnit) -> dict:
     """Train and score one ``"train"`` unit (on a worker; writes nothing): the run record."""
     p = unit.payload
-    return _fit_and_score(unit.spec, p["train"], p["evals"], p["cfg"], seed=p["seed"],
-                          trust_remote_code=p["trust_remote_code"])[1]
+    return _fit_and_score(
+        unit.spec, p["train"], p["evals"], p["cfg"], seed=p["seed"], trust_remote_code=p["trust_remote_code"]
+    )[1]
 
 
 def unit_done(unit: WorkUnit) -> bool:
@@ -392,7 +618,15 @@ def store_unit(unit: WorkUnit, row: dict) -> None:
 
 #: The paper's fine-tuning grid at full size (chapter 98): every configuration, three seeds,
 #: the official preset, all pairs; the study ships the paper's data.
-PAPER_RUN = PaperRun("22_csts_finetune.ipynb",
-                     {"models": "paper", "preset": "official", "seeds": [0, 1, 2],
-                      "configs": ["cross/mse", "bi/mse", "bi/quad", "bi/quad+mse", "tri/mse", "tri/quad", "tri/quad+mse"],
-                      "train_pairs": None, "eval_pairs": None, "eval_splits": ["validation", "test"]})
+PAPER_RUN = PaperRun(
+    "22_csts_finetune.ipynb",
+    {
+        "models": "paper",
+        "preset": "official",
+        "seeds": [0, 1, 2],
+        "configs": ["cross/mse", "bi/mse", "bi/quad", "bi/quad+mse", "tri/mse", "tri/quad", "tri/quad+mse"],
+        "train_pairs": None,
+        "eval_pairs": None,
+        "eval_splits": ["validation", "test"],
+    },
+)

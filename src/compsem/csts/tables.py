@@ -18,26 +18,56 @@ from .study import pair_accuracy
 #: Part II's extension of :data:`compsem.labels.LABELS`: the loader's counts, the paper's columns
 #: and the pair tables, as a page's headers and row labels.
 LABELS = {
-    "source": "data set", "n_rows_read": "rows read", "n_unlabelled": "rows without a label (left out)",
-    "n_rows": "rows kept", "n_pairs": "sentence pairs", "n_complete_pairs": "pairs with both conditions",
+    "source": "data set",
+    "n_rows_read": "rows read",
+    "n_unlabelled": "rows without a label (left out)",
+    "n_rows": "rows kept",
+    "n_pairs": "sentence pairs",
+    "n_complete_pairs": "pairs with both conditions",
     "n_single_rows": "rows left single (partner without a label)",
     "n_partner_unlabelled": "labelled rows whose partner was left out",
-    "n_unpaired_rows": "rows not in a two-row pair", "n_both_orders": "pairs written in both sentence orders",
+    "n_unpaired_rows": "rows not in a two-row pair",
+    "n_both_orders": "pairs written in both sentence orders",
     "n_tied_pairs": "pairs whose two conditions share a label",
     "n_same_condition": "pairs with one condition twice and two labels",
-    "condition_high": "C-High condition", "condition_low": "C-Low condition", "label_high": "C-High label (1–5)",
-    "label_low": "C-Low label (1–5)", "sentence1": "sentence 1", "sentence2": "sentence 2",
-    "csts_spearman": "C-STS Spearman (×100)", "csts_pearson": "C-STS Pearson (×100)",
-    "stsb_spearman": "STS-B Spearman (×100)", "stsb_pearson": "STS-B Pearson (×100)",
-    "sentences_only": "sentences only", "condition_only": "condition only",
-    "lr": "learning rate", "transform": "transform", "objective": "objective", "tri_op": "tri-encoder op. (tri only)",
-    "spearman": "Spearman (×100)", "pearson": "Pearson (×100)", "encoding": "encoder", "input_mode": "input",
-    "invalid_rate": "invalid answers (share)", "out_of_range_rate": "answers out of range (share)",
-    "n": "queries", "k": "examples in the prompt", "parser": "parser", "generator": "generator",
+    "condition_high": "C-High condition",
+    "condition_low": "C-Low condition",
+    "label_high": "C-High label (1–5)",
+    "label_low": "C-Low label (1–5)",
+    "sentence1": "sentence 1",
+    "sentence2": "sentence 2",
+    "csts_spearman": "C-STS Spearman (×100)",
+    "csts_pearson": "C-STS Pearson (×100)",
+    "stsb_spearman": "STS-B Spearman (×100)",
+    "stsb_pearson": "STS-B Pearson (×100)",
+    "sentences_only": "sentences only",
+    "condition_only": "condition only",
+    "lr": "learning rate",
+    "transform": "transform",
+    "objective": "objective",
+    "tri_op": "tri-encoder op. (tri only)",
+    "spearman": "Spearman (×100)",
+    "pearson": "Pearson (×100)",
+    "encoding": "encoder",
+    "input_mode": "input",
+    "invalid_rate": "invalid answers (share)",
+    "out_of_range_rate": "answers out of range (share)",
+    "n": "queries",
+    "k": "examples in the prompt",
+    "parser": "parser",
+    "generator": "generator",
 }
 
-__all__ = ["LABELS", "pair_bootstrap_replicates", "pair_bootstrap_ci", "zero_shot_table", "summarise", "mean_pm_std",
-           "with_baseline", "split_scores"]
+__all__ = [
+    "LABELS",
+    "pair_bootstrap_replicates",
+    "pair_bootstrap_ci",
+    "zero_shot_table",
+    "summarise",
+    "mean_pm_std",
+    "with_baseline",
+    "split_scores",
+]
 
 
 def pair_accuracy_interval(scores, df: pd.DataFrame, *, n_boot: int = 1000, seed: int = 0) -> BootstrapResult:
@@ -50,8 +80,13 @@ def pair_accuracy_interval(scores, df: pd.DataFrame, *, n_boot: int = 1000, seed
     out = 100 * metrics.pair_outcomes(s[h], s[l_])
     if not n_boot:
         fin = out[np.isfinite(out)]
-        return BootstrapResult(float(fin.mean()) if fin.size else float("nan"), float("nan"), float("nan"),
-                               int(fin.size), int(out.size - fin.size))
+        return BootstrapResult(
+            float(fin.mean()) if fin.size else float("nan"),
+            float("nan"),
+            float("nan"),
+            int(fin.size),
+            int(out.size - fin.size),
+        )
     return bootstrap(out, n_boot=n_boot, seed=seed, warn=False)
 
 
@@ -69,10 +104,22 @@ def zero_shot_table(scores: dict, df: pd.DataFrame, *, n_boot: int = 1000, seed:
         r = metrics.correlations(s, gold)
         lo, hi = pair_bootstrap_ci(s, gold, df["pair_id"], n_boot=n_boot, seed=seed)
         pa = pair_accuracy_interval(s, df, n_boot=n_boot, seed=seed)
-        rows.append({"model": model, "condition": variant, "spearman": r["spearman"], "pearson": r["pearson"],
-                     "spearman_ci_low": lo, "spearman_ci_high": hi, "pair_accuracy_%": pair_accuracy(s, df),
-                     "pair_accuracy_ci_low": pa.low, "pair_accuracy_ci_high": pa.high, "n_pairs": pa.n,
-                     "n_rows": r["n"], "n_nan": int(np.isnan(s).sum())})
+        rows.append(
+            {
+                "model": model,
+                "condition": variant,
+                "spearman": r["spearman"],
+                "pearson": r["pearson"],
+                "spearman_ci_low": lo,
+                "spearman_ci_high": hi,
+                "pair_accuracy_%": pair_accuracy(s, df),
+                "pair_accuracy_ci_low": pa.low,
+                "pair_accuracy_ci_high": pa.high,
+                "n_pairs": pa.n,
+                "n_rows": r["n"],
+                "n_nan": int(np.isnan(s).sum()),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -89,8 +136,16 @@ def summarise(runs: pd.DataFrame, *, by=("config",), splits=("validation", "test
 
 
 #: the scores :func:`split_scores` keeps per run and split (``<split>_<score>`` in a run's row)
-SPLIT_SCORES = ("spearman", "spearman_ci_low", "spearman_ci_high", "pearson", "pair_accuracy",
-                "pair_accuracy_with_ties", "n", "n_pairs")
+SPLIT_SCORES = (
+    "spearman",
+    "spearman_ci_low",
+    "spearman_ci_high",
+    "pearson",
+    "pair_accuracy",
+    "pair_accuracy_with_ties",
+    "n",
+    "n_pairs",
+)
 
 
 def split_scores(runs: pd.DataFrame, base: pd.DataFrame, splits, *, keys=("model", "config", "seed")) -> pd.DataFrame:
@@ -114,27 +169,37 @@ def mean_pm_std(summary: pd.DataFrame, col: str, *, digits: int = 1) -> list[str
     """``"mean ± std"`` strings of ``summary[col + "_mean"]`` / ``summary[col + "_std"]``; the
     mean alone where the std is undefined (a single seed)."""
     m, s = summary[f"{col}_mean"], summary[f"{col}_std"]
-    return ["nan" if not np.isfinite(a) else f"{a:.{digits}f} ± {b:.{digits}f}" if np.isfinite(b) else f"{a:.{digits}f}"
-            for a, b in zip(m.astype(float), s.astype(float))]
+    return [
+        "nan" if not np.isfinite(a) else f"{a:.{digits}f} ± {b:.{digits}f}" if np.isfinite(b) else f"{a:.{digits}f}"
+        for a, b in zip(m.astype(float), s.astype(float))
+    ]
 
 
-def with_baseline(summary: pd.DataFrame, base: pd.DataFrame, *, split: str = "test",
-                  label: str = "config") -> pd.DataFrame:
+def with_baseline(
+    summary: pd.DataFrame, base: pd.DataFrame, *, split: str = "test", label: str = "config"
+) -> pd.DataFrame:
     """A display table: each configuration's Spearman (mean ± std), its gain over the
     condition prior on the same rows, Pearson and both pair accuracies, and the baseline as
     the last row."""
     prior = base.set_index("split").loc[split]
-    out = pd.DataFrame({
-        label: summary[label],
-        f"{split} Spearman": mean_pm_std(summary, f"{split}_spearman"),
-        "minus condition prior": (summary[f"{split}_spearman_mean"] - prior["spearman"]).round(1),
-        f"{split} Pearson": mean_pm_std(summary, f"{split}_pearson"),
-        "pair acc. % (no ties)": mean_pm_std(summary, f"{split}_pair_accuracy"),
-        "pair acc. % (ties by file order)": mean_pm_std(summary, f"{split}_pair_accuracy_with_ties"),
-        "seeds": summary["n_seeds"],
-    })
-    base_row = {label: "condition prior (baseline)", f"{split} Spearman": f"{prior['spearman']:.1f}",
-                "minus condition prior": 0.0, f"{split} Pearson": f"{prior['pearson']:.1f}",
-                "pair acc. % (no ties)": f"{prior['pair_accuracy']:.1f}",
-                "pair acc. % (ties by file order)": f"{prior['pair_accuracy_with_ties']:.1f}", "seeds": 0}
+    out = pd.DataFrame(
+        {
+            label: summary[label],
+            f"{split} Spearman": mean_pm_std(summary, f"{split}_spearman"),
+            "minus condition prior": (summary[f"{split}_spearman_mean"] - prior["spearman"]).round(1),
+            f"{split} Pearson": mean_pm_std(summary, f"{split}_pearson"),
+            "pair acc. % (no ties)": mean_pm_std(summary, f"{split}_pair_accuracy"),
+            "pair acc. % (ties by file order)": mean_pm_std(summary, f"{split}_pair_accuracy_with_ties"),
+            "seeds": summary["n_seeds"],
+        }
+    )
+    base_row = {
+        label: "condition prior (baseline)",
+        f"{split} Spearman": f"{prior['spearman']:.1f}",
+        "minus condition prior": 0.0,
+        f"{split} Pearson": f"{prior['pearson']:.1f}",
+        "pair acc. % (no ties)": f"{prior['pair_accuracy']:.1f}",
+        "pair acc. % (ties by file order)": f"{prior['pair_accuracy_with_ties']:.1f}",
+        "seeds": 0,
+    }
     return pd.concat([out, pd.DataFrame([base_row])], ignore_index=True).set_index(label)

@@ -38,9 +38,25 @@ from .data import pair_index
 from .frozen import FrozenStore, store_folder
 from .models import build_model
 
-__all__ = ["OBJECTIVES", "PRESETS", "TrainConfig", "LabelScaler", "quad_loss", "objective_loss", "pair_batches",
-           "row_batches", "seed_everything", "fit", "predict", "new_model", "run_precision", "table8_choice",
-           "TABLE8_MODELS", "bucketed_batches"]
+__all__ = [
+    "OBJECTIVES",
+    "PRESETS",
+    "TrainConfig",
+    "LabelScaler",
+    "quad_loss",
+    "objective_loss",
+    "pair_batches",
+    "row_batches",
+    "seed_everything",
+    "fit",
+    "predict",
+    "new_model",
+    "run_precision",
+    "table8_choice",
+    "TABLE8_MODELS",
+    "bucketed_batches",
+]
+
 
 # ---------------------------------------------------------------------------------------------
 # losses
@@ -49,14 +65,22 @@ def quad_loss(score_high: torch.Tensor, score_low: torch.Tensor, margin: float) 
     """Mean over pairs of ``max(0, margin + score_low − score_high)`` (torch version of
     :func:`compsem.csts.metrics.quad_margin_loss`); 0 when there is no pair."""
     if score_high.shape != score_low.shape:
-        raise ValueError(f"score_high and score_low shapes differ: {tuple(score_high.shape)} vs {tuple(score_low.shape)}")
+        raise ValueError(
+            f"score_high and score_low shapes differ: {tuple(score_high.shape)} vs {tuple(score_low.shape)}"
+        )
     if score_high.numel() == 0:
         return score_high.sum() * 0.0
     return torch.clamp(margin + score_low - score_high, min=0.0).mean()
 
 
-def objective_loss(objective: str, scores: torch.Tensor, targets: torch.Tensor, n_pairs: int, margin: float,
-                   quad_mask: torch.Tensor | None = None):
+def objective_loss(
+    objective: str,
+    scores: torch.Tensor,
+    targets: torch.Tensor,
+    n_pairs: int,
+    margin: float,
+    quad_mask: torch.Tensor | None = None,
+):
     """Loss of one batch laid out as ``[high rows of the pairs..., low rows..., other rows...]``.
 
     ``quad_mask`` (shape ``(n_pairs,)``, bool) selects the pairs that enter the quadruplet term
@@ -65,7 +89,7 @@ def objective_loss(objective: str, scores: torch.Tensor, targets: torch.Tensor, 
     mse = torch.nn.functional.mse_loss(scores, targets)
     if objective == "mse":
         return mse
-    hi, lo = scores[:n_pairs], scores[n_pairs:2 * n_pairs]
+    hi, lo = scores[:n_pairs], scores[n_pairs : 2 * n_pairs]
     if quad_mask is not None:
         hi, lo = hi[quad_mask], lo[quad_mask]
     q = quad_loss(hi, lo, margin)
@@ -89,14 +113,15 @@ def bucketed_batches(lengths, k: int, rng: np.random.Generator, *, bucket_batche
     size = max(1, bucket_batches * k)
     batches = []
     for i in range(0, len(order), size):
-        chunk = order[i:i + size]
+        chunk = order[i : i + size]
         chunk = chunk[np.argsort(lengths[chunk], kind="stable")]
-        batches += [chunk[j:j + k] for j in range(0, len(chunk), k)]
+        batches += [chunk[j : j + k] for j in range(0, len(chunk), k)]
     return [batches[b] for b in rng.permutation(len(batches))]
 
 
-def pair_batches(df: pd.DataFrame, batch_size: int, rng: np.random.Generator, *, label_ties: str = "include",
-                 lengths=None):
+def pair_batches(
+    df: pd.DataFrame, batch_size: int, rng: np.random.Generator, *, label_ties: str = "include", lengths=None
+):
     """Shuffle complete sentence pairs and cut them into batches of ``batch_size // 2`` pairs;
     each batch is ``(high_rows, low_rows)``. Rows outside complete pairs are left out. With
     ``lengths`` (one per row), batches hold pairs of similar length (:func:`bucketed_batches`)."""
@@ -104,7 +129,7 @@ def pair_batches(df: pd.DataFrame, batch_size: int, rng: np.random.Generator, *,
     k = max(1, batch_size // 2)
     if lengths is None:
         order = rng.permutation(len(hi))
-        return [(hi[order[i:i + k]], lo[order[i:i + k]]) for i in range(0, len(order), k)]
+        return [(hi[order[i : i + k]], lo[order[i : i + k]]) for i in range(0, len(order), k)]
     ln = np.asarray(lengths)
     return [(hi[b], lo[b]) for b in bucketed_batches(np.maximum(ln[hi], ln[lo]), k, rng)]
 
@@ -115,7 +140,7 @@ def row_batches(n: int, batch_size: int, rng: np.random.Generator, *, lengths=No
     if lengths is not None:
         return bucketed_batches(lengths, batch_size, rng)
     order = rng.permutation(n)
-    return [order[i:i + batch_size] for i in range(0, n, batch_size)]
+    return [order[i : i + batch_size] for i in range(0, n, batch_size)]
 
 
 def _lengths(df: pd.DataFrame) -> np.ndarray:
@@ -131,8 +156,10 @@ def _batches(df: pd.DataFrame, cfg: TrainConfig, rng) -> list[tuple[np.ndarray, 
         return [(b, 0, None) for b in row_batches(len(df), cfg.batch_size, rng, lengths=lengths)]
     mask_ties = cfg.objective != "mse" and cfg.quad_ties == "exclude"
     # tied pairs stay in the batch (their rows count for MSE) and are masked out of the quad term
-    return [(np.concatenate([hi, lo]), len(hi), ~tied[hi] if mask_ties else None)
-            for hi, lo in pair_batches(df, cfg.batch_size, rng, lengths=lengths)]
+    return [
+        (np.concatenate([hi, lo]), len(hi), ~tied[hi] if mask_ties else None)
+        for hi, lo in pair_batches(df, cfg.batch_size, rng, lengths=lengths)
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -158,14 +185,22 @@ def seed_everything(seed: int) -> None:
 _FROZEN: dict = {}
 
 
-def new_model(encoder: str, cfg: TrainConfig, *, seed: int, trust_remote_code: bool = False,
-              identity: str | None = None, disk: bool = True):
+def new_model(
+    encoder: str,
+    cfg: TrainConfig,
+    *,
+    seed: int,
+    trust_remote_code: bool = False,
+    identity: str | None = None,
+    disk: bool = True,
+):
     """A fresh model for ``cfg`` (heads seeded), lower layers frozen, frozen cache attached
     (shared in this process by models of the same encoder, length, frozen layers and precision;
     on disk too when ``disk`` and an encoder ``identity`` are given)."""
     seed_everything(seed)
-    model = build_model(encoder, encoding=cfg.encoding, seed=seed, trust_remote_code=trust_remote_code,
-                        **cfg.model_options())
+    model = build_model(
+        encoder, encoding=cfg.encoding, seed=seed, trust_remote_code=trust_remote_code, **cfg.model_options()
+    )
     model.freeze_lower(cfg.train_layers)
     if cfg.frozen_cache and cfg.train_layers is not None and model._n_frozen:
         _, amp, _ = run_precision(cfg)
@@ -181,8 +216,10 @@ def new_model(encoder: str, cfg: TrainConfig, *, seed: int, trust_remote_code: b
 def _optimizer(named, cfg: TrainConfig, device: torch.device):
     """AdamW with the usual no-decay groups; fused where torch offers it on this device."""
     no_decay = ("bias", "LayerNorm.weight", "layer_norm.weight", "norm.weight")
-    groups = [{"params": [p for n, p in named if not any(k in n for k in no_decay)], "weight_decay": cfg.weight_decay},
-              {"params": [p for n, p in named if any(k in n for k in no_decay)], "weight_decay": 0.0}]
+    groups = [
+        {"params": [p for n, p in named if not any(k in n for k in no_decay)], "weight_decay": cfg.weight_decay},
+        {"params": [p for n, p in named if any(k in n for k in no_decay)], "weight_decay": 0.0},
+    ]
     try:
         return torch.optim.AdamW(groups, lr=cfg.lr, fused=True), True
     except (RuntimeError, TypeError, ValueError):  # an older torch or a device without the fused kernel
@@ -257,17 +294,28 @@ def fit(model, train_df: pd.DataFrame, cfg: TrainConfig, *, seed: int, progress:
                 bar.update(1)
             epoch_loss.append(float(np.mean(ep)) if ep else float("nan"))
     q = max(1, len(losses) // 4)
-    return {"losses": losses, "epoch_loss": epoch_loss, "scaler": scaler, "n_steps": total, "n_micro_batches": n_micro,
-            "seconds": time.perf_counter() - t0, "fill_seconds": t_fill, "n_frozen_filled": n_filled,
-            "n_train_rows": len(train_df), "precision": note, "fused_adamw": fused,
-            "loss_first_quarter": float(np.mean(losses[:q])) if losses else float("nan"),
-            "loss_last_quarter": float(np.mean(losses[-q:])) if losses else float("nan"),
-            "n_quad_pairs": n_quad // cfg.epochs if "quad" in cfg.objective else 0}
+    return {
+        "losses": losses,
+        "epoch_loss": epoch_loss,
+        "scaler": scaler,
+        "n_steps": total,
+        "n_micro_batches": n_micro,
+        "seconds": time.perf_counter() - t0,
+        "fill_seconds": t_fill,
+        "n_frozen_filled": n_filled,
+        "n_train_rows": len(train_df),
+        "precision": note,
+        "fused_adamw": fused,
+        "loss_first_quarter": float(np.mean(losses[:q])) if losses else float("nan"),
+        "loss_last_quarter": float(np.mean(losses[-q:])) if losses else float("nan"),
+        "n_quad_pairs": n_quad // cfg.epochs if "quad" in cfg.objective else 0,
+    }
 
 
 @torch.no_grad()
-def predict(model, df: pd.DataFrame, *, batch_size: int = 64, progress: bool = False,
-            precision: str | None = None) -> np.ndarray:
+def predict(
+    model, df: pd.DataFrame, *, batch_size: int = 64, progress: bool = False, precision: str | None = None
+) -> np.ndarray:
     """Scores of ``model`` for every row of ``df`` (eval mode, no gradients), shape ``(n,)``;
     ``precision`` (as :class:`TrainConfig`'s) sets the autocast; by default the precision the
     model was trained in (fp32 for an untrained model).
@@ -279,9 +327,9 @@ def predict(model, df: pd.DataFrame, *, batch_size: int = 64, progress: bool = F
     model.eval()
     s1, s2, c = df["sentence1"].tolist(), df["sentence2"].tolist(), df["condition"].tolist()
     keys = model.score_keys(s1, s2, c)
-    first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1)))   # each key's first row
+    first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1)))  # each key's first row
     rows = np.array(sorted(first.values()), dtype=int)
-    back = np.array([first[k] for k in keys], dtype=int)   # every row -> the row scored for it
+    back = np.array([first[k] for k in keys], dtype=int)  # every row -> the row scored for it
     s1, s2, c = [s1[i] for i in rows], [s2[i] for i in rows], [c[i] for i in rows]
     n = len(rows)
     order = np.argsort([len(a) + len(b) + len(x) for a, b, x in zip(s1, s2, c)], kind="stable")
@@ -292,7 +340,7 @@ def predict(model, df: pd.DataFrame, *, batch_size: int = 64, progress: bool = F
     with torch.autocast(device_type=dev.type, dtype=amp or torch.float32, enabled=amp is not None):
         model.fill_frozen_cache(s1, s2, c)
     for i in progress_bar(range(0, n, batch_size), show=progress, desc="predict", leave=False, mininterval=2):
-        idx = order[i:i + batch_size]
+        idx = order[i : i + batch_size]
         with torch.autocast(device_type=dev.type, dtype=amp or torch.float32, enabled=amp is not None):
             pred = model([s1[j] for j in idx], [s2[j] for j in idx], [c[j] for j in idx])
         out[idx] = pred.float().cpu().numpy()

@@ -18,14 +18,30 @@ from compsem.paths import repo_root
 from compsem.results import PlainText, Prose
 from compsem.stats import leader_sentence, paired_leader_sentence
 
+from ..errors import DataError
 from ..fmt import plural
 from .authors import authors_values
 from .config import PRESETS
 from .metrics import pair_bootstrap_replicates
+from .speed import ab_paths
 
-__all__ = ["finetune_values", "ranking_sentence", "paired_replicates", "seed_spread_text", "finetune_chapter_values", "other_data_values", "official_text",
-           "ablation_values", "scaling_values", "setup_text", "seed_figure", "scaling_figure",
-           "precision_comparison"]
+__all__ = [
+    "finetune_values",
+    "ranking_sentence",
+    "paired_replicates",
+    "seed_spread_text",
+    "recorded_seeds",
+    "recorded_seed_text",
+    "finetune_chapter_values",
+    "other_data_values",
+    "official_text",
+    "ablation_values",
+    "scaling_values",
+    "setup_text",
+    "seed_figure",
+    "scaling_figure",
+    "precision_comparison",
+]
 
 
 def _join_and(items: list[str]) -> str:
@@ -40,8 +56,15 @@ def _vs_prior(diff: float) -> str:
     return f"{abs(diff):.1f} points {'above' if diff >= 0 else 'below'}"
 
 
-def finetune_values(summary: pd.DataFrame, runs: pd.DataFrame, base: pd.DataFrame, *, split: str = "test",
-                    headline: str = "bi/quad+mse", replicates: dict | None = None) -> dict:
+def finetune_values(
+    summary: pd.DataFrame,
+    runs: pd.DataFrame,
+    base: pd.DataFrame,
+    *,
+    split: str = "test",
+    headline: str = "bi/quad+mse",
+    replicates: dict | None = None,
+) -> dict:
     """Glue values of the fine-tuning chapter: best config, per-encoding bests, the baseline, the
     headline config (``headline``, read by the Part's opening page) against the prior; the
     ranking sentence from paired replicates when given (:func:`ranking_sentence`)."""
@@ -62,36 +85,54 @@ def finetune_values(summary: pd.DataFrame, runs: pd.DataFrame, base: pd.DataFram
     precision = runs["precision_used"].dropna().unique() if "precision_used" in runs else []
     rank = ranking_sentence(summary, split=split, replicates=replicates)
     return {
-        "ft_rank_sentence": Prose(rank), "ft_rank_plain": PlainText(rank.replace("`", "")),
-        "ft_best_config": best.config, "ft_best_test": float(best[col]),
+        "ft_rank_sentence": Prose(rank),
+        "ft_rank_plain": PlainText(rank.replace("`", "")),
+        "ft_best_config": best.config,
+        "ft_best_test": float(best[col]),
         "ft_best_minus_prior": float(best[col] - prior["spearman"]),
         "ft_best_pairacc": float(best[f"{split}_pair_accuracy_mean"]),
-        "ft_best_sd_text": Prose(f"{sd:.1f}" if np.isfinite(sd) else "not measured (one seed)"),
+        "ft_best_sd_text": Prose(
+            f"{sd:.1f}"
+            if np.isfinite(sd)
+            else "not measured in this run (one seed)"
+            + (f"; {own}" if (own := recorded_seed_text(recorded_seeds(), best.config)) else "")
+        ),
         "ft_max_std_text": Prose(seed_spread_text(summary, split=split)),
-        "ft_cross": float(by_enc.get("cross", np.nan)), "ft_bi": float(by_enc.get("bi", np.nan)),
+        "ft_cross": float(by_enc.get("cross", np.nan)),
+        "ft_bi": float(by_enc.get("bi", np.nan)),
         "ft_tri": float(by_enc.get("tri", np.nan)),
         "ft_bi_best": float(best_bi[col]) if best_bi is not None else np.nan,
         "ft_bi_minus_prior": float(best_bi[col] - prior["spearman"]) if best_bi is not None else np.nan,
         "ft_best_vs_prior_text": _vs_prior(float(best[col] - prior["spearman"])),
         "ft_bi_vs_prior_text": _vs_prior(float(best_bi[col] - prior["spearman"]) if best_bi is not None else np.nan),
-        "ft_headline_config": headline, "ft_headline_test": head_val,
+        "ft_headline_config": headline,
+        "ft_headline_test": head_val,
         "ft_headline_vs_prior_text": _vs_prior(head_val - float(prior["spearman"])),
         # the Part's opening page reads these three from this chapter, as plain text
-        "ft_headline_config_plain": PlainText(headline), "ft_best_config_plain": PlainText(best.config),
+        "ft_headline_config_plain": PlainText(headline),
+        "ft_best_config_plain": PlainText(best.config),
         "ft_headline_vs_prior_plain": PlainText(_vs_prior(head_val - float(prior["spearman"]))),
-        "ft_headline_n_pairs": n_pairs, "ft_n_test_pairs": int(runs[f"{split}_n_pairs"].iloc[0]),
-        "ft_prior": float(prior["spearman"]), "ft_prior_pearson": float(prior["pearson"]),
+        "ft_headline_n_pairs": n_pairs,
+        "ft_n_test_pairs": int(runs[f"{split}_n_pairs"].iloc[0]),
+        "ft_prior": float(prior["spearman"]),
+        "ft_prior_pearson": float(prior["pearson"]),
         "ft_prior_seen_pct": float(prior["share_conditions_seen_%"]),
         "ft_loss_fell_pct": fell,
-        "ft_n_test_rows": int(runs[f"{split}_n"].iloc[0]), "ft_n_train_rows": int(runs["n_train_rows"].iloc[0]),
+        "ft_n_test_rows": int(runs[f"{split}_n"].iloc[0]),
+        "ft_n_train_rows": int(runs["n_train_rows"].iloc[0]),
         "ft_train_minutes": float(runs["train_seconds"].sum() / 60),
         "ft_examples_per_s": float(runs["examples_per_s"].median()),
         "ft_precision": ", ".join(map(str, precision)) or "not recorded",
         "ft_n_reused": int(runs.get("reused", pd.Series(False, index=runs.index)).sum()),
-        "ft_n_runs": len(runs), "ft_n_configs": len(summary),
-        "ft_encodings_text": Prose(_join_and([f"{by_enc[e]:.1f} ({e})" for e in ("cross", "bi", "tri")
-                                              if e in by_enc and np.isfinite(by_enc[e])]) or "undefined"),
-        "ft_seed_plain": PlainText(seed_spread_text(summary, split=split)),
+        "ft_n_runs": len(runs),
+        "ft_n_configs": len(summary),
+        "ft_encodings_text": Prose(
+            _join_and(
+                [f"{by_enc[e]:.1f} ({e})" for e in ("cross", "bi", "tri") if e in by_enc and np.isfinite(by_enc[e])]
+            )
+            or "undefined"
+        ),
+        "ft_seed_plain": PlainText(seed_spread_text(summary, split=split).replace("`", "")),
     }
 
 
@@ -108,7 +149,8 @@ def paired_replicates(res, *, split: str = "test", n_boot: int = 1000, seed: int
     for (model, config, _, sp), pred in res.predictions.items():
         if sp == split:
             by.setdefault(f"{model} {config}" if several else config, []).append(
-                pair_bootstrap_replicates(pred, df["label"], df["pair_id"], n_boot=n_boot, seed=seed))
+                pair_bootstrap_replicates(pred, df["label"], df["pair_id"], n_boot=n_boot, seed=seed)
+            )
     return {k: np.mean(v, axis=0) for k, v in by.items()}
 
 
@@ -121,28 +163,105 @@ def ranking_sentence(summary: pd.DataFrame, *, split: str = "test", replicates: 
     its runs' pair-bootstrap intervals (:func:`compsem.stats.leader_sentence`; an interval not
     recorded separates nothing)."""
     col = f"{split}_spearman"
-    names = list(summary["config"]) if summary.get("model", pd.Series([0])).nunique() <= 1 else \
-        list(summary["model"] + " " + summary["config"])
+    names = (
+        list(summary["config"])
+        if summary.get("model", pd.Series([0])).nunique() <= 1
+        else list(summary["model"] + " " + summary["config"])
+    )
     if replicates and all(n in replicates for n in names):
-        return paired_leader_sentence(summary[f"{col}_mean"], replicates, names, what="test Spearman", digits=1,
-                                      noun="configuration", items=f"{split} pairs")
+        return paired_leader_sentence(
+            summary[f"{col}_mean"],
+            replicates,
+            names,
+            what="test Spearman",
+            digits=1,
+            noun="configuration",
+            items=f"{split} pairs",
+        )
     nan = pd.Series(np.nan, index=summary.index)
     lo, hi = summary.get(f"{col}_ci_low_mean", nan), summary.get(f"{col}_ci_high_mean", nan)
-    return leader_sentence(summary[f"{col}_mean"], lo, hi, names, what="test Spearman",
-                           digits=1, noun="configuration")
+    return leader_sentence(summary[f"{col}_mean"], lo, hi, names, what="test Spearman", digits=1, noun="configuration")
 
 
-def seed_spread_text(summary: pd.DataFrame, *, split: str = "test") -> str:
+def recorded_seeds(paths=None) -> list[dict]:
+    """The book's own measurements of the seed spread: for every A/B record of
+    ``benchmarks/csts_ab.py`` that holds several seeds (``paths``, by default
+    :func:`compsem.csts.speed.ab_paths`), the file, its machine, each side's code version (a
+    commit; an uncommitted tree, ``+dirty``, is named as one) and per configuration and side the
+    standard deviation over seeds (``ddof=1``) of chapter 22's test Spearman. A record without
+    seeds is skipped; one that cannot be read raises :class:`compsem.errors.DataError`."""
+    out = []
+    for path in ab_paths() if paths is None else [Path(p) for p in paths]:
+        try:
+            rec = json.loads(Path(path).read_text(encoding="utf-8"))
+            seeds = rec.get("seeds")
+            if not seeds:
+                continue
+            sd = {
+                (side, cfg): float(np.std(np.asarray(v, dtype=float), ddof=1))
+                for side, by_cfg in seeds["spearman"].items()
+                for cfg, v in by_cfg.items()
+                if len(v) >= 2
+            }
+            versions = {"base": rec["base_commit"], "head": seeds.get("head_commit") or rec["head_commit"]}
+            out.append(
+                {
+                    "file": f"benchmarks/{Path(path).name}",
+                    "cpu": rec["machine"]["cpu_model"],
+                    "seeds": [int(x) for x in seeds["seeds"]],
+                    "versions": versions,
+                    "sd": sd,
+                }
+            )
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise DataError(f"{path}: not an A/B record with seeds ({exc!r})") from None
+    return out
+
+
+def _version(v: str) -> str:
+    return f"an uncommitted tree based on `{v.split('+')[0][:7]}`" if "+dirty" in v else f"commit `{v[:7]}`"
+
+
+def recorded_seed_text(records: list[dict], config: str | None = None) -> str:
+    """The seed standard deviations of :func:`recorded_seeds` in words, for every configuration
+    or for one (``config``); ``""`` when no record holds several seeds (or none holds ``config``)."""
+    parts = []
+    for r in records:
+        sd = {k: v for k, v in r["sd"].items() if config is None or k[1] == config}
+        if not sd:
+            continue
+        lo, hi = min(sd.values()), max(sd.values())
+        spread = f"of {lo:.1f}" if f"{lo:.1f}" == f"{hi:.1f}" else f"from {lo:.1f} to {hi:.1f}"
+        where = (
+            f"`{r['file']}`: chapter 22 with seeds {_join_and([str(x) for x in r['seeds']])} on {r['cpu']}, "
+            f"at {_version(r['versions']['base'])} and at {_version(r['versions']['head'])}"
+        )
+        what = f"`{config}`" if config else f"{plural(len({k[1] for k in sd}), 'configuration')}"
+        parts.append(
+            f"the book's own seed record ({where}) gives a standard deviation over seeds of the test "
+            f"Spearman {spread} points for {what}"
+        )
+    return "; ".join(parts)
+
+
+def seed_spread_text(summary: pd.DataFrame, *, split: str = "test", records: list[dict] | None = None) -> str:
     """The seed spread in words: the largest standard deviation over seeds of a configuration's
-    Spearman when the runs have two or more seeds; with one seed, that it is not measured, with
-    the range of the seed SDs the paper's Table 3 reports (``csts_table3_finetune.csv``)."""
+    Spearman when the runs have two or more seeds; with one seed, that this run does not measure
+    it, the book's own seed measurements where a record holds them (:func:`recorded_seeds`, read
+    when ``records`` is None), and the range of the seed SDs the paper's Table 3 reports
+    (``csts_table3_finetune.csv``)."""
     sd = summary[f"{split}_spearman_std"]
     if sd.notna().any():
         return f"{float(sd.max()):.1f} points (largest standard deviation over seeds)"
+    records = recorded_seeds() if records is None else records
+    own = recorded_seed_text(records)
     paper = _reference.paper_table("csts", "table3_finetune")
-    return (f"not measured here (one seed per configuration); the paper's Table 3 reports seed standard deviations "
-            f"from {paper.spearman_std.min():.1f} to {paper.spearman_std.max():.1f} points over "
-            f"{plural(int(paper.n_seeds.max()), 'seed')}")
+    return (
+        "not measured in this run (one seed per configuration); "
+        + (f"{own}; " if own else "")
+        + f"the paper's Table 3 reports seed standard deviations from {paper.spearman_std.min():.1f} to "
+        f"{paper.spearman_std.max():.1f} points over {plural(int(paper.n_seeds.max()), 'seed')}"
+    )
 
 
 def finetune_chapter_values(res, summary: pd.DataFrame, *, split: str = "test", headline: str = "bi/quad+mse") -> dict:
@@ -151,8 +270,9 @@ def finetune_chapter_values(res, summary: pd.DataFrame, *, split: str = "test", 
     ``official`` preset in words, the authors' code run beside it against this run's ``bi/mse``
     (else the headline configuration, else the first; :func:`compsem.csts.authors.authors_values`) and, with
     ``eval_data``, :func:`other_data_values`."""
-    v = finetune_values(summary, res.runs, res.baselines, split=split, headline=headline,
-                        replicates=paired_replicates(res, split=split))
+    v = finetune_values(
+        summary, res.runs, res.baselines, split=split, headline=headline, replicates=paired_replicates(res, split=split)
+    )
     v["ft_setup"] = setup_text(res.configs[0], res.seeds, v["ft_precision"])
     v["ft_official"] = official_text()
     v.update(precision_comparison())
@@ -171,9 +291,16 @@ def other_data_values(res, *, split: str = "other") -> dict:
     base = res.baselines.set_index("split").loc[split]
     col = f"{split}_spearman"
     best = res.runs.groupby("config")[col].mean()
-    return {"od_source": str(rep.source), "od_rows_read": rep.n_rows_read, "od_unlabelled": rep.n_unlabelled,
-            "od_rows": rep.n_rows, "od_best_config": str(best.idxmax()), "od_best": float(best.max()),
-            "od_prior": float(base["spearman"]), "od_vs_prior_text": _vs_prior(float(best.max() - base["spearman"]))}
+    return {
+        "od_source": str(rep.source),
+        "od_rows_read": rep.n_rows_read,
+        "od_unlabelled": rep.n_unlabelled,
+        "od_rows": rep.n_rows,
+        "od_best_config": str(best.idxmax()),
+        "od_best": float(best.max()),
+        "od_prior": float(base["spearman"]),
+        "od_vs_prior_text": _vs_prior(float(best.max() - base["spearman"])),
+    }
 
 
 def official_text() -> str:
@@ -181,10 +308,12 @@ def official_text() -> str:
     o = PRESETS["official"]
     layers = "the full network" if o["train_layers"] is None else f"the top {o['train_layers']} layers"
     pool = {"cls": "[CLS] pooling", "mean": "mean pooling", "cls_mlp": "[CLS] + MLP pooling"}[o["pooling"]]
-    return (f"{layers}, {pool} {'with' if o['transform'] else 'without'} the Dropout–Linear–activation transform, "
-            f"margin {o['margin']:g}, length {o['max_length']}, {o['batch_size']} rows per step × "
-            f"{o['grad_accum']} accumulation steps ({o['batch_size'] * o['grad_accum']} rows per update), learning "
-            f"rate {o['lr']:g}, weight decay {o['weight_decay']:g}, {o['epochs']} epochs")
+    return (
+        f"{layers}, {pool} {'with' if o['transform'] else 'without'} the Dropout–Linear–activation transform, "
+        f"margin {o['margin']:g}, length {o['max_length']}, {o['batch_size']} rows per step × "
+        f"{o['grad_accum']} accumulation steps ({o['batch_size'] * o['grad_accum']} rows per update), learning "
+        f"rate {o['lr']:g}, weight decay {o['weight_decay']:g}, {o['epochs']} epochs"
+    )
 
 
 def ablation_values(abl_sum: pd.DataFrame, base: pd.DataFrame, abl_runs: pd.DataFrame, modes) -> dict:
@@ -194,9 +323,15 @@ def ablation_values(abl_sum: pd.DataFrame, base: pd.DataFrame, abl_runs: pd.Data
     p10 = _reference.paper_table("csts", "table10_ablation").set_index("input_mode")
     out = {f"abl_{m}": float(g.get(m, np.nan)) for m in modes}
     out.update({f"abl_p_{m}": float(p10["spearman"].get(m, np.nan)) for m in modes})
-    out.update({"abl_prior": float(base["spearman"].iloc[0]), "abl_n_train": int(abl_runs["n_train_rows"].iloc[0]),
-                "abl_n_train_pairs": int(abl_runs["n_train_pairs"].iloc[0]), "abl_paper_model": str(p10["model"].iloc[0]),
-                "abl_full_minus_cond": float(g.get("full", np.nan) - g.get("condition_only", np.nan))})
+    out.update(
+        {
+            "abl_prior": float(base["spearman"].iloc[0]),
+            "abl_n_train": int(abl_runs["n_train_rows"].iloc[0]),
+            "abl_n_train_pairs": int(abl_runs["n_train_pairs"].iloc[0]),
+            "abl_paper_model": str(p10["model"].iloc[0]),
+            "abl_full_minus_cond": float(g.get("full", np.nan) - g.get("condition_only", np.nan)),
+        }
+    )
     return out
 
 
@@ -208,16 +343,28 @@ def scaling_values(scale: pd.DataFrame, prior_curve: pd.DataFrame, cfg, seeds) -
     pc = prior_curve.groupby("train_pairs")["spearman"].first().sort_index()
     fig3 = _reference.paper_table("csts", "figure3_scaling").sort_values("train_examples")
     sizes = sorted(scale["train_pairs"].unique())
-    prec = scale["precision_used"].dropna().iloc[0] if "precision_used" in scale and scale["precision_used"].notna().any() else None
-    return {"sc_config": str(first_cfg), "sc_first": float(part.iloc[0]), "sc_last": float(part.iloc[-1]),
-            "sc_n_first": int(part.index[0]), "sc_n_last": int(part.index[-1]),
-            "sc_sizes": ", ".join(f"{int(n):,}" for n in sizes),
-            "sc_prior_first": float(pc.iloc[0]), "sc_prior_last": float(pc.iloc[-1]),
-            "sc_above_prior_last": _vs_prior(float(part.iloc[-1] - pc.iloc[-1])),
-            "sc_fig3_model": str(fig3["model"].iloc[0]),
-            "sc_fig3_n_low": int(fig3["train_examples"].iloc[0]), "sc_fig3_low": float(fig3["spearman"].iloc[0]),
-            "sc_fig3_n_high": int(fig3["train_examples"].iloc[-1]), "sc_fig3_high": float(fig3["spearman"].iloc[-1]),
-            "sc_setup": setup_text(cfg, seeds, prec)}
+    prec = (
+        scale["precision_used"].dropna().iloc[0]
+        if "precision_used" in scale and scale["precision_used"].notna().any()
+        else None
+    )
+    return {
+        "sc_config": str(first_cfg),
+        "sc_first": float(part.iloc[0]),
+        "sc_last": float(part.iloc[-1]),
+        "sc_n_first": int(part.index[0]),
+        "sc_n_last": int(part.index[-1]),
+        "sc_sizes": ", ".join(f"{int(n):,}" for n in sizes),
+        "sc_prior_first": float(pc.iloc[0]),
+        "sc_prior_last": float(pc.iloc[-1]),
+        "sc_above_prior_last": _vs_prior(float(part.iloc[-1] - pc.iloc[-1])),
+        "sc_fig3_model": str(fig3["model"].iloc[0]),
+        "sc_fig3_n_low": int(fig3["train_examples"].iloc[0]),
+        "sc_fig3_low": float(fig3["spearman"].iloc[0]),
+        "sc_fig3_n_high": int(fig3["train_examples"].iloc[-1]),
+        "sc_fig3_high": float(fig3["spearman"].iloc[-1]),
+        "sc_setup": setup_text(cfg, seeds, prec),
+    }
 
 
 def setup_text(cfg, seeds, precision: str | None = None) -> str:
@@ -226,16 +373,19 @@ def setup_text(cfg, seeds, precision: str | None = None) -> str:
     layers = "all layers" if cfg.train_layers is None else f"the top {plural(cfg.train_layers, 'layer')}"
     n = len(list(seeds))
     prec = f", {precision}" if precision else ""
-    return (f"{layers} of the encoder trained for {plural(cfg.epochs, 'epoch')} at learning rate {cfg.lr:g}, batch "
-            f"{cfg.batch_size}, {n} seed{'s' if n != 1 else ''}{prec}")
+    return (
+        f"{layers} of the encoder trained for {plural(cfg.epochs, 'epoch')} at learning rate {cfg.lr:g}, batch "
+        f"{cfg.batch_size}, {n} seed{'s' if n != 1 else ''}{prec}"
+    )
 
 
 def seed_figure(runs: pd.DataFrame, prior: float, *, split: str = "test"):
     """Spearman per configuration: one dot per seed, mean ± std, the condition prior dashed."""
     figures.set_theme()
     fig, ax = plt.subplots(figsize=(6.4, 3.4))
-    sns.pointplot(runs, x="config", y=f"{split}_spearman", errorbar="sd", capsize=0.2, linestyle="none",
-                  color="0.2", ax=ax)
+    sns.pointplot(
+        runs, x="config", y=f"{split}_spearman", errorbar="sd", capsize=0.2, linestyle="none", color="0.2", ax=ax
+    )
     sns.stripplot(runs, x="config", y=f"{split}_spearman", color=figures.PALETTE[0], alpha=0.6, ax=ax)
     ax.axhline(prior, color="0.3", ls="--", lw=1, label="condition prior")
     ax.legend(frameon=False, loc="lower right")
@@ -252,8 +402,15 @@ def scaling_figure(scale_sum: pd.DataFrame, prior, *, split: str = "test"):
     fig, ax = plt.subplots(figsize=(6.4, 3.4))
     for (enc, part), colour in zip(scale_sum.groupby("encoding"), figures.PALETTE):
         part = part.sort_values("train_pairs")
-        ax.errorbar(part["train_pairs"], part[f"{split}_spearman_mean"], yerr=part[f"{split}_spearman_std"].fillna(0),
-                    marker="o", capsize=3, color=colour, label=f"{enc}-encoder")
+        ax.errorbar(
+            part["train_pairs"],
+            part[f"{split}_spearman_mean"],
+            yerr=part[f"{split}_spearman_std"].fillna(0),
+            marker="o",
+            capsize=3,
+            color=colour,
+            label=f"{enc}-encoder",
+        )
     if isinstance(prior, pd.Series):  # the prior refitted on each training subset
         ax.plot(prior.index, prior.to_numpy(), color="0.3", ls="--", lw=1, marker=".", label="condition prior")
     else:
@@ -273,23 +430,30 @@ def precision_comparison(path=None) -> dict:
     Without the file, ``ft_prec_text`` says it was not measured."""
     path = Path(path) if path else repo_root() / "benchmarks" / "csts_precision.json"
     if not path.is_file():
-        return {"ft_prec_text": Prose("not measured for this book (`make bench` measures it on a CPU with native bf16)"),
-                "ft_util_text": Prose("not measured by the benchmark this book ships")}
+        return {
+            "ft_prec_text": Prose("not measured for this book (`make bench` measures it on a CPU with native bf16)"),
+            "ft_util_text": Prose("not measured by the benchmark this book ships"),
+        }
     rec = json.loads(path.read_text(encoding="utf-8"))
     conf = rec["configs"]
     diffs = {k: float(v["bf16_minus_fp32"]) for k, v in conf.items()}
     worst = max(diffs, key=lambda k: abs(diffs[k]))
     rank = {p: sorted(conf, key=lambda k: -conf[k][f"{p}_test_spearman"]) for p in ("fp32", "bf16")}
     m = rec["machine"]
-    cells = "; ".join(f"{k} {conf[k]['fp32_test_spearman']:.2f} in fp32, {conf[k]['bf16_test_spearman']:.2f} in bf16 "
-                      f"({diffs[k]:+.2f})" for k in conf)
+    cells = "; ".join(
+        f"{k} {conf[k]['fp32_test_spearman']:.2f} in fp32, {conf[k]['bf16_test_spearman']:.2f} in bf16 "
+        f"({diffs[k]:+.2f})"
+        for k in conf
+    )
     same = "the same" if rank["fp32"] == rank["bf16"] else "not the same"
-    text = (f"{cells}. The largest difference is {abs(diffs[worst]):.2f} points ({worst}), and the ranking of the "
-            f"configurations is {same} in both precisions (one seed each, {rec['train_rows']:,} training rows, measured "
-            f"by `make bench` on {m['cpu_model']}, {m['cpu_count']} cores, flags {', '.join(m['cpu_flags'])}). A rebuild "
-            f"on a CPU without native bf16 trains in fp32, so its Spearman per configuration can differ from a bf16 "
-            f"build's by about that much: differences between configurations smaller than {abs(diffs[worst]):.2f} "
-            f"points do not carry over from one machine to another")
+    text = (
+        f"{cells}. The largest difference is {abs(diffs[worst]):.2f} points ({worst}), and the ranking of the "
+        f"configurations is {same} in both precisions (one seed each, {rec['train_rows']:,} training rows, measured "
+        f"by `make bench` on {m['cpu_model']}, {m['cpu_count']} cores, flags {', '.join(m['cpu_flags'])}). A rebuild "
+        f"on a CPU without native bf16 trains in fp32, so its Spearman per configuration can differ from a bf16 "
+        f"build's by about that much: differences between configurations smaller than {abs(diffs[worst]):.2f} "
+        f"points do not carry over from one machine to another"
+    )
     return {"ft_prec_text": Prose(text), "ft_prec_max_diff": abs(diffs[worst]), "ft_util_text": utilisation_text(rec)}
 
 
@@ -301,10 +465,15 @@ def utilisation_text(rec: dict) -> Prose:
         return Prose("not measured by the benchmark this book ships")
     cells = []
     for label, c in u["configs"].items():
-        parts = [f"{c[f'{p}_loop_gflop_per_s']:.0f} GFLOP/s in {p} ({100 * c[f'{p}_share_of_{p}_limit']:.0f} % of its limit)"
-                 for p in ("bf16", "fp32") if f"{p}_loop_gflop_per_s" in c]
+        parts = [
+            f"{c[f'{p}_loop_gflop_per_s']:.0f} GFLOP/s in {p} ({100 * c[f'{p}_share_of_{p}_limit']:.0f} % of its limit)"
+            for p in ("bf16", "fp32")
+            if f"{p}_loop_gflop_per_s" in c
+        ]
         ratio = f", bf16 {c['bf16_over_fp32']:.2f}× the fp32 rate" if "bf16_over_fp32" in c else ""
         cells.append(f"{label} {' and '.join(parts)}{ratio}")
-    return Prose(f"{'; '.join(cells)}. The limits are one matrix product of a batch's shape measured in the same run: "
-                 f"{u['fp32_gemm_gflop_per_s']:.0f} GFLOP/s in fp32 and {u['bf16_gemm_gflop_per_s']:.0f} in bf16 "
-                 f"(flags {', '.join(u['cpu_flags']) or 'none listed'}, {u['torch_threads']} threads, load {u['load_average']})")
+    return Prose(
+        f"{'; '.join(cells)}. The limits are one matrix product of a batch's shape measured in the same run: "
+        f"{u['fp32_gemm_gflop_per_s']:.0f} GFLOP/s in fp32 and {u['bf16_gemm_gflop_per_s']:.0f} in bf16 "
+        f"(flags {', '.join(u['cpu_flags']) or 'none listed'}, {u['torch_threads']} threads, load {u['load_average']})"
+    )

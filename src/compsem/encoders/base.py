@@ -17,8 +17,15 @@ from ..data import file_sha256
 from ..errors import EmptyTextError, ModelNotInstalledError
 from ..progress import wanted
 
-__all__ = ["Encoder", "validate_texts", "weights_digest", "package_version", "require_package",
-           "looks_like_hub_failure", "quiet_transformers"]
+__all__ = [
+    "Encoder",
+    "validate_texts",
+    "weights_digest",
+    "package_version",
+    "require_package",
+    "looks_like_hub_failure",
+    "quiet_transformers",
+]
 
 
 def validate_texts(texts: Sequence[str] | str) -> list[str]:
@@ -55,8 +62,10 @@ def require_package(dist: str, module: str, spec: str):
 
 
 @functools.lru_cache(maxsize=64)
-def _file_digest(path: str, size: int, mtime_ns: int) -> str:
-    """:func:`compsem.data.file_sha256`, remembered while the file's size and mtime stay."""
+def _file_digest(path: str, size: int, mtime_ns: int, ctime_ns: int = 0, inode: int = 0) -> str:
+    """:func:`compsem.data.file_sha256`, remembered while the file's size, mtime, ctime and inode
+    stay: a rewrite that keeps the size and sets the mtime back still moves the ctime (which no
+    user can set), and a file renamed over it has another inode."""
     return file_sha256(path)
 
 
@@ -66,7 +75,7 @@ def _model_files(folder: Path) -> list[Path]:
     out, seen = [], set()
     for root, dirs, files in os.walk(folder, followlinks=True):
         real = os.path.realpath(root)
-        if real in seen:              # a symlink loop, or one folder reached twice
+        if real in seen:  # a symlink loop, or one folder reached twice
             dirs[:] = []
             continue
         seen.add(real)
@@ -90,7 +99,7 @@ def weights_digest(folder: str | os.PathLike) -> str:
     for p in _model_files(folder):
         st = p.stat()
         h.update(str(p.relative_to(folder)).encode("utf-8", "surrogateescape"))
-        h.update(_file_digest(str(p), st.st_size, st.st_mtime_ns).encode())
+        h.update(_file_digest(str(p), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino).encode())
     return h.hexdigest()[:16]
 
 
@@ -106,8 +115,22 @@ def quiet_transformers() -> None:
 
 def looks_like_hub_failure(exc: BaseException) -> bool:
     text = f"{type(exc).__name__} {exc}".lower()
-    keys = ("offline", "connect", "resolve", "not found", "does not appear", "hub", "repository",
-            "couldn't", "could not", "localentrynotfound", "404", "401", "gated", "is not a valid model")
+    keys = (
+        "offline",
+        "connect",
+        "resolve",
+        "not found",
+        "does not appear",
+        "hub",
+        "repository",
+        "couldn't",
+        "could not",
+        "localentrynotfound",
+        "404",
+        "401",
+        "gated",
+        "is not a valid model",
+    )
     return isinstance(exc, (OSError, ValueError, ConnectionError)) or any(k in text for k in keys)
 
 
@@ -131,8 +154,7 @@ class Encoder(ABC):
         """Stable description of everything that determines the vectors."""
 
     @abstractmethod
-    def _encode(self, texts: list[str], *, batch_size: int, show_progress: bool) -> np.ndarray:
-        ...
+    def _encode(self, texts: list[str], *, batch_size: int, show_progress: bool) -> np.ndarray: ...
 
     def encode(self, texts: Sequence[str], *, batch_size: int = 32, show_progress: bool | None = None) -> np.ndarray:
         """Embed ``texts``.
@@ -153,7 +175,7 @@ class Encoder(ABC):
         texts = validate_texts(texts)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        show_progress = wanted(show_progress, len(texts))   # TQDM_DISABLE wins (compsem.progress)
+        show_progress = wanted(show_progress, len(texts))  # TQDM_DISABLE wins (compsem.progress)
         out = np.asarray(self._encode(texts, batch_size=batch_size, show_progress=show_progress), dtype=np.float32)
         if out.shape != (len(texts), self.dim):
             raise RuntimeError(f"{self.spec}: encoder returned shape {out.shape}, expected {(len(texts), self.dim)}")

@@ -74,12 +74,15 @@ def validate(rec: object, key: str, *, prefix: str, where: object = "") -> tuple
     ident, dim = rec.get("identity"), rec.get("dim")
     if rec.get("key") != key:
         raise RecordError(f"the encoder record {where} is for key {str(rec.get('key'))[:40]!r}, not {key!r}")
-    if not (isinstance(ident, str) and ident.startswith(prefix) and _TAIL.fullmatch(ident[len(prefix):])):
-        raise RecordError(f"the encoder record {where} gives the identity {str(ident)[:120]!r}, which is not the one "
-                          f"this spec and its model files produce ({prefix}modules=...|max_len=N)")
+    if not (isinstance(ident, str) and ident.startswith(prefix) and _TAIL.fullmatch(ident[len(prefix) :])):
+        raise RecordError(
+            f"the encoder record {where} gives the identity {str(ident)[:120]!r}, which is not the one "
+            f"this spec and its model files produce ({prefix}modules=...|max_len=N)"
+        )
     if isinstance(dim, bool) or not isinstance(dim, int) or not 1 <= dim <= MAX_DIM:
-        raise RecordError(f"the encoder record {where} gives dim {str(dim)[:40]}, not a whole number from 1 to "
-                          f"{MAX_DIM:,}")
+        raise RecordError(
+            f"the encoder record {where} gives dim {str(dim)[:40]}, not a whole number from 1 to {MAX_DIM:,}"
+        )
     return ident, dim
 
 
@@ -99,8 +102,11 @@ def recall(key: str, *, prefix: str) -> tuple[str, int] | None:
 
 def remember(key: str, identity: str, dim: int) -> None:
     """Record what a load found (where the cache cannot be written: the overlay, else nothing)."""
-    save_to_cache(_path(key), json_writer({"key": key, "identity": identity, "dim": int(dim)}, indent=1),
-                  what="an encoder's identity")
+    save_to_cache(
+        _path(key),
+        json_writer({"key": key, "identity": identity, "dim": int(dim)}, indent=1),
+        what="an encoder's identity",
+    )
 
 
 def check(spec: str, recorded: tuple[str, int], loaded: tuple[str, int], key: str) -> None:
@@ -110,5 +116,7 @@ def check(spec: str, recorded: tuple[str, int], loaded: tuple[str, int], key: st
     if recorded == loaded:
         return
     remember(key, *loaded)
-    raise CompsemError(f"{spec}: the model loaded as {loaded[0]!r} (dim {loaded[1]}), not as its record "
-                       f"said ({recorded[0]!r}, dim {recorded[1]}); the record is corrected: run again")
+    raise CompsemError(
+        f"{spec}: the model loaded as {loaded[0]!r} (dim {loaded[1]}), not as its record "
+        f"said ({recorded[0]!r}, dim {recorded[1]}); the record is corrected: run again"
+    )

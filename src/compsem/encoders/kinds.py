@@ -17,7 +17,18 @@ from dataclasses import dataclass
 from ..errors import CompsemError
 from ..fmt import plural
 
-__all__ = ["KINDS", "ModelSlot", "ModelKindError", "kind_problem", "kind_problems", "what_is", "FINETUNABLE"]
+__all__ = [
+    "KINDS",
+    "ModelSlot",
+    "ModelKindError",
+    "kind_problem",
+    "kind_problems",
+    "what_is",
+    "FINETUNABLE",
+    "CONTROLS",
+    "CONTROL_WHY",
+    "is_control",
+]
 
 #: The kinds, as a page names them.
 KINDS: dict[str, str] = {
@@ -95,20 +106,23 @@ def kind_problem(spec: str, kind: str, *, offline: Iterable[str] = ()) -> str | 
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
     s = str(spec).strip()
     instead = ", ".join(offline)
-    if kind == "scorer":          # Part IV scores with anything: its own grammar checks the spec
+    if kind == "scorer":  # Part IV scores with anything: its own grammar checks the spec
         return None
     if kind == "generator":
         if s.startswith("gen:"):
             return None
-        return (f"`{s}` is {what_is(s)}, not a text generator: this chapter prompts a generator, "
-                "a spec 'gen:hf:<name or folder>' or 'gen:openai:<model>'"
-                + (f"; generators offline: {instead}" if instead else " (none ships with the book)"))
+        return (
+            f"`{s}` is {what_is(s)}, not a text generator: this chapter prompts a generator, "
+            "a spec 'gen:hf:<name or folder>' or 'gen:openai:<model>'"
+            + (f"; generators offline: {instead}" if instead else " (none ships with the book)")
+        )
     if kind == "encoder":
         if what_is(s) == "a sentence encoder":
             return None
-        return (f"`{s}` is {what_is(s)}, not a sentence encoder"
-                + (f"; sentence encoders offline: {instead}" if instead else ""))
-    why = _untrainable(s)       # finetune
+        return f"`{s}` is {what_is(s)}, not a sentence encoder" + (
+            f"; sentence encoders offline: {instead}" if instead else ""
+        )
+    why = _untrainable(s)  # finetune
     if why is None:
         return None
     return f"`{s}` cannot be fine-tuned: {why}" + (f"; fine-tunable offline: {instead}" if instead else "")
@@ -120,6 +134,22 @@ def kind_problems(specs: Iterable[str], slot: ModelSlot, *, chapter: str, offlin
     offline = list(offline)
     problems = [p for p in (kind_problem(s, slot.kind, offline=offline) for s in specs) if p]
     if slot.at_most is not None and len(specs) > slot.at_most:
-        problems.append(f"{chapter} runs at most {plural(slot.at_most, KINDS[slot.kind])}, got "
-                        f"{plural(len(specs), 'model')} ({', '.join(specs)}): run the chapter once per model")
+        problems.append(
+            f"{chapter} runs at most {plural(slot.at_most, KINDS[slot.kind])}, got "
+            f"{plural(len(specs), 'model')} ({', '.join(specs)}): run the chapter once per model"
+        )
     return problems
+
+
+#: The named specs that are controls, not models: a page draws them beside the models and never
+#: ranks them among them (the bag of words, the random vectors, Part IV's lexical-coverage
+#: baseline; ``bow:`` and ``random:`` specs too).
+CONTROLS: tuple[str, ...] = ("bow", "random", "lexical")
+
+#: why a ranking leaves a control out, as a page says it
+CONTROL_WHY = "a control, shown beside the models, never ranked among them"
+
+
+def is_control(spec: str) -> bool:
+    """Whether ``spec`` names a control (:data:`CONTROLS`, or a ``bow:`` / ``random:`` spec)."""
+    return spec in CONTROLS or spec.startswith(("bow:", "random:"))

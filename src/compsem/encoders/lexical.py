@@ -16,13 +16,35 @@ from ..settings import setting
 from .base import Encoder, require_package
 from .vectorfile import read_word_vectors
 
-__all__ = ["GloveEncoder", "BowEncoder", "RandomEncoder", "WordVectorEncoder", "glove_tokenize", "vectors_path",
-           "vector_candidates", "NEGATIONS", "bow_stop_words", "dropped_negations", "stop_words_note"]
+__all__ = [
+    "GloveEncoder",
+    "BowEncoder",
+    "RandomEncoder",
+    "WordVectorEncoder",
+    "glove_tokenize",
+    "vectors_path",
+    "vector_candidates",
+    "NEGATIONS",
+    "bow_stop_words",
+    "dropped_negations",
+    "stop_words_note",
+]
 
 #: English words that negate, the candidates :func:`dropped_negations` checks against an
 #: encoder's stop list (what ``bow`` drops is read from scikit-learn, never typed here).
-NEGATIONS: tuple[str, ...] = ("not", "no", "never", "nobody", "cannot", "none", "nothing", "neither", "nor",
-                              "nowhere", "without")
+NEGATIONS: tuple[str, ...] = (
+    "not",
+    "no",
+    "never",
+    "nobody",
+    "cannot",
+    "none",
+    "nothing",
+    "neither",
+    "nor",
+    "nowhere",
+    "without",
+)
 
 #: Tokens: runs of letters/digits with inner hyphens or apostrophes ("so-called", "o'clock").
 _TOKEN = re.compile(r"[a-z0-9]+(?:['\-][a-z0-9]+)*")
@@ -65,8 +87,11 @@ class _WordVectorMean(Encoder):
             else:
                 empty += 1
         if empty:
-            warnings.warn(f"{self.spec}: {empty} of {len(texts)} texts have no in-vocabulary token; their rows are NaN",
-                          DegenerateGeometryWarning, stacklevel=3)
+            warnings.warn(
+                f"{self.spec}: {empty} of {len(texts)} texts have no in-vocabulary token; their rows are NaN",
+                DegenerateGeometryWarning,
+                stacklevel=3,
+            )
         return out
 
 
@@ -108,7 +133,6 @@ class GloveEncoder(_WordVectorMean):
             else:
                 oov.append(tok)
         return ids, oov
-
 
 
 def vector_candidates(name: str) -> list[Path]:
@@ -156,8 +180,10 @@ class WordVectorEncoder(_WordVectorMean):
         path = vectors_path(name)
         if path is None:
             tried = ", ".join(str(p) for p in vector_candidates(name))
-            raise FileNotFoundError(f"{self.spec}: no word-vector file (looked at {tried}); download it and put it "
-                                    "there, or set COMPSEM_VECTORS to its folder")
+            raise FileNotFoundError(
+                f"{self.spec}: no word-vector file (looked at {tried}); download it and put it "
+                "there, or set COMPSEM_VECTORS to its folder"
+            )
         self.path = path
         self.index, self.vectors = _read_vectors(path)
         self.dim = int(self.vectors.shape[1])
@@ -184,14 +210,13 @@ class WordVectorEncoder(_WordVectorMean):
         ids, oov = [], []
         for raw in _VEC_TOKEN.findall(text.replace("\u2019", "'")):
             m = re.fullmatch(r"(.+?)('s|n't|'re|'ve|'ll|'d|'m)", raw, flags=re.IGNORECASE)
-            for tok in ([m.group(1), m.group(2)] if m else [raw]):
+            for tok in [m.group(1), m.group(2)] if m else [raw]:
                 found = self._lookup(tok)
                 if found:
                     ids.extend(found)
                 else:
                     oov.append(tok)
         return ids, oov
-
 
 
 class BowEncoder(Encoder):
@@ -212,8 +237,9 @@ class BowEncoder(Encoder):
         from sklearn import __version__ as skv
         from sklearn.feature_extraction.text import HashingVectorizer
 
-        self.vectorizer = HashingVectorizer(n_features=n_features, binary=True, alternate_sign=False,
-                                            norm="l2", stop_words=stop_words, lowercase=True)
+        self.vectorizer = HashingVectorizer(
+            n_features=n_features, binary=True, alternate_sign=False, norm="l2", stop_words=stop_words, lowercase=True
+        )
         self.spec = "bow" if n_features == 2048 else f"bow:{n_features}"
         self.dim = n_features
         self._identity = f"{self.spec}|sklearn=={skv}|stop={stop_words}"
@@ -245,8 +271,11 @@ def stop_words_note() -> str:
     same vector: cosine 1)."""
     n, neg = len(bow_stop_words()), dropped_negations()
     said = ", ".join(neg[:-1]) + f" and {neg[-1]}" if len(neg) > 1 else "".join(neg)
-    return (f"drops {n} English stop words (scikit-learn's list), the negations {said} among them"
-            if neg else f"drops {n} English stop words (scikit-learn's list), no negation among them")
+    return (
+        f"drops {n} English stop words (scikit-learn's list), the negations {said} among them"
+        if neg
+        else f"drops {n} English stop words (scikit-learn's list), no negation among them"
+    )
 
 
 class RandomEncoder(Encoder):

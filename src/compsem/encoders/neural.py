@@ -23,8 +23,15 @@ from . import facts
 from . import onnx as onnx_backend
 from .base import Encoder, looks_like_hub_failure, quiet_transformers, require_package, weights_digest
 
-__all__ = ["SentenceTransformerEncoder", "HFMeanPoolingEncoder", "USEEncoder", "OpenAIEmbeddingEncoder", "OFFLINE_SPECS",
-           "POOLINGS", "OPENAI_EMBEDDING_DIMS"]
+__all__ = [
+    "SentenceTransformerEncoder",
+    "HFMeanPoolingEncoder",
+    "USEEncoder",
+    "OpenAIEmbeddingEncoder",
+    "OFFLINE_SPECS",
+    "POOLINGS",
+    "OPENAI_EMBEDDING_DIMS",
+]
 
 #: What a failed hub download suggests instead (the embedded panel).
 OFFLINE_SPECS: tuple[str, ...] = ("sbert-mini", "use", "glove-50d", "bow")
@@ -43,13 +50,28 @@ class SentenceTransformerEncoder(Encoder):
     only when it first encodes: ``identity`` and ``dim`` come from the record until then.
     """
 
-    def __init__(self, name_or_path: str, *, spec: str | None = None, device: str | None = None,
-                 revision: str | None = None, trust_remote_code: bool = False, origin: str = "",
-                 backend: str | None = None, dtype: str | None = None):
+    def __init__(
+        self,
+        name_or_path: str,
+        *,
+        spec: str | None = None,
+        device: str | None = None,
+        revision: str | None = None,
+        trust_remote_code: bool = False,
+        origin: str = "",
+        backend: str | None = None,
+        dtype: str | None = None,
+    ):
         self.spec = spec or f"st:{name_or_path}"
         self._device = None if device is None else str(device)
-        self._args = dict(name_or_path=str(name_or_path), revision=revision, origin=origin, backend=backend,
-                          dtype=dtype, trust_remote_code=check_trust_remote_code(trust_remote_code, where=self.spec))
+        self._args = dict(
+            name_or_path=str(name_or_path),
+            revision=revision,
+            origin=origin,
+            backend=backend,
+            dtype=dtype,
+            trust_remote_code=check_trust_remote_code(trust_remote_code, where=self.spec),
+        )
         self._model, self._backend = None, None
         self._facts = self._recorded = None
         # a local fp32 model (the shipped panel) whose identity a record gives: the weights load at
@@ -57,7 +79,9 @@ class SentenceTransformerEncoder(Encoder):
         # (encoders/facts.py); int8 and other precisions always load now
         if Path(name_or_path).exists() and dtype is None and onnx_backend.requested_backend(backend) != "onnx-int8":
             weights = weights_digest(name_or_path)
-            self._facts = facts.facts_key("st", self.spec, Path(name_or_path).resolve(), origin, revision or "", weights)
+            self._facts = facts.facts_key(
+                "st", self.spec, Path(name_or_path).resolve(), origin, revision or "", weights
+            )
             self._recorded = facts.recall(self._facts, prefix=f"{self.spec}|st|{origin}|weights={weights}|")
         if self._recorded is not None:
             self._identity, self.dim = self._recorded
@@ -98,11 +122,12 @@ class SentenceTransformerEncoder(Encoder):
         if dtype != "float32":  # fp32 keeps the key of every earlier cache
             identity += f"|dtype={dtype}"
         # ONNX Runtime where it is measured faster and equal (encoders/onnx.py); int8 changes the identity
-        self._backend = onnx_backend.attach(model, spec=self.spec, identity=identity, device=self.device,
-                                            backend=a["backend"])
+        self._backend = onnx_backend.attach(
+            model, spec=self.spec, identity=identity, device=self.device, backend=a["backend"]
+        )
         if self._backend is not None and self._backend.int8:
             identity += onnx_backend.INT8_LABEL
-        if self._recorded is not None:   # raises (the model stays unloaded) when they differ
+        if self._recorded is not None:  # raises (the model stays unloaded) when they differ
             facts.check(self.spec, self._recorded, (identity, dim), self._facts)
         elif self._facts is not None:
             facts.remember(self._facts, identity, dim)
@@ -125,7 +150,7 @@ class SentenceTransformerEncoder(Encoder):
     @property
     def backend(self):
         """The ONNX Runtime backend, or None where torch encodes (see :func:`.onnx.attach`)."""
-        self.model   # noqa: B018 - attached at load
+        self.model  # noqa: B018 - attached at load
         return self._backend
 
     @property
@@ -141,8 +166,9 @@ class SentenceTransformerEncoder(Encoder):
             if out is not None:
                 return out
         # sentence-transformers sorts texts by length, batches, and restores the order.
-        return self.model.encode(texts, batch_size=batch_size, show_progress_bar=show_progress,
-                                 convert_to_numpy=True, device=device)
+        return self.model.encode(
+            texts, batch_size=batch_size, show_progress_bar=show_progress, convert_to_numpy=True, device=device
+        )
 
 
 #: Pooling of :class:`HFMeanPoolingEncoder` (``hf:NAME#pool=...``).
@@ -170,10 +196,19 @@ class HFMeanPoolingEncoder(Encoder):
     one replica per device.
     """
 
-    def __init__(self, name_or_path: str, *, spec: str | None = None, device: str | None = None,
-                 revision: str | None = None, trust_remote_code: bool = False, max_length: int = 256,
-                 dtype: str | None = None, pooling: str = "mean", tokenizer: str | None = None):
-        import torch
+    def __init__(
+        self,
+        name_or_path: str,
+        *,
+        spec: str | None = None,
+        device: str | None = None,
+        revision: str | None = None,
+        trust_remote_code: bool = False,
+        max_length: int = 256,
+        dtype: str | None = None,
+        pooling: str = "mean",
+        tokenizer: str | None = None,
+    ):
         from transformers import AutoModel, AutoTokenizer
 
         quiet_transformers()
@@ -208,12 +243,16 @@ class HFMeanPoolingEncoder(Encoder):
             self.models += [copy.deepcopy(model).to(f"cuda:{i}") for i in range(1, gpu_count())]
         cfg = model.config
         self.dim = int(getattr(cfg, "hidden_size", None) or getattr(cfg, "d_model", None) or getattr(cfg, "n_embd"))
-        weights = weights_digest(name_or_path) if is_local else (getattr(cfg, "_commit_hash", None) or revision or "main")
+        weights = (
+            weights_digest(name_or_path) if is_local else (getattr(cfg, "_commit_hash", None) or revision or "main")
+        )
         tok_id = ""
         if tokenizer is not None:
             tok_id = f"|tokenizer={weights_digest(tokenizer) if Path(tokenizer).exists() else tokenizer}"
-        self._identity = (f"{self.spec}|hf-{pooling}|weights={weights}|max_len={max_length}|"
-                          f"dtype={str(dtype_).removeprefix('torch.')}{tok_id}")
+        self._identity = (
+            f"{self.spec}|hf-{pooling}|weights={weights}|max_len={max_length}|"
+            f"dtype={str(dtype_).removeprefix('torch.')}{tok_id}"
+        )
 
     @property
     def identity(self) -> str:
@@ -245,13 +284,14 @@ class HFMeanPoolingEncoder(Encoder):
 
     def _encode(self, texts, *, batch_size, show_progress):
         order = np.argsort([-len(t) for t in texts], kind="stable")
-        batches = [[texts[i] for i in order[s:s + batch_size]] for s in range(0, len(texts), batch_size)]
+        batches = [[texts[i] for i in order[s : s + batch_size]] for s in range(0, len(texts), batch_size)]
         if len(self.models) == 1:
             parts = [self._batch(self.models[0], b) for b in bar(batches, show=show_progress, desc=self.spec)]
         else:  # one thread per GPU replica; torch releases the GIL inside kernels
             with ThreadPoolExecutor(len(self.models)) as pool:
-                parts = list(pool.map(lambda ib: self._batch(self.models[ib[0] % len(self.models)], ib[1]),
-                                      enumerate(batches)))
+                parts = list(
+                    pool.map(lambda ib: self._batch(self.models[ib[0] % len(self.models)], ib[1]), enumerate(batches))
+                )
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         out[order] = np.concatenate(parts, axis=0)
         return out
@@ -274,14 +314,18 @@ class USEEncoder(Encoder):
 
     def _encode(self, texts, *, batch_size, show_progress):
         step = max(batch_size, 256)
-        chunks = [texts[s:s + step] for s in range(0, len(texts), step)]
-        return np.concatenate([np.asarray(self.model.encode(c), dtype=np.float32)
-                               for c in bar(chunks, show=show_progress, desc="use")])
+        chunks = [texts[s : s + step] for s in range(0, len(texts), step)]
+        return np.concatenate(
+            [np.asarray(self.model.encode(c), dtype=np.float32) for c in bar(chunks, show=show_progress, desc="use")]
+        )
 
 
 #: Output sizes of OpenAI's embedding models (others are asked once, with a probe text).
-OPENAI_EMBEDDING_DIMS: dict[str, int] = {"text-embedding-ada-002": 1536, "text-embedding-3-small": 1536,
-                                         "text-embedding-3-large": 3072}
+OPENAI_EMBEDDING_DIMS: dict[str, int] = {
+    "text-embedding-ada-002": 1536,
+    "text-embedding-3-small": 1536,
+    "text-embedding-3-large": 3072,
+}
 
 
 class OpenAIEmbeddingEncoder(Encoder):
@@ -305,12 +349,22 @@ class OpenAIEmbeddingEncoder(Encoder):
         Requests per second (default ``$COMPSEM_OA_RATE`` or 5).
     """
 
-    def __init__(self, model: str, *, spec: str | None = None, base_url: str | None = None,
-                 api_key: str | None = None, request_size: int | None = None, rate_limit: float | None = None,
-                 timeout: float = 60.0, retries: int = 5, opener=None):
+    def __init__(
+        self,
+        model: str,
+        *,
+        spec: str | None = None,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        request_size: int | None = None,
+        rate_limit: float | None = None,
+        timeout: float = 60.0,
+        retries: int = 5,
+        opener=None,
+    ):
         self.spec = spec or f"oa:{model}"
         self.model = model
-        self.base_url = checked_base_url(base_url)   # refused here, before any request: http elsewhere, credentials
+        self.base_url = checked_base_url(base_url)  # refused here, before any request: http elsewhere, credentials
         url = None if self.base_url == OPENAI_DEFAULT_URL else self.base_url
         self.api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "")
         self.request_size = int(request_size or setting("COMPSEM_OA_BATCH"))
@@ -326,30 +380,47 @@ class OpenAIEmbeddingEncoder(Encoder):
         return self._identity
 
     def _request(self, texts: list[str]) -> np.ndarray:
-        answer = post_json(f"{self.base_url}/embeddings", {"model": self.model, "input": texts},
-                           api_key=self.api_key, timeout=self.timeout, retries=self.retries,
-                           limiter=self.limiter, opener=self._opener)
+        answer = post_json(
+            f"{self.base_url}/embeddings",
+            {"model": self.model, "input": texts},
+            api_key=self.api_key,
+            timeout=self.timeout,
+            retries=self.retries,
+            limiter=self.limiter,
+            opener=self._opener,
+        )
         try:
             rows = list(answer["data"])
             index = [r["index"] for r in rows]
             out = np.asarray([r["embedding"] for r in rows], dtype=np.float64)
         except (KeyError, TypeError, ValueError) as exc:
-            raise WebAPIError(f"{self.spec}: unexpected answer from {self.base_url} (each item of 'data' needs an "
-                              f"'index' and an 'embedding'): {str(answer)[:300]}") from exc
+            raise WebAPIError(
+                f"{self.spec}: unexpected answer from {self.base_url} (each item of 'data' needs an "
+                f"'index' and an 'embedding'): {str(answer)[:300]}"
+            ) from exc
         if out.ndim != 2 or out.shape[0] != len(texts):
-            raise WebAPIError(f"{self.spec}: {self.base_url} returned {out.shape[0] if out.ndim else 0} vectors "
-                              f"for {len(texts)} texts")
-        if sorted(i if isinstance(i, int) and not isinstance(i, bool) else -1 for i in index) != list(range(len(texts))):
-            raise WebAPIError(f"{self.spec}: {self.base_url} answered with 'index' values that are not 0 to "
-                              f"{len(texts) - 1} once each (duplicated, missing or not whole numbers): refused")
+            raise WebAPIError(
+                f"{self.spec}: {self.base_url} returned {out.shape[0] if out.ndim else 0} vectors "
+                f"for {len(texts)} texts"
+            )
+        if sorted(i if isinstance(i, int) and not isinstance(i, bool) else -1 for i in index) != list(
+            range(len(texts))
+        ):
+            raise WebAPIError(
+                f"{self.spec}: {self.base_url} answered with 'index' values that are not 0 to "
+                f"{len(texts) - 1} once each (duplicated, missing or not whole numbers): refused"
+            )
         bad = int((~np.isfinite(out)).any(axis=1).sum())
         if bad or (np.abs(out) > np.finfo(np.float32).max).any():
-            raise WebAPIError(f"{self.spec}: {self.base_url} answered with {plural(max(bad, 1), 'vector')} holding a "
-                              "non-finite component (NaN or infinity): refused, nothing is cached")
+            raise WebAPIError(
+                f"{self.spec}: {self.base_url} answered with {plural(max(bad, 1), 'vector')} holding a "
+                "non-finite component (NaN or infinity): refused, nothing is cached"
+            )
         return out[np.argsort(index)].astype(np.float32)
 
     def _encode(self, texts, *, batch_size, show_progress):
         starts = range(0, len(texts), self.request_size)
-        parts = [self._request(texts[s:s + self.request_size])
-                 for s in bar(starts, show=show_progress, desc=self.spec)]
+        parts = [
+            self._request(texts[s : s + self.request_size]) for s in bar(starts, show=show_progress, desc=self.spec)
+        ]
         return np.concatenate(parts, axis=0)

@@ -49,17 +49,34 @@ from . import onnxtrust
 from .base import package_version
 from .facts import RecordError
 
-__all__ = ["BACKENDS", "ENV", "SHIPPED", "TOLERANCE", "MIN_TEXTS", "SPEEDUP_MIN", "INT8_LABEL", "EXPORT_VERSION",
-           "LONG_CHARS", "MAX_SCALE", "length_batches",
-           "OnnxBackend", "BackendError", "requested_backend", "unsupported_reason", "attach", "backends_used",
-           "export_key", "machine_key"]
+__all__ = [
+    "BACKENDS",
+    "ENV",
+    "SHIPPED",
+    "TOLERANCE",
+    "MIN_TEXTS",
+    "SPEEDUP_MIN",
+    "INT8_LABEL",
+    "EXPORT_VERSION",
+    "LONG_CHARS",
+    "MAX_SCALE",
+    "length_batches",
+    "OnnxBackend",
+    "BackendError",
+    "requested_backend",
+    "unsupported_reason",
+    "attach",
+    "backends_used",
+    "export_key",
+    "machine_key",
+]
 
 #: What ``$COMPSEM_ENCODE_BACKEND`` accepts.
 BACKENDS: tuple[str, ...] = ("auto", "torch", "onnx", "onnx-int8")
 ENV = "COMPSEM_ENCODE_BACKEND"
 #: The specs ``auto`` considers (the shipped transformer encoders).
 SHIPPED: tuple[str, ...] = ("sbert-mini", "sbert-l")
-TOLERANCE = onnxtrust.TOLERANCE   # largest max abs difference from torch's vectors on the check batch
+TOLERANCE = onnxtrust.TOLERANCE  # largest max abs difference from torch's vectors on the check batch
 #: Calls with fewer texts run on torch (the first-use check would cost more than it saves).
 MIN_TEXTS = 256
 #: Texts in the check batch, and interleaved rounds of timing on it.
@@ -92,7 +109,7 @@ def backends_used() -> dict[str, str]:
 def requested_backend(value: str | None = None) -> str:
     """``value`` or ``$COMPSEM_ENCODE_BACKEND`` (default ``auto``), checked against :data:`BACKENDS`."""
     if value is None:
-        return setting(ENV)   # checked like every COMPSEM_* variable (compsem.settings)
+        return setting(ENV)  # checked like every COMPSEM_* variable (compsem.settings)
     got = value.strip() or "auto"
     if got not in BACKENDS:
         raise BackendError(f"encode backend {got!r} is not known ({ENV}); accepted: {', '.join(BACKENDS)}")
@@ -125,8 +142,14 @@ def unsupported_reason(st_model, device: str) -> str | None:
 
 def export_key(identity: str, *, int8: bool = False) -> str:
     """The cached export's key: the model identity, the exporter's versions, opset, int8."""
-    parts = [identity, f"torch={package_version('torch')}", f"onnx={package_version('onnx')}", f"opset={OPSET}",
-             f"export={EXPORT_VERSION}", f"int8={int8}"]
+    parts = [
+        identity,
+        f"torch={package_version('torch')}",
+        f"onnx={package_version('onnx')}",
+        f"opset={OPSET}",
+        f"export={EXPORT_VERSION}",
+        f"int8={int8}",
+    ]
     if int8:
         parts.append(f"onnxruntime={package_version('onnxruntime')}")
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:20]
@@ -171,7 +194,7 @@ def length_batches(texts: list[str], batch_size: int) -> list[np.ndarray]:
     while s < len(order):
         longest = max(1, len(texts[order[s]]))
         size = batch_size if longest >= LONG_CHARS else min(MAX_SCALE * batch_size, batch_size * LONG_CHARS // longest)
-        out.append(order[s:s + size])
+        out.append(order[s : s + size])
         s += size
     return out
 
@@ -209,9 +232,17 @@ class OnnxBackend:
 
         def write(tmp: Path) -> None:
             with warnings.catch_warnings(), torch.inference_mode(False), torch.no_grad():
-                warnings.simplefilter("ignore")   # the tracer's notes on shape-constant branches
-                torch.onnx.export(_Graph(self.st), args, str(tmp), dynamo=False, input_names=self.inputs,
-                                  output_names=["embedding"], dynamic_axes=axes, opset_version=OPSET)
+                warnings.simplefilter("ignore")  # the tracer's notes on shape-constant branches
+                torch.onnx.export(
+                    _Graph(self.st),
+                    args,
+                    str(tmp),
+                    dynamo=False,
+                    input_names=self.inputs,
+                    output_names=["embedding"],
+                    dynamic_axes=axes,
+                    opset_version=OPSET,
+                )
             if self.int8:
                 from onnxruntime.quantization import QuantType, quantize_dynamic
 
@@ -224,12 +255,25 @@ class OnnxBackend:
 
         write_atomic(path, write)
         onnxtrust.vouch(sha := file_sha256(path))
-        write_json(path.with_name("export.json"),
-                   {"identity": self.identity, "sha256": sha, "torch": package_version("torch"),
-                    "onnx": package_version("onnx"), "opset": OPSET, "export_version": EXPORT_VERSION,
-                    "int8": self.int8}, indent=1)
+        write_json(
+            path.with_name("export.json"),
+            {
+                "identity": self.identity,
+                "sha256": sha,
+                "torch": package_version("torch"),
+                "onnx": package_version("onnx"),
+                "opset": OPSET,
+                "export_version": EXPORT_VERSION,
+                "int8": self.int8,
+            },
+            indent=1,
+        )
 
     def _load(self):
+        """Open the export (made first when missing or not matching its record); one this user
+        did not write is used only after it agrees with torch on a probe drawn from
+        ``self._about_to_embed``, the texts of the call that opens it
+        (:mod:`compsem.encoders.onnxtrust`)."""
         import onnxruntime as ort
         import torch
 
@@ -250,14 +294,24 @@ class OnnxBackend:
         if onnxtrust.trusted(file_sha256(path)):
             return
         # an export this user neither wrote nor verified here: checked against torch once (onnxtrust)
-        diff = math.inf if self.int8 else onnxtrust.probe_difference(
-            lambda t: self._torch(t, 8), lambda t: self.encode_onnx(t, batch_size=8))
+        diff = (
+            math.inf
+            if self.int8
+            else onnxtrust.probe_difference(
+                lambda t: self._torch(t, 8),
+                lambda t: self.encode_onnx(t, batch_size=8),
+                getattr(self, "_about_to_embed", ()),
+            )
+        )
         if diff <= onnxtrust.TOLERANCE:
-            onnxtrust.vouch(file_sha256(path))
+            onnxtrust.vouch(file_sha256(path), wrote=False)  # for this process: the next one draws again
             return
-        warnings.warn(f"{path} was not written or verified by you on this machine and "
-                      f"{'is an int8 export' if self.int8 else f'differs from torch by {diff:.1e} on fixed probe sentences'}"
-                      f"; exporting {self.spec} again", stacklevel=3)
+        warnings.warn(
+            f"{path} was not written or verified by you on this machine and "
+            f"{'is an int8 export' if self.int8 else f'differs from torch by {diff:.1e} on probe sentences'}"
+            f"; exporting {self.spec} again",
+            stacklevel=3,
+        )
         self._export(path := self._writable(path))
         self.session, self.path = self._session(path, ort, torch), path
 
@@ -286,6 +340,7 @@ class OnnxBackend:
         texts in larger batches), in the original order."""
 
         if self.session is None:
+            self._about_to_embed = texts  # what the trust check draws its probe from
             self._load()
         out = None
         for idx in bar(length_batches(texts, batch_size), show=show_progress, desc=f"{self.spec} (onnx)"):
@@ -313,8 +368,13 @@ class OnnxBackend:
             self.encode_onnx(batch, batch_size=batch_size)
             t_torch.append(t1 - t0)
             t_onnx.append(time.perf_counter() - t1)
-        return {"texts": len(batch), "max_abs": float(np.abs(a - b).max()), "torch_s": float(np.median(t_torch)),
-                "onnx_s": float(np.median(t_onnx)), "speedup": float(np.median(t_torch) / np.median(t_onnx))}
+        return {
+            "texts": len(batch),
+            "max_abs": float(np.abs(a - b).max()),
+            "torch_s": float(np.median(t_torch)),
+            "onnx_s": float(np.median(t_onnx)),
+            "speedup": float(np.median(t_torch) / np.median(t_onnx)),
+        }
 
     def _decision_file(self) -> Path:
         """Where the choice of ``auto`` is kept for this machine (next to the export)."""
@@ -330,7 +390,7 @@ class OnnxBackend:
             try:
                 self.decision = {**onnxtrust.read_decision(stored, self.identity), "stored": str(stored)}
                 return self.decision
-            except RecordError as exc:   # checked, not trusted: measured again
+            except RecordError as exc:  # checked, not trusted: measured again
                 warnings.warn(f"{exc}: ignored; measuring again", CacheWarning, stacklevel=3)
         try:
             res = self.check(texts, batch_size=batch_size)
@@ -341,16 +401,24 @@ class OnnxBackend:
         equal = res["max_abs"] <= TOLERANCE
         faster = res["speedup"] >= SPEEDUP_MIN or self.mode == "onnx"
         use = "onnxruntime fp32" if equal and faster else "torch"
-        why = ("equal within the tolerance and faster" if use != "torch" else
-               "vectors differ by more than the tolerance" if not equal else "not measured faster")
+        why = (
+            "equal within the tolerance and faster"
+            if use != "torch"
+            else "vectors differ by more than the tolerance"
+            if not equal
+            else "not measured faster"
+        )
         if not equal and self.mode == "onnx":
-            warnings.warn(f"{self.spec}: ONNX Runtime's vectors differ from torch's by {res['max_abs']:.1e} "
-                          f"(more than {TOLERANCE:.0e}); encoding with torch", stacklevel=3)
+            warnings.warn(
+                f"{self.spec}: ONNX Runtime's vectors differ from torch's by {res['max_abs']:.1e} "
+                f"(more than {TOLERANCE:.0e}); encoding with torch",
+                stacklevel=3,
+            )
         self.decision = {"backend": use, "reason": why, "identity": self.identity, **res}
         if self.mode == "auto":
             try:
                 write_json(stored, self.decision, indent=1)
-            except OSError:   # a read-only folder: the choice holds for this process only
+            except OSError:  # a read-only folder: the choice holds for this process only
                 pass
         return self.decision
 

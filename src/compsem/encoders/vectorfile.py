@@ -31,8 +31,12 @@ class DuplicateWordWarning(UserWarning):
 def _duplicates(path: Path, dups: list[tuple[str, str, str]]) -> None:
     if dups:
         shown = "; ".join(f"{w!r} at {where} (first at {first})" for w, where, first in dups[:5])
-        warnings.warn(f"{path}: {plural(len(dups), 'duplicate word')}, the first vector of each is used: {shown}"
-                      f"{' …' if len(dups) > 5 else ''}", DuplicateWordWarning, stacklevel=3)
+        warnings.warn(
+            f"{path}: {plural(len(dups), 'duplicate word')}, the first vector of each is used: {shown}"
+            f"{' …' if len(dups) > 5 else ''}",
+            DuplicateWordWarning,
+            stacklevel=3,
+        )
 
 
 def _read_bin(path: Path) -> tuple[dict[str, int], np.ndarray]:
@@ -48,9 +52,12 @@ def _read_bin(path: Path) -> tuple[dict[str, int], np.ndarray]:
         if n == 0 or dim == 0:
             raise DataError(f"line 1: header says {n} vectors of {dim} numbers: no word vectors", file=str(path))
         room = os.fstat(f.fileno()).st_size - len(first)
-        if dim > 1_000_000 or n * (4 * dim + 1) > room:   # each vector: a word, a space, 4 bytes a number
-            raise DataError(f"line 1: the header announces {n:,} vectors of {dim:,} numbers, more than the "
-                            f"{room:,} bytes after it can hold (or over 1,000,000 numbers a vector)", file=str(path))
+        if dim > 1_000_000 or n * (4 * dim + 1) > room:  # each vector: a word, a space, 4 bytes a number
+            raise DataError(
+                f"line 1: the header announces {n:,} vectors of {dim:,} numbers, more than the "
+                f"{room:,} bytes after it can hold (or over 1,000,000 numbers a vector)",
+                file=str(path),
+            )
         out = np.empty((n, dim), dtype=np.float32)
         width = 4 * dim
         for i in range(n):
@@ -70,8 +77,9 @@ def _read_bin(path: Path) -> tuple[dict[str, int], np.ndarray]:
     bad = np.flatnonzero(~np.isfinite(out).all(axis=1))
     if bad.size:
         i = int(bad[0])
-        raise DataError(f"vector {i + 1} has a non-finite component ({plural(bad.size, 'such vector')})",
-                        file=str(path))
+        raise DataError(
+            f"vector {i + 1} has a non-finite component ({plural(bad.size, 'such vector')})", file=str(path)
+        )
     _duplicates(path, dups)
     return words, out
 
@@ -86,27 +94,30 @@ def _read_text(path: Path) -> tuple[dict[str, int], np.ndarray]:
         for lineno, line in enumerate(f, 1):
             parts = line.rstrip().split(" ")
             if lineno == 1 and len(parts) == 2 and all(p.isdigit() for p in parts):
-                header = (int(parts[0]), int(parts[1]))     # word2vec text header
+                header = (int(parts[0]), int(parts[1]))  # word2vec text header
                 dim = header[1]
                 continue
             if not line.strip():
                 continue
             if len(parts) < 2:
-                raise DataError(f"line {lineno}: a word and its numbers expected, got one field without spaces",
-                                file=str(path))
+                raise DataError(
+                    f"line {lineno}: a word and its numbers expected, got one field without spaces", file=str(path)
+                )
             dim = dim or len(parts) - 1
             if len(parts) - 1 != dim:
                 raise DataError(f"line {lineno}: {len(parts) - 1} numbers, expected {dim}", file=str(path))
             try:
-                with np.errstate(over="ignore"):   # beyond float32 becomes inf: refused just below
+                with np.errstate(over="ignore"):  # beyond float32 becomes inf: refused just below
                     vec = np.asarray(parts[1:], dtype=np.float32)
             except ValueError:
                 field = next(k for k, p in enumerate(parts[1:], 2) if not _is_number(p))
-                raise DataError(f"line {lineno}: field {field} is not a number (a word and {dim} numbers expected)",
-                                file=str(path)) from None
+                raise DataError(
+                    f"line {lineno}: field {field} is not a number (a word and {dim} numbers expected)", file=str(path)
+                ) from None
             if not np.isfinite(vec).all():
-                raise DataError(f"line {lineno}: a non-finite component (nan, inf, or beyond float32's range)",
-                                file=str(path))
+                raise DataError(
+                    f"line {lineno}: a non-finite component (nan, inf, or beyond float32's range)", file=str(path)
+                )
             if parts[0] in words:
                 dups.append((parts[0], f"line {lineno}", f"line {line_of[words[parts[0]]]}"))
             else:
@@ -116,8 +127,7 @@ def _read_text(path: Path) -> tuple[dict[str, int], np.ndarray]:
     if not rows:
         raise DataError("no word vectors found", file=str(path))
     if header is not None and header[0] != len(rows):
-        raise DataError(f"line 1: the header announces {header[0]} vectors, the file holds {len(rows)}",
-                        file=str(path))
+        raise DataError(f"line 1: the header announces {header[0]} vectors, the file holds {len(rows)}", file=str(path))
     _duplicates(path, dups)
     return words, np.vstack(rows)
 

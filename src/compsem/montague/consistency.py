@@ -12,9 +12,19 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .data import PhraseSet, Vocabulary
-from .metrics import (READINGS, TIE_TOL, Rules, _check_distance, closer_than_all, non_subsectivity,
-                      pair_intersectivity, pairwise_distance, rules_for, single_intersectivity,
-                      within_adjective_distances)
+from .metrics import (
+    READINGS,
+    TIE_TOL,
+    Rules,
+    _check_distance,
+    closer_than_all,
+    non_subsectivity,
+    pair_intersectivity,
+    pairwise_distance,
+    rules_for,
+    single_intersectivity,
+    within_adjective_distances,
+)
 
 __all__ = ["Embedded", "MontagueResult", "reading_label", "run_tests"]
 
@@ -45,8 +55,11 @@ def reading_label(reading: str | Rules) -> str:
         if rules == rules_for(name):
             return name
     base = rules_for("official")
-    diff = [f"{k}={getattr(rules, k)}" for k in ("aan_reference", "pair_nouns", "strict")
-            if getattr(rules, k) != getattr(base, k)]
+    diff = [
+        f"{k}={getattr(rules, k)}"
+        for k in ("aan_reference", "pair_nouns", "strict")
+        if getattr(rules, k) != getattr(base, k)
+    ]
     return "official, " + ", ".join(diff)
 
 
@@ -85,25 +98,30 @@ def _degenerate_rows(X: np.ndarray) -> int:
     return int(np.sum(~np.isfinite(X).all(axis=1) | ~(np.abs(X).sum(axis=1) > 0)))
 
 
-def _aan_references(emb: Embedded, phrases: PhraseSet, rules: Rules, D_ww: np.ndarray,
-                    distance: str) -> np.ndarray:
+def _aan_references(emb: Embedded, phrases: PhraseSet, rules: Rules, D_ww: np.ndarray, distance: str) -> np.ndarray:
     """(K, m) distances each d(p, t_i) of AAN phrase p is compared with under ``rules``."""
     A, N = phrases.vocab.n_adj, phrases.vocab.n_noun
     a1, a2, n = phrases.aan_a1, phrases.aan_a2, phrases.aan_n
-    if rules.aan_reference == "words":                     # Eq. 3: d(a1, a2), d(a1, n), d(a2, n)
+    if rules.aan_reference == "words":  # Eq. 3: d(a1, a2), d(a1, n), d(a2, n)
         return np.stack([D_ww[a1, a2], D_ww[a1, A + n], D_ww[a2, A + n]], axis=1)
     if emb.aa is None:
         raise ValueError("the official reading of test I needs the AA sub-phrases; embed with sets=('AN', 'AAN')")
     # word -> rest of the phrase embedded as a phrase: d(a1, "a2 n"), d(a2, "a1 n"), d(n, "a1 a2")
-    D_w_an = pairwise_distance(emb.words, emb.an.reshape(A * N, -1), distance)   # (W, A N)
+    D_w_an = pairwise_distance(emb.words, emb.an.reshape(A * N, -1), distance)  # (W, A N)
     aa_pos = np.full((A, A), -1)
     aa_pos[phrases.aa_a1, phrases.aa_a2] = np.arange(len(phrases.aa))
-    D_n_aa = pairwise_distance(emb.words[A:], emb.aa, distance)                   # (N, A (A-1))
+    D_n_aa = pairwise_distance(emb.words[A:], emb.aa, distance)  # (N, A (A-1))
     return np.stack([D_w_an[a1, a2 * N + n], D_w_an[a2, a1 * N + n], D_n_aa[n, aa_pos[a1, a2]]], axis=1)
 
 
-def run_tests(emb: Embedded, vocab: Vocabulary, phrases: PhraseSet | None = None, *,
-              reading: str | Rules = "official", distance: str = "cos") -> MontagueResult:
+def run_tests(
+    emb: Embedded,
+    vocab: Vocabulary,
+    phrases: PhraseSet | None = None,
+    *,
+    reading: str | Rules = "official",
+    distance: str = "cos",
+) -> MontagueResult:
     """All three tests for one model's embeddings under ``reading`` (AAN only if ``emb.aan`` is
     present).
 
@@ -116,12 +134,12 @@ def run_tests(emb: Embedded, vocab: Vocabulary, phrases: PhraseSet | None = None
     A, N = vocab.n_adj, vocab.n_noun
     secs = {}
     t0 = time.perf_counter()
-    D_ww = pairwise_distance(emb.words, emb.words, distance)                       # (W, W)
+    D_ww = pairwise_distance(emb.words, emb.words, distance)  # (W, W)
     an_flat = emb.an.reshape(A * N, -1)
-    D_an_w = pairwise_distance(an_flat, emb.words, distance)                       # (A N, W)
+    D_an_w = pairwise_distance(an_flat, emb.words, distance)  # (A N, W)
     a_idx, n_idx = np.divmod(np.arange(A * N), N)
     terms_an = np.stack([a_idx, A + n_idx], axis=1)
-    single_an = single_intersectivity(D_an_w, D_ww, terms_an).reshape(A, N)     # same in both readings
+    single_an = single_intersectivity(D_an_w, D_ww, terms_an).reshape(A, N)  # same in both readings
     secs["single_an"] = time.perf_counter() - t0
 
     single_aan = None
@@ -131,7 +149,7 @@ def run_tests(emb: Embedded, vocab: Vocabulary, phrases: PhraseSet | None = None
         t0 = time.perf_counter()
         a1, a2, n = phrases.aan_a1, phrases.aan_a2, phrases.aan_n
         rows = np.arange(len(a1))
-        D_aan_w = pairwise_distance(emb.aan, emb.words, distance)                  # (K, W)
+        D_aan_w = pairwise_distance(emb.aan, emb.words, distance)  # (K, W)
         d_near = np.stack([D_aan_w[rows, a1], D_aan_w[rows, a2], D_aan_w[rows, A + n]], axis=1)
         d_far = _aan_references(emb, phrases, rules, D_ww, distance)
         single_aan = np.full((A, A, N), np.nan)
@@ -139,7 +157,7 @@ def run_tests(emb: Embedded, vocab: Vocabulary, phrases: PhraseSet | None = None
         secs["single_aan"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
-    d_within = within_adjective_distances(emb.an, distance)                        # (A, N, N)
+    d_within = within_adjective_distances(emb.an, distance)  # (A, N, N)
     pairs, ties = pair_intersectivity(d_within, strict=rules.strict, nouns=rules.pair_nouns)
     secs["pairs"] = time.perf_counter() - t0
 
@@ -151,10 +169,28 @@ def run_tests(emb: Embedded, vocab: Vocabulary, phrases: PhraseSet | None = None
     nan_emb = {"words": _degenerate_rows(emb.words), "AN": _degenerate_rows(emb.an)}
     if emb.aan is not None:
         nan_emb["AAN"] = _degenerate_rows(emb.aan)
-    an_d = {"phrase_adj": D_an_w[rows, a_idx].reshape(A, N), "phrase_noun": D_an_w[rows, A + n_idx].reshape(A, N),
-            "adj_noun": D_ww[a_idx, A + n_idx].reshape(A, N)}
-    with np.errstate(invalid="ignore"):   # a NaN distance is no tie (its phrase is undefined)
+    an_d = {
+        "phrase_adj": D_an_w[rows, a_idx].reshape(A, N),
+        "phrase_noun": D_an_w[rows, A + n_idx].reshape(A, N),
+        "adj_noun": D_ww[a_idx, A + n_idx].reshape(A, N),
+    }
+    with np.errstate(invalid="ignore"):  # a NaN distance is no tie (its phrase is undefined)
         ns_ties = np.abs(an_d["phrase_adj"] - an_d["phrase_noun"]) <= TIE_TOL
-    return MontagueResult(emb.model, distance, vocab, single_an, pairs, ties, nonsub, single_aan,
-                          an_d, nan_emb, secs, reading_label(rules), rules, emb.strings, ns_ties,
-                          int(emb.words.shape[1]))
+    return MontagueResult(
+        emb.model,
+        distance,
+        vocab,
+        single_an,
+        pairs,
+        ties,
+        nonsub,
+        single_aan,
+        an_d,
+        nan_emb,
+        secs,
+        reading_label(rules),
+        rules,
+        emb.strings,
+        ns_ties,
+        int(emb.words.shape[1]),
+    )

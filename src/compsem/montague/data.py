@@ -18,9 +18,20 @@ from ..data import read_table
 from ..errors import DataError
 from ..fmt import noun
 
-__all__ = ["CATEGORIES", "CATEGORY_NAMES", "PHRASE_SETS", "PAPER_PHRASE_COUNT", "STRINGS", "Vocabulary",
-           "PhraseSet", "load_vocabulary", "join_phrase", "word_text", "build_phrases",
-           "expected_phrase_count"]
+__all__ = [
+    "CATEGORIES",
+    "CATEGORY_NAMES",
+    "PHRASE_SETS",
+    "PAPER_PHRASE_COUNT",
+    "STRINGS",
+    "Vocabulary",
+    "PhraseSet",
+    "load_vocabulary",
+    "join_phrase",
+    "word_text",
+    "build_phrases",
+    "expected_phrase_count",
+]
 
 #: Adjective classes, in the paper's order (short names used in its tables).
 CATEGORIES: tuple[str, ...] = ("S-I", "S-NI", "NS-Pl", "NS-Pr", "A")
@@ -61,9 +72,7 @@ class Vocabulary:
         if not self.nouns:
             raise DataError("empty vocabulary: no nouns given")
         if len(self.adjectives) != len(self.categories):
-            raise DataError(
-                f"{len(self.adjectives)} adjectives but {len(self.categories)} categories"
-            )
+            raise DataError(f"{len(self.adjectives)} adjectives but {len(self.categories)} categories")
         for i, c in enumerate(self.categories):
             if c not in CATEGORIES:
                 raise DataError(
@@ -104,8 +113,14 @@ class Vocabulary:
         rows = []
         for c in CATEGORIES:
             members = [a for a, k in zip(self.adjectives, self.categories) if k == c]
-            rows.append({"category": c, "name": CATEGORY_NAMES[c], "n_adjectives": len(members),
-                         "adjectives": ", ".join(members)})
+            rows.append(
+                {
+                    "category": c,
+                    "name": CATEGORY_NAMES[c],
+                    "n_adjectives": len(members),
+                    "adjectives": ", ".join(members),
+                }
+            )
         return pd.DataFrame(rows)
 
 
@@ -117,8 +132,7 @@ def _read_rows(path: Path, required: Sequence[str]) -> list[dict]:
     return [{c: str(r[c]).strip() for c in required} for r in df.to_dict("records")]
 
 
-def load_vocabulary(adjectives_csv: str | Path | None = None,
-                    nouns_csv: str | Path | None = None) -> Vocabulary:
+def load_vocabulary(adjectives_csv: str | Path | None = None, nouns_csv: str | Path | None = None) -> Vocabulary:
     """Read ``adjectives.csv`` (columns ``adjective, category``) and ``nouns.csv`` (``noun``).
 
     Defaults to the shipped lists in ``data/montague/``. Malformed files raise
@@ -127,13 +141,20 @@ def load_vocabulary(adjectives_csv: str | Path | None = None,
     a_path = Path(adjectives_csv) if adjectives_csv else paths.data_dir("montague", "adjectives.csv")
     n_path = Path(nouns_csv) if nouns_csv else paths.data_dir("montague", "nouns.csv")
     a_rows = _read_rows(a_path, ("adjective", "category"))
-    for i, r in enumerate(a_rows, start=1):       # data rows counted as compsem.data.require_text counts them
+    for i, r in enumerate(a_rows, start=1):  # data rows counted as compsem.data.require_text counts them
         if r["category"] not in CATEGORIES:
-            raise DataError(f"unknown category {r['category']!r}; expected one of {', '.join(CATEGORIES)}",
-                            file=str(a_path), row=i, column="category")
+            raise DataError(
+                f"unknown category {r['category']!r}; expected one of {', '.join(CATEGORIES)}",
+                file=str(a_path),
+                row=i,
+                column="category",
+            )
     n_rows = _read_rows(n_path, ("noun",))
-    return Vocabulary(adjectives=[r["adjective"] for r in a_rows], categories=[r["category"] for r in a_rows],
-                      nouns=[r["noun"] for r in n_rows])
+    return Vocabulary(
+        adjectives=[r["adjective"] for r in a_rows],
+        categories=[r["category"] for r in a_rows],
+        nouns=[r["noun"] for r in n_rows],
+    )
 
 
 #: How the phrase strings are written: ``"official"`` as the authors' code writes them (every
@@ -201,12 +222,12 @@ class PhraseSet:
     """
 
     vocab: Vocabulary
-    an: np.ndarray          # (A, N) object array of str
-    aan: np.ndarray         # (K,) object array of str, K = A (A-1) N
+    an: np.ndarray  # (A, N) object array of str
+    aan: np.ndarray  # (K,) object array of str, K = A (A-1) N
     aan_a1: np.ndarray
     aan_a2: np.ndarray
     aan_n: np.ndarray
-    aa: np.ndarray = None   # (A (A-1),) object array of str
+    aa: np.ndarray = None  # (A (A-1),) object array of str
     aa_a1: np.ndarray = None
     aa_a2: np.ndarray = None
     words: tuple = ()
@@ -224,11 +245,28 @@ class PhraseSet:
         cat = np.array(v.categories, dtype=object)
         nn = np.array(v.nouns, dtype=object)
         a_an, n_an = np.divmod(np.arange(A * N), N)
-        an = pd.DataFrame({"phrase": self.an.ravel(), "kind": "AN", "adj1": adj[a_an], "adj2": "",
-                           "noun": nn[n_an], "type1": cat[a_an], "type2": ""})
-        aan = pd.DataFrame({"phrase": self.aan, "kind": "AAN", "adj1": adj[self.aan_a1],
-                            "adj2": adj[self.aan_a2], "noun": nn[self.aan_n],
-                            "type1": cat[self.aan_a1], "type2": cat[self.aan_a2]})
+        an = pd.DataFrame(
+            {
+                "phrase": self.an.ravel(),
+                "kind": "AN",
+                "adj1": adj[a_an],
+                "adj2": "",
+                "noun": nn[n_an],
+                "type1": cat[a_an],
+                "type2": "",
+            }
+        )
+        aan = pd.DataFrame(
+            {
+                "phrase": self.aan,
+                "kind": "AAN",
+                "adj1": adj[self.aan_a1],
+                "adj2": adj[self.aan_a2],
+                "noun": nn[self.aan_n],
+                "type1": cat[self.aan_a1],
+                "type2": cat[self.aan_a2],
+            }
+        )
         return pd.concat([an, aan], ignore_index=True)
 
 
@@ -241,13 +279,11 @@ def build_phrases(vocab: Vocabulary, *, strings: str = "official") -> PhraseSet:
     check_strings(strings)
     A, N = vocab.n_adj, vocab.n_noun
     adj, nouns = vocab.adjectives, vocab.nouns
-    an = np.array([[join_phrase(a, n, strings=strings) for n in nouns] for a in adj],
-                  dtype=object).reshape(A, N)
+    an = np.array([[join_phrase(a, n, strings=strings) for n in nouns] for a in adj], dtype=object).reshape(A, N)
     a1, a2, n = (x.ravel() for x in np.meshgrid(np.arange(A), np.arange(A), np.arange(N), indexing="ij"))
     keep = a1 != a2
     a1, a2, n = a1[keep], a2[keep], n[keep]
-    aan = np.array([join_phrase(adj[i], adj[j], nouns[k], strings=strings) for i, j, k in zip(a1, a2, n)],
-                   dtype=object)
+    aan = np.array([join_phrase(adj[i], adj[j], nouns[k], strings=strings) for i, j, k in zip(a1, a2, n)], dtype=object)
     b1, b2 = (x.ravel() for x in np.meshgrid(np.arange(A), np.arange(A), indexing="ij"))
     keep = b1 != b2
     b1, b2 = b1[keep], b2[keep]

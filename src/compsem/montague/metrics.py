@@ -29,9 +29,19 @@ import numpy as np
 
 from ..measures import cosine_distance_matrix
 
-__all__ = ["DISTANCES", "TIE_TOL", "READINGS", "Rules", "rules_for", "pairwise_distance",
-           "within_adjective_distances", "single_intersectivity", "closer_than_all",
-           "pair_intersectivity", "non_subsectivity"]
+__all__ = [
+    "DISTANCES",
+    "TIE_TOL",
+    "READINGS",
+    "Rules",
+    "rules_for",
+    "pairwise_distance",
+    "within_adjective_distances",
+    "single_intersectivity",
+    "closer_than_all",
+    "pair_intersectivity",
+    "non_subsectivity",
+]
 
 DISTANCES: tuple[str, ...] = ("cos", "l2")
 #: Two distances closer than this count as equal (a tie). Distances are computed in float64
@@ -102,8 +112,7 @@ def _check_distance(distance: str) -> str:
     return distance
 
 
-def pairwise_distance(X: np.ndarray, Y: np.ndarray, distance: str = "cos", *,
-                      chunk: int = 4096) -> np.ndarray:
+def pairwise_distance(X: np.ndarray, Y: np.ndarray, distance: str = "cos", *, chunk: int = 4096) -> np.ndarray:
     """Distances between the rows of ``X`` (n, d) and ``Y`` (m, d) -> (n, m), in float64.
 
     ``"cos"`` is :func:`compsem.measures.cosine_distance_matrix` (``1 - cos``, NaN for a zero or
@@ -115,8 +124,9 @@ def pairwise_distance(X: np.ndarray, Y: np.ndarray, distance: str = "cos", *,
     if X.ndim != 2 or Y.ndim != 2:
         raise ValueError(f"pairwise_distance takes 2-d arrays, got shapes {X.shape} and {Y.shape}")
     if len(X) > chunk:
-        return np.concatenate([pairwise_distance(X[i:i + chunk], Y, distance, chunk=chunk)
-                               for i in range(0, len(X), chunk)], axis=0)
+        return np.concatenate(
+            [pairwise_distance(X[i : i + chunk], Y, distance, chunk=chunk) for i in range(0, len(X), chunk)], axis=0
+        )
     if distance == "cos":
         return cosine_distance_matrix(X, Y, warn=False)
     X, Y = X.astype(np.float64), Y.astype(np.float64)
@@ -169,8 +179,9 @@ def closer_than_all(d_near: np.ndarray, d_far: np.ndarray, *, tol: float = TIE_T
     return _truth(cond, d_near.sum(axis=1), d_far.sum(axis=1))
 
 
-def single_intersectivity(d_phrase_word: np.ndarray, d_word_word: np.ndarray,
-                          terms: np.ndarray, *, tol: float = TIE_TOL, mode: str = "all") -> np.ndarray:
+def single_intersectivity(
+    d_phrase_word: np.ndarray, d_word_word: np.ndarray, terms: np.ndarray, *, tol: float = TIE_TOL, mode: str = "all"
+) -> np.ndarray:
     """Eq. 3: does each phrase lie closer to every one of its words than its words lie to each other?
 
     Parameters
@@ -194,9 +205,14 @@ def single_intersectivity(d_phrase_word: np.ndarray, d_word_word: np.ndarray,
     terms = np.asarray(terms)
     if terms.ndim != 2 or terms.shape[1] < 2:
         raise ValueError(f"terms must have shape (P, h) with h >= 2, got {terms.shape}")
-    d_pt = np.take_along_axis(np.asarray(d_phrase_word), terms, axis=1)            # (P, h)
-    d_tt = np.stack([d_word_word[terms[:, j], terms[:, k]]                          # (P, h(h-1)/2)
-                     for j, k in combinations(range(terms.shape[1]), 2)], axis=1)
+    d_pt = np.take_along_axis(np.asarray(d_phrase_word), terms, axis=1)  # (P, h)
+    d_tt = np.stack(
+        [
+            d_word_word[terms[:, j], terms[:, k]]  # (P, h(h-1)/2)
+            for j, k in combinations(range(terms.shape[1]), 2)
+        ],
+        axis=1,
+    )
     with np.errstate(invalid="ignore"):
         if mode == "all":
             cond = d_pt.max(axis=1) <= d_tt.min(axis=1) + tol
@@ -205,8 +221,9 @@ def single_intersectivity(d_phrase_word: np.ndarray, d_word_word: np.ndarray,
     return _truth(cond, d_pt.sum(axis=1), d_tt.sum(axis=1))
 
 
-def pair_intersectivity(d_within: np.ndarray, *, tol: float = TIE_TOL, strict: bool = False,
-                        nouns: str = "all") -> tuple[np.ndarray, np.ndarray]:
+def pair_intersectivity(
+    d_within: np.ndarray, *, tol: float = TIE_TOL, strict: bool = False, nouns: str = "all"
+) -> tuple[np.ndarray, np.ndarray]:
     """Eq. 5 over ordered ``(a1, a2, n1, n2)`` with ``a1 != a2`` and ``n1 != n2``.
 
     Parameters
@@ -231,7 +248,7 @@ def pair_intersectivity(d_within: np.ndarray, *, tol: float = TIE_TOL, strict: b
         raise ValueError(f"the pair test needs at least 2 adjectives and 2 nouns, got {A} and {N}")
     if nouns not in ("all", "higher"):
         raise ValueError(f"nouns must be 'all' or 'higher', got {nouns!r}")
-    left, right = d[:, None], d[None, :]                                           # (A,1,N,N), (1,A,N,N)
+    left, right = d[:, None], d[None, :]  # (A,1,N,N), (1,A,N,N)
     with np.errstate(invalid="ignore"):
         cond = (left < right - tol) if strict else (left <= right + tol)
         holds = _truth(cond, left + right)
@@ -243,8 +260,9 @@ def pair_intersectivity(d_within: np.ndarray, *, tol: float = TIE_TOL, strict: b
     return holds, ties
 
 
-def non_subsectivity(d_phrase_adj: np.ndarray, d_phrase_noun: np.ndarray, *,
-                     tol: float = TIE_TOL, strict: bool = False) -> np.ndarray:
+def non_subsectivity(
+    d_phrase_adj: np.ndarray, d_phrase_noun: np.ndarray, *, tol: float = TIE_TOL, strict: bool = False
+) -> np.ndarray:
     """Eq. 7: is the phrase ``a n`` at least as close to ``a`` as to ``n``?
 
     ``d(p, a) <= d(p, n) + tol`` (Eq. 7), or ``d(p, a) < d(p, n) - tol`` with ``strict`` (the
@@ -254,5 +272,3 @@ def non_subsectivity(d_phrase_adj: np.ndarray, d_phrase_noun: np.ndarray, *,
     n = np.asarray(d_phrase_noun, dtype=np.float64)
     with np.errstate(invalid="ignore"):
         return _truth((a < n - tol) if strict else (a <= n + tol), a, n)
-
-

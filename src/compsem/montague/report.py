@@ -18,41 +18,104 @@ from .. import claims
 from .. import measures as M
 from ..fmt import p_value
 from ..labels import labelled as _labelled
-from ..record import bootstrap_table
 from ..encoders import validate_texts
 from ..results import Headline, PlainText, Prose, bootstrap_headline, glue_all, headline_row
 from ..reference import paper_match
-from ..stats import bootstrap, join_names, leader_sentence
-from .data import CATEGORIES, join_phrase, load_vocabulary
+from ..encoders.kinds import CONTROL_WHY, is_control
+from ..stats import bootstrap, join_names, leader_sentence, mean_replicates, paired_ranking_sentence, shared_resamples
+from .data import CATEGORIES, join_phrase
 from .metrics import READINGS, TIE_TOL, Rules, non_subsectivity, pair_intersectivity, rules_for, single_intersectivity
-from .reproduce import (compare_with_paper, decomposition_view, paper_model_of, paper_table, reproduced_beside,
-                        reproduced_view, truncation_check)
-from .study import MontagueRun, embed_texts, run
-from .tables import LABELS, an_table, class_gap, class_tests_view, pair_table, score_spread
+from .reproduce import (
+    compare_with_paper,
+    decomposition_view,
+    paper_model_of,
+    paper_table,
+    reproduced_beside,
+    reproduced_view,
+    truncation_check,
+)
+from .study import embed_texts, run
+from .tables import LABELS, _ratio, _sums, an_table, class_gap, class_tests_view, pair_table, score_spread
 from .plots import plot_adjective_scores, plot_classes, plot_set_diagrams, plot_type_matrices, plot_type_matrix
-from .views import (NonsubView, PairsView, PhrasesView, SingleView, degenerate_models, nonsub, pairs, phrases,
-                    single)
-from .lesson import LESSON   # the study's session of the course guide
-from .tryit import TRY_IT   # the study's section of the try-it page
-from .finding import FINDING   # the study's part of the synthesis (chapter 90)
+from .views import NonsubView, PairsView, PhrasesView, SingleView, degenerate_models, nonsub, pairs, phrases, single
+from .lesson import LESSON  # the study's session of the course guide
+from .tryit import TRY_IT  # the study's section of the try-it page
+from .finding import FINDING  # the study's part of the synthesis (chapter 90)
+from .paperclaims import CLAIMS  # noqa: F401  (the paper's claims and our verdicts: the Part page's table)
 
-__all__ = ["LABELS", "labelled", "TRY_IT", "HEADLINES", "headlines", "try_it", "values", "glue_all", "paper_table", "paper_model_of", "LESSON", "FINDING",
-           "compare_with_paper", "phrases", "single", "pairs", "nonsub", "reproduced_view", "reproduced_beside",
-           "decomposition_view", "class_tests_view", "truncation_check", "relation", "shown", "styled", "by_class",
-           "plot_type_matrix", "plot_type_matrices", "plot_set_diagrams", "plot_classes", "plot_adjective_scores",
-           "cell"]
+__all__ = [
+    "LABELS",
+    "labelled",
+    "TRY_IT",
+    "HEADLINES",
+    "headlines",
+    "try_it",
+    "values",
+    "glue_all",
+    "paper_table",
+    "paper_model_of",
+    "LESSON",
+    "FINDING",
+    "compare_with_paper",
+    "phrases",
+    "single",
+    "pairs",
+    "nonsub",
+    "reproduced_view",
+    "reproduced_beside",
+    "decomposition_view",
+    "class_tests_view",
+    "truncation_check",
+    "relation",
+    "shown",
+    "styled",
+    "by_class",
+    "plot_type_matrix",
+    "plot_type_matrices",
+    "plot_set_diagrams",
+    "plot_classes",
+    "plot_adjective_scores",
+    "cell",
+]
 
 #: Part III's headline criteria in the cross-study profile.
 HEADLINES: tuple[Headline, ...] = (
-    Headline("AAN", "III", "AAN single-phrase intersectivity", "share", float("nan"), "adjectives",
-             "d(phrase, each word) ≤ d(each word, the rest of the phrase) (authors' code; Eq. 3 compares "
-             "word pairs)"),
-    Headline("PAIR", "III", "pair test, intersective vs privative", "share", 0.5, "adjectives",
-             "Eq. 5 under the authors' code (strict <, n2 > n1, mean of per-noun means): chapter 32's "
-             "(S-I, NS-Pr) cell; theory expects > 0.5"),
-    Headline("NSGAP", "III", "non-subsectivity gap (NS − S)", "difference", 0.0, "adjectives",
-             "Eq. 7 (strict <) holds more often for non-subsective than subsective adjectives (chapter 33's "
-             "pooled gap); theory expects > 0"),
+    Headline(
+        "AAN",
+        "III",
+        "AAN single-phrase intersectivity",
+        "share",
+        float("nan"),
+        "adjectives",
+        "d(phrase, each word) ≤ d(each word, the rest of the phrase) (authors' code; Eq. 3 compares word pairs)",
+        higher=None,
+        direction="chapter 31: the theory expects the relation for intersective adjectives only, and an encoder "
+        "that averages its word vectors passes it whatever the adjective means, so a share pooled "
+        "over the classes has no better side; a difference between classes would matter",
+    ),
+    Headline(
+        "PAIR",
+        "III",
+        "pair test, intersective vs privative",
+        "share",
+        0.5,
+        "adjectives",
+        "Eq. 5 under the authors' code (strict <, n2 > n1, mean of per-noun means): chapter 32's "
+        "(S-I, NS-Pr) cell; theory expects > 0.5",
+        direction="chapter 32: intersective adjectives should keep the relation that privative ones break, "
+        "above the 0.5 a coin would give",
+    ),
+    Headline(
+        "NSGAP",
+        "III",
+        "non-subsectivity gap (NS − S)",
+        "difference",
+        0.0,
+        "adjectives",
+        "Eq. 7 (strict <) holds more often for non-subsective than subsective adjectives (chapter 33's "
+        "pooled gap); theory expects > 0",
+        direction="chapter 33: Montague semantics predicts a gap above zero",
+    ),
 )
 _H = {h.key: h for h in HEADLINES}
 
@@ -76,8 +139,9 @@ def styled(frame: pd.DataFrame, decimals: int = 4):
     return labelled(shown(frame, decimals)).style.format(precision=decimals, na_rep="–")
 
 
-def by_class(cells: pd.DataFrame, models: Sequence[str] | None = None, *, value: str = "consistency",
-             decimals: int | None = None) -> pd.DataFrame:
+def by_class(
+    cells: pd.DataFrame, models: Sequence[str] | None = None, *, value: str = "consistency", decimals: int | None = None
+) -> pd.DataFrame:
     """A tidy per-class table as models × classes (in :data:`CATEGORIES` order); rounded only
     with ``decimals`` (:func:`styled` rounds for display, so a paper's cell keeps its printed
     digits: 0.5595 stays 0.5595, never 0.560 printed as 0.5600)."""
@@ -103,6 +167,31 @@ def _per_adjective(x: np.ndarray, axis_keep: int = 0) -> np.ndarray:
         return np.nanmean(x, axis=axes) if axes else x
 
 
+def _pair_cell_replicates(res, cats: np.ndarray, n_boot: int, seed: int) -> np.ndarray | None:
+    """PAIR on resamples shared by every model: the (S-I, NS-Pr) cell's two-way adjective
+    bootstrap (:func:`compsem.montague.tables.type_pair_table`) with draws that depend only on the
+    vocabulary and ``seed``, so that two models' replicates pair."""
+    m1, m2 = np.flatnonzero(cats == "S-I"), np.flatnonzero(cats == "NS-Pr")
+    if not (n_boot and m1.size and m2.size):
+        return None
+    S, C = _sums(res.pairs, 2, res.rules.per_noun)
+    r = m1[shared_resamples(m1.size, n_boot=n_boot, seed=seed)][:, :, None]
+    k = m2[shared_resamples(m2.size, n_boot=n_boot, seed=seed + 1)][:, None, :]
+    return _ratio(S[r, k].sum((1, 2)), C[r, k].sum((1, 2)), res.rules.per_noun)
+
+
+def _gap_replicates(values: np.ndarray, non_sub: np.ndarray, sub: np.ndarray, n_boot: int, seed: int):
+    """NSGAP on resamples shared by every model: adjectives drawn within each group (non-subsective,
+    subsective) by :func:`compsem.stats.shared_resamples`, NaN kept in place."""
+    keep = non_sub | sub
+    if not (n_boot and non_sub.any() and sub.any()):
+        return None
+    v, group = values[keep], np.where(non_sub[keep], 0, 1)
+    draws = shared_resamples(v.size, n_boot=n_boot, seed=seed, strata=group)
+    k = int((group == 0).sum())  # the columns of the first stratum (non-subsective) come first
+    return mean_replicates(v, draws[:, :k]) - mean_replicates(v, draws[:, k:])
+
+
 def _gap_boot(a: np.ndarray, b: np.ndarray, n_boot: int, seed: int):
     """Bootstrap interval of mean(a) − mean(b) with adjectives resampled within each group."""
     a, b = a[~np.isnan(a)], b[~np.isnan(b)]
@@ -116,8 +205,14 @@ def _gap_boot(a: np.ndarray, b: np.ndarray, n_boot: int, seed: int):
 _TIED = "every comparison is a tie"
 
 
-def headlines(models: Sequence[str], *, reading: str = "official", n_boot: int = 1000, seed: int = 0,
-              trust_remote_code: bool = False) -> list[dict]:
+def headlines(
+    models: Sequence[str],
+    *,
+    reading: str = "official",
+    n_boot: int = 1000,
+    seed: int = 0,
+    trust_remote_code: bool = False,
+) -> list[dict]:
     """AAN intersectivity, the intersective-vs-privative pair cell and the non-subsectivity gap,
     under ``reading`` (the authors' code by default), computed as chapters 31–33 compute them.
 
@@ -136,15 +231,26 @@ def headlines(models: Sequence[str], *, reading: str = "official", n_boot: int =
         rows.append({**row, "degenerate": ""})
         t = pair_table(res, n_boot=n_boot, seed=seed).set_index(["type1", "type2"]).loc[("S-I", "NS-Pr")]
         n_adj = int(np.isin(cats, ["S-I", "NS-Pr"]).sum())
-        row = headline_row(_H["PAIR"], m, float(t.consistency), float(t.ci_low), float(t.ci_high), n_adj,
-                           float(t.tie_rate))
+        row = headline_row(
+            _H["PAIR"],
+            m,
+            float(t.consistency),
+            float(t.ci_low),
+            float(t.ci_high),
+            n_adj,
+            float(t.tie_rate),
+            replicates=_pair_cell_replicates(res, cats, n_boot, seed),
+        )
         rows.append({**row, "degenerate": _TIED if t.tie_rate >= 1.0 else ""})
         gap = class_gap(an_table(res, "nonsub", n_boot=0), [m])["gap (non-sub − sub)"].iloc[0]
         ni = _per_adjective(res.nonsub, 0)
-        lo, hi, n = _gap_boot(ni[np.isin(cats, ["NS-Pl", "NS-Pr"])], ni[np.isin(cats, ["S-I", "S-NI"])], n_boot, seed)
+        non_sub, sub = np.isin(cats, ["NS-Pl", "NS-Pr"]), np.isin(cats, ["S-I", "S-NI"])
+        lo, hi, n = _gap_boot(ni[non_sub], ni[sub], n_boot, seed)
         valid = np.isfinite(res.an_distances["phrase_adj"] + res.an_distances["phrase_noun"])
         ties = float(res.nonsub_ties[valid].mean()) if valid.any() else float("nan")
-        row = headline_row(_H["NSGAP"], m, float(gap), lo, hi, n, ties)
+        row = headline_row(
+            _H["NSGAP"], m, float(gap), lo, hi, n, ties, replicates=_gap_replicates(ni, non_sub, sub, n_boot, seed)
+        )
         rows.append({**row, "degenerate": _TIED if m in flat else ""})
     return rows
 
@@ -153,8 +259,14 @@ def _verdict(x: float) -> str:
     return "undefined" if not np.isfinite(x) else ("holds" if x else "fails")
 
 
-def try_it(adjectives: Sequence[str], nouns: Sequence[str], models: Sequence[str], *,
-           reading: str = "official", trust_remote_code: bool = False) -> pd.DataFrame:
+def try_it(
+    adjectives: Sequence[str],
+    nouns: Sequence[str],
+    models: Sequence[str],
+    *,
+    reading: str = "official",
+    trust_remote_code: bool = False,
+) -> pd.DataFrame:
     """Part III tests on the reader's adjectives and nouns (cosine distance), written as given.
 
     For each adjective a and noun n: single-phrase intersectivity of "a n" (Eq. 3; the same in
@@ -176,28 +288,45 @@ def try_it(adjectives: Sequence[str], nouns: Sequence[str], models: Sequence[str
     rows = []
     for m in models:
         E = embed_texts(words + phrases_, m, trust_remote_code=trust_remote_code).astype(np.float64)
-        W, P = E[:len(words)], E[len(words):]
+        W, P = E[: len(words)], E[len(words) :]
         d_ww = M.cosine_distance_matrix(W, warn=False)
         d_pw = M.cosine_distance_matrix(P, W, warn=False)
         single_ = single_intersectivity(d_pw, d_ww, np.stack([a_idx, A + n_idx], axis=1))
         nonsub_ = non_subsectivity(d_pw[np.arange(A * N), a_idx], d_pw[np.arange(A * N), A + n_idx], strict=strict)
         for k, phrase in enumerate(phrases_):
-            rows.append({"model": m, "phrase": phrase, "test": "single-phrase intersectivity (Eq. 3)",
-                         "verdict": _verdict(single_[k])})
-            rows.append({"model": m, "phrase": phrase, "test": "closer to adjective than noun (Eq. 7)",
-                         "verdict": _verdict(nonsub_[k])})
+            rows.append(
+                {
+                    "model": m,
+                    "phrase": phrase,
+                    "test": "single-phrase intersectivity (Eq. 3)",
+                    "verdict": _verdict(single_[k]),
+                }
+            )
+            rows.append(
+                {
+                    "model": m,
+                    "phrase": phrase,
+                    "test": "closer to adjective than noun (Eq. 7)",
+                    "verdict": _verdict(nonsub_[k]),
+                }
+            )
         if A >= 2 and N >= 2:
             D = M.cosine_distance_matrix(P, warn=False).reshape(A, N, A, N)
             holds, _ = pair_intersectivity(D[np.arange(A), :, np.arange(A), :], strict=strict, tol=TIE_TOL)
             with warnings.catch_warnings():
-                warnings.simplefilter("ignore", RuntimeWarning)      # a1 == a2: every entry excluded
+                warnings.simplefilter("ignore", RuntimeWarning)  # a1 == a2: every entry excluded
                 share = np.nanmean(holds, axis=(2, 3))
             for i in range(A):
                 for j in range(A):
                     if i != j:
-                        rows.append({"model": m, "phrase": f"{adjectives[i]} vs {adjectives[j]}",
-                                     "test": "pair test (Eq. 5): share of noun pairs that hold",
-                                     "verdict": f"{100 * share[i, j]:.0f} %"})
+                        rows.append(
+                            {
+                                "model": m,
+                                "phrase": f"{adjectives[i]} vs {adjectives[j]}",
+                                "test": "pair test (Eq. 5): share of noun pairs that hold",
+                                "verdict": f"{100 * share[i, j]:.0f} %",
+                            }
+                        )
     return pd.DataFrame(rows)
 
 
@@ -213,40 +342,81 @@ def _truncation(cells: pd.DataFrame, prefix: str) -> dict:
     if not len(cells):
         return {f"{prefix}_n_cut_only": np.nan, f"{prefix}_n_round_only": np.nan, f"{prefix}_n_cells": np.nan}
     t = truncation_check(cells).sum(numeric_only=True)
-    return {f"{prefix}_n_cut_only": int(t.only_truncated), f"{prefix}_n_round_only": int(t.only_rounded),
-            f"{prefix}_n_cells": int(t.cells)}
+    return {
+        f"{prefix}_n_cut_only": int(t.only_truncated),
+        f"{prefix}_n_round_only": int(t.only_rounded),
+        f"{prefix}_n_cells": int(t.cells),
+    }
 
 
 def _phrases_values(v: PhrasesView) -> dict:
     r, f = v.run, v.frame
-    return {"n_adj": r.vocab.n_adj, "n_noun": r.vocab.n_noun, "n_an": int((f.kind == "AN").sum()),
-            "n_aan": int((f.kind == "AAN").sum()), "n_phrases": len(f), "n_aa": len(r.phrases.aa),
-            "geo_first_model": r.models[0], "geo_pa_mean": float(v.geo["d(phrase, adjective)"].mean()),
-            "geo_pn_mean": float(v.geo["d(phrase, noun)"].mean()), "geo_an_mean": float(v.geo["d(adjective, noun)"].mean())}
+    return {
+        "n_adj": r.vocab.n_adj,
+        "n_noun": r.vocab.n_noun,
+        "n_an": int((f.kind == "AN").sum()),
+        "n_aan": int((f.kind == "AAN").sum()),
+        "n_phrases": len(f),
+        "n_aa": len(r.phrases.aa),
+        "geo_first_model": r.models[0],
+        "geo_pa_mean": float(v.geo["d(phrase, adjective)"].mean()),
+        "geo_pn_mean": float(v.geo["d(phrase, noun)"].mean()),
+        "geo_an_mean": float(v.geo["d(adjective, noun)"].mean()),
+    }
 
 
 def _single_values(v: SingleView) -> dict:
     r, ref, dec, tests = v.run, v.run.ref_model, v.dec, v.tests
-    # "lowest" only as far as the phrase-bootstrap intervals allow; a model that passes every phrase (a
-    # zero-width interval at 1) is the test's usual outcome, not a degenerate row: it stays in the ranking
+    # "lowest" only as far as a paired bootstrap over the phrases allows (every model reads the same
+    # phrases); a model that passes every phrase (the same value on every phrase) is the test's usual
+    # outcome, not a degenerate row: it stays in the ranking
     n_boot = v.params.get("n_boot", 1000)
-    table = bootstrap_table({m: res.single_an for m, res in r.main.items()}, n_boot=n_boot or 1,
-                            seed=v.params.get("seed", 0))
-    overall = dict(zip(table.model, table.value.astype(float)))
-    lows, highs = (list(table.low), list(table.high)) if n_boot else ([np.nan] * len(table), [np.nan] * len(table))
-    out = {"an_low_sentence": Prose(leader_sentence(list(overall.values()), lows, highs, list(overall), higher=False,
-                                                    what="share of AN phrases between their words", digits=3,
-                                                    exclude_degenerate=True)),
-           "an_min_value": min(overall.values()),
-           "an_max_value": max(overall.values()), "an_ref_maxabs": _maxabs(v.cmp1),
-           "aan_ref_maxabs": _maxabs(v.cmp6), "aan_eq_maxabs": _maxabs(v.eq6),
-           "aan_eq_mae": float(v.eq6["difference"].abs().mean()) if len(v.eq6) else np.nan,
-           "aan_eq_n_lower": int((v.eq6["difference"] < 0).sum()) if len(v.eq6) else np.nan,
-           "aan_eq_n_cells": len(v.eq6) if len(v.eq6) else np.nan}
+    per_phrase = {m: np.asarray(res.single_an, dtype=float) for m, res in r.main.items()}
+    overall = {m: float(np.nanmean(x)) for m, x in per_phrase.items()}
+    low_text = (
+        paired_ranking_sentence(
+            per_phrase,
+            what="share of AN phrases between their words",
+            higher=False,
+            digits=3,
+            items="AN phrases",
+            constant=False,
+            n_boot=n_boot,
+            seed=v.params.get("seed", 0),
+            controls=[m for m in per_phrase if is_control(m)],
+        )
+        if n_boot
+        else leader_sentence(
+            list(overall.values()),
+            [np.nan] * len(overall),
+            [np.nan] * len(overall),
+            list(overall),
+            higher=False,
+            what="share of AN phrases between their words",
+            digits=3,
+            excluded={m: CONTROL_WHY for m in overall if is_control(m)},
+        )
+    )
+    out = {
+        "an_low_sentence": Prose(low_text),
+        "an_min_value": min(overall.values()),
+        "an_max_value": max(overall.values()),
+        "an_ref_maxabs": _maxabs(v.cmp1),
+        "aan_ref_maxabs": _maxabs(v.cmp6),
+        "aan_eq_maxabs": _maxabs(v.eq6),
+        "aan_eq_mae": float(v.eq6["difference"].abs().mean()) if len(v.eq6) else np.nan,
+        "aan_eq_n_lower": int((v.eq6["difference"] < 0).sum()) if len(v.eq6) else np.nan,
+        "aan_eq_n_cells": len(v.eq6) if len(v.eq6) else np.nan,
+    }
     out.update(_truncation(pd.concat([v.cmp1, v.cmp6]) if len(v.cmp1) else v.cmp1, "single_ref"))
-    keys = {"official (authors' code)": "off", "test I: word–word distances, as Eq. 3": "ti",
-            "test II: all noun pairs, one mean, as Eq. 6": "tii", "tests II and NI: ≤ instead of <, as Eq. 5 and 7": "strict",
-            "strings as English writes them": "str", "equations (all four switched)": "eq"}
+    keys = {
+        "official (authors' code)": "off",
+        "test I: word–word distances, as Eq. 3": "ti",
+        "test II: all noun pairs, one mean, as Eq. 6": "tii",
+        "tests II and NI: ≤ instead of <, as Eq. 5 and 7": "strict",
+        "strings as English writes them": "str",
+        "equations (all four switched)": "eq",
+    }
     for row in dec.itertuples():
         if keys.get(row.step):
             out[f"dec_{keys[row.step]}_t{row.table}_max"] = row.max_abs_diff
@@ -254,19 +424,27 @@ def _single_values(v: SingleView) -> dict:
             out[f"dec_{keys[row.step]}_t{row.table}_moved"] = row.moved
     t6 = dec[(dec.table == 6) & dec.step.str.startswith("test I")] if len(dec) else dec
     out["dec_t6_rule"] = float(t6.moved.iloc[0]) if len(t6) else np.nan
-    for key, step in (("ti", "test I"), ("tii", "test II"), ("strict", "tests II and NI")):   # the glossary's reading
+    for key, step in (("ti", "test I"), ("tii", "test II"), ("strict", "tests II and NI")):  # the glossary's reading
         part = dec[dec.step.str.startswith(step + ":")] if len(dec) else dec
         out[f"dec_{key}_max_moved"] = float(part.moved.max()) if len(part) else np.nan
-    cell_ = lambda col, test: cell(tests, col, model=ref, test=test)   # noqa: E731
-    out.update({"n_perm_used": v.n_perm, "perm_p_an_ref": cell_("perm_p", "single_AN"),
-                "perm_p_aan_ref": cell_("perm_p", "single_AAN"), "chi2_p_aan_ref": cell_("chi2_p", "single_AAN"),
-                "n_models": len(r.models)})
+    cell_ = lambda col, test: cell(tests, col, model=ref, test=test)  # noqa: E731
+    out.update(
+        {
+            "n_perm_used": v.n_perm,
+            "perm_p_an_ref": cell_("perm_p", "single_AN"),
+            "perm_p_aan_ref": cell_("perm_p", "single_AAN"),
+            "chi2_p_aan_ref": cell_("chi2_p", "single_AAN"),
+            "n_models": len(r.models),
+        }
+    )
     aan = tests[tests.test == "single_AAN"].set_index("model")
     # a row the class-tests table marks undefined (its note; e.g. one outcome never occurs) is left out
     defined = aan.perm_p[aan.perm_p.notna() & aan.note.fillna("").eq("")]
     undefined = [m for m in r.models if m not in defined.index]
-    out["aan_sig_count"] = PlainText(claims.of_total(int((defined < 0.05).sum()), len(defined), "model")
-                                     + (f" with a defined test ({join_names(undefined, quote='')} left out)" if undefined else ""))
+    out["aan_sig_count"] = PlainText(
+        claims.of_total(int((defined < 0.05).sum()), len(defined), "model")
+        + (f" with a defined test ({join_names(undefined, quote='')} left out)" if undefined else "")
+    )
     return out
 
 
@@ -275,19 +453,27 @@ def _pairs_values(v: PairsView) -> dict:
     no_ties = [m for m in r.models if ties[m] == 0]
     diag = v.diagonal.drop(columns="overall_tie_rate")
     tied = [m for m in r.models if ties[m] > 0]
-    out = {"n_comb_first": int(np.count_nonzero(~np.isnan(r.main[r.models[0]].pairs))),
-           "n_models_no_ties": len(no_ties),
-           "diag_max_dev": float((diag.loc[no_ties] - 0.5).abs().max().max()) if no_ties else np.nan,
-           "bow_tie_rate": float(ties.get("bow", np.nan)), "bow_untied_share": 1 - float(ties.get("bow", np.nan)),
-           "tied_models": ", ".join(tied) or "none"}
+    out = {
+        "n_comb_first": int(np.count_nonzero(~np.isnan(r.main[r.models[0]].pairs))),
+        "n_models_no_ties": len(no_ties),
+        "diag_max_dev": float((diag.loc[no_ties] - 0.5).abs().max().max()) if no_ties else np.nan,
+        "bow_tie_rate": float(ties.get("bow", np.nan)),
+        "bow_untied_share": 1 - float(ties.get("bow", np.nan)),
+        "tied_models": ", ".join(tied) or "none",
+    }
     for name, t2 in [("ref_si_sni", "S-NI"), ("ref_si_nspr", "NS-Pr")]:
         for suffix, col in [("", "consistency"), ("_lo", "ci_low"), ("_hi", "ci_high")]:
             out[name + suffix] = cell(v.pairs, col, model=ref, type1="S-I", type2=t2)
     off = v.eq7[v.eq7.type1 != v.eq7.type2] if len(v.eq7) else v.eq7
-    out.update({"pairs_ref_maxabs": _maxabs(v.cmp7), "pairs_eq_mae": float(off["difference"].abs().mean()) if len(off) else np.nan,
-                "pairs_eq_maxabs": _maxabs(off),
-                "pairs_eq_sign": int(((off.ours - 0.5) * (off.paper - 0.5) > 0).sum()) if len(off) else np.nan,
-                "pairs_ref_n_off": len(off) if len(off) else np.nan})
+    out.update(
+        {
+            "pairs_ref_maxabs": _maxabs(v.cmp7),
+            "pairs_eq_mae": float(off["difference"].abs().mean()) if len(off) else np.nan,
+            "pairs_eq_maxabs": _maxabs(off),
+            "pairs_eq_sign": int(((off.ours - 0.5) * (off.paper - 0.5) > 0).sum()) if len(off) else np.nan,
+            "pairs_ref_n_off": len(off) if len(off) else np.nan,
+        }
+    )
     out.update(_truncation(v.cmp7, "pairs_ref"))
     dec = v.dec
     for key, start in [("pairs_rule_moved", "test II"), ("pairs_strings_moved", "strings")]:
@@ -297,14 +483,20 @@ def _pairs_values(v: PairsView) -> dict:
     spread = score_spread(v.scores.score.to_numpy(), r.vocab)
     for c, x in spread["class_means"].items():
         out[f"pair_mean_{c.replace('-', '')}"] = x
-    out.update({"pair_within_sd": spread["within_sd"], "pair_between_sd": spread["between_sd"],
-                "pair_class_order": Prose(class_order_sentence(v.scores, what="mean pair score",
-                                                               n_boot=v.params["n_boot"], seed=v.params["seed"]))})
+    out.update(
+        {
+            "pair_within_sd": spread["within_sd"],
+            "pair_between_sd": spread["between_sd"],
+            "pair_class_order": Prose(
+                class_order_sentence(v.scores, what="mean pair score", n_boot=v.params["n_boot"], seed=v.params["seed"])
+            ),
+        }
+    )
     return out
 
 
 def _p_text(p: float) -> str:
-    """"p = 0.004" or "p < 0.001" (:func:`compsem.fmt.p_value`: a permutation p is never 0)."""
+    """ "p = 0.004" or "p < 0.001" (:func:`compsem.fmt.p_value`: a permutation p is never 0)."""
     v = p_value(p, na="undefined")
     return f"p {v}" if v.startswith("<") else f"p = {v}"
 
@@ -314,13 +506,22 @@ def class_order_sentence(scores: pd.DataFrame, *, what: str, n_boot: int = 1000,
     bootstrap intervals (adjectives resampled within each class) allow
     (:func:`compsem.stats.leader_sentence`), and whether that mean is clear of 0.5; the
     permutation test says only that the classes differ, never in which order."""
-    g = {c: bootstrap(d["score"].to_numpy(), n_boot=n_boot, seed=seed, warn=False)
-         for c, d in scores.groupby("category", sort=False)}
+    g = {
+        c: bootstrap(d["score"].to_numpy(), n_boot=n_boot, seed=seed, warn=False)
+        for c, d in scores.groupby("category", sort=False)
+    }
     names = list(g)
-    lead = leader_sentence([g[c].estimate for c in names], [g[c].low for c in names], [g[c].high for c in names],
-                           names, what=what, noun="class", exclude_degenerate=True)
+    lead = leader_sentence(
+        [g[c].estimate for c in names],
+        [g[c].low for c in names],
+        [g[c].high for c in names],
+        names,
+        what=what,
+        noun="class",
+        exclude_degenerate=True,
+    )
     half = [c for c in names if g[c].low <= 0.5 <= g[c].high]
-    tail = (f" The intervals of {join_names(half)} contain 0.5." if half else " No class's interval contains 0.5.")
+    tail = f" The intervals of {join_names(half)} contain 0.5." if half else " No class's interval contains 0.5."
     return lead + tail + " (95 % intervals over the adjectives of each class.)"
 
 
@@ -335,18 +536,33 @@ def _nonsub_values(v: NonsubView) -> dict:
         out.setdefault(f"ns_spell_{key}_max", np.nan)
     d = v.direction
     real = d[~d.index.isin(v.degenerate)]
-    out.update({"ns_n_right_direction": int((real["gap (non-sub − sub)"] > 0).sum()), "ns_n_models": len(real),
-                "ns_n_degenerate": len(v.degenerate), "ns_degenerate": ", ".join(v.degenerate) or "none",
-                "ns_perm_p_ref": cell(v.tests, "perm_p", model=ref) if ref else np.nan,
-                "ns_perm_p_text": PlainText(_p_text(cell(v.tests, "perm_p", model=ref) if ref else np.nan)),
-                "ns_gap_ref": float(d.loc[ref, "gap (non-sub − sub)"]) if ref else np.nan,
-                "ns_relation": relation("nonsub", r.reading),
-                "ns_stand_ins": Prose(stand_in_sentence(v.comparison, ref) or "No other model of this run has a row "
-                                      "in the paper's Table 8.")})
+    out.update(
+        {
+            "ns_n_right_direction": int((real["gap (non-sub − sub)"] > 0).sum()),
+            "ns_n_models": len(real),
+            "ns_n_degenerate": len(v.degenerate),
+            "ns_degenerate": ", ".join(v.degenerate) or "none",
+            "ns_perm_p_ref": cell(v.tests, "perm_p", model=ref) if ref else np.nan,
+            "ns_perm_p_text": PlainText(_p_text(cell(v.tests, "perm_p", model=ref) if ref else np.nan)),
+            "ns_gap_ref": float(d.loc[ref, "gap (non-sub − sub)"]) if ref else np.nan,
+            "ns_relation": relation("nonsub", r.reading),
+            "ns_stand_ins": Prose(
+                stand_in_sentence(v.comparison, ref) or "No other model of this run has a row in the paper's Table 8."
+            ),
+        }
+    )
     spread = score_spread(v.scores.score.to_numpy(), r.vocab)
-    out.update({"ns_within_sd": spread["within_sd"], "ns_between_sd": spread["between_sd"],
-                "ns_class_order": Prose(class_order_sentence(v.scores, what="mean consistency",
-                                                             n_boot=v.params["n_boot"], seed=v.params["seed"]))})
+    out.update(
+        {
+            "ns_within_sd": spread["within_sd"],
+            "ns_between_sd": spread["between_sd"],
+            "ns_class_order": Prose(
+                class_order_sentence(
+                    v.scores, what="mean consistency", n_boot=v.params["n_boot"], seed=v.params["seed"]
+                )
+            ),
+        }
+    )
     return out
 
 
@@ -364,13 +580,18 @@ def stand_in_sentence(comparison: pd.DataFrame, ref: str | None, *, n: int = 2) 
         top = rows.assign(gap=rows["difference"].abs()).dropna(subset=["gap"]).nlargest(n, "gap")
         gaps = "; ".join(f"{r.category}: {r.ours:.3f} against {r.paper:.4f}" for r in top.itertuples())
         kind = "the same weights as" if same else "a stand-in for"
-        parts.append(f"`{model}`, {kind} the paper's {rows['paper_model'].iloc[0]}, is furthest from the paper's row "
-                     f"in {gaps}.")
+        parts.append(
+            f"`{model}`, {kind} the paper's {rows['paper_model'].iloc[0]}, is furthest from the paper's row in {gaps}."
+        )
     return " ".join(parts)
 
 
-_VALUES = {PhrasesView: _phrases_values, SingleView: _single_values, PairsView: _pairs_values,
-           NonsubView: _nonsub_values}
+_VALUES = {
+    PhrasesView: _phrases_values,
+    SingleView: _single_values,
+    PairsView: _pairs_values,
+    NonsubView: _nonsub_values,
+}
 
 
 def values(view) -> dict[str, object]:

@@ -22,13 +22,34 @@ from .metrics import TIE_TOL, Rules, rules_for
 from .study import MontagueResult, embed_phrases, reference_model, run_readings, run_tests
 from .tables import aan_table, an_table, pair_table
 
-__all__ = ["PAPER_TABLES", "paper_table", "paper_model_of", "compare_with_paper", "reference_model", "beside_paper",
-           "paper_table_of", "collect", "reproduced", "reproduced_view", "reproduced_beside", "reproduction_summary", "truncation_check", "PRINTED_DECIMALS",
-           "DECOMPOSITION", "decomposition", "decomposition_view", "spelling_effect"]
+__all__ = [
+    "PAPER_TABLES",
+    "paper_table",
+    "paper_model_of",
+    "compare_with_paper",
+    "reference_model",
+    "beside_paper",
+    "paper_table_of",
+    "collect",
+    "reproduced",
+    "reproduced_view",
+    "reproduced_beside",
+    "reproduction_summary",
+    "truncation_check",
+    "PRINTED_DECIMALS",
+    "DECOMPOSITION",
+    "decomposition",
+    "decomposition_view",
+    "spelling_effect",
+]
 
 #: Paper table -> (the test it reports, the phrase set it needs).
-PAPER_TABLES: dict[int, tuple[str, str]] = {1: ("single_an", "AN"), 6: ("single_aan", "AAN"),
-                                            7: ("pairs", "AN"), 8: ("nonsub", "AN")}
+PAPER_TABLES: dict[int, tuple[str, str]] = {
+    1: ("single_an", "AN"),
+    6: ("single_aan", "AAN"),
+    7: ("pairs", "AN"),
+    8: ("nonsub", "AN"),
+}
 
 #: Decimals the paper prints in each of those tables (Table 1 has two, the appendix tables four).
 PRINTED_DECIMALS: dict[int, int] = {1: 2, 6: 4, 7: 4, 8: 4}
@@ -57,8 +78,7 @@ def paper_model_of(spec: str) -> str | None:
     return paper_row("montague", spec)
 
 
-def compare_with_paper(ours: pd.DataFrame, table: int, model: str,
-                       paper_model: str | None = None) -> pd.DataFrame:
+def compare_with_paper(ours: pd.DataFrame, table: int, model: str, paper_model: str | None = None) -> pd.DataFrame:
     """Our cells beside the paper's for one model; ``diff = ours - paper``.
 
     ``ours`` is a :func:`category_table` or :func:`type_pair_table` frame. Only cells the paper
@@ -70,9 +90,15 @@ def compare_with_paper(ours: pd.DataFrame, table: int, model: str,
     if ref.empty:
         raise KeyError(f"the paper's Table {table} has no model {paper_model!r}")
     keys = ["category"] if "category" in ref.columns else ["type1", "type2"]
-    m = ref[keys + ["value"]].rename(columns={"value": "paper"}).merge(
-        ours[keys + ["consistency", "ci_low", "ci_high"]].rename(columns={"consistency": "ours"}),
-        on=keys, how="left")
+    m = (
+        ref[keys + ["value"]]
+        .rename(columns={"value": "paper"})
+        .merge(
+            ours[keys + ["consistency", "ci_low", "ci_high"]].rename(columns={"consistency": "ours"}),
+            on=keys,
+            how="left",
+        )
+    )
     m.insert(0, "model", model)
     if "reading" in ours.columns and len(ours):
         m.insert(1, "reading", ours["reading"].iloc[0])
@@ -82,8 +108,7 @@ def compare_with_paper(ours: pd.DataFrame, table: int, model: str,
     return m
 
 
-def beside_paper(results: dict[str, MontagueResult], table: int, *, n_boot: int = 1000, seed: int = 0
-                 ) -> pd.DataFrame:
+def beside_paper(results: dict[str, MontagueResult], table: int, *, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
     """:func:`reproduced` for every model of ``results`` ({model: result}) that has a row in the
     paper's Table ``table`` (``models="paper"`` gives one per paper model that can be loaded)."""
     frames = [reproduced(r, table, n_boot=n_boot, seed=seed) for m, r in results.items() if paper_model_of(m)]
@@ -105,8 +130,9 @@ def paper_table_of(result: MontagueResult, table: int, **kw) -> pd.DataFrame:
 def collect(runs: dict[str, dict[str, MontagueResult]], table: int, **kw) -> pd.DataFrame:
     """The tidy table of paper Table ``table`` for every reading and model of ``runs``
     (:func:`~compsem.montague.study.run_readings`), stacked (columns ``model``, ``reading``, …)."""
-    return pd.concat([paper_table_of(r, table, **kw) for by_model in runs.values() for r in by_model.values()],
-                     ignore_index=True)
+    return pd.concat(
+        [paper_table_of(r, table, **kw) for by_model in runs.values() for r in by_model.values()], ignore_index=True
+    )
 
 
 def reproduced(result: MontagueResult, table: int, *, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
@@ -114,7 +140,7 @@ def reproduced(result: MontagueResult, table: int, *, n_boot: int = 1000, seed: 
     ``table`` reports for ``result``'s model (:func:`~compsem.montague.report.compare_with_paper`),
     with the reading and strings the numbers were computed under."""
     ours = paper_table_of(result, table, n_boot=n_boot, seed=seed)
-    c = compare_with_paper(ours, table, result.model)                  # carries the reading
+    c = compare_with_paper(ours, table, result.model)  # carries the reading
     c.insert(2, "test", PAPER_TABLES[table][0])
     c.insert(3, "strings", result.strings)
     c.insert(4, "table", table)
@@ -124,10 +150,17 @@ def reproduced(result: MontagueResult, table: int, *, n_boot: int = 1000, seed: 
 def reproduction_summary(cells: pd.DataFrame) -> pd.DataFrame:
     """One row per (model, reading, strings, table) of :func:`reproduced` frames: cells compared,
     mean and maximum absolute difference, and the number of cells within 5e-4 of the paper."""
-    g = cells.assign(abs_diff=cells["difference"].abs()).groupby(["model", "reading", "strings", "table"],
-                                                                 sort=False)["abs_diff"]
-    return pd.DataFrame({"cells": g.size(), "mean_abs_diff": g.mean(), "max_abs_diff": g.max(),
-                         "within_5e-4": g.apply(lambda s: int((s <= 5e-4).sum()))}).reset_index()
+    g = cells.assign(abs_diff=cells["difference"].abs()).groupby(["model", "reading", "strings", "table"], sort=False)[
+        "abs_diff"
+    ]
+    return pd.DataFrame(
+        {
+            "cells": g.size(),
+            "mean_abs_diff": g.mean(),
+            "max_abs_diff": g.max(),
+            "within_5e-4": g.apply(lambda s: int((s <= 5e-4).sum())),
+        }
+    ).reset_index()
 
 
 def _shown(x, decimals: int = 4):
@@ -138,7 +171,7 @@ def _shown(x, decimals: int = 4):
 def _truncate(x: np.ndarray, decimals: int) -> np.ndarray:
     """``x`` cut (not rounded) to ``decimals`` places; the 1e-6 guard keeps binary noise
     (0.7 * 1e4 = 6999.999…) from cutting one place too low."""
-    scale = 10.0 ** decimals
+    scale = 10.0**decimals
     return np.floor(np.round(np.asarray(x, dtype=float) * scale, 6)) / scale
 
 
@@ -153,9 +186,17 @@ def truncation_check(cells: pd.DataFrame) -> pd.DataFrame:
         ours, paper = c["ours"].to_numpy(float), c["paper"].to_numpy(float)
         rounded = np.abs(np.round(ours, d) - paper) < 0.5 * 10.0 ** -(d + 2)
         cut = np.abs(_truncate(ours, d) - paper) < 0.5 * 10.0 ** -(d + 2)
-        rows.append({"table": int(t), "decimals": d, "cells": len(c), "match_rounded": int(rounded.sum()),
-                     "match_truncated": int(cut.sum()), "only_rounded": int((rounded & ~cut).sum()),
-                     "only_truncated": int((cut & ~rounded).sum())})
+        rows.append(
+            {
+                "table": int(t),
+                "decimals": d,
+                "cells": len(c),
+                "match_rounded": int(rounded.sum()),
+                "match_truncated": int(cut.sum()),
+                "only_rounded": int((rounded & ~cut).sum()),
+                "only_truncated": int((cut & ~rounded).sum()),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -182,8 +223,9 @@ def decomposition_view(dec: pd.DataFrame, value: str = "moved") -> pd.DataFrame:
     return _shown(out)
 
 
-def decomposition(model: str = "sbert-mini", *, tables: Iterable[int] = (1, 6, 7, 8), embed_fn=None,
-                  trust_remote_code: bool = False) -> pd.DataFrame:
+def decomposition(
+    model: str = "sbert-mini", *, tables: Iterable[int] = (1, 6, 7, 8), embed_fn=None, trust_remote_code: bool = False
+) -> pd.DataFrame:
     """Switch the rules of the official reading one at a time (:data:`DECOMPOSITION`) for one
     model and measure each table's distance to the paper.
 
@@ -196,8 +238,15 @@ def decomposition(model: str = "sbert-mini", *, tables: Iterable[int] = (1, 6, 7
     runs: dict[tuple[str, str], MontagueResult] = {}
     for strings in dict.fromkeys(s for _, _, s in DECOMPOSITION):
         steps = [r for _, r, s in DECOMPOSITION if s == strings]
-        out = run_readings([model], readings=steps, strings=strings, sets=sets, embed_fn=embed_fn,
-                           trust_remote_code=trust_remote_code, progress=False)
+        out = run_readings(
+            [model],
+            readings=steps,
+            strings=strings,
+            sets=sets,
+            embed_fn=embed_fn,
+            trust_remote_code=trust_remote_code,
+            progress=False,
+        )
         for label, res in out.items():
             runs[(label, strings)] = res[model]
     base = {t: reproduced(runs[("official", "official")], t, n_boot=0) for t in tables}
@@ -207,16 +256,25 @@ def decomposition(model: str = "sbert-mini", *, tables: Iterable[int] = (1, 6, 7
         for t in tables:
             c = reproduced(res, t, n_boot=0)
             moved = np.abs(c["ours"].to_numpy() - base[t]["ours"].to_numpy())
-            rows.append({"model": model, "reading": res.reading, "test": PAPER_TABLES[t][0], "step": step,
-                         "table": t, "strings": strings,
-                         "mean_abs_diff": float(c["difference"].abs().mean()),
-                         "max_abs_diff": float(c["difference"].abs().max()),
-                         "moved": float(np.nanmean(moved))})
+            rows.append(
+                {
+                    "model": model,
+                    "reading": res.reading,
+                    "test": PAPER_TABLES[t][0],
+                    "step": step,
+                    "table": t,
+                    "strings": strings,
+                    "mean_abs_diff": float(c["difference"].abs().mean()),
+                    "max_abs_diff": float(c["difference"].abs().max()),
+                    "moved": float(np.nanmean(moved)),
+                }
+            )
     return pd.DataFrame(rows)
 
 
-def spelling_effect(model: str = "sbert-mini", *, table: int = 8, embed_fn=None,
-                    trust_remote_code: bool = False) -> pd.DataFrame:
+def spelling_effect(
+    model: str = "sbert-mini", *, table: int = 8, embed_fn=None, trust_remote_code: bool = False
+) -> pd.DataFrame:
     """Which part of the ``strings`` switch moves an AN table (1, 7 or 8): the official strings,
     the clean ones, and the clean ones with the noun spelled as in the authors' data
     (*occurence*), all under the official rules. One row per variant: mean and largest absolute
@@ -224,15 +282,25 @@ def spelling_effect(model: str = "sbert-mini", *, table: int = 8, embed_fn=None,
     if PAPER_TABLES.get(table, ("", ""))[1] != "AN":
         raise ValueError(f"spelling_effect reads an AN table (1, 7 or 8), got {table}")
     vocab = load_vocabulary()
-    authors = Vocabulary(vocab.adjectives, vocab.categories,
-                         ["occurence" if n == "occurrence" else n for n in vocab.nouns])
-    variants = [("official strings", vocab, "official"), ("clean strings", vocab, "clean"),
-                ("clean strings, noun spelled 'occurence'", authors, "clean")]
+    authors = Vocabulary(
+        vocab.adjectives, vocab.categories, ["occurence" if n == "occurrence" else n for n in vocab.nouns]
+    )
+    variants = [
+        ("official strings", vocab, "official"),
+        ("clean strings", vocab, "clean"),
+        ("clean strings, noun spelled 'occurence'", authors, "clean"),
+    ]
     rows = []
     for label, v, strings in variants:
         ps = build_phrases(v, strings=strings)
         emb = embed_phrases(ps, model, sets=("AN",), embed_fn=embed_fn, trust_remote_code=trust_remote_code)
         c = reproduced(run_tests(emb, v, ps), table, n_boot=0)
-        rows.append({"strings": label, "table": table, "mean_abs_diff": float(c["difference"].abs().mean()),
-                     "max_abs_diff": float(c["difference"].abs().max())})
+        rows.append(
+            {
+                "strings": label,
+                "table": table,
+                "mean_abs_diff": float(c["difference"].abs().mean()),
+                "max_abs_diff": float(c["difference"].abs().max()),
+            }
+        )
     return pd.DataFrame(rows)

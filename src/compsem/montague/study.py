@@ -27,21 +27,40 @@ from ..reference import paper_row
 from ..work import embed_units
 from ..fmt import noun
 from ..progress import bar
+
 # the three tests on one model's embeddings (re-exported: the study's face)
 from .consistency import Embedded, MontagueResult, reading_label, run_tests
 from .data import PHRASE_SETS, PhraseSet, Vocabulary, build_phrases, check_strings, load_vocabulary
 from .metrics import READINGS, Rules
 
-__all__ = ["PAPER_RUN", "Embedded", "MontagueResult", "MontagueRun", "resolve_models", "reference_model", "run", "embed_texts",
-           "embed_phrases", "run_tests", "run_models", "run_readings", "reading_label", "planned_texts",
-           "planned_work",
-           "MODEL_SLOTS"]
+__all__ = [
+    "PAPER_RUN",
+    "Embedded",
+    "MontagueResult",
+    "MontagueRun",
+    "resolve_models",
+    "reference_model",
+    "run",
+    "embed_texts",
+    "embed_phrases",
+    "run_tests",
+    "run_models",
+    "run_readings",
+    "reading_label",
+    "planned_texts",
+    "planned_work",
+    "MODEL_SLOTS",
+]
 
 #: The kind of model each chapter's ``models`` takes, by chapter number (the planner and the
 #: runner refuse another kind before any work, compsem.encoders.kinds):
 #: Part III's chapters embed phrases.
-MODEL_SLOTS = {"30": ModelSlot("encoder"), "31": ModelSlot("encoder"), "32": ModelSlot("encoder"),
-               "33": ModelSlot("encoder")}
+MODEL_SLOTS = {
+    "30": ModelSlot("encoder"),
+    "31": ModelSlot("encoder"),
+    "32": ModelSlot("encoder"),
+    "33": ModelSlot("encoder"),
+}
 
 
 def resolve_models(models="panel", *, trust_remote_code: bool = False) -> list[str]:
@@ -57,8 +76,9 @@ def reference_model(models: Iterable[str]) -> str | None:
     same weights) when it is in ``models``, else the first model with a row in the paper's
     tables, else ``None``."""
     models = list(models)
-    return (next((m for m in models if paper_row("montague", m) == "MiniLM"), None)
-            or next((m for m in models if paper_row("montague", m)), None))
+    return next((m for m in models if paper_row("montague", m) == "MiniLM"), None) or next(
+        (m for m in models if paper_row("montague", m)), None
+    )
 
 
 def embed_texts(texts: Sequence[str], model: str, *, trust_remote_code: bool = False) -> np.ndarray:
@@ -88,9 +108,14 @@ def _remember(key: tuple, X: np.ndarray) -> None:
         del _RECENT[next(iter(_RECENT))]
 
 
-def embed_phrases(phrases: PhraseSet, model: str, *, sets: Iterable[str] = PHRASE_SETS,
-                  embed_fn: Callable[[list[str], str], np.ndarray] | None = None,
-                  trust_remote_code: bool = False) -> Embedded:
+def embed_phrases(
+    phrases: PhraseSet,
+    model: str,
+    *,
+    sets: Iterable[str] = PHRASE_SETS,
+    embed_fn: Callable[[list[str], str], np.ndarray] | None = None,
+    trust_remote_code: bool = False,
+) -> Embedded:
     """Embed all words and the requested phrase sets with **one** call to ``embed_fn``.
 
     ``embed_fn(texts, model)`` defaults to :func:`compsem.embed` (cached on disk, deduplicating;
@@ -117,9 +142,16 @@ def embed_phrases(phrases: PhraseSet, model: str, *, sets: Iterable[str] = PHRAS
     L = W + K + phrases.aan.size
     aan = aa = None
     if "AAN" in sets:
-        aan, aa = X[W + K:L], X[L:]
-    return Embedded(model=model, words=X[:W], an=X[W:W + K].reshape(v.n_adj, v.n_noun, -1),
-                    aan=aan, seconds=secs, aa=aa, strings=phrases.strings)
+        aan, aa = X[W + K : L], X[L:]
+    return Embedded(
+        model=model,
+        words=X[:W],
+        an=X[W : W + K].reshape(v.n_adj, v.n_noun, -1),
+        aan=aan,
+        seconds=secs,
+        aa=aa,
+        strings=phrases.strings,
+    )
 
 
 def _check_sets(sets: Iterable[str]) -> tuple[str, ...]:
@@ -130,10 +162,18 @@ def _check_sets(sets: Iterable[str]) -> tuple[str, ...]:
     return sets
 
 
-def run_readings(models: Sequence[str], *, readings: Iterable[str | Rules] = READINGS,
-                 vocab: Vocabulary | None = None, strings: str = "official", distance: str = "cos",
-                 sets: Iterable[str] = PHRASE_SETS, embed_fn=None, trust_remote_code: bool = False,
-                 progress: bool = True) -> dict[str, dict[str, MontagueResult]]:
+def run_readings(
+    models: Sequence[str],
+    *,
+    readings: Iterable[str | Rules] = READINGS,
+    vocab: Vocabulary | None = None,
+    strings: str = "official",
+    distance: str = "cos",
+    sets: Iterable[str] = PHRASE_SETS,
+    embed_fn=None,
+    trust_remote_code: bool = False,
+    progress: bool = True,
+) -> dict[str, dict[str, MontagueResult]]:
     """Embed each model once (cached) and run the tests under every reading of ``readings``.
 
     Returns ``{reading label: {model: MontagueResult}}`` (labels from :func:`reading_label`).
@@ -142,7 +182,7 @@ def run_readings(models: Sequence[str], *, readings: Iterable[str | Rules] = REA
     ``strings`` (``"official"`` or ``"clean"``, see :data:`compsem.montague.data.STRINGS`) says
     how the texts are written; it is a separate switch from the reading.
     """
-    if embed_fn is None:   # fail fast, naming what would be downloaded, before any embedding
+    if embed_fn is None:  # fail fast, naming what would be downloaded, before any embedding
         check_available(list(models), trust_remote_code=trust_remote_code, study="montague")
     vocab = vocab or load_vocabulary()
     phrases = build_phrases(vocab, strings=check_strings(strings))
@@ -157,13 +197,30 @@ def run_readings(models: Sequence[str], *, readings: Iterable[str | Rules] = REA
     return out
 
 
-def run_models(models: Sequence[str], *, vocab: Vocabulary | None = None, reading: str | Rules = "official",
-               strings: str = "official", distance: str = "cos", sets: Iterable[str] = PHRASE_SETS,
-               embed_fn=None, trust_remote_code: bool = False, progress: bool = True
-               ) -> dict[str, MontagueResult]:
+def run_models(
+    models: Sequence[str],
+    *,
+    vocab: Vocabulary | None = None,
+    reading: str | Rules = "official",
+    strings: str = "official",
+    distance: str = "cos",
+    sets: Iterable[str] = PHRASE_SETS,
+    embed_fn=None,
+    trust_remote_code: bool = False,
+    progress: bool = True,
+) -> dict[str, MontagueResult]:
     """Embed (one cached call per model) and run all tests under one ``reading`` for each model."""
-    res = run_readings(models, readings=[reading], vocab=vocab, strings=strings, distance=distance, sets=sets,
-                       embed_fn=embed_fn, trust_remote_code=trust_remote_code, progress=progress)
+    res = run_readings(
+        models,
+        readings=[reading],
+        vocab=vocab,
+        strings=strings,
+        distance=distance,
+        sets=sets,
+        embed_fn=embed_fn,
+        trust_remote_code=trust_remote_code,
+        progress=progress,
+    )
     return next(iter(res.values()))
 
 
@@ -181,11 +238,11 @@ def planned_texts(params: dict) -> dict[str, list[str]]:
     base = _texts(build_phrases(vocab, strings=check_strings(params.get("strings", "official"))), sets)
     extra = base + _texts(build_phrases(vocab, strings="clean"), sets)
     if sets == ("AN",):
-        authors = Vocabulary(vocab.adjectives, vocab.categories,
-                             ["occurence" if n == "occurrence" else n for n in vocab.nouns])
+        authors = Vocabulary(
+            vocab.adjectives, vocab.categories, ["occurence" if n == "occurrence" else n for n in vocab.nouns]
+        )
         extra += _texts(build_phrases(authors, strings="clean"), sets)
-    models = resolve_models(params.get("models", "panel"),
-                            trust_remote_code=params.get("trust_remote_code") is True)
+    models = resolve_models(params.get("models", "panel"), trust_remote_code=params.get("trust_remote_code") is True)
     ref = reference_model(models)
     return {m: list(dict.fromkeys(extra if m == ref else base)) for m in models}
 
@@ -228,9 +285,16 @@ class MontagueRun:
         """The provenance a chapter writes beside its tables: models, their identities, the
         checksums of the word lists, the switches of the run (and ``extra``)."""
         data = {f: file_sha256(paths.data_dir("montague", f)) for f in ("adjectives.csv", "nouns.csv")}
-        return dict(models=list(self.models), identities=dict(self.identities), data_checksums=data,
-                    reading=self.reading, strings=self.strings, distance=self.distance,
-                    phrase_sets=list(self.phrase_sets), **extra)
+        return dict(
+            models=list(self.models),
+            identities=dict(self.identities),
+            data_checksums=data,
+            reading=self.reading,
+            strings=self.strings,
+            distance=self.distance,
+            phrase_sets=list(self.phrase_sets),
+            **extra,
+        )
 
 
 def _identity(model: str, trust_remote_code: bool, embed_fn) -> str:
@@ -239,10 +303,19 @@ def _identity(model: str, trust_remote_code: bool, embed_fn) -> str:
     return get_encoder(model, trust_remote_code=trust_remote_code).identity
 
 
-def run(models="panel", *, reading: str = "official", readings: Iterable[str | Rules] = READINGS,
-        strings: str = "official", distance: str = "cos", phrase_sets: Iterable[str] = PHRASE_SETS,
-        vocab: Vocabulary | None = None, trust_remote_code: bool = False, embed_fn=None,
-        progress: bool = True) -> MontagueRun:
+def run(
+    models="panel",
+    *,
+    reading: str = "official",
+    readings: Iterable[str | Rules] = READINGS,
+    strings: str = "official",
+    distance: str = "cos",
+    phrase_sets: Iterable[str] = PHRASE_SETS,
+    vocab: Vocabulary | None = None,
+    trust_remote_code: bool = False,
+    embed_fn=None,
+    progress: bool = True,
+) -> MontagueRun:
     """Resolve ``models``, embed each once (cached) and run the three tests under every reading
     of ``readings`` (both by default) from the same embeddings.
 
@@ -251,18 +324,40 @@ def run(models="panel", *, reading: str = "official", readings: Iterable[str | R
     """
     if reading not in READINGS:
         raise ValueError(f"unknown reading {reading!r}; choose from {', '.join(READINGS)}")
-    specs = list(models) if embed_fn is not None and not isinstance(models, str) else resolve_models(
-        models, trust_remote_code=trust_remote_code)
+    specs = (
+        list(models)
+        if embed_fn is not None and not isinstance(models, str)
+        else resolve_models(models, trust_remote_code=trust_remote_code)
+    )
     vocab = vocab or load_vocabulary()
     sets = _check_sets(phrase_sets)
     readings = [readings] if isinstance(readings, (str, Rules)) else list(readings)
     if reading not in [reading_label(r) for r in readings]:
         readings.append(reading)
-    res = run_readings(specs, readings=readings, vocab=vocab, strings=strings, distance=distance, sets=sets,
-                       embed_fn=embed_fn, trust_remote_code=trust_remote_code, progress=progress)
+    res = run_readings(
+        specs,
+        readings=readings,
+        vocab=vocab,
+        strings=strings,
+        distance=distance,
+        sets=sets,
+        embed_fn=embed_fn,
+        trust_remote_code=trust_remote_code,
+        progress=progress,
+    )
     ids = {m: _identity(m, trust_remote_code, embed_fn) for m in specs}
-    return MontagueRun(specs, res, vocab, build_phrases(vocab, strings=strings), reading, strings, distance, sets,
-                       ids, trust_remote_code)
+    return MontagueRun(
+        specs,
+        res,
+        vocab,
+        build_phrases(vocab, strings=strings),
+        reading,
+        strings,
+        distance,
+        sets,
+        ids,
+        trust_remote_code,
+    )
 
 
 def planned_work(params: dict, *, rates=None, chunk=None) -> list:
@@ -278,8 +373,14 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list:
     # the model compared with the paper embeds in three calls: the chapter's strings, then the
     # clean spelling (the decomposition), then the authors' spelling (the spelling check)
     groups = {m: [n_base, n_clean - n_base, len(t) - n_clean] for m, t in per_model.items() if len(t) > n_base}
-    return embed_units("montague", per_model, chunk=chunk, rates=rates, groups=groups,
-                       trust_remote_code=params.get("trust_remote_code", False) is True)
+    return embed_units(
+        "montague",
+        per_model,
+        chunk=chunk,
+        rates=rates,
+        groups=groups,
+        trust_remote_code=params.get("trust_remote_code", False) is True,
+    )
 
 
 #: The paper's panel (chapter 98): the single-phrase tests; the study ships the paper's data.

@@ -13,18 +13,45 @@ from .data import CATEGORIES, Vocabulary
 from .study import MontagueResult
 from ..fmt import noun, p_value
 
-__all__ = ["LABELS", "category_table", "type_pair_table", "an_table", "aan_table", "pair_table", "as_matrix",
-           "adjective_scores", "permutation_test", "chi2_test", "CLASS_TESTS",
-           "category_difference_tests", "class_tests_view", "score_spread", "class_gap"]
+__all__ = [
+    "LABELS",
+    "category_table",
+    "type_pair_table",
+    "an_table",
+    "aan_table",
+    "pair_table",
+    "as_matrix",
+    "adjective_scores",
+    "permutation_test",
+    "chi2_test",
+    "CLASS_TESTS",
+    "category_difference_tests",
+    "class_tests_view",
+    "score_spread",
+    "class_gap",
+]
 
 
 #: Part III's extension of :data:`compsem.labels.LABELS`: the phrase table's fields, the timings
 #: of the tests and the tables' own columns, as a page's headers.
-LABELS = {"category": "adjective class", "type1": "class of the first adjective", "type2": "class of the second adjective",
-          "adj1": "first adjective", "adj2": "second adjective", "n_adjectives": "adjectives (count)",
-          "overall_tie_rate": "tie rate, all cells", "single_an": "test I, AN (s)", "single_aan": "test I, AAN (s)",
-          "pairs": "test II (s)", "nonsub": "test NI (s)", "embed": "embedding (s)", "mean_abs_diff": "mean |difference|",
-          "max_abs_diff": "largest |difference|", "table": "paper table", "decimals": "decimals printed"}
+LABELS = {
+    "category": "adjective class",
+    "type1": "class of the first adjective",
+    "type2": "class of the second adjective",
+    "adj1": "first adjective",
+    "adj2": "second adjective",
+    "n_adjectives": "adjectives (count)",
+    "overall_tie_rate": "tie rate, all cells",
+    "single_an": "test I, AN (s)",
+    "single_aan": "test I, AAN (s)",
+    "pairs": "test II (s)",
+    "nonsub": "test NI (s)",
+    "embed": "embedding (s)",
+    "mean_abs_diff": "mean |difference|",
+    "max_abs_diff": "largest |difference|",
+    "table": "paper table",
+    "decimals": "decimals printed",
+}
 
 
 def _sums(holds: np.ndarray, lead: int, per_noun: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -49,8 +76,7 @@ def _ratio(num: np.ndarray, den: np.ndarray, per_noun: bool) -> np.ndarray:
         return np.where(k > 0, np.where(ok, r, 0.0).sum(axis=-1) / k, np.nan)
 
 
-def _ratio_ci(num: np.ndarray, den: np.ndarray, level: float, per_noun: bool = False
-              ) -> tuple[float, float, int]:
+def _ratio_ci(num: np.ndarray, den: np.ndarray, level: float, per_noun: bool = False) -> tuple[float, float, int]:
     r = _ratio(num, den, per_noun)
     ok = np.isfinite(r)
     if not ok.any():
@@ -59,8 +85,15 @@ def _ratio_ci(num: np.ndarray, den: np.ndarray, level: float, per_noun: bool = F
     return float(lo), float(hi), int((~ok).sum())
 
 
-def category_table(holds: np.ndarray, vocab: Vocabulary, *, n_boot: int = 1000, seed: int = 0,
-                   level: float = 0.95, per_noun: bool = False) -> pd.DataFrame:
+def category_table(
+    holds: np.ndarray,
+    vocab: Vocabulary,
+    *,
+    n_boot: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+    per_noun: bool = False,
+) -> pd.DataFrame:
     """Consistency by adjective class for a truth array whose first axis is the adjective.
 
     Parameters
@@ -81,22 +114,46 @@ def category_table(holds: np.ndarray, vocab: Vocabulary, *, n_boot: int = 1000, 
         members = np.flatnonzero(cat == ci)
         n_total = int(np.prod(holds.shape[1:])) * len(members)
         if len(members) == 0:
-            rows.append({"category": c, "consistency": np.nan, "ci_low": np.nan, "ci_high": np.nan,
-                         "n": 0, "n_nan": 0, "n_adjectives": 0})
+            rows.append(
+                {
+                    "category": c,
+                    "consistency": np.nan,
+                    "ci_low": np.nan,
+                    "ci_high": np.nan,
+                    "n": 0,
+                    "n_nan": 0,
+                    "n_adjectives": 0,
+                }
+            )
             continue
         idx = members[rng.integers(0, len(members), size=(n_boot, len(members)))]
         lo, hi, _ = _ratio_ci(S[idx].sum(1), C[idx].sum(1), level, per_noun)
         n = int(C[members].sum())
-        rows.append({"category": c,
-                     "consistency": float(_ratio(S[members].sum(0), C[members].sum(0), per_noun)) if n else np.nan,
-                     "ci_low": lo, "ci_high": hi, "n": n, "n_nan": n_total - n,
-                     "n_adjectives": len(members)})
+        rows.append(
+            {
+                "category": c,
+                "consistency": float(_ratio(S[members].sum(0), C[members].sum(0), per_noun)) if n else np.nan,
+                "ci_low": lo,
+                "ci_high": hi,
+                "n": n,
+                "n_nan": n_total - n,
+                "n_adjectives": len(members),
+            }
+        )
     return pd.DataFrame(rows)
 
 
-def type_pair_table(holds: np.ndarray, vocab: Vocabulary, *, n_boot: int = 1000, seed: int = 0,
-                    level: float = 0.95, ties: np.ndarray | None = None,
-                    per_pair: int | None = None, per_noun: bool = False) -> pd.DataFrame:
+def type_pair_table(
+    holds: np.ndarray,
+    vocab: Vocabulary,
+    *,
+    n_boot: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+    ties: np.ndarray | None = None,
+    per_pair: int | None = None,
+    per_noun: bool = False,
+) -> pd.DataFrame:
     """Consistency by ordered pair of classes ``(type(a1), type(a2))`` for a truth array whose
     first two axes are adjectives and third the (first) noun (AAN single-phrase test, pair test).
 
@@ -128,10 +185,16 @@ def type_pair_table(holds: np.ndarray, vocab: Vocabulary, *, n_boot: int = 1000,
             lo, hi, n_undef = _ratio_ci(S[r, k].sum((1, 2)), C[r, k].sum((1, 2)), level, per_noun)
             n_pairs = len(m1) * len(m2) - (len(m1) if i == j else 0)  # a1 == a2 excluded
             n_total = per_pair * n_pairs
-            row = {"type1": c1, "type2": c2,
-                   "consistency": float(_ratio(block_S.sum((0, 1)), block_C.sum((0, 1)), per_noun)) if n else np.nan,
-                   "ci_low": lo, "ci_high": hi, "n": n, "n_nan": n_total - n,
-                   "n_boot_undefined": n_undef}
+            row = {
+                "type1": c1,
+                "type2": c2,
+                "consistency": float(_ratio(block_S.sum((0, 1)), block_C.sum((0, 1)), per_noun)) if n else np.nan,
+                "ci_low": lo,
+                "ci_high": hi,
+                "n": n,
+                "n_nan": n_total - n,
+                "n_boot_undefined": n_undef,
+            }
             if T is not None:
                 row["tie_rate"] = float(T[np.ix_(m1, m2)].sum() / n) if n else np.nan
             rows.append(row)
@@ -172,14 +235,16 @@ def pair_table(result: MontagueResult, **kw) -> pd.DataFrame:
     kw.setdefault("per_noun", result.rules.per_noun)
     N = result.vocab.n_noun
     per_pair = N * (N - 1) // (2 if result.rules.pair_nouns == "higher" else 1)
-    return _tidy(type_pair_table(result.pairs, result.vocab, ties=result.pair_ties, per_pair=per_pair, **kw),
-                 result, "pairs")
+    return _tidy(
+        type_pair_table(result.pairs, result.vocab, ties=result.pair_ties, per_pair=per_pair, **kw), result, "pairs"
+    )
 
 
 def as_matrix(table: pd.DataFrame, value: str = "consistency") -> pd.DataFrame:
     """A type-pair table as a 5 × 5 matrix (rows: type of a1, columns: type of a2)."""
-    return (table.pivot(index="type1", columns="type2", values=value)
-            .reindex(index=list(CATEGORIES), columns=list(CATEGORIES)))
+    return table.pivot(index="type1", columns="type2", values=value).reindex(
+        index=list(CATEGORIES), columns=list(CATEGORIES)
+    )
 
 
 def adjective_scores(holds: np.ndarray, *, both_positions: bool = False) -> np.ndarray:
@@ -196,8 +261,7 @@ def adjective_scores(holds: np.ndarray, *, both_positions: bool = False) -> np.n
         return S / C
 
 
-def permutation_test(scores: np.ndarray, groups: np.ndarray, *, n_perm: int = 10_000,
-                     seed: int = 0) -> dict:
+def permutation_test(scores: np.ndarray, groups: np.ndarray, *, n_perm: int = 10_000, seed: int = 0) -> dict:
     """Do the groups' mean scores differ more than under random relabelling?
 
     Statistic: the between-group sum of squares ``sum_g k_g (mean_g - mean)^2`` of per-unit
@@ -212,11 +276,16 @@ def permutation_test(scores: np.ndarray, groups: np.ndarray, *, n_perm: int = 10
     _, g = np.unique(g, return_inverse=True)
     G = g.max() + 1 if g.size else 0
     if s.size < 2 or G < 2:
-        return {"statistic": np.nan, "p_value": np.nan, "n_units": int(s.size),
-                "n_dropped": int((~ok).sum()), "n_perm": n_perm}
+        return {
+            "statistic": np.nan,
+            "p_value": np.nan,
+            "n_units": int(s.size),
+            "n_dropped": int((~ok).sum()),
+            "n_perm": n_perm,
+        }
 
     def ss_between(labels: np.ndarray) -> np.ndarray:  # labels (R, n)
-        onehot = labels[..., None] == np.arange(G)                                # (R, n, G)
+        onehot = labels[..., None] == np.arange(G)  # (R, n, G)
         k = onehot.sum(axis=-2)
         tot = np.einsum("rng,n->rg", onehot, s)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -228,8 +297,13 @@ def permutation_test(scores: np.ndarray, groups: np.ndarray, *, n_perm: int = 10
     perms = rng.permuted(np.broadcast_to(g, (n_perm, g.size)), axis=1)
     null = ss_between(perms)
     p = (1 + np.sum(null >= observed - 1e-12)) / (1 + n_perm)
-    return {"statistic": observed, "p_value": float(p), "n_units": int(s.size),
-            "n_dropped": int((~ok).sum()), "n_perm": n_perm}
+    return {
+        "statistic": observed,
+        "p_value": float(p),
+        "n_units": int(s.size),
+        "n_dropped": int((~ok).sum()),
+        "n_perm": n_perm,
+    }
 
 
 def chi2_test(holds: np.ndarray, vocab: Vocabulary) -> dict:
@@ -244,8 +318,12 @@ def chi2_test(holds: np.ndarray, vocab: Vocabulary) -> dict:
     fail = np.array([C[cat == c].sum() for c in present]) - hold
     table = np.stack([hold, fail], axis=1)
     if (table.sum(axis=0) == 0).any() or len(present) < 2:
-        return {"statistic": np.nan, "p_value": np.nan, "dof": np.nan,
-                "note": "undefined: one outcome never occurs (or a single class)"}
+        return {
+            "statistic": np.nan,
+            "p_value": np.nan,
+            "dof": np.nan,
+            "note": "undefined: one outcome never occurs (or a single class)",
+        }
     res = chi2_contingency(table)
     return {"statistic": float(res[0]), "p_value": float(res[1]), "dof": int(res[2]), "note": ""}
 
@@ -253,8 +331,9 @@ def chi2_test(holds: np.ndarray, vocab: Vocabulary) -> dict:
 CLASS_TESTS: tuple[str, ...] = ("single_AN", "single_AAN", "pairs", "nonsub")
 
 
-def category_difference_tests(result: MontagueResult, *, tests: Iterable[str] = CLASS_TESTS,
-                              n_perm: int = 10_000, seed: int = 0) -> pd.DataFrame:
+def category_difference_tests(
+    result: MontagueResult, *, tests: Iterable[str] = CLASS_TESTS, n_perm: int = 10_000, seed: int = 0
+) -> pd.DataFrame:
     """χ² and adjective-level permutation tests of "the classes do not differ", for each of
     ``tests`` (a subset of :data:`CLASS_TESTS`; ``single_AAN`` is skipped when AAN was not run).
 
@@ -267,8 +346,12 @@ def category_difference_tests(result: MontagueResult, *, tests: Iterable[str] = 
         raise ValueError(f"unknown {noun(len(bad), 'test')} {bad}; choose from {CLASS_TESTS}")
     v = result.vocab
     cat = v.category_index
-    arrays = {"single_AN": (result.single_an, False), "single_AAN": (result.single_aan, True),
-              "pairs": (result.pairs, False), "nonsub": (result.nonsub, False)}
+    arrays = {
+        "single_AN": (result.single_an, False),
+        "single_AAN": (result.single_aan, True),
+        "pairs": (result.pairs, False),
+        "nonsub": (result.nonsub, False),
+    }
     rows = []
     for name in tests:
         holds, both = arrays[name]
@@ -277,11 +360,21 @@ def category_difference_tests(result: MontagueResult, *, tests: Iterable[str] = 
         scores = adjective_scores(holds, both_positions=both)
         chi = chi2_test(holds, v)
         perm = permutation_test(scores, cat, n_perm=n_perm, seed=seed)
-        rows.append({"model": result.model, "reading": result.reading, "test": name,
-                     "chi2": chi["statistic"], "chi2_dof": chi["dof"], "chi2_p": chi["p_value"],
-                     "perm_stat": perm["statistic"], "perm_p": perm["p_value"],
-                     "n_adjectives": perm["n_units"], "n_adjectives_dropped": perm["n_dropped"],
-                     "note": chi["note"]})
+        rows.append(
+            {
+                "model": result.model,
+                "reading": result.reading,
+                "test": name,
+                "chi2": chi["statistic"],
+                "chi2_dof": chi["dof"],
+                "chi2_p": chi["p_value"],
+                "perm_stat": perm["statistic"],
+                "perm_p": perm["p_value"],
+                "n_adjectives": perm["n_units"],
+                "n_adjectives_dropped": perm["n_dropped"],
+                "note": chi["note"],
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -290,19 +383,23 @@ def class_tests_view(tests: pd.DataFrame) -> pd.DataFrame:
     model and test, the χ² statistic with its p-value, the permutation p-value, and a note where
     a test is undefined. p-values are formatted as text by :func:`compsem.fmt.p_value` ("< 0.001"
     rather than "0.0000" or "0.0e+00": a permutation p-value is at least 1/(n + 1))."""
+
     def fmt_p(p):
         return p_value(p, na="—")
 
-    out = pd.DataFrame({
-        "model": tests["model"], "reading": tests["reading"], "test": tests["test"],
-        "χ²": tests["chi2"].map(lambda v: "—" if not np.isfinite(v) else f"{v:,.1f}"),
-        "χ² p (phrases)": tests["chi2_p"].map(fmt_p),
-        "permutation p (adjectives)": tests["perm_p"].map(fmt_p),
-        "adjectives": tests["n_adjectives"],
-        "note": tests["note"].fillna("").map(lambda s: s.split(" (")[0]),
-    })
+    out = pd.DataFrame(
+        {
+            "model": tests["model"],
+            "reading": tests["reading"],
+            "test": tests["test"],
+            "χ²": tests["chi2"].map(lambda v: "—" if not np.isfinite(v) else f"{v:,.1f}"),
+            "χ² p (phrases)": tests["chi2_p"].map(fmt_p),
+            "permutation p (adjectives)": tests["perm_p"].map(fmt_p),
+            "adjectives": tests["n_adjectives"],
+            "note": tests["note"].fillna("").map(lambda s: s.split(" (")[0]),
+        }
+    )
     return out.set_index(["model", "reading", "test"])
-
 
 
 def score_spread(scores: np.ndarray, vocab: Vocabulary) -> dict:
@@ -318,7 +415,7 @@ def score_spread(scores: np.ndarray, vocab: Vocabulary) -> dict:
     means = {c: float(s[ok & (cat == c)].mean()) if (ok & (cat == c)).any() else np.nan for c in CATEGORIES}
     resid = np.array([s[i] - means[cat[i]] for i in np.flatnonzero(ok)])
     groups = sum(1 for c in CATEGORIES if (ok & (cat == c)).any())
-    within = float(np.sqrt((resid ** 2).sum() / max(len(resid) - groups, 1)))
+    within = float(np.sqrt((resid**2).sum() / max(len(resid) - groups, 1)))
     between = float(np.nanstd([m for m in means.values()], ddof=1))
     return {"class_means": means, "within_sd": within, "between_sd": between}
 
@@ -327,11 +424,14 @@ def class_gap(ns: pd.DataFrame, models: Sequence[str]) -> pd.DataFrame:
     """Per model, the consistency of the non-subsectivity test pooled over the subsective classes
     (S-I, S-NI) and over the non-subsective ones (NS-Pl, NS-Pr), each cell weighted by its
     phrase count ``n``, and the gap non-subsective − subsective (positive: the expected direction)."""
+
     def pooled(classes):
         d = ns[ns.category.isin(classes)]
         w = d.consistency * d.n
         return w.groupby(d.model).sum() / d.n.groupby(d.model).sum()
-    out = pd.DataFrame({"subsective (S-I, S-NI)": pooled(["S-I", "S-NI"]),
-                        "non-subsective (NS-Pl, NS-Pr)": pooled(["NS-Pl", "NS-Pr"])})
+
+    out = pd.DataFrame(
+        {"subsective (S-I, S-NI)": pooled(["S-I", "S-NI"]), "non-subsective (NS-Pl, NS-Pr)": pooled(["NS-Pl", "NS-Pr"])}
+    )
     out["gap (non-sub − sub)"] = out.iloc[:, 1] - out.iloc[:, 0]
     return out.reindex(list(models))

@@ -23,10 +23,15 @@ def read_adjective_noun(table: pd.DataFrame) -> str:
             judged = h[h.verdict.isin(["holds", "fails"])]
             undefined = len(h) - len(judged)
             name = test.split(" (")[0]
-            text = (f"{name} holds for {int((judged.verdict == 'holds').sum())} of {plural(len(judged), 'phrase')}"
-                    if len(judged) else f"{name} is undefined for every phrase")
-            parts.append(text + (f" ({undefined} undefined: a word the model does not know)" if undefined and len(judged)
-                                 else ""))
+            text = (
+                f"{name} holds for {int((judged.verdict == 'holds').sum())} of {plural(len(judged), 'phrase')}"
+                if len(judged)
+                else f"{name} is undefined for every phrase"
+            )
+            parts.append(
+                text
+                + (f" ({undefined} undefined: a word the model does not know)" if undefined and len(judged) else "")
+            )
         lines.append(f"`{model}`: " + "; ".join(parts) + ".")
     return " ".join(lines)
 
@@ -45,4 +50,6 @@ With two or more adjectives and nouns, the pair test (Eq. 5) asks, for each orde
 adjectives, how often the first keeps two nouns' phrases closer together than the second does;
 an intersective adjective is expected to win against a non-subsective one.""",
     inputs={"adjectives": ["red", "fake", "former"], "nouns": ["car", "president"]},
-    show=_show, read=read_adjective_noun)
+    show=_show,
+    read=read_adjective_noun,
+)

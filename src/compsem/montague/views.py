@@ -19,8 +19,19 @@ from .reproduce import beside_paper, collect, decomposition, reproduced, spellin
 from .study import MontagueRun
 from .tables import adjective_scores, category_difference_tests, class_gap
 
-__all__ = ["PhrasesView", "SingleView", "PairsView", "NonsubView", "phrases", "single", "pairs", "nonsub",
-           "tie_rates", "degenerate_models", "score_frame"]
+__all__ = [
+    "PhrasesView",
+    "SingleView",
+    "PairsView",
+    "NonsubView",
+    "phrases",
+    "single",
+    "pairs",
+    "nonsub",
+    "tie_rates",
+    "degenerate_models",
+    "score_frame",
+]
 
 
 def _of(frame: pd.DataFrame, reading: str) -> pd.DataFrame:
@@ -29,13 +40,16 @@ def _of(frame: pd.DataFrame, reading: str) -> pd.DataFrame:
 
 def score_frame(run: MontagueRun, holds: np.ndarray) -> pd.DataFrame:
     """One row per adjective: its class and its score (:func:`adjective_scores` of ``holds``)."""
-    return pd.DataFrame({"adjective": run.vocab.adjectives, "category": run.vocab.categories,
-                         "score": adjective_scores(holds)})
+    return pd.DataFrame(
+        {"adjective": run.vocab.adjectives, "category": run.vocab.categories, "score": adjective_scores(holds)}
+    )
 
 
 def _class_tests(run: MontagueRun, tests: list[str], n_perm: int, seed: int) -> pd.DataFrame:
-    return pd.concat([category_difference_tests(r, tests=tests, n_perm=n_perm, seed=seed) for r in run.main.values()],
-                     ignore_index=True)
+    return pd.concat(
+        [category_difference_tests(r, tests=tests, n_perm=n_perm, seed=seed) for r in run.main.values()],
+        ignore_index=True,
+    )
 
 
 # ----------------------------------------------------------------------------- chapter 30
@@ -58,7 +72,8 @@ class PhrasesView:
         r = self.run
         counts = r.vocab.counts()
         vocab_table = counts[["category", "name", "n_adjectives"]].assign(
-            n_AN=lambda d: d.n_adjectives * r.vocab.n_noun, reading=r.reading, strings=r.strings)
+            n_AN=lambda d: d.n_adjectives * r.vocab.n_noun, reading=r.reading, strings=r.strings
+        )
         results.save_table(vocab_table, "montague", "vocabulary", seed=self.seed)
         results.save_table(self.summary, "montague", "embedding_summary", **r.provenance())
 
@@ -66,15 +81,29 @@ class PhrasesView:
 def phrases(run: MontagueRun, *, seed: int = 0) -> PhrasesView:
     rows = []
     for m, res in run.main.items():
-        rows.append({"model": m, "reading": run.reading, "strings": run.strings, "dim": res.dim,
-                     "embed_seconds": round(res.seconds.get("embed", 0.0), 1),
-                     "degenerate_words": res.nan_embeddings["words"], "degenerate_AN": res.nan_embeddings["AN"],
-                     "degenerate_AAN": res.nan_embeddings.get("AAN", 0),
-                     "tests_seconds": round(sum(v for k, v in res.seconds.items() if k != "embed"), 3)})
+        rows.append(
+            {
+                "model": m,
+                "reading": run.reading,
+                "strings": run.strings,
+                "dim": res.dim,
+                "embed_seconds": round(res.seconds.get("embed", 0.0), 1),
+                "degenerate_words": res.nan_embeddings["words"],
+                "degenerate_AN": res.nan_embeddings["AN"],
+                "degenerate_AAN": res.nan_embeddings.get("AAN", 0),
+                "tests_seconds": round(sum(v for k, v in res.seconds.items() if k != "embed"), 3),
+            }
+        )
     d = run.main[run.models[0]].an_distances
     v = run.vocab
-    geo = pd.DataFrame({"category": np.repeat(v.categories, v.n_noun), "d(phrase, adjective)": d["phrase_adj"].ravel(),
-                        "d(phrase, noun)": d["phrase_noun"].ravel(), "d(adjective, noun)": d["adj_noun"].ravel()})
+    geo = pd.DataFrame(
+        {
+            "category": np.repeat(v.categories, v.n_noun),
+            "d(phrase, adjective)": d["phrase_adj"].ravel(),
+            "d(phrase, noun)": d["phrase_noun"].ravel(),
+            "d(adjective, noun)": d["adj_noun"].ravel(),
+        }
+    )
     return PhrasesView(run, run.phrases.frame(), pd.DataFrame(rows), geo, seed)
 
 
@@ -106,23 +135,34 @@ class SingleView:
 
     def save(self) -> None:
         r, p = self.run, self.params
-        results.save_table(self.an_all, "montague", "single_an", models=r.models, distance=r.distance, **p,
-                           strings=r.strings)
+        results.save_table(
+            self.an_all, "montague", "single_an", models=r.models, distance=r.distance, **p, strings=r.strings
+        )
         if len(self.aan_all):
-            results.save_table(self.aan_all, "montague", "single_aan", models=r.models, distance=r.distance, **p,
-                               strings=r.strings)
+            results.save_table(
+                self.aan_all, "montague", "single_aan", models=r.models, distance=r.distance, **p, strings=r.strings
+            )
         if len(self.cmp1):
             frames = [self.cmp1, self.cmp6, self.eq6] if len(self.cmp6) else [self.cmp1]
-            results.save_table(pd.concat(frames, ignore_index=True), "montague", "single_reproduced",
-                               models=r.models, seed=p["seed"])
+            results.save_table(
+                pd.concat(frames, ignore_index=True), "montague", "single_reproduced", models=r.models, seed=p["seed"]
+            )
         if len(self.dec):
             results.save_table(self.dec, "montague", "decomposition", model=r.ref_model)
         tables = (1, 6) if len(self.aan_all) else (1,)
         vs = pd.concat([beside_paper(r.main, t, n_boot=p["n_boot"], seed=p["seed"]) for t in tables], ignore_index=True)
-        if len(vs):   # every model with a row in the paper's tables
+        if len(vs):  # every model with a row in the paper's tables
             results.save_table(vs, "montague", "single_vs_paper", models=r.models, seed=p["seed"])
-        results.save_table(self.tests, "montague", "single_category_tests", models=r.models, seed=p["seed"],
-                           n_perm=self.n_perm, reading=r.reading, strings=r.strings)
+        results.save_table(
+            self.tests,
+            "montague",
+            "single_category_tests",
+            models=r.models,
+            seed=p["seed"],
+            n_perm=self.n_perm,
+            reading=r.reading,
+            strings=r.strings,
+        )
 
 
 def single(run: MontagueRun, *, n_boot: int = 1000, n_perm: int = 10_000, seed: int = 0) -> SingleView:
@@ -133,8 +173,11 @@ def single(run: MontagueRun, *, n_boot: int = 1000, n_perm: int = 10_000, seed: 
     cmp1 = reproduced(run.results["official"][ref], 1, n_boot=n_boot, seed=seed) if ref else empty
     cmp6 = reproduced(run.results["official"][ref], 6, n_boot=n_boot, seed=seed) if ref and aan else empty
     eq6 = reproduced(run.results["equations"][ref], 6, n_boot=n_boot, seed=seed) if ref and aan else empty
-    dec = (decomposition(ref, tables=(1, 6, 7, 8) if aan else (1, 7, 8), trust_remote_code=run.trust_remote_code)
-           if ref else pd.DataFrame(columns=["step", "table", "moved"]))
+    dec = (
+        decomposition(ref, tables=(1, 6, 7, 8) if aan else (1, 7, 8), trust_remote_code=run.trust_remote_code)
+        if ref
+        else pd.DataFrame(columns=["step", "table", "moved"])
+    )
     tests = _class_tests(run, ["single_AN", "single_AAN"], n_perm, seed)
     return SingleView(run, an_all, aan_all, cmp1, cmp6, eq6, dec, tests, n_perm, {"seed": seed, "n_boot": n_boot})
 
@@ -183,8 +226,12 @@ class PairsView:
         """Per model: the combinations the reading counts (NaN ones excluded) and the seconds the
         pair test took."""
         main = self.run.main
-        return pd.DataFrame({"valid combinations": {m: int(np.count_nonzero(~np.isnan(r.pairs))) for m, r in main.items()},
-                             "pair test seconds": {m: r.seconds["pairs"] for m, r in main.items()}})
+        return pd.DataFrame(
+            {
+                "valid combinations": {m: int(np.count_nonzero(~np.isnan(r.pairs))) for m, r in main.items()},
+                "pair test seconds": {m: r.seconds["pairs"] for m, r in main.items()},
+            }
+        )
 
     @property
     def si_row(self) -> pd.DataFrame:
@@ -192,20 +239,35 @@ class PairsView:
         p = self.pairs
         p = p[(p.type1 == "S-I") & (p.type2 != "S-I")]
         return p.pivot(index="model", columns="type2", values="consistency").reindex(
-            index=self.run.models, columns=[c for c in CATEGORIES if c != "S-I"])
+            index=self.run.models, columns=[c for c in CATEGORIES if c != "S-I"]
+        )
 
     def save(self) -> None:
         r, p = self.run, self.params
-        results.save_table(self.pairs_all, "montague", "pairs", models=r.models, distance=r.distance, **p,
-                           strings=r.strings)
+        results.save_table(
+            self.pairs_all, "montague", "pairs", models=r.models, distance=r.distance, **p, strings=r.strings
+        )
         if len(self.cmp7):
-            results.save_table(pd.concat([self.cmp7, self.eq7], ignore_index=True), "montague", "pairs_reproduced",
-                               models=r.models, seed=p["seed"])
+            results.save_table(
+                pd.concat([self.cmp7, self.eq7], ignore_index=True),
+                "montague",
+                "pairs_reproduced",
+                models=r.models,
+                seed=p["seed"],
+            )
         vs = beside_paper(r.main, 7, n_boot=p["n_boot"], seed=p["seed"])
         if len(vs):
             results.save_table(vs, "montague", "pairs_vs_paper", models=r.models, seed=p["seed"])
-        results.save_table(self.tests, "montague", "pairs_category_tests", models=r.models, seed=p["seed"],
-                           n_perm=self.n_perm, reading=r.reading, strings=r.strings)
+        results.save_table(
+            self.tests,
+            "montague",
+            "pairs_category_tests",
+            models=r.models,
+            seed=p["seed"],
+            n_perm=self.n_perm,
+            reading=r.reading,
+            strings=r.strings,
+        )
 
 
 def pairs(run: MontagueRun, *, n_boot: int = 1000, n_perm: int = 10_000, seed: int = 0) -> PairsView:
@@ -261,23 +323,48 @@ class NonsubView:
         tied comparisons; "every comparison ties" reads "yes" for a degenerate model (its
         consistency says nothing about the classes), else "no"."""
         out = class_gap(self.ns, self.run.models)
-        out["tie rate"] = pd.Series({m: float(np.nanmean(np.where(
-            np.isfinite(r.an_distances["phrase_adj"] + r.an_distances["phrase_noun"]), r.nonsub_ties, np.nan)))
-            for m, r in self.run.main.items()})
+        out["tie rate"] = pd.Series(
+            {
+                m: float(
+                    np.nanmean(
+                        np.where(
+                            np.isfinite(r.an_distances["phrase_adj"] + r.an_distances["phrase_noun"]),
+                            r.nonsub_ties,
+                            np.nan,
+                        )
+                    )
+                )
+                for m, r in self.run.main.items()
+            }
+        )
         out["every comparison ties"] = ["yes" if m in self.degenerate else "no" for m in out.index]
         return out
 
     def save(self) -> None:
         r, p = self.run, self.params
-        results.save_table(self.ns_all, "montague", "nonsubsective", models=r.models, distance=r.distance, **p,
-                           strings=r.strings)
-        results.save_table(self.tests, "montague", "nonsub_category_tests", models=r.models, seed=p["seed"],
-                           n_perm=self.n_perm, reading=r.reading, strings=r.strings)
+        results.save_table(
+            self.ns_all, "montague", "nonsubsective", models=r.models, distance=r.distance, **p, strings=r.strings
+        )
+        results.save_table(
+            self.tests,
+            "montague",
+            "nonsub_category_tests",
+            models=r.models,
+            seed=p["seed"],
+            n_perm=self.n_perm,
+            reading=r.reading,
+            strings=r.strings,
+        )
         if len(self.comparison):
             results.save_table(self.comparison, "montague", "nonsub_vs_paper", models=r.models, seed=p["seed"])
         if len(self.cmp8):
-            results.save_table(pd.concat([self.cmp8, self.eq8], ignore_index=True), "montague", "nonsub_reproduced",
-                               models=r.models, seed=p["seed"])
+            results.save_table(
+                pd.concat([self.cmp8, self.eq8], ignore_index=True),
+                "montague",
+                "nonsub_reproduced",
+                models=r.models,
+                seed=p["seed"],
+            )
 
 
 def nonsub(run: MontagueRun, *, n_boot: int = 1000, n_perm: int = 10_000, seed: int = 0) -> NonsubView:
@@ -290,6 +377,16 @@ def nonsub(run: MontagueRun, *, n_boot: int = 1000, n_perm: int = 10_000, seed: 
     comparison = beside_paper(run.main, 8, n_boot=n_boot, seed=seed)
     tests = _class_tests(run, ["nonsub"], n_perm, seed)
     scores = score_frame(run, run.main[ref or run.models[0]].nonsub)
-    return NonsubView(run, ns_all, cmp8, eq8, spell, comparison, tests, scores, degenerate_models(run), n_perm,
-                      {"seed": seed, "n_boot": n_boot})
-
+    return NonsubView(
+        run,
+        ns_all,
+        cmp8,
+        eq8,
+        spell,
+        comparison,
+        tests,
+        scores,
+        degenerate_models(run),
+        n_perm,
+        {"seed": seed, "n_boot": n_boot},
+    )

@@ -17,4 +17,17 @@ from __future__ import annotations
 
 from . import beside, chapters, data, finding, lesson, metrics, pipeline, plots, report, study, tables, tryit
 
-__all__ = ["data", "metrics", "study", "tables", "report", "beside", "chapters", "plots", "pipeline", "lesson", "tryit", "finding"]
+__all__ = [
+    "data",
+    "metrics",
+    "study",
+    "tables",
+    "report",
+    "beside",
+    "chapters",
+    "plots",
+    "pipeline",
+    "lesson",
+    "tryit",
+    "finding",
+]

@@ -9,15 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import numpy as np
 import pandas as pd
 
 from ..fmt import estimate, number
 from ..reference import paper_match, paper_row, paper_table
 from .study import STUDY
 
-__all__ = ["paper_name", "paper_label", "fmt_ci", "cells_beside_paper", "values_beside_paper", "raw_beside_paper",
-           "ned_paper_check"]
+__all__ = [
+    "paper_name",
+    "paper_label",
+    "fmt_ci",
+    "cells_beside_paper",
+    "values_beside_paper",
+    "raw_beside_paper",
+    "ned_paper_check",
+]
 
 
 def paper_name(spec: str) -> str | None:
@@ -41,8 +47,9 @@ def fmt_ci(est: float, low: float, high: float, digits: int = 1) -> str:
     return estimate(est, low, high, digits, na="n/a")
 
 
-def _paper_rows(ref: pd.DataFrame, models: Sequence[str], value_cols: Sequence[str], *,
-                digits: int | None = None) -> pd.DataFrame:
+def _paper_rows(
+    ref: pd.DataFrame, models: Sequence[str], value_cols: Sequence[str], *, digits: int | None = None
+) -> pd.DataFrame:
     """The paper's rows beside ours, and its range over the 16 encoders; with ``digits`` every
     number printed with that many decimals (the precision of our rows above them)."""
     show = (lambda v: v) if digits is None else (lambda v: number(v, digits))
@@ -53,8 +60,14 @@ def _paper_rows(ref: pd.DataFrame, models: Sequence[str], value_cols: Sequence[s
         if len(hit):
             r = hit.iloc[0]
             rows.append({"model": m, "source": paper_label(m, r["source"]), **{c: show(r[c]) for c in value_cols}})
-    rng = {c: (f"{ref[c].min():g} … {ref[c].max():g}" if digits is None
-               else f"{number(ref[c].min(), digits)} … {number(ref[c].max(), digits)}") for c in value_cols}
+    rng = {
+        c: (
+            f"{ref[c].min():g} … {ref[c].max():g}"
+            if digits is None
+            else f"{number(ref[c].min(), digits)} … {number(ref[c].max(), digits)}"
+        )
+        for c in value_cols
+    }
     rows.append({"model": "(16 encoders)", "source": f"paper, {ref['source'].iloc[0]}: range", **rng})
     return pd.DataFrame(rows)
 
@@ -71,16 +84,25 @@ def cells_beside_paper(ours: pd.DataFrame, ref: pd.DataFrame, measure: str, *, d
     rows = []
     for model, g in o.groupby("model", sort=False):
         g = g.set_index("cell")
-        rows.append({"model": model, "source": f"ours ({g['mode'].iloc[0]} ε range)",
-                     **{c: fmt_ci(g.loc[c, "pct"], g.loc[c, "low"], g.loc[c, "high"], digits)
-                        for c in ("TT", "TF", "FT", "FF")}})
-    paper = _paper_rows(ref[ref["measure"] == measure], list(o["model"].unique()), ["TT", "TF", "FT", "FF"],
-                        digits=digits)
+        rows.append(
+            {
+                "model": model,
+                "source": f"ours ({g['mode'].iloc[0]} ε range)",
+                **{
+                    c: fmt_ci(g.loc[c, "pct"], g.loc[c, "low"], g.loc[c, "high"], digits)
+                    for c in ("TT", "TF", "FT", "FF")
+                },
+            }
+        )
+    paper = _paper_rows(
+        ref[ref["measure"] == measure], list(o["model"].unique()), ["TT", "TF", "FT", "FF"], digits=digits
+    )
     return pd.concat([pd.DataFrame(rows), paper], ignore_index=True)
 
 
-def values_beside_paper(ours: pd.DataFrame, ref: pd.DataFrame, value_cols: Sequence[str],
-                        ref_cols: Sequence[str] | None = None) -> pd.DataFrame:
+def values_beside_paper(
+    ours: pd.DataFrame, ref: pd.DataFrame, value_cols: Sequence[str], ref_cols: Sequence[str] | None = None
+) -> pd.DataFrame:
     """Generic: our wide rows (``model`` + ``value_cols``) then the paper's matching rows."""
     ref_cols = list(ref_cols or value_cols)
     o = ours.copy()
@@ -90,8 +112,9 @@ def values_beside_paper(ours: pd.DataFrame, ref: pd.DataFrame, value_cols: Seque
     return pd.concat([o, paper], ignore_index=True)
 
 
-def raw_beside_paper(raw: pd.DataFrame, ref: pd.DataFrame, columns: Mapping[str, tuple[str, str, str | None]], *,
-                     digits: int = 4) -> pd.DataFrame:
+def raw_beside_paper(
+    raw: pd.DataFrame, ref: pd.DataFrame, columns: Mapping[str, tuple[str, str, str | None]], *, digits: int = 4
+) -> pd.DataFrame:
     """Tables 12 and 14: our mean ± std of raw-measure differences beside the paper's, both with
     ``digits`` decimals (4: as the paper prints them), so that a column shows one format.
 
@@ -101,17 +124,32 @@ def raw_beside_paper(raw: pd.DataFrame, ref: pd.DataFrame, columns: Mapping[str,
     rows = []
     for (meas, model), g in raw.groupby(["measure", "model"], sort=False):
         g = g.set_index("quantity")
-        rows.append({"measure": meas, "model": model, "source": "ours",
-                     **{lab: f"{number(g.loc[q, 'mean'], digits)} ± {number(g.loc[q, 'std'], digits)}"
-                        for lab, (q, _, _) in columns.items()}})
+        rows.append(
+            {
+                "measure": meas,
+                "model": model,
+                "source": "ours",
+                **{
+                    lab: f"{number(g.loc[q, 'mean'], digits)} ± {number(g.loc[q, 'std'], digits)}"
+                    for lab, (q, _, _) in columns.items()
+                },
+            }
+        )
         name = paper_name(model)
         hit = ref[(ref["model"] == name) & (ref["measure"] == meas)] if name else ref.iloc[0:0]
         if len(hit):
             r = hit.iloc[0]
-            rows.append({"measure": meas, "model": model, "source": paper_label(model, r["source"]),
-                         **{lab: (f"{number(r[mc], digits)} ± {number(r[sc], digits)}" if sc
-                                  else number(r[mc], digits))
-                            for lab, (_, mc, sc) in columns.items()}})
+            rows.append(
+                {
+                    "measure": meas,
+                    "model": model,
+                    "source": paper_label(model, r["source"]),
+                    **{
+                        lab: (f"{number(r[mc], digits)} ± {number(r[sc], digits)}" if sc else number(r[mc], digits))
+                        for lab, (_, mc, sc) in columns.items()
+                    },
+                }
+            )
     return pd.DataFrame(rows)
 
 

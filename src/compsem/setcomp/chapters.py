@@ -18,17 +18,30 @@ import pandas as pd
 from .. import claims
 from .. import measures as M
 from ..fmt import number
+from ..encoders.kinds import is_control
 from ..labels import labelled
 from ..results import Prose, save_table
-from ..stats import leader_sentence
+from ..stats import paired_comparison, paired_ranking_sentence, paired_words
 from .metrics import CELLS, EPS_MODES, eps_label, geometry, ned_check
 from ..reference import paper_table
 from .beside import cells_beside_paper, fmt_ci, ned_paper_check, paper_name, raw_beside_paper
 from .plots import plot_cells_summary, plot_norm_ratios, plot_position_histograms
+from .controls import control_values
 from .datachapter import DataChapter  # chapter 10 (re-exported)
 from .study import STUDY, OperatorRun
-from .tables import (LABELS, c4_table, ci, cells_table, eps_modes_table, geometry_samples, geometry_table, norm_ratio_stats,
-                     raw_scores_table, union_table)
+from .tables import (
+    LABELS,
+    c4_samples,
+    c4_table,
+    cell_samples,
+    cells_table,
+    eps_modes_table,
+    geometry_samples,
+    geometry_table,
+    norm_ratio_stats,
+    raw_scores_table,
+    union_table,
+)
 
 __all__ = ["DataChapter", "OverlapChapter", "DifferenceChapter", "UnionChapter", "cell_measures", "ranking_sentence"]
 
@@ -38,16 +51,40 @@ def cell_measures(measures: Sequence[str]) -> list[str]:
     return [m for m in ("cos", "ned") if m in measures] or list(measures[:1])
 
 
-def ranking_sentence(tab: pd.DataFrame, *, what: str, higher: bool = True, constant: bool = True) -> Prose:
-    """Which model has the highest (``higher``) or lowest percentage, only as far as the
-    bootstrap intervals allow (:func:`compsem.stats.leader_sentence`).
+def ranking_sentence(
+    samples: dict[str, np.ndarray],
+    *,
+    what: str,
+    higher: bool = True,
+    constant: bool = True,
+    n_boot: int = 1000,
+    seed: int = 0,
+) -> Prose:
+    """Which model has the highest (``higher``) or lowest percentage, only as far as paired
+    tests allow: the models are scored on the same samples, so each lead is a paired bootstrap
+    of the per-sample difference, the comparisons held together by Bonferroni and counted
+    (:func:`compsem.stats.paired_ranking_sentence`).
 
-    ``tab`` is indexed by model with ``pct``, ``low``, ``high`` (the chapter's bootstrap over
-    samples, seeded by its ``seed``). A model with an undefined share, or (``constant``) a
-    zero-width interval (every sample gives the same value, e.g. all 0 %), is left out and named.
+    ``samples`` maps each model to its per-sample shares in [0, 1] (the values whose mean × 100
+    the chapter's table shows). A model with an undefined share, or (``constant``) the same
+    value on every sample (e.g. all 0 %), is left out and named; a control (``bow``:
+    :func:`compsem.encoders.kinds.is_control`) is shown beside the ranking, never in it.
     """
-    return Prose(leader_sentence(tab["pct"], tab["low"], tab["high"], list(tab.index), what=what, higher=higher,
-                                 digits=1, unit="%", exclude_degenerate=True, constant=constant))
+    return Prose(
+        paired_ranking_sentence(
+            samples,
+            what=what,
+            higher=higher,
+            scale=100,
+            digits=1,
+            unit=" %",
+            items="samples",
+            constant=constant,
+            n_boot=n_boot,
+            seed=seed,
+            controls=[m for m in samples if is_control(m)],
+        )
+    )
 
 
 def _paper(name: str) -> pd.DataFrame:
@@ -55,8 +92,12 @@ def _paper(name: str) -> pd.DataFrame:
 
 
 def _regions(geo: pd.DataFrame, order: Sequence[str]) -> pd.DataFrame:
-    return labelled(geo.assign(pct=[fmt_ci(*r) for r in geo[["pct", "low", "high"]].to_numpy()]).pivot(
-        index="model", columns="region", values="pct")[list(order)], LABELS)
+    return labelled(
+        geo.assign(pct=[fmt_ci(*r) for r in geo[["pct", "low", "high"]].to_numpy()]).pivot(
+            index="model", columns="region", values="pct"
+        )[list(order)],
+        LABELS,
+    )
 
 
 class _OperatorChapter:
@@ -87,8 +128,7 @@ class OverlapChapter(_OperatorChapter):
 
     operator = "overlap"
 
-    def __init__(self, run: OperatorRun, *, measures: Sequence[str], grid_size: int = 132, eps_range="pooled",
-                 **kw):
+    def __init__(self, run: OperatorRun, *, measures: Sequence[str], grid_size: int = 132, eps_range="pooled", **kw):
         super().__init__(run, grid_size=grid_size, eps_range=eps_range, **kw)
         self.measures, self.grid_size, self.eps_range = list(measures), grid_size, eps_range
         self.cm = cell_measures(measures)
@@ -96,14 +136,26 @@ class OverlapChapter(_OperatorChapter):
 
     def margins(self) -> pd.DataFrame:
         self.raw = raw_scores_table(self.emb, "overlap", self.measures)
-        return raw_beside_paper(self.raw, _paper("overlap_deltas"), {
-            "M(A,O) − M(A,B)": ("m_ao_minus_m_ab", "d1_mean", "d1_std"),
-            "M(B,O) − M(A,B)": ("m_bo_minus_m_ab", "d2_mean", "d2_std")}).set_index(["measure", "model"])
+        return raw_beside_paper(
+            self.raw,
+            _paper("overlap_deltas"),
+            {
+                "M(A,O) − M(A,B)": ("m_ao_minus_m_ab", "d1_mean", "d1_std"),
+                "M(B,O) − M(A,B)": ("m_bo_minus_m_ab", "d2_mean", "d2_std"),
+            },
+        ).set_index(["measure", "model"])
 
     def cells(self, measure: str | None = None) -> pd.DataFrame:
         if not hasattr(self, "cells_tab"):
-            self.cells_tab = cells_table(self.emb, "overlap", self.cm, mode=self.eps_range, size=self.grid_size,
-                                         n_boot=self.n_boot, seed=self.seed)
+            self.cells_tab = cells_table(
+                self.emb,
+                "overlap",
+                self.cm,
+                mode=self.eps_range,
+                size=self.grid_size,
+                n_boot=self.n_boot,
+                seed=self.seed,
+            )
         return cells_beside_paper(self.cells_tab, _paper("c1_cells"), measure or self.cm[0]).set_index("model")
 
     def summary_figure(self):
@@ -112,10 +164,16 @@ class OverlapChapter(_OperatorChapter):
         tt = ttab["pct"]
         ff = c[(c["cell"] == "FF") & (c["measure"] == m)].set_index("model")["pct"]
         ref_tt = _paper("c1_cells").query("measure == 'cos'")["TT"]
-        self.values.update(c1_tt_sentence=ranking_sentence(ttab, what="share of samples in (T,T)"),
-                           c1_first_tt=float(tt.iloc[0]),
-                           c1_first_ff=float(ff.iloc[0]), c1_paper_min=float(ref_tt.min()),
-                           c1_paper_max=float(ref_tt.max()))
+        tt_samples = cell_samples(self.emb, "overlap", m, "TT", mode=self.eps_range, size=self.grid_size)
+        self.values.update(
+            c1_tt_sentence=ranking_sentence(
+                tt_samples, what="share of samples in (T,T)", n_boot=self.n_boot, seed=self.seed
+            ),
+            c1_first_tt=float(tt.iloc[0]),
+            c1_first_ff=float(ff.iloc[0]),
+            c1_paper_min=float(ref_tt.min()),
+            c1_paper_max=float(ref_tt.max()),
+        )
         return plot_cells_summary(c, cell="TT", label="% samples in (T,T)")
 
     def eps_modes(self, extra: Sequence = ()) -> pd.DataFrame:
@@ -123,21 +181,55 @@ class OverlapChapter(_OperatorChapter):
 
     def baselines(self) -> pd.DataFrame:
         base_emb = {**self.controls, self.m0: self.emb[self.m0]}
-        base = pd.concat([cells_table(base_emb, "overlap", self.cm[:1], mode=m, size=self.grid_size,
-                                      n_boot=self.n_boot, seed=self.seed) for m in ("per-model", "fixed")])
+        base = pd.concat(
+            [
+                cells_table(
+                    base_emb, "overlap", self.cm[:1], mode=m, size=self.grid_size, n_boot=self.n_boot, seed=self.seed
+                )
+                for m in ("per-model", "fixed")
+            ]
+        )
         w = base.pivot_table(index=["model", "mode"], columns="cell", values="pct")[list(CELLS)]
         tt0 = float(w.loc[(self.m0, "fixed"), "TT"])
-        self.values.update(c1_shuffled_tt0=float(w.loc[(self.run.shuffled_name, "fixed"), "TT"]),
-                           c1_first_tt0=tt0, c1_first_tt0_often=claims.frequency(tt0 / 100))
+        # real against shuffled O on the same samples: a paired test of the per-sample (T,T) at ε = 0
+        zero = cell_samples(base_emb, "overlap", self.cm[0], "TT", mode="fixed", size=self.grid_size)
+        vs = paired_comparison(
+            zero[self.m0], zero[self.run.shuffled_name], n_boot=self.n_boot, seed=self.seed, scale=100
+        )
+        self.values["c1_vs_shuffled_sentence"] = Prose(
+            paired_words(vs, "the real O meets both conditions", "a shuffled O", "samples")
+        )
+        self.values.update(
+            c1_shuffled_tt0=float(w.loc[(self.run.shuffled_name, "fixed"), "TT"]),
+            c1_first_tt0=tt0,
+            c1_first_tt0_often=claims.frequency(tt0 / 100),
+        )
         return w.round(1)
 
     def c2(self) -> pd.DataFrame:
         geo = self._geometry()
         between = geo[geo["region"] == "between"].set_index("model")["pct"]
         ds = _paper("dataset").set_index("quantity")["value"]
-        self.values.update(c2_first_between=float(between[self.m0]), c2_min_between=float(between[self.models].min()),
-                           c2_random_between=float(between["random"]),
-                           c2_paper_gpt3=float(ds["gpt3_overlap_projection_between_pct"]))
+        c1_zero = cell_samples(
+            {self.m0: self.emb[self.m0]}, "overlap", self.cm[0], "TT", mode="fixed", size=self.grid_size
+        )[self.m0]
+        self.values.update(
+            c2_first_between=float(between[self.m0]),
+            c2_min_between=float(between[self.models].min()),
+            c2_random_between=float(between["random"]),
+            c2_paper_gpt3=float(ds["gpt3_overlap_projection_between_pct"]),
+            **control_values(
+                "c2",
+                real=self.geoms[self.m0],
+                model=self.m0,
+                target="O",
+                shuffled=self.control_geoms[self.run.shuffled_name],
+                random=self.control_geoms["random"],
+                c1_at_zero=c1_zero,
+                n_boot=self.n_boot,
+                seed=self.seed,
+            ),
+        )
         return _regions(geo, ["between", "near_a", "near_b", "outside"])
 
     def save(self) -> None:
@@ -154,37 +246,53 @@ class DifferenceChapter(_OperatorChapter):
     operator = "difference"
     UNFILTERED = "unfiltered (all quintuples)"
 
-    def __init__(self, run: OperatorRun, *, measures: Sequence[str], grid_size: int = 132, eps_range="pooled",
-                 **kw):
+    def __init__(self, run: OperatorRun, *, measures: Sequence[str], grid_size: int = 132, eps_range="pooled", **kw):
         super().__init__(run, grid_size=grid_size, eps_range=eps_range, **kw)
         self.measures, self.grid_size, self.eps_range = list(measures), grid_size, eps_range
         self.cm = cell_measures(measures)
         rep = run.filter
-        self.values.update(n_pass=rep.n_pass, pass_rate=100 * rep.pass_rate, n_diff_main=len(run.subsets[self.main]),
-                           n_diff_all=len(run.subsets[self.UNFILTERED]), main_subset=self.main)
+        self.values.update(
+            n_pass=rep.n_pass,
+            pass_rate=100 * rep.pass_rate,
+            n_diff_main=len(run.subsets[self.main]),
+            n_diff_all=len(run.subsets[self.UNFILTERED]),
+            main_subset=self.main,
+        )
 
     def sizes(self) -> pd.DataFrame:
         return pd.DataFrame({"difference samples": {k: len(v) for k, v in self.run.subsets.items()}})
 
     def scores(self) -> pd.DataFrame:
-        self.raw = pd.concat([raw_scores_table(e, "difference", self.measures).assign(subset=k)
-                              for k, e in self.run.emb.items()])
+        self.raw = pd.concat(
+            [raw_scores_table(e, "difference", self.measures).assign(subset=k) for k, e in self.run.emb.items()]
+        )
         main = self.raw[self.raw["subset"] == self.main].drop(columns="subset")
-        return raw_beside_paper(main, _paper("difference_scores"), {
-            "M(B,D)": ("m_bd", "m_bd", None), "M(A,D) − M(B,D)": ("m_ad_minus_m_bd", "m_ad_minus_m_bd", None),
-            "M(A,B) − M(B,D)": ("m_ab_minus_m_bd", "m_ab_minus_m_bd", None)}).set_index(["measure", "model"])
+        return raw_beside_paper(
+            main,
+            _paper("difference_scores"),
+            {
+                "M(B,D)": ("m_bd", "m_bd", None),
+                "M(A,D) − M(B,D)": ("m_ad_minus_m_bd", "m_ad_minus_m_bd", None),
+                "M(A,B) − M(B,D)": ("m_ab_minus_m_bd", "m_ab_minus_m_bd", None),
+            },
+        ).set_index(["measure", "model"])
 
     def ned_paper(self) -> pd.DataFrame:
         """The paper's NED column against plain (1 − cos)/2 (Table 14)."""
         t = ned_paper_check()
         d = t["NED − (1 − cos)/2"]
-        self.values.update(ned_n_fit=int(t["fits"].sum()), ned_n_models=len(t), ned_laser=float(d["LASER"]),
-                           ned_infersent=float(d["InferSent"]),
-                           ned_fit_max=float(d[t["fits"]].abs().max()))
+        self.values.update(
+            ned_n_fit=int(t["fits"].sum()),
+            ned_n_models=len(t),
+            ned_laser=float(d["LASER"]),
+            ned_infersent=float(d["InferSent"]),
+            ned_fit_max=float(d[t["fits"]].abs().max()),
+        )
         rest = d[~t["fits"]].drop(["LASER", "InferSent"])
         side = "always above it" if rest.min() > 0 else "always below it" if rest.max() < 0 else "on both sides of it"
-        self.values.update(ned_n_rest=len(rest), ned_llm_min=float(rest.min()), ned_llm_max=float(rest.max()),
-                           ned_llm_side=side)
+        self.values.update(
+            ned_n_rest=len(rest), ned_llm_min=float(rest.min()), ned_llm_max=float(rest.max()), ned_llm_side=side
+        )
         return t.round(4).assign(fits=t["fits"].map({True: "yes", False: "no"}))
 
     def ned_ours(self) -> pd.DataFrame:
@@ -193,45 +301,76 @@ class DifferenceChapter(_OperatorChapter):
         for m, e in self.emb.items():
             r = ned_check(e["difference"]["b"], e["difference"]["t"])
             rows[m] = {k: float(np.nanmean(v)) for k, v in r.items()}
-        t = pd.DataFrame(rows).T.rename(columns={"ned": "NED (ours)", "half_one_minus_cos": "(1 − cos)/2",
-                                                 "half_one_minus_pearson": "(1 − Pearson r)/2"})
+        t = pd.DataFrame(rows).T.rename(
+            columns={
+                "ned": "NED (ours)",
+                "half_one_minus_cos": "(1 − cos)/2",
+                "half_one_minus_pearson": "(1 − Pearson r)/2",
+            }
+        )
         gap = (t["NED (ours)"] - t["(1 − cos)/2"]).abs()
         self.values.update(ned_ours_gap_model=gap.idxmax(), ned_ours_gap=float(gap.max()))
         return t.round(4)
 
     def cells(self, measure: str | None = None) -> pd.DataFrame:
         if not hasattr(self, "cells_tab"):
-            self.cells_tab = pd.concat([
-                cells_table(e, "difference", self.cm, mode=self.eps_range, size=self.grid_size, n_boot=self.n_boot,
-                            seed=self.seed).assign(subset=k) for k, e in self.run.emb.items()])
+            self.cells_tab = pd.concat(
+                [
+                    cells_table(
+                        e,
+                        "difference",
+                        self.cm,
+                        mode=self.eps_range,
+                        size=self.grid_size,
+                        n_boot=self.n_boot,
+                        seed=self.seed,
+                    ).assign(subset=k)
+                    for k, e in self.run.emb.items()
+                ]
+            )
         c = self.cells_tab
-        return cells_beside_paper(c[c["subset"] == self.main], _paper("c3_cells"), measure or self.cm[0]
-                                  ).set_index("model")
+        return cells_beside_paper(c[c["subset"] == self.main], _paper("c3_cells"), measure or self.cm[0]).set_index(
+            "model"
+        )
 
     def eps_modes(self) -> pd.DataFrame:
         """(T,T) share per subset under the three named ε modes; glues the paper's ranges too."""
-        modes = pd.concat([cells_table(e, "difference", self.cm[:1], mode=m, size=self.grid_size, n_boot=0
-                                       ).assign(subset=k) for k, e in self.run.emb.items() for m in EPS_MODES])
+        modes = pd.concat(
+            [
+                cells_table(e, "difference", self.cm[:1], mode=m, size=self.grid_size, n_boot=0).assign(subset=k)
+                for k, e in self.run.emb.items()
+                for m in EPS_MODES
+            ]
+        )
         ttm = modes[modes["cell"] == "TT"].pivot_table(index="model", columns=["subset", "mode"], values="pct")
-        c = self.cells_tab
-        ttab = c[(c["cell"] == "TT") & (c["measure"] == self.cm[0]) & (c["subset"] == self.main)].set_index("model")
+        tt_samples = cell_samples(self.emb, "difference", self.cm[0], "TT", mode=self.eps_range, size=self.grid_size)
         ref = _paper("c3_cells")
         r2, r15 = ref[ref["measure"] == "cos"], ref[ref["measure"] == "ned"]
         enc, llm = r2[r2["model"].isin(["SBERT-mini", "SBERT-L", "USE"])]["TT"], r2[r2["family"] == "llm"]["TT"]
         high15 = r15[r15["TT"] > 90]
         self.values.update(
-            c3_tt_sentence=ranking_sentence(ttab, what="(T,T) share"),
+            c3_tt_sentence=ranking_sentence(tt_samples, what="(T,T) share", n_boot=self.n_boot, seed=self.seed),
             c3_first_fixed=float(ttm.loc[self.m0, (self.main, "fixed")]),
-            c3_first_fixed_unf=float(ttm.loc[self.m0, (self.UNFILTERED, "fixed")]), p_enc_lo=float(enc.min()),
-            p_enc_hi=float(enc.max()), p_llm_lo=float(llm.min()), p_llm_hi=float(llm.max()),
+            c3_first_fixed_unf=float(ttm.loc[self.m0, (self.UNFILTERED, "fixed")]),
+            p_enc_lo=float(enc.min()),
+            p_enc_hi=float(enc.max()),
+            p_llm_lo=float(llm.min()),
+            p_llm_hi=float(llm.max()),
             p_llm_count=claims.count(len(llm), "LLM encoder"),
-            p_t15_models=", ".join(high15["model"]), p_t15_lo=float(high15["TT"].min()))
+            p_t15_models=", ".join(high15["model"]),
+            p_t15_lo=float(high15["TT"].min()),
+        )
         return ttm.round(1)
 
     def c4(self) -> pd.DataFrame:
         modes = [self.eps_range] + ([] if self.eps_range == "fixed" else ["fixed"])
-        c4 = pd.concat([c4_table(e, self.cm, mode=m, size=self.grid_size, n_boot=self.n_boot, seed=self.seed
-                                 ).assign(subset=k) for k, e in self.run.emb.items() for m in modes])
+        c4 = pd.concat(
+            [
+                c4_table(e, self.cm, mode=m, size=self.grid_size, n_boot=self.n_boot, seed=self.seed).assign(subset=k)
+                for k, e in self.run.emb.items()
+                for m in modes
+            ]
+        )
         self.c4_tab = c4.copy()
         c4["ours"] = [fmt_ci(*r) for r in c4[["pct", "low", "high"]].to_numpy()]
         w = c4.pivot_table(index="model", columns=["subset", "mode", "measure"], values="ours", aggfunc="first")
@@ -240,52 +379,84 @@ class DifferenceChapter(_OperatorChapter):
         paper.index = self.models
         # the paper's cells at its own precision (two decimals); a model the paper did not run says so
         paper = paper.map(lambda v: "not in the paper" if pd.isna(v) else number(v, 2))
-        paper.columns = pd.MultiIndex.from_tuples([("paper, Table 3", "pooled (16 encoders)", c) for c in paper.columns])
-        main = c4[(c4["subset"] == self.main) & (c4["mode"] == eps_label(self.eps_range))
-                  & (c4["measure"] == self.cm[0])].set_index("model")
-        self.values.update(c4_first=float(main.loc[self.m0, "pct"]),
-                           c4_low_sentence=ranking_sentence(main, what="share meeting C4", higher=False))
+        paper.columns = pd.MultiIndex.from_tuples(
+            [("paper, Table 3", "pooled (16 encoders)", c) for c in paper.columns]
+        )
+        main = c4[
+            (c4["subset"] == self.main) & (c4["mode"] == eps_label(self.eps_range)) & (c4["measure"] == self.cm[0])
+        ].set_index("model")
+        self.values.update(
+            c4_first=float(main.loc[self.m0, "pct"]),
+            c4_low_sentence=ranking_sentence(
+                c4_samples(self.emb, self.cm[0], mode=self.eps_range, size=self.grid_size),
+                what="share meeting C4",
+                higher=False,
+                n_boot=self.n_boot,
+                seed=self.seed,
+            ),
+        )
         return pd.concat([w, paper], axis=1)
 
     def c5(self) -> pd.DataFrame:
         geo = self._geometry()
         near_a = geo[geo["region"] == "near_a"].set_index("model")["pct"]
         med_t = float(geo.groupby("model")["median_t"].first()[self.m0])
-        self.values.update(c5_first_near_a=float(near_a[self.m0]), c5_random_near_a=float(near_a["random"]),
-                           c5_first_median_t=med_t, c5_first_median_axis=1 - med_t)   # the histogram shows 1 - t
+        self.values.update(
+            c5_first_near_a=float(near_a[self.m0]),
+            c5_random_near_a=float(near_a["random"]),
+            c5_first_median_t=med_t,
+            c5_first_median_axis=1 - med_t,
+        )  # the histogram shows 1 - t
         return _regions(geo, ["near_a", "between", "near_b", "outside"])
 
     def baselines(self) -> pd.DataFrame:
         base_emb = {**self.controls, self.m0: self.emb[self.m0]}
         kw = dict(size=self.grid_size, n_boot=0)
-        base = pd.concat([cells_table(base_emb, "difference", self.cm[:1], mode=m, **kw) for m in ("per-model", "fixed")])
+        base = pd.concat(
+            [cells_table(base_emb, "difference", self.cm[:1], mode=m, **kw) for m in ("per-model", "fixed")]
+        )
         bc4 = pd.concat([c4_table(base_emb, self.cm[:1], mode=m, **kw) for m in ("per-model", "fixed")])
         bw = base.pivot_table(index=["model", "mode"], columns="cell", values="pct")[list(CELLS)]
         bw["C4 %"] = bc4.set_index(["model", "mode"])["pct"]
         shuf = self.run.shuffled_name
-        self.values.update(c4_random_fixed=float(bw.loc[("random", "fixed"), "C4 %"]),
-                           c3_shuf_fixed=float(bw.loc[(shuf, "fixed"), "TT"]), c3_shuf_ft=float(bw.loc[(shuf, "fixed"), "FT"]))
+        self.values.update(
+            c4_random_fixed=float(bw.loc[("random", "fixed"), "C4 %"]),
+            c3_shuf_fixed=float(bw.loc[(shuf, "fixed"), "TT"]),
+            c3_shuf_ft=float(bw.loc[(shuf, "fixed"), "FT"]),
+        )
         return bw.round(1)
 
     def summary_figure(self):
         fig, axes = plt.subplots(1, 2, figsize=(10, 3.2))
         c, c4 = self.cells_tab, self.c4_tab
         plot_cells_summary(c[c["subset"] == self.main], cell="TT", label="% samples in (T,T), C3", ax=axes[0])
-        plot_cells_summary(c4[(c4["subset"] == self.main) & (c4["mode"] == eps_label(self.eps_range))], cell=None,
-                           label="% samples meeting C4", ax=axes[1])
+        plot_cells_summary(
+            c4[(c4["subset"] == self.main) & (c4["mode"] == eps_label(self.eps_range))],
+            cell=None,
+            label="% samples meeting C4",
+            ax=axes[1],
+        )
         fig.tight_layout()
         return fig
 
     def save(self) -> None:
         rep = self.run.filter
-        prov = self._prov() | dict(filter_encoders=rep.encoders, filter_threshold=rep.threshold,
-                                   filter_rule=rep.rule, filter_pass_rate=rep.pass_rate)
+        prov = self._prov() | dict(
+            filter_encoders=rep.encoders,
+            filter_threshold=rep.threshold,
+            filter_rule=rep.rule,
+            filter_pass_rate=rep.pass_rate,
+        )
         save_table(self.cells_tab.assign(criterion="C3"), STUDY, "c3_cells", **prov)
         save_table(self.c4_tab.assign(criterion="C4"), STUDY, "c4", **prov)
         save_table(self.geo.assign(criterion="C5", subset=self.main), STUDY, "c5_geometry", **prov)
         save_table(self.raw, STUDY, "difference_scores", **prov)
-        save_table(geometry_samples(self.geoms, self.run.subsets[self.main]).assign(subset=self.main), STUDY,
-                   "c5_samples", **prov)
+        save_table(
+            geometry_samples(self.geoms, self.run.subsets[self.main]).assign(subset=self.main),
+            STUDY,
+            "c5_samples",
+            **prov,
+        )
 
 
 class UnionChapter(_OperatorChapter):
@@ -301,36 +472,69 @@ class UnionChapter(_OperatorChapter):
     def c6_geometry(self) -> pd.DataFrame:
         geo = self._geometry(near=self.near)
         between = geo[geo["region"] == "between"].set_index("model")["pct"]
-        self.values.update(c6_first_between=float(between[self.m0]), c6_min_between=float(between[self.models].min()),
-                           c6_shuf_between=float(between[self.run.shuffled_name]))
+        self.values.update(
+            c6_first_between=float(between[self.m0]),
+            c6_min_between=float(between[self.models].min()),
+            c6_shuf_between=float(between[self.run.shuffled_name]),
+            **control_values(
+                "c6",
+                real=self.geoms[self.m0],
+                model=self.m0,
+                target="U",
+                shuffled=self.control_geoms[self.run.shuffled_name],
+                random=self.control_geoms["random"],
+                n_boot=self.n_boot,
+                seed=self.seed,
+            ),
+        )
         return _regions(geo, ["between", "near_a", "near_b", "outside"])
 
     def between_figure(self):
-        return plot_cells_summary(self.geo[self.geo["region"] == "between"].assign(measure="between A and B"),
-                                  cell=None, label="% projections between A and B")
+        return plot_cells_summary(
+            self.geo[self.geo["region"] == "between"].assign(measure="between A and B"),
+            cell=None,
+            label="% projections between A and B",
+        )
 
     def norm_figure(self):
-        self.ratios = {m: M.norm_ratio(e["union"]["a"], e["union"]["b"], warn=False)
-                       for m, e in {**self.emb, **self.controls}.items() if m != self.run.shuffled_name}
+        self.ratios = {
+            m: M.norm_ratio(e["union"]["a"], e["union"]["b"], warn=False)
+            for m, e in {**self.emb, **self.controls}.items()
+            if m != self.run.shuffled_name
+        }
         return plot_norm_ratios(self.ratios)
 
     def norms(self) -> pd.DataFrame:
         self.norm_stats = norm_ratio_stats(self.ratios, comparable=self.comparable)
         pc = self.norm_stats.loc[self.models, "% comparable"]
-        # the share per model with a bootstrap interval over samples (NaN ratios left out)
+        # per sample: is the ratio comparable (NaN ratios left out of every paired comparison)
         within = {m: np.where(np.isnan(r), np.nan, np.abs(r - 1) <= self.comparable) for m, r in self.ratios.items()}
-        share = pd.DataFrame([ci(within[m], n_boot=self.n_boot, seed=self.seed, scale=100) for m in self.models],
-                             index=self.models, columns=["pct", "low", "high"])
         # a normalised encoder has every ratio exactly 1: a constant 100 % is its property, not a defect
-        self.values.update(norm_comparable_min=float(pc.min()),
-                           norm_comparable_sentence=ranking_sentence(share, what="share of comparable pairs",
-                                                                     higher=False, constant=False))
+        self.values.update(
+            norm_comparable_min=float(pc.min()),
+            norm_comparable_sentence=ranking_sentence(
+                {m: within[m].astype(float) for m in self.models},
+                what="share of comparable pairs",
+                higher=False,
+                constant=False,
+                n_boot=self.n_boot,
+                seed=self.seed,
+            ),
+        )
         return self.norm_stats.round(3)
 
     def c6(self) -> pd.DataFrame:
-        c6 = union_table({**self.emb, **self.controls}, {**self.geoms, **self.control_geoms},
-                         comparable=self.comparable, near=self.near, n_boot=self.n_boot, seed=self.seed)
-        c6["expected region"] = c6["norm_case"].map({"comparable": "between", "a_larger": "near A", "b_larger": "near B"})
+        c6 = union_table(
+            {**self.emb, **self.controls},
+            {**self.geoms, **self.control_geoms},
+            comparable=self.comparable,
+            near=self.near,
+            n_boot=self.n_boot,
+            seed=self.seed,
+        )
+        c6["expected region"] = c6["norm_case"].map(
+            {"comparable": "between", "a_larger": "near A", "b_larger": "near B"}
+        )
         self.c6_tab = c6.copy()
         c6["% in expected region"] = [fmt_ci(*r) for r in c6[["pct_expected", "low", "high"]].to_numpy()]
         return labelled(c6.pivot(index="model", columns="norm_case", values=["n_case", "% in expected region"]), LABELS)

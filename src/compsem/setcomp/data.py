@@ -183,8 +183,13 @@ class FilterReport:
         return {"quintuple": 6 * self.n_pass, "pair": 3 * self.n_pairs_pass}
 
 
-def filter_masks(cos_prev_curr: Mapping[str, np.ndarray], cos_curr_next: Mapping[str, np.ndarray], *,
-                 threshold: float = 0.25, rule: str = "quintuple") -> FilterReport:
+def filter_masks(
+    cos_prev_curr: Mapping[str, np.ndarray],
+    cos_curr_next: Mapping[str, np.ndarray],
+    *,
+    threshold: float = 0.25,
+    rule: str = "quintuple",
+) -> FilterReport:
     """Both readings of the difference filter from the cosines of the neighbouring sentences.
 
     Parameters
@@ -221,13 +226,23 @@ def filter_masks(cos_prev_curr: Mapping[str, np.ndarray], cos_curr_next: Mapping
             pair[:, 0] &= a < threshold
             pair[:, 1] &= b < threshold
     mask = pair.all(axis=1)
-    return FilterReport(threshold=float(threshold), encoders=encs, n_quintuples=n, n_pass=int(mask.sum()),
-                        cos_prev_curr=dict(cos_prev_curr), cos_curr_next=dict(cos_curr_next), mask=mask,
-                        n_undefined=int(undefined.sum()), pair_mask=pair, rule=rule)
+    return FilterReport(
+        threshold=float(threshold),
+        encoders=encs,
+        n_quintuples=n,
+        n_pass=int(mask.sum()),
+        cos_prev_curr=dict(cos_prev_curr),
+        cos_curr_next=dict(cos_curr_next),
+        mask=mask,
+        n_undefined=int(undefined.sum()),
+        pair_mask=pair,
+        rule=rule,
+    )
 
 
-def build_operator_tables(quintuples: pd.DataFrame, *, difference_mask: np.ndarray | None = None
-                          ) -> dict[str, pd.DataFrame]:
+def build_operator_tables(
+    quintuples: pd.DataFrame, *, difference_mask: np.ndarray | None = None
+) -> dict[str, pd.DataFrame]:
     """The overlap, difference and union tables of ``quintuples``.
 
     Parameters
@@ -259,9 +274,19 @@ def build_operator_tables(quintuples: pd.DataFrame, *, difference_mask: np.ndarr
         for k, (variant, ca, cb, ct) in enumerate(specs):
             keep = difference_mask[:, 0 if ca == "s1" else 1] if op == "difference" else np.ones(len(q), dtype=bool)
             sub = q[keep]
-            frames.append(pd.DataFrame({"qid": sub["id"].to_numpy(), "variant": variant, "_k": k,
-                                        "_q": np.flatnonzero(keep), "a": sub[ca].to_numpy(),
-                                        "b": sub[cb].to_numpy(), TARGET_COLUMN[op]: sub[ct].to_numpy()}))
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "qid": sub["id"].to_numpy(),
+                        "variant": variant,
+                        "_k": k,
+                        "_q": np.flatnonzero(keep),
+                        "a": sub[ca].to_numpy(),
+                        "b": sub[cb].to_numpy(),
+                        TARGET_COLUMN[op]: sub[ct].to_numpy(),
+                    }
+                )
+            )
         table = pd.concat(frames, ignore_index=True).sort_values(["_q", "_k"], kind="stable")
         out[op] = table.drop(columns=["_q", "_k"]).reset_index(drop=True)
     return out

@@ -26,8 +26,20 @@ from ..encoders import resolve_models
 from ..fmt import plural
 from ..llm import Generator, RateLimiter, generator_name, make_generator
 
-__all__ = ["SYSTEM_PROMPT", "TEMPERATURE", "max_words", "fusion_messages", "clean_fusion", "fusion_generator",
-           "fusion_spec", "fusion_name", "fusion_key", "FusionCheckpoint", "BatchResult", "fuse_batch"]
+__all__ = [
+    "SYSTEM_PROMPT",
+    "TEMPERATURE",
+    "max_words",
+    "fusion_messages",
+    "clean_fusion",
+    "fusion_generator",
+    "fusion_spec",
+    "fusion_name",
+    "fusion_key",
+    "FusionCheckpoint",
+    "BatchResult",
+    "fuse_batch",
+]
 
 log = logging.getLogger("compsem.setcomp")
 
@@ -62,15 +74,30 @@ def clean_fusion(text: str) -> str:
     return ""
 
 
-def _fusion_setup(spec: str, *, temperature: float = TEMPERATURE, max_new_tokens: int = 80, batch_size: int = 8,
-                  seed: int = 0, device: str | None = None, trust_remote_code: bool = False) -> tuple[str, dict]:
+def _fusion_setup(
+    spec: str,
+    *,
+    temperature: float = TEMPERATURE,
+    max_new_tokens: int = 80,
+    batch_size: int = 8,
+    seed: int = 0,
+    device: str | None = None,
+    trust_remote_code: bool = False,
+) -> tuple[str, dict]:
     """(spec, options of :func:`compsem.llm.make_generator`) of the paper's fusion model set-up."""
     if spec == "paper":
         spec = resolve_models("paper", study="setcomp", kind="generator")[0]
     if spec.startswith("gen:openai:"):
         return spec, {"temperature": temperature, "max_new_tokens": max_new_tokens}
-    return spec, {"temperature": temperature, "do_sample": True, "max_new_tokens": max_new_tokens,
-                  "batch_size": batch_size, "seed": seed, "device": device, "trust_remote_code": trust_remote_code}
+    return spec, {
+        "temperature": temperature,
+        "do_sample": True,
+        "max_new_tokens": max_new_tokens,
+        "batch_size": batch_size,
+        "seed": seed,
+        "device": device,
+        "trust_remote_code": trust_remote_code,
+    }
 
 
 def fusion_spec(spec: str) -> str:
@@ -133,14 +160,13 @@ class FusionCheckpoint:
             os.fsync(f.fileno())
 
     def add(self, key: str, a: str, b: str, fusion: str, backend: str) -> None:
-        self._append(self.path, {"key": key, "a": a, "b": b, "fusion": fusion, "backend": backend,
-                                 "time": time.time()})
+        self._append(self.path, {"key": key, "a": a, "b": b, "fusion": fusion, "backend": backend, "time": time.time()})
         self.done[key] = fusion
 
     def fail(self, key: str, a: str, b: str, error: str, backend: str) -> None:
-        self._append(self.failures_path, {"key": key, "a": a, "b": b, "error": error, "backend": backend,
-                                          "time": time.time()})
-
+        self._append(
+            self.failures_path, {"key": key, "a": a, "b": b, "error": error, "backend": backend, "time": time.time()}
+        )
 
     def record(self, result: "BatchResult", backend: str) -> None:
         """Append a :func:`fuse_batch` result: its fusions here, its failures to the failures file."""
@@ -170,9 +196,16 @@ class BatchResult:
         self.budget_exhausted |= other.budget_exhausted
 
 
-def fuse_batch(gen: Generator, pairs: Sequence[tuple[str, str]], *, max_retries: int = 2, retry_wait: float = 2.0,
-               limiter: RateLimiter | None = None, budget: int | None = None,
-               sleep: Callable[[float], None] = time.sleep) -> BatchResult:
+def fuse_batch(
+    gen: Generator,
+    pairs: Sequence[tuple[str, str]],
+    *,
+    max_retries: int = 2,
+    retry_wait: float = 2.0,
+    limiter: RateLimiter | None = None,
+    budget: int | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+) -> BatchResult:
     """Send one batch of ``(a, b)`` source pairs to ``gen`` in one call; write nothing.
 
     A call that raises (or answers empty) is retried ``max_retries`` times for the pairs still
@@ -185,7 +218,7 @@ def fuse_batch(gen: Generator, pairs: Sequence[tuple[str, str]], *, max_retries:
     pending, last = list(pairs), ""
     for attempt in range(max_retries + 1):
         if budget is not None and res.n_requests + len(pending) > budget:
-            pending = pending[:max(0, budget - res.n_requests)]
+            pending = pending[: max(0, budget - res.n_requests)]
             if not pending:
                 res.budget_exhausted = True
                 return res
@@ -213,7 +246,7 @@ def fuse_batch(gen: Generator, pairs: Sequence[tuple[str, str]], *, max_retries:
         if not pending:
             return res
         if attempt < max_retries:
-            sleep(retry_wait * 2 ** attempt)
+            sleep(retry_wait * 2**attempt)
     res.failures = {fusion_key(name, a, b): (a, b, last) for a, b in pending}
     log.error("%s given up after %d attempts: %s", plural(len(pending), "fusion"), max_retries + 1, last)
     return res

@@ -219,8 +219,11 @@ def grid_single(d, grid) -> dict[str, float]:
     """Percentage of samples with ``Δ ≥ ε``, averaged over a 1-D grid (C4)."""
     g = grid_fraction(d, grid)
     ok = ~np.isnan(g)
-    return {"pct": float(100 * g[ok].mean()) if ok.any() else float("nan"), "n": int(ok.sum()),
-            "n_nan": int((~ok).sum())}
+    return {
+        "pct": float(100 * g[ok].mean()) if ok.any() else float("nan"),
+        "n": int(ok.sum()),
+        "n_nan": int((~ok).sum()),
+    }
 
 
 def grid_single_naive(d, grid) -> float:
@@ -235,7 +238,9 @@ def _explicit_ranges(eps_range, names: Sequence[str]) -> dict[str, tuple[float, 
     if isinstance(eps_range, Mapping):
         missing = [k for k in names if k not in eps_range]
         if missing:
-            raise ValueError(f"eps_range gives no [lo, hi] for {noun(len(missing), 'margin')} {missing}; it has {sorted(eps_range)}")
+            raise ValueError(
+                f"eps_range gives no [lo, hi] for {noun(len(missing), 'margin')} {missing}; it has {sorted(eps_range)}"
+            )
         pairs = {k: eps_range[k] for k in names}
     else:
         pairs = dict.fromkeys(names, eps_range)
@@ -256,8 +261,9 @@ def eps_label(eps_range) -> str:
     return eps_range if isinstance(eps_range, str) else "explicit"
 
 
-def epsilon_grids(deltas: Mapping[str, Mapping[str, np.ndarray]], *, mode="pooled",
-                  size: int = 132) -> dict[str, dict[str, np.ndarray]]:
+def epsilon_grids(
+    deltas: Mapping[str, Mapping[str, np.ndarray]], *, mode="pooled", size: int = 132
+) -> dict[str, dict[str, np.ndarray]]:
     """ε grids for every model and margin.
 
     Parameters
@@ -315,8 +321,9 @@ def geometry(emb: Mapping[str, Mapping[str, Mapping[str, np.ndarray]]], operator
     :func:`compsem.setcomp.study.embed_tables` returns; one :class:`~compsem.measures.PlaneGeometry`
     (arrays of shape (n,)) per model. References: Bansal et al., appendix A.2, criteria C2, C5, C6.
     """
-    return {m: M.plane_geometry(e[operator]["a"], e[operator]["b"], e[operator]["t"], warn=False)
-            for m, e in emb.items()}
+    return {
+        m: M.plane_geometry(e[operator]["a"], e[operator]["b"], e[operator]["t"], warn=False) for m, e in emb.items()
+    }
 
 
 def ned_check(x, y) -> dict[str, np.ndarray]:
@@ -335,7 +342,9 @@ def ned_check(x, y) -> dict[str, np.ndarray]:
     x, y = (np.atleast_2d(np.asarray(v, dtype=np.float64)) for v in (x, y))
     xc, yc = x - x.mean(axis=1, keepdims=True), y - y.mean(axis=1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
-        r = (xc * yc).sum(axis=1) / np.sqrt((xc ** 2).sum(axis=1) * (yc ** 2).sum(axis=1))
-    return {"ned": np.atleast_1d(M.ned(x, y, warn=False)),
-            "half_one_minus_cos": (1 - np.atleast_1d(M.cosine(x, y, warn=False))) / 2,
-            "half_one_minus_pearson": (1 - r) / 2}
+        r = (xc * yc).sum(axis=1) / np.sqrt((xc**2).sum(axis=1) * (yc**2).sum(axis=1))
+    return {
+        "ned": np.atleast_1d(M.ned(x, y, warn=False)),
+        "half_one_minus_cos": (1 - np.atleast_1d(M.cosine(x, y, warn=False))) / 2,
+        "half_one_minus_pearson": (1 - r) / 2,
+    }

@@ -47,15 +47,50 @@ from ..fmt import noun, plural
 from ..llm import Generator, RateLimiter
 from ..paths import repo_root
 from ..work import WorkUnit, unit_key
-from .fusion import (SYSTEM_PROMPT, TEMPERATURE, BatchResult, FusionCheckpoint, clean_fusion, fuse_batch,
-                     fusion_generator, fusion_key, fusion_messages, fusion_name, fusion_spec, max_words)
+from .fusion import (
+    SYSTEM_PROMPT,
+    TEMPERATURE,
+    BatchResult,
+    FusionCheckpoint,
+    clean_fusion,
+    fuse_batch,
+    fusion_generator,
+    fusion_key,
+    fusion_messages,
+    fusion_name,
+    fusion_spec,
+    max_words,
+)
 
-__all__ = ["BUILD_DIR", "BUILD_OPTIONS", "build_arguments", 
-    "SYSTEM_PROMPT", "TEMPERATURE", "max_words", "fusion_messages", "clean_fusion", "split_sentences",
-    "sentence_windows", "WindowReport", "fusion_generator", "RateLimiter", "FusionCheckpoint", "BudgetExhausted",
-    "PipelineReport", "build_quintuples", "documents_from_table", "fusion_pairs", "generate_units",
-    "run_generate_unit", "store_generate_unit", "generate_unit_done", "BatchResult", "fuse_batch", "fusion_key",
-    "fusion_name", "resolve_path",
+__all__ = [
+    "BUILD_DIR",
+    "BUILD_OPTIONS",
+    "build_arguments",
+    "SYSTEM_PROMPT",
+    "TEMPERATURE",
+    "max_words",
+    "fusion_messages",
+    "clean_fusion",
+    "split_sentences",
+    "sentence_windows",
+    "WindowReport",
+    "fusion_generator",
+    "RateLimiter",
+    "FusionCheckpoint",
+    "BudgetExhausted",
+    "PipelineReport",
+    "build_quintuples",
+    "documents_from_table",
+    "fusion_pairs",
+    "generate_units",
+    "run_generate_unit",
+    "store_generate_unit",
+    "generate_unit_done",
+    "BatchResult",
+    "fuse_batch",
+    "fusion_key",
+    "fusion_name",
+    "resolve_path",
 ]
 
 log = logging.getLogger("compsem.setcomp")
@@ -81,12 +116,18 @@ class WindowReport:
 
     n_documents: int = 0
     n_sentences: int = 0
-    n_short: int = 0            # sentences under min_words (they break runs, never joined over)
+    n_short: int = 0  # sentences under min_words (they break runs, never joined over)
     n_windows: int = 0
 
 
-def sentence_windows(documents: Iterable[str] | Mapping[str, str], *, max_documents: int | None = None,
-                     min_words: int = 4, stride: int = 2, report: WindowReport | None = None) -> list[dict]:
+def sentence_windows(
+    documents: Iterable[str] | Mapping[str, str],
+    *,
+    max_documents: int | None = None,
+    min_words: int = 4,
+    stride: int = 2,
+    report: WindowReport | None = None,
+) -> list[dict]:
     """Windows ``{doc_id, index, s_prev, s_curr, s_next}`` of three consecutive source sentences.
 
     ``index`` is the position of ``s_prev`` among the document's sentences. A sentence with
@@ -97,7 +138,9 @@ def sentence_windows(documents: Iterable[str] | Mapping[str, str], *, max_docume
     id -> text; at most ``max_documents`` are read. Counts go into ``report`` when given.
     """
     if int(stride) < 2:
-        raise ValueError(f"stride must be at least 2 (stride 1 makes neighbouring windows share a fusion), got {stride}")
+        raise ValueError(
+            f"stride must be at least 2 (stride 1 makes neighbouring windows share a fusion), got {stride}"
+        )
     rep = report if report is not None else WindowReport()
     items = documents.items() if isinstance(documents, Mapping) else ((f"d{i:05d}", d) for i, d in enumerate(documents))
     out = []
@@ -118,12 +161,18 @@ def sentence_windows(documents: Iterable[str] | Mapping[str, str], *, max_docume
             while end < len(sents) and ok[end]:
                 end += 1
             for i in range(start, end - 2, int(stride)):
-                out.append({"doc_id": str(doc_id), "index": i, "s_prev": sents[i], "s_curr": sents[i + 1],
-                            "s_next": sents[i + 2]})
+                out.append(
+                    {
+                        "doc_id": str(doc_id),
+                        "index": i,
+                        "s_prev": sents[i],
+                        "s_curr": sents[i + 1],
+                        "s_next": sents[i + 2],
+                    }
+                )
             start = end
     rep.n_windows = len(out)
     return out
-
 
 
 class BudgetExhausted(RuntimeError):
@@ -137,11 +186,11 @@ class PipelineReport:
     n_documents: int = 0
     n_sentences: int = 0
     n_short_sentences: int = 0
-    n_triples: int = 0              # windows formed
-    n_fusions: int = 0              # distinct fusions the windows need (2 per window: none shared)
+    n_triples: int = 0  # windows formed
+    n_fusions: int = 0  # distinct fusions the windows need (2 per window: none shared)
     n_quintuples: int = 0
-    n_requests: int = 0             # prompts sent to the generator
-    n_calls: int = 0                # generator calls (batches)
+    n_requests: int = 0  # prompts sent to the generator
+    n_calls: int = 0  # generator calls (batches)
     n_from_checkpoint: int = 0
     n_failed_fusions: int = 0
     n_skipped_triples: int = 0
@@ -149,12 +198,23 @@ class PipelineReport:
     failures: list[dict] = field(default_factory=list)
 
 
-def build_quintuples(documents: Iterable[str] | Mapping[str, str], generator: str | Generator,
-                     checkpoint: str | Path, *, max_documents: int | None = None, max_requests: int | None = None,
-                     max_requests_per_second: float | None = 1.0, batch_size: int = 8, max_retries: int = 2,
-                     retry_wait: float = 2.0, min_words: int = 4, stride: int = 2,
-                     sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic,
-                     **generator_options) -> tuple[pd.DataFrame, PipelineReport]:
+def build_quintuples(
+    documents: Iterable[str] | Mapping[str, str],
+    generator: str | Generator,
+    checkpoint: str | Path,
+    *,
+    max_documents: int | None = None,
+    max_requests: int | None = None,
+    max_requests_per_second: float | None = 1.0,
+    batch_size: int = 8,
+    max_retries: int = 2,
+    retry_wait: float = 2.0,
+    min_words: int = 4,
+    stride: int = 2,
+    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] = time.monotonic,
+    **generator_options,
+) -> tuple[pd.DataFrame, PipelineReport]:
     """Documents -> quintuples, resumable through ``checkpoint``.
 
     Windows come from :func:`sentence_windows` (``min_words``, ``stride``); each fusion they
@@ -175,8 +235,7 @@ def build_quintuples(documents: Iterable[str] | Mapping[str, str], generator: st
     limiter = RateLimiter(max_requests_per_second, clock=clock, sleep=sleep)
     rep = PipelineReport()
     wrep = WindowReport()
-    windows = sentence_windows(documents, max_documents=max_documents, min_words=min_words, stride=stride,
-                               report=wrep)
+    windows = sentence_windows(documents, max_documents=max_documents, min_words=min_words, stride=stride, report=wrep)
     rep.n_documents, rep.n_sentences, rep.n_short_sentences = wrep.n_documents, wrep.n_sentences, wrep.n_short
     rep.n_triples = len(windows)
     pairs = fusion_pairs(windows)
@@ -185,9 +244,15 @@ def build_quintuples(documents: Iterable[str] | Mapping[str, str], generator: st
     todo = [p for p in pairs if fusion_key(name, *p) not in ckpt.done]
     try:
         for i in range(0, len(todo), int(batch_size)):
-            res = fuse_batch(gen, todo[i:i + int(batch_size)], max_retries=max_retries, retry_wait=retry_wait,
-                             limiter=limiter, sleep=sleep,
-                             budget=None if max_requests is None else max_requests - rep.n_requests)
+            res = fuse_batch(
+                gen,
+                todo[i : i + int(batch_size)],
+                max_retries=max_retries,
+                retry_wait=retry_wait,
+                limiter=limiter,
+                sleep=sleep,
+                budget=None if max_requests is None else max_requests - rep.n_requests,
+            )
             ckpt.record(res, name)
             rep.n_requests += res.n_requests
             rep.n_calls += res.n_calls
@@ -227,7 +292,9 @@ def resolve_path(path: str | Path) -> Path:
     return path if path.is_absolute() else repo_root() / path
 
 
-def documents_from_table(path: str | Path, *, text_column: str = "text", id_column: str | None = None) -> dict[str, str]:
+def documents_from_table(
+    path: str | Path, *, text_column: str = "text", id_column: str | None = None
+) -> dict[str, str]:
     """Read documents (one per row) from CSV/JSONL/parquet for :func:`build_quintuples`."""
     df = read_table(path, required=[text_column] + ([id_column] if id_column else []), text_columns=[text_column])
     ids = df[id_column].astype(str).tolist() if id_column else [f"d{i:05d}" for i in range(len(df))]
@@ -258,11 +325,24 @@ def _checkpoint(path: str | Path) -> FusionCheckpoint:
     return hit[1]
 
 
-def generate_units(documents: Iterable[str] | Mapping[str, str], generator: str, checkpoint: str | Path, *,
-                   study: str = "setcomp", batch_size: int = 8, per_unit: int | None = None, rate: float | None = None,
-                   max_documents: int | None = None, min_words: int = 4, stride: int = 2,
-                   max_requests: int | None = None, max_requests_per_second: float | None = 1.0,
-                   max_retries: int = 2, retry_wait: float = 2.0, **generator_options) -> list[WorkUnit]:
+def generate_units(
+    documents: Iterable[str] | Mapping[str, str],
+    generator: str,
+    checkpoint: str | Path,
+    *,
+    study: str = "setcomp",
+    batch_size: int = 8,
+    per_unit: int | None = None,
+    rate: float | None = None,
+    max_documents: int | None = None,
+    min_words: int = 4,
+    stride: int = 2,
+    max_requests: int | None = None,
+    max_requests_per_second: float | None = 1.0,
+    max_retries: int = 2,
+    retry_wait: float = 2.0,
+    **generator_options,
+) -> list[WorkUnit]:
     """One ``"generate"`` unit per batch of the fusions the windows need and ``checkpoint``
     lacks, in the order and batches :func:`build_quintuples` (same arguments) would send them.
 
@@ -284,13 +364,30 @@ def generate_units(documents: Iterable[str] | Mapping[str, str], generator: str,
     size = max(1, -(-int(size) // int(batch_size))) * int(batch_size)
     spec, units = fusion_spec(generator), []
     for s in range(0, len(todo), size):
-        pairs = todo[s:s + size]
+        pairs = todo[s : s + size]
         keys = [fusion_key(name, a, b) for a, b in pairs]
-        payload = {"pairs": pairs, "keys": keys, "name": name, "checkpoint": str(checkpoint),
-                   "batch_size": int(batch_size), "options": dict(generator_options), "max_retries": max_retries,
-                   "retry_wait": retry_wait, "max_requests_per_second": max_requests_per_second}
-        units.append(WorkUnit("generate", spec, unit_key("generate", name, *keys), study, payload, len(pairs),
-                              len(pairs) / rate if rate else None))
+        payload = {
+            "pairs": pairs,
+            "keys": keys,
+            "name": name,
+            "checkpoint": str(checkpoint),
+            "batch_size": int(batch_size),
+            "options": dict(generator_options),
+            "max_retries": max_retries,
+            "retry_wait": retry_wait,
+            "max_requests_per_second": max_requests_per_second,
+        }
+        units.append(
+            WorkUnit(
+                "generate",
+                spec,
+                unit_key("generate", name, *keys),
+                study,
+                payload,
+                len(pairs),
+                len(pairs) / rate if rate else None,
+            )
+        )
     return units
 
 
@@ -313,13 +410,18 @@ def run_generate_unit(unit: WorkUnit) -> BatchResult:
     p = unit.payload
     gen = _generator(unit.spec, p["batch_size"], tuple(sorted(p["options"].items())))
     if gen.name != p["name"]:
-        raise RuntimeError(f"{unit.spec} is {gen.name!r} here but was planned as {p['name']!r}: its fusions would "
-                           "be checkpointed under another identity (another base URL or settings?)")
+        raise RuntimeError(
+            f"{unit.spec} is {gen.name!r} here but was planned as {p['name']!r}: its fusions would "
+            "be checkpointed under another identity (another base URL or settings?)"
+        )
     limiter = _LIMITERS.setdefault(p["max_requests_per_second"], RateLimiter(p["max_requests_per_second"]))
     out, bs = BatchResult(), p["batch_size"]
     for s in range(0, len(p["pairs"]), bs):
-        out.update(fuse_batch(gen, p["pairs"][s:s + bs], max_retries=p["max_retries"], retry_wait=p["retry_wait"],
-                              limiter=limiter))
+        out.update(
+            fuse_batch(
+                gen, p["pairs"][s : s + bs], max_retries=p["max_retries"], retry_wait=p["retry_wait"], limiter=limiter
+            )
+        )
     return out
 
 
@@ -330,8 +432,12 @@ def store_generate_unit(unit: WorkUnit, result: BatchResult) -> None:
     ckpt.record(result, unit.payload["name"])
     _CHECKPOINTS[str(Path(path).resolve())] = (_signature(str(Path(path).resolve())), ckpt)
     if result.failures:
-        log.warning("%s: %s failed (see %s); a rerun asks for them again", unit.name,
-                    plural(len(result.failures), "fusion"), ckpt.failures_path)
+        log.warning(
+            "%s: %s failed (see %s); a rerun asks for them again",
+            unit.name,
+            plural(len(result.failures), "fusion"),
+            ckpt.failures_path,
+        )
 
 
 def generate_unit_done(unit: WorkUnit) -> bool:
@@ -347,9 +453,22 @@ BUILD_DIR = "results/setcomp-build"
 #: ``build_dir`` (the arguments of :func:`~compsem.setcomp.pipeline.documents_from_table`,
 #: :func:`~compsem.setcomp.pipeline.build_quintuples` and
 #: :func:`~compsem.setcomp.fusion.fusion_generator`; their defaults apply).
-BUILD_OPTIONS = ("text_column", "id_column", "max_documents", "min_words", "stride", "batch_size", "max_retries",
-                 "retry_wait", "max_requests", "max_requests_per_second", "temperature", "max_new_tokens", "seed",
-                 "device")
+BUILD_OPTIONS = (
+    "text_column",
+    "id_column",
+    "max_documents",
+    "min_words",
+    "stride",
+    "batch_size",
+    "max_retries",
+    "retry_wait",
+    "max_requests",
+    "max_requests_per_second",
+    "temperature",
+    "max_new_tokens",
+    "seed",
+    "device",
+)
 
 
 def build_arguments(params: Mapping) -> tuple[dict[str, str], str, Path, dict]:
@@ -359,12 +478,20 @@ def build_arguments(params: Mapping) -> tuple[dict[str, str], str, Path, dict]:
     options = dict(params.get("build_options") or {})
     unknown = sorted(set(options) - set(BUILD_OPTIONS))
     if unknown:
-        raise ValueError(f"build_options has no {noun(len(unknown), 'option')} {unknown}; it takes {', '.join(BUILD_OPTIONS)}")
+        raise ValueError(
+            f"build_options has no {noun(len(unknown), 'option')} {unknown}; it takes {', '.join(BUILD_OPTIONS)}"
+        )
     if not params.get("generator"):
-        raise ValueError("documents is set but generator is empty: name the fusion model, a compsem.llm spec "
-                         "('gen:openai:NAME', 'gen:hf:NAME') or 'paper'")
+        raise ValueError(
+            "documents is set but generator is empty: name the fusion model, a compsem.llm spec "
+            "('gen:openai:NAME', 'gen:hf:NAME') or 'paper'"
+        )
     table = {k: options.pop(k) for k in ("text_column", "id_column") if k in options}
     docs = documents_from_table(resolve_path(params["documents"]), **table)
     trc = params.get("trust_remote_code", False) is True
-    return docs, params["generator"], resolve_path(params.get("build_dir") or BUILD_DIR), \
-        {**options, "trust_remote_code": trc}
+    return (
+        docs,
+        params["generator"],
+        resolve_path(params.get("build_dir") or BUILD_DIR),
+        {**options, "trust_remote_code": trc},
+    )

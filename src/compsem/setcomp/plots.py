@@ -15,8 +15,9 @@ from .. import measures as M
 __all__ = ["plot_position_histograms", "plot_cells_summary", "plot_filter", "plot_norm_ratios"]
 
 
-def plot_position_histograms(geoms: Mapping[str, M.PlaneGeometry], *, title: str, lo: float = -1.0, hi: float = 3.0,
-                             bins: int = 40):
+def plot_position_histograms(
+    geoms: Mapping[str, M.PlaneGeometry], *, title: str, lo: float = -1.0, hi: float = 3.0, bins: int = 40
+):
     """One histogram per model of the signed position ``s = 1 − t`` of the projection P.
 
     ``s`` is the paper's variable ∠(B,P)/∠(A,B) (Figures 4 and 6: 1 = at A, 0 = at B) with a sign:
@@ -55,9 +56,18 @@ def plot_cells_summary(tab: pd.DataFrame, *, value: str = "pct", label: str = ""
     if ax is None:
         _, ax = plt.subplots(figsize=(1.6 + 1.1 * t["model"].nunique(), 3.2))
     measures = list(dict.fromkeys(t["measure"]))
-    figures.interval_plot(t, x="model", y=value, low="low", high="high", hue="measure" if len(measures) > 1 else None,
-                          colors={m: figures.PALETTE[i] for i, m in enumerate(measures)}, ax=ax, xlabel="",
-                          ylabel=label)
+    figures.interval_plot(
+        t,
+        x="model",
+        y=value,
+        low="low",
+        high="high",
+        hue="measure" if len(measures) > 1 else None,
+        colors={m: figures.PALETTE[i] for i, m in enumerate(measures)},
+        ax=ax,
+        xlabel="",
+        ylabel=label,
+    )
     ax.figure.tight_layout()
     return ax.figure
 
@@ -66,11 +76,24 @@ def plot_filter(rep, threshold: float):
     """The two neighbour cosines of every quintuple under the first filter encoder, pass or fail."""
     figures.set_theme()
     spec = rep.encoders[0]
-    df = pd.DataFrame({"cos(prev, curr)": rep.cos_prev_curr[spec], "cos(curr, next)": rep.cos_curr_next[spec],
-                       "quintuple": np.where(rep.mask, "passes", "fails")})
+    df = pd.DataFrame(
+        {
+            "cos(prev, curr)": rep.cos_prev_curr[spec],
+            "cos(curr, next)": rep.cos_curr_next[spec],
+            "quintuple": np.where(rep.mask, "passes", "fails"),
+        }
+    )
     fig, ax = plt.subplots(figsize=(4.6, 4.0))
-    sns.scatterplot(df, x="cos(prev, curr)", y="cos(curr, next)", hue="quintuple", hue_order=["passes", "fails"],
-                    palette=[figures.PALETTE[2], "0.6"], s=18, ax=ax)
+    sns.scatterplot(
+        df,
+        x="cos(prev, curr)",
+        y="cos(curr, next)",
+        hue="quintuple",
+        hue_order=["passes", "fails"],
+        palette=[figures.PALETTE[2], "0.6"],
+        s=18,
+        ax=ax,
+    )
     for line in (ax.axvline, ax.axhline):
         line(threshold, color="k", ls="--", lw=0.8)
     ax.set_title(f"difference filter under {spec}")

@@ -25,15 +25,29 @@ from ..cache import embed
 from ..encoders import validate_texts
 from ..results import Headline, bootstrap_headline
 from .chapters import DataChapter, DifferenceChapter, OverlapChapter, UnionChapter
-from .data import build_operator_tables, load_quintuples
+from .data import build_operator_tables, load_quintuples, shuffled_targets
 from .metrics import criterion_deltas, geometry
 from .study import STUDY, difference_filter, embed_tables
-from .lesson import LESSON   # the study's session of the course guide
-from .tryit import TRY_IT   # the study's section of the try-it page
-from .finding import FINDING   # the study's part of the synthesis (chapter 90)
+from .lesson import LESSON  # the study's session of the course guide
+from .tryit import TRY_IT  # the study's section of the try-it page
+from .finding import FINDING  # the study's part of the synthesis (chapter 90)
+from .paperclaims import CLAIMS  # noqa: F401  (the paper's claims and our verdicts: the Part page's table)
 
-__all__ = ["TRY_IT", "LESSON", "paper_table", "values", "DataChapter", "OverlapChapter", "DifferenceChapter", "UnionChapter", "FINDING",
-           "HEADLINES", "headlines", "try_it"]
+__all__ = [
+    "TRY_IT",
+    "LESSON",
+    "paper_table",
+    "values",
+    "DataChapter",
+    "OverlapChapter",
+    "DifferenceChapter",
+    "UnionChapter",
+    "FINDING",
+    "HEADLINES",
+    "SHUFFLED",
+    "headlines",
+    "try_it",
+]
 
 
 def paper_table(name: str) -> pd.DataFrame:
@@ -49,43 +63,119 @@ def values(view: DataChapter | OverlapChapter | DifferenceChapter | UnionChapter
 
 # ----------------------------------------------------------------------------- the synthesis' headlines
 
-#: Part I's headline criteria in the cross-study profile (cosine, ε = 0).
+#: Part I's headline criteria in the cross-study profile (cosine, ε = 0). Each direction is the
+#: chapter's own (``direction`` says where it is argued, or why none is).
 HEADLINES: tuple[Headline, ...] = (
-    Headline("C1", "I", "C1 overlap: both margins ≥ 0", "%", float("nan"), "overlap samples",
-             "the overlap sentence is closer to each input than the inputs are to each other"),
-    Headline("C2", "I", "C2 overlap projects between A and B", "%", float("nan"), "overlap samples",
-             "the overlap's shadow in plane(A, B) lies between the inputs"),
-    Headline("C3", "I", "C3 difference: both margins ≥ 0", "%", float("nan"), "difference samples",
-             "the difference sentence is closer to A than to B, and A–B closer than B–D"),
-    Headline("C5", "I", "C5 difference projects near A", "%", float("nan"), "difference samples",
-             "the difference's shadow lies within a quarter of angle(A, B) of A"),
-    Headline("C6", "I", "C6 union projects between A and B", "%", float("nan"), "union samples",
-             "the union's shadow lies between the inputs"),
+    Headline(
+        "C1",
+        "I",
+        "C1 overlap: both margins ≥ 0",
+        "%",
+        float("nan"),
+        "overlap samples",
+        "the overlap sentence is closer to each input than the inputs are to each other",
+        direction="chapter 11: a set-like encoder puts many samples in the cell where both C1 conditions hold",
+    ),
+    Headline(
+        "C2",
+        "I",
+        "C2 overlap projects between A and B",
+        "%",
+        float("nan"),
+        "overlap samples",
+        "the overlap's shadow in plane(A, B) lies between the inputs",
+        direction="chapter 11: the projection of a set-like encoder's overlap should lie between the inputs",
+    ),
+    Headline(
+        "C3",
+        "I",
+        "C3 difference: both margins ≥ 0",
+        "%",
+        float("nan"),
+        "difference samples",
+        "the difference sentence is closer to A than to B, and A–B closer than B–D",
+        direction="chapter 12: the difference should be closer to A than to B, and B closer to A than to it",
+    ),
+    Headline(
+        "C5",
+        "I",
+        "C5 difference projects near A",
+        "%",
+        float("nan"),
+        "difference samples",
+        "the difference's shadow lies within a quarter of angle(A, B) of A",
+        direction="chapter 12: the projection of the difference should lie within a small angle of A",
+    ),
+    Headline(
+        "C6",
+        "I",
+        "C6 union projects between A and B",
+        "%",
+        float("nan"),
+        "union samples",
+        "the union's shadow lies between the inputs",
+        higher=None,
+        direction="chapter 13 expects the union between A and B only where the two norms are comparable, and "
+        "near the longer input otherwise, so one share between A and B has no better side",
+    ),
 )
 _H = {h.key: h for h in HEADLINES}
 
+#: the name of a model's shuffled-target control in the synthesis' rows
+SHUFFLED = "{model} (shuffled targets)"
 
-def headlines(models: Sequence[str], *, trust_remote_code: bool = False, n_boot: int = 1000, seed: int = 0,
-              filter_encoder: str = "sbert-mini") -> list[dict]:
-    """C1, C2, C3, C5, C6 on the shipped quintuples (cosine, ε = 0; difference filter fixed)."""
+
+def _criterion_rows(m: str, e: dict, *, n_boot: int, seed: int, control_of: str = "") -> list[dict]:
+    """The five headline rows of one model's embeddings ``e`` (``{operator: {"a", "b", "t"}}``)."""
+    rows = []
+    for key, op in (("C1", "overlap"), ("C3", "difference")):
+        d = criterion_deltas(e[op]["a"], e[op]["b"], e[op]["t"], op, measure="cos")
+        both = np.where(np.isnan(d["d1"]) | np.isnan(d["d2"]), np.nan, (d["d1"] >= 0) & (d["d2"] >= 0))
+        rows.append(bootstrap_headline(_H[key], m, both, n_boot=n_boot, seed=seed, scale=100, control_of=control_of))
+    for key, op, region in (("C2", "overlap", "between"), ("C5", "difference", "near_a"), ("C6", "union", "between")):
+        g = geometry({m: e}, op)[m]
+        t = np.where(g.degenerate, np.nan, g.t)
+        with np.errstate(invalid="ignore"):
+            hit = (t >= 0) & (t <= 1) if region == "between" else np.abs(t) <= 0.25
+        rows.append(
+            bootstrap_headline(
+                _H[key],
+                m,
+                np.where(np.isnan(t), np.nan, hit),
+                n_boot=n_boot,
+                seed=seed,
+                scale=100,
+                control_of=control_of,
+            )
+        )
+    return rows
+
+
+def headlines(
+    models: Sequence[str],
+    *,
+    trust_remote_code: bool = False,
+    n_boot: int = 1000,
+    seed: int = 0,
+    filter_encoder: str = "sbert-mini",
+) -> list[dict]:
+    """C1, C2, C3, C5, C6 on the shipped quintuples (cosine, ε = 0; difference filter fixed), and
+    after them each model's own control: the same criteria with every target taken from another
+    quintuple (:func:`~compsem.setcomp.data.shuffled_targets`, ``seed``), as chapters 11–13 show
+    it, in rows named :data:`SHUFFLED` whose ``control_of`` is the model. Every row's
+    ``replicates`` resample the operator's samples alike for every model and its control."""
     q = load_quintuples().reset_index(drop=True)
     flt = difference_filter(q, encoders=filter_encoder)
     tables = build_operator_tables(q, difference_mask=flt.mask)
+    shuffled = {op: shuffled_targets(t, op, seed=seed) for op, t in tables.items()}
     emb = embed_tables(tables, list(models), trust_remote_code=trust_remote_code)
-    rows = []
-    for m, e in emb.items():
-        for key, op in (("C1", "overlap"), ("C3", "difference")):
-            d = criterion_deltas(e[op]["a"], e[op]["b"], e[op]["t"], op, measure="cos")
-            both = np.where(np.isnan(d["d1"]) | np.isnan(d["d2"]), np.nan, (d["d1"] >= 0) & (d["d2"] >= 0))
-            rows.append(bootstrap_headline(_H[key], m, both, n_boot=n_boot, seed=seed, scale=100))
-        geoms = geometry({m: e}, "overlap")[m], geometry({m: e}, "difference")[m], geometry({m: e}, "union")[m]
-        for key, g, region in (("C2", geoms[0], "between"), ("C5", geoms[1], "near_a"), ("C6", geoms[2], "between")):
-            t = np.where(g.degenerate, np.nan, g.t)
-            with np.errstate(invalid="ignore"):
-                hit = (t >= 0) & (t <= 1) if region == "between" else np.abs(t) <= 0.25
-            rows.append(bootstrap_headline(_H[key], m, np.where(np.isnan(t), np.nan, hit), n_boot=n_boot, seed=seed,
-                                           scale=100))
-    return rows
+    shuf = embed_tables(shuffled, list(models), trust_remote_code=trust_remote_code)
+    rows = [r for m, e in emb.items() for r in _criterion_rows(m, e, n_boot=n_boot, seed=seed)]
+    return rows + [
+        r
+        for m, e in shuf.items()
+        for r in _criterion_rows(SHUFFLED.format(model=m), e, n_boot=n_boot, seed=seed, control_of=m)
+    ]
 
 
 def _verdict(x: float) -> str:
@@ -104,8 +194,9 @@ def _union_case(ratio: float, t: float, *, comparable: float = 0.1, near: float 
     return "B longer", f"near B: |t − 1| ≤ {near:g}", bool(abs(t - 1) <= near)
 
 
-def try_it(a: str, b: str, overlap: str, difference: str, union: str, models: Sequence[str], *,
-           trust_remote_code: bool = False) -> pd.DataFrame:
+def try_it(
+    a: str, b: str, overlap: str, difference: str, union: str, models: Sequence[str], *, trust_remote_code: bool = False
+) -> pd.DataFrame:
     """Part I criteria at ε = 0 (cosine) for one A, B and a candidate O, D and U.
 
     Columns: model, criterion, value (the margin or position), verdict.
@@ -113,7 +204,9 @@ def try_it(a: str, b: str, overlap: str, difference: str, union: str, models: Se
     texts = validate_texts([a, b, overlap, difference, union])
     rows = []
     for m in models:
-        A, B, O, D, U = (x[None] for x in np.asarray(embed(texts, m, trust_remote_code=trust_remote_code), dtype=np.float64))
+        A, B, O, D, U = (
+            x[None] for x in np.asarray(embed(texts, m, trust_remote_code=trust_remote_code), dtype=np.float64)
+        )
         dO = criterion_deltas(A, B, O, "overlap", measure="cos")
         dD = criterion_deltas(A, B, D, "difference", measure="cos")
         gO, gD, gU = (M.plane_geometry(A, B, X, warn=False) for X in (O, D, U))
@@ -132,7 +225,7 @@ def try_it(a: str, b: str, overlap: str, difference: str, union: str, models: Se
             (f"C6 position t of U (expected {region})", gU.t[0], in_region),
         ]
         for name, value, ok in checks:
-            if isinstance(ok, str):          # the norm case is a description, not a pass or a fail
+            if isinstance(ok, str):  # the norm case is a description, not a pass or a fail
                 verdict = ok
             else:
                 verdict = _verdict(float(ok) if np.isfinite(value) else np.nan)

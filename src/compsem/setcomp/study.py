@@ -35,19 +35,48 @@ from ..faces import PaperRun
 from ..reference import paper_table
 from ..work import WorkUnit, embed_units
 from . import pipeline
-from .data import (OPERATORS, TARGET_COLUMN, FilterReport, build_operator_tables, filter_masks, load_source,
-                   shuffled_targets, unique_texts, validate_quintuples)
+from .data import (
+    OPERATORS,
+    TARGET_COLUMN,
+    FilterReport,
+    build_operator_tables,
+    filter_masks,
+    load_source,
+    shuffled_targets,
+    unique_texts,
+    validate_quintuples,
+)
 
-__all__ = ["PAPER_RUN", "STUDY", "resolve_models", "embed_tables", "difference_filter", "planned_texts", "run", "DataRun",
-           "OperatorRun", "CONTROL_RANDOM", "CHAPTERS",
-           "planned_work", "run_unit", "store_unit", "unit_done", "build_dataset", "build_set",
-           "MODEL_SLOTS"]
+__all__ = [
+    "PAPER_RUN",
+    "STUDY",
+    "resolve_models",
+    "embed_tables",
+    "difference_filter",
+    "planned_texts",
+    "run",
+    "DataRun",
+    "OperatorRun",
+    "CONTROL_RANDOM",
+    "CHAPTERS",
+    "planned_work",
+    "run_unit",
+    "store_unit",
+    "unit_done",
+    "build_dataset",
+    "build_set",
+    "MODEL_SLOTS",
+]
 
 #: The kind of model each chapter's ``models`` takes, by chapter number (the planner and the
 #: runner refuse another kind before any work, compsem.encoders.kinds):
 #: Part I's chapters embed sentences.
-MODEL_SLOTS = {"10": ModelSlot("encoder"), "11": ModelSlot("encoder"), "12": ModelSlot("encoder"),
-               "13": ModelSlot("encoder")}
+MODEL_SLOTS = {
+    "10": ModelSlot("encoder"),
+    "11": ModelSlot("encoder"),
+    "12": ModelSlot("encoder"),
+    "13": ModelSlot("encoder"),
+}
 
 #: The study's name in ``data/reference/paper_models/setcomp.csv`` and ``results/``.
 STUDY = "setcomp"
@@ -73,12 +102,18 @@ def _embedder(embed_fn: EmbedFn | None, trust_remote_code: bool) -> EmbedFn:
     """``embed_fn``, or :func:`compsem.embed` (the disk cache) with float64 output."""
     if embed_fn is not None:
         return embed_fn
-    return lambda texts, model: np.asarray(embed(list(texts), model, trust_remote_code=trust_remote_code),
-                                           dtype=np.float64)
+    return lambda texts, model: np.asarray(
+        embed(list(texts), model, trust_remote_code=trust_remote_code), dtype=np.float64
+    )
 
 
-def embed_tables(tables: Mapping[str, pd.DataFrame], models: Sequence[str], *, trust_remote_code: bool = False,
-                 embed_fn: EmbedFn | None = None) -> dict[str, dict[str, dict[str, np.ndarray]]]:
+def embed_tables(
+    tables: Mapping[str, pd.DataFrame],
+    models: Sequence[str],
+    *,
+    trust_remote_code: bool = False,
+    embed_fn: EmbedFn | None = None,
+) -> dict[str, dict[str, dict[str, np.ndarray]]]:
     """Embed every distinct sentence of ``tables`` once per model; index it per table.
 
     Returns ``{model: {operator: {"a": (n, d), "b": (n, d), "t": (n, d)}}}`` (float64).
@@ -90,14 +125,26 @@ def embed_tables(tables: Mapping[str, pd.DataFrame], models: Sequence[str], *, t
     out: dict[str, dict[str, dict[str, np.ndarray]]] = {}
     for model in models:
         E = np.asarray(fn(texts, model), dtype=np.float64)
-        out[model] = {op: {"a": E[[pos[x] for x in t["a"]]], "b": E[[pos[x] for x in t["b"]]],
-                           "t": E[[pos[x] for x in t[TARGET_COLUMN[op]]]]} for op, t in tables.items()}
+        out[model] = {
+            op: {
+                "a": E[[pos[x] for x in t["a"]]],
+                "b": E[[pos[x] for x in t["b"]]],
+                "t": E[[pos[x] for x in t[TARGET_COLUMN[op]]]],
+            }
+            for op, t in tables.items()
+        }
     return out
 
 
-def difference_filter(quintuples: pd.DataFrame, *, encoders: str | Sequence[str] = "sbert-mini",
-                      threshold: float = 0.25, rule: str = "quintuple", trust_remote_code: bool = False,
-                      embed_fn: EmbedFn | None = None) -> FilterReport:
+def difference_filter(
+    quintuples: pd.DataFrame,
+    *,
+    encoders: str | Sequence[str] = "sbert-mini",
+    threshold: float = 0.25,
+    rule: str = "quintuple",
+    trust_remote_code: bool = False,
+    embed_fn: EmbedFn | None = None,
+) -> FilterReport:
     """Embed the source sentences under each filter encoder and apply both filter rules.
 
     A sentence pair passes when its cosine is below ``threshold`` under **every** encoder in
@@ -133,8 +180,9 @@ def planned_texts(params: dict) -> dict[str, list[str]]:
     if q is None:
         return {}
     texts = unique_texts(build_operator_tables(q))
-    specs = resolve_specs(params.get("models", "panel"), study=STUDY,
-                          trust_remote_code=params.get("trust_remote_code", False) is True)
+    specs = resolve_specs(
+        params.get("models", "panel"), study=STUDY, trust_remote_code=params.get("trust_remote_code", False) is True
+    )
     return {spec: texts for spec in specs}
 
 
@@ -171,9 +219,13 @@ class _Provenance:
         """The models, their identities (what the cache is keyed by), the checksum of the
         quintuples and the parameters of the run."""
         trc = self.params.get("trust_remote_code", False) is True
-        return {"study": STUDY, "models": list(self.models),
-                "identities": {m: _identity(m, trc) for m in self.models},
-                "quintuples_checksum": quintuples_checksum(self.quintuples), "parameters": dict(self.params)}
+        return {
+            "study": STUDY,
+            "models": list(self.models),
+            "identities": {m: _identity(m, trc) for m in self.models},
+            "quintuples_checksum": quintuples_checksum(self.quintuples),
+            "parameters": dict(self.params),
+        }
 
 
 @dataclass
@@ -188,18 +240,33 @@ class DataRun(_Provenance):
     params: dict = field(repr=False, default_factory=dict)
 
 
-def _run_data(models: Sequence[str], *, dataset_source: str = "embedded", filter_encoders=("sbert-mini",),
-              filter_threshold: float = 0.25, filter_rule: str = "quintuple", sample_cap: int | None = None,
-              seed: int = 0, trust_remote_code: bool = False, embed_fn: EmbedFn | None = None) -> DataRun:
+def _run_data(
+    models: Sequence[str],
+    *,
+    dataset_source: str = "embedded",
+    filter_encoders=("sbert-mini",),
+    filter_threshold: float = 0.25,
+    filter_rule: str = "quintuple",
+    sample_cap: int | None = None,
+    seed: int = 0,
+    trust_remote_code: bool = False,
+    embed_fn: EmbedFn | None = None,
+) -> DataRun:
     """Load, filter (under ``filter_encoders`` and, one by one, under every model) and build the tables."""
     q = load_source(dataset_source, cap=sample_cap, seed=seed)
     kw = dict(threshold=filter_threshold, rule=filter_rule, trust_remote_code=trust_remote_code, embed_fn=embed_fn)
     rep = difference_filter(q, encoders=list(filter_encoders), **kw)
     tables = build_operator_tables(q, difference_mask=rep.difference_mask)
     by_model = {m: difference_filter(q, encoders=m, **kw) for m in models}
-    params = dict(dataset_source=dataset_source, filter_encoders=list(filter_encoders),
-                  filter_threshold=filter_threshold, filter_rule=filter_rule, sample_cap=sample_cap, seed=seed,
-                  trust_remote_code=trust_remote_code)
+    params = dict(
+        dataset_source=dataset_source,
+        filter_encoders=list(filter_encoders),
+        filter_threshold=filter_threshold,
+        filter_rule=filter_rule,
+        sample_cap=sample_cap,
+        seed=seed,
+        trust_remote_code=trust_remote_code,
+    )
     return DataRun(list(models), q, rep, tables, by_model, params)
 
 
@@ -231,10 +298,19 @@ class OperatorRun(_Provenance):
         return f"{self.models[0]} (shuffled {TARGET_COLUMN[self.operator].upper()})"
 
 
-def _run_operator(operator: str, models: Sequence[str], *, dataset_source: str = "embedded",
-                  sample_cap: int | None = None, seed: int = 0, filter_encoders=("sbert-mini",),
-                  filter_threshold: float = 0.25, filter_rule: str = "quintuple", trust_remote_code: bool = False,
-                  embed_fn: EmbedFn | None = None) -> OperatorRun:
+def _run_operator(
+    operator: str,
+    models: Sequence[str],
+    *,
+    dataset_source: str = "embedded",
+    sample_cap: int | None = None,
+    seed: int = 0,
+    filter_encoders=("sbert-mini",),
+    filter_threshold: float = 0.25,
+    filter_rule: str = "quintuple",
+    trust_remote_code: bool = False,
+    embed_fn: EmbedFn | None = None,
+) -> OperatorRun:
     models = list(models)
     q = load_source(dataset_source, cap=sample_cap, seed=seed)
     kw = dict(trust_remote_code=trust_remote_code, embed_fn=embed_fn)
@@ -254,15 +330,26 @@ def _run_operator(operator: str, models: Sequence[str], *, dataset_source: str =
         params.update(filter_encoders=list(filter_encoders), filter_threshold=filter_threshold, filter_rule=filter_rule)
     run = OperatorRun(operator, models, q, subsets, emb, {}, rep, params)
     shuf = {operator: shuffled_targets(subsets[main], operator, seed=seed)}
-    run.controls[main] = {CONTROL_RANDOM: embed_tables({operator: subsets[main]}, [CONTROL_RANDOM], **kw)[CONTROL_RANDOM],
-                          run.shuffled_name: embed_tables(shuf, models[:1], **kw)[models[0]]}
+    run.controls[main] = {
+        CONTROL_RANDOM: embed_tables({operator: subsets[main]}, [CONTROL_RANDOM], **kw)[CONTROL_RANDOM],
+        run.shuffled_name: embed_tables(shuf, models[:1], **kw)[models[0]],
+    }
     return run
 
 
-def run(chapter: str, models: Sequence[str], *, dataset_source: str = "embedded", sample_cap: int | None = None,
-        seed: int = 0, filter_encoders=("sbert-mini",), filter_threshold: float = 0.25,
-        filter_rule: str = "quintuple", trust_remote_code: bool = False,
-        embed_fn: EmbedFn | None = None) -> DataRun | OperatorRun:
+def run(
+    chapter: str,
+    models: Sequence[str],
+    *,
+    dataset_source: str = "embedded",
+    sample_cap: int | None = None,
+    seed: int = 0,
+    filter_encoders=("sbert-mini",),
+    filter_threshold: float = 0.25,
+    filter_rule: str = "quintuple",
+    trust_remote_code: bool = False,
+    embed_fn: EmbedFn | None = None,
+) -> DataRun | OperatorRun:
     """The run of one Part I chapter: ``"data"`` (chapter 10) or an operator (11–13).
 
     ``"data"`` loads the quintuples and runs the difference filter under ``filter_encoders``
@@ -274,9 +361,16 @@ def run(chapter: str, models: Sequence[str], *, dataset_source: str = "embedded"
     """
     if chapter not in CHAPTERS:
         raise ValueError(f"unknown Part I run {chapter!r}; choose from {', '.join(CHAPTERS)}")
-    kw = dict(dataset_source=dataset_source, sample_cap=sample_cap, seed=seed, filter_encoders=filter_encoders,
-              filter_threshold=filter_threshold, filter_rule=filter_rule, trust_remote_code=trust_remote_code,
-              embed_fn=embed_fn)
+    kw = dict(
+        dataset_source=dataset_source,
+        sample_cap=sample_cap,
+        seed=seed,
+        filter_encoders=filter_encoders,
+        filter_threshold=filter_threshold,
+        filter_rule=filter_rule,
+        trust_remote_code=trust_remote_code,
+        embed_fn=embed_fn,
+    )
     if chapter == "data":
         return _run_data(models, **kw)
     return _run_operator(chapter, models, **kw)
@@ -293,8 +387,15 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list:
     ``"embed"`` units once it is built (its texts are not known before)."""
     if params.get("documents"):
         docs, generator, workdir, options = pipeline.build_arguments(params)
-        units = pipeline.generate_units(docs, generator, workdir / "fusions.jsonl", study=STUDY, per_unit=chunk,
-                                        rate=(rates or {}).get(generator), **options)
+        units = pipeline.generate_units(
+            docs,
+            generator,
+            workdir / "fusions.jsonl",
+            study=STUDY,
+            per_unit=chunk,
+            rate=(rates or {}).get(generator),
+            **options,
+        )
         if units:
             return units
     per_model = planned_texts(params)
@@ -303,11 +404,17 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list:
     tables = build_operator_tables(_planned_quintuples(params))
     # one group per operator table, in the order of OPERATORS: the overlap chapter's own embed
     # call first (each chapter embeds one table; the groups make the batches the same as its)
-    ends = [len(unique_texts([tables[op] for op in OPERATORS[:k + 1]])) for k in range(len(OPERATORS))]
+    ends = [len(unique_texts([tables[op] for op in OPERATORS[: k + 1]])) for k in range(len(OPERATORS))]
     sizes = [b - a for a, b in zip([0, *ends], ends)]
     groups = {m: sizes for m, t in per_model.items() if len(dict.fromkeys(t)) == ends[-1]}
-    return embed_units(STUDY, per_model, chunk=chunk, rates=rates, groups=groups,
-                       trust_remote_code=params.get("trust_remote_code", False) is True)
+    return embed_units(
+        STUDY,
+        per_model,
+        chunk=chunk,
+        rates=rates,
+        groups=groups,
+        trust_remote_code=params.get("trust_remote_code", False) is True,
+    )
 
 
 def run_unit(unit: WorkUnit):
@@ -326,9 +433,17 @@ def unit_done(unit: WorkUnit) -> bool:
 
 
 # -- building a set from the reader's documents (chapter 10) --------------------------------
-def build_dataset(documents: Iterable[str] | Mapping[str, str], generator, workdir, *,
-                  filter_encoders: str | list[str] = "sbert-mini", filter_threshold: float = 0.25,
-                  filter_rule: str = "quintuple", embed_fn: EmbedFn | None = None, **kwargs) -> dict:
+def build_dataset(
+    documents: Iterable[str] | Mapping[str, str],
+    generator,
+    workdir,
+    *,
+    filter_encoders: str | list[str] = "sbert-mini",
+    filter_threshold: float = 0.25,
+    filter_rule: str = "quintuple",
+    embed_fn: EmbedFn | None = None,
+    **kwargs,
+) -> dict:
     """The whole construction: documents -> quintuples -> difference filter -> operator tables.
 
     Writes into ``workdir``: ``fusions.jsonl`` (the checkpoint; rerun the same call to resume),
@@ -343,23 +458,39 @@ def build_dataset(documents: Iterable[str] | Mapping[str, str], generator, workd
     workdir.mkdir(parents=True, exist_ok=True)
     q, rep = pipeline.build_quintuples(documents, generator, workdir / "fusions.jsonl", **kwargs)
     if len(q) == 0:
-        raise DataError("no quintuple could be built (no document with three consecutive usable sentences, or "
-                        "every fusion failed); see the failures file beside the checkpoint", file=str(workdir))
-    filt = difference_filter(q, encoders=filter_encoders, threshold=filter_threshold, rule=filter_rule,
-                             embed_fn=embed_fn)
+        raise DataError(
+            "no quintuple could be built (no document with three consecutive usable sentences, or "
+            "every fusion failed); see the failures file beside the checkpoint",
+            file=str(workdir),
+        )
+    filt = difference_filter(
+        q, encoders=filter_encoders, threshold=filter_threshold, rule=filter_rule, embed_fn=embed_fn
+    )
     tables = build_operator_tables(q, difference_mask=filt.difference_mask)
     q.to_json(workdir / "quintuples.jsonl", orient="records", lines=True, force_ascii=False)
     for op, t in tables.items():
         t.to_json(workdir / f"{op}.jsonl", orient="records", lines=True, force_ascii=False)
-    pipeline.log.info("built %d quintuples; difference filter pass rate %.1f%% under %s", len(q),
-                      100 * filt.pass_rate, ", ".join(filt.encoders))
+    pipeline.log.info(
+        "built %d quintuples; difference filter pass rate %.1f%% under %s",
+        len(q),
+        100 * filt.pass_rate,
+        ", ".join(filt.encoders),
+    )
     return {"quintuples": q, "tables": tables, "filter": filt, "report": rep}
 
 
-def build_set(documents: str, generator: str, build_dir: str = pipeline.BUILD_DIR, *,
-              filter_encoders=("sbert-mini",), filter_threshold: float = 0.25, filter_rule: str = "quintuple",
-              trust_remote_code: bool = False, build_options: Mapping | None = None,
-              embed_fn: EmbedFn | None = None) -> dict:
+def build_set(
+    documents: str,
+    generator: str,
+    build_dir: str = pipeline.BUILD_DIR,
+    *,
+    filter_encoders=("sbert-mini",),
+    filter_threshold: float = 0.25,
+    filter_rule: str = "quintuple",
+    trust_remote_code: bool = False,
+    build_options: Mapping | None = None,
+    embed_fn: EmbedFn | None = None,
+) -> dict:
     """Chapter 10's set from the reader's ``documents`` (a CSV/JSONL/parquet file, one document
     per row) fused by ``generator``, built (or resumed from its checkpoint) in ``build_dir``
     with :func:`build_dataset`. Relative paths are taken from the repository root.
@@ -369,17 +500,32 @@ def build_set(documents: str, generator: str, build_dir: str = pipeline.BUILD_DI
     set).
     """
     docs, generator, workdir, options = pipeline.build_arguments(
-        {"documents": documents, "generator": generator, "build_dir": build_dir,
-         "build_options": build_options, "trust_remote_code": trust_remote_code})
-    out = build_dataset(docs, generator, workdir, filter_encoders=filter_encoders,
-                        filter_threshold=filter_threshold, filter_rule=filter_rule, embed_fn=embed_fn, **options)
+        {
+            "documents": documents,
+            "generator": generator,
+            "build_dir": build_dir,
+            "build_options": build_options,
+            "trust_remote_code": trust_remote_code,
+        }
+    )
+    out = build_dataset(
+        docs,
+        generator,
+        workdir,
+        filter_encoders=filter_encoders,
+        filter_threshold=filter_threshold,
+        filter_rule=filter_rule,
+        embed_fn=embed_fn,
+        **options,
+    )
     rep, path = out["report"], workdir / "quintuples.jsonl"
     out["path"] = str(path)
     out["summary"] = (
         f"{rep.n_quintuples} quintuples from {rep.n_documents} documents in {path}: {rep.n_requests} prompts sent, "
         f"{rep.n_from_checkpoint} of {rep.n_fusions} fusions read from the checkpoint, {rep.n_failed_fusions} "
         f"failed{' (stopped at max_requests: rerun to go on)' if rep.stopped_early else ''}. Chapters 11-13 run on "
-        f"this set with -p dataset_source '\"{path}\"'.")
+        f"this set with -p dataset_source '\"{path}\"'."
+    )
     return out
 
 

@@ -15,21 +15,53 @@ import pandas as pd
 
 from .. import measures as M
 from ..stats import bootstrap
-from .metrics import (CELLS, EPS_MODES, criterion_deltas, eps_label, epsilon_grids, grid_cells_per_sample,
-                      grid_fraction, raw_scores)
+from .metrics import (
+    CELLS,
+    EPS_MODES,
+    criterion_deltas,
+    eps_label,
+    epsilon_grids,
+    grid_cells_per_sample,
+    grid_fraction,
+    raw_scores,
+)
 
-__all__ = ["LABELS", "ci", "cells_table", "c4_table", "deltas_table", "raw_scores_table", "geometry_table", "union_table",
-           "geometry_samples", "eps_modes_table", "norm_ratio_stats"]
+__all__ = [
+    "LABELS",
+    "ci",
+    "cells_table",
+    "cell_samples",
+    "c4_table",
+    "c4_samples",
+    "deltas_table",
+    "raw_scores_table",
+    "geometry_table",
+    "union_table",
+    "geometry_samples",
+    "eps_modes_table",
+    "norm_ratio_stats",
+]
 
 
 #: Part I's extension of :data:`compsem.labels.LABELS`: the quintuple's roles as the paper writes
 #: them, the regions of the plane and the norm cases of C6, as a page's headers.
-LABELS = {"s_prev": "S_prev (sentence before)", "s_curr": "S_curr (middle sentence)",
-          "s_next": "S_next (sentence after)", "s1": "S1 (fusion of S_prev and S_curr)",
-          "s2": "S2 (fusion of S_curr and S_next)", "region": "where the projection falls",
-          "between": "between A and B (%)", "near_a": "near A (%)", "near_b": "near B (%)", "outside": "outside (%)",
-          "norm_case": "norms of A and B", "n_case": "samples", "a_larger": "A larger", "b_larger": "B larger",
-          "comparable": "comparable"}
+LABELS = {
+    "s_prev": "S_prev (sentence before)",
+    "s_curr": "S_curr (middle sentence)",
+    "s_next": "S_next (sentence after)",
+    "s1": "S1 (fusion of S_prev and S_curr)",
+    "s2": "S2 (fusion of S_curr and S_next)",
+    "region": "where the projection falls",
+    "between": "between A and B (%)",
+    "near_a": "near A (%)",
+    "near_b": "near B (%)",
+    "outside": "outside (%)",
+    "norm_case": "norms of A and B",
+    "n_case": "samples",
+    "a_larger": "A larger",
+    "b_larger": "B larger",
+    "comparable": "comparable",
+}
 
 
 def ci(values, *, n_boot: int = 1000, seed: int = 0, scale: float = 1.0) -> tuple[float, float, float]:
@@ -47,12 +79,22 @@ def ci(values, *, n_boot: int = 1000, seed: int = 0, scale: float = 1.0) -> tupl
 
 
 def _deltas_for(emb, operator, measure):
-    return {m: criterion_deltas(e[operator]["a"], e[operator]["b"], e[operator]["t"], operator, measure=measure)
-            for m, e in emb.items()}
+    return {
+        m: criterion_deltas(e[operator]["a"], e[operator]["b"], e[operator]["t"], operator, measure=measure)
+        for m, e in emb.items()
+    }
 
 
-def cells_table(emb, operator: str, measures: Sequence[str] = ("cos", "ned"), *, mode="pooled",
-                size: int = 132, n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
+def cells_table(
+    emb,
+    operator: str,
+    measures: Sequence[str] = ("cos", "ned"),
+    *,
+    mode="pooled",
+    size: int = 132,
+    n_boot: int = 1000,
+    seed: int = 0,
+) -> pd.DataFrame:
     """C1 (overlap) or C3 (difference) cell percentages for every model and measure.
 
     Columns: ``model, measure, mode, cell, pct, low, high, n, n_nan`` (percentages, 95% CI).
@@ -68,13 +110,48 @@ def cells_table(emb, operator: str, measures: Sequence[str] = ("cos", "ned"), *,
             bad = np.isnan(per).any(axis=1)
             for k, cell in enumerate(CELLS):
                 est, lo, hi = ci(per[:, k], n_boot=n_boot, seed=seed, scale=100)
-                rows.append(dict(model=model, measure=meas, mode=eps_label(mode), cell=cell, pct=est, low=lo, high=hi,
-                                 n=int((~bad).sum()), n_nan=int(bad.sum())))
+                rows.append(
+                    dict(
+                        model=model,
+                        measure=meas,
+                        mode=eps_label(mode),
+                        cell=cell,
+                        pct=est,
+                        low=lo,
+                        high=hi,
+                        n=int((~bad).sum()),
+                        n_nan=int(bad.sum()),
+                    )
+                )
     return pd.DataFrame(rows)
 
 
-def c4_table(emb, measures: Sequence[str] = ("cos", "ned"), *, mode="pooled", size: int = 132,
-             n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
+def cell_samples(
+    emb, operator: str, measure: str, cell: str, *, mode="pooled", size: int = 132
+) -> dict[str, np.ndarray]:
+    """Per sample, the share of the ε grid in ``cell`` (the values whose mean :func:`cells_table`
+    reports), one array per model on the same samples (NaN where undefined): what a paired test
+    of two models' shares needs. The grids follow ``mode`` over the models of ``emb``, as there."""
+    deltas = _deltas_for(emb, operator, measure)
+    grids = epsilon_grids({m: {k: d[k] for k in ("d1", "d2")} for m, d in deltas.items()}, mode=mode, size=size)
+    k = list(CELLS).index(cell)
+    return {
+        model: grid_cells_per_sample(d["d1"], d["d2"], grids[model]["d1"], grids[model]["d2"])[:, k]
+        for model, d in deltas.items()
+    }
+
+
+def c4_samples(emb, measure: str, *, mode="pooled", size: int = 132) -> dict[str, np.ndarray]:
+    """Per sample, the share of the ε grid meeting C4 (the values whose mean :func:`c4_table`
+    reports), one array per model on the same samples."""
+    deltas = _deltas_for(emb, "difference", measure)
+    grids = epsilon_grids({m: {"d3": d["d3"]} for m, d in deltas.items()}, mode=mode, size=size)
+    return {model: grid_fraction(d["d3"], grids[model]["d3"]) for model, d in deltas.items()}
+
+
+def c4_table(
+    emb, measures: Sequence[str] = ("cos", "ned"), *, mode="pooled", size: int = 132, n_boot: int = 1000, seed: int = 0
+) -> pd.DataFrame:
     """C4 percentages (``Δ3 ≥ ε`` averaged over the ε grid) per model and measure, with CIs."""
     rows = []
     for meas in measures:
@@ -83,8 +160,18 @@ def c4_table(emb, measures: Sequence[str] = ("cos", "ned"), *, mode="pooled", si
         for model, d in deltas.items():
             g = grid_fraction(d["d3"], grids[model]["d3"])
             est, lo, hi = ci(g, n_boot=n_boot, seed=seed, scale=100)
-            rows.append(dict(model=model, measure=meas, mode=eps_label(mode), pct=est, low=lo, high=hi,
-                             n=int((~np.isnan(g)).sum()), n_nan=int(np.isnan(g).sum())))
+            rows.append(
+                dict(
+                    model=model,
+                    measure=meas,
+                    mode=eps_label(mode),
+                    pct=est,
+                    low=lo,
+                    high=hi,
+                    n=int((~np.isnan(g)).sum()),
+                    n_nan=int(np.isnan(g).sum()),
+                )
+            )
     return pd.DataFrame(rows)
 
 
@@ -94,9 +181,18 @@ def deltas_table(emb, operator: str, measures: Sequence[str] = M.MEASURES) -> pd
     for meas in measures:
         for model, d in _deltas_for(emb, operator, meas).items():
             for name, v in d.items():
-                rows.append(dict(model=model, measure=meas, margin=name, mean=float(np.nanmean(v)),
-                                 std=float(np.nanstd(v)), share_positive=float(100 * np.nanmean(v >= 0)),
-                                 n=int((~np.isnan(v)).sum()), n_nan=int(np.isnan(v).sum())))
+                rows.append(
+                    dict(
+                        model=model,
+                        measure=meas,
+                        margin=name,
+                        mean=float(np.nanmean(v)),
+                        std=float(np.nanstd(v)),
+                        share_positive=float(100 * np.nanmean(v >= 0)),
+                        n=int((~np.isnan(v)).sum()),
+                        n_nan=int(np.isnan(v).sum()),
+                    )
+                )
     return pd.DataFrame(rows)
 
 
@@ -107,13 +203,22 @@ def raw_scores_table(emb, operator: str, measures: Sequence[str] = M.MEASURES) -
         for model, e in emb.items():
             r = raw_scores(e[operator]["a"], e[operator]["b"], e[operator]["t"], operator, measure=meas)
             for name, v in r.items():
-                rows.append(dict(model=model, measure=meas, quantity=name, mean=float(np.nanmean(v)),
-                                 std=float(np.nanstd(v)), n_nan=int(np.isnan(v).sum())))
+                rows.append(
+                    dict(
+                        model=model,
+                        measure=meas,
+                        quantity=name,
+                        mean=float(np.nanmean(v)),
+                        std=float(np.nanstd(v)),
+                        n_nan=int(np.isnan(v).sum()),
+                    )
+                )
     return pd.DataFrame(rows)
 
 
-def geometry_table(geoms: Mapping[str, M.PlaneGeometry], *, near: float = 0.25, n_boot: int = 1000,
-                   seed: int = 0) -> pd.DataFrame:
+def geometry_table(
+    geoms: Mapping[str, M.PlaneGeometry], *, near: float = 0.25, n_boot: int = 1000, seed: int = 0
+) -> pd.DataFrame:
     """Where projections fall, per model: between A and B (C2), near A (C5), near B, outside.
 
     ``t`` is the signed in-plane position (0 at A, 1 at B). *near A* means ``|t| ≤ near``, i.e.
@@ -124,19 +229,39 @@ def geometry_table(geoms: Mapping[str, M.PlaneGeometry], *, near: float = 0.25, 
     for model, g in geoms.items():
         ok = ~g.degenerate
         t = g.t[ok]
-        flags = {"between": (t >= 0) & (t <= 1), "near_a": np.abs(t) <= near, "near_b": np.abs(t - 1) <= near,
-                 "outside": (t < 0) | (t > 1)}
+        flags = {
+            "between": (t >= 0) & (t <= 1),
+            "near_a": np.abs(t) <= near,
+            "near_b": np.abs(t - 1) <= near,
+            "outside": (t < 0) | (t > 1),
+        }
         for name, f in flags.items():
             est, lo, hi = ci(f.astype(float), n_boot=n_boot, seed=seed, scale=100)
-            rows.append(dict(model=model, region=name, pct=est, low=lo, high=hi, n=int(ok.sum()),
-                             n_degenerate=int(g.n_degenerate),
-                             median_t=float(np.median(t)) if t.size else float("nan"),
-                             median_residual=float(np.median(g.residual[ok])) if t.size else float("nan")))
+            rows.append(
+                dict(
+                    model=model,
+                    region=name,
+                    pct=est,
+                    low=lo,
+                    high=hi,
+                    n=int(ok.sum()),
+                    n_degenerate=int(g.n_degenerate),
+                    median_t=float(np.median(t)) if t.size else float("nan"),
+                    median_residual=float(np.median(g.residual[ok])) if t.size else float("nan"),
+                )
+            )
     return pd.DataFrame(rows)
 
 
-def union_table(emb, geoms: Mapping[str, M.PlaneGeometry], *, comparable: float = 0.1, near: float = 0.25,
-                n_boot: int = 1000, seed: int = 0) -> pd.DataFrame:
+def union_table(
+    emb,
+    geoms: Mapping[str, M.PlaneGeometry],
+    *,
+    comparable: float = 0.1,
+    near: float = 0.25,
+    n_boot: int = 1000,
+    seed: int = 0,
+) -> pd.DataFrame:
     """C6: the projection of U against the norm ratio ``r = |E_A| / |E_B|`` of the inputs.
 
     Samples fall into three norm cases: comparable (``|r − 1| ≤ comparable``), A larger
@@ -150,15 +275,29 @@ def union_table(emb, geoms: Mapping[str, M.PlaneGeometry], *, comparable: float 
         r = M.norm_ratio(e["union"]["a"], e["union"]["b"], warn=False)
         ok = ~g.degenerate & ~np.isnan(r)
         t, r = g.t[ok], r[ok]
-        cases = {"comparable": (np.abs(r - 1) <= comparable, (t >= 0) & (t <= 1)),
-                 "a_larger": (r > 1 + comparable, np.abs(t) <= near),
-                 "b_larger": (r < 1 - comparable, np.abs(t - 1) <= near)}
+        cases = {
+            "comparable": (np.abs(r - 1) <= comparable, (t >= 0) & (t <= 1)),
+            "a_larger": (r > 1 + comparable, np.abs(t) <= near),
+            "b_larger": (r < 1 - comparable, np.abs(t - 1) <= near),
+        }
         for case, (sel, hit) in cases.items():
-            est, lo, hi = ci(hit[sel].astype(float), n_boot=n_boot, seed=seed, scale=100) if sel.any() else (
-                float("nan"), float("nan"), float("nan"))
-            rows.append(dict(model=model, norm_case=case, n_case=int(sel.sum()),
-                             share_of_samples=float(100 * sel.mean()) if sel.size else float("nan"),
-                             pct_expected=est, low=lo, high=hi, n_degenerate=int((~ok).sum())))
+            est, lo, hi = (
+                ci(hit[sel].astype(float), n_boot=n_boot, seed=seed, scale=100)
+                if sel.any()
+                else (float("nan"), float("nan"), float("nan"))
+            )
+            rows.append(
+                dict(
+                    model=model,
+                    norm_case=case,
+                    n_case=int(sel.sum()),
+                    share_of_samples=float(100 * sel.mean()) if sel.size else float("nan"),
+                    pct_expected=est,
+                    low=lo,
+                    high=hi,
+                    n_degenerate=int((~ok).sum()),
+                )
+            )
     return pd.DataFrame(rows)
 
 
@@ -173,16 +312,28 @@ def geometry_samples(geoms: Mapping[str, M.PlaneGeometry], table: pd.DataFrame) 
     for model, g in geoms.items():
         if len(g.t) != len(table):
             raise ValueError(f"{model}: {len(g.t)} projections for {len(table)} samples")
-        frames.append(pd.DataFrame({
-            "model": model, "qid": table["qid"].to_numpy(), "variant": table["variant"].to_numpy(),
-            "angle_ab": np.degrees(g.angle_ab), "angle_ap": np.degrees(g.angle_ap),
-            "angle_bp": np.degrees(g.angle_bp), "t": g.t, "bp_ratio": g.bp_ratio, "residual": g.residual,
-            "degenerate": g.degenerate}))
+        frames.append(
+            pd.DataFrame(
+                {
+                    "model": model,
+                    "qid": table["qid"].to_numpy(),
+                    "variant": table["variant"].to_numpy(),
+                    "angle_ab": np.degrees(g.angle_ab),
+                    "angle_ap": np.degrees(g.angle_ap),
+                    "angle_bp": np.degrees(g.angle_bp),
+                    "t": g.t,
+                    "bp_ratio": g.bp_ratio,
+                    "residual": g.residual,
+                    "degenerate": g.degenerate,
+                }
+            )
+        )
     return pd.concat(frames, ignore_index=True)
 
 
-def eps_modes_table(emb, operator: str, measure: str = "cos", *, size: int = 132, cell: str = "TT",
-                    extra: Sequence = ()) -> pd.DataFrame:
+def eps_modes_table(
+    emb, operator: str, measure: str = "cos", *, size: int = 132, cell: str = "TT", extra: Sequence = ()
+) -> pd.DataFrame:
     """One cell's share (no interval) under the three named ε modes (and any ``extra`` explicit
     ranges), wide: one row per model, one column per mode."""
     modes = list(EPS_MODES) + list(extra)
@@ -194,7 +345,14 @@ def eps_modes_table(emb, operator: str, measure: str = "cos", *, size: int = 132
 def norm_ratio_stats(ratios: Mapping[str, np.ndarray], *, comparable: float = 0.1) -> pd.DataFrame:
     """Median, 5th and 95th percentile of ``|E_A|/|E_B|`` per model, and the share within
     ``1 ± comparable`` (NaN ratios left out)."""
-    return pd.DataFrame({m: {"median ratio": float(np.nanmedian(r)), "5th pct": float(np.nanpercentile(r, 5)),
-                             "95th pct": float(np.nanpercentile(r, 95)),
-                             "% comparable": float(100 * np.nanmean(np.abs(r - 1) <= comparable))}
-                         for m, r in ratios.items()}).T
+    return pd.DataFrame(
+        {
+            m: {
+                "median ratio": float(np.nanmedian(r)),
+                "5th pct": float(np.nanpercentile(r, 5)),
+                "95th pct": float(np.nanpercentile(r, 95)),
+                "% comparable": float(100 * np.nanmean(np.abs(r - 1) <= comparable)),
+            }
+            for m, r in ratios.items()
+        }
+    ).T

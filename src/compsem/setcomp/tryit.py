@@ -33,8 +33,10 @@ def read_set_operators(table: pd.DataFrame) -> str:
 
 def _show(table: pd.DataFrame, specs: Sequence[str]) -> list[pd.DataFrame]:
     """The verdicts, then the values, one column per model."""
-    return [table.pivot(index="criterion", columns="model", values="verdict")[list(specs)],
-            table.pivot(index="criterion", columns="model", values="value")[list(specs)].round(3)]
+    return [
+        table.pivot(index="criterion", columns="model", values="verdict")[list(specs)],
+        table.pivot(index="criterion", columns="model", values="value")[list(specs)].round(3),
+    ]
 
 
 TRY_IT = TryIt(
@@ -44,9 +46,13 @@ to each other (C1) and project between them (C2); the difference should be close
 B (C3, C4) and project near A (C5); the union should project between A and B when their norms are comparable (within 0.1 of each
 other's), or near the longer input otherwise (C6; the norm-ratio row says which case applies). All margins use cosine and ε = 0. A *position* t
 is where the sentence's shadow falls in the plane of A and B: 0 at A, 1 at B.""",
-    inputs={"sentence_a": "The mayor opened the new library on Friday.",
-            "sentence_b": "The new library has a large children's section.",
-            "overlap": "The town has a new library.",
-            "difference": "The mayor opened something on Friday.",
-            "union": "On Friday the mayor opened the new library, which has a large children's section."},
-    show=_show, read=read_set_operators)
+    inputs={
+        "sentence_a": "The mayor opened the new library on Friday.",
+        "sentence_b": "The new library has a large children's section.",
+        "overlap": "The town has a new library.",
+        "difference": "The mayor opened something on Friday.",
+        "union": "On Friday the mayor opened the new library, which has a large children's section.",
+    },
+    show=_show,
+    read=read_set_operators,
+)

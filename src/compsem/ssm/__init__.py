@@ -8,8 +8,24 @@ ours, ``values``, figures, headline, try-it). Part IV's own: :mod:`.scorers` (th
 of the models), :mod:`.lexical`, :mod:`.nli`, :mod:`.choice` (the scorers), :mod:`.space` (MDS
 maps) and :mod:`.plots` (figures).
 """
+
 from __future__ import annotations
 
 from . import choice, data, finding, lesson, lexical, metrics, nli, plots, report, scorers, space, study, tables, tryit
 
-__all__ = ["data", "metrics", "study", "tables", "report", "scorers", "lexical", "nli", "choice", "space", "plots", "lesson", "tryit", "finding"]
+__all__ = [
+    "data",
+    "metrics",
+    "study",
+    "tables",
+    "report",
+    "scorers",
+    "lexical",
+    "nli",
+    "choice",
+    "space",
+    "plots",
+    "lesson",
+    "tryit",
+    "finding",
+]

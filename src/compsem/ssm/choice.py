@@ -5,6 +5,7 @@ four-option question of the paper's annotation (Section 2.2): cannot be inferred
 probability / high probability / can be inferred, scored 0, 0.3, 0.7 and 1. The wording of the
 question is the project's own.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -35,9 +36,11 @@ _LETTER = re.compile(r"\b([ABCD])\b")
 def choice_prompt(premise: str, hypothesis: str) -> str:
     """The project's wording of the four-option question for one ordered pair."""
     opts = "\n".join(f"{k}. {v[0]}" for k, v in OPTIONS.items())
-    return ("Read two sentences and decide whether the second follows from the first.\n"
-            f"First sentence: {premise}\nSecond sentence: {hypothesis}\n"
-            f"Options:\n{opts}\nAnswer with a single letter (A, B, C or D).\nAnswer:")
+    return (
+        "Read two sentences and decide whether the second follows from the first.\n"
+        f"First sentence: {premise}\nSecond sentence: {hypothesis}\n"
+        f"Options:\n{opts}\nAnswer with a single letter (A, B, C or D).\nAnswer:"
+    )
 
 
 def parse_choice(answer: str) -> float:
@@ -74,9 +77,8 @@ class LLMChoice:
         I, J = np.divmod(np.arange(n * n), n)
         prompts = [choice_prompt(uniq[i], uniq[j]) for i, j in zip(I, J)]
         answers: list[str] = []
-        for s in bar(range(0, len(prompts), self.batch_size), show=progress,
-                     desc=f"LLM pairs ({self.model_name})"):
-            batch = prompts[s:s + self.batch_size]
+        for s in bar(range(0, len(prompts), self.batch_size), show=progress, desc=f"LLM pairs ({self.model_name})"):
+            batch = prompts[s : s + self.batch_size]
             got = list(self.generator(batch))
             if len(got) != len(batch):
                 raise ValueError(f"generator returned {len(got)} answers for {len(batch)} prompts")

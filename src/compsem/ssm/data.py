@@ -14,6 +14,7 @@ Files (``data/ssm/``):
     "can sentence j be inferred from sentence i?" on the four-option scale
     0 (cannot) / 0.3 (low probability) / 0.7 (high probability) / 1 (can be inferred).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -36,9 +37,9 @@ CATEGORIES = (
     "synonymous_reversed",
     "inferential",
     "inferential_reversed",
-    "irrelevant",          # sentences of different clusters
-    "within_cluster",      # two hypotheses of the same premise (unlabelled; reference 0)
-    "identical",           # the diagonal
+    "irrelevant",  # sentences of different clusters
+    "within_cluster",  # two hypotheses of the same premise (unlabelled; reference 0)
+    "identical",  # the diagonal
 )
 #: the four answer options and their scores (paper, Section 2.2)
 SCALE = (0.0, 0.3, 0.7, 1.0)
@@ -49,7 +50,7 @@ class Pool:
     """A sentence pool: parallel arrays over the N sentences, in file order."""
 
     ids: tuple[str, ...]
-    clusters: np.ndarray            # (N,) int cluster label
+    clusters: np.ndarray  # (N,) int cluster label
     roles: tuple[str, ...]
     texts: tuple[str, ...]
     source: str = "embedded"
@@ -88,9 +89,13 @@ class Pool:
         """The pool restricted to the given cluster labels (order kept)."""
         keep = np.isin(self.clusters, np.asarray(list(clusters)))
         idx = np.flatnonzero(keep)
-        return Pool(tuple(self.ids[i] for i in idx), self.clusters[idx],
-                    tuple(self.roles[i] for i in idx), tuple(self.texts[i] for i in idx),
-                    source=f"{self.source}[{len(np.unique(self.clusters[idx]))} clusters]")
+        return Pool(
+            tuple(self.ids[i] for i in idx),
+            self.clusters[idx],
+            tuple(self.roles[i] for i in idx),
+            tuple(self.texts[i] for i in idx),
+            source=f"{self.source}[{len(np.unique(self.clusters[idx]))} clusters]",
+        )
 
 
 def _cell(value) -> str:
@@ -104,8 +109,12 @@ def _read_rows(path: Path, required: tuple[str, ...]) -> list[dict]:
     df = read_table(path, as_text=True)
     missing = [c for c in required if c not in df.columns]
     if missing:
-        raise DataError(f"missing {noun(len(missing), 'column')} {missing}; found {list(df.columns)}", file=str(path), row=1,
-                        column=missing[0])
+        raise DataError(
+            f"missing {noun(len(missing), 'column')} {missing}; found {list(df.columns)}",
+            file=str(path),
+            row=1,
+            column=missing[0],
+        )
     if df.empty:
         raise DataError("no data rows", file=str(path), row=2)
     return [{c: _cell(v) for c, v in zip(df.columns, row)} for row in df.itertuples(index=False)]
@@ -132,31 +141,37 @@ def load_pool(path: str | Path | None = None) -> Pool:
         if not sid:
             raise DataError("empty id", file=str(path), row=r, column="sentence_id")
         if sid in seen_id:
-            raise DataError(f"duplicate id {sid!r} (first at row {seen_id[sid]})",
-                            file=str(path), row=r, column="sentence_id")
+            raise DataError(
+                f"duplicate id {sid!r} (first at row {seen_id[sid]})", file=str(path), row=r, column="sentence_id"
+            )
         try:
             cl = int((row["cluster"] or "").strip())
         except ValueError:
-            raise DataError(f"expected an integer, got {row['cluster']!r}",
-                            file=str(path), row=r, column="cluster") from None
+            raise DataError(
+                f"expected an integer, got {row['cluster']!r}", file=str(path), row=r, column="cluster"
+            ) from None
         if role not in ROLES:
-            raise DataError(f"{row['role']!r} is not one of {ROLES}",
-                            file=str(path), row=r, column="role")
+            raise DataError(f"{row['role']!r} is not one of {ROLES}", file=str(path), row=r, column="role")
         if not text:
             raise DataError("empty text", file=str(path), row=r, column="text")
         if text.lower() in seen_text:
-            raise DataError(f"duplicate of the sentence at row {seen_text[text.lower()]}",
-                            file=str(path), row=r, column="text")
+            raise DataError(
+                f"duplicate of the sentence at row {seen_text[text.lower()]}", file=str(path), row=r, column="text"
+            )
         seen_id[sid] = r
         seen_text[text.lower()] = r
-        ids.append(sid); clusters.append(cl); roles.append(role); texts.append(text)
+        ids.append(sid)
+        clusters.append(cl)
+        roles.append(role)
+        texts.append(text)
     clusters = np.asarray(clusters, dtype=int)
     for c in np.unique(clusters):
         n_prem = sum(1 for cc, ro in zip(clusters, roles) if cc == c and ro == "premise")
         if n_prem != 1:
             first = 2 + int(np.flatnonzero(clusters == c)[0])
-            raise DataError(f"cluster {c} has {n_prem} premises (need exactly 1)",
-                            file=str(path), row=first, column="role")
+            raise DataError(
+                f"cluster {c} has {n_prem} premises (need exactly 1)", file=str(path), row=first, column="role"
+            )
     return Pool(tuple(ids), clusters, tuple(roles), tuple(texts), source=str(path.name))
 
 
@@ -194,25 +209,27 @@ def load_reference(pool: Pool, path: str | Path | None = None) -> np.ndarray:
         for col in ("premise_id", "hypothesis_id"):
             sid = (row[col] or "").strip()
             if sid not in pool._index:
-                raise DataError(f"unknown sentence id {sid!r}",
-                                file=str(path), row=r, column=col)
+                raise DataError(f"unknown sentence id {sid!r}", file=str(path), row=r, column=col)
             ij.append(pool.index(sid))
         i, j = ij
         try:
             s = float(row["score"])
         except (TypeError, ValueError):
-            raise DataError(f"not a number: {row['score']!r}",
-                            file=str(path), row=r, column="score") from None
+            raise DataError(f"not a number: {row['score']!r}", file=str(path), row=r, column="score") from None
         if not any(abs(s - v) < 1e-9 for v in SCALE):
-            raise DataError(f"{s} is not on the scale {SCALE}",
-                            file=str(path), row=r, column="score")
+            raise DataError(f"{s} is not on the scale {SCALE}", file=str(path), row=r, column="score")
         cat = (row["category"] or "").strip()
         if cat != cats[i, j]:
-            raise DataError(f"{cat!r} but the pool makes this pair {cats[i, j]!r}",
-                            file=str(path), row=r, column="category")
+            raise DataError(
+                f"{cat!r} but the pool makes this pair {cats[i, j]!r}", file=str(path), row=r, column="category"
+            )
         if labelled[i, j]:
-            raise DataError(f"pair ({row['premise_id']}, {row['hypothesis_id']}) judged twice",
-                            file=str(path), row=r, column="premise_id")
+            raise DataError(
+                f"pair ({row['premise_id']}, {row['hypothesis_id']}) judged twice",
+                file=str(path),
+                row=r,
+                column="premise_id",
+            )
         R[i, j] = s
         labelled[i, j] = True
     np.fill_diagonal(R, 1.0)

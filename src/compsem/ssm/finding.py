@@ -10,13 +10,18 @@ from ..faces import Finding, leader_paragraph
 
 __all__ = ["FINDING", "sentences"]
 
-_leader = leader_paragraph("RSA", "RSA with the reference")
+_leader = leader_paragraph("RSA", "RSA with the reference", items="clusters")
 
 
 def sentences(rows: pd.DataFrame, models: Sequence[str], controls: Sequence[str]) -> str:
-    """The RSA leader as far as the intervals allow, and what agreement with the reference rewards."""
-    return (_leader(rows, models, controls) + " The reference was written by the project, and shared words weigh in "
-            "its judgements, so agreement with it rewards lexical overlap too; Part IV discusses how far that carries.")
+    """The RSA leader where the synthesis ranks RSA (as far as the paired intervals allow), each
+    model against its controls on the same clusters, and what agreement with the reference may
+    reward (a hypothesis: not measured)."""
+    return (
+        _leader(rows, models, controls) + " The reference was written by the project, and shared words may weigh "
+        "in its judgements, so agreement with it may reward lexical overlap too; we have not measured how much "
+        "(Part IV discusses it)."
+    )
 
 
 FINDING = Finding(

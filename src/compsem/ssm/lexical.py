@@ -4,6 +4,7 @@ R(i, j) is the share of the hypothesis's content words that the premise contains
 hypothesis made of premise words is "covered" while the premise is not covered by it: the
 crudest imitation of entailment's direction, which needs no model and runs in the default build.
 """
+
 from __future__ import annotations
 
 import re
@@ -21,7 +22,8 @@ __all__ = ["STOP_WORDS", "NEGATIONS", "stem", "content_words", "LexicalCoverage"
 
 #: function words dropped before counting coverage. Negations (not, no, never, nothing, nobody,
 #: none) are deliberately *kept* as content words: they change what follows.
-STOP_WORDS = frozenset("""
+STOP_WORDS = frozenset(
+    """
 a an the this that these those some any each every all both either neither another such
 i me my mine we us our ours you your yours he him his she her hers it its they them their theirs
 one ones who whom whose which what where when while why how there here then than so too very
@@ -32,7 +34,8 @@ down upon within per via
 be am is are was were been being have has had having do does did doing done
 will would shall should can could may might must ought
 not_a_word
-""".split())
+""".split()
+)
 NEGATIONS = frozenset({"not", "no", "never", "nothing", "nobody", "none"})
 _TOKEN = re.compile(r"[a-z0-9]+(?:['\u2019][a-z]+)?")
 
@@ -85,12 +88,15 @@ class LexicalCoverage:
         B = np.zeros((len(uniq), max(len(vocab), 1)))
         for r, s in enumerate(sets):
             B[r, [vocab[w] for w in s]] = 1.0
-        overlap = B @ B.T                          # |C_i & C_j|
-        size = B.sum(axis=1)                       # |C_j|
+        overlap = B @ B.T  # |C_i & C_j|
+        size = B.sum(axis=1)  # |C_j|
         n_empty = int((size == 0).sum())
         if n_empty:
-            warnings.warn(f"{plural(n_empty, 'sentence')} {'has' if n_empty == 1 else 'have'} no content words: their column is NaN",
-                          RuntimeWarning, stacklevel=2)
+            warnings.warn(
+                f"{plural(n_empty, 'sentence')} {'has' if n_empty == 1 else 'have'} no content words: their column is NaN",
+                RuntimeWarning,
+                stacklevel=2,
+            )
         with np.errstate(invalid="ignore", divide="ignore"):
             R = overlap / np.where(size == 0, np.nan, size)[None, :]
         return R[np.ix_(inv, inv)]

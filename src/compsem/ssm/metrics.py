@@ -8,6 +8,7 @@ References
 Lin, Chen & Ding (2024), *Sentence-Space Metrics (SSM) for the Evaluation of Sentence
 Comprehension*, CCL 2024 — Sections 2.4 (accuracy), 2.5 (distances), 2.7 (metrics).
 """
+
 from __future__ import annotations
 
 import warnings
@@ -15,14 +16,32 @@ import warnings
 import numpy as np
 from sklearn.metrics import calinski_harabasz_score
 
-__all__ = ["SPACES", "square", "relatedness_distance", "discrepancy_distance", "distances", "sparsity",
-           "calinski_harabasz", "upper", "rsa", "agreement_accuracy", "entailment_accuracy", "ACCURACY_CATEGORIES"]
+__all__ = [
+    "SPACES",
+    "square",
+    "relatedness_distance",
+    "discrepancy_distance",
+    "distances",
+    "sparsity",
+    "calinski_harabasz",
+    "upper",
+    "rsa",
+    "agreement_accuracy",
+    "entailment_accuracy",
+    "ACCURACY_CATEGORIES",
+]
 
 #: the two sentence spaces: relatedness and discrepancy
 SPACES = ("rel", "dis")
 #: pair categories of the accuracy table (Table 2's five, with the split irrelevant category)
-ACCURACY_CATEGORIES = ("synonymous", "synonymous_reversed", "inferential", "inferential_reversed", "irrelevant",
-                       "within_cluster")
+ACCURACY_CATEGORIES = (
+    "synonymous",
+    "synonymous_reversed",
+    "inferential",
+    "inferential_reversed",
+    "irrelevant",
+    "within_cluster",
+)
 
 
 def square(R, name="R") -> np.ndarray:
@@ -129,8 +148,9 @@ def calinski_harabasz(D, labels) -> float:
         raise ValueError(f"labels must have shape ({D.shape[0]},), got {labels.shape}")
     n_nan = int(np.isnan(D).sum())
     if n_nan:
-        warnings.warn(f"Calinski-Harabasz undefined: D has {n_nan} NaN entries; returning NaN",
-                      RuntimeWarning, stacklevel=2)
+        warnings.warn(
+            f"Calinski-Harabasz undefined: D has {n_nan} NaN entries; returning NaN", RuntimeWarning, stacklevel=2
+        )
         return float("nan")
     return float(calinski_harabasz_score(D, labels))
 

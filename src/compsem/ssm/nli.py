@@ -14,6 +14,7 @@ The entailment label is found in ``config.id2label``; a model whose labels are o
 ``nli:NAME#entailment=entailment`` (a label name). Where the model runs and in which precision
 is decided by :mod:`compsem.device`.
 """
+
 from __future__ import annotations
 
 import os
@@ -29,8 +30,15 @@ from ..errors import DataError, HubUnavailableError, UnknownModelError, check_tr
 from ..progress import bar as progress_bar
 from .data import unique_texts
 
-__all__ = ["MissingEntailmentLabel", "entailment_index", "NLICrossEncoder", "load_nli", "parse_nli_spec",
-           "ENTAILMENT_NAMES", "GROUP_ROWS"]
+__all__ = [
+    "MissingEntailmentLabel",
+    "entailment_index",
+    "NLICrossEncoder",
+    "load_nli",
+    "parse_nli_spec",
+    "ENTAILMENT_NAMES",
+    "GROUP_ROWS",
+]
 
 #: label names read as "entailment" (case-insensitive)
 ENTAILMENT_NAMES = ("entailment", "entail", "entailed")
@@ -43,8 +51,11 @@ ENTAILMENT_NAMES = ("entailment", "entail", "entailed")
 GROUP_ROWS = 16
 
 #: what an unreachable hub suggests instead
-_OFFLINE = ("lexical", "the panel encoders (sbert-mini, use, glove-50d, bow)",
-            "a local folder with an NLI model (nli:/path/to/model)")
+_OFFLINE = (
+    "lexical",
+    "the panel encoders (sbert-mini, use, glove-50d, bow)",
+    "a local folder with an NLI model (nli:/path/to/model)",
+)
 
 
 class MissingEntailmentLabel(DataError):
@@ -78,11 +89,15 @@ def entailment_index(id2label: dict, override: int | str | None = None) -> int:
         if text.lstrip("-").isdigit():
             k = int(text)
             if k not in labels:
-                raise MissingEntailmentLabel(f"#entailment={k} is not a label index of the model; its labels are {labels}")
+                raise MissingEntailmentLabel(
+                    f"#entailment={k} is not a label index of the model; its labels are {labels}"
+                )
             return k
         hits = [k for k, v in labels.items() if v.strip().lower() == text.lower()]
         if len(hits) != 1:
-            raise MissingEntailmentLabel(f"#entailment={text!r} names no single label of the model; its labels are {labels}")
+            raise MissingEntailmentLabel(
+                f"#entailment={text!r} names no single label of the model; its labels are {labels}"
+            )
         return hits[0]
     hits = [k for k, v in labels.items() if v.strip().lower() in ENTAILMENT_NAMES]
     if len(hits) != 1:
@@ -91,7 +106,8 @@ def entailment_index(id2label: dict, override: int | str | None = None) -> int:
             f"the model has {why} label called 'entailment' in config.id2label = {labels}; an NLI scorer needs a "
             "sequence-classification model fine-tuned for NLI (e.g. cross-encoder/nli-deberta-v3-base). If its "
             "labels are unnamed (LABEL_0, LABEL_1, ...), name the entailment one in the spec: "
-            "'nli:NAME#entailment=1' (index) or 'nli:NAME#entailment=<label name>'")
+            "'nli:NAME#entailment=1' (index) or 'nli:NAME#entailment=<label name>'"
+        )
     return hits[0]
 
 
@@ -102,8 +118,9 @@ def parse_nli_spec(spec: str) -> tuple[str, dict[str, str]]:
     name, opts = split_options(spec[4:])
     unknown = sorted(set(opts) - {"entailment"})
     if unknown:
-        raise UnknownModelError(spec, ["nli:NAME", "nli:NAME#entailment=<index or label name>"],
-                                forms=(f"unknown option(s) {unknown}",))
+        raise UnknownModelError(
+            spec, ["nli:NAME", "nli:NAME#entailment=<index or label name>"], forms=(f"unknown option(s) {unknown}",)
+        )
     return name.strip(), opts
 
 
@@ -151,8 +168,9 @@ class NLICrossEncoder:
 
     def __post_init__(self):
         if self.model is None or self.tokenizer is None:
-            self.model, self.tokenizer = load_nli(self.model_name, device=self.device, dtype=self.dtype,
-                                                  trust_remote_code=self.trust_remote_code)
+            self.model, self.tokenizer = load_nli(
+                self.model_name, device=self.device, dtype=self.dtype, trust_remote_code=self.trust_remote_code
+            )
         self._ent = entailment_index(self.model.config.id2label, self.entailment)
         self.model.eval()
 
@@ -191,11 +209,14 @@ class NLICrossEncoder:
         if os.path.isdir(self.model_name):
             rev = weights_digest(self.model_name)
         dt = str(getattr(self.model, "dtype", "float32")).removeprefix("torch.")
-        return (f"nli:{self.model_name}@{rev}:max_length={self.max_length}"
-                f":groups={self.rows_per_group}x{self.batch_size}" + ("" if dt == "float32" else f":{dt}"))
+        return (
+            f"nli:{self.model_name}@{rev}:max_length={self.max_length}"
+            f":groups={self.rows_per_group}x{self.batch_size}" + ("" if dt == "float32" else f":{dt}")
+        )
 
-    def pair_probabilities(self, premises: Sequence[str], hypotheses: Sequence[str], *,
-                           progress: bool = True) -> np.ndarray:
+    def pair_probabilities(
+        self, premises: Sequence[str], hypotheses: Sequence[str], *, progress: bool = True
+    ) -> np.ndarray:
         """Softmax over the labels for each (premise, hypothesis) pair, in input order: (n, C)."""
         import torch  # optional heavy dependency, loaded only when a model scores
 
@@ -207,9 +228,15 @@ class NLICrossEncoder:
         bar = progress_bar(total=len(order), show=progress, desc=f"NLI pairs ({self.model_name})", unit="pair")
         with torch.inference_mode():
             for s in range(0, len(order), self.batch_size):
-                idx = order[s:s + self.batch_size]
-                enc = self.tokenizer([premises[k] for k in idx], [hypotheses[k] for k in idx], padding=True,
-                                     truncation=True, max_length=self.max_length, return_tensors="pt")
+                idx = order[s : s + self.batch_size]
+                enc = self.tokenizer(
+                    [premises[k] for k in idx],
+                    [hypotheses[k] for k in idx],
+                    padding=True,
+                    truncation=True,
+                    max_length=self.max_length,
+                    return_tensors="pt",
+                )
                 enc = {k: v.to(self.model.device) for k, v in enc.items()}
                 logits = self.model(**enc).logits.float()
                 out[idx] = torch.softmax(logits, dim=-1).cpu().numpy()
@@ -230,13 +257,12 @@ class NLICrossEncoder:
         if not 0 <= r0 <= r1 <= n or r0 % rows or (r1 % rows and r1 != n):
             raise ValueError(f"rows {r0}:{r1} of {n} are not whole groups of {rows} rows")
         out = np.empty((r1 - r0, n, int(self.model.config.num_labels)))
-        bar = progress_bar(total=(r1 - r0) * n, show=progress, desc=f"NLI pairs ({self.model_name})",
-                               unit="pair")
+        bar = progress_bar(total=(r1 - r0) * n, show=progress, desc=f"NLI pairs ({self.model_name})", unit="pair")
         for g0 in range(r0, r1, rows):
             g1 = min(r1, g0 + rows)
             I, J = np.divmod(np.arange((g1 - g0) * n), n)
             P = self.pair_probabilities([uniq[g0 + i] for i in I], [uniq[j] for j in J], progress=False)
-            out[g0 - r0:g1 - r0] = P.reshape(g1 - g0, n, -1)
+            out[g0 - r0 : g1 - r0] = P.reshape(g1 - g0, n, -1)
             bar.update((g1 - g0) * n)
         bar.close()
         return out

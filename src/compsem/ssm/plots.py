@@ -1,6 +1,7 @@
 """Part IV's figures: score matrices, the metrics with their intervals (seaborn, through
 :mod:`compsem.figures`), and the sentence-space maps with their zoomed panels (Figure 1 of the
 paper). Each function draws one figure and returns it; chapters call ``plt.show()``."""
+
 from __future__ import annotations
 
 import textwrap
@@ -14,8 +15,16 @@ from .data import Pool
 from .space import Layout, basis_colours, zoom_window
 from .study import REFERENCE
 
-__all__ = ["reference_matrix", "score_matrices", "mean_scores_heatmap", "metric_intervals", "space_maps", "zoom_maps", "plot_space",
-           "plot_zoom"]
+__all__ = [
+    "reference_matrix",
+    "score_matrices",
+    "mean_scores_heatmap",
+    "metric_intervals",
+    "space_maps",
+    "zoom_maps",
+    "plot_space",
+    "plot_zoom",
+]
 
 
 def _grid(n: int, width: float, height: float):
@@ -68,8 +77,13 @@ def score_matrices(pool: Pool, panels: dict, *, first_clusters: int | None = Non
 def mean_scores_heatmap(table: pd.DataFrame):
     """Mean R per pair category (rows) and model (columns), annotated (seaborn heat map)."""
     fig, ax = plt.subplots(figsize=(1.2 * table.shape[1] + 3.2, 0.45 * table.shape[0] + 1.6))
-    heatmap(table.rename(index=lambda c: c.replace("_reversed", " (rev.)").replace("_", " ")), ax=ax, vmin=0, vmax=1,
-            cbar_label="mean R(i, j)")
+    heatmap(
+        table.rename(index=lambda c: c.replace("_reversed", " (rev.)").replace("_", " ")),
+        ax=ax,
+        vmin=0,
+        vmax=1,
+        cbar_label="mean R(i, j)",
+    )
     ax.tick_params(axis="x", rotation=30)
     fig.tight_layout()
     return fig
@@ -82,12 +96,24 @@ def metric_intervals(tab: pd.DataFrame):
     n = sub.scorer.nunique()
     fig, axes = plt.subplots(1, 2, figsize=(9, 0.55 * n + 1.8))  # not sharey: each call inverts its y axis
     colors = {"rel": PALETTE[0], "dis": PALETTE[1]}
-    for ax, metric, label in zip(axes, ["rsa", "sparsity"],
-                                 ["RSA with the reference (Pearson $r$)", r"sparsity $\|1 - D\|_1 / N^2$"]):
+    for ax, metric, label in zip(
+        axes, ["rsa", "sparsity"], ["RSA with the reference (Pearson $r$)", r"sparsity $\|1 - D\|_1 / N^2$"]
+    ):
         low, high = (f"{metric}_low", f"{metric}_high") if f"{metric}_low" in sub else (metric, metric)
-        interval_plot(sub.assign(space=sub.space.map({"rel": "D_rel", "dis": "D_dis"})), x="scorer", y=metric,
-                      low=low, high=high, hue="space", horizontal=True, ax=ax, dodge=0.25,
-                      colors={"D_rel": colors["rel"], "D_dis": colors["dis"]}, xlabel=label, ylabel="")
+        interval_plot(
+            sub.assign(space=sub.space.map({"rel": "D_rel", "dis": "D_dis"})),
+            x="scorer",
+            y=metric,
+            low=low,
+            high=high,
+            hue="space",
+            horizontal=True,
+            ax=ax,
+            dodge=0.25,
+            colors={"D_rel": colors["rel"], "D_dis": colors["dis"]},
+            xlabel=label,
+            ylabel="",
+        )
     axes[0].get_legend().remove()
     axes[1].tick_params(labelleft=False)
     fig.tight_layout()
@@ -130,8 +156,15 @@ def plot_zoom(ax, xy, texts, colours, closeness, idx, *, min_font: float = 6, ma
         col = np.asarray(colours[i], dtype=float)
         ax.plot([pts[k, 0], label_x], [pts[k, 1], label_y[k]], color="0.8", lw=0.6, zorder=1)
         ax.scatter(*pts[k], color=col, s=25, edgecolors="0.4", linewidths=0.5, zorder=2)
-        ax.text(label_x, label_y[k], textwrap.fill(texts[i], wrap), fontsize=min_font + (max_font - min_font) * c[k],
-                color=col, ha="left", va="center")
+        ax.text(
+            label_x,
+            label_y[k],
+            textwrap.fill(texts[i], wrap),
+            fontsize=min_font + (max_font - min_font) * c[k],
+            color=col,
+            ha="left",
+            va="center",
+        )
     ax.set_xlim(pts[:, 0].min() - 0.1 * span, label_x + 1.6 * span)
     ax.set_ylim(y0 - 0.08 * span, y1 + 0.08 * span)
     ax.set_xticks([])
@@ -162,8 +195,9 @@ def zoom_maps(maps: dict[tuple[str, str], Layout], pool: Pool, basis, model: str
         b = lay.basis(basis)
         cols = basis_colours(lay.D, b)
         texts = [pool.texts[i] for i in np.flatnonzero(lay.valid)]
-        plot_zoom(ax, lay.xy, texts, 0.85 * cols, cols.max(axis=1), zoom_window(lay.xy, b[0], k=k),
-                  min_font=8.5, max_font=13)  # the smallest text must stay readable on the page
+        plot_zoom(
+            ax, lay.xy, texts, 0.85 * cols, cols.max(axis=1), zoom_window(lay.xy, b[0], k=k), min_font=8.5, max_font=13
+        )  # the smallest text must stay readable on the page
         ax.set_title(f"{name}, D_{sp}: around the red basis sentence", fontsize=10)
     fig.tight_layout()
     return fig

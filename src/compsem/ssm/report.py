@@ -9,6 +9,7 @@ are shown in the prose). The figures are :mod:`compsem.ssm.plots`' and the maps
 :mod:`compsem.ssm.space`', both re-exported here so that a chapter needs only this face and
 :mod:`compsem.ssm.study`.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -20,27 +21,76 @@ from .. import reference
 from ..fmt import number, plural
 from ..encoders import validate_texts
 from ..results import Headline, Prose, headline_row
-from ..stats import leader_sentence
+from ..encoders.kinds import CONTROL_WHY, is_control
+from ..stats import leader_sentence, paired_leader_sentence
 from .data import CATEGORIES, Pool, load_study
 from .metrics import distances
 from .plots import mean_scores_heatmap, metric_intervals, reference_matrix, score_matrices, space_maps, zoom_maps
 from .space import Layout, layouts, pick_basis, zoom_window
 from .study import REFERENCE, Run, score_all, score_texts
-from .tables import accuracy_frame, bootstrap_category_mean, mean_scores_frame, ssm_frame
-from .lesson import LESSON   # the study's session of the course guide
-from .tryit import TRY_IT   # the study's section of the try-it page
-from .finding import FINDING   # the study's part of the synthesis (chapter 90)
+from .tables import (
+    accuracy_frame,
+    category_mean_draws,
+    cluster_counts,
+    mean_scores_frame,
+    paired_ssm_draws,
+    ssm_draws,
+    ssm_frame,
+)
+from .lesson import LESSON  # the study's session of the course guide
+from .tryit import TRY_IT  # the study's section of the try-it page
+from .finding import FINDING  # the study's part of the synthesis (chapter 90)
+from .paperclaims import CLAIMS  # noqa: F401  (the paper's claims and our verdicts: the Part page's table)
 
-__all__ = ["LABELS", "TRY_IT", "HEADLINES", "headlines", "try_it", "paper_table", "values", "VIEWS", "pool_summary", "pair_counts", "LESSON", "FINDING",
-           "cluster_members", "judgement_distribution", "cluster_table", "models_table", "mean_scores",
-           "accuracy", "accuracy_by_label", "beside_paper", "ssm_metrics", "category_header", "basis_table",
-           "stress_table", "reference_matrix", "score_matrices", "mean_scores_heatmap", "metric_intervals",
-           "space_maps", "zoom_maps", "layouts", "pick_basis", "metric_header"]
+__all__ = [
+    "LABELS",
+    "TRY_IT",
+    "HEADLINES",
+    "headlines",
+    "try_it",
+    "paper_table",
+    "values",
+    "VIEWS",
+    "pool_summary",
+    "pair_counts",
+    "LESSON",
+    "FINDING",
+    "cluster_members",
+    "judgement_distribution",
+    "cluster_table",
+    "models_table",
+    "mean_scores",
+    "accuracy",
+    "accuracy_by_label",
+    "beside_paper",
+    "ssm_metrics",
+    "category_header",
+    "basis_table",
+    "stress_table",
+    "reference_matrix",
+    "score_matrices",
+    "mean_scores_heatmap",
+    "metric_intervals",
+    "space_maps",
+    "zoom_maps",
+    "layouts",
+    "pick_basis",
+    "metric_header",
+]
 
 #: Part IV's headline criterion in the cross-study profile.
 HEADLINES: tuple[Headline, ...] = (
-    Headline("RSA", "IV", "RSA with the reference (relatedness)", "r", 0.0, "clusters",
-             "Pearson r between the model's and the reference's distance matrices"),
+    Headline(
+        "RSA",
+        "IV",
+        "RSA with the reference (relatedness)",
+        "r",
+        0.0,
+        "clusters",
+        "Pearson r between the model's and the reference's distance matrices",
+        direction="chapter 42: the closer a model's relatedness space is to the reference's, the higher its "
+        "RSA; 0 is no agreement",
+    ),
 )
 
 
@@ -67,11 +117,16 @@ def pool_summary(pool: Pool, cats) -> pd.DataFrame:
     roles = pd.Series(pool.roles)
     sizes = pd.Series(pool.clusters).value_counts()
     labelled = int(np.isin(cats, CATEGORIES[:4]).sum())
-    ours = {"clusters": pool.n_clusters, "sentences": len(pool), "premises": int((roles == "premise").sum()),
-            "hypotheses": int((roles != "premise").sum()),
-            "sentences per cluster (min-max)": f"{sizes.min()}-{sizes.max()}", "ordered pairs N^2": len(pool) ** 2,
-            "judged premise-hypothesis pairs (both directions)": labelled,
-            "judged pairs in all (incl. model-flagged irrelevant pairs)": labelled}
+    ours = {
+        "clusters": pool.n_clusters,
+        "sentences": len(pool),
+        "premises": int((roles == "premise").sum()),
+        "hypotheses": int((roles != "premise").sum()),
+        "sentences per cluster (min-max)": f"{sizes.min()}-{sizes.max()}",
+        "ordered pairs N^2": len(pool) ** 2,
+        "judged premise-hypothesis pairs (both directions)": labelled,
+        "judged pairs in all (incl. model-flagged irrelevant pairs)": labelled,
+    }
     summary = paper_table("pool")
     summary.insert(1, "this book", summary["quantity"].map(ours))
     return summary
@@ -79,14 +134,20 @@ def pool_summary(pool: Pool, cats) -> pd.DataFrame:
 
 def _pool_values(pool: Pool, cats) -> dict:
     paper_n = paper_table("pool").set_index("quantity")["paper"]
-    return {"ssm_n_sentences": len(pool), "ssm_n_clusters": pool.n_clusters, "ssm_n_pairs": len(pool) ** 2,
-              "ssm_paper_extra_pairs": int(paper_n["judged pairs in all (incl. model-flagged irrelevant pairs)"])
-              - int(paper_n["judged premise-hypothesis pairs (both directions)"])}
+    return {
+        "ssm_n_sentences": len(pool),
+        "ssm_n_clusters": pool.n_clusters,
+        "ssm_n_pairs": len(pool) ** 2,
+        "ssm_paper_extra_pairs": int(paper_n["judged pairs in all (incl. model-flagged irrelevant pairs)"])
+        - int(paper_n["judged premise-hypothesis pairs (both directions)"]),
+    }
 
 
 def pair_counts(cats) -> pd.DataFrame:
     """Ordered pairs per category."""
-    return pd.Series(np.asarray(cats).ravel()).value_counts().reindex(list(CATEGORIES)).rename("ordered pairs").to_frame()
+    return (
+        pd.Series(np.asarray(cats).ravel()).value_counts().reindex(list(CATEGORIES)).rename("ordered pairs").to_frame()
+    )
 
 
 def cluster_members(pool: Pool, R_ref, cluster: int) -> pd.DataFrame:
@@ -95,10 +156,15 @@ def cluster_members(pool: Pool, R_ref, cluster: int) -> pd.DataFrame:
     if not members:
         raise ValueError(f"no cluster {cluster}; the pool's clusters are {sorted(set(pool.clusters.tolist()))}")
     p = pool.premise_of()[members[0]]
-    return pd.DataFrame({"id": [pool.ids[i] for i in members], "role": [pool.roles[i] for i in members],
-                         "text": [pool.texts[i] for i in members],
-                         "R(p, h)": [R_ref[p, i] if i != p else np.nan for i in members],
-                         "R(h, p)": [R_ref[i, p] if i != p else np.nan for i in members]})
+    return pd.DataFrame(
+        {
+            "id": [pool.ids[i] for i in members],
+            "role": [pool.roles[i] for i in members],
+            "text": [pool.texts[i] for i in members],
+            "R(p, h)": [R_ref[p, i] if i != p else np.nan for i in members],
+            "R(h, p)": [R_ref[i, p] if i != p else np.nan for i in members],
+        }
+    )
 
 
 def judgement_distribution(R_ref, cats) -> pd.DataFrame:
@@ -109,18 +175,32 @@ def judgement_distribution(R_ref, cats) -> pd.DataFrame:
 
 
 def _judgement_values(R_ref, cats) -> dict:
-    return {"ssm_share_inf_rev_zero": 100 * float((R_ref[cats == "inferential_reversed"] == 0).mean()),
-            "ssm_share_syn_one": 100 * float((R_ref[np.isin(cats, ["synonymous", "synonymous_reversed"])] == 1).mean())}
+    return {
+        "ssm_share_inf_rev_zero": 100 * float((R_ref[cats == "inferential_reversed"] == 0).mean()),
+        "ssm_share_syn_one": 100 * float((R_ref[np.isin(cats, ["synonymous", "synonymous_reversed"])] == 1).mean()),
+    }
 
 
 def cluster_table(pool: Pool) -> pd.DataFrame:
     """One row per cluster (sizes, mean words)."""
-    table = pd.DataFrame({"cluster": pool.clusters, "sentence_id": pool.ids, "role": pool.roles,
-                          "n_words": [len(t.split()) for t in pool.texts]})
-    return table.groupby("cluster").agg(n_sentences=("sentence_id", "size"),
-                                        n_synonymous=("role", lambda r: int((r == "synonymous").sum())),
-                                        n_inferential=("role", lambda r: int((r == "inferential").sum())),
-                                        mean_words=("n_words", "mean")).reset_index()
+    table = pd.DataFrame(
+        {
+            "cluster": pool.clusters,
+            "sentence_id": pool.ids,
+            "role": pool.roles,
+            "n_words": [len(t.split()) for t in pool.texts],
+        }
+    )
+    return (
+        table.groupby("cluster")
+        .agg(
+            n_sentences=("sentence_id", "size"),
+            n_synonymous=("role", lambda r: int((r == "synonymous").sum())),
+            n_inferential=("role", lambda r: int((r == "inferential").sum())),
+            mean_words=("n_words", "mean"),
+        )
+        .reset_index()
+    )
 
 
 def _cluster_values(pool: Pool) -> dict:
@@ -133,8 +213,17 @@ def _cluster_values(pool: Pool) -> dict:
 def models_table(run: Run) -> pd.DataFrame:
     """One row per model: symmetric or not ("yes"/"no"), identity (what the cache is keyed by),
     NaN sentences."""
-    return pd.DataFrame([{"scorer": s.name, "symmetric": "yes" if s.symmetric else "no", "identity": s.identity,
-                          "sentences with NaN scores": int((~s.valid).sum())} for s in run.scored.values()])
+    return pd.DataFrame(
+        [
+            {
+                "scorer": s.name,
+                "symmetric": "yes" if s.symmetric else "no",
+                "identity": s.identity,
+                "sentences with NaN scores": int((~s.valid).sum()),
+            }
+            for s in run.scored.values()
+        ]
+    )
 
 
 def mean_scores(run: Run) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -151,19 +240,45 @@ def _mean_scores(run: Run) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 def _mean_score_values(run: Run, *, n_boot: int = 1000, seed: int = 0) -> dict:
     """The directional gaps, and which scorer gives irrelevant pairs the highest mean score,
-    only as far as the cluster-bootstrap intervals allow (:func:`.tables.bootstrap_category_mean`:
-    resampling clusters, because pairs that share a sentence or a cluster are dependent)."""
+    only as far as a paired cluster bootstrap allows (every scorer's replicates on the same
+    cluster draws, :func:`.tables.category_mean_draws`: clusters are resampled because pairs
+    that share a sentence or a cluster are dependent)."""
     _, wide = _mean_scores(run)
     gap = {name: float(wide.loc[name, "inferential"] - wide.loc[name, "inferential_reversed"]) for name in wide.index}
     first = next(iter(run.scored))
     names = list(run.scored)
     est = [float(wide.loc[n, "irrelevant"]) for n in names]
-    ci = [bootstrap_category_mean(run.scored[n].R, run.cats, run.pool.clusters, n_boot=n_boot, seed=seed,
-                                  include=["irrelevant"])["irrelevant"] if n_boot else (np.nan, np.nan) for n in names]
-    lows, highs = [c[0] for c in ci], [c[1] for c in ci]
-    return {"ssm_first_scorer": first, "ssm_first_dir_gap": gap[first], "ssm_ref_dir_gap": gap[REFERENCE],
-            "ssm_irrelevant_sentence": Prose(leader_sentence(est, lows, highs, names, what="mean score on irrelevant pairs",
-                                                             exclude_degenerate=True, constant=True))}
+    if n_boot:  # every scorer scores the same pairs: paired replicates on the same cluster draws
+        reps = {
+            n: category_mean_draws(
+                run.scored[n].R, run.cats, run.pool.clusters, category="irrelevant", n_boot=n_boot, seed=seed
+            )
+            for n in names
+        }
+        text = paired_leader_sentence(
+            est,
+            reps,
+            names,
+            what="mean score on irrelevant pairs",
+            items="irrelevant pairs (clusters resampled)",
+            controls=[n for n in names if is_control(n)],
+        )
+    else:
+        nan = [np.nan] * len(names)
+        text = leader_sentence(
+            est,
+            nan,
+            nan,
+            names,
+            what="mean score on irrelevant pairs",
+            excluded={n: CONTROL_WHY for n in names if is_control(n)},
+        )
+    return {
+        "ssm_first_scorer": first,
+        "ssm_first_dir_gap": gap[first],
+        "ssm_ref_dir_gap": gap[REFERENCE],
+        "ssm_irrelevant_sentence": Prose(text),
+    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -173,8 +288,10 @@ def accuracy(run: Run, *, n_boot: int = 1000, seed: int = 0) -> tuple[pd.DataFra
     """(tidy Table 2 analogue, models x categories with the interval under each accuracy)."""
     acc = accuracy_frame(run.scored, run.R_ref, run.cats, run.pool.clusters, n_boot=n_boot, seed=seed)
     # estimate and interval at one precision: an estimate inside its interval is printed inside it
-    cell = [f"{number(a)}<br><small>[{number(lo)}, {number(hi)}]</small>" if n_boot else number(a)
-            for a, lo, hi in zip(acc.accuracy, acc.ci_low, acc.ci_high)]
+    cell = [
+        f"{number(a)}<br><small>[{number(lo)}, {number(hi)}]</small>" if n_boot else number(a)
+        for a, lo, hi in zip(acc.accuracy, acc.ci_low, acc.ci_high)
+    ]
     wide = acc.assign(cell=cell).pivot(index="scorer", columns="category", values="cell").reindex(list(run.scored))
     wide = wide[[c for c in CATEGORIES if c in wide.columns]]
     return acc, wide.rename(columns=category_header).rename_axis(index=None, columns=None)
@@ -187,8 +304,10 @@ def accuracy_by_label(acc: pd.DataFrame, *, n_boot: int = 1000) -> pd.DataFrame:
     has = acc[acc.accuracy_label.notna()]
     if has.empty:
         return pd.DataFrame()
-    cell = [f"{number(a)} / {number(t)}" + (f"<br><small>[{number(lo)}, {number(hi)}]</small>" if n_boot else "")
-            for a, t, lo, hi in zip(has.accuracy_label, has.accuracy, has.ci_low_label, has.ci_high_label)]
+    cell = [
+        f"{number(a)} / {number(t)}" + (f"<br><small>[{number(lo)}, {number(hi)}]</small>" if n_boot else "")
+        for a, t, lo, hi in zip(has.accuracy_label, has.accuracy, has.ci_low_label, has.ci_high_label)
+    ]
     wide = has.assign(cell=cell).pivot(index="scorer", columns="category", values="cell")
     wide = wide.reindex(list(dict.fromkeys(has.scorer)))[[c for c in CATEGORIES if c in wide.columns]]
     return wide.rename(columns=category_header).rename_axis(index=None, columns=None)
@@ -217,7 +336,9 @@ def _accuracy_values(run: Run, acc: pd.DataFrame) -> dict:
 def ssm_metrics(run: Run, *, n_boot: int = 1000, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(tidy Table 3 analogue with the reference's own row, models x (metric_space) table)."""
     tab = ssm_frame(run.with_reference, run.R_ref, run.cats, run.pool.clusters, n_boot=n_boot, seed=seed)
-    wide = tab.pivot(index="scorer", columns="space", values=["sparsity", "ch", "rsa"]).reindex(list(run.with_reference))
+    wide = tab.pivot(index="scorer", columns="space", values=["sparsity", "ch", "rsa"]).reindex(
+        list(run.with_reference)
+    )
     wide.columns = [f"{m}_{s}" for m, s in wide.columns]
     cols = ["sparsity_rel", "sparsity_dis", "ch_rel", "ch_dis", "rsa_rel", "rsa_dis"]
     return tab, wide.reindex(columns=cols)
@@ -235,42 +356,92 @@ def metric_header(column: str) -> str:
 
 #: Part IV's extension of :data:`compsem.labels.LABELS`: pair categories, Table 3's columns and
 #: the pool's and maps' counts, as a page's headers and row labels.
-LABELS = {**{c: category_header(c) for c in CATEGORIES}, "n_sentences": "sentences", "mean_words": "mean words",
-          "n_synonymous": "synonymous hypotheses", "n_inferential": "inferential hypotheses",
-          "stress1": "stress-1 (Kruskal)", **{f"{m}_{sp}": metric_header(f"{m}_{sp}") for m in ("sparsity", "ch", "rsa")
-                                              for sp in ("rel", "dis")}}
+LABELS = {
+    **{c: category_header(c) for c in CATEGORIES},
+    "n_sentences": "sentences",
+    "mean_words": "mean words",
+    "n_synonymous": "synonymous hypotheses",
+    "n_inferential": "inferential hypotheses",
+    "stress1": "stress-1 (Kruskal)",
+    **{f"{m}_{sp}": metric_header(f"{m}_{sp}") for m in ("sparsity", "ch", "rsa") for sp in ("rel", "dis")},
+}
 
 
-def _ssm_values(tab: pd.DataFrame) -> dict:
-    """The Table 3 values the chapter's prose cites, with the paper's beside them."""
+def _ssm_values(tab: pd.DataFrame, run: Run | None = None, *, n_boot: int = 1000, seed: int = 0) -> dict:
+    """The Table 3 values the chapter's prose cites, with the paper's beside them. "Closest" and
+    "densest" from paired cluster-bootstrap replicates of every scorer on the same resamples
+    (:func:`.tables.paired_ssm_draws`) when ``run`` is given and its scorers share their valid
+    sentences; otherwise only as far as the unpaired intervals allow."""
     t3 = tab.set_index(["scorer", "space"])
     rel = t3.xs("rel", level="space").drop(REFERENCE)
     best, bestch, worst = rel["rsa"].idxmax(), rel["ch"].idxmax(), rel["sparsity"].idxmax()
     p3 = paper_table("table3_ssm").set_index(["model", "dataset"])
     dis = t3.xs("dis", level="space").drop(REFERENCE, errors="ignore")
     nan = pd.Series(np.nan, index=rel.index)
+    names = list(rel.index)
+    draws = (
+        paired_ssm_draws({n: run.scored[n] for n in names}, run.R_ref, run.pool.clusters, n_boot=n_boot, seed=seed)
+        if run is not None and n_boot
+        else None
+    )
+    # the paper's sparsity: smaller is sparser, so the highest value is the least sparse (densest) space
+    dense = "sparsity value (smaller is sparser): the least sparse, densest space"
+    if draws is not None:
+        rsa_text = paired_leader_sentence(
+            rel["rsa"],
+            {n: d[1] for n, d in draws.items()},
+            names,
+            what="RSA with the reference",
+            items="sentence clusters",
+            controls=[n for n in names if is_control(n)],
+        )
+        spars_text = paired_leader_sentence(
+            rel["sparsity"],
+            {n: d[0] for n, d in draws.items()},
+            names,
+            what=dense,
+            digits=3,
+            items="sentence clusters",
+            controls=[n for n in names if is_control(n)],
+        )
+    else:
+        ctrl = {n: CONTROL_WHY for n in names if is_control(n)}
+        rsa_text = leader_sentence(
+            rel["rsa"],
+            rel.get("rsa_low", nan),
+            rel.get("rsa_high", nan),
+            names,
+            what="RSA with the reference",
+            excluded=ctrl,
+        )
+        spars_text = leader_sentence(
+            rel["sparsity"],
+            rel.get("sparsity_low", nan),
+            rel.get("sparsity_high", nan),
+            names,
+            what=dense,
+            digits=3,
+            excluded=ctrl,
+        )
     return {
-        # "closest" and "densest" only as far as the cluster-bootstrap intervals allow
-        "ssm_rsa_sentence": Prose(leader_sentence(rel["rsa"], rel.get("rsa_low", nan), rel.get("rsa_high", nan),
-                                            list(rel.index), what="RSA with the reference")),
-        "ssm_sparsity_sentence": Prose(leader_sentence(rel["sparsity"], rel.get("sparsity_low", nan),
-                                                 rel.get("sparsity_high", nan), list(rel.index),
-                                                 # the paper's sparsity: smaller is sparser, so the
-                                                 # highest value is the least sparse (densest) space
-                                                 what="sparsity value (smaller is sparser): the least sparse, "
-                                                      "densest space", digits=3)),
+        "ssm_rsa_sentence": Prose(rsa_text),
+        "ssm_sparsity_sentence": Prose(spars_text),
         "ssm_dis_count": Prose(plural(len(dis), "asymmetric scorer")),
-        "ssm_best_rsa_name": best, "ssm_best_rsa": float(rel.loc[best, "rsa"]),
+        "ssm_best_rsa_name": best,
+        "ssm_best_rsa": float(rel.loc[best, "rsa"]),
         "ssm_best_rsa_lo": float(rel.loc[best].get("rsa_low", np.nan)),
         "ssm_best_rsa_hi": float(rel.loc[best].get("rsa_high", np.nan)),
         "ssm_best_rsa_labelled": float(rel.loc[best, "rsa_labelled"]),
-        "ssm_best_ch_name": bestch, "ssm_best_ch": float(rel.loc[bestch, "ch"]),
+        "ssm_best_ch_name": bestch,
+        "ssm_best_ch": float(rel.loc[bestch, "ch"]),
         "ssm_ref_ch_rel": float(t3.loc[(REFERENCE, "rel"), "ch"]),
         "ssm_ref_sparsity_rel": float(t3.loc[(REFERENCE, "rel"), "sparsity"]),
-        "ssm_worst_sparsity_name": worst, "ssm_worst_sparsity": float(rel.loc[worst, "sparsity"]),
+        "ssm_worst_sparsity_name": worst,
+        "ssm_worst_sparsity": float(rel.loc[worst, "sparsity"]),
         "ssm_paper_simcse_ch": float(p3.loc[("SimCSE", ""), "ch_rel"]),
         "ssm_paper_human_ch": float(p3.loc[("Human", ""), "ch_rel"]),
-        "ssm_n_dis": len(dis), "ssm_dis_rsa_best": float(dis["rsa"].max()) if len(dis) else float("nan"),
+        "ssm_n_dis": len(dis),
+        "ssm_dis_rsa_best": float(dis["rsa"].max()) if len(dis) else float("nan"),
     }
 
 
@@ -296,13 +467,34 @@ def beside_paper(run: Run, tab: pd.DataFrame, acc: pd.DataFrame) -> pd.DataFrame
         rule = "predicted label" if a["accuracy_label"].notna().any() else "R > 0.5"
         col = "accuracy_label" if rule == "predicted label" else "accuracy"
         label = " ".join(k for k in key if k)
-        mine = {m: float(ours.loc[m.rsplit("_", 1)[1], m.rsplit("_", 1)[0]]) if m.rsplit("_", 1)[1] in ours.index
-                else np.nan for m in metrics}
-        rows.append({"model": name, "source": "this book", "paper row": label, "same weights": bool(hit["same_model"]),
-                     "accuracy rule": rule, **mine, **{c: float(a.loc[c, col]) for c in cats}})
-        rows.append({"model": name, "source": "paper", "paper row": label, "same weights": bool(hit["same_model"]),
-                     "accuracy rule": "predicted label" if rule == "predicted label" else "score > 0.5",
-                     **{m: float(t3.loc[key, m]) for m in metrics}, **{c: float(t2.loc[key, c]) for c in cats}})
+        mine = {
+            m: float(ours.loc[m.rsplit("_", 1)[1], m.rsplit("_", 1)[0]])
+            if m.rsplit("_", 1)[1] in ours.index
+            else np.nan
+            for m in metrics
+        }
+        rows.append(
+            {
+                "model": name,
+                "source": "this book",
+                "paper row": label,
+                "same weights": bool(hit["same_model"]),
+                "accuracy rule": rule,
+                **mine,
+                **{c: float(a.loc[c, col]) for c in cats},
+            }
+        )
+        rows.append(
+            {
+                "model": name,
+                "source": "paper",
+                "paper row": label,
+                "same weights": bool(hit["same_model"]),
+                "accuracy rule": "predicted label" if rule == "predicted label" else "score > 0.5",
+                **{m: float(t3.loc[key, m]) for m in metrics},
+                **{c: float(t2.loc[key, c]) for c in cats},
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -311,14 +503,19 @@ def beside_paper(run: Run, tab: pd.DataFrame, acc: pd.DataFrame) -> pd.DataFrame
 # ---------------------------------------------------------------------------------------------
 def basis_table(pool: Pool, basis) -> pd.DataFrame:
     """The three basis sentences and the colour channel each one drives."""
-    return pd.DataFrame({"channel": ["R", "G", "B"], "cluster": pool.clusters[basis],
-                         "sentence": [pool.texts[b] for b in basis]})
+    return pd.DataFrame(
+        {"channel": ["R", "G", "B"], "cluster": pool.clusters[basis], "sentence": [pool.texts[b] for b in basis]}
+    )
 
 
 def stress_table(maps: Mapping[tuple[str, str], Layout]) -> pd.DataFrame:
     """Kruskal's stress-1 of each map (one row per model x space)."""
-    return pd.DataFrame([{"scorer": name, "space": sp, "stress1": lay.stress1, "n_sentences": int(lay.valid.sum())}
-                         for (name, sp), lay in maps.items()])
+    return pd.DataFrame(
+        [
+            {"scorer": name, "space": sp, "stress1": lay.stress1, "n_sentences": int(lay.valid.sum())}
+            for (name, sp), lay in maps.items()
+        ]
+    )
 
 
 def _space_values(maps: Mapping[tuple[str, str], Layout], pool: Pool, basis, model: str, *, k: int = 10) -> dict:
@@ -326,8 +523,13 @@ def _space_values(maps: Mapping[tuple[str, str], Layout], pool: Pool, basis, mod
     red basis sentence on the map that belong to its cluster (reference and ``model``)."""
     rel = stress_table(maps).query("space == 'rel'").set_index("scorer")["stress1"]
     cl_b = pool.clusters[basis[0]]
-    values = {"ssm_zoom_name": model, "ssm_zoom_k": k, "ssm_stress_ref": float(rel[REFERENCE]),
-              "ssm_stress_min": float(rel.drop(REFERENCE).min()), "ssm_stress_max": float(rel.drop(REFERENCE).max())}
+    values = {
+        "ssm_zoom_name": model,
+        "ssm_zoom_k": k,
+        "ssm_stress_ref": float(rel[REFERENCE]),
+        "ssm_stress_min": float(rel.drop(REFERENCE).min()),
+        "ssm_stress_max": float(rel.drop(REFERENCE).max()),
+    }
     for key, name in (("ssm_zoom_same_cluster", model), ("ssm_zoom_same_cluster_ref", REFERENCE)):
         lay = maps[(name, "rel")]
         near = zoom_window(lay.xy, int(lay.basis(basis[:1])[0]), k=k)
@@ -339,8 +541,9 @@ def _space_values(maps: Mapping[tuple[str, str], Layout], pool: Pool, basis, mod
 # ---------------------------------------------------------------------------------------------
 # the synthesis and the try-it page
 # ---------------------------------------------------------------------------------------------
-def headlines(models: Sequence[str], *, trust_remote_code: bool = False, n_boot: int = 1000,
-              seed: int = 0) -> list[dict]:
+def headlines(
+    models: Sequence[str], *, trust_remote_code: bool = False, n_boot: int = 1000, seed: int = 0
+) -> list[dict]:
     """RSA of each model's relatedness space with the project's reference (cluster bootstrap)."""
     pool, R_ref, cats = load_study()
     scored = score_all(pool, list(models), progress=False, trust_remote_code=trust_remote_code)
@@ -348,13 +551,35 @@ def headlines(models: Sequence[str], *, trust_remote_code: bool = False, n_boot:
     rows = []
     for name, spec in zip(scored, models):
         rel = frame[(frame.scorer == name) & (frame.space == "rel")].iloc[0]
-        rows.append(headline_row(HEADLINES[0], spec, float(rel.rsa), float(rel.get("rsa_low", np.nan)),
-                                 float(rel.get("rsa_high", np.nan)), int(rel.n_sentences)))
+        rows.append(
+            headline_row(
+                HEADLINES[0],
+                spec,
+                float(rel.rsa),
+                float(rel.get("rsa_low", np.nan)),
+                float(rel.get("rsa_high", np.nan)),
+                int(rel.n_sentences),
+                replicates=_rsa_replicates(scored[name], R_ref, pool.clusters, n_boot, seed),
+            )
+        )
     return rows
 
 
-def try_it(premise: str, hypotheses: Sequence[str], models: Sequence[str], *,
-           trust_remote_code: bool = False) -> pd.DataFrame:
+def _rsa_replicates(s, R_ref, labels, n_boot: int, seed: int) -> np.ndarray | None:
+    """The relatedness RSA on cluster resamples that depend only on the clusters and ``seed``
+    (:func:`~compsem.ssm.tables.cluster_counts`), so two models with the same valid sentences pair;
+    None without draws or when a model leaves sentences out (its clusters differ)."""
+    v = np.asarray(s.valid, dtype=bool)
+    if not n_boot or not v.all():
+        return None
+    labels = np.asarray(labels)
+    _, C = cluster_counts(labels, n_boot=n_boot, seed=seed)
+    return ssm_draws(distances(s.R, symmetric=s.symmetric)["rel"], distances(R_ref)["rel"], labels, C)[1]
+
+
+def try_it(
+    premise: str, hypotheses: Sequence[str], models: Sequence[str], *, trust_remote_code: bool = False
+) -> pd.DataFrame:
     """Part IV on a tiny pool (premise + hypotheses), in long form: one row per model, matrix
     (``R``, the score matrix; ``D_rel``, ``D_dis``, its distances), premise-side text ``row``
     (``P``, ``H1``, ...) and hypothesis-side text ``column``, with the ``value``. The offline
@@ -366,18 +591,39 @@ def try_it(premise: str, hypotheses: Sequence[str], models: Sequence[str], *,
         R, symmetric = score_texts(spec, texts, trust_remote_code=trust_remote_code)
         for key, M in {"R": R, **{f"D_{k}": v for k, v in distances(R, symmetric=symmetric).items()}}.items():
             n = len(labels)
-            frames.append(pd.DataFrame({"model": spec, "matrix": key, "row": np.repeat(labels, n),
-                                        "column": np.tile(labels, n), "value": np.asarray(M, dtype=float).ravel()}))
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "model": spec,
+                        "matrix": key,
+                        "row": np.repeat(labels, n),
+                        "column": np.tile(labels, n),
+                        "value": np.asarray(M, dtype=float).ravel(),
+                    }
+                )
+            )
     return pd.concat(frames, ignore_index=True)
 
 
 #: The views of Part IV's chapters whose prose glues values, and what each one needs.
-VIEWS: dict[str, str] = {"pool": "pool, cats", "judgements": "R_ref, cats", "clusters": "pool",
-                         "mean_scores": "run (n_boot=, seed=)", "accuracy": "run, acc (from accuracy())",
-                         "ssm": "tab (from ssm_metrics())", "space": "maps, pool, basis, model, *, k"}
-_VALUES = {"pool": _pool_values, "judgements": _judgement_values, "clusters": _cluster_values,
-           "mean_scores": _mean_score_values, "accuracy": _accuracy_values, "ssm": _ssm_values,
-           "space": _space_values}
+VIEWS: dict[str, str] = {
+    "pool": "pool, cats",
+    "judgements": "R_ref, cats",
+    "clusters": "pool",
+    "mean_scores": "run (n_boot=, seed=)",
+    "accuracy": "run, acc (from accuracy())",
+    "ssm": "tab (from ssm_metrics()), run (n_boot=, seed=)",
+    "space": "maps, pool, basis, model, *, k",
+}
+_VALUES = {
+    "pool": _pool_values,
+    "judgements": _judgement_values,
+    "clusters": _cluster_values,
+    "mean_scores": _mean_score_values,
+    "accuracy": _accuracy_values,
+    "ssm": _ssm_values,
+    "space": _space_values,
+}
 
 
 def values(view: str, *args, **kwargs) -> dict[str, object]:

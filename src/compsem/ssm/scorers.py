@@ -21,6 +21,7 @@ any encoder spec                    :class:`EmbeddingCosine` over :func:`compsem
 This module only builds scorers; :mod:`compsem.ssm.study` runs them (and is the one place that
 embeds texts and caches score matrices).
 """
+
 from __future__ import annotations
 
 import warnings
@@ -43,8 +44,11 @@ from ..fmt import plural
 __all__ = ["SCORER_FORMS", "EmbeddingCosine", "make_scorer", "resolve_models", "check_scorer_spec", "is_asymmetric"]
 
 #: The spec forms of Part IV's own scorers (errors list them beside the encoders).
-SCORER_FORMS: tuple[str, ...] = ("lexical", "nli:<Hugging Face NLI model or folder>[#entailment=<index|label>]",
-                                 *GENERATOR_FORMS)
+SCORER_FORMS: tuple[str, ...] = (
+    "lexical",
+    "nli:<Hugging Face NLI model or folder>[#entailment=<index|label>]",
+    *GENERATOR_FORMS,
+)
 
 
 @dataclass
@@ -78,16 +82,19 @@ class EmbeddingCosine:
         norms = np.linalg.norm(X, axis=1)
         bad = ~np.isfinite(norms) | (norms == 0)
         if bad.any():
-            warnings.warn(f"{plural(int(bad.sum()), 'sentence')} {'has' if bad.sum() == 1 else 'have'} no usable {self.model} embedding: "
-                          "their rows and columns are NaN", RuntimeWarning, stacklevel=2)
+            warnings.warn(
+                f"{plural(int(bad.sum()), 'sentence')} {'has' if bad.sum() == 1 else 'have'} no usable {self.model} embedding: "
+                "their rows and columns are NaN",
+                RuntimeWarning,
+                stacklevel=2,
+            )
         R = cosine_matrix(X, warn=False)
         return np.clip(R, 0.0, 1.0) if self.clip else R
 
 
 def _unknown(spec, exc: UnknownModelError | None = None) -> UnknownModelError:
     available = list(getattr(exc, "available", []) or [])
-    return UnknownModelError(str(spec), [*SCORER_FORMS, *available],
-                             forms=("or any encoder spec (scored by cosine)",))
+    return UnknownModelError(str(spec), [*SCORER_FORMS, *available], forms=("or any encoder spec (scored by cosine)",))
 
 
 def check_scorer_spec(spec: str) -> str:
@@ -107,8 +114,11 @@ def check_scorer_spec(spec: str) -> str:
         parse_nli_spec(spec)
         return spec
     if spec.startswith(("llm:", "emb:")):
-        raise UnknownModelError(spec, SCORER_FORMS, forms=(
-            "'llm:NAME' is now 'gen:hf:NAME'; 'emb:NAME' is now just the encoder spec 'NAME'",))
+        raise UnknownModelError(
+            spec,
+            SCORER_FORMS,
+            forms=("'llm:NAME' is now 'gen:hf:NAME'; 'emb:NAME' is now just the encoder spec 'NAME'",),
+        )
     try:
         return check_spec(spec)
     except UnknownModelError as exc:
@@ -120,8 +130,14 @@ def is_asymmetric(spec: str) -> bool:
     return spec == "lexical" or spec.startswith("nli:") or is_generator_spec(spec)
 
 
-def make_scorer(spec, *, trust_remote_code: bool = False, device: str | None = None, dtype: str | None = None,
-                batch_size: int | None = None):
+def make_scorer(
+    spec,
+    *,
+    trust_remote_code: bool = False,
+    device: str | None = None,
+    dtype: str | None = None,
+    batch_size: int | None = None,
+):
     """The scorer of a spec (see the module docstring); scorer objects pass through unchanged.
 
     ``device``/``dtype`` (:mod:`compsem.device`) and ``trust_remote_code`` (only when the reader
@@ -153,5 +169,11 @@ def resolve_models(models: str | Iterable[str], *, trust_remote_code: bool = Fal
     per ordered pair): add ``"gen:openai:gpt-3.5-turbo"`` to the list for it. Other entries
     are checked with :func:`check_scorer_spec`.
     """
-    return resolve_encoder_models(models, study="ssm", kind=("nli", "encoder"), panel=("lexical",),
-                                  check=check_scorer_spec, trust_remote_code=trust_remote_code)
+    return resolve_encoder_models(
+        models,
+        study="ssm",
+        kind=("nli", "encoder"),
+        panel=("lexical",),
+        check=check_scorer_spec,
+        trust_remote_code=trust_remote_code,
+    )

@@ -1,6 +1,7 @@
 """The sentence-space map: 2-D metric MDS of a distance matrix, RGB colours from three basis
 sentences, the neighbourhood of a sentence on the map (paper Section 2.6, Figure 1). The
 drawing is in :mod:`compsem.ssm.plots`."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -22,8 +23,16 @@ def mds_layout(D, *, seed: int = 0, n_init: int = 4, max_iter: int = 300) -> tup
         raise ValueError(f"D has {int(np.isnan(D).sum())} NaN entries; drop those sentences first")
     D = (D + D.T) / 2
     np.fill_diagonal(D, 0.0)
-    mds = MDS(n_components=2, metric="precomputed", metric_mds=True, n_init=n_init, init="random",
-              max_iter=max_iter, random_state=seed, normalized_stress="auto")
+    mds = MDS(
+        n_components=2,
+        metric="precomputed",
+        metric_mds=True,
+        n_init=n_init,
+        init="random",
+        max_iter=max_iter,
+        random_state=seed,
+        normalized_stress="auto",
+    )
     xy = mds.fit_transform(D)
     fitted = np.linalg.norm(xy[:, None, :] - xy[None, :, :], axis=-1)
     stress1 = np.sqrt(((fitted - D) ** 2).sum() / (D**2).sum())  # Kruskal's stress-1

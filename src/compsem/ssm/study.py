@@ -9,6 +9,7 @@ Score matrices are cached as ``<key>.npy`` + ``<key>.json`` (no pickle) in
 NLI model's entry keeps the probabilities of all its labels, ``(N, N, C)``, so that the
 thresholded score and the predicted label come from one pass.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -26,16 +27,42 @@ from ..encoders.kinds import ModelSlot
 from ..faces import PaperRun
 from ..reference import paper_table
 from ..paths import cache_dir as cache_root
-from ..store import (BrokenStoreError, json_writer, layers, load_npy, npy_writer, read_json, save_npy, save_to_cache,
-                     writable_place, write_atomic, write_json)
+from ..store import (
+    BrokenStoreError,
+    json_writer,
+    layers,
+    load_npy,
+    npy_writer,
+    read_json,
+    save_npy,
+    save_to_cache,
+    writable_place,
+    write_atomic,
+    write_json,
+)
 from ..work import WorkUnit, embed_order, encode_chunk, store_vectors, unit_key
 from . import nli as nli_scorer
 from .data import Pool, load_study, unique_texts
 from .scorers import EmbeddingCosine, make_scorer, resolve_models
 
-__all__ = ["PAPER_RUN", "REFERENCE", "Scored", "score_matrix", "score_texts", "score_all", "reference_scored", "resolve_models",
-           "planned_texts", "run", "Run", "planned_work", "run_unit", "store_unit", "unit_done",
-           "MODEL_SLOTS"]
+__all__ = [
+    "PAPER_RUN",
+    "REFERENCE",
+    "Scored",
+    "score_matrix",
+    "score_texts",
+    "score_all",
+    "reference_scored",
+    "resolve_models",
+    "planned_texts",
+    "run",
+    "Run",
+    "planned_work",
+    "run_unit",
+    "store_unit",
+    "unit_done",
+    "MODEL_SLOTS",
+]
 
 #: The kind of model each chapter's ``models`` takes, by chapter number (the planner and the
 #: runner refuse another kind before any work, compsem.encoders.kinds):
@@ -94,8 +121,16 @@ def _split(scorer, A: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
     return A, None
 
 
-def score_matrix(scorer, texts: Sequence[str], *, cache: bool = True, cache_dir: str | Path | None = None,
-                 progress: bool = True, with_labels: bool = False, **load):
+def score_matrix(
+    scorer,
+    texts: Sequence[str],
+    *,
+    cache: bool = True,
+    cache_dir: str | Path | None = None,
+    progress: bool = True,
+    with_labels: bool = False,
+    **load,
+):
     """R (N, N) for ``texts`` under ``scorer`` (a spec or a scorer object), cached on disk.
 
     ``load`` (``trust_remote_code``, ``device``, ``dtype``, ``batch_size``) goes to
@@ -112,13 +147,17 @@ def score_matrix(scorer, texts: Sequence[str], *, cache: bool = True, cache_dir:
     meta = npy.with_suffix(".json")
     A = None
     if cache and npy.exists() and meta.exists():
-        try:   # written atomically (compsem.store); a damaged entry is named and recomputed
+        try:  # written atomically (compsem.store); a damaged entry is named and recomputed
             info = read_json(meta)
-            got = load_npy(npy) if info.get("identity") == scorer.identity and info.get("checksum") == checksum \
-                else None
+            got = (
+                load_npy(npy) if info.get("identity") == scorer.identity and info.get("checksum") == checksum else None
+            )
         except (BrokenStoreError, AttributeError) as exc:
-            warnings.warn(f"{exc if isinstance(exc, BrokenStoreError) else f'{meta} is not a JSON object'}; "
-                          "the score matrix is recomputed", stacklevel=2)
+            warnings.warn(
+                f"{exc if isinstance(exc, BrokenStoreError) else f'{meta} is not a JSON object'}; "
+                "the score matrix is recomputed",
+                stacklevel=2,
+            )
             got = None
         if got is not None and got.shape[:2] == (len(texts), len(texts)):
             A = got
@@ -127,18 +166,26 @@ def score_matrix(scorer, texts: Sequence[str], *, cache: bool = True, cache_dir:
         A = _compute(scorer, texts, progress=progress)
         elapsed = time.perf_counter() - t0
         if cache:
-            info = {"identity": scorer.identity, "checksum": checksum, "n": len(texts),
-                    "symmetric": bool(scorer.symmetric), "seconds": round(elapsed, 3),
-                    "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+            info = {
+                "identity": scorer.identity,
+                "checksum": checksum,
+                "n": len(texts),
+                "symmetric": bool(scorer.symmetric),
+                "seconds": round(elapsed, 3),
+                "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            }
             # a read-only shared cache: the overlay; neither writable: the matrix in hand is still returned
             where = save_to_cache(home, npy_writer(A), what=f"the score matrix in {cache_dir}")
             try:
                 if where is not None:
-                    write_atomic(where.with_suffix(".json"), json_writer(info, indent=1),
-                                 private=where.parent != home.parent)
+                    write_atomic(
+                        where.with_suffix(".json"), json_writer(info, indent=1), private=where.parent != home.parent
+                    )
             except OSError as exc:
-                warnings.warn(f"could not store the score matrix in {where.parent} ({exc}); it is recomputed next "
-                              "time", stacklevel=2)
+                warnings.warn(
+                    f"could not store the score matrix in {where.parent} ({exc}); it is recomputed next time",
+                    stacklevel=2,
+                )
     R, predicted = _split(scorer, A)
     return (R, predicted) if with_labels else R
 
@@ -149,8 +196,15 @@ def score_texts(spec, texts: Sequence[str], **load) -> tuple[np.ndarray, bool]:
     return score_matrix(scorer, texts, cache=False, progress=False), bool(scorer.symmetric)
 
 
-def score_all(pool: Pool, specs, *, progress: bool = True, trust_remote_code: bool = False,
-              device: str | None = None, dtype: str | None = None) -> dict[str, Scored]:
+def score_all(
+    pool: Pool,
+    specs,
+    *,
+    progress: bool = True,
+    trust_remote_code: bool = False,
+    device: str | None = None,
+    dtype: str | None = None,
+) -> dict[str, Scored]:
     """A :class:`Scored` per spec over the pool (cached; see :func:`score_matrix`).
 
     Sentences without scores (all-NaN row and column) and single NaN pairs are counted and
@@ -163,12 +217,19 @@ def score_all(pool: Pool, specs, *, progress: bool = True, trust_remote_code: bo
         s = Scored(getattr(scorer, "name", str(spec)), R, bool(scorer.symmetric), scorer.identity, predicted)
         n_bad = int((~s.valid).sum())
         if n_bad:
-            warnings.warn(f"{s.name}: {n_bad} sentence(s) have no scores (NaN) and are left out of its metrics",
-                          RuntimeWarning, stacklevel=2)
+            warnings.warn(
+                f"{s.name}: {n_bad} sentence(s) have no scores (NaN) and are left out of its metrics",
+                RuntimeWarning,
+                stacklevel=2,
+            )
         n_left = int((~np.isfinite(R[np.ix_(s.valid, s.valid)])).sum())
         if n_left:
-            warnings.warn(f"{s.name}: {n_left} single pair score(s) are NaN (e.g. unparseable answers); metrics "
-                          "that need every pair come out NaN", RuntimeWarning, stacklevel=2)
+            warnings.warn(
+                f"{s.name}: {n_left} single pair score(s) are NaN (e.g. unparseable answers); metrics "
+                "that need every pair come out NaN",
+                RuntimeWarning,
+                stacklevel=2,
+            )
         out[s.name] = s
     return out
 
@@ -203,12 +264,25 @@ class Run:
     def provenance(self, **extra) -> dict:
         """The provenance a chapter writes beside its tables: the models, their identities, the
         pool and its checksum, the run's parameters, and ``extra`` (the chapter's own)."""
-        return dict(models=self.specs, pool=self.pool.source, pool_checksum=self.pool.checksum, **extra,
-                    identities={n: s.identity for n, s in self.scored.items()}, parameters=dict(self.params))
+        return dict(
+            models=self.specs,
+            pool=self.pool.source,
+            pool_checksum=self.pool.checksum,
+            **extra,
+            identities={n: s.identity for n, s in self.scored.items()},
+            parameters=dict(self.params),
+        )
 
 
-def run(models="panel", *, pool_source=None, trust_remote_code: bool = False, device: str | None = None,
-        dtype: str | None = None, progress: bool = True) -> Run:
+def run(
+    models="panel",
+    *,
+    pool_source=None,
+    trust_remote_code: bool = False,
+    device: str | None = None,
+    dtype: str | None = None,
+    progress: bool = True,
+) -> Run:
     """Load the pool and its reference, resolve ``models`` and score every ordered pair.
 
     Before anything is loaded, :func:`compsem.encoders.check_available` checks that every model
@@ -217,8 +291,7 @@ def run(models="panel", *, pool_source=None, trust_remote_code: bool = False, de
     pool, R_ref, cats = load_study(pool_source)
     specs = resolve_models(models, trust_remote_code=trust_remote_code)
     check_available([s for s in specs if s != "lexical"], trust_remote_code=trust_remote_code, study="ssm")
-    scored = score_all(pool, specs, progress=progress, trust_remote_code=trust_remote_code, device=device,
-                       dtype=dtype)
+    scored = score_all(pool, specs, progress=progress, trust_remote_code=trust_remote_code, device=device, dtype=dtype)
     params = dict(pool_source=pool_source, trust_remote_code=trust_remote_code, device=device, dtype=dtype)
     return Run(pool, R_ref, cats, specs, scored, params)
 
@@ -229,8 +302,9 @@ def planned_texts(params: dict) -> dict[str, list[str]]:
     models embed each sentence once, the NLI, generator and lexical scorers read the pairs)."""
     pool, _, _ = load_study(params.get("pool_source"))
     texts = list(dict.fromkeys(pool.texts))
-    specs = resolve_models(params.get("models", "panel"),
-                           trust_remote_code=params.get("trust_remote_code", False) is True)
+    specs = resolve_models(
+        params.get("models", "panel"), trust_remote_code=params.get("trust_remote_code", False) is True
+    )
     return {spec: texts for spec in specs}
 
 
@@ -262,7 +336,7 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list[WorkUnit]:
     n = len(unique_texts(texts)[0])
     checksum = _checksum(texts)
     load = {k: params.get(k) for k in ("device", "dtype")}
-    trc = params.get("trust_remote_code", False) is True   # a literal True only
+    trc = params.get("trust_remote_code", False) is True  # a literal True only
     units = []
     group = int(nli_scorer.GROUP_ROWS)
     for spec in per_model:
@@ -270,16 +344,31 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list[WorkUnit]:
         if spec.startswith("nli:"):
             rate = rates.get(spec)
             rows = int(chunk) if chunk else (int(rate * _BLOCK_SECONDS // n) if rate else n)
-            rows, grouping = max(1, -(-rows // group)) * group, (f"groups={group}",)   # whole groups
+            rows, grouping = max(1, -(-rows // group)) * group, (f"groups={group}",)  # whole groups
         blocks = [(r0, min(n, r0 + rows)) for r0 in range(0, n, rows)]
         keys = [unit_key("score", spec, trc, checksum, r0, r1, *grouping) for r0, r1 in blocks]
         for (r0, r1), key in zip(blocks, keys):
             rate = rates.get(spec)
-            work = n if not _pair_scorer(spec) else (r1 - r0) * n   # texts to embed, or pairs to score
-            units.append(WorkUnit("score", spec, key, "ssm",
-                                  {"texts": texts, "rows": (r0, r1), "blocks": keys, "checksum": checksum,
-                                   "trust_remote_code": trc, "group_rows": group, **load},
-                                  (r1 - r0) * n, work / rate if rate else None))
+            work = n if not _pair_scorer(spec) else (r1 - r0) * n  # texts to embed, or pairs to score
+            units.append(
+                WorkUnit(
+                    "score",
+                    spec,
+                    key,
+                    "ssm",
+                    {
+                        "texts": texts,
+                        "rows": (r0, r1),
+                        "blocks": keys,
+                        "checksum": checksum,
+                        "trust_remote_code": trc,
+                        "group_rows": group,
+                        **load,
+                    },
+                    (r1 - r0) * n,
+                    work / rate if rate else None,
+                )
+            )
     return units
 
 
@@ -293,26 +382,34 @@ def run_unit(unit: WorkUnit) -> dict:
     ``r0:r1`` of the unique sentences' label probabilities for an NLI model, the whole matrix
     for another scorer — and the scorer's identity."""
     p = unit.payload
-    scorer = make_scorer(unit.spec, trust_remote_code=p["trust_remote_code"], device=p.get("device"),
-                         dtype=p.get("dtype"))
+    scorer = make_scorer(
+        unit.spec, trust_remote_code=p["trust_remote_code"], device=p.get("device"), dtype=p.get("dtype")
+    )
     r0, r1 = p["rows"]
     t0 = time.perf_counter()
     embedded = None
-    if isinstance(scorer, EmbeddingCosine):   # as _compute, with the vectors returned, not cached here
+    if isinstance(scorer, EmbeddingCosine):  # as _compute, with the vectors returned, not cached here
         uniq, inv = unique_texts(p["texts"])
         order = embed_order(uniq)
-        embedded = {**encode_chunk(scorer.model, order, trust_remote_code=scorer.trust_remote_code,
-                                   device=scorer.device), "texts": order}
+        embedded = {
+            **encode_chunk(scorer.model, order, trust_remote_code=scorer.trust_remote_code, device=scorer.device),
+            "texts": order,
+        }
         pos = {t: i for i, t in enumerate(order)}
         block = scorer.from_vectors(embedded["vectors"][[pos[t] for t in uniq]])[np.ix_(inv, inv)]
-    elif hasattr(scorer, "rows_probabilities"):   # whole groups of rows, batched as the one pass does
+    elif hasattr(scorer, "rows_probabilities"):  # whole groups of rows, batched as the one pass does
         scorer.group_rows = p["group_rows"]
         block = scorer.rows_probabilities(unique_texts(p["texts"])[0], r0, r1, progress=False)
     else:
         block = _compute(scorer, p["texts"], progress=False)
-    return {"identity": scorer.identity, "symmetric": bool(scorer.symmetric), "block": block,
-            "seconds": time.perf_counter() - t0, "by_unique": hasattr(scorer, "rows_probabilities"),
-            "embedded": embedded}
+    return {
+        "identity": scorer.identity,
+        "symmetric": bool(scorer.symmetric),
+        "block": block,
+        "seconds": time.perf_counter() - t0,
+        "by_unique": hasattr(scorer, "rows_probabilities"),
+        "embedded": embedded,
+    }
 
 
 def unit_done(unit: WorkUnit) -> bool:
@@ -334,7 +431,7 @@ def store_unit(unit: WorkUnit, result: dict) -> None:
     if not all((_block_dir() / f"{k}.npy").is_file() for k in keys):
         return
     infos = [read_json(_block_dir() / f"{k}.json") for k in keys]
-    if len({i["identity"] for i in infos}) != 1:   # the model changed between blocks: recompute them
+    if len({i["identity"] for i in infos}) != 1:  # the model changed between blocks: recompute them
         for k, i in zip(keys, infos):
             if i["identity"] != result["identity"]:
                 (_block_dir() / f"{k}.npy").unlink(missing_ok=True)
@@ -345,13 +442,22 @@ def store_unit(unit: WorkUnit, result: dict) -> None:
     if result["by_unique"]:
         _, inv = unique_texts(texts)
         A = A[np.ix_(inv, inv)]
-    npy, meta_path = _cache_paths(result["identity"], unit.payload["checksum"],
-                                  writable_place(cache_root("ssm_scores", create=False)))
+    npy, meta_path = _cache_paths(
+        result["identity"], unit.payload["checksum"], writable_place(cache_root("ssm_scores", create=False))
+    )
     save_npy(npy, A)
-    write_json(meta_path, {"identity": result["identity"], "checksum": unit.payload["checksum"], "n": len(texts),
-                           "symmetric": bool(result["symmetric"]),
-                           "seconds": round(sum(i["seconds"] for i in infos), 3),
-                           "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, indent=1)
+    write_json(
+        meta_path,
+        {
+            "identity": result["identity"],
+            "checksum": unit.payload["checksum"],
+            "n": len(texts),
+            "symmetric": bool(result["symmetric"]),
+            "seconds": round(sum(i["seconds"] for i in infos), 3),
+            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        },
+        indent=1,
+    )
 
 
 def _paper_scale() -> tuple[float, float]:

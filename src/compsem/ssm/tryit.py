@@ -17,8 +17,11 @@ def matrices(spaces: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame]]:
     out: dict[str, dict[str, pd.DataFrame]] = {}
     labels = list(dict.fromkeys(spaces["row"]))
     for (name, key), g in spaces.groupby(["model", "matrix"], sort=False):
-        out.setdefault(name, {})[key] = g.pivot(index="row", columns="column", values="value").loc[labels, labels] \
+        out.setdefault(name, {})[key] = (
+            g.pivot(index="row", columns="column", values="value")
+            .loc[labels, labels]
             .rename_axis(index=None, columns=None)
+        )
     return out
 
 
@@ -37,18 +40,22 @@ def read_sentence_space(spaces: pd.DataFrame | Mapping[str, Mapping[str, pd.Data
         near = f"nearest the premise in D_rel: {d.idxmin()} ({d.min():.2f})"
         if A[i, j] > 0:
             a, b = R.index[i], R.columns[j]
-            lines.append(f"`{name}`: asymmetric, most for {a} and {b} (R({a}, {b}) = {R.iloc[i, j]:.2f}, "
-                         f"R({b}, {a}) = {R.iloc[j, i]:.2f}), so its discrepancy space has structure; {near}.")
+            lines.append(
+                f"`{name}`: asymmetric, most for {a} and {b} (R({a}, {b}) = {R.iloc[i, j]:.2f}, "
+                f"R({b}, {a}) = {R.iloc[j, i]:.2f}), so its discrepancy space has structure; {near}."
+            )
         else:
-            lines.append(f"`{name}`: symmetric, so D_dis ≡ 1 everywhere and only the relatedness space "
-                         f"exists; {near}.")
+            lines.append(f"`{name}`: symmetric, so D_dis ≡ 1 everywhere and only the relatedness space exists; {near}.")
     return " ".join(lines)
 
 
 def _show(spaces: pd.DataFrame, specs: Sequence[str]) -> list[pd.DataFrame]:
     """Each model's matrices, rounded, named by model and matrix."""
-    return [m.round(2).rename_axis(index=f"{name}: {key}", columns=None)
-            for name, mats in matrices(spaces).items() for key, m in mats.items()]
+    return [
+        m.round(2).rename_axis(index=f"{name}: {key}", columns=None)
+        for name, mats in matrices(spaces).items()
+        for key, m in mats.items()
+    ]
 
 
 TRY_IT = TryIt(
@@ -58,7 +65,14 @@ each model's cosine, and the relatedness distance D_rel; for the asymmetric lexi
 also the discrepancy distance D_dis. The first default hypothesis repeats the premise's own
 words, so the lexical scorer covers it fully from the premise but not the other way round: that
 one-way relation is what D_dis is built to see.""",
-    inputs={"premise": "A chef is slicing onions in a busy kitchen.",
-            "hypotheses": ["A chef is slicing onions.", "A cook slices onions in a crowded kitchen.",
-                           "The stadium was empty."]},
-    show=_show, read=read_sentence_space)
+    inputs={
+        "premise": "A chef is slicing onions in a busy kitchen.",
+        "hypotheses": [
+            "A chef is slicing onions.",
+            "A cook slices onions in a crowded kitchen.",
+            "The stadium was empty.",
+        ],
+    },
+    show=_show,
+    read=read_sentence_space,
+)

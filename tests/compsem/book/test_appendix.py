@@ -11,22 +11,25 @@ import pandas as pd  # noqa: E402
 
 from compsem.book.appendices import appendix  # noqa: E402
 
-ABC_SHA256 = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"   # SHA-256 of b"abc" (FIPS 180-2)
+ABC_SHA256 = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"  # SHA-256 of b"abc" (FIPS 180-2)
 
 
 def test_run_times_are_dated_and_rounded(tmp_path):
     p = tmp_path / "30_x.runtime.json"
     p.write_text(json.dumps({"notebook": "30_x.ipynb", "seconds": 125.4, "parameters": {}}))
-    os.utime(p, (0, 86400 + 3600))      # 1970-01-02 01:00 UTC
+    os.utime(p, (0, 86400 + 3600))  # 1970-01-02 01:00 UTC
     t = appendix.run_times(tmp_path)
-    assert t.to_dict("records") == [{"chapter": "30_x.ipynb", "seconds": "125", "minutes": "2.1",
-                                     "finished (UTC)": "1970-01-02 01:00"}]
+    assert t.to_dict("records") == [
+        {"chapter": "30_x.ipynb", "seconds": "125", "minutes": "2.1", "finished (UTC)": "1970-01-02 01:00"}
+    ]
     assert appendix.run_times(tmp_path / "none").empty
 
 
 def test_dependencies_read_every_pin(tmp_path):
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\nrequires-python = ">=3.11"\n'
-                                             'dependencies = ["pandas==9.9.9", "no-such-package-xyz==1.0", "numpy"]\n')
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "x"\nrequires-python = ">=3.11"\n'
+        'dependencies = ["pandas==9.9.9", "no-such-package-xyz==1.0", "numpy"]\n'
+    )
     d = appendix.dependencies(tmp_path)
     assert list(d.index) == ["python", "pandas", "no-such-package-xyz", "numpy"]
     assert d.loc["pandas", "pinned"] == "9.9.9" and d.loc["pandas", "installed"] == pd.__version__
@@ -42,12 +45,23 @@ def test_digests_are_full(tmp_path):
     assert appendix.lock_digest(tmp_path) == ABC_SHA256
 
 
-BENCH = {"machine": {"cpu_count": 2, "torch": "2.13.0"},
-         "encode": {"m": {"texts": 2000, "cold_texts_per_s": 687.37, "warm_texts_per_s": 246863.9, "dedup_ratio": 0.5,
-                          "cached": True}},
-         "studies": {"ssm": {"n_pairs": 2304, "measured_pairs_per_second": 15.53, "lexical_seconds_full_pool": 0.0123},
-                     "csts": {"encoder": "sbert-mini", "results": [{"encoding": "bi", "seconds": 4.848}]},
-                     "montague": {"models": {"bow": {"dim": 2048, "embed_seconds": 1.931}}}}}
+BENCH = {
+    "machine": {"cpu_count": 2, "torch": "2.13.0"},
+    "encode": {
+        "m": {
+            "texts": 2000,
+            "cold_texts_per_s": 687.37,
+            "warm_texts_per_s": 246863.9,
+            "dedup_ratio": 0.5,
+            "cached": True,
+        }
+    },
+    "studies": {
+        "ssm": {"n_pairs": 2304, "measured_pairs_per_second": 15.53, "lexical_seconds_full_pool": 0.0123},
+        "csts": {"encoder": "sbert-mini", "results": [{"encoding": "bi", "seconds": 4.848}]},
+        "montague": {"models": {"bow": {"dim": 2048, "embed_seconds": 1.931}}},
+    },
+}
 
 
 def test_bench_tables_have_readable_headers_and_one_format():
@@ -55,9 +69,9 @@ def test_bench_tables_have_readable_headers_and_one_format():
     enc = t["encode throughput per model"]
     assert list(enc.columns) == ["texts", "cold texts per second", "warm texts per second", "dedup ratio", "cached"]
     # whole numbers from 100 up (thousands separated), 2 decimals from 0.1, 4 below
-    assert enc.loc["m"].tolist() == ["2,000", "687", "246,864", "0.50", "yes"]   # a flag in words
+    assert enc.loc["m"].tolist() == ["2,000", "687", "246,864", "0.50", "yes"]  # a flag in words
     ssm = t["ssm: measurements"]["value"]
-    assert ssm.tolist() == ["2,304", "15.53", "1.2e-02"]   # one fixed-point format in the column; tiny values scientific
+    assert ssm.tolist() == ["2,304", "15.53", "1.2e-02"]  # one fixed-point format in the column; tiny values scientific
     assert list(t["ssm: measurements"].index) == ["n pairs", "measured pairs per second", "lexical seconds full pool"]
     assert t["csts: results"].to_dict("records") == [{"encoding": "bi", "seconds": "4.85"}]
     mont = t["montague: models"]
@@ -67,18 +81,31 @@ def test_bench_tables_have_readable_headers_and_one_format():
     assert col["t"].tolist() == ["0.0925", "0.1200"]
     tiny = appendix.bench_tables({"studies": {"x": {"diff": 1.08e-12}}})["x: measurements"]["value"]
     assert tiny.tolist() == ["1.1e-12"]
-    assert "dim 384.000000" not in str(t)        # no raw JSON dumps
+    assert "dim 384.000000" not in str(t)  # no raw JSON dumps
 
 
 def test_a_mapping_of_records_below_the_top_is_a_table_of_its_own():
     # a benchmark's utilisation: its scalars stay measurements, its per-configuration rows a table
-    bench = {"studies": {"x": {"utilisation": {"limit": 828.0, "configs": {"bi/mse": {"gflop": 250.8, "share": 0.303},
-                                                                          "tri/quad+mse": {"gflop": 185.8, "share": 0.224}}}}}}
+    bench = {
+        "studies": {
+            "x": {
+                "utilisation": {
+                    "limit": 828.0,
+                    "configs": {
+                        "bi/mse": {"gflop": 250.8, "share": 0.303},
+                        "tri/quad+mse": {"gflop": 185.8, "share": 0.224},
+                    },
+                }
+            }
+        }
+    }
     t = appendix.bench_tables(bench)
     assert t["x: measurements"]["value"].tolist() == ["828"]
     assert list(t["x: measurements"].index) == ["utilisation · limit"]
-    assert t["x: utilisation · configs"].to_dict("records") == [{"configs": "bi/mse", "gflop": "251", "share": "0.30"},
-                                                              {"configs": "tri/quad+mse", "gflop": "186", "share": "0.22"}]
+    assert t["x: utilisation · configs"].to_dict("records") == [
+        {"configs": "bi/mse", "gflop": "251", "share": "0.30"},
+        {"configs": "tri/quad+mse", "gflop": "186", "share": "0.22"},
+    ]
     # at the top, a mapping of records keeps its own table (index named by the key), as before
     assert appendix.bench_tables({"studies": {"x": {"models": {"a": {"t": 1.0}}}}})["x: models"].index.name == "model"
 
@@ -91,27 +118,54 @@ def test_throughput_figure_has_two_points_per_model():
 
 def test_gpu_tables_from_a_made_up_record():
     assert appendix.gpu_tables(None) == {}
-    rec = {"machine": {"device": "cuda", "gpu": "X1", "bf16": True},
-           "encode": {"sentences": 1000, "cpu_identity": "m", "cpu_fp32_texts_per_s": 1250.0,
-                      "gpu_default": {"identity": "m", "weights": "float32", "texts_per_s": 14553.6,
-                                      "max_abs_diff": 2.7e-07, "max_one_minus_cos": 1.2e-07},
-                      "gpu_bf16": {"identity": "m|dtype=bfloat16", "weights": "bfloat16", "texts_per_s": 17218.9,
-                                   "max_abs_diff": 0.0055, "max_one_minus_cos": 1.1e-04}, "wall_s": 3.0},
-           "studies": {"x": {"train_rows": 200, "runs": {"a fp32": {"examples_per_s": 2115.1, "test_spearman": 45.534,
-                                                                    "gap": 0.0},
-                                                         "a bf16": {"examples_per_s": 382.5, "test_spearman": 45.353}}}}}
+    rec = {
+        "machine": {"device": "cuda", "gpu": "X1", "bf16": True},
+        "encode": {
+            "sentences": 1000,
+            "cpu_identity": "m",
+            "cpu_fp32_texts_per_s": 1250.0,
+            "gpu_default": {
+                "identity": "m",
+                "weights": "float32",
+                "texts_per_s": 14553.6,
+                "max_abs_diff": 2.7e-07,
+                "max_one_minus_cos": 1.2e-07,
+            },
+            "gpu_bf16": {
+                "identity": "m|dtype=bfloat16",
+                "weights": "bfloat16",
+                "texts_per_s": 17218.9,
+                "max_abs_diff": 0.0055,
+                "max_one_minus_cos": 1.1e-04,
+            },
+            "wall_s": 3.0,
+        },
+        "studies": {
+            "x": {
+                "train_rows": 200,
+                "runs": {
+                    "a fp32": {"examples_per_s": 2115.1, "test_spearman": 45.534, "gap": 0.0},
+                    "a bf16": {"examples_per_s": 382.5, "test_spearman": 45.353},
+                },
+            }
+        },
+    }
     t = appendix.gpu_tables(rec)
-    assert list(t) == ["GPU check: the machine", "GPU check: sbert-mini on 1,000 benchmark sentences",
-                       "GPU check, x: measurements", "GPU check, x: runs"]
+    assert list(t) == [
+        "GPU check: the machine",
+        "GPU check: sbert-mini on 1,000 benchmark sentences",
+        "GPU check, x: measurements",
+        "GPU check, x: runs",
+    ]
     assert t["GPU check: the machine"]["value"].tolist() == ["cuda", "X1", "yes"]
     enc = t["GPU check: sbert-mini on 1,000 benchmark sentences"]
     assert list(enc.index) == ["CPU, fp32 (torch)", "GPU, default", "GPU, bf16 asked for"]
     assert enc["texts per second"].tolist() == ["1,250", "14,554", "17,219"]
     assert enc.loc["GPU, default", "weights"] == "float32" and enc.loc["CPU, fp32 (torch)", "max abs diff"] == "–"
-    assert "identity" not in enc.columns                     # the long cache keys stay in the JSON
+    assert "identity" not in enc.columns  # the long cache keys stay in the JSON
     runs = t["GPU check, x: runs"]
-    assert runs.loc["a bf16", "examples per second"] == "382"   # none from 100 up
-    assert runs.loc["a bf16", "gap"] == "not measured" and runs.loc["a fp32", "gap"] == "0"   # never "nan"
+    assert runs.loc["a bf16", "examples per second"] == "382"  # none from 100 up
+    assert runs.loc["a bf16", "gap"] == "not measured" and runs.loc["a fp32", "gap"] == "0"  # never "nan"
     assert runs.loc["a fp32", "test spearman"] == "45.53"
 
 
@@ -127,19 +181,39 @@ def test_a_missing_quantity_reads_not_measured_but_a_nan_stays_visible():
 def test_nested_benchmark_records_become_columns_and_tables_never_python_containers():
     from compsem.labels import is_container
 
-    bench = {"studies": {"x": {"machine_at_start": {"cpu_flags": ["avx2", "avx512f"], "cores": 2},
-                               "fill": {"arms": "a against b", "runs": [{"path": "unsorted", "repeat": 0}]},
-                               "packing": {"cross": {"config": "c/mse", "steps": {"steps": 64, "blocks": 4},
-                                                     "rates": [121.35, 116.86],
-                                                     "runs": [{"path": "padded", "examples_per_s": 122.16}]}}}}}
+    bench = {
+        "studies": {
+            "x": {
+                "machine_at_start": {"cpu_flags": ["avx2", "avx512f"], "cores": 2},
+                "fill": {"arms": "a against b", "runs": [{"path": "unsorted", "repeat": 0}]},
+                "packing": {
+                    "cross": {
+                        "config": "c/mse",
+                        "steps": {"steps": 64, "blocks": 4},
+                        "rates": [121.35, 116.86],
+                        "runs": [{"path": "padded", "examples_per_s": 122.16}],
+                    }
+                },
+            }
+        }
+    }
     t = appendix.bench_tables(bench)
-    assert list(t) == ["software and platform of the benchmark run", "x: measurements", "x: packing", "x: fill · runs",
-                       "x: packing · cross · runs"]
+    assert list(t) == [
+        "software and platform of the benchmark run",
+        "x: measurements",
+        "x: packing",
+        "x: fill · runs",
+        "x: packing · cross · runs",
+    ]
     m = t["x: measurements"]["value"]
     assert m["machine at start · cpu flags"] == "avx2, avx512f" and m["fill · arms"] == "a against b"
     p = t["x: packing"]
-    assert p.index.name == "packing" and p.loc["cross", "steps · steps"] == "64" and p.loc["cross", "steps · blocks"] == "4"
-    assert p.loc["cross", "rates"] == "121, 117"          # a list of rates as words, none from 100 up
+    assert (
+        p.index.name == "packing"
+        and p.loc["cross", "steps · steps"] == "64"
+        and p.loc["cross", "steps · blocks"] == "4"
+    )
+    assert p.loc["cross", "rates"] == "121, 117"  # a list of rates as words, none from 100 up
     assert t["x: fill · runs"].to_dict("records") == [{"path": "unsorted", "repeat": "0"}]
     assert t["x: packing · cross · runs"].to_dict("records") == [{"path": "padded", "examples per second": "122"}]
     cells = [v for df in t.values() for v in df.astype(str).to_numpy().ravel()]

@@ -21,6 +21,7 @@ from compsem.book.teaching import assignments as asg
 from compsem.book.teaching import grading
 from compsem.book.teaching.exercises import strip_solutions, unbuilt_values
 from compsem.errors import CompsemError
+from compsem.results import RUN_MANIFEST
 from tests.helpers import ROOT
 
 PARTS = asg.assignment_parts(ROOT)
@@ -70,60 +71,92 @@ def test_answer_blocks_read_names_values_and_meanings():
     assert x.kind() == "a number, 4 decimals" and flag.kind() == "True or False"
 
 
-@pytest.mark.parametrize("value, ok", [
-    (0.75, True), (0.7501, True), (0.7499, True),      # one unit of the 4th decimal: both roundings of 0.75005
-    (0.75009, True), (0.7502, False), (0.7498, False), (0.8, False),
-    (1, False), (True, False), ("0.75", False), (None, False), ([0.75], False), (float("nan"), False),
-])
+@pytest.mark.parametrize(
+    "value, ok",
+    [
+        (0.75, True),
+        (0.7501, True),
+        (0.7499, True),  # one unit of the 4th decimal: both roundings of 0.75005
+        (0.75009, True),
+        (0.7502, False),
+        (0.7498, False),
+        (0.8, False),
+        (1, False),
+        (True, False),
+        ("0.75", False),
+        (None, False),
+        ([0.75], False),
+        (float("nan"), False),
+    ],
+)
 def test_a_number_counts_within_one_unit_of_its_stated_decimals(value, ok):
     (x, _) = asg.answer_blocks(PAGE)["ex-a-1"]
     assert x.accepts(value) is ok
     ns = {"x_val": value}
     if ok:
-        exec(x.check(), ns)                                          # noqa: S102 - the hidden test, by hand
+        exec(x.check(), ns)  # noqa: S102 - the hidden test, by hand
     else:
         with pytest.raises((AssertionError, TypeError, ValueError)):
-            exec(x.check(), ns)                                      # noqa: S102
+            exec(x.check(), ns)  # noqa: S102
 
 
 def test_hidden_tests_call_the_builtins_themselves():
     """Issue 48: ``abs = lambda x: 0.0`` (or a rebound ``float``/``isinstance``) scored full marks."""
     (x, flag) = asg.answer_blocks(PAGE)["ex-a-1"]
-    cheat = {"x_val": 0.0, "flag": False, "abs": lambda v: 0.0, "float": lambda v: 0.75,
-             "isinstance": lambda *a: True, "bool": lambda v: True}
+    cheat = {
+        "x_val": 0.0,
+        "flag": False,
+        "abs": lambda v: 0.0,
+        "float": lambda v: 0.75,
+        "isinstance": lambda *a: True,
+        "bool": lambda v: True,
+    }
     for a in (x, flag):
         with pytest.raises(AssertionError):
-            exec(a.check(), dict(cheat))                             # noqa: S102
-    exec(flag.check(), {"flag": True, "bool": lambda v: False})      # noqa: S102
+            exec(a.check(), dict(cheat))  # noqa: S102
+    exec(flag.check(), {"flag": True, "bool": lambda v: False})  # noqa: S102
 
 
-@pytest.mark.parametrize("value, passes", [
-    (..., False), ("0.75", False), (True, False), (float("inf"), False), (-0.5, False), (1.5, False),
-    (0.9, True), (0.0, True), (1, True),                             # a public test never tells the value
-])
+@pytest.mark.parametrize(
+    "value, passes",
+    [
+        (..., False),
+        ("0.75", False),
+        (True, False),
+        (float("inf"), False),
+        (-0.5, False),
+        (1.5, False),
+        (0.9, True),
+        (0.0, True),
+        (1, True),  # a public test never tells the value
+    ],
+)
 def test_public_tests_check_type_and_range_only(value, passes):
     (x, _) = asg.answer_blocks(PAGE)["ex-a-1"]
     if passes:
-        exec(x.public_check(), {"x_val": value})                     # noqa: S102
+        exec(x.public_check(), {"x_val": value})  # noqa: S102
     else:
         with pytest.raises(AssertionError, match="x_val must be a number between 0 and 1"):
-            exec(x.public_check(), {"x_val": value})                 # noqa: S102
+            exec(x.public_check(), {"x_val": value})  # noqa: S102
 
 
 def test_public_tests_of_other_kinds():
-    page = PAGE.replace("flag = True      # does it hold?", "flag = True      # does it hold?\nvec = (2.00, 0.50)  # v\nnone = None  # n")
+    page = PAGE.replace(
+        "flag = True      # does it hold?",
+        "flag = True      # does it hold?\nvec = (2.00, 0.50)  # v\nnone = None  # n",
+    )
     (x, flag, vec, none) = asg.answer_blocks(page)["ex-a-1"]
-    exec(vec.public_check(), {"vec": (9.0, -3.0)})                   # noqa: S102
+    exec(vec.public_check(), {"vec": (9.0, -3.0)})  # noqa: S102
     for bad in (..., (1.0,), (1.0, "a"), 2.0):
         with pytest.raises(AssertionError):
-            exec(vec.public_check(), {"vec": bad})                   # noqa: S102
-    exec(none.public_check(), {"none": 3.0})                         # noqa: S102 - a number or None
-    exec(none.public_check(), {"none": None})                        # noqa: S102
-    exec(x.public_check(optional=True), {"x_val": None})             # noqa: S102
+            exec(vec.public_check(), {"vec": bad})  # noqa: S102
+    exec(none.public_check(), {"none": 3.0})  # noqa: S102 - a number or None
+    exec(none.public_check(), {"none": None})  # noqa: S102
+    exec(x.public_check(optional=True), {"x_val": None})  # noqa: S102
     with pytest.raises(AssertionError):
-        exec(x.public_check(), {"x_val": None})                      # noqa: S102
+        exec(x.public_check(), {"x_val": None})  # noqa: S102
     with pytest.raises(AssertionError):
-        exec(flag.public_check(), {"flag": 1})                       # noqa: S102
+        exec(flag.public_check(), {"flag": 1})  # noqa: S102
     assert vec.accepts([2.0, 0.5]) and vec.accepts((2.009, 0.491)) and not vec.accepts([2.0, 0.52])
     assert none.accepts(None) and not none.accepts(0.0) and not none.accepts("None")
 
@@ -135,11 +168,14 @@ def test_questions_pair_each_exercise_with_its_answers():
     assert "because reasons" not in qs[0].body and "Compute x." in qs[0].body
 
 
-@pytest.mark.parametrize("bad, message", [
-    (PAGE.replace("x_val = 0.7500", "x_val = 3 * 0.25"), "not a literal"),
-    (PAGE.replace("x_val = 0.7500", "x_val 0.7500"), "is not `name = literal"),
-    (PAGE.replace("{solution} ex-a-1", "{solution} ex-a-9"), "does not have"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (PAGE.replace("x_val = 0.7500", "x_val = 3 * 0.25"), "not a literal"),
+        (PAGE.replace("x_val = 0.7500", "x_val 0.7500"), "is not `name = literal"),
+        (PAGE.replace("{solution} ex-a-1", "{solution} ex-a-9"), "does not have"),
+    ],
+)
 def test_a_broken_answer_block_is_named(bad, message):
     with pytest.raises(CompsemError, match=message):
         asg.questions(bad)
@@ -152,8 +188,10 @@ def test_master_notebook_has_a_public_and_a_hidden_test_per_name():
     assert "init_cell: true" in raw[0] and "check_all_cell: true" in raw[0]
     assert [r for r in raw if r.startswith("# BEGIN QUESTION")] == ["# BEGIN QUESTION\nname: ex_a_1\npoints: 2\n"]
     code = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
-    assert code[0] == ("# the value: a number, 4 decimals\nx_val = 0.7500  # SOLUTION\n"
-                       "# does it hold: True or False?\nflag = True  # SOLUTION")
+    assert code[0] == (
+        "# the value: a number, 4 decimals\nx_val = 0.7500  # SOLUTION\n"
+        "# does it hold: True or False?\nflag = True  # SOLUTION"
+    )
     tests = code[1:]
     assert len(tests) == 4
     assert ["hidden: true" in t for t in tests] == [False, True, False, True]
@@ -166,9 +204,19 @@ def test_master_notebook_has_a_public_and_a_hidden_test_per_name():
 
 def test_the_key_is_what_the_page_declares():
     key = asg.answer_key(PAGE, "a")
-    assert key == {"part": "a", "questions": [{"name": "ex_a_1", "answers": [
-        {"name": "x_val", "value": 0.75, "tolerance": 1e-4, "points": 1},
-        {"name": "flag", "value": True, "tolerance": 0.0, "points": 1}]}], "written": ["ex_a_2"]}
+    assert key == {
+        "part": "a",
+        "questions": [
+            {
+                "name": "ex_a_1",
+                "answers": [
+                    {"name": "x_val", "value": 0.75, "tolerance": 1e-4, "points": 1},
+                    {"name": "flag", "value": True, "tolerance": 0.0, "points": 1},
+                ],
+            }
+        ],
+        "written": ["ex_a_2"],
+    }
 
 
 def test_every_registered_part_with_exercises_has_an_assignment():
@@ -225,9 +273,17 @@ def executed_build(folder):
             values.setdefault(stem, {})[key] = 7777
     folder.mkdir(parents=True, exist_ok=True)
     for stem, glued in values.items():
-        outs = [{"output_type": "display_data", "metadata": {"scrapbook": {"name": k}},
-                 "data": {"application/papermill.record/text/plain": repr(v)}} for k, v in glued.items()]
-        (folder / f"{stem}.ipynb").write_text(json.dumps({"cells": [{"cell_type": "code", "outputs": outs}]}))
+        outs = [
+            {
+                "output_type": "display_data",
+                "metadata": {"scrapbook": {"name": k}},
+                "data": {"application/papermill.record/text/plain": repr(v)},
+            }
+            for k, v in glued.items()
+        ]
+        cell = {"cell_type": "code", "execution_count": 1, "id": "glued", "metadata": {}, "outputs": outs, "source": ""}
+        nb = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+        (folder / f"{stem}.ipynb").write_text(json.dumps(nb))
     return folder
 
 
@@ -235,7 +291,8 @@ def write_part(part, tmp_path):
     """``part``'s assignment written into ``tmp_path/assignments``: (zip, student text, master notebook)."""
     zip_ = asg.write_assignment(ROOT, part, tmp_path / "assignments", executed=executed_build(tmp_path / "executed"))
     folder = zip_.parent.parent
-    assert sorted(p.name for p in folder.iterdir()) == ["autograder", "student"]
+    # beside otter's two folders, the manifest that makes the folder this user's (issue 49)
+    assert sorted(p.name for p in folder.iterdir() if p.name != RUN_MANIFEST) == ["autograder", "student"]
     student_text = (folder / "student" / f"{part}.ipynb").read_text()
     master = json.loads((folder / "autograder" / f"{part}.ipynb").read_text())
     return zip_, student_text, master
@@ -261,7 +318,9 @@ def _check_part(part, tmp_path):
                 assert a.text not in student_text, f"{part}: the answer {a.name} = {a.text} is in the student notebook"
             assert f"{a.name} = ..." in student_text
         assert f'grader.check(\\"{q.name}\\")' in student_text
-    assert "_b.abs(" not in student_text and "tests/teaching" not in student_text and '"hidden": true' not in student_text
+    assert (
+        "_b.abs(" not in student_text and "tests/teaching" not in student_text and '"hidden": true' not in student_text
+    )
     assert "otter.Notebook(" in student_text and "grader.check_all()" in student_text
     assert "[the number in the book]" not in student_text and "{glue" not in student_text
 
@@ -316,8 +375,9 @@ def _check_all_output(nb_text, tmp_path, part=FIRST):
     folder.mkdir()
     (folder / f"{part}.ipynb").write_text(nb_text)
     nb = nbformat.reads(nb_text, as_version=4)
-    NotebookClient(nb, timeout=120, allow_errors=True, kernel_name="python3",
-                   resources={"metadata": {"path": str(folder)}}).execute()
+    NotebookClient(
+        nb, timeout=120, allow_errors=True, kernel_name="python3", resources={"metadata": {"path": str(folder)}}
+    ).execute()
     last = nb.cells[-1]
     assert "grader.check_all()" in last.source
     return "".join(o.get("text", "") + json.dumps(o.get("data", {})) for o in last.outputs)
@@ -365,8 +425,12 @@ def _solution_values(page: str, literals: bool = True) -> list[str]:
     out = [f"{a.name} = {a.text}" for q in asg.questions(page)[1] for a in q.answers]
     out += [ln.strip() for ln in set(page.splitlines()) - set(statements.splitlines()) if len(ln.strip()) > 25]
     if literals:
-        out += [a.text for q in asg.questions(page)[1] for a in q.answers
-                if re.search(r"\d", a.text) and a.text not in statements]
+        out += [
+            a.text
+            for q in asg.questions(page)[1]
+            for a in q.answers
+            if re.search(r"\d", a.text) and a.text not in statements
+        ]
     return out
 
 
@@ -383,14 +447,17 @@ def test_the_student_build_stages_no_solution_and_no_page_source(tmp_path):
     assert config["sphinx"]["config"]["html_show_sourcelink"] is False
     assert config["sphinx"]["config"]["html_theme_options"] == {"use_download_button": False}
     assert config["sphinx"]["recursive_update"] is True
-    assert config["sphinx"]["extra_extensions"] == yaml.safe_load((ROOT / "_config.yml").read_text())["sphinx"]["extra_extensions"]
+    assert (
+        config["sphinx"]["extra_extensions"]
+        == yaml.safe_load((ROOT / "_config.yml").read_text())["sphinx"]["extra_extensions"]
+    )
     staged = {p: p.read_text() for p in out.rglob("*") if p.is_file() and p.suffix in (".md", ".ipynb")}
     for text in staged.values():
         assert "{solution" not in text and "# autograded" not in text
     for part, page in PARTS.items():
-        for value in _solution_values(page.read_text()):          # the exercise page: not even a bare value
+        for value in _solution_values(page.read_text()):  # the exercise page: not even a bare value
             assert value not in staged[out / "book" / page.name], f"{part}: {value!r} is in its student page"
-        for value in _solution_values(page.read_text(), literals=False):   # the worked examples show numbers
+        for value in _solution_values(page.read_text(), literals=False):  # the worked examples show numbers
             hits = [p.name for p, t in staged.items() if value in t]
             assert not hits, f"{part}: {value!r} is in the student build's {hits}"
     # the ordinary build keeps them (so the checks above can fail)
@@ -404,7 +471,8 @@ def test_release_holds_the_student_notebooks_and_handouts_and_no_solution(tmp_pa
     out = tmp_path / "release"
     written = asg.write_release(ROOT, out, executed=executed_build(tmp_path / "executed"))
     assert sorted(p.relative_to(out).as_posix() for p in written) == sorted(
-        f"{part}/{name}" for part, page in PARTS.items() for name in (f"{part}.ipynb", page.name))
+        f"{part}/{name}" for part, page in PARTS.items() for name in (f"{part}.ipynb", page.name)
+    )
     texts = {p: p.read_text() for p in written}
     for part, page in PARTS.items():
         for value in _solution_values(page.read_text()):
@@ -435,12 +503,19 @@ def test_the_built_student_book_holds_no_answer_and_no_page_source(tmp_path):
     if not any(executed.glob("*.ipynb")):
         pytest.skip("no executed build (make book) to build the student book from")
     stage(ROOT, executed, tmp_path / "src", student=True)
-    jb = [str(Path(sys.executable).with_name("jupyter-book")), "build", str(tmp_path / "src"),
-          "--path-output", str(tmp_path / "out"), "--keep-going", "--all"]
+    jb = [
+        str(Path(sys.executable).with_name("jupyter-book")),
+        "build",
+        str(tmp_path / "src"),
+        "--path-output",
+        str(tmp_path / "out"),
+        "--keep-going",
+        "--all",
+    ]
     subprocess.run(jb, check=True, capture_output=True, timeout=3000)
     html = tmp_path / "out" / "_build" / "html"
     assert (html / "index.html").is_file() and not (html / "_sources").exists()
-    assert not any("_sources" in t for t in (p.read_text() for p in html.rglob("*.html")))   # no download button
+    assert not any("_sources" in t for t in (p.read_text() for p in html.rglob("*.html")))  # no download button
     pages = {p: p.read_text(errors="replace") for p in html.rglob("*.html")}
     for part, page in PARTS.items():
         for value in _solution_values(page.read_text(), literals=False):
@@ -465,8 +540,9 @@ def _set(nb: dict, values: dict[str, str], first_cell: str = "", last_cell: str 
             src, first = first_cell + "\n" + src, False
         cell["source"] = src.splitlines(keepends=True)
     if last_cell:
-        out["cells"].append({"cell_type": "code", "metadata": {}, "source": last_cell, "outputs": [],
-                             "execution_count": None})
+        out["cells"].append(
+            {"cell_type": "code", "metadata": {}, "source": last_cell, "outputs": [], "execution_count": None}
+        )
     return out
 
 
@@ -475,9 +551,9 @@ def _one_unit_off(a) -> str:
     rounding), as numpy values; True/False, None and strings as they are."""
     d = a.decimals
     if isinstance(a.value, tuple):
-        return "np.array([" + ", ".join(f"{x + 10.0 ** -d:.{d}f}" for x in a.value) + "])"
+        return "np.array([" + ", ".join(f"{x + 10.0**-d:.{d}f}" for x in a.value) + "])"
     if isinstance(a.value, float) and d is not None:
-        return f"np.float64({a.value + 10.0 ** -d:.{d}f})"
+        return f"np.float64({a.value + 10.0**-d:.{d}f})"
     return f"np.bool_({a.value!r})" if isinstance(a.value, bool) else repr(a.value)
 
 
@@ -509,16 +585,29 @@ def test_a_class_folder_of_eight_submissions_per_part(part, tmp_path):
         "s3_wrong": _plant(master, wrong),
         "s4_precision": _set(master, {a.name: _one_unit_off(a) for a in answers}, "import numpy as np"),
         "s5_abs": _set(master, all_zero, "abs = lambda x: 0.0"),
-        "s6_grades": _set(master, {}, last_cell=(
-            f"import os\nseen = os.path.exists({str(subs / 's1_master.ipynb')!r})\n"
-            f"for path in ({str(grades)!r}, {str(out / (grades.stem + '.rows') / 's1_master.json')!r}):\n"
-            f"    try:\n        open(path, 'w').write('s6_grades,99\\n')\n    except OSError:\n        pass\n"
-            f"if seen:\n    {first.name} = 'seen'")),
-        "s7_scorer": _set(master, all_zero, "\n".join(f"try:\n    {line}\nexcept Exception:\n    pass" for line in (
-            "import builtins; builtins.abs = lambda x: 0.0",
-            "import compsem.book.teaching.assignments as A; A._accepts = lambda *a: True",
-            "A.Answer.accepts = lambda *a: True",
-            "import otter.test_files.abstract_test as T; T.TestFile.score = property(lambda self: self.possible)"))),
+        "s6_grades": _set(
+            master,
+            {},
+            last_cell=(
+                f"import os\nseen = os.path.exists({str(subs / 's1_master.ipynb')!r})\n"
+                f"for path in ({str(grades)!r}, {str(out / (grades.stem + '.rows') / 's1_master.json')!r}):\n"
+                f"    try:\n        open(path, 'w').write('s6_grades,99\\n')\n    except OSError:\n        pass\n"
+                f"if seen:\n    {first.name} = 'seen'"
+            ),
+        ),
+        "s7_scorer": _set(
+            master,
+            all_zero,
+            "\n".join(
+                f"try:\n    {line}\nexcept Exception:\n    pass"
+                for line in (
+                    "import builtins; builtins.abs = lambda x: 0.0",
+                    "import compsem.book.teaching.assignments as A; A._accepts = lambda *a: True",
+                    "A.Answer.accepts = lambda *a: True",
+                    "import otter.test_files.abstract_test as T; T.TestFile.score = property(lambda self: self.possible)",
+                )
+            ),
+        ),
         "s8_loop": _set(master, {}, last_cell="while True:\n    pass"),
     }
     for sid, nb in nbs.items():
@@ -527,10 +616,18 @@ def test_a_class_folder_of_eight_submissions_per_part(part, tmp_path):
     table = {r["student_id"]: r for r in csv.DictReader(grades.open())}
     assert [r["student_id"] for r in rows] == list(nbs) == list(table)
     scores = {sid: float(r["total"]) for sid, r in table.items()}
-    assert scores == {"s1_master": full, "s2_blank": 0.0, "s3_wrong": full - 1, "s4_precision": full,
-                      "s5_abs": zeros, "s6_grades": full, "s7_scorer": zeros, "s8_loop": 0.0}
+    assert scores == {
+        "s1_master": full,
+        "s2_blank": 0.0,
+        "s3_wrong": full - 1,
+        "s4_precision": full,
+        "s5_abs": zeros,
+        "s6_grades": full,
+        "s7_scorer": zeros,
+        "s8_loop": 0.0,
+    }
     assert {sid: r["error"] for sid, r in table.items() if r["error"]} == {"s8_loop": table["s8_loop"]["error"]}
     assert table["s8_loop"]["error"].startswith("timed out")
-    assert "99" not in grades.read_text()            # the grades and the rows are the grader's, not s6's
+    assert "99" not in grades.read_text()  # the grades and the rows are the grader's, not s6's
     assert json.loads((out / f"{grades.stem}.rows" / "s1_master.json").read_text())["row"]["error"] == ""
     assert {r["possible"] for r in table.values()} == {str(float(full))}

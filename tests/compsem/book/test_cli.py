@@ -18,7 +18,9 @@ def test_an_error_is_one_readable_line_and_exit_status_2(capsys, monkeypatch):
     monkeypatch.delenv("COMPSEM_DEBUG", raising=False)
     assert main(["run", "notebooks/nothere.ipynb"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("error: FileNotFoundError: no notebook notebooks/nothere.ipynb; available: ")
+    assert len(err) == 1 and err[0].startswith(
+        "error: FileNotFoundError: no notebook notebooks/nothere.ipynb; available: "
+    )
     assert main(["new-study", STUDIES[0].name, "--part", "7", "--title", "x", "--citation", "k"]) == 2
     assert f"error: CompsemError: the registry has '{STUDIES[0].name}'" in capsys.readouterr().err
 

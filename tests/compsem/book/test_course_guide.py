@@ -11,7 +11,7 @@ from compsem.studies import STUDIES
 
 ROOT = repo_root()
 SOURCE = (ROOT / "book" / "course_guide.md").read_text()
-GUIDE = page_text(ROOT / "book" / "course_guide.md", ROOT)     # as the book shows it
+GUIDE = page_text(ROOT / "book" / "course_guide.md", ROOT)  # as the book shows it
 
 
 def _labels(pattern, paths):
@@ -47,7 +47,7 @@ def test_references_resolve():
 
 def test_every_exercise_is_mapped_to_a_learning_goal():
     exercises = _labels(r"^:label: (ex-[\w-]+)", (ROOT / "book").glob("part*_exercises.md"))
-    table = GUIDE[GUIDE.index("## Learning goals"):GUIDE.index("## Assessment")]
+    table = GUIDE[GUIDE.index("## Learning goals") : GUIDE.index("## Assessment")]
     mapped = set(re.findall(r"\{ref\}`(ex-[\w-]+)`", table))
     assert mapped == exercises
 
@@ -91,13 +91,15 @@ def test_each_session_has_a_prefetch_a_lab_with_its_run_time_and_expected_result
         runs = [c for c in _commands(s) if " run " in c]
         assert prefetch and runs, s[:40]
         timed = {labtime.lab_key(step) for _, step in labtime.timed_steps()}
-        for cmd in runs:       # every lab chapter's run time is glued: the chapter's, or a timed lab run's own
+        for cmd in runs:  # every lab chapter's run time is glued: the chapter's, or a timed lab run's own
             stem = re.search(r"notebooks/(\w+)\.ipynb", cmd).group(1)
             own = [k for k in timed if k.startswith(stem) and f"99_reproducibility.ipynb::labtime_min_{k}:" in s]
             assert f"99_reproducibility.ipynb::runtime_min_{stem}:" in s or own, (s[:40], stem)
-        expected = s[s.index("**Expected**"):]
+        expected = s[s.index("**Expected**") :]
         assert "{glue:text}`../notebooks/" in expected, s[:40]
-        assert not re.search(r"(?<![\w.`{$])\d+\.\d+(?![\w}`$])", re.sub(r"\{glue:[a-z]+\}`[^`]*`", "", expected)), s[:40]
+        assert not re.search(r"(?<![\w.`{$])\d+\.\d+(?![\w}`$])", re.sub(r"\{glue:[a-z]+\}`[^`]*`", "", expected)), s[
+            :40
+        ]
 
 
 def test_lab_and_prefetch_commands_parse_and_plan():
@@ -118,7 +120,7 @@ def test_glued_keys_come_from_the_chapters_they_name():
     assert len(refs) >= 15
     for nb, key in refs:
         assert (ROOT / "notebooks" / f"{nb}.ipynb").is_file(), nb
-        if nb == "99_reproducibility" and key.startswith("labtime_min_"):     # a timed lab run (labtime)
+        if nb == "99_reproducibility" and key.startswith("labtime_min_"):  # a timed lab run (labtime)
             assert key in {labtime.glue_name(step) for _, step in labtime.timed_steps()}, key
         elif nb == "99_reproducibility":
             stem = key.removeprefix("runtime_min_")
@@ -132,26 +134,39 @@ def test_glued_keys_come_from_the_chapters_they_name():
 
 def test_run_time_values_read_the_build_records(tmp_path):
     (tmp_path / "11_setcomp_overlap.runtime.json").write_text(
-        json.dumps({"notebook": "11_setcomp_overlap.ipynb", "seconds": 90.0, "parameters": {}}))
+        json.dumps({"notebook": "11_setcomp_overlap.ipynb", "seconds": 90.0, "parameters": {}})
+    )
     (tmp_path / "21_csts_zeroshot.runtime.json").write_text(
-        json.dumps({"notebook": "21_csts_zeroshot.ipynb", "seconds": 30, "parameters": {}}))
-    assert appendix.run_time_values(tmp_path) == {"runtime_min_11_setcomp_overlap": 1.5,
-                                                  "runtime_min_21_csts_zeroshot": 0.5}
+        json.dumps({"notebook": "21_csts_zeroshot.ipynb", "seconds": 30, "parameters": {}})
+    )
+    assert appendix.run_time_values(tmp_path) == {
+        "runtime_min_11_setcomp_overlap": 1.5,
+        "runtime_min_21_csts_zeroshot": 0.5,
+    }
     assert appendix.run_time_values(tmp_path / "none") == {}
 
 
 def test_class_setup_is_described_with_its_variables():
-    setup = GUIDE[GUIDE.index("## Class set-up on one JupyterHub"):GUIDE.index("## Student copies")]
-    for needed in ("compsem prefetch", "COMPSEM_CACHE=/srv/class/compsem-cache", "chmod -R a+rX,a-w",
-                   "COMPSEM_CACHE_OVERLAY", "per-user, private"):
+    setup = GUIDE[GUIDE.index("## Class set-up on one JupyterHub") : GUIDE.index("## Student copies")]
+    for needed in (
+        "compsem prefetch",
+        "COMPSEM_CACHE=/srv/class/compsem-cache",
+        "chmod -R a+rX,a-w",
+        "COMPSEM_CACHE_OVERLAY",
+        "per-user, private",
+    ):
         assert needed in setup, needed
     readme = (ROOT / "README.md").read_text()
-    assert "chmod -R a+rX,a-w /srv/class/compsem-cache" in readme       # the same command as the README's
+    assert "chmod -R a+rX,a-w /srv/class/compsem-cache" in readme  # the same command as the README's
     # one block of commands: the one environment, the class cache, each student's clone on it
     blocks = re.findall(r"^```bash\n(.*?)^```", setup, flags=re.M | re.S)
     assert len(blocks) == 1
-    for needed in ("make venv", "echo 'COMPSEM_CACHE=/srv/class/compsem-cache'", "git clone /srv/class/compsem ~/compsem",
-                   "ln -s /srv/class/compsem/.venv ~/compsem/.venv"):
+    for needed in (
+        "make venv",
+        "echo 'COMPSEM_CACHE=/srv/class/compsem-cache'",
+        "git clone /srv/class/compsem ~/compsem",
+        "ln -s /srv/class/compsem/.venv ~/compsem/.venv",
+    ):
         assert needed in blocks[0], needed
 
 

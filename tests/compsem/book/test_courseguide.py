@@ -14,11 +14,16 @@ SOURCE = (ROOT / "book" / "course_guide.md").read_text()
 
 NEGATION = Study("negation", 5, "V", "Negation sensitivity", "doe2025negation")
 LESSON = Lesson(
-    title="negation", chapters="{doc}`part5_negation`.", worked="{ref}`sec-negation-worked`.",
-    by_hand=("ex-negation-1",), discussion=(), homework=("ex-negation-2",),
+    title="negation",
+    chapters="{doc}`part5_negation`.",
+    worked="{ref}`sec-negation-worked`.",
+    by_hand=("ex-negation-1",),
+    discussion=(),
+    homework=("ex-negation-2",),
     lab=(LabStep("the main chapter with one encoder", "51_negation_main.ipynb", {"models": ["sbert-mini"]}),),
     expected="the share {glue:text}`../notebooks/51_negation_main.ipynb::share:.0f` %.",
-    goals=(("tell a paraphrase from a negation", ("ex-negation-1", "ex-negation-2")),))
+    goals=(("tell a paraphrase from a negation", ("ex-negation-1", "ex-negation-2")),),
+)
 
 
 def test_every_study_declares_a_lesson_or_none():
@@ -45,11 +50,13 @@ def test_a_fifth_study_appears_without_an_edit_of_the_guide():
     assert len(sessions) == len(pairs)
     last = sessions[-1]
     assert last.startswith(f"Session {len(pairs)}: negation (Part V)")
-    assert "`.venv/bin/python -m compsem prefetch notebooks/51_negation_main.ipynb -p models '[\"sbert-mini\"]'`" in last
+    assert (
+        "`.venv/bin/python -m compsem prefetch notebooks/51_negation_main.ipynb -p models '[\"sbert-mini\"]'`" in last
+    )
     assert "`.venv/bin/python -m compsem run notebooks/51_negation_main.ipynb -p models '[\"sbert-mini\"]'`" in last
-    assert "90_synthesis.ipynb" in last                       # the synthesis closes the last session
+    assert "90_synthesis.ipynb" in last  # the synthesis closes the last session
     assert sum("90_synthesis.ipynb" in s for s in sessions) == 1
-    goals = text[text.index("## Learning goals"):]
+    goals = text[text.index("## Learning goals") :]
     assert "| V | tell a paraphrase from a negation | {ref}`ex-negation-1`, {ref}`ex-negation-2` |" in goals
     assert "{ref}`ex-negation-2`) make good homework" in text
 
@@ -61,7 +68,7 @@ def test_every_lab_run_is_prefetched_with_the_same_parameters():
         prefetches = set(re.findall(r"`\.venv/bin/python -m compsem prefetch (notebooks/[^`]+)`", s))
         assert runs, s[:40]
         assert set(runs) <= prefetches, s[:40]
-        lab = s[s.index("**Lab**"):s.index("**Expected**")]
+        lab = s[s.index("**Lab**") : s.index("**Expected**")]
         for stem in re.findall(r"runtime_min_(\w+):", lab):
             if not any(p.startswith(f"notebooks/{stem}.ipynb") for p in prefetches):
                 # a lab step without a command (the students' own texts): nothing to prefetch for it
@@ -69,11 +76,17 @@ def test_every_lab_run_is_prefetched_with_the_same_parameters():
                 assert len(table) == 0, (s[:40], stem, notes)
 
 
-@pytest.mark.parametrize("params, shown", [
-    ({"models": ["a", "b"]}, """ -p models '["a", "b"]'"""),
-    ({"template": "{condition}: {sentence}"}, """ -p template '"{condition}: {sentence}"'"""),
-    ({"n_boot": 200, "distance": "l2"}, " -p n_boot 200 -p distance l2"),
-    (None, ""),
-])
+@pytest.mark.parametrize(
+    "params, shown",
+    [
+        ({"models": ["a", "b"]}, """ -p models '["a", "b"]'"""),
+        ({"template": "{condition}: {sentence}"}, """ -p template '"{condition}: {sentence}"'"""),
+        ({"n_boot": 200, "distance": "l2"}, " -p n_boot 200 -p distance l2"),
+        (None, ""),
+    ],
+)
 def test_commands_quote_values_for_the_shell(params, shown):
-    assert cg.command("run", LabStep("x", "11_x.ipynb", params)) == f".venv/bin/python -m compsem run notebooks/11_x.ipynb{shown}"
+    assert (
+        cg.command("run", LabStep("x", "11_x.ipynb", params))
+        == f".venv/bin/python -m compsem run notebooks/11_x.ipynb{shown}"
+    )

@@ -5,9 +5,18 @@ import re
 
 import pytest
 
-from compsem.book.teaching.exercises import (NO_REPO_SETUP, book_titles, chapter_numbers, exercise_blocks, page_notebook,
-                                    render_roles, strip_solutions, student_notebook, student_setup,
-                                    write_student_copies)
+from compsem.book.teaching.exercises import (
+    NO_REPO_SETUP,
+    book_titles,
+    chapter_numbers,
+    exercise_blocks,
+    page_notebook,
+    render_roles,
+    strip_solutions,
+    student_notebook,
+    student_setup,
+    write_student_copies,
+)
 from compsem.paths import repo_root
 from compsem.studies import STUDIES
 
@@ -71,18 +80,24 @@ def test_strip_solutions_by_hand():
 def test_exercise_blocks_and_page_notebook():
     intro, blocks = exercise_blocks(strip_solutions(PAGE))
     assert [t for t, _ in blocks] == ["First", "Second", "Third"]
-    assert blocks[0][1] == "Compute 2 + 2."                      # option lines dropped
+    assert blocks[0][1] == "Compute 2 + 2."  # option lines dropped
     nb = page_notebook(strip_solutions(PAGE))
     kinds = [c["cell_type"] for c in nb["cells"]]
     assert kinds == ["markdown"] + ["markdown", "code"] * 3
     assert "".join(nb["cells"][3]["source"]).startswith("## Exercise 2: Second")
     assert "(sec-x)=" not in "".join(nb["cells"][0]["source"])
-    setup = {"cell_type": "code", "id": "compsem-setup", "metadata": {"tags": ["remove-cell", "compsem-setup"]},
-             "source": "pass", "outputs": [], "execution_count": None}
+    setup = {
+        "cell_type": "code",
+        "id": "compsem-setup",
+        "metadata": {"tags": ["remove-cell", "compsem-setup"]},
+        "source": "pass",
+        "outputs": [],
+        "execution_count": None,
+    }
     nb = page_notebook(strip_solutions(PAGE), setup)
     assert [c["cell_type"] for c in nb["cells"]][:3] == ["markdown", "code", "markdown"]
     assert nb["cells"][1]["metadata"]["tags"] == ["remove-cell", "compsem-setup"]
-    assert len({c["id"] for c in nb["cells"]}) == len(nb["cells"])      # ids stay unique
+    assert len({c["id"] for c in nb["cells"]}) == len(nb["cells"])  # ids stay unique
 
 
 def test_unclosed_blocks_are_errors():
@@ -93,10 +108,19 @@ def test_unclosed_blocks_are_errors():
 
 
 def test_student_notebook_drops_solution_cells():
-    nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": "Q"},
-                    {"cell_type": "code", "metadata": {"tags": ["solution"]}, "source": "answer = 42",
-                     "outputs": [], "execution_count": 3},
-                    {"cell_type": "code", "metadata": {}, "source": "x = 1", "outputs": [{"a": 1}], "execution_count": 4}]}
+    nb = {
+        "cells": [
+            {"cell_type": "markdown", "metadata": {}, "source": "Q"},
+            {
+                "cell_type": "code",
+                "metadata": {"tags": ["solution"]},
+                "source": "answer = 42",
+                "outputs": [],
+                "execution_count": 3,
+            },
+            {"cell_type": "code", "metadata": {}, "source": "x = 1", "outputs": [{"a": 1}], "execution_count": 4},
+        ]
+    }
     out = student_notebook(nb)
     assert [c["source"] for c in out["cells"]] == ["Q", "x = 1"]
     assert out["cells"][1]["outputs"] == [] and out["cells"][1]["execution_count"] is None
@@ -123,15 +147,16 @@ def _solution_lines(text):
 def test_student_copies_of_the_book_hold_no_solution_text(page, tmp_path):
     written = write_student_copies(ROOT, tmp_path)
     md = (tmp_path / page.name).read_text()
-    nb_text = "".join("".join(c["source"]) for c in json.loads((tmp_path / page.with_suffix(".ipynb").name)
-                                                                  .read_text())["cells"])
+    nb_text = "".join(
+        "".join(c["source"]) for c in json.loads((tmp_path / page.with_suffix(".ipynb").name).read_text())["cells"]
+    )
     original = page.read_text()
     sol = _solution_lines(original)
     outside = original
     for line in sol:
         outside = outside.replace(line, "")
     distinctive = [ln.strip() for ln in sol if len(ln.strip()) > 25 and ln.strip() not in outside]
-    assert len(distinctive) > 5                                   # the check has something to find
+    assert len(distinctive) > 5  # the check has something to find
     for line in distinctive:
         assert line not in md and line not in nb_text, line
     assert "{solution" not in md
@@ -140,7 +165,7 @@ def test_student_copies_of_the_book_hold_no_solution_text(page, tmp_path):
     assert n_ex == len(re.findall(r"^(`{3,}|:{3,})\{solution\}", original, flags=re.M))
     assert all(p.parent == tmp_path for p in written)
     cells = json.loads((tmp_path / page.with_suffix(".ipynb").name).read_text())["cells"]
-    assert "compsem-setup" in cells[1]["metadata"]["tags"]              # runs on Colab too
+    assert "compsem-setup" in cells[1]["metadata"]["tags"]  # runs on Colab too
 
 
 # ---- numbering, roles and the set-up cell of the copies -----------------------------------------
@@ -166,8 +191,13 @@ parts:
 
 
 def test_chapter_numbers_run_on_across_numbered_parts():
-    assert chapter_numbers(TOC) == {"notebooks/00_toolkit": 1, "book/part1": 2, "notebooks/11_x": 2,
-                                    "book/part1_ex": 2, "book/part1b": 3}
+    assert chapter_numbers(TOC) == {
+        "notebooks/00_toolkit": 1,
+        "book/part1": 2,
+        "notebooks/11_x": 2,
+        "book/part1_ex": 2,
+        "book/part1b": 3,
+    }
 
 
 def test_chapter_numbers_of_the_book_agree_with_its_toc():
@@ -191,10 +221,13 @@ def test_chapter_numbers_of_the_book_agree_with_its_toc():
 
 def test_roles_become_what_the_book_shows():
     titles = {"sec-a": "A worked pair", "ex-2": "Exercise 3.2", "doc:notebooks/21_z": "Zero-shot"}
-    text = ("See {ref}`sec-a`, {ref}`the chapter <sec-a>`, {numref}`ex-2`, {doc}`../notebooks/21_z`, "
-            "{math}`x^2`, {cite}`smith2020` and {ref}`unknown-label`.")
+    text = (
+        "See {ref}`sec-a`, {ref}`the chapter <sec-a>`, {numref}`ex-2`, {doc}`../notebooks/21_z`, "
+        "{math}`x^2`, {cite}`smith2020` and {ref}`unknown-label`."
+    )
     assert render_roles(text, titles, "book/part2_ex") == (
-        "See *A worked pair*, *the chapter*, Exercise 3.2, *Zero-shot*, $x^2$, [smith2020] and *unknown-label*.")
+        "See *A worked pair*, *the chapter*, Exercise 3.2, *Zero-shot*, $x^2$, [smith2020] and *unknown-label*."
+    )
 
 
 def test_book_titles_find_sections_pages_and_exercises(tmp_path):
@@ -203,8 +236,16 @@ def test_book_titles_find_sections_pages_and_exercises(tmp_path):
     (tmp_path / "_toc.yml").write_text(TOC)
     (tmp_path / "book" / "part1_ex.md").write_text(
         "(sec-ex)=\n# Exercises\n\n```{exercise} One\n:label: ex-one\nQ.\n```\n\n"
-        "```{exercise} Two\n:label: ex-two\nQ.\n```\n")
-    nb = {"cells": [{"cell_type": "markdown", "source": ["(sec-nb)=\n", "# A chapter\n", "\n", "## Later\n"]}]}
+        "```{exercise} Two\n:label: ex-two\nQ.\n```\n"
+    )
+    nb = {
+        "cells": [
+            {"cell_type": "markdown", "metadata": {}, "source": ["(sec-nb)=\n", "# A chapter\n", "\n", "## Later\n"]}
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 4,
+    }
     (tmp_path / "notebooks" / "11_x.ipynb").write_text(json.dumps(nb))
     titles = book_titles(tmp_path)
     assert titles["ex-one"] == "Exercise 2.1" and titles["ex-two"] == "Exercise 2.2"
@@ -227,7 +268,7 @@ def test_copies_number_exercises_as_the_book_and_show_no_myst_role(page, tmp_pat
 
 
 def _run_cell(source, cwd, monkeypatch, capsys):
-    monkeypatch.setenv("COMPSEM_ROOT", "")          # recorded, so that what the cell sets is undone
+    monkeypatch.setenv("COMPSEM_ROOT", "")  # recorded, so that what the cell sets is undone
     monkeypatch.delenv("COMPSEM_ROOT")
     monkeypatch.chdir(cwd)
     exec(compile(source, "setup-cell", "exec"), {})
@@ -235,8 +276,11 @@ def _run_cell(source, cwd, monkeypatch, capsys):
 
 
 def test_setup_cell_without_a_repository_gives_one_line_and_does_not_raise(tmp_path, monkeypatch, capsys):
-    chapters_cell = {"cell_type": "code", "metadata": {"tags": ["remove-cell", "compsem-setup"]},
-                     "source": ["COMPSEM_REPO = ''\n", "raise RuntimeError('no repository')\n"]}
+    chapters_cell = {
+        "cell_type": "code",
+        "metadata": {"tags": ["remove-cell", "compsem-setup"]},
+        "source": ["COMPSEM_REPO = ''\n", "raise RuntimeError('no repository')\n"],
+    }
     cell = student_setup(chapters_cell)
     source = "".join(cell["source"])
     assert source == NO_REPO_SETUP and "compsem-setup" in cell["metadata"]["tags"]
@@ -253,8 +297,11 @@ def test_setup_cell_without_a_repository_gives_one_line_and_does_not_raise(tmp_p
 
 
 def test_setup_cell_with_a_repository_is_the_chapters_own():
-    cell = {"cell_type": "code", "metadata": {"tags": ["compsem-setup"]},
-            "source": ["COMPSEM_REPO = 'https://example.org/study.git'\n"]}
+    cell = {
+        "cell_type": "code",
+        "metadata": {"tags": ["compsem-setup"]},
+        "source": ["COMPSEM_REPO = 'https://example.org/study.git'\n"],
+    }
     assert student_setup(cell) is cell
 
 
@@ -270,17 +317,34 @@ def test_copies_of_this_checkout_run_their_setup_cell(tmp_path, monkeypatch, cap
 
 
 def _executed_with(tmp_path, stem, values):
-    outs = [{"output_type": "display_data", "metadata": {"scrapbook": {"name": k}},
-             "data": {"application/papermill.record/text/plain": repr(v)}} for k, v in values.items()]
+    outs = [
+        {
+            "output_type": "display_data",
+            "metadata": {"scrapbook": {"name": k}},
+            "data": {"application/papermill.record/text/plain": repr(v)},
+        }
+        for k, v in values.items()
+    ]
     folder = tmp_path / "executed"
     folder.mkdir(exist_ok=True)
-    (folder / f"{stem}.ipynb").write_text(json.dumps({"cells": [{"cell_type": "code", "outputs": outs}]}))
+    (folder / f"{stem}.ipynb").write_text(
+        json.dumps(
+            {
+                "cells": [{"cell_type": "code", "metadata": {}, "outputs": outs}],
+                "metadata": {},
+                "nbformat": 4,
+                "nbformat_minor": 4,
+            }
+        )
+    )
     return folder
 
 
 def test_glued_numbers_show_the_builds_value_or_say_where_it_is(tmp_path):
-    text = ("It trained {glue:text}`../notebooks/22_x.ipynb::n_runs` runs in "
-            "{glue:text}`../notebooks/22_x.ipynb::minutes:.1f` minutes.")
+    text = (
+        "It trained {glue:text}`../notebooks/22_x.ipynb::n_runs` runs in "
+        "{glue:text}`../notebooks/22_x.ipynb::minutes:.1f` minutes."
+    )
     from compsem.book.teaching.exercises import NOT_BUILT, glued_numbers
 
     assert render_roles(text, {}, "book/p") == f"It trained {NOT_BUILT} runs in {NOT_BUILT} minutes."
@@ -290,8 +354,11 @@ def test_glued_numbers_show_the_builds_value_or_say_where_it_is(tmp_path):
 
 @pytest.mark.parametrize("with_build", [False, True])
 def test_copies_of_the_book_show_no_glue_role(tmp_path, with_build):
-    executed = _executed_with(tmp_path, "22_csts_finetune", {"ft_n_runs": 4, "ft_train_minutes": 7.25}) \
-        if with_build else tmp_path / "none"
+    executed = (
+        _executed_with(tmp_path, "22_csts_finetune", {"ft_n_runs": 4, "ft_train_minutes": 7.25})
+        if with_build
+        else tmp_path / "none"
+    )
     write_student_copies(ROOT, tmp_path / "out", executed)
     md = (tmp_path / "out" / "part2_csts_exercises.md").read_text()
     assert "{glue" not in md
@@ -319,4 +386,3 @@ def test_strict_copies_refuse_numbers_the_build_lacks(tmp_path):
     with pytest.raises(CompsemError, match=r"22_csts_finetune::ft_n_runs.*compsem run notebooks/22_csts_finetune"):
         write_student_copies(ROOT, tmp_path / "out", tmp_path / "none", strict=True)
     assert not (tmp_path / "out").exists()
-

@@ -22,19 +22,37 @@ from compsem.book.teaching import grading
 from compsem.book.teaching.assignments import KEY_FILE
 from compsem.errors import CompsemError
 
-KEY = {"part": "partX_demo", "written": ["ex_2"],
-       "questions": [{"name": "ex_1", "answers": [{"name": "x", "value": 0.5, "tolerance": 0.01, "points": 1},
-                                                  {"name": "flag", "value": True, "tolerance": 0.0, "points": 1}]}]}
+KEY = {
+    "part": "partX_demo",
+    "written": ["ex_2"],
+    "questions": [
+        {
+            "name": "ex_1",
+            "answers": [
+                {"name": "x", "value": 0.5, "tolerance": 0.01, "points": 1},
+                {"name": "flag", "value": True, "tolerance": 0.0, "points": 1},
+            ],
+        }
+    ],
+}
 
-needs_sandbox = pytest.mark.skipif(grading.sandbox_available() is not None,
-                                   reason=f"no sandbox: {grading.sandbox_available()}")
+needs_sandbox = pytest.mark.skipif(
+    grading.sandbox_available() is not None, reason=f"no sandbox: {grading.sandbox_available()}"
+)
 
 
 def notebook(*cells: str) -> str:
-    return json.dumps({"cells": [{"cell_type": "code", "metadata": {}, "source": c, "outputs": [],
-                                  "execution_count": None} for c in cells],
-                       "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
-                       "nbformat": 4, "nbformat_minor": 5})
+    return json.dumps(
+        {
+            "cells": [
+                {"cell_type": "code", "metadata": {}, "source": c, "outputs": [], "execution_count": None}
+                for c in cells
+            ],
+            "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+            "nbformat": 4,
+            "nbformat_minor": 5,
+        }
+    )
 
 
 def key_zip(folder):
@@ -53,10 +71,11 @@ def read_csv(path):
 def test_score_row_is_worked_out_from_the_values_alone():
     def row(values):
         return grading.score_row(KEY, {"values": values})["ex_1"]
+
     assert row({"x": 0.5, "flag": True}) == 2.0
-    assert row({"x": 0.509, "flag": True}) == 2.0                    # within one unit of the 2nd decimal
+    assert row({"x": 0.509, "flag": True}) == 2.0  # within one unit of the 2nd decimal
     assert row({"x": 0.52, "flag": True}) == 1.0
-    assert row({"x": 0.5, "flag": 1.0}) == 1.0                       # True or False, exactly
+    assert row({"x": 0.5, "flag": 1.0}) == 1.0  # True or False, exactly
     assert row({"x": "0.5", "flag": {"type": "missing"}}) == 0.0
     assert row({}) == 0.0
 
@@ -67,8 +86,11 @@ def test_collect_reads_student_ids_and_a_roster(tmp_path):
     assert list(grading.collect(tmp_path)) == ["s.2@uni", "s1"]
     roster = tmp_path.parent / f"{tmp_path.name}-roster.csv"
     roster.write_text("student_id,name\ns1,A\ns3,C\ns.2@uni,B\n")
-    assert grading.collect(tmp_path, roster) == {"s1": tmp_path / "s1.ipynb", "s3": None,
-                                                "s.2@uni": tmp_path / "s.2@uni.ipynb"}
+    assert grading.collect(tmp_path, roster) == {
+        "s1": tmp_path / "s1.ipynb",
+        "s3": None,
+        "s.2@uni": tmp_path / "s.2@uni.ipynb",
+    }
     roster.write_text("student_id\ns1\n")
     with pytest.raises(CompsemError, match="not on the roster: s.2@uni"):
         grading.collect(tmp_path, roster)
@@ -104,10 +126,13 @@ def test_each_submission_is_sandboxed_scored_outside_and_kept_on_its_own(tmp_pat
     other.write_text(notebook("import numpy as np\nx = np.float64(0.504)", "flag = np.bool_(True)"))
     # the cheats: a rebound abs and a replaced scorer with wrong answers, a look at another's
     # notebook and a write to the grades (each turns a point into a visible loss)
-    (subs / "b_cheat.ipynb").write_text(notebook(
-        "abs = lambda v: 0.0\nimport compsem.book.teaching.assignments as A\nA._accepts = lambda *a: True\nx = 0.0",
-        f"import os\nflag = not os.path.exists({str(other)!r})",
-        f"try:\n    open({str(grades)!r}, 'w').write('b_cheat,99')\nexcept OSError:\n    pass"))
+    (subs / "b_cheat.ipynb").write_text(
+        notebook(
+            "abs = lambda v: 0.0\nimport compsem.book.teaching.assignments as A\nA._accepts = lambda *a: True\nx = 0.0",
+            f"import os\nflag = not os.path.exists({str(other)!r})",
+            f"try:\n    open({str(grades)!r}, 'w').write('b_cheat,99')\nexcept OSError:\n    pass",
+        )
+    )
     (subs / "c_loop.ipynb").write_text(notebook("x = 0.5\nflag = True", "while True:\n    pass"))
     (subs / "d_broken.ipynb").write_text("not json")
     (subs / "e_error.ipynb").write_text(notebook("x = 0.5", "1 / 0", "flag = True"))
@@ -116,13 +141,25 @@ def test_each_submission_is_sandboxed_scored_outside_and_kept_on_its_own(tmp_pat
     table = read_csv(grades)
     assert list(table) == ["a_right", "b_cheat", "c_loop", "d_broken", "e_error"] == [r["student_id"] for r in rows]
     assert {k: float(r["total"]) for k, r in table.items()} == {
-        "a_right": 2.0, "b_cheat": 1.0, "c_loop": 0.0, "d_broken": 0.0, "e_error": 2.0}
+        "a_right": 2.0,
+        "b_cheat": 1.0,
+        "c_loop": 0.0,
+        "d_broken": 0.0,
+        "e_error": 2.0,
+    }
     assert [table[k]["error"] == "" for k in table] == [True, True, False, False, True]
     assert table["c_loop"]["error"].startswith("timed out after 40 s")
     assert "not a notebook" in table["d_broken"]["error"]
     assert {r["possible"] for r in table.values()} == {"2.0"} and table["a_right"]["percentage"] == "100.0"
-    assert list(next(iter(table.values()))) == ["student_id", "ex_1", "total", "possible", "percentage",
-                                                 grading.WRITTEN_COLUMN, "error"]
+    assert list(next(iter(table.values()))) == [
+        "student_id",
+        "ex_1",
+        "total",
+        "possible",
+        "percentage",
+        grading.WRITTEN_COLUMN,
+        "error",
+    ]
     assert not list(out.glob("*.csv.*")) and (grades.parent / "grades.rows" / "a_right.json").is_file()
     assert time.monotonic() - t0 < 40 + 5 * 60
 
@@ -131,30 +168,43 @@ def test_each_submission_is_sandboxed_scored_outside_and_kept_on_its_own(tmp_pat
     (out / "grades.rows" / "e_error.json").unlink()
     t0 = time.monotonic()
     grading.grade(zip_, subs, grades, force=True, limits=grading.Limits(wall_s=40))
-    assert time.monotonic() - t0 < 40      # the loop is not run again
+    assert time.monotonic() - t0 < 40  # the loop is not run again
     now = {p.name: p.stat().st_mtime_ns for p in (out / "grades.rows").glob("*.json")}
-    assert {k: v for k, v in now.items() if k != "e_error.json"} == {k: v for k, v in kept.items() if k != "e_error.json"}
+    assert {k: v for k, v in now.items() if k != "e_error.json"} == {
+        k: v for k, v in kept.items() if k != "e_error.json"
+    }
     assert read_csv(grades) == table
 
 
 @pytest.mark.slow
 @needs_sandbox
-@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None, reason="needs root and setpriv for a second uid")
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("setpriv") is None, reason="needs root and setpriv for a second uid"
+)
 def test_another_uid_cannot_reach_a_grading_sandboxs_network(tmp_path, monkeypatch):
     """A port a submission listens on (as otter's does during grading) is reachable inside its
     sandbox, and not from another uid outside; the same probe reaches a listener outside (control)."""
     port = 47000 + os.getpid() % 1000
     nb = tmp_path / "listen.ipynb"
-    nb.write_text(notebook(
-        "import socket, time\ns = socket.socket()\ns.bind(('127.0.0.1', %d))\ns.listen()\n"
-        "c = socket.create_connection(('127.0.0.1', %d), timeout=5)\nx = 0.5\nopen('/scratch/ready', 'w').close()\n"
-        "time.sleep(20)" % (port, port)))
-    probe = ("import socket, sys\ntry:\n    socket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=3)\n"
-             "    print('reached')\nexcept OSError as e:\n    print('refused', e)\n")
+    nb.write_text(
+        notebook(
+            f"import socket, time\ns = socket.socket()\ns.bind(('127.0.0.1', {port}))\ns.listen()\n"
+            f"c = socket.create_connection(('127.0.0.1', {port}), timeout=5)\nx = 0.5\n"
+            "open('/scratch/ready', 'w').close()\ntime.sleep(20)"
+        )
+    )
+    probe = (
+        "import socket, sys\ntry:\n    socket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=3)\n"
+        "    print('reached')\nexcept OSError as e:\n    print('refused', e)\n"
+    )
 
     def as_nobody():
-        r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c", probe,
-                            str(port)], capture_output=True, text=True, timeout=30)
+        r = subprocess.run(
+            ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-c", probe, str(port)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         return r.stdout.strip()
 
     import tempfile
@@ -162,7 +212,7 @@ def test_another_uid_cannot_reach_a_grading_sandboxs_network(tmp_path, monkeypat
 
     scratch_root = tmp_path / "scratch"
     scratch_root.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(scratch_root))      # to see when the sandbox listens
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch_root))  # to see when the sandbox listens
     result = {}
     t = threading.Thread(target=lambda: result.update(grading.run_submission(nb, ["x"], grading.Limits(wall_s=90))))
     t.start()
@@ -172,9 +222,9 @@ def test_another_uid_cannot_reach_a_grading_sandboxs_network(tmp_path, monkeypat
     assert list(scratch_root.glob("*/ready")), "the sandbox never listened"
     outside = as_nobody()
     t.join()
-    assert result["values"] == {"x": 0.5} and result["error"] == "", result       # it listened and reached itself
+    assert result["values"] == {"x": 0.5} and result["error"] == "", result  # it listened and reached itself
     assert outside.startswith("refused"), outside
-    with socket.socket() as s:                                                    # control: a listener outside
+    with socket.socket() as s:  # control: a listener outside
         s.bind(("127.0.0.1", port))
         s.listen()
         assert as_nobody() == "reached"
@@ -188,7 +238,10 @@ def test_the_runner_silences_otters_lines_where_they_stand():
     spec = importlib.util.spec_from_file_location("runner", grading.RUNNER)
     runner = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(runner)
-    src = ('import otter\ngrader = otter.Notebook("p.ipynb")\nx = 1\ntry:\n    import otter.x as T\nexcept Exception:\n'
-           '    pass\ngrader.check("q1")\ngrader.check_all()\ny = grader_x(1)\n')
+    src = (
+        'import otter\ngrader = otter.Notebook("p.ipynb")\nx = 1\ntry:\n    import otter.x as T\nexcept Exception:\n'
+        '    pass\ngrader.check("q1")\ngrader.check_all()\ny = grader_x(1)\n'
+    )
     assert runner.OTTER_LINE.sub(r"\1pass", src) == (
-        "pass\npass\nx = 1\ntry:\n    pass\nexcept Exception:\n    pass\npass\npass\ny = grader_x(1)\n")
+        "pass\npass\nx = 1\ntry:\n    pass\nexcept Exception:\n    pass\npass\npass\ny = grader_x(1)\n"
+    )

@@ -33,9 +33,14 @@ def _lab() -> LabStep:
     """The course guide's first lab run with a command (Session 1's), prefetched as the guide says."""
     return next(step for _, lesson in courseguide.lessons() for step in lesson.lab if step.params is not None)
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None or shutil.which("git") is None,
-                                 reason="needs root, setpriv and git to act as three users")]
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        os.geteuid() != 0 or shutil.which("setpriv") is None or shutil.which("git") is None,
+        reason="needs root, setpriv and git to act as three users",
+    ),
+]
 
 
 def _setpriv(uid: int) -> list[str]:
@@ -51,16 +56,26 @@ def _setpriv(uid: int) -> list[str]:
 
 
 def _as(uid: int, argv: list[str], cwd: Path, home: Path, env_extra: dict[str, str]) -> subprocess.CompletedProcess:
-    env = {"PATH": os.environ["PATH"], "HOME": str(home), "LANG": "C.UTF-8", "TQDM_DISABLE": "1",
-           "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "OMP_NUM_THREADS": "2", **env_extra}
-    return subprocess.run([*_setpriv(uid), "--", *argv], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=900)
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "TQDM_DISABLE": "1",
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "OMP_NUM_THREADS": "2",
+        **env_extra,
+    }
+    return subprocess.run([*_setpriv(uid), "--", *argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
 
 
 def _snapshot(folder: Path) -> dict[str, tuple[str, int]]:
     """``{relative path: (sha256, mode)}`` of every file under ``folder``."""
-    return {str(p.relative_to(folder)): (hashlib.sha256(p.read_bytes()).hexdigest(), stat.S_IMODE(p.stat().st_mode))
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): (hashlib.sha256(p.read_bytes()).hexdigest(), stat.S_IMODE(p.stat().st_mode))
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def _clone(source: Path, target: Path, uid: int) -> None:
@@ -68,8 +83,12 @@ def _clone(source: Path, target: Path, uid: int) -> None:
     another owner (``safe.directory``) only from a global config: a throwaway HOME holds it."""
     with tempfile.TemporaryDirectory() as home:
         (Path(home) / ".gitconfig").write_text("[safe]\n\tdirectory = *\n")
-        subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(source), str(target)], check=True,
-                       capture_output=True, env={**os.environ, "HOME": home})
+        subprocess.run(
+            ["git", "clone", "-q", "--no-hardlinks", str(source), str(target)],
+            check=True,
+            capture_output=True,
+            env={**os.environ, "HOME": home},
+        )
     subprocess.run(["chown", "-R", f"{uid}:{uid}", str(target)], check=True)
 
 
@@ -87,7 +106,7 @@ def test_one_environment_two_students_and_a_read_only_class_cache():
         cache = hub / "class-cache"
         cache.mkdir()
         os.chown(cache, LECTURER, LECTURER)
-        shared = {"COMPSEM_CACHE": str(cache), "PYTHONPATH": str(lecturer / "src")}   # the hub's one setting
+        shared = {"COMPSEM_CACHE": str(cache), "PYTHONPATH": str(lecturer / "src")}  # the hub's one setting
         py = sys.executable
         lab = _lab()
         prefetch = [py, *shlex.split(courseguide.command("prefetch", lab))[1:]]
@@ -114,14 +133,14 @@ def test_one_environment_two_students_and_a_read_only_class_cache():
             assert len(executed) == 1, r.stdout
             assert all(p.stat().st_uid == uid for p in (clone / "runs").rglob("*"))
             overlay = homes[uid] / ".cache" / "compsem" / "overlay"
-            if overlay.exists():                             # what the class cache lacked: private to the student
+            if overlay.exists():  # what the class cache lacked: private to the student
                 assert stat.S_IMODE(overlay.stat().st_mode) == 0o700
                 # what the prefetch wrote is shared: the student computed none of it again
                 again = {str(q.relative_to(overlay)) for q in overlay.rglob("*") if q.is_file()} & set(before_cache)
                 assert not again, again
 
-        assert _snapshot(cache) == before_cache              # the shared cache, byte for byte
-        assert _snapshot(lecturer) == before_lecturer        # nothing of a student's in the lecturer's clone
+        assert _snapshot(cache) == before_cache  # the shared cache, byte for byte
+        assert _snapshot(lecturer) == before_lecturer  # nothing of a student's in the lecturer's clone
         assert not (lecturer / "runs").exists()
     finally:
         shutil.rmtree(hub, ignore_errors=True)

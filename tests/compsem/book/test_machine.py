@@ -58,13 +58,16 @@ def test_another_machine_is_named_as_such():
     b, h = _bench(), _here()
     assert machine.same_machine(b, h) is False
     note = machine.machine_note(b, h)
-    assert note == ("The benchmark ran on another machine (Fast Server CPU 9000 with 2 cores and avx2, avx512f, "
-                    "avx512_bf16, amx) than this build (Plain CPU 3 with 2 cores and avx2): its rates are that "
-                    "machine's, not this one's.")
+    assert note == (
+        "The benchmark ran on another machine (Fast Server CPU 9000 with 2 cores and avx2, avx512f, "
+        "avx512_bf16, amx) than this build (Plain CPU 3 with 2 cores and avx2): its rates are that "
+        "machine's, not this one's."
+    )
     table = machine.machines_table(b, h)
-    assert table.loc["AVX-512 BF16"].tolist() == ["yes", "no"]       # the instruction set, not the flag's identifier
-    assert table.loc[machine.LOAD_ROW, "benchmark run"] == ("1.50 / 1.00 / 0.50 at the start, 1.75 / 1.00 / 0.50 "
-                                                            "at the end (1, 5, 15 min)")
+    assert table.loc["AVX-512 BF16"].tolist() == ["yes", "no"]  # the instruction set, not the flag's identifier
+    assert table.loc[machine.LOAD_ROW, "benchmark run"] == (
+        "1.50 / 1.00 / 0.50 at the start, 1.75 / 1.00 / 0.50 at the end (1, 5, 15 min)"
+    )
     assert table.loc[machine.LOAD_ROW, "this build"] == "3.50 / 2.25 / 1.00 (1, 5, 15 min)"
     values = machine.machine_values(b, h)
     assert values["bench_machine_note"] == note and values["build_machine"] == "Plain CPU 3 with 2 cores and avx2"
@@ -81,8 +84,18 @@ def test_the_same_machine_is_said_to_be_the_same_and_cores_count():
 def test_run_records_come_from_the_run_cache(tmp_path):
     folder = tmp_path / "csts_runs"
     folder.mkdir()
-    (folder / "a.json").write_text(json.dumps({"encoder": "sbert-mini", "config": "bi/mse", "seed": 0,
-                                               "precision_used": "fp32", "examples_per_s": 41.5, "train_seconds": 164}))
+    (folder / "a.json").write_text(
+        json.dumps(
+            {
+                "encoder": "sbert-mini",
+                "config": "bi/mse",
+                "seed": 0,
+                "precision_used": "fp32",
+                "examples_per_s": 41.5,
+                "train_seconds": 164,
+            }
+        )
+    )
     (folder / "b.json").write_text(json.dumps({"encoder": "sbert-mini", "config": "tri/mse", "seed": 1}))  # no rate
     (folder / "c.json").write_text("{broken")
 
@@ -93,29 +106,61 @@ def test_run_records_come_from_the_run_cache(tmp_path):
 
 
 def test_rates_beside_shows_the_benchmark_runs_and_this_builds():
-    b = _bench(studies={"csts": {"config": "bi/quad+mse, cpu preset", "results": [
-        {"path": "fp32", "examples_per_s": 79.65, "precision": "fp32 (asked for)"},
-        {"path": "fast", "examples_per_s": 217.25, "precision": "bf16 autocast"}]}})
-    recs = pd.DataFrame([{"study": "csts", "encoder": "sbert-mini", "config": "bi/mse", "seed": 0,
-                          "precision": "fp32", "examples_per_s": 41.54}])
+    b = _bench(
+        studies={
+            "csts": {
+                "config": "bi/quad+mse, cpu preset",
+                "results": [
+                    {"path": "fp32", "examples_per_s": 79.65, "precision": "fp32 (asked for)"},
+                    {"path": "fast", "examples_per_s": 217.25, "precision": "bf16 autocast"},
+                ],
+            }
+        }
+    )
+    recs = pd.DataFrame(
+        [
+            {
+                "study": "csts",
+                "encoder": "sbert-mini",
+                "config": "bi/mse",
+                "seed": 0,
+                "precision": "fp32",
+                "examples_per_s": 41.54,
+            }
+        ]
+    )
     got = appendix.rates_beside(b, recs)
     assert got["source"].tolist() == ["benchmark run", "benchmark run", "this build"]
     assert got["examples per second"].tolist() == ["79.7", "217.2", "41.5"]
-    assert got["run"].tolist() == ["bi/quad+mse, cpu preset · fp32", "bi/quad+mse, cpu preset · fast",
-                                   "sbert-mini · bi/mse · seed 0"]
+    assert got["run"].tolist() == [
+        "bi/quad+mse, cpu preset · fp32",
+        "bi/quad+mse, cpu preset · fast",
+        "sbert-mini · bi/mse · seed 0",
+    ]
     assert got.loc[0, "machine"].startswith("Fast Server CPU 9000") and got.loc[2, "machine"] != got.loc[0, "machine"]
     assert appendix.rates_beside(OLD_FILE, recs.iloc[:0])["source"].tolist() == []
 
 
 def _pair(ratio_runs):
-    return {"texts": 10, "rounds": 2, "batch_size": 32, "torch_texts_per_s": 100.0, "onnx_texts_per_s": 150.0,
-            "ratio_min": ratio_runs[0], "ratio_median": ratio_runs[1], "max_abs_diff": 2.4e-7,
-            "load_before": [1.0, 1.0, 1.0], "load_after": [2.0, 1.0, 1.0]}
+    return {
+        "texts": 10,
+        "rounds": 2,
+        "batch_size": 32,
+        "torch_texts_per_s": 100.0,
+        "onnx_texts_per_s": 150.0,
+        "ratio_min": ratio_runs[0],
+        "ratio_median": ratio_runs[1],
+        "max_abs_diff": 2.4e-7,
+        "load_before": [1.0, 1.0, 1.0],
+        "load_after": [2.0, 1.0, 1.0],
+    }
 
 
 def test_backend_table_collects_the_foundation_and_study_comparisons():
-    b = {"encode_backends": {"sentences": _pair((1.1, 1.2))},
-         "studies": {"montague": {"n_phrases": 5, "encode_backends": {"phrases (chapter 30)": _pair((1.4, 1.5))}}}}
+    b = {
+        "encode_backends": {"sentences": _pair((1.1, 1.2))},
+        "studies": {"montague": {"n_phrases": 5, "encode_backends": {"phrases (chapter 30)": _pair((1.4, 1.5))}}},
+    }
     got = appendix.backend_table(b)
     assert got["texts"].tolist() == ["sentences", "phrases (chapter 30)"]
     assert got["ONNX / torch, median"].tolist() == ["1.20", "1.50"] and got["max abs difference"].iloc[0] == "2.4e-07"

@@ -26,7 +26,7 @@ def _dry_run(target, *args):
 def test_make_lab_opens_jupyterlab_with_the_venv_kernel():
     out = _dry_run("lab")
     assert ".venv/bin/jupyter lab" in out
-    assert f'JUPYTER_PATH="{ROOT}/.venv/share/jupyter"' in out     # the venv's kernelspec comes first
+    assert f'JUPYTER_PATH="{ROOT}/.venv/share/jupyter"' in out  # the venv's kernelspec comes first
     assert "preferred_dir=notebooks" in out
 
 
@@ -34,9 +34,11 @@ def test_the_lab_kernel_is_the_environment_python():
     """With the venv's share/jupyter first on JUPYTER_PATH (as `make lab` sets it), the python3
     kernel found is the venv's, and it starts this environment's interpreter."""
     venv = Path(sys.prefix)
-    code = ("from jupyter_client.kernelspec import KernelSpecManager; from jupyter_client import KernelManager; "
-            "print(KernelSpecManager().get_kernel_spec('python3').resource_dir); "
-            "print(KernelManager(kernel_name='python3').format_kernel_cmd()[0])")
+    code = (
+        "from jupyter_client.kernelspec import KernelSpecManager; from jupyter_client import KernelManager; "
+        "print(KernelSpecManager().get_kernel_spec('python3').resource_dir); "
+        "print(KernelManager(kernel_name='python3').format_kernel_cmd()[0])"
+    )
     env = {**os.environ, "JUPYTER_PATH": str(venv / "share" / "jupyter")}
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 0, r.stderr
@@ -58,7 +60,7 @@ def test_make_launch_cell_is_one_command_over_every_notebook():
     sha = "0123456789abcdef0123456789abcdef01234567"
     out = _dry_run("launch-cell", "LAUNCH_REPO=https://user:TOKEN@example.org/r.git", f"LAUNCH_COMMIT={sha}")
     assert f'-m compsem.book.teaching.launch --commit "{sha}"' in out
-    assert "TOKEN" not in out and "example.org" not in out   # the URL goes by the environment, never echoed
+    assert "TOKEN" not in out and "example.org" not in out  # the URL goes by the environment, never echoed
     for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
         assert f"notebooks/{nb.name}" in out
 
@@ -92,10 +94,24 @@ def test_make_exercises_writes_the_student_copies(tmp_path):
     assert not (repo / "_build" / "exercises").exists()
     executed = repo / "_build" / "executed" / "notebooks"
     executed.mkdir(parents=True)
-    outs = [{"output_type": "display_data", "metadata": {"scrapbook": {"name": k}},
-             "data": {"application/papermill.record/text/plain": repr(v)}}
-            for k, v in {"ft_n_runs": 4, "ft_train_minutes": 7.25}.items()]
-    (executed / "22_csts_finetune.ipynb").write_text(json.dumps({"cells": [{"cell_type": "code", "outputs": outs}]}))
+    outs = [
+        {
+            "output_type": "display_data",
+            "metadata": {"scrapbook": {"name": k}},
+            "data": {"application/papermill.record/text/plain": repr(v)},
+        }
+        for k, v in {"ft_n_runs": 4, "ft_train_minutes": 7.25}.items()
+    ]
+    (executed / "22_csts_finetune.ipynb").write_text(
+        json.dumps(
+            {
+                "cells": [{"cell_type": "code", "metadata": {}, "outputs": outs}],
+                "metadata": {},
+                "nbformat": 4,
+                "nbformat_minor": 4,
+            }
+        )
+    )
     r = _make(repo, "exercises", *args)
     assert r.returncode == 0, r.stderr
     assert "[the number in the book]" not in (repo / "_build" / "exercises" / "part2_csts_exercises.md").read_text()
@@ -118,8 +134,14 @@ def test_make_launch_cell_writes_the_set_up_cell_of_a_copied_notebook(tmp_path):
     assert len(without) == len(cells) - 1
     nb.write_text(json.dumps({**json.loads(original), "cells": without}))
     sha = "0123456789abcdef0123456789abcdef01234567"
-    r = _make(repo, "launch-cell", "LAUNCH_NOTEBOOKS=notebooks/11_setcomp_overlap.ipynb",
-              "LAUNCH_REPO=https://example.org/r.git", f"LAUNCH_COMMIT={sha}", *args)
+    r = _make(
+        repo,
+        "launch-cell",
+        "LAUNCH_NOTEBOOKS=notebooks/11_setcomp_overlap.ipynb",
+        "LAUNCH_REPO=https://example.org/r.git",
+        f"LAUNCH_COMMIT={sha}",
+        *args,
+    )
     assert r.returncode == 0, r.stderr
     cells = json.loads(nb.read_text())["cells"]
     at = next(i for i, c in enumerate(cells) if "parameters" in c["metadata"].get("tags", []))

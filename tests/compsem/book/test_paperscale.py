@@ -8,8 +8,15 @@ import pytest
 
 from compsem.book.appendices import paperscale
 from compsem.studies import STUDIES
-from compsem.book.appendices.paperscale import (_makespan, gpu_speedup, page_values, paper_scale_summary, rate_notes,
-                                     size_rule_check, train_speedup)
+from compsem.book.appendices.paperscale import (
+    _makespan,
+    gpu_speedup,
+    page_values,
+    paper_scale_summary,
+    rate_notes,
+    size_rule_check,
+    train_speedup,
+)
 from compsem.errors import DataError
 from compsem.reference import published_table
 
@@ -21,12 +28,25 @@ def test_units_are_dealt_longest_first_to_the_least_loaded_gpu():
 
 
 def test_the_summary_spreads_each_study_over_the_gpus():
-    table = pd.DataFrame({"study": ["s", "s", "s"], "model": ["a", "b", "c"], "kind": ["embed"] * 3,
-                          "units": pd.array([2, 1, None], dtype="Int64"), "gpu_hours": [1.0, 0.25, None]})
+    table = pd.DataFrame(
+        {
+            "study": ["s", "s", "s"],
+            "model": ["a", "b", "c"],
+            "kind": ["embed"] * 3,
+            "units": pd.array([2, 1, None], dtype="Int64"),
+            "gpu_hours": [1.0, 0.25, None],
+        }
+    )
     (row,) = paper_scale_summary(table, gpus=(1, 4)).to_dict("records")
     # a: two units of 0.5 h, b: one of 0.25 h; c has no estimate
-    assert row == {"study": "s", "models": 3, "units": 3, "models_without_estimate": 1,
-                   "hours_on_1_gpus": 1.25, "hours_on_4_gpus": 0.5}
+    assert row == {
+        "study": "s",
+        "models": 3,
+        "units": 3,
+        "models_without_estimate": 1,
+        "hours_on_1_gpus": 1.25,
+        "hours_on_4_gpus": 0.5,
+    }
 
 
 def test_the_published_table_cites_its_source_and_names_the_reference_weights():
@@ -43,21 +63,42 @@ def test_without_a_gpu_record_the_speedup_is_the_published_gpu_rate_over_the_ben
     got = gpu_speedup(bench, gpu=tmp_path / "no-gpu.json")
     assert got["gpu_rate"] == 14200.0 and got["cpu_rate"] == 200.0 and got["speedup"] == pytest.approx(71.0)
     assert (got["source"], got["gpu"]) == ("published", "V100")
-    assert gpu_speedup(tmp_path / "none.json")["speedup"] is None   # no benchmark: no estimate
+    assert gpu_speedup(tmp_path / "none.json")["speedup"] is None  # no benchmark: no estimate
 
 
 def _records(tmp_path, gpu_runs=True):
     bench, gpu = tmp_path / "results.json", tmp_path / "gpu.json"
-    bench.write_text(json.dumps({"encode": {"sbert-mini": {"encoded_per_s_cold": 200.0}},
-                                 "studies": {"x": {"results": [
-                                     {"config": "a", "path": "fp32", "examples_per_s": 100.0},
-                                     {"config": "a", "path": "fast", "examples_per_s": 900.0},   # not fp32
-                                     {"config": "b", "path": "fp32", "examples_per_s": 300.0},
-                                     {"config": "c", "path": "fp32", "examples_per_s": 50.0}]}}}))   # no GPU run
-    runs = {"a fp32": {"examples_per_s": 1000.0}, "a bf16": {"examples_per_s": 5.0},
-            "b fp32": {"examples_per_s": 2000.0}} if gpu_runs else {}
-    gpu.write_text(json.dumps({"machine": {"gpu": "Card X"}, "encode": {"gpu_default": {"texts_per_s": 8000.0}},
-                               "studies": {"x": {"runs": runs}}}))
+    bench.write_text(
+        json.dumps(
+            {
+                "encode": {"sbert-mini": {"encoded_per_s_cold": 200.0}},
+                "studies": {
+                    "x": {
+                        "results": [
+                            {"config": "a", "path": "fp32", "examples_per_s": 100.0},
+                            {"config": "a", "path": "fast", "examples_per_s": 900.0},  # not fp32
+                            {"config": "b", "path": "fp32", "examples_per_s": 300.0},
+                            {"config": "c", "path": "fp32", "examples_per_s": 50.0},
+                        ]
+                    }
+                },
+            }
+        )
+    )  # no GPU run
+    runs = (
+        {"a fp32": {"examples_per_s": 1000.0}, "a bf16": {"examples_per_s": 5.0}, "b fp32": {"examples_per_s": 2000.0}}
+        if gpu_runs
+        else {}
+    )
+    gpu.write_text(
+        json.dumps(
+            {
+                "machine": {"gpu": "Card X"},
+                "encode": {"gpu_default": {"texts_per_s": 8000.0}},
+                "studies": {"x": {"runs": runs}},
+            }
+        )
+    )
     return bench, gpu
 
 
@@ -95,7 +136,7 @@ def test_fine_tuning_hours_use_the_fine_tuning_factor_not_the_encoding_one(tmp_p
     monkeypatch.setattr(paperscale, "paper_runs", lambda: {"x": PaperRun("50_x_y.ipynb")})
     monkeypatch.setattr(paperscale, "planned_work", lambda *a, **kw: ("x", [unit]))
     (row,) = paperscale.paper_scale_table(bench=bench, gpu=gpu).to_dict("records")
-    assert row["gpu_hours"] == pytest.approx(15 / 7.5)       # not 15 / 40, the encoding factor
+    assert row["gpu_hours"] == pytest.approx(15 / 7.5)  # not 15 / 40, the encoding factor
 
 
 def test_the_size_rule_is_checked_against_the_published_rates():
@@ -112,7 +153,7 @@ def test_the_page_values_name_the_model_the_size_rule_misses_most():
     v = page_values({"speedup": 30.0, "gpu_rate": 300.0, "cpu_rate": 10.0}, summary, rule)
     assert (v["memory_infer"], v["memory_train"]) == (1.2, 4.0)
     assert v["rule_worst_model"] == "b" and v["rule_low"] == 0.5 and v["rule_off"] == 2.0
-    assert v["rule_worst"] == 1.25           # among a and c: max(1.25, 1 / 1.0)
+    assert v["rule_worst"] == 1.25  # among a and c: max(1.25, 1 / 1.0)
     assert v["s_hours_1"] == 2.0 and v["s_hours_16"] == 0.25
 
 
@@ -121,9 +162,10 @@ def test_every_study_of_the_committed_benchmark_gets_finite_hours():
     once left Part II's fine-tuning without an estimate and the page printed "nan")."""
     table = paperscale.paper_scale_table()
     summary = paper_scale_summary(table)
-    assert set(summary.study) == {s.name for s in STUDIES
-                                  if getattr(s.module("study"), "PAPER_RUN", None) or "paper" in s.absent}
-    with_panel = summary[summary.study.isin(set(table[table.model.notna()].study))]   # a study with models to run
+    assert set(summary.study) == {
+        s.name for s in STUDIES if getattr(s.module("study"), "PAPER_RUN", None) or "paper" in s.absent
+    }
+    with_panel = summary[summary.study.isin(set(table[table.model.notna()].study))]  # a study with models to run
     assert len(with_panel) and np.isfinite(with_panel.hours_on_1_gpus.astype(float)).all()
     assert (with_panel.hours_on_16_gpus <= with_panel.hours_on_1_gpus).all()
 

@@ -5,15 +5,35 @@ import json
 
 import pytest
 
-from compsem.book.running.params import (check_parameters, find_notebook, parameter_defaults, parse_parameters,
-                                 parse_value)
+from compsem.book.running.params import (
+    check_parameters,
+    find_notebook,
+    parameter_defaults,
+    parse_parameters,
+    parse_value,
+)
 
 
 def _notebook(path, source):
-    path.write_text(json.dumps({"cells": [
-        {"cell_type": "markdown", "metadata": {}, "source": "# t"},
-        {"cell_type": "code", "metadata": {"tags": ["parameters"]}, "source": source, "outputs": [],
-         "execution_count": None}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    path.write_text(
+        json.dumps(
+            {
+                "cells": [
+                    {"cell_type": "markdown", "metadata": {}, "source": "# t"},
+                    {
+                        "cell_type": "code",
+                        "metadata": {"tags": ["parameters"]},
+                        "source": source,
+                        "outputs": [],
+                        "execution_count": None,
+                    },
+                ],
+                "metadata": {},
+                "nbformat": 4,
+                "nbformat_minor": 5,
+            }
+        )
+    )
     return path
 
 
@@ -24,20 +44,27 @@ def test_values_are_json_when_they_parse_else_text():
 
 
 def test_defaults_come_from_the_parameters_cell_as_python_values(tmp_path):
-    nb = _notebook(tmp_path / "x.ipynb", 'models = "panel"   # a comment\nn: int = 3\nseeds = [0, 1]\n'
-                                         'inputs = {}\nx = 2 * 3\n')
+    nb = _notebook(
+        tmp_path / "x.ipynb", 'models = "panel"   # a comment\nn: int = 3\nseeds = [0, 1]\ninputs = {}\nx = 2 * 3\n'
+    )
     d = parameter_defaults(nb)
     assert d["models"] == "panel" and d["n"] == 3 and d["seeds"] == [0, 1] and d["inputs"] == {}
     assert set(d) == {"models", "n", "seeds", "inputs", "x"}
-    check_parameters(d, {"x": "anything"})                     # an expression accepts any value
+    check_parameters(d, {"x": "anything"})  # an expression accepts any value
 
 
 def test_each_kind_of_default_accepts_its_table_row():
     d = {"flag": False, "n": 3, "f": 0.5, "s": "panel", "l": [0], "o": {}}
     for ok in ({"flag": True}, {"n": None}, {"f": 2}, {"s": ["bow"]}, {"s": {"a": 1}}, {"l": "paper"}, {"o": {"k": 1}}):
         check_parameters(d, ok)
-    for bad, name in (({"flag": "true"}, "flag"), ({"n": 1.5}, "n"), ({"f": True}, "f"), ({"l": 3}, "l"),
-                      ({"o": []}, "o"), ({"s": 1}, "s")):
+    for bad, name in (
+        ({"flag": "true"}, "flag"),
+        ({"n": 1.5}, "n"),
+        ({"f": True}, "f"),
+        ({"l": 3}, "l"),
+        ({"o": []}, "o"),
+        ({"s": 1}, "s"),
+    ):
         with pytest.raises(ValueError, match=f"parameter '{name}'"):
             check_parameters(d, bad)
     with pytest.raises(ValueError, match=r"\(JSON: write true or false, lower case\)"):

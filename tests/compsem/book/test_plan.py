@@ -14,10 +14,21 @@ from tests.helpers.fake_encoders import HashEncoder
 
 
 def write_notebook(path, source):
-    nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# title"]},
-                    {"cell_type": "code", "metadata": {"tags": ["parameters"]}, "source": source,
-                     "outputs": [], "execution_count": None}],
-          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    nb = {
+        "cells": [
+            {"cell_type": "markdown", "metadata": {}, "source": ["# title"]},
+            {
+                "cell_type": "code",
+                "metadata": {"tags": ["parameters"]},
+                "source": source,
+                "outputs": [],
+                "execution_count": None,
+            },
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
     path.write_text(json.dumps(nb))
     return path
 
@@ -25,24 +36,35 @@ def write_notebook(path, source):
 @pytest.fixture
 def setup(tmp_path, monkeypatch):
     monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "cache"))
-    nb = write_notebook(tmp_path / "11_fake.ipynb",
-                        ['models = ["sbert-mini", "bow"]\n', "n_items = 3  # how many\n", "trust_remote_code = False\n",
-                         "label = 'x'.upper()\n"])
+    nb = write_notebook(
+        tmp_path / "11_fake.ipynb",
+        [
+            'models = ["sbert-mini", "bow"]\n',
+            "n_items = 3  # how many\n",
+            "trust_remote_code = False\n",
+            "label = 'x'.upper()\n",
+        ],
+    )
     fake = types.ModuleType("compsem.setcomp.study")
     # the contract: the study resolves the chapter's models itself and names the texts of each
-    fake.planned_texts = lambda params: {m: [f"text {i}" for i in range(params["n_items"])] + ["text 0"]
-                                         for m in params["models"]}
+    fake.planned_texts = lambda params: {
+        m: [f"text {i}" for i in range(params["n_items"])] + ["text 0"] for m in params["models"]
+    }
     monkeypatch.setitem(sys.modules, "compsem.setcomp.study", fake)
     bench = tmp_path / "results.json"
     bench.write_text(json.dumps({"encode": {"sbert-mini": {"encoded_per_s_cold": 2.0}}}))
-    embed(["text 0"], HashEncoder(spec="sbert-mini"), cache=EmbeddingCache())   # one text already cached
+    embed(["text 0"], HashEncoder(spec="sbert-mini"), cache=EmbeddingCache())  # one text already cached
     return nb, bench
 
 
 def test_parameters_are_read_not_executed(setup):
     nb, _ = setup
-    assert P.notebook_parameters(nb) == {"models": ["sbert-mini", "bow"], "n_items": 3,
-                                         "trust_remote_code": False, "label": "'x'.upper()"}
+    assert P.notebook_parameters(nb) == {
+        "models": ["sbert-mini", "bow"],
+        "n_items": 3,
+        "trust_remote_code": False,
+        "label": "'x'.upper()",
+    }
     assert P.study_of(nb) == "setcomp" and P.study_of("90_synthesis.ipynb") is None
 
 
@@ -51,10 +73,10 @@ def test_plan_counts_cached_texts_and_estimates(setup):
     table, notes = P.plan(nb, {"n_items": 5}, bench=bench)
     rows = table.set_index("model")
     assert rows.loc["sbert-mini", ["texts", "cached", "to_embed"]].tolist() == [5, 1, 4]
-    assert rows.loc["sbert-mini", "estimate"] == "2 s"                   # 4 texts at 2 texts/s
-    assert rows.loc["bow", ["texts", "cached", "to_embed"]].tolist() == [5, 0, 5]   # never cached
+    assert rows.loc["sbert-mini", "estimate"] == "2 s"  # 4 texts at 2 texts/s
+    assert rows.loc["bow", ["texts", "cached", "to_embed"]].tolist() == [5, 0, 5]  # never cached
     assert rows.loc["bow", "estimate"] == "no benchmark for this model"
-    assert notes[0].startswith("11_fake.ipynb (setcomp)") and len(notes) == 1     # both load offline
+    assert notes[0].startswith("11_fake.ipynb (setcomp)") and len(notes) == 1  # both load offline
 
 
 def test_plan_says_what_is_missing(setup, monkeypatch):
@@ -87,8 +109,9 @@ def test_notebook_without_parameters_cell(tmp_path):
 
 def test_unbenchmarked_hub_model_is_scaled_from_sbert_mini_by_size(setup):
     nb, bench = setup
-    table, notes = P.plan(nb, {"models": ["hf:FacebookAI/roberta-base", "oa:text-embedding-ada-002"], "n_items": 5},
-                          bench=bench)
+    table, notes = P.plan(
+        nb, {"models": ["hf:FacebookAI/roberta-base", "oa:text-embedding-ada-002"], "n_items": 5}, bench=bench
+    )
     rows = table.set_index("model")
     # 2 texts/s x 0.09 GB / 0.5 GB = 0.36 texts/s; 5 texts -> 13.9 s
     assert rows.loc["hf:FacebookAI/roberta-base", "texts_per_s"] == 0.4
@@ -123,8 +146,10 @@ NB = ROOT / "notebooks"
 def test_plan_refuses_use_for_fine_tuning_with_the_reason():
     with pytest.raises(ModelKindError) as err:
         P.plan(NB / "22_csts_finetune.ipynb", {"models": ["use"]})
-    assert str(err.value) == ("`use` cannot be fine-tuned: it is a TensorFlow-Hub export with no trainable layers; "
-                              "fine-tunable offline: sbert-mini")
+    assert str(err.value) == (
+        "`use` cannot be fine-tuned: it is a TensorFlow-Hub export with no trainable layers; "
+        "fine-tunable offline: sbert-mini"
+    )
 
 
 def test_plan_refuses_an_encoder_as_the_prompting_chapters_generator(capsys):
@@ -164,6 +189,10 @@ def test_prefetch_refuses_the_wrong_kind_before_planning_units():
 
 def test_every_chapter_with_models_declares_its_kind():
     """Each study declares the kind of model of every chapter that has a ``models`` parameter."""
-    missing = [nb.name for s in STUDIES for nb in s.chapters(NB)
-               if "models" in P.notebook_parameters(nb) and P.model_slot(nb) is None]
+    missing = [
+        nb.name
+        for s in STUDIES
+        for nb in s.chapters(NB)
+        if "models" in P.notebook_parameters(nb) and P.model_slot(nb) is None
+    ]
     assert missing == []

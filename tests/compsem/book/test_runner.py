@@ -42,16 +42,33 @@ def test_toolkit_runs_with_small_parameters_and_leaves_the_book_alone(tmp_path, 
     monkeypatch.setenv("COMPSEM_RESULTS", str(book_results))
     out = tmp_path / "run"
     proc = subprocess.run(
-        [sys.executable, "-m", "compsem", "run", str(TOOLKIT), "-p", "models", '["bow", "glove-50d"]',
-         "-p", "sentence_c", "The council approved the budget.", "--out", str(out), "--quiet"],
-        capture_output=True, text=True, timeout=600)
+        [
+            sys.executable,
+            "-m",
+            "compsem",
+            "run",
+            str(TOOLKIT),
+            "-p",
+            "models",
+            '["bow", "glove-50d"]',
+            "-p",
+            "sentence_c",
+            "The council approved the budget.",
+            "--out",
+            str(out),
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     executed = json.loads((out / "00_toolkit.ipynb").read_text())
     errors = [o for c in executed["cells"] for o in c.get("outputs", []) if o.get("output_type") == "error"]
     assert not errors
     measures = (out / "results" / "toolkit" / "measures.csv").read_text()
     assert "glove-50d" in measures and "sbert-mini" not in measures
-    assert not book_results.exists()          # the rerun wrote only into its own folder
+    assert not book_results.exists()  # the rerun wrote only into its own folder
 
 
 def test_cli_models_lists_the_panel():
@@ -62,8 +79,13 @@ def test_cli_models_lists_the_panel():
 
 
 def test_cli_reports_errors_in_one_line():
-    proc = subprocess.run([sys.executable, "-m", "compsem", "run", "notebooks/nope.ipynb"],
-                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-m", "compsem", "run", "notebooks/nope.ipynb"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert proc.returncode == 2
     assert "no notebook notebooks/nope.ipynb; available: 00_toolkit.ipynb" in proc.stderr
 
@@ -85,4 +107,4 @@ def test_a_book_run_turns_progress_bars_off_in_the_kernel_and_restores_the_envir
     assert seen["TQDM_DISABLE"] == "1" and "TQDM_DISABLE" not in os.environ
     assert seen["HF"] == "1" and "HF_HUB_DISABLE_PROGRESS_BARS" not in os.environ
     run_notebook(ROOT / "notebooks" / "00_toolkit.ipynb", out=tmp_path / "rerun", book=False)
-    assert seen["TQDM_DISABLE"] is None and seen["HF"] is None   # an interactive rerun keeps its bars
+    assert seen["TQDM_DISABLE"] is None and seen["HF"] is None  # an interactive rerun keeps its bars

@@ -38,8 +38,23 @@ def _tree(root) -> dict[str, bytes]:
 
 
 def test_the_skeleton_holds_every_face_a_chapter_a_part_and_the_registry_line(repo, capsys):
-    assert main(["new-study", "nova", "--part", str(PART), "--title", "A new question", "--citation", "nova2030",
-                 "--root", str(repo)]) == 0
+    assert (
+        main(
+            [
+                "new-study",
+                "nova",
+                "--part",
+                str(PART),
+                "--title",
+                "A new question",
+                "--citation",
+                "nova2030",
+                "--root",
+                str(repo),
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "src/compsem/nova/study.py" in out and "test_contract.py" in out
     for face in (*FACES, "tryit", "finding"):
@@ -50,29 +65,37 @@ def test_the_skeleton_holds_every_face_a_chapter_a_part_and_the_registry_line(re
     nb = json.loads((repo / f"notebooks/{PART}1_nova_main.ipynb").read_text())
     code = [c for c in nb["cells"] if c["cell_type"] == "code"]
     assert code[0]["metadata"]["tags"] == ["parameters"] and "models = " in "".join(code[0]["source"])
-    assert code[1] == launch.setup_cell()                        # make launch-cell's cell, current
+    assert code[1] == launch.setup_cell()  # make launch-cell's cell, current
     run = "".join(code[2]["source"])
     assert "from compsem.nova import data, report, study, tables" in run and "study.run(specs" in run
     assert "results.glue_all(report.values(" in run and "results.save_table(" in run
-    assert any("report.figure(table)" in "".join(c["source"]) and c["metadata"]["mystnb"]["figure"]["caption"]
-               for c in code)
+    assert any(
+        "report.figure(table)" in "".join(c["source"]) and c["metadata"]["mystnb"]["figure"]["caption"] for c in code
+    )
     prose = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
     assert "{glue:md}`leader_sentence`" in prose and "## A worked example" in prose
     new = registered(repo)[-1]
-    assert (new.name, new.part, new.roman, new.title, new.citation) == ("nova", PART, ROMAN[PART], "A new question",
-                                                                        "nova2030")
+    assert (new.name, new.part, new.roman, new.title, new.citation) == (
+        "nova",
+        PART,
+        ROMAN[PART],
+        "A new question",
+        "nova2030",
+    )
     assert set(new.absent) == set(OPTIONAL) - {"paper"}
     assert [s.name for s in registered(repo)] == [s.name for s in STUDIES] + ["nova"]
     toc = (repo / "_toc.yml").read_text()
-    assert f"      - file: book/part{PART}_nova\n        sections:\n          - file: notebooks/{PART}1_nova_main\n" in toc
+    assert (
+        f"      - file: book/part{PART}_nova\n        sections:\n          - file: notebooks/{PART}1_nova_main\n" in toc
+    )
     assert toc.index(f"part{PART}_nova") < toc.index("caption: Synthesis")
     mk = (repo / "studies.mk").read_text()
     assert f"STUDIES := {' '.join(s.name for s in STUDIES)} nova\n" in mk and f"STUDY_PART_nova := {PART}\n" in mk
     assert "@misc{nova2030," in (repo / "references.bib").read_text()
     stub = (repo / "src/compsem/nova/study.py").read_text()
     assert "raise NotWrittenYet('compsem.nova.study.run is not written yet')" in stub
-    assert 'PAPER_RUN: PaperRun | None = PaperRun(' in stub
-    assert not [p for p in repo.iterdir() if p.name.startswith(".new-study-")]        # the staging folder is gone
+    assert "PAPER_RUN: PaperRun | None = PaperRun(" in stub
+    assert not [p for p in repo.iterdir() if p.name.startswith(".new-study-")]  # the staging folder is gone
 
 
 def test_no_paper_writes_none_and_declares_the_absence(repo):
@@ -87,9 +110,9 @@ def test_values_are_written_as_data_not_code(repo, title):
     """Issue 37: a title with quotes once broke studies.py; every value now round-trips."""
     new_study(repo, "nova", part=PART, title=title, citation="kim2024")
     for path in (repo / "src/compsem/nova").glob("*.py"):
-        ast.parse(path.read_text(), filename=str(path))        # every generated module parses
+        ast.parse(path.read_text(), filename=str(path))  # every generated module parses
     ast.parse((repo / "src/compsem/studies.py").read_text())
-    assert registered(repo)[-1].title == title                  # read back as it was given
+    assert registered(repo)[-1].title == title  # read back as it was given
     report = (repo / "src/compsem/nova/report.py").read_text()
     assert repr(title) in report
     nb = json.loads((repo / f"notebooks/{PART}1_nova_main.ipynb").read_text())
@@ -99,8 +122,23 @@ def test_values_are_written_as_data_not_code(repo, title):
     assert nb["cells"][0]["source"][0].startswith("# ")
 
 
-@pytest.mark.parametrize("name", ["data", "cache", "store", "settings", "paths", "errors", "results", "book",
-                                  "studies", "faces", "crossstudy", "encoders"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "data",
+        "cache",
+        "store",
+        "settings",
+        "paths",
+        "errors",
+        "results",
+        "book",
+        "studies",
+        "faces",
+        "crossstudy",
+        "encoders",
+    ],
+)
 def test_a_name_that_would_shadow_a_compsem_module_is_refused(repo, name):
     before = _tree(repo)
     with pytest.raises(CompsemError, match=f"'{name}' is a module or package of compsem"):
@@ -135,8 +173,17 @@ def test_it_refuses_what_exists_and_names_what_it_accepts(repo):
     assert not (repo / "src/compsem/nova").exists()
 
 
-@pytest.mark.parametrize("existing", ["data/nova/DATASHEET.md", "data/nova", "data/nova as a file",
-                                      "tests/compsem/nova", "src/compsem/nova", "book/partN_nova.md"])
+@pytest.mark.parametrize(
+    "existing",
+    [
+        "data/nova/DATASHEET.md",
+        "data/nova",
+        "data/nova as a file",
+        "tests/compsem/nova",
+        "src/compsem/nova",
+        "book/partN_nova.md",
+    ],
+)
 def test_an_existing_path_is_refused_before_anything_is_written(repo, existing):
     """Issue 37: an existing data/<name> once raised FileExistsError after the package was written."""
     rel = existing.replace("partN", f"part{PART}").replace(" as a file", "")
@@ -159,14 +206,19 @@ def test_root_is_checked_against_its_own_registry(repo):
     """Issue 37: with --root, the Part taken is read from the target's registry, not the running one's."""
     text = (repo / "src/compsem/studies.py").read_text()
     opening = "STUDIES: tuple[Study, ...] = (\n"
-    taken = text.replace(opening, opening + f'    Study("elsewhere", {FREE}, "{ROMAN[FREE]}", "Taken there", "e2030"),\n')
+    taken = text.replace(
+        opening, opening + f'    Study("elsewhere", {FREE}, "{ROMAN[FREE]}", "Taken there", "e2030"),\n'
+    )
     (repo / "src/compsem/studies.py").write_text(taken)
     with pytest.raises(CompsemError, match=f"has 'elsewhere' as Part {FREE} already"):
         check_arguments(repo, "nova", FREE, "x", "k")
     # a study the running checkout has, missing from the target's registry, is free there
     gone = STUDIES[-1]
-    (repo / "src/compsem/studies.py").write_text("".join(
-        line for line in text.splitlines(keepends=True) if not re.match(rf"\s+Study\(['\"]{gone.name}['\"]", line)))
+    (repo / "src/compsem/studies.py").write_text(
+        "".join(
+            line for line in text.splitlines(keepends=True) if not re.match(rf"\s+Study\(['\"]{gone.name}['\"]", line)
+        )
+    )
     assert check_arguments(repo, "nova", gone.part, "x", "k").part == gone.part
     (repo / "src/compsem/studies.py").write_text("STUDIES = (print('never run'),)\n")
     with pytest.raises(CompsemError, match="not a Study"):
@@ -179,7 +231,7 @@ def test_a_failure_while_moving_into_place_leaves_the_tree_as_it_was(repo, monke
 
     def flaky(src, dst):
         calls.append(dst)
-        if len(calls) == 3:                      # the third shared file fails
+        if len(calls) == 3:  # the third shared file fails
             raise OSError(28, "No space left on device")
         return real(src, dst)
 
@@ -205,9 +257,14 @@ def test_every_stub_carries_a_worked_example_in_its_docstring(repo):
                     if line and not line.startswith("    "):
                         break
                     block.append(line[4:])
-                ast.parse("def f():\n" + "".join(f"    {line}\n" for line in block))   # the example parses
+                ast.parse("def f():\n" + "".join(f"    {line}\n" for line in block))  # the example parses
                 stubs += 1
     assert stubs == 5
-    values = ast.get_docstring(next(n for n in ast.walk(ast.parse((repo / "src/compsem/nova/report.py").read_text()))
-                                    if isinstance(n, ast.FunctionDef) and n.name == "values"))
+    values = ast.get_docstring(
+        next(
+            n
+            for n in ast.walk(ast.parse((repo / "src/compsem/nova/report.py").read_text()))
+            if isinstance(n, ast.FunctionDef) and n.name == "values"
+        )
+    )
     assert "per-item scores of every model on the same items" in values

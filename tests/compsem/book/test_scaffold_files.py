@@ -26,10 +26,11 @@ def test_python_values_round_trip_through_repr():
     assert {f"src/compsem/nova/{m}.py" for m in FILES} <= set(out)
     for path, text in out.items():
         if path.endswith(".py"):
-            tree = ast.parse(text)                 # every module parses
+            tree = ast.parse(text)  # every module parses
             if path == "src/compsem/nova/report.py":
-                assert repr(ODD.title) in text and any(isinstance(n, ast.Constant) and n.value == ODD.title
-                                                       for n in ast.walk(tree))
+                assert repr(ODD.title) in text and any(
+                    isinstance(n, ast.Constant) and n.value == ODD.title for n in ast.walk(tree)
+                )
     assert "PAPER_RUN: PaperRun | None = None" in files(ODD, paper=False)["src/compsem/nova/study.py"]
 
 

@@ -28,7 +28,7 @@ DISTINCT = list({(s.page.startswith("rerun box of "), s.command): s for s in SHO
 #: Chapters whose rerun box shows the plain command, and why.
 NO_EXAMPLE = {
     "98_cluster_scale.ipynb": "its one parameter is the benchmark file the book ships; `make bench` rewrites "
-                              "that file, and the plain rerun then shows the new numbers",
+    "that file, and the plain rerun then shows the new numbers",
 }
 
 
@@ -42,8 +42,10 @@ def test_every_shown_command_passes_its_check(shown):
 def test_the_count_of_shown_commands(capsys):
     pages = {s.page for s in SHOWN}
     with capsys.disabled():
-        print(f"\nshown commands: {len(SHOWN)} on {len(pages)} pages and rerun boxes, "
-              f"{len(DISTINCT)} distinct, each checked")
+        print(
+            f"\nshown commands: {len(SHOWN)} on {len(pages)} pages and rerun boxes, "
+            f"{len(DISTINCT)} distinct, each checked"
+        )
     # what the collector must find, counted independently of it
     assert sum(s.page.startswith("rerun box of ") and " -m compsem run " in s.command for s in SHOWN) == len(NOTEBOOKS)
     assert {f"rerun box of notebooks/{nb.name}" for nb in NOTEBOOKS} <= pages
@@ -96,46 +98,72 @@ def test_a_chapters_prose_and_its_box_give_the_same_path():
                     if name in paths and isinstance(value, str):
                         compared += 1
                         assert value == paths[name], (nb.name, s.command)
-    assert compared >= 1          # chapter 99: its prose and its parameters cell show one command
+    assert compared >= 1  # chapter 99: its prose and its parameters cell show one command
 
 
 # ---- the checks fail where they should -----------------------------------------------------------
-@pytest.mark.parametrize("page, command, reason", [
-    ("book/x.md", """python -m compsem run notebooks/22_csts_finetune.ipynb -p models '["use"]'""",
-     "ModelKindError: `use` cannot be fine-tuned"),
-    ("book/x.md", """python -m compsem plan notebooks/24_csts_prompting.ipynb -p models '["sbert-mini"]'""",
-     "ModelKindError: `sbert-mini` is a sentence encoder, not a text generator"),
-    ("book/x.md", "python -m compsem run notebooks/nope.ipynb", "no notebook notebooks/nope.ipynb"),
-    ("book/x.md", "python -m compsem run notebooks/43_ssm_space.ipynb -p basis_sed 7", "has no parameter ['basis_sed']"),
-    # papermill's -p passes a list as text, which the chapter's list default does not take
-    ("book/x.md", "papermill notebooks/22_csts_finetune.ipynb out.ipynb -p seeds '[1]'",
-     "papermill's -p passes seeds as the text '[1]'"),
-    ("book/x.md", """papermill notebooks/32_montague_pairs.ipynb out.ipynb -p distance '"l2"'""", "with its quotes"),
-    # a rerun box's example must run offline; the same command on a page is for a reader with internet
-    ("rerun box of notebooks/32_montague_pairs.ipynb",
-     """python -m compsem run notebooks/32_montague_pairs.ipynb -p models '["st:sentence-transformers/LaBSE"]'""",
-     "LaBSE"),
-    ("README.md", "make nosuchtarget", "the Makefile has no target nosuchtarget"),
-    ("README.md", "make exercises NOSUCHVAR=1", "the Makefile has no variable NOSUCHVAR"),
-    ("README.md", "pip install -e '.[nosuch]'", "pyproject.toml declares no extra [nosuch]"),
-    ("README.md", "python -m compsem cache frobnicate", "does not parse"),
-    ("README.md", "python -m compsem.nosuchmodule --help", "no module compsem.nosuchmodule"),
-    ("README.md", "curl https://example.org/install.sh", "no check is known for this command"),
-    ("README.md", "pytest tests/compsem/test_nosuch.py", "no test file tests/compsem/test_nosuch.py"),
-])
+@pytest.mark.parametrize(
+    "page, command, reason",
+    [
+        (
+            "book/x.md",
+            """python -m compsem run notebooks/22_csts_finetune.ipynb -p models '["use"]'""",
+            "ModelKindError: `use` cannot be fine-tuned",
+        ),
+        (
+            "book/x.md",
+            """python -m compsem plan notebooks/24_csts_prompting.ipynb -p models '["sbert-mini"]'""",
+            "ModelKindError: `sbert-mini` is a sentence encoder, not a text generator",
+        ),
+        ("book/x.md", "python -m compsem run notebooks/nope.ipynb", "no notebook notebooks/nope.ipynb"),
+        (
+            "book/x.md",
+            "python -m compsem run notebooks/43_ssm_space.ipynb -p basis_sed 7",
+            "has no parameter ['basis_sed']",
+        ),
+        # papermill's -p passes a list as text, which the chapter's list default does not take
+        (
+            "book/x.md",
+            "papermill notebooks/22_csts_finetune.ipynb out.ipynb -p seeds '[1]'",
+            "papermill's -p passes seeds as the text '[1]'",
+        ),
+        (
+            "book/x.md",
+            """papermill notebooks/32_montague_pairs.ipynb out.ipynb -p distance '"l2"'""",
+            "with its quotes",
+        ),
+        # a rerun box's example must run offline; the same command on a page is for a reader with internet
+        (
+            "rerun box of notebooks/32_montague_pairs.ipynb",
+            """python -m compsem run notebooks/32_montague_pairs.ipynb -p models '["st:sentence-transformers/LaBSE"]'""",
+            "LaBSE",
+        ),
+        ("README.md", "make nosuchtarget", "the Makefile has no target nosuchtarget"),
+        ("README.md", "make exercises NOSUCHVAR=1", "the Makefile has no variable NOSUCHVAR"),
+        ("README.md", "pip install -e '.[nosuch]'", "pyproject.toml declares no extra [nosuch]"),
+        ("README.md", "python -m compsem cache frobnicate", "does not parse"),
+        ("README.md", "python -m compsem.nosuchmodule --help", "no module compsem.nosuchmodule"),
+        ("README.md", "curl https://example.org/install.sh", "no check is known for this command"),
+        ("README.md", "pytest tests/compsem/test_nosuch.py", "no test file tests/compsem/test_nosuch.py"),
+    ],
+)
 def test_a_failing_command_is_named_with_the_reason(page, command, reason):
     why = S.check(S.Shown(page, command), ROOT)
     assert why is not None and reason in why, why
 
 
 def test_the_same_example_on_a_page_is_only_planned():
-    command = """python -m compsem run notebooks/32_montague_pairs.ipynb -p models '["st:sentence-transformers/LaBSE"]'"""
+    command = (
+        """python -m compsem run notebooks/32_montague_pairs.ipynb -p models '["st:sentence-transformers/LaBSE"]'"""
+    )
     assert S.check(S.Shown("book/part3_montague.md", command), ROOT) is None
 
 
 def test_problems_name_the_page(tmp_path):
     (tmp_path / "Makefile").write_text("all:\n\t@true\n")
-    (tmp_path / "README.md").write_text("Build:\n\n```bash\nmake all   # the default\nmake nosuch\n```\n\nThen `make all`.\n")
+    (tmp_path / "README.md").write_text(
+        "Build:\n\n```bash\nmake all   # the default\nmake nosuch\n```\n\nThen `make all`.\n"
+    )
     assert S.problems(tmp_path) == ["README.md: shown command `make nosuch` fails: the Makefile has no target nosuch"]
 
 
@@ -146,31 +174,51 @@ def test_check_book_reports_a_failing_command_by_page(tmp_path, capsys):
     (tmp_path / "book").mkdir()
     (tmp_path / "book" / "guide.md").write_text("Run `make nosuch` before the class.\n")
     (tmp_path / "executed").mkdir()
-    args = ["--notebooks-only", "--executed", str(tmp_path / "executed"), "--root", str(tmp_path),
-            "--pages", str(tmp_path / "book"), "--data", str(tmp_path / "nodata")]
-    assert main(args) == 0                      # without --commands the pages' commands are not read
+    args = [
+        "--notebooks-only",
+        "--executed",
+        str(tmp_path / "executed"),
+        "--root",
+        str(tmp_path),
+        "--pages",
+        str(tmp_path / "book"),
+        "--data",
+        str(tmp_path / "nodata"),
+    ]
+    assert main(args) == 0  # without --commands the pages' commands are not read
     assert main([*args, "--commands"]) == 1
-    assert ("check-book: book/guide.md: shown command `make nosuch` fails: the Makefile has no target nosuch"
-            in capsys.readouterr().out)
+    assert (
+        "check-book: book/guide.md: shown command `make nosuch` fails: the Makefile has no target nosuch"
+        in capsys.readouterr().out
+    )
 
 
 # ---- the collector -------------------------------------------------------------------------------
 def test_shell_blocks_join_continuations_and_drop_comments():
-    text = ("```bash\n# a comment line\n$ python -m compsem run notebooks/a.ipynb \\\n    -p x '\"a # b\"'   # why\n"
-            "make book\n```\n\n```python\nmake = 1\n```\n\nIn prose, `make lab` and `models` and make the point.\n")
-    assert S._from_markdown(text) == ["python -m compsem run notebooks/a.ipynb -p x '\"a # b\"'", "make book",
-                                      "make lab"]
+    text = (
+        "```bash\n# a comment line\n$ python -m compsem run notebooks/a.ipynb \\\n    -p x '\"a # b\"'   # why\n"
+        "make book\n```\n\n```python\nmake = 1\n```\n\nIn prose, `make lab` and `models` and make the point.\n"
+    )
+    assert S._from_markdown(text) == [
+        "python -m compsem run notebooks/a.ipynb -p x '\"a # b\"'",
+        "make book",
+        "make lab",
+    ]
 
 
 def test_directives_are_read_as_markdown():
-    text = ("````{exercise}\n:label: ex-1\nRun `python -m compsem models`.\n\n```bash\nmake exercises\n```\n````\n"
-            "```{solution} ex-1\nIt prints the panel; `pip install -e .` first.\n```\n")
+    text = (
+        "````{exercise}\n:label: ex-1\nRun `python -m compsem models`.\n\n```bash\nmake exercises\n```\n````\n"
+        "```{solution} ex-1\nIt prints the panel; `pip install -e .` first.\n```\n"
+    )
     assert S._from_markdown(text) == ["make exercises", "python -m compsem models", "pip install -e ."]
 
 
 def test_code_cells_show_their_commented_commands_only():
-    src = ("# Parameters: change these, or rerun with\n#   python -m compsem run notebooks/x.ipynb -p n 3\n"
-           "bench = 'results.json'   # written by `make bench`\nmake = 'python -m compsem run'\n")
+    src = (
+        "# Parameters: change these, or rerun with\n#   python -m compsem run notebooks/x.ipynb -p n 3\n"
+        "bench = 'results.json'   # written by `make bench`\nmake = 'python -m compsem run'\n"
+    )
     assert S._from_code_comments(src) == ["python -m compsem run notebooks/x.ipynb -p n 3", "make bench"]
 
 
@@ -200,8 +248,12 @@ def test_a_light_chapters_example_runs_and_changes_what_it_shows(stem, tmp_path,
     nb = ROOT / "notebooks" / f"{stem}.ipynb"
     example = run_notebook(nb, _example(nb), out=tmp_path / "example", progress=False)
     default = run_notebook(nb, {}, out=tmp_path / "default", progress=False)
-    errors = [o for c in json.loads(example.read_text())["cells"] for o in c.get("outputs", [])
-              if o.get("output_type") == "error"]
+    errors = [
+        o
+        for c in json.loads(example.read_text())["cells"]
+        for o in c.get("outputs", [])
+        if o.get("output_type") == "error"
+    ]
     assert not errors
-    if stem != "99_reproducibility":     # its example reads a build of the reader's, absent here
+    if stem != "99_reproducibility":  # its example reads a build of the reader's, absent here
         assert _outputs(example) != _outputs(default)

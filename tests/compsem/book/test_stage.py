@@ -7,8 +7,6 @@ from compsem.book.running.stage import rerun_box, stage
 from tests.helpers import ROOT
 
 
-
-
 def test_rerun_box_names_the_notebook_and_its_parameters():
     box = rerun_box(ROOT / "notebooks" / "00_toolkit.ipynb")
     # the parameters cell's own example comes first
@@ -30,17 +28,17 @@ def test_stage_inserts_one_box_after_the_first_markdown_cell(tmp_path):
     assert cells[0] == src["cells"][0] and "Rerun this chapter" in "".join(cells[1]["source"])
     assert (out / "_toc.yml").is_file() and (out / "book" / "intro.md").is_file()
     assert (out / "_static" / "compsem.css").read_text() == (ROOT / "_static" / "compsem.css").read_text()
-    assert (out / "exercises" / "part1_setcomp_exercises.ipynb").is_file()      # the course guide's downloads
+    assert (out / "exercises" / "part1_setcomp_exercises.ipynb").is_file()  # the course guide's downloads
     mtime = staged.stat().st_mtime_ns
-    stage(ROOT, executed, out)             # nothing changed: the file is left alone
+    stage(ROOT, executed, out)  # nothing changed: the file is left alone
     assert staged.stat().st_mtime_ns == mtime
     assert len(json.loads(staged.read_text())["cells"]) == len(src["cells"]) + 1
 
 
 def test_the_book_css_lets_table_cells_wrap():
     css = (ROOT / "_static" / "compsem.css").read_text()
-    rule = css[css.index(".cell_output table.dataframe td"):]
-    rule = rule[:rule.index("}")]
+    rule = css[css.index(".cell_output table.dataframe td") :]
+    rule = rule[: rule.index("}")]
     assert "white-space: normal" in rule and "text-overflow: clip" in rule
 
 
@@ -62,4 +60,4 @@ def test_a_chapter_without_an_example_gets_the_plain_command(tmp_path):
     nb.write_text(json.dumps(src))
     box = rerun_box(nb)
     assert ".venv/bin/python -m compsem run notebooks/43_ssm_space.ipynb\n" in box
-    assert "runs/43_ssm_space.ipynb --cwd notebooks\n" in box      # papermill with no values either
+    assert "runs/43_ssm_space.ipynb --cwd notebooks\n" in box  # papermill with no values either

@@ -28,7 +28,7 @@ def test_a_wrong_kind_is_refused_before_the_kernel_and_leaves_no_folder(nb, tmp_
     wrong = WRONG[model_slot(nb).kind]
     with pytest.raises(ModelKindError, match="gen:hf:gpt2|sbert-mini"):
         check_models(nb, {**notebook_parameters(nb), "models": [wrong]})
-    monkeypatch.setenv("COMPSEM_ROOT", str(tmp_path / "root"))      # a default runs/ folder would land here
+    monkeypatch.setenv("COMPSEM_ROOT", str(tmp_path / "root"))  # a default runs/ folder would land here
     out = tmp_path / "out"
     for target in (out, None):
         with pytest.raises(ModelKindError):

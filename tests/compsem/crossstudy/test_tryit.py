@@ -41,9 +41,10 @@ def test_inputs_are_the_defaults_with_the_readers_values_in_their_place():
     value = ["my", "own"] if isinstance(default, list) else "My own sentence."
     given = tryit.page_inputs({first: value})
     assert given[study.name][first] == value
-    assert {k: v for k, v in given[study.name].items() if k != first} == {k: v for k, v in defaults[study.name].items()
-                                                                          if k != first}
-    assert list(given[study.name]) == list(section.inputs)      # the order try_it takes them in
+    assert {k: v for k, v in given[study.name].items() if k != first} == {
+        k: v for k, v in defaults[study.name].items() if k != first
+    }
+    assert list(given[study.name]) == list(section.inputs)  # the order try_it takes them in
     with pytest.raises(CompsemError, match="no input setence_a; its inputs are"):
         tryit.page_inputs({"setence_a": "x"})
     with pytest.raises(CompsemError, match=f"input '{first}' must be"):
@@ -53,15 +54,20 @@ def test_inputs_are_the_defaults_with_the_readers_values_in_their_place():
 def test_trust_remote_code_is_passed_through_to_every_study(monkeypatch):
     seen = {}
     for s, _ in tryit.sections():
-        monkeypatch.setattr(s.module("report"), "try_it",
-                            lambda *a, _n=s.name, **kw: seen.setdefault(_n, (len(a), kw["trust_remote_code"])) and pd.DataFrame())
+        monkeypatch.setattr(
+            s.module("report"),
+            "try_it",
+            lambda *a, _n=s.name, **kw: seen.setdefault(_n, (len(a), kw["trust_remote_code"])) and pd.DataFrame(),
+        )
     given = tryit.page_inputs()
     for s, t in tryit.sections():
         tryit.compute(s, given[s.name], ["bow"], trust_remote_code=True)
     assert seen == {s.name: (len(t.inputs) + 1, True) for s, t in tryit.sections()}
     for value in ("False", 0):
         with pytest.raises(TypeError, match="trust_remote_code must be True or False"):
-            tryit.compute(*tryit.sections()[0][:1], given[tryit.sections()[0][0].name], ["bow"], trust_remote_code=value)
+            tryit.compute(
+                *tryit.sections()[0][:1], given[tryit.sections()[0][0].name], ["bow"], trust_remote_code=value
+            )
 
 
 def test_every_section_runs_shows_and_reads_the_bag_of_words_control():

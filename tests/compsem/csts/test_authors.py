@@ -23,9 +23,11 @@ def _driver():
 def _fake_code(folder):
     """A folder shaped like the authors' code, with the lines the edits change (written here)."""
     (folder / "utils" / "sts").mkdir(parents=True)
-    (folder / "run_sts.py").write_text("cfg = load(\n    name,\n    use_auth_token=True if x else None,\n)\n"
-                                       "tok = load(\n    use_auth_token=True if x else None,\n    y=1,\n)\n"
-                                       "t = Trainer(\n        model=m,\n        tokenizer=tokenizer,\n    )\n")
+    (folder / "run_sts.py").write_text(
+        "cfg = load(\n    name,\n    use_auth_token=True if x else None,\n)\n"
+        "tok = load(\n    use_auth_token=True if x else None,\n    y=1,\n)\n"
+        "t = Trainer(\n        model=m,\n        tokenizer=tokenizer,\n    )\n"
+    )
     (folder / "utils" / "sts" / "modeling_encoders.py").write_text("b = m(\n  revision=r,\n  use_auth_token=None,\n)\n")
     return folder
 
@@ -34,11 +36,14 @@ def test_patched_copy_edits_the_copy_only(tmp_path):
     code = _fake_code(tmp_path / "code")
     before = (code / "run_sts.py").read_text()
     counts = A.patched_copy(code, tmp_path / "copy")
-    assert counts == {"run_sts.py: drop use_auth_token=": 2, "utils/sts/modeling_encoders.py: drop use_auth_token=": 1,
-                      "run_sts.py: Trainer(tokenizer=) -> Trainer(processing_class=)": 1}
+    assert counts == {
+        "run_sts.py: drop use_auth_token=": 2,
+        "utils/sts/modeling_encoders.py: drop use_auth_token=": 1,
+        "run_sts.py: Trainer(tokenizer=) -> Trainer(processing_class=)": 1,
+    }
     text = (tmp_path / "copy" / "run_sts.py").read_text()
     assert "use_auth_token" not in text and "        processing_class=tokenizer,\n" in text and "y=1," in text
-    assert (code / "run_sts.py").read_text() == before   # the given folder is never edited
+    assert (code / "run_sts.py").read_text() == before  # the given folder is never edited
     assert "use_auth_token" not in (tmp_path / "copy" / "utils" / "sts" / "modeling_encoders.py").read_text()
 
 
@@ -52,8 +57,15 @@ def test_patched_copy_refuses_other_code(tmp_path):
 
 
 def test_write_split_in_the_authors_columns_and_order(tmp_path):
-    df = pd.DataFrame({"sentence1": ["a", "b"], "sentence2": ["c", "d"], "condition": ["x", "y"], "label": [1.0, 5.0],
-                       "pair_id": ["p", "q"]})
+    df = pd.DataFrame(
+        {
+            "sentence1": ["a", "b"],
+            "sentence2": ["c", "d"],
+            "condition": ["x", "y"],
+            "label": [1.0, 5.0],
+            "pair_id": ["p", "q"],
+        }
+    )
     files = A.write_split({"train": df, "validation": df.iloc[:1], "test": df.iloc[::-1]}, tmp_path)
     back = pd.read_csv(files["test"])
     assert list(back.columns) == ["sentence1", "sentence2", "condition", "label"]
@@ -88,8 +100,8 @@ def test_read_predictions(tmp_path):
 def test_compare_against_the_pooled_seed_spread():
     # sd of [16, 17] = 0.7071, of [16.2, 16.8] = 0.4243; pooled sqrt((0.5 + 0.18) / 2) = 0.5831
     c = A.compare([16.0, 17.0], [16.2, 16.8])
-    assert c["pooled_std"] == pytest.approx(0.34 ** 0.5) and c["difference"] == pytest.approx(0.0) and c["agree"]
-    far = A.compare([16.0, 17.0], [17.5, 18.1])   # 16.5 - 17.8 = -1.3, beyond 2 x 0.5831
+    assert c["pooled_std"] == pytest.approx(0.34**0.5) and c["difference"] == pytest.approx(0.0) and c["agree"]
+    far = A.compare([16.0, 17.0], [17.5, 18.1])  # 16.5 - 17.8 = -1.3, beyond 2 x 0.5831
     assert far["difference"] == pytest.approx(-1.3) and not far["agree"]
     with pytest.raises(ValueError, match="two seeds"):
         A.compare([16.0], [16.0, 17.0])
@@ -139,10 +151,11 @@ def test_the_check_says_why_it_cannot_run(tmp_path):
 
 def test_the_module_probe_passes_a_complete_python_and_names_what_is_missing(tmp_path, monkeypatch):
     import sys
+
     d = _driver()
     (tmp_path / "run_sts.py").write_text("")
     monkeypatch.setattr(d, "NEEDS", ("json", "csv"))
-    assert d.missing_reason(str(tmp_path), sys.executable) is None          # all there: nothing to say
+    assert d.missing_reason(str(tmp_path), sys.executable) is None  # all there: nothing to say
     monkeypatch.setattr(d, "NEEDS", ("json", "no_such_module_xyz", "also_missing_abc"))
     reason = d.missing_reason(str(tmp_path), sys.executable)
     assert "lacks no_such_module_xyz, also_missing_abc" in reason
@@ -157,7 +170,7 @@ def test_the_authors_code_agrees_with_the_official_preset(tmp_path):
     if reason:
         pytest.skip(reason)
     rec = d.run_check(code, seeds=(42, 43), python=python, log=lambda *_: None)
-    assert len(rec["book_commit"].split("+")[0]) == 40   # the book's commit the record was measured at
+    assert len(rec["book_commit"].split("+")[0]) == 40  # the book's commit the record was measured at
     assert len(rec["sides"]["authors"]["spearman_per_seed"]) == 2
     assert rec["comparison"]["agree"], rec["comparison"]
 

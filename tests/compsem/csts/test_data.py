@@ -31,12 +31,14 @@ def write(tmp_path):
     return _write
 
 
-TWO_PAIRS = frame([
-    ["A dog runs.", "A cat sits.", "the animal", 2.0],
-    ["A dog runs.", "A cat sits.", "the number of animals", 5.0],
-    ["A red car.", "A blue bus.", "the colour", 1.0],
-    ["A red car.", "A blue bus.", "the kind of vehicle", 3.0],
-])
+TWO_PAIRS = frame(
+    [
+        ["A dog runs.", "A cat sits.", "the animal", 2.0],
+        ["A dog runs.", "A cat sits.", "the number of animals", 5.0],
+        ["A red car.", "A blue bus.", "the colour", 1.0],
+        ["A red car.", "A blue bus.", "the kind of vehicle", 3.0],
+    ]
+)
 
 
 def test_pairs_roles_and_counts_by_hand(write):
@@ -102,10 +104,12 @@ def test_unpaired_row_without_unlabelled_partner(write):
 
 def test_error_names_the_file_line_with_multiline_records(tmp_path):
     # a quoted field spanning two lines: the bad record (data row 3) starts on file line 5
-    text = ('sentence1,sentence2,condition,label\n'
-            '"A dog\nruns.",A cat.,the animal,2\n'
-            'A dog runs.,A cat.,the colour,3\n'
-            'B,C,the kind,9\n')
+    text = (
+        "sentence1,sentence2,condition,label\n"
+        '"A dog\nruns.",A cat.,the animal,2\n'
+        "A dog runs.,A cat.,the colour,3\n"
+        "B,C,the kind,9\n"
+    )
     p = tmp_path / "multi.csv"
     p.write_text(text)
     with pytest.raises(DataError) as err:
@@ -113,12 +117,15 @@ def test_error_names_the_file_line_with_multiline_records(tmp_path):
     assert "multi.csv, line 5" in str(err.value) and "'label'" in str(err.value)
 
 
-@pytest.mark.parametrize("mutate, line, column", [
-    (lambda d: d.drop(columns=["condition"]), None, "condition"),
-    (lambda d: d.assign(sentence2=d["sentence2"].where(d.index != 3, "   ")), 5, "sentence2"),
-    (lambda d: d.assign(label=d["label"].astype(object).where(d.index != 2, "high")), 4, "label"),
-    (lambda d: d.assign(label=d["label"].where(d.index != 0, 7.0)), 2, "label"),
-])
+@pytest.mark.parametrize(
+    "mutate, line, column",
+    [
+        (lambda d: d.drop(columns=["condition"]), None, "condition"),
+        (lambda d: d.assign(sentence2=d["sentence2"].where(d.index != 3, "   ")), 5, "sentence2"),
+        (lambda d: d.assign(label=d["label"].astype(object).where(d.index != 2, "high")), 4, "label"),
+        (lambda d: d.assign(label=d["label"].where(d.index != 0, 7.0)), 2, "label"),
+    ],
+)
 def test_malformed_rows_name_file_line_column(write, mutate, line, column):
     with pytest.raises(DataError) as err:
         cd.load_csts(write(mutate(TWO_PAIRS), "bad.csv"))

@@ -15,8 +15,10 @@ def test_the_differs_box_is_computed_from_the_run():
     v = R.differs_values("finetune", data="reannotated", source=rep.source, rows=rows, prior=40.8)
     text = v["dif_text"]
     assert "re-annotated C-STS training split" in text and "read on its test split" in text
-    assert f"reaches a Spearman of 40.8 on our rows, below the paper's best fine-tuned Spearman (Table 3), " \
-           f"{t3.spearman_mean.max():.1f}" in text
+    assert (
+        f"reaches a Spearman of 40.8 on our rows, below the paper's best fine-tuned Spearman (Table 3), "
+        f"{t3.spearman_mean.max():.1f}" in text
+    )
     assert f"{len(rows):,} rows, {len(rows) // 2:,} complete pairs" in text
     t2 = R.paper_table("table2_zeroshot")
     v = R.differs_values("zero_shot", data="embedded", source="x", rows=rows, prior=10.0)

@@ -44,15 +44,26 @@ def test_one_folder_per_setting(monkeypatch, tmp_path):
     monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path))
     a = F.store_folder("m@1", 64, 4, "fp32")
     assert a == F.store_folder("m@1", 64, 4, "fp32")
-    assert len({a, F.store_folder("m@2", 64, 4, "fp32"), F.store_folder("m@1", 32, 4, "fp32"),
-                F.store_folder("m@1", 64, 3, "fp32"), F.store_folder("m@1", 64, 4, "bfloat16")}) == 5
+    assert (
+        len(
+            {
+                a,
+                F.store_folder("m@2", 64, 4, "fp32"),
+                F.store_folder("m@1", 32, 4, "fp32"),
+                F.store_folder("m@1", 64, 3, "fp32"),
+                F.store_folder("m@1", 64, 4, "bfloat16"),
+            }
+        )
+        == 5
+    )
 
 
 def _lower_reference(m, key):
     """Oracle: the states after the frozen layers for one input alone (no padding at all),
     from transformers' own hidden_states output."""
-    enc = m.tokenizer([key[0]], None if key[1] is None else [key[1]], truncation=True, max_length=m.max_length,
-                      return_tensors="pt")
+    enc = m.tokenizer(
+        [key[0]], None if key[1] is None else [key[1]], truncation=True, max_length=m.max_length, return_tensors="pt"
+    )
     with torch.no_grad():
         out = m.backbone.eval()(**enc, output_hidden_states=True)
     return out.hidden_states[m._n_frozen][0]
@@ -98,8 +109,14 @@ def test_fill_batches_pad_as_the_tokenizer_does(word_bert):
     assert [len(p) for p, _ in got] == [2, 1]
     assert [k for p, _ in got for k in p] == [keys[1], keys[2], keys[0]]  # 6, 10, 11 tokens
     for part, batch in got:
-        ref = tok([k[0] for k in part], [k[1] for k in part], padding=True, truncation=True, max_length=32,
-                  return_tensors="pt")
+        ref = tok(
+            [k[0] for k in part],
+            [k[1] for k in part],
+            padding=True,
+            truncation=True,
+            max_length=32,
+            return_tensors="pt",
+        )
         assert batch.keys() == ref.keys()
         for name in ref:
             assert torch.equal(batch[name], ref[name]), name
@@ -111,7 +128,7 @@ def test_fill_batches_pad_as_the_tokenizer_does(word_bert):
     assert budget(20) == [[keys[1], keys[2]], [keys[0]]]
     assert budget(32) == [[keys[1], keys[2]], [keys[0]]]
     assert budget(33) == [[keys[1], keys[2], keys[0]]]
-    assert budget(1) == [[keys[1]], [keys[2]], [keys[0]]]   # an input longer than the budget: alone
+    assert budget(1) == [[keys[1]], [keys[2]], [keys[0]]]  # an input longer than the budget: alone
     # unsorted (11, 6, 10 tokens): the running longest counts, 11 + 6 pad to 2 × 11 = 22 > 20
     assert [len(p) for p, _ in F.fill_batches(tok, keys, max_length=32, order="none", max_tokens=20)] == [1, 2]
     assert [len(p) for p, _ in F.fill_batches(tok, keys, max_length=32, order="none", max_tokens=22)] == [2, 1]
@@ -125,9 +142,9 @@ def test_fill_batches_pad_as_the_tokenizer_does(word_bert):
 
 def test_a_later_run_reads_only_the_chunks_it_needs(tmp_path):
     s = F.FrozenStore(tmp_path / "l")
-    s.add([("a", None), ("b", None)], [torch.ones(2, 2), torch.zeros(1, 2)])   # chunk 1: two entries
-    s.add([("c", "x")], [torch.full((3, 2), 2.0)])                           # chunk 2: one entry
+    s.add([("a", None), ("b", None)], [torch.ones(2, 2), torch.zeros(1, 2)])  # chunk 1: two entries
+    s.add([("c", "x")], [torch.full((3, 2), 2.0)])  # chunk 2: one entry
     back = F.FrozenStore(tmp_path / "l")
-    assert back.missing([("c", "x"), ("new", None)]) == [("new", None)] and back.n_read == 1   # chunk 2 only
+    assert back.missing([("c", "x"), ("new", None)]) == [("new", None)] and back.n_read == 1  # chunk 2 only
     assert torch.equal(back.get(("b", None)), torch.zeros(1, 2)) and back.n_read == 3
     assert len(back) == 3 and back.n_read == 3

@@ -12,8 +12,9 @@ PRESET_OPTS = {name: ct.TrainConfig.preset(name, max_length=32).model_options() 
 
 
 @pytest.mark.parametrize("preset", ["cpu", "official"])
-@pytest.mark.parametrize("encoding, tri_op", [("cross", "hadamard"), ("bi", "hadamard"), ("tri", "hadamard"),
-                                              ("tri", "concat")])
+@pytest.mark.parametrize(
+    "encoding, tri_op", [("cross", "hadamard"), ("bi", "hadamard"), ("tri", "hadamard"), ("tri", "concat")]
+)
 def test_forward_shapes_per_preset(word_bert, rows, preset, encoding, tri_op):
     m = cm.build_model(word_bert, encoding=encoding, seed=0, **{**PRESET_OPTS[preset], "tri_op": tri_op}).eval()
     df = rows(3)
@@ -56,7 +57,9 @@ def test_tri_encoder_by_hand(word_bert, rows):
         for i in range(len(df)):
             e1, e2, ec = (m._encode([df[c].iloc[i]]) for c in ("sentence1", "sentence2", "condition"))
             t1, t2, tc = m.transform(e1), m.transform(e2), m.condition_transform(ec)
-            assert out[i].item() == pytest.approx(torch.nn.functional.cosine_similarity(tc * t1, tc * t2).item(), abs=1e-5)
+            assert out[i].item() == pytest.approx(
+                torch.nn.functional.cosine_similarity(tc * t1, tc * t2).item(), abs=1e-5
+            )
 
 
 def test_bi_encoder_by_hand_and_the_condition_matters(word_bert):
@@ -146,7 +149,7 @@ def test_an_input_shared_by_rows_is_encoded_once(word_bert, monkeypatch):
     with torch.no_grad():
         batch = m(s1, s2, c)
         alone = [m([a], [b], [cc]).item() for a, b, cc in zip(s1, s2, c)]
-    assert len(seen[0]) == 2   # three rows, two distinct inputs
+    assert len(seen[0]) == 2  # three rows, two distinct inputs
     assert batch.tolist() == pytest.approx(alone, abs=1e-6)
     df = pd.DataFrame({"sentence1": s1 * 2, "sentence2": s2 * 2, "condition": c * 2})
     seen.clear()

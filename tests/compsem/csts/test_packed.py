@@ -15,8 +15,9 @@ C = ["the colour", "the number of people in the park", "kind of animal"]
 
 
 def _model(word_bert, encoding, packed, *, cache=False, pooling="mean"):
-    m = cm.build_model(word_bert, encoding=encoding, seed=0, pooling=pooling, tri_op="concat", packed=packed,
-                       max_length=32).eval()
+    m = cm.build_model(
+        word_bert, encoding=encoding, seed=0, pooling=pooling, tri_op="concat", packed=packed, max_length=32
+    ).eval()
     m.freeze_lower(1)
     if cache:
         m.use_frozen_cache({})
@@ -76,7 +77,7 @@ def test_keep_masks_drop_at_the_asked_rate_and_replay_from_the_seed():
     a = P.keep_masks([400_000, 7, 1], 0.1)
     assert [m.numel() for m in a] == [400_000, 7, 1] and a[0].dtype == torch.bool
     # round(0.1 * 65536) / 65536 = 0.100006 dropped; binomial sd at n=100,000 is 0.00095: within 5 sd
-    for quarter in range(4):   # each 16-bit quarter of the 64-bit words is uniform on its own
+    for quarter in range(4):  # each 16-bit quarter of the 64-bit words is uniform on its own
         drop = 1 - a[0][quarter::4].float().mean().item()
         assert abs(drop - 6554 / 65536) < 0.005, (quarter, drop)
     torch.manual_seed(3)
@@ -104,7 +105,7 @@ def test_one_draw_dropout_in_training_is_seeded_unbiased_and_trains(word_bert):
     torch.manual_seed(1)
     a = m(S1, S2, C)
     torch.manual_seed(1)
-    assert torch.equal(a, m(S1, S2, C))       # the seed replays the masks
+    assert torch.equal(a, m(S1, S2, C))  # the seed replays the masks
     torch.manual_seed(2)
     assert not torch.equal(a, m(S1, S2, C))
     a.sum().backward()

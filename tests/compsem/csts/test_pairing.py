@@ -22,21 +22,36 @@ def test_pair_key_is_ordered_and_the_codes_text():
 
 
 def test_roles_ties_and_sizes_by_hand():
-    df = P.assign_pairs(frame([
-        ["A", "B", "c1", 2.0], ["A", "B", "c2", 4.0],   # high is the second row
-        ["C", "D", "c1", 3.0], ["C", "D", "c2", 3.0],   # tie: first row in file order is high
-        ["E", "F", "c1", 1.0],                          # alone
-        ["G", "H", "c1", 1.0], ["G", "H", "c2", 2.0], ["G", "H", "c3", 3.0],  # three rows
-    ]), unlabelled_keys=set(P.pair_key(["E"], ["F"])))
+    df = P.assign_pairs(
+        frame(
+            [
+                ["A", "B", "c1", 2.0],
+                ["A", "B", "c2", 4.0],  # high is the second row
+                ["C", "D", "c1", 3.0],
+                ["C", "D", "c2", 3.0],  # tie: first row in file order is high
+                ["E", "F", "c1", 1.0],  # alone
+                ["G", "H", "c1", 1.0],
+                ["G", "H", "c2", 2.0],
+                ["G", "H", "c3", 3.0],  # three rows
+            ]
+        ),
+        unlabelled_keys=set(P.pair_key(["E"], ["F"])),
+    )
     assert df["role"].tolist() == ["low", "high", "high", "low", "single", "unpaired", "unpaired", "unpaired"]
     assert df["tied"].tolist() == [False, False, True, True, False, False, False, False]
     info = P.pairing_summary(df)
-    assert (info["n_complete_pairs"], info["n_tied_pairs"], info["n_single_rows"], info["n_unpaired_rows"]) == (2, 1, 1, 3)
+    assert (info["n_complete_pairs"], info["n_tied_pairs"], info["n_single_rows"], info["n_unpaired_rows"]) == (
+        2,
+        1,
+        1,
+        3,
+    )
 
 
 def test_pair_index_with_and_without_ties():
-    df = P.assign_pairs(frame([["A", "B", "c1", 2.0], ["A", "B", "c2", 4.0],
-                               ["C", "D", "c1", 3.0], ["C", "D", "c2", 3.0]]))
+    df = P.assign_pairs(
+        frame([["A", "B", "c1", 2.0], ["A", "B", "c2", 4.0], ["C", "D", "c1", 3.0], ["C", "D", "c2", 3.0]])
+    )
     hi, lo = P.pair_index(df)
     assert sorted(zip(hi.tolist(), lo.tolist())) == [(1, 0), (2, 3)]
     hi, lo = P.pair_index(df, label_ties="exclude")

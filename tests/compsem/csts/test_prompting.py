@@ -28,21 +28,24 @@ def first_number(text):
     return float("nan")
 
 
-@pytest.mark.parametrize("text, official, paper", [
-    ("4.0", 4.0, 4.0),
-    ("The answer is 2.0.", 2.0, 2.0),
-    (" 3 ", 3.0, 3.0),
-    ("4 out of 5", 4.0, 45.0),
-    ("3.5/5", 3.5, 3.55),
-    ("Score: 5/5", 5.0, 55.0),
-    ("0..0", 0.0, None),       # the code reads the first 0; the literal rule fails
-    ("-2", 2.0, 2.0),          # neither keeps the sign
-    ("1.", 1.0, 1.0),
-    (".5", 5.0, 5.0),          # both lose the leading dot
-    ("no idea", None, None),
-    ("", None, None),
-    ("5. The sentences agree 100%", 5.0, 5.1),  # literal: "5.100"
-])
+@pytest.mark.parametrize(
+    "text, official, paper",
+    [
+        ("4.0", 4.0, 4.0),
+        ("The answer is 2.0.", 2.0, 2.0),
+        (" 3 ", 3.0, 3.0),
+        ("4 out of 5", 4.0, 45.0),
+        ("3.5/5", 3.5, 3.55),
+        ("Score: 5/5", 5.0, 55.0),
+        ("0..0", 0.0, None),  # the code reads the first 0; the literal rule fails
+        ("-2", 2.0, 2.0),  # neither keeps the sign
+        ("1.", 1.0, 1.0),
+        (".5", 5.0, 5.0),  # both lose the leading dot
+        ("no idea", None, None),
+        ("", None, None),
+        ("5. The sentences agree 100%", 5.0, 5.1),  # literal: "5.100"
+    ],
+)
 def test_parsers(text, official, paper):
     for rule, want in (("official", official), ("paper-text", paper)):
         got = cp.parse_answer(text, rule=rule)
@@ -64,16 +67,25 @@ def test_invalid_answers_replaced_by_seeded_uniform_and_out_of_range_counted():
 
 def test_oneline_layout_is_the_codes():
     q = {"sentence1": " s one ", "sentence2": "s two", "condition": "the thing"}
-    assert cp.format_item(q["sentence1"], q["sentence2"], q["condition"], 4) == \
-        "Input: Sentence 1: s one Sentence 2: s two Condition: the thing Output: 4.0"
+    assert (
+        cp.format_item(q["sentence1"], q["sentence2"], q["condition"], 4)
+        == "Input: Sentence 1: s one Sentence 2: s two Condition: the thing Output: 4.0"
+    )
     p = cp.build_prompt(q, instruction="short")
-    assert p.split("\n") == [cp.INSTRUCTIONS["short"], "Input: Sentence 1: s one Sentence 2: s two Condition: the thing Output:"]
+    assert p.split("\n") == [
+        cp.INSTRUCTIONS["short"],
+        "Input: Sentence 1: s one Sentence 2: s two Condition: the thing Output:",
+    ]
 
 
 def test_examples_are_pairs_and_resampled_per_query(rows):
     pool = cd.assign_pairs(rows(6))
     ex = cp.pick_examples(pool, 4, rng=0)
-    assert len(ex) == 4 and ex["pair_id"].iloc[0] == ex["pair_id"].iloc[1] and ex["pair_id"].iloc[2] == ex["pair_id"].iloc[3]
+    assert (
+        len(ex) == 4
+        and ex["pair_id"].iloc[0] == ex["pair_id"].iloc[1]
+        and ex["pair_id"].iloc[2] == ex["pair_id"].iloc[3]
+    )
     assert (ex["label"].to_numpy()[::2] > ex["label"].to_numpy()[1::2]).all()
     queries = cd.assign_pairs(rows(3))
     per = cp.build_prompts(queries, pool, k=2, seed=1)

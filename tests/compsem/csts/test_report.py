@@ -9,6 +9,8 @@ import pytest
 
 from compsem.csts import report as R
 from compsem.csts import study as S
+from compsem.csts import tables as TB
+from compsem.csts import views as V
 from compsem.errors import DataError
 
 
@@ -35,13 +37,24 @@ def test_table8_transcription():
     assert len(t8) == 15 and set(t8.encoding) == {"cross", "bi", "tri"}
     row = t8.query("model == 'SimCSE-large' and encoding == 'bi'").iloc[0]
     assert (row["lr"], row["weight_decay"], bool(row["transform"]), row["objective"], row["spearman"]) == (
-        1e-5, 0.1, False, "mse", 47.70)
+        1e-5,
+        0.1,
+        False,
+        "mse",
+        47.70,
+    )
 
 
 def test_values_dispatches_to_the_chapter_view():
     parsed = {"official": {"invalid_rate": 10.0, "out_of_range_rate": 0.0}}
-    t11 = pd.DataFrame({"model": ["A", "B", "A"], "instruction": ["none", "short", "none"], "k": [0, 0, 2],
-                        "invalid_pct": [60.0, 4.0, 1.0]})
+    t11 = pd.DataFrame(
+        {
+            "model": ["A", "B", "A"],
+            "instruction": ["none", "short", "none"],
+            "k": [0, 0, 2],
+            "invalid_pct": [60.0, 4.0, 1.0],
+        }
+    )
     t4 = pd.DataFrame({"model": ["GPT-4", "GPT-4", "SimCSE-large"], "spearman": [40.0, 43.6, 47.5]})
     v = R.values("prompting", parsed, t11, t4)
     # by hand: k = 0 without an instruction: 60 %, with one: 4 %; the worst cell is A (60 %)
@@ -51,34 +64,82 @@ def test_values_dispatches_to_the_chapter_view():
         R.values("nope")
 
 
+def _pairs(n):
+    return pd.DataFrame(
+        {"pair_id": np.repeat(np.arange(n), 2), "role": ["high", "low"] * n, "label": [4.0, 2.0] * n, "tied": False}
+    )
+
+
 def test_zero_shot_ranking_by_hand():
     # four untied sentence pairs, C-High row first
-    df = pd.DataFrame({"pair_id": np.repeat([0, 1, 2, 3], 2), "role": ["high", "low"] * 4, "label": [4.0, 2.0] * 4,
-                       "tied": False})
+    df = _pairs(4)
     up, down = [0.9, 0.1], [0.1, 0.9]
-    scores = {("a", "attached"): np.array(up * 4),                      # every pair right: 100 % [100, 100]
-              ("b", "attached"): np.array(up * 2 + down * 2),           # 2 of 4 right: 50 %
-              ("c", "attached"): np.array(up * 3 + down)}               # 3 of 4 right: 75 %
-    # b: a resample of four outcomes is all wrong with chance 1/16 > 2.5 %, all right with 1/16: [0, 100];
-    # c: at most one right with chance 0.4 % + 4.7 % = 5.1 %, all right with 32 %: [25, 100]. They overlap;
-    # a is constant (every pair gives 100) and is left out, not ranked.
-    zs = pd.DataFrame({"model": ["m1", "m2"], "condition": ["attached", "attached"], "spearman": [-30.0, 10.0],
-                       "spearman_ci_low": [-40.0, -5.0], "spearman_ci_high": [-20.0, 15.0]})
+    scores = {
+        ("a", "attached"): np.array(up * 4),  # every pair right: 100 %
+        ("b", "attached"): np.array(up * 2 + down * 2),  # outcomes 1, 1, 0, 0: 50 %
+        ("c", "attached"): np.array(up * 3 + down),
+    }  # outcomes 1, 1, 1, 0: 75 %
+    zs = TB.zero_shot_table(scores, df, n_boot=200)
     out = R.zero_shot_ranking(zs, scores, df, ["a", "b", "c"], n_boot=2000, seed=0)
+    # c - b per pair: 0, 0, 1, 0 (x100). A resample's mean is 75 or more when 3 of its 4 draws hit the one pair:
+    # P = 4 (1/4)^3 (3/4) + (1/4)^4 = 5.1 % > 2.5 %, and 0 with P = (3/4)^4 = 32 %: the paired interval [0, 75].
+    # a is constant (every pair gives 100) and is left out, not ranked.
     assert out["zs_low_pairacc_sentence"] == (
-        "`b` has the lowest pair accuracy with the condition attached (50.0 % [0.0, 100.0]), but its interval overlaps "
-        "that of `c`: the two are indistinguishable at this sample size. `a` is left out of the ranking: every item "
-        "gives exactly 100.")
-    # |ρ|: m1's interval [-40, -20] folds to [20, 40]; m2's [-5, 15] contains 0 and folds to [0, 15]: separated
-    assert out["zs_abs_sentence"] == ("`m1 (condition attached)` has the highest absolute Spearman (30.0 [20.0, 40.0]), "
-                                      "its interval clear of every other model's.")
+        "`b` has the lowest pair accuracy with the condition attached (50.0 %) on the same 4 untied pairs, but for "
+        "its lead over `c` (25.0 [0.0, 75.0]) the paired interval includes zero: no evidence of a difference (one "
+        "paired comparison, a 95 % interval). `a` is left out of the ranking: every item gives exactly 100."
+    )
+    # sign tests: a 4 of 4 (p = 2/16), b 2 of 4 (p = 1), c 3 of 4 (p = 2 * 5/16): none below 0.05/3
+    chance = str(out["zs_chance_sentence"])
+    assert chance.startswith(
+        "With the condition attached, the pair accuracy shows no evidence of a difference from "
+        "chance (50 %) for all 3: `a` (100.0 % [100.0, 100.0], p = 0.125), `b` (50.0 % ["
+    )
+    assert chance.endswith(
+        "p = 0.625): exact sign tests over the untied pairs, 3 tests, each at α = 0.0167 (Bonferroni)."
+    )
+    assert out["zs_chance_summary"] == "no encoder of the panel shows evidence of a pair accuracy different from chance"
+    assert "`a (condition attached)` has the highest absolute Spearman" in str(out["zs_abs_sentence"])
+
+
+def test_the_chapters_words_follow_the_pair_accuracy_test():
+    # contradicting data: 20 pairs, every C-Low row above its C-High row for both models: p = 2^-19 each
+    df = _pairs(20)
+    wrong = {(m, "attached"): np.array([0.1, 0.9] * 20) for m in ("a", "b")}
+    wrong[("b", "attached")][0] = 0.95  # one pair right for b
+    zs = TB.zero_shot_table(wrong, df, n_boot=100)
+    out = R.zero_shot_ranking(zs, wrong, df, ["a", "b"], n_boot=200)
+    assert out["zs_chance_summary"] == (
+        "every encoder of the panel responds to the condition, in the wrong direction: "
+        "its pair accuracy lies below chance"
+    )
+    assert str(out["zs_chance_sentence"]).startswith(
+        "With the condition attached, the pair accuracy lies below chance "
+        "(50 %) for all 2: `a` (0.0 % [0.0, 0.0], p < 0.001)"
+    )
+    right = {k: np.array([0.9, 0.1] * 20) for k in wrong}
+    right[("b", "attached")][1] = 0.95
+    out = R.zero_shot_ranking(TB.zero_shot_table(right, df, n_boot=100), right, df, ["a", "b"], n_boot=200)
+    assert out["zs_chance_summary"] == "every encoder of the panel separates C-High from C-Low better than chance"
+    mixed = {("a", "attached"): wrong[("a", "attached")], ("b", "attached"): right[("b", "attached")]}
+    out = R.zero_shot_ranking(TB.zero_shot_table(mixed, df, n_boot=100), mixed, df, ["a", "b"], n_boot=200)
+    assert out["zs_chance_summary"] == (
+        "the encoders differ: 1 of the 2 lie below chance, 1 above it and 0 show no evidence of a difference from it"
+    )
 
 
 def test_a_run_records_a_pair_bootstrap_interval_of_its_spearman():
     # predictions that order every row as its label does: every resample gives Spearman 100
-    df = pd.DataFrame({"pair_id": ["p1", "p1", "p2", "p2", "p3", "p3"], "label": [1.0, 2.0, 3.0, 4.0, 5.0, 4.5],
-                       "sentence1": list("abcdef"), "sentence2": list("ghijkl"), "condition": list("mnopqr"),
-                       "role": ["low", "high", "low", "high", "high", "low"]})
+    df = pd.DataFrame(
+        {
+            "pair_id": ["p1", "p1", "p2", "p2", "p3", "p3"],
+            "label": [1.0, 2.0, 3.0, 4.0, 5.0, 4.5],
+            "sentence1": list("abcdef"),
+            "sentence2": list("ghijkl"),
+            "condition": list("mnopqr"),
+            "role": ["low", "high", "low", "high", "high", "low"],
+        }
+    )
     row = S.score_row(df["label"].to_numpy() * 2, df, prefix="test_", ci=True)
     assert row["test_spearman"] == pytest.approx(100) and row["test_spearman_ci_low"] == pytest.approx(100)
     assert row["test_spearman_ci_high"] == pytest.approx(100)
@@ -91,7 +152,9 @@ def test_the_ablation_values_put_each_mode_beside_the_papers_table_10():
     v = R.values("ablation", summary, pd.DataFrame({"spearman": [40.8]}), runs, ["full", "condition_only"])
     assert v["abl_full"] == 46.5 and v["abl_condition_only"] == 44.2
     assert v["abl_full_minus_cond"] == pytest.approx(2.3)
-    assert v["abl_p_full"] == 40.11   # Table 10, full input and v["abl_prior"] == 40.8 and v["abl_n_train_pairs"] == 3403
+    assert (
+        v["abl_p_full"] == 40.11
+    )  # Table 10, full input and v["abl_prior"] == 40.8 and v["abl_n_train_pairs"] == 3403
 
 
 def _chapter21_defaults() -> dict:
@@ -104,10 +167,9 @@ def _chapter21_defaults() -> dict:
 def test_the_headline_scores_chapter_21s_own_rows():
     # the synthesis reads Part II's number on the rows chapter 21 scores, not on the hand-written set
     nb = _chapter21_defaults()
-    for key, value in S.ZERO_SHOT_DEFAULTS.items():
-        assert nb[key] == value, key
-    parts, _ = S.book_data(nb["data"], split=nb["split"], split_seed=nb["split_seed"], eval_pairs=nb["eval_pairs"],
-                           sample_seed=nb["seed"])
+    parts, _ = S.book_data(
+        nb["data"], split=nb["split"], split_seed=nb["split_seed"], eval_pairs=nb["eval_pairs"], sample_seed=nb["seed"]
+    )
     df = parts[nb["eval_split"]]
     pd.testing.assert_frame_equal(R.headline_data(), df)
     # the value is the chapter's pair accuracy, worked out here from the outcomes of the untied pairs
@@ -123,6 +185,16 @@ def test_the_headline_scores_chapter_21s_own_rows():
     assert row["low"] < row["value"] < row["high"] and row["criterion"] == "CSTS"
     # not the 165 hand-written pairs
     assert row["n"] != 165
+    # the replicates: the mean outcome on resamples of the pairs (in the file order of their C-High rows) that
+    # every model scored on these rows shares
+    ordered = []
+    for _, g in df.reset_index(drop=True).assign(score=s).groupby("pair_id"):
+        if set(g.role) == {"high", "low"} and g.label.nunique() == 2:
+            d = g.score[g.role == "high"].iloc[0] - g.score[g.role == "low"].iloc[0]
+            ordered.append((g.index[g.role == "high"][0], 1.0 if d > 0 else 0.5 if d == 0 else 0.0))
+    by_row = np.array([o for _, o in sorted(ordered)])
+    draws = np.random.default_rng(1).integers(0, len(by_row), size=(100, len(by_row)))
+    np.testing.assert_allclose(row["replicates"], 100 * by_row[draws].mean(axis=1))
 
 
 @pytest.mark.slow
@@ -133,14 +205,35 @@ def test_the_headline_equals_chapter_21s_result_file(tmp_path):
     from compsem.paths import repo_root
 
     out = tmp_path / "run"
-    subprocess.run([sys.executable, "-m", "compsem", "run", "notebooks/21_csts_zeroshot.ipynb", "--out", str(out),
-                    "--quiet", "-p", "models", '["bow"]', "-p", "textpair_encoder", "", "-p", "n_boot", "200"],
-                   check=True, cwd=repo_root())
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "compsem",
+            "run",
+            "notebooks/21_csts_zeroshot.ipynb",
+            "--out",
+            str(out),
+            "--quiet",
+            "-p",
+            "models",
+            '["bow"]',
+            "-p",
+            "textpair_encoder",
+            "",
+            "-p",
+            "n_boot",
+            "200",
+        ],
+        check=True,
+        cwd=repo_root(),
+    )
     zs = pd.read_csv(out / "results" / "csts" / "zeroshot.csv").set_index(["model", "condition"])
     (row,) = R.headlines(["bow"], n_boot=200, seed=0)
     chapter = zs.loc[("bow", "attached")]
     assert (row["value"], row["low"], row["high"]) == pytest.approx(
-        (chapter["pair_accuracy_%"], chapter["pair_accuracy_ci_low"], chapter["pair_accuracy_ci_high"]))
+        (chapter["pair_accuracy_%"], chapter["pair_accuracy_ci_low"], chapter["pair_accuracy_ci_high"])
+    )
 
 
 def _toy_run(preds: dict[str, np.ndarray], df: pd.DataFrame):
@@ -179,29 +272,74 @@ def test_the_top_configuration_is_clear_only_when_the_paired_interval_excludes_z
     rng = np.random.default_rng(2)
     gold = df.label.to_numpy()
     good = gold + rng.normal(0, 1.0, len(df))
-    same = good + rng.normal(0, 0.01, len(df))        # the same predictions up to noise: no real difference
+    same = good + rng.normal(0, 0.01, len(df))  # the same predictions up to noise: no real difference
     poor = gold + rng.normal(0, 4.0, len(df))
     run = _toy_run({"a": good, "b": same, "c": poor}, df)
     reps = R.paired_replicates(run, n_boot=300)
-    rho = {k: 100 * pd.Series(v).corr(pd.Series(gold), method="spearman") for k, v in
-           {"a": good, "b": same, "c": poor}.items()}
+    rho = {
+        k: 100 * pd.Series(v).corr(pd.Series(gold), method="spearman")
+        for k, v in {"a": good, "b": same, "c": poor}.items()
+    }
     summary = pd.DataFrame({"config": list(rho), "test_spearman_mean": list(rho.values())})
     leader = max(rho, key=rho.get)
     other = "b" if leader == "a" else "a"
     s = R.ranking_sentence(summary, replicates=reps)
     assert s.startswith(f"`{leader}` has the highest test Spearman ({rho[leader]:.1f}), but its lead over `{other}`")
-    assert "`c`" not in s and "indistinguishable on these test pairs" in s
+    assert "`c`" not in s and "no evidence of a difference on these test pairs" in s
     two = summary[summary.config.isin([leader, "c"])]
     s = R.ranking_sentence(two, replicates=reps)
     assert "its lead over every other configuration has a paired 95 % interval above zero" in s and "`c`" in s
 
 
-def test_one_seed_says_the_spread_is_not_measured_and_gives_the_papers():
+def _seed_record(path, base, head):
+    import json
+
+    rec = {
+        "base_commit": "a" * 40,
+        "head_commit": "b" * 40,
+        "machine": {"cpu_model": "Test CPU"},
+        "seeds": {"seeds": [0, 1, 2], "head_commit": "c" * 40 + "+dirty", "spearman": {"base": base, "head": head}},
+    }
+    path.write_text(json.dumps(rec), encoding="utf-8")
+    return path
+
+
+def test_one_seed_reads_the_books_own_seed_record_and_gives_the_papers(tmp_path):
     summary = pd.DataFrame({"config": ["bi/mse"], "test_spearman_std": [np.nan]})
-    text = R.seed_spread_text(summary)
     t3 = R.paper_table("table3_finetune")
-    assert text == (f"not measured here (one seed per configuration); the paper's Table 3 reports seed standard "
-                    f"deviations from {t3.spearman_std.min():.1f} to {t3.spearman_std.max():.1f} points over 3 seeds")
+    papers = (
+        f"the paper's Table 3 reports seed standard deviations from {t3.spearman_std.min():.1f} to "
+        f"{t3.spearman_std.max():.1f} points over 3 seeds"
+    )
+    # no record with seeds: only this run's one seed and the paper
+    assert R.seed_spread_text(summary, records=[]) == f"not measured in this run (one seed per configuration); {papers}"
+    # a record: seeds 60, 61, 62 (sd 1.0) and 50, 50.5, 51 (sd 0.5) on the older side; 40, 40, 40 (sd 0) on the newer
+    rec = _seed_record(
+        tmp_path / "csts_ab_bf16.json", {"bi/mse": [60, 61, 62], "cross/mse": [50, 50.5, 51]}, {"bi/mse": [40, 40, 40]}
+    )
+    records = V.recorded_seeds([rec])
+    assert records[0]["sd"] == {("base", "bi/mse"): 1.0, ("base", "cross/mse"): 0.5, ("head", "bi/mse"): 0.0}
+    text = R.seed_spread_text(summary, records=records)
+    assert text == (
+        "not measured in this run (one seed per configuration); the book's own seed record "
+        "(`benchmarks/csts_ab_bf16.json`: chapter 22 with seeds 0, 1 and 2 on Test CPU, at commit `aaaaaaa` "
+        "and at an uncommitted tree based on `ccccccc`) gives a standard deviation over seeds of the test "
+        f"Spearman from 0.0 to 1.0 points for 2 configurations; {papers}"
+    )
+    # contradicting data: wider seeds, and the words follow
+    rec = _seed_record(tmp_path / "b.json", {"bi/mse": [50, 60, 70]}, {"bi/mse": [50, 60, 70]})
+    assert "of 10.0 points for `bi/mse`" in V.recorded_seed_text(V.recorded_seeds([rec]), "bi/mse")
+    assert V.recorded_seed_text(V.recorded_seeds([rec]), "cross/mse") == ""
+    # runs with several seeds state their own spread
+    assert (
+        R.seed_spread_text(pd.DataFrame({"test_spearman_std": [0.4, 1.2]}))
+        == "1.2 points (largest standard deviation over seeds)"
+    )
+    (tmp_path / "bad.json").write_text("{}", encoding="utf-8")
+    assert V.recorded_seeds([tmp_path / "bad.json"]) == []  # no seeds: skipped
+    (tmp_path / "broken.json").write_text('{"seeds": {"x": 1}}', encoding="utf-8")
+    with pytest.raises(DataError, match="not an A/B record with seeds"):
+        V.recorded_seeds([tmp_path / "broken.json"])
 
 
 def test_a_share_below_100_never_reads_at_least_100():
@@ -241,16 +379,27 @@ def test_precision_comparison_reads_the_bench_file(tmp_path):
 
     from compsem.csts.views import precision_comparison
 
-    rec = {"train_rows": 6806, "machine": {"cpu_model": "Test CPU", "cpu_count": 2, "cpu_flags": ["avx2", "avx512_bf16"]},
-           "configs": {"bi/mse": {"fp32_test_spearman": 50.0, "bf16_test_spearman": 50.12, "bf16_minus_fp32": 0.12},
-                       "tri/quad+mse": {"fp32_test_spearman": 49.9, "bf16_test_spearman": 49.6, "bf16_minus_fp32": -0.3}}}
+    rec = {
+        "train_rows": 6806,
+        "machine": {"cpu_model": "Test CPU", "cpu_count": 2, "cpu_flags": ["avx2", "avx512_bf16"]},
+        "configs": {
+            "bi/mse": {"fp32_test_spearman": 50.0, "bf16_test_spearman": 50.12, "bf16_minus_fp32": 0.12},
+            "tri/quad+mse": {"fp32_test_spearman": 49.9, "bf16_test_spearman": 49.6, "bf16_minus_fp32": -0.3},
+        },
+    }
     path = tmp_path / "p.json"
     path.write_text(json.dumps(rec))
     v = precision_comparison(path)
     assert v["ft_prec_max_diff"] == pytest.approx(0.3)
     text = v["ft_prec_text"]
-    assert "bi/mse 50.00 in fp32, 50.12 in bf16 (+0.12)" in text and "tri/quad+mse 49.90 in fp32, 49.60 in bf16 (-0.30)" in text
-    assert "largest difference is 0.30 points (tri/quad+mse)" in text and "ranking of the configurations is the same" in text
+    assert (
+        "bi/mse 50.00 in fp32, 50.12 in bf16 (+0.12)" in text
+        and "tri/quad+mse 49.90 in fp32, 49.60 in bf16 (-0.30)" in text
+    )
+    assert (
+        "largest difference is 0.30 points (tri/quad+mse)" in text
+        and "ranking of the configurations is the same" in text
+    )
     assert "6,806 training rows" in text and "Test CPU, 2 cores, flags avx2, avx512_bf16" in text
     rec["configs"]["tri/quad+mse"]["bf16_test_spearman"] = 50.5
     path.write_text(json.dumps(rec))

@@ -13,9 +13,9 @@ def test_data_hash_changes_with_a_label(rows):
     b = a.copy()
     b.loc[0, "label"] = 3.0
     assert rc.data_hash(a) != rc.data_hash(b) and rc.data_hash(a) == rc.data_hash(a.copy())
-    assert rc.data_hash(a, b) != rc.data_hash(b, a)                 # the order of the frames counts
+    assert rc.data_hash(a, b) != rc.data_hash(b, a)  # the order of the frames counts
     extra = a.assign(other="ignored")
-    assert rc.data_hash(extra) == rc.data_hash(a)                   # only texts and labels count
+    assert rc.data_hash(extra) == rc.data_hash(a)  # only texts and labels count
 
 
 def test_the_key_follows_seed_encoder_data_and_version(rows, monkeypatch):

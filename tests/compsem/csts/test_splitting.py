@@ -110,5 +110,6 @@ def test_sentence_split_shares_no_sentence_and_pair_split_may():
 
 def test_splits_rejects_unknown_split():
     import pytest
+
     with pytest.raises(ValueError, match="pair"):
         cs.splits(_shared_sentence_frame(), split="group")

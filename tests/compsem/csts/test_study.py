@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ast
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -62,12 +65,21 @@ def test_book_data_subsamples_and_planned_texts():
     assert list(planned) == ["sbert-mini", "bow"]
     texts = planned["sbert-mini"]
     t = parts["test"]
-    want = set(t.sentence1) | set(t.sentence2) | set(st.attach(t.sentence1, t.condition)) | set(
-        st.attach(t.sentence2, t.condition))
+    want = (
+        set(t.sentence1)
+        | set(t.sentence2)
+        | set(st.attach(t.sentence1, t.condition))
+        | set(st.attach(t.sentence2, t.condition))
+    )
     assert set(texts) == want and len(texts) == len(set(texts)) and planned["bow"] == texts
-    # the chapter's defaults: 250 test pairs
-    nb = (paths.repo_root() / "notebooks" / "21_csts_zeroshot.ipynb").read_text()
-    assert f"eval_pairs = {st.ZERO_SHOT_DEFAULTS['eval_pairs']} " in nb
+    # parameters not given are the chapter's own, read from its cell (its source, parsed here by ast)
+    cell = next(
+        c
+        for c in json.loads((paths.repo_root() / "notebooks" / st.ZERO_SHOT_CHAPTER).read_text())["cells"]
+        if "parameters" in c["metadata"].get("tags", [])
+    )
+    by_ast = {n.targets[0].id: ast.literal_eval(n.value) for n in ast.parse("".join(cell["source"])).body}
+    assert st.zero_shot_defaults() == by_ast
 
 
 def test_resolve_models_paper_fails_fast_offline(monkeypatch):
@@ -85,7 +97,7 @@ def test_condition_prior_on_the_book_split_matches_the_datasheet():
     for split, (test, val) in {"pair": ("40.8", "37.8"), "sentence": ("41.6", "39.4")}.items():
         parts, _ = st.book_data("reannotated", split_seed=0, split=split)
         b = st.baselines(parts["train"], {"validation": parts["validation"], "test": parts["test"]}).set_index("split")
-        assert f'{b.loc["test", "spearman"]:.1f}' == test and f'{b.loc["validation", "spearman"]:.1f}' == val
+        assert f"{b.loc['test', 'spearman']:.1f}" == test and f"{b.loc['validation', 'spearman']:.1f}" == val
     assert "Spearman of 40.8" in text and "37.8 on validation" in text
     assert "sentence split 41.6 on test and 39.4 on validation" in text
 
@@ -104,9 +116,17 @@ class _FakeTraining:
 
         def fit(model, df, cfg, *, seed):
             self.fits += 1
-            return {"epoch_loss": [1.0], "loss_first_quarter": 1.0, "loss_last_quarter": 0.5, "seconds": 2.0,
-                    "fill_seconds": 0.5, "n_train_rows": len(df), "n_quad_pairs": 0, "precision": "fp32 (asked for)",
-                    "fused_adamw": False}
+            return {
+                "epoch_loss": [1.0],
+                "loss_first_quarter": 1.0,
+                "loss_last_quarter": 0.5,
+                "seconds": 2.0,
+                "fill_seconds": 0.5,
+                "n_train_rows": len(df),
+                "n_quad_pairs": 0,
+                "precision": "fp32 (asked for)",
+                "fused_adamw": False,
+            }
 
         monkeypatch.setattr(T, "fit", fit)
         return self
@@ -141,7 +161,9 @@ def test_scaling_last_point_is_the_finetune_chapters_run(monkeypatch, tmp_path):
     scale, priors = st.scaling("sbert-mini", parts, st.configs_from(["bi/quad+mse"]), [2, 5, None])
     assert scale["train_pairs"].tolist() == [2, 5, n_all] and fake.fits == 4  # only the two subsets trained
     last = scale[scale["train_pairs"] == n_all].iloc[0]
-    assert last["reused"] and last["test_spearman"] == ch22.runs.query("config == 'bi/quad+mse'")["test_spearman"].item()
+    assert (
+        last["reused"] and last["test_spearman"] == ch22.runs.query("config == 'bi/quad+mse'")["test_spearman"].item()
+    )
     assert priors.query("train_pairs == @n_all")["spearman"].item() == ch22.baselines["spearman"].item()
     # and the ablation's "full" input is chapter 22's cross/mse run
     full = st.configs_from(["cross/mse"], input_mode="full")
@@ -161,8 +183,9 @@ def test_run_provenance_and_key_inputs(monkeypatch, tmp_path):
     assert k != st.run_key("sbert-mini", parts["train"], {"test": parts["test"]}, cfg, seed=1)
     assert k != st.run_key("sbert-mini", parts["train"], {"test": parts["test"]}, cfg.with_(lr=1e-4), seed=0)
     # precision "auto" is keyed by what it resolves to on this machine, not by the word "auto"
-    assert (k == st.run_key("sbert-mini", parts["train"], {"test": parts["test"]}, cfg.with_(precision="bf16"),
-                            seed=0)) == (st._resolved_precision(cfg).endswith("bfloat16"))
+    assert (
+        k == st.run_key("sbert-mini", parts["train"], {"test": parts["test"]}, cfg.with_(precision="bf16"), seed=0)
+    ) == (st._resolved_precision(cfg).endswith("bfloat16"))
 
 
 def test_eval_data_scores_another_file_beside_the_prior(monkeypatch, tmp_path):
@@ -170,9 +193,14 @@ def test_eval_data_scores_another_file_beside_the_prior(monkeypatch, tmp_path):
     monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path))
     fake = _FakeTraining().install(monkeypatch)
     other = tmp_path / "csts_validation.csv"
-    pd.DataFrame({"sentence1": ["a", "a", "b", "b", "c"], "sentence2": ["x", "x", "y", "y", "z"],
-                  "condition": ["the colour", "the number", "the colour", "the number", "the colour"],
-                  "label": [5.0, 1.0, 4.0, 2.0, -1.0]}).to_csv(other, index=False)
+    pd.DataFrame(
+        {
+            "sentence1": ["a", "a", "b", "b", "c"],
+            "sentence2": ["x", "x", "y", "y", "z"],
+            "condition": ["the colour", "the number", "the colour", "the number", "the colour"],
+            "label": [5.0, 1.0, 4.0, 2.0, -1.0],
+        }
+    ).to_csv(other, index=False)
     res = st.run(["sbert-mini"], configs=["bi/mse"], data="embedded", eval_data=str(other))
     assert res.other_report.n_rows_read == 5 and res.other_report.n_unlabelled == 1 and res.other_report.n_rows == 4
     row = res.runs.iloc[0]
@@ -199,11 +227,18 @@ def test_eval_data_scores_go_into_the_result_tables(monkeypatch, tmp_path):
     means = train.groupby("condition")["label"].mean().sort_values()
     lo_c, hi_c = means.index[0], means.index[-1]
     other = tmp_path / "csts_validation.csv"
-    pd.DataFrame({"sentence1": ["a", "a", "b", "b", "c", "c"], "sentence2": ["x", "x", "y", "y", "z", "z"],
-                  "condition": [hi_c, lo_c] * 3, "label": [5.0, 1.0, 4.0, 2.0, 3.0, 1.0]}).to_csv(other, index=False)
+    pd.DataFrame(
+        {
+            "sentence1": ["a", "a", "b", "b", "c", "c"],
+            "sentence2": ["x", "x", "y", "y", "z", "z"],
+            "condition": [hi_c, lo_c] * 3,
+            "label": [5.0, 1.0, 4.0, 2.0, 3.0, 1.0],
+        }
+    ).to_csv(other, index=False)
     res = st.run(["sbert-mini"], configs=["bi/mse"], data="embedded", eval_data=str(other))
-    path = results.save_table(tb.split_scores(res.runs, res.baselines, res.eval_splits), "csts", "finetune_scores",
-                              **res.provenance())
+    path = results.save_table(
+        tb.split_scores(res.runs, res.baselines, res.eval_splits), "csts", "finetune_scores", **res.provenance()
+    )
     back = pd.read_csv(path)
     assert back["split"].tolist() == ["test", "other"]
     o = back[back["split"] == "other"].iloc[0]

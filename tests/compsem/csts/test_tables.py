@@ -35,10 +35,18 @@ def test_summarise_and_mean_pm_std_by_hand():
 
 
 def test_with_baseline_subtracts_the_prior():
-    runs = pd.DataFrame({"config": ["bi/mse"] * 2, "test_spearman": [50.0, 54.0], "test_pearson": [40.0, 42.0],
-                         "test_pair_accuracy": [70.0, 72.0], "test_pair_accuracy_with_ties": [65.0, 66.0]})
-    base = pd.DataFrame([{"split": "test", "spearman": 41.0, "pearson": 39.0, "pair_accuracy": 60.0,
-                          "pair_accuracy_with_ties": 58.0}])
+    runs = pd.DataFrame(
+        {
+            "config": ["bi/mse"] * 2,
+            "test_spearman": [50.0, 54.0],
+            "test_pearson": [40.0, 42.0],
+            "test_pair_accuracy": [70.0, 72.0],
+            "test_pair_accuracy_with_ties": [65.0, 66.0],
+        }
+    )
+    base = pd.DataFrame(
+        [{"split": "test", "spearman": 41.0, "pearson": 39.0, "pair_accuracy": 60.0, "pair_accuracy_with_ties": 58.0}]
+    )
     t = TB.with_baseline(TB.summarise(runs, splits=("test",)), base)
     assert t.loc["bi/mse", "minus condition prior"] == pytest.approx(11.0)
     assert t.index[-1] == "condition prior (baseline)"

@@ -49,7 +49,13 @@ def test_presets_follow_the_code_and_the_cpu_budget():
     off = ct.TrainConfig.preset("official")
     # run_sts.sh at 3bacafa: --per_device_train_batch_size 8 --gradient_accumulation_steps 4; TRANSFORM defaults to False
     assert (off.margin, off.pooling, off.grad_clip, off.max_length, off.batch_size, off.grad_accum) == (
-        1.0, "cls", None, 512, 8, 4)
+        1.0,
+        "cls",
+        None,
+        512,
+        8,
+        4,
+    )
     assert not off.transform and off.condition_transform and off.concat_gelu and off.cross_head == "linear"
     # the paper's Table 8: SimCSE-large bi without the transform, cross with it; unmapped models refused
     enc = "hf:princeton-nlp/sup-simcse-roberta-large#pool=cls"
@@ -98,9 +104,18 @@ def test_short_training_lowers_loss(word_bert, rows, preset, encoding, objective
     train = cd.assign_pairs(rows(4))
     # the [CLS] vectors of a random tiny BERT are nearly parallel (cosine ~ 1 for every text),
     # which leaves the cosine objectives almost no gradient: mean pooling for this check
-    cfg = ct.TrainConfig.preset(preset, encoding=encoding, objective=objective, epochs=16, batch_size=8,
-                                lr=5e-3 if preset == "cpu" else 3e-3, weight_decay=0.0, pooling="mean",
-                                max_length=32, train_layers=1 if preset == "cpu" else None)
+    cfg = ct.TrainConfig.preset(
+        preset,
+        encoding=encoding,
+        objective=objective,
+        epochs=16,
+        batch_size=8,
+        lr=5e-3 if preset == "cpu" else 3e-3,
+        weight_decay=0.0,
+        pooling="mean",
+        max_length=32,
+        train_layers=1 if preset == "cpu" else None,
+    )
     m = ct.new_model(word_bert, cfg, seed=0)
     hist = ct.fit(m, train, cfg, seed=0)
     assert hist["n_steps"] == 16 and len(hist["losses"]) == 16
@@ -137,26 +152,39 @@ def test_bucketed_batches_are_a_partition_with_sorted_batches():
     # padding: the mean spread within a batch is smaller than in random batches of the same size
     spread = np.mean([np.ptp(lengths[b]) for b in batches if len(b) > 1])
     rand = rng.permutation(103)
-    assert spread < np.mean([np.ptp(lengths[rand[i:i + 4]]) for i in range(0, 100, 4)])
+    assert spread < np.mean([np.ptp(lengths[rand[i : i + 4]]) for i in range(0, 100, 4)])
 
 
 def test_explicit_bf16_is_honoured_on_cpu_and_fp16_refused(word_bert, rows):
     df = cd.assign_pairs(rows(4))
-    cfg = ct.TrainConfig(encoding="bi", objective="quad+mse", batch_size=4, max_length=16, train_layers=1,
-                         device="cpu", precision="bf16")
+    cfg = ct.TrainConfig(
+        encoding="bi", objective="quad+mse", batch_size=4, max_length=16, train_layers=1, device="cpu", precision="bf16"
+    )
     model = ct.new_model(word_bert, cfg, seed=0, disk=False)
     hist = ct.fit(model, df, cfg, seed=0)
     assert hist["precision"] == "bf16 autocast (asked for)" and np.isfinite(hist["losses"]).all()
     with pytest.raises(ValueError, match="fp16"):
-        ct.fit(ct.new_model(word_bert, cfg.with_(precision="fp16"), seed=0, disk=False), df, cfg.with_(precision="fp16"),
-               seed=0)
+        ct.fit(
+            ct.new_model(word_bert, cfg.with_(precision="fp16"), seed=0, disk=False),
+            df,
+            cfg.with_(precision="fp16"),
+            seed=0,
+        )
 
 
 def test_gradient_accumulation_counts_updates(word_bert, rows):
     """6 pairs, 2 pairs per micro-batch -> 3 micro-batches; 2 per update -> 2 updates (2 + 1)."""
     df = cd.assign_pairs(rows(6))
-    cfg = ct.TrainConfig(encoding="bi", objective="mse", batch_size=4, grad_accum=2, max_length=16, train_layers=1,
-                         device="cpu", precision="fp32")
+    cfg = ct.TrainConfig(
+        encoding="bi",
+        objective="mse",
+        batch_size=4,
+        grad_accum=2,
+        max_length=16,
+        train_layers=1,
+        device="cpu",
+        precision="fp32",
+    )
     hist = ct.fit(ct.new_model(word_bert, cfg, seed=0, disk=False), df, cfg, seed=0)
     assert (hist["n_micro_batches"], hist["n_steps"], len(hist["losses"])) == (3, 2, 3)
 

@@ -19,6 +19,9 @@ def test_conditional_similarity_condition_changes_the_score():
 
 
 def test_reading_line_by_hand():
-    part2 = pd.DataFrame({"model": ["a", "b", "c"], "cos with C-High": [0.5, 0.4, 0.983], "cos with C-Low": [0.3, 0.45, 0.9834]})
-    assert read_conditional_similarity(part2) == ("Higher under C-High, as it should be: `a` (+0.20); "
-                                                  "not: `b` (-0.05), `c` (0.00).")
+    part2 = pd.DataFrame(
+        {"model": ["a", "b", "c"], "cos with C-High": [0.5, 0.4, 0.983], "cos with C-Low": [0.3, 0.45, 0.9834]}
+    )
+    assert read_conditional_similarity(part2) == (
+        "Higher under C-High, as it should be: `a` (+0.20); not: `b` (-0.05), `c` (0.00)."
+    )

@@ -41,13 +41,28 @@ def test_flops_per_row_against_a_count_by_hand(word_bert, rows):
 
 
 def test_utilisation_in_words():
-    rec = {"utilisation": {"fp32_gemm_gflop_per_s": 195.0, "bf16_gemm_gflop_per_s": 440.0, "cpu_flags": ["avx2", "avx512f"],
-                           "torch_threads": 2, "load_average": "0.10 / 0.20 / 0.30",
-                           "configs": {"bi/mse": {"fp32_loop_gflop_per_s": 111.0, "fp32_share_of_fp32_limit": 0.569,
-                                                  "bf16_loop_gflop_per_s": 152.0, "bf16_share_of_bf16_limit": 0.346,
-                                                  "bf16_over_fp32": 1.31}}}}
+    rec = {
+        "utilisation": {
+            "fp32_gemm_gflop_per_s": 195.0,
+            "bf16_gemm_gflop_per_s": 440.0,
+            "cpu_flags": ["avx2", "avx512f"],
+            "torch_threads": 2,
+            "load_average": "0.10 / 0.20 / 0.30",
+            "configs": {
+                "bi/mse": {
+                    "fp32_loop_gflop_per_s": 111.0,
+                    "fp32_share_of_fp32_limit": 0.569,
+                    "bf16_loop_gflop_per_s": 152.0,
+                    "bf16_share_of_bf16_limit": 0.346,
+                    "bf16_over_fp32": 1.31,
+                }
+            },
+        }
+    }
     text = V.utilisation_text(rec)
-    assert text.startswith("bi/mse 152 GFLOP/s in bf16 (35 % of its limit) and 111 GFLOP/s in fp32 (57 % of its limit), "
-                           "bf16 1.31× the fp32 rate.")
+    assert text.startswith(
+        "bi/mse 152 GFLOP/s in bf16 (35 % of its limit) and 111 GFLOP/s in fp32 (57 % of its limit), "
+        "bf16 1.31× the fp32 rate."
+    )
     assert "195 GFLOP/s in fp32 and 440 in bf16" in text and "avx2, avx512f" in text
     assert V.utilisation_text({}) == "not measured by the benchmark this book ships"

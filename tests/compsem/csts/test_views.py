@@ -10,13 +10,28 @@ from compsem.csts.training import TrainConfig
 
 
 def test_finetune_values_against_the_prior():
-    summary = pd.DataFrame({"config": ["bi/mse", "cross/mse", "bi/quad+mse"], "test_spearman_mean": [50.0, 30.0, 45.5],
-                            "test_spearman_std": [1.0, 2.0, 0.5], "test_pair_accuracy_mean": [70.0, 60.0, 65.0]})
-    runs = pd.DataFrame({"config": ["bi/mse", "cross/mse", "bi/quad+mse"], "loss_first_quarter": [1.0, 1.0, 0.8],
-                         "loss_last_quarter": [0.5, 1.2, 0.7], "test_n": [600] * 3, "test_n_pairs": [300] * 3,
-                         "n_train_rows": [1000] * 3, "n_train_pairs": [499, 499, 498],
-                         "train_seconds": [30.0, 90.0, 60.0], "examples_per_s": [30.0, 10.0, 20.0],
-                         "precision_used": ["bf16 autocast (CPU with native bf16)"] * 3})
+    summary = pd.DataFrame(
+        {
+            "config": ["bi/mse", "cross/mse", "bi/quad+mse"],
+            "test_spearman_mean": [50.0, 30.0, 45.5],
+            "test_spearman_std": [1.0, 2.0, 0.5],
+            "test_pair_accuracy_mean": [70.0, 60.0, 65.0],
+        }
+    )
+    runs = pd.DataFrame(
+        {
+            "config": ["bi/mse", "cross/mse", "bi/quad+mse"],
+            "loss_first_quarter": [1.0, 1.0, 0.8],
+            "loss_last_quarter": [0.5, 1.2, 0.7],
+            "test_n": [600] * 3,
+            "test_n_pairs": [300] * 3,
+            "n_train_rows": [1000] * 3,
+            "n_train_pairs": [499, 499, 498],
+            "train_seconds": [30.0, 90.0, 60.0],
+            "examples_per_s": [30.0, 10.0, 20.0],
+            "precision_used": ["bf16 autocast (CPU with native bf16)"] * 3,
+        }
+    )
     base = pd.DataFrame([{"split": "test", "spearman": 40.0, "pearson": 38.0, "share_conditions_seen_%": 70.0}])
     v = V.finetune_values(summary, runs, base)
     assert v["ft_best_config"] == "bi/mse" and v["ft_best_minus_prior"] == 10.0 and v["ft_bi_minus_prior"] == 10.0
@@ -26,10 +41,15 @@ def test_finetune_values_against_the_prior():
     assert v["ft_encodings_text"] == "30.0 (cross) and 50.0 (bi)"
     # loss fell from the first to the last quarter of steps in 2 of 3 runs; 180 s of training = 3 minutes
     assert v["ft_loss_fell_pct"] == pytest.approx(200 / 3) and v["ft_train_minutes"] == 3.0
-    assert v["ft_max_std_text"] == "2.0 points (largest standard deviation over seeds)" and v["ft_examples_per_s"] == 20.0
+    assert (
+        v["ft_max_std_text"] == "2.0 points (largest standard deviation over seeds)" and v["ft_examples_per_s"] == 20.0
+    )
     # the headline (bi/quad+mse): 45.5 against the prior's 40.0, on that run's 498 training pairs
     assert (v["ft_headline_test"], v["ft_headline_vs_prior_text"], v["ft_headline_n_pairs"]) == (
-        45.5, "5.5 points above", 498)
+        45.5,
+        "5.5 points above",
+        498,
+    )
     assert v["ft_precision"] == "bf16 autocast (CPU with native bf16)" and v["ft_n_test_pairs"] == 300
 
 
@@ -45,15 +65,22 @@ def test_setup_text_follows_the_config():
 
 
 def test_the_top_configuration_is_named_only_as_far_as_the_intervals_allow():
-    summary = pd.DataFrame({"config": ["bi/mse", "bi/quad+mse", "cross/mse"],
-                            "test_spearman_mean": [61.8, 56.4, 46.5],
-                            "test_spearman_ci_low_mean": [57.0, 51.5, 41.0],
-                            "test_spearman_ci_high_mean": [66.0, 61.0, 51.9]})
+    summary = pd.DataFrame(
+        {
+            "config": ["bi/mse", "bi/quad+mse", "cross/mse"],
+            "test_spearman_mean": [61.8, 56.4, 46.5],
+            "test_spearman_ci_low_mean": [57.0, 51.5, 41.0],
+            "test_spearman_ci_high_mean": [66.0, 61.0, 51.9],
+        }
+    )
     # 57.0 <= 61.0: bi/quad+mse overlaps the leader; cross/mse (high 51.9 < 57.0) does not
     assert V.ranking_sentence(summary) == (
         "`bi/mse` has the highest test Spearman (61.8 [57.0, 66.0]), but its interval overlaps that of "
-        "`bi/quad+mse`: the two are indistinguishable at this sample size.")
+        "`bi/quad+mse`: no evidence of a difference from these unpaired intervals."
+    )
     # runs recorded before the intervals existed: no interval, no separation
     old = summary.drop(columns=["test_spearman_ci_low_mean", "test_spearman_ci_high_mean"])
-    assert V.ranking_sentence(old).startswith("`bi/mse` has the highest test Spearman (61.8), but its interval "
-                                              "overlaps those of `bi/quad+mse` and `cross/mse`")
+    assert V.ranking_sentence(old).startswith(
+        "`bi/mse` has the highest test Spearman (61.8), but its interval "
+        "overlaps those of `bi/quad+mse` and `cross/mse`"
+    )

@@ -52,7 +52,7 @@ def test_offline_paper_panel_fails_naming_every_download(offline, hub_cache):
         check_available(specs, study="montague")
     msg = str(err.value)
     assert msg.startswith("7 of 8 models of this run cannot be loaded here (offline")
-    assert "sbert-mini" not in msg.split("What to do")[0]             # the offline one is fine
+    assert "sbert-mini" not in msg.split("What to do")[0]  # the offline one is fine
     assert "would download sentence-transformers/LaBSE from the Hugging Face hub (about 1.9 GB)" in msg
     assert "vec:GoogleNews-vectors-negative300.bin: word-vector file not found (about 3.6 GB" in msg
     assert "models='panel'" in msg
@@ -112,7 +112,9 @@ def test_resolve_models_by_kind():
     from compsem.errors import UnknownModelError
 
     assert resolve_models(["gen:openai:m", "paper"], study="ssm", kind="generator") == [
-        "gen:openai:m", "gen:openai:gpt-3.5-turbo"]
+        "gen:openai:m",
+        "gen:openai:gpt-3.5-turbo",
+    ]
     assert resolve_models(["nli:a/b#entailment=1", "sbert-mini"], kind="nli") == ["nli:a/b#entailment=1", "sbert-mini"]
     with pytest.raises(UnknownModelError, match="gen:hf:"):
         resolve_models(["sbert-mini"], kind="generator")

@@ -36,10 +36,18 @@ def test_weights_digest_by_hand(tmp_path):
     elsewhere.mkdir()
     (elsewhere / "extra.safetensors").write_bytes(b"\x02")
     (tmp_path / "linked").symlink_to(elsewhere, target_is_directory=True)
-    files = {"config.json": b"{}", "modeling_x.py": b"def f(): pass\n", "notes.rst": b"n",
-             "sub/model.safetensors": b"\x00\x01", "vocab.txt": b"a\nb\n", "README.md": b"notes",
-             "README_modeling.py": b"import os\n", ".gitattributes": b"*", ".hidden/code.py": b"x = 1\n",
-             "linked/extra.safetensors": b"\x02"}
+    files = {
+        "config.json": b"{}",
+        "modeling_x.py": b"def f(): pass\n",
+        "notes.rst": b"n",
+        "sub/model.safetensors": b"\x00\x01",
+        "vocab.txt": b"a\nb\n",
+        "README.md": b"notes",
+        "README_modeling.py": b"import os\n",
+        ".gitattributes": b"*",
+        ".hidden/code.py": b"x = 1\n",
+        "linked/extra.safetensors": b"\x02",
+    }
     for name, data in files.items():
         (tmp_path / name).parent.mkdir(exist_ok=True)
         if not name.startswith("linked/"):

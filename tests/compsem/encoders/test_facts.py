@@ -24,6 +24,7 @@ def mini(monkeypatch, tmp_path):
 
     def make(**kw):
         return neural.SentenceTransformerEncoder(path, spec="sbert-mini", device="cpu", backend="torch", **kw)
+
     return make
 
 
@@ -35,19 +36,30 @@ def _record(tmp_path) -> tuple:
 
 def test_the_second_encoder_reads_the_record_and_loads_only_to_encode(mini, tmp_path):
     first = mini()
-    assert first._model is not None          # no record yet: loaded at once, as before
+    assert first._model is not None  # no record yet: loaded at once, as before
     path, rec = _record(tmp_path)
     assert rec == {"key": path.stem, "identity": first.identity, "dim": 384}
     second = mini()
-    assert second._model is None             # the record answers identity and dim
+    assert second._model is None  # the record answers identity and dim
     assert (second.identity, second.dim) == (first.identity, first.dim)
-    assert second.identity.startswith("sbert-mini|st||weights=") and "modules=Transformer+Pooling+Normalize" in second.identity
+    assert (
+        second.identity.startswith("sbert-mini|st||weights=")
+        and "modules=Transformer+Pooling+Normalize" in second.identity
+    )
     np.testing.assert_array_equal(second.encode(TEXTS), first.encode(TEXTS))
     assert second._model is not None and second.identity == first.identity
 
 
-@pytest.mark.parametrize("damage", ["not json {", json.dumps({"key": "other", "identity": "x", "dim": 3}),
-                                    "IDENT:other-model|st||weights=0|", "DIM:0", "DIM:true"])
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "not json {",
+        json.dumps({"key": "other", "identity": "x", "dim": 3}),
+        "IDENT:other-model|st||weights=0|",
+        "DIM:0",
+        "DIM:true",
+    ],
+)
 def test_a_doubtful_record_means_a_load(mini, tmp_path, damage):
     first = mini()
     path, rec = _record(tmp_path)
@@ -60,7 +72,7 @@ def test_a_doubtful_record_means_a_load(mini, tmp_path, damage):
     path.write_text(text)
     again = mini()
     assert again._model is not None and again.identity == first.identity
-    assert _record(tmp_path)[1] == rec       # the load wrote the sound record back
+    assert _record(tmp_path)[1] == rec  # the load wrote the sound record back
 
 
 def test_a_record_that_disagrees_with_the_loaded_model_stops_and_is_corrected(mini, tmp_path):
@@ -71,7 +83,7 @@ def test_a_record_that_disagrees_with_the_loaded_model_stops_and_is_corrected(mi
     assert lazy._model is None and lazy.identity.endswith("max_len=128")
     with pytest.raises(CompsemError, match="not as its record said"):
         lazy.encode(TEXTS)
-    with pytest.raises(CompsemError, match="not as its record said"):   # and again: never encodes under it
+    with pytest.raises(CompsemError, match="not as its record said"):  # and again: never encodes under it
         lazy.encode(TEXTS)
     assert _record(tmp_path)[1] == rec and mini().identity == first.identity
 
@@ -79,6 +91,6 @@ def test_a_record_that_disagrees_with_the_loaded_model_stops_and_is_corrected(mi
 def test_other_package_versions_or_another_precision_load_now(mini, tmp_path, monkeypatch):
     mini()
     assert mini()._model is None
-    assert mini(dtype="bfloat16")._model is not None     # a precision of its own: never deferred
+    assert mini(dtype="bfloat16")._model is not None  # a precision of its own: never deferred
     monkeypatch.setattr(facts, "_versions", lambda: ["sentence-transformers==0.0", "transformers==0.0"])
-    assert mini()._model is not None                     # another key: no record, a load
+    assert mini()._model is not None  # another key: no record, a load

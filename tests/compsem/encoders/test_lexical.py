@@ -7,8 +7,16 @@ from compsem.encoders import WordVectorEncoder, check_spec, get_encoder
 from compsem.errors import UnknownModelError
 from compsem.measures import DegenerateGeometryWarning
 
-VOCAB = {"the": [1.0, 0.0, 0.0], "red": [0.0, 2.0, 0.0], "car": [0.0, 0.0, 4.0], "Paris": [3.0, 3.0, 3.0],
-         "so": [1.0, 1.0, 0.0], "called": [0.0, 1.0, 1.0], "king": [2.0, 0.0, 2.0], "'s": [0.0, 0.0, 6.0]}
+VOCAB = {
+    "the": [1.0, 0.0, 0.0],
+    "red": [0.0, 2.0, 0.0],
+    "car": [0.0, 0.0, 4.0],
+    "Paris": [3.0, 3.0, 3.0],
+    "so": [1.0, 1.0, 0.0],
+    "called": [0.0, 1.0, 1.0],
+    "king": [2.0, 0.0, 2.0],
+    "'s": [0.0, 0.0, 6.0],
+}
 
 
 def write_text(path, header: bool):
@@ -28,15 +36,17 @@ def write_bin(path):
 
 @pytest.mark.parametrize("fmt", ["glove", "w2v-text", "w2v-bin"])
 def test_three_formats_give_the_same_hand_computed_means(tmp_path, fmt):
-    path = {"glove": lambda: write_text(tmp_path / "g.txt", False),
-            "w2v-text": lambda: write_text(tmp_path / "w.txt", True),
-            "w2v-bin": lambda: write_bin(tmp_path / "w.bin")}[fmt]()
+    path = {
+        "glove": lambda: write_text(tmp_path / "g.txt", False),
+        "w2v-text": lambda: write_text(tmp_path / "w.txt", True),
+        "w2v-bin": lambda: write_bin(tmp_path / "w.bin"),
+    }[fmt]()
     enc = WordVectorEncoder(str(path))
     assert enc.dim == 3 and not enc.cacheable
     X = enc.encode(["The red car.", "the qwxz car", "Paris", "the so-called king's car"])
-    assert np.allclose(X[0], [1 / 3, 2 / 3, 4 / 3])               # (the + red + car) / 3, case folded
-    assert np.allclose(X[1], [0.5, 0.0, 2.0])                     # unknown word skipped, not zero-filled
-    assert np.allclose(X[2], [3.0, 3.0, 3.0])                     # case kept when the file has it
+    assert np.allclose(X[0], [1 / 3, 2 / 3, 4 / 3])  # (the + red + car) / 3, case folded
+    assert np.allclose(X[1], [0.5, 0.0, 2.0])  # unknown word skipped, not zero-filled
+    assert np.allclose(X[2], [3.0, 3.0, 3.0])  # case kept when the file has it
     # so-called -> so + called; king's -> king + 's; the; car: 6 vectors
     assert np.allclose(X[3], (np.array([1, 0, 0]) + [1, 1, 0] + [0, 1, 1] + [2, 0, 2] + [0, 0, 6] + [0, 0, 4]) / 6)
     assert enc.last_oov == {"qwxz": 1}
@@ -79,12 +89,13 @@ def test_spec_options_are_checked():
 
 # ------------------------------------------------------------------ what bow drops, said where models are listed
 
+
 def test_bow_drops_the_negations_so_a_sentence_and_its_negation_can_coincide():
     from compsem.encoders.lexical import bow_stop_words, dropped_negations, stop_words_note
 
     enc = get_encoder("bow")
     a, b = enc.encode(["The shop is open.", "The shop is not open."])
-    assert np.allclose(a, b)                                   # "not" is dropped: the same vector
+    assert np.allclose(a, b)  # "not" is dropped: the same vector
     assert {"not", "no", "never", "nobody", "cannot"} <= set(dropped_negations())
     assert "red" not in bow_stop_words() and "the" in bow_stop_words()
     assert stop_words_note().startswith(f"drops {len(bow_stop_words())} English stop words")
@@ -103,11 +114,14 @@ def test_the_model_tables_say_what_bow_drops():
 
     dropped = set(dropped_negations())
     nb = json.loads((ROOT / "notebooks/00_toolkit.ipynb").read_text())
-    pages = {"README.md": (ROOT / "README.md").read_text(), "book/intro.md": (ROOT / "book/intro.md").read_text(),
-             "CONTRIBUTING.md": (ROOT / "CONTRIBUTING.md").read_text(),
-             "00_toolkit": "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")}
+    pages = {
+        "README.md": (ROOT / "README.md").read_text(),
+        "book/intro.md": (ROOT / "book/intro.md").read_text(),
+        "CONTRIBUTING.md": (ROOT / "CONTRIBUTING.md").read_text(),
+        "00_toolkit": "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"),
+    }
     for page, text in pages.items():
-        said = re.search(r"`bow`[^\n]*(?:\n  [^\n]*)*", text[text.index("stop words") - 400:]).group(0)
+        said = re.search(r"`bow`[^\n]*(?:\n  [^\n]*)*", text[text.index("stop words") - 400 :]).group(0)
         named = set(re.findall(r"\*(\w+)\*", said))
         assert {"not", "no", "never", "nobody", "cannot"} <= named <= dropped, (page, named)
     count = re.search(r"drops scikit-learn's (\d+) English stop words", pages["README.md"])

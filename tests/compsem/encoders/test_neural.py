@@ -22,14 +22,14 @@ def server(monkeypatch):
 def test_oa_spec_batches_and_caches(server, tmp_path):
     texts = [f"sentence {i}" for i in range(7)] + ["sentence 0"]
     enc = OpenAIEmbeddingEncoder("fake-embed", spec="oa:fake-embed", request_size=3, rate_limit=0)
-    assert enc.dim == 4                                           # asked with one probe request
+    assert enc.dim == 4  # asked with one probe request
     X = embed(texts, enc, cache=EmbeddingCache(tmp_path / "e.sqlite"))
-    assert np.array_equal(X, np.stack([hash_vector(t, 4) for t in texts]))   # order restored from 'index'
+    assert np.array_equal(X, np.stack([hash_vector(t, 4) for t in texts]))  # order restored from 'index'
     sizes = [len(r["body"]["input"]) for r in server["requests"]]
-    assert sizes == [1, 3, 3, 1]                                  # probe, then 7 unique texts in 3s
+    assert sizes == [1, 3, 3, 1]  # probe, then 7 unique texts in 3s
     assert {r["auth"] for r in server["requests"]} == {"Bearer sk-fake"}
     embed(texts, enc, cache=EmbeddingCache(tmp_path / "e.sqlite"))
-    assert len(server["requests"]) == 4 and last_stats().n_cached == 7     # all from the cache
+    assert len(server["requests"]) == 4 and last_stats().n_cached == 7  # all from the cache
 
 
 def test_oa_through_get_encoder_and_identity_names_the_server(server):
@@ -59,7 +59,7 @@ def _oracle(folder, text):
     tok = AutoTokenizer.from_pretrained(folder)
     model = AutoModel.from_pretrained(folder).eval()
     with torch.no_grad():
-        return model(**tok([text], return_tensors="pt"))            # one text: no padding
+        return model(**tok([text], return_tensors="pt"))  # one text: no padding
 
 
 @pytest.mark.parametrize("pool", ["cls", "last", "pooler", "mean"])
@@ -67,7 +67,7 @@ def test_pooling_options_match_an_unpadded_oracle(tiny_bert, pool):
     texts = ["a red car", "the big dog runs fast", "a man", "the man plays a blue guitar is big"]
     enc = get_encoder(f"hf:{tiny_bert}#pool={pool}", device="cpu")
     assert enc.pooling == pool and f"hf-{pool}" in enc.identity
-    X = enc.encode(texts, batch_size=3)                            # batches with padding
+    X = enc.encode(texts, batch_size=3)  # batches with padding
     for i, t in enumerate(texts):
         out = _oracle(tiny_bert, t)
         h = out.last_hidden_state[0]
@@ -77,7 +77,7 @@ def test_pooling_options_match_an_unpadded_oracle(tiny_bert, pool):
 
 def test_pool_options_differ_and_mean_identity_is_unchanged(tiny_bert):
     plain = HFMeanPoolingEncoder(str(tiny_bert), spec=f"hf:{tiny_bert}", device="cpu")
-    assert plain.identity.startswith(f"hf:{tiny_bert}|hf-mean|")   # the cache key of earlier runs
+    assert plain.identity.startswith(f"hf:{tiny_bert}|hf-mean|")  # the cache key of earlier runs
     a = get_encoder(f"hf:{tiny_bert}#pool=cls", device="cpu").encode(["a red car"])
     b = plain.encode(["a red car"])
     assert not np.allclose(a, b)
@@ -99,7 +99,7 @@ def test_tokenizer_option_for_a_model_without_one(tiny_bert, tmp_path):
 def test_gpt2_last_token_pooling(tiny_gpt2):
     enc = get_encoder(f"hf:{tiny_gpt2}#pool=last", device="cpu")
     texts = ["the dog runs", "a red car is big and fast", "man"]
-    X = enc.encode(texts, batch_size=8)                             # right padding with eos
+    X = enc.encode(texts, batch_size=8)  # right padding with eos
     for i, t in enumerate(texts):
         h = _oracle(tiny_gpt2, t).last_hidden_state[0]
         assert np.allclose(X[i], h[-1].numpy(), atol=1e-5)
@@ -122,6 +122,6 @@ def test_sentence_transformer_precision_is_part_of_the_identity():
     assert next(bf16.model.parameters()).dtype == torch.bfloat16
     texts = ["a red car", "the council approved the budget on Monday"]
     gap = np.abs(bf16.encode(texts) - fp32.encode(texts)).max()
-    assert gap > 1e-4   # why the key must differ: bf16 vectors are not the fp32 ones
+    assert gap > 1e-4  # why the key must differ: bf16 vectors are not the fp32 ones
     with pytest.raises(ValueError, match="dtype must be one of"):
         neural.SentenceTransformerEncoder(path, spec="sbert-mini", device="cpu", dtype="half")

@@ -39,7 +39,7 @@ def test_onnx_backend_equals_torch_and_keeps_the_cache_key(tiny_bert, tiny_st, t
     texts = _texts(ob.MIN_TEXTS + 20)
     onnx = SentenceTransformerEncoder(str(tiny_st), spec="st:tiny", device="cpu", backend="onnx")
     plain = SentenceTransformerEncoder(str(tiny_st), spec="st:tiny", device="cpu", backend="torch")
-    assert plain.backend is None and onnx.identity == plain.identity      # same vectors, same key
+    assert plain.backend is None and onnx.identity == plain.identity  # same vectors, same key
     X = onnx.encode(texts, batch_size=16)
     assert onnx.backend.decision["backend"] == "onnxruntime fp32"
     assert onnx.backend.decision["max_abs"] <= ob.TOLERANCE
@@ -66,8 +66,8 @@ def test_the_export_is_reused_and_a_broken_one_made_again(tiny_bert, tiny_st):
     stamp = path.stat().st_mtime_ns
     again = SentenceTransformerEncoder(str(tiny_st), spec="st:tiny", device="cpu", backend="onnx")
     again.backend.encode_onnx(_texts(5))
-    assert again.backend.path == path and path.stat().st_mtime_ns == stamp     # loaded, not exported
-    path.write_bytes(path.read_bytes()[:1000])                                 # a truncated file
+    assert again.backend.path == path and path.stat().st_mtime_ns == stamp  # loaded, not exported
+    path.write_bytes(path.read_bytes()[:1000])  # a truncated file
     broken = SentenceTransformerEncoder(str(tiny_st), spec="st:tiny", device="cpu", backend="onnx")
     with pytest.warns(UserWarning, match="does not match its export record"):
         X = broken.backend.encode_onnx(_texts(5))
@@ -75,23 +75,30 @@ def test_the_export_is_reused_and_a_broken_one_made_again(tiny_bert, tiny_st):
 
 
 def _auto(tiny_st, monkeypatch, tmp_path, **measured):
-    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "cache"))   # no choice stored by another test
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "cache"))  # no choice stored by another test
     enc = SentenceTransformerEncoder(str(tiny_st), spec="st:tiny", device="cpu", backend="onnx")
     enc.backend.mode = "auto"
-    monkeypatch.setattr(enc.backend, "check", lambda texts, batch_size=32: {"max_abs": 0.0, "speedup": 2.0,
-                                                                              **measured})
+    monkeypatch.setattr(enc.backend, "check", lambda texts, batch_size=32: {"max_abs": 0.0, "speedup": 2.0, **measured})
     return enc
 
 
-@pytest.mark.parametrize("measured, chosen", [({}, "onnxruntime fp32"),
-                                              ({"speedup": 1.0}, "torch"),            # not faster
-                                              ({"max_abs": 1e-4}, "torch")])         # not equal
+@pytest.mark.parametrize(
+    "measured, chosen",
+    [
+        ({}, "onnxruntime fp32"),
+        ({"speedup": 1.0}, "torch"),  # not faster
+        ({"max_abs": 1e-4}, "torch"),
+    ],
+)  # not equal
 def test_auto_takes_onnx_only_when_faster_and_equal(tiny_st, monkeypatch, tmp_path, measured, chosen):
     enc = _auto(tiny_st, monkeypatch, tmp_path, **measured)
     calls = []
-    monkeypatch.setattr(enc.backend, "encode_onnx", lambda texts, **kw: calls.append(len(texts)) or
-                        np.zeros((len(texts), 16), np.float32))
-    enc.encode(_texts(10))                        # a small call runs on torch and decides nothing
+    monkeypatch.setattr(
+        enc.backend,
+        "encode_onnx",
+        lambda texts, **kw: calls.append(len(texts)) or np.zeros((len(texts), 16), np.float32),
+    )
+    enc.encode(_texts(10))  # a small call runs on torch and decides nothing
     assert enc.backend.decision is None and calls == []
     enc.encode(_texts(ob.MIN_TEXTS))
     assert enc.backend.decision["backend"] == chosen
@@ -99,7 +106,7 @@ def test_auto_takes_onnx_only_when_faster_and_equal(tiny_st, monkeypatch, tmp_pa
 
 
 def test_the_choice_of_auto_is_kept_for_this_machine(tiny_st, monkeypatch, tmp_path):
-    first = _auto(tiny_st, monkeypatch, tmp_path, speedup=1.0)          # measured: not faster, torch
+    first = _auto(tiny_st, monkeypatch, tmp_path, speedup=1.0)  # measured: not faster, torch
     assert first.backend.decide(_texts(ob.MIN_TEXTS))["backend"] == "torch"
     # a later process on the same machine reads the stored choice and measures nothing
     again = _auto(tiny_st, monkeypatch, tmp_path, speedup=9.0)
@@ -176,12 +183,21 @@ def test_an_mpnet_body_without_token_types_exports_too(tiny_bert, tmp_path):
     tok = AutoTokenizer.from_pretrained(tiny_bert)
     tok.save_pretrained(body_dir)
     torch.manual_seed(0)
-    cfg = MPNetConfig(vocab_size=len(tok.get_vocab()), hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
-                      intermediate_size=32, max_position_embeddings=70, pad_token_id=tok.pad_token_id)
+    cfg = MPNetConfig(
+        vocab_size=len(tok.get_vocab()),
+        hidden_size=16,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=32,
+        max_position_embeddings=70,
+        pad_token_id=tok.pad_token_id,
+    )
     MPNetModel(cfg).eval().save_pretrained(body_dir)
     st_dir = tmp_path / "st"
-    SentenceTransformer(modules=[models.Transformer(str(body_dir), max_seq_length=32), models.Pooling(16, "mean"),
-                                 models.Normalize()], device="cpu").save(str(st_dir))
+    SentenceTransformer(
+        modules=[models.Transformer(str(body_dir), max_seq_length=32), models.Pooling(16, "mean"), models.Normalize()],
+        device="cpu",
+    ).save(str(st_dir))
     enc = SentenceTransformerEncoder(str(st_dir), spec="st:tiny-mpnet", device="cpu", backend="onnx")
     assert enc.backend.inputs == ["input_ids", "attention_mask"]
     texts = _texts(40, seed=3)

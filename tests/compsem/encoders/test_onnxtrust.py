@@ -17,7 +17,7 @@ from compsem.encoders import SentenceTransformerEncoder
 from compsem.encoders import onnx as ob
 from compsem.errors import CacheWarning
 
-try:   # new in issue 37; imported this way so that the first test also runs (and fails) on 467c50a
+try:  # new in issue 37; imported this way so that the first test also runs (and fails) on 467c50a
     from compsem.encoders import onnxtrust
 except ImportError:  # pragma: no cover - only on the code before the fix
     onnxtrust = None
@@ -55,14 +55,15 @@ def test_an_edited_export_with_a_matching_record_is_probed_and_made_again(tiny_s
     torch_vectors = first.backend._torch(texts, 8)
     first.backend.encode_onnx(texts)
     path = first.backend.path
-    _scale_weights(path, 1.02)                                   # 2 % off, then the record made to match
+    _scale_weights(path, 1.02)  # 2 % off, then the record made to match
     meta = json.loads(path.with_name("export.json").read_text())
     path.with_name("export.json").write_text(json.dumps({**meta, "sha256": file_sha256(path)}))
     decision = first.backend._decision_file()
-    decision.write_text(json.dumps({"backend": "onnxruntime fp32", "identity": first.identity, "max_abs": 0.0,
-                                    "speedup": 2.0}))
+    decision.write_text(
+        json.dumps({"backend": "onnxruntime fp32", "identity": first.identity, "max_abs": 0.0, "speedup": 2.0})
+    )
     if onnxtrust is not None:
-        monkeypatch.setattr(onnxtrust, "_SEEN", set())          # a later process
+        monkeypatch.setattr(onnxtrust, "_SEEN", set())  # a later process
     again = _enc(tiny_st)
     again.backend.mode = "auto"
     with pytest.warns(UserWarning, match="not written or verified by you on this machine and differs from torch"):
@@ -72,23 +73,31 @@ def test_an_edited_export_with_a_matching_record_is_probed_and_made_again(tiny_s
 
 
 def test_a_verified_export_is_probed_once_per_machine(tiny_st, fresh, monkeypatch):
-    _enc(tiny_st).backend.encode_onnx(["a red car"])            # written by this process: trusted
+    _enc(tiny_st).backend.encode_onnx(["a red car"])  # written by this process: trusted
     monkeypatch.setattr(onnxtrust, "_SEEN", set())
     calls = []
     real = onnxtrust.probe_difference
     monkeypatch.setattr(onnxtrust, "probe_difference", lambda *a: calls.append(1) or real(*a))
     for _ in range(2):
         _enc(tiny_st).backend.encode_onnx(["a red car"])
-    assert calls == []                                         # the user's own list vouches for it
+    assert calls == []  # the user's own list vouches for it
     (fresh / "overlay" / "onnx").joinpath(next(p.name for p in (fresh / "overlay" / "onnx").iterdir())).unlink()
     monkeypatch.setattr(onnxtrust, "_SEEN", set())
-    _enc(tiny_st).backend.encode_onnx(["a red car"])          # forgotten: probed (and equal), then listed
+    _enc(tiny_st).backend.encode_onnx(["a red car"])  # forgotten: probed (and equal), then listed
     _enc(tiny_st).backend.encode_onnx(["a red car"])
     assert calls == [1]
 
 
-@pytest.mark.parametrize("stored", [[1], {"backend": "onnxruntime fp32"}, {"backend": "gpu", "identity": "ID"},
-                                    {"backend": "onnxruntime fp32", "identity": "ID", "max_abs": 0.002}, "null"])
+@pytest.mark.parametrize(
+    "stored",
+    [
+        [1],
+        {"backend": "onnxruntime fp32"},
+        {"backend": "gpu", "identity": "ID"},
+        {"backend": "onnxruntime fp32", "identity": "ID", "max_abs": 0.002},
+        "null",
+    ],
+)
 def test_a_malformed_or_foreign_choice_is_measured_again(tiny_st, fresh, monkeypatch, stored):
     enc = _enc(tiny_st)
     enc.backend.mode = "auto"
@@ -103,8 +112,8 @@ def test_a_malformed_or_foreign_choice_is_measured_again(tiny_st, fresh, monkeyp
         got = enc.backend.decide(["a red car"] * ob.MIN_TEXTS)
     ours = [w for w in seen if issubclass(w.category, CacheWarning)]
     assert len(ours) == 1 and str(path) in str(ours[0].message)
-    assert got["backend"] == "torch" and got["reason"] == "not measured faster"     # measured, not read
-    assert onnxtrust.read_decision(path, enc.identity)["backend"] == "torch"        # and stored afresh
+    assert got["backend"] == "torch" and got["reason"] == "not measured faster"  # measured, not read
+    assert onnxtrust.read_decision(path, enc.identity)["backend"] == "torch"  # and stored afresh
 
 
 def test_read_decision_names_the_file():

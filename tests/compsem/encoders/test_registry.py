@@ -15,8 +15,11 @@ from compsem.encoders import (
 from compsem.errors import EmptyTextError, HubUnavailableError, ModelNotInstalledError, UnknownModelError
 from compsem.measures import DegenerateGeometryWarning
 
-PARA = ["A man is playing a guitar on stage.", "On stage, a man plays the guitar.",
-        "The central bank raised interest rates again."]
+PARA = [
+    "A man is playing a guitar on stage.",
+    "On stage, a man plays the guitar.",
+    "The central bank raised interest rates again.",
+]
 
 
 @pytest.mark.parametrize("spec", DEFAULT_PANEL)
@@ -45,7 +48,14 @@ def test_sbert_mini_matches_sentence_transformers_directly():
 
 def test_glove_tokenisation_and_oov():
     assert glove_tokenize("The so-called king's EX-wife, aged 40.") == [
-        "the", "so-called", "king", "'s", "ex-wife", "aged", "40"]
+        "the",
+        "so-called",
+        "king",
+        "'s",
+        "ex-wife",
+        "aged",
+        "40",
+    ]
     enc = get_encoder("glove-50d")
     ids, oov = enc.token_ids("the qwxzv dog")
     assert oov == ["qwxzv"] and len(ids) == 2
@@ -65,16 +75,15 @@ def test_glove_all_oov_text_is_nan_row_not_zero():
 def test_bow_is_a_set_of_content_words():
     enc = BowEncoder()
     X = enc.encode(["The red car.", "a car, red!", "The red car and the red car."])
-    assert np.allclose(X[0], X[1]) and np.allclose(X[0], X[2])     # order, stop words, repeats ignored
+    assert np.allclose(X[0], X[1]) and np.allclose(X[0], X[2])  # order, stop words, repeats ignored
     assert (X[0] > 0).sum() == 2 and np.linalg.norm(X[0]) == pytest.approx(1.0)
     # independent of the other texts in the batch
     assert np.allclose(enc.encode(["The red car."])[0], X[0])
     # 2 content words, each 1/sqrt(2) after the L2 norm, rounded to float32 once (rounded while
     # still sparse: the same bits as densifying in float64 first)
-    assert X.dtype == np.float32 and set(X[0][X[0] > 0].tolist()) == {float(np.float32(2 ** -0.5))}
+    assert X.dtype == np.float32 and set(X[0][X[0] > 0].tolist()) == {float(np.float32(2**-0.5))}
     texts = ["The red car.", "a very long text about dogs, cats and the weather in Paris", "so"]
-    np.testing.assert_array_equal(enc.encode(texts),
-                                  enc.vectorizer.transform(texts).toarray().astype(np.float32))
+    np.testing.assert_array_equal(enc.encode(texts), enc.vectorizer.transform(texts).toarray().astype(np.float32))
 
 
 def test_random_control_is_deterministic_per_text():
@@ -92,7 +101,7 @@ def test_hf_mean_pooling_matches_unpadded_oracle(tiny_bert):
     X = enc.encode(texts, batch_size=3)
     tok = AutoTokenizer.from_pretrained(tiny_bert)
     model = AutoModel.from_pretrained(tiny_bert).eval()
-    for i, t in enumerate(texts):   # one text at a time: no padding, plain mean over tokens
+    for i, t in enumerate(texts):  # one text at a time: no padding, plain mean over tokens
         with torch.no_grad():
             h = model(**tok([t], return_tensors="pt")).last_hidden_state[0]
         assert np.allclose(X[i], h.mean(0).numpy(), atol=1e-5)
@@ -134,8 +143,9 @@ def test_resolve_models():
         resolve_models([])
 
 
-@pytest.mark.parametrize("spec", ["st:nobody-here/not-a-real-model", "hf:nobody-here/not-a-real-model",
-                                  "nobody-here/not-a-real-model"])
+@pytest.mark.parametrize(
+    "spec", ["st:nobody-here/not-a-real-model", "hf:nobody-here/not-a-real-model", "nobody-here/not-a-real-model"]
+)
 def test_unreachable_hub_says_what_to_use(spec, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(HubUnavailableError, match="sbert-mini, use, glove-50d, bow"):
@@ -199,7 +209,7 @@ def test_one_model_grammar_with_a_study_s_panel_extras_kinds_and_check():
         return spec.strip()
 
     got = resolve_models(["panel", " lexical ", "panel"], panel=("lexical",), check=check)
-    assert got == ["lexical", *installed_panel()] and seen == [" lexical "]      # duplicates folded, order kept
+    assert got == ["lexical", *installed_panel()] and seen == [" lexical "]  # duplicates folded, order kept
     paper = resolve_models("paper", study="ssm", kind=("nli", "encoder"))
     assert paper == list(dict.fromkeys(paper_panel("ssm", kind="nli") + paper_panel("ssm", kind="encoder")))
     with pytest.raises(UnknownModelError, match="'bad'"):

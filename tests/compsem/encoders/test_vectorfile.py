@@ -32,10 +32,10 @@ def test_word2vec_binary_little_endian_float32(tmp_path):
     words, M = read_word_vectors(path)
     assert words == {"red": 0, "car": 1}
     np.testing.assert_array_equal(M, vecs)
-    path.write_bytes(b"2 2\nred " + vecs[0].tobytes())       # 12 bytes cannot hold 2 x (2 x 4)
+    path.write_bytes(b"2 2\nred " + vecs[0].tobytes())  # 12 bytes cannot hold 2 x (2 x 4)
     with pytest.raises(DataError, match="more than the 12 bytes after it can hold"):
         read_word_vectors(path)
-    path.write_bytes(b"2 2\nred " + vecs[0].tobytes() + b"\ncarcarcarcar")   # enough bytes, no 2nd vector
+    path.write_bytes(b"2 2\nred " + vecs[0].tobytes() + b"\ncarcarcarcar")  # enough bytes, no 2nd vector
     with pytest.raises(DataError, match="truncated after 1 of the 2 vectors"):
         read_word_vectors(path)
 
@@ -43,7 +43,10 @@ def test_word2vec_binary_little_endian_float32(tmp_path):
 def test_a_duplicate_word_keeps_its_first_vector_and_is_named(tmp_path):
     path = tmp_path / "g.txt"
     path.write_text("red 1 0\ncar 0 1\nred 5 5\n")
-    with pytest.warns(DuplicateWordWarning, match="1 duplicate word, the first vector of each is used: 'red' at line 3 "
-                                                  r"\(first at line 1\)"):
+    with pytest.warns(
+        DuplicateWordWarning,
+        match="1 duplicate word, the first vector of each is used: 'red' at line 3 "
+        r"\(first at line 1\)",
+    ):
         words, M = read_word_vectors(path)
     assert M[words["red"]].tolist() == [1, 0]

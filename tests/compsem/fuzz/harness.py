@@ -26,8 +26,9 @@ from compsem.errors import CompsemError
 #: Generated examples per target and run: the fast suite, and the slow profile (10x).
 FAST, SLOW = 60, 600
 
-_COMMON = dict(derandomize=True, database=None, deadline=None, print_blob=False,
-               suppress_health_check=list(HealthCheck))
+_COMMON = dict(
+    derandomize=True, database=None, deadline=None, print_blob=False, suppress_health_check=list(HealthCheck)
+)
 settings.register_profile("compsem-fast", max_examples=FAST, **_COMMON)
 settings.register_profile("compsem-slow", max_examples=SLOW, **_COMMON)
 
@@ -66,6 +67,7 @@ def holds(call: Callable[[], object], *, names: Iterable[str] = (), watch: Path 
 
 def fuzz(*strategies, examples: Iterable[tuple] = ()):
     """Decorate ``prop(*values)`` into a fast and a slow pytest test (see the module docstring)."""
+
     def wrap(prop):
         def build(profile: str):
             f = prop
@@ -83,9 +85,10 @@ def fuzz(*strategies, examples: Iterable[tuple] = ()):
         test.__doc__ = prop.__doc__
         test.prop = prop
         return test
+
     return wrap
 
 
 def shown(text: str, n: int = 12) -> list[str]:
     """Ways a message may show ``text``: a prefix as written, as ``repr`` writes it, or as ascii."""
-    return [text[:n], repr(text)[1:n + 1], ascii(text)[1:n + 1], text.strip()[:n]]
+    return [text[:n], repr(text)[1 : n + 1], ascii(text)[1 : n + 1], text.strip()[:n]]

@@ -14,11 +14,22 @@ def test_run_tests_on_hand_made_embeddings():
     # two adjectives (S-I "red", S-NI "rare"), two nouns; 2-d vectors chosen by hand
     v = mt.data.Vocabulary(["red", "rare"], ["S-I", "S-NI"], ["dog", "law"])
     ps = mt.data.build_phrases(v)
-    vec = {"red": [1, 0], "rare": [0.6, 0.8], "dog": [0, 1], "law": [-0.6, 0.8],
-           "red dog": [1, 1], "red law": [1, 1.2],          # close to each other
-           "rare dog": [0.1, 1], "rare law": [-0.9, 0.5],   # far apart
-           "red rare dog": [1, 1], "red rare law": [0, 1], "rare red dog": [0.5, 1], "rare red law": [0, -1],
-           "red rare": [1, 0.5], "rare red": [1, 0.4]}
+    vec = {
+        "red": [1, 0],
+        "rare": [0.6, 0.8],
+        "dog": [0, 1],
+        "law": [-0.6, 0.8],
+        "red dog": [1, 1],
+        "red law": [1, 1.2],  # close to each other
+        "rare dog": [0.1, 1],
+        "rare law": [-0.9, 0.5],  # far apart
+        "red rare dog": [1, 1],
+        "red rare law": [0, 1],
+        "rare red dog": [0.5, 1],
+        "rare red law": [0, -1],
+        "red rare": [1, 0.5],
+        "rare red": [1, 0.4],
+    }
 
     def embed_fn(texts, model):
         return np.array([vec[t] for t in texts], dtype=np.float32)
@@ -75,8 +86,7 @@ def slow_oracle(vocab, embed_fn, tol=mt.metrics.TIE_TOL):
             for j, n in enumerate(vocab.nouns):
                 p = mt.data.join_phrase(a1, a2, n)
                 ts = [a1, a2, n]
-                single_aan[i, k, j] = (max(d(p, t) for t in ts)
-                                       <= min(d(a1, a2), d(a1, n), d(a2, n)) + tol)
+                single_aan[i, k, j] = max(d(p, t) for t in ts) <= min(d(a1, a2), d(a1, n), d(a2, n)) + tol
     pairs = np.full((A, A, N, N), np.nan)
     for i, a1 in enumerate(vocab.adjectives):
         for k, a2 in enumerate(vocab.adjectives):
@@ -86,8 +96,10 @@ def slow_oracle(vocab, embed_fn, tol=mt.metrics.TIE_TOL):
                 for m, n2 in enumerate(vocab.nouns):
                     if j == m:
                         continue
-                    pairs[i, k, j, m] = (d(mt.data.join_phrase(a1, n1), mt.data.join_phrase(a1, n2))
-                                         <= d(mt.data.join_phrase(a2, n1), mt.data.join_phrase(a2, n2)) + tol)
+                    pairs[i, k, j, m] = (
+                        d(mt.data.join_phrase(a1, n1), mt.data.join_phrase(a1, n2))
+                        <= d(mt.data.join_phrase(a2, n1), mt.data.join_phrase(a2, n2)) + tol
+                    )
     return single_an, single_aan, pairs, nonsub
 
 
@@ -141,8 +153,16 @@ def test_aan_rest_of_phrase_against_word_pairs_by_hand():
     # at 170°, -100° and -90°, so those distances are 1.985, 1.342 and 2.0: it holds.
     v = mt.data.Vocabulary(["a", "b"], ["S-I", "NS-Pr"], ["n", "m"])
     ps = mt.data.build_phrases(v)
-    vec = {"a": unit(0), "b": unit(10), "n": unit(90), "m": unit(200),
-           "a b n": unit(45), "b n": unit(170), "a n": unit(-100), "a b": unit(-90)}
+    vec = {
+        "a": unit(0),
+        "b": unit(10),
+        "n": unit(90),
+        "m": unit(200),
+        "a b n": unit(45),
+        "b n": unit(170),
+        "a n": unit(-100),
+        "a b": unit(-90),
+    }
     # the other texts do not enter the cell checked below
     rest = fake_embed(dim=2, seed=1)
 
@@ -155,7 +175,12 @@ def test_aan_rest_of_phrase_against_word_pairs_by_hand():
     assert official.single_aan[0, 1, 0] == 1.0
     assert equations.single_aan[0, 1, 0] == 0.0
     # the same with the rest-of-phrase rule switched alone
-    assert mt.study.run_tests(emb, v, ps, reading=mt.metrics.rules_for("official", aan_reference="words")).single_aan[0, 1, 0] == 0.0
+    assert (
+        mt.study.run_tests(emb, v, ps, reading=mt.metrics.rules_for("official", aan_reference="words")).single_aan[
+            0, 1, 0
+        ]
+        == 0.0
+    )
     # and closer_than_all on the hand distances themselves
     near = [[cosd(unit(45), unit(0)), cosd(unit(45), unit(10)), cosd(unit(45), unit(90))]]
     assert mt.metrics.closer_than_all(near, [[cosd(unit(0), unit(170)), cosd(unit(10), unit(-100)), 2.0]])[0] == 1.0
@@ -169,7 +194,7 @@ def test_official_aan_matches_a_slow_loop():
     res = mt.study.run_tests(mt.study.embed_phrases(ps, "m", embed_fn=fe), v, ps)
     texts = [*ps.words, *ps.an.ravel(), *ps.aan, *ps.aa]
     E = dict(zip(texts, fe(texts, "m")))
-    w = dict(zip(v.words, ps.words))                      # vocabulary word -> its official text
+    w = dict(zip(v.words, ps.words))  # vocabulary word -> its official text
     for i, a1 in enumerate(v.adjectives):
         for k, a2 in enumerate(v.adjectives):
             if i == k:
@@ -177,9 +202,11 @@ def test_official_aan_matches_a_slow_loop():
             for j, n in enumerate(v.nouns):
                 p = mt.data.join_phrase(a1, a2, n, strings="official")
                 near = [cosd(E[p], E[w[t]]) for t in (a1, a2, n)]
-                far = [cosd(E[w[a1]], E[mt.data.join_phrase(a2, n, strings="official")]),
-                       cosd(E[w[a2]], E[mt.data.join_phrase(a1, n, strings="official")]),
-                       cosd(E[w[n]], E[mt.data.join_phrase(a1, a2, strings="official")])]
+                far = [
+                    cosd(E[w[a1]], E[mt.data.join_phrase(a2, n, strings="official")]),
+                    cosd(E[w[a2]], E[mt.data.join_phrase(a1, n, strings="official")]),
+                    cosd(E[w[n]], E[mt.data.join_phrase(a1, a2, strings="official")]),
+                ]
                 assert res.single_aan[i, k, j] == float(all(x <= y + mt.metrics.TIE_TOL for x in near for y in far))
 
 
@@ -187,10 +214,18 @@ def test_nonsub_ties_are_where_both_distances_are_equal():
     # "red dog" exactly between red and dog; "red law" nearer red
     v = mt.data.Vocabulary(["red", "old"], ["S-I", "A"], ["dog", "law"])
     ps = mt.data.build_phrases(v)
-    vec = {"red": unit(0), "old": unit(200), "dog": unit(90), "law": unit(120), "red dog": unit(45),
-           "red law": unit(10), "old dog": unit(150), "old law": unit(170)}
+    vec = {
+        "red": unit(0),
+        "old": unit(200),
+        "dog": unit(90),
+        "law": unit(120),
+        "red dog": unit(45),
+        "red law": unit(10),
+        "old dog": unit(150),
+        "old law": unit(170),
+    }
     emb = mt.study.embed_phrases(ps, "hand", sets=("AN",), embed_fn=lambda t, m: np.array([vec[x] for x in t]))
     res = mt.study.run_tests(emb, v, ps)
     # red dog: 45 degrees from both words (a tie); old law: 30 from old, 50 from law; old dog: 50 and 60
     assert res.nonsub_ties.tolist() == [[True, False], [False, False]]
-    assert res.nonsub.tolist() == [[0.0, 1.0], [1.0, 1.0]]    # official: the tie fails under "<"
+    assert res.nonsub.tolist() == [[0.0, 1.0], [1.0, 1.0]]  # official: the tie fails under "<"

@@ -43,7 +43,7 @@ def test_join_phrase_handles_the_ex_prefix():
 def test_official_strings_follow_the_authors_data():
     assert mt.data.join_phrase("Canadian", "ex-", "occurrence", strings="official") == "canadian ex- occurence"
     assert mt.data.word_text("Canadian", strings="official") == "canadian"
-    ps = mt.data.build_phrases(mt.data.load_vocabulary())          # official strings are the default
+    ps = mt.data.build_phrases(mt.data.load_vocabulary())  # official strings are the default
     assert ps.strings == "official"
     assert {"ex- king", "red ex- king", "ex- red king", "canadian occurence"} <= set(ps.an.ravel()) | set(ps.aan)
     assert "canadian" in ps.words and "occurence" in ps.words and "Canadian" not in ps.words
@@ -84,13 +84,16 @@ def test_unknown_category_in_csv_names_file_row_and_column(tmp_path):
         mt.data.load_vocabulary(a, n)
 
 
-@pytest.mark.parametrize("adjs,cats,nouns,msg", [
-    ([], [], ["dog"], "no adjectives"),
-    (["red"], ["S-I"], [], "no nouns"),
-    (["red", "red"], ["S-I", "S-I"], ["dog"], "duplicate"),
-    (["red", " "], ["S-I", "S-I"], ["dog"], "empty adjective"),
-    (["red"], ["S-I", "A"], ["dog"], "1 adjectives but 2 categories"),
-])
+@pytest.mark.parametrize(
+    "adjs,cats,nouns,msg",
+    [
+        ([], [], ["dog"], "no adjectives"),
+        (["red"], ["S-I"], [], "no nouns"),
+        (["red", "red"], ["S-I", "S-I"], ["dog"], "duplicate"),
+        (["red", " "], ["S-I", "S-I"], ["dog"], "empty adjective"),
+        (["red"], ["S-I", "A"], ["dog"], "1 adjectives but 2 categories"),
+    ],
+)
 def test_empty_or_malformed_vocabulary(adjs, cats, nouns, msg):
     with pytest.raises(DataError, match=msg):
         mt.data.Vocabulary(adjs, cats, nouns)

@@ -36,7 +36,9 @@ def test_pairwise_distance_by_hand():
     # chunked path gives the same answer
     rng = np.random.default_rng(1)
     Z = rng.standard_normal((50, 4))
-    assert np.allclose(mt.metrics.pairwise_distance(Z, Z[:7], chunk=8), mt.metrics.pairwise_distance(Z, Z[:7], chunk=4096))
+    assert np.allclose(
+        mt.metrics.pairwise_distance(Z, Z[:7], chunk=8), mt.metrics.pairwise_distance(Z, Z[:7], chunk=4096)
+    )
     with pytest.raises(ValueError, match="2-d"):
         mt.metrics.pairwise_distance(Z[None], Z)
 
@@ -44,10 +46,14 @@ def test_pairwise_distance_by_hand():
 def test_single_intersectivity_an_by_hand():
     # words: 0 = adjective a = (1, 0), 1 = noun n = (0, 1); d(a, n) = 1 (cosine distance)
     W = np.array([[1.0, 0.0], [0.0, 1.0]])
-    P = np.array([[1.0, 1.0],     # halfway: d = 0.29 to both < 1          -> holds
-                  [1.0, 0.0],     # = a: d(p,a) = 0, d(p,n) = 1 <= 1 (tie)  -> holds
-                  [-1.0, 0.0],    # opposite a: d(p,a) = 2 > 1              -> fails
-                  [1.0, -0.2]])   # d(p,n) = 1.196 > 1                      -> fails
+    P = np.array(
+        [
+            [1.0, 1.0],  # halfway: d = 0.29 to both < 1          -> holds
+            [1.0, 0.0],  # = a: d(p,a) = 0, d(p,n) = 1 <= 1 (tie)  -> holds
+            [-1.0, 0.0],  # opposite a: d(p,a) = 2 > 1              -> fails
+            [1.0, -0.2],
+        ]
+    )  # d(p,n) = 1.196 > 1                      -> fails
     D_pw = mt.metrics.pairwise_distance(P, W)
     D_ww = mt.metrics.pairwise_distance(W, W)
     terms = np.array([[0, 1]] * 4)
@@ -57,20 +63,20 @@ def test_single_intersectivity_an_by_hand():
 def test_single_intersectivity_aan_by_hand():
     # three words with known pairwise distances; h = 3: max of 3 phrase-word distances
     # must be <= min of the 3 word-word distances
-    D_ww = np.array([[0.0, 0.8, 0.9],
-                     [0.8, 0.0, 0.6],
-                     [0.9, 0.6, 0.0]])
-    D_pw = np.array([[0.5, 0.5, 0.6],     # max 0.6 <= min 0.6            -> holds
-                     [0.5, 0.5, 0.61],    # 0.61 > 0.6                     -> fails
-                     [0.1, np.nan, 0.1]])  # undefined                      -> NaN
+    D_ww = np.array([[0.0, 0.8, 0.9], [0.8, 0.0, 0.6], [0.9, 0.6, 0.0]])
+    D_pw = np.array(
+        [
+            [0.5, 0.5, 0.6],  # max 0.6 <= min 0.6            -> holds
+            [0.5, 0.5, 0.61],  # 0.61 > 0.6                     -> fails
+            [0.1, np.nan, 0.1],
+        ]
+    )  # undefined                      -> NaN
     out = mt.metrics.single_intersectivity(D_pw, D_ww, np.array([[0, 1, 2]] * 3))
     assert out[:2].tolist() == [1.0, 0.0] and np.isnan(out[2])
 
 
 def test_single_intersectivity_share_mode_by_hand():
-    D_ww = np.array([[0.0, 0.8, 0.9],
-                     [0.8, 0.0, 0.6],
-                     [0.9, 0.6, 0.0]])
+    D_ww = np.array([[0.0, 0.8, 0.9], [0.8, 0.0, 0.6], [0.9, 0.6, 0.0]])
     # phrase-word distances 0.5, 0.7, 0.85 against word pairs 0.8, 0.9, 0.6:
     # 0.5 beats all 3; 0.7 beats 0.8 and 0.9; 0.85 beats 0.9 only -> 6 of 9 inequalities
     D_pw = np.array([[0.5, 0.7, 0.85]])
@@ -141,7 +147,7 @@ def test_pair_nouns_higher_keeps_upper_triangle_only():
 def test_strict_inequality_fails_ties_in_tests_two_and_ni():
     assert mt.metrics.non_subsectivity([0.3, 0.2], [0.3, 0.3]).tolist() == [1.0, 1.0]
     assert mt.metrics.non_subsectivity([0.3, 0.2], [0.3, 0.3], strict=True).tolist() == [0.0, 1.0]
-    d = np.full((2, 2, 2), 0.4)                            # every distance ties
+    d = np.full((2, 2, 2), 0.4)  # every distance ties
     le, _ = mt.metrics.pair_intersectivity(d)
     lt, ties = mt.metrics.pair_intersectivity(d, strict=True)
     assert np.nanmean(le) == 1.0 and np.nanmean(lt) == 0.0 and ties[0, 1, 0, 1]

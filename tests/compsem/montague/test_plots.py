@@ -2,7 +2,7 @@
 
 import matplotlib
 
-matplotlib.use("Agg")   # noqa: E402  (tests draw off-screen; chapters never call matplotlib.use)
+matplotlib.use("Agg")  # noqa: E402  (tests draw off-screen; chapters never call matplotlib.use)
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
@@ -16,13 +16,18 @@ CATS = list(CATEGORIES)
 
 
 def _pairs(model, base):
-    return pd.DataFrame([{"model": model, "type1": a, "type2": b, "consistency": base + 0.01 * i + 0.001 * j}
-                         for i, a in enumerate(CATS) for j, b in enumerate(CATS)])
+    return pd.DataFrame(
+        [
+            {"model": model, "type1": a, "type2": b, "consistency": base + 0.01 * i + 0.001 * j}
+            for i, a in enumerate(CATS)
+            for j, b in enumerate(CATS)
+        ]
+    )
 
 
 def test_a_diverging_type_matrix_spans_the_largest_deviation_around_its_centre():
     m = pd.DataFrame(np.full((len(CATS), len(CATS)), 0.5), index=CATS, columns=CATS)
-    m.iloc[0, 1], m.iloc[2, 3] = 0.8, 0.4                         # largest deviation from 0.5: 0.3
+    m.iloc[0, 1], m.iloc[2, 3] = 0.8, 0.4  # largest deviation from 0.5: 0.3
     fig, ax = plt.subplots()
     plots.plot_type_matrix(m, ax, center=0.5, fmt="{:+.2f}")
     assert ax.collections[0].get_clim() == pytest.approx((0.2, 0.8))
@@ -52,5 +57,9 @@ def test_classes_draw_the_papers_values_as_black_markers_in_class_order():
 def test_the_set_diagrams_are_one_panel_per_class():
     axes = plots.plot_set_diagrams()
     assert len(axes) == 4 and [a.get_title().split("\n")[1] for a in axes] == [
-        "(red dog)", "(skilful student)", "(counterfeit law)", "(alleged king)"]
+        "(red dog)",
+        "(skilful student)",
+        "(counterfeit law)",
+        "(alleged king)",
+    ]
     plt.close("all")

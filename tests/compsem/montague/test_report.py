@@ -61,8 +61,9 @@ def test_headlines_pair_is_the_chapter_cell_and_all_tie_rows_are_degenerate(monk
 
     def fake_run(models, **kw):
         fn = bag_of_words if models == ["bow-toy"] else seeded_embed_fn(dim=6)
-        runs[models[0]] = mt.study.run(models, vocab=small_vocab(), embed_fn=fn, readings=kw["readings"],
-                                       progress=False)
+        runs[models[0]] = mt.study.run(
+            models, vocab=small_vocab(), embed_fn=fn, readings=kw["readings"], progress=False
+        )
         return runs[models[0]]
 
     monkeypatch.setattr(mt.report, "run", fake_run)
@@ -81,6 +82,17 @@ def test_headlines_pair_is_the_chapter_cell_and_all_tie_rows_are_degenerate(monk
         r = rows[("bow-toy", key)]
         assert r["value"] == 0.0 and r["ties"] == 1.0 and r["degenerate"] == "every comparison is a tie"
     assert rows[("bow-toy", "AAN")]["degenerate"] == ""
+    # the replicates pair across models: the same draws, so a model against itself differs by exactly 0, and
+    # the bag of words (every comparison a tie: 0 under "<") has replicates of 0 on every draw
+    for key in ["AAN", "PAIR", "NSGAP"]:
+        assert rows[("toy", key)]["replicates"].shape == rows[("bow-toy", key)]["replicates"].shape == (50,)
+    assert (rows[("bow-toy", "PAIR")]["replicates"] == 0).all()
+    again = {r["criterion"]: r for r in mt.report.headlines(["toy"], n_boot=50)}
+    for key in ["AAN", "PAIR", "NSGAP"]:
+        np.testing.assert_array_equal(again[key]["replicates"], rows[("toy", key)]["replicates"])
+    # NSGAP's replicates centre on the gap: their mean lies within the bootstrap interval
+    gap = rows[("toy", "NSGAP")]
+    assert gap["low"] <= float(np.nanmean(gap["replicates"])) <= gap["high"]
 
 
 def test_values_of_each_chapter_view_on_a_toy_run():
@@ -95,8 +107,8 @@ def test_values_of_each_chapter_view_on_a_toy_run():
     assert v31["an_min_value"] == v31["an_max_value"] == pytest.approx(np.nanmean(run.main["toy"].single_an))
     # one model: the sentence ranks nobody
     share = np.nanmean(run.main["toy"].single_an)
-    assert v31["an_low_sentence"].startswith(f"`toy` ({share:.3f} [") and "only model" in v31["an_low_sentence"]
-    assert math.isnan(v31["an_ref_maxabs"]) and math.isnan(v31["perm_p_an_ref"])   # "toy" is no paper model
+    assert v31["an_low_sentence"] == f"`toy` ({share:.3f}) is the only model that can be ranked here."
+    assert math.isnan(v31["an_ref_maxabs"]) and math.isnan(v31["perm_p_an_ref"])  # "toy" is no paper model
     assert v31["n_models"] == 1 and v31["n_perm_used"] == 20
     v33 = mt.report.values(mt.report.nonsub(run, n_boot=10, n_perm=20))
     assert v33["ns_n_models"] == 1 and v33["ns_degenerate"] == "none" and v33["ns_relation"] == "d(p, a) < d(p, n)"
@@ -105,8 +117,12 @@ def test_values_of_each_chapter_view_on_a_toy_run():
 
 
 def test_nonsub_values_leave_all_tie_models_out_of_the_count():
-    run = mt.study.run(["toy", "bow-toy"], vocab=small_vocab(), progress=False,
-                       embed_fn=lambda texts, m: bag_of_words(texts, m) if m == "bow-toy" else seeded_embed_fn(6)(texts, m))
+    run = mt.study.run(
+        ["toy", "bow-toy"],
+        vocab=small_vocab(),
+        progress=False,
+        embed_fn=lambda texts, m: bag_of_words(texts, m) if m == "bow-toy" else seeded_embed_fn(6)(texts, m),
+    )
     view = mt.report.nonsub(run, n_boot=10, n_perm=20)
     vals = mt.report.values(view)
     assert view.degenerate == ["bow-toy"] and vals["ns_degenerate"] == "bow-toy"
@@ -118,11 +134,11 @@ def test_nonsub_values_leave_all_tie_models_out_of_the_count():
 
 def test_try_it_pair_share_by_hand(monkeypatch):
     # 2-d vectors: "red dog"/"red law" 10 degrees apart, "fake dog"/"fake law" 90 degrees apart
-    ang = {"red": 0, "fake": 180, "dog": 60, "law": 120, "red dog": 30, "red law": 40, "fake dog": 100,
-           "fake law": 190}
+    ang = {"red": 0, "fake": 180, "dog": 60, "law": 120, "red dog": 30, "red law": 40, "fake dog": 100, "fake law": 190}
     vec = {k: [math.cos(math.radians(a)), math.sin(math.radians(a))] for k, a in ang.items()}
-    monkeypatch.setattr(mt.report, "embed_texts",
-                        lambda texts, m, trust_remote_code=False: np.array([vec[t] for t in texts]))
+    monkeypatch.setattr(
+        mt.report, "embed_texts", lambda texts, m, trust_remote_code=False: np.array([vec[t] for t in texts])
+    )
     out = mt.report.try_it(["red", "fake"], ["dog", "law"], ["toy"])
     pair = out[out.test.str.startswith("pair test")].set_index("phrase").verdict
     # d(red dog, red law) < d(fake dog, fake law) for both orders of the nouns
@@ -130,14 +146,22 @@ def test_try_it_pair_share_by_hand(monkeypatch):
     nonsub = out[out.test.str.startswith("closer")].set_index("phrase").verdict
     # "red dog" at 30 degrees: 30 from red, 30 from dog -> a tie, which fails under "<"
     assert nonsub["red dog"] == "fails"
-    assert mt.report.try_it(["red"], ["dog"], ["toy"], reading="equations").set_index("test").verdict[
-        "closer to adjective than noun (Eq. 7)"] == "holds"
+    assert (
+        mt.report.try_it(["red"], ["dog"], ["toy"], reading="equations")
+        .set_index("test")
+        .verdict["closer to adjective than noun (Eq. 7)"]
+        == "holds"
+    )
 
 
 def test_classes_are_ordered_only_as_far_as_their_intervals_allow():
     # S-I around 0.9 and clear of NS-Pr around 0.2; NS-Pl spans 0.5 and overlaps nothing decisive
-    scores = pd.DataFrame({"category": ["S-I"] * 4 + ["NS-Pr"] * 4 + ["NS-Pl"] * 4,
-                           "score": [0.9, 0.92, 0.88, 0.9, 0.2, 0.22, 0.18, 0.2, 0.3, 0.95, 0.95, 0.5]})
+    scores = pd.DataFrame(
+        {
+            "category": ["S-I"] * 4 + ["NS-Pr"] * 4 + ["NS-Pl"] * 4,
+            "score": [0.9, 0.92, 0.88, 0.9, 0.2, 0.22, 0.18, 0.2, 0.3, 0.95, 0.95, 0.5],
+        }
+    )
     s = mt.report.class_order_sentence(scores, what="mean score", n_boot=200)
     assert s.startswith("`S-I` has the highest mean score (0.90 [")
     assert "overlaps that of `NS-Pl`" in s and "`NS-Pr`" not in s.split(":")[0]
@@ -159,22 +183,34 @@ def test_the_papers_cells_keep_their_printed_digits():
 def test_a_stand_in_model_is_named_with_its_largest_gaps_to_the_papers_row():
     from compsem.montague.report import stand_in_sentence
 
-    c = pd.DataFrame({"model": ["sbert-mini"] * 2 + ["glove-50d"] * 3, "category": ["A", "S-I", "A", "S-I", "S-NI"],
-                      "ours": [0.9, 0.1, 0.75, 1 / 3, 0.5], "paper": [0.5, 0.6, 0.2777, 0.6060, 0.49],
-                      "paper_model": ["MiniLM"] * 2 + ["GloVe"] * 3})
+    c = pd.DataFrame(
+        {
+            "model": ["sbert-mini"] * 2 + ["glove-50d"] * 3,
+            "category": ["A", "S-I", "A", "S-I", "S-NI"],
+            "ours": [0.9, 0.1, 0.75, 1 / 3, 0.5],
+            "paper": [0.5, 0.6, 0.2777, 0.6060, 0.49],
+            "paper_model": ["MiniLM"] * 2 + ["GloVe"] * 3,
+        }
+    )
     c["difference"] = c.ours - c.paper
     # the reference model is left out however far it is; glove-50d's gaps: A 0.4723, S-I 0.2727, S-NI 0.01
-    assert stand_in_sentence(c, "sbert-mini") == ("`glove-50d`, a stand-in for the paper's GloVe, is furthest from "
-                                                  "the paper's row in A: 0.750 against 0.2777; S-I: 0.333 against 0.6060.")
+    assert stand_in_sentence(c, "sbert-mini") == (
+        "`glove-50d`, a stand-in for the paper's GloVe, is furthest from "
+        "the paper's row in A: 0.750 against 0.2777; S-I: 0.333 against 0.6060."
+    )
     assert stand_in_sentence(c[c.model == "sbert-mini"], "sbert-mini") == ""
 
 
 def test_the_aan_count_leaves_an_undefined_test_out_and_names_it():
     # issue 35's example 5: bow's AAN row is marked undefined, so it is not counted among the models
-    run = mt.study.run(["toy", "bow-toy"], vocab=small_vocab(), progress=False,
-                       embed_fn=lambda texts, m: bag_of_words(texts, m) if m == "bow-toy" else seeded_embed_fn(6)(texts, m))
+    run = mt.study.run(
+        ["toy", "bow-toy"],
+        vocab=small_vocab(),
+        progress=False,
+        embed_fn=lambda texts, m: bag_of_words(texts, m) if m == "bow-toy" else seeded_embed_fn(6)(texts, m),
+    )
     view = mt.report.single(run, n_boot=10, n_perm=20)
     aan = view.tests[view.tests.test == "single_AAN"].set_index("model")
-    assert aan.loc["bow-toy", "note"].startswith("undefined")     # every bag-of-words AAN comparison ties
-    assert aan.loc["toy", "perm_p"] > 0.05                          # the toy's classes do not differ at 5 %
+    assert aan.loc["bow-toy", "note"].startswith("undefined")  # every bag-of-words AAN comparison ties
+    assert aan.loc["toy", "perm_p"] > 0.05  # the toy's classes do not differ at 5 %
     assert mt.report.values(view)["aan_sig_count"] == "0 of 1 model with a defined test (bow-toy left out)"

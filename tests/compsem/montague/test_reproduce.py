@@ -16,8 +16,9 @@ from tests.helpers.fake_encoders import seeded_embed_fn
 
 def test_compare_with_paper_reads_the_reference_tables():
     v = mt.data.load_vocabulary()
-    ours = pd.DataFrame({"category": list(mt.data.CATEGORIES), "consistency": [0.6, 0.5, 0.4, 0.7, 0.1],
-                         "ci_low": 0.0, "ci_high": 1.0})
+    ours = pd.DataFrame(
+        {"category": list(mt.data.CATEGORIES), "consistency": [0.6, 0.5, 0.4, 0.7, 0.1], "ci_low": 0.0, "ci_high": 1.0}
+    )
     c = mt.reproduce.compare_with_paper(ours, 8, "sbert-mini")
     assert c.paper_model.iloc[0] == "MiniLM"
     assert c.set_index("category").loc["S-I", "paper"] == pytest.approx(0.6136)
@@ -60,6 +61,7 @@ def test_official_reading_reproduces_the_papers_minilm_tables():
 
 def test_every_paper_model_maps_to_its_row():
     from compsem import resolve_models
+
     specs = resolve_models("paper", study="montague")
     rows = [mt.reproduce.paper_model_of(s) for s in specs]
     assert rows == ["sBERT", "DistilRoBERTa", "T5", "DPR", "LaBSE", "MiniLM", "GloVe", "Word2Vec"]
@@ -70,10 +72,11 @@ def test_every_paper_model_maps_to_its_row():
 
 def test_truncation_check_by_hand():
     # 8/9 = 0.88888...: rounded 0.8889, cut 0.8888; 0.7 must not be cut to 0.6999 by binary noise
-    cells = pd.DataFrame({"table": [6, 6, 6, 1], "ours": [8 / 9, 0.7, 0.12344, 0.956],
-                          "paper": [0.8888, 0.7, 0.1234, 0.96]})
+    cells = pd.DataFrame(
+        {"table": [6, 6, 6, 1], "ours": [8 / 9, 0.7, 0.12344, 0.956], "paper": [0.8888, 0.7, 0.1234, 0.96]}
+    )
     c = mt.reproduce.truncation_check(cells).set_index("table")
-    assert c.loc[6].tolist() == [4, 3, 2, 3, 0, 1]      # decimals, cells, rounded, truncated, only-rounded, only-cut
+    assert c.loc[6].tolist() == [4, 3, 2, 3, 0, 1]  # decimals, cells, rounded, truncated, only-rounded, only-cut
     # Table 1 prints two decimals: 0.956 rounds to 0.96 (the paper's) but is cut to 0.95
     assert c.loc[1].tolist() == [2, 1, 1, 0, 1, 0]
 
@@ -87,10 +90,12 @@ def test_paper_table_one_names_sbert_as_the_paper_prints_it():
 def test_reproduced_beside_joins_without_suffix_arguments():
     import warnings
 
-    off = pd.DataFrame({"category": ["S-I", "A"], "paper": [0.5, 0.25], "ours": [0.50001, 0.2499999], "difference": [1e-5, -1e-7]})
+    off = pd.DataFrame(
+        {"category": ["S-I", "A"], "paper": [0.5, 0.25], "ours": [0.50001, 0.2499999], "difference": [1e-5, -1e-7]}
+    )
     eq = off.assign(ours=[0.6, 0.3], difference=[0.1, 0.05])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         out = mt.reproduce.reproduced_beside(off, eq)
     assert list(out.columns) == ["paper", "ours", "difference", "ours (equations)", "difference (equations)"]
-    assert str(out.loc["A", "difference"]) == "0.0"        # -1e-7 shown as 0.0, not -0.0
+    assert str(out.loc["A", "difference"]) == "0.0"  # -1e-7 shown as 0.0, not -0.0

@@ -18,8 +18,11 @@ def test_embed_is_called_once_with_unique_texts():
     emb = mt.study.embed_phrases(mt.data.build_phrases(v), "m", embed_fn=seeded_embed_fn(calls=calls))
     assert len(calls) == 1
     texts = calls[0][0]
-    assert len(texts) == len(set(texts)) == (v.n_adj + v.n_noun + mt.data.expected_phrase_count(v.n_adj, v.n_noun)
-                                             + v.n_adj * (v.n_adj - 1))  # + the AA sub-phrases
+    assert (
+        len(texts)
+        == len(set(texts))
+        == (v.n_adj + v.n_noun + mt.data.expected_phrase_count(v.n_adj, v.n_noun) + v.n_adj * (v.n_adj - 1))
+    )  # + the AA sub-phrases
     assert emb.an.shape[:2] == (v.n_adj, v.n_noun)
     calls.clear()
     emb = mt.study.embed_phrases(mt.data.build_phrases(v), "m", sets=("AN",), embed_fn=seeded_embed_fn(calls=calls))
@@ -39,6 +42,7 @@ def test_planned_texts_counts_phrases_words_and_subphrases():
 
 def test_a_paper_model_that_cannot_load_fails_fast_naming_the_download(monkeypatch):
     from compsem.errors import ModelsUnavailableError
+
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(ModelsUnavailableError, match="sentence-transformers/LaBSE"):
         mt.study.run_models(["st:sentence-transformers/LaBSE"], sets=("AN",), progress=False)
@@ -52,8 +56,7 @@ def test_runner_reruns_a_chapter_with_another_model(tmp_path):
     from compsem.book.running.runner import run_notebook
 
     nb = paths.repo_root() / "notebooks" / "33_montague_nonsubsective.ipynb"
-    out = run_notebook(nb, {"models": ["glove-50d"], "n_boot": 50, "n_perm": 200}, out=tmp_path,
-                       progress=False)
+    out = run_notebook(nb, {"models": ["glove-50d"], "n_boot": 50, "n_perm": 200}, out=tmp_path, progress=False)
     assert out.is_file()
     table = pd.read_csv(tmp_path / "results" / "montague" / "nonsubsective.csv")
     assert set(table.model) == {"glove-50d"} and len(table) == 10
@@ -75,9 +78,9 @@ def test_run_gives_both_readings_from_one_embedding_and_its_provenance():
     fn = seeded_embed_fn(dim=5, calls=calls)
     v = small_vocab(n_nouns=3)
     run = mt.study.run(["m1", "m2"], vocab=v, embed_fn=fn, phrase_sets=["AN"], reading="equations", progress=False)
-    assert len(calls) == 2                                       # one embedding call per model
+    assert len(calls) == 2  # one embedding call per model
     assert list(run.results) == ["official", "equations"] and run.main is run.results["equations"]
-    assert run.other == "official" and run.ref_model is None    # no paper model among m1, m2
+    assert run.other == "official" and run.ref_model is None  # no paper model among m1, m2
     assert run.main["m1"].dim == 5 and run.main["m1"].single_aan is None
     # the same vectors under both readings: AN single-phrase truths agree
     np.testing.assert_array_equal(run.results["official"]["m2"].single_an, run.main["m2"].single_an)

@@ -37,15 +37,18 @@ def test_ties_lift_the_diagonal_above_one_half():
         vocab = ["a", "b", "c", "x", "y", "z"]
         return np.array([[float(w in t.split()) for w in vocab] for t in texts], dtype=np.float32)
 
-    res = mt.study.run_tests(mt.study.embed_phrases(ps, "bow", sets=("AN",), embed_fn=onehot_sum), v, ps, reading="equations")
+    res = mt.study.run_tests(
+        mt.study.embed_phrases(ps, "bow", sets=("AN",), embed_fn=onehot_sum), v, ps, reading="equations"
+    )
     t = mt.tables.pair_table(res, n_boot=20)
     # (A, A) has a single adjective, hence no pair: an empty cell, NaN, with n = 0
     empty = (t.type1 == "A") & (t.type2 == "A")
     assert t[empty].n.item() == 0 and np.isnan(t[empty].consistency.item())
     assert (t[~empty].consistency == 1.0).all() and (t[~empty].tie_rate == 1.0).all()
     # the official reading counts with a strict <: a tie fails both ways
-    off = mt.tables.pair_table(mt.study.run_tests(mt.study.embed_phrases(ps, "bow", sets=("AN",), embed_fn=onehot_sum), v, ps),
-                        n_boot=20)
+    off = mt.tables.pair_table(
+        mt.study.run_tests(mt.study.embed_phrases(ps, "bow", sets=("AN",), embed_fn=onehot_sum), v, ps), n_boot=20
+    )
     assert (off[~empty].consistency == 0.0).all() and (off[~empty].tie_rate == 1.0).all()
 
 
@@ -67,7 +70,7 @@ def test_permutation_test_separates_clear_groups_and_not_identical_ones():
     same = mt.tables.permutation_test(np.full(24, 0.5), groups, n_perm=500, seed=0)
     assert same["p_value"] == 1.0
     # the statistic by hand: between-group sum of squares
-    assert r["statistic"] == pytest.approx(8 * (0.4 ** 2 + 0 + 0.4 ** 2))
+    assert r["statistic"] == pytest.approx(8 * (0.4**2 + 0 + 0.4**2))
     nan = mt.tables.permutation_test(np.array([0.1, np.nan, 0.9, 0.8]), np.array([0, 0, 1, 1]), n_perm=10)
     assert nan["n_dropped"] == 1 and nan["n_units"] == 3
 
@@ -112,15 +115,16 @@ def test_official_pair_cells_are_means_of_per_noun_means_slow_loop():
     fe = fake_embed(seed=9)
     emb = mt.study.embed_phrases(ps, "m", sets=("AN",), embed_fn=fe)
     official = mt.tables.pair_table(mt.study.run_tests(emb, v, ps), n_boot=10).set_index(["type1", "type2"])
-    uniform = mt.tables.pair_table(mt.study.run_tests(emb, v, ps, reading=mt.metrics.rules_for("official", pair_nouns="all")),
-                            n_boot=10).set_index(["type1", "type2"])
+    uniform = mt.tables.pair_table(
+        mt.study.run_tests(emb, v, ps, reading=mt.metrics.rules_for("official", pair_nouns="all")), n_boot=10
+    ).set_index(["type1", "type2"])
     E = dict(zip(ps.an.ravel(), fe(list(ps.an.ravel()), "m")))
     A, N = v.n_adj, v.n_noun
     n_differ = 0
     for c1 in mt.data.CATEGORIES:
         for c2 in mt.data.CATEGORIES:
             per_noun = []
-            for n1 in range(N - 1):                        # the last noun has no partner
+            for n1 in range(N - 1):  # the last noun has no partner
                 hits = []
                 for n2 in range(n1 + 1, N):
                     for a1 in range(A):
@@ -132,15 +136,20 @@ def test_official_pair_cells_are_means_of_per_noun_means_slow_loop():
                 per_noun.append(np.mean(hits))
             assert official.loc[(c1, c2), "consistency"] == pytest.approx(np.mean(per_noun), abs=1e-12)
             n_differ += abs(official.loc[(c1, c2), "consistency"] - uniform.loc[(c1, c2), "consistency"]) > 1e-9
-    assert n_differ > 0                                    # the weighting is not a no-op here
+    assert n_differ > 0  # the weighting is not a no-op here
 
 
 def test_every_table_carries_reading_and_strings():
     v = small_vocab()
     ps = mt.data.build_phrases(v, strings="clean")
     res = mt.study.run_tests(mt.study.embed_phrases(ps, "m", embed_fn=fake_embed()), v, ps, reading="equations")
-    for t in (mt.tables.an_table(res, n_boot=5), mt.tables.aan_table(res, n_boot=5), mt.tables.pair_table(res, n_boot=5),
-              mt.tables.an_table(res, "nonsub", n_boot=5), mt.tables.category_difference_tests(res, n_perm=20)):
+    for t in (
+        mt.tables.an_table(res, n_boot=5),
+        mt.tables.aan_table(res, n_boot=5),
+        mt.tables.pair_table(res, n_boot=5),
+        mt.tables.an_table(res, "nonsub", n_boot=5),
+        mt.tables.category_difference_tests(res, n_perm=20),
+    ):
         assert list(t.columns[:3]) == ["model", "reading", "test"]
         assert set(t.reading) == {"equations"}
     assert set(mt.tables.an_table(res, n_boot=5).strings) == {"clean"}
@@ -149,8 +158,15 @@ def test_every_table_carries_reading_and_strings():
 def test_class_gap_weights_cells_by_phrase_count():
     import pandas as pd
     from compsem import montague as mt
-    ns = pd.DataFrame({"model": ["m"] * 4, "category": ["S-I", "S-NI", "NS-Pl", "NS-Pr"],
-                       "consistency": [0.2, 0.5, 0.9, 0.6], "n": [3, 1, 1, 2]})
+
+    ns = pd.DataFrame(
+        {
+            "model": ["m"] * 4,
+            "category": ["S-I", "S-NI", "NS-Pl", "NS-Pr"],
+            "consistency": [0.2, 0.5, 0.9, 0.6],
+            "n": [3, 1, 1, 2],
+        }
+    )
     g = mt.tables.class_gap(ns, ["m"]).loc["m"]
     # by hand: subsective (0.2*3 + 0.5*1)/4 = 0.275; non-subsective (0.9*1 + 0.6*2)/3 = 0.7
     assert g.iloc[0] == pytest.approx(0.275) and g.iloc[1] == pytest.approx(0.7)

@@ -12,21 +12,39 @@ def test_adjective_noun_pair_shares_by_hand():
     """Phrases with "red" lie almost on one line (cosine distances about 1e-4), phrases with "fake"
     are orthogonal (distance 1): for every ordered noun pair d(red n1, red n2) < d(fake n1, fake n2),
     so "red vs fake" holds for 100 % of the noun pairs and "fake vs red" for 0 %."""
-    table = {"red": [1, 1, 0], "fake": [0, 1, 1], "car": [1, 0, 1], "gun": [1, 1, 1], "dog": [2, 1, 0],
-             "red car": [1, 0, 0], "red gun": [1, 0.01, 0], "red dog": [1, 0, 0.01],
-             "fake car": [0, 1, 0], "fake gun": [0, 0, 1], "fake dog": [1, 0, 0]}
+    table = {
+        "red": [1, 1, 0],
+        "fake": [0, 1, 1],
+        "car": [1, 0, 1],
+        "gun": [1, 1, 1],
+        "dog": [2, 1, 0],
+        "red car": [1, 0, 0],
+        "red gun": [1, 0.01, 0],
+        "red dog": [1, 0, 0.01],
+        "fake car": [0, 1, 0],
+        "fake gun": [0, 0, 1],
+        "fake dog": [1, 0, 0],
+    }
     t = report.try_it(["red", "fake"], ["car", "gun", "dog"], [TableEncoder(table)])
     pairs = t[t.test.str.startswith("pair test")].set_index("phrase").verdict
     assert pairs.to_dict() == {"red vs fake": "100 %", "fake vs red": "0 %"}
-    assert set(t[t.test.str.startswith("single")].phrase) == {f"{a} {n}" for a in ("red", "fake")
-                                                              for n in ("car", "gun", "dog")}
+    assert set(t[t.test.str.startswith("single")].phrase) == {
+        f"{a} {n}" for a in ("red", "fake") for n in ("car", "gun", "dog")
+    }
     with pytest.raises(ValueError, match="at least one adjective"):
         report.try_it([], ["car"], ["bow"])
 
 
 def test_reading_line_by_hand():
-    part3 = pd.DataFrame({"model": ["a"] * 5, "phrase": ["red car", "fake car", "zorp car", "fake car", "red vs fake"],
-                          "test": ["between (Eq. 3)"] * 3 + ["closer to adjective (Eq. 7)", "pair test (Eq. 5)"],
-                          "verdict": ["holds", "fails", "undefined", "holds", "50 %"]})
-    assert read_adjective_noun(part3) == ("`a`: between holds for 1 of 2 phrases (1 undefined: a word the model "
-                                          "does not know); closer to adjective holds for 1 of 1 phrase.")
+    part3 = pd.DataFrame(
+        {
+            "model": ["a"] * 5,
+            "phrase": ["red car", "fake car", "zorp car", "fake car", "red vs fake"],
+            "test": ["between (Eq. 3)"] * 3 + ["closer to adjective (Eq. 7)", "pair test (Eq. 5)"],
+            "verdict": ["holds", "fails", "undefined", "holds", "50 %"],
+        }
+    )
+    assert read_adjective_noun(part3) == (
+        "`a`: between holds for 1 of 2 phrases (1 undefined: a word the model "
+        "does not know); closer to adjective holds for 1 of 1 phrase."
+    )

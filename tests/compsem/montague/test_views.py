@@ -50,6 +50,10 @@ def test_views_save_the_chapters_tables(run, tmp_path, monkeypatch):
     monkeypatch.setenv("COMPSEM_RESULTS", str(tmp_path))
     mt.views.nonsub(run, n_boot=10, n_perm=20).save()
     saved = sorted(p.name for p in (tmp_path / "montague").iterdir())
-    assert saved == ["nonsub_category_tests.csv", "nonsub_category_tests.json", "nonsubsective.csv",
-                     "nonsubsective.json"]        # no paper model: nothing beside the paper
+    assert saved == [
+        "nonsub_category_tests.csv",
+        "nonsub_category_tests.json",
+        "nonsubsective.csv",
+        "nonsubsective.json",
+    ]  # no paper model: nothing beside the paper
     assert len(pd.read_csv(tmp_path / "montague" / "nonsubsective.csv")) == 2 * 2 * 5

@@ -15,8 +15,9 @@ def small_vocab(n_nouns: int = 4) -> data.Vocabulary:
     """Two adjectives of each class (the first two in the shipped list) and the first nouns."""
     full = data.load_vocabulary()
     pick = [i for c in data.CATEGORIES for i in [j for j, k in enumerate(full.categories) if k == c][:2]]
-    return data.Vocabulary([full.adjectives[i] for i in pick], [full.categories[i] for i in pick],
-                           list(full.nouns[:n_nouns]))
+    return data.Vocabulary(
+        [full.adjectives[i] for i in pick], [full.categories[i] for i in pick], list(full.nouns[:n_nouns])
+    )
 
 
 def cosd(u, v) -> float:

@@ -48,16 +48,22 @@ def _loopback_only(monkeypatch):
     monkeypatch.setattr(socket, "getaddrinfo", guarded_lookup)
 
 
-@pytest.mark.parametrize("make", [
-    lambda: OpenAIEmbeddingEncoder("m", api_key="sk-secret"),
-    lambda: OpenAIChatGenerator("m", api_key="sk-secret"),
-    lambda: post_json(f"{FAR}/embeddings", {"input": ["x"]}, api_key="sk-secret", retries=0),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: OpenAIEmbeddingEncoder("m", api_key="sk-secret"),
+        lambda: OpenAIChatGenerator("m", api_key="sk-secret"),
+        lambda: post_json(f"{FAR}/embeddings", {"input": ["x"]}, api_key="sk-secret", retries=0),
+    ],
+)
 def test_plain_http_to_another_host_is_refused_before_connecting(monkeypatch, make):
     monkeypatch.setenv("COMPSEM_OA_BASE_URL", FAR)
     monkeypatch.setattr("httpx.Client.post", _no_connection)
-    with pytest.raises(CompsemError, match=r"http://192\.0\.2\.2:8080/v1.* is plain http to 192\.0\.2\.2, which is "
-                                           r"not this machine: refused before connecting.*COMPSEM_OA_ALLOW_HTTP=1"):
+    with pytest.raises(
+        CompsemError,
+        match=r"http://192\.0\.2\.2:8080/v1.* is plain http to 192\.0\.2\.2, which is "
+        r"not this machine: refused before connecting.*COMPSEM_OA_ALLOW_HTTP=1",
+    ):
         make()
 
 
@@ -70,15 +76,21 @@ def test_loopback_http_works_and_the_opt_in_is_typed(monkeypatch):
     monkeypatch.setenv("COMPSEM_OA_ALLOW_HTTP", "perhaps")
     with pytest.raises(CompsemError, match=r"COMPSEM_OA_ALLOW_HTTP='perhaps' is not valid: it takes 1 or 0"):
         OpenAIEmbeddingEncoder("text-embedding-3-small", api_key="k")
-    monkeypatch.setenv("COMPSEM_OA_ALLOW_HTTP", "1")   # opted in: sent (to the test hook, never to the network)
+    monkeypatch.setenv("COMPSEM_OA_ALLOW_HTTP", "1")  # opted in: sent (to the test hook, never to the network)
     sent = []
     opener = lambda req, timeout: sent.append(req.full_url) or io.BytesIO(b'{"ok": 1}')  # noqa: E731
     assert post_json(f"{FAR}/embeddings", {"input": ["x"]}, api_key="k", opener=opener) == {"ok": 1}
     assert sent == [f"{FAR}/embeddings"]
 
 
-@pytest.mark.parametrize("url", ["http://alice:hunter2@127.0.0.1:{port}/v1", "http://127.0.0.1:{port}/v1?api-key=hunter2",
-                                 "https://alice:hunter2@api.example.invalid/v1"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://alice:hunter2@127.0.0.1:{port}/v1",
+        "http://127.0.0.1:{port}/v1?api-key=hunter2",
+        "https://alice:hunter2@api.example.invalid/v1",
+    ],
+)
 def test_credentials_in_a_url_are_refused_never_sent_stored_or_printed(monkeypatch, tmp_path, capsys, url):
     with fake_openai_server(dim=4) as srv:
         port = srv["url"].split(":")[2].split("/")[0]

@@ -18,13 +18,16 @@ def _notebook(folder, body="x = 1"):
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "compsem", "run", *map(str, args), "--quiet", "--force"],
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "compsem", "run", *map(str, args), "--quiet", "--force"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def _tree(folder):
-    return sorted((p.relative_to(folder).as_posix(), p.read_bytes() if p.is_file() else b"")
-                  for p in folder.rglob("*"))
+    return sorted((p.relative_to(folder).as_posix(), p.read_bytes() if p.is_file() else b"") for p in folder.rglob("*"))
 
 
 def test_a_folder_without_a_manifest_is_never_cleared(tmp_path):
@@ -45,7 +48,7 @@ def test_a_copied_manifest_does_not_make_other_files_clearable(tmp_path):
     nb = _notebook(tmp_path)
     run = tmp_path / "run"
     run_notebook(nb, {"model": "a"}, out=run, progress=False)
-    chapters = tmp_path / "chapters"          # a manifest copied into a folder of chapters
+    chapters = tmp_path / "chapters"  # a manifest copied into a folder of chapters
     chapters.mkdir()
     (chapters / RUN_MANIFEST).write_bytes((run / RUN_MANIFEST).read_bytes())
     (chapters / "20_other.ipynb").write_text("{}")
@@ -54,7 +57,7 @@ def test_a_copied_manifest_does_not_make_other_files_clearable(tmp_path):
     assert proc.returncode == 2
     assert "that run did not write (20_other.ipynb)" in proc.stderr
     assert _tree(chapters) == before
-    with pytest.raises(RunMixError, match="is not a run folder"):      # a manifest of something else
+    with pytest.raises(RunMixError, match="is not a run folder"):  # a manifest of something else
         (chapters / RUN_MANIFEST).write_text(json.dumps({"name": "not a run"}))
         run_notebook(nb, {"model": "b"}, out=chapters, force=True, progress=False)
     assert (chapters / "20_other.ipynb").is_file()
@@ -68,8 +71,10 @@ def test_the_list_is_printed_before_removal_even_when_the_run_fails(tmp_path):
     failing = _notebook(tmp_path / "f", body="raise ValueError('boom')")
     proc = _cli(failing, "--out", run, "-p", "model", "b")
     assert proc.returncode == 2 and "boom" in proc.stderr
-    assert f"--force: removing from {run} before the run: 31_probe.ipynb, 31_probe.runtime.json, " \
-           f"{RUN_MANIFEST}" in proc.stdout
+    assert (
+        f"--force: removing from {run} before the run: 31_probe.ipynb, 31_probe.runtime.json, "
+        f"{RUN_MANIFEST}" in proc.stdout
+    )
     man = json.loads((run / RUN_MANIFEST).read_text())
     assert man["parameters"] == {"model": "b"} and man["state"] == "failed"
 

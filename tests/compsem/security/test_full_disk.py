@@ -60,7 +60,7 @@ def test_a_run_whose_vectors_are_all_cached_writes_nothing(tmp_path, monkeypatch
     _disk_full(monkeypatch)
     enc = HashEncoder()
     with warnings.catch_warnings():
-        warnings.simplefilter("error")              # not even a warning: nothing had to be written
+        warnings.simplefilter("error")  # not even a warning: nothing had to be written
         X = embed(texts, enc, cache=store)
     assert enc.seen == [] and np.array_equal(X, np.stack([hash_vector(t) for t in texts]))
 

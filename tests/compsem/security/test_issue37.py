@@ -36,6 +36,7 @@ def mini(monkeypatch, tmp_path):
 
     def make():
         return neural.SentenceTransformerEncoder(path, spec="sbert-mini", device="cpu", backend="torch")
+
     return make
 
 
@@ -56,8 +57,8 @@ def test_an_edited_encoder_record_is_ignored_with_one_warning_and_rebuilt(mini, 
         again = mini()
     ours = [w for w in seen if issubclass(w.category, CacheWarning)]
     assert len(ours) == 1 and str(path) in str(ours[0].message) and "ignored" in str(ours[0].message)
-    assert again._model is not None and (again.identity, again.dim) == (first.identity, 384)   # loaded, as it is
-    assert _record(tmp_path)[1] == rec                                                           # rebuilt
+    assert again._model is not None and (again.identity, again.dim) == (first.identity, 384)  # loaded, as it is
+    assert _record(tmp_path)[1] == rec  # rebuilt
     np.testing.assert_array_equal(again.encode(TEXTS), first.encode(TEXTS))
 
 
@@ -83,6 +84,7 @@ def test_out_is_refused_without_walking_its_tree(tmp_path, monkeypatch):
 def test_a_permission_error_is_one_named_error(tmp_path, monkeypatch):
     def denied(self, *a, **k):
         raise PermissionError(13, "Permission denied", str(self))
+
     monkeypatch.setattr(Path, "mkdir", denied)
     with pytest.raises(RunMixError, match=rf"--out {tmp_path / 'x'}: you may not read or write"):
         prepare_out(tmp_path / "x", run="r", notebook="00_x.ipynb")
@@ -94,15 +96,16 @@ def _planted(folder: Path, mode: int) -> Path:
     folder.chmod(mode)
     (folder / "notes.txt").write_text("the user's notes")
     (folder / "project").mkdir()
-    (folder / RUN_MANIFEST).write_text(json.dumps({"run": "x", "notebook": "00_x.ipynb", "state": "done",
-                                                   "files": ["notes.txt", "project/a"]}))
+    (folder / RUN_MANIFEST).write_text(
+        json.dumps({"run": "x", "notebook": "00_x.ipynb", "state": "done", "files": ["notes.txt", "project/a"]})
+    )
     return folder
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving a file to another uid needs root")
 def test_force_refuses_a_manifest_of_another_user(tmp_path):
     out = _planted(tmp_path / "shared", 0o1777)
-    os.chown(out / RUN_MANIFEST, 3000, 3000)                  # planted by uid 3000
+    os.chown(out / RUN_MANIFEST, 3000, 3000)  # planted by uid 3000
     with pytest.raises(RunMixError, match=r"belongs to uid 3000, not to you"):
         prepare_out(out, run="r", notebook="00_x.ipynb", force=True, announce=lambda t: None)
     assert (out / "notes.txt").read_text() == "the user's notes" and (out / "project").is_dir()
@@ -114,7 +117,7 @@ def test_force_refuses_a_folder_others_may_write_unless_sticky_and_all_yours(tmp
     try:
         if allowed:
             prepare_out(out, run="r", notebook="00_x.ipynb", force=True, announce=lambda t: None)
-            assert not (out / "notes.txt").exists()          # every entry was the caller's own run's
+            assert not (out / "notes.txt").exists()  # every entry was the caller's own run's
         else:
             with pytest.raises(RunMixError, match="others may write it"):
                 prepare_out(out, run="r", notebook="00_x.ipynb", force=True, announce=lambda t: None)
@@ -124,7 +127,9 @@ def test_force_refuses_a_folder_others_may_write_unless_sticky_and_all_yours(tmp
 
 
 # ---- finding 6: the smaller holes ------------------------------------------------------------
-@pytest.mark.parametrize("url", ["http://evil.localhost/", "http://evil.com\\.localhost/", "http://localhost.evil.com/"])
+@pytest.mark.parametrize(
+    "url", ["http://evil.localhost/", "http://evil.com\\.localhost/", "http://localhost.evil.com/"]
+)
 def test_only_real_loopback_gets_plain_http(url, monkeypatch):
     monkeypatch.delenv("COMPSEM_OA_ALLOW_HTTP", raising=False)
     with pytest.raises(Exception, match="plain http|not a valid URL|not an http"):
@@ -139,8 +144,17 @@ def test_scrub_masks_every_query_value():
     assert got == "oa:m|server=https://h/v1?access_token=***&X-Amz-Signature=***&auth=***&x=***|dim=3"
 
 
-@pytest.mark.parametrize("repo", ["-uupload-pack=touch /tmp/x", "--upload-pack=x", "file:///tmp/r", "/tmp/r",
-                                  "ext::sh -c x", "http://example.org/r.git"])
+@pytest.mark.parametrize(
+    "repo",
+    [
+        "-uupload-pack=touch /tmp/x",
+        "--upload-pack=x",
+        "file:///tmp/r",
+        "/tmp/r",
+        "ext::sh -c x",
+        "http://example.org/r.git",
+    ],
+)
 def test_launch_takes_only_https_or_ssh_repository_urls(repo, capsys):
     with pytest.raises(SystemExit) as exc:
         launch.main([f"--repo={repo}", "--commit", "0" * 40, "--", "notebooks/none.ipynb"])
@@ -158,12 +172,18 @@ def test_the_clean_check_covers_ignored_files(tmp_path):
     (clone / ".git" / "info" / "exclude").write_text(".cache/\n")
     (clone / ".cache").mkdir()
     (clone / ".cache" / "embeddings.sqlite").write_text("planted vectors")
-    os.chown(clone / ".cache" / "embeddings.sqlite", 3000, 3000)           # another user's
+    os.chown(clone / ".cache" / "embeddings.sqlite", 3000, 3000)  # another user's
     src = launch.setup_source(repo=str(origin), commit=first, pip_args=["--no-deps", "--target", str(tmp_path / "s")])
-    r = subprocess.run([sys.executable, "-c", src], cwd=tmp_path / "work", capture_output=True, text=True,
-                       env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}, timeout=300)
+    r = subprocess.run(
+        [sys.executable, "-c", src],
+        cwd=tmp_path / "work",
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+        timeout=300,
+    )
     assert r.returncode == 1 and "holds files that are another user's or that others may write" in r.stderr
-    assert not (tmp_path / "s").exists()                                    # nothing installed
+    assert not (tmp_path / "s").exists()  # nothing installed
 
 
 def test_ray_gets_a_private_temp_folder(monkeypatch):

@@ -59,10 +59,10 @@ def _cache_command(action: str):
 def _shared_cache(base: Path) -> Path:
     cache = base / "shared"
     store = EmbeddingCache(cache / "embeddings" / "embeddings.sqlite")
-    enc = get_encoder("random:8")                 # not cached by embed() (cheaper to compute): stored by hand
+    enc = get_encoder("random:8")  # not cached by embed() (cheaper to compute): stored by hand
     texts = ["a red car", "the dog runs"]
     store.put_many(store.register(enc), [text_key(t) for t in texts], enc.encode(texts))
-    con = sqlite3.connect(store.path)             # a lecturer's finished cache: its log folded in
+    con = sqlite3.connect(store.path)  # a lecturer's finished cache: its log folded in
     con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     con.execute("PRAGMA journal_mode=DELETE")
     con.close()
@@ -93,14 +93,14 @@ def test_a_damaged_overlay_above_a_read_only_shared_cache_is_recovered(base):
     assert status == "ok" and rc == 0, text
     assert "is read-only (shared, or not yours): left as it is" in text and "was not a usable database" in text
     assert any(p.name.startswith("embeddings.sqlite.broken-") for p in overlay.iterdir())
-    assert _bytes(shared) == before                                        # never touched
+    assert _bytes(shared) == before  # never touched
     status, got = as_user(STUDENT, home, lambda: embed(["a red car", "a new text"], "random:8").shape, env=env)
-    assert status == "ok" and got == (2, 8), got                           # embed() works again
+    assert status == "ok" and got == (2, 8), got  # embed() works again
 
 
 def test_a_healthy_cache_read_only_to_its_user_is_never_moved_aside(base):
     shared = _shared_cache(base)
-    give(shared, STUDENT)                                  # the student's own folder, the file 0444
+    give(shared, STUDENT)  # the student's own folder, the file 0444
     f = shared / "embeddings" / "embeddings.sqlite"
     f.chmod(0o444)
     before = _bytes(shared)
@@ -132,8 +132,10 @@ def test_a_manifest_planted_by_another_user_does_not_make_force_delete(base):
         Path(folder, "project", "a.py").write_text("x = 1\n")
 
     def plant(folder):
-        Path(folder, RUN_MANIFEST).write_text(json.dumps({"run": "x", "notebook": "00_x.ipynb", "state": "done",
-                                                          "files": ["notes.txt", "project/a.py"]}))
+        Path(folder, RUN_MANIFEST).write_text(
+            json.dumps({"run": "x", "notebook": "00_x.ipynb", "state": "done", "files": ["notes.txt", "project/a.py"]})
+        )
+
     assert as_user(STUDENT, home2, student_files, str(shared))[0] == "ok"
     assert as_user(OTHER, home3, plant, str(shared))[0] == "ok"
     status, got = as_user(STUDENT, home2, _force, str(shared), env={"COMPSEM_CACHE": str(home2 / "cache")})
@@ -151,6 +153,7 @@ def test_a_students_out_is_judged_before_it_is_walked(base):
             return "claimed", time.perf_counter() - t0
         except Exception as exc:  # noqa: BLE001 - the test reads which
             return f"{type(exc).__name__}: {exc}", time.perf_counter() - t0
+
     for folder, force in (("/tmp", False), ("/", True), ("/tmp", True), ("/root/compsem-x", False)):
         status, (got, seconds) = as_user(STUDENT, home, out, folder, force, env={"COMPSEM_CACHE": str(home / "c")})
         assert status == "ok" and got.startswith("RunMixError"), (folder, got)

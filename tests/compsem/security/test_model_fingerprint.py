@@ -13,8 +13,14 @@ from compsem.encoders.neural import HFMeanPoolingEncoder
 def test_editing_any_file_of_a_model_folder_changes_its_digest(tmp_path):
     folder = tmp_path / "model"
     (folder / "sub").mkdir(parents=True)
-    files = {"modeling_custom.py": "SCALE = 1\n", "sub/helper.py": "x = 1\n", "config.json": "{}",
-             "tokenizer.json": "{}", "weights.safetensors": "w", "preprocess.cfg": "a=1"}
+    files = {
+        "modeling_custom.py": "SCALE = 1\n",
+        "sub/helper.py": "x = 1\n",
+        "config.json": "{}",
+        "tokenizer.json": "{}",
+        "weights.safetensors": "w",
+        "preprocess.cfg": "a=1",
+    }
     for name, text in files.items():
         (folder / name).write_text(text)
     before = weights_digest(folder)
@@ -23,7 +29,7 @@ def test_editing_any_file_of_a_model_folder_changes_its_digest(tmp_path):
         assert weights_digest(folder) != before, f"an edit of {name} left the digest unchanged"
         (folder / name).write_text(text)
         assert weights_digest(folder) == before
-    for name in ("README.md", ".gitattributes", "README_modeling.py"):   # issue 37: every file counts
+    for name in ("README.md", ".gitattributes", "README_modeling.py"):  # issue 37: every file counts
         (folder / name).write_text("notes")
         assert weights_digest(folder) != before, f"{name} does not count"
         before = weights_digest(folder)
@@ -41,5 +47,5 @@ def test_an_edited_model_code_file_is_a_cache_miss(tiny_bert, tmp_path):
     second = HFMeanPoolingEncoder(str(folder), spec=f"hf:{folder}")
     assert second.identity != first.identity
     Y = embed(texts, second, cache=store)
-    assert last_stats().n_cached == 0 and last_stats().n_encoded == 1   # encoded again, not served from the cache
-    assert np.allclose(X, Y)                                           # (this code file is not used by BERT)
+    assert last_stats().n_cached == 0 and last_stats().n_encoded == 1  # encoded again, not served from the cache
+    assert np.allclose(X, Y)  # (this code file is not used by BERT)

@@ -18,12 +18,11 @@ def _racer(out, i, force, start, done, results):
     try:
         # what run_notebook does before the kernel starts (on main: the check, then the manifest)
         prepare_out(out, run=f"r{i}", notebook="31_probe.ipynb", force=force)
-        write_manifest(out, run=f"r{i}", notebook="31_probe.ipynb", parameters={"i": i}, state="running",
-                       commit=None)
+        write_manifest(out, run=f"r{i}", notebook="31_probe.ipynb", parameters={"i": i}, state="running", commit=None)
         results.put((i, "ok"))
     except Exception as exc:  # noqa: BLE001 - the refusal is the expected outcome for all but one
         results.put((i, type(exc).__name__))
-    done.wait(timeout=60)       # a running run stays alive until every racer has decided
+    done.wait(timeout=60)  # a running run stays alive until every racer has decided
 
 
 def _race(out, force):
@@ -42,7 +41,7 @@ def _race(out, force):
 @pytest.mark.parametrize("force", [False, True], ids=["new-folder", "force-on-a-finished-run"])
 def test_one_folder_one_run(tmp_path, force):
     out = tmp_path / "run"
-    if force:       # a finished run's folder, which --force may clear once
+    if force:  # a finished run's folder, which --force may clear once
         out.mkdir()
         (out / "31_probe.ipynb").write_text("{}")
         write_manifest(out, run="old", notebook="31_probe.ipynb", parameters={}, state="done", commit=None)

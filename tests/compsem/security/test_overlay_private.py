@@ -30,15 +30,20 @@ def _plant(folder, enc, text, vector):
     """What an attacker leaves in ``folder``: a valid cache holding a forged vector."""
     folder.mkdir(parents=True, exist_ok=True)
     with sqlite3.connect(folder / "embeddings.sqlite") as con:
-        con.executescript("CREATE TABLE models (model TEXT PRIMARY KEY, spec TEXT NOT NULL, identity TEXT NOT NULL, "
-                          "dim INTEGER NOT NULL); CREATE TABLE vectors (model TEXT NOT NULL, key TEXT NOT NULL, "
-                          "vec BLOB NOT NULL, sum INTEGER, UNIQUE (model, key));")
+        con.executescript(
+            "CREATE TABLE models (model TEXT PRIMARY KEY, spec TEXT NOT NULL, identity TEXT NOT NULL, "
+            "dim INTEGER NOT NULL); CREATE TABLE vectors (model TEXT NOT NULL, key TEXT NOT NULL, "
+            "vec BLOB NOT NULL, sum INTEGER, UNIQUE (model, key));"
+        )
         import zlib
-        blob = vector.astype(np.float32).tobytes()
-        con.execute("INSERT INTO models VALUES (?, ?, ?, ?)", (model_key(enc.identity), enc.spec, enc.identity, enc.dim))
-        con.execute("INSERT INTO vectors VALUES (?, ?, ?, ?)", (model_key(enc.identity), text_key(text), blob,
-                                                                zlib.crc32(blob)))
 
+        blob = vector.astype(np.float32).tobytes()
+        con.execute(
+            "INSERT INTO models VALUES (?, ?, ?, ?)", (model_key(enc.identity), enc.spec, enc.identity, enc.dim)
+        )
+        con.execute(
+            "INSERT INTO vectors VALUES (?, ?, ?, ?)", (model_key(enc.identity), text_key(text), blob, zlib.crc32(blob))
+        )
 
 
 def test_the_default_overlay_is_per_user_not_a_shared_temp_folder(monkeypatch, tmp_path):
@@ -57,8 +62,9 @@ def test_a_new_overlay_is_0700_and_its_files_0600(monkeypatch, tmp_path):
     embed(["a text only I asked for"], HashEncoder(), cache=store)
     assert stat.S_IMODE(overlay.stat().st_mode) == 0o700
     files = list(overlay.iterdir())
-    assert files and all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in files), \
-        {p.name: oct(p.stat().st_mode) for p in files}
+    assert files and all(stat.S_IMODE(p.stat().st_mode) == 0o600 for p in files), {
+        p.name: oct(p.stat().st_mode) for p in files
+    }
 
 
 def test_a_world_writable_overlay_with_a_planted_vector_is_refused(monkeypatch, tmp_path):
@@ -67,8 +73,11 @@ def test_a_world_writable_overlay_with_a_planted_vector_is_refused(monkeypatch, 
     _plant(overlay, enc, "the student's text", np.full(8, 0.94))
     overlay.chmod(0o777)
     monkeypatch.setenv("COMPSEM_CACHE_OVERLAY", str(overlay))
-    with pytest.raises(CacheError, match=rf"^the cache overlay folder {overlay} is writable by others \(mode 777\): "
-                                         "refused") as err:
+    with pytest.raises(
+        CacheError,
+        match=rf"^the cache overlay folder {overlay} is writable by others \(mode 777\): "
+        "refused",
+    ) as err:
         embed(["the student's text"], enc, cache=EmbeddingCache(_shared(tmp_path), readonly=True))
     assert "\n" not in str(err.value) and enc.seen == []
 
@@ -80,7 +89,7 @@ def test_an_overlay_owned_by_another_user_is_refused_even_when_read_only(monkeyp
     _plant(overlay, enc, "the student's text", np.full(8, 0.94))
     for p in (overlay, *overlay.iterdir()):
         os.chown(p, 2000, 2000)
-    overlay.chmod(0o555)                       # read-only: today every embed then fails, or is poisoned
+    overlay.chmod(0o555)  # read-only: today every embed then fails, or is poisoned
     monkeypatch.setenv("COMPSEM_CACHE_OVERLAY", str(overlay))
     with pytest.raises(CacheError, match=rf"{overlay} is owned by another user \(uid 2000, you are uid 0\): refused"):
         embed(["the student's text"], enc, cache=EmbeddingCache(_shared(tmp_path), readonly=True))
@@ -94,7 +103,7 @@ def test_cache_verify_and_clear_cover_the_overlay(monkeypatch, tmp_path, capsys)
     embed(["in the cache"], HashEncoder(), cache=EmbeddingCache())
     mine = EmbeddingCache(overlay / "embeddings.sqlite")
     embed(["in the overlay", "another"], HashEncoder(), cache=mine)
-    with sqlite3.connect(mine.path) as con:      # one damaged vector in the overlay only
+    with sqlite3.connect(mine.path) as con:  # one damaged vector in the overlay only
         rowid, blob = con.execute("SELECT rowid, vec FROM vectors LIMIT 1").fetchone()
         con.execute("UPDATE vectors SET vec = ? WHERE rowid = ?", (bytes([blob[0] ^ 1]) + blob[1:], rowid))
     assert main(["cache", "verify"]) == 1

@@ -35,8 +35,24 @@ def test_kernel_connection_is_ipc_in_a_private_folder(tmp_path):
 
 def test_command_line_run_prints_no_tcp_warning(tmp_path):
     nb = _probe_notebook(tmp_path)
-    proc = subprocess.run([sys.executable, "-m", "compsem", "run", str(nb), "--out", str(tmp_path / "run"), "--quiet",
-                           "-p", "out_file", str(tmp_path / "i.json")], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "compsem",
+            "run",
+            str(nb),
+            "--out",
+            str(tmp_path / "run"),
+            "--quiet",
+            "-p",
+            "out_file",
+            str(tmp_path / "i.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "without encryption" not in proc.stderr + proc.stdout
     assert json.loads((tmp_path / "i.json").read_text())["transport"] == "ipc"

@@ -46,10 +46,13 @@ OTHER_UID = 65534
 
 def _readable_by_another_user(path: Path) -> bool:
     if os.geteuid() == 0 and shutil.which("setpriv"):
-        r = subprocess.run(["setpriv", f"--reuid={OTHER_UID}", f"--regid={OTHER_UID}", "--clear-groups", "cat",
-                            str(path)], capture_output=True, timeout=30)
+        r = subprocess.run(
+            ["setpriv", f"--reuid={OTHER_UID}", f"--regid={OTHER_UID}", "--clear-groups", "cat", str(path)],
+            capture_output=True,
+            timeout=30,
+        )
         return r.returncode == 0
-    mode = path.stat().st_mode       # not root: the modes say what another user could read
+    mode = path.stat().st_mode  # not root: the modes say what another user could read
     return bool(mode & stat.S_IROTH)
 
 
@@ -61,8 +64,14 @@ def test_another_user_cannot_join_a_local_instance():
         home.mkdir(mode=0o755), other.mkdir()
         home.chmod(0o755)
         env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")} | {"HOME": str(home)}
-        owner = subprocess.Popen([sys.executable, "-c", START], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True, env=env)
+        owner = subprocess.Popen(
+            [sys.executable, "-c", START],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
         try:
             line = owner.stdout.readline()
             if not line:
@@ -72,11 +81,16 @@ def test_another_user_cannot_join_a_local_instance():
                 raise AssertionError(err[-3000:])
             gcs = json.loads(line)["gcs"]
             leaked = [p for p in home.rglob("*") if p.is_file() and "token" in p.name and _readable_by_another_user(p)]
-            for p in leaked:          # what the other user could copy
+            for p in leaked:  # what the other user could copy
                 (other / p.relative_to(home)).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy(p, other / p.relative_to(home))
-            joined = subprocess.run([sys.executable, "-c", JOIN, gcs], capture_output=True, text=True, timeout=240,
-                                    env=env | {"HOME": str(other)})
+            joined = subprocess.run(
+                [sys.executable, "-c", JOIN, gcs],
+                capture_output=True,
+                text=True,
+                timeout=240,
+                env=env | {"HOME": str(other)},
+            )
             assert not leaked, f"token files another user can read: {leaked}"
             assert "REFUSED" in joined.stdout and "JOINED" not in joined.stdout, joined.stdout + joined.stderr[-2000:]
             assert "InvalidAuthToken" in joined.stdout + joined.stderr, joined.stdout + joined.stderr[-2000:]

@@ -67,8 +67,13 @@ def run_read_only(folder, script, env):
         if not shutil.which("unshare"):
             pytest.skip("running as root without unshare: no way to make a folder read-only")
         shell = 'mount --bind "$RO" "$RO" && mount -o remount,bind,ro "$RO" && exec "$PY" -c "$SCRIPT"'
-        proc = subprocess.run(["unshare", "-m", "sh", "-c", shell], capture_output=True, text=True, timeout=300,
-                              env={**env, "RO": str(folder), "PY": sys.executable, "SCRIPT": script})
+        proc = subprocess.run(
+            ["unshare", "-m", "sh", "-c", shell],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**env, "RO": str(folder), "PY": sys.executable, "SCRIPT": script},
+        )
         if proc.returncode and ("unshare" in proc.stderr or "mount" in proc.stderr):
             pytest.skip(f"cannot make a read-only mount here: {proc.stderr.strip()[:200]}")
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -82,11 +87,11 @@ def test_chapter_rerun_on_a_read_only_filled_cache_is_all_hits_with_one_warning(
     out = run_read_only(shared, RERUN, {"COMPSEM_CACHE": str(shared), "COMPSEM_CACHE_OVERLAY": str(tmp_path / "mine")})
     print(out)
     assert out["0"] == [40, 0, True] and out["1"] == [80, 0, True] and out["2"] == [120, 0, True]
-    assert out["3"] == [0, 1, True]                 # a miss: encoded, kept in the overlay
-    assert out["4"] == [1, 0, True]                 # ... and found there the next time
+    assert out["3"] == [0, 1, True]  # a miss: encoded, kept in the overlay
+    assert out["4"] == [1, 0, True]  # ... and found there the next time
     assert len(out["warnings"]) == 1 and str(path) in out["warnings"][0] and "read-only" in out["warnings"][0]
     assert str(tmp_path / "mine") in out["warnings"][0]
-    assert path.read_bytes() == before              # the shared file is untouched
+    assert path.read_bytes() == before  # the shared file is untouched
     assert (tmp_path / "mine" / "embeddings.sqlite").is_file()
 
 
@@ -94,20 +99,20 @@ def test_read_only_empty_folder_works_from_the_overlay(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
     out = run_read_only(empty, RERUN, {"COMPSEM_CACHE": str(empty), "COMPSEM_CACHE_OVERLAY": str(tmp_path / "mine")})
-    assert out["0"] == [0, 40, True] and out["2"] == [120, 0, True]   # all from the overlay after the first pass
+    assert out["0"] == [0, 40, True] and out["2"] == [120, 0, True]  # all from the overlay after the first pass
     assert len(out["warnings"]) == 1
 
 
 def test_explicitly_read_only_store_keeps_misses_in_memory_without_overlay(tmp_path, monkeypatch):
     path = _fill(tmp_path / "c")
-    monkeypatch.setenv("COMPSEM_CACHE_OVERLAY", str(path.parent))   # the overlay would be the file itself: none
+    monkeypatch.setenv("COMPSEM_CACHE_OVERLAY", str(path.parent))  # the overlay would be the file itself: none
     store = EmbeddingCache(path, readonly=True)
     assert store.overlay is None
     enc = HashEncoder()
     X = embed(["brand new", *TEXTS[:3]], enc, cache=store)
     assert enc.seen == ["brand new"] and np.array_equal(X[0], hash_vector("brand new"))
     embed(["brand new"], enc, cache=store)
-    assert enc.seen == ["brand new"]                                 # served from memory
+    assert enc.seen == ["brand new"]  # served from memory
     with pytest.raises(CacheError, match="read-only"):
         store.clear()
 
@@ -121,13 +126,16 @@ def test_full_disk_is_a_named_cache_error_and_the_vectors_are_returned(tmp_path,
     def full(self):
         con = connect(self)
         pages = con.execute("PRAGMA page_count").fetchone()[0]
-        con.execute(f"PRAGMA max_page_count={pages}")            # no room for one more page: SQLITE_FULL
+        con.execute(f"PRAGMA max_page_count={pages}")  # no room for one more page: SQLITE_FULL
         return con
 
     monkeypatch.setattr(EmbeddingCache, "_connect", full)
     many = [f"a much longer text to store, number {i} " * 20 for i in range(300)]
-    with pytest.raises(CacheError, match=rf"the embedding cache {path} failed \(database or disk is full\); "
-                                         "the disk is full: free space there"):
+    with pytest.raises(
+        CacheError,
+        match=rf"the embedding cache {path} failed \(database or disk is full\); "
+        "the disk is full: free space there",
+    ):
         store.put_many("m", [str(i) for i in range(300)], np.ones((300, 8), np.float32))
     enc = HashEncoder()
     with pytest.warns(CacheWarning, match=rf"{path}.*disk is full.*goes on without storing"):
@@ -145,8 +153,10 @@ def test_a_flipped_byte_is_caught_by_the_checksum(tmp_path, capsys, monkeypatch)
         con.execute("UPDATE vectors SET vec = ? WHERE rowid = ?", (bytes(flipped), rowid))
     monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path))
     assert main(["cache", "verify"]) == 1
-    assert capsys.readouterr().out.strip() == f"{path}: 5 vectors, 5 with a checksum, 1 damaged " \
-                                              "(they are re-encoded when next asked for)"
+    assert (
+        capsys.readouterr().out.strip() == f"{path}: 5 vectors, 5 with a checksum, 1 damaged "
+        "(they are re-encoded when next asked for)"
+    )
     enc = HashEncoder()
     with pytest.warns(CacheWarning, match="checksum does not match"):
         X = embed(TEXTS[:5], enc, cache=EmbeddingCache(path))
@@ -159,28 +169,35 @@ def test_a_cache_made_before_the_checksums_is_migrated_in_place(tmp_path):
 
     path = tmp_path / "old.sqlite"
     enc = HashEncoder()
-    with sqlite3.connect(path) as con:        # the first schema: WITHOUT ROWID, no checksum column
-        con.executescript("CREATE TABLE models (model TEXT PRIMARY KEY, spec TEXT NOT NULL, identity TEXT NOT NULL, "
-                          "dim INTEGER NOT NULL); CREATE TABLE vectors (model TEXT NOT NULL, key TEXT NOT NULL, "
-                          "vec BLOB NOT NULL, PRIMARY KEY (model, key)) WITHOUT ROWID;")
-        con.execute("INSERT INTO vectors VALUES (?, ?, ?)",
-                    (model_key(enc.identity), text_key("old"), hash_vector("old").tobytes()))
+    with sqlite3.connect(path) as con:  # the first schema: WITHOUT ROWID, no checksum column
+        con.executescript(
+            "CREATE TABLE models (model TEXT PRIMARY KEY, spec TEXT NOT NULL, identity TEXT NOT NULL, "
+            "dim INTEGER NOT NULL); CREATE TABLE vectors (model TEXT NOT NULL, key TEXT NOT NULL, "
+            "vec BLOB NOT NULL, PRIMARY KEY (model, key)) WITHOUT ROWID;"
+        )
+        con.execute(
+            "INSERT INTO vectors VALUES (?, ?, ?)",
+            (model_key(enc.identity), text_key("old"), hash_vector("old").tobytes()),
+        )
     X = embed(["old", "new"], enc, cache=EmbeddingCache(path))
     assert enc.seen == ["new"] and np.array_equal(X[0], hash_vector("old"))
-    assert EmbeddingCache(path).verify() == (2, 1, 0)          # the old row has no checksum, the new one has
+    assert EmbeddingCache(path).verify() == (2, 1, 0)  # the old row has no checksum, the new one has
 
 
 def test_cache_clear_twice_in_one_second_keeps_both_broken_files(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path))
     path = tmp_path / "embeddings" / "embeddings.sqlite"
     path.parent.mkdir()
-    monkeypatch.setattr("time.strftime", lambda fmt, *a: "20260101-000000")     # both in the same second
+    monkeypatch.setattr("time.strftime", lambda fmt, *a: "20260101-000000")  # both in the same second
     for content in (b"first garbage" * 100, b"second garbage" * 100):
         path.write_bytes(content)
         assert main(["cache", "clear"]) == 0
         path.unlink()
         for side in ("-wal", "-shm"):
             path.with_name(path.name + side).unlink(missing_ok=True)
-    kept = sorted(p.read_bytes()[:6] for p in path.parent.glob("embeddings.sqlite.broken-*") if p.name[-4:] != "-wal"
-                  and p.name[-4:] != "-shm")
+    kept = sorted(
+        p.read_bytes()[:6]
+        for p in path.parent.glob("embeddings.sqlite.broken-*")
+        if p.name[-4:] != "-wal" and p.name[-4:] != "-shm"
+    )
     assert kept == [b"first ", b"second"]

@@ -27,7 +27,7 @@ import compsem
 from compsem import studies
 from tests.helpers import ROOT
 
-SRC = Path(compsem.__file__).resolve().parents[1]   # the children import the compsem this test sees
+SRC = Path(compsem.__file__).resolve().parents[1]  # the children import the compsem this test sees
 
 STUDENT = 2000
 
@@ -76,26 +76,34 @@ def _tree(folder: Path) -> dict[str, bytes]:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0 or not shutil.which("setpriv"),
-                    reason="running as a second user needs root and setpriv")
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0 or not shutil.which("setpriv"),
+    reason="running as a second user needs root and setpriv",
+)
 def test_every_study_runs_as_a_student_on_a_read_only_cache():
     from tests.helpers.tiny import tiny_bert
 
     base = Path(tempfile.mkdtemp(prefix="compsem-class-"))
     try:
-        base.chmod(0o755)                         # the class folder: readable by the student
+        base.chmod(0o755)  # the class folder: readable by the student
         model = tiny_bert(base / "bert", layers=3)
         shared, home = base / "shared", base / "home"
         home.mkdir()
         os.chown(home, STUDENT, STUDENT)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("COMPSEM_", "XDG_"))}
-        env.update(PYTHONPATH=f"{SRC}:{ROOT}", COMPSEM_CACHE=str(shared), TQDM_DISABLE="1",
-                   COMPSEM_RESULTS=str(base / "results-lecturer"), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+        env.update(
+            PYTHONPATH=f"{SRC}:{ROOT}",
+            COMPSEM_CACHE=str(shared),
+            TQDM_DISABLE="1",
+            COMPSEM_RESULTS=str(base / "results-lecturer"),
+            HF_HUB_OFFLINE="1",
+            TRANSFORMERS_OFFLINE="1",
+        )
         first = _run(env, str(model), "0")
         assert set(first) == {s.name for s in studies.STUDIES} and first["csts"] is False
         for sub in ("embeddings", "ssm_scores", "csts_runs", "csts_frozen"):
             assert (shared / sub).is_dir(), f"the lecturer's run stored nothing in {sub}"
-        for p in [base, *base.rglob("*")]:        # what a lecturer shares: readable, not writable
+        for p in [base, *base.rglob("*")]:  # what a lecturer shares: readable, not writable
             if p.is_relative_to(home):
                 continue
             p.chmod(0o755 if p.is_dir() else 0o644)
@@ -103,14 +111,14 @@ def test_every_study_runs_as_a_student_on_a_read_only_cache():
 
         student = {**env, "HOME": str(home), "COMPSEM_RESULTS": str(home / "results")}
         again = _run(student, str(model), "0", user=STUDENT)
-        assert again == first | {"csts": True}     # every chapter runs; the C-STS run is read, not retrained
+        assert again == first | {"csts": True}  # every chapter runs; the C-STS run is read, not retrained
         more = _run(student, str(model), "1", user=STUDENT)
-        assert more["csts"] is False               # a run the cache lacks is trained ...
+        assert more["csts"] is False  # a run the cache lacks is trained ...
         overlay = home / ".cache" / "compsem" / "overlay"
         assert list((overlay / "csts_runs").glob("*.json")), "... and kept in the student's overlay"
         assert stat.S_IMODE(overlay.stat().st_mode) == 0o700 and overlay.stat().st_uid == STUDENT
         assert all(stat.S_IMODE(p.stat().st_mode) & 0o077 == 0 for p in overlay.rglob("*") if p.is_file())
-        assert _run(student, str(model), "1", user=STUDENT)["csts"] is True   # found there next time
-        assert _tree(shared) == before             # the shared cache is untouched
+        assert _run(student, str(model), "1", user=STUDENT)["csts"] is True  # found there next time
+        assert _tree(shared) == before  # the shared cache is untouched
     finally:
         shutil.rmtree(base, ignore_errors=True)

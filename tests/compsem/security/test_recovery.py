@@ -20,13 +20,15 @@ def _filled(tmp_path, monkeypatch):
     embed(TEXTS, HashEncoder(dim=32), cache=EmbeddingCache(path))
     with sqlite3.connect(path) as con:
         con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        assert con.execute("PRAGMA page_count").fetchone()[0] > 3 and con.execute("PRAGMA page_size").fetchone()[0] == 4096
+        assert (
+            con.execute("PRAGMA page_count").fetchone()[0] > 3 and con.execute("PRAGMA page_size").fetchone()[0] == 4096
+        )
     return path
 
 
 def _stomp(path):
     data = bytearray(path.read_bytes())
-    data[4096:4108] = b"\xff" * 12              # the header of the second page
+    data[4096:4108] = b"\xff" * 12  # the header of the second page
     path.write_bytes(bytes(data))
 
 
@@ -41,8 +43,8 @@ def test_verify_reports_a_damaged_page_and_clear_moves_the_file_aside(tmp_path, 
     assert f"the embedding cache {path} was not a usable database" in out and "moved it to" in out, out
     assert "run `python -m compsem cache clear`" not in out
     broken = [p for p in path.parent.iterdir() if ".broken-" in p.name and not p.name.endswith(("-wal", "-shm"))]
-    assert len(broken) == 1 and broken[0].read_bytes()[4096:4108] == b"\xff" * 12   # kept, for a post-mortem
-    assert main(["cache", "verify"]) == 0                                              # a new, sound cache
+    assert len(broken) == 1 and broken[0].read_bytes()[4096:4108] == b"\xff" * 12  # kept, for a post-mortem
+    assert main(["cache", "verify"]) == 0  # a new, sound cache
     assert EmbeddingCache(path).verify() == (0, 0, 0)
 
 

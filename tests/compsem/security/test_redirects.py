@@ -27,8 +27,14 @@ def server(answer):
 
         def _any(self, method):
             n = int(self.headers.get("Content-Length") or 0)
-            seen.append({"method": method, "path": self.path, "auth": self.headers.get("Authorization"),
-                         "body": self.rfile.read(n)})
+            seen.append(
+                {
+                    "method": method,
+                    "path": self.path,
+                    "auth": self.headers.get("Authorization"),
+                    "body": self.rfile.read(n),
+                }
+            )
             answer(self, method)
 
         def do_POST(self):
@@ -61,6 +67,7 @@ def _redirect(status, location):
         handler.send_header("Location", location)
         handler.send_header("Content-Length", "0")
         handler.end_headers()
+
     return answer
 
 
@@ -76,7 +83,7 @@ def test_redirect_to_another_host_is_refused_and_the_key_stays(status):
     assert url in msg and target in msg and "refused" in msg
     assert err.value.status == status
     assert seen_first[0]["auth"] == "Bearer sk-secret"
-    assert seen_other == []                   # nothing, key or not, reached the second host
+    assert seen_other == []  # nothing, key or not, reached the second host
 
 
 def test_same_host_307_308_are_followed_with_method_body_and_key():
@@ -90,8 +97,10 @@ def test_same_host_307_308_are_followed_with_method_body_and_key():
     with server(answer) as (base, seen):
         assert post_json(f"{base}/old", {"x": 1}, api_key="k", retries=0) == {"ok": True}
     assert [(r["method"], r["path"], r["auth"], json.loads(r["body"])) for r in seen] == [
-        ("POST", "/old", "Bearer k", {"x": 1}), ("POST", "/new", "Bearer k", {"x": 1}),
-        ("POST", "/v1/final", "Bearer k", {"x": 1})]
+        ("POST", "/old", "Bearer k", {"x": 1}),
+        ("POST", "/new", "Bearer k", {"x": 1}),
+        ("POST", "/v1/final", "Bearer k", {"x": 1}),
+    ]
 
 
 @pytest.mark.parametrize("status", [301, 302, 303])

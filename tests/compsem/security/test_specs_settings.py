@@ -30,23 +30,33 @@ CHILD = textwrap.dedent("""
 
 
 def _child(spec, **env):
-    proc = subprocess.run([sys.executable, "-c", CHILD, spec], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, **env})
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD, spec], capture_output=True, text=True, timeout=120, env={**os.environ, **env}
+    )
     assert proc.returncode == 0, f"exit {proc.returncode}: {proc.stderr[-1500:]}"
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("bow:0", r"model spec 'bow:0' is not valid: 'bow:N' \(hashed dimensions\) takes a whole number from 1 to 1,048,576"),
-    ("bow:abc", r"model spec 'bow:abc' is not valid: 'bow:N'"),
-    ("random:-3", r"model spec 'random:-3' is not valid: 'random:N\[:SEED\]' \(N dimensions\) takes a whole number "
-                  r"from 1 to 65,536"),
-    ("random:99999999999", r"'random:99999999999' is not valid"),
-    ("random:8:-1", r"'random:N:SEED' \(the seed\) takes a whole number from 0"),
-    ("hf:x#max_length=0", r"'#max_length=N' takes a whole number from 1 to 1,000,000"),
-    ("x" * 5000, r"model spec 'x{77}\.\.\.' is 5,000 characters long; at most 1,024 are accepted"),
-    ("st:" + "y" * 400, r"longer than 255 characters"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        (
+            "bow:0",
+            r"model spec 'bow:0' is not valid: 'bow:N' \(hashed dimensions\) takes a whole number from 1 to 1,048,576",
+        ),
+        ("bow:abc", r"model spec 'bow:abc' is not valid: 'bow:N'"),
+        (
+            "random:-3",
+            r"model spec 'random:-3' is not valid: 'random:N\[:SEED\]' \(N dimensions\) takes a whole number "
+            r"from 1 to 65,536",
+        ),
+        ("random:99999999999", r"'random:99999999999' is not valid"),
+        ("random:8:-1", r"'random:N:SEED' \(the seed\) takes a whole number from 0"),
+        ("hf:x#max_length=0", r"'#max_length=N' takes a whole number from 1 to 1,000,000"),
+        ("x" * 5000, r"model spec 'x{77}\.\.\.' is 5,000 characters long; at most 1,024 are accepted"),
+        ("st:" + "y" * 400, r"longer than 255 characters"),
+    ],
+)
 def test_bad_specs_are_a_compsem_error_naming_the_spec_and_form(spec, message):
     import re
 
@@ -59,12 +69,23 @@ def test_good_sized_specs_still_work():
     assert _child("bow:16") == {"ok": True} and _child("random:4:7") == {"ok": True}
 
 
-@pytest.mark.parametrize("name, value, message", [
-    ("COMPSEM_CACHE_TIMEOUT", "abc", r"COMPSEM_CACHE_TIMEOUT='abc' is not valid: it takes a number from 0 to 86400"),
-    ("COMPSEM_CACHE_TIMEOUT", "nan", r"COMPSEM_CACHE_TIMEOUT='nan' is not valid \(out of bounds\)"),
-    ("COMPSEM_OA_BATCH", "0", r"COMPSEM_OA_BATCH='0' is not valid \(out of bounds\): it takes a whole number from 1"),
-    ("COMPSEM_OA_RATE", "-1", r"COMPSEM_OA_RATE='-1' is not valid"),
-])
+@pytest.mark.parametrize(
+    "name, value, message",
+    [
+        (
+            "COMPSEM_CACHE_TIMEOUT",
+            "abc",
+            r"COMPSEM_CACHE_TIMEOUT='abc' is not valid: it takes a number from 0 to 86400",
+        ),
+        ("COMPSEM_CACHE_TIMEOUT", "nan", r"COMPSEM_CACHE_TIMEOUT='nan' is not valid \(out of bounds\)"),
+        (
+            "COMPSEM_OA_BATCH",
+            "0",
+            r"COMPSEM_OA_BATCH='0' is not valid \(out of bounds\): it takes a whole number from 1",
+        ),
+        ("COMPSEM_OA_RATE", "-1", r"COMPSEM_OA_RATE='-1' is not valid"),
+    ],
+)
 def test_bad_numeric_settings_name_the_variable(monkeypatch, name, value, message):
     from compsem.settings import setting
 
@@ -88,8 +109,11 @@ def test_compsem_cache_pointing_at_a_file_is_named(monkeypatch, tmp_path):
 
     (tmp_path / "f").write_text("a file")
     monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path / "f"))
-    with pytest.raises(CompsemError, match=r"COMPSEM_CACHE='.*/f' is not valid \(it is a file\): it takes a path .* "
-                                           "a folder, not a file"):
+    with pytest.raises(
+        CompsemError,
+        match=r"COMPSEM_CACHE='.*/f' is not valid \(it is a file\): it takes a path .* "
+        "a folder, not a file",
+    ):
         cache_dir("embeddings")
 
 
@@ -115,25 +139,31 @@ def test_vec_binary_header_beyond_the_file_is_a_clear_error(tmp_path):
 
     path = tmp_path / "huge.bin"
     path.write_bytes(b"99999999999 99999999\nred \x00\x00\x80?")
-    with pytest.raises(CompsemError, match=r"line 1: the header announces 99,999,999,999 vectors of 99,999,999 "
-                                           r"numbers, more than the 8 bytes after it can hold"):
+    with pytest.raises(
+        CompsemError,
+        match=r"line 1: the header announces 99,999,999,999 vectors of 99,999,999 "
+        r"numbers, more than the 8 bytes after it can hold",
+    ):
         read_word_vectors(path)
 
 
-@pytest.mark.parametrize("data, message", [
-    ([{"index": 0, "embedding": [1.0, float("nan")]}, {"index": 1, "embedding": [1.0, 2.0]}], "non-finite"),
-    ([{"index": 0, "embedding": [1.0, 1e39]}, {"index": 1, "embedding": [1.0, 2.0]}], "non-finite"),
-    ([{"index": 0, "embedding": [1.0, 2.0]}, {"index": 0, "embedding": [3.0, 4.0]}], "'index' values"),
-    ([{"embedding": [1.0, 2.0]}, {"embedding": [3.0, 4.0]}], "needs an 'index'"),
-    ([{"index": 0, "embedding": [1.0, 2.0]}, {"index": 5, "embedding": [3.0, 4.0]}], "'index' values"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ([{"index": 0, "embedding": [1.0, float("nan")]}, {"index": 1, "embedding": [1.0, 2.0]}], "non-finite"),
+        ([{"index": 0, "embedding": [1.0, 1e39]}, {"index": 1, "embedding": [1.0, 2.0]}], "non-finite"),
+        ([{"index": 0, "embedding": [1.0, 2.0]}, {"index": 0, "embedding": [3.0, 4.0]}], "'index' values"),
+        ([{"embedding": [1.0, 2.0]}, {"embedding": [3.0, 4.0]}], "needs an 'index'"),
+        ([{"index": 0, "embedding": [1.0, 2.0]}, {"index": 5, "embedding": [3.0, 4.0]}], "'index' values"),
+    ],
+)
 def test_oa_answers_with_bad_numbers_or_indices_are_refused(data, message):
     import io
 
     from compsem.encoders.neural import OpenAIEmbeddingEncoder
 
     body = json.dumps({"data": data}, allow_nan=True).encode()
-    opener = lambda req, timeout: io.BytesIO(body)   # noqa: E731 - the test hook of compsem.webapi
+    opener = lambda req, timeout: io.BytesIO(body)  # noqa: E731 - the test hook of compsem.webapi
     enc = OpenAIEmbeddingEncoder("text-embedding-3-small", api_key="k", opener=opener, retries=0)
     enc.dim = 2
     with pytest.raises(CompsemError, match=message):

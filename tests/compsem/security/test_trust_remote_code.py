@@ -19,7 +19,7 @@ from tests.helpers import ROOT
 
 BAD = ["False", "no", 0, "0", None, 1, "true"]
 
-CODE = '''
+CODE = """
 import pathlib
 pathlib.Path({marker!r}).write_text("the folder's code ran")
 from transformers import BertConfig, BertModel
@@ -31,7 +31,7 @@ class MarkerConfig(BertConfig):
 
 class MarkerModel(BertModel):
     config_class = MarkerConfig
-'''
+"""
 
 
 @pytest.fixture
@@ -49,11 +49,13 @@ def remote_code_folder(tmp_path, tiny_bert):
 @pytest.mark.parametrize("value", BAD)
 def test_anything_but_a_literal_bool_is_a_type_error_and_runs_nothing(remote_code_folder, value):
     folder, marker = remote_code_folder
-    for call in (lambda: get_encoder(str(folder), trust_remote_code=value),
-                 lambda: embed(["a red car"], str(folder), trust_remote_code=value, cache=False),
-                 lambda: check_available([str(folder)], trust_remote_code=value),
-                 lambda: resolve_models([str(folder)], trust_remote_code=value),
-                 lambda: HFGenerator(str(folder), trust_remote_code=value)):
+    for call in (
+        lambda: get_encoder(str(folder), trust_remote_code=value),
+        lambda: embed(["a red car"], str(folder), trust_remote_code=value, cache=False),
+        lambda: check_available([str(folder)], trust_remote_code=value),
+        lambda: resolve_models([str(folder)], trust_remote_code=value),
+        lambda: HFGenerator(str(folder), trust_remote_code=value),
+    ):
         with pytest.raises(TypeError, match=r"trust_remote_code must be True or False, got"):
             call()
     assert not marker.exists()
@@ -61,13 +63,13 @@ def test_anything_but_a_literal_bool_is_a_type_error_and_runs_nothing(remote_cod
 
 def test_the_folder_really_runs_its_code_when_trusted_and_not_otherwise(remote_code_folder):
     folder, marker = remote_code_folder
-    get_encoder(str(folder), trust_remote_code=False)   # the plain BERT class, the folder's code ignored
+    get_encoder(str(folder), trust_remote_code=False)  # the plain BERT class, the folder's code ignored
     assert not marker.exists()
     try:
         get_encoder(str(folder), trust_remote_code=True)
-    except Exception:                        # noqa: BLE001 - only the import of the code matters here
+    except Exception:  # noqa: BLE001 - only the import of the code matters here
         pass
-    assert marker.exists()                   # the oracle: this folder does run code when allowed
+    assert marker.exists()  # the oracle: this folder does run code when allowed
 
 
 def test_shared_check_accepts_only_true_and_false():
@@ -80,8 +82,11 @@ def test_shared_check_accepts_only_true_and_false():
 @pytest.mark.parametrize("text", ["False", "no", "0", "True", "1"])
 def test_command_line_value_must_be_a_json_bool(text):
     nb = ROOT / "notebooks" / "31_montague_single.ipynb"
-    with pytest.raises(ValueError, match=r"parameter 'trust_remote_code' of 31_montague_single.ipynb: got .*"
-                                         r"expected a JSON bool \(true or false\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"parameter 'trust_remote_code' of 31_montague_single.ipynb: got .*"
+        r"expected a JSON bool \(true or false\)",
+    ):
         parse_parameters([("trust_remote_code", text)], nb)
     assert parse_parameters([("trust_remote_code", "false")], nb) == {"trust_remote_code": False}
     assert parse_parameters([("trust_remote_code", "true")], nb) == {"trust_remote_code": True}
@@ -89,13 +94,35 @@ def test_command_line_value_must_be_a_json_bool(text):
 
 def test_every_kind_of_default_is_checked():
     defaults = {"flag": False, "n": 250, "x": 0.25, "models": "panel", "seeds": [0], "over": {}, "cap": None}
-    good = [{"flag": True}, {"n": 3}, {"n": None}, {"x": 1}, {"x": 0.5}, {"models": ["bow"]}, {"models": "paper"},
-            {"seeds": [1, 2]}, {"seeds": "paper"}, {"over": {"lr": 1e-4}}, {"cap": 10}, {"cap": "anything"}]
+    good = [
+        {"flag": True},
+        {"n": 3},
+        {"n": None},
+        {"x": 1},
+        {"x": 0.5},
+        {"models": ["bow"]},
+        {"models": "paper"},
+        {"seeds": [1, 2]},
+        {"seeds": "paper"},
+        {"over": {"lr": 1e-4}},
+        {"cap": 10},
+        {"cap": "anything"},
+    ]
     for p in good:
         check_parameters(defaults, p)
-    bad = [({"flag": "False"}, "flag"), ({"flag": 0}, "flag"), ({"n": "3"}, "n"), ({"n": True}, "n"),
-           ({"n": 2.5}, "n"), ({"x": "0.5"}, "x"), ({"x": False}, "x"), ({"models": 3}, "models"),
-           ({"models": True}, "models"), ({"seeds": 0}, "seeds"), ({"over": []}, "over")]
+    bad = [
+        ({"flag": "False"}, "flag"),
+        ({"flag": 0}, "flag"),
+        ({"n": "3"}, "n"),
+        ({"n": True}, "n"),
+        ({"n": 2.5}, "n"),
+        ({"x": "0.5"}, "x"),
+        ({"x": False}, "x"),
+        ({"models": 3}, "models"),
+        ({"models": True}, "models"),
+        ({"seeds": 0}, "seeds"),
+        ({"over": []}, "over"),
+    ]
     for p, name in bad:
         with pytest.raises(ValueError, match=f"parameter '{name}'") as err:
             check_parameters(defaults, p)
@@ -139,7 +166,7 @@ def test_defaults_are_read_without_a_kernel_and_expressions_accept_anything(tmp_
     nbformat.write(nb, path)
     d = parameter_defaults(path)
     assert d["flag"] is False and d["n"] == 3
-    check_parameters(d, {"label": 5})                        # no literal default: not checked
+    check_parameters(d, {"label": 5})  # no literal default: not checked
     with pytest.raises(ValueError, match="parameter 'n'"):
         check_parameters(d, {"n": "3"})
 

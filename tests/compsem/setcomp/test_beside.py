@@ -15,14 +15,16 @@ def test_report_tables_put_paper_rows_beside_ours():
     cells = st.cells_table(emb, "overlap", ["cos"], size=9, n_boot=50)
     tab = beside.cells_beside_paper(cells, report.paper_table("c1_cells"), "cos")
     paper = tab[tab["model"] == "sbert-mini"]
-    assert len(paper) == 2 and paper.iloc[1]["TT"] == "28.96"        # Table 1, SBERT-mini, (T,T)
+    assert len(paper) == 2 and paper.iloc[1]["TT"] == "28.96"  # Table 1, SBERT-mini, (T,T)
     # one format per column: our estimate and interval with the paper's two decimals
     assert re.fullmatch(r"\d+\.\d\d \[\d+\.\d\d, \d+\.\d\d\]", paper.iloc[0]["TT"])
     assert tab.iloc[-1]["model"] == "(16 encoders)"
     raw = st.raw_scores_table(emb, "overlap", ["ned"])
-    rt = beside.raw_beside_paper(raw, report.paper_table("overlap_deltas"), {"d1": ("m_ao_minus_m_ab", "d1_mean", "d1_std")})
-    assert rt[rt["source"].str.startswith("paper")]["d1"].tolist() == ["-0.0239 ± 0.0635"]   # Table 12(c)
-    assert all(re.fullmatch(r"-?\d\.\d{4} ± \d\.\d{4}", v) for v in rt["d1"])          # ours: four decimals too
+    rt = beside.raw_beside_paper(
+        raw, report.paper_table("overlap_deltas"), {"d1": ("m_ao_minus_m_ab", "d1_mean", "d1_std")}
+    )
+    assert rt[rt["source"].str.startswith("paper")]["d1"].tolist() == ["-0.0239 ± 0.0635"]  # Table 12(c)
+    assert all(re.fullmatch(r"-?\d\.\d{4} ± \d\.\d{4}", v) for v in rt["d1"])  # ours: four decimals too
     # a value that rounds to zero prints without its sign
     assert beside.fmt_ci(-0.01, -0.04, 0.02) == "0.0 [0.0, 0.0]"
     assert beside.fmt_ci(1.234, 1.0, 1.5) == "1.2 [1.0, 1.5]" and beside.fmt_ci(np.nan, 0, 1) == "n/a"
@@ -34,8 +36,9 @@ def test_use_is_never_presented_as_the_papers_model():
     assert beside.paper_label("sbert-mini", "Table 1") == "paper, Table 1 (SBERT-mini)"
     rng = np.random.default_rng(1)
     emb = {"use": {"overlap": {k: rng.normal(size=(20, 4)) for k in ("a", "b", "t")}}}
-    tab = beside.cells_beside_paper(st.cells_table(emb, "overlap", ["cos"], size=5, n_boot=0), report.paper_table("c1_cells"),
-                                    "cos")
+    tab = beside.cells_beside_paper(
+        st.cells_table(emb, "overlap", ["cos"], size=5, n_boot=0), report.paper_table("c1_cells"), "cos"
+    )
     assert tab["source"].tolist()[1] == "paper, Table 1 (USE: a different model from our use)"
 
 

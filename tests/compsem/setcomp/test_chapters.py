@@ -42,10 +42,17 @@ def test_overlap_cells_rows_sum_to_100_and_eps_modes_has_three_columns(overlap):
 
 
 def test_difference_view_produces_every_glued_value():
-    run = study.run("difference", ["m", "offset"], sample_cap=12, embed_fn=fake_embed,
-                             filter_encoders=["m"], filter_threshold=0.9)
-    ch = report.DifferenceChapter(run, measures=["cos", "ned"], grid_size=11, n_boot=20, seed=0,
-                                    eps_range={"d1": [-1, 1], "d2": [-1, 1], "d3": [-1, 1]})
+    run = study.run(
+        "difference", ["m", "offset"], sample_cap=12, embed_fn=fake_embed, filter_encoders=["m"], filter_threshold=0.9
+    )
+    ch = report.DifferenceChapter(
+        run,
+        measures=["cos", "ned"],
+        grid_size=11,
+        n_boot=20,
+        seed=0,
+        eps_range={"d1": [-1, 1], "d2": [-1, 1], "d3": [-1, 1]},
+    )
     ch.sizes(), ch.scores(), ch.ned_paper(), ch.ned_ours(), ch.cells(), ch.eps_modes(), ch.c4(), ch.c5(), ch.baselines()
     assert glued_names("12_setcomp_difference.ipynb") <= set(ch.values)
     assert set(ch.c4_tab["mode"]) == {"explicit", "fixed"}
@@ -61,21 +68,40 @@ def test_union_view_produces_every_glued_value():
     assert set(ch.c6_tab["model"]) == {"m", "random", "m (shuffled U)"}
 
 
-def test_ranking_sentence_by_hand():
-    tab = pd.DataFrame({"pct": [40.0, 35.0, 20.0], "low": [38.0, 33.0, 18.0], "high": [42.0, 39.0, 22.0]},
-                       index=["a", "b", "c"])
-    # a [38, 42] and b [33, 39] overlap: the two are indistinguishable; c [18, 22] lies below both
-    assert str(ranking_sentence(tab, what="(T,T) share")) == (
-        "`a` has the highest (T,T) share (40.0% [38.0, 42.0]), but its interval overlaps that of `b`: "
-        "the two are indistinguishable at this sample size.")
-    # lowest: c clears both
-    assert str(ranking_sentence(tab, what="share meeting C4", higher=False)) == (
-        "`c` has the lowest share meeting C4 (20.0% [18.0, 22.0]), its interval clear of every other model's.")
-    # a model whose every sample gives 0 % (a zero-width interval) is left out and named, not ranked lowest
-    tab.loc["bow"] = [0.0, 0.0, 0.0]
-    assert str(ranking_sentence(tab, what="share meeting C4", higher=False)) == (
-        "`c` has the lowest share meeting C4 (20.0% [18.0, 22.0]), its interval clear of every other model's. "
-        "`bow` is left out of the ranking: every item gives exactly 0.")
+def test_ranking_sentence_pairs_the_samples():
+    # per-sample shares of 8 samples; a - b is 1 on 5 samples, 0 on 3: every paired resample's
+    # mean lies in [0, 1], and the lead (62.5 points) is clear of zero
+    a = np.array([1, 1, 1, 1, 0, 1, 1, 1.0])
+    b = np.array([0, 0, 1, 0, 0, 0, 1, 0.0])
+    text = str(ranking_sentence({"a": a, "b": b}, what="(T,T) share", n_boot=200))
+    assert text.startswith(
+        "`a` has the highest (T,T) share (87.5 %); on the same 8 samples its lead over `b` has a "
+        "paired interval above zero (62.5 ["
+    )
+    # c differs from a on one sample: unpaired intervals would overlap just as much, and the words say no evidence
+    c = a.copy()
+    c[0] = 0.0
+    text = str(ranking_sentence({"a": a, "c": c}, what="(T,T) share", n_boot=200))
+    assert "no evidence of a difference" in text and "indistinguishable" not in text
+    # contradicting data: b's samples raised to a's and past them on one sample, and b leads (by too little)
+    b_up = np.array([1, 1, 1, 1, 1, 1, 1, 0.5])
+    text = str(ranking_sentence({"a": a, "b": b_up}, what="(T,T) share", n_boot=200))
+    assert text.startswith("`b` has the highest (T,T) share (93.8 %) on the same 8 samples, but")
+    # lowest: b; a model whose every sample gives 0 is left out and named, not ranked lowest
+    text = str(ranking_sentence({"a": a, "b": b, "z": np.zeros(8)}, what="share meeting C4", higher=False, n_boot=200))
+    assert text.startswith("`b` has the lowest share meeting C4 (25.0 %)")
+    assert text.endswith("`z` is left out of the ranking: every item gives exactly 0.")
+    # the bag-of-words control is never ranked, even where it would lead: it is shown beside
+    text = str(
+        ranking_sentence(
+            {"a": a, "b": b, "bow": np.array([0, 0, 0, 0, 0, 0, 0, 0.5])},
+            what="share meeting C4",
+            higher=False,
+            n_boot=200,
+        )
+    )
+    assert text.startswith("`b` has the lowest share meeting C4 (25.0 %)")
+    assert text.endswith("`bow` (6.2 %) is a control, shown beside the models and not ranked.")
     # with constant=False (normalised encoders at a constant 100 %), the constant row is ranked
-    tab.loc["bow"] = [100.0, 100.0, 100.0]
-    assert str(ranking_sentence(tab, what="x", constant=False)).startswith("`bow` has the highest x (100.0% ")
+    text = str(ranking_sentence({"a": a, "z": np.ones(8)}, what="x", constant=False, n_boot=200))
+    assert text.startswith("`z` has the highest x (100.0 %)")

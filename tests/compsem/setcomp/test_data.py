@@ -11,8 +11,14 @@ from compsem.setcomp import data as ds
 
 
 def quint(i, **over):
-    row = {"id": f"q{i}", "s_prev": f"prev {i}", "s_curr": f"curr {i}", "s_next": f"next {i}",
-           "s1": f"fusion one {i}", "s2": f"fusion two {i}"}
+    row = {
+        "id": f"q{i}",
+        "s_prev": f"prev {i}",
+        "s_curr": f"curr {i}",
+        "s_next": f"next {i}",
+        "s1": f"fusion one {i}",
+        "s2": f"fusion two {i}",
+    }
     row.update(over)
     return row
 
@@ -25,12 +31,18 @@ def test_samples_per_quintuple_and_roles():
     assert (ov["a"], ov["b"], ov["o"]) == ("fusion one 1", "fusion two 1", "curr 1")
     diff = t["difference"][t["difference"]["qid"] == "q2"]
     assert list(zip(diff["a"], diff["b"], diff["d"])) == [
-        ("fusion one 2", "prev 2", "curr 2"), ("fusion one 2", "curr 2", "prev 2"),
-        ("fusion one 2", "fusion two 2", "prev 2"), ("fusion two 2", "curr 2", "next 2"),
-        ("fusion two 2", "next 2", "curr 2"), ("fusion two 2", "fusion one 2", "next 2")]
+        ("fusion one 2", "prev 2", "curr 2"),
+        ("fusion one 2", "curr 2", "prev 2"),
+        ("fusion one 2", "fusion two 2", "prev 2"),
+        ("fusion two 2", "curr 2", "next 2"),
+        ("fusion two 2", "next 2", "curr 2"),
+        ("fusion two 2", "fusion one 2", "next 2"),
+    ]
     un = t["union"][t["union"]["qid"] == "q3"]
-    assert list(zip(un["a"], un["b"], un["u"])) == [("prev 3", "curr 3", "fusion one 3"),
-                                                    ("curr 3", "next 3", "fusion two 3")]
+    assert list(zip(un["a"], un["b"], un["u"])) == [
+        ("prev 3", "curr 3", "fusion one 3"),
+        ("curr 3", "next 3", "fusion two 3"),
+    ]
 
 
 def test_embedded_set_is_valid_and_large_enough():
@@ -103,8 +115,8 @@ def test_mask_shape_checked():
 
 
 def test_filter_masks_both_rules_by_hand():
-    cpc = {"m": np.array([0.1, 0.1, 0.9, np.nan])}     # pair (prev, curr) per quintuple
-    ccn = {"m": np.array([0.2, 0.8, 0.1, 0.1])}        # pair (curr, next)
+    cpc = {"m": np.array([0.1, 0.1, 0.9, np.nan])}  # pair (prev, curr) per quintuple
+    ccn = {"m": np.array([0.2, 0.8, 0.1, 0.1])}  # pair (curr, next)
     rep = ds.filter_masks(cpc, ccn, threshold=0.25)
     assert rep.mask.tolist() == [True, False, False, False]
     assert rep.pair_mask.tolist() == [[True, True], [True, False], [False, True], [False, True]]
@@ -120,7 +132,12 @@ def test_pair_rule_keeps_three_samples_per_passing_pair():
     q = pd.DataFrame([quint(1), quint(2)])
     t = ds.build_operator_tables(q, difference_mask=np.array([[True, False], [False, True]]))["difference"]
     assert list(zip(t["qid"], t["variant"])) == [
-        ("q1", "s1-prev->curr"), ("q1", "s1-curr->prev"), ("q1", "s1-s2->prev"),
-        ("q2", "s2-curr->next"), ("q2", "s2-next->curr"), ("q2", "s2-s1->next")]
+        ("q1", "s1-prev->curr"),
+        ("q1", "s1-curr->prev"),
+        ("q1", "s1-s2->prev"),
+        ("q2", "s2-curr->next"),
+        ("q2", "s2-next->curr"),
+        ("q2", "s2-s1->next"),
+    ]
     with pytest.raises(ValueError, match="shape"):
         ds.build_operator_tables(q, difference_mask=np.ones((2, 3), dtype=bool))

@@ -26,7 +26,10 @@ def test_data_view_counts_both_filter_rules():
     assert glued_names("10_setcomp_data.ipynb") <= set(ch.values)
     # the paper's union count beside two union samples per overlap sample: 2 x 37,292 = 74,584 = 74,582 + 2
     assert (ch.values["paper_union_expected"], ch.values["paper_union"], ch.values["paper_union_short"]) == (
-        74584, 74582, 2)
+        74584,
+        74582,
+        2,
+    )
 
 
 def test_fusion_lengths_over_their_sources_by_hand():

@@ -26,8 +26,10 @@ class Scripted:
 def test_the_prompt_asks_for_half_the_words_as_python_prints_the_float():
     msgs = F.fusion_messages("A b c.", "D e f g.")
     assert F.max_words("A b c.", "D e f g.") == 3.5
-    assert msgs == [{"role": "system", "content": "You are a paraphraser."},
-                    {"role": "user", "content": "Fuse the following two sentences in 3.5 words: A b c.\nD e f g."}]
+    assert msgs == [
+        {"role": "system", "content": "You are a paraphraser."},
+        {"role": "user", "content": "Fuse the following two sentences in 3.5 words: A b c.\nD e f g."},
+    ]
     assert "in 2.0 words" in F.fusion_messages("a b", "c d")[1]["content"]
     assert F.clean_fusion("\n  first line \nsecond") == "first line" and F.clean_fusion(None) == ""
 
@@ -43,7 +45,7 @@ def test_an_empty_answer_and_an_error_are_retried_then_recorded_as_failures():
     res = F.fuse_batch(gen, [("a", "b"), ("c", "d")], max_retries=2, retry_wait=1.0, sleep=waits.append)
     assert res.fusions == {F.fusion_key(gen.name, "a", "b"): ("a", "b", "A fused.")}
     assert res.failures == {F.fusion_key(gen.name, "c", "d"): ("c", "d", "empty answer")}
-    assert [len(p) for p in gen.prompts] == [2, 1, 1] and waits == [1.0, 2.0]   # only what is missing, doubling
+    assert [len(p) for p in gen.prompts] == [2, 1, 1] and waits == [1.0, 2.0]  # only what is missing, doubling
     assert (res.n_requests, res.n_calls, res.budget_exhausted) == (4, 3, False)
 
 
@@ -61,7 +63,7 @@ def test_the_checkpoint_keeps_every_complete_line_and_counts_a_torn_one(tmp_path
     res = F.BatchResult(fusions={"k1": ("a", "b", "ab")}, failures={"k2": ("c", "d", "busy")})
     ck.record(res, "scripted")
     with open(path, "a") as f:
-        f.write('{"key": "k3", "fus')                            # a crash mid-write
+        f.write('{"key": "k3", "fus')  # a crash mid-write
     again = F.FusionCheckpoint(path)
     assert again.done == {"k1": "ab"} and again.n_corrupt == 1
     fails = [json.loads(x) for x in ck.failures_path.read_text().splitlines()]

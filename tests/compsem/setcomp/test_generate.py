@@ -21,10 +21,33 @@ from tests.helpers.tiny import tiny_gpt2_lm
 NB10 = ROOT / "notebooks" / "10_setcomp_data.ipynb"
 
 # doc "a": five sentences -> windows at 0 and 2 (four fusions); doc "b": three -> one window (two)
-DOCS = {"a": "The cat sat on the mat. The dog ran far. A cat ran to the dog. The dog sat on a mat. A cat sat far.",
-        "b": "The dog ran to the cat. A cat sat on the mat. The mat ran far."}
-WORDS = ["you", "are", "a", "paraphraser.", "fuse", "the", "following", "two", "sentences", "in", "words:", "cat",
-         "sat", "dog", "ran", "on", "mat", "far", "to", "The", "A"]
+DOCS = {
+    "a": "The cat sat on the mat. The dog ran far. A cat ran to the dog. The dog sat on a mat. A cat sat far.",
+    "b": "The dog ran to the cat. A cat sat on the mat. The mat ran far.",
+}
+WORDS = [
+    "you",
+    "are",
+    "a",
+    "paraphraser.",
+    "fuse",
+    "the",
+    "following",
+    "two",
+    "sentences",
+    "in",
+    "words:",
+    "cat",
+    "sat",
+    "dog",
+    "ran",
+    "on",
+    "mat",
+    "far",
+    "to",
+    "The",
+    "A",
+]
 OPTIONS = {"max_new_tokens": 4, "batch_size": 2, "min_words": 1, "max_requests_per_second": None, "device": "cpu"}
 
 
@@ -46,18 +69,27 @@ def docs_csv(tmp_path):
 
 
 def chapter_params(docs_csv, generator, build_dir, **options):
-    return {"documents": str(docs_csv), "generator": generator, "build_dir": str(build_dir),
-            "build_options": {"id_column": "doc", **OPTIONS, **options}}
+    return {
+        "documents": str(docs_csv),
+        "generator": generator,
+        "build_dir": str(build_dir),
+        "build_options": {"id_column": "doc", **OPTIONS, **options},
+    }
 
 
 def build(params):
     """Chapter 10's build with these parameters (the filter on made-up orthogonal vectors)."""
-    return study.build_set(params["documents"], params["generator"], params["build_dir"],
-                           build_options=params["build_options"], embed_fn=orthogonal_embed)
+    return study.build_set(
+        params["documents"],
+        params["generator"],
+        params["build_dir"],
+        build_options=params["build_options"],
+        embed_fn=orthogonal_embed,
+    )
 
 
 def test_units_are_the_pipelines_batches_of_what_the_checkpoint_lacks(docs_csv, tmp_path, monkeypatch):
-    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")   # planned without any request
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")  # planned without any request
     params = chapter_params(docs_csv, "gen:openai:fuser", tmp_path / "build")
     _, units = planned_work(NB10, params)
     pairs = pl.fusion_pairs(pl.sentence_windows(DOCS, min_words=1))
@@ -68,8 +100,9 @@ def test_units_are_the_pipelines_batches_of_what_the_checkpoint_lacks(docs_csv, 
     assert units[0].payload["keys"] == [pl.fusion_key(name, *p) for p in pairs[0:2]]
     assert not any(unit_done(u) for u in units)
     # the first batch answered: it is done, and a new plan holds only the other two, same keys
-    first = pl.BatchResult({k: (a, b, f"F{i}") for i, (k, (a, b)) in enumerate(zip(units[0].payload["keys"],
-                                                                                      pairs[0:2]))})
+    first = pl.BatchResult(
+        {k: (a, b, f"F{i}") for i, (k, (a, b)) in enumerate(zip(units[0].payload["keys"], pairs[0:2]))}
+    )
     study.store_unit(units[0], first)
     assert [unit_done(u) for u in units] == [True, False, False]
     assert [u.key for u in planned_work(NB10, params)[1]] == [u.key for u in units[1:]]
@@ -99,7 +132,7 @@ def test_a_local_prefetch_fills_the_checkpoint_and_the_build_then_sends_no_promp
     assert not out.failed and len(out.computed) == 3
     lines = (tmp_path / "prefetched" / "fusions.jsonl").read_text().splitlines()
     assert len(lines) == 6 and all(json.loads(x)["fusion"] for x in lines)
-    assert planned_work(NB10, params)[1] == []                      # nothing left to plan
+    assert planned_work(NB10, params)[1] == []  # nothing left to plan
     after = build(params)
     assert after["report"].n_requests == 0 and after["report"].n_from_checkpoint == 6
     # the same batches, the same sampling seed: the quintuples of a plain run
@@ -141,7 +174,7 @@ def test_units_of_one_process_share_the_pipelines_rate_limit(docs_csv, tmp_path,
     params = chapter_params(docs_csv, "gen:openai:fuser", tmp_path / "build", max_requests_per_second=2.0)
     _, units = planned_work(NB10, params)
     fake = FakeGenerator()
-    fake.name = units[0].payload["name"]                  # the planned identity, answered offline
+    fake.name = units[0].payload["name"]  # the planned identity, answered offline
     monkeypatch.setattr(pl, "_generator", lambda *a: fake)
     assert not run_units(units, progress=False).failed and len(units) == 3
     assert sum(len(c) for c in fake.calls) == 6 and slept == [0.5] * 5

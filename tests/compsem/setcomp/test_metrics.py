@@ -41,8 +41,8 @@ def test_c3_c4_hand_computed():
     a, b, dd = np.array([[1.0, 0, 0]]), np.array([[0, 1.0, 0]]), np.array([[1.0, 0, 0.1]])
     d = sm.criterion_deltas(a, b, dd, "difference", measure="cos")
     cos_ad = 1 / np.sqrt(1.01)
-    assert d["d1"][0] == pytest.approx(cos_ad - 0.0)       # cos(A,D) - cos(B,D)
-    assert d["d2"][0] == pytest.approx(0.0)                # cos(A,B) - cos(B,D)
+    assert d["d1"][0] == pytest.approx(cos_ad - 0.0)  # cos(A,D) - cos(B,D)
+    assert d["d2"][0] == pytest.approx(0.0)  # cos(A,B) - cos(B,D)
     # dE = (1,-1,0): cos(dE,D) = 1/(sqrt2 sqrt1.01), cos(dE,B) = -1/sqrt2
     assert d["d3"][0] == pytest.approx(1 / (S2 * np.sqrt(1.01)) + 1 / S2)
 
@@ -70,9 +70,9 @@ def test_grid_cells_match_naive_loop(seed):
     d1, d2 = rng.normal(size=n), rng.normal(0.2, 0.5, size=n)
     g1 = np.linspace(d1.min(), d1.max(), 37)
     g2 = np.linspace(-1.5, 1.0, 23)
-    d1[:10] = g1[5]            # ties with grid values: "Δ ≥ ε" is inclusive
+    d1[:10] = g1[5]  # ties with grid values: "Δ ≥ ε" is inclusive
     d2[10:20] = g2[0]
-    d1[20] = np.nan            # an undefined margin is left out and counted
+    d1[20] = np.nan  # an undefined margin is left out and counted
     fast, naive = sm.grid_cells(d1, d2, g1, g2), sm.grid_cells_naive(d1, d2, g1, g2)
     for c in sm.CELLS:
         assert fast[c] == pytest.approx(naive[c], abs=1e-9)
@@ -144,22 +144,25 @@ def test_unsigned_paper_ratio_folds_beyond_b_onto_the_segment():
     """Why the chapters plot a signed ratio: just beyond B, ∠(B,P)/∠(A,B) lies in [0, 1]."""
     a, b, v = np.array([[1.0, 0]]), np.array([[0, 1.0]]), np.array([[-0.2, 1.0]])
     g = M.plane_geometry(a, b, v)
-    assert 0 < g.bp_ratio[0] < 1                    # looks "between" on the paper's axis
-    assert g.t[0] > 1 and not g.between[0]          # but lies beyond B
+    assert 0 < g.bp_ratio[0] < 1  # looks "between" on the paper's axis
+    assert g.t[0] > 1 and not g.between[0]  # but lies beyond B
     assert 1 - g.t[0] == pytest.approx(-g.bp_ratio[0])
 
 
 def test_explicit_eps_range_is_the_same_for_every_model_and_checked():
-    deltas = {"x": {"d1": np.array([0.0, 1.0]), "d2": np.array([5.0, 6.0])}, "y": {"d1": np.array([-9.0, 9.0]),
-                                                                               "d2": np.zeros(2)}}
+    deltas = {
+        "x": {"d1": np.array([0.0, 1.0]), "d2": np.array([5.0, 6.0])},
+        "y": {"d1": np.array([-9.0, 9.0]), "d2": np.zeros(2)},
+    }
     g = sm.epsilon_grids(deltas, mode={"d1": [0, 1], "d2": [-1, 1]}, size=3)
     assert g["x"]["d1"].tolist() == [0.0, 0.5, 1.0] and g["y"]["d1"].tolist() == [0.0, 0.5, 1.0]
     assert g["x"]["d2"].tolist() == [-1.0, 0.0, 1.0]
-    one = sm.epsilon_grids(deltas, mode=[0, 2], size=3)          # one [lo, hi] for every margin
+    one = sm.epsilon_grids(deltas, mode=[0, 2], size=3)  # one [lo, hi] for every margin
     assert one["y"]["d2"].tolist() == [0.0, 1.0, 2.0]
     # by hand: Δ1 of x = (0, 1) on grid (0, .5, 1): fractions (1/3, 1); Δ2 = (5, 6) on (-1, 0, 1): (1, 1)
     assert sm.grid_cells(deltas["x"]["d1"], deltas["x"]["d2"], g["x"]["d1"], g["x"]["d2"])["TT"] == pytest.approx(
-        100 * (1 / 3 + 1) / 2)
+        100 * (1 / 3 + 1) / 2
+    )
     assert sm.eps_label({"d1": [0, 1]}) == "explicit" and sm.eps_label("pooled") == "pooled"
     with pytest.raises(ValueError, match="d2"):
         sm.epsilon_grids(deltas, mode={"d1": [0, 1]})
@@ -172,12 +175,12 @@ def test_ned_check_separates_the_three_candidates():
     x = np.array([[3.0, 2.0, 3.0, 2.0]])
     y = np.array([[2.0, 3.0, 2.0, 3.0]])
     r = sm.ned_check(x, y)
-    cos = 24 / 26                                   # x·y = 6+6+6+6 = 24, |x|² = |y|² = 26
+    cos = 24 / 26  # x·y = 6+6+6+6 = 24, |x|² = |y|² = 26
     assert r["half_one_minus_cos"][0] == pytest.approx((1 - cos) / 2)
-    assert r["half_one_minus_pearson"][0] == pytest.approx(1.0)       # centred rows are exact opposites
+    assert r["half_one_minus_pearson"][0] == pytest.approx(1.0)  # centred rows are exact opposites
     # Var(x − y) = Var(1, −1, 1, −1) = 1; Var(x) = Var(y) = 0.25 -> 0.5 · 1 / 0.5 = 1
     assert r["ned"][0] == pytest.approx(1.0)
     u = np.array([[1.0, -1.0, 0.0, 0.0]]) / np.sqrt(2)
-    v = np.array([[0.0, 1.0, -1.0, 0.0]]) / np.sqrt(2)           # unit norm, zero mean: all three agree
+    v = np.array([[0.0, 1.0, -1.0, 0.0]]) / np.sqrt(2)  # unit norm, zero mean: all three agree
     r = sm.ned_check(u, v)
     assert r["ned"][0] == pytest.approx(r["half_one_minus_cos"][0]) == pytest.approx(0.75)

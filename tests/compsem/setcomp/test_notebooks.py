@@ -35,20 +35,28 @@ def test_runner_sees_every_parameter(path):
         assert required in names
 
 
-SMALL = {"10_setcomp_data": {"filter_encoders": ["bow"]},
-         "11_setcomp_overlap": {"n_boot": 20, "grid_size": 11},
-         "12_setcomp_difference": {"n_boot": 20, "grid_size": 11, "filter_encoders": ["bow"], "filter_rule": "pair"},
-         "13_setcomp_union": {"n_boot": 20}}
-OUTPUTS = {"10_setcomp_data": ["dataset_sizes", "filter_by_encoder", "filter_rules"],
-           "11_setcomp_overlap": ["c1_cells", "c2_geometry", "overlap_margins", "c2_samples"],
-           "12_setcomp_difference": ["c3_cells", "c4", "c5_geometry", "difference_scores", "c5_samples"],
-           "13_setcomp_union": ["c6_geometry", "c6_norm_cases", "union_norm_ratios", "c6_samples"]}
+SMALL = {
+    "10_setcomp_data": {"filter_encoders": ["bow"]},
+    "11_setcomp_overlap": {"n_boot": 20, "grid_size": 11},
+    "12_setcomp_difference": {"n_boot": 20, "grid_size": 11, "filter_encoders": ["bow"], "filter_rule": "pair"},
+    "13_setcomp_union": {"n_boot": 20},
+}
+OUTPUTS = {
+    "10_setcomp_data": ["dataset_sizes", "filter_by_encoder", "filter_rules"],
+    "11_setcomp_overlap": ["c1_cells", "c2_geometry", "overlap_margins", "c2_samples"],
+    "12_setcomp_difference": ["c3_cells", "c4", "c5_geometry", "difference_scores", "c5_samples"],
+    "13_setcomp_union": ["c6_geometry", "c6_norm_cases", "union_norm_ratios", "c6_samples"],
+}
 
 
 def _glued(executed) -> set[str]:
     nb = json.loads(executed.read_text())
-    return {o["metadata"]["scrapbook"]["name"] for c in nb["cells"] for o in c.get("outputs", [])
-            if "scrapbook" in o.get("metadata", {})}
+    return {
+        o["metadata"]["scrapbook"]["name"]
+        for c in nb["cells"]
+        for o in c.get("outputs", [])
+        if "scrapbook" in o.get("metadata", {})
+    }
 
 
 @pytest.mark.slow
@@ -78,7 +86,8 @@ def test_chapter_runs_on_a_small_sample(path, tmp_path):
     if path.stem == "13_setcomp_union":
         cases = res["c6_norm_cases"]
         assert cases[cases["model"] == "bow"]["n_case"].sum() == 12 * K["union"]
-    markdown = "".join("".join(c["source"]) for c in json.loads(path.read_text())["cells"]
-                       if c["cell_type"] == "markdown")
+    markdown = "".join(
+        "".join(c["source"]) for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "markdown"
+    )
     cited = set(re.findall(r"\{glue:(?:text|figure|)\}`?\s*([A-Za-z0-9_]+)", markdown))
     assert cited and cited <= _glued(executed), cited - _glued(executed)

@@ -2,7 +2,7 @@
 
 import matplotlib
 
-matplotlib.use("Agg")   # noqa: E402  (tests draw off-screen; chapters never call matplotlib.use)
+matplotlib.use("Agg")  # noqa: E402  (tests draw off-screen; chapters never call matplotlib.use)
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
@@ -15,7 +15,7 @@ from compsem.setcomp.data import FilterReport  # noqa: E402
 
 def test_position_histograms_one_panel_per_model_with_degenerate_counts():
     a = np.array([[1.0, 0.0], [1.0, 0.0], [1.0, 0.0]])
-    b = np.array([[0.0, 1.0], [0.0, 1.0], [2.0, 0.0]])           # the third pair is parallel: degenerate
+    b = np.array([[0.0, 1.0], [0.0, 1.0], [2.0, 0.0]])  # the third pair is parallel: degenerate
     t = np.array([[1.0, 1.0], [0.0, 1.0], [1.0, 1.0]])
     g = M.plane_geometry(a, b, t, warn=False)
     fig = plots.plot_position_histograms({"m1": g, "m2": g}, title="x")
@@ -33,13 +33,21 @@ def test_norm_ratio_panels_and_the_filter_scatter():
     fig = plots.plot_filter(rep, 0.25)
     ax = fig.axes[0]
     assert ax.get_title() == "difference filter under e"
-    assert sum(len(c.get_offsets()) for c in ax.collections) == 2         # one point per quintuple
+    assert sum(len(c.get_offsets()) for c in ax.collections) == 2  # one point per quintuple
     plt.close(fig)
 
 
 def test_cells_summary_draws_one_interval_per_model():
-    tab = pd.DataFrame({"model": ["a", "b"], "measure": "cos", "cell": "TT", "pct": [10.0, 20.0],
-                        "low": [5.0, 15.0], "high": [15.0, 25.0]})
+    tab = pd.DataFrame(
+        {
+            "model": ["a", "b"],
+            "measure": "cos",
+            "cell": "TT",
+            "pct": [10.0, 20.0],
+            "low": [5.0, 15.0],
+            "high": [15.0, 25.0],
+        }
+    )
     fig = plots.plot_cells_summary(tab, label="%")
     assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["a", "b"]
     plt.close(fig)

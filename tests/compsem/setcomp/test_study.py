@@ -10,8 +10,14 @@ from compsem.setcomp import study
 
 
 def quint(i, **over):
-    row = {"id": f"q{i}", "s_prev": f"prev {i}", "s_curr": f"curr {i}", "s_next": f"next {i}",
-           "s1": f"fusion one {i}", "s2": f"fusion two {i}"}
+    row = {
+        "id": f"q{i}",
+        "s_prev": f"prev {i}",
+        "s_curr": f"curr {i}",
+        "s_next": f"next {i}",
+        "s1": f"fusion one {i}",
+        "s2": f"fusion two {i}",
+    }
     row.update(over)
     return row
 
@@ -19,20 +25,29 @@ def quint(i, **over):
 def fake_embed(vectors):
     def f(texts, spec):
         return np.array([vectors[spec][t] for t in texts], dtype=float)
+
     return f
 
 
 def test_difference_filter_is_all_or_nothing():
     q = pd.DataFrame([quint(1), quint(2), quint(3)])
-    e = {"prev 1": [1, 0], "curr 1": [0, 1], "next 1": [1, 0],        # both pairs cos 0 -> pass
-         "prev 2": [1, 0], "curr 2": [0, 1], "next 2": [0, 1],        # second pair cos 1 -> fail
-         "prev 3": [1, 0.1], "curr 3": [1, 0], "next 3": [0, 1]}      # first pair ~1 -> fail
+    e = {
+        "prev 1": [1, 0],
+        "curr 1": [0, 1],
+        "next 1": [1, 0],  # both pairs cos 0 -> pass
+        "prev 2": [1, 0],
+        "curr 2": [0, 1],
+        "next 2": [0, 1],  # second pair cos 1 -> fail
+        "prev 3": [1, 0.1],
+        "curr 3": [1, 0],
+        "next 3": [0, 1],
+    }  # first pair ~1 -> fail
     rep = study.difference_filter(q, encoders="m", threshold=0.25, embed_fn=fake_embed({"m": e}))
     assert rep.mask.tolist() == [True, False, False]
     assert rep.n_pass == 1 and rep.pass_rate == pytest.approx(1 / 3)
     t = ds.build_operator_tables(q, difference_mask=rep.mask)
     assert len(t["difference"]) == 6 and set(t["difference"]["qid"]) == {"q1"}
-    assert len(t["overlap"]) == 3 and len(t["union"]) == 6      # the filter touches differences only
+    assert len(t["overlap"]) == 3 and len(t["union"]) == 6  # the filter touches differences only
 
 
 def test_difference_filter_threshold_is_strict_and_every_encoder_must_pass():
@@ -41,7 +56,7 @@ def test_difference_filter_threshold_is_strict_and_every_encoder_must_pass():
     e1 = {"prev 1": [1, 0], "curr 1": [c, np.sin(np.deg2rad(60))], "next 1": [1, 0]}
     e2 = {"prev 1": [1, 0], "curr 1": [0, 1], "next 1": [1, 0]}
     f = fake_embed({"a": e1, "b": e2})
-    assert not study.difference_filter(q, encoders="a", threshold=0.5, embed_fn=f).mask[0]   # 0.5 < 0.5 is false
+    assert not study.difference_filter(q, encoders="a", threshold=0.5, embed_fn=f).mask[0]  # 0.5 < 0.5 is false
     assert study.difference_filter(q, encoders="a", threshold=0.51, embed_fn=f).mask[0]
     assert not study.difference_filter(q, encoders=["a", "b"], threshold=0.3, embed_fn=f).mask[0]
     assert study.difference_filter(q, encoders=["b"], threshold=0.3, embed_fn=f).mask[0]
@@ -49,18 +64,16 @@ def test_difference_filter_threshold_is_strict_and_every_encoder_must_pass():
 
 def test_difference_filter_undefined_cosine_fails_and_is_counted():
     q = pd.DataFrame([quint(1), quint(2)])
-    e = {"prev 1": [0, 0], "curr 1": [0, 1], "next 1": [1, 0],
-         "prev 2": [1, 0], "curr 2": [0, 1], "next 2": [1, 0]}
+    e = {"prev 1": [0, 0], "curr 1": [0, 1], "next 1": [1, 0], "prev 2": [1, 0], "curr 2": [0, 1], "next 2": [1, 0]}
     rep = study.difference_filter(q, encoders="m", embed_fn=fake_embed({"m": e}))
     assert rep.mask.tolist() == [False, True] and rep.n_undefined == 1
 
 
-
-
 def test_planned_texts_are_the_distinct_sentences_of_the_three_tables():
     q = ds.load_source("embedded", cap=5, seed=0)
-    plan = study.planned_texts({"dataset_source": "embedded", "sample_cap": 5, "seed": 0,
-                                "models": ["bow", "glove-50d"]})
+    plan = study.planned_texts(
+        {"dataset_source": "embedded", "sample_cap": 5, "seed": 0, "models": ["bow", "glove-50d"]}
+    )
     assert list(plan) == ["bow", "glove-50d"] and plan["bow"] == plan["glove-50d"]
     texts = plan["bow"]
     # five columns per quintuple, every sentence distinct in the shipped set
@@ -96,11 +109,11 @@ def test_run_data_and_provenance_name_models_identities_checksum_and_parameters(
     would write beside its tables (the checksum recomputed here from the quintuples' CSV text)."""
     import hashlib
 
-    def fake(texts, model):   # orthogonal one-hot rows: every cosine between distinct texts is 0
+    def fake(texts, model):  # orthogonal one-hot rows: every cosine between distinct texts is 0
         return np.eye(len(texts))
 
     run = study.run("data", ["bow"], sample_cap=3, embed_fn=fake, filter_encoders=["bow"])
-    assert isinstance(run, study.DataRun) and run.filter.n_pass == 3     # 0 < 0.25 for every pair
+    assert isinstance(run, study.DataRun) and run.filter.n_pass == 3  # 0 < 0.25 for every pair
     prov = run.provenance()
     assert prov["models"] == ["bow"] and prov["study"] == "setcomp"
     assert prov["identities"]["bow"].startswith("bow")

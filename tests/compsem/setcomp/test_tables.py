@@ -63,8 +63,10 @@ def test_degenerate_plane_is_counted():
 
 def test_cells_table_rows_and_ci():
     rng = np.random.default_rng(0)
-    emb = {m: {"overlap": {"a": rng.normal(size=(40, 8)), "b": rng.normal(size=(40, 8)),
-                           "t": rng.normal(size=(40, 8))}} for m in ("x", "y")}
+    emb = {
+        m: {"overlap": {"a": rng.normal(size=(40, 8)), "b": rng.normal(size=(40, 8)), "t": rng.normal(size=(40, 8))}}
+        for m in ("x", "y")
+    }
     tab = st.cells_table(emb, "overlap", ["cos", "ned"], size=11, n_boot=200)
     assert len(tab) == 2 * 2 * 4
     sums = tab.groupby(["model", "measure"])["pct"].sum()
@@ -83,5 +85,3 @@ def test_geometry_samples_per_sample_angles():
     assert row["t"] == pytest.approx(0.5) and row["bp_ratio"] == pytest.approx(0.5) and not row["degenerate"]
     with pytest.raises(ValueError, match="projections"):
         st.geometry_samples(geoms, pd.DataFrame({"qid": ["q1", "q2"], "variant": ["v", "v"]}))
-
-

@@ -20,7 +20,7 @@ def test_set_operators_by_hand():
     cos_ab, cos_ao = 0.5, 1 / math.sqrt(2)
     assert v["C1 Δ1 = cos(A,O) − cos(A,B)"] == pytest.approx(cos_ao - cos_ab)
     assert v["C1 Δ2 = cos(B,O) − cos(A,B)"] == pytest.approx(cos_ao - cos_ab)
-    assert v["C2 position t of O (0 = A, 1 = B)"] == pytest.approx(0.5)     # O bisects A and B
+    assert v["C2 position t of O (0 = A, 1 = B)"] == pytest.approx(0.5)  # O bisects A and B
     assert v["C3 Δ1 = cos(A,D) − cos(B,D)"] == pytest.approx(1 / math.sqrt(2) - 0)
     assert v["C3 Δ2 = cos(A,B) − cos(B,D)"] == pytest.approx(0.5)
     assert v["C6 norm ratio |A|/|B| (comparable: within 0.1 of 1)"] == pytest.approx(1.0)
@@ -28,7 +28,7 @@ def test_set_operators_by_hand():
     assert v["C6 position t of U (expected between A and B: 0 ≤ t ≤ 1)"] == pytest.approx(0.5)
     assert verdict["C6 position t of U (expected between A and B: 0 ≤ t ≤ 1)"] == "holds"
     assert verdict["C1 Δ1 = cos(A,O) − cos(A,B)"] == "holds"
-    assert "" not in set(t.verdict)                                      # every row says something
+    assert "" not in set(t.verdict)  # every row says something
 
 
 def test_c5_position_by_hand():
@@ -50,7 +50,13 @@ def test_union_case_follows_the_norm_ratio():
 
 
 def test_reading_line_by_hand():
-    part1 = pd.DataFrame({"model": ["a"] * 4, "criterion": ["C1 Δ1 = x", "C2 position t", "C5 position", "C6 norm ratio"],
-                          "value": [0.1, 0.5, 0.9, 1.0], "verdict": ["holds", "holds", "fails", "comparable norms"]})
+    part1 = pd.DataFrame(
+        {
+            "model": ["a"] * 4,
+            "criterion": ["C1 Δ1 = x", "C2 position t", "C5 position", "C6 norm ratio"],
+            "value": [0.1, 0.5, 0.9, 1.0],
+            "verdict": ["holds", "holds", "fails", "comparable norms"],
+        }
+    )
     assert read_set_operators(part1) == "`a` passes 2 of 3 checks and fails C5."
     assert report.TRY_IT.read is read_set_operators

@@ -1,4 +1,5 @@
 """A small three-cluster pool with its judgements, written to a temporary folder (Part IV tests)."""
+
 from __future__ import annotations
 
 import csv
@@ -7,12 +8,21 @@ from pathlib import Path
 import pytest
 
 CLUSTERS = [
-    ("a dog runs in the park .", ["the dog runs in a park .", "in the park a dog runs ."],
-     ["a dog runs .", "an animal moves outside .", "a dog is in the park ."]),
-    ("cats sleep on mats today .", ["today cats sleep on mats .", "on mats cats sleep today ."],
-     ["cats sleep .", "an animal is on mats .", "cats sleep today ."]),
-    ("it is raining in the park today .", ["today it is raining in the park .", "in the park it is raining today ."],
-     ["it is raining .", "the park is wet .", "it is raining today ."]),
+    (
+        "a dog runs in the park .",
+        ["the dog runs in a park .", "in the park a dog runs ."],
+        ["a dog runs .", "an animal moves outside .", "a dog is in the park ."],
+    ),
+    (
+        "cats sleep on mats today .",
+        ["today cats sleep on mats .", "on mats cats sleep today ."],
+        ["cats sleep .", "an animal is on mats .", "cats sleep today ."],
+    ),
+    (
+        "it is raining in the park today .",
+        ["today it is raining in the park .", "in the park it is raining today ."],
+        ["it is raining .", "the park is wet .", "it is raining today ."],
+    ),
 ]
 
 

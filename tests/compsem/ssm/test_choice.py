@@ -1,5 +1,6 @@
 """The LLM multiple-choice scorer of Part IV with a fake generator, and through
 ``compsem.llm.make_generator`` on a tiny local causal LM."""
+
 from __future__ import annotations
 
 import numpy as np

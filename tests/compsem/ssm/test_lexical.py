@@ -1,4 +1,5 @@
 """The offline lexical-coverage scorer of Part IV, by hand."""
+
 from __future__ import annotations
 
 import numpy as np

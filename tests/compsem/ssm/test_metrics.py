@@ -1,16 +1,24 @@
 """Sentence-space metrics of Part IV against hand-worked values and independent computations."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from compsem.ssm.metrics import (agreement_accuracy, calinski_harabasz, discrepancy_distance, distances,
-                                 entailment_accuracy, relatedness_distance, rsa, sparsity, upper)
+from compsem.ssm.metrics import (
+    agreement_accuracy,
+    calinski_harabasz,
+    discrepancy_distance,
+    distances,
+    entailment_accuracy,
+    relatedness_distance,
+    rsa,
+    sparsity,
+    upper,
+)
 
 # A 3x3 score matrix; row = premise, column = hypothesis.
-R3 = np.array([[1.0, 0.8, 0.3],
-               [0.4, 1.0, 0.0],
-               [0.3, 0.6, 1.0]])
+R3 = np.array([[1.0, 0.8, 0.3], [0.4, 1.0, 0.0], [0.3, 0.6, 1.0]])
 
 
 def test_distances_on_a_3x3_example_by_hand():
@@ -38,8 +46,10 @@ def test_rsa_by_hand_and_against_numpy():
     r = rsa(relatedness_distance(R3), discrepancy_distance(R3))
     assert r == pytest.approx(0.02 / np.sqrt(0.0112))
     rng = np.random.default_rng(2)
-    A = rng.uniform(size=(9, 9)); A = A + A.T
-    B = rng.uniform(size=(9, 9)); B = B + B.T
+    A = rng.uniform(size=(9, 9))
+    A = A + A.T
+    B = rng.uniform(size=(9, 9))
+    B = B + B.T
     iu = [(i, j) for i in range(9) for j in range(i + 1, 9)]
     expected = np.corrcoef([A[p] for p in iu], [B[p] for p in iu])[0, 1]
     assert rsa(A, B) == pytest.approx(expected)
@@ -48,8 +58,10 @@ def test_rsa_by_hand_and_against_numpy():
 
 def test_rsa_mask_and_constant_input():
     rng = np.random.default_rng(3)
-    A = rng.uniform(size=(6, 6)); B = rng.uniform(size=(6, 6))
-    mask = np.ones((6, 6), bool); mask[0, :] = mask[:, 0] = False
+    A = rng.uniform(size=(6, 6))
+    B = rng.uniform(size=(6, 6))
+    mask = np.ones((6, 6), bool)
+    mask[0, :] = mask[:, 0] = False
     assert rsa(A, B, mask=mask) == pytest.approx(rsa(A[1:, 1:], B[1:, 1:]))
     with pytest.warns(RuntimeWarning, match="constant"):
         assert np.isnan(rsa(np.ones((4, 4)), A[:4, :4]))
@@ -73,7 +85,8 @@ def test_calinski_harabasz_against_the_formula():
         assert calinski_harabasz(D, labels) == pytest.approx(_ch_by_formula(D, labels))
     with pytest.raises(ValueError, match="labels must have shape"):
         calinski_harabasz(np.eye(3), [0, 1])
-    D = np.eye(4); D[0, 1] = np.nan
+    D = np.eye(4)
+    D[0, 1] = np.nan
     with pytest.warns(RuntimeWarning, match="1 NaN"):
         assert np.isnan(calinski_harabasz(D, [0, 0, 1, 1]))
 
@@ -102,7 +115,7 @@ def test_agreement_accuracy_with_boolean_decisions_by_hand():
     assert acc["a"] == (pytest.approx(2 / 3), 3) and acc["b"] == (pytest.approx(1 / 3), 3)
     assert np.isnan(acc["c"][0]) and acc["c"][1] == 0
     with_nan = np.where(decision, 1.0, 0.0)
-    with_nan[0, 1] = np.nan                              # no answer: counted wrong
+    with_nan[0, 1] = np.nan  # no answer: counted wrong
     assert agreement_accuracy(with_nan, truth, cats, include=("a",))["a"][0] == pytest.approx(1 / 3)
 
 

@@ -2,6 +2,7 @@
 (``tests/helpers/tiny.py``): batched scores against one unbatched forward pass per pair, the
 entailment label named in ``config.id2label`` or in the spec (``#entailment=``), the predicted
 label, the precision, the errors."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,10 +16,14 @@ from tests.helpers.tiny import tiny_bert_classifier
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-WORDS = ("a dog runs in the park . an animal moves outside cats sleep on mats it is raining today "
-         "people walk").split()
-TEXTS = ["a dog runs in the park .", "an animal moves outside .", "cats sleep on mats .", "it is raining today .",
-         "a dog runs in the park ."]  # a duplicate, scored once
+WORDS = ("a dog runs in the park . an animal moves outside cats sleep on mats it is raining today people walk").split()
+TEXTS = [
+    "a dog runs in the park .",
+    "an animal moves outside .",
+    "cats sleep on mats .",
+    "it is raining today .",
+    "a dog runs in the park .",
+]  # a duplicate, scored once
 
 
 def build(path, id2label, seed=0):
@@ -56,7 +61,7 @@ def test_nli_matches_direct_per_pair_calls(tiny_nli):
     R = scorer.score(TEXTS, progress=False)
     P = oracle(tiny_nli)
     np.testing.assert_allclose(R, P[..., 2], atol=1e-5)
-    assert np.abs(R - R.T).max() > 1e-3    # a cross-encoder is asymmetric
+    assert np.abs(R - R.T).max() > 1e-3  # a cross-encoder is asymmetric
     np.testing.assert_allclose(R[0], R[4])  # duplicate text, same row
     assert scorer.entailment_label == 2 and scorer.name == f"nli:{tiny_nli}"
 
@@ -68,7 +73,7 @@ def test_predicted_label_is_the_argmax(tiny_nli):
     expected = np.array([[P[i, j].argmax() == 2 for j in range(5)] for i in range(5)])
     np.testing.assert_array_equal(predicted, expected)
     np.testing.assert_allclose(R, P[..., 2], atol=1e-5)
-    assert not (R > 0.5)[~predicted].any()   # with three labels, P > 0.5 is always the argmax
+    assert not (R > 0.5)[~predicted].any()  # with three labels, P > 0.5 is always the argmax
     # hand-made probabilities: ties go to the lowest index
     Q = np.array([[[0.2, 0.3, 0.5], [0.5, 0.1, 0.4]], [[0.1, 0.45, 0.45], [0.3, 0.3, 0.4]]])
     R2, pred2 = scorer.split(Q)
@@ -96,16 +101,18 @@ def test_a_block_of_whole_groups_has_the_bits_of_the_one_pass_rows(tiny_nli):
     for r0, r1 in ((0, 2), (2, 4), (0, 4)):
         np.testing.assert_array_equal(scorer.rows_probabilities(uniq, r0, r1, progress=False), whole[r0:r1])
     np.testing.assert_allclose(whole, oracle(tiny_nli)[:4, :4], atol=1e-5)
-    three = TEXTS[:3]   # the last group may end early, at n
-    np.testing.assert_array_equal(scorer.rows_probabilities(three, 2, 3, progress=False),
-                                  scorer.probabilities(three, progress=False)[2:3])
-    for r0, r1 in ((1, 3), (2, 3)):   # half a group is batched otherwise: refused
+    three = TEXTS[:3]  # the last group may end early, at n
+    np.testing.assert_array_equal(
+        scorer.rows_probabilities(three, 2, 3, progress=False), scorer.probabilities(three, progress=False)[2:3]
+    )
+    for r0, r1 in ((1, 3), (2, 3)):  # half a group is batched otherwise: refused
         with pytest.raises(ValueError, match="not whole groups of 2 rows"):
             scorer.rows_probabilities(uniq, r0, r1)
     # the batching is part of the identity: matrices batched otherwise are other cache entries
     assert scorer.identity.endswith(":groups=2x3")
     assert NLICrossEncoder(str(tiny_nli), model=scorer.model, tokenizer=scorer.tokenizer).identity.endswith(
-        f":groups={nli.GROUP_ROWS}x32")
+        f":groups={nli.GROUP_ROWS}x32"
+    )
 
 
 def test_unnamed_labels_are_an_error_that_names_the_option(unnamed_nli):
@@ -123,12 +130,15 @@ def test_unnamed_labels_with_the_entailment_option(unnamed_nli, option, index):
     np.testing.assert_array_equal(predicted, P.argmax(-1) == index)
 
 
-@pytest.mark.parametrize("spec, error, match", [
-    ("#entailment=5", MissingEntailmentLabel, "not a label index"),
-    ("#entailment=entails", MissingEntailmentLabel, "names no single label"),
-    ("#pool=cls", UnknownModelError, "unknown option"),
-    ("#entailment", UnknownModelError, "key=value"),
-])
+@pytest.mark.parametrize(
+    "spec, error, match",
+    [
+        ("#entailment=5", MissingEntailmentLabel, "not a label index"),
+        ("#entailment=entails", MissingEntailmentLabel, "names no single label"),
+        ("#pool=cls", UnknownModelError, "unknown option"),
+        ("#entailment", UnknownModelError, "key=value"),
+    ],
+)
 def test_bad_entailment_options(unnamed_nli, spec, error, match):
     with pytest.raises(error, match=match):
         NLICrossEncoder.from_spec(f"nli:{unnamed_nli}{spec}")
@@ -154,4 +164,4 @@ def test_identity_follows_the_weights_and_the_precision(tmp_path):
     R32 = NLICrossEncoder(str(a)).score(TEXTS[:3], progress=False)
     np.testing.assert_allclose(half.score(TEXTS[:3], progress=False), R32, atol=0.05)  # bf16 keeps ~3 digits
     build(tmp_path / "m", {0: "entailment", 1: "neutral", 2: "contradiction"}, seed=1)
-    assert NLICrossEncoder(str(a)).identity != before   # retrained weights: a new cache key
+    assert NLICrossEncoder(str(a)).identity != before  # retrained weights: a new cache key

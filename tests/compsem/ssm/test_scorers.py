@@ -1,5 +1,6 @@
 """Part IV's model grammar: which spec makes which scorer, the errors, the panel, and the
 cosine scorer's matrix by hand."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,19 +15,33 @@ from compsem.ssm.scorers import EmbeddingCosine, check_scorer_spec, is_asymmetri
 from tests.helpers.tiny import tiny_bert_classifier
 
 
-@pytest.mark.parametrize("spec", ["lexical", "nli:org/model", "nli:org/model#entailment=1", "gen:hf:org/model",
-                                  "gen:openai:gpt-4o-mini", "sbert-mini", "hf:bert-base-uncased", "bow"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "lexical",
+        "nli:org/model",
+        "nli:org/model#entailment=1",
+        "gen:hf:org/model",
+        "gen:openai:gpt-4o-mini",
+        "sbert-mini",
+        "hf:bert-base-uncased",
+        "bow",
+    ],
+)
 def test_known_forms_pass_the_check_without_loading(spec):
     assert check_scorer_spec(f" {spec} ") == spec
 
 
-@pytest.mark.parametrize("spec, match", [
-    ("lexicon", r"lexical.*nli:.*gen:hf:.*sbert-mini"),
-    ("llm:gpt2", "gen:hf:NAME"),
-    ("emb:sbert-mini", "encoder spec"),
-    ("nli:m#pool=cls", "unknown option"),
-    ("", "lexical"),
-])
+@pytest.mark.parametrize(
+    "spec, match",
+    [
+        ("lexicon", r"lexical.*nli:.*gen:hf:.*sbert-mini"),
+        ("llm:gpt2", "gen:hf:NAME"),
+        ("emb:sbert-mini", "encoder spec"),
+        ("nli:m#pool=cls", "unknown option"),
+        ("", "lexical"),
+    ],
+)
 def test_unknown_specs_list_the_forms(spec, match):
     with pytest.raises(UnknownModelError, match=match):
         check_scorer_spec(spec)
@@ -34,7 +49,7 @@ def test_unknown_specs_list_the_forms(spec, match):
 
 def test_panel_is_lexical_plus_the_encoder_panel():
     assert resolve_models("panel") == ["lexical", *installed_panel()]
-    assert resolve_models(["lexical", "panel", "bow"]) == ["lexical", *installed_panel()]   # duplicates dropped
+    assert resolve_models(["lexical", "panel", "bow"]) == ["lexical", *installed_panel()]  # duplicates dropped
     assert resolve_models("nli:x/y#entailment=2") == ["nli:x/y#entailment=2"]
     with pytest.raises(ValueError, match="empty"):
         resolve_models([])
@@ -75,4 +90,4 @@ def test_paper_panel_is_the_mapped_nli_models_and_simcse():
     expected = [s for s in rows[rows.kind.isin(["nli", "encoder"])].spec if s]
     assert specs == list(dict.fromkeys(expected)) and len(specs) == 6
     assert "nli:textattack/bert-base-uncased-MNLI#entailment=1" in specs
-    assert not any(s.startswith("gen:") for s in specs)       # ChatGPT only when named
+    assert not any(s.startswith("gen:") for s in specs)  # ChatGPT only when named

@@ -1,4 +1,5 @@
 """The sentence-space map helpers of Part IV."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -7,9 +8,7 @@ from compsem.ssm.metrics import relatedness_distance
 from compsem.ssm.space import basis_colours, layouts, mds_layout, pick_basis, zoom_window
 from compsem.ssm.study import Scored
 
-R3 = np.array([[1.0, 0.8, 0.3],
-               [0.4, 1.0, 0.0],
-               [0.3, 0.6, 1.0]])
+R3 = np.array([[1.0, 0.8, 0.3], [0.4, 1.0, 0.0], [0.3, 0.6, 1.0]])
 
 
 def test_space_helpers():
@@ -19,10 +18,8 @@ def test_space_helpers():
     D = relatedness_distance(R3)
     np.testing.assert_allclose(basis_colours(D, [0, 1, 2]), 1 - D.T)
     xy, stress = mds_layout(D, seed=0)
-    assert xy.shape == (3, 2) and stress < 0.05   # three points embed exactly in a plane
+    assert xy.shape == (3, 2) and stress < 0.05  # three points embed exactly in a plane
     np.testing.assert_allclose(np.linalg.norm(xy[0] - xy[1]), 0.4, atol=0.02)
-
-
 
 
 def test_zoom_window_is_the_nearest_on_the_map():
@@ -31,11 +28,11 @@ def test_zoom_window_is_the_nearest_on_the_map():
 
 
 def test_layouts_leave_out_sentences_without_scores_and_have_no_dis_map_for_symmetric_models():
-    R = np.array([[1, .9, .1, np.nan], [.5, 1, .2, np.nan], [.1, .3, 1, np.nan], [np.nan] * 4])
-    S = np.array([[1, .7, .1], [.7, 1, .2], [.1, .2, 1]])
+    R = np.array([[1, 0.9, 0.1, np.nan], [0.5, 1, 0.2, np.nan], [0.1, 0.3, 1, np.nan], [np.nan] * 4])
+    S = np.array([[1, 0.7, 0.1], [0.7, 1, 0.2], [0.1, 0.2, 1]])
     maps = layouts({"a": Scored("a", R, False, "a"), "c": Scored("c", S, True, "c")}, seed=0)
     assert set(maps) == {("a", "rel"), ("a", "dis"), ("c", "rel")}
     lay = maps[("a", "rel")]
     assert lay.xy.shape == (3, 2) and lay.valid.tolist() == [True, True, True, False]
     np.testing.assert_allclose(lay.D, relatedness_distance(R[:3, :3]))
-    assert lay.basis([0, 2]).tolist() == [0, 2] and 0 <= lay.stress1 < 0.05   # 3 points fit a plane
+    assert lay.basis([0, 2]).tolist() == [0, 2] and 0 <= lay.stress1 < 0.05  # 3 points fit a plane

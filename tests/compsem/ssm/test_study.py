@@ -1,5 +1,6 @@
 """Part IV's run: the score cache, the cosine path through the embedding cache, NLI
 probabilities cached once for both readings, the warnings, and the chapter-level run."""
+
 from __future__ import annotations
 
 import json
@@ -54,12 +55,13 @@ def test_cosine_goes_through_the_encoder(tmp_path):
 
 def test_nli_probabilities_are_cached_once_for_both_readings(tmp_path, monkeypatch):
     texts = ["a b", "b a", "a a b"]
-    path = tiny_bert_classifier(tmp_path / "m", ["a", "b"], {0: "LABEL_0", 1: "LABEL_1", 2: "LABEL_2"},
-                                initializer_range=0.5)
+    path = tiny_bert_classifier(
+        tmp_path / "m", ["a", "b"], {0: "LABEL_0", 1: "LABEL_1", 2: "LABEL_2"}, initializer_range=0.5
+    )
     cache = tmp_path / "cache"
     R1, pred1 = score_matrix(f"nli:{path}#entailment=1", texts, cache_dir=cache, with_labels=True, progress=False)
     stored = np.load(next(cache.glob("*.npy")))
-    assert stored.shape == (3, 3, 3)                     # every label's probability
+    assert stored.shape == (3, 3, 3)  # every label's probability
     np.testing.assert_allclose(stored.sum(axis=-1), 1.0, atol=1e-6)
     monkeypatch.setattr(NLICrossEncoder, "pair_probabilities", lambda *a, **k: pytest.fail("not from the cache"))
     R2, pred2 = score_matrix(f"nli:{path}#entailment=2", texts, cache_dir=cache, with_labels=True)
@@ -73,8 +75,16 @@ def test_nli_probabilities_are_cached_once_for_both_readings(tmp_path, monkeypat
 def test_score_all_warns_about_sentences_without_scores(small_pool):
     pool = load_pool(small_pool)
     with pytest.warns(RuntimeWarning, match="1 sentence"):
-        scored = score_all(Pool(pool.ids[:3] + ("x",), np.array([1, 1, 1, 1]), pool.roles[:3] + ("inferential",),
-                                pool.texts[:3] + ("it is what it is",)), ["lexical"], progress=False)
+        scored = score_all(
+            Pool(
+                pool.ids[:3] + ("x",),
+                np.array([1, 1, 1, 1]),
+                pool.roles[:3] + ("inferential",),
+                pool.texts[:3] + ("it is what it is",),
+            ),
+            ["lexical"],
+            progress=False,
+        )
     s = scored["lexical"]
     assert isinstance(s, Scored) and s.valid.tolist() == [True, True, True, False] and s.predicted is None
 
@@ -86,7 +96,9 @@ def test_run_and_planned_texts(small_pool):
     assert r.scored["bow"].symmetric and not r.scored["lexical"].symmetric
     assert set(r.matrices) == {REFERENCE, "lexical", "bow"} and r.matrices[REFERENCE] is r.R_ref
     prov = r.provenance(n_boot=5)
-    assert prov["models"] == ["lexical", "bow"] and prov["n_boot"] == 5 and set(prov["identities"]) == {"lexical", "bow"}
+    assert (
+        prov["models"] == ["lexical", "bow"] and prov["n_boot"] == 5 and set(prov["identities"]) == {"lexical", "bow"}
+    )
     assert prov["identities"]["lexical"] == "lexical-coverage-v1" and prov["pool_checksum"] == r.pool.checksum
     assert prov["parameters"] == {"pool_source": small_pool, "trust_remote_code": False, "device": None, "dtype": None}
     plan = planned_texts({"pool_source": str(small_pool), "models": ["lexical", "bow"]})
@@ -105,6 +117,9 @@ def test_a_paper_run_offline_fails_fast_naming_the_downloads(small_pool, monkeyp
     with pytest.raises(ModelsUnavailableError) as err:
         run("paper", pool_source=small_pool, progress=False)
     text = str(err.value)
-    for hub_id in ("textattack/bert-base-uncased-MNLI", "MoritzLaurer/DeBERTa-v3-base-mnli",
-                   "princeton-nlp/sup-simcse-roberta-large"):
+    for hub_id in (
+        "textattack/bert-base-uncased-MNLI",
+        "MoritzLaurer/DeBERTa-v3-base-mnli",
+        "princeton-nlp/sup-simcse-roberta-large",
+    ):
         assert hub_id in text

@@ -14,12 +14,19 @@ def test_sentence_space_lexical_by_hand_in_long_form():
     assert list(out.columns) == ["model", "matrix", "row", "column", "value"]
     assert set(out.model) == {"lexical"} and set(out.matrix) == {"R", "D_rel", "D_dis"}
     R = out[out.matrix == "R"].set_index(["row", "column"]).value
-    expected = {("P", "H1"): 1 / 2, ("H1", "P"): 1 / 3, ("P", "H2"): 1.0, ("H2", "P"): 1 / 3,
-                ("H1", "H2"): 0.0, ("H2", "H1"): 0.0, ("P", "P"): 1.0}
+    expected = {
+        ("P", "H1"): 1 / 2,
+        ("H1", "P"): 1 / 3,
+        ("P", "H2"): 1.0,
+        ("H2", "P"): 1 / 3,
+        ("H1", "H2"): 0.0,
+        ("H2", "H1"): 0.0,
+        ("P", "P"): 1.0,
+    }
     for key, value in expected.items():
         assert R[key] == pytest.approx(value), key
     D = out[out.matrix == "D_rel"].set_index(["row", "column"]).value
-    assert D[("P", "H1")] == pytest.approx(1 - (1 / 2 + 1 / 3) / 2)      # 1 - mean of both directions
+    assert D[("P", "H1")] == pytest.approx(1 - (1 / 2 + 1 / 3) / 2)  # 1 - mean of both directions
 
 
 def test_sentence_space_reading_names_the_asymmetry():

@@ -42,9 +42,24 @@ from compsem.book.appendices import machine as _machine
 from compsem.book.checks.claimlist import check_claims, claims_table, gpu_values
 from compsem.book.appendices.machine import cpu_model
 
-__all__ = ["build_record", "cpu_model", "bf16_support", "run_times", "dependencies", "lock_digest", "data_digests",
-           "bench_tables", "throughput_figure", "machines", "rates_beside", "backend_table", "gpu_tables",
-           "check_claims", "claims_table", "gpu_values"]
+__all__ = [
+    "build_record",
+    "cpu_model",
+    "bf16_support",
+    "run_times",
+    "dependencies",
+    "lock_digest",
+    "data_digests",
+    "bench_tables",
+    "throughput_figure",
+    "machines",
+    "rates_beside",
+    "backend_table",
+    "gpu_tables",
+    "check_claims",
+    "claims_table",
+    "gpu_values",
+]
 
 
 def bf16_support() -> str:
@@ -61,7 +76,9 @@ def bf16_support() -> str:
 
 def _git(root: Path, *args: str) -> str:
     try:
-        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=True).stdout.strip()
+        return subprocess.run(
+            ["git", "-C", str(root), *args], capture_output=True, text=True, check=True
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return ""
 
@@ -75,9 +92,16 @@ def build_record(root: Path, now: dt.datetime | None = None) -> pd.DataFrame:
     commit = _git(root, "rev-parse", "HEAD") or "unknown (not a git checkout)"
     if commit[:1] != "u" and _git(root, "status", "--porcelain", "--untracked-files=no"):
         commit += " (with uncommitted changes)"
-    rows = {"date (UTC)": now.strftime("%Y-%m-%d %H:%M"), "commit": commit, "CPU": cpu_model(),
-            "cores": str(os.cpu_count()), "torch threads": str(torch.get_num_threads()),
-            "bfloat16": bf16_support(), "Python": platform.python_version(), "platform": platform.platform()}
+    rows = {
+        "date (UTC)": now.strftime("%Y-%m-%d %H:%M"),
+        "commit": commit,
+        "CPU": cpu_model(),
+        "cores": str(os.cpu_count()),
+        "torch threads": str(torch.get_num_threads()),
+        "bfloat16": bf16_support(),
+        "Python": platform.python_version(),
+        "platform": platform.platform(),
+    }
     return pd.DataFrame({"": list(rows), "this build": list(rows.values())}).set_index("")
 
 
@@ -88,8 +112,14 @@ def run_times(executed_dir: Path) -> pd.DataFrame:
     for p in sorted(Path(executed_dir).glob("*.runtime.json")):
         r = json.loads(p.read_text())
         when = dt.datetime.fromtimestamp(p.stat().st_mtime, dt.timezone.utc).strftime("%Y-%m-%d %H:%M")
-        rows.append({"chapter": r["notebook"], "seconds": number(r["seconds"], 0),
-                     "minutes": number(r["seconds"] / 60, 1), "finished (UTC)": when})
+        rows.append(
+            {
+                "chapter": r["notebook"],
+                "seconds": number(r["seconds"], 0),
+                "minutes": number(r["seconds"] / 60, 1),
+                "finished (UTC)": when,
+            }
+        )
     return pd.DataFrame(rows, columns=["chapter", "seconds", "minutes", "finished (UTC)"])
 
 
@@ -119,10 +149,16 @@ def dependencies(root: Path) -> pd.DataFrame:
             installed = metadata.version(name)
         except metadata.PackageNotFoundError:
             installed = "not installed"
-        rows.append({"package": name, "pinned": req.split("==", 1)[1] if "==" in req else req[len(name):].strip(),
-                     "installed": installed})
-    rows.insert(0, {"package": "python", "pinned": project.get("requires-python", ""),
-                    "installed": platform.python_version()})
+        rows.append(
+            {
+                "package": name,
+                "pinned": req.split("==", 1)[1] if "==" in req else req[len(name) :].strip(),
+                "installed": installed,
+            }
+        )
+    rows.insert(
+        0, {"package": "python", "pinned": project.get("requires-python", ""), "installed": platform.python_version()}
+    )
     return pd.DataFrame(rows).set_index("package")
 
 
@@ -135,8 +171,9 @@ def data_digests(data_dir: Path) -> pd.DataFrame:
     """The full SHA-256 and size of every file under ``data_dir``."""
     root = Path(data_dir)
     files = sorted(p for p in root.rglob("*") if p.is_file())
-    return pd.DataFrame([{"file": str(p.relative_to(root)), "bytes": p.stat().st_size, "SHA-256": file_sha256(p)}
-                         for p in files])
+    return pd.DataFrame(
+        [{"file": str(p.relative_to(root)), "bytes": p.stat().st_size, "SHA-256": file_sha256(p)} for p in files]
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -167,15 +204,15 @@ NOT_MEASURED = object()
 def _cell(v, digits: int | None | str = "auto") -> str:
     if v is NOT_MEASURED:
         return "not measured"
-    if isinstance(v, bool):   # in words, never a Python literal on the page
+    if isinstance(v, bool):  # in words, never a Python literal on the page
         return "yes" if v else "no"
     if v is None:
         return "–"
-    if isinstance(v, (list, tuple, set, dict)):   # a container as words, never its Python repr
+    if isinstance(v, (list, tuple, set, dict)):  # a container as words, never its Python repr
         return _labels.cell(v if isinstance(v, dict) else [_cell(x, digits) for x in v])
     if not isinstance(v, (int, float)):
         return str(v)
-    if v != v:   # a measured NaN is shown as one (check-book then asks the column to say why)
+    if v != v:  # a measured NaN is shown as one (check-book then asks the column to say why)
         return "nan"
     digits = _digits([v]) if digits == "auto" else digits
     if digits is None:
@@ -211,10 +248,13 @@ def bench_tables(bench: dict) -> dict[str, pd.DataFrame]:
     0.0001); a measurements table, whose rows are quantities of every size, prints whole
     numbers from 100 up, two decimals from 0.1 and scientific notation below, so that its one
     column still shows one fixed-point format (:func:`_measure`)."""
-    shown = {"cpu_model", "cpu_flags", "cores", "load", "load_at_end"}   # in :func:`machines`
+    shown = {"cpu_model", "cpu_flags", "cores", "load", "load_at_end"}  # in :func:`machines`
     machine = {k: v for k, v in bench.get("machine", {}).items() if k not in shown}
-    out = {"software and platform of the benchmark run": pd.DataFrame({"value": [_cell(v) for v in machine.values()]},
-                                                        index=pd.Index([_header(k) for k in machine], name=""))}
+    out = {
+        "software and platform of the benchmark run": pd.DataFrame(
+            {"value": [_cell(v) for v in machine.values()]}, index=pd.Index([_header(k) for k in machine], name="")
+        )
+    }
     if "encode" in bench:
         out["encode throughput per model"] = _frame(bench["encode"], "model")
     if "cache" in bench:
@@ -258,12 +298,15 @@ def _study_frames(study: str, numbers: dict) -> dict[str, pd.DataFrame]:
     quantity/value rows, each mapping of records as a table of its own (a record's own
     mappings as " · "-joined columns) and each list of records as a table of its own."""
     out, lists = {}, []
-    table_like = {k for k, v in numbers.items() if isinstance(v, dict) and v and all(isinstance(x, dict) for x in v.values())}
+    table_like = {
+        k for k, v in numbers.items() if isinstance(v, dict) and v and all(isinstance(x, dict) for x in v.values())
+    }
     flat, sub = _flatten({k: v for k, v in numbers.items() if k not in table_like})
     lists += sub
     if flat:
-        out[f"{study}: measurements"] = pd.DataFrame({"quantity": [_header(k) for k in flat],
-                                                     "value": [_measure(v) for v in flat.values()]}).set_index("quantity")
+        out[f"{study}: measurements"] = pd.DataFrame(
+            {"quantity": [_header(k) for k in flat], "value": [_measure(v) for v in flat.values()]}
+        ).set_index("quantity")
     for key in table_like:
         rows = {}
         for name, record in numbers[key].items():
@@ -283,14 +326,28 @@ def gpu_tables(rec: dict | None) -> dict[str, pd.DataFrame]:
     if not rec:
         return {}
     enc = rec.get("encode", {})
-    paths = {"CPU, fp32 (torch)": {"weights": "float32", "texts_per_s": enc.get("cpu_fp32_texts_per_s"),
-                                   "max_abs_diff": None, "max_one_minus_cos": None},   # the reference: "–"
-             **{f"GPU, {'default' if k == 'gpu_default' else 'bf16 asked for'}":
-                {kk: vv for kk, vv in v.items() if kk != "identity"} for k, v in enc.items() if isinstance(v, dict)}}
+    paths = {
+        "CPU, fp32 (torch)": {
+            "weights": "float32",
+            "texts_per_s": enc.get("cpu_fp32_texts_per_s"),
+            "max_abs_diff": None,
+            "max_one_minus_cos": None,
+        },  # the reference: "–"
+        **{
+            f"GPU, {'default' if k == 'gpu_default' else 'bf16 asked for'}": {
+                kk: vv for kk, vv in v.items() if kk != "identity"
+            }
+            for k, v in enc.items()
+            if isinstance(v, dict)
+        },
+    }
     machine = rec.get("machine", {})
-    out = {"GPU check: the machine": pd.DataFrame({"value": [_cell(v) for v in machine.values()]},
-                                                  index=pd.Index([_header(k) for k in machine], name="")),
-           f"GPU check: sbert-mini on {enc.get('sentences', 0):,} benchmark sentences": _frame(paths, "path")}
+    out = {
+        "GPU check: the machine": pd.DataFrame(
+            {"value": [_cell(v) for v in machine.values()]}, index=pd.Index([_header(k) for k in machine], name="")
+        ),
+        f"GPU check: sbert-mini on {enc.get('sentences', 0):,} benchmark sentences": _frame(paths, "path"),
+    }
     for study, numbers in rec.get("studies", {}).items():
         out.update({f"GPU check, {k}": v for k, v in _study_frames(study, numbers).items()})
     return out
@@ -301,10 +358,14 @@ def throughput_figure(bench: dict):
     warm (vectors read back), on a logarithmic axis. Returns the matplotlib Figure."""
 
     enc = pd.DataFrame(bench["encode"]).T
-    speed = pd.DataFrame({"model": list(enc.index) * 2,
-                          "cache": ["cold cache"] * len(enc) + ["warm cache"] * len(enc),
-                          "texts per second": list(enc["cold_texts_per_s"].astype(float))
-                          + list(enc["warm_texts_per_s"].astype(float))})
+    speed = pd.DataFrame(
+        {
+            "model": list(enc.index) * 2,
+            "cache": ["cold cache"] * len(enc) + ["warm cache"] * len(enc),
+            "texts per second": list(enc["cold_texts_per_s"].astype(float))
+            + list(enc["warm_texts_per_s"].astype(float)),
+        }
+    )
     figures.set_theme()
     fig, ax = plt.subplots(figsize=(6.4, 0.5 * len(enc) + 1.6))
     # points, not bars: seaborn 0.13's bars start at 0 and vanish on a log axis
@@ -330,15 +391,32 @@ def rates_beside(bench: dict | None, records: pd.DataFrame | None = None) -> pd.
     for study, numbers in (bench or {}).get("studies", {}).items():
         for r in numbers.get("results", []) if isinstance(numbers.get("results"), list) else []:
             if r.get("examples_per_s"):
-                rows.append({"source": "benchmark run", "machine": where_bench, "study": study,
-                             "run": f"{numbers.get('config', '')} · {r.get('path', '')}".strip(" ·"),
-                             "precision": r.get("precision", ""), "examples per second": float(r["examples_per_s"])})
+                rows.append(
+                    {
+                        "source": "benchmark run",
+                        "machine": where_bench,
+                        "study": study,
+                        "run": f"{numbers.get('config', '')} · {r.get('path', '')}".strip(" ·"),
+                        "precision": r.get("precision", ""),
+                        "examples per second": float(r["examples_per_s"]),
+                    }
+                )
     here = _machine.machine_summary(_machine.this_machine())
     for r in records.to_dict("records"):
-        rows.append({"source": "this build", "machine": here, "study": r["study"],
-                     "run": " · ".join(f"{k} {r[k]}" if k == "seed" else str(r[k])
-                                       for k in ("encoder", "config", "seed") if r.get(k) is not None),
-                     "precision": r.get("precision") or "", "examples per second": float(r["examples_per_s"])})
+        rows.append(
+            {
+                "source": "this build",
+                "machine": here,
+                "study": r["study"],
+                "run": " · ".join(
+                    f"{k} {r[k]}" if k == "seed" else str(r[k])
+                    for k in ("encoder", "config", "seed")
+                    if r.get(k) is not None
+                ),
+                "precision": r.get("precision") or "",
+                "examples per second": float(r["examples_per_s"]),
+            }
+        )
     df = pd.DataFrame(rows, columns=["source", "machine", "study", "run", "precision", "examples per second"])
     df["examples per second"] = df["examples per second"].map(lambda v: number(v, 1))
     return df
@@ -352,10 +430,18 @@ def backend_table(bench: dict | None) -> pd.DataFrame:
     sets = dict((bench or {}).get("encode_backends", {}))
     for numbers in (bench or {}).get("studies", {}).values():
         sets.update(numbers.get("encode_backends", {}) if isinstance(numbers, dict) else {})
-    rows = [{"texts": name, "count": r["texts"], "rounds": r["rounds"],
-             "torch (texts/s)": number(r["torch_texts_per_s"], 0), "ONNX (texts/s)": number(r["onnx_texts_per_s"], 0),
-             "ONNX / torch, min": number(r["ratio_min"], 2), "ONNX / torch, median": number(r["ratio_median"], 2),
-             "max abs difference": f"{r['max_abs_diff']:.1e}",
-             "1-min load before → after": f"{r['load_before'][0]:.2f} → {r['load_after'][0]:.2f}"}
-            for name, r in sets.items()]
+    rows = [
+        {
+            "texts": name,
+            "count": r["texts"],
+            "rounds": r["rounds"],
+            "torch (texts/s)": number(r["torch_texts_per_s"], 0),
+            "ONNX (texts/s)": number(r["onnx_texts_per_s"], 0),
+            "ONNX / torch, min": number(r["ratio_min"], 2),
+            "ONNX / torch, median": number(r["ratio_median"], 2),
+            "max abs difference": f"{r['max_abs_diff']:.1e}",
+            "1-min load before → after": f"{r['load_before'][0]:.2f} → {r['load_after'][0]:.2f}",
+        }
+        for name, r in sets.items()
+    ]
     return pd.DataFrame(rows)

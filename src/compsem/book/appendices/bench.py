@@ -31,24 +31,60 @@ from compsem.paths import repo_root
 from compsem.studies import STUDIES
 from compsem.book.appendices.machine import this_machine
 
-__all__ = ["encode_throughput", "cache_overhead", "encode_backends", "run_all", "encoder_in", "encode_rate",
-           "vector_gap", "study_gpu_checks"]
+__all__ = [
+    "encode_throughput",
+    "cache_overhead",
+    "encode_backends",
+    "run_all",
+    "encoder_in",
+    "encode_rate",
+    "vector_gap",
+    "study_gpu_checks",
+]
 
 
 def _sentences(n: int, seed: int = 0) -> list[str]:
     """``n`` distinct news-like sentences built from a small grammar (deterministic)."""
     rng = np.random.default_rng(seed)
-    subj = ["The council", "A spokesperson", "The minister", "Local residents", "The company", "Researchers",
-            "The coach", "Police officers", "The court", "Two volunteers"]
+    subj = [
+        "The council",
+        "A spokesperson",
+        "The minister",
+        "Local residents",
+        "The company",
+        "Researchers",
+        "The coach",
+        "Police officers",
+        "The court",
+        "Two volunteers",
+    ]
     verb = ["announced", "rejected", "welcomed", "questioned", "reported", "delayed", "approved", "described"]
-    obj = ["the new budget", "a bridge repair plan", "the flood warning", "an unusual discovery",
-           "the transfer deal", "a pilot programme", "the election result", "the price rise"]
-    tail = ["on Monday", "after a long debate", "in a short statement", "despite protests", "late last night",
-            "for the second time", "without giving details", "in the capital"]
+    obj = [
+        "the new budget",
+        "a bridge repair plan",
+        "the flood warning",
+        "an unusual discovery",
+        "the transfer deal",
+        "a pilot programme",
+        "the election result",
+        "the price rise",
+    ]
+    tail = [
+        "on Monday",
+        "after a long debate",
+        "in a short statement",
+        "despite protests",
+        "late last night",
+        "for the second time",
+        "without giving details",
+        "in the capital",
+    ]
     out = set()
     while len(out) < n:
-        out.add(f"{rng.choice(subj)} {rng.choice(verb)} {rng.choice(obj)} {rng.choice(tail)}, "
-                f"officials said {int(rng.integers(0, 10_000))} times.")
+        out.add(
+            f"{rng.choice(subj)} {rng.choice(verb)} {rng.choice(obj)} {rng.choice(tail)}, "
+            f"officials said {int(rng.integers(0, 10_000))} times."
+        )
     return sorted(out)
 
 
@@ -72,11 +108,16 @@ def encode_throughput(specs=("sbert-mini", "use", "glove-50d", "bow"), n: int = 
             embed(texts, spec, cache=store)
             warm = time.perf_counter() - t0
             out[spec] = {
-                "texts": len(texts), "unique": st.n_unique, "encoded_cold": st.n_encoded,
+                "texts": len(texts),
+                "unique": st.n_unique,
+                "encoded_cold": st.n_encoded,
                 "dedup_ratio": st.n_unique / st.n_texts,
-                "cold_texts_per_s": len(texts) / cold, "warm_texts_per_s": len(texts) / warm,
+                "cold_texts_per_s": len(texts) / cold,
+                "warm_texts_per_s": len(texts) / warm,
                 "encoded_per_s_cold": st.n_encoded / cold,
-                "cold_s": cold, "warm_s": warm, "cached": bool(last_stats().n_cached),
+                "cold_s": cold,
+                "warm_s": warm,
+                "cached": bool(last_stats().n_cached),
                 "backend": backends_used().get(spec, "-"),
             }
     return out
@@ -98,7 +139,7 @@ def cache_overhead(n: int = 10_000, dims=(384, 4096), chunk_size: int = 1024) ->
             X = rng.standard_normal((n, dim)).astype(np.float32)
             t0 = time.perf_counter()
             for s in range(0, n, chunk_size):
-                store.put_many("m", keys[s:s + chunk_size], X[s:s + chunk_size])
+                store.put_many("m", keys[s : s + chunk_size], X[s : s + chunk_size])
             write = time.perf_counter() - t0
             t0 = time.perf_counter()
             got = store.get_many("m", keys, dim)
@@ -106,8 +147,13 @@ def cache_overhead(n: int = 10_000, dims=(384, 4096), chunk_size: int = 1024) ->
             assert len(got) == n
             store._with_retry(lambda con: con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall())
             size = store.path.stat().st_size
-            out[str(dim)] = {"vectors": n, "write_per_s": n / write, "read_per_s": n / read,
-                             "MB_per_1000": size / 1e6 / (n / 1000), "chunk_size": chunk_size}
+            out[str(dim)] = {
+                "vectors": n,
+                "write_per_s": n / write,
+                "read_per_s": n / read,
+                "MB_per_1000": size / 1e6 / (n / 1000),
+                "chunk_size": chunk_size,
+            }
     return out
 
 
@@ -197,9 +243,15 @@ def run_all(quick: bool = False, out: str | os.PathLike | None = None) -> Path:
 
     machine = this_machine()
     res = {
-        "machine": {**machine, "python": platform.python_version(),
-                    "cpu_count": os.cpu_count(), "platform": platform.platform(),
-                    "torch_threads": torch.get_num_threads(), "numpy": np.__version__, "torch": torch.__version__},
+        "machine": {
+            **machine,
+            "python": platform.python_version(),
+            "cpu_count": os.cpu_count(),
+            "platform": platform.platform(),
+            "torch_threads": torch.get_num_threads(),
+            "numpy": np.__version__,
+            "torch": torch.__version__,
+        },
         "quick": quick,
         "encode": encode_throughput(n=200 if quick else 1000),
         "encode_backends": encode_backends(n=200 if quick else 1000, rounds=2 if quick else 4),

@@ -22,8 +22,23 @@ from compsem.fmt import plural
 from compsem.results import Prose
 from compsem.studies import STUDIES
 
-__all__ = ["FLAGS", "FLAG_NAMES", "NOT_RECORDED", "LOAD_ROW", "cpu_model", "cpu_family", "cpu_flags", "this_machine", "bench_machine",
-           "same_machine", "machines_table", "machine_summary", "machine_note", "machine_values", "run_records"]
+__all__ = [
+    "FLAGS",
+    "FLAG_NAMES",
+    "NOT_RECORDED",
+    "LOAD_ROW",
+    "cpu_model",
+    "cpu_family",
+    "cpu_flags",
+    "this_machine",
+    "bench_machine",
+    "same_machine",
+    "machines_table",
+    "machine_summary",
+    "machine_note",
+    "machine_values",
+    "run_records",
+]
 
 #: The CPU features recorded with a benchmark (``amx``: any of AMX's tile, bf16 or int8 flags).
 FLAGS: tuple[str, ...] = ("avx2", "avx512f", "avx512_bf16", "amx")
@@ -76,10 +91,13 @@ def bench_machine(bench: dict | None) -> dict:
     written before ``make bench`` recorded them, or no file)."""
     m = (bench or {}).get("machine", {})
     flags = m.get("cpu_flags")
-    return {"cpu_model": m.get("cpu_model", NOT_RECORDED),
-            "cpu_flags": flags if isinstance(flags, dict) else NOT_RECORDED,
-            "cores": m.get("cores", m.get("cpu_count", NOT_RECORDED)),
-            "load": m.get("load", NOT_RECORDED), "load_at_end": m.get("load_at_end")}
+    return {
+        "cpu_model": m.get("cpu_model", NOT_RECORDED),
+        "cpu_flags": flags if isinstance(flags, dict) else NOT_RECORDED,
+        "cores": m.get("cores", m.get("cpu_count", NOT_RECORDED)),
+        "load": m.get("load", NOT_RECORDED),
+        "load_at_end": m.get("load_at_end"),
+    }
 
 
 def same_machine(bench: dict | None, here: dict | None = None) -> bool | None:
@@ -115,10 +133,12 @@ def machines_table(bench: dict | None, here: dict | None = None) -> pd.DataFrame
     def flag(m, f):
         return NOT_RECORDED if not isinstance(m["cpu_flags"], dict) else ("yes" if m["cpu_flags"].get(f) else "no")
 
-    rows = {"CPU": (b["cpu_model"], h["cpu_model"]),
-            **{FLAG_NAMES[f]: (flag(b, f), flag(h, f)) for f in FLAGS},
-            "cores": (str(b["cores"]), str(h["cores"])),
-            LOAD_ROW: (_load_text(b["load"], b["load_at_end"]), _load_text(h["load"]))}
+    rows = {
+        "CPU": (b["cpu_model"], h["cpu_model"]),
+        **{FLAG_NAMES[f]: (flag(b, f), flag(h, f)) for f in FLAGS},
+        "cores": (str(b["cores"]), str(h["cores"])),
+        LOAD_ROW: (_load_text(b["load"], b["load_at_end"]), _load_text(h["load"])),
+    }
     return pd.DataFrame(rows, index=["benchmark run", "this build"]).T.rename_axis("")
 
 
@@ -136,20 +156,27 @@ def machine_note(bench: dict | None, here: dict | None = None) -> str:
     same = same_machine(bench, h)
     b = machine_summary(bench_machine(bench))
     if same is None:
-        return (f"The benchmark file does not record its CPU (it was written before `make bench` recorded "
-                f"one), so whether it ran on this build's machine ({machine_summary(h)}) is not known.")
+        return (
+            f"The benchmark file does not record its CPU (it was written before `make bench` recorded "
+            f"one), so whether it ran on this build's machine ({machine_summary(h)}) is not known."
+        )
     if same:
         return f"The benchmark ran on a machine like this build's: {b}."
-    return (f"The benchmark ran on another machine ({b}) than this build ({machine_summary(h)}): its rates are "
-            "that machine's, not this one's.")
+    return (
+        f"The benchmark ran on another machine ({b}) than this build ({machine_summary(h)}): its rates are "
+        "that machine's, not this one's."
+    )
 
 
 def machine_values(bench: dict | None, here: dict | None = None) -> dict:
     """What a page glues (``{glue:md}``) about the benchmark's machine: ``bench_machine`` (its
     summary), ``build_machine`` (this build's) and ``bench_machine_note`` (:func:`machine_note`)."""
     h = here or this_machine()
-    return {"bench_machine": Prose(machine_summary(bench_machine(bench))), "build_machine": Prose(machine_summary(h)),
-            "bench_machine_note": Prose(machine_note(bench, h))}
+    return {
+        "bench_machine": Prose(machine_summary(bench_machine(bench))),
+        "build_machine": Prose(machine_summary(h)),
+        "bench_machine_note": Prose(machine_note(bench, h)),
+    }
 
 
 def run_records() -> pd.DataFrame:

@@ -42,8 +42,18 @@ from compsem.work import WorkUnit
 from compsem.book.running.plan import REFERENCE_MODEL, throughputs
 from compsem.book.running.prefetch import planned_work
 
-__all__ = ["GPU_REFERENCE", "MEMORY_FACTOR", "paper_runs", "gpu_speedup", "train_speedup", "rate_notes", "size_rule_check",
-           "paper_scale_table", "paper_scale_summary", "page_values"]
+__all__ = [
+    "GPU_REFERENCE",
+    "MEMORY_FACTOR",
+    "paper_runs",
+    "gpu_speedup",
+    "train_speedup",
+    "rate_notes",
+    "size_rule_check",
+    "paper_scale_table",
+    "paper_scale_summary",
+    "page_values",
+]
 
 #: The published model whose weights are :data:`~compsem.book.running.plan.REFERENCE_MODEL`'s.
 GPU_REFERENCE = "all-MiniLM-L6-v2"
@@ -76,10 +86,15 @@ def gpu_speedup(bench: str | Path | None = None, *, gpu: str | Path | None = Non
     rec = _gpu_record(gpu) or {}
     measured = (rec.get("encode", {}).get("gpu_default") or {}).get("texts_per_s")
     gpu_rate = float(measured) if measured else published
-    return {"gpu_rate": gpu_rate, "cpu_rate": cpu_rate, "speedup": gpu_rate / cpu_rate if cpu_rate else None,
-            "gpu": rec.get("machine", {}).get("gpu", "GPU") if measured else "V100",
-            "source": "measured" if measured else "published", "published_rate": published,
-            "published_speedup": published / cpu_rate if cpu_rate else None}
+    return {
+        "gpu_rate": gpu_rate,
+        "cpu_rate": cpu_rate,
+        "speedup": gpu_rate / cpu_rate if cpu_rate else None,
+        "gpu": rec.get("machine", {}).get("gpu", "GPU") if measured else "V100",
+        "source": "measured" if measured else "published",
+        "published_rate": published,
+        "published_speedup": published / cpu_rate if cpu_rate else None,
+    }
 
 
 def _fp32_runs(numbers: dict) -> dict[str, float]:
@@ -93,7 +108,7 @@ def _fp32_runs(numbers: dict) -> dict[str, float]:
                 out[str(r["config"])] = float(r["examples_per_s"])
         for name, r in (entry.get("runs") or {}).items() if isinstance(entry.get("runs"), dict) else []:
             if name.endswith(" fp32") and isinstance(r, dict) and r.get("examples_per_s"):
-                out[name[:-len(" fp32")]] = float(r["examples_per_s"])
+                out[name[: -len(" fp32")]] = float(r["examples_per_s"])
     return out
 
 
@@ -113,9 +128,13 @@ def train_speedup(bench: str | Path | None = None, *, gpu: str | Path | None = N
     gpu_runs = _fp32_runs(rec)
     configs = [c for c in cpu if c in gpu_runs]
     g, c = [gpu_runs[k] for k in configs], [cpu[k] for k in configs]
-    return {"gpu_rates": g, "cpu_rates": c, "configs": configs,
-            "speedup": (sum(g) / len(g)) / (sum(c) / len(c)) if configs else None,
-            "gpu": rec.get("machine", {}).get("gpu", "GPU")}
+    return {
+        "gpu_rates": g,
+        "cpu_rates": c,
+        "configs": configs,
+        "speedup": (sum(g) / len(g)) / (sum(c) / len(c)) if configs else None,
+        "gpu": rec.get("machine", {}).get("gpu", "GPU"),
+    }
 
 
 def size_rule_check() -> pd.DataFrame:
@@ -126,9 +145,15 @@ def size_rule_check() -> pd.DataFrame:
     pub = published_table("sbert_speed")
     ref = pub.set_index("model").loc[GPU_REFERENCE]
     predicted = float(ref["sentences_per_s"]) * float(ref["size_mb"]) / pub["size_mb"].astype(float)
-    return pd.DataFrame({"model": pub["model"], "size_mb": pub["size_mb"].astype(int),
-                         "published": pub["sentences_per_s"].astype(float), "predicted": predicted,
-                         "ratio": predicted / pub["sentences_per_s"].astype(float)})
+    return pd.DataFrame(
+        {
+            "model": pub["model"],
+            "size_mb": pub["size_mb"].astype(int),
+            "published": pub["sentences_per_s"].astype(float),
+            "predicted": predicted,
+            "ratio": predicted / pub["sentences_per_s"].astype(float),
+        }
+    )
 
 
 def paper_runs() -> dict[str, PaperRun]:
@@ -161,17 +186,37 @@ def paper_scale_table(*, bench: str | Path | None = None, gpu: str | Path | None
     """
     speedup = gpu_speedup(bench, gpu=gpu)["speedup"]
     train = train_speedup(bench, gpu=gpu)["speedup"] or speedup
-    rows = [{"study": s.name, "model": None, "kind": "no paper", "units": None, "per_unit": None,
-             "gpu_gb_per_unit": None, "gpu_hours": None} for s in STUDIES if "paper" in s.absent]
+    rows = [
+        {
+            "study": s.name,
+            "model": None,
+            "kind": "no paper",
+            "units": None,
+            "per_unit": None,
+            "gpu_gb_per_unit": None,
+            "gpu_hours": None,
+        }
+        for s in STUDIES
+        if "paper" in s.absent
+    ]
     for study, run in paper_runs().items():
         _, units = planned_work(repo_root() / "notebooks" / run.notebook, dict(run.params), bench=bench)
         f_texts, f_pairs = run.scale()
         by_model: dict[tuple[str, str], list[WorkUnit]] = {}
         for u in units:
             by_model.setdefault((u.spec, u.kind), []).append(u)
-        if not by_model:   # a study whose paper reports no model this project can run: said, not left out
-            rows.append({"study": study, "model": None, "kind": "no paper panel", "units": None, "per_unit": None,
-                         "gpu_gb_per_unit": None, "gpu_hours": None})
+        if not by_model:  # a study whose paper reports no model this project can run: said, not left out
+            rows.append(
+                {
+                    "study": study,
+                    "model": None,
+                    "kind": "no paper panel",
+                    "units": None,
+                    "per_unit": None,
+                    "gpu_gb_per_unit": None,
+                    "gpu_hours": None,
+                }
+            )
         for (spec, kind), us in by_model.items():
             scale = f_pairs if kind == "score" else (1.0 if kind == "train" else f_texts)
             count = sum(u.count for u in us) * scale
@@ -180,10 +225,17 @@ def paper_scale_table(*, bench: str | Path | None = None, gpu: str | Path | None
             gpu_s = (sum(known) * scale / factor) if factor and known and len(known) == len(us) else None
             n = len(us) if kind == "train" else (max(1, math.ceil(gpu_s / work.TARGET_SECONDS)) if gpu_s else None)
             size = us[0].size_gb
-            rows.append({"study": study, "model": spec, "kind": kind, "units": n,
-                         "per_unit": round(count / n) if n else None,
-                         "gpu_gb_per_unit": round(size * MEMORY_FACTOR[kind], 1) if size else None,
-                         "gpu_hours": gpu_s / 3600 if gpu_s else None})
+            rows.append(
+                {
+                    "study": study,
+                    "model": spec,
+                    "kind": kind,
+                    "units": n,
+                    "per_unit": round(count / n) if n else None,
+                    "gpu_gb_per_unit": round(size * MEMORY_FACTOR[kind], 1) if size else None,
+                    "gpu_hours": gpu_s / 3600 if gpu_s else None,
+                }
+            )
     return pd.DataFrame(rows).astype({"units": "Int64", "per_unit": "Int64"})
 
 
@@ -196,9 +248,15 @@ def paper_scale_summary(table: pd.DataFrame, gpus: Sequence[int] = (1, 4, 16)) -
         ok = part[part.gpu_hours.notna() & part.units.notna()]
         costs = [h / int(u) for h, u in zip(ok.gpu_hours, ok.units) for _ in range(int(u))]
         n = int(part.model.notna().sum())
-        rows.append({"study": study, "models": n, "units": int(ok.units.sum()),
-                     "models_without_estimate": n - len(ok),
-                     **{f"hours_on_{g}_gpus": _makespan(costs, g) if costs else None for g in gpus}})
+        rows.append(
+            {
+                "study": study,
+                "models": n,
+                "units": int(ok.units.sum()),
+                "models_without_estimate": n - len(ok),
+                **{f"hours_on_{g}_gpus": _makespan(costs, g) if costs else None for g in gpus},
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -214,26 +272,34 @@ def rate_notes(speed: dict, train: dict | None = None) -> dict[str, Prose]:
     check's measured fine-tuning rates against the CPU benchmark's, or the encoding factor,
     labelled as assumed, when either was not measured)."""
     if speed["source"] == "measured":
-        gpu = (f"the rate the GPU check measured for the same model on one {speed['gpu']} "
-               f"({speed['gpu_rate']:,.0f} texts per second, `benchmarks/gpu.json`). Their ratio, "
-               f"{number(speed['speedup'], 0)}×, turns the plan's encoding and scoring CPU seconds into GPU seconds. "
-               "The two rates come from different texts, so the ratio gives the order of magnitude. For comparison, "
-               "the rate the sentence-transformers maintainers publish for the same weights (all-MiniLM-L6-v2) on "
-               f"one V100 ({speed['published_rate']:,.0f} sentences per second, "
-               f"`data/reference/published_sbert_speed.csv`) gives {number(speed['published_speedup'], 0)}×")
+        gpu = (
+            f"the rate the GPU check measured for the same model on one {speed['gpu']} "
+            f"({speed['gpu_rate']:,.0f} texts per second, `benchmarks/gpu.json`). Their ratio, "
+            f"{number(speed['speedup'], 0)}×, turns the plan's encoding and scoring CPU seconds into GPU seconds. "
+            "The two rates come from different texts, so the ratio gives the order of magnitude. For comparison, "
+            "the rate the sentence-transformers maintainers publish for the same weights (all-MiniLM-L6-v2) on "
+            f"one V100 ({speed['published_rate']:,.0f} sentences per second, "
+            f"`data/reference/published_sbert_speed.csv`) gives {number(speed['published_speedup'], 0)}×"
+        )
     else:
-        gpu = ("the rate the sentence-transformers maintainers publish for the same weights (all-MiniLM-L6-v2) on "
-               f"one V100 ({speed['gpu_rate']:,.0f} sentences per second, `data/reference/published_sbert_speed.csv`; "
-               f"no GPU check was recorded). Their ratio, {number(speed['speedup'], 0)}×, turns the plan's CPU "
-               "seconds into GPU seconds; the two rates come from different texts, so it gives the order of magnitude")
+        gpu = (
+            "the rate the sentence-transformers maintainers publish for the same weights (all-MiniLM-L6-v2) on "
+            f"one V100 ({speed['gpu_rate']:,.0f} sentences per second, `data/reference/published_sbert_speed.csv`; "
+            f"no GPU check was recorded). Their ratio, {number(speed['speedup'], 0)}×, turns the plan's CPU "
+            "seconds into GPU seconds; the two rates come from different texts, so it gives the order of magnitude"
+        )
     if train and train.get("speedup"):
-        note = (f"fine-tuning: the GPU check's full-precision fine-tuning of the same "
-                f"{len(train['configs'])} configurations on one {train['gpu']} ran at {_rates(train['gpu_rates'])} "
-                f"examples per second, the CPU benchmark's at {_rates(train['cpu_rates'])}; the ratio of their means, "
-                f"{number(train['speedup'], 1)}×, turns the plan's training CPU seconds into GPU seconds")
+        note = (
+            f"fine-tuning: the GPU check's full-precision fine-tuning of the same "
+            f"{len(train['configs'])} configurations on one {train['gpu']} ran at {_rates(train['gpu_rates'])} "
+            f"examples per second, the CPU benchmark's at {_rates(train['cpu_rates'])}; the ratio of their means, "
+            f"{number(train['speedup'], 1)}×, turns the plan's training CPU seconds into GPU seconds"
+        )
     else:
-        note = (f"fine-tuning is *assumed* to gain the encoding factor ({number(speed['speedup'], 0)}×): no fine-tuning "
-                "rate was measured on both a GPU and the benchmark's CPU")
+        note = (
+            f"fine-tuning is *assumed* to gain the encoding factor ({number(speed['speedup'], 0)}×): no fine-tuning "
+            "rate was measured on both a GPU and the benchmark's CPU"
+        )
     return {"gpu_note": Prose(gpu), "train_note": Prose(note)}
 
 
@@ -246,11 +312,17 @@ def page_values(speed: dict, summary: pd.DataFrame, rule: pd.DataFrame, train: d
     the other models) and each study's hours on 1 and 16 GPUs (:func:`paper_scale_summary`)."""
     worst = rule.ratio.idxmin()
     others = rule.ratio.drop(index=worst)
-    values = {"gpu_speedup": speed["speedup"], "gpu_rate": speed["gpu_rate"], "cpu_rate": speed["cpu_rate"],
-              "memory_infer": MEMORY_FACTOR["embed"], "memory_train": MEMORY_FACTOR["train"],
-              "rule_worst_model": str(rule.loc[worst, "model"]), "rule_low": float(rule.ratio[worst]),
-              "rule_off": 1 / float(rule.ratio[worst]),
-              "rule_worst": max(float(others.max()), 1 / float(others.min()))}
+    values = {
+        "gpu_speedup": speed["speedup"],
+        "gpu_rate": speed["gpu_rate"],
+        "cpu_rate": speed["cpu_rate"],
+        "memory_infer": MEMORY_FACTOR["embed"],
+        "memory_train": MEMORY_FACTOR["train"],
+        "rule_worst_model": str(rule.loc[worst, "model"]),
+        "rule_low": float(rule.ratio[worst]),
+        "rule_off": 1 / float(rule.ratio[worst]),
+        "rule_worst": max(float(others.max()), 1 / float(others.min())),
+    }
     if "source" in speed:
         values.update(rate_notes(speed, train))
     for row in summary.itertuples():

@@ -30,7 +30,6 @@ so a failure leaves the tree as it was. Nothing is overwritten.
 from __future__ import annotations
 
 import ast
-import json
 import keyword
 import os
 import pkgutil
@@ -45,6 +44,7 @@ import compsem
 from compsem.errors import CompsemError
 from compsem.fmt import plural
 from compsem.studies import OPTIONAL, Study, makefile_include
+from compsem import notebooks
 from compsem.book.teaching.launch import place_setup_cell, setup_cell
 from compsem.book.authoring.scaffold_files import bib_entry, chapter_name, files, md, registry_line, toc_part
 
@@ -66,14 +66,21 @@ def registered(root: str | Path) -> list[Study]:
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError) as exc:
         raise CompsemError(f"cannot read the registry {path}: {exc}") from exc
     for node in tree.body:
-        target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else getattr(node, "target", None)
+        target = (
+            node.targets[0]
+            if isinstance(node, ast.Assign) and len(node.targets) == 1
+            else getattr(node, "target", None)
+        )
         if isinstance(target, ast.Name) and target.id == "STUDIES" and isinstance(node.value, ast.Tuple):
             try:
-                return [Study(*map(ast.literal_eval, c.args), **{k.arg: ast.literal_eval(k.value) for k in c.keywords})
-                        for c in node.value.elts]
+                return [
+                    Study(*map(ast.literal_eval, c.args), **{k.arg: ast.literal_eval(k.value) for k in c.keywords})
+                    for c in node.value.elts
+                ]
             except (ValueError, TypeError, AttributeError, CompsemError) as exc:
-                raise CompsemError(f"the registry {path} holds a STUDIES entry that is not a Study(...) of literal "
-                                   f"values: {exc}") from exc
+                raise CompsemError(
+                    f"the registry {path} holds a STUDIES entry that is not a Study(...) of literal values: {exc}"
+                ) from exc
     raise CompsemError(f"the registry {path} has no 'STUDIES = (...)' tuple to add the study to")
 
 
@@ -82,8 +89,11 @@ def _taken_modules(root: Path) -> set[str]:
     names = {m.name for m in pkgutil.iter_modules(compsem.__path__)}
     src = root / "src" / "compsem"
     if src.is_dir():
-        names |= {p.stem if p.suffix == ".py" else p.name for p in src.iterdir()
-                  if (p.suffix == ".py" or (p / "__init__.py").is_file())}
+        names |= {
+            p.stem if p.suffix == ".py" else p.name
+            for p in src.iterdir()
+            if (p.suffix == ".py" or (p / "__init__.py").is_file())
+        }
     return names
 
 
@@ -105,8 +115,10 @@ def check_arguments(root: str | Path, name, part, title, citation, *, paper: boo
     naming the argument. Nothing is written."""
     root = Path(root)
     if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise CompsemError(f"study name {name!r} must be 2-16 lower-case letters or digits, starting with a letter "
-                           "(it becomes the package compsem.<name> and the folder data/<name>)")
+        raise CompsemError(
+            f"study name {name!r} must be 2-16 lower-case letters or digits, starting with a letter "
+            "(it becomes the package compsem.<name> and the folder data/<name>)"
+        )
     if keyword.iskeyword(name) or keyword.issoftkeyword(name):
         raise CompsemError(f"study name {name!r} is a Python keyword: `from compsem.{name} import ...` would not parse")
     if isinstance(part, bool) or not isinstance(part, int) or not 1 <= part <= 8:
@@ -114,15 +126,21 @@ def check_arguments(root: str | Path, name, part, title, citation, *, paper: boo
     studies = registered(root)
     taken = [s for s in studies if s.name == name or s.part == part]
     if taken:
-        raise CompsemError(f"the registry has {taken[0].name!r} as Part {taken[0].part} already; the studies are "
-                           f"{', '.join(f'{x.name} (Part {x.part})' for x in studies)}")
+        raise CompsemError(
+            f"the registry has {taken[0].name!r} as Part {taken[0].part} already; the studies are "
+            f"{', '.join(f'{x.name} (Part {x.part})' for x in studies)}"
+        )
     if name in _taken_modules(root):
-        raise CompsemError(f"study name {name!r} is a module or package of compsem already (compsem.{name}): "
-                           "a study of that name would shadow it")
+        raise CompsemError(
+            f"study name {name!r} is a module or package of compsem already (compsem.{name}): "
+            "a study of that name would shadow it"
+        )
     text = _check_title(title)
     if not isinstance(citation, str) or not _KEY.fullmatch(citation):
-        raise CompsemError(f"--citation {citation!r} is not a BibTeX key (up to 64 ASCII letters, digits, _ : . -, "
-                           "starting with a letter)")
+        raise CompsemError(
+            f"--citation {citation!r} is not a BibTeX key (up to 64 ASCII letters, digits, _ : . -, "
+            "starting with a letter)"
+        )
     if not isinstance(paper, bool):
         raise CompsemError(f"paper must be True or False, not {paper!r}")
     absent = tuple(a for a in OPTIONAL if a != "paper") if paper else OPTIONAL
@@ -135,38 +153,81 @@ def chapter(s: Study) -> dict:
     n, name = s.name, chapter_name(s)
 
     def cell(kind, source, tags=None, id=None, meta=None):
-        c = {"cell_type": kind, "id": id, "metadata": {**({"tags": tags} if tags else {}), **(meta or {})},
-             "source": source.splitlines(keepends=True)}
+        c = {
+            "cell_type": kind,
+            "id": id,
+            "metadata": {**({"tags": tags} if tags else {}), **(meta or {})},
+            "source": source.splitlines(keepends=True),
+        }
         return {**c, "execution_count": None, "outputs": []} if kind == "code" else c
 
     cells = [
-        cell("markdown", f"# {md(s.title)}\n\nWhat this chapter computes, the measure's equation and what to expect. "
-                         "The table and the figure below show each model's mean score with its 95 % bootstrap "
-                         "interval.", id="title"),
-        cell("code", "# Parameters: change these, or rerun with\n"
-                     f"#   python -m compsem run notebooks/{name}.ipynb -p models '[\"bow\"]'\n"
-                     'models = "panel"   # "panel", "paper" or a list of specs\n'
-                     "trust_remote_code = False   # passed to the model loaders; True only for code you trust\n"
-                     "n_boot = 1000   # bootstrap draws per interval\n"
-                     "seed = 0", ["parameters"], "parameters"),
-        cell("code", f"from compsem import results\nfrom compsem.{n} import data, report, study, tables\n\n"
-                     "specs = study.resolve_models(models, trust_remote_code=trust_remote_code)\n"
-                     "run = study.run(specs, trust_remote_code=trust_remote_code)\n"
-                     "table = tables.main_table(run, n_boot=n_boot, seed=seed)\n"
-                     f"_ = results.save_table(table, {n!r}, \"main\", **run.provenance(n_boot=n_boot, seed=seed))\n"
-                     'results.glue_all(report.values("main", run, table, n_boot=n_boot, seed=seed))\ntable', ["hide-input"], "run"),
-        cell("markdown", "## Results\n\nThe table above scores {glue:text}`n_items` for {glue:text}`n_models`. "
-                         "{glue:md}`leader_sentence`", id="results"),
-        cell("code", "report.figure(table)", ["hide-input"], "figure",
-             {"mystnb": {"figure": {"caption": "Each model's mean score, with its 95 % bootstrap interval.",
-                                    "name": f"fig-{n}-main"}}}),
-        cell("markdown", "## A worked example\n\nOne item of the data, followed by hand: its texts, the measure's "
-                         "value for one model, and what it means.", id="worked"),
+        cell(
+            "markdown",
+            f"# {md(s.title)}\n\nWhat this chapter computes, the measure's equation and what to expect. "
+            "The table and the figure below show each model's mean score with its 95 % bootstrap "
+            "interval.",
+            id="title",
+        ),
+        cell(
+            "code",
+            "# Parameters: change these, or rerun with\n"
+            f"#   python -m compsem run notebooks/{name}.ipynb -p models '[\"bow\"]'\n"
+            'models = "panel"   # "panel", "paper" or a list of specs\n'
+            "trust_remote_code = False   # passed to the model loaders; True only for code you trust\n"
+            "n_boot = 1000   # bootstrap draws per interval\n"
+            "seed = 0",
+            ["parameters"],
+            "parameters",
+        ),
+        cell(
+            "code",
+            f"from compsem import results\nfrom compsem.{n} import data, report, study, tables\n\n"
+            "specs = study.resolve_models(models, trust_remote_code=trust_remote_code)\n"
+            "run = study.run(specs, trust_remote_code=trust_remote_code)\n"
+            "table = tables.main_table(run, n_boot=n_boot, seed=seed)\n"
+            f'_ = results.save_table(table, {n!r}, "main", **run.provenance(n_boot=n_boot, seed=seed))\n'
+            'results.glue_all(report.values("main", run, table, n_boot=n_boot, seed=seed))\ntable',
+            ["hide-input"],
+            "run",
+        ),
+        cell(
+            "markdown",
+            "## Results\n\nThe table above scores {glue:text}`n_items` for {glue:text}`n_models`. "
+            "{glue:md}`leader_sentence`",
+            id="results",
+        ),
+        cell(
+            "code",
+            "report.figure(table)",
+            ["hide-input"],
+            "figure",
+            {
+                "mystnb": {
+                    "figure": {
+                        "caption": "Each model's mean score, with its 95 % bootstrap interval.",
+                        "name": f"fig-{n}-main",
+                    }
+                }
+            },
+        ),
+        cell(
+            "markdown",
+            "## A worked example\n\nOne item of the data, followed by hand: its texts, the measure's "
+            "value for one model, and what it means.",
+            id="worked",
+        ),
         cell("code", "data.load().head(1)", ["hide-input"], "worked-item"),
     ]
-    nb = {"cells": cells, "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
-                                                      "name": "python3"}, "language_info": {"name": "python"}},
-          "nbformat": 4, "nbformat_minor": 5}
+    nb = {
+        "cells": cells,
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
     return place_setup_cell(nb, setup_cell())
 
 
@@ -175,7 +236,7 @@ def _registry(text: str, s: Study) -> str:
     m = re.search(r"^STUDIES: tuple\[Study, \.\.\.\] = \(\n(.*?)^\)\n", text, re.M | re.S)
     if m is None:
         raise CompsemError(f"{_REGISTRY} has no 'STUDIES: tuple[Study, ...] = (' block to add the study to")
-    return text[:m.end(1)] + registry_line(s) + text[m.end(1):]
+    return text[: m.end(1)] + registry_line(s) + text[m.end(1) :]
 
 
 def _read(path: Path, what: str) -> str:
@@ -194,34 +255,41 @@ def _plan(root: Path, study: Study, paper: bool) -> tuple[dict[str, str], dict[s
     """The new files and the new texts of the shared files (registry, ``studies.mk``,
     ``_toc.yml``, ``references.bib``), every one checked to be writable as planned."""
     new = files(study, paper=paper)
-    new[f"notebooks/{chapter_name(study)}.ipynb"] = json.dumps(chapter(study), indent=1, ensure_ascii=False) + "\n"
+    new[f"notebooks/{chapter_name(study)}.ipynb"] = notebooks.dumps(chapter(study))
     units = _units(study)
-    exist = sorted({u for u in units if os.path.lexists(root / u)} |
-                   {f for f in new if not any(f.startswith(u + "/") for u in units) and os.path.lexists(root / f)})
+    exist = sorted(
+        {u for u in units if os.path.lexists(root / u)}
+        | {f for f in new if not any(f.startswith(u + "/") for u in units) and os.path.lexists(root / f)}
+    )
     if exist:
         k = len(exist)
-        raise CompsemError(f"{plural(k, 'path')} of the new study {'exists' if k == 1 else 'exist'} already, nothing "
-                           f"written: {', '.join(exist)}")
+        raise CompsemError(
+            f"{plural(k, 'path')} of the new study {'exists' if k == 1 else 'exist'} already, nothing "
+            f"written: {', '.join(exist)}"
+        )
     toc = _read(root / "_toc.yml", "the table of contents")
     anchor = re.search(r"^  - caption: Synthesis\n", toc, re.M)
     if anchor is None:
         raise CompsemError("_toc.yml has no '  - caption: Synthesis' part to put the new Part before")
     bib_path = root / "references.bib"
     bib = _read(bib_path, "the bibliography") if bib_path.is_file() else ""
-    edits = {_REGISTRY: _registry(_read(root / _REGISTRY, "the registry"), study),
-             "studies.mk": makefile_include((*registered(root), study)),
-             "_toc.yml": toc[:anchor.start()] + toc_part(study) + toc[anchor.start():]}
+    edits = {
+        _REGISTRY: _registry(_read(root / _REGISTRY, "the registry"), study),
+        "studies.mk": makefile_include((*registered(root), study)),
+        "_toc.yml": toc[: anchor.start()] + toc_part(study) + toc[anchor.start() :],
+    }
     if f"{{{study.citation}," not in bib:
         edits["references.bib"] = bib.rstrip("\n") + bib_entry(study, _PLACEHOLDER)
     return new, edits
 
 
-def _move_into_place(root: Path, stage: Path, units: list[str], new: dict[str, str],
-                     edits: dict[str, str]) -> list[Path]:
+def _move_into_place(
+    root: Path, stage: Path, units: list[str], new: dict[str, str], edits: dict[str, str]
+) -> list[Path]:
     """Move the staged files into ``root``: the study's own folders whole, its other new files,
     then the shared files (each replaced in one rename); on a failure every move made is undone."""
     singles = [f for f in new if not any(f.startswith(u + "/") for u in units)]
-    done: list[tuple[Path, Path | None]] = []   # (placed path, its original's backup or None)
+    done: list[tuple[Path, Path | None]] = []  # (placed path, its original's backup or None)
     try:
         for rel in [*units, *singles]:
             (root / rel).parent.mkdir(parents=True, exist_ok=True)

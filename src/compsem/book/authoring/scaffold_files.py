@@ -43,8 +43,11 @@ def _stub(s: Study, where: str) -> str:
 def _package(s: Study, paper: bool) -> dict[str, str]:
     n, r = s.name, s.roman
     key, chapter = n.upper(), chapter_name(s)
-    paper_run = (f"PaperRun({chapter + '.ipynb'!r}, {{\"models\": \"paper\"}})" if paper else
-                 "None   # the study re-implements no paper (absent=(\"paper\", ...) in the registry)")
+    paper_run = (
+        f'PaperRun({chapter + ".ipynb"!r}, {{"models": "paper"}})'
+        if paper
+        else 'None   # the study re-implements no paper (absent=("paper", ...) in the registry)'
+    )
     return {
         "__init__": f'''"""Part {r} of the book (its title and citation are in compsem.studies).
 
@@ -336,7 +339,7 @@ LESSON = Lesson(
     chapters="{{doc}}`../notebooks/{chapter}`.",
     worked="the chapter's worked example (one item followed by hand).",
     by_hand=(), discussion=(),
-    lab=(LabStep("the chapter with two encoders", {chapter + '.ipynb'!r}, {{"models": ["sbert-mini", "bow"]}}),),
+    lab=(LabStep("the chapter with two encoders", {chapter + ".ipynb"!r}, {{"models": ["sbert-mini", "bow"]}}),),
     expected="the table scores {{glue:text}}`../notebooks/{chapter}.ipynb::n_items` for each model.",
     goals=(),
 )
@@ -354,22 +357,26 @@ def files(s: Study, *, paper: bool) -> dict[str, str]:
         out[f"src/compsem/{n}/{module}.py"] = _fill(text, values)
     chapter = chapter_name(s)
     out[f"book/part{s.part}_{n}.md"] = (
-        f"(part{s.part}-{n})=\n# Part {s.roman}: {md(s.title)}\n\n"
-        f"This Part re-implements {{cite:t}}`{s.citation}`" if paper else
-        f"(part{s.part}-{n})=\n# Part {s.roman}: {md(s.title)}\n\nThis Part is a study of the project's own "
-        f"(its registry entry declares no paper; {{cite:t}}`{s.citation}` describes it)") + (
+        f"(part{s.part}-{n})=\n# Part {s.roman}: {md(s.title)}\n\nThis Part re-implements {{cite:t}}`{s.citation}`"
+        if paper
+        else f"(part{s.part}-{n})=\n# Part {s.roman}: {md(s.title)}\n\nThis Part is a study of the project's own "
+        f"(its registry entry declares no paper; {{cite:t}}`{s.citation}` describes it)"
+    ) + (
         ". What it asks, what it computes, and where its data, models or procedure differ from what it builds on "
-        f"(one table of differences). Its chapter is {{doc}}`../notebooks/{chapter}`.\n")
+        f"(one table of differences). Its chapter is {{doc}}`../notebooks/{chapter}`.\n"
+    )
     out[f"data/{n}/DATASHEET.md"] = (
         f"# Datasheet: Part {s.roman}'s data (`data/{n}/`)\n\n## What it is\nThe files, their columns and what one "
         "row is.\n\n## Who wrote it and how\nWho wrote or collected it, when, from what sources, with what "
         "licence.\n\n## What it is not\nIts limits: size, annotators, agreement, what the paper had that this does "
-        "not.\n")
+        "not.\n"
+    )
     out[f"tests/compsem/{n}/__init__.py"] = ""
     for face in ("data", "metrics", "study", "tables", "report", "finding"):
         out[f"tests/compsem/{n}/test_{face}.py"] = (
             f'"""compsem.{n}.{face}: checked on tiny inputs worked out by hand."""\n\nimport pytest\n\n\n'
-            f"def test_{face}_is_written():\n    pytest.fail({f'compsem.{n}.{face} is not tested yet: check it on a tiny input worked out by hand'!r})\n")
+            f"def test_{face}_is_written():\n    pytest.fail({f'compsem.{n}.{face} is not tested yet: check it on a tiny input worked out by hand'!r})\n"
+        )
     return out
 
 
@@ -383,14 +390,15 @@ def _fill(text: str, values: dict[str, str]) -> str:
 
 def toc_part(s: Study) -> str:
     """The study's part of ``_toc.yml`` (its caption a YAML string)."""
-    return (f"  - caption: {json.dumps(f'Part {s.roman}: {s.title}', ensure_ascii=False)}\n    numbered: true\n"
-            f"    chapters:\n      - file: {s.page()}\n        sections:\n          - file: notebooks/{chapter_name(s)}\n\n")
+    return (
+        f"  - caption: {json.dumps(f'Part {s.roman}: {s.title}', ensure_ascii=False)}\n    numbered: true\n"
+        f"    chapters:\n      - file: {s.page()}\n        sections:\n          - file: notebooks/{chapter_name(s)}\n\n"
+    )
 
 
 def registry_line(s: Study) -> str:
     """The study's line in ``STUDIES`` (every value through ``repr``)."""
-    return (f"    Study({s.name!r}, {s.part!r}, {s.roman!r}, {s.title!r}, {s.citation!r}, "
-            f"absent={s.absent!r}),\n")
+    return f"    Study({s.name!r}, {s.part!r}, {s.roman!r}, {s.title!r}, {s.citation!r}, absent={s.absent!r}),\n"
 
 
 def bib_entry(s: Study, placeholder: str) -> str:

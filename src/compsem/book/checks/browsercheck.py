@@ -22,8 +22,15 @@ from compsem.fmt import plural
 
 __all__ = ["browser_check", "find_browser", "PAGE_TIMEOUT_S"]
 
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 SKIP_PAGES = {"genindex.html", "search.html"}
 
 
@@ -108,11 +115,15 @@ def _page_problems(rel: Path, info: dict) -> list[str]:
     for src in info["broken"]:
         problems.append(f"{rel}: image did not load: {src}")
     if info["textFigures"]:
-        problems.append(f"{rel}: {plural(info['textFigures'], 'figure')} shown as '<Figure size ...>' text, not an image")
+        problems.append(
+            f"{rel}: {plural(info['textFigures'], 'figure')} shown as '<Figure size ...>' text, not an image"
+        )
     for text in dict.fromkeys(info["clipped"]):
         problems.append(f"{rel}: a table cell is cut short by CSS (text-overflow: ellipsis): '{text}'")
     if info["errors"]:
-        problems.append(f"{rel}: {plural(info['errors'], 'cell output')} {'is an error' if info['errors'] == 1 else 'are errors'}")
+        problems.append(
+            f"{rel}: {plural(info['errors'], 'cell output')} {'is an error' if info['errors'] == 1 else 'are errors'}"
+        )
     return problems
 
 
@@ -142,8 +153,9 @@ def _check_page(ctx, path: Path, rel: Path, timeout_s: float, shot: Path | None)
         pending = page.evaluate("() => window.__compsemSettled")
         problems = [f"{rel}: request to another host: {url}" for url in remote]
         if pending:
-            problems.append(f"{rel}: the page did not settle within {timeout_s:g} s (still waiting for "
-                            f"{', '.join(pending)})")
+            problems.append(
+                f"{rel}: the page did not settle within {timeout_s:g} s (still waiting for {', '.join(pending)})"
+            )
         problems += _page_problems(rel, page.evaluate(_PAGE_SCRIPT))
         if shot is not None:
             shot.parent.mkdir(parents=True, exist_ok=True)
@@ -159,8 +171,13 @@ def _check_page(ctx, path: Path, rel: Path, timeout_s: float, shot: Path | None)
             pass
 
 
-def browser_check(html_dir: Path, screenshots: Path | None = None, shots: tuple[str, ...] = (),
-                  executable: str | None = None, page_timeout: float = PAGE_TIMEOUT_S) -> list[str]:
+def browser_check(
+    html_dir: Path,
+    screenshots: Path | None = None,
+    shots: tuple[str, ...] = (),
+    executable: str | None = None,
+    page_timeout: float = PAGE_TIMEOUT_S,
+) -> list[str]:
     """Open every page in headless Chromium; return the problems seen.
 
     Each page gets ``page_timeout`` seconds to settle (load event, MathJax's startup promise,
@@ -177,8 +194,11 @@ def browser_check(html_dir: Path, screenshots: Path | None = None, shots: tuple[
         return ["browser: no Chromium found: apt-get install chromium (Debian), or set CHROMIUM=/path/to/browser"]
 
     problems: list[str] = []
-    pages = [p for p in sorted(html_dir.rglob("*.html")) if "_static" not in p.parts and p.name not in SKIP_PAGES
-             and "_sources" not in p.parts and not _is_redirect(p)]
+    pages = [
+        p
+        for p in sorted(html_dir.rglob("*.html"))
+        if "_static" not in p.parts and p.name not in SKIP_PAGES and "_sources" not in p.parts and not _is_redirect(p)
+    ]
     with sync_playwright() as pw:
         try:
             browser = pw.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_FLAGS)
@@ -188,10 +208,13 @@ def browser_check(html_dir: Path, screenshots: Path | None = None, shots: tuple[
             ctx = browser.new_context(viewport={"width": 1280, "height": 900})
             for path in pages:
                 rel = path.relative_to(html_dir)
-                shot = (screenshots / (str(rel).replace("/", "__") + ".png")
-                        if screenshots is not None and str(rel) in shots else None)
+                shot = (
+                    screenshots / (str(rel).replace("/", "__") + ".png")
+                    if screenshots is not None and str(rel) in shots
+                    else None
+                )
                 problems += _check_page(ctx, path, rel, page_timeout, shot)
-        except PlaywrightError as err:      # the browser itself went away: say so, keep what was found
+        except PlaywrightError as err:  # the browser itself went away: say so, keep what was found
             problems.append(f"browser: stopped after {plural(len(problems), 'problem')} ({_first_line(err)})")
         finally:
             try:

@@ -41,34 +41,68 @@ from compsem.book.executed import cells, glued_texts, notebooks, text
 #: designs wherever they appear ("the three operator tables", "the two inputs").
 COMMON = "common"
 
-__all__ = ["COMMON", "Sentence", "prose_sentences", "page_checks", "classify", "claim_check", "claim_summary", "sibling"]
+__all__ = [
+    "COMMON",
+    "Sentence",
+    "prose_sentences",
+    "page_checks",
+    "classify",
+    "claim_check",
+    "claim_summary",
+    "sibling",
+]
 
 _WORDS = claim_word_pattern()
 _GLUE = re.compile(r"\{glue(?::[a-z]+)?\}`([^`]+)`")
 _PLACE = re.compile(r"\{glue:([^}]+)\}")
 _ABBREV = re.compile(r"(?:\b(?:Eqs?|Figs?|e\.g|i\.e|al|cf|vs|approx|No|Sec|resp)\.)$")
 #: Directives whose body is prose a reader reads; any other fenced block is code or maths.
-_PROSE_DIRECTIVES = {"note", "tip", "warning", "important", "admonition", "exercise", "solution", "rubric",
-                     "glossary", "dropdown", "figure", "seealso", "hint", "attention", "caution", "margin",
-                     "sidebar", "epigraph", "topic", "glue:figure"}
+_PROSE_DIRECTIVES = {
+    "note",
+    "tip",
+    "warning",
+    "important",
+    "admonition",
+    "exercise",
+    "solution",
+    "rubric",
+    "glossary",
+    "dropdown",
+    "figure",
+    "seealso",
+    "hint",
+    "attention",
+    "caution",
+    "margin",
+    "sidebar",
+    "epigraph",
+    "topic",
+    "glue:figure",
+}
 
 
 @dataclass
 class Sentence:
-    page: str         # a chapter's stem ("10_setcomp_data") or "book/<name>.md"
+    page: str  # a chapter's stem ("10_setcomp_data") or "book/<name>.md"
     cell: int | None  # the Markdown cell of a chapter
-    text: str         # plain text; a glued value is ``{glue:key}``
-    glued: dict       # key -> the value's text where known
+    text: str  # plain text; a glued value is ``{glue:key}``
+    glued: dict  # key -> the value's text where known
 
 
 def _prose_lines(md: str) -> list[str]:
     """The lines of ``md`` a reader reads as prose: fenced code and maths dropped, the bodies of
     prose directives kept without their fences and options."""
-    out, stack = [], []          # stack of (fence, keep)
+    out, stack = [], []  # stack of (fence, keep)
     for line in md.split("\n"):
         m = re.match(r"^\s*(`{3,}|~{3,}|:{3,})\s*(\{([\w:-]+)\})?", line)
-        if m and stack and m.group(1)[0] == stack[-1][0][0] and len(m.group(1)) >= len(stack[-1][0]) \
-                and not m.group(2) and not line.strip()[len(m.group(1)):].strip():
+        if (
+            m
+            and stack
+            and m.group(1)[0] == stack[-1][0][0]
+            and len(m.group(1)) >= len(stack[-1][0])
+            and not m.group(2)
+            and not line.strip()[len(m.group(1)) :].strip()
+        ):
             stack.pop()
             continue
         if m and (m.group(2) or m.group(1)[0] != ":"):
@@ -87,7 +121,7 @@ def _plain(md: str) -> str:
     """Inline Markdown as plain text; glue roles become ``{glue:key}``."""
     md = _GLUE.sub(lambda m: "{glue:" + m.group(1).split("::")[-1].split(":")[0] + "}", md)
     md = re.sub(r"\{cite(?::\w+)?\}`[^`]*`", "", md)
-    md = re.sub(r"\{(?!glue:)[\w:-]+\}`([^`<]*?)\s*(?:<[^`]*>)?`", r"\1", md)       # {ref}`text <t>` -> text
+    md = re.sub(r"\{(?!glue:)[\w:-]+\}`([^`<]*?)\s*(?:<[^`]*>)?`", r"\1", md)  # {ref}`text <t>` -> text
     md = re.sub(r"`([^`]*)`", r"\1", md)
     md = re.sub(r"\$\$.*?\$\$", " ", md)
     md = re.sub(r"(?<!\\)\$([^$]+)\$", r"\1", md)
@@ -112,7 +146,7 @@ def _sentences_of(md: str) -> list[str]:
         parts: list[str] = []
         for s in re.split(r"(?<=[.!?])\s+(?=[A-Z(\"“{0-9*])", _plain(b)):
             if parts and _ABBREV.search(parts[-1]) and s.strip():
-                parts[-1] += " " + s.strip()        # "Eq. 5", "Fig. 2", "et al. (2024)": one sentence
+                parts[-1] += " " + s.strip()  # "Eq. 5", "Fig. 2", "et al. (2024)": one sentence
             elif s.strip():
                 parts.append(s.strip())
         out += parts
@@ -140,7 +174,7 @@ def prose_sentences(executed_dir: Path | None, book_dir: Path | None) -> list[Se
                 glued = resolve(md, nb.stem)
                 out += [Sentence(nb.stem, i, s, glued) for s in _sentences_of(md)]
     for p in sorted(Path(book_dir).glob("*.md")) if book_dir and Path(book_dir).is_dir() else []:
-        md = page_text(p)   # the course guide with its generated sessions, as the book shows it
+        md = page_text(p)  # the course guide with its generated sessions, as the book shows it
         glued = resolve(md, None)
         out += [Sentence(f"book/{p.name}", None, s, glued) for s in _sentences_of(md)]
     return out
@@ -163,8 +197,9 @@ def sibling(check_file: str | Path, name: str):
     return _load(Path(check_file).with_name(f"{name}.py"))
 
 
-def page_checks(checks_dir: Path, pages: list[str], executed_dir: Path | None = None
-                ) -> tuple[dict[str, dict[str, str]], list[str]]:
+def page_checks(
+    checks_dir: Path, pages: list[str], executed_dir: Path | None = None
+) -> tuple[dict[str, dict[str, str]], list[str]]:
     """Run ``check(executed_dir)`` of each prose page's check file (``book/checks/<page>.py``;
     ``executed_dir`` holds the executed chapters, whose glued values and run times a check may
     read) and read every page's ``NOT_CLAIMS``; return ``({page: {fragment: reason}}, problems)``."""
@@ -240,9 +275,11 @@ def claim_check(executed_dir: Path | None, book_dir: Path | None, results: Path,
         if kind == "unchecked":
             words = ", ".join(dict.fromkeys(w.lower() for w in loose))
             where = f"cell {s.cell}" if s.cell is not None else "page"
-            problems.append(f"{s.page}: {where} states a result in words ({words}) with neither a glue nor a check: "
-                            f"\"{s.text[:160]}\" (produce it with compsem.claims, check it, or mark it in "
-                            f"book/checks/{Path(s.page).stem}.py)")
+            problems.append(
+                f"{s.page}: {where} states a result in words ({words}) with neither a glue nor a check: "
+                f'"{s.text[:160]}" (produce it with compsem.claims, check it, or mark it in '
+                f"book/checks/{Path(s.page).stem}.py)"
+            )
     texts = {}
     for s in sentences:
         texts.setdefault(s.page, []).append(_norm(s.text))
@@ -251,19 +288,21 @@ def claim_check(executed_dir: Path | None, book_dir: Path | None, results: Path,
             continue
         for r in rows:
             if r.get("outcome") != "holds":
-                problems.append(f"{page}: the check of \"{r['sentence']}\" failed ({r.get('rule', '')})")
+                problems.append(f'{page}: the check of "{r["sentence"]}" failed ({r.get("rule", "")})')
             if not any(_norm(r["sentence"]) in t for t in texts[page]):
-                problems.append(f"{page}: a check quotes \"{r['sentence']}\", which the page no longer says")
+                problems.append(f'{page}: a check quotes "{r["sentence"]}", which the page no longer says')
     for page, fragments in marks.items():
         for f in fragments:
             among = [t for ts in texts.values() for t in ts] if page == COMMON else texts.get(page, [])
             if not any(_norm(f) in t for t in among):
-                problems.append(f"{page}: book/checks/{Path(page).stem}.py marks \"{f}\", which the page no longer says")
+                problems.append(f'{page}: book/checks/{Path(page).stem}.py marks "{f}", which the page no longer says')
     return counts, problems
 
 
 def claim_summary(counts: dict[str, int]) -> str:
     """``claims: N found, G produced, C checked, U unchecked, M marked``."""
     n = sum(counts.values())
-    return (f"claims: {n} found, {counts['produced']} produced, {counts['checked']} checked, "
-            f"{counts['unchecked']} unchecked, {counts['marked']} marked")
+    return (
+        f"claims: {n} found, {counts['produced']} produced, {counts['checked']} checked, "
+        f"{counts['unchecked']} unchecked, {counts['marked']} marked"
+    )

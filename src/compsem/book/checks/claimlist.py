@@ -20,8 +20,16 @@ from compsem.labels import cell
 from compsem.book.checks.claimcheck import page_checks
 from compsem.book.executed import glued_values
 
-__all__ = ["PAGE", "CLAIMS", "check_claims", "gpu_values", "claims_table", "bf16_cpu_training",
-           "NOISE_POINTS", "glued_number"]
+__all__ = [
+    "PAGE",
+    "CLAIMS",
+    "check_claims",
+    "gpu_values",
+    "claims_table",
+    "bf16_cpu_training",
+    "NOISE_POINTS",
+    "glued_number",
+]
 
 #: Two Spearman scores (x100) "agree within noise" when they differ by less than this: a threshold
 #: stated here, as compsem.claims states its bands.
@@ -30,8 +38,10 @@ NOISE_POINTS = 1.0
 PAGE = "99_reproducibility"
 
 #: The appendix's sentences that state a result in words, checked by :func:`check_claims`.
-CLAIMS = {"never_cached": "glove-50d and bow are never cached, although reading vectors back from the cache "
-                          "is faster than recomputing them"}
+CLAIMS = {
+    "never_cached": "glove-50d and bow are never cached, although reading vectors back from the cache "
+    "is faster than recomputing them"
+}
 
 
 def glued_number(executed: Path | None, notebook: str, key: str) -> float:
@@ -64,11 +74,19 @@ def check_claims(bench: dict | None, *, dims: dict[str, int] | None = None, sent
     numbers, faster = {}, True
     for m in uncached:
         size, read = _read_rate(bench, dims[m])
-        numbers |= {f"{m} recomputed (texts/s)": round(enc[m]["cold_texts_per_s"]),
-                    f"{m}: cached: {size}-d vectors read (vectors/s)": round(read), f"{m} cached": enc[m]["cached"]}
+        numbers |= {
+            f"{m} recomputed (texts/s)": round(enc[m]["cold_texts_per_s"]),
+            f"{m}: cached: {size}-d vectors read (vectors/s)": round(read),
+            f"{m} cached": enc[m]["cached"],
+        }
         faster &= read > enc[m]["cold_texts_per_s"] and not enc[m]["cached"]
-    claims.check(sentences["never_cached"], page=PAGE, holds=bool(uncached) and faster, numbers=numbers,
-                 rule="neither model is cached, and the cache reads vectors of its size faster than it recomputes")
+    claims.check(
+        sentences["never_cached"],
+        page=PAGE,
+        holds=bool(uncached) and faster,
+        numbers=numbers,
+        rule="neither model is cached, and the cache reads vectors of its size faster than it recomputes",
+    )
 
 
 def bf16_cpu_training(precision: dict, sentence: str, *, page: str) -> dict:
@@ -76,12 +94,22 @@ def bf16_cpu_training(precision: dict, sentence: str, *, page: str) -> dict:
     configuration of ``benchmarks/csts_precision.json``, with test Spearman scores within
     :data:`NOISE_POINTS` of each other."""
     cfg = precision["configs"]
-    numbers = {f"{c}: examples/s fp32, bf16; Spearman difference": f"{r['fp32_examples_per_s']:.0f}, "
-               f"{r['bf16_examples_per_s']:.0f}; {r['bf16_minus_fp32']:+.2f}" for c, r in cfg.items()}
-    holds = bool(cfg) and all(r["bf16_examples_per_s"] > r["fp32_examples_per_s"]
-                              and abs(r["bf16_minus_fp32"]) < NOISE_POINTS for r in cfg.values())
-    return claims.check(sentence, page=page, holds=holds, numbers=numbers,
-                        rule=f"bf16 faster for every configuration, Spearman within {NOISE_POINTS:g} point")
+    numbers = {
+        f"{c}: examples/s fp32, bf16; Spearman difference": f"{r['fp32_examples_per_s']:.0f}, "
+        f"{r['bf16_examples_per_s']:.0f}; {r['bf16_minus_fp32']:+.2f}"
+        for c, r in cfg.items()
+    }
+    holds = bool(cfg) and all(
+        r["bf16_examples_per_s"] > r["fp32_examples_per_s"] and abs(r["bf16_minus_fp32"]) < NOISE_POINTS
+        for r in cfg.values()
+    )
+    return claims.check(
+        sentence,
+        page=page,
+        holds=holds,
+        numbers=numbers,
+        rule=f"bf16 faster for every configuration, Spearman within {NOISE_POINTS:g} point",
+    )
 
 
 def gpu_values(gpu: dict | None) -> dict[str, str]:
@@ -99,11 +127,21 @@ def claims_table(root: Path, executed: Path) -> pd.DataFrame:
     check files (``book/checks/``) run first, on the executed chapters in ``executed``, so that
     their claims are listed beside the hidden cells'."""
     book = Path(root) / "book"
-    pages = [f"book/{p.name}" for p in sorted(book.glob("*.md"))] + [p.stem for p in sorted(Path(executed).glob("*.ipynb"))]
+    pages = [f"book/{p.name}" for p in sorted(book.glob("*.md"))] + [
+        p.stem for p in sorted(Path(executed).glob("*.ipynb"))
+    ]
     _, problems = page_checks(book / "checks", pages, Path(executed))
-    rows = [{"page": r["page"], "sentence": re.sub(r"\{glue:[^}]+\}", "…", r["sentence"]), "rule": r.get("rule", ""),
-             "numbers": "; ".join(f"{k} = {cell(v)}" for k, v in r["numbers"].items()), "outcome": r["outcome"]}
-            for r in claims.records()]
-    rows += [{"page": p.split(":", 1)[0], "sentence": p, "rule": "", "numbers": "", "outcome": "fails"}
-             for p in problems]
+    rows = [
+        {
+            "page": r["page"],
+            "sentence": re.sub(r"\{glue:[^}]+\}", "…", r["sentence"]),
+            "rule": r.get("rule", ""),
+            "numbers": "; ".join(f"{k} = {cell(v)}" for k, v in r["numbers"].items()),
+            "outcome": r["outcome"],
+        }
+        for r in claims.records()
+    ]
+    rows += [
+        {"page": p.split(":", 1)[0], "sentence": p, "rule": "", "numbers": "", "outcome": "fails"} for p in problems
+    ]
     return pd.DataFrame(rows, columns=["page", "sentence", "rule", "numbers", "outcome"])

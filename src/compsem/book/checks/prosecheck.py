@@ -39,8 +39,17 @@ from compsem.book.executed import text as _text
 from compsem.book.checks.gluecheck import undefined_glue
 from compsem.book.teaching.courseguide import page_text
 
-__all__ = ["stderr_outputs", "progress_bars", "plural_templates", "missing_paths", "interval_mismatches",
-           "negative_zeros", "typed_numbers", "table_formats", "prose_check"]
+__all__ = [
+    "stderr_outputs",
+    "progress_bars",
+    "plural_templates",
+    "missing_paths",
+    "interval_mismatches",
+    "negative_zeros",
+    "typed_numbers",
+    "table_formats",
+    "prose_check",
+]
 
 # "  2%|▏         | 1024/48385 [00:25<19:40, 40.1text/s]" and its variants
 _TQDM = re.compile(r"\d+%\|.*\|\s*[\d.]+[kMG]?/[\d.?]+[kMG]?\s*\[|\d+(?:\.\d+)?(?:it|text|pair)s?/s\]")
@@ -52,8 +61,10 @@ _INTERVAL = re.compile(rf"(?<![\w.])({_NUM})\s*%?\s*[\[(]({_NUM})\s*%?\s*[,–-]
 _DECIMAL = re.compile(r"(?<![\w.\-/])(-?\d+\.\d+)(?![\w.]*\d)(?!\.\d)")
 _PERCENT = re.compile(r"(?<![\w.\-/])(\d+(?:\.\d+)?)\s?%")
 # a number after these words is a reference to a section, figure, equation or version, not a result
-_REF_WORDS = re.compile(r"(?:Fig(?:ure)?s?\.?|Tables?|Sections?|§|Eqs?\.?|Equations?|[Cc]hapters?|Parts?|version|"
-                        r"v|Python|PEP|jupyter-book|Sphinx|sphinx)\s*$")
+_REF_WORDS = re.compile(
+    r"(?:Fig(?:ure)?s?\.?|Tables?|Sections?|§|Eqs?\.?|Equations?|[Cc]hapters?|Parts?|version|"
+    r"v|Python|PEP|jupyter-book|Sphinx|sphinx)\s*$"
+)
 
 
 def stderr_outputs(executed_dir: Path) -> list[str]:
@@ -114,7 +125,7 @@ def _pages(book_dir: Path | None):
 
 
 def plural_templates(executed_dir: Path, book_dir: Path | None = None) -> list[str]:
-    """"word(s)" anywhere a reader looks (prose, outputs, glued texts)."""
+    """ "word(s)" anywhere a reader looks (prose, outputs, glued texts)."""
     problems = []
     for page, i, _, text in [*_visible_texts(executed_dir), *_pages(book_dir)]:
         for m in dict.fromkeys(_PLURAL.findall(_strip_code_blocks(text))):
@@ -132,7 +143,7 @@ def missing_paths(executed_dir: Path, root: Path, book_dir: Path | None = None) 
     for page, i, text in prose:
         for m in dict.fromkeys(_PATH.findall(text)):
             end = text.find(m) + len(m)
-            if text[end:end + 1] in ("*", "<", "{") or (Path(root) / m).exists():
+            if text[end : end + 1] in ("*", "<", "{") or (Path(root) / m).exists():
                 continue
             where = f"cell {i}" if i is not None else "page"
             problems.append(f"{page}: {where} names {m}, which does not exist in the repository")
@@ -144,15 +155,17 @@ def _num(s: str) -> float:
 
 
 def interval_mismatches(executed_dir: Path) -> list[str]:
-    """"estimate [low, high]" as printed, with the estimate outside the printed interval."""
+    """ "estimate [low, high]" as printed, with the estimate outside the printed interval."""
     problems = []
     for page, i, kind, text in _visible_texts(executed_dir):
         if kind == "prose":
             text = _strip_code_blocks(text)
         for v, lo, hi in _INTERVAL.findall(text):
             if not _num(lo) <= _num(v) <= _num(hi) and _num(lo) <= _num(hi):
-                problems.append(f"{page}: cell {i} prints {v} outside its own interval [{lo}, {hi}]: print the "
-                                "estimate and its interval at precisions where it lies inside")
+                problems.append(
+                    f"{page}: cell {i} prints {v} outside its own interval [{lo}, {hi}]: print the "
+                    "estimate and its interval at precisions where it lies inside"
+                )
     return problems
 
 
@@ -182,7 +195,7 @@ def _strip_code_blocks(md: str) -> str:
     md = re.sub(r"\$\$.*?\$\$", " ", md, flags=re.S)
     md = re.sub(r"\\begin\{(\w+\*?)\}.*?\\end\{\1\}", " ", md, flags=re.S)
     md = re.sub(r"(?<!\\)\$[^$\n]+\$", " ", md)
-    md = re.sub(r"\{[\w:-]+\}`[^`]*`", " ", md)            # roles ({glue:text}`x`, {ref}`y`)
+    md = re.sub(r"\{[\w:-]+\}`[^`]*`", " ", md)  # roles ({glue:text}`x`, {ref}`y`)
     md = re.sub(r"`[^`]*`", " ", md)
     md = re.sub(r"\]\([^)]*\)", "]", md)
     md = re.sub(r"^\s*\(?[\w-]+\)=\s*$", " ", md, flags=re.M)
@@ -208,8 +221,11 @@ def _table_numbers(cells: list[dict]) -> set[str]:
 #: Round constants a text uses as levels or thresholds, never as results.
 _CONSTANTS = {"0.25", "0.75", "0.05", "0.01", "0.001", "0.95", "0.975", "0.025", "0.50", "1.00", "0.00", "2.5", "97.5"}
 # a number after these is a threshold, a tolerance or an example, not a result
-_NOT_A_RESULT = re.compile(r"(?:[<>≤≥]|<=|>=|within|such as|e\.g\.|for example|say|level|margin|threshold|"
-                           r"ε|epsilon|lr|rate)\s*=?\s*$", re.I)
+_NOT_A_RESULT = re.compile(
+    r"(?:[<>≤≥]|<=|>=|within|such as|e\.g\.|for example|say|level|margin|threshold|"
+    r"ε|epsilon|lr|rate)\s*=?\s*$",
+    re.I,
+)
 
 
 def typed_numbers(executed_dir: Path) -> list[str]:
@@ -232,27 +248,34 @@ def typed_numbers(executed_dir: Path) -> list[str]:
             seen: set[int] = set()
             for m in [*_PERCENT.finditer(prose), *_DECIMAL.finditer(prose)]:
                 s = m.group(1)
-                before = prose[max(0, m.start() - 16):m.start()]
+                before = prose[max(0, m.start() - 16) : m.start()]
                 if m.start() in seen or _REF_WORDS.search(before) or _NOT_A_RESULT.search(before):
                     continue
                 seen.add(m.start())
                 d = _decimals(s)
                 if s in _CONSTANTS or (d < 2 and not (d == 1 and m.re is _PERCENT)):
                     continue
-                x, ulp = float(s), 10.0 ** -d
-                near = [t for t in tables if _decimals(t) >= d and t != s
-                        and abs(abs(round(float(t), d) - x) - ulp) < ulp / 10]
+                x, ulp = float(s), 10.0**-d
+                near = [
+                    t
+                    for t in tables
+                    if _decimals(t) >= d and t != s and abs(abs(round(float(t), d) - x) - ulp) < ulp / 10
+                ]
                 if near:
-                    problems.append(f"{nb.name}: cell {i} types {s} where a table of the page prints "
-                                    f"{sorted(near, key=lambda t: abs(float(t) - x))[0]}: glue the computed value")
+                    problems.append(
+                        f"{nb.name}: cell {i} types {s} where a table of the page prints "
+                        f"{sorted(near, key=lambda t: abs(float(t) - x))[0]}: glue the computed value"
+                    )
                 elif s not in tables:
-                    problems.append(f"{nb.name}: cell {i} types the number {s} into the prose: glue it from the "
-                                    "value the code computed (or read it from data/reference/)")
+                    problems.append(
+                        f"{nb.name}: cell {i} types the number {s} into the prose: glue it from the "
+                        "value the code computed (or read it from data/reference/)"
+                    )
     return problems
 
 
 def negative_zeros(executed_dir: Path) -> list[str]:
-    """"-0.000" printed anywhere a reader looks outside a table (:func:`table_formats` names a
+    """ "-0.000" printed anywhere a reader looks outside a table (:func:`table_formats` names a
     table's column): a value that rounds to zero prints as zero (:func:`compsem.fmt.number`)."""
     problems = []
     for page, i, _, text in _visible_texts(executed_dir, tables=False):
@@ -268,8 +291,8 @@ class _Tables(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.tables: list[dict] = []
-        self._stack: list[dict] = []     # nested tables
-        self._cell: list | None = None   # [tag, text, colspan, rowspan]
+        self._stack: list[dict] = []  # nested tables
+        self._cell: list | None = None  # [tag, text, colspan, rowspan]
         self._caption = False
 
     def handle_starttag(self, tag, attrs):
@@ -283,11 +306,13 @@ class _Tables(HTMLParser):
         elif tag == "tr":
             self._stack[-1]["rows"].append([])
         elif tag in ("td", "th"):
+
             def span(k):
                 try:
                     return max(1, int(a.get(k) or 1))
                 except ValueError:
                     return 1
+
             self._cell = [tag, "", span("colspan"), span("rowspan")]
         elif tag == "br" and self._cell is not None:
             self._cell[1] += " "
@@ -303,13 +328,13 @@ class _Tables(HTMLParser):
                 t["rows"].append([])
             row, (ctag, text, cs, rs) = t["rows"][-1], self._cell
             r = len(t["rows"]) - 1
-            while (r, len(row)) in t["spans"]:          # cells a rowspan above still covers
+            while (r, len(row)) in t["spans"]:  # cells a rowspan above still covers
                 row.append(t["spans"].pop((r, len(row))))
             for _ in range(cs):
                 col = len(row)
                 row.append((ctag, text.strip()))
                 for k in range(1, rs):
-                    t["spans"][(r + k, col)] = ("th", "")   # a spanned label: not a data cell
+                    t["spans"][(r + k, col)] = ("th", "")  # a spanned label: not a data cell
             self._cell = None
         elif tag == "table":
             self.tables.append(self._stack.pop())
@@ -322,8 +347,10 @@ class _Tables(HTMLParser):
 
 
 _NA_CELLS = {"", "n/a", "na", "nan", "none", "<na>", "nat", "–", "—", "-"}
-_NUMERIC_CELL = re.compile(r"^[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s*%?"
-                           r"(?:\s*±\s*[-−]?\d+(?:\.\d+)?)?(?:\s*[\[(].*[\])])?$")
+_NUMERIC_CELL = re.compile(
+    r"^[-−+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s*%?"
+    r"(?:\s*±\s*[-−]?\d+(?:\.\d+)?)?(?:\s*[\[(].*[\])])?$"
+)
 
 
 def _decimal_places(text: str) -> tuple[int, str] | None:
@@ -364,25 +391,36 @@ def table_formats(executed_dir: Path) -> list[str]:
                         col = " / ".join(dict.fromkeys(parts)) or f"column {j + 1}"
                         cells = [r[j][1] for r in body if len(r) == width and r[j][0] == "td"]
                         for z in dict.fromkeys(m for v in cells for m in re.findall(r"(?<![\w.])[-−]0\.0+(?!\d)", v)):
-                            problems.append(f"{nb.name}: cell {i}, {name}, column '{col}' prints {z}: print a value "
-                                            "that rounds to zero as zero (compsem.fmt.number)")
+                            problems.append(
+                                f"{nb.name}: cell {i}, {name}, column '{col}' prints {z}: print a value "
+                                "that rounds to zero as zero (compsem.fmt.number)"
+                            )
                         by_unit: dict[str, dict[int, str]] = {}
                         for v in cells:
                             d = None if v.lower() in _NA_CELLS else _decimal_places(v)
-                            if d and d[0]:                          # whole numbers (counts) are left out
+                            if d and d[0]:  # whole numbers (counts) are left out
                                 by_unit.setdefault(d[1], {}).setdefault(d[0], v)
                         for by_places in by_unit.values():
                             if len(by_places) > 1:
                                 shown = ", ".join(f"'{by_places[d]}'" for d in sorted(by_places))
-                                problems.append(f"{nb.name}: cell {i}, {name}, column '{col}' mixes numbers of "
-                                                f"decimals ({shown}): one format per column (compsem.fmt.formatter)")
+                                problems.append(
+                                    f"{nb.name}: cell {i}, {name}, column '{col}' mixes numbers of "
+                                    f"decimals ({shown}): one format per column (compsem.fmt.formatter)"
+                                )
     return problems
 
 
 def prose_check(executed_dir: Path, root: Path, book_dir: Path | None = None) -> list[str]:
     """Every check of this module, in order."""
     executed_dir = Path(executed_dir)
-    return (stderr_outputs(executed_dir) + progress_bars(executed_dir) + plural_templates(executed_dir, book_dir)
-            + missing_paths(executed_dir, root, book_dir) + interval_mismatches(executed_dir)
-            + negative_zeros(executed_dir) + table_formats(executed_dir) + typed_numbers(executed_dir)
-            + undefined_glue(executed_dir, book_dir))
+    return (
+        stderr_outputs(executed_dir)
+        + progress_bars(executed_dir)
+        + plural_templates(executed_dir, book_dir)
+        + missing_paths(executed_dir, root, book_dir)
+        + interval_mismatches(executed_dir)
+        + negative_zeros(executed_dir)
+        + table_formats(executed_dir)
+        + typed_numbers(executed_dir)
+        + undefined_glue(executed_dir, book_dir)
+    )

@@ -42,14 +42,26 @@ from compsem.book.executed import text as _text
 from compsem.book.checks.prosecheck import _strip_code_blocks, _strip_html, _Tables
 from compsem.book.teaching.courseguide import page_text
 
-__all__ = ["python_literals", "raw_tex", "nan_cells", "dangling_tables", "impossible_shares", "zero_p_values",
-           "container_cells", "identifier_headers", "render_check", "rendered_prose"]
+__all__ = [
+    "python_literals",
+    "raw_tex",
+    "nan_cells",
+    "dangling_tables",
+    "impossible_shares",
+    "zero_p_values",
+    "container_cells",
+    "identifier_headers",
+    "render_check",
+    "rendered_prose",
+]
 
 _ROLE = re.compile(r"\{glue(?::([a-z]+))?\}`([^`]+)`")
 # a literal as a reader sees it; "None" only where it stands for a value (after ":", "=", "(" or
 # before ")"), since "None of the models ..." is English
-_LITERAL = re.compile(r"(?<![\w`'\"-])(True|False|nan|NaN)(?![\w`'\"-])"
-                      r"|(?:(?<=[:=(]\s)|(?<=[:=(]))None(?![\w`'\"-])|(?<![\w`'\"-])None(?=\))")
+_LITERAL = re.compile(
+    r"(?<![\w`'\"-])(True|False|nan|NaN)(?![\w`'\"-])"
+    r"|(?:(?<=[:=(]\s)|(?<=[:=(]))None(?![\w`'\"-])|(?<![\w`'\"-])None(?=\))"
+)
 _TEX_WORD = r"\\(?:[a-zA-Z]{2,}|[,;!{}])"
 _TEX_INLINE = re.compile(r"(?<![\\\w])\$[^$\n]*(?:\\[a-zA-Z]|[_^]\{?\w)[^$\n]*\$")
 _TEX_CONTROL = re.compile(_TEX_WORD)
@@ -75,15 +87,17 @@ def _glued(nb: Path) -> dict[str, tuple[str, str]]:
 
 def _substitute(markdown: str, glued: dict[str, tuple[str, str]]) -> str:
     """``markdown`` with each glue role of this page replaced by what the page shows."""
+
     def value(m):
         kind, body = m.group(1), m.group(2)
-        if "::" in body:                       # another page's value: left as it is
+        if "::" in body:  # another page's value: left as it is
             return m.group(0)
         key = body.split(":")[0]
         if key not in glued:
             return m.group(0)
         md, plain = glued[key]
         return md if kind == "md" else plain.strip().strip("'\"")
+
     return _ROLE.sub(value, markdown)
 
 
@@ -97,15 +111,18 @@ def _strip(md: str) -> str:
     """The running prose: a directive's body (an admonition's text) is kept, code and maths go."""
     md = _DIRECTIVE.sub(lambda m: m.group(3), md)
     md = re.sub(r"\$\$.*?\$\$", " ", md, flags=re.S)
-    md = _INLINE_MATH.sub(" ", md)          # inline maths may run over a line break
+    md = _INLINE_MATH.sub(" ", md)  # inline maths may run over a line break
     return _strip_code_blocks(md)
 
 
 def rendered_prose(nb: Path) -> list[tuple[int, str]]:
     """(cell index, the cell's prose as rendered, code and maths left out) of each Markdown cell."""
     glued = _glued(nb)
-    return [(i, _strip(_substitute(_text(c.get("source", "")), glued)))
-            for i, c in enumerate(_cells(nb)) if c.get("cell_type") == "markdown"]
+    return [
+        (i, _strip(_substitute(_text(c.get("source", "")), glued)))
+        for i, c in enumerate(_cells(nb))
+        if c.get("cell_type") == "markdown"
+    ]
 
 
 def _outputs(nb: Path):
@@ -142,16 +159,20 @@ def python_literals(executed_dir: Path) -> list[str]:
     for nb in _notebooks(executed_dir):
         for i, prose in rendered_prose(nb):
             for m in dict.fromkeys(x.group(0) for x in _LITERAL.finditer(prose)):
-                problems.append(f"{nb.name}: cell {i} renders the Python literal {m} in its prose: say what the "
-                                "value means in words")
+                problems.append(
+                    f"{nb.name}: cell {i} renders the Python literal {m} in its prose: say what the "
+                    "value means in words"
+                )
         for i, kind, text in _outputs(nb):
             body = _strip(text) if kind == "text/markdown" else _no_tables(text) if kind == "text/html" else text
             found = [x.group(0) for x in _LITERAL.finditer(body)] if kind != "stream" else []
-            for t in (_tables(text) if kind == "text/html" else []):
+            for t in _tables(text) if kind == "text/html" else []:
                 found += [v for r in t["rows"] for tag, v in r if tag == "td" and v in ("True", "False", "None")]
             for m in dict.fromkeys(found):
-                problems.append(f"{nb.name}: cell {i} shows the Python literal {m} in its output: say what the "
-                                "value means in words (yes/no, a reason, '–')")
+                problems.append(
+                    f"{nb.name}: cell {i} shows the Python literal {m} in its output: say what the "
+                    "value means in words (yes/no, a reason, '–')"
+                )
     return problems
 
 
@@ -168,18 +189,26 @@ def raw_tex(executed_dir: Path, book_dir: Path | None = None) -> list[str]:
             src = _text(c.get("source", ""))
             for kind, body in _ROLE.findall(src):
                 key = body.split(":")[0]
-                if kind != "md" and "::" not in body and key in glued and (
-                        _TEX_INLINE.search(glued[key][1]) or _TEX_CONTROL.search(glued[key][1])):
-                    problems.append(f"{nb.name}: cell {i} shows the glued text `{key}` with raw TeX: write it "
-                                    "without maths, or glue it as Markdown ({glue:md})")
+                if (
+                    kind != "md"
+                    and "::" not in body
+                    and key in glued
+                    and (_TEX_INLINE.search(glued[key][1]) or _TEX_CONTROL.search(glued[key][1]))
+                ):
+                    problems.append(
+                        f"{nb.name}: cell {i} shows the glued text `{key}` with raw TeX: write it "
+                        "without maths, or glue it as Markdown ({glue:md})"
+                    )
             for m in dict.fromkeys(_TEX_CONTROL.findall(_strip(src))):
                 problems.append(f"{nb.name}: cell {i} has the TeX control word {m} outside maths: put it in $…$")
         for i, kind, text in _outputs(nb):
             body = _strip_fences(text)
             m = _TEX_INLINE.search(body) or _TEX_CONTROL.search(body)
             if m:
-                problems.append(f"{nb.name}: cell {i} prints raw TeX {m.group(0)!r} in an output, where no maths is "
-                                "rendered: write it as text (D_rel, ≡)")
+                problems.append(
+                    f"{nb.name}: cell {i} prints raw TeX {m.group(0)!r} in an output, where no maths is "
+                    "rendered: write it as text (D_rel, ≡)"
+                )
     for p in sorted(Path(book_dir).glob("*.md")) if book_dir is not None and Path(book_dir).is_dir() else []:
         for m in dict.fromkeys(_TEX_CONTROL.findall(_strip(page_text(p)))):
             problems.append(f"book/{p.name}: page has the TeX control word {m} outside maths: put it in $…$")
@@ -203,16 +232,24 @@ def nan_cells(executed_dir: Path) -> list[str]:
                 body = [r for r in t["rows"] if any(tag == "td" for tag, _ in r)]
                 width = max((len(r) for r in body), default=0)
                 for j in range(width):
-                    col = " / ".join(dict.fromkeys(r[len(r) - width + j][1] for r in head
-                                                   if len(r) >= width and r[len(r) - width + j][1]))
+                    col = " / ".join(
+                        dict.fromkeys(
+                            r[len(r) - width + j][1] for r in head if len(r) >= width and r[len(r) - width + j][1]
+                        )
+                    )
                     label = " ".join(r[0][1] for r in body if len(r) == width and r[0][0] == "th")
-                    empty = [r[j][1] for r in body if len(r) == width and r[j][0] == "td"
-                             and r[j][1].strip().lower() in _EMPTY]
+                    empty = [
+                        r[j][1]
+                        for r in body
+                        if len(r) == width and r[j][0] == "td" and r[j][1].strip().lower() in _EMPTY
+                    ]
                     if empty and not _WHY.search(col + " " + t["caption"]):
-                        problems.append(f"{nb.name}: cell {i}, table {k}, column '{col or j + 1}' shows "
-                                        f"{len(empty)} '{empty[0]}' cell(s): write what the gap means ('–' with a note, "
-                                        "'not in the paper'), or say why in the column's name"
-                                        + (f" (rows {label[:60]})" if not col else ""))
+                        problems.append(
+                            f"{nb.name}: cell {i}, table {k}, column '{col or j + 1}' shows "
+                            f"{len(empty)} '{empty[0]}' cell(s): write what the gap means ('–' with a note, "
+                            "'not in the paper'), or say why in the column's name"
+                            + (f" (rows {label[:60]})" if not col else "")
+                        )
     return problems
 
 
@@ -225,7 +262,7 @@ def _table_rows(nb_cells: list[dict], i: int) -> int | None:
             n = sum(any(tag == "td" for tag, _ in r) for r in t["rows"])
     if n is None and nb_cells[i].get("cell_type") == "markdown":
         src = _text(nb_cells[i].get("source", ""))
-        if re.search(r"^\s*\|.*\|\s*$", src, flags=re.M):          # a Markdown table
+        if re.search(r"^\s*\|.*\|\s*$", src, flags=re.M):  # a Markdown table
             n = max(0, len(re.findall(r"^\s*\|.*\|\s*$", src, flags=re.M)) - 2)
     return n
 
@@ -243,7 +280,7 @@ def _nearest_table(cs: list[dict], near) -> int | None:
 
 
 def dangling_tables(executed_dir: Path) -> list[str]:
-    """"The table above/below" in prose where the nearest table that way (between this prose and
+    """ "The table above/below" in prose where the nearest table that way (between this prose and
     the next Markdown cell that way) is missing or has no rows."""
     problems = []
     for nb in _notebooks(executed_dir):
@@ -255,8 +292,10 @@ def dangling_tables(executed_dir: Path) -> list[str]:
                 if rows is None:
                     problems.append(f"{nb.name}: cell {i} speaks of the table {m}, but there is no table {m} it")
                 elif rows == 0:
-                    problems.append(f"{nb.name}: cell {i} speaks of the table {m}, which has no rows: say that "
-                                    "nothing was found instead")
+                    problems.append(
+                        f"{nb.name}: cell {i} speaks of the table {m}, which has no rows: say that "
+                        "nothing was found instead"
+                    )
     return problems
 
 
@@ -268,8 +307,10 @@ def impossible_shares(executed_dir: Path) -> list[str]:
             for m in _SHARE.finditer(prose):
                 x = float(m.group(1) or m.group(2))
                 if x >= 100:
-                    problems.append(f"{nb.name}: cell {i} states '{m.group(0)}': a share is at most 100 %; say "
-                                    "'all' (or compute the smallest share)")
+                    problems.append(
+                        f"{nb.name}: cell {i} states '{m.group(0)}': a share is at most 100 %; say "
+                        "'all' (or compute the smallest share)"
+                    )
     return problems
 
 
@@ -281,13 +322,15 @@ def zero_p_values(executed_dir: Path) -> list[str]:
         for i, text in texts:
             m = _ZERO_P.search(text)
             if m:
-                problems.append(f"{nb.name}: cell {i} prints the p-value {m.group(0)!r}: a permutation p-value is at "
-                                "least 1/(n + 1); print it as '< …' (compsem.fmt.p_value)")
+                problems.append(
+                    f"{nb.name}: cell {i} prints the p-value {m.group(0)!r}: a permutation p-value is at "
+                    "least 1/(n + 1); print it as '< …' (compsem.fmt.p_value)"
+                )
     return problems
 
 
 _PIPE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
-_CODE_OR_MATH = re.compile(r"`[^`\n]*`|\$[^$\n]*\$")   # quoted code or maths in a Markdown cell: meant so
+_CODE_OR_MATH = re.compile(r"`[^`\n]*`|\$[^$\n]*\$")  # quoted code or maths in a Markdown cell: meant so
 _PIPE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
 
@@ -296,11 +339,15 @@ def _pipe_tables(markdown: str) -> list[dict]:
     tables, lines = [], markdown.splitlines()
     for k in range(1, len(lines)):
         if _PIPE_RULE.match(lines[k]) and _PIPE_ROW.match(lines[k - 1]):
+
             def row(line, tag):
-                return [(tag, c.strip().strip("`*") if tag == "th" else _CODE_OR_MATH.sub(" ", c).strip())
-                        for c in _PIPE_ROW.match(line).group(1).split("|")]
+                return [
+                    (tag, c.strip().strip("`*") if tag == "th" else _CODE_OR_MATH.sub(" ", c).strip())
+                    for c in _PIPE_ROW.match(line).group(1).split("|")
+                ]
+
             body = []
-            for line in lines[k + 1:]:
+            for line in lines[k + 1 :]:
                 if not _PIPE_ROW.match(line):
                     break
                 body.append(row(line, "td"))
@@ -311,8 +358,13 @@ def _pipe_tables(markdown: str) -> list[dict]:
 def _shown_tables(nb: Path):
     """(cell index, table number, table) of every table a notebook's outputs show."""
     for i, kind, text in _outputs(nb):
-        found = (_tables(text) if kind == "text/html" and "<table" in text.lower()
-                 else _pipe_tables(_strip_fences(text)) if kind == "text/markdown" else [])
+        found = (
+            _tables(text)
+            if kind == "text/html" and "<table" in text.lower()
+            else _pipe_tables(_strip_fences(text))
+            if kind == "text/markdown"
+            else []
+        )
         for k, t in enumerate(found, 1):
             yield i, k, t
 
@@ -325,9 +377,11 @@ def container_cells(executed_dir: Path) -> list[str]:
         for i, k, t in _shown_tables(nb):
             bad = [v for r in t["rows"] for tag, v in r if tag == "td" and is_container(v)]
             if bad:
-                problems.append(f"{nb.name}: cell {i}, table {k} shows {len(bad)} cell(s) holding Python "
-                                f"containers, e.g. {bad[0][:60]!r}: write the items as words (compsem.labels.cell) "
-                                "or give each its own column")
+                problems.append(
+                    f"{nb.name}: cell {i}, table {k} shows {len(bad)} cell(s) holding Python "
+                    f"containers, e.g. {bad[0][:60]!r}: write the items as words (compsem.labels.cell) "
+                    "or give each its own column"
+                )
     return problems
 
 
@@ -345,17 +399,30 @@ def identifier_headers(executed_dir: Path) -> list[str]:
         for i, k, t in _shown_tables(nb):
             head = [r for r in t["rows"] if r and all(tag == "th" for tag, _ in r)]
             names = {r[0][1].strip().lower() for r in head} & NAME_INDEXES
-            heads = [v for r in t["rows"] for j, (tag, v) in enumerate(r) if tag == "th" and v and is_identifier(v)
-                     and not (names and j == 0 and r not in head)]
+            heads = [
+                v
+                for r in t["rows"]
+                for j, (tag, v) in enumerate(r)
+                if tag == "th" and v and is_identifier(v) and not (names and j == 0 and r not in head)
+            ]
             for v in dict.fromkeys(heads):
-                problems.append(f"{nb.name}: cell {i}, table {k} has the header {v!r}, a name of the code: "
-                                "label it with words and units (compsem.labels.labelled)")
+                problems.append(
+                    f"{nb.name}: cell {i}, table {k} has the header {v!r}, a name of the code: "
+                    "label it with words and units (compsem.labels.labelled)"
+                )
     return problems
 
 
 def render_check(executed_dir: Path, book_dir: Path | None = None) -> list[str]:
     """Every check of this module, in order."""
     executed_dir = Path(executed_dir)
-    return (python_literals(executed_dir) + raw_tex(executed_dir, book_dir) + nan_cells(executed_dir)
-            + dangling_tables(executed_dir) + impossible_shares(executed_dir) + zero_p_values(executed_dir)
-            + container_cells(executed_dir) + identifier_headers(executed_dir))
+    return (
+        python_literals(executed_dir)
+        + raw_tex(executed_dir, book_dir)
+        + nan_cells(executed_dir)
+        + dangling_tables(executed_dir)
+        + impossible_shares(executed_dir)
+        + zero_p_values(executed_dir)
+        + container_cells(executed_dir)
+        + identifier_headers(executed_dir)
+    )

@@ -28,7 +28,6 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import io
-import json
 import re
 import shlex
 import subprocess
@@ -42,6 +41,7 @@ from compsem.encoders import check_available
 from compsem.studies import of_notebook
 from compsem.book.teaching.courseguide import page_text
 from compsem.book.cli import main
+from compsem.notebooks import cells as notebook_cells
 from compsem.book.running.params import check_parameters, parameter_defaults, parse_value
 from compsem.book.running.plan import plan
 from compsem.book.running.stage import rerun_box
@@ -63,11 +63,26 @@ class Shown:
 
 _FENCE = re.compile(r"^(?P<f>`{3,}|~{3,})[ \t]*\{?(?P<lang>[\w-]*)\}?[^\n]*\n(?P<body>.*?)^(?P=f)[ \t]*$", re.M | re.S)
 _SHELL = ("bash", "sh", "shell", "console")
-_CODE = ("", "python", "ipython", "ipython3", "text", "yaml", "json", "toml", "csv", "tex", "latex", "math",
-         "code-cell")
+_CODE = (
+    "",
+    "python",
+    "ipython",
+    "ipython3",
+    "text",
+    "yaml",
+    "json",
+    "toml",
+    "csv",
+    "tex",
+    "latex",
+    "math",
+    "code-cell",
+)
 _INLINE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
-_STARTS = re.compile(r"^(?:\.venv/bin/)?(?:python3?(?:\.\d+)?\s+-m\s+\S|make(?:\s|$)|papermill\s|pip\s+install\s|"
-                     r"pytest\s|conda\s|jupyter-book\s)")
+_STARTS = re.compile(
+    r"^(?:\.venv/bin/)?(?:python3?(?:\.\d+)?\s+-m\s+\S|make(?:\s|$)|papermill\s|pip\s+install\s|"
+    r"pytest\s|conda\s|jupyter-book\s)"
+)
 
 
 def _lines(block: str) -> list[str]:
@@ -107,7 +122,7 @@ def _from_markdown(text: str) -> list[str]:
     for m in _FENCE.finditer(text):
         if m.group("lang") in _SHELL:
             found += _lines(m.group("body"))
-        elif m.group("lang") not in _CODE:        # a MyST directive ({admonition}, {exercise}): Markdown
+        elif m.group("lang") not in _CODE:  # a MyST directive ({admonition}, {exercise}): Markdown
             found += _from_markdown(m.group("body"))
     prose = _FENCE.sub("", text)
     found += [c.strip() for c in _INLINE.findall(prose) if _STARTS.match(c.strip())]
@@ -119,7 +134,7 @@ def _from_code_comments(source: str) -> list[str]:
     backquoted commands."""
     found = []
     for line in source.splitlines():
-        comment = line[len(_strip_comment(line)):]        # the line's comment, after code or alone
+        comment = line[len(_strip_comment(line)) :]  # the line's comment, after code or alone
         if not comment.startswith("#"):
             continue
         body = comment[1:].strip()
@@ -139,9 +154,9 @@ def collect(root: Path) -> list[Shown]:
         found += [Shown(rel, c) for c in _from_markdown(page_text(page))]
     for nb in sorted((root / "notebooks").glob("*.ipynb")):
         rel = nb.relative_to(root).as_posix()
-        for cell in json.loads(nb.read_text(encoding="utf-8")).get("cells", []):
+        for cell in notebook_cells(nb):
             if "compsem-setup" in cell.get("metadata", {}).get("tags", []):
-                continue     # written by make launch-cell, never shown in the book
+                continue  # written by make launch-cell, never shown in the book
             src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
             cmds = _from_markdown(src) if cell["cell_type"] == "markdown" else _from_code_comments(src)
             found += [Shown(rel, c) for c in cmds]
@@ -187,8 +202,16 @@ def _bare(command: str) -> str:
 def _not_run(command: str) -> str | None:
     bare = _bare(command)
     keys = sorted(NOT_RUN, key=len, reverse=True)
-    return next((NOT_RUN[k] for k in keys if bare == k.strip() or bare.startswith(k if k.endswith(" ") else k + " ")
-                 or (k == "make" and bare == "make")), None)
+    return next(
+        (
+            NOT_RUN[k]
+            for k in keys
+            if bare == k.strip()
+            or bare.startswith(k if k.endswith(" ") else k + " ")
+            or (k == "make" and bare == "make")
+        ),
+        None,
+    )
 
 
 def make_targets(makefile: Path) -> tuple[set[str], set[str]]:
@@ -216,14 +239,14 @@ def _check_make(words: list[str], root: Path) -> str | None:
             return f"the Makefile has no target {g}"
     text = (root / "Makefile").read_text(encoding="utf-8")
     if any("$(MAKE)" in _recipe(text, g) for g in goals):
-        return None     # make -n would run a $(MAKE) line (check-offline's unshare): the target exists
+        return None  # make -n would run a $(MAKE) line (check-offline's unshare): the target exists
     r = subprocess.run(["make", "-n", "-s", "-C", str(root), *words[1:]], capture_output=True, text=True, timeout=120)
     return None if r.returncode == 0 else f"`make -n` fails: {(r.stderr or r.stdout).strip()[-300:]}"
 
 
 def _notebook_params(words: list[str], *, papermill: bool) -> tuple[str | None, list[tuple[str, object]]]:
     """The notebook of a run/plan/prefetch/papermill command and its parameters (typed)."""
-    from papermill.cli import _resolve_type   # papermill: only when a command's values are read
+    from papermill.cli import _resolve_type  # papermill: only when a command's values are read
 
     nb = next((w for w in words if w.endswith(".ipynb")), None)
     params: list[tuple[str, object]] = []
@@ -245,14 +268,15 @@ def _notebook_params(words: list[str], *, papermill: bool) -> tuple[str | None, 
 def _papermill_text(words: list[str]) -> str | None:
     """A papermill ``-p`` value that papermill passes as text while it reads as a list, an
     object or a quoted string (papermill's ``-p`` knows only numbers, booleans and None)."""
-    from papermill.cli import _resolve_type   # papermill: only when a command's values are read
+    from papermill.cli import _resolve_type  # papermill: only when a command's values are read
 
     for i, w in enumerate(words[:-2]):
         if w in ("-p", "--parameters"):
             name, raw = words[i + 1], words[i + 2]
             if isinstance(_resolve_type(raw), str) and not isinstance(parse_value(raw), str):
-                return (f"papermill's -p passes {name} as the text {raw!r}, not as the value it reads as: "
-                        "give it with -y")
+                return (
+                    f"papermill's -p passes {name} as the text {raw!r}, not as the value it reads as: give it with -y"
+                )
             if isinstance(_resolve_type(raw), str) and raw.startswith('"'):
                 return f"papermill's -p passes {name} with its quotes, {raw!r}: give it with -y"
     return None
@@ -267,7 +291,7 @@ def _check_chapter(nb: str | None, params: list[tuple[str, object]], root: Path,
         return f"no notebook {nb}"
     values = dict(params)
     check_parameters(parameter_defaults(path), values, notebook=path.name)
-    table, _ = plan(path, values)           # refuses a model of the wrong kind
+    table, _ = plan(path, values)  # refuses a model of the wrong kind
     if offline and len(table):
         study = of_notebook(path)
         check_available([m for m in table["model"] if m != "lexical"], study=study.name if study else None)
@@ -308,7 +332,7 @@ def check(shown: Shown, root: Path) -> str | None:
         return f"the shell cannot split it: {exc}"
     if not words:
         return "is empty"
-    rerun = shown.page.startswith("rerun box of ")   # a chapter's own example: it must also run offline
+    rerun = shown.page.startswith("rerun box of ")  # a chapter's own example: it must also run offline
     try:
         if words[0] == "make":
             return _check_make(words, root)
@@ -352,4 +376,3 @@ def problems(root: Path) -> list[str]:
         if why:
             out.append(f"{shown.page}: shown command `{shown.command}` fails: {why}")
     return out
-

@@ -15,10 +15,13 @@ a string            a string, a list (``models = "panel"`` or a list of specs), 
                     (``data`` may name its splits), or ``null``
 a list              a list, or a string (``"paper"``)
 a dict              an object
-``None``            anything, unless the line declares its types with a type comment
-                    (``pool_source = None  # type: str|None``: names among ``str``, ``int``,
+``None``            anything, unless the line declares its types with a type comment or an
+                    annotation (``pool_source = None  # type: str|None``: names among ``str``, ``int``,
                     ``float``, ``bool``, ``list``, ``dict``, ``None``, joined with ``|``)
 ==================  ===========================================================================
+
+The cell is read by papermill's own inspection (:func:`compsem.notebooks.parameters`: names,
+default texts, declared types); nothing here parses it again.
 
 Before any of this, every value is checked on its own (:func:`check_value`): strings must be
 encodable as UTF-8 (no lone surrogates such as ``"\ud800"``, which would leave a 0-byte notebook),
@@ -33,25 +36,36 @@ any mapping of parameters, from the command line or from Python.
 
 from __future__ import annotations
 
-import ast
-import io
 import json
 import math
-import re
-import tokenize
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from compsem import notebooks
+from compsem.notebooks import NotANotebookError
 from compsem.errors import CompsemError
 from compsem.paths import repo_root
 from compsem.fmt import noun
 
-__all__ = ["find_notebook", "parse_value", "parameters_of", "parameter_defaults", "parameter_types", "check_value",
-           "check_parameters", "parse_parameters", "ParameterError", "NotANotebookError",
-           "MAX_DEPTH", "MAX_ITEMS", "MAX_CHARS"]
+__all__ = [
+    "find_notebook",
+    "parse_value",
+    "parameters_of",
+    "parameter_defaults",
+    "parameter_types",
+    "check_value",
+    "check_parameters",
+    "parse_parameters",
+    "ParameterError",
+    "NotANotebookError",
+    "MAX_DEPTH",
+    "MAX_ITEMS",
+    "MAX_CHARS",
+    "MISSING",
+]
 
-_MISSING = object()
+MISSING = notebooks.MISSING
 
 #: How deep a parameter value may nest (lists and objects), how many items it may hold in all,
 #: and how long a value given on the command line may be.
@@ -60,10 +74,6 @@ MAX_DEPTH, MAX_ITEMS, MAX_CHARS = 16, 100_000, 1_000_000
 
 class ParameterError(CompsemError, ValueError):
     """A chapter parameter that is unknown, malformed, or not what the chapter accepts."""
-
-
-class NotANotebookError(CompsemError, ValueError):
-    """A file given as a chapter that is not a Jupyter notebook."""
 
 
 def find_notebook(notebook: str | Path) -> Path:
@@ -78,12 +88,13 @@ def find_notebook(notebook: str | Path) -> Path:
         why = f"its name ends in {nb.suffix or 'no suffix'!r}, not '.ipynb'"
     else:
         try:
-            _cells(nb)
+            notebooks.read(nb)
         except NotANotebookError as exc:
             why = exc.args[0]
     if why:
-        raise NotANotebookError(f"{notebook} is not a Jupyter notebook ({why}): name a chapter such as "
-                                "notebooks/00_toolkit.ipynb")
+        raise NotANotebookError(
+            f"{notebook} is not a Jupyter notebook ({why}): name a chapter such as notebooks/00_toolkit.ipynb"
+        )
     return nb
 
 
@@ -98,14 +109,17 @@ def check_value(name: str, value: Any) -> None:
         if items > MAX_ITEMS:
             raise ParameterError(f"parameter {name!r} holds more than {MAX_ITEMS:,} items: pass a file name instead")
         if depth > MAX_DEPTH:
-            raise ParameterError(f"parameter {name!r} is nested more than {MAX_DEPTH} levels deep: no chapter takes "
-                                 "such a value")
+            raise ParameterError(
+                f"parameter {name!r} is nested more than {MAX_DEPTH} levels deep: no chapter takes such a value"
+            )
         if isinstance(v, str):
             try:
                 v.encode("utf-8")
             except UnicodeEncodeError:
-                raise ParameterError(f"parameter {name!r} holds text that is not valid Unicode (a lone surrogate "
-                                     f"such as {ascii(v[:20])}): give UTF-8 text") from None
+                raise ParameterError(
+                    f"parameter {name!r} holds text that is not valid Unicode (a lone surrogate "
+                    f"such as {ascii(v[:20])}): give UTF-8 text"
+                ) from None
         elif isinstance(v, float) and not math.isfinite(v):
             raise ParameterError(f"parameter {name!r} holds {v!r}: give a finite number")
         elif isinstance(v, (list, tuple)):
@@ -117,8 +131,10 @@ def check_value(name: str, value: Any) -> None:
                 stack.append((k, depth + 1))
                 stack.append((x, depth + 1))
         elif v is not None and not isinstance(v, (bool, int, float)):
-            raise ParameterError(f"parameter {name!r} holds a {type(v).__name__}: give JSON values only (text, "
-                                 "numbers, true/false, null, lists and objects)")
+            raise ParameterError(
+                f"parameter {name!r} holds a {type(v).__name__}: give JSON values only (text, "
+                "numbers, true/false, null, lists and objects)"
+            )
 
 
 def parse_value(text: str, name: str = "value") -> Any:
@@ -126,147 +142,79 @@ def parse_value(text: str, name: str = "value") -> Any:
     ``'"text"'``), else the plain string; a :class:`ParameterError` when it is longer than
     :data:`MAX_CHARS` or nested too deep to read."""
     if len(text) > MAX_CHARS:
-        raise ParameterError(f"parameter {name!r} is {len(text):,} characters long, more than {MAX_CHARS:,}: pass a "
-                             "file name instead")
+        raise ParameterError(
+            f"parameter {name!r} is {len(text):,} characters long, more than {MAX_CHARS:,}: pass a file name instead"
+        )
     try:
         return json.loads(text)
     except json.JSONDecodeError:
         return text
-    except ValueError:   # Python's limit on the digits of an integer (4,300)
-        raise ParameterError(f"parameter {name!r} is a number of {len(text.strip()):,} digits: no chapter takes such "
-                             "a value") from None
+    except ValueError:  # Python's limit on the digits of an integer (4,300)
+        raise ParameterError(
+            f"parameter {name!r} is a number of {len(text.strip()):,} digits: no chapter takes such a value"
+        ) from None
     except RecursionError:
-        raise ParameterError(f"parameter {name!r} is nested more than {MAX_DEPTH} levels deep: no chapter takes "
-                             "such a value") from None
+        raise ParameterError(
+            f"parameter {name!r} is nested more than {MAX_DEPTH} levels deep: no chapter takes such a value"
+        ) from None
 
 
-def parameters_of(notebook: str | Path) -> dict[str, Any]:
+def parameters_of(notebook: str | Path) -> dict[str, str]:
     """The names and default values (as source text) of a notebook's ``parameters`` cell
-    (papermill's inspection)."""
-    import papermill as pm
-
-    params = pm.inspect_notebook(str(notebook))
-    return {k: v.get("default") for k, v in params.items()}
-
-
-def _cells(notebook: Path) -> list:
-    """The notebook's cells; a :class:`NotANotebookError` (the reason only) when the file is not
-    UTF-8 notebook JSON with a list of cells."""
-    try:
-        cells = json.loads(Path(notebook).read_text(encoding="utf-8")).get("cells")
-    except (ValueError, AttributeError, RecursionError):
-        raise NotANotebookError("it is not notebook JSON") from None
-    if not isinstance(cells, list):
-        raise NotANotebookError("it holds no list of cells")
-    return cells
-
-
-def _parameters_source(notebook: str | Path) -> str:
-    """The source of the first code cell tagged ``parameters`` ("" when none); a
-    :class:`NotANotebookError` naming the notebook and the cell when its structure is not
-    nbformat's (a cell that is not an object, tags that are not a list of strings, a source
-    that is not text or a list of text, text that is not valid Unicode)."""
-    name = Path(notebook).name
-    try:
-        cells = _cells(Path(notebook))
-    except NotANotebookError as exc:
-        raise NotANotebookError(f"{name} is not a Jupyter notebook ({exc.args[0]})") from None
-    for i, c in enumerate(cells):
-        if not isinstance(c, dict):
-            raise NotANotebookError(f"{name}: cell {i} is {type(c).__name__}, not a cell object")
-        meta = c.get("metadata", {})
-        tags = meta.get("tags", []) if isinstance(meta, dict) else None
-        if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-            raise NotANotebookError(f"{name}: cell {i} has tags {json.dumps(tags)[:60]}, not a list of strings")
-        if c.get("cell_type") != "code" or "parameters" not in tags:
-            continue
-        source = c.get("source", "")
-        if isinstance(source, list) and all(isinstance(x, str) for x in source):
-            source = "".join(source)
-        if not isinstance(source, str):
-            raise NotANotebookError(f"{name}: the parameters cell (cell {i}) has a source of "
-                                    f"{type(source).__name__}, not text")
-        try:
-            source.encode("utf-8")
-        except UnicodeEncodeError:
-            raise NotANotebookError(f"{name}: the parameters cell (cell {i}) holds text that is not valid Unicode "
-                                    "(a lone surrogate)") from None
-        return source
-    return ""
+    (papermill's inspection, through :func:`compsem.notebooks.parameters`)."""
+    return {k: v["default"] for k, v in notebooks.parameters(notebook).items()}
 
 
 def parameter_defaults(notebook: str | Path) -> dict[str, Any]:
-    """The defaults of the ``parameters`` cell as Python values, read with :mod:`ast` (no kernel);
-    a default that is not a literal (an expression) accepts any value."""
-    source = _parameters_source(notebook)
-    if not source:
-        return {}
-    out: dict[str, Any] = {}
-    try:
-        body = ast.parse(source).body
-    except SyntaxError as exc:   # an IPython magic: papermill's own reading of the cell; else named here
-        if not any(line.lstrip().startswith(("%", "!")) for line in source.splitlines()):
-            raise ParameterError(f"{Path(notebook).name}: its parameters cell is not valid Python (line "
-                                 f"{exc.lineno}: {exc.msg}): write it as plain assignments such as "
-                                 "`models = \"panel\"`") from None
-        try:
-            found = parameters_of(notebook)
-        except Exception as exc:  # noqa: BLE001 - papermill's own errors: named as the chapter's
-            raise ParameterError(f"{Path(notebook).name}: its parameters cell cannot be read "
-                                 f"({type(exc).__name__}: {str(exc)[:120]}): write it as plain Python "
-                                 "assignments such as `models = \"panel\"`") from None
-        for name, text in found.items():
-            try:
-                out[name] = ast.literal_eval(text) if isinstance(text, str) else text
-            except (ValueError, SyntaxError, TypeError):
-                out[name] = _MISSING
-        return out
-    for node in body:
-        targets = (node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign)
-                   and node.value is not None else [])
-        for target in targets:
-            if isinstance(target, ast.Name):
-                try:
-                    out[target.id] = ast.literal_eval(node.value)
-                except (ValueError, SyntaxError, TypeError):
-                    out[target.id] = _MISSING
-    return out
+    """The defaults of the ``parameters`` cell as Python values (no kernel;
+    :func:`compsem.notebooks.defaults`); a default that is not a literal (an expression,
+    :data:`MISSING`) accepts any value."""
+    return notebooks.defaults(notebook)
 
 
-_TYPE_COMMENT = re.compile(r"#\s*type:\s*(\S+)")
-_TYPE_KINDS = {"str": ("string",), "Path": ("string",), "int": ("int",), "float": ("int", "float"),
-               "bool": ("bool",), "None": ("null",), "list": ("list",), "dict": ("object",)}
+_TYPE_KINDS = {
+    "str": ("string",),
+    "Path": ("string",),
+    "int": ("int",),
+    "float": ("int", "float"),
+    "bool": ("bool",),
+    "None": ("null",),
+    "list": ("list",),
+    "dict": ("object",),
+}
 
 
 def parameter_types(notebook: str | Path) -> dict[str, tuple[str, ...]]:
-    """The kinds of value each parameter accepts where its line has a type comment
-    (``pool_source = None  # type: str|None`` gives ``("string", "null")``)."""
-    source = _parameters_source(notebook)
+    """The kinds of value each parameter accepts where its line declares types, by a comment
+    (``pool_source = None  # type: str|None`` gives ``("string", "null")``) or an annotation
+    (``n: int = 3``), as papermill reads them; a :class:`ParameterError` for a type name not in
+    ``str``, ``Path``, ``int``, ``float``, ``bool``, ``None``, ``list``, ``dict``."""
     out: dict[str, tuple[str, ...]] = {}
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
-    except (tokenize.TokenError, SyntaxError):
-        return out
-    first: dict[int, str] = {}
-    for tok in tokens:
-        if tok.type == tokenize.NAME and tok.start[1] == 0:
-            first.setdefault(tok.start[0], tok.string)
-        elif tok.type == tokenize.COMMENT and tok.start[0] in first:
-            m = _TYPE_COMMENT.match(tok.string)
-            if m:
-                kinds: list[str] = []
-                for part in m.group(1).split("|"):
-                    base = part.split("[", 1)[0]
-                    if base not in _TYPE_KINDS:
-                        raise ParameterError(f"{Path(notebook).name}: the type comment of {first[tok.start[0]]!r} "
-                                             f"names {part!r}; known: {', '.join(_TYPE_KINDS)}")
-                    kinds.extend(_TYPE_KINDS[base])
-                out[first[tok.start[0]]] = tuple(dict.fromkeys(kinds))
+    for name, p in notebooks.parameters(notebook).items():
+        declared = p["inferred_type_name"]
+        if declared == "None":  # papermill's word for "no type given"
+            continue
+        kinds: list[str] = []
+        for part in declared.replace(" ", "").split("|"):
+            base = part.split("[", 1)[0]
+            if base not in _TYPE_KINDS:
+                raise ParameterError(
+                    f"{Path(notebook).name}: the type of {name!r} names {part!r}; known: {', '.join(_TYPE_KINDS)}"
+                )
+            kinds.extend(_TYPE_KINDS[base])
+        out[name] = tuple(dict.fromkeys(kinds))
     return out
 
 
-_KIND_WORDS = {"string": "a string", "int": "an integer", "float": "a number", "bool": "true or false",
-               "null": "null", "list": "a list", "object": "an object"}
+_KIND_WORDS = {
+    "string": "a string",
+    "int": "an integer",
+    "float": "a number",
+    "bool": "true or false",
+    "null": "null",
+    "list": "a list",
+    "object": "an object",
+}
 
 
 def _kind(value: Any) -> str:
@@ -297,12 +245,23 @@ ACCEPTED: dict[str, tuple[str, ...]] = {
     "object": ("object",),
 }
 
-_EXPECT = {"bool": "a JSON bool (true or false)", "int": "an integer or null", "float": "a number or null",
-           "string": "a string, a list, an object or null", "list": "a list or a string", "object": "a JSON object"}
+_EXPECT = {
+    "bool": "a JSON bool (true or false)",
+    "int": "an integer or null",
+    "float": "a number or null",
+    "string": "a string, a list, an object or null",
+    "list": "a list or a string",
+    "object": "a JSON object",
+}
 
 
-def check_parameters(defaults: Mapping[str, Any], parameters: Mapping[str, Any], *, notebook: str = "",
-                     types: Mapping[str, tuple[str, ...]] | None = None) -> None:
+def check_parameters(
+    defaults: Mapping[str, Any],
+    parameters: Mapping[str, Any],
+    *,
+    notebook: str = "",
+    types: Mapping[str, tuple[str, ...]] | None = None,
+) -> None:
     """Raise :class:`ParameterError` (a ``ValueError``, one line) for a malformed value (see
     :func:`check_value`), an unknown name, or a value whose kind does not fit its default (see
     :data:`ACCEPTED`) or the kinds its line declares (``types``, from :func:`parameter_types`)."""
@@ -311,23 +270,29 @@ def check_parameters(defaults: Mapping[str, Any], parameters: Mapping[str, Any],
         check_value(name, value)
     unknown = sorted(set(parameters) - set(defaults))
     if unknown:
-        raise ParameterError(f"{notebook or 'the notebook'} has no {noun(len(unknown), 'parameter')} {unknown}; its parameters are: "
-                         f"{', '.join(defaults)}")
+        raise ParameterError(
+            f"{notebook or 'the notebook'} has no {noun(len(unknown), 'parameter')} {unknown}; its parameters are: "
+            f"{', '.join(defaults)}"
+        )
     for name, value in parameters.items():
         declared = (types or {}).get(name)
         if declared and _kind(value) not in declared:
-            raise ParameterError(f"parameter {name!r}{where}: got {json.dumps(value, default=str)[:200]} "
-                                 f"({_kind(value)}); this chapter accepts "
-                                 f"{' or '.join(_KIND_WORDS.get(k, k) for k in declared)}")
+            raise ParameterError(
+                f"parameter {name!r}{where}: got {json.dumps(value, default=str)[:200]} "
+                f"({_kind(value)}); this chapter accepts "
+                f"{' or '.join(_KIND_WORDS.get(k, k) for k in declared)}"
+            )
         default = defaults[name]
-        if default is _MISSING or default is None:
+        if default is MISSING or default is None:
             continue
         want = _kind(default)
         if _kind(value) not in ACCEPTED.get(want, (want,)):
             hint = " (JSON: write true or false, lower case)" if want == "bool" and isinstance(value, str) else ""
-            raise ParameterError(f"parameter {name!r}{where}: got {json.dumps(value, default=str)[:200]} "
-                             f"({_kind(value)}); expected {_EXPECT.get(want, want)} like its default "
-                             f"{default!r}{hint}")
+            raise ParameterError(
+                f"parameter {name!r}{where}: got {json.dumps(value, default=str)[:200]} "
+                f"({_kind(value)}); expected {_EXPECT.get(want, want)} like its default "
+                f"{default!r}{hint}"
+            )
 
 
 def parse_parameters(pairs: Iterable[tuple[str, str]] | None, notebook: str | Path) -> dict[str, Any]:

@@ -11,13 +11,14 @@ file by model spec, and whether each model can be loaded from
 
 from __future__ import annotations
 
-import ast
 import json
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from compsem import notebooks
+from compsem.book.running.params import MISSING, parameter_defaults, parameters_of
 from compsem.cache import EmbeddingCache, text_key
 from compsem.encoders import check_available, installed_panel
 from compsem.encoders import resolve_models as resolve_specs
@@ -27,15 +28,29 @@ from compsem.paths import repo_root
 from compsem.reference import paper_match
 from compsem.studies import get, of_notebook
 
-__all__ = ["notebook_parameters", "study_of", "planned_texts", "plan", "cached_counts", "throughputs",
-           "REFERENCE_MODEL", "CROSS_STUDY_SLOT", "model_slot", "check_models", "train_rate", "training_rows"]
+__all__ = [
+    "notebook_parameters",
+    "study_of",
+    "planned_texts",
+    "plan",
+    "cached_counts",
+    "throughputs",
+    "REFERENCE_MODEL",
+    "CROSS_STUDY_SLOT",
+    "model_slot",
+    "check_models",
+    "train_rate",
+    "training_rows",
+]
 
 #: Specs recomputed on every run (never cached): their texts always count as to embed.
 _UNCACHED = ("glove-50d", "bow", "random", "bow:", "random:", "vec:")
 
 
 def notebook_parameters(notebook: str | Path) -> dict[str, Any]:
-    """The literal assignments of a notebook's cell tagged ``parameters`` (not executed).
+    """The defaults of a notebook's cell tagged ``parameters`` (not executed), as
+    :func:`compsem.book.running.params.parameter_defaults` reads them; a default that is not a
+    literal is kept as its source text.
 
     Raises
     ------
@@ -45,19 +60,10 @@ def notebook_parameters(notebook: str | Path) -> dict[str, Any]:
     path = Path(notebook)
     if not path.is_file():
         raise CompsemError(f"no notebook {path}")
-    nb = json.loads(path.read_text(encoding="utf-8"))
-    for cell in nb.get("cells", []):
-        if cell.get("cell_type") == "code" and "parameters" in cell.get("metadata", {}).get("tags", []):
-            src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-            out: dict[str, Any] = {}
-            for node in ast.parse(src).body:
-                if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                    try:
-                        out[node.targets[0].id] = ast.literal_eval(node.value)
-                    except ValueError:
-                        out[node.targets[0].id] = ast.unparse(node.value)  # not a literal: kept as text
-            return out
-    raise CompsemError(f"{path} has no cell tagged 'parameters'")
+    if notebooks.parameters_cell(notebooks.read(path)) is None:
+        raise CompsemError(f"{path} has no cell tagged 'parameters'")
+    text = parameters_of(path)
+    return {k: text[k] if v is MISSING else v for k, v in parameter_defaults(path).items()}
 
 
 def study_of(notebook: str | Path) -> str | None:
@@ -102,10 +108,12 @@ def check_models(notebook: str | Path, params: dict[str, Any]) -> None:
     models = params["models"]
     if models in ([], ""):
         return
-    specs = resolve_specs(models, study=study_of(notebook), kind=_PAPER_KIND[slot.kind],
-                          check=lambda s: str(s).strip())
-    offline = {"encoder": installed_panel(), "generator": [],
-               "finetune": [s for s in installed_panel() if s in FINETUNABLE]}[slot.kind]
+    specs = resolve_specs(models, study=study_of(notebook), kind=_PAPER_KIND[slot.kind], check=lambda s: str(s).strip())
+    offline = {
+        "encoder": installed_panel(),
+        "generator": [],
+        "finetune": [s for s in installed_panel() if s in FINETUNABLE],
+    }[slot.kind]
     problems = kind_problems(specs, slot, chapter=f"chapter {Path(notebook).name[:2]}", offline=offline)
     if problems:
         raise ModelKindError("; ".join(problems))
@@ -140,9 +148,11 @@ def cached_counts(spec: str, texts: list[str], store: EmbeddingCache | None = No
         for m in models:
             n = 0
             for s in range(0, len(keys), 500):
-                chunk = keys[s:s + 500]
-                n += con.execute(f"SELECT COUNT(*) FROM vectors WHERE model = ? AND key IN ({','.join('?' * len(chunk))})",
-                                 [m, *chunk]).fetchone()[0]
+                chunk = keys[s : s + 500]
+                n += con.execute(
+                    f"SELECT COUNT(*) FROM vectors WHERE model = ? AND key IN ({','.join('?' * len(chunk))})",
+                    [m, *chunk],
+                ).fetchone()[0]
             best = max(best, n)
         return best
 
@@ -160,11 +170,15 @@ def _bench(path: str | Path | None = None) -> tuple[dict[str, float], str]:
     if not path.is_file():
         return {}, "no benchmark file (make bench writes benchmarks/results.json)"
     res = json.loads(path.read_text())
-    rates = {spec: float(v["encoded_per_s_cold"]) for spec, v in res.get("encode", {}).items()
-             if v.get("encoded_per_s_cold")}
+    rates = {
+        spec: float(v["encoded_per_s_cold"]) for spec, v in res.get("encode", {}).items() if v.get("encoded_per_s_cold")
+    }
     m = res.get("machine", {})
-    where = (f"benchmarks/results.json, measured on {m.get('cpu_count', '?')} CPU cores, torch {m.get('torch', '?')}"
-             if m else "benchmarks/results.json")
+    where = (
+        f"benchmarks/results.json, measured on {m.get('cpu_count', '?')} CPU cores, torch {m.get('torch', '?')}"
+        if m
+        else "benchmarks/results.json"
+    )
     return rates, where
 
 
@@ -199,7 +213,9 @@ def _train_rate_of(spec: str, study: str, rate: float | None) -> float | None:
     return rate * ref_gb / size if size else None
 
 
-def training_rows(study: str, params: dict[str, Any], bench: str | Path | None = None) -> tuple[list[dict], float | None]:
+def training_rows(
+    study: str, params: dict[str, Any], bench: str | Path | None = None
+) -> tuple[list[dict], float | None]:
     """One plan row per model of a fine-tuning chapter: the runs its ``study.planned_work``
     trains (less those the run cache holds), their training examples, and the time they take at
     the benchmark's fine-tuning rate; and the total seconds (None when a rate is unknown)."""
@@ -212,9 +228,13 @@ def training_rows(study: str, params: dict[str, Any], bench: str | Path | None =
         todo = [u for u in mine if not face.unit_done(u)]
         examples = sum(len(u.payload["train"]) * u.payload["cfg"].epochs for u in todo)
         r = _train_rate_of(spec, study, rate)
-        what = (f"train {len(todo)} of {len(mine)} runs, {examples:,} examples: "
-                + ("nothing to train" if not todo else _duration(examples / r) + f" at {r:.0f} examples/s (make bench's "
-                   "fine-tuning rate)" if r else "no benchmarked fine-tuning rate"))
+        what = f"train {len(todo)} of {len(mine)} runs, {examples:,} examples: " + (
+            "nothing to train"
+            if not todo
+            else _duration(examples / r) + f" at {r:.0f} examples/s (make bench's fine-tuning rate)"
+            if r
+            else "no benchmarked fine-tuning rate"
+        )
         total = total + examples / r if (r and total is not None) else (total if not todo else None)
         rows.append({"model": spec, "texts": "-", "cached": "-", "to_embed": "-", "texts_per_s": "-", "estimate": what})
     return rows, total
@@ -244,8 +264,9 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
-def plan(notebook: str | Path, overrides: dict[str, Any] | None = None, *,
-         bench: str | Path | None = None) -> tuple[pd.DataFrame, list[str]]:
+def plan(
+    notebook: str | Path, overrides: dict[str, Any] | None = None, *, bench: str | Path | None = None
+) -> tuple[pd.DataFrame, list[str]]:
     """The plan of a run: one row per model, and notes (missing ``planned_texts``, models that
     cannot be loaded here).
 
@@ -253,14 +274,14 @@ def plan(notebook: str | Path, overrides: dict[str, Any] | None = None, *,
     ``texts_per_s`` (from the benchmark), ``estimate``.
     """
     params = {**notebook_parameters(notebook), **(overrides or {})}
-    check_models(notebook, params)   # a model of the wrong kind is refused before anything else
+    check_models(notebook, params)  # a model of the wrong kind is refused before anything else
     study = study_of(notebook)
     notes: list[str] = []
     if study is None:
         notes.append(f"{Path(notebook).name} belongs to no study: nothing to plan")
         return pd.DataFrame(columns=["model", "texts", "cached", "to_embed", "texts_per_s", "estimate"]), notes
     slot = model_slot(notebook)
-    if slot is not None and slot.kind == "generator":    # prompts generators: nothing is embedded
+    if slot is not None and slot.kind == "generator":  # prompts generators: nothing is embedded
         models = params.get("models", [])
         specs = [] if models in ([], "") else resolve_specs(models, study=study, kind="generator")
         per_model = {s: None for s in specs}
@@ -271,10 +292,13 @@ def plan(notebook: str | Path, overrides: dict[str, Any] | None = None, *,
     if isinstance(per_model, str):
         notes.append(per_model)
         per_model = {}
-    models = list(per_model)   # the study resolved the chapter's models itself (its own "panel"/"paper")
+    models = list(per_model)  # the study resolved the chapter's models itself (its own "panel"/"paper")
     try:
-        check_available([m for m in models if m != "lexical"],   # lexical: a Part IV baseline, no model
-                        trust_remote_code=params.get("trust_remote_code", False) is True, study=study)
+        check_available(
+            [m for m in models if m != "lexical"],  # lexical: a Part IV baseline, no model
+            trust_remote_code=params.get("trust_remote_code", False) is True,
+            study=study,
+        )
     except CompsemError as exc:
         notes.append(str(exc))
     rates, where = _bench(bench)
@@ -282,28 +306,53 @@ def plan(notebook: str | Path, overrides: dict[str, Any] | None = None, *,
     rows = []
     for spec in models:
         if _scores_pairs(spec):
-            what = ("prompts the generator, embeds nothing" if slot is not None and slot.kind == "generator"
-                    else "scores sentence pairs, embeds nothing (see make bench)")
-            rows.append({"model": spec, "texts": "-", "cached": "-", "to_embed": "-", "texts_per_s": "-",
-                         "estimate": what})
+            what = (
+                "prompts the generator, embeds nothing"
+                if slot is not None and slot.kind == "generator"
+                else "scores sentence pairs, embeds nothing (see make bench)"
+            )
+            rows.append(
+                {"model": spec, "texts": "-", "cached": "-", "to_embed": "-", "texts_per_s": "-", "estimate": what}
+            )
             continue
         texts = per_model.get(spec)
         if texts is None:
-            rows.append({"model": spec, "texts": "-", "cached": "-", "to_embed": "-", "texts_per_s": "-",
-                         "estimate": "texts unknown"})
+            rows.append(
+                {
+                    "model": spec,
+                    "texts": "-",
+                    "cached": "-",
+                    "to_embed": "-",
+                    "texts_per_s": "-",
+                    "estimate": "texts unknown",
+                }
+            )
             continue
         cached = 0 if spec.startswith(_UNCACHED) else cached_counts(spec, texts, store)
         todo = len(texts) - cached
         rate, how = _rate(spec, study, rates)
-        estimate = ("nothing to embed" if todo == 0 else
-                    (_duration(todo / rate) + how if rate else "no benchmark for this model"))
-        rows.append({"model": spec, "texts": len(texts), "cached": cached, "to_embed": todo,
-                     "texts_per_s": (round(rate, 1) if rate < 10 else round(rate)) if rate else "-", "estimate": estimate})
-    if slot is not None and slot.kind == "finetune":      # the chapter trains: its runs at the benchmark's rate
+        estimate = (
+            "nothing to embed"
+            if todo == 0
+            else (_duration(todo / rate) + how if rate else "no benchmark for this model")
+        )
+        rows.append(
+            {
+                "model": spec,
+                "texts": len(texts),
+                "cached": cached,
+                "to_embed": todo,
+                "texts_per_s": (round(rate, 1) if rate < 10 else round(rate)) if rate else "-",
+                "estimate": estimate,
+            }
+        )
+    if slot is not None and slot.kind == "finetune":  # the chapter trains: its runs at the benchmark's rate
         trained, seconds = training_rows(study, params, bench)
         rows += trained
-        notes.append("training: " + (_duration(seconds) if seconds is not None else "time unknown (no benchmarked rate)")
-                     + " in all, on the benchmark's machine, beside the embedding above")
-    notes.insert(0, f"{Path(notebook).name} ({study}); models = {params.get('models', 'panel')!r}; "
-                    f"throughput: {where}")
+        notes.append(
+            "training: "
+            + (_duration(seconds) if seconds is not None else "time unknown (no benchmarked rate)")
+            + " in all, on the benchmark's machine, beside the embedding above"
+        )
+    notes.insert(0, f"{Path(notebook).name} ({study}); models = {params.get('models', 'panel')!r}; throughput: {where}")
     return pd.DataFrame(rows), notes

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-import json
 import os
-import tempfile
 import secrets
+import shutil
+import stat
+import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,17 +34,28 @@ from typing import Any
 
 
 from compsem import studies, work
+from compsem.errors import UnsafeFolderError
 from compsem.fmt import noun
-from compsem.paths import repo_root
 from compsem.progress import bar as progress_bar
 from compsem.reference import paper_match
 from compsem.work import WorkUnit
 from compsem.book.running.plan import REFERENCE_MODEL, check_models, notebook_parameters, throughputs, train_rate
 
-__all__ = ["ENGINES", "Outcome", "Rates", "planned_work", "run_unit", "commit_unit", "unit_done", "run_units",
-           "prefetch", "start_ray"]
+__all__ = [
+    "ENGINES",
+    "Outcome",
+    "Rates",
+    "planned_work",
+    "run_unit",
+    "commit_unit",
+    "unit_done",
+    "run_units",
+    "prefetch",
+    "start_ray",
+]
 
 ENGINES = ("local", "ray")
+
 
 class Rates(Mapping):
     """Throughput per spec on the benchmark machine (``benchmarks/results.json``): texts per
@@ -91,18 +103,25 @@ def _train_rate(bench: str | Path | None) -> float | None:
     return train_rate(bench)
 
 
-def planned_work(notebook: str | Path, overrides: Mapping[str, Any] | None = None, *, chunk: int | None = None,
-                 bench: str | Path | None = None) -> tuple[str | None, list[WorkUnit]]:
+def planned_work(
+    notebook: str | Path,
+    overrides: Mapping[str, Any] | None = None,
+    *,
+    chunk: int | None = None,
+    bench: str | Path | None = None,
+) -> tuple[str | None, list[WorkUnit]]:
     """``(study, units)`` for a chapter with these parameters (the notebook's ``parameters``
     cell, read not executed, then ``overrides``); no units for a chapter of no study or a study
     without ``planned_work``."""
     defaults = notebook_parameters(notebook)
     unknown = sorted(set(overrides or {}) - set(defaults))
     if unknown:
-        raise ValueError(f"{Path(notebook).name} has no {noun(len(unknown), 'parameter')} {unknown}; its parameters are: "
-                         f"{', '.join(defaults)}")
+        raise ValueError(
+            f"{Path(notebook).name} has no {noun(len(unknown), 'parameter')} {unknown}; its parameters are: "
+            f"{', '.join(defaults)}"
+        )
     params = {**defaults, **(overrides or {})}
-    check_models(notebook, params)     # a model of the wrong kind is refused before any unit
+    check_models(notebook, params)  # a model of the wrong kind is refused before any unit
     entry = studies.of_notebook(notebook)
     if entry is None:
         return None, []
@@ -111,10 +130,9 @@ def planned_work(notebook: str | Path, overrides: Mapping[str, Any] | None = Non
     fn = getattr(mod, "planned_work", None)
     if fn is None:
         return study, []
-    rates = Rates(study, train="configs" in params, bench=bench)   # configurations to train
+    rates = Rates(study, train="configs" in params, bench=bench)  # configurations to train
     units = fn(params, rates=rates, chunk=chunk)
-    return study, [u if u.size_gb is not None else dataclasses.replace(u, size_gb=rates._size(u.spec))
-                   for u in units]
+    return study, [u if u.size_gb is not None else dataclasses.replace(u, size_gb=rates._size(u.spec)) for u in units]
 
 
 def _study(unit: WorkUnit):
@@ -125,8 +143,9 @@ def run_unit(unit: WorkUnit) -> Any:
     """Compute a unit (on a worker or here); writes nothing, returns what :func:`commit_unit` stores."""
     if unit.kind == "embed":
         p = unit.payload
-        return work.encode_chunk(unit.spec, p["texts"], trust_remote_code=p.get("trust_remote_code", False),
-                                 device=p.get("device"))
+        return work.encode_chunk(
+            unit.spec, p["texts"], trust_remote_code=p.get("trust_remote_code", False), device=p.get("device")
+        )
     return _study(unit).run_unit(unit)
 
 
@@ -156,15 +175,20 @@ class Outcome:
 
     def summary(self) -> str:
         est = "" if self.estimate_s is None else f" (plan: ~{_duration(self.estimate_s)} on one worker)"
-        lines = [f"{self.planned} units planned{est}: {self.stored_before} already stored, {len(self.computed)} "
-                 f"computed and stored, {len(self.failed)} failed; {self.seconds:.1f} s"]
+        lines = [
+            f"{self.planned} units planned{est}: {self.stored_before} already stored, {len(self.computed)} "
+            f"computed and stored, {len(self.failed)} failed; {self.seconds:.1f} s"
+        ]
         lines += [f"FAILED {name}: {err}" for name, err in self.failed.items()]
         return "\n".join(lines)
 
 
 def _duration(seconds: float) -> str:
-    return f"{seconds:.0f} s" if seconds < 90 else (f"{seconds / 60:.0f} min" if seconds < 5400
-                                                    else f"{seconds / 3600:.1f} h")
+    return (
+        f"{seconds:.0f} s"
+        if seconds < 90
+        else (f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} h")
+    )
 
 
 def _error(exc: BaseException) -> str:
@@ -201,8 +225,9 @@ def private_ray_token() -> dict[str, str | None]:
     names = ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN")
     saved = {k: os.environ.get(k) for k in names}
     os.environ.setdefault("RAY_AUTH_MODE", "token")
-    if os.environ["RAY_AUTH_MODE"] == "token" and not (os.environ.get("RAY_AUTH_TOKEN")
-                                                       or os.environ.get("RAY_AUTH_TOKEN_PATH")):
+    if os.environ["RAY_AUTH_MODE"] == "token" and not (
+        os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH")
+    ):
         os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)
     _reload_ray_auth()
     return saved
@@ -230,23 +255,84 @@ def restore_env(saved: dict[str, str | None]) -> None:
         _reload_ray_auth()
 
 
+#: The private roots of the local Ray instances this process started (removed after shutdown).
+RAY_ROOTS: list[Path] = []
+
+
+def private_ray_root() -> Path:
+    """A fresh root folder of this user's, mode ``0700``, made before Ray starts; returns the
+    folder below it that Ray is given as its ``_temp_dir`` (also ``0700``). Ray makes its temp
+    folder and some folders in it world-writable (``0777``, for a ``/tmp/ray`` shared by many
+    users); below a root that only this user may enter, nobody else reaches them."""
+    root = Path(tempfile.mkdtemp(prefix="compsem-ray-"))
+    RAY_ROOTS.append(root)
+    session = root / "session"
+    session.mkdir(mode=0o700)
+    return session
+
+
+def check_ray_root(root: Path) -> None:
+    """After Ray started: ``root`` must still be a folder of this user's with mode ``0700``, and
+    everything below it this user's; what Ray made group- or world-writable is made writable by
+    this user only, and anything that stays so is an :class:`~compsem.errors.UnsafeFolderError`
+    naming it (the caller shuts Ray down)."""
+    me = os.geteuid()
+    st = os.lstat(root)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != me or stat.S_IMODE(st.st_mode) != 0o700:
+        raise UnsafeFolderError(
+            f"Ray's private root {root} is no longer a 0700 folder of yours (mode "
+            f"{stat.S_IMODE(st.st_mode):o}, uid {st.st_uid}): refused, Ray shut down"
+        )
+    for top, dirs, files in os.walk(root):
+        for name in [*dirs, *files]:
+            path = os.path.join(top, name)
+            st = os.lstat(path)
+            if stat.S_ISLNK(st.st_mode):
+                continue  # a link's own mode means nothing; its target is judged where it lies
+            if st.st_mode & 0o022 and st.st_uid == me:
+                os.chmod(path, stat.S_IMODE(st.st_mode) & ~0o022)
+                st = os.lstat(path)
+            why = [w for w, bad in (("not yours", st.st_uid != me), ("writable by others", st.st_mode & 0o022)) if bad]
+            if why:
+                raise UnsafeFolderError(
+                    f"{path} in Ray's private root is {' and '.join(why)} (mode "
+                    f"{stat.S_IMODE(st.st_mode):o}, uid {st.st_uid}): refused, Ray shut down"
+                )
+
+
+def remove_ray_roots() -> None:
+    """Remove the private roots of the local Ray instances this process started (after shutdown)."""
+    while RAY_ROOTS:
+        shutil.rmtree(RAY_ROOTS.pop(), ignore_errors=True)
+
+
 def start_ray(address: str | None, *, num_cpus: int | None = None, attempts: int = 3) -> dict[str, str | None]:
     """``ray.init`` without the dashboard: a local instance (``address=None``, ``num_cpus``
     CPUs, default all; token authentication with a private token, see :func:`private_ray_token`)
-    or a running cluster; a local instance keeps its session tree in a fresh ``0700`` folder of
-    its own (``tempfile.mkdtemp``), never in the shared ``/tmp/ray``). A local raylet that does not register within Ray's 30 s (a busy
+    or a running cluster. A local instance keeps its session tree (sockets, logs) below a root
+    folder of this user's made ``0700`` before Ray starts (:func:`private_ray_root`), never in
+    the shared ``/tmp/ray``; once it runs, the modes under the root are checked
+    (:func:`check_ray_root`) and Ray is shut down if anything there is another user's or stays
+    writable by others. A local raylet that does not register within Ray's 30 s (a busy
     machine) is shut down and started again, up to ``attempts`` times. Returns the environment
     to restore (:func:`restore_env`) after ``ray.shutdown()``."""
     import ray  # only the ray engine needs it (pip install -e .[cluster])
 
     saved = private_ray_token() if address is None else {}
     kw = {"num_cpus": num_cpus} if address is None and num_cpus else {}
-    if address is None:   # Ray's session tree (sockets, logs) in a private 0700 folder, not a shared /tmp/ray
-        kw["_temp_dir"] = tempfile.mkdtemp(prefix="ray-")
+    if address is None:
+        kw["_temp_dir"] = str(private_ray_root())
     for attempt in range(attempts):
         try:
             ray.init(address=address, include_dashboard=False, log_to_driver=False, **kw)
+            if address is None:
+                check_ray_root(Path(kw["_temp_dir"]).parent)
             return saved
+        except UnsafeFolderError:
+            ray.shutdown()
+            restore_env(saved)
+            remove_ray_roots()
+            raise
         except Exception as exc:  # noqa: BLE001 - Ray raises a bare Exception for this
             if "timed out during startup" not in str(exc) or attempt == attempts - 1:
                 restore_env(saved)
@@ -274,9 +360,19 @@ def driver_threads() -> int:
     return int(torch.get_num_threads())
 
 
-def _run_ray(units, execute, on_result, on_failure, *, retries: int, address: str | None,
-             gpus_per_task: float | None, cpus_per_task: float, num_cpus: int | None,
-             threads_per_task: int | None = None) -> None:
+def _run_ray(
+    units,
+    execute,
+    on_result,
+    on_failure,
+    *,
+    retries: int,
+    address: str | None,
+    gpus_per_task: float | None,
+    cpus_per_task: float,
+    num_cpus: int | None,
+    threads_per_task: int | None = None,
+) -> None:
     import ray  # only the ray engine needs it (pip install -e .[cluster])
 
     started = not ray.is_initialized()
@@ -287,8 +383,13 @@ def _run_ray(units, execute, on_result, on_failure, *, retries: int, address: st
         threads = int(threads_per_task) if threads_per_task else driver_threads()
         pending = {}
         for unit in units:
-            opts = {"num_cpus": cpus_per_task, "num_gpus": gpus, "max_retries": retries, "retry_exceptions": True,
-                    "name": unit.name}
+            opts = {
+                "num_cpus": cpus_per_task,
+                "num_gpus": gpus,
+                "max_retries": retries,
+                "retry_exceptions": True,
+                "name": unit.name,
+            }
             if unit.size_gb:  # host memory to load the model's weights
                 opts["memory"] = int(unit.size_gb * 1.5 * 2**30)
             pending[task.options(**opts).remote(execute, threads, unit)] = unit
@@ -306,13 +407,24 @@ def _run_ray(units, execute, on_result, on_failure, *, retries: int, address: st
         if started:
             ray.shutdown()
             restore_env(saved)
+            remove_ray_roots()
 
 
-def run_units(units: Sequence[WorkUnit], *, engine: str = "local", address: str | None = None,
-              gpus_per_task: float | None = None, cpus_per_task: float = 1, num_cpus: int | None = None,
-              threads_per_task: int | None = None, retries: int = 2, progress: bool = True, execute: Callable[[WorkUnit], Any] = run_unit,
-              commit: Callable[[WorkUnit, Any], None] = commit_unit,
-              done: Callable[[WorkUnit], bool] = unit_done) -> Outcome:
+def run_units(
+    units: Sequence[WorkUnit],
+    *,
+    engine: str = "local",
+    address: str | None = None,
+    gpus_per_task: float | None = None,
+    cpus_per_task: float = 1,
+    num_cpus: int | None = None,
+    threads_per_task: int | None = None,
+    retries: int = 2,
+    progress: bool = True,
+    execute: Callable[[WorkUnit], Any] = run_unit,
+    commit: Callable[[WorkUnit, Any], None] = commit_unit,
+    done: Callable[[WorkUnit], bool] = unit_done,
+) -> Outcome:
     """Run the units not ``done`` yet with ``engine``; ``commit`` each result as it arrives.
 
     ``execute`` runs on the workers and writes nothing; ``commit`` and ``done`` run here.
@@ -352,17 +464,27 @@ def run_units(units: Sequence[WorkUnit], *, engine: str = "local", address: str 
         if engine == "local":
             _run_local(todo, execute, on_result, on_failure, retries=retries)
         elif todo:
-            _run_ray(todo, execute, on_result, on_failure, retries=retries, address=address,
-                     gpus_per_task=gpus_per_task, cpus_per_task=cpus_per_task, num_cpus=num_cpus,
-                     threads_per_task=threads_per_task)
+            _run_ray(
+                todo,
+                execute,
+                on_result,
+                on_failure,
+                retries=retries,
+                address=address,
+                gpus_per_task=gpus_per_task,
+                cpus_per_task=cpus_per_task,
+                num_cpus=num_cpus,
+                threads_per_task=threads_per_task,
+            )
     finally:
         bar.close()
     out.seconds = time.perf_counter() - t0
     return out
 
 
-def prefetch(notebook: str | Path, overrides: Mapping[str, Any] | None = None, *, chunk: int | None = None,
-             **engine) -> Outcome:
+def prefetch(
+    notebook: str | Path, overrides: Mapping[str, Any] | None = None, *, chunk: int | None = None, **engine
+) -> Outcome:
     """Plan a chapter's units (:func:`planned_work`) and run those not stored (:func:`run_units`)."""
     _, units = planned_work(notebook, overrides, chunk=chunk)
     return run_units(units, **engine)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import tempfile
 import time
@@ -24,10 +25,20 @@ from pathlib import Path
 from typing import Any
 
 from compsem.paths import repo_root
+from compsem.results import RunMixError
 from compsem.settings import environment
-from compsem.book.running.params import check_parameters, find_notebook, parameter_defaults, parameter_types, parameters_of, parse_value
+from compsem.store import write_below
+from compsem.book.running.params import (
+    check_parameters,
+    find_notebook,
+    parameter_defaults,
+    parameter_types,
+    parameters_of,
+    parse_value,
+)
 from compsem.book.running.plan import check_models
-from compsem.book.running.runfolder import commit_of, prepare_out, run_id, write_manifest
+from compsem.book.running.runfolder import claim_output, prepare_out, run_id, write_manifest
+from compsem.git import commit_of
 
 __all__ = ["parse_value", "parameters_of", "run_notebook", "private_kernel_manager"]
 
@@ -48,9 +59,18 @@ def private_kernel_manager(folder: str | Path) -> type:
     return PrivateKernelManager
 
 
-def run_notebook(notebook: str | Path, parameters: dict[str, Any] | None = None, *, out: str | Path | None = None,
-                 book: bool = False, kernel: str = "python3", progress: bool = True, timeout: int | None = None,
-                 force: bool = False, removed: list[str] | None = None) -> Path:
+def run_notebook(
+    notebook: str | Path,
+    parameters: dict[str, Any] | None = None,
+    *,
+    out: str | Path | None = None,
+    book: bool = False,
+    kernel: str = "python3",
+    progress: bool = True,
+    timeout: int | None = None,
+    force: bool = False,
+    removed: list[str] | None = None,
+) -> Path:
     """Run ``notebook`` with ``parameters``; return the path of the executed copy.
 
     Unknown parameter names, and values that do not fit their default (a string for a bool),
@@ -65,7 +85,7 @@ def run_notebook(notebook: str | Path, parameters: dict[str, Any] | None = None,
     nb = find_notebook(notebook)
     parameters = dict(parameters or {})
     check_parameters(parameter_defaults(nb), parameters, notebook=nb.name, types=parameter_types(nb))
-    check_models(nb, {**parameter_defaults(nb), **parameters})   # the wrong kind of model: refused now
+    check_models(nb, {**parameter_defaults(nb), **parameters})  # the wrong kind of model: refused now
     run = run_id(nb.name, parameters)
     explicit = out is not None
     if out is None:
@@ -73,13 +93,21 @@ def run_notebook(notebook: str | Path, parameters: dict[str, Any] | None = None,
         out = repo_root() / "runs" / f"{nb.stem}-{tag}"
     out = Path(out).resolve()
     commit = None if book else commit_of()
-    gone = prepare_out(out, run=run, notebook=nb.name, parameters=parameters, commit=commit, force=force,
-                       check=explicit and not book)
+    if book:  # a folder of executed notebooks of the caller's own (its manifest says so), never the sources
+        if out == nb.parent.resolve() or (out / nb.name).resolve() == nb.resolve():
+            raise RunMixError(
+                f"--book --out {out} is the folder of the source notebook {nb}: the book build "
+                "writes executed copies elsewhere (_build/executed/notebooks)"
+            )
+        claim_output(out, kind="book")
+        gone = []
+    else:  # the default folder runs/<notebook>-<hash of the parameters> replaces an older run of the caller's
+        gone = prepare_out(
+            out, run=run, notebook=nb.name, parameters=parameters, commit=commit, force=force or not explicit
+        )
     if removed is not None:
         removed.extend(gone)
     target = out / nb.name
-    if not book and not explicit:   # the default folder runs/<notebook>-<hash of the parameters>
-        write_manifest(out, run=run, notebook=nb.name, parameters=parameters, state="running", commit=commit)
     # The kernel inherits this process's environment. A rerun writes its tables beside the
     # executed notebook; figures need the inline backend (an inherited MPLBACKEND=Agg would
     # leave only "<Figure size ...>" text in the outputs).
@@ -87,25 +115,47 @@ def run_notebook(notebook: str | Path, parameters: dict[str, Any] | None = None,
     if not book:
         env["COMPSEM_RESULTS"] = str(out / "results")
         env["COMPSEM_RUN"] = run
-    else:   # a page of the book never shows progress bars (compsem.progress reads the first;
+    else:  # a page of the book never shows progress bars (compsem.progress reads the first;
         # the hub client's downloads for a reader with internet read the second)
         env["TQDM_DISABLE"] = "1"
         env["HF_HUB_DISABLE_PROGRESS_BARS"] = "1"
-    private = Path(tempfile.mkdtemp(prefix="compsem-k-"))   # mode 0700: only this user
+    private = Path(tempfile.mkdtemp(prefix="compsem-k-"))  # mode 0700: only this user
+    # papermill writes the executed copy in the private folder; it is moved into the run folder
+    # without following a link there (compsem.store.write_below)
+    draft = private / "executed" / nb.name
+    draft.parent.mkdir()
+    if not os.environ.get("TORCHINDUCTOR_CACHE_DIR"):  # torch's compile cache: private, removed with the run,
+        env["TORCHINDUCTOR_CACHE_DIR"] = str(private / "torchinductor")  # never /tmp/torchinductor_<user>
     t0 = time.perf_counter()
     state = "failed"
     try:
         with environment({"COMPSEM_RUN": None, **env}):
-            pm.execute_notebook(str(nb), str(target), parameters=parameters, cwd=str(nb.parent), kernel_name=kernel,
-                                progress_bar=progress, execution_timeout=timeout,
-                                kernel_manager_class=private_kernel_manager(private))
+            pm.execute_notebook(
+                str(nb),
+                str(draft),
+                parameters=parameters,
+                cwd=str(nb.parent),
+                kernel_name=kernel,
+                progress_bar=progress,
+                execution_timeout=timeout,
+                kernel_manager_class=private_kernel_manager(private),
+            )
         state = "done"
     finally:
-        shutil.rmtree(private, ignore_errors=True)
-        if not book and state != "done":
-            write_manifest(out, run=run, notebook=nb.name, parameters=parameters, state=state, commit=commit)
-    (out / f"{nb.stem}.runtime.json").write_text(json.dumps(
-        {"notebook": nb.name, "seconds": round(time.perf_counter() - t0, 2), "parameters": parameters}, indent=1))
+        try:
+            if draft.is_file():
+                write_below(out, nb.name, draft.read_bytes())
+        finally:
+            shutil.rmtree(private, ignore_errors=True)
+            if not book and state != "done":
+                write_manifest(out, run=run, notebook=nb.name, parameters=parameters, state=state, commit=commit)
+    write_below(
+        out,
+        f"{nb.stem}.runtime.json",
+        json.dumps(
+            {"notebook": nb.name, "seconds": round(time.perf_counter() - t0, 2), "parameters": parameters}, indent=1
+        ),
+    )
     if not book:
         write_manifest(out, run=run, notebook=nb.name, parameters=parameters, state=state, commit=commit)
     return target

@@ -13,12 +13,15 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import shutil
 from pathlib import Path
 
+from compsem.book.running.runfolder import claim_output
+from compsem import notebooks
 from compsem.book.teaching.courseguide import page_text
 from compsem.book.teaching.exercises import strip_solutions, write_student_copies
 from compsem.book.running.params import parse_value
+from compsem.results import RunMixError
+from compsem.store import write_below
 from compsem.book.running.runner import parameters_of
 
 __all__ = ["rerun_box", "rerun_example", "stage", "student_config", "STUDENT_SPHINX"]
@@ -35,11 +38,10 @@ def rerun_example(notebook: Path) -> str | None:
     """The ``-p`` arguments of the chapter's own rerun example, which its parameters cell's
     comment gives (``#   python -m compsem run notebooks/X.ipynb -p name 'value'``): a change
     that runs offline and changes a result. None when the chapter declares none (there is no
-    generic fallback: ``tests/compsem/book/test_shown_commands.py`` requires one of every
+    generic fallback: ``tests/compsem/book/test_shown.py`` requires one of every
     chapter but those it names with a reason)."""
-    cells = json.loads(notebook.read_text(encoding="utf-8")).get("cells", [])
-    cell = next((c for c in cells if "parameters" in c.get("metadata", {}).get("tags", [])), None)
-    m = _EXAMPLE.search("".join(cell["source"])) if cell else None
+    cell = notebooks.parameters_cell(notebooks.read(notebook))
+    m = _EXAMPLE.search(cell.source) if cell else None
     return " " + m.group(1).strip() if m else None
 
 
@@ -83,10 +85,13 @@ papermill notebooks/{name} runs/{name} --cwd notebooks{pm_p}
 ````"""
 
 
-def _write_if_changed(path: Path, text: str) -> None:
-    if not path.exists() or path.read_text(encoding="utf-8") != text:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+def _write_if_changed(out: Path, rel: Path | str, data: str | bytes) -> None:
+    """``out/rel`` holds ``data`` afterwards; written (never through a link: write_below) only
+    when it differs."""
+    path = out / rel
+    blob = data.encode("utf-8") if isinstance(data, str) else data
+    if path.is_symlink() or not path.is_file() or path.read_bytes() != blob:
+        write_below(out, rel, blob)
 
 
 #: What the student build (``stage(..., student=True)``, ``make student-book``) sets in
@@ -107,47 +112,68 @@ def student_config(text: str) -> str:
     # into the theme options jupyter-book writes, not replacing them
     sphinx["recursive_update"] = True
     sphinx["config"].setdefault("html_theme_options", {})["use_download_button"] = False
-    return "# The student build (make student-book): no solution, no answer block, no page source.\n" + \
-        yaml.safe_dump(config, sort_keys=False, allow_unicode=True)
+    return "# The student build (make student-book): no solution, no answer block, no page source.\n" + yaml.safe_dump(
+        config, sort_keys=False, allow_unicode=True
+    )
 
 
-def stage(root: Path, executed: Path, out: Path, files: tuple[str, ...] = ("_config.yml", "_toc.yml", "references.bib"),
-          folders: tuple[str, ...] = ("book", "_static"), *, student: bool = False) -> list[Path]:
-    """Assemble the book sources in ``out``; return the staged notebooks. ``student``: the
-    student build: every ``{solution}`` block of the pages (and with it each answer block) and
-    every chapter cell tagged ``solution`` is left out, and :func:`student_config` is the
-    configuration."""
-    out.mkdir(parents=True, exist_ok=True)
+def stage(
+    root: Path,
+    executed: Path,
+    out: Path,
+    files: tuple[str, ...] = ("_config.yml", "_toc.yml", "references.bib"),
+    folders: tuple[str, ...] = ("book", "_static"),
+    *,
+    student: bool = False,
+) -> list[Path]:
+    """Assemble the book sources in ``out``; return the staged notebooks. ``out`` must be new,
+    empty or a staged book of the caller's (its manifest says so:
+    :func:`compsem.book.running.runfolder.claim_output`), never the sources or another folder.
+    ``student``: the student build: every ``{solution}`` block of the pages (and with it each
+    answer block) and every chapter cell tagged ``solution`` is left out, and
+    :func:`student_config` is the configuration."""
+    here, top = Path(out).resolve(), Path(root).resolve()
+    inside = here.relative_to(top).parts[:1] if top in here.parents else ()
+    if here == top or set(inside) & {*folders, "notebooks", "src", "data"}:
+        raise RunMixError(
+            f"stage --out {out} is (or lies in) the book's sources in {root}: stage into another "
+            "folder (_build/site-src)"
+        )
+    claim_output(out, kind="stage")
     for f in files:
         if (root / f).exists():
             text = (root / f).read_text(encoding="utf-8")
-            _write_if_changed(out / f, student_config(text) if student and f == "_config.yml" else text)
+            _write_if_changed(out, f, student_config(text) if student and f == "_config.yml" else text)
     for folder in folders:
         src = root / folder
         for path in sorted(src.rglob("*")):
             if path.is_file() and not (folder == "book" and path.parent == src and path.suffix == ".md"):
-                target = out / path.relative_to(root)
-                if not target.exists() or target.read_bytes() != path.read_bytes():
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copy2(path, target)
+                _write_if_changed(out, path.relative_to(root), path.read_bytes())
     # the course guide's sessions and tables, written from the registry (compsem.book.teaching.courseguide)
     for page in sorted((root / "book").glob("*.md")):
         text = page_text(page, root)
-        _write_if_changed(out / "book" / page.name, strip_solutions(text) if student else text)
+        _write_if_changed(out, Path("book", page.name), strip_solutions(text) if student else text)
     # the student copies of the exercises, offered for download by the course guide
     write_student_copies(root, out / "exercises")
     staged = []
     for nb_path in sorted(executed.glob("*.ipynb")):
-        nb = json.loads(nb_path.read_text(encoding="utf-8"))
+        nb = notebooks.read(nb_path)
         if student:
-            nb = {**nb, "cells": [c for c in nb["cells"] if "solution" not in c.get("metadata", {}).get("tags", [])]}
+            nb["cells"] = [c for c in nb["cells"] if "solution" not in c.get("metadata", {}).get("tags", [])]
         source = root / "notebooks" / nb_path.name
-        box = {"cell_type": "markdown", "id": "rerun-box", "metadata": {"tags": ["rerun-box"]}, "source": rerun_box(source)}
+        box = notebooks.from_dict(
+            {
+                "cell_type": "markdown",
+                "id": "rerun-box",
+                "metadata": {"tags": ["rerun-box"]},
+                "source": rerun_box(source),
+            }
+        )
         cells = [c for c in nb["cells"] if "rerun-box" not in c.get("metadata", {}).get("tags", [])]
         first_md = next((i for i, c in enumerate(cells) if c["cell_type"] == "markdown"), -1)
         cells.insert(first_md + 1, box)
         nb["cells"] = cells
         target = out / "notebooks" / nb_path.name
-        _write_if_changed(target, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+        _write_if_changed(out, Path("notebooks", nb_path.name), notebooks.dumps(nb))
         staged.append(target)
     return staged

@@ -46,16 +46,39 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from compsem import notebooks
+from compsem.book.running.runfolder import claim_output
 from compsem.errors import CompsemError
 from compsem.fmt import plural
 from compsem.studies import STUDIES, Study
 from compsem.book.executed import glued_numbers
 from compsem.book.teaching.grading import Limits, default_csv, grade
-from compsem.book.teaching.exercises import (book_titles, chapter_numbers, exercise_blocks, page_markdown, page_notebook,
-                                            render_roles, strip_solutions, unbuilt_values)
+from compsem.book.teaching.exercises import (
+    book_titles,
+    chapter_numbers,
+    exercise_blocks,
+    page_markdown,
+    page_notebook,
+    render_roles,
+    strip_solutions,
+    unbuilt_values,
+)
 
-__all__ = ["Answer", "Question", "answer_blocks", "questions", "master_notebook", "assignment_parts", "answer_key",
-           "read_key", "write_assignment", "write_assignments", "write_release", "grade", "main"]
+__all__ = [
+    "Answer",
+    "Question",
+    "answer_blocks",
+    "questions",
+    "master_notebook",
+    "assignment_parts",
+    "answer_key",
+    "read_key",
+    "write_assignment",
+    "write_assignments",
+    "write_release",
+    "grade",
+    "main",
+]
 
 _FENCE = re.compile(r"^(\s*)(`{3,}|:{3,})\{(solution|exercise)\}\s*(\S*)")
 
@@ -66,7 +89,7 @@ class Answer:
 
     name: str
     value: object
-    text: str          # the literal as written (its decimals are the precision asked for)
+    text: str  # the literal as written (its decimals are the precision asked for)
     meaning: str
 
     @property
@@ -81,7 +104,7 @@ class Answer:
         """One unit of the last decimal asked for (``0.1464`` -> 0.0001; a whole number: 0): the
         key is itself rounded to those decimals, so every correct rounding of the true value lies
         within one unit of it, and an unrounded correct value within half a unit."""
-        return 0.0 if self.decimals is None else 10.0 ** -self.decimals
+        return 0.0 if self.decimals is None else 10.0**-self.decimals
 
     def kind(self, optional: bool = False) -> str:
         """What the answer cell asks for, in words (``optional``: None is a possible answer)."""
@@ -90,8 +113,11 @@ class Answer:
             return "True or False"
         if isinstance(v, str):
             return "a string"
-        precision = (f", {plural(self.decimals, 'decimal')}" + (" each" if isinstance(v, (tuple, list)) else "")
-                     if self.decimals is not None else ", a whole number")
+        precision = (
+            f", {plural(self.decimals, 'decimal')}" + (" each" if isinstance(v, (tuple, list)) else "")
+            if self.decimals is not None
+            else ", a whole number"
+        )
         if isinstance(v, (tuple, list)):
             return f"{len(v)} numbers in parentheses{precision}"
         if v is None or isinstance(v, (int, float)):
@@ -110,8 +136,10 @@ class Answer:
         ``abs = ...`` changes nothing. (``make grade`` does not run it: it scores outside.)"""
         v, n, tol = self.value, self.name, self.tolerance * (1 + 1e-9)
         head = "import builtins as _b, numbers as _numbers\nimport numpy as _np\n"
-        number = "(_b.isinstance({x}, _numbers.Real) and not _b.isinstance({x}, (_b.bool, _np.bool_)) and "\
-                 "_b.abs(_b.float({x}) - {k!r}) <= {tol!r})"
+        number = (
+            "(_b.isinstance({x}, _numbers.Real) and not _b.isinstance({x}, (_b.bool, _np.bool_)) and "
+            "_b.abs(_b.float({x}) - {k!r}) <= {tol!r})"
+        )
         if isinstance(v, bool):
             return head + f"assert _b.isinstance({n}, (_b.bool, _np.bool_)) and _b.bool({n}) is {v!r}"
         if v is None:
@@ -137,8 +165,10 @@ class Answer:
             return head + f"assert _b.isinstance({n}, _b.str), {f'{n} must be a string'!r}"
         if isinstance(v, (tuple, list)):
             item = number.replace(f"({n},", "(_x,").replace(f"isfinite({n})", "isfinite(_x)")
-            return head + (f"assert _b.isinstance({n}, (_b.tuple, _b.list)) and _b.len({n}) == {len(v)} and "
-                           f"_b.all({item} for _x in {n}), {f'{n} must be {len(v)} numbers'!r}")
+            return head + (
+                f"assert _b.isinstance({n}, (_b.tuple, _b.list)) and _b.len({n}) == {len(v)} and "
+                f"_b.all({item} for _x in {n}), {f'{n} must be {len(v)} numbers'!r}"
+            )
         lo, hi = _range(v, self.tolerance)
         rng = "" if lo is None else f" and {lo!r} <= {n}" + ("" if hi is None else f" <= {hi!r}")
         words = "a number" + ("" if lo is None else (" between 0 and 1" if hi is not None else " of at least 0"))
@@ -174,8 +204,11 @@ def _accepts(key: object, value: object, tol: float) -> bool:
     if isinstance(key, bool) or key is None or isinstance(key, str):
         return type(value) is type(key) and value == key
     if isinstance(key, (tuple, list)):
-        return (type(value) in (list, tuple) and len(value) == len(key)
-                and all(_accepts(k, v, tol) for k, v in zip(key, value)))
+        return (
+            type(value) in (list, tuple)
+            and len(value) == len(key)
+            and all(_accepts(k, v, tol) for k, v in zip(key, value))
+        )
     if type(value) not in (int, float) or not math.isfinite(value):
         return False
     return abs(float(value) - float(key)) <= tol * (1 + 1e-9)
@@ -240,7 +273,7 @@ def answer_blocks(text: str) -> dict[str, tuple[Answer, ...]]:
             end = next(j for j in range(i + 2, len(lines)) if lines[j].strip() == "```")
             if label in out:
                 raise CompsemError(f"{label}: two autograded blocks")
-            out[label] = _answer_lines(lines[i + 2:end], label)
+            out[label] = _answer_lines(lines[i + 2 : end], label)
     return out
 
 
@@ -281,45 +314,79 @@ an answer is right.*"""
 WRITTEN_ANSWER = "*Your written answer (graded by hand; the grades file leaves it a column):*\n\n"
 
 
-def master_notebook(text: str, *, name: str, number: int | None = None, titles: dict[str, str] | None = None,
-                    doc: str = "book/x", requirements: str = "requirements.txt",
-                    glued: dict[str, dict[str, str]] | None = None) -> dict:
+def master_notebook(
+    text: str,
+    *,
+    name: str,
+    number: int | None = None,
+    titles: dict[str, str] | None = None,
+    doc: str = "book/x",
+    requirements: str = "requirements.txt",
+    glued: dict[str, dict[str, str]] | None = None,
+) -> dict:
     """The otter-grader master notebook of an exercise page (``text``: its MyST source)."""
     titles = titles or {}
     intro, qs = questions(text)
     intro = re.sub(r"^\([\w-]+\)=\s*\n", "", intro)
-    config = (f"# ASSIGNMENT CONFIG\nname: {name}\nrequirements: {requirements}\noverwrite_requirements: true\n"
-              "python_version: '3.11'\ninit_cell: true\ncheck_all_cell: true\nexport_cell: false\n"
-              "run_tests: false\ngenerate:\n  pdf: false\n  zips: false\n")
+    config = (
+        f"# ASSIGNMENT CONFIG\nname: {name}\nrequirements: {requirements}\noverwrite_requirements: true\n"
+        "python_version: '3.11'\ninit_cell: true\ncheck_all_cell: true\nexport_cell: false\n"
+        "run_tests: false\ngenerate:\n  pdf: false\n  zips: false\n"
+    )
     n_auto = sum(q.points for q in qs)
-    cells = [_cell("raw", config),
-             _cell("markdown", render_roles(intro, titles, doc, glued) + "\n\n" + GRADING_NOTE.format(points=plural(n_auto, "point")))]
+    cells = [
+        _cell("raw", config),
+        _cell(
+            "markdown",
+            render_roles(intro, titles, doc, glued) + "\n\n" + GRADING_NOTE.format(points=plural(n_auto, "point")),
+        ),
+    ]
     for k, q in enumerate(qs, 1):
         ex = f"{number}.{k}" if number is not None else str(k)
-        statement = (f"## Exercise {ex}: {render_roles(q.title, titles, doc, glued)}\n\n"
-                     f"{render_roles(q.body, titles, doc, glued)}")
+        statement = (
+            f"## Exercise {ex}: {render_roles(q.title, titles, doc, glued)}\n\n"
+            f"{render_roles(q.body, titles, doc, glued)}"
+        )
         if not q.answers:
             cells += [_cell("markdown", statement), _cell("markdown", WRITTEN_ANSWER)]
             continue
         wanted = ", ".join(f"`{a.name}`" for a in q.answers)
         tests = []
         for a in q.answers:
-            tests += [_cell("code", f'""" # BEGIN TEST CONFIG\npoints: 0\n""" # END TEST CONFIG\n{a.public_check(q.optional)}'),
-                      _cell("code", f'""" # BEGIN TEST CONFIG\nhidden: true\npoints: 1\n""" # END TEST CONFIG\n{a.check()}')]
-        cells += [_cell("raw", f"# BEGIN QUESTION\nname: {q.name}\npoints: {q.points}\n"),
-                  _cell("markdown", f"{statement}\n\n*Autograded: set {wanted} in the cell below "
-                                    f"({plural(q.points, 'point')}, one per name).*"),
-                  _cell("raw", "# BEGIN SOLUTION"),
-                  _cell("code", "\n".join(f"# {_comment(a, q.optional)}\n"
-                                          f"{a.name} = {a.text}  # SOLUTION" for a in q.answers)),
-                  _cell("raw", "# END SOLUTION"),
-                  _cell("raw", "# BEGIN TESTS"), *tests, _cell("raw", "# END TESTS"),
-                  _cell("raw", "# END QUESTION")]
+            tests += [
+                _cell(
+                    "code", f'""" # BEGIN TEST CONFIG\npoints: 0\n""" # END TEST CONFIG\n{a.public_check(q.optional)}'
+                ),
+                _cell("code", f'""" # BEGIN TEST CONFIG\nhidden: true\npoints: 1\n""" # END TEST CONFIG\n{a.check()}'),
+            ]
+        cells += [
+            _cell("raw", f"# BEGIN QUESTION\nname: {q.name}\npoints: {q.points}\n"),
+            _cell(
+                "markdown",
+                f"{statement}\n\n*Autograded: set {wanted} in the cell below "
+                f"({plural(q.points, 'point')}, one per name).*",
+            ),
+            _cell("raw", "# BEGIN SOLUTION"),
+            _cell(
+                "code", "\n".join(f"# {_comment(a, q.optional)}\n{a.name} = {a.text}  # SOLUTION" for a in q.answers)
+            ),
+            _cell("raw", "# END SOLUTION"),
+            _cell("raw", "# BEGIN TESTS"),
+            *tests,
+            _cell("raw", "# END TESTS"),
+            _cell("raw", "# END QUESTION"),
+        ]
     for n, cell in enumerate(cells):
         cell["id"] = f"cell-{n:02d}"
-    return {"cells": cells, "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
-                                                        "name": "python3"}, "language_info": {"name": "python"}},
-            "nbformat": 4, "nbformat_minor": 5}
+    return {
+        "cells": cells,
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
 
 
 def assignment_parts(root: Path) -> dict[str, Path]:
@@ -337,16 +404,19 @@ def _study_of(part: str) -> Study:
     for s in STUDIES:
         if Path(s.page()).name == part:
             return s
-    raise CompsemError(f"unknown assignment {part!r}; the assignments are "
-                       f"{', '.join(Path(s.page()).name for s in STUDIES)}")
+    raise CompsemError(
+        f"unknown assignment {part!r}; the assignments are {', '.join(Path(s.page()).name for s in STUDIES)}"
+    )
 
 
 def grading_requirements(root: Path) -> str:
     """The grading environment's pip requirements: the project's lock, pin for pin."""
     lock = root / "requirements-lock.txt"
     pins = [ln for ln in lock.read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")]
-    return ("# The project's grading environment (Python 3.11): requirements-lock.txt, written by "
-            "make assignments\n" + "\n".join(pins) + "\n")
+    return (
+        "# The project's grading environment (Python 3.11): requirements-lock.txt, written by "
+        "make assignments\n" + "\n".join(pins) + "\n"
+    )
 
 
 def answer_key(text: str, part: str) -> dict:
@@ -354,11 +424,20 @@ def answer_key(text: str, part: str) -> dict:
     question its answers (name, value, tolerance, one point each), and the labels of the
     exercises answered in writing (graded by hand)."""
     _, qs = questions(text)
-    return {"part": part,
-            "questions": [{"name": q.name, "answers": [{"name": a.name, "value": a.value, "tolerance": a.tolerance,
-                                                        "points": 1} for a in q.answers]}
-                          for q in qs if q.answers],
-            "written": [q.name for q in qs if not q.answers]}
+    return {
+        "part": part,
+        "questions": [
+            {
+                "name": q.name,
+                "answers": [
+                    {"name": a.name, "value": a.value, "tolerance": a.tolerance, "points": 1} for a in q.answers
+                ],
+            }
+            for q in qs
+            if q.answers
+        ],
+        "written": [q.name for q in qs if not q.answers],
+    }
 
 
 KEY_FILE = "compsem-key.json"
@@ -382,9 +461,10 @@ def read_key(zip_: Path) -> dict:
 
 def _replace_folder(folder: Path) -> None:
     """Empty ``folder`` (a Part's assignment folder) for a new ``otter assign``: the one place
-    where ``assign`` removes anything."""
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
+    where ``assign`` removes anything, and only when its manifest says it is an assignment folder
+    of the caller's (:func:`compsem.book.running.runfolder.claim_output`); a folder holding
+    anything else is refused."""
+    claim_output(folder, kind="assignment", clear=True)  # never a folder that is not this user's assignment
 
 
 def write_assignment(root: Path, part: str, out: Path, *, quiet: bool = True, executed: Path | None = None) -> Path:
@@ -403,28 +483,39 @@ def write_assignment(root: Path, part: str, out: Path, *, quiet: bool = True, ex
         raise CompsemError(
             f"{part}: the assignment would show numbers that no executed chapter in {executed} holds "
             f"({', '.join(missing)}); build them first (make book, or "
-            + ", ".join(f"`.venv/bin/python -m compsem run notebooks/{c}.ipynb --book --out {executed}`" for c in chapters)
-            + ")")
+            + ", ".join(
+                f"`.venv/bin/python -m compsem run notebooks/{c}.ipynb --book --out {executed}`" for c in chapters
+            )
+            + ")"
+        )
     folder = out / part
     _replace_folder(folder)
     with tempfile.TemporaryDirectory(prefix="compsem-assign-") as tmp:
         return _assign(root, study, part, folder, Path(tmp), numbers, quiet, glued)
 
 
-def _assign(root: Path, study: Study, part: str, folder: Path, src: Path, numbers: dict, quiet: bool,
-            glued: dict) -> Path:
+def _assign(
+    root: Path, study: Study, part: str, folder: Path, src: Path, numbers: dict, quiet: bool, glued: dict
+) -> Path:
     import zipfile
 
     page = root / f"{study.page('exercises')}.md"
     text = page.read_text(encoding="utf-8")
     (src / "requirements.txt").write_text(grading_requirements(root), encoding="utf-8")
-    nb = master_notebook(text, name=part, number=numbers.get(study.page("exercises")),
-                         titles=book_titles(root), doc=study.page("exercises"), glued=glued)
+    nb = master_notebook(
+        text,
+        name=part,
+        number=numbers.get(study.page("exercises")),
+        titles=book_titles(root),
+        doc=study.page("exercises"),
+        glued=glued,
+    )
     master = src / f"{part}.ipynb"
-    master.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    master.write_text(notebooks.dumps(nb), encoding="utf-8")
     dist = src / "dist"
-    r = subprocess.run([sys.executable, "-m", "otter", "assign", "--no-pdfs", str(master), str(dist)],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "otter", "assign", "--no-pdfs", str(master), str(dist)], capture_output=True, text=True
+    )
     if r.returncode != 0:
         raise CompsemError(f"otter assign failed on {master}:\n{r.stdout[-2000:]}\n{r.stderr[-2000:]}")
     for kind in ("student", "autograder"):
@@ -471,8 +562,9 @@ def write_release(root: Path, out: Path, *, executed: Path | None = None, quiet:
             (stage / part).mkdir()
             shutil.copy(zip_.parent.parent / "student" / f"{part}.ipynb", stage / part / f"{part}.ipynb")
             doc = f"book/{page.stem}"
-            nb = page_notebook(strip_solutions(page.read_text(encoding="utf-8")), None, numbers.get(doc), titles, doc,
-                               glued)
+            nb = page_notebook(
+                strip_solutions(page.read_text(encoding="utf-8")), None, numbers.get(doc), titles, doc, glued
+            )
             (stage / part / page.name).write_text(page_markdown(nb), encoding="utf-8")
             _check_release(stage / part, page.read_text(encoding="utf-8"))
         (stage / RELEASE_MARKER).write_text("written by make release\n", encoding="utf-8")
@@ -488,19 +580,25 @@ def write_release(root: Path, out: Path, *, executed: Path | None = None, quiet:
 
 def _check_release(folder: Path, page: str) -> None:
     """No file of ``folder`` holds a line of the page's solutions, an answer line of its key, or a hidden test."""
-    solution_lines = {ln.strip() for ln in set(page.splitlines()) - set(strip_solutions(page).splitlines())
-                      if len(ln.strip()) > 25}
+    solution_lines = {
+        ln.strip() for ln in set(page.splitlines()) - set(strip_solutions(page).splitlines()) if len(ln.strip()) > 25
+    }
     answers = [f"{a.name} = {a.text}" for q in questions(page)[1] for a in q.answers]
     for path in folder.rglob("*"):
         text = path.read_text(encoding="utf-8")
-        bad = ([ln for ln in solution_lines if ln in text] + [a for a in answers if a in text]
-               + [m for m in ("# SOLUTION", '"hidden": true', "_b.abs(", "# autograded") if m in text])
+        bad = (
+            [ln for ln in solution_lines if ln in text]
+            + [a for a in answers if a in text]
+            + [m for m in ("# SOLUTION", '"hidden": true', "_b.abs(", "# autograded") if m in text]
+        )
         if bad:
             raise CompsemError(f"{path.name} would hand out a solution or a test: {bad[0]!r}")
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m compsem.book.teaching.assignments", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m compsem.book.teaching.assignments", description=__doc__.splitlines()[0]
+    )
     sub = ap.add_subparsers(dest="cmd", required=True)
     a = sub.add_parser("assign", help="write the assignments (make assignments)")
     a.add_argument("--root", default=".")
@@ -510,15 +608,21 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--root", default=".")
     r.add_argument("--out", default="_build/release")
     g = sub.add_parser("grade", help="grade a folder of submissions, each in its own sandbox (make grade)")
-    g.add_argument("assignment", help="a Part's name (part<N>_<study>, a folder of _build/assignments) or an autograder zip")
+    g.add_argument(
+        "assignment", help="a Part's name (part<N>_<study>, a folder of _build/assignments) or an autograder zip"
+    )
     g.add_argument("submissions", help="a folder of <student-id>.ipynb (submitted/<part>/)")
     g.add_argument("--out", default="_build/assignments")
     g.add_argument("--csv", default=None, help="the grades file (default: grades-<part>.csv in the working folder)")
     g.add_argument("--roster", default=None, help="a CSV with a student_id column")
     g.add_argument("--force", action="store_true", help="overwrite an existing grades file")
     g.add_argument("--timeout", type=float, default=Limits.wall_s, help="seconds per submission (default %(default)s)")
-    g.add_argument("--memory-gb", type=float, default=Limits.memory_bytes / 2**30,
-                   help="address space per submission in GiB (default %(default)s)")
+    g.add_argument(
+        "--memory-gb",
+        type=float,
+        default=Limits.memory_bytes / 2**30,
+        help="address space per submission in GiB (default %(default)s)",
+    )
     args = ap.parse_args(argv)
     try:
         if args.cmd == "assign":
@@ -539,11 +643,20 @@ def main(argv: list[str] | None = None) -> int:
                 raise CompsemError(f"{zip_} does not exist: run `make assignments` first")
         target = Path(args.csv) if args.csv else default_csv(part)
         limits = Limits(wall_s=args.timeout, memory_bytes=int(args.memory_gb * 2**30))
-        rows = grade(zip_, Path(args.submissions), target, roster=Path(args.roster) if args.roster else None,
-                     force=args.force, limits=limits, quiet=False)
+        rows = grade(
+            zip_,
+            Path(args.submissions),
+            target,
+            roster=Path(args.roster) if args.roster else None,
+            force=args.force,
+            limits=limits,
+            quiet=False,
+        )
         flagged = sum(bool(r["error"]) for r in rows)
-        print(f"{plural(len(rows), 'submission')} graded: {target}"
-              + (f" ({plural(flagged, 'row')} with an error: see its error column)" if flagged else ""))
+        print(
+            f"{plural(len(rows), 'submission')} graded: {target}"
+            + (f" ({plural(flagged, 'row')} with an error: see its error column)" if flagged else "")
+        )
         return 0
     except CompsemError as e:
         print(f"error: {e}", file=sys.stderr)

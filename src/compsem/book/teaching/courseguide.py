@@ -30,16 +30,30 @@ from compsem.book.teaching.labtime import glue_name
 from compsem.faces import LabStep, Lesson
 from compsem.studies import STUDIES, Study
 
-__all__ = ["MARKERS", "CLOSING", "lessons", "command", "session", "sessions", "downloads", "goals_table",
-           "homework", "expand", "page_text"]
+__all__ = [
+    "MARKERS",
+    "CLOSING",
+    "lessons",
+    "command",
+    "session",
+    "sessions",
+    "downloads",
+    "goals_table",
+    "homework",
+    "expand",
+    "page_text",
+]
 
 #: The marker lines of the guide's source and what replaces each.
 MARKERS = ("downloads", "sessions", "homework", "goals")
 
 #: The closing lab of the last session: the synthesis with the models of a lab (not a study's:
 #: the synthesis runs every study).
-CLOSING = LabStep("then the synthesis with the same models, so that each pair sees its models' profile across "
-                  "every study", "90_synthesis.ipynb", {"models": ["sbert-mini", "glove-50d"]})
+CLOSING = LabStep(
+    "then the synthesis with the same models, so that each pair sees its models' profile across every study",
+    "90_synthesis.ipynb",
+    {"models": ["sbert-mini", "glove-50d"]},
+)
 
 PY = ".venv/bin/python"
 
@@ -81,10 +95,11 @@ def _lab_line(step: LabStep) -> str:
         return f"{step.what} (the book's run: {_runtime(step)})"
     if step.timed:
         time = f"{{glue:text}}`../notebooks/99_reproducibility.ipynb::{glue_name(step)}:.1f` min"
-        return (f"{step.what} (this very command, timed by the book's build from empty caches: {time}; "
-                f"prefetched, it only reads its results):\n  `{command('run', step)}`")
-    return (f"{step.what} (the book's run with its default parameters: {_runtime(step)}):\n"
-            f"  `{command('run', step)}`")
+        return (
+            f"{step.what} (this very command, timed by the book's build from empty caches: {time}; "
+            f"prefetched, it only reads its results):\n  `{command('run', step)}`"
+        )
+    return f"{step.what} (the book's run with its default parameters: {_runtime(step)}):\n  `{command('run', step)}`"
 
 
 def session(k: int, study: Study, lesson: Lesson, closing: LabStep | None = None) -> str:
@@ -92,34 +107,51 @@ def session(k: int, study: Study, lesson: Lesson, closing: LabStep | None = None
     steps = [*lesson.lab, *([closing] if closing else [])]
     prefetch = "\n".join(f"  `{command('prefetch', s)}`" for s in steps if s.params is not None)
     labs = ";\n  ".join(_lab_line(s) for s in steps)
-    lines = [f"### Session {k}: {lesson.title} (Part {study.roman})", "",
-             f"* **Chapters**: {lesson.chapters}" + (f" {lesson.note}" if lesson.note else ""),
-             f"* **Worked example**: {lesson.worked}",
-             *([f"* **Exercises**: " + "; ".join(
-                 ([f"{_refs(lesson.by_hand)} by hand"] if lesson.by_hand else [])
-                 + ([f"{_refs(lesson.discussion)} for discussion"] if lesson.discussion else [])) + "."]
-               if lesson.by_hand or lesson.discussion else []),   # a new study may have no exercises page yet
-             f"* **Prefetch** (before the session, one line per chapter the lab runs with a command):\n{prefetch}",
-             f"* **Lab**: {labs}.",
-             f"* **Expected**: {lesson.expected}"]
+    lines = [
+        f"### Session {k}: {lesson.title} (Part {study.roman})",
+        "",
+        f"* **Chapters**: {lesson.chapters}" + (f" {lesson.note}" if lesson.note else ""),
+        f"* **Worked example**: {lesson.worked}",
+        *(
+            [
+                "* **Exercises**: "
+                + "; ".join(
+                    ([f"{_refs(lesson.by_hand)} by hand"] if lesson.by_hand else [])
+                    + ([f"{_refs(lesson.discussion)} for discussion"] if lesson.discussion else [])
+                )
+                + "."
+            ]
+            if lesson.by_hand or lesson.discussion
+            else []
+        ),  # a new study may have no exercises page yet
+        f"* **Prefetch** (before the session, one line per chapter the lab runs with a command):\n{prefetch}",
+        f"* **Lab**: {labs}.",
+        f"* **Expected**: {lesson.expected}",
+    ]
     if closing:
-        lines.append("  In the synthesis, compare each model's rows with the chapters' numbers for the same model; the "
-                     "synthesis says on which data and settings each of its numbers is computed.")
+        lines.append(
+            "  In the synthesis, compare each model's rows with the chapters' numbers for the same model; the "
+            "synthesis says on which data and settings each of its numbers is computed."
+        )
     return "\n".join(lines) + "\n"
 
 
 def sessions(pairs: list[tuple[Study, Lesson]] | None = None) -> str:
     """Every study's session, the last one closing with the synthesis (:data:`CLOSING`)."""
     pairs = lessons() if pairs is None else pairs
-    return "\n".join(session(k, s, lesson, CLOSING if k == len(pairs) else None)
-                     for k, (s, lesson) in enumerate(pairs, 1))
+    return "\n".join(
+        session(k, s, lesson, CLOSING if k == len(pairs) else None) for k, (s, lesson) in enumerate(pairs, 1)
+    )
 
 
 def downloads(root: Path) -> str:
     """The table of student copies: one row per study with an exercises page."""
-    rows = [f"| {s.roman} | {{download}}`{Path(s.page('exercises')).name}.ipynb "
-            f"<../exercises/{Path(s.page('exercises')).name}.ipynb>` |"
-            for s in STUDIES if "exercises" not in s.absent and (root / f"{s.page('exercises')}.md").is_file()]
+    rows = [
+        f"| {s.roman} | {{download}}`{Path(s.page('exercises')).name}.ipynb "
+        f"<../exercises/{Path(s.page('exercises')).name}.ipynb>` |"
+        for s in STUDIES
+        if "exercises" not in s.absent and (root / f"{s.page('exercises')}.md").is_file()
+    ]
     return "| Part | student copy |\n| --- | --- |\n" + "\n".join(rows) + "\n"
 
 
@@ -128,22 +160,31 @@ def homework(pairs: list[tuple[Study, Lesson]] | None = None) -> str:
     labels = [lab for _, lesson in pairs for lab in lesson.homework]
     if not labels:
         return ""
-    return (f"The rerun exercises left out above ({_refs(labels)}) make good homework: each asks for one rerun and a "
-            "short written answer.\n")
+    return (
+        f"The rerun exercises left out above ({_refs(labels)}) make good homework: each asks for one rerun and a "
+        "short written answer.\n"
+    )
 
 
 def goals_table(pairs: list[tuple[Study, Lesson]] | None = None) -> str:
     pairs = lessons() if pairs is None else pairs
-    rows = [f"| {s.roman} | {goal} | {', '.join(f'{{ref}}`{x}`' for x in exercises)} |"
-            for s, lesson in pairs for goal, exercises in lesson.goals]
+    rows = [
+        f"| {s.roman} | {goal} | {', '.join(f'{{ref}}`{x}`' for x in exercises)} |"
+        for s, lesson in pairs
+        for goal, exercises in lesson.goals
+    ]
     return "| Part | learning goal (short) | exercises |\n| --- | --- | --- |\n" + "\n".join(rows) + "\n"
 
 
 def expand(text: str, root: Path, pairs: list[tuple[Study, Lesson]] | None = None) -> str:
     """``text`` with each marker line replaced by its generated Markdown."""
     pairs = lessons() if pairs is None else pairs
-    parts: Mapping[str, Any] = {"downloads": lambda: downloads(root), "sessions": lambda: sessions(pairs),
-                                "homework": lambda: homework(pairs), "goals": lambda: goals_table(pairs)}
+    parts: Mapping[str, Any] = {
+        "downloads": lambda: downloads(root),
+        "sessions": lambda: sessions(pairs),
+        "homework": lambda: homework(pairs),
+        "goals": lambda: goals_table(pairs),
+    }
 
     def one(m: re.Match) -> str:
         return parts[m.group(1)]().rstrip("\n")

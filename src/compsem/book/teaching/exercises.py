@@ -21,18 +21,30 @@ from __future__ import annotations
 
 import argparse
 import ast
-import json
 import re
 import sys
 from pathlib import Path
 
 from compsem.errors import CompsemError
 from compsem.fmt import plural
+from compsem import notebooks
 from compsem.book.executed import NOT_BUILT, glued_number, glued_numbers
 
-__all__ = ["strip_solutions", "exercise_blocks", "chapter_numbers", "book_titles", "glued_numbers", "render_roles",
-           "page_notebook", "page_markdown",
-           "student_notebook", "student_setup", "unbuilt_values", "write_student_copies", "main"]
+__all__ = [
+    "strip_solutions",
+    "exercise_blocks",
+    "chapter_numbers",
+    "book_titles",
+    "glued_numbers",
+    "render_roles",
+    "page_notebook",
+    "page_markdown",
+    "student_notebook",
+    "student_setup",
+    "unbuilt_values",
+    "write_student_copies",
+    "main",
+]
 
 _OPEN = re.compile(r"^(\s*)(`{3,}|:{3,})\{(solution|solution-start|solution-end|exercise)\}(.*)$")
 
@@ -82,7 +94,7 @@ def exercise_blocks(text: str) -> tuple[str, list[tuple[str, str]]]:
         m = _OPEN.match(lines[i])
         if m and m.group(3) == "exercise":
             end = _fence_end(lines, i, m.group(2))
-            body = [ln for ln in lines[i + 1:end] if not re.match(r"^:[\w-]+:", ln)]
+            body = [ln for ln in lines[i + 1 : end] if not re.match(r"^:[\w-]+:", ln)]
             blocks.append((m.group(4).strip(), "\n".join(body).strip()))
             i = end + 1
             continue
@@ -131,7 +143,7 @@ def chapter_numbers(toc: str) -> dict[str, int]:
 
 
 def _heading_after_label(lines: list[str], i: int) -> str | None:
-    for line in lines[i + 1:i + 4]:
+    for line in lines[i + 1 : i + 4]:
         m = re.match(r"^#+\s+(.+?)\s*$", line)
         if m:
             return m.group(1)
@@ -151,9 +163,13 @@ def book_titles(root: Path) -> dict[str, str]:
     for md in sorted((root / "book").glob("*.md")):
         sources.append((f"book/{md.stem}", md.read_text(encoding="utf-8")))
     for nb in sorted((root / "notebooks").glob("*.ipynb")):
-        cells = json.loads(nb.read_text(encoding="utf-8")).get("cells", [])
-        sources.append((f"notebooks/{nb.stem}", "\n\n".join("".join(c.get("source", "")) for c in cells
-                                                             if c.get("cell_type") == "markdown")))
+        cells = notebooks.cells(nb)
+        sources.append(
+            (
+                f"notebooks/{nb.stem}",
+                "\n\n".join("".join(c.get("source", "")) for c in cells if c.get("cell_type") == "markdown"),
+            )
+        )
     for doc, text in sources:
         lines = text.splitlines()
         first = next((m.group(1) for m in map(re.compile(r"^#\s+(.+?)\s*$").match, lines) if m), None)
@@ -167,17 +183,22 @@ def book_titles(root: Path) -> dict[str, str]:
         for i, line in enumerate(lines):
             if _OPEN.match(line) and _OPEN.match(line).group(3) == "exercise":
                 k += 1
-                label = next((m.group(1) for m in map(re.compile(r"^:label:\s*(\S+)").match, lines[i + 1:i + 4]) if m),
-                             None)
+                label = next(
+                    (m.group(1) for m in map(re.compile(r"^:label:\s*(\S+)").match, lines[i + 1 : i + 4]) if m), None
+                )
                 if label:
                     titles[label] = f"Exercise {numbers[doc]}.{k}" if doc in numbers else f"Exercise {k}"
     return titles
 
 
-_ROLE = re.compile(r"\{(ref|numref|doc|download|eq|cite|cite:p|cite:t|term|math|abbr|glue|glue:text|glue:md|glue:any)\}`([^`]*)`")
+_ROLE = re.compile(
+    r"\{(ref|numref|doc|download|eq|cite|cite:p|cite:t|term|math|abbr|glue|glue:text|glue:md|glue:any)\}`([^`]*)`"
+)
 
-def render_roles(text: str, titles: dict[str, str], doc: str = "book/x",
-                 glued: dict[str, dict[str, str]] | None = None) -> str:
+
+def render_roles(
+    text: str, titles: dict[str, str], doc: str = "book/x", glued: dict[str, dict[str, str]] | None = None
+) -> str:
     """``text`` with its MyST roles as the book would show them, in plain Markdown.
 
     ``{ref}`words <label>``` → *words*; ``{ref}`label``` → the target's title in italics;
@@ -186,6 +207,7 @@ def render_roles(text: str, titles: dict[str, str], doc: str = "book/x",
     (``book/part1_setcomp_exercises``), against which ``{doc}`` paths are read. A label that
     is not in ``titles`` is shown as written, never dropped. ``{glue}`` roles show the value of
     ``glued`` (:func:`glued_numbers`) in the role's format, or :data:`NOT_BUILT`."""
+
     def one(m: re.Match) -> str:
         role, body = m.group(1), m.group(2)
         if role.startswith("glue"):
@@ -215,9 +237,14 @@ def render_roles(text: str, titles: dict[str, str], doc: str = "book/x",
     return _ROLE.sub(one, text)
 
 
-def page_notebook(text: str, setup: dict | None = None, number: int | None = None,
-                  titles: dict[str, str] | None = None, doc: str = "book/x",
-                  glued: dict[str, dict[str, str]] | None = None) -> dict:
+def page_notebook(
+    text: str,
+    setup: dict | None = None,
+    number: int | None = None,
+    titles: dict[str, str] | None = None,
+    doc: str = "book/x",
+    glued: dict[str, dict[str, str]] | None = None,
+) -> dict:
     """A notebook of a (solution-free) exercise page: the page's introduction, then per exercise
     its statement and an empty code cell for the answer. ``setup`` (a set-up cell) goes first,
     so that the copy also runs on Colab. ``number`` is the page's chapter number in the book
@@ -225,21 +252,38 @@ def page_notebook(text: str, setup: dict | None = None, number: int | None = Non
     MyST roles into text."""
     titles = titles or {}
     intro, blocks = exercise_blocks(text)
-    intro = re.sub(r"^\([\w-]+\)=\s*\n", "", intro)          # MyST target labels mean nothing in Jupyter
+    intro = re.sub(r"^\([\w-]+\)=\s*\n", "", intro)  # MyST target labels mean nothing in Jupyter
     cells = [_md_cell(render_roles(intro, titles, doc, glued) + "\n\n*Student copy: the solutions are in the book.*")]
     if setup is not None:
         cells.append({k: v for k, v in setup.items() if k != "id"})
     for k, (title, body) in enumerate(blocks, 1):
         name = f"{number}.{k}" if number is not None else str(k)
-        cells.append(_md_cell(f"## Exercise {name}: {render_roles(title, titles, doc, glued)}\n\n"
-                              f"{render_roles(body, titles, doc, glued)}"))
-        cells.append({"cell_type": "code", "execution_count": None, "metadata": {"tags": ["answer"]}, "outputs": [],
-                      "source": ["# your answer"]})
+        cells.append(
+            _md_cell(
+                f"## Exercise {name}: {render_roles(title, titles, doc, glued)}\n\n"
+                f"{render_roles(body, titles, doc, glued)}"
+            )
+        )
+        cells.append(
+            {
+                "cell_type": "code",
+                "execution_count": None,
+                "metadata": {"tags": ["answer"]},
+                "outputs": [],
+                "source": ["# your answer"],
+            }
+        )
     for n, cell in enumerate(cells):
         cell["id"] = f"cell-{n:02d}"
-    return {"cells": cells, "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
-                                                        "name": "python3"}, "language_info": {"name": "python"}},
-            "nbformat": 4, "nbformat_minor": 5}
+    return {
+        "cells": cells,
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
 
 
 def page_markdown(nb: dict) -> str:
@@ -257,11 +301,11 @@ def student_notebook(nb: dict) -> dict | None:
 
 
 def _dump(nb: dict) -> str:
-    return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
+    return notebooks.dumps(nb)
 
 
 def _write(path: Path, text: str) -> Path:
-    if not path.is_file() or path.read_text(encoding="utf-8") != text:   # unchanged files keep their time
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:  # unchanged files keep their time
         path.write_text(text, encoding="utf-8")
     return path
 
@@ -270,7 +314,7 @@ def _setup_cell(root: Path) -> dict | None:
     """The set-up cell of the toolkit chapter (its repository and commit as ``make launch-cell``
     wrote them), or ``None``."""
     path = root / "notebooks" / "00_toolkit.ipynb"
-    cells = json.loads(path.read_text(encoding="utf-8"))["cells"] if path.is_file() else []
+    cells = notebooks.cells(path) if path.is_file() else []
     return next((c for c in cells if "compsem-setup" in c.get("metadata", {}).get("tags", [])), None)
 
 
@@ -315,8 +359,13 @@ def student_setup(setup: dict | None) -> dict:
     clones and installs the study on Colab), else :data:`NO_REPO_SETUP`, which never raises."""
     if setup is not None and _configured_repo(setup).strip():
         return setup
-    return {"cell_type": "code", "execution_count": None, "metadata": {"tags": ["remove-cell", "compsem-setup"]},
-            "outputs": [], "source": NO_REPO_SETUP.splitlines(keepends=True)}
+    return {
+        "cell_type": "code",
+        "execution_count": None,
+        "metadata": {"tags": ["remove-cell", "compsem-setup"]},
+        "outputs": [],
+        "source": NO_REPO_SETUP.splitlines(keepends=True),
+    }
 
 
 def unbuilt_values(text: str, glued: dict[str, dict[str, str]], doc: str) -> list[str]:
@@ -344,15 +393,21 @@ def write_student_copies(root: Path, out: Path, executed: Path | None = None, *,
     glued = glued_numbers(executed)
     pages = sorted((root / "book").glob("part*_exercises.md"))
     if strict:
-        missing = [f"{p.name}: {v}" for p in pages
-                   for v in unbuilt_values(strip_solutions(p.read_text(encoding="utf-8")), glued, f"book/{p.stem}")]
+        missing = [
+            f"{p.name}: {v}"
+            for p in pages
+            for v in unbuilt_values(strip_solutions(p.read_text(encoding="utf-8")), glued, f"book/{p.stem}")
+        ]
         if missing:
             chapters = sorted({m.split(": ", 1)[1].split("::")[0] for m in missing})
             raise CompsemError(
                 f"the student copies would show numbers that no executed chapter in {executed} holds "
                 f"({'; '.join(missing)}); build them first (make book, or for each chapter "
-                + ", ".join(f"`.venv/bin/python -m compsem run notebooks/{c}.ipynb --book --out {executed}`"
-                            for c in chapters) + ")")
+                + ", ".join(
+                    f"`.venv/bin/python -m compsem run notebooks/{c}.ipynb --book --out {executed}`" for c in chapters
+                )
+                + ")"
+            )
     out.mkdir(parents=True, exist_ok=True)
     for page in pages:
         doc = f"book/{page.stem}"
@@ -361,7 +416,7 @@ def write_student_copies(root: Path, out: Path, executed: Path | None = None, *,
         written.append(_write(out / page.name, page_markdown(nb)))
         written.append(_write(out / page.with_suffix(".ipynb").name, _dump(nb)))
     for path in sorted((root / "notebooks").glob("*.ipynb")):
-        nb = student_notebook(json.loads(path.read_text(encoding="utf-8")))
+        nb = student_notebook(notebooks.read(path))
         if nb is not None:
             written.append(_write(out / path.name, _dump(nb)))
     return written
@@ -371,12 +426,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m compsem.book.teaching.exercises", description=__doc__.splitlines()[0])
     ap.add_argument("--root", default=".", help="the repository (default: the working directory)")
     ap.add_argument("--out", default="_build/exercises")
-    ap.add_argument("--executed", default=None,
-                    help="the executed chapters whose glued numbers the copies show (default: ROOT/_build/executed/notebooks)")
+    ap.add_argument(
+        "--executed",
+        default=None,
+        help="the executed chapters whose glued numbers the copies show (default: ROOT/_build/executed/notebooks)",
+    )
     args = ap.parse_args(argv)
     try:
-        written = write_student_copies(Path(args.root), Path(args.out), Path(args.executed) if args.executed else None,
-                                       strict=True)
+        written = write_student_copies(
+            Path(args.root), Path(args.out), Path(args.executed) if args.executed else None, strict=True
+        )
     except CompsemError as e:
         print(f"make exercises refuses: {e}", file=sys.stderr)
         return 2

@@ -41,8 +41,18 @@ from pathlib import Path
 
 from compsem.errors import CompsemError
 
-__all__ = ["Limits", "STUDENT_ID", "collect", "sandbox_available", "sandbox_command", "run_submission",
-           "score_row", "grade", "default_csv", "WRITTEN_COLUMN"]
+__all__ = [
+    "Limits",
+    "STUDENT_ID",
+    "collect",
+    "sandbox_available",
+    "sandbox_command",
+    "run_submission",
+    "score_row",
+    "grade",
+    "default_csv",
+    "WRITTEN_COLUMN",
+]
 
 #: A student id: the notebook's name without ``.ipynb``.
 STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,99}$")
@@ -103,30 +113,54 @@ def _environment_paths(forbidden: list[Path] = ()) -> list[Path]:
     ``forbidden`` (the submissions, the grades, the autograder: a checkout's root on ``sys.path``
     would show them all)."""
     cwd = Path.cwd().resolve()
-    paths = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).parent, Path(sys.executable).resolve().parent,
-             RUNNER.parent}
+    paths = {
+        Path(sys.prefix),
+        Path(sys.base_prefix),
+        Path(sys.executable).parent,
+        Path(sys.executable).resolve().parent,
+        RUNNER.parent,
+    }
     paths |= {Path(p) for p in sys.path if p and Path(p).is_dir()}
     out = []
     for p in sorted(paths):
         r = p.resolve()
         if r in (cwd, Path("/")) or any(Path(f).resolve().is_relative_to(r) for f in forbidden):
             if r in (Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve()):
-                raise CompsemError(f"the Python environment {p} holds the submissions or the grades: "
-                                   "keep them out of it")
+                raise CompsemError(
+                    f"the Python environment {p} holds the submissions or the grades: keep them out of it"
+                )
             continue
         out.append(p)
     return out
 
 
-def sandbox_command(notebook: Path, scratch: Path, names: list[str], limits: Limits, *,
-                    forbidden: list[Path] = ()) -> list[str]:
+def sandbox_command(
+    notebook: Path, scratch: Path, names: list[str], limits: Limits, *, forbidden: list[Path] = ()
+) -> list[str]:
     """The command that runs ``notebook`` in its own sandbox, with ``scratch`` (an empty folder
     of the grader's) as its only writable place. ``forbidden``: folders no bound path may lie
     above (the submissions, the grades): binding one of them would show other submissions."""
     env_paths = _environment_paths(forbidden)
-    cmd = ["prlimit", f"--as={limits.memory_bytes}", f"--fsize={limits.file_bytes}", "--",
-           "bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
-           "--ro-bind", "/usr", "/usr", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    cmd = [
+        "prlimit",
+        f"--as={limits.memory_bytes}",
+        f"--fsize={limits.file_bytes}",
+        "--",
+        "bwrap",
+        "--unshare-all",
+        "--die-with-parent",
+        "--new-session",
+        "--clearenv",
+        "--ro-bind",
+        "/usr",
+        "/usr",
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--tmpfs",
+        "/tmp",
+    ]
     for link in ("bin", "sbin", "lib", "lib64", "lib32"):
         target = Path("/") / link
         if target.is_symlink():
@@ -140,16 +174,55 @@ def sandbox_command(notebook: Path, scratch: Path, names: list[str], limits: Lim
         if not p.resolve().is_relative_to(Path("/usr")):
             cmd += ["--ro-bind", str(p), str(p)]
     bound = {p.resolve() for p in env_paths} | {Path("/usr")}
-    pythonpath = ":".join(p for p in sys.path if p and Path(p).is_dir()
-                          and any(Path(p).resolve().is_relative_to(b) for b in bound))
-    cmd += ["--bind", str(scratch), "/scratch", "--ro-bind", str(notebook), "/submission/submission.ipynb",
-            "--chdir", "/scratch",
-            "--setenv", "HOME", "/scratch", "--setenv", "TMPDIR", "/tmp", "--setenv", "PYTHONPATH", pythonpath,
-            "--setenv", "PATH", f"{Path(sys.executable).parent}:/usr/bin:/bin",
-            "--setenv", "JUPYTER_RUNTIME_DIR", "/scratch/.jupyter", "--setenv", "COMPSEM_CACHE", "/scratch/.cache",
-            "--setenv", "MPLBACKEND", "Agg", "--setenv", "OMP_NUM_THREADS", "1",
-            "--setenv", "HF_HUB_OFFLINE", "1", "--setenv", "TRANSFORMERS_OFFLINE", "1",
-            "--", sys.executable, str(RUNNER), "/submission/submission.ipynb", json.dumps(names), "/scratch"]
+    pythonpath = ":".join(
+        p for p in sys.path if p and Path(p).is_dir() and any(Path(p).resolve().is_relative_to(b) for b in bound)
+    )
+    cmd += [
+        "--bind",
+        str(scratch),
+        "/scratch",
+        "--ro-bind",
+        str(notebook),
+        "/submission/submission.ipynb",
+        "--chdir",
+        "/scratch",
+        "--setenv",
+        "HOME",
+        "/scratch",
+        "--setenv",
+        "TMPDIR",
+        "/tmp",
+        "--setenv",
+        "PYTHONPATH",
+        pythonpath,
+        "--setenv",
+        "PATH",
+        f"{Path(sys.executable).parent}:/usr/bin:/bin",
+        "--setenv",
+        "JUPYTER_RUNTIME_DIR",
+        "/scratch/.jupyter",
+        "--setenv",
+        "COMPSEM_CACHE",
+        "/scratch/.cache",
+        "--setenv",
+        "MPLBACKEND",
+        "Agg",
+        "--setenv",
+        "OMP_NUM_THREADS",
+        "1",
+        "--setenv",
+        "HF_HUB_OFFLINE",
+        "1",
+        "--setenv",
+        "TRANSFORMERS_OFFLINE",
+        "1",
+        "--",
+        sys.executable,
+        str(RUNNER),
+        "/submission/submission.ipynb",
+        json.dumps(names),
+        "/scratch",
+    ]
     return cmd
 
 
@@ -171,8 +244,7 @@ def _read_json(path: Path):
         return None
 
 
-def run_submission(notebook: Path, names: list[str], limits: Limits = Limits(), *,
-                   forbidden: list[Path] = ()) -> dict:
+def run_submission(notebook: Path, names: list[str], limits: Limits = Limits(), *, forbidden: list[Path] = ()) -> dict:
     """Run ``notebook`` in its own sandbox; ``{"values": {name: value}, "cells": [...], "error": ""}``,
     the error saying why no values came back (timed out, killed, nothing written)."""
     scratch = Path(tempfile.mkdtemp(prefix="compsem-grade-"))
@@ -191,11 +263,14 @@ def run_submission(notebook: Path, names: list[str], limits: Limits = Limits(), 
         cells = _read_json(scratch / "cells.json")
         if proc.returncode < 0 or proc.returncode in (137, 139):
             sig = -proc.returncode if proc.returncode < 0 else proc.returncode - 128
-            why = "killed (signal {}: the memory limit?)".format(sig) if sig == 9 else f"killed by signal {sig}"
+            why = f"killed (signal {sig}: the memory limit?)" if sig == 9 else f"killed by signal {sig}"
             return {"values": {}, "cells": [], "error": why + " (no score)"}
         if not isinstance(values, dict):
-            return {"values": {}, "cells": [], "error": "the notebook could not be run to its end (no score): "
-                    + " | ".join(tail)[-300:]}
+            return {
+                "values": {},
+                "cells": [],
+                "error": "the notebook could not be run to its end (no score): " + " | ".join(tail)[-300:],
+            }
         return {"values": values, "cells": cells if isinstance(cells, list) else [], "error": ""}
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -209,8 +284,13 @@ def score_row(key: dict, report: dict) -> dict:
     values = report.get("values", {})
     row: dict = {}
     for q in key["questions"]:
-        row[q["name"]] = float(sum(a["points"] for a in q["answers"]
-                                   if a["name"] in values and _accepts(a["value"], values[a["name"]], a["tolerance"])))
+        row[q["name"]] = float(
+            sum(
+                a["points"]
+                for a in q["answers"]
+                if a["name"] in values and _accepts(a["value"], values[a["name"]], a["tolerance"])
+            )
+        )
     return row
 
 
@@ -237,14 +317,23 @@ def _check_target(csv_path: Path, inputs: list[Path], force: bool) -> None:
     for p in inputs:
         folder = p.resolve() if p.is_dir() else p.resolve().parent
         if target.parent == folder or target.is_relative_to(folder):
-            raise CompsemError(f"{csv_path}: the grades are never written beside an input ({p}); "
-                               "name another file with GRADES=")
+            raise CompsemError(
+                f"{csv_path}: the grades are never written beside an input ({p}); name another file with GRADES="
+            )
     if csv_path.exists() and not force:
         raise CompsemError(f"{csv_path} exists: it is not overwritten without --force (make grade FORCE=1)")
 
 
-def grade(zip_: Path, submissions: Path, csv_path: Path, *, roster: Path | None = None, force: bool = False,
-          limits: Limits = Limits(), quiet: bool = True) -> list[dict]:
+def grade(
+    zip_: Path,
+    submissions: Path,
+    csv_path: Path,
+    *,
+    roster: Path | None = None,
+    force: bool = False,
+    limits: Limits = Limits(),
+    quiet: bool = True,
+) -> list[dict]:
     """Grade every submission of ``submissions`` (:func:`collect`) against the key in ``zip_``,
     each in its own sandbox, and write the CSV ``csv_path``: ``student_id``, each question's
     points, ``total``, ``possible``, ``percentage``, :data:`WRITTEN_COLUMN` (empty, for the
@@ -258,8 +347,9 @@ def grade(zip_: Path, submissions: Path, csv_path: Path, *, roster: Path | None 
     subs = collect(submissions, roster)
     why = sandbox_available()
     if why:
-        raise CompsemError(f"no sandbox to grade in: {why}. Docker is the alternative: "
-                           f"otter grade -a {zip_} {submissions}")
+        raise CompsemError(
+            f"no sandbox to grade in: {why}. Docker is the alternative: otter grade -a {zip_} {submissions}"
+        )
     names = [a["name"] for q in key["questions"] for a in q["answers"]]
     key_sha = _sha(json.dumps(key, sort_keys=True).encode())
     runner_sha = _sha(RUNNER.read_bytes())
@@ -286,15 +376,27 @@ def grade(zip_: Path, submissions: Path, csv_path: Path, *, roster: Path | None 
                 except (UnicodeDecodeError, ValueError):
                     report = {"values": {}, "error": "not a notebook (unreadable JSON; no score)"}
                 row = {**score_row(key, report), "error": report["error"]}
-                _write_atomic(result, json.dumps({"stamp": stamp, "row": row,
-                                                  "seconds": round(time.monotonic() - t0, 1)}) + "\n")
+                _write_atomic(
+                    result, json.dumps({"stamp": stamp, "row": row, "seconds": round(time.monotonic() - t0, 1)}) + "\n"
+                )
                 if not quiet:
-                    print(f"{sid}: {sum(row[q] for q in questions_):g} of {possible:g}"
-                          + (f" ({row['error']})" if row["error"] else ""), flush=True)
+                    print(
+                        f"{sid}: {sum(row[q] for q in questions_):g} of {possible:g}"
+                        + (f" ({row['error']})" if row["error"] else ""),
+                        flush=True,
+                    )
         total = float(sum(row.get(q, 0.0) for q in questions_))
-        rows.append({"student_id": sid, **{q: row.get(q, 0.0) for q in questions_}, "total": total,
-                     "possible": possible, "percentage": round(100 * total / possible, 1) if possible else math.nan,
-                     WRITTEN_COLUMN: "", "error": row.get("error", "")})
+        rows.append(
+            {
+                "student_id": sid,
+                **{q: row.get(q, 0.0) for q in questions_},
+                "total": total,
+                "possible": possible,
+                "percentage": round(100 * total / possible, 1) if possible else math.nan,
+                WRITTEN_COLUMN: "",
+                "error": row.get("error", ""),
+            }
+        )
     fields = ["student_id", *questions_, "total", "possible", "percentage", WRITTEN_COLUMN, "error"]
     csv_path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=csv_path.parent, prefix=f".{csv_path.name}.", suffix=".tmp")

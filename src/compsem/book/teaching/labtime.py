@@ -23,9 +23,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+from compsem.book.running.runfolder import remove_run_folder
 from compsem.faces import LabStep
 from compsem.paths import notebooks_dir
 from compsem.settings import environment
+from compsem.store import write_below
 from compsem.studies import Study
 
 __all__ = ["RECORD", "timed_steps", "lab_key", "glue_name", "run_timed", "records", "time_values", "table", "main"]
@@ -57,7 +59,10 @@ def run_timed(out: Path, steps: list[tuple[Study, LabStep]] | None = None, *, lo
 
     Each run is an ordinary rerun (``compsem run``: its tables go to its own folder, never to the
     book's ``results/``) whose ``COMPSEM_CACHE`` and overlay are a fresh private folder, removed
-    afterwards. A run that fails stops the build with its error.
+    afterwards. An earlier ``out/<key>/`` is removed first only when it is a run folder of the
+    caller's that ``--force`` may clear (:func:`compsem.book.running.runfolder.remove_run_folder`);
+    anything else there is a :class:`~compsem.results.RunMixError`. A run that fails stops the
+    build with its error.
     """
     from compsem.book.running.runner import run_notebook
 
@@ -70,8 +75,8 @@ def run_timed(out: Path, steps: list[tuple[Study, LabStep]] | None = None, *, lo
             raise ValueError(f"{study.name}: a timed lab step needs parameters (it is run as the guide prints it)")
         key = lab_key(step)
         folder = out / key
-        shutil.rmtree(folder, ignore_errors=True)
-        cache = Path(tempfile.mkdtemp(prefix="compsem-lab-"))      # mode 0700: this user's only
+        remove_run_folder(folder)  # only a run folder of this user's, as --force
+        cache = Path(tempfile.mkdtemp(prefix="compsem-lab-"))  # mode 0700: this user's only
         log(f"timed lab {key}: {step.notebook} {json.dumps(dict(step.params), ensure_ascii=False)} (cold caches)")
         try:
             with environment({"COMPSEM_CACHE": str(cache / "cache"), "COMPSEM_CACHE_OVERLAY": str(cache / "overlay")}):
@@ -80,9 +85,16 @@ def run_timed(out: Path, steps: list[tuple[Study, LabStep]] | None = None, *, lo
             shutil.rmtree(cache, ignore_errors=True)
         seconds = json.loads((folder / f"{Path(step.notebook).stem}.runtime.json").read_text())["seconds"]
         log(f"timed lab {key}: {seconds / 60:.1f} min")
-        rows.append({"key": key, "study": study.name, "notebook": step.notebook,
-                     "parameters": dict(step.params), "seconds": seconds})
-    (out / RECORD).write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
+        rows.append(
+            {
+                "key": key,
+                "study": study.name,
+                "notebook": step.notebook,
+                "parameters": dict(step.params),
+                "seconds": seconds,
+            }
+        )
+    write_below(out, RECORD, json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
     return rows
 
 
@@ -105,8 +117,15 @@ def table(labs_dir: Path):
     from compsem.fmt import number
     from compsem.labels import cell
 
-    rows = [{"lab run": r["key"], "chapter": r["notebook"], "parameters": cell(r["parameters"]),
-             "minutes": number(float(r["seconds"]) / 60, 1)} for r in records(labs_dir)]
+    rows = [
+        {
+            "lab run": r["key"],
+            "chapter": r["notebook"],
+            "parameters": cell(r["parameters"]),
+            "minutes": number(float(r["seconds"]) / 60, 1),
+        }
+        for r in records(labs_dir)
+    ]
     return pd.DataFrame(rows, columns=["lab run", "chapter", "parameters", "minutes"])
 
 

@@ -17,9 +17,11 @@ import nbformat
 from nbclient import NotebookClient
 
 #: otter's own lines (its set-up, checks and export) do nothing when a notebook is graded.
-OTTER_LINE = re.compile(r"^([ \t]*)(import otter\b.*|grader\s*=\s*otter\.Notebook\(.*\)|grader\.\w+\(.*\))[ \t]*$", re.M)
+OTTER_LINE = re.compile(
+    r"^([ \t]*)(import otter\b.*|grader\s*=\s*otter\.Notebook\(.*\)|grader\.\w+\(.*\))[ \t]*$", re.M
+)
 
-DUMP = '''\
+DUMP = """\
 def _compsem_dump(names, path):
     import json as _json, math as _math
     def plain(v, depth=0):
@@ -46,7 +48,7 @@ def _compsem_dump(names, path):
     with open(path, "w", encoding="utf-8") as f:
         _json.dump(out, f)
 _compsem_dump(NAMES, PATH)
-'''
+"""
 
 
 def main(argv: list[str]) -> int:
@@ -55,15 +57,21 @@ def main(argv: list[str]) -> int:
     nb = nbformat.read(nb_path, as_version=4)
     code = [c for c in nb.cells if c.cell_type == "code"]
     for cell in code:
-        cell.source = OTTER_LINE.sub(r"\1pass", cell.source)   # indented as it was
+        cell.source = OTTER_LINE.sub(r"\1pass", cell.source)  # indented as it was
         cell.outputs = []
-    nb.cells = code + [nbformat.v4.new_code_cell(
-        DUMP.replace("NAMES", repr(names)).replace("PATH", repr(f"{out_dir}/answers.json")))]
-    client = NotebookClient(nb, timeout=None, allow_errors=True, kernel_name="python3",
-                            resources={"metadata": {"path": out_dir}})
+    nb.cells = code + [
+        nbformat.v4.new_code_cell(DUMP.replace("NAMES", repr(names)).replace("PATH", repr(f"{out_dir}/answers.json")))
+    ]
+    client = NotebookClient(
+        nb, timeout=None, allow_errors=True, kernel_name="python3", resources={"metadata": {"path": out_dir}}
+    )
     client.execute()
-    raised = [{"cell": i + 1, "error": o.get("ename", "")} for i, c in enumerate(nb.cells[:-1])
-              for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    raised = [
+        {"cell": i + 1, "error": o.get("ename", "")}
+        for i, c in enumerate(nb.cells[:-1])
+        for o in c.get("outputs", [])
+        if o.get("output_type") == "error"
+    ]
     with open(f"{out_dir}/cells.json", "w", encoding="utf-8") as f:
         json.dump(raised, f)
     return 0

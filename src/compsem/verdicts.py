@@ -1,0 +1,479 @@
+"""What each paper claims, and our verdict: one rule set that turns a claim's statistic into a word.
+
+Each study lists its paper's claims in ``data/reference/<study>_claims.csv`` (one row per claim,
+in our own words: where the paper makes it, the result file of ours that tests it, the row and
+columns of that file, the rule, the paper's number) and declares them as ``CLAIMS =
+Claims("<study>")`` in its own package (``report.CLAIMS``). The Part's last chapter glues
+:meth:`Claims.values` (the verdict table and a one-line summary); the Part page opens with the
+table and the introduction with the summaries.
+
+A verdict is computed from the result files the chapters write (``results/<study>/*.csv``),
+never typed. The rules and their thresholds are data (:data:`RULES`, :data:`AGREEMENT_PARTLY`):
+
+* ``agree`` (our model and data are the paper's): every selected cell lies within one unit of
+  the paper's last printed decimal (``|ours - paper| < 10**-decimals``, which holds whether the
+  paper rounded or cut its numbers) -> *reproduced*; at least :data:`AGREEMENT_PARTLY` of the
+  cells do, or the paper's number lies inside our 95 % interval -> *partly*; else *not
+  reproduced*. The largest difference is stated.
+* ``above`` / ``below`` (a direction, where our model or data differ, so that only the sign of a
+  comparison can be carried over): the estimate against a fixed level (chance) or a control
+  row of the same file. The whole 95 % interval on the claimed side of the level (of the
+  control's whole interval) -> *reproduced*; the estimate on that side but the intervals
+  touching -> *partly* (right direction, not separated); the estimate at or beyond the level ->
+  *not reproduced*. Two marginal intervals that do not overlap are a conservative test of a
+  difference; overlapping ones show no difference, and are never read as sameness.
+* ``within`` (the paper claims a value near a level: an equivalence test with a declared
+  margin): the whole interval within ``reference ± margin`` -> *reproduced*; the estimate within
+  but not the interval -> *partly*; the estimate outside -> *not reproduced*.
+* ``significant`` / ``not_significant`` (the paper claims the outcome of a test, e.g. "no
+  significant difference between classes"): our test of the same null hypothesis, its p-value
+  against :data:`ALPHA` -> *reproduced* when the outcome is the paper's, else *not reproduced*; a
+  test whose outcome cannot vary (every item passes, all ties) is undefined -> *not testable
+  here*. "Not significant" is no evidence of a difference, never a claim of sameness.
+* ``untestable``: *not testable here*, with the reason the row gives (no such model offline,
+  no such data).
+
+A claims file that names a result file, a column or a row the results do not have is a
+:class:`VerdictError`; in a reader's rerun (a run folder holding only some chapters' results) a
+claim whose result file that run did not write is *not testable here* and says which file.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import fmt
+from .errors import CompsemError
+from .paths import results_dir
+from .reference import paper_table
+from .results import PlainText, run_manifest
+from .studies import get as get_study
+
+__all__ = [
+    "VERDICTS",
+    "RULES",
+    "ALPHA",
+    "AGREEMENT_PARTLY",
+    "COLUMNS",
+    "VerdictError",
+    "Verdict",
+    "Claims",
+    "agreement_verdict",
+    "direction_verdict",
+    "equivalence_verdict",
+    "test_verdict",
+    "summary_line",
+    "rules_text",
+]
+
+#: The verdicts, in the order a summary counts them.
+VERDICTS: tuple[str, ...] = ("reproduced", "partly", "not reproduced", "not testable here")
+
+#: Each rule a claim may name, and what it compares (the words under the verdict table).
+RULES: dict[str, str] = {
+    "agree": "same model and data as the paper: reproduced when every cell lies within one unit of the paper's "
+    "last printed decimal; partly when at least half the cells do, or the paper's number lies inside our "
+    "95 % interval",
+    "above": "our model or data differ, so only the direction is carried over: reproduced when our whole 95 % "
+    "interval lies on the claimed side of the level (or of the control's whole interval); partly when "
+    "the estimate does but the intervals touch or no interval is recorded (which is no test of sameness); not reproduced when the "
+    "estimate does not",
+    "below": "the rule 'above' with the direction reversed",
+    "within": "the paper claims a value near a level: reproduced when our whole 95 % interval lies within the "
+    "declared margin of it; partly when the estimate does; not reproduced when the estimate does not",
+    "significant": "the paper claims a difference: reproduced when our test of the same null hypothesis gives "
+    "p below 0.05, not reproduced otherwise; not testable when the test is undefined (its outcome "
+    "cannot vary)",
+    "not_significant": "the paper reports no significant difference: reproduced when our test also gives p of at "
+    "least 0.05 (no evidence of a difference, which is not evidence of sameness), not reproduced "
+    "when it gives p below 0.05",
+    "untestable": "not testable here: the model or data the claim needs are not available offline",
+}
+
+#: The level of :data:`RULES` ``significant`` / ``not_significant``.
+ALPHA: float = 0.05
+
+#: The share of cells within one printed unit that still makes an ``agree`` claim *partly*.
+AGREEMENT_PARTLY: float = 0.5
+
+#: The columns of ``data/reference/<study>_claims.csv``.
+COLUMNS: tuple[str, ...] = (
+    "claim",
+    "where",
+    "claim_text",
+    "rule",
+    "result",
+    "select",
+    "estimate",
+    "low",
+    "high",
+    "unit",
+    "digits",
+    "reference",
+    "reference_select",
+    "margin",
+    "compared_with",
+    "paper_value",
+    "paper_column",
+    "decimals",
+    "differs",
+    "why",
+)
+
+
+class VerdictError(CompsemError, ValueError):
+    """A claims file that names a result, a column or a row the results do not have, or a rule
+    that does not exist."""
+
+
+# ----------------------------------------------------------------------------- the rules
+
+
+def direction_verdict(
+    side: str,
+    est: float,
+    low: float,
+    high: float,
+    ref: float,
+    ref_low: float | None = None,
+    ref_high: float | None = None,
+) -> str:
+    """``above`` / ``below``: the estimate and its interval against a level ``ref`` (or a
+    control's estimate ``ref`` with its interval ``[ref_low, ref_high]``)."""
+    if side not in ("above", "below"):
+        raise VerdictError(f"a direction is 'above' or 'below', not {side!r}")
+    if not all(math.isfinite(float(x)) for x in (est, ref)):
+        raise VerdictError(f"a direction needs a finite estimate and level, got {est!r} and {ref!r}")
+    sign = 1.0 if side == "above" else -1.0
+    # the control's far edge on the claimed side (a fixed level is its own edge)
+    edge = ref if ref_low is None or ref_high is None else (ref_high if side == "above" else ref_low)
+    lo, hi = (low, high) if side == "above" else (high, low)  # our near edge to the level is `lo`
+    if sign * (est - ref) <= 0:
+        return "not reproduced"
+    if math.isfinite(float(lo)) and sign * (lo - edge) > 0:
+        return "reproduced"
+    return "partly"
+
+
+def equivalence_verdict(est: float, low: float, high: float, ref: float, margin: float) -> str:
+    """``within``: the estimate and its interval against ``ref ± margin``."""
+    if not (math.isfinite(float(margin)) and margin > 0):
+        raise VerdictError(f"an equivalence needs a positive margin, got {margin!r}")
+    if abs(est - ref) > margin:
+        return "not reproduced"
+    if math.isfinite(float(low)) and math.isfinite(float(high)) and ref - margin <= low and high <= ref + margin:
+        return "reproduced"
+    return "partly"
+
+
+def test_verdict(rule: str, p: float) -> str:
+    """``significant`` / ``not_significant``: our p-value against :data:`ALPHA`; an undefined
+    test (NaN) is *not testable here*."""
+    if rule not in ("significant", "not_significant"):
+        raise VerdictError(f"a test's rule is 'significant' or 'not_significant', not {rule!r}")
+    if not math.isfinite(float(p)):
+        return "not testable here"
+    if not 0.0 <= p <= 1.0:
+        raise VerdictError(f"a p-value lies in [0, 1], got {p!r}")
+    return "reproduced" if (p < ALPHA) == (rule == "significant") else "not reproduced"
+
+
+def agreement_verdict(ours, paper, decimals: int, *, low=None, high=None) -> str:
+    """``agree``: cells of ours beside the paper's, printed with ``decimals`` decimals."""
+    ours, paper = np.asarray(ours, dtype=float), np.asarray(paper, dtype=float)
+    if ours.shape != paper.shape or ours.size == 0:
+        raise VerdictError(
+            f"an agreement needs as many cells of ours as of the paper (at least one), got {ours.size} and {paper.size}"
+        )
+    if np.isnan(ours).any() or np.isnan(paper).any():
+        raise VerdictError("an agreement cell is undefined (NaN) in ours or in the paper")
+    within = _within(ours, paper, decimals)
+    if within.all():
+        return "reproduced"
+    inside = (
+        low is not None
+        and high is not None
+        and bool(np.all((np.asarray(low, float) <= paper) & (paper <= np.asarray(high, float))))
+    )
+    return "partly" if within.mean() >= AGREEMENT_PARTLY or inside else "not reproduced"
+
+
+# ----------------------------------------------------------------------------- one claim
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One claim with our number beside the paper's and the word the rule gave."""
+
+    claim: str
+    where: str
+    text: str
+    paper: str
+    ours: str
+    compared_with: str
+    verdict: str
+    why: str
+    differs: str
+
+    @property
+    def word(self) -> str:
+        """The verdict as the table prints it (with the reason of *not testable here*)."""
+        return f"{self.verdict}: {self.why}" if self.verdict == "not testable here" and self.why else self.verdict
+
+
+def _text(row, key: str) -> str:
+    v = row.get(key, "")
+    return "" if v is None or (isinstance(v, float) and math.isnan(v)) else str(v).strip()
+
+
+def _number(row, key: str, where: str) -> float:
+    s = _text(row, key)
+    try:
+        return float(s)
+    except ValueError:
+        raise VerdictError(f"{where}: column {key!r} must be a number, got {s!r}") from None
+
+
+def _rows(df: pd.DataFrame, query: str, where: str, file: Path, *, strict: bool = True) -> pd.DataFrame:
+    """The rows of ``df`` that ``query`` selects; none is an error in the book's own results
+    (``strict``), and an empty frame in a reader's rerun (other models, other readings)."""
+    try:
+        got = df.query(query) if query else df
+    except Exception as exc:  # pandas raises many kinds for a bad expression or an unknown column
+        raise VerdictError(
+            f"{where}: the selection {query!r} does not apply to {file} (columns {list(df.columns)}): {exc}"
+        ) from None
+    if got.empty and strict:
+        raise VerdictError(f"{where}: the selection {query!r} matches no row of {file}")
+    return got
+
+
+def _column(df: pd.DataFrame, name: str, where: str, file: Path) -> np.ndarray:
+    if name not in df.columns:
+        raise VerdictError(f"{where}: {file} has no column {name!r} (it has {list(df.columns)})")
+    return pd.to_numeric(df[name], errors="coerce").to_numpy(float)
+
+
+def _within(ours: np.ndarray, paper: np.ndarray, decimals: int) -> np.ndarray:
+    """Cells within one unit of the paper's last printed decimal (the 1e-12 keeps a difference of
+    exactly one unit, which binary arithmetic may print a hair below it, outside)."""
+    return np.abs(ours - paper) < 10.0 ** -int(decimals) - 1e-12
+
+
+def _agree(row: dict, sel: pd.DataFrame, where: str, file: Path, base: dict) -> Verdict:
+    decimals = int(_number(row, "decimals", where))
+    ours = _column(sel, _text(row, "estimate"), where, file)
+    paper = (
+        _column(sel, _text(row, "paper_column"), where, file)
+        if _text(row, "paper_column")
+        else np.full(len(ours), _number(row, "paper_value", where))
+    )
+    low = _column(sel, _text(row, "low"), where, file) if _text(row, "low") else None
+    high = _column(sel, _text(row, "high"), where, file) if _text(row, "high") else None
+    word = agreement_verdict(ours, paper, decimals, low=low, high=high)
+    gap = fmt.number(float(np.max(np.abs(ours - paper))), decimals + 2)
+    if len(ours) == 1:
+        u = f" {_text(row, 'unit')}" if _text(row, "unit") else ""
+        digits = int(_number(row, "digits", where))
+        one = (
+            fmt.estimate(ours[0], low[0], high[0], digits, unit=u)
+            if low is not None and high is not None
+            else fmt.number(ours[0], digits) + u
+        )
+        shown = f"{one}; difference {gap}"
+    else:
+        shown = (
+            f"{fmt.plural(int(_within(ours, paper, decimals).sum()), 'cell')} of {len(ours)} within one printed "
+            f"unit; largest difference {gap}"
+        )
+    return Verdict(**base, ours=shown, compared_with=_text(row, "compared_with") or "the paper", verdict=word, why="")
+
+
+def _test(row: dict, sel: pd.DataFrame, where: str, file: Path, base: dict, rule: str) -> Verdict:
+    word = test_verdict(rule, float(_column(sel, _text(row, "estimate"), where, file)[0]))
+    p = fmt.p_value(float(sel[_text(row, "estimate")].iloc[0]))
+    why = (
+        "the test is undefined here: its outcome cannot vary (every item passes, or all tie)"
+        if word == "not testable here"
+        else ""
+    )
+    return Verdict(
+        **base,
+        ours="–" if why else (f"p {p}" if p.startswith("<") else f"p = {p}"),
+        compared_with=f"{_text(row, 'compared_with') or 'our test'} (level {fmt.number(ALPHA, 2)})",
+        verdict=word,
+        why=why,
+    )
+
+
+def _one(df: pd.DataFrame, row: dict, where: str, file: Path) -> tuple[float, float, float]:
+    """Estimate, low and high of the one row of ``df`` (NaN bounds where the claim names none)."""
+    bounds = [float(_column(df, _text(row, k), where, file)[0]) if _text(row, k) else math.nan for k in ("low", "high")]
+    return float(_column(df, _text(row, "estimate"), where, file)[0]), *bounds
+
+
+def _compare(row: dict, df: pd.DataFrame, sel: pd.DataFrame, where: str, file: Path, base: dict, rule: str) -> Verdict:
+    est, low, high = _one(sel, row, where, file)
+    if not math.isfinite(est):
+        raise VerdictError(f"{where}: our estimate in {file} is undefined (NaN)")
+    digits = int(_number(row, "digits", where))
+    u = f" {_text(row, 'unit')}" if _text(row, "unit") else ""
+    against = _text(row, "compared_with") or ("the control" if _text(row, "reference_select") else "the level")
+    if _text(row, "reference_select"):
+        if rule == "within":
+            raise VerdictError(f"{where}: an equivalence compares with a fixed level, not a control row")
+        ctrl = _rows(df, _text(row, "reference_select"), where, file)
+        if len(ctrl) != 1:
+            raise VerdictError(f"{where}: the control selection matches {len(ctrl)} rows of {file}, not one")
+        ref, rlo, rhi = _one(ctrl, row, where, file)
+        word = direction_verdict(rule, est, low, high, ref, rlo, rhi)
+        against = f"{against}: {fmt.estimate(ref, rlo, rhi, digits, unit=u)}"
+    elif rule == "within":
+        ref, margin = _number(row, "reference", where), _number(row, "margin", where)
+        word = equivalence_verdict(est, low, high, ref, margin)
+        against = f"{against} ({fmt.number(ref, digits)} ± {fmt.number(margin, digits)}{u})"
+    else:
+        ref = _number(row, "reference", where)
+        word = direction_verdict(rule, est, low, high, ref)
+        against = f"{against} ({fmt.number(ref, digits)}{u})"
+    return Verdict(
+        **base, ours=fmt.estimate(est, low, high, digits, unit=u), compared_with=against, verdict=word, why=""
+    )
+
+
+def _evaluate(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
+    """One claim's verdict (the rules of the module docstring)."""
+    cid = _text(row, "claim")
+    where = f"{study}_claims.csv, claim {cid}"
+    rule = _text(row, "rule")
+    if rule not in RULES:
+        raise VerdictError(f"{where}: unknown rule {rule!r}; the rules are {', '.join(RULES)}")
+    base = dict(
+        claim=cid,
+        where=_text(row, "where"),
+        text=_text(row, "claim_text"),
+        paper=_text(row, "paper_value") or "–",
+        differs=_text(row, "differs") or "–",
+    )
+    if rule == "untestable":
+        why = _text(row, "why")
+        if not why:
+            raise VerdictError(f"{where}: a claim that is not testable here says why (column 'why')")
+        return Verdict(**base, ours="–", compared_with="–", verdict="not testable here", why=why)
+    name = _text(row, "result")
+    if not name:
+        raise VerdictError(f"{where}: rule {rule!r} needs the result file that tests it (column 'result')")
+    file = folder / study / f"{name}.csv"
+    if not file.is_file():
+        if strict:
+            raise VerdictError(
+                f"{where}: the result file {file} does not exist (the chapter that writes "
+                f"results/{study}/{name}.csv has not run)"
+            )
+        return Verdict(
+            **base,
+            ours="–",
+            compared_with="–",
+            verdict="not testable here",
+            why=f"this run did not write results/{study}/{name}.csv",
+        )
+    df = pd.read_csv(file)
+    sel = _rows(df, _text(row, "select"), where, file, strict=strict)
+    if sel.empty:
+        return Verdict(
+            **base,
+            ours="–",
+            compared_with="–",
+            verdict="not testable here",
+            why=f"this run's results/{study}/{name}.csv has no row where {_text(row, 'select')}",
+        )
+    if rule == "agree":
+        return _agree(row, sel, where, file, base)
+    if len(sel) != 1:
+        raise VerdictError(
+            f"{where}: the selection {_text(row, 'select')!r} matches {len(sel)} rows of {file}; "
+            "a direction, an equivalence or a test compares one"
+        )
+    if rule in ("significant", "not_significant"):
+        return _test(row, sel, where, file, base, rule)
+    return _compare(row, df, sel, where, file, base, rule)
+
+
+# ----------------------------------------------------------------------------- a study's claims
+
+
+def summary_line(roman: str, title: str, verdicts: list[Verdict]) -> str:
+    """``"Part I (Set operations ...): 2 reproduced, 1 partly, 0 not reproduced, 3 not testable here"``."""
+    counts = [f"{sum(v.verdict == word for v in verdicts)} {word}" for word in VERDICTS]
+    return f"Part {roman} ({title}): " + ", ".join(counts) + f", of {fmt.plural(len(verdicts), 'claim')}"
+
+
+def rules_text(rules: list[str]) -> str:
+    """The rules a table used, in words, one sentence each (``above`` and ``below`` as one)."""
+    used = [r for r in RULES if r in rules or (r == "above" and "below" in rules)]
+    named = {"above": "Rules 'above' and 'below'"}
+    return (
+        " ".join(f"{named.get(r, f'Rule {r!r}')}: {RULES[r]}." for r in used if r != "below")
+        + " Every verdict is computed from the result files of this build by compsem.verdicts, which declares the rules."
+    )
+
+
+@dataclass(frozen=True)
+class Claims:
+    """A study's claims (``data/reference/<study>_claims.csv``) and their verdicts."""
+
+    study: str
+
+    def table(self) -> pd.DataFrame:
+        """The claims file, checked: every column of :data:`COLUMNS`, unique claim ids, known rules."""
+        df = paper_table(self.study, "claims", dtype=str, keep_default_na=False)
+        missing = [c for c in COLUMNS if c not in df.columns]
+        if missing:
+            raise VerdictError(f"{df.attrs.get('file')} lacks the columns {missing}")
+        if df["claim"].duplicated().any() or (df["claim"] == "").any():
+            raise VerdictError(f"{df.attrs.get('file')}: every claim has one id, and no two share it")
+        bad = sorted(set(df["rule"]) - set(RULES))
+        if bad:
+            raise VerdictError(f"{df.attrs.get('file')}: unknown rules {bad}; the rules are {', '.join(RULES)}")
+        return df
+
+    def evaluate(self, *, results: Path | None = None, strict: bool | None = None) -> list[Verdict]:
+        """Every claim's verdict from the result files under ``results`` (the book's or the
+        run's ``results/``). ``strict`` (default: true for a folder without a run manifest,
+        the book's own results) makes a missing result file an error rather than *not
+        testable here*."""
+        folder = Path(results) if results is not None else results_dir()
+        if strict is None:
+            strict = run_manifest(folder) is None
+        return [_evaluate(row, self.study, folder, strict) for row in self.table().to_dict("records")]
+
+    def frame(self, verdicts: list[Verdict]) -> pd.DataFrame:
+        """The verdict table a Part page opens with (one row per claim, labelled columns)."""
+        return pd.DataFrame(
+            {
+                "the paper claims (in our words)": [v.text for v in verdicts],
+                "where": [v.where for v in verdicts],
+                "the paper's number": [v.paper for v in verdicts],
+                "ours [95 % interval]": [v.ours for v in verdicts],
+                "compared with": [v.compared_with for v in verdicts],
+                "verdict": [v.word for v in verdicts],
+                "what differs": [v.differs for v in verdicts],
+            },
+            index=pd.Index([v.claim for v in verdicts], name="claim"),
+        )
+
+    def values(self, *, results: Path | None = None, strict: bool | None = None) -> dict[str, object]:
+        """What the Part's last chapter glues: ``verdicts_table`` (:meth:`frame`),
+        ``verdicts_summary`` (:func:`summary_line`) and ``verdicts_rules`` (:func:`rules_text`)."""
+        s = get_study(self.study)
+        verdicts = self.evaluate(results=results, strict=strict)
+        return {
+            "verdicts_table": self.frame(verdicts),
+            "verdicts_summary": PlainText(summary_line(s.roman, s.title, verdicts)),
+            "verdicts_rules": PlainText(rules_text(list(self.table()["rule"]))),
+        }

@@ -1,0 +1,376 @@
+"""The verdict rules on hand-made inputs, and a claims file read against made-up result files.
+
+Every expected verdict below is worked out by hand from the rule's definition in
+:mod:`compsem.verdicts` (each verdict reached, and each boundary on the side the rule puts it).
+"""
+
+import csv
+import json
+import math
+
+import pytest
+
+from compsem import verdicts as V
+from compsem.results import RUN_MANIFEST
+from compsem.studies import STUDIES
+
+NAN = math.nan
+STUDY = STUDIES[0].name
+
+
+# ----------------------------------------------------------------------------- the rules
+
+
+@pytest.mark.parametrize(
+    "est, low, high, expected",
+    [
+        (60, 55, 65, "reproduced"),  # the whole interval above 50
+        (52, 45, 59, "partly"),  # the estimate above, the interval reaches 50
+        (55, 50, 60, "partly"),  # boundary: the interval's edge at the level is not above it
+        (50, 45, 55, "not reproduced"),  # boundary: an estimate at the level is not above it
+        (40, 35, 45, "not reproduced"),
+        (52, NAN, NAN, "partly"),  # no interval: the direction alone, never "reproduced"
+    ],
+)
+def test_above_a_fixed_level(est, low, high, expected):
+    assert V.direction_verdict("above", est, low, high, 50) == expected
+
+
+@pytest.mark.parametrize(
+    "est, low, high, expected",
+    [
+        (40, 35, 45, "reproduced"),
+        (48, 41, 55, "partly"),
+        (50, 45, 55, "not reproduced"),
+        (60, 55, 65, "not reproduced"),
+    ],
+)
+def test_below_mirrors_above(est, low, high, expected):
+    assert V.direction_verdict("below", est, low, high, 50) == expected
+
+
+@pytest.mark.parametrize(
+    "control, expected",
+    [
+        ((50, 40, 54), "reproduced"),  # our 55 is above the control's whole interval
+        ((50, 40, 55), "partly"),  # boundary: the intervals touch at 55
+        ((50, 40, 58), "partly"),  # they overlap
+        ((61, 58, 64), "not reproduced"),  # the control's estimate is higher
+    ],
+)
+def test_above_a_control_row(control, expected):
+    assert V.direction_verdict("above", 60, 55, 65, *control) == expected
+
+
+def test_below_a_control_uses_the_controls_lower_edge():
+    assert V.direction_verdict("below", 30, 25, 35, 50, 36, 60) == "reproduced"
+    assert V.direction_verdict("below", 30, 25, 37, 50, 36, 60) == "partly"
+
+
+@pytest.mark.parametrize(
+    "est, low, high, expected",
+    [
+        (1, -3, 4, "reproduced"),  # [-3, 4] inside [-5, 5]
+        (4.5, 4, 5, "reproduced"),  # boundary: the interval's edge on the margin is inside
+        (1, -3, 7, "partly"),  # the estimate inside, the interval not
+        (5, 3, 7, "partly"),  # boundary: an estimate on the margin is inside
+        (6, 4, 8, "not reproduced"),
+        (-9, -12, -6, "not reproduced"),
+    ],
+)
+def test_within_a_margin(est, low, high, expected):
+    assert V.equivalence_verdict(est, low, high, 0, 5) == expected
+
+
+def test_agreement_to_the_printed_decimal():
+    # cut or rounded to four decimals, 0.79394 prints as the paper's 0.7939
+    assert V.agreement_verdict([0.79394, 0.5], [0.7939, 0.5], 4) == "reproduced"
+    # one printed unit apart is not within one unit (0.7940 against 0.7939)
+    assert V.agreement_verdict([0.7940], [0.7939], 4) == "not reproduced"
+    # ... unless the paper's number lies inside our interval
+    assert V.agreement_verdict([0.7940], [0.7939], 4, low=[0.70], high=[0.85]) == "partly"
+    assert V.agreement_verdict([0.7940], [0.7939], 4, low=[0.7940], high=[0.85]) == "not reproduced"
+    # two of three cells agree: at least half -> partly; one of three -> not reproduced
+    assert V.agreement_verdict([0.1, 0.2, 0.9], [0.1, 0.2, 0.3], 2) == "partly"
+    assert V.agreement_verdict([0.1, 0.8, 0.9], [0.1, 0.2, 0.3], 2) == "not reproduced"
+    # one of two is exactly half (AGREEMENT_PARTLY)
+    assert V.AGREEMENT_PARTLY == 0.5 and V.agreement_verdict([0.1, 0.9], [0.1, 0.2], 2) == "partly"
+
+
+def test_a_p_value_against_the_level():
+    assert V.ALPHA == 0.05
+    assert V.test_verdict("significant", 0.01) == "reproduced"
+    assert V.test_verdict("significant", 0.05) == "not reproduced"  # boundary: p = 0.05 is not below
+    assert V.test_verdict("not_significant", 0.05) == "reproduced"
+    assert V.test_verdict("not_significant", 0.002) == "not reproduced"
+    assert V.test_verdict("significant", NAN) == "not testable here"  # a test whose outcome cannot vary
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: V.direction_verdict("sideways", 1, 0, 2, 0),
+        lambda: V.direction_verdict("above", NAN, 0, 2, 0),
+        lambda: V.equivalence_verdict(1, 0, 2, 0, 0),
+        lambda: V.agreement_verdict([0.1], [0.1, 0.2], 2),
+        lambda: V.agreement_verdict([NAN], [0.1], 2),
+        lambda: V.test_verdict("significant", 1.5),
+        lambda: V.test_verdict("above", 0.5),
+    ],
+)
+def test_bad_inputs_to_a_rule_are_verdict_errors(call):
+    with pytest.raises(V.VerdictError):
+        call()
+
+
+def test_summary_counts_every_verdict():
+    def v(word):
+        return V.Verdict("x", "", "", "", "", "", word, "", "")
+
+    line = V.summary_line("I", "Sets", [v("reproduced"), v("reproduced"), v("not testable here")])
+    assert line == "Part I (Sets): 2 reproduced, 0 partly, 0 not reproduced, 1 not testable here, of 3 claims"
+
+
+# ----------------------------------------------------------------------------- a claims file and its results
+
+
+def _write(path, rows, header=None):
+    """A CSV of ``rows``; a claims file (``data/reference/``) opens with the line citing its paper."""
+    header = header or list(rows[0])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        if path.parent.name == "reference":
+            f.write("# a made-up paper\n")
+        w = csv.DictWriter(f, fieldnames=header)
+        w.writeheader()
+        w.writerows(rows)
+
+
+def _claim(**kw):
+    return {c: kw.get(c, "") for c in V.COLUMNS}
+
+
+CLAIMS = [
+    _claim(
+        claim="X-1",
+        rule="agree",
+        result="cells",
+        select="model == 'm'",
+        estimate="ours",
+        paper_column="paper",
+        digits="4",
+        decimals="4",
+        claim_text="the cells match",
+    ),
+    _claim(
+        claim="X-2",
+        rule="above",
+        result="shares",
+        select="model == 'm'",
+        estimate="pct",
+        low="low",
+        high="high",
+        unit="%",
+        digits="1",
+        reference="25",
+        claim_text="above a quarter",
+    ),
+    _claim(
+        claim="X-3",
+        rule="above",
+        result="shares",
+        select="model == 'm'",
+        reference_select="model == 'control'",
+        estimate="pct",
+        low="low",
+        high="high",
+        unit="%",
+        digits="1",
+        compared_with="the control",
+    ),
+    _claim(claim="X-4", rule="untestable", why="no such model here"),
+]
+
+
+@pytest.fixture
+def made_up(tmp_path, monkeypatch):
+    """A data folder with a claims file for the first study, and a results folder (no manifest:
+    the book's own results) with the two files it reads."""
+    data, results = tmp_path / "data", tmp_path / "results"
+    _write(data / "reference" / f"{STUDY}_claims.csv", CLAIMS, header=list(V.COLUMNS))
+    _write(
+        results / STUDY / "cells.csv",
+        [{"model": "m", "ours": 0.79394, "paper": 0.7939}, {"model": "m", "ours": 0.5, "paper": 0.5}],
+    )
+    _write(
+        results / STUDY / "shares.csv",
+        [
+            {"model": "m", "pct": 40.0, "low": 35.0, "high": 45.0},
+            {"model": "control", "pct": 30.0, "low": 26.0, "high": 34.0},
+        ],
+    )
+    monkeypatch.setenv("COMPSEM_DATA", str(data))
+    monkeypatch.setenv("COMPSEM_RESULTS", str(results))
+    return data, results
+
+
+def _words(results=None, **kw):
+    return {v.claim: v.verdict for v in V.Claims(STUDY).evaluate(results=results, **kw)}
+
+
+def test_a_claims_file_read_against_its_results(made_up):
+    got = V.Claims(STUDY).evaluate()
+    assert {v.claim: v.verdict for v in got} == {
+        "X-1": "reproduced",
+        "X-2": "reproduced",
+        "X-3": "reproduced",
+        "X-4": "not testable here",
+    }
+    by = {v.claim: v for v in got}
+    assert by["X-1"].ours == "2 cells of 2 within one printed unit; largest difference 0.000040"
+    assert by["X-2"].ours == "40.0 % [35.0, 45.0]" and by["X-2"].compared_with == "the level (25.0 %)"
+    assert by["X-3"].compared_with == "the control: 30.0 % [26.0, 34.0]"
+    assert by["X-4"].word == "not testable here: no such model here"
+    values = V.Claims(STUDY).values()
+    assert values["verdicts_summary"].endswith(
+        ": 3 reproduced, 0 partly, 0 not reproduced, 1 not testable here, of 4 claims"
+    )
+    assert list(values["verdicts_table"].index) == ["X-1", "X-2", "X-3", "X-4"]
+    assert "Rule 'agree'" in values["verdicts_rules"] and "Rules 'above' and 'below'" in values["verdicts_rules"]
+
+
+def test_contradicting_results_change_the_verdicts(made_up):
+    _, results = made_up
+    # our cells far from the paper's, and our share below the level and the control
+    _write(
+        results / STUDY / "cells.csv",
+        [{"model": "m", "ours": 0.6, "paper": 0.7939}, {"model": "m", "ours": 0.1, "paper": 0.5}],
+    )
+    _write(
+        results / STUDY / "shares.csv",
+        [
+            {"model": "m", "pct": 20.0, "low": 15.0, "high": 27.0},
+            {"model": "control", "pct": 30.0, "low": 26.0, "high": 34.0},
+        ],
+    )
+    assert _words() == {
+        "X-1": "not reproduced",
+        "X-2": "not reproduced",
+        "X-3": "not reproduced",
+        "X-4": "not testable here",
+    }
+    # one cell back within a printed unit, the share just above the level: partly
+    _write(
+        results / STUDY / "cells.csv",
+        [{"model": "m", "ours": 0.79394, "paper": 0.7939}, {"model": "m", "ours": 0.1, "paper": 0.5}],
+    )
+    _write(
+        results / STUDY / "shares.csv",
+        [
+            {"model": "m", "pct": 26.0, "low": 20.0, "high": 31.0},
+            {"model": "control", "pct": 30.0, "low": 26.0, "high": 34.0},
+        ],
+    )
+    assert _words() == {"X-1": "partly", "X-2": "partly", "X-3": "not reproduced", "X-4": "not testable here"}
+
+
+def test_a_missing_result_file_is_an_error_in_the_book_and_untestable_in_a_rerun(made_up, tmp_path):
+    _, results = made_up
+    (results / STUDY / "shares.csv").unlink()
+    with pytest.raises(V.VerdictError, match=r"claim X-2: the result file .*shares\.csv does not exist"):
+        V.Claims(STUDY).evaluate()
+    # a run folder (its manifest beside results/) holds only the chapters it ran
+    (tmp_path / RUN_MANIFEST).write_text(json.dumps({"run": "r1", "notebook": "x.ipynb"}))
+    got = {v.claim: v for v in V.Claims(STUDY).evaluate()}
+    assert got["X-1"].verdict == "reproduced"
+    assert got["X-2"].verdict == "not testable here" and f"results/{STUDY}/shares.csv" in got["X-2"].why
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"select": "model == 'nobody'"}, r"claim X-2: the selection .* matches no row"),
+        ({"select": "modell == 'm'"}, r"claim X-2: the selection .* does not apply"),
+        ({"estimate": "share"}, r"claim X-2: .* has no column 'share'"),
+        ({"reference": "a quarter"}, r"claim X-2: column 'reference' must be a number"),
+        ({"result": "nothing"}, r"claim X-2: the result file .*nothing\.csv does not exist"),
+        ({"select": ""}, r"claim X-2: the selection '' matches 2 rows"),
+    ],
+)
+def test_a_claim_that_names_what_the_results_lack_is_a_clear_error(made_up, change, message):
+    data, _ = made_up
+    rows = [dict(CLAIMS[1], **change)]
+    _write(data / "reference" / f"{STUDY}_claims.csv", rows, header=list(V.COLUMNS))
+    with pytest.raises(V.VerdictError, match=message):
+        V.Claims(STUDY).evaluate()
+
+
+@pytest.mark.parametrize(
+    "rows, message",
+    [
+        ([_claim(claim="X-1", rule="guess")], "unknown rules"),
+        ([CLAIMS[3], CLAIMS[3]], "no two share it"),
+        ([_claim(claim="X-9", rule="untestable")], "says why"),
+    ],
+)
+def test_a_malformed_claims_file_is_a_clear_error(made_up, rows, message):
+    data, _ = made_up
+    _write(data / "reference" / f"{STUDY}_claims.csv", rows, header=list(V.COLUMNS))
+    with pytest.raises(V.VerdictError, match=message):
+        V.Claims(STUDY).evaluate()
+
+
+def test_a_claims_file_without_a_column_is_a_clear_error(made_up):
+    data, _ = made_up
+    _write(data / "reference" / f"{STUDY}_claims.csv", [{"claim": "X-1", "rule": "untestable"}])
+    with pytest.raises(V.VerdictError, match="lacks the columns"):
+        V.Claims(STUDY).table()
+
+
+def test_tests_and_equivalences_read_from_the_results(made_up):
+    data, results = made_up
+    rows = [
+        _claim(
+            claim="Y-1", rule="not_significant", result="tests", select="test == 'a'", estimate="perm_p", digits="3"
+        ),
+        _claim(claim="Y-2", rule="significant", result="tests", select="test == 'b'", estimate="perm_p", digits="3"),
+        _claim(claim="Y-3", rule="significant", result="tests", select="test == 'c'", estimate="perm_p", digits="3"),
+        _claim(
+            claim="Y-4",
+            rule="within",
+            result="shares",
+            select="model == 'm'",
+            estimate="pct",
+            low="low",
+            high="high",
+            digits="1",
+            reference="42",
+            margin="5",
+        ),
+    ]
+    _write(data / "reference" / f"{STUDY}_claims.csv", rows, header=list(V.COLUMNS))
+    _write(
+        results / STUDY / "tests.csv",
+        [{"test": "a", "perm_p": 0.4}, {"test": "b", "perm_p": 0.0004}, {"test": "c", "perm_p": ""}],
+    )
+    got = {v.claim: v for v in V.Claims(STUDY).evaluate()}
+    assert [got[k].verdict for k in ("Y-1", "Y-2", "Y-3", "Y-4")] == [
+        "reproduced",
+        "reproduced",
+        "not testable here",
+        "partly",
+    ]  # [35, 45] is not within [37, 47]
+    assert got["Y-1"].ours == "p = 0.400" and got["Y-2"].ours == "p < 0.001"
+    assert got["Y-3"].word.startswith("not testable here: the test is undefined")
+    assert got["Y-4"].compared_with == "the level (42.0 ± 5.0)"
+
+
+def test_a_rerun_without_the_claimed_rows_leaves_the_claim_untestable(made_up, tmp_path):
+    # a reader's rerun with another model: the file exists, the paper model's rows do not
+    _, results = made_up
+    _write(results / STUDY / "shares.csv", [{"model": "other", "pct": 20.0, "low": 15.0, "high": 27.0}])
+    with pytest.raises(V.VerdictError, match=r"claim X-2: the selection .* matches no row"):
+        V.Claims(STUDY).evaluate()
+    (tmp_path / RUN_MANIFEST).write_text(json.dumps({"run": "r1", "notebook": "x.ipynb"}))
+    got = {v.claim: v for v in V.Claims(STUDY).evaluate()}
+    assert got["X-2"].verdict == "not testable here" and "has no row where" in got["X-2"].why
