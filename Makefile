@@ -60,8 +60,8 @@ $(CLUSTER_STAMP): $(STAMP)
 	rm -f $(VENV)/.cluster-*
 	touch $@
 
-# otter-grader for make assignments and make grade (pip install -e .[teaching]); the tests grade
-# the assignments, the book does not need it.
+# otter-grader for make assignments, make release and make grade (pip install -e .[teaching]);
+# the tests grade the assignments, and the book offers the gradeable notebooks make release writes.
 TEACHING_STAMP := $(VENV)/.teaching-$(shell cat pyproject.toml requirements-lock.txt | sha256sum | cut -c1-12)
 $(TEACHING_STAMP): $(STAMP)
 	$(BIN)/python -m pip install -q -c requirements-lock.txt -e '.[teaching]' 2>&1 | { grep -v '^WARNING: Location' || true; }
@@ -133,8 +133,15 @@ _build/executed/notebooks/99_reproducibility.ipynb: $(filter-out %/99_reproducib
 
 # jupyter-book --all: a page that glues another chapter's number (the course guide, the synthesis)
 # is rebuilt even when only that chapter changed; an incremental Sphinx build keeps the old number.
-book: $(EXECUTED) $(BOOKSRC) | $(STAMP)
-	$(BIN)/python -m compsem stage --executed _build/executed/notebooks --out _build/site-src
+# The course guide's downloads are the gradeable student notebooks of _build/release (make release;
+# otter-grader writes them, so the book builds with the `teaching` extra).
+DOWNLOADS := _build/release/.compsem-release
+$(DOWNLOADS): $(EXECUTED) $(wildcard book/part*_exercises.md) $(wildcard src/compsem/book/teaching/*.py) \
+		requirements-lock.txt | $(TEACHING_STAMP)
+	PYTHONPATH=src $(BIN)/python -m compsem.book.teaching.assignments release --root . --out _build/release
+
+book: $(EXECUTED) $(BOOKSRC) $(DOWNLOADS) | $(STAMP)
+	$(BIN)/python -m compsem stage --executed _build/executed/notebooks --release _build/release --out _build/site-src
 	$(BIN)/jupyter-book build _build/site-src --path-output . --warningiserror --keep-going --all
 	@echo "The book is at file://$(CURDIR)/_build/html/index.html"
 
@@ -170,9 +177,9 @@ lab: $(STAMP)
 	JUPYTER_PATH="$(CURDIR)/$(VENV)/share/jupyter" $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" \
 		--FileContentsManager.preferred_dir=notebooks $(LAB_ARGS)
 
-# Student copies in _build/exercises: each Part's exercise page (Markdown and a notebook with an
-# empty answer cell per exercise) without its {solution} blocks, and chapters without their cells
-# tagged `solution`. Run as a module of this checkout's src/, in the venv.
+# Student copies in _build/exercises: each Part's exercise page as Markdown (the handout) without
+# its {solution} blocks, and chapters without their cells tagged `solution`. A Part's student
+# notebook is the gradeable one (make release). Run as a module of this checkout's src/, in the venv.
 exercises: $(STAMP)
 	PYTHONPATH=src $(BIN)/python -m compsem.book.teaching.exercises --root . --out _build/exercises
 
@@ -190,8 +197,9 @@ assignments: $(TEACHING_STAMP)
 # A graded term's book (_build/student/_build/html): the same pages without their {solution}
 # blocks (and the answer blocks in them) or the chapters' cells tagged `solution`, sphinx-exercise's
 # hide_solutions on, and no page source published (no _sources/, no source link, no download button).
-student-book: $(EXECUTED) $(BOOKSRC) | $(STAMP)
-	$(BIN)/python -m compsem stage --student --executed _build/executed/notebooks --out _build/student-src
+student-book: $(EXECUTED) $(BOOKSRC) $(DOWNLOADS) | $(STAMP)
+	$(BIN)/python -m compsem stage --student --executed _build/executed/notebooks --release _build/release \
+		--out _build/student-src
 	$(BIN)/jupyter-book build _build/student-src --path-output _build/student --warningiserror --keep-going --all
 	@echo "The student book is at file://$(CURDIR)/_build/student/_build/html/index.html"
 

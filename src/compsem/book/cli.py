@@ -171,7 +171,7 @@ def _cmd_models_extra(args) -> int:
 
 
 def _cmd_stage(args) -> int:
-    staged = stage(repo_root(), Path(args.executed), Path(args.out), student=args.student)
+    staged = stage(repo_root(), Path(args.executed), Path(args.out), student=args.student, release=Path(args.release))
     print(f"staged {len(staged)} notebooks and the book sources in {args.out}")
     return 0
 
@@ -279,6 +279,11 @@ def main(argv: list[str] | None = None) -> int:
     s = sub.add_parser("stage", help="assemble book sources + executed notebooks for jupyter-book")
     s.add_argument("--executed", default="_build/executed/notebooks")
     s.add_argument("--out", default="_build/site-src")
+    s.add_argument(
+        "--release",
+        default="_build/release",
+        help="the folder make release wrote: its gradeable student notebooks are the course guide's downloads",
+    )
     s.add_argument(
         "--student",
         action="store_true",

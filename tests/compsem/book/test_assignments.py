@@ -439,8 +439,10 @@ def test_the_student_build_stages_no_solution_and_no_page_source(tmp_path):
 
     from compsem.book.running.stage import stage
 
-    out = tmp_path / "site"
-    stage(ROOT, executed_build(tmp_path / "executed"), out, student=True)
+    from tests.compsem.book.test_stage import fake_release
+
+    out, release = tmp_path / "site", fake_release(tmp_path / "release")
+    stage(ROOT, executed_build(tmp_path / "executed"), out, student=True, release=release)
     config = yaml.safe_load((out / "_config.yml").read_text())
     assert config["sphinx"]["config"]["hide_solutions"] is True
     assert config["sphinx"]["config"]["html_copy_source"] is False
@@ -461,7 +463,7 @@ def test_the_student_build_stages_no_solution_and_no_page_source(tmp_path):
             hits = [p.name for p, t in staged.items() if value in t]
             assert not hits, f"{part}: {value!r} is in the student build's {hits}"
     # the ordinary build keeps them (so the checks above can fail)
-    stage(ROOT, executed_build(tmp_path / "executed"), tmp_path / "full")
+    stage(ROOT, executed_build(tmp_path / "executed"), tmp_path / "full", release=release)
     page = next(iter(PARTS.values()))
     assert "# autograded" in (tmp_path / "full" / "book" / page.name).read_text()
 
@@ -502,7 +504,9 @@ def test_the_built_student_book_holds_no_answer_and_no_page_source(tmp_path):
     executed = ROOT / "_build" / "executed" / "notebooks"
     if not any(executed.glob("*.ipynb")):
         pytest.skip("no executed build (make book) to build the student book from")
-    stage(ROOT, executed, tmp_path / "src", student=True)
+    # the course guide's downloads: the gradeable notebooks of a real release (they are searched too)
+    asg.write_release(ROOT, tmp_path / "release", executed=executed)
+    stage(ROOT, executed, tmp_path / "src", student=True, release=tmp_path / "release")
     jb = [
         str(Path(sys.executable).with_name("jupyter-book")),
         "build",
@@ -523,6 +527,11 @@ def test_the_built_student_book_holds_no_answer_and_no_page_source(tmp_path):
             assert not hits, f"{part}: {value!r} is in the built student book's {hits}"
         ex = pages[html / "book" / f"{page.stem}.html"]
         assert "Answers, as the assignment notebook" not in ex
+    # the course guide's downloads are the release's gradeable notebooks, one per Part
+    downloads = {p.name: p for p in html.rglob("_downloads/**/*.ipynb")}
+    assert sorted(downloads) == sorted(f"{part}.ipynb" for part in PARTS)
+    for part in PARTS:
+        assert downloads[f"{part}.ipynb"].read_bytes() == (tmp_path / "release" / part / f"{part}.ipynb").read_bytes()
 
 
 def _set(nb: dict, values: dict[str, str], first_cell: str = "", last_cell: str = "") -> dict:

@@ -5,7 +5,7 @@ import re
 
 from compsem.book.teaching import labtime
 from compsem.book.teaching.courseguide import page_text
-from compsem.book.teaching.exercises import write_student_copies
+from compsem.book.teaching.assignments import assignment_parts
 from compsem.paths import repo_root
 from compsem.studies import STUDIES
 
@@ -52,11 +52,12 @@ def test_every_exercise_is_mapped_to_a_learning_goal():
     assert mapped == exercises
 
 
-def test_student_copies_offered_for_download_are_the_ones_staged(tmp_path):
-    names = {p.name for p in write_student_copies(ROOT, tmp_path)}
+def test_the_downloads_are_the_gradeable_notebooks_one_per_part():
+    """Issue 48: one student notebook per Part, the one handed in (make release writes it, stage
+    copies it to exercises/<part>.ipynb); no second kind."""
     downloads = re.findall(r"\{download\}`[^<`]*<\.\./exercises/([^>]+)>`", GUIDE)
-    with_pages = [s for s in STUDIES if (ROOT / f"{s.page('exercises')}.md").is_file()]
-    assert len(downloads) == len(with_pages) and set(downloads) <= names
+    assert downloads == [f"{part}.ipynb" for part in assignment_parts(ROOT)]
+    assert "_exercises.ipynb" not in GUIDE and "# your answer" not in GUIDE
 
 
 def test_lab_commands_name_real_parameters():
@@ -147,7 +148,7 @@ def test_run_time_values_read_the_build_records(tmp_path):
 
 
 def test_class_setup_is_described_with_its_variables():
-    setup = GUIDE[GUIDE.index("## Class set-up on one JupyterHub") : GUIDE.index("## Student copies")]
+    setup = GUIDE[GUIDE.index("## Class set-up on one JupyterHub") : GUIDE.index("## Student notebooks")]
     for needed in (
         "compsem prefetch",
         "COMPSEM_CACHE=/srv/class/compsem-cache",

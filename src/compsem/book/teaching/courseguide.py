@@ -3,7 +3,7 @@
 The guide's source keeps its fixed prose and marks where the generated parts go, each with a
 comment line of its own:
 
-* ``<!-- compsem: downloads -->``: the table of student copies (one row per study with an
+* ``<!-- compsem: downloads -->``: the table of gradeable student notebooks (one row per study with an
   exercises page);
 * ``<!-- compsem: sessions -->``: one session per study that declares a ``report.LESSON``
   (:class:`compsem.faces.Lesson`), in the registry's order, then the closing synthesis;
@@ -145,14 +145,15 @@ def sessions(pairs: list[tuple[Study, Lesson]] | None = None) -> str:
 
 
 def downloads(root: Path) -> str:
-    """The table of student copies: one row per study with an exercises page."""
+    """The table of student notebooks: one row per study with an exercises page, linking the
+    gradeable notebook that ``make release`` writes and the book's staging copies
+    (``exercises/<part>.ipynb``, :func:`compsem.book.running.stage.stage`)."""
     rows = [
-        f"| {s.roman} | {{download}}`{Path(s.page('exercises')).name}.ipynb "
-        f"<../exercises/{Path(s.page('exercises')).name}.ipynb>` |"
+        f"| {s.roman} | {{download}}`{Path(s.page()).name}.ipynb <../exercises/{Path(s.page()).name}.ipynb>` |"
         for s in STUDIES
         if "exercises" not in s.absent and (root / f"{s.page('exercises')}.md").is_file()
     ]
-    return "| Part | student copy |\n| --- | --- |\n" + "\n".join(rows) + "\n"
+    return "| Part | student notebook (the one handed in) |\n| --- | --- |\n" + "\n".join(rows) + "\n"
 
 
 def homework(pairs: list[tuple[Study, Lesson]] | None = None) -> str:
