@@ -202,6 +202,42 @@ def test_master_notebook_has_a_public_and_a_hidden_test_per_name():
     assert "within one unit of the last of those decimals" in md
 
 
+def _marked(nb: dict) -> list[tuple[str, str]]:
+    """The marked written-answer cells of ``nb``: (question, text)."""
+    return [
+        (c["metadata"]["compsem"]["written"], "".join(c["source"]))
+        for c in nb["cells"]
+        if "written-answer" in c["metadata"].get("tags", [])
+    ]
+
+
+def test_a_written_answer_has_a_marked_cell_also_where_an_autograded_exercise_asks_why():
+    """Issue 48 item 5: "Discuss." (no answer block) and "Why?" after an answer block each get a
+    marked cell for the words, and the key lists both for hand grading."""
+    assert _marked(asg.master_notebook(PAGE, name="a", number=3)) == [
+        (
+            "ex_a_2",
+            "**Written answer to Exercise 3.2** (graded by hand, with the rubric of the course guide): "
+            "replace this line with your answer.",
+        )
+    ]
+    assert asg.answer_key(PAGE, "a")["written"] == ["ex_a_2"]
+    why = PAGE.replace("Compute x.", "Compute x. Why is it below 1?")
+    nb = asg.master_notebook(why, name="a", number=3)
+    assert [q for q, _ in _marked(nb)] == ["ex_a_1", "ex_a_2"]
+    sources = ["".join(c["source"]) for c in nb["cells"]]
+    first = sources.index(
+        "**Written answer to Exercise 3.1** (graded by hand, with the rubric of the course guide): "
+        "replace this line with your answer."
+    )
+    assert sources[first - 1] == "# END QUESTION"  # after its autograded question, outside otter's block
+    key = asg.answer_key(why, "a")
+    assert key["written"] == ["ex_a_1", "ex_a_2"] and [q["name"] for q in key["questions"]] == ["ex_a_1"]
+    # "explained" in passing is no question in words; "Explain" is
+    assert asg.answer_key(PAGE.replace("Compute x.", "Compute x as explained."), "a")["written"] == ["ex_a_2"]
+    assert asg.answer_key(PAGE.replace("Compute x.", "Explain x."), "a")["written"] == ["ex_a_1", "ex_a_2"]
+
+
 def test_the_key_is_what_the_page_declares():
     key = asg.answer_key(PAGE, "a")
     assert key == {
@@ -323,6 +359,11 @@ def _check_part(part, tmp_path):
     )
     assert "otter.Notebook(" in student_text and "grader.check_all()" in student_text
     assert "[the number in the book]" not in student_text and "{glue" not in student_text
+    # a marked cell per written answer: every exercise without an answer block, and each whose
+    # statement asks "why" (found here by a plain word search); the key lists the same for the CSV
+    in_words = [q.name for q in qs if not q.answers or {"why", "explain"} & set(re.findall(r"[a-z]+", q.body.lower()))]
+    key = asg.read_key(zip_)
+    assert [q for q, _ in _marked(json.loads(student_text))] == in_words == key["written"]
 
     if grading.sandbox_available():
         pytest.skip(f"grading needs a sandbox: {grading.sandbox_available()}")
@@ -341,6 +382,8 @@ def _check_part(part, tmp_path):
     scores = {name: float(r["total"]) for name, r in table.items()}
     assert {name: float(r["possible"]) for name, r in table.items()} == dict.fromkeys(scores, float(full))
     assert all(r["error"] == "" for r in table.values())
+    written = [grading.written_column(q) for q in key["written"]]
+    assert all(r[c] == "" for r in table.values() for c in written) and set(written) <= set(table["a_master"])
     # one wrong value of a question loses that name's one point, not the question's
     assert scores == {"a_master": full, "b_blank": 0.0, "c_planted": full - 1}
     assert float(table["c_planted"][wrong_q.name]) == wrong_q.points - 1

@@ -157,7 +157,7 @@ def test_each_submission_is_sandboxed_scored_outside_and_kept_on_its_own(tmp_pat
         "total",
         "possible",
         "percentage",
-        grading.WRITTEN_COLUMN,
+        "ex_2 (written, by hand)",
         "error",
     ]
     assert not list(out.glob("*.csv.*")) and (grades.parent / "grades.rows" / "a_right.json").is_file()

@@ -234,9 +234,19 @@ class Question:
         return len(self.answers)
 
     @property
+    def written(self) -> bool:
+        """Whether the question is (also) answered in writing, graded by hand: it has no answer
+        block, or its statement asks why or for an explanation."""
+        return not self.answers or _ASKS_IN_WORDS.search(self.body) is not None
+
+    @property
     def optional(self) -> bool:
         """Whether None is a possible answer of the question's numbers (one of its keys is None)."""
         return any(a.value is None for a in self.answers)
+
+
+#: A statement that asks for an answer in words ("... and why?", "Explain ...").
+_ASKS_IN_WORDS = re.compile(r"\b(?:why|explain)\b", re.I)
 
 
 def _answer_lines(block: list[str], label: str) -> tuple[Answer, ...]:
@@ -310,8 +320,22 @@ A whole number, True or False, None and a string count only when exact. The `gra
 cells check the type and range of your answers, never their values: passing them does not mean
 an answer is right.*"""
 
-#: The cell after an exercise answered in writing.
-WRITTEN_ANSWER = "*Your written answer (graded by hand; the grades file leaves it a column):*\n\n"
+#: The marked cell of a written answer (after the exercise, or after its autograded answer cell
+#: when the exercise also asks why): its metadata ``compsem.written`` names the question, and the
+#: grades file leaves the column ``<question> (written, by hand)`` for it.
+WRITTEN_ANSWER = (
+    "**Written answer to Exercise {ex}** (graded by hand, with the rubric of the course guide): "
+    "replace this line with your answer."
+)
+
+
+def written_cell(q: Question, ex: str) -> dict:
+    """The marked written-answer cell of question ``q`` (Exercise ``ex``)."""
+    return _cell(
+        "markdown",
+        WRITTEN_ANSWER.format(ex=ex),
+        metadata={"tags": ["written-answer"], "compsem": {"written": q.name}},
+    )
 
 
 def master_notebook(
@@ -348,7 +372,7 @@ def master_notebook(
             f"{render_roles(q.body, titles, doc, glued)}"
         )
         if not q.answers:
-            cells += [_cell("markdown", statement), _cell("markdown", WRITTEN_ANSWER)]
+            cells += [_cell("markdown", statement), written_cell(q, ex)]
             continue
         wanted = ", ".join(f"`{a.name}`" for a in q.answers)
         tests = []
@@ -376,6 +400,8 @@ def master_notebook(
             _cell("raw", "# END TESTS"),
             _cell("raw", "# END QUESTION"),
         ]
+        if q.written:  # it also asks why: the words are graded by hand
+            cells.append(written_cell(q, ex))
     for n, cell in enumerate(cells):
         cell["id"] = f"cell-{n:02d}"
     return {
@@ -436,7 +462,7 @@ def answer_key(text: str, part: str) -> dict:
             for q in qs
             if q.answers
         ],
-        "written": [q.name for q in qs if not q.answers],
+        "written": [q.name for q in qs if q.written],
     }
 
 

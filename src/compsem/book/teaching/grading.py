@@ -51,13 +51,18 @@ __all__ = [
     "score_row",
     "grade",
     "default_csv",
-    "WRITTEN_COLUMN",
+    "written_column",
 ]
 
 #: A student id: the notebook's name without ``.ipynb``.
 STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+-]{0,99}$")
-#: The column the lecturer fills by hand for the written answers.
-WRITTEN_COLUMN = "written (by hand)"
+
+
+def written_column(question: str) -> str:
+    """The column the lecturer fills by hand for a question's written answer (left empty)."""
+    return f"{question} (written, by hand)"
+
+
 RUNNER = Path(__file__).with_name("sandbox_runner.py")
 _MAX_JSON = 1 << 20
 
@@ -336,8 +341,8 @@ def grade(
 ) -> list[dict]:
     """Grade every submission of ``submissions`` (:func:`collect`) against the key in ``zip_``,
     each in its own sandbox, and write the CSV ``csv_path``: ``student_id``, each question's
-    points, ``total``, ``possible``, ``percentage``, :data:`WRITTEN_COLUMN` (empty, for the
-    lecturer) and ``error``. Rows already graded (same notebook, same key) are reused."""
+    points, ``total``, ``possible``, ``percentage`` (of the autograded points), one
+    :func:`written_column` per written answer of the key (empty, for the lecturer) and ``error``. Rows already graded (same notebook, same key) are reused."""
     from compsem.book.teaching.assignments import read_key
 
     zip_, submissions, csv_path = Path(zip_), Path(submissions), Path(csv_path)
@@ -356,6 +361,7 @@ def grade(
     rows_dir = csv_path.with_name(csv_path.stem + ".rows")
     rows_dir.mkdir(parents=True, exist_ok=True)
     questions_ = [q["name"] for q in key["questions"]]
+    written = [written_column(q) for q in key.get("written", [])]
     possible = float(sum(a["points"] for q in key["questions"] for a in q["answers"]))
     rows = []
     for sid, path in subs.items():
@@ -393,11 +399,11 @@ def grade(
                 "total": total,
                 "possible": possible,
                 "percentage": round(100 * total / possible, 1) if possible else math.nan,
-                WRITTEN_COLUMN: "",
+                **dict.fromkeys(written, ""),
                 "error": row.get("error", ""),
             }
         )
-    fields = ["student_id", *questions_, "total", "possible", "percentage", WRITTEN_COLUMN, "error"]
+    fields = ["student_id", *questions_, "total", "possible", "percentage", *written, "error"]
     csv_path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=csv_path.parent, prefix=f".{csv_path.name}.", suffix=".tmp")
     with os.fdopen(fd, "w", newline="", encoding="utf-8") as f:
