@@ -182,3 +182,42 @@ def test_session_3_lab_is_what_its_exercise_runs():
     ex_cmds = {c.strip() for c in re.findall(r"`(?:\.venv/bin/)?python -m compsem run ([^`]+)`", exercise)}
     lab = {c.split(" run ", 1)[1].strip() for c in _commands(SESSIONS[2]) if " run " in c}
     assert ex_cmds and ex_cmds == lab
+
+
+def test_each_place_prints_the_lab_that_the_build_times():
+    """Issue 48 item 7: the guide sends students to a clone, Binder and Colab; its table gives the
+    lab command as typed in each, and each, read as compsem's command line reads it (``-p`` pairs
+    through ``parse_parameters``), is the timed lab step that labtime runs: same chapter, same
+    parameters. Binder and Colab start it with their own python, which holds the study there."""
+    import shlex
+
+    from compsem.book.running.params import parse_parameters
+    from compsem.book.teaching import courseguide as cg
+    from compsem.book.teaching.labtime import timed_steps
+
+    step = timed_steps()[0][1]
+    table = GUIDE[GUIDE.index("| where | a lab command is typed in") :]
+    rows = re.findall(r"^\| ([^|]+) \| [^|]+ \| `([^`]+)` \|$", table[: table.index("\n\n")], flags=re.M)
+    assert [where for where, _ in rows] == ["a clone (their own machine, the hub)", "Binder", "Colab"]
+    starts = {"a clone (their own machine, the hub)": [".venv/bin/python"], "Binder": ["python"]}
+    starts["Colab"] = ["!cd", "..", "&&", "python"]  # the set-up cell leaves the notebook in notebooks/
+    for where, cmd in rows:
+        words = shlex.split(cmd)
+        start = starts[where]
+        assert words[: len(start)] == start and words[len(start) : len(start) + 4] == [
+            "-m",
+            "compsem",
+            "run",
+            f"notebooks/{step.notebook}",
+        ]
+        rest = words[len(start) + 4 :]
+        assert rest[::3] == ["-p"] * (len(rest) // 3) and len(rest) % 3 == 0
+        pairs = list(zip(rest[1::3], rest[2::3]))
+        assert parse_parameters(pairs, ROOT / "notebooks" / step.notebook) == dict(step.params), where
+    # what each start relies on: Binder installs the study into its python, Colab's set-up moves into notebooks/
+    assert (
+        "pip install" in (ROOT / "binder" / "postBuild").read_text()
+        and " -e ." in (ROOT / "binder" / "postBuild").read_text()
+    )
+    assert 'os.chdir(root / "notebooks")' in (ROOT / "src/compsem/book/teaching/colab.py").read_text()
+    assert [python for _, _, python in cg.PLACES] == [" ".join(s) for s in starts.values()]
