@@ -131,10 +131,22 @@ def _lab_line(step: LabStep) -> str:
     return f"{step.what} (the book's run with its default parameters: {_runtime(step)}):\n  `{command('run', step)}`"
 
 
+def _ready_line(step: LabStep, cross_study: bool) -> str:
+    """The line that readies a lab step's chapter in the class cache: its ``prefetch``, or for the
+    closing cross-study chapter (the synthesis: no study plans its work, so a prefetch computes
+    nothing) the lab's run itself, once, by the lecturer."""
+    if cross_study:
+        return (
+            f"  `{command('run', step)}` (a cross-study chapter has nothing to prefetch: the lecturer runs the "
+            "lab once, and the run fills the class cache)"
+        )
+    return f"  `{command('prefetch', step)}`"
+
+
 def session(k: int, study: Study, lesson: Lesson, closing: LabStep | None = None) -> str:
     """The Markdown of one session."""
     steps = [*lesson.lab, *([closing] if closing else [])]
-    prefetch = "\n".join(f"  `{command('prefetch', s)}`" for s in steps if s.params is not None)
+    prefetch = "\n".join(_ready_line(s, s is closing) for s in steps if s.params is not None)
     labs = ";\n  ".join(_lab_line(s) for s in steps)
     lines = [
         f"### Session {k}: {lesson.title} (Part {study.roman})",
@@ -153,7 +165,8 @@ def session(k: int, study: Study, lesson: Lesson, closing: LabStep | None = None
             if lesson.by_hand or lesson.discussion
             else []
         ),  # a new study may have no exercises page yet
-        f"* **Prefetch** (before the session, one line per chapter the lab runs with a command):\n{prefetch}",
+        f"* **Prefetch** (before the session, as the lecturer, one line per chapter the lab runs with a command):"
+        f"\n{prefetch}",
         f"* **Lab**: {labs}.",
         f"* **Expected**: {lesson.expected}",
     ]
