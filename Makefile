@@ -8,6 +8,8 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
+# SHARED=1 (a class on one hub): make venv also checks that every user can run $(PYTHON).
+SHARED ?=
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml requirements-lock.txt | sha256sum | cut -c1-12)
@@ -42,6 +44,7 @@ help:
 # -- environment ---------------------------------------------------------------------------
 $(STAMP): pyproject.toml requirements-lock.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.11 not found: install it or run make PYTHON=/path/to/python3.11"; exit 1; }
+	@$(PYTHON) src/compsem/book/teaching/pythoncheck.py $(if $(SHARED),--shared)
 	$(PYTHON) -m venv $(VENV)
 	# torch is pinned (torch==2.13.0) in both files: an unpinned torch pulls GBs of CUDA wheels.
 	$(BIN)/python -m pip install -q -c requirements-lock.txt -e . 2>&1 | { grep -v '^WARNING: Location' || true; }

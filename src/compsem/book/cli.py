@@ -62,6 +62,7 @@ def _cmd_prefetch(args) -> int:
         threads_per_task=args.threads_per_task,
         retries=args.retries,
         progress=not args.quiet,
+        warn=lambda message: print(f"warning: {message}", file=sys.stderr),
     )
     print(out.summary())
     return min(len(out.failed), 100)

@@ -221,3 +221,20 @@ def test_each_place_prints_the_lab_that_the_build_times():
     )
     assert 'os.chdir(root / "notebooks")' in (ROOT / "src/compsem/book/teaching/colab.py").read_text()
     assert [python for _, _, python in cg.PLACES] == [" ".join(s) for s in starts.values()]
+
+
+def test_the_hub_block_covers_what_failed_on_a_hub():
+    """Issue 48 text 11: git's dubious ownership, an admin's Python students cannot run or that is
+    older than the lock needs, a cache the lecturer's prefetch could not write."""
+    setup = GUIDE[GUIDE.index("## Class set-up on one JupyterHub") : GUIDE.index("## Student notebooks")]
+    block = setup[setup.index("```bash") : setup.index("```", setup.index("```bash") + 3)]
+    lines = [ln for ln in block.splitlines()[1:] if ln and not ln.startswith("#")]
+    assert "git config --system --add safe.directory /srv/class/compsem" in lines
+    assert any(ln.startswith("make venv SHARED=1 PYTHON=") for ln in lines)
+    assert "chown -R lecturer /srv/class/compsem /srv/class/compsem-cache" in lines
+    opened, closed = (
+        lines.index("chmod -R u+w /srv/class/compsem-cache"),
+        lines.index("chmod -R a+rX,a-w /srv/class/compsem-cache"),
+    )
+    assert opened < closed < lines.index("git clone /srv/class/compsem ~/compsem")
+    assert "3.11.5" in block
