@@ -245,3 +245,21 @@ def test_the_runner_silences_otters_lines_where_they_stand():
     assert runner.OTTER_LINE.sub(r"\1pass", src) == (
         "pass\npass\nx = 1\ntry:\n    pass\nexcept Exception:\n    pass\npass\npass\ny = grader_x(1)\n"
     )
+
+
+@needs_sandbox
+def test_the_memory_limit_stops_an_allocation_and_the_later_cells_still_count(tmp_path):
+    """prlimit's address-space limit (GRADE_MEMORY_GB) holds inside the sandbox: a cell that asks
+    for more than the limit fails (MemoryError), the other cells run and are scored."""
+    subs = tmp_path / "submitted"
+    subs.mkdir()
+    (subs / "big.ipynb").write_text(notebook("x = 0.5", "hog = bytearray(3 << 30)", "flag = True"))
+    rows = grading.grade(
+        key_zip(tmp_path / "ag"),
+        subs,
+        tmp_path / "out" / "grades.csv",
+        limits=grading.Limits(wall_s=120, memory_bytes=2 << 30),
+    )
+    assert rows[0]["total"] == 2.0 and rows[0]["error"] == ""
+    report = grading.run_submission(subs / "big.ipynb", ["x", "flag"], grading.Limits(wall_s=120, memory_bytes=2 << 30))
+    assert {"cell": 2, "error": "MemoryError"} in report["cells"]
