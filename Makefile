@@ -8,6 +8,8 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
+# SHARED=1 (a class on one hub): make venv also checks that every user can run $(PYTHON).
+SHARED ?=
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml requirements-lock.txt | sha256sum | cut -c1-12)
@@ -42,6 +44,7 @@ help:
 # -- environment ---------------------------------------------------------------------------
 $(STAMP): pyproject.toml requirements-lock.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.11 not found: install it or run make PYTHON=/path/to/python3.11"; exit 1; }
+	@$(PYTHON) src/compsem/book/teaching/pythoncheck.py $(if $(SHARED),--shared)
 	$(PYTHON) -m venv $(VENV)
 	# torch is pinned (torch==2.13.0) in both files: an unpinned torch pulls GBs of CUDA wheels.
 	$(BIN)/python -m pip install -q -c requirements-lock.txt -e . 2>&1 | { grep -v '^WARNING: Location' || true; }
@@ -60,8 +63,8 @@ $(CLUSTER_STAMP): $(STAMP)
 	rm -f $(VENV)/.cluster-*
 	touch $@
 
-# otter-grader for make assignments and make grade (pip install -e .[teaching]); the tests grade
-# the assignments, the book does not need it.
+# otter-grader for make assignments, make release and make grade (pip install -e .[teaching]);
+# the tests grade the assignments, and the book offers the gradeable notebooks make release writes.
 TEACHING_STAMP := $(VENV)/.teaching-$(shell cat pyproject.toml requirements-lock.txt | sha256sum | cut -c1-12)
 $(TEACHING_STAMP): $(STAMP)
 	$(BIN)/python -m pip install -q -c requirements-lock.txt -e '.[teaching]' 2>&1 | { grep -v '^WARNING: Location' || true; }
@@ -133,8 +136,15 @@ _build/executed/notebooks/99_reproducibility.ipynb: $(filter-out %/99_reproducib
 
 # jupyter-book --all: a page that glues another chapter's number (the course guide, the synthesis)
 # is rebuilt even when only that chapter changed; an incremental Sphinx build keeps the old number.
-book: $(EXECUTED) $(BOOKSRC) | $(STAMP)
-	$(BIN)/python -m compsem stage --executed _build/executed/notebooks --out _build/site-src
+# The course guide's downloads are the gradeable student notebooks of _build/release (make release;
+# otter-grader writes them, so the book builds with the `teaching` extra).
+DOWNLOADS := _build/release/.compsem-release
+$(DOWNLOADS): $(EXECUTED) $(wildcard book/part*_exercises.md) $(wildcard src/compsem/book/teaching/*.py) \
+		requirements-lock.txt | $(TEACHING_STAMP)
+	PYTHONPATH=src $(BIN)/python -m compsem.book.teaching.assignments release --root . --out _build/release
+
+book: $(EXECUTED) $(BOOKSRC) $(DOWNLOADS) | $(STAMP)
+	$(BIN)/python -m compsem stage --executed _build/executed/notebooks --release _build/release --out _build/site-src
 	$(BIN)/jupyter-book build _build/site-src --path-output . --warningiserror --keep-going --all
 	@echo "The book is at file://$(CURDIR)/_build/html/index.html"
 
@@ -170,9 +180,9 @@ lab: $(STAMP)
 	JUPYTER_PATH="$(CURDIR)/$(VENV)/share/jupyter" $(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" \
 		--FileContentsManager.preferred_dir=notebooks $(LAB_ARGS)
 
-# Student copies in _build/exercises: each Part's exercise page (Markdown and a notebook with an
-# empty answer cell per exercise) without its {solution} blocks, and chapters without their cells
-# tagged `solution`. Run as a module of this checkout's src/, in the venv.
+# Student copies in _build/exercises: each Part's exercise page as Markdown (the handout) without
+# its {solution} blocks, and chapters without their cells tagged `solution`. A Part's student
+# notebook is the gradeable one (make release). Run as a module of this checkout's src/, in the venv.
 exercises: $(STAMP)
 	PYTHONPATH=src $(BIN)/python -m compsem.book.teaching.exercises --root . --out _build/exercises
 
@@ -180,21 +190,58 @@ exercises: $(STAMP)
 # generated from the pages' {exercise}/{solution} pairs (an exercise whose solution has an
 # `# autograded` block becomes a question with a hidden test; the others are answered in writing).
 # Writes _build/assignments/<part>/{student,autograder}/; the grading environment in
-# autograder.zip is Python 3.11 with requirements-lock.txt.
+# autograder.zip is Python 3.11 with requirements-lock.txt. Glued numbers come from the executed
+# chapters (_build/executed/notebooks); one that no build holds stops it with the chapter to build.
 assignments: $(TEACHING_STAMP)
 	PYTHONPATH=src $(BIN)/python -m compsem.book.teaching.assignments assign --root . --out _build/assignments
 
-# Grades every notebook in SUBMISSIONS with a Part's autograder, here, without Docker (each
-# notebook runs as the user who grades: see the course guide), into one CSV of scores
-# (_build/assignments/<part>/grades.csv, or GRADES=file.csv). With Docker, `otter grade` is the
-# alternative: otter grade -a _build/assignments/<part>/autograder/autograder.zip SUBMISSIONS.
+.PHONY: student-book release
+
+# A graded term's book (_build/student/_build/html): the same pages without their {solution}
+# blocks (and the answer blocks in them) or the chapters' cells tagged `solution`, sphinx-exercise's
+# hide_solutions on, and no page source published (no _sources/, no source link, no download button).
+student-book: $(EXECUTED) $(BOOKSRC) $(DOWNLOADS) | $(STAMP)
+	$(BIN)/python -m compsem stage --student --executed _build/executed/notebooks --release _build/release \
+		--out _build/student-src
+	$(BIN)/jupyter-book build _build/student-src --path-output _build/student --warningiserror --keep-going --all
+	@echo "The student book is at file://$(CURDIR)/_build/student/_build/html/index.html"
+
+# One folder safe to hand out (RELEASE, default _build/release): per Part the gradeable student
+# notebook and the handout (the exercise page without solutions), no solution and no hidden test.
+RELEASE ?= _build/release
+release: $(TEACHING_STAMP)
+	PYTHONPATH=src $(BIN)/python -m compsem.book.teaching.assignments release --root . --out "$(RELEASE)"
+
+# Grades every <student-id>.ipynb in SUBMISSIONS (the layout submitted/<part>/<student-id>.ipynb;
+# ROSTER=roster.csv with a student_id column adds the students without a notebook) against a
+# Part's key, each notebook in its own bubblewrap sandbox (no network, only its own notebook, the
+# read-only environment and an empty scratch folder, GRADE_TIMEOUT seconds and GRADE_MEMORY_GB of
+# memory), scored outside the sandbox. One CSV for an LMS: GRADES (default: grades-<part>.csv in
+# the working folder; an existing file is overwritten only with FORCE=1); the rows are kept in
+# <grades>.rows/, so a rerun grades only what is missing. bubblewrap (Debian's `bubblewrap`) is
+# installed here when it is missing and make runs as root; otherwise make says what to install.
+# With Docker, `otter grade` is the alternative:
+# otter grade -a _build/assignments/<part>/autograder/autograder.zip SUBMISSIONS.
 ASSIGNMENT ?=
 SUBMISSIONS ?=
 GRADES ?=
+ROSTER ?=
+FORCE ?=
+GRADE_TIMEOUT ?= 300
+GRADE_MEMORY_GB ?= 8
 grade: $(TEACHING_STAMP)
-	@test -n "$(ASSIGNMENT)" && test -n "$(SUBMISSIONS)" || { echo "usage: make grade ASSIGNMENT=part<N>_<study> SUBMISSIONS=folder/of/notebooks [GRADES=grades.csv]"; exit 2; }
+	@test -n "$(ASSIGNMENT)" && test -n "$(SUBMISSIONS)" || { echo "usage: make grade ASSIGNMENT=part<N>_<study> SUBMISSIONS=submitted/<part> [GRADES=grades.csv] [ROSTER=roster.csv] [FORCE=1]"; exit 2; }
+	@command -v bwrap >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -q >/dev/null && apt-cache policy bubblewrap | grep -q 'Candidate: [0-9]' \
+	      || { echo "make grade: no bubblewrap package in this machine's apt sources; grade with Docker (otter grade)"; exit 2; }; \
+	    apt-get install -y -q bubblewrap >/dev/null; \
+	  else \
+	    echo "make grade needs bubblewrap (bwrap) to sandbox each submission: ask the administrator to run 'apt-get install bubblewrap', or grade with Docker (otter grade)"; exit 2; \
+	  fi; }
 	PYTHONPATH=src $(BIN)/python -m compsem.book.teaching.assignments grade "$(ASSIGNMENT)" "$(SUBMISSIONS)" --out _build/assignments \
-		$(if $(GRADES),--csv "$(GRADES)")
+		--timeout $(GRADE_TIMEOUT) --memory-gb $(GRADE_MEMORY_GB) $(if $(GRADES),--csv "$(GRADES)") \
+		$(if $(ROSTER),--roster "$(ROSTER)") $(if $(FORCE),--force)
 
 # -- extras --------------------------------------------------------------------------------
 bench: $(STAMP)

@@ -14,6 +14,10 @@ from tests.helpers import ROOT
 SRC = ROOT / "src" / "compsem"
 #: The one module that may read notebook JSON and import nbformat.
 READER = SRC / "notebooks.py"
+#: The grading sandbox's runner (a script run inside bubblewrap, never imported): it reads the
+#: submission as the reader does (``nbformat.read(..., as_version=4)``) without importing the
+#: project, so that a sandbox starts no more than a kernel (compsem's imports take seconds).
+SANDBOX_RUNNER = SRC / "book" / "teaching" / "sandbox_runner.py"
 
 
 def _nb(*cells, minor=5):
@@ -123,11 +127,12 @@ def test_no_module_but_the_reader_handles_notebook_json():
     found = {
         str(p.relative_to(SRC)): hits
         for p in sorted(SRC.rglob("*.py"))
-        if p != READER
+        if p not in (READER, SANDBOX_RUNNER)
         for hits in [notebook_json_by_hand(p.read_text(encoding="utf-8"))]
         if hits
     }
     assert found == {}, f"read and write notebooks through compsem.notebooks: {found}"
+    assert "nbformat.read(nb_path, as_version=4)" in SANDBOX_RUNNER.read_text(encoding="utf-8")
 
 
 def test_parameters_are_papermills_reading_of_the_cell(tmp_path):
@@ -201,7 +206,7 @@ def test_there_is_one_parameters_cell_reader():
     found = {
         str(p.relative_to(SRC)): hits
         for p in sorted(SRC.rglob("*.py"))
-        if p != READER
+        if p not in (READER, SANDBOX_RUNNER)
         for hits in [second_parameters_readers(p.read_text(encoding="utf-8"))]
         if hits
     }

@@ -63,6 +63,7 @@ def _cmd_prefetch(args) -> int:
         threads_per_task=args.threads_per_task,
         retries=args.retries,
         progress=not args.quiet,
+        warn=lambda message: print(f"warning: {message}", file=sys.stderr),
     )
     print(out.summary())
     return min(len(out.failed), 100)
@@ -203,7 +204,7 @@ def _cmd_models_extra(args) -> int:
 
 
 def _cmd_stage(args) -> int:
-    staged = stage(repo_root(), Path(args.executed), Path(args.out))
+    staged = stage(repo_root(), Path(args.executed), Path(args.out), student=args.student, release=Path(args.release))
     print(f"staged {len(staged)} notebooks and the book sources in {args.out}")
     return 0
 
@@ -339,6 +340,16 @@ def main(argv: list[str] | None = None) -> int:
     s = sub.add_parser("stage", help="assemble book sources + executed notebooks for jupyter-book")
     s.add_argument("--executed", default="_build/executed/notebooks")
     s.add_argument("--out", default="_build/site-src")
+    s.add_argument(
+        "--release",
+        default="_build/release",
+        help="the folder make release wrote: its gradeable student notebooks are the course guide's downloads",
+    )
+    s.add_argument(
+        "--student",
+        action="store_true",
+        help="the student build: no solution, no answer block, no page source (make student-book)",
+    )
     s.set_defaults(func=_cmd_stage)
 
     n = sub.add_parser(

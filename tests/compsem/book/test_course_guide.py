@@ -5,7 +5,7 @@ import re
 
 from compsem.book.teaching import labtime
 from compsem.book.teaching.courseguide import page_text
-from compsem.book.teaching.exercises import write_student_copies
+from compsem.book.teaching.assignments import assignment_parts
 from compsem.paths import repo_root
 from compsem.studies import STUDIES
 
@@ -52,11 +52,12 @@ def test_every_exercise_is_mapped_to_a_learning_goal():
     assert mapped == exercises
 
 
-def test_student_copies_offered_for_download_are_the_ones_staged(tmp_path):
-    names = {p.name for p in write_student_copies(ROOT, tmp_path)}
+def test_the_downloads_are_the_gradeable_notebooks_one_per_part():
+    """Issue 48: one student notebook per Part, the one handed in (make release writes it, stage
+    copies it to exercises/<part>.ipynb); no second kind."""
     downloads = re.findall(r"\{download\}`[^<`]*<\.\./exercises/([^>]+)>`", GUIDE)
-    with_pages = [s for s in STUDIES if (ROOT / f"{s.page('exercises')}.md").is_file()]
-    assert len(downloads) == len(with_pages) and set(downloads) <= names
+    assert downloads == [f"{part}.ipynb" for part in assignment_parts(ROOT)]
+    assert "_exercises.ipynb" not in GUIDE and "# your answer" not in GUIDE
 
 
 def test_lab_commands_name_real_parameters():
@@ -147,7 +148,7 @@ def test_run_time_values_read_the_build_records(tmp_path):
 
 
 def test_class_setup_is_described_with_its_variables():
-    setup = GUIDE[GUIDE.index("## Class set-up on one JupyterHub") : GUIDE.index("## Student copies")]
+    setup = GUIDE[GUIDE.index("## Class set-up on one JupyterHub") : GUIDE.index("## Student notebooks")]
     for needed in (
         "compsem prefetch",
         "COMPSEM_CACHE=/srv/class/compsem-cache",
@@ -181,3 +182,59 @@ def test_session_3_lab_is_what_its_exercise_runs():
     ex_cmds = {c.strip() for c in re.findall(r"`(?:\.venv/bin/)?python -m compsem run ([^`]+)`", exercise)}
     lab = {c.split(" run ", 1)[1].strip() for c in _commands(SESSIONS[2]) if " run " in c}
     assert ex_cmds and ex_cmds == lab
+
+
+def test_each_place_prints_the_lab_that_the_build_times():
+    """Issue 48 item 7: the guide sends students to a clone, Binder and Colab; its table gives the
+    lab command as typed in each, and each, read as compsem's command line reads it (``-p`` pairs
+    through ``parse_parameters``), is the timed lab step that labtime runs: same chapter, same
+    parameters. Binder and Colab start it with their own python, which holds the study there."""
+    import shlex
+
+    from compsem.book.running.params import parse_parameters
+    from compsem.book.teaching import courseguide as cg
+    from compsem.book.teaching.labtime import timed_steps
+
+    step = timed_steps()[0][1]
+    table = GUIDE[GUIDE.index("| where | a lab command is typed in") :]
+    rows = re.findall(r"^\| ([^|]+) \| [^|]+ \| `([^`]+)` \|$", table[: table.index("\n\n")], flags=re.M)
+    assert [where for where, _ in rows] == ["a clone (their own machine, the hub)", "Binder", "Colab"]
+    starts = {"a clone (their own machine, the hub)": [".venv/bin/python"], "Binder": ["python"]}
+    starts["Colab"] = ["!cd", "..", "&&", "python"]  # the set-up cell leaves the notebook in notebooks/
+    for where, cmd in rows:
+        words = shlex.split(cmd)
+        start = starts[where]
+        assert words[: len(start)] == start and words[len(start) : len(start) + 4] == [
+            "-m",
+            "compsem",
+            "run",
+            f"notebooks/{step.notebook}",
+        ]
+        rest = words[len(start) + 4 :]
+        assert rest[::3] == ["-p"] * (len(rest) // 3) and len(rest) % 3 == 0
+        pairs = list(zip(rest[1::3], rest[2::3]))
+        assert parse_parameters(pairs, ROOT / "notebooks" / step.notebook) == dict(step.params), where
+    # what each start relies on: Binder installs the study into its python, Colab's set-up moves into notebooks/
+    assert (
+        "pip install" in (ROOT / "binder" / "postBuild").read_text()
+        and " -e ." in (ROOT / "binder" / "postBuild").read_text()
+    )
+    assert 'os.chdir(root / "notebooks")' in (ROOT / "src/compsem/book/teaching/colab.py").read_text()
+    assert [python for _, _, python in cg.PLACES] == [" ".join(s) for s in starts.values()]
+
+
+def test_the_hub_block_covers_what_failed_on_a_hub():
+    """Issue 48 text 11: git's dubious ownership, an admin's Python students cannot run or that is
+    older than the lock needs, a cache the lecturer's prefetch could not write."""
+    setup = GUIDE[GUIDE.index("## Class set-up on one JupyterHub") : GUIDE.index("## Student notebooks")]
+    block = setup[setup.index("```bash") : setup.index("```", setup.index("```bash") + 3)]
+    lines = [ln for ln in block.splitlines()[1:] if ln and not ln.startswith("#")]
+    assert "git config --system --add safe.directory /srv/class/compsem" in lines
+    assert any(ln.startswith("make venv SHARED=1 PYTHON=") for ln in lines)
+    assert "chown -R lecturer /srv/class/compsem /srv/class/compsem-cache" in lines
+    opened, closed = (
+        lines.index("chmod -R u+w /srv/class/compsem-cache"),
+        lines.index("chmod -R a+rX,a-w /srv/class/compsem-cache"),
+    )
+    assert opened < closed < lines.index("git clone /srv/class/compsem ~/compsem")
+    assert "3.11.5" in block

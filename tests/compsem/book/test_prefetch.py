@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -427,3 +428,33 @@ def test_a_ray_task_runs_torch_on_the_drivers_threads_unless_told(ray_local):
         assert not out.failed and seen == [want, want]
     with pytest.raises(ValueError, match="threads_per_task"):
         run_units(units, engine="ray", threads_per_task=0, progress=False)
+
+
+def test_prefetch_warns_when_a_chapter_plans_nothing_or_the_cache_is_not_writable(tmp_path, monkeypatch):
+    """Issue 48: the synthesis' prefetch planned 0 units in silence, and a lecturer's prefetch into
+    a read-only class cache said "computed and stored" while it all went to the overlay."""
+    from compsem.book.running import prefetch as pf
+
+    cache = tmp_path / "class-cache"
+    (cache / "embeddings").mkdir(parents=True)
+    (cache / "embeddings" / "embeddings.sqlite").write_bytes(b"")
+    monkeypatch.setenv("COMPSEM_CACHE", str(cache))
+    monkeypatch.setenv("COMPSEM_CACHE_OVERLAY", str(tmp_path / "overlay"))
+    assert pf.prefetch_warnings("11_setcomp_overlap.ipynb", 3) == []  # units to do, a cache this user writes
+    [nothing] = pf.prefetch_warnings("90_synthesis.ipynb", 0)
+    assert (
+        nothing.startswith("90_synthesis.ipynb: nothing to prefetch")
+        and "compsem run notebooks/90_synthesis" in nothing
+    )
+    # a read-only file in the cache (as the guide's chmod -R a-w leaves it; root writes anyway,
+    # so which path is read-only is set here, and store.can_write is the check's own test)
+    locked = cache / "embeddings" / "embeddings.sqlite"
+    monkeypatch.setattr(pf, "can_write", lambda p: Path(p) != locked)
+    [ro] = pf.prefetch_warnings("11_setcomp_overlap.ipynb", 3)
+    assert f"the cache {cache} cannot be written by you ({locked} is read-only)" in ro
+    assert f"lands in your private overlay {tmp_path / 'overlay'}" in ro and f"chmod -R u+w {cache}" in ro
+    # prefetch passes them on before it runs: the synthesis plans no unit, so nothing runs
+    said = []
+    monkeypatch.setattr(pf, "can_write", lambda p: True)
+    out = pf.prefetch(ROOT / "notebooks" / "90_synthesis.ipynb", warn=said.append)
+    assert out.planned == 0 and len(said) == 1 and said[0].startswith("90_synthesis.ipynb: nothing to prefetch")

@@ -2,8 +2,20 @@
 
 import json
 
+import pytest
+
 from compsem.book.running.stage import rerun_box, stage
+from compsem.book.teaching.assignments import assignment_parts
+from compsem.errors import CompsemError
 from tests.helpers import ROOT
+
+
+def fake_release(folder: Path) -> Path:
+    """A release folder as make release writes it, each Part's notebook a distinct text."""
+    for part in assignment_parts(ROOT):
+        (folder / part).mkdir(parents=True)
+        (folder / part / f"{part}.ipynb").write_text(f'{{"the gradeable notebook of": "{part}"}}\n')
+    return folder
 
 
 def test_rerun_box_names_the_notebook_and_its_parameters():
@@ -21,15 +33,20 @@ def test_stage_inserts_one_box_after_the_first_markdown_cell(tmp_path):
     src = json.loads((ROOT / "notebooks" / "00_toolkit.ipynb").read_text())
     (executed / "00_toolkit.ipynb").write_text(json.dumps(src))
     out = tmp_path / "site"
-    [staged] = stage(ROOT, executed, out)
+    release = fake_release(tmp_path / "release")
+    [staged] = stage(ROOT, executed, out, release=release)
     cells = json.loads(staged.read_text())["cells"]
     assert len(cells) == len(src["cells"]) + 1
     assert cells[0] == src["cells"][0] and "Rerun this chapter" in "".join(cells[1]["source"])
     assert (out / "_toc.yml").is_file() and (out / "book" / "intro.md").is_file()
     assert (out / "_static" / "compsem.css").read_text() == (ROOT / "_static" / "compsem.css").read_text()
-    assert (out / "exercises" / "part1_setcomp_exercises.ipynb").is_file()  # the course guide's downloads
+    # the course guide's downloads: each Part's gradeable notebook, as the release holds it, and nothing else
+    parts = assignment_parts(ROOT)
+    assert sorted(p.name for p in (out / "exercises").iterdir()) == sorted(f"{p}.ipynb" for p in parts)
+    for part in parts:
+        assert (out / "exercises" / f"{part}.ipynb").read_bytes() == (release / part / f"{part}.ipynb").read_bytes()
     mtime = staged.stat().st_mtime_ns
-    stage(ROOT, executed, out)  # nothing changed: the file is left alone
+    stage(ROOT, executed, out, release=release)  # nothing changed: the file is left alone
     assert staged.stat().st_mtime_ns == mtime
     assert len(json.loads(staged.read_text())["cells"]) == len(src["cells"]) + 1
 
@@ -60,3 +77,12 @@ def test_a_chapter_without_an_example_gets_the_plain_command(tmp_path):
     box = rerun_box(nb)
     assert ".venv/bin/python -m compsem run notebooks/43_ssm_space.ipynb\n" in box
     assert "runs/43_ssm_space.ipynb --cwd notebooks\n" in box  # papermill with no values either
+
+
+def test_stage_refuses_a_release_without_a_parts_notebook(tmp_path):
+    release = fake_release(tmp_path / "release")
+    first = next(iter(assignment_parts(ROOT)))
+    (release / first / f"{first}.ipynb").unlink()
+    (tmp_path / "executed").mkdir()
+    with pytest.raises(CompsemError, match=rf"lacks {first}/{first}.ipynb: write them first with `make release"):
+        stage(ROOT, tmp_path / "executed", tmp_path / "site", release=release)

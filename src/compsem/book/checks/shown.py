@@ -177,6 +177,9 @@ NOT_RUN: dict[str, str] = {
     "ln -s ": "links a student's clone to the one environment: test_hub.py runs students on one environment",
     "echo ": "sets the hub's class cache for every user: test_hub.py gives each user that one variable",
     "chmod ": "shares the class cache read-only: test_hub.py does so and checks the cache stays byte-identical",
+    "git config --system ": "lets students clone the lecturer's repository (git's safe.directory): test_hub.py "
+    "gives its users the same setting",
+    "chown ": "gives the class clone and cache to the lecturer's account: test_hub.py runs as three uids",
 }
 
 

@@ -27,6 +27,7 @@ import shutil
 import stat
 import tempfile
 import time
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +36,8 @@ from typing import Any
 
 from compsem import studies, work
 from compsem.errors import UnsafeFolderError
+from compsem.paths import cache_dir, overlay_dir
+from compsem.store import can_write
 from compsem.fmt import noun
 from compsem.progress import bar as progress_bar
 from compsem.reference import paper_match
@@ -51,6 +54,8 @@ __all__ = [
     "unit_done",
     "run_units",
     "prefetch",
+    "prefetch_warnings",
+    "PrefetchWarning",
     "start_ray",
 ]
 
@@ -482,9 +487,44 @@ def run_units(
     return out
 
 
+def prefetch_warnings(notebook: str | Path, planned: int, cache: Path | None = None) -> list[str]:
+    """What a prefetch says before it runs (issue 48): a chapter with nothing to prefetch, and a
+    cache (``COMPSEM_CACHE``, or ``cache``) that this user cannot write, so that what it computes
+    would land in the private overlay instead of the cache it was asked to fill."""
+    name = Path(notebook).name
+    out = []
+    if planned == 0:
+        out.append(
+            f"{name}: nothing to prefetch (no study plans its work for these parameters); to ready it for "
+            f"students, run its lab once with `compsem run notebooks/{name} ...`: the run fills the cache"
+        )
+    cache = cache_dir(create=False) if cache is None else Path(cache)
+    held = [cache, *sorted(cache.glob("*")), *sorted(cache.glob("*/*"))] if cache.is_dir() else [cache]
+    locked = next((p for p in held if not can_write(p)), None)
+    if locked is not None:
+        out.append(
+            f"the cache {cache} cannot be written by you ({locked} is read-only): what this prefetch computes "
+            f"lands in your private overlay {overlay_dir()}, not in that cache; make it writable first "
+            f"(chmod -R u+w {cache}) and read-only again afterwards (chmod -R a+rX,a-w {cache})"
+        )
+    return out
+
+
 def prefetch(
-    notebook: str | Path, overrides: Mapping[str, Any] | None = None, *, chunk: int | None = None, **engine
+    notebook: str | Path,
+    overrides: Mapping[str, Any] | None = None,
+    *,
+    chunk: int | None = None,
+    warn: Callable[[str], None] | None = None,
+    **engine,
 ) -> Outcome:
-    """Plan a chapter's units (:func:`planned_work`) and run those not stored (:func:`run_units`)."""
+    """Plan a chapter's units (:func:`planned_work`) and run those not stored (:func:`run_units`);
+    ``warn`` is called with each of :func:`prefetch_warnings` first."""
     _, units = planned_work(notebook, overrides, chunk=chunk)
+    for message in prefetch_warnings(notebook, len(units)):
+        (warn or (lambda m: warnings.warn(m, PrefetchWarning, stacklevel=3)))(message)
     return run_units(units, **engine)
+
+
+class PrefetchWarning(UserWarning):
+    """A prefetch that will not fill the cache it was asked to fill."""

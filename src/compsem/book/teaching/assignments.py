@@ -14,27 +14,30 @@ as a comment::
 ``tests/teaching`` recomputes each of these values with the library (the checks that already
 tie the page's printed numbers to ``compsem``), so the answer a notebook is graded against is the
 one those checks hold. For each study of the registry with an exercises page, this module writes
-an otter-grader master notebook (one question per answered exercise; its hidden test asserts
-every name of the block, a float within half a unit of the last decimal written, anything else
-exactly; the exercises without a block are shown with a Markdown cell for a written answer,
-graded by hand) and runs ``otter assign`` on it: ``_build/assignments/<part>/student/`` (the
-notebook to hand out: statements and ``name = ...`` cells, no solution, no test) and
-``_build/assignments/<part>/autograder/`` (the solutions notebook and ``autograder.zip``). The
-grading environment in the zip is the project's own: Python 3.11 and ``requirements-lock.txt``.
+an otter-grader master notebook and runs ``otter assign`` on it. Each answered exercise is a
+question worth one point per name: each name has a public test (its type and range, never its
+value: a blank ``name = ...`` or a wrong type fails it) and a hidden test (its value: a number
+within one unit of the last decimal its answer cell asks for, anything else exactly; the
+built-ins called through ``builtins``). The student notebook has otter's set-up cell, a
+``grader.check`` cell per question and a ``grader.check_all()`` cell; the exercises without a
+block have a Markdown cell for a written answer, graded by hand. ``_build/assignments/<part>/``
+gets ``student/`` (the notebook to hand out: statements and ``name = ...`` cells, no solution,
+no hidden test) and ``autograder/`` (the solutions notebook and ``autograder.zip``, which also
+holds the key ``make grade`` scores against, ``compsem-key.json``). The grading environment in
+the zip is the project's own: Python 3.11 and ``requirements-lock.txt``. Glued numbers of a page
+are filled from the executed chapters, as ``make exercises`` does; a number no build holds stops
+``assign`` with the chapter to build.
 
-:func:`grade` grades a folder of submitted notebooks without Docker (otter's ``run`` in this
-environment) into one CSV of scores. It runs each student's code as the user who grades: a
-lecturer who does not trust the submissions grades as an unprivileged user, or with
-``otter grade`` and Docker.
+``grade`` (:mod:`.grading`) grades a folder of submissions, each in its own bubblewrap sandbox,
+scored outside it, into one CSV; Docker (``otter grade``) is the alternative.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
-import contextlib
-import csv
-import io
+import json
+import math
 import re
 import shutil
 import subprocess
@@ -43,12 +46,23 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from compsem import notebooks
 from compsem.book.running.runfolder import claim_output
 from compsem.errors import CompsemError
 from compsem.fmt import plural
 from compsem.studies import STUDIES, Study
-from compsem import notebooks
-from compsem.book.teaching.exercises import book_titles, chapter_numbers, exercise_blocks, render_roles, strip_solutions
+from compsem.book.executed import glued_numbers
+from compsem.book.teaching.grading import Limits, default_csv, grade
+from compsem.book.teaching.exercises import (
+    book_titles,
+    chapter_numbers,
+    exercise_blocks,
+    page_markdown,
+    page_notebook,
+    render_roles,
+    strip_solutions,
+    unbuilt_values,
+)
 
 __all__ = [
     "Answer",
@@ -57,8 +71,11 @@ __all__ = [
     "questions",
     "master_notebook",
     "assignment_parts",
+    "answer_key",
+    "read_key",
     "write_assignment",
     "write_assignments",
+    "write_release",
     "grade",
     "main",
 ]
@@ -72,25 +89,129 @@ class Answer:
 
     name: str
     value: object
-    text: str  # the literal as written (its decimals set the tolerance)
+    text: str  # the literal as written (its decimals are the precision asked for)
     meaning: str
 
-    def check(self) -> str:
-        """One line of the hidden test: an ``assert`` on the student's value."""
+    @property
+    def decimals(self) -> int | None:
+        """The decimals asked for: the most written in the literal's numbers (``0.1464`` -> 4),
+        ``None`` for an answer that has no number or only whole numbers (graded exactly)."""
+        places = [len(m.group(1)) for m in re.finditer(r"\d\.(\d+)", self.text)]
+        return max(places) if places else None
+
+    @property
+    def tolerance(self) -> float:
+        """One unit of the last decimal asked for (``0.1464`` -> 0.0001; a whole number: 0): the
+        key is itself rounded to those decimals, so every correct rounding of the true value lies
+        within one unit of it, and an unrounded correct value within half a unit."""
+        return 0.0 if self.decimals is None else 10.0**-self.decimals
+
+    def kind(self, optional: bool = False) -> str:
+        """What the answer cell asks for, in words (``optional``: None is a possible answer)."""
         v = self.value
-        if isinstance(v, bool) or v is None:
-            return f"assert {self.name} is {v!r} or (hasattr({self.name}, 'item') and {self.name}.item() is {v!r})"
-        if isinstance(v, (int, float)):
-            return f"assert abs(float({self.name}) - {v!r}) <= {_tolerance(self.text)!r}"
+        if isinstance(v, bool):
+            return "True or False"
         if isinstance(v, str):
-            return f"assert str({self.name}) == {v!r}"
-        if isinstance(v, (tuple, list)) and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v):
-            tol = max(_tolerance(t) for t in re.findall(r"-?\d+(?:\.\d+)?", self.text))
-            return (
-                f"assert len({self.name}) == {len(v)} and all(abs(float(a) - b) <= {tol!r} "
-                f"for a, b in zip({self.name}, {list(v)!r}))"
-            )
+            return "a string"
+        precision = (
+            f", {plural(self.decimals, 'decimal')}" + (" each" if isinstance(v, (tuple, list)) else "")
+            if self.decimals is not None
+            else ", a whole number"
+        )
+        if isinstance(v, (tuple, list)):
+            return f"{len(v)} numbers in parentheses{precision}"
+        if v is None or isinstance(v, (int, float)):
+            return f"a number{precision}" + (", or None" if optional or v is None else "")
         raise CompsemError(f"answer {self.name}: a value of type {type(v).__name__} cannot be graded")
+
+    def accepts(self, value: object) -> bool:
+        """Whether ``value`` (as the sandbox's JSON reports it: bool, number, str, None, list)
+        earns the answer's point: True/False, None and strings exactly, numbers within
+        :attr:`tolerance`. Run by the grader, outside any submission's process."""
+        return _accepts(self.value, value, self.tolerance)
+
+    def check(self) -> str:
+        """The hidden test of this name (in otter's ``autograder.zip``, for ``otter grade``): the
+        rule of :meth:`accepts`, calling the built-ins through ``builtins`` so that a submission's
+        ``abs = ...`` changes nothing. (``make grade`` does not run it: it scores outside.)"""
+        v, n, tol = self.value, self.name, self.tolerance * (1 + 1e-9)
+        head = "import builtins as _b, numbers as _numbers\nimport numpy as _np\n"
+        number = (
+            "(_b.isinstance({x}, _numbers.Real) and not _b.isinstance({x}, (_b.bool, _np.bool_)) and "
+            "_b.abs(_b.float({x}) - {k!r}) <= {tol!r})"
+        )
+        if isinstance(v, bool):
+            return head + f"assert _b.isinstance({n}, (_b.bool, _np.bool_)) and _b.bool({n}) is {v!r}"
+        if v is None:
+            return head + f"assert {n} is None"
+        if isinstance(v, str):
+            return head + f"assert _b.isinstance({n}, _b.str) and _b.str.__eq__({n}, {v!r}) is True"
+        if isinstance(v, (tuple, list)):
+            items = " and ".join(number.format(x=f"{n}[{i}]", k=float(k), tol=tol) for i, k in enumerate(v))
+            return head + f"assert _b.isinstance({n}, (_b.tuple, _b.list)) and _b.len({n}) == {len(v)} and {items}"
+        if isinstance(v, (int, float)):
+            return head + "assert " + number.format(x=n, k=float(v), tol=tol)
+        raise CompsemError(f"answer {self.name}: a value of type {type(v).__name__} cannot be graded")
+
+    def public_check(self, optional: bool = False) -> str:
+        """The public test of this name: its type and range, never its value. A blank
+        (``name = ...``) or wrong-type answer fails it; a correct answer always passes."""
+        v, n = self.value, self.name
+        number = f"(_b.isinstance({n}, _numbers.Real) and not _b.isinstance({n}, (_b.bool, _np.bool_)) and _math.isfinite({n}))"
+        head = "import builtins as _b, math as _math, numbers as _numbers\nimport numpy as _np\n"
+        if isinstance(v, bool):
+            return head + f"assert _b.isinstance({n}, (_b.bool, _np.bool_)), {f'{n} must be True or False'!r}"
+        if isinstance(v, str):
+            return head + f"assert _b.isinstance({n}, _b.str), {f'{n} must be a string'!r}"
+        if isinstance(v, (tuple, list)):
+            item = number.replace(f"({n},", "(_x,").replace(f"isfinite({n})", "isfinite(_x)")
+            return head + (
+                f"assert _b.isinstance({n}, (_b.tuple, _b.list)) and _b.len({n}) == {len(v)} and "
+                f"_b.all({item} for _x in {n}), {f'{n} must be {len(v)} numbers'!r}"
+            )
+        lo, hi = _range(v, self.tolerance)
+        rng = "" if lo is None else f" and {lo!r} <= {n}" + ("" if hi is None else f" <= {hi!r}")
+        words = "a number" + ("" if lo is None else (" between 0 and 1" if hi is not None else " of at least 0"))
+        cond = number + rng
+        if optional or v is None:
+            cond, words = f"{n} is None or ({cond})", words + " or None"
+        return head + f"assert {cond}, {f'{n} must be {words}'!r}"
+
+
+def _comment(a: Answer, optional: bool) -> str:
+    """An answer line's comment in the student notebook: what the name means and what to give."""
+    kind = a.kind(optional)
+    if not a.meaning:
+        return kind
+    if kind in a.meaning:
+        return a.meaning
+    return f"{re.sub(r'[?]$', '', a.meaning)}: {kind}" + ("?" if a.meaning.endswith("?") else "")
+
+
+def _range(key: float | None, tol: float) -> tuple[float | None, float | None]:
+    """The range a public test states for a number whose key is ``key``: between 0 and 1 for a
+    key in [0, 1], at least 0 for a larger one, any number otherwise (two ``tol`` of slack, so
+    that a correct answer, one unit off the key at most, never fails it)."""
+    if key is None or key < 0:
+        return None, None
+    if key <= 1:
+        return -2 * tol, 1 + 2 * tol
+    return -2 * tol, None
+
+
+def _accepts(key: object, value: object, tol: float) -> bool:
+    """The grading rule (see :meth:`Answer.accepts`), in built-ins only."""
+    if isinstance(key, bool) or key is None or isinstance(key, str):
+        return type(value) is type(key) and value == key
+    if isinstance(key, (tuple, list)):
+        return (
+            type(value) in (list, tuple)
+            and len(value) == len(key)
+            and all(_accepts(k, v, tol) for k, v in zip(key, value))
+        )
+    if type(value) not in (int, float) or not math.isfinite(value):
+        return False
+    return abs(float(value) - float(key)) <= tol * (1 + 1e-9)
 
 
 @dataclass(frozen=True)
@@ -109,13 +230,23 @@ class Question:
 
     @property
     def points(self) -> int:
+        """One point per name."""
         return len(self.answers)
 
+    @property
+    def written(self) -> bool:
+        """Whether the question is (also) answered in writing, graded by hand: it has no answer
+        block, or its statement asks why or for an explanation."""
+        return not self.answers or _ASKS_IN_WORDS.search(self.body) is not None
 
-def _tolerance(literal: str) -> float:
-    """Half a unit of the last decimal written (``0.1464`` -> 5e-05; ``2`` -> 0.5)."""
-    m = re.search(r"\.(\d+)", literal)
-    return 0.5 * 10 ** -(len(m.group(1)) if m else 0)
+    @property
+    def optional(self) -> bool:
+        """Whether None is a possible answer of the question's numbers (one of its keys is None)."""
+        return any(a.value is None for a in self.answers)
+
+
+#: A statement that asks for an answer in words ("... and why?", "Explain ...").
+_ASKS_IN_WORDS = re.compile(r"\b(?:why|explain)\b", re.I)
 
 
 def _answer_lines(block: list[str], label: str) -> tuple[Answer, ...]:
@@ -176,6 +307,37 @@ def _cell(kind: str, source: str, **extra) -> dict:
     return cell
 
 
+#: What the assignment's first cell says about its grading (the precision rule is stated here and
+#: each answer cell's comment gives the decimals of its name).
+GRADING_NOTE = """\
+*Assignment: set the names in each answer cell; {points} are graded automatically (one per name),
+written answers by hand.*
+
+*How it is graded: give each number to the decimals its comment asks for (more decimals are
+fine). A number counts when it lies within one unit of the last of those decimals of the key
+(within 0.0001 for "4 decimals"): the key is itself rounded, so every correct rounding counts.
+A whole number, True or False, None and a string count only when exact. The `grader.check`
+cells check the type and range of your answers, never their values: passing them does not mean
+an answer is right.*"""
+
+#: The marked cell of a written answer (after the exercise, or after its autograded answer cell
+#: when the exercise also asks why): its metadata ``compsem.written`` names the question, and the
+#: grades file leaves the column ``<question> (written, by hand)`` for it.
+WRITTEN_ANSWER = (
+    "**Written answer to Exercise {ex}** (graded by hand, with the rubric of the course guide): "
+    "replace this line with your answer."
+)
+
+
+def written_cell(q: Question, ex: str) -> dict:
+    """The marked written-answer cell of question ``q`` (Exercise ``ex``)."""
+    return _cell(
+        "markdown",
+        WRITTEN_ANSWER.format(ex=ex),
+        metadata={"tags": ["written-answer"], "compsem": {"written": q.name}},
+    )
+
+
 def master_notebook(
     text: str,
     *,
@@ -184,6 +346,7 @@ def master_notebook(
     titles: dict[str, str] | None = None,
     doc: str = "book/x",
     requirements: str = "requirements.txt",
+    glued: dict[str, dict[str, str]] | None = None,
 ) -> dict:
     """The otter-grader master notebook of an exercise page (``text``: its MyST source)."""
     titles = titles or {}
@@ -191,7 +354,7 @@ def master_notebook(
     intro = re.sub(r"^\([\w-]+\)=\s*\n", "", intro)
     config = (
         f"# ASSIGNMENT CONFIG\nname: {name}\nrequirements: {requirements}\noverwrite_requirements: true\n"
-        "python_version: '3.11'\ninit_cell: false\ncheck_all_cell: false\nexport_cell: false\n"
+        "python_version: '3.11'\ninit_cell: true\ncheck_all_cell: true\nexport_cell: false\n"
         "run_tests: false\ngenerate:\n  pdf: false\n  zips: false\n"
     )
     n_auto = sum(q.points for q in qs)
@@ -199,41 +362,46 @@ def master_notebook(
         _cell("raw", config),
         _cell(
             "markdown",
-            render_roles(intro, titles, doc)
-            + f"\n\n*Assignment: set the names in each answer cell; {plural(n_auto, 'point')} are graded "
-            "automatically, written answers by hand.*",
+            render_roles(intro, titles, doc, glued) + "\n\n" + GRADING_NOTE.format(points=plural(n_auto, "point")),
         ),
     ]
     for k, q in enumerate(qs, 1):
         ex = f"{number}.{k}" if number is not None else str(k)
-        statement = f"## Exercise {ex}: {render_roles(q.title, titles, doc)}\n\n{render_roles(q.body, titles, doc)}"
+        statement = (
+            f"## Exercise {ex}: {render_roles(q.title, titles, doc, glued)}\n\n"
+            f"{render_roles(q.body, titles, doc, glued)}"
+        )
         if not q.answers:
-            cells += [_cell("markdown", statement), _cell("markdown", "*Your written answer (graded by hand):*")]
+            cells += [_cell("markdown", statement), written_cell(q, ex)]
             continue
         wanted = ", ".join(f"`{a.name}`" for a in q.answers)
+        tests = []
+        for a in q.answers:
+            tests += [
+                _cell(
+                    "code", f'""" # BEGIN TEST CONFIG\npoints: 0\n""" # END TEST CONFIG\n{a.public_check(q.optional)}'
+                ),
+                _cell("code", f'""" # BEGIN TEST CONFIG\nhidden: true\npoints: 1\n""" # END TEST CONFIG\n{a.check()}'),
+            ]
         cells += [
-            _cell("raw", f"# BEGIN QUESTION\nname: {q.name}\npoints: {q.points}\ncheck_cell: false\n"),
-            _cell("markdown", f"{statement}\n\n*Autograded: set {wanted} in the cell below.*"),
+            _cell("raw", f"# BEGIN QUESTION\nname: {q.name}\npoints: {q.points}\n"),
+            _cell(
+                "markdown",
+                f"{statement}\n\n*Autograded: set {wanted} in the cell below "
+                f"({plural(q.points, 'point')}, one per name).*",
+            ),
             _cell("raw", "# BEGIN SOLUTION"),
             _cell(
-                "code",
-                "\n".join(
-                    f"# {a.meaning}\n{a.name} = {a.text}  # SOLUTION"
-                    if a.meaning
-                    else f"{a.name} = {a.text}  # SOLUTION"
-                    for a in q.answers
-                ),
+                "code", "\n".join(f"# {_comment(a, q.optional)}\n{a.name} = {a.text}  # SOLUTION" for a in q.answers)
             ),
             _cell("raw", "# END SOLUTION"),
             _cell("raw", "# BEGIN TESTS"),
-            _cell(
-                "code",
-                '""" # BEGIN TEST CONFIG\nhidden: true\n""" # END TEST CONFIG\n'
-                + "\n".join(a.check() for a in q.answers),
-            ),
+            *tests,
             _cell("raw", "# END TESTS"),
             _cell("raw", "# END QUESTION"),
         ]
+        if q.written:  # it also asks why: the words are graded by hand
+            cells.append(written_cell(q, ex))
     for n, cell in enumerate(cells):
         cell["id"] = f"cell-{n:02d}"
     return {
@@ -277,28 +445,96 @@ def grading_requirements(root: Path) -> str:
     )
 
 
-def write_assignment(root: Path, part: str, out: Path, *, quiet: bool = True) -> Path:
+def answer_key(text: str, part: str) -> dict:
+    """The key ``make grade`` scores against (``compsem-key.json`` in the autograder zip): per
+    question its answers (name, value, tolerance, one point each), and the labels of the
+    exercises answered in writing (graded by hand)."""
+    _, qs = questions(text)
+    return {
+        "part": part,
+        "questions": [
+            {
+                "name": q.name,
+                "answers": [
+                    {"name": a.name, "value": a.value, "tolerance": a.tolerance, "points": 1} for a in q.answers
+                ],
+            }
+            for q in qs
+            if q.answers
+        ],
+        "written": [q.name for q in qs if q.written],
+    }
+
+
+KEY_FILE = "compsem-key.json"
+
+
+def read_key(zip_: Path) -> dict:
+    """The answer key inside an autograder zip that ``make assignments`` wrote."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(zip_) as z:
+            key = json.loads(z.read(KEY_FILE).decode("utf-8"))
+    except (OSError, KeyError, zipfile.BadZipFile, ValueError) as e:
+        raise CompsemError(f"{zip_} holds no answer key ({KEY_FILE}): write it with `make assignments` ({e})") from e
+    for q in key["questions"]:
+        for a in q["answers"]:
+            if isinstance(a["value"], list):
+                a["value"] = tuple(a["value"])
+    return key
+
+
+def _replace_folder(folder: Path) -> None:
+    """Empty ``folder`` (a Part's assignment folder) for a new ``otter assign``: the one place
+    where ``assign`` removes anything, and only when its manifest says it is an assignment folder
+    of the caller's (:func:`compsem.book.running.runfolder.claim_output`); a folder holding
+    anything else is refused."""
+    claim_output(folder, kind="assignment", clear=True)  # never a folder that is not this user's assignment
+
+
+def write_assignment(root: Path, part: str, out: Path, *, quiet: bool = True, executed: Path | None = None) -> Path:
     """Write one Part's assignment into ``out/<part>/{student,autograder}`` with ``otter assign``;
-    returns the autograder zip. ``out/<part>`` is emptied first only when its manifest says it is
-    an assignment folder of the caller's (:func:`compsem.book.running.runfolder.claim_output`);
-    a folder holding anything else is refused."""
+    returns the autograder zip. Glued numbers of the page come from the executed chapters in
+    ``executed`` (default ``root/_build/executed/notebooks``); a number no build holds is a
+    :class:`CompsemError` naming the chapter to build, before anything is written."""
     study = _study_of(part)
     numbers = chapter_numbers((root / "_toc.yml").read_text(encoding="utf-8")) if (root / "_toc.yml").is_file() else {}
-    folder = out / part
-    claim_output(folder, kind="assignment", clear=True)  # never a folder that is not this user's assignment
-    with tempfile.TemporaryDirectory(prefix="compsem-assign-") as tmp:
-        return _assign(root, study, part, folder, Path(tmp), numbers, quiet)
-
-
-def _assign(root: Path, study: Study, part: str, folder: Path, src: Path, numbers: dict, quiet: bool) -> Path:
+    executed = executed if executed is not None else root / "_build" / "executed" / "notebooks"
+    glued = glued_numbers(executed)
     page = root / f"{study.page('exercises')}.md"
+    missing = unbuilt_values(strip_solutions(page.read_text(encoding="utf-8")), glued, study.page("exercises"))
+    if missing:
+        chapters = sorted({m.split("::")[0] for m in missing})
+        raise CompsemError(
+            f"{part}: the assignment would show numbers that no executed chapter in {executed} holds "
+            f"({', '.join(missing)}); build them first (make book, or "
+            + ", ".join(
+                f"`.venv/bin/python -m compsem run notebooks/{c}.ipynb --book --out {executed}`" for c in chapters
+            )
+            + ")"
+        )
+    folder = out / part
+    _replace_folder(folder)
+    with tempfile.TemporaryDirectory(prefix="compsem-assign-") as tmp:
+        return _assign(root, study, part, folder, Path(tmp), numbers, quiet, glued)
+
+
+def _assign(
+    root: Path, study: Study, part: str, folder: Path, src: Path, numbers: dict, quiet: bool, glued: dict
+) -> Path:
+    import zipfile
+
+    page = root / f"{study.page('exercises')}.md"
+    text = page.read_text(encoding="utf-8")
     (src / "requirements.txt").write_text(grading_requirements(root), encoding="utf-8")
     nb = master_notebook(
-        page.read_text(encoding="utf-8"),
+        text,
         name=part,
         number=numbers.get(study.page("exercises")),
         titles=book_titles(root),
         doc=study.page("exercises"),
+        glued=glued,
     )
     master = src / f"{part}.ipynb"
     master.write_text(notebooks.dumps(nb), encoding="utf-8")
@@ -314,6 +550,8 @@ def _assign(root: Path, study: Study, part: str, folder: Path, src: Path, number
     if len(zips) != 1:
         raise CompsemError(f"otter assign wrote {len(zips)} autograder zips in {folder / 'autograder'}")
     target = zips[0].rename(folder / "autograder" / "autograder.zip")
+    with zipfile.ZipFile(target, "a") as z:
+        z.writestr(KEY_FILE, json.dumps(answer_key(text, part), indent=1) + "\n")
     if not quiet:
         print(f"{part}: {folder / 'student' / master.name} and {target}")
     return target
@@ -324,41 +562,63 @@ def write_assignments(root: Path, out: Path, parts: list[str] | None = None, *, 
     return [write_assignment(root, part, out, quiet=quiet) for part in (parts or list(assignment_parts(root)))]
 
 
-def grade(autograder: Path, submissions: Path, csv_path: Path) -> list[dict]:
-    """Grade every ``*.ipynb`` in ``submissions`` with ``autograder`` (otter's non-containerised
-    run, in this environment) and write one row per submission to ``csv_path``: the file, each
-    question's score, the total and the points possible. A submission that cannot be run at all
-    is a row with its error, never a crash of the whole grading."""
-    from otter.run import main as otter_run  # otter-grader is the `teaching` extra, imported when grading
+RELEASE_MARKER = ".compsem-release"
 
-    files = sorted(Path(submissions).glob("*.ipynb"))
-    if not files:
-        raise CompsemError(f"no notebook (*.ipynb) in {submissions} to grade")
-    rows, names = [], []
-    for path in files:
-        log = io.StringIO()
-        try:
-            with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
-                result = otter_run(str(path), autograder=str(autograder), output_dir=None, no_logo=True)
-            scores = {k: float(v.score or 0) for k, v in result.results.items()}
-            row = {
-                "submission": path.name,
-                **scores,
-                "total": float(result.total),
-                "possible": float(result.possible),
-                "error": "",
-            }
-        except Exception as e:  # noqa: BLE001 - one broken submission is a row, not the end of the grading
-            row = {"submission": path.name, "total": 0.0, "possible": float("nan"), "error": f"{type(e).__name__}: {e}"}
-        names += [k for k in row if k not in names]
-        rows.append(row)
-    questions_ = [n for n in names if n not in ("submission", "total", "possible", "error")]
-    csv_path.parent.mkdir(parents=True, exist_ok=True)
-    with csv_path.open("w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, ["submission", *questions_, "total", "possible", "error"], restval=0.0)
-        w.writeheader()
-        w.writerows(rows)
-    return rows
+
+def write_release(root: Path, out: Path, *, executed: Path | None = None, quiet: bool = True) -> list[Path]:
+    """One folder that is safe to hand out (``make release``): per Part, ``<part>/<part>.ipynb``
+    (the gradeable student notebook, with its public tests) and ``<part>/<part>_exercises.md``
+    (the handout: the exercise page without its solutions, glued numbers filled), and nothing
+    else. ``out`` is replaced only when it is empty or an earlier release (its marker file);
+    before anything is written, every file is checked for a solution line, an answer line of the
+    key and a hidden test."""
+    out = Path(out)
+    if out.exists() and any(out.iterdir()) and not (out / RELEASE_MARKER).is_file():
+        raise CompsemError(f"{out} exists and is not a release folder: name another (RELEASE=...)")
+    executed = executed if executed is not None else root / "_build" / "executed" / "notebooks"
+    glued = glued_numbers(executed)
+    toc = root / "_toc.yml"
+    numbers = chapter_numbers(toc.read_text(encoding="utf-8")) if toc.is_file() else {}
+    titles = book_titles(root)
+    with tempfile.TemporaryDirectory(prefix="compsem-release-") as tmp:
+        stage = Path(tmp) / "release"
+        stage.mkdir()
+        for part, page in assignment_parts(root).items():
+            zip_ = write_assignment(root, part, Path(tmp) / "assignments", executed=executed)
+            (stage / part).mkdir()
+            shutil.copy(zip_.parent.parent / "student" / f"{part}.ipynb", stage / part / f"{part}.ipynb")
+            doc = f"book/{page.stem}"
+            nb = page_notebook(
+                strip_solutions(page.read_text(encoding="utf-8")), None, numbers.get(doc), titles, doc, glued
+            )
+            (stage / part / page.name).write_text(page_markdown(nb), encoding="utf-8")
+            _check_release(stage / part, page.read_text(encoding="utf-8"))
+        (stage / RELEASE_MARKER).write_text("written by make release\n", encoding="utf-8")
+        if out.exists():
+            shutil.rmtree(out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copytree(stage, out)
+    written = sorted(p for p in out.rglob("*") if p.is_file() and p.name != RELEASE_MARKER)
+    if not quiet:
+        print(f"{plural(len(written), 'file')} to hand out in {out}")
+    return written
+
+
+def _check_release(folder: Path, page: str) -> None:
+    """No file of ``folder`` holds a line of the page's solutions, an answer line of its key, or a hidden test."""
+    solution_lines = {
+        ln.strip() for ln in set(page.splitlines()) - set(strip_solutions(page).splitlines()) if len(ln.strip()) > 25
+    }
+    answers = [f"{a.name} = {a.text}" for q in questions(page)[1] for a in q.answers]
+    for path in folder.rglob("*"):
+        text = path.read_text(encoding="utf-8")
+        bad = (
+            [ln for ln in solution_lines if ln in text]
+            + [a for a in answers if a in text]
+            + [m for m in ("# SOLUTION", '"hidden": true', "_b.abs(", "# autograded") if m in text]
+        )
+        if bad:
+            raise CompsemError(f"{path.name} would hand out a solution or a test: {bad[0]!r}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -370,28 +630,59 @@ def main(argv: list[str] | None = None) -> int:
     a.add_argument("--root", default=".")
     a.add_argument("--out", default="_build/assignments")
     a.add_argument("parts", nargs="*", help="the Parts (default: every Part with an exercises page)")
-    g = sub.add_parser("grade", help="grade a folder of submissions (make grade)")
+    r = sub.add_parser("release", help="one folder to hand out: student notebooks and handouts (make release)")
+    r.add_argument("--root", default=".")
+    r.add_argument("--out", default="_build/release")
+    g = sub.add_parser("grade", help="grade a folder of submissions, each in its own sandbox (make grade)")
     g.add_argument(
         "assignment", help="a Part's name (part<N>_<study>, a folder of _build/assignments) or an autograder zip"
     )
-    g.add_argument("submissions")
+    g.add_argument("submissions", help="a folder of <student-id>.ipynb (submitted/<part>/)")
     g.add_argument("--out", default="_build/assignments")
-    g.add_argument("--csv", default=None, help="default: OUT/<part>/grades.csv")
+    g.add_argument("--csv", default=None, help="the grades file (default: grades-<part>.csv in the working folder)")
+    g.add_argument("--roster", default=None, help="a CSV with a student_id column")
+    g.add_argument("--force", action="store_true", help="overwrite an existing grades file")
+    g.add_argument("--timeout", type=float, default=Limits.wall_s, help="seconds per submission (default %(default)s)")
+    g.add_argument(
+        "--memory-gb",
+        type=float,
+        default=Limits.memory_bytes / 2**30,
+        help="address space per submission in GiB (default %(default)s)",
+    )
     args = ap.parse_args(argv)
     try:
         if args.cmd == "assign":
             zips = write_assignments(Path(args.root), Path(args.out), args.parts, quiet=False)
             print(f"{plural(len(zips), 'assignment')} in {args.out}")
             return 0
+        if args.cmd == "release":
+            write_release(Path(args.root), Path(args.out), quiet=False)
+            return 0
         zip_ = Path(args.assignment)
-        if not zip_.is_file():
+        if zip_.is_file():
+            part = read_key(zip_)["part"]
+        else:
             _study_of(args.assignment)
+            part = args.assignment
             zip_ = Path(args.out) / args.assignment / "autograder" / "autograder.zip"
             if not zip_.is_file():
                 raise CompsemError(f"{zip_} does not exist: run `make assignments` first")
-        target = Path(args.csv) if args.csv else zip_.parent.parent / "grades.csv"
-        rows = grade(zip_, Path(args.submissions), target)
-        print(f"{plural(len(rows), 'submission')} graded: {target}")
+        target = Path(args.csv) if args.csv else default_csv(part)
+        limits = Limits(wall_s=args.timeout, memory_bytes=int(args.memory_gb * 2**30))
+        rows = grade(
+            zip_,
+            Path(args.submissions),
+            target,
+            roster=Path(args.roster) if args.roster else None,
+            force=args.force,
+            limits=limits,
+            quiet=False,
+        )
+        flagged = sum(bool(r["error"]) for r in rows)
+        print(
+            f"{plural(len(rows), 'submission')} graded: {target}"
+            + (f" ({plural(flagged, 'row')} with an error: see its error column)" if flagged else "")
+        )
         return 0
     except CompsemError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -3,8 +3,9 @@
 The guide's source keeps its fixed prose and marks where the generated parts go, each with a
 comment line of its own:
 
-* ``<!-- compsem: downloads -->``: the table of student copies (one row per study with an
+* ``<!-- compsem: downloads -->``: the table of gradeable student notebooks (one row per study with an
   exercises page);
+* ``<!-- compsem: places -->``: where each lab command is typed (:data:`PLACES`) and how it starts;
 * ``<!-- compsem: sessions -->``: one session per study that declares a ``report.LESSON``
   (:class:`compsem.faces.Lesson`), in the registry's order, then the closing synthesis;
 * ``<!-- compsem: homework -->``: the exercises the lessons give as homework;
@@ -45,7 +46,7 @@ __all__ = [
 ]
 
 #: The marker lines of the guide's source and what replaces each.
-MARKERS = ("downloads", "sessions", "homework", "goals")
+MARKERS = ("downloads", "places", "sessions", "homework", "goals")
 
 #: The closing lab of the last session: the synthesis with the models of a lab (not a study's:
 #: the synthesis runs every study).
@@ -56,6 +57,17 @@ CLOSING = LabStep(
 )
 
 PY = ".venv/bin/python"
+
+#: Where the guide sends students, where a lab command is typed there, and how it starts: the rest
+#: of it (``-m compsem run notebooks/...``) is the same everywhere. A clone has the environment
+#: ``make venv`` made (:data:`PY`); Binder and Colab have no ``.venv``: their own ``python`` holds
+#: the study (Binder's ``binder/postBuild`` installs it; on Colab a chapter's set-up cell installs
+#: it and leaves the notebook in the clone's ``notebooks/`` folder, hence the ``cd ..``).
+PLACES = (
+    ("a clone (their own machine, the hub)", "a terminal at the clone's root", PY),
+    ("Binder", "a terminal (File, New, Terminal), at the repository's root", "python"),
+    ("Colab", "a code cell, once a chapter's set-up cell has run", "!cd .. && python"),
+)
 
 
 def lessons() -> list[tuple[Study, Lesson]]:
@@ -74,10 +86,27 @@ def _value(v: Any) -> str:
     return v if isinstance(v, str) and re.fullmatch(r"[\w.-]+", v) else json.dumps(v, ensure_ascii=False)
 
 
-def command(verb: str, step: LabStep) -> str:
-    """The shell command of a lab step (``run`` or ``prefetch``), with the project's interpreter."""
+def command(verb: str, step: LabStep, python: str = PY) -> str:
+    """The shell command of a lab step (``run`` or ``prefetch``), with the project's interpreter
+    (``python``: how the command starts elsewhere, one of :data:`PLACES`)."""
     args = "".join(f" -p {k} {shlex.quote(_value(v))}" for k, v in (step.params or {}).items())
-    return f"{PY} -m compsem {verb} notebooks/{step.notebook}{args}"
+    return f"{python} -m compsem {verb} notebooks/{step.notebook}{args}"
+
+
+def places(pairs: list[tuple[Study, Lesson]] | None = None) -> str:
+    """The table of :data:`PLACES`: where each lab command is typed and the first timed lab (or
+    the first lab with parameters) as it is typed there ("" when no lab has parameters)."""
+    pairs = lessons() if pairs is None else pairs
+    steps = [step for _, lesson in pairs for step in lesson.lab if step.params is not None]
+    first = next((step for step in steps if step.timed), steps[0] if steps else None)
+    if first is None:
+        return ""
+    rows = [f"| {where} | {typed} | `{command('run', first, python)}` |" for where, typed, python in PLACES]
+    return (
+        "| where | a lab command is typed in | the first timed lab there |\n| --- | --- | --- |\n"
+        + "\n".join(rows)
+        + "\n"
+    )
 
 
 def _runtime(step: LabStep) -> str:
@@ -102,10 +131,22 @@ def _lab_line(step: LabStep) -> str:
     return f"{step.what} (the book's run with its default parameters: {_runtime(step)}):\n  `{command('run', step)}`"
 
 
+def _ready_line(step: LabStep, cross_study: bool) -> str:
+    """The line that readies a lab step's chapter in the class cache: its ``prefetch``, or for the
+    closing cross-study chapter (the synthesis: no study plans its work, so a prefetch computes
+    nothing) the lab's run itself, once, by the lecturer."""
+    if cross_study:
+        return (
+            f"  `{command('run', step)}` (a cross-study chapter has nothing to prefetch: the lecturer runs the "
+            "lab once, and the run fills the class cache)"
+        )
+    return f"  `{command('prefetch', step)}`"
+
+
 def session(k: int, study: Study, lesson: Lesson, closing: LabStep | None = None) -> str:
     """The Markdown of one session."""
     steps = [*lesson.lab, *([closing] if closing else [])]
-    prefetch = "\n".join(f"  `{command('prefetch', s)}`" for s in steps if s.params is not None)
+    prefetch = "\n".join(_ready_line(s, s is closing) for s in steps if s.params is not None)
     labs = ";\n  ".join(_lab_line(s) for s in steps)
     lines = [
         f"### Session {k}: {lesson.title} (Part {study.roman})",
@@ -124,7 +165,8 @@ def session(k: int, study: Study, lesson: Lesson, closing: LabStep | None = None
             if lesson.by_hand or lesson.discussion
             else []
         ),  # a new study may have no exercises page yet
-        f"* **Prefetch** (before the session, one line per chapter the lab runs with a command):\n{prefetch}",
+        f"* **Prefetch** (before the session, as the lecturer, one line per chapter the lab runs with a command):"
+        f"\n{prefetch}",
         f"* **Lab**: {labs}.",
         f"* **Expected**: {lesson.expected}",
     ]
@@ -145,14 +187,15 @@ def sessions(pairs: list[tuple[Study, Lesson]] | None = None) -> str:
 
 
 def downloads(root: Path) -> str:
-    """The table of student copies: one row per study with an exercises page."""
+    """The table of student notebooks: one row per study with an exercises page, linking the
+    gradeable notebook that ``make release`` writes and the book's staging copies
+    (``exercises/<part>.ipynb``, :func:`compsem.book.running.stage.stage`)."""
     rows = [
-        f"| {s.roman} | {{download}}`{Path(s.page('exercises')).name}.ipynb "
-        f"<../exercises/{Path(s.page('exercises')).name}.ipynb>` |"
+        f"| {s.roman} | {{download}}`{Path(s.page()).name}.ipynb <../exercises/{Path(s.page()).name}.ipynb>` |"
         for s in STUDIES
         if "exercises" not in s.absent and (root / f"{s.page('exercises')}.md").is_file()
     ]
-    return "| Part | student copy |\n| --- | --- |\n" + "\n".join(rows) + "\n"
+    return "| Part | student notebook (the one handed in) |\n| --- | --- |\n" + "\n".join(rows) + "\n"
 
 
 def homework(pairs: list[tuple[Study, Lesson]] | None = None) -> str:
@@ -181,6 +224,7 @@ def expand(text: str, root: Path, pairs: list[tuple[Study, Lesson]] | None = Non
     pairs = lessons() if pairs is None else pairs
     parts: Mapping[str, Any] = {
         "downloads": lambda: downloads(root),
+        "places": lambda: places(pairs),
         "sessions": lambda: sessions(pairs),
         "homework": lambda: homework(pairs),
         "goals": lambda: goals_table(pairs),

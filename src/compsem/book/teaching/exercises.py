@@ -4,9 +4,10 @@ Two kinds of source:
 
 * the Parts' exercise pages ``book/part*_exercises.md`` (MyST): every ``{solution}`` block (back-tick
   or colon fence, any length, nested code blocks included) and every gated
-  ``{solution-start}`` … ``{solution-end}`` span is dropped. Each page is written twice: as
-  plain Markdown, and as a notebook with one Markdown cell per exercise followed by an empty code
-  cell for the answer (after a set-up cell, so that it also runs on Colab). Exercises are
+  ``{solution-start}`` … ``{solution-end}`` span is dropped, and the page is written as plain
+  Markdown, the handout. (It is built as a notebook with one Markdown cell per exercise, after a
+  set-up cell, by :func:`page_notebook`; that notebook is not written: a Part's one student
+  notebook is the gradeable one of :mod:`.assignments`, ``make release``.) Exercises are
   numbered as the book numbers them (chapter number from ``_toc.yml``, then the exercise's
   place: "Exercise 3.2"), and MyST roles that Jupyter cannot render (``{ref}``, ``{doc}``,
   ``{numref}``, …) become the text the book shows: the reference's own text, or the title of the
@@ -379,7 +380,8 @@ def unbuilt_values(text: str, glued: dict[str, dict[str, str]], doc: str) -> lis
 
 
 def write_student_copies(root: Path, out: Path, executed: Path | None = None, *, strict: bool = False) -> list[Path]:
-    """Write the student copies of ``root``'s exercise pages and chapters into ``out``; glued
+    """Write the student copies of ``root``'s exercise pages (the Markdown handouts; the Part's
+    student notebook is the gradeable one, ``make release``) and chapters into ``out``; glued
     numbers come from the executed chapters in ``executed`` (default: ``root``'s
     ``_build/executed/notebooks``, when a build exists). With ``strict`` (``make exercises``), a
     number the build lacks is a :class:`~compsem.errors.CompsemError` naming the page, the
@@ -414,7 +416,6 @@ def write_student_copies(root: Path, out: Path, executed: Path | None = None, *,
         text = strip_solutions(page.read_text(encoding="utf-8"))
         nb = page_notebook(text, setup, numbers.get(doc), titles, doc, glued)
         written.append(_write(out / page.name, page_markdown(nb)))
-        written.append(_write(out / page.with_suffix(".ipynb").name, _dump(nb)))
     for path in sorted((root / "notebooks").glob("*.ipynb")):
         nb = student_notebook(notebooks.read(path))
         if nb is not None:
