@@ -13,16 +13,4 @@ def check(executed=None):
     )
 
 
-NOT_CLAIMS = {
-    "new weights under an old name are never served old vectors": "the cache key's design (compsem.cache)",
-    "Where the two machines differ": "the table's rule",
-    "A ratio above 1 means ONNX Runtime was faster": "how to read the ratio",
-    "where a check at first use finds it faster": "the backend rule's design (compsem.encoders.onnx)",
-    "Which precision trains faster is measured per machine, never read from a CPU flag": 'what precision="auto" does (compsem.device.cpu_precision), a design',
-    "it is never chosen, because its scores have not been measured": "the probe's rule (compsem.device.FP16_SCORES_MEASURED)",
-    "Two defaults were set from this one record": "the page's plan; the GPU's name is glued from the record",
-    "whether they are the faster choice on another is not known": "what has not been measured",
-    "so only half the texts reach the model": "the benchmark's design: each text given twice",
-    '(a count, "seldom", a winner, "faster", agreement with the paper)': "names the claim vocabulary",
-    "Two defaults follow from these numbers": "the project's two decisions, taken on the glued measurements",
-}
+NOT_CLAIMS = {}

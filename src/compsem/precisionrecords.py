@@ -39,6 +39,8 @@ __all__ = [
     "record_rows",
     "record_paths",
     "machines_table",
+    "named",
+    "record_words",
     "here_sentence",
     "ratio_text",
     "range_text",
@@ -58,6 +60,28 @@ COLUMNS = (
     "auto trains in",
 )
 NOT_TIMED = "not timed"
+
+#: a record's kind in words, by the start of its file name (the table's row label; the file
+#: itself is named in the "measured by" column)
+_RECORD_KINDS = (
+    ("precision_reported_", "reported elsewhere"),
+    ("precision_abba_", "ABBA run of chapter 22"),
+    ("csts_precision", "Part II benchmark (make bench)"),
+    ("csts_ab_", "A/B run of chapter 22"),
+    ("results", "make bench"),
+)
+
+
+def record_words(name: str) -> str:
+    """The row label of a committed record ``name`` (a file name) in words, e.g.
+    ``"precision_reported_intel-xeon-m207.json"`` -> ``"reported elsewhere"``; an unknown name
+    is "a committed record"."""
+    return next((words for start, words in _RECORD_KINDS if name.startswith(start)), "a committed record")
+
+
+def named(measured_by: str, name: str) -> str:
+    """``measured_by`` with the record's file under ``benchmarks/`` named after it."""
+    return f"{measured_by} (benchmarks/{name})"
 
 
 def cpu_words(model_name: str | None, family=None, flags=(), vendor: str | None = None, number=None) -> str:
@@ -150,8 +174,8 @@ def record_rows(path: Path) -> list[dict]:
             return [
                 {
                     "CPU": where,
-                    "record": path.name,
-                    "measured by": rec["provenance"],
+                    "record": record_words(path.name),
+                    "measured by": named(rec["provenance"], path.name),
                     "timed": g["operation"],
                     "fp32 GFLOP/s": _rate(g.get("fp32")),
                     "bf16 GFLOP/s": _rate(g.get("bf16")),
@@ -174,8 +198,10 @@ def record_rows(path: Path) -> list[dict]:
             rows.append(
                 {
                     "CPU": where,
-                    "record": path.name,
-                    "measured by": f"{rec['source']}, {rec['started']} (probe: median of {len(probes)} runs)",
+                    "record": record_words(path.name),
+                    "measured by": named(
+                        f"{rec['source']}, {rec['started']}, probe: median of {len(probes)} runs", path.name
+                    ),
                     "timed": _probe_timed(p["shape"]) if p else NOT_TIMED,
                     "fp32 GFLOP/s": _rate(med.get("fp32")),
                     "bf16 GFLOP/s": _rate(med.get("bf16")),
@@ -196,7 +222,9 @@ def bench_row(bench: dict | None) -> list[dict]:
     probe = (bench or {}).get("precision_probe")
     if not probe:
         return []
-    return [probe_row(probe, record="results.json (make bench)", measured_by="make bench's probe")]
+    return [
+        probe_row(probe, record=record_words("results.json"), measured_by=named("make bench's probe", "results.json"))
+    ]
 
 
 def study_rows() -> list[dict]:

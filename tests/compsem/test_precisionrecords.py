@@ -106,10 +106,18 @@ def test_an_abba_record_shows_the_probe_median_and_the_training_ratio(tmp_path):
     assert row["bf16 / fp32"] == "2.10×" and row["training bf16 / fp32"].startswith("1.50×")
     assert row["auto trains in"] == "bf16 autocast (bf16 measured 2.00× fp32 here)"
     table = P.machines_table(_probe(), paths=[path])
-    assert list(table.index.get_level_values("record")) == ["this build (probe)", path.name]
+    assert list(table.index.get_level_values("record")) == ["this build (probe)", "ABBA run of chapter 22"]
     assert list(table.columns) == [c for c in P.COLUMNS if c not in ("CPU", "record", "timed")]
 
 
 def test_the_committed_records_read():
     for path in P.record_paths():
         assert P.record_rows(path), path
+
+
+def test_a_record_is_labelled_by_its_kind_in_words_and_its_file_named_beside():
+    assert P.record_words("precision_reported_intel-xeon-m207.json") == "reported elsewhere"
+    assert P.record_words("precision_abba_amd-zen4.json") == "ABBA run of chapter 22"
+    assert P.record_words("csts_ab_bf16.json") == "A/B run of chapter 22"
+    assert P.record_words("something_else.json") == "a committed record"
+    assert P.named("make bench's probe", "results.json") == "make bench's probe (benchmarks/results.json)"

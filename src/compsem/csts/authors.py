@@ -426,7 +426,10 @@ def speed_values(path=None) -> dict:
         none = Prose("the authors' code has not been run beside the book's presets (`make authors-check` runs it)")
         return {"auth_speed_text": none, "auth_speed_table": None}
     rows = int(re.search(r"([\d,]+) training", rec["setting"]).group(1).replace(",", ""))
-    sides = {"the authors' run_sts.py": rec["sides"]["authors"], "the book's official preset": rec["sides"]["book"]}
+    sides = {
+        "the authors' training script": rec["sides"]["authors"],
+        "the book's official preset": rec["sides"]["book"],
+    }
     if rec.get("cpu_preset"):
         sides["the book's cpu preset"] = rec["cpu_preset"]
     rates = {k: _rate(v, rows) for k, v in sides.items()}
@@ -441,7 +444,7 @@ def speed_values(path=None) -> dict:
             for k, (r, cover) in rates.items()
         ]
     ).set_index("side")
-    a, a_cover = rates["the authors' run_sts.py"]
+    a, a_cover = rates["the authors' training script"]
     b = rates["the book's official preset"][0]
     bound = "" if a_cover == "loop" else " (an upper bound: the authors' seconds also cover loading and scoring)"
     text = (

@@ -24,7 +24,16 @@ import pandas as pd
 from compsem import device as D
 from compsem.errors import DataError
 from compsem.paths import repo_root
-from compsem.precisionrecords import NOT_TIMED, cpu_words, here_sentence, machines_table, range_text, ratio_text
+from compsem.precisionrecords import (
+    NOT_TIMED,
+    cpu_words,
+    here_sentence,
+    machines_table,
+    named,
+    range_text,
+    ratio_text,
+    record_words,
+)
 from compsem.results import Prose
 
 from .authors import SETTINGS, load_record
@@ -194,8 +203,8 @@ def precision_rows(root: Path | None = None) -> list[dict]:
             rows.append(
                 {
                     "CPU": cpu_words(m["cpu_model"], m.get("cpu_family"), m["cpu_flags"]),
-                    "record": path.name,
-                    "measured by": f"make bench (benchmarks/bench_csts.py), {u['measured']}",
+                    "record": record_words(path.name),
+                    "measured by": named(f"make bench (benchmarks/bench_csts.py), {u['measured']}", path.name),
                     "timed": f"matrix product {mm}×{k} @ {k}×{n}, {u['torch_threads']} threads",
                     "fp32 GFLOP/s": f"{u['fp32_gemm_gflop_per_s']:.0f}",
                     "bf16 GFLOP/s": f"{u['bf16_gemm_gflop_per_s']:.0f}",
@@ -219,8 +228,10 @@ def precision_rows(root: Path | None = None) -> list[dict]:
             rows.append(
                 {
                     "CPU": cpu_words(m["cpu_model"], m.get("cpu_family"), on),
-                    "record": p.name,
-                    "measured by": f"benchmarks/csts_ab.py, {rec['started']} (flags {', '.join(on) or 'none recorded'})",
+                    "record": f"{record_words(p.name)}, {p.stem.removeprefix('csts_ab_')} record",
+                    "measured by": named(
+                        f"benchmarks/csts_ab.py, {rec['started']}, flags {', '.join(on) or 'none recorded'}", p.name
+                    ),
                     "timed": NOT_TIMED,
                     "fp32 GFLOP/s": NOT_TIMED,
                     "bf16 GFLOP/s": NOT_TIMED,

@@ -359,7 +359,9 @@ def test_copies_of_the_book_show_no_glue_role(tmp_path, with_build):
     write_student_copies(ROOT, tmp_path / "out", executed)
     md = (tmp_path / "out" / "part2_csts_exercises.md").read_text()
     assert "{glue" not in md
-    assert ("chapter's 4 runs took\n7.2 minutes of training" in md) if with_build else ("[the number in the book]" in md)
+    assert (
+        ("chapter's 4 runs took\n7.2 minutes of training" in md) if with_build else ("[the number in the book]" in md)
+    )
 
 
 def test_student_copies_hold_no_pointer_to_the_answers(tmp_path):

@@ -1,6 +1,7 @@
 """Staging the book: every chapter gets its rerun box; unchanged files are not rewritten."""
 
 import json
+from pathlib import Path
 
 import pytest
 

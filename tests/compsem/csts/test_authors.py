@@ -208,7 +208,7 @@ def test_the_speed_of_each_side_on_the_same_rows(tmp_path):
         in v["auth_speed_text"]
     )
     assert "the `cpu` preset was not run when this record was written" in v["auth_speed_text"]
-    assert v["auth_speed_table"].loc["the authors' run_sts.py", "seconds cover"].startswith("whole run_sts.py")
+    assert v["auth_speed_table"].loc["the authors' training script", "seconds cover"].startswith("whole run_sts.py")
     # a record with the authors' training loop read and the cpu preset beside: 6,806 / 680.6 = 10.0, / 100 = 68.1
     rec["sides"]["authors"]["loop_seconds"] = 680.6
     rec["cpu_preset"] = {"train_seconds": 100.0, "seconds_cover": "loop", "loop_seconds": 100.0}

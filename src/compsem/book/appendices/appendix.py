@@ -62,6 +62,7 @@ __all__ = [
     "claims_table",
     "gpu_values",
     "gpu_glue",
+    "encode_glue",
     "precision_table",
 ]
 
@@ -72,6 +73,16 @@ def gpu_glue(gpu: dict | None) -> dict[str, str]:
     its speed names that GPU and no other; "no GPU" without a record."""
     name = str(((gpu or {}).get("machine") or {}).get("gpu") or "no GPU")
     return gpu_values(gpu) | {"gpu_name": name}
+
+
+def encode_glue(bench: dict | None) -> dict[str, str]:
+    """The sizes of the encode benchmark's input that the appendix states: ``bench_encode_texts``
+    (texts given) and ``bench_encode_unique`` (distinct ones), read from ``benchmarks/results.json``
+    (its first model's ``encode`` record); "not recorded" without one."""
+    first = next(iter(((bench or {}).get("encode") or {}).values()), None)
+    if not first:
+        return {"bench_encode_texts": "not recorded", "bench_encode_unique": "not recorded"}
+    return {"bench_encode_texts": f"{first['texts']:,}", "bench_encode_unique": f"{first['unique']:,}"}
 
 
 def bf16_support() -> str:
