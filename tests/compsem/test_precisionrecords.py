@@ -70,7 +70,11 @@ def test_a_reported_record_says_where_it_comes_from(tmp_path):
     )
     (row,) = P.record_rows(path)
     # by hand: 158 / 266 = 0.594; 172 / 306 = 0.562 and 139 / 138 = 1.007
-    assert row["CPU"] == "Intel Xeon (model 207, family not recorded)" and row["measured by"] == "reported in issue 46"
+    assert (
+        row["CPU"] == "Intel Xeon (model 207, family not recorded)"
+        and row["measured by"] == "reported in issue 46 (benchmarks/precision_reported_x.json)"
+    )
+    assert row["record"] == "reported elsewhere"
     assert (row["bf16 / fp32"], row["fp16 GFLOP/s"]) == ("0.59×", "275–290")
     assert row["training bf16 / fp32"] == "0.56–1.01× (chapter 22 training seconds, 2 lab-size pairs)"
     path.write_text("{}")
