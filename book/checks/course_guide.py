@@ -22,4 +22,6 @@ def check(executed=None):
     )
 
 
-NOT_CLAIMS = {}
+NOT_CLAIMS = {
+    "draws a conclusion that does not follow from it": "a level of the written answers' rubric (what a grader looks for)",
+}

@@ -493,11 +493,20 @@ def _single_values(v: SingleView) -> dict:
     # a row the class-tests table marks undefined (its note; e.g. one outcome never occurs) is left out
     defined = aan.perm_p[aan.perm_p.notna() & ~aan.note.fillna("").str.startswith("undefined")]
     undefined = [m for m in r.models if m not in defined.index]
-    out["aan_sig_count"] = PlainText(
-        claims.of_total(int((defined < 0.05).sum()), len(defined), "model")
-        + (f" with a defined test ({join_names(undefined, quote='')} left out)" if undefined else "")
-    )
+    out["aan_sig_count"] = PlainText(significant_count(defined.to_dict(), undefined))
     return out
+
+
+def significant_count(p_values: dict[str, float], undefined=(), alpha: float = 0.05) -> str:
+    """How many models' tests reject at family-wise level ``alpha``: each of the k defined tests
+    at ``alpha / k`` (Bonferroni), e.g. "0 of 3 models (each test at 0.0167, a Bonferroni
+    correction for 3 tests)"; the models whose test is undefined are named as left out."""
+    k = len(p_values)
+    each = alpha / k if k else alpha
+    words = claims.of_total(sum(p < each for p in p_values.values()), k, "model")
+    if undefined:
+        words += f" with a defined test ({join_names(list(undefined), quote='')} left out)"
+    return words + (f" (each test at {each:.3g}, a Bonferroni correction for {k} tests)" if k > 1 else "")
 
 
 def _pairs_values(v: PairsView) -> dict:

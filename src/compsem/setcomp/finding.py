@@ -91,8 +91,8 @@ FINDING = Finding(
     topic="Set-like operators",
     question="an encoder treats sentences like sets of facts",
     method=(
-        "Part I's criteria are counted at margin $\\varepsilon = 0$ rather than averaged over the pooled "
-        "$\\varepsilon$ range of the paper, because the pooled range depends on which models are in the run (see "
+        "Part I's criteria are counted at margin ε = 0 rather than averaged over the pooled "
+        "ε range of the paper, because the pooled range depends on which models are in the run (see "
         "Part I); the difference set is the one that passes the filter under `sbert-mini`, for every model alike. "
         "Each model's own control is the same criteria with every target sentence taken from another quintuple "
         "(shuffled targets), as chapters 11–13 show it."

@@ -272,3 +272,14 @@ def test_class_sizes_are_counted_from_the_vocabulary():
     assert sizes["n_class_S_I"] == 2 and sizes["n_class_S_NI"] == 3 and sizes["n_class_A"] == 1
     assert sizes["n_class_NS_Pl"] == 0
     assert sizes["n_an_class_A"] == 4 and sizes["n_noun_pairs"] == 6  # 1 adjective x 4 nouns; 4 * 3 / 2
+
+
+def test_the_count_of_significant_models_is_corrected_for_the_number_of_tests():
+    from compsem.montague.report import significant_count
+
+    # 3 tests at family-wise 5 %: each at 0.05 / 3 = 0.0167, so p = 0.025 no longer counts
+    assert significant_count({"a": 0.025, "b": 0.5, "c": 0.6}) == (
+        "none of the 3 models (each test at 0.0167, a Bonferroni correction for 3 tests)"
+    )
+    assert significant_count({"a": 0.01, "b": 0.5, "c": 0.6}).startswith("1 of 3 models")
+    assert significant_count({"a": 0.04}, ["bow"]) == "1 of 1 model with a defined test (bow left out)"
