@@ -334,6 +334,7 @@ def paired_leader_sentence(
     items: str = "items",
     level: float = 0.95,
     controls: Sequence[str] = (),
+    lead: bool = True,
 ) -> str:
     """One sentence naming the leader of estimates measured on the same items, only as far as a
     paired bootstrap allows: the leader is "clear of" another when the paired interval of their
@@ -348,6 +349,8 @@ def paired_leader_sentence(
     test pairs." A name in ``controls`` is never ranked: it is named at the end with its value.
     The lowest (``higher`` False) has no "lead": it is shown by its difference from each other name
     (lowest − other), which "falls below" them where every paired interval lies below zero.
+    Where the highest is not the best (``lead`` False: a higher value is worse, or neither), the
+    highest is worded the same way: its difference from each other name, which it "exceeds".
     """
     v = np.asarray(values, dtype=float)
     if not (len(v) == len(names)):
@@ -378,12 +381,12 @@ def paired_leader_sentence(
     leads = []  # (name, lead, low, high, words) by the one paired test, each at 1 − (1 − level)/m
     for i in others:
         a, b = (np.asarray(replicates[names[k]], dtype=float) for k in (best, i))
-        lead = v[best] - v[i] if higher else v[i] - v[best]
-        r = paired_verdict(a - b if higher else b - a, estimate=lead, alpha=1 - each)
-        leads.append((names[i], lead, r.low, r.high, r.words))
+        gap = v[best] - v[i] if higher else v[i] - v[best]
+        r = paired_verdict(a - b if higher else b - a, estimate=gap, alpha=1 - each)
+        leads.append((names[i], gap, r.low, r.high, r.words))
     if not higher:  # the lowest: shown as its difference from each other name (below zero), never a "lead"
         leads = [(n, -d, -hi, -lo, w) for n, d, lo, hi, w in leads]
-    rel = "lead over" if higher else "difference from"
+    rel = "lead over" if higher and lead else "difference from"
     undefined = [x for x in leads if x[4] == UNDEFINED]
     tied = [x for x in leads if x[4] not in ("higher", UNDEFINED)]
     why = ""
@@ -399,10 +402,14 @@ def paired_leader_sentence(
     if not tied:
         if higher:
             n, d, lo, hi, _ = min(leads, key=lambda x: x[2])
+            said = (
+                f"its lead over every other {noun} has a paired {pct} interval above zero"
+                if lead
+                else f"it exceeds every other {noun} by a difference whose paired {pct} interval lies above zero"
+            )
             return (
-                f"{head}; on the same {items} its lead over every other {noun} has a paired {pct} interval above "
-                f"zero (the smallest: {number(d, digits)} [{number(lo, digits)}, {number(hi, digits)}] over `{n}`)"
-                f"{many}." + beside
+                f"{head}; on the same {items} {said} (the smallest: {number(d, digits)} [{number(lo, digits)}, "
+                f"{number(hi, digits)}] over `{n}`){many}." + beside
             )
         n, d, lo, hi, _ = max(leads, key=lambda x: x[3])
         return (
@@ -420,7 +427,7 @@ def paired_leader_sentence(
             f"of a difference on these {items}{also}{many}." + beside
         )
     return (
-        f"{head}, but its {'leads over' if higher else 'differences from'} {shown} have paired {pct} intervals "
+        f"{head}, but its {'leads over' if higher and lead else 'differences from'} {shown} have paired {pct} intervals "
         "that include zero: no evidence of "
         f"a difference on these {items}{also}{many}." + beside
     )

@@ -276,6 +276,18 @@ def test_paired_leader_sentence_by_hand():
         "paired 50 % interval lies below zero (the closest: -1.0 [-1.1, -0.9] from `a`)."
     )
     assert "lead" not in s
+    # the highest where higher is not better (lead=False): the same numbers, worded as exceeding, no "lead"
+    s = paired_leader_sentence(
+        [3.5, 2.5], reps, ["a", "b"], what="error", digits=1, noun="config", items="pairs", level=0.5, lead=False
+    )
+    assert s == (
+        "`a` has the highest error (3.5); on the same pairs it exceeds every other config by a difference whose "
+        "paired 50 % interval lies above zero (the smallest: 1.0 [0.9, 1.1] over `b`)."
+    )
+    s = paired_leader_sentence(
+        [3.5, 3.4], {"a": reps["a"], "c": reps["c"]}, ["a", "c"], what="error", digits=1, level=0.5, lead=False
+    )
+    assert s.startswith("`a` has the highest error (3.5), but its difference from `c` (0.1 [-1.0, 1.0])")
 
 
 # ------------------------------------------------------------------ shared resamples (the synthesis' paired test)
