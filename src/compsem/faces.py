@@ -334,19 +334,28 @@ def _leader_words(ok: pd.DataFrame, what: str, higher: bool, digits: int, unit: 
     tied = [x for x in leads if not (np.isfinite(x[2]) and x[2] > 0)]
     f = f".{digits}f"
     count = comparisons_words(m_, 0.05)
+    if not higher:  # the lowest: its difference from each other model (lowest − other, below zero), never a "lead"
+        leads = [(m, -d, -hi, -lo) for m, d, lo, hi in leads]
     if not tied:
-        m, d, lo, hi = min(leads, key=lambda x: x[2])
+        if higher:
+            m, d, lo, hi = min(leads, key=lambda x: x[2])
+            return (
+                f"{head}; on the same {items} the paired interval of its lead lies above zero over every other "
+                f"model (the smallest: {d:{f}} [{lo:{f}}, {hi:{f}}] over `{m}`; {count})."
+            )
+        m, d, lo, hi = max(leads, key=lambda x: x[3])
         return (
-            f"{head}; on the same {items} the paired interval of its lead lies above zero over every other "
-            f"model (the smallest: {d:{f}} [{lo:{f}}, {hi:{f}}] over `{m}`; {count})."
+            f"{head}; on the same {items} it falls below every other model by a difference whose paired interval "
+            f"lies below zero (the closest: {d:{f}} [{lo:{f}}, {hi:{f}}] from `{m}`; {count})."
         )
-    none = [x for x in tied if np.isfinite(x[2])]
+    none = [x for x in leads if x[0] in {t[0] for t in tied} and np.isfinite(x[2])]
     undefined = [x[0] for x in tied if not np.isfinite(x[2])]
     parts = []
     if none:
         shown = ", ".join(f"`{m}` ({d:{f}} [{lo:{f}}, {hi:{f}}])" for m, d, lo, hi in none)
+        word, rel = ("over", "lead") if higher else ("from", "difference")
         parts.append(
-            f"over {shown} the paired interval of its lead on the same {items} includes zero: no evidence of a "
+            f"{word} {shown} the paired interval of its {rel} on the same {items} includes zero: no evidence of a "
             "difference"
         )
     if undefined:

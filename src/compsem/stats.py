@@ -334,6 +334,7 @@ def paired_leader_sentence(
     items: str = "items",
     level: float = 0.95,
     controls: Sequence[str] = (),
+    lead: bool = True,
 ) -> str:
     """One sentence naming the leader of estimates measured on the same items, only as far as a
     paired bootstrap allows: the leader is "clear of" another when the paired interval of their
@@ -346,6 +347,10 @@ def paired_leader_sentence(
     [1.1, 5.0] over `b`)." / "`a` has the highest … (59.1), but its lead over `b` (0.0 [-1.2,
     1.3]) has a paired 95 % interval that includes zero: no evidence of a difference on these
     test pairs." A name in ``controls`` is never ranked: it is named at the end with its value.
+    The lowest (``higher`` False) has no "lead": it is shown by its difference from each other name
+    (lowest − other), which "falls below" them where every paired interval lies below zero.
+    Where the highest is not the best (``lead`` False: a higher value is worse, or neither), the
+    highest is worded the same way: its difference from each other name, which it "exceeds".
     """
     v = np.asarray(values, dtype=float)
     if not (len(v) == len(names)):
@@ -376,15 +381,18 @@ def paired_leader_sentence(
     leads = []  # (name, lead, low, high, words) by the one paired test, each at 1 − (1 − level)/m
     for i in others:
         a, b = (np.asarray(replicates[names[k]], dtype=float) for k in (best, i))
-        lead = v[best] - v[i] if higher else v[i] - v[best]
-        r = paired_verdict(a - b if higher else b - a, estimate=lead, alpha=1 - each)
-        leads.append((names[i], lead, r.low, r.high, r.words))
+        gap = v[best] - v[i] if higher else v[i] - v[best]
+        r = paired_verdict(a - b if higher else b - a, estimate=gap, alpha=1 - each)
+        leads.append((names[i], gap, r.low, r.high, r.words))
+    if not higher:  # the lowest: shown as its difference from each other name (below zero), never a "lead"
+        leads = [(n, -d, -hi, -lo, w) for n, d, lo, hi, w in leads]
+    rel = "lead over" if higher and lead else "difference from"
     undefined = [x for x in leads if x[4] == UNDEFINED]
     tied = [x for x in leads if x[4] not in ("higher", UNDEFINED)]
     why = ""
     if undefined:  # the test cannot vary (every resample gives the same difference) or has no replicate
         ds = {x[1] for x in undefined}
-        why = f"its lead over {join_names([x[0] for x in undefined])} is undefined: " + (
+        why = f"its {rel} {join_names([x[0] for x in undefined])} is undefined: " + (
             f"every resample gives the same difference ({number(ds.pop(), digits)}), so the paired test cannot vary"
             if len(ds) == 1 and all(np.isfinite(list(ds)))
             else "the paired test cannot vary or has no replicate"
@@ -392,11 +400,22 @@ def paired_leader_sentence(
     if undefined and not tied:
         return f"{head}, but {why}{many}." + beside
     if not tied:
-        n, d, lo, hi, _ = min(leads, key=lambda x: x[2])
+        if higher:
+            n, d, lo, hi, _ = min(leads, key=lambda x: x[2])
+            said = (
+                f"its lead over every other {noun} has a paired {pct} interval above zero"
+                if lead
+                else f"it exceeds every other {noun} by a difference whose paired {pct} interval lies above zero"
+            )
+            return (
+                f"{head}; on the same {items} {said} (the smallest: {number(d, digits)} [{number(lo, digits)}, "
+                f"{number(hi, digits)}] over `{n}`){many}." + beside
+            )
+        n, d, lo, hi, _ = max(leads, key=lambda x: x[3])
         return (
-            f"{head}; on the same {items} its lead over every other {noun} has a paired {pct} interval above "
-            f"zero (the smallest: {number(d, digits)} [{number(lo, digits)}, {number(hi, digits)}] over `{n}`)"
-            f"{many}." + beside
+            f"{head}; on the same {items} it falls below every other {noun} by a difference whose paired {pct} "
+            f"interval lies below zero (the closest: {number(d, digits)} [{number(lo, digits)}, "
+            f"{number(hi, digits)}] from `{n}`){many}." + beside
         )
     shown = ", ".join(
         f"`{n}` ({number(d, digits)} [{number(lo, digits)}, {number(hi, digits)}])" for n, d, lo, hi, _ in tied
@@ -404,11 +423,12 @@ def paired_leader_sentence(
     also = f"; {why}" if why else ""
     if len(tied) == 1:
         return (
-            f"{head}, but its lead over {shown} has a paired {pct} interval that includes zero: no evidence "
+            f"{head}, but its {rel} {shown} has a paired {pct} interval that includes zero: no evidence "
             f"of a difference on these {items}{also}{many}." + beside
         )
     return (
-        f"{head}, but its leads over {shown} have paired {pct} intervals that include zero: no evidence of "
+        f"{head}, but its {'leads over' if higher and lead else 'differences from'} {shown} have paired {pct} intervals "
+        "that include zero: no evidence of "
         f"a difference on these {items}{also}{many}." + beside
     )
 
@@ -714,7 +734,9 @@ def paired_ranking_sentence(
     ranked, named at the end with its value. Items undefined under any ranked name are left
     out for all. Example: "`a` has the highest share (75.0 %); on the same 4 items its lead over
     `b` has a paired interval above zero (50.0 [25.0, 75.0]; one paired comparison, a 95 %
-    interval)."
+    interval)." The lowest (``higher`` False) is shown by its difference from each other name
+    (lowest − other, below zero where clear): "`b` has the lowest share (25.0 %); on the same 4
+    items it falls below `a` by a difference whose paired interval lies below zero (-50.0 …)".
     """
     excluded = dict(excluded or {})
     arrs = {k: np.asarray(v, dtype=float).ravel() for k, v in scores.items()}
@@ -758,11 +780,20 @@ def paired_ranking_sentence(
         res[k] = paired_comparison(hi_, lo_, margin=margin, alpha=alpha_each, n_boot=n_boot, seed=seed, scale=scale)
     n_items = int(keep.sum())
 
-    def shown(k):
+    # the lowest is shown by its difference from each other name (lowest − other, below zero), never a "lead"
+    sign = 1 if higher else -1
+
+    def shown_ci(k):
         r = res[k]
-        if r.words == UNDEFINED:
+        lo, hi = sorted((sign * r.low, sign * r.high))
+        return f"{number(sign * r.estimate, digits)} [{number(lo, digits)}, {number(hi, digits)}]"
+
+    def shown(k):
+        if res[k].words == UNDEFINED:
             return f"`{k}`"
-        return f"`{k}` ({number(r.estimate, digits)} [{number(r.low, digits)}, {number(r.high, digits)}])"
+        return f"`{k}` ({shown_ci(k)})"
+
+    rel = "lead over" if higher else "difference from"
 
     clear = [k for k in others if res[k].words == "higher"]
     equivalent = [k for k in others if res[k].words == "equivalent"]
@@ -771,17 +802,23 @@ def paired_ranking_sentence(
     parts = []
     if len(clear) == m:
         k = min(clear, key=lambda k: res[k].low)
-        lead = f"over `{k}`" if m == 1 else f"over every other {noun}"
+        whom = f"`{k}`" if m == 1 else f"every other {noun}"
+        said = (
+            f"its lead over {whom} has a paired interval above zero"
+            if higher
+            else f"it falls below {whom} by a difference whose paired interval lies below zero"
+        )
         return (
-            f"{head}; on the same {n_items} {items} its lead {lead} has a paired interval above zero"
-            f" ({'the smallest: ' if m > 1 else ''}{number(res[k].estimate, digits)} "
-            f"[{number(res[k].low, digits)}, {number(res[k].high, digits)}]"
-            f"{' over `' + k + '`' if m > 1 else ''}; {comparisons_words(m, alpha)})." + tail + beside
+            f"{head}; on the same {n_items} {items} {said}"
+            f" ({('the smallest: ' if higher else 'the closest: ') if m > 1 else ''}{shown_ci(k)}"
+            f"{(' over `' if higher else ' from `') + k + '`' if m > 1 else ''}; {comparisons_words(m, alpha)})."
+            + tail
+            + beside
         )
     if none:
         one = len(none) == 1
         parts.append(
-            f"for its lead over {', '.join(shown(k) for k in none)} the paired interval"
+            f"for its {rel} {', '.join(shown(k) for k in none)} the paired interval"
             f"{'' if one else 's'} include{'s' if one else ''} zero: no evidence of a difference"
         )
     if equivalent:
@@ -793,8 +830,13 @@ def paired_ranking_sentence(
     if undefined:
         parts.append(f"the comparison with {join_names(undefined)} is undefined: {res[undefined[0]].reason}")
     first = (
-        f"{head} on the same {n_items} {items}: its lead over {join_names(clear)} has a paired interval above "
-        f"zero, but "
+        (
+            f"{head} on the same {n_items} {items}: its lead over {join_names(clear)} has a paired interval above "
+            f"zero, but "
+            if higher
+            else f"{head} on the same {n_items} {items}: it falls below {join_names(clear)} by a difference whose "
+            f"paired interval lies below zero, but "
+        )
         if clear
         else f"{head} on the same {n_items} {items}, but "
     )

@@ -70,13 +70,24 @@ def test_a_leader_paragraph_names_a_leader_only_where_ranked_and_as_far_as_the_p
         "every model lies above each of its controls by a paired 95 % interval (1 comparison; the smallest "
         "difference: `a` − `b` 0.40 [0.40, 0.40])."
     )
-    assert say(rows.assign(higher=False), ["a", "b"], []).startswith("`b` has the lowest share kept")
+    # the lowest has no "lead": b − a = −0.4 on every replicate, an interval below zero, worded as falling below
+    assert say(rows.assign(higher=False), ["a", "b"], []) == (
+        "`b` has the lowest share kept (0.50 [0.40, 0.60]); on the same items it falls below every other model by a "
+        "difference whose paired interval lies below zero (the closest: -0.40 [-0.40, -0.40] from `a`; one paired "
+        "comparison, a 95 % interval)."
+    )
     # b with spread 0.2: a − b = 0.4 ∓ 1.9 × 0.2 = [0.02, 0.78]; with spread 0.3: [-0.17, 0.97], no evidence
     wide = rows.assign(replicates=[r.replicates if r.model != "b" else 0.5 + 0.3 * offsets for r in rows.itertuples()])
     assert say(wide, ["a", "b"], []) == (
         "`a` has the highest share kept (0.90 [0.80, 1.00]), but over `b` (0.40 [-0.17, 0.97]) the paired interval "
         "of its lead on the same items includes zero: no evidence of a difference (one paired comparison, a 95 % "
         "interval)."
+    )
+    # the lowest of the same wide rows: b − a = −0.4 ± 0.57: [-0.97, 0.17], no evidence, and no "lead"
+    assert say(wide.assign(higher=False), ["a", "b"], []) == (
+        "`b` has the lowest share kept (0.50 [0.40, 0.60]), but from `a` (-0.40 [-0.97, 0.17]) the paired interval "
+        "of its difference on the same items includes zero: no evidence of a difference (one paired comparison, a "
+        "95 % interval)."
     )
     # three models: 2 comparisons, each at 97.5 %; a − b is 0.4 on every replicate (clear), a − d spans
     # -0.2, 0.1, 0.4, 0.7, 1.0: its 97.5 % interval (positions 0.05 and 3.95 of 4) is [-0.185, 0.985], not the

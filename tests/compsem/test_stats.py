@@ -255,7 +255,7 @@ def test_paired_leader_sentence_by_hand():
         "`a` has the highest score (3.5); on the same pairs its lead over every other config has a paired "
         "50 % interval above zero (the smallest: 1.0 [0.9, 1.1] over `b`)."
     )
-    # lower is better: c leads, and its lead over a is c − a reversed
+    # the lowest: c − a = 3.4 − 3.5 = −0.1, replicates 1, −1, 1, −1 → [-1, 1]; worded as a difference, no "lead"
     s = paired_leader_sentence(
         [3.5, 3.4],
         {"a": reps["a"], "c": reps["c"]},
@@ -266,7 +266,28 @@ def test_paired_leader_sentence_by_hand():
         items="pairs",
         level=0.5,
     )
-    assert s.startswith("`c` has the lowest loss (3.4), but its lead over `a` (0.1 [-1.0, 1.0])")
+    assert s.startswith("`c` has the lowest loss (3.4), but its difference from `a` (-0.1 [-1.0, 1.0])")
+    # the lowest clear of the others: b − a replicates −1, −1, −0.5, −1.5 → 50 % interval [-1.125, -0.875]
+    s = paired_leader_sentence(
+        [3.5, 2.5], reps, ["a", "b"], what="loss", higher=False, digits=1, noun="config", items="pairs", level=0.5
+    )
+    assert s == (
+        "`b` has the lowest loss (2.5); on the same pairs it falls below every other config by a difference whose "
+        "paired 50 % interval lies below zero (the closest: -1.0 [-1.1, -0.9] from `a`)."
+    )
+    assert "lead" not in s
+    # the highest where higher is not better (lead=False): the same numbers, worded as exceeding, no "lead"
+    s = paired_leader_sentence(
+        [3.5, 2.5], reps, ["a", "b"], what="error", digits=1, noun="config", items="pairs", level=0.5, lead=False
+    )
+    assert s == (
+        "`a` has the highest error (3.5); on the same pairs it exceeds every other config by a difference whose "
+        "paired 50 % interval lies above zero (the smallest: 1.0 [0.9, 1.1] over `b`)."
+    )
+    s = paired_leader_sentence(
+        [3.5, 3.4], {"a": reps["a"], "c": reps["c"]}, ["a", "c"], what="error", digits=1, level=0.5, lead=False
+    )
+    assert s.startswith("`a` has the highest error (3.5), but its difference from `c` (0.1 [-1.0, 1.0])")
 
 
 # ------------------------------------------------------------------ shared resamples (the synthesis' paired test)
@@ -386,10 +407,21 @@ def test_paired_ranking_sentence_by_hand():
     flipped = paired_ranking_sentence({"a": b, "b": a}, what="share", scale=100, unit=" %", n_boot=500)
     assert flipped.startswith("`b` has the highest share (87.5 %)")
     low = paired_ranking_sentence({"a": a, "b": b}, what="share", higher=False, scale=100, unit=" %", n_boot=500)
+    # the lowest falls below: b − a = −62.5 %, its paired interval below zero (a − b's [0, 100] negated)
     assert low.startswith(
-        "`b` has the lowest share (25.0 %); on the same 8 items its lead over `a` has a paired "
-        "interval above zero (62.5 ["
+        "`b` has the lowest share (25.0 %); on the same 8 items it falls below `a` by a difference whose paired "
+        "interval lies below zero (-62.5 [-"
     )
+    assert "lead" not in low
+    low3 = paired_ranking_sentence(
+        {"a": a, "b": b, "c": c}, what="share", higher=False, scale=100, unit=" %", n_boot=500
+    )
+    # b below a (−62.5) and c (−50.0): both clear; the closest is c, the one with the smaller gap
+    assert low3.startswith(
+        "`b` has the lowest share (25.0 %); on the same 8 items it falls below every other model by a difference "
+        "whose paired interval lies below zero (the closest: -50.0 [-"
+    )
+    assert "] from `c`; 2 paired comparisons" in low3
     assert (
         paired_ranking_sentence({"z": np.zeros(3)}, what="share")
         == "No model can be ranked here: `z` is left out of the ranking: every item gives exactly 0."

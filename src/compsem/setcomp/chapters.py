@@ -59,6 +59,7 @@ def ranking_sentence(
     n_boot: int = 1000,
     seed: int = 0,
     groups=None,
+    excluded: dict[str, str] | None = None,
 ) -> Prose:
     """Which model has the highest (``higher``) or lowest percentage, only as far as paired
     tests allow: the models are scored on the same samples, so each lead is a paired bootstrap
@@ -67,7 +68,8 @@ def ranking_sentence(
 
     ``samples`` maps each model to its per-sample shares in [0, 1] (the values whose mean × 100
     the chapter's table shows). A model with an undefined share, or (``constant``) the same
-    value on every sample (e.g. all 0 %), is left out and named; a control (``bow``:
+    value on every sample (e.g. all 0 %), is left out and named, as are those of ``excluded``
+    (``{model: why}``); a control (``bow``:
     :func:`compsem.encoders.kinds.is_control`) is shown beside the ranking, never in it.
 
     ``groups`` (each sample's quintuple): the samples of one quintuple share sentences, so the
@@ -91,9 +93,26 @@ def ranking_sentence(
             constant=constant,
             n_boot=n_boot,
             seed=seed,
+            excluded=excluded,
             controls=[m for m in samples if is_control(m)],
         )
     )
+
+
+def fixed_ratio_models(ratios: dict[str, np.ndarray], *, tol: float = 1e-6) -> dict[str, str]:
+    """The models whose every defined norm ratio is 1 (within ``tol``), each with why it is left out
+    of a paired comparison of comparable shares: its share is 100 % on every sample by construction
+    (the ratio cannot vary), so a comparison with it tests nothing about the sentences."""
+    out = {}
+    for m, r in ratios.items():
+        r = np.asarray(r, dtype=float)
+        r = r[np.isfinite(r)]
+        if r.size and np.all(np.abs(r - 1) <= tol):
+            out[m] = (
+                "its norm ratio is 1 on every sample, so its share is 100 % by construction and a paired "
+                "comparison with it tests nothing"
+            )
+    return out
 
 
 def _paper(name: str) -> pd.DataFrame:
@@ -128,8 +147,17 @@ class _OperatorChapter:
         return plot_position_histograms(self.geoms, title=title)
 
     def _geometry(self, **kw) -> pd.DataFrame:
+        # the first model against its shuffled-target control on the same samples: a paired difference per
+        # region (the claims' verdicts read it)
+        shuf = self.run.shuffled_name
+        paired = {self.m0: shuf} if shuf in self.control_geoms and self.m0 in self.geoms else {}
         self.geo = geometry_table(
-            {**self.geoms, **self.control_geoms}, n_boot=self.n_boot, seed=self.seed, groups=self.g, **kw
+            {**self.geoms, **self.control_geoms},
+            n_boot=self.n_boot,
+            seed=self.seed,
+            groups=self.g,
+            paired=paired,
+            **kw,
         )
         return self.geo
 
@@ -547,7 +575,9 @@ class UnionChapter(_OperatorChapter):
         pc = self.norm_stats.loc[self.models, "% comparable"]
         # per sample: is the ratio comparable (NaN ratios left out of every paired comparison)
         within = {m: np.where(np.isnan(r), np.nan, np.abs(r - 1) <= self.comparable) for m, r in self.ratios.items()}
-        # a normalised encoder has every ratio exactly 1: a constant 100 % is its property, not a defect
+        # a model whose every ratio is 1 (a normalised encoder) is comparable on every sample by construction:
+        # its 100 % is its property, not a defect, and a paired comparison with it tests nothing about the
+        # sentences, so it is named and left out of the comparisons
         self.values.update(
             norm_comparable_min=float(pc.min()),
             norm_comparable_sentence=ranking_sentence(
@@ -558,6 +588,7 @@ class UnionChapter(_OperatorChapter):
                 n_boot=self.n_boot,
                 seed=self.seed,
                 groups=self.g,
+                excluded=fixed_ratio_models({m: self.ratios[m] for m in self.models}),
             ),
         )
         return self.norm_stats.round(3)

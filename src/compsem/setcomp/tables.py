@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .. import measures as M
+from ..errors import CompsemError
 from ..stats import bootstrap, group_bootstrap
 from .metrics import (
     CELLS,
@@ -108,7 +109,9 @@ def cells_table(
 
     Columns: ``model, measure, mode, cell, pct, low, high, n, n_nan`` (percentages, 95% CI).
     The grids follow ``mode`` (see :func:`epsilon_grids`); the CI resamples the samples with
-    the grid held fixed.
+    the grid held fixed. The (T,T) row also holds ``tt_minus_ff`` with ``tt_minus_ff_low`` and
+    ``tt_minus_ff_high``: the paired difference (T,T) − (F,F) in points, per sample on the same
+    samples, its interval resampling the same units (NaN on the other rows).
     """
     rows = []
     for meas in measures:
@@ -117,8 +120,12 @@ def cells_table(
         for model, d in deltas.items():
             per = grid_cells_per_sample(d["d1"], d["d2"], grids[model]["d1"], grids[model]["d2"])
             bad = np.isnan(per).any(axis=1)
+            tt, ff = list(CELLS).index("TT"), list(CELLS).index("FF")
+            paired = ci(per[:, tt] - per[:, ff], n_boot=n_boot, seed=seed, scale=100, groups=groups)
+            nan3 = (float("nan"),) * 3
             for k, cell in enumerate(CELLS):
                 est, lo, hi = ci(per[:, k], n_boot=n_boot, seed=seed, scale=100, groups=groups)
+                d, dlo, dhi = paired if cell == "TT" else nan3
                 rows.append(
                     dict(
                         model=model,
@@ -130,6 +137,9 @@ def cells_table(
                         high=hi,
                         n=int((~bad).sum()),
                         n_nan=int(bad.sum()),
+                        tt_minus_ff=d,
+                        tt_minus_ff_low=dlo,
+                        tt_minus_ff_high=dhi,
                     )
                 )
     return pd.DataFrame(rows)
@@ -234,7 +244,13 @@ def raw_scores_table(emb, operator: str, measures: Sequence[str] = M.MEASURES) -
 
 
 def geometry_table(
-    geoms: Mapping[str, M.PlaneGeometry], *, near: float = 0.25, n_boot: int = 1000, seed: int = 0, groups=None
+    geoms: Mapping[str, M.PlaneGeometry],
+    *,
+    near: float = 0.25,
+    n_boot: int = 1000,
+    seed: int = 0,
+    groups=None,
+    paired: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
     """Where projections fall, per model: between A and B (C2), near A (C5), near B, outside.
 
@@ -242,20 +258,53 @@ def geometry_table(
     the angle ∠(A, P) is at most ``near`` times ∠(A, B); *near B* means ``|t − 1| ≤ near``;
     *between* means ``0 ≤ t ≤ 1``. Degenerate samples are counted, not classified. ``groups``:
     each sample's quintuple, resampled whole by the intervals (:func:`ci`).
+
+    ``paired`` (``{model: control}``, both in ``geoms`` and measured on the same samples): the
+    model's rows also hold ``control`` and ``minus_control`` with ``minus_control_low`` and
+    ``minus_control_high``: the paired difference model − control in points, per sample (1 or 0
+    in the region) over the samples degenerate in neither, its interval resampling the same
+    units (empty and NaN on the other rows).
     """
-    rows = []
-    for model, g in geoms.items():
-        ok = ~g.degenerate
-        t = g.t[ok]
-        flags = {
+    paired = dict(paired or {})
+    for model, control in paired.items():
+        if model not in geoms or control not in geoms:
+            raise CompsemError(f"geometry_table: the paired {model!r} and {control!r} are not both in geoms")
+        if geoms[model].t.shape != geoms[control].t.shape:
+            raise CompsemError(f"geometry_table: {model!r} and {control!r} are not measured on the same samples")
+
+    def region_flags(t):
+        return {
             "between": (t >= 0) & (t <= 1),
             "near_a": np.abs(t) <= near,
             "near_b": np.abs(t - 1) <= near,
             "outside": (t < 0) | (t > 1),
         }
+
+    rows = []
+    for model, g in geoms.items():
+        ok = ~g.degenerate
+        t = g.t[ok]
+        flags = region_flags(t)
+        diffs = {}
+        if model in paired:
+            c = geoms[paired[model]]
+            both = ~g.degenerate & ~c.degenerate
+            mine, theirs = region_flags(g.t[both]), region_flags(c.t[both])
+            g_both = None if groups is None else np.asarray(groups)[both]
+            diffs = {
+                name: ci(
+                    mine[name].astype(float) - theirs[name].astype(float),
+                    n_boot=n_boot,
+                    seed=seed,
+                    scale=100,
+                    groups=g_both,
+                )
+                for name in mine
+            }
         for name, f in flags.items():
             g_ok = None if groups is None else np.asarray(groups)[ok]
             est, lo, hi = ci(f.astype(float), n_boot=n_boot, seed=seed, scale=100, groups=g_ok)
+            d, dlo, dhi = diffs.get(name, (float("nan"),) * 3)
             rows.append(
                 dict(
                     model=model,
@@ -267,6 +316,10 @@ def geometry_table(
                     n_degenerate=int(g.n_degenerate),
                     median_t=float(np.median(t)) if t.size else float("nan"),
                     median_residual=float(np.median(g.residual[ok])) if t.size else float("nan"),
+                    control=paired.get(model, ""),
+                    minus_control=d,
+                    minus_control_low=dlo,
+                    minus_control_high=dhi,
                 )
             )
     return pd.DataFrame(rows)

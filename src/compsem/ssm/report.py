@@ -265,6 +265,7 @@ def _mean_score_values(run: Run, *, n_boot: int = 1000, seed: int = 0) -> dict:
             what="mean score on irrelevant pairs",
             items="irrelevant pairs (clusters resampled)",
             controls=[n for n in names if is_control(n)],
+            lead=False,  # a higher score on irrelevant pairs is no lead
         )
     else:
         nan = [np.nan] * len(names)
@@ -423,6 +424,7 @@ def _ssm_values(tab: pd.DataFrame, run: Run | None = None, *, n_boot: int = 1000
             digits=3,
             items="sentence clusters",
             controls=[n for n in names if is_control(n)],
+            lead=False,  # the densest space is no lead
         )
     else:
         ctrl = {n: CONTROL_WHY for n in names if is_control(n)}

@@ -86,12 +86,13 @@ def test_zero_shot_ranking_by_hand():
     assert np.isnan(tied["pair_accuracy_sign_p"].iloc[0])  # every pair ties: undefined, never a p-value
     out = R.zero_shot_ranking(zs, scores, df, ["a", "b", "c"], n_boot=2000, seed=0)
     # c - b per pair: 0, 0, 1, 0 (x100). A resample's mean is 75 or more when 3 of its 4 draws hit the one pair:
-    # P = 4 (1/4)^3 (3/4) + (1/4)^4 = 5.1 % > 2.5 %, and 0 with P = (3/4)^4 = 32 %: the paired interval [0, 75].
+    # P = 4 (1/4)^3 (3/4) + (1/4)^4 = 5.1 % > 2.5 %, and 0 with P = (3/4)^4 = 32 %: the paired interval [0, 75],
+    # said of the lowest, b, as b − c: -25.0 [-75.0, 0.0].
     # a is constant (every pair gives 100) and is left out, not ranked.
     assert out["zs_low_pairacc_sentence"] == (
         "`b` has the lowest pair accuracy with the condition attached (50.0 %) on the same 4 untied pairs, but for "
-        "its lead over `c` (25.0 [0.0, 75.0]) the paired interval includes zero: no evidence of a difference (one "
-        "paired comparison, a 95 % interval). `a` is left out of the ranking: every item gives exactly 100."
+        "its difference from `c` (-25.0 [-75.0, 0.0]) the paired interval includes zero: no evidence of a difference "
+        "(one paired comparison, a 95 % interval). `a` is left out of the ranking: every item gives exactly 100."
     )
     # sign tests: a 4 of 4 (p = 2/16), b 2 of 4 (p = 1), c 3 of 4 (p = 2 * 5/16): none below 0.05/3
     chance = str(out["zs_chance_sentence"])

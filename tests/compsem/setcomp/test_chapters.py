@@ -105,6 +105,29 @@ def test_ranking_sentence_pairs_the_samples():
     assert text.startswith("`z` has the highest x (100.0 %)")
 
 
+def test_a_model_comparable_by_construction_is_left_out_of_the_paired_comparisons():
+    from compsem.setcomp.chapters import fixed_ratio_models
+
+    # n's norm ratios are all 1 (a normalised encoder): comparable on every sample by construction;
+    # m's vary; w's are all 1.3, the same on every sample but not at the bound, so it stays; NaN is ignored
+    ratios = {"m": np.array([1.0, 1.5, 0.9, 2.0]), "n": np.array([1.0, 1.0, np.nan, 1.0]), "w": np.full(4, 1.3)}
+    fixed = fixed_ratio_models(ratios)
+    assert list(fixed) == ["n"]
+    # m comparable on 2 of 4 samples (50 %), g on 3 of 4; n's 100 % is out of the paired comparisons, named
+    within = {"m": np.array([1, 0, 1, 0.0]), "g": np.array([1, 1, 1, 0.0]), "n": np.ones(4)}
+    text = str(ranking_sentence(within, what="share", higher=False, constant=False, n_boot=200, excluded=fixed))
+    assert text.startswith("`m` has the lowest share (50.0 %)")
+    assert "`n` (" not in text and "from `n`" not in text
+    assert text.endswith(
+        "`n` is left out of the ranking: its norm ratio is 1 on every sample, so its share is 100 % by "
+        "construction and a paired comparison with it tests nothing."
+    )
+    # contradicting data: n's ratios vary, so nothing is fixed and n is compared like any model
+    assert fixed_ratio_models({"n": np.array([1.0, 1.2])}) == {}
+    text = str(ranking_sentence(within, what="share", higher=False, constant=False, n_boot=200))
+    assert "left out" not in text and "`n` (" in text
+
+
 def test_a_ranking_resamples_quintuples_not_their_samples():
     import numpy as np
 

@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from compsem import measures as M
+from compsem.errors import CompsemError
 from compsem.setcomp import metrics as sm
 from compsem.setcomp import tables as st
 
@@ -72,6 +73,43 @@ def test_cells_table_rows_and_ci():
     sums = tab.groupby(["model", "measure"])["pct"].sum()
     assert np.allclose(sums, 100.0)
     assert ((tab["low"] <= tab["pct"] + 1e-9) & (tab["pct"] <= tab["high"] + 1e-9)).all()
+
+
+def test_cells_table_holds_the_paired_tt_minus_ff_on_the_tt_row():
+    rng = np.random.default_rng(1)
+    emb = {"x": {"overlap": {k: rng.normal(size=(30, 6)) for k in ("a", "b", "t")}}}
+    groups = np.repeat(np.arange(10), 3)
+    tab = st.cells_table(emb, "overlap", ["cos"], size=7, n_boot=200, groups=groups).set_index("cell")
+    # no NaN sample here: the mean of the per-sample TT − FF is the TT share minus the FF share
+    assert tab.loc["TT", "tt_minus_ff"] == pytest.approx(tab.loc["TT", "pct"] - tab.loc["FF", "pct"])
+    assert tab.loc["TT", "tt_minus_ff_low"] <= tab.loc["TT", "tt_minus_ff"] <= tab.loc["TT", "tt_minus_ff_high"]
+    assert tab.drop(index="TT")[["tt_minus_ff", "tt_minus_ff_low", "tt_minus_ff_high"]].isna().all().all()
+
+
+def test_geometry_table_pairs_a_model_with_its_control_on_the_same_samples():
+    # A = x, B = y; a target (1, 1, 3) projects midway (t = 0.5, between), (-1, 1, 0) at 135° from A (t = 1.5)
+    a, b = np.tile([1.0, 0, 0], (3, 1)), np.tile([0, 1.0, 0], (3, 1))
+    inside, outside = [1.0, 1.0, 3.0], [-1.0, 1.0, 0]
+    model = np.array([inside, inside, outside])  # between on samples 1, 2
+    control = np.array([outside, inside, outside])  # between on sample 2 only
+    emb = {"m": {"overlap": {"a": a, "b": b, "t": model}}, "c": {"overlap": {"a": a, "b": b, "t": control}}}
+    geoms = sm.geometry(emb, "overlap")
+    tab = st.geometry_table(geoms, n_boot=0, paired={"m": "c"}).set_index(["model", "region"])
+    # per sample m − c in "between": 1, 0, 0 -> 33.3 points; in "outside": -1, 0, 0 -> -33.3
+    assert tab.loc[("m", "between"), "minus_control"] == pytest.approx(100 / 3)
+    assert tab.loc[("m", "outside"), "minus_control"] == pytest.approx(-100 / 3)
+    assert tab.loc[("m", "between"), "control"] == "c" and tab.loc[("c", "between"), "control"] == ""
+    assert np.isnan(tab.loc[("c", "between"), "minus_control"])
+    # resampling the quintuples q1 = samples 1, 2 (mean 0.5) and q2 = sample 3 (0): replicates 50, 33.3 or 0
+    # points, each end drawn with P = 1/4 > 2.5 %, so the interval is [0, 50]
+    tab = st.geometry_table(geoms, n_boot=400, paired={"m": "c"}, groups=["q1", "q1", "q2"])
+    row = tab.set_index(["model", "region"]).loc[("m", "between")]
+    assert (row["minus_control_low"], row["minus_control_high"]) == (pytest.approx(0.0), pytest.approx(50.0))
+    # contradicting data: the control between where the model is: the difference flips sign
+    flipped = st.geometry_table(sm.geometry({"m": emb["c"], "c": emb["m"]}, "overlap"), n_boot=0, paired={"m": "c"})
+    assert flipped.set_index(["model", "region"]).loc[("m", "between"), "minus_control"] == pytest.approx(-100 / 3)
+    with pytest.raises(CompsemError, match="not both in geoms"):
+        st.geometry_table(geoms, n_boot=0, paired={"m": "zz"})
 
 
 def test_geometry_samples_per_sample_angles():
