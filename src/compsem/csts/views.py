@@ -493,8 +493,9 @@ def precision_comparison(path=None) -> dict:
         f"Measured by `make bench` on {where}, {m['cpu_count']} cores, on {rec['measured'][:10]}, with one seed per "
         f"configuration and {rec['train_rows']:,} training rows, the test Spearman of fp32 and bf16 training differs by "
         f"at most {abs(diffs[worst]):.2f} points ({worst}), and the ranking of the configurations is {same} in both "
-        f"precisions. A build that trains in the other precision may differ by about that much, so differences "
-        f"between configurations smaller than that may not carry over from one machine to another"
+        f"precisions. That is one seed per precision on one machine, so it does not show that the precision moves "
+        f"a score by less than the seed-to-seed spread; a difference between configurations smaller than that "
+        f"spread may not carry over to a build that trains in the other precision"
     )
     return {"ft_prec_text": Prose(text), "ft_prec_max_diff": abs(diffs[worst]), "ft_prec_table": precision_table(rec)}
 
