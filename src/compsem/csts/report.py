@@ -434,8 +434,12 @@ def zero_shot_ranking(
         controls=[m for m in models if is_control(m)],
     )
     real = {m: o for m, o in outcomes.items() if not is_control(m)}
-    chance = chance_sentence(
-        real, what="with the condition attached, the pair accuracy", items="pairs", n_boot=n_boot, seed=seed
+    chance = (
+        chance_sentence(
+            real, what="with the condition attached, the pair accuracy", items="pairs", n_boot=n_boot, seed=seed
+        )
+        if real
+        else "No encoder was run, only controls, so no encoder's pair accuracy is tested against chance."
     ) + _controls_beside({m: 100 * float(np.nanmean(o)) for m, o in outcomes.items() if is_control(m)})
     verdicts = {
         m: outcomes_against_chance(o, alpha=0.05 / max(len(outcomes), 1), n_boot=0).words
@@ -505,6 +509,8 @@ def zero_shot_values(
     # the models' rows; a control (bow) is shown beside them, never counted among the encoders
     control = np.array([is_control(m) for m in zs["model"]], dtype=bool)
     zs_all, zs = zs, zs[~control]
+    if not len(zs):  # a rerun with controls only: they are all the chapter has to describe
+        zs = zs_all
     att = zs[zs["condition"] == "attached"]
     ctrl = zs_all[(zs_all["condition"] == "attached").to_numpy() & control]
     best = zs.loc[zs["spearman"].abs().idxmax()]
