@@ -8,7 +8,11 @@ system config, ``/etc/gitconfig``, is pointed there with ``GIT_CONFIG_SYSTEM``),
 upstream ``https://github.com/OWNER/REPO`` is this repository, and each user's environment is
 what the block writes into ``etc/environment`` (as ``pam_env`` reads ``/etc/environment``). The
 lecturer is a throwaway user named ``lecturer`` (the block's ``chown`` names it), the students two
-more; all are removed at the end. Each command's wall time is printed.
+more; all are removed at the end. Between the lecturer's two ``chmod`` lines run the sessions'
+lines that ready the class cache, as the guide prints them (:mod:`compsem.book.teaching.courseguide`):
+Session 1's first Prefetch line, then, in a second opening of the cache, the closing synthesis's
+line (the lecturer's one run of its lab). Each student then clones, links the environment, and
+runs that first lab step and the synthesis. Each command's wall time is printed.
 
 Where a step cannot run on this machine, the test says so (a warning and a line in the printed
 table) and does not pretend it ran: ``make venv SHARED=1`` needs a Python of at least 3.11.5 that
@@ -34,6 +38,7 @@ from pathlib import Path
 
 import pytest
 
+from compsem.book.running.runfolder import RUN_KEY
 from compsem.book.teaching import courseguide
 from compsem.faces import LabStep
 from tests.helpers import ROOT
@@ -279,15 +284,23 @@ def test_the_guides_hub_block_word_for_word_with_three_uids():
         r = hub.run("lecturer", LECTURER, courseguide.command("prefetch", lab), source)
         assert "overlay" not in (r.stdout + r.stderr).lower(), r.stdout + r.stderr  # no warning: it filled the cache
         hub.run("lecturer", LECTURER, lecturer[1])
+        # before the closing session: the synthesis's line is the lecturer's one run of its lab
+        ready = courseguide.command("run", courseguide.CLOSING)
+        assert f"`{ready}`" in courseguide.sessions()  # as the guide prints it
+        hub.run("lecturer", LECTURER, lecturer[0])
+        hub.run("lecturer", LECTURER, ready, source)
+        hub.run("lecturer", LECTURER, lecturer[1])
+        synthesis = Path(courseguide.CLOSING.notebook).stem
+        assert {p.name.rsplit("-", 1)[0] for p in (clone / "runs").iterdir()} == {synthesis}  # the lecturer's run
         filled = _snapshot(cache)
         assert filled, "the lecturer's prefetch left the class cache empty"
-        # the lecturer's overlay may hold only the per-user list of ONNX exports this user wrote
-        # (compsem.encoders.onnxtrust: private by design, never shared); no cached work
+        # the lecturer's overlay may hold only what is private to a user by design, never cached work: the
+        # list of ONNX exports this user wrote (compsem.encoders.onnxtrust) and the secret for run ids (RUN_KEY)
         overlay = hub.homes[LECTURER] / ".cache" / "compsem" / "overlay"
         kept = (
             sorted(str(p.relative_to(overlay)) for p in overlay.rglob("*") if p.is_file()) if overlay.exists() else []
         )
-        assert all(re.fullmatch(r"onnx/verified-[0-9a-f]+\.json", k) for k in kept), (
+        assert all((re.fullmatch(r"onnx/verified-[0-9a-f]+\.json", k) or k == RUN_KEY) for k in kept), (
             f"the prefetch went to an overlay: {kept}"
         )
         for p in [cache, *cache.rglob("*")]:
@@ -299,15 +312,17 @@ def test_the_guides_hub_block_word_for_word_with_three_uids():
             "admin": _snapshot(root / "root"),
         }
 
-        # once, each student; then the lab's first step, as the guide prints it, in ~/compsem
+        # once, each student; then the first lab step and the synthesis, as the guide prints them, in ~/compsem
         stem = Path(lab.notebook).stem
         for name in STUDENTS:
             for command in (c for r, c in block if r == "student"):
                 hub.run("student", name, command)
             hub.cwd[name] = hub.homes[name] / "compsem"
             hub.run("student", name, courseguide.command("run", lab), source)
-            executed = list((hub.homes[name] / "compsem" / "runs").glob(f"{stem}-*/{stem}.ipynb"))
-            assert len(executed) == 1, executed
+            hub.run("student", name, ready, source)  # the closing lab's synthesis, as printed
+            for nb in (stem, synthesis):
+                executed = list((hub.homes[name] / "compsem" / "runs").glob(f"{nb}-*/{nb}.ipynb"))
+                assert len(executed) == 1, executed
             mine = subprocess.run(
                 ["find", str(root), "/tmp", "-xdev", "-uid", str(UIDS[name])], capture_output=True, text=True
             ).stdout.split()
@@ -317,9 +332,12 @@ def test_the_guides_hub_block_word_for_word_with_three_uids():
             if private.exists():  # what the class cache lacked: private, and none of what the prefetch wrote
                 assert stat.S_IMODE(private.stat().st_mode) == 0o700
                 assert not {str(q.relative_to(private)) for q in private.rglob("*") if q.is_file()} & set(filled)
+                # readied, the synthesis computes next to nothing again: issue 48 measured 24 KB added after the
+                # lecturer's run and 101 MB without it; 1 MiB lies far between
+                assert sum(q.stat().st_size for q in private.rglob("*") if q.is_file()) < 2**20
 
         assert _snapshot(cache) == filled  # the class cache, byte for byte
-        assert _snapshot(clone) == before["clone"] and not (clone / "runs").exists()
+        assert _snapshot(clone) == before["clone"]  # nothing of a student's in the class clone
         assert _snapshot(hub.homes[LECTURER]) == before["lecturer"] and _snapshot(root / "root") == before["admin"]
     finally:
         print("\nThe course guide's hub block, as run (wall time of each command):\n" + hub.table())
