@@ -57,7 +57,7 @@ def machine() -> dict:
 
     from compsem import device as D
 
-    from compsem.book.appendices.machine import cpu_family
+    from compsem.cpu import cpu_family
 
     model, flags = platform.processor() or platform.machine(), set()
     try:

@@ -163,7 +163,7 @@ def compare(runs: list[dict]) -> dict:
 
 
 def main(argv=None) -> int:
-    from compsem.book.appendices.machine import cpu_family, this_machine
+    from compsem.cpu import cpu_family, this_machine
     from compsem.git import commit_of
     from compsem.csts.speed import ab_path
     from compsem.device import autocast_dtype, precision_note

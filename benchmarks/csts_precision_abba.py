@@ -14,7 +14,7 @@ the environment of ``benchmarks/csts_ab.py`` (two threads, offline, no progress 
 couple of minutes a run. Without it, the chapter's defaults (the book's build).
 
 The record goes to ``benchmarks/precision_abba_<cpu kind>.json``
-(:func:`compsem.book.appendices.machine.cpu_kind`, e.g. ``amd-zen4``) unless ``--out`` names a
+(:func:`compsem.cpu.cpu_kind`, e.g. ``amd-zen4``) unless ``--out`` names a
 file: the CPU (``/proc/cpuinfo`` model name, vendor, family, model, all flags), the commit, each
 run's arm, seconds (the whole chapter, and training without the frozen-layer fill per
 configuration), load before and after, ``precision_used``, test Spearman and, for ``auto``, the
@@ -70,7 +70,7 @@ def arm_env(arm: str) -> dict:
 def cpu_record(cpuinfo: str) -> dict:
     """The first processor's ``model name``, ``vendor_id``, ``cpu family``, ``model`` and every
     flag of ``cpuinfo`` (the text of ``/proc/cpuinfo``), and its :func:`cpu_kind`."""
-    from compsem.book.appendices.machine import cpu_kind
+    from compsem.cpu import cpu_kind
 
     first = {}
     for line in cpuinfo.splitlines():

@@ -33,7 +33,7 @@ ARMS = {
 def main(argv=None) -> int:
     import numpy as np
 
-    from compsem.book.appendices.machine import cpu_kind, this_machine
+    from compsem.cpu import cpu_kind, this_machine
     from compsem.git import commit_of
     from compsem.csts import study as S
     from compsem.csts import training as T

@@ -66,8 +66,6 @@ NOT_TIMED = "not timed"
 _RECORD_KINDS = (
     ("precision_reported_", "reported elsewhere"),
     ("precision_abba_", "ABBA run of chapter 22"),
-    ("csts_precision", "Part II benchmark (make bench)"),
-    ("csts_ab_", "A/B run of chapter 22"),
     ("results", "make bench"),
 )
 
@@ -86,9 +84,9 @@ def named(measured_by: str, name: str) -> str:
 
 def cpu_words(model_name: str | None, family=None, flags=(), vendor: str | None = None, number=None) -> str:
     """A CPU in words from what a record holds: its kind
-    (:func:`compsem.book.appendices.machine.cpu_kind_words`, where the vendor and family are known)
+    (:func:`compsem.cpu.cpu_kind_words`, where the vendor and family are known)
     and model name, e.g. ``"AMD Zen 4 (AMD EPYC)"``; ``"AMD EPYC (family not recorded)"``."""
-    from .book.appendices.machine import cpu_kind, cpu_kind_words
+    from .cpu import cpu_kind, cpu_kind_words
 
     name = model_name or "a CPU whose model is not recorded"
     vendor = vendor or ("AuthenticAMD" if name.startswith("AMD") else "GenuineIntel" if "Intel" in name else None)

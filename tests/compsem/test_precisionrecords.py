@@ -122,6 +122,5 @@ def test_the_committed_records_read():
 def test_a_record_is_labelled_by_its_kind_in_words_and_its_file_named_beside():
     assert P.record_words("precision_reported_intel-xeon-m207.json") == "reported elsewhere"
     assert P.record_words("precision_abba_amd-zen4.json") == "ABBA run of chapter 22"
-    assert P.record_words("csts_ab_bf16.json") == "A/B run of chapter 22"
     assert P.record_words("something_else.json") == "a committed record"
     assert P.named("make bench's probe", "results.json") == "make bench's probe (benchmarks/results.json)"

@@ -6,6 +6,7 @@ import json
 import pandas as pd
 import pytest
 
+from compsem import cpu
 from compsem.book.appendices import appendix, bench, machine
 from compsem.csts import runcache
 
@@ -21,26 +22,26 @@ OLD_FILE = {"machine": {"python": "3.11.7", "cpu_count": 2, "platform": "Linux-x
 
 
 def test_flags_and_model_are_read_from_cpuinfo():
-    assert machine.cpu_model(AVX512_BF16) == "Fast Server CPU 9000"
-    assert machine.cpu_flags(AVX512_BF16) == {"avx2": True, "avx512f": True, "avx512_bf16": True, "amx": True}
+    assert cpu.cpu_model(AVX512_BF16) == "Fast Server CPU 9000"
+    assert cpu.cpu_flags(AVX512_BF16) == {"avx2": True, "avx512f": True, "avx512_bf16": True, "amx": True}
     # whole words only: "avx512fx" is not avx512f
-    assert machine.cpu_flags(AVX2_ONLY) == {"avx2": True, "avx512f": False, "avx512_bf16": False, "amx": False}
-    assert machine.cpu_flags("") == dict.fromkeys(machine.FLAGS, False)
+    assert cpu.cpu_flags(AVX2_ONLY) == {"avx2": True, "avx512f": False, "avx512_bf16": False, "amx": False}
+    assert cpu.cpu_flags("") == dict.fromkeys(cpu.FLAGS, False)
 
 
 def _here(text=AVX2_ONLY, cores=2):
-    return {**machine.this_machine(text), "cores": cores, "load": [3.5, 2.25, 1.0]}
+    return {**cpu.this_machine(text), "cores": cores, "load": [3.5, 2.25, 1.0]}
 
 
 def _bench(text=AVX512_BF16, cores=2, **extra):
-    rec = {**machine.this_machine(text), "cores": cores, "load": [1.5, 1.0, 0.5], "load_at_end": [1.75, 1.0, 0.5]}
+    rec = {**cpu.this_machine(text), "cores": cores, "load": [1.5, 1.0, 0.5], "load_at_end": [1.75, 1.0, 0.5]}
     return {"machine": {**rec, "python": "3.11.7"}, **extra}
 
 
 def test_cpu_family_is_the_first_family_line_or_none():
     info = "processor\t: 0\ncpu family\t: 26\nmodel\t\t: 2\nprocessor\t: 1\ncpu family\t: 25\n"
-    assert machine.cpu_family(info) == "26"
-    assert machine.cpu_family("model name\t: Some CPU\n") is None
+    assert cpu.cpu_family(info) == "26"
+    assert cpu.cpu_family("model name\t: Some CPU\n") is None
 
 
 @pytest.mark.parametrize(
@@ -56,8 +57,8 @@ def test_cpu_family_is_the_first_family_line_or_none():
 )
 def test_cpu_kind_names_the_generation_by_hand(vendor, family, model, flags, kind, words):
     info = f"processor\t: 0\nvendor_id\t: {vendor}\ncpu family\t: {family}\nmodel\t\t: {model}\nflags\t\t: {flags}\n"
-    assert machine.cpu_kind(info) == kind and machine.cpu_kind_words(kind) == words
-    assert machine.cpu_kind("processor : 0\n") == "unknown"
+    assert cpu.cpu_kind(info) == kind and cpu.cpu_kind_words(kind) == words
+    assert cpu.cpu_kind("processor : 0\n") == "unknown"
 
 
 def test_an_old_benchmark_file_shows_not_recorded():
@@ -193,7 +194,7 @@ def test_bench_records_the_machine(tmp_path, monkeypatch):
     monkeypatch.setattr(bench, "_study_benchmarks", lambda quick: {})
     res = json.loads(bench.run_all(quick=True, out=tmp_path / "r.json").read_text())
     m = res["machine"]
-    assert m["cpu_model"] == machine.cpu_model() and set(m["cpu_flags"]) == set(machine.FLAGS)
+    assert m["cpu_model"] == cpu.cpu_model() and set(m["cpu_flags"]) == set(cpu.FLAGS)
     assert len(m["load"]) == 3 and len(m["load_at_end"]) == 3 and m["cores"] >= 1
     assert machine.bench_machine(res)["cpu_model"] != "not recorded"
 

@@ -42,7 +42,7 @@ from compsem import labels as _labels
 from compsem.fmt import number
 from compsem.book.appendices import machine as _machine
 from compsem.book.checks.claimlist import check_claims, claims_table, gpu_values
-from compsem.book.appendices.machine import cpu_model
+from compsem.cpu import cpu_model, this_machine
 
 __all__ = [
     "build_record",
@@ -441,7 +441,7 @@ def rates_beside(bench: dict | None, records: pd.DataFrame | None = None) -> pd.
                         "examples per second": float(r["examples_per_s"]),
                     }
                 )
-    here = _machine.machine_summary(_machine.this_machine())
+    here = _machine.machine_summary(this_machine())
     for r in records.to_dict("records"):
         rows.append(
             {

@@ -4,7 +4,7 @@ The foundation measures encode throughput per panel model, with a cold cache (ev
 encoded) and a warm one (every text read back), the share of work saved by folding duplicate
 texts, and the cache's own cost (vectors written and read per second, without a model). Each study of the registry may add ``benchmarks/bench_<study>.py`` with ``run(quick) -> dict``
 (importing only ``compsem``); :func:`run_all` collects them under the study's name. The
-machine is recorded with them (:func:`compsem.book.appendices.machine.this_machine`: CPU model, its
+machine is recorded with them (:func:`compsem.cpu.this_machine`: CPU model, its
 AVX2 / AVX-512 / AVX-512 BF16 / AMX flags, cores, and the load at the start and the end), and
 :func:`encode_backends` measures torch against ONNX Runtime side by side in the same run, and
 :func:`precision_probe` times the training precisions afresh (the probe behind ``precision="auto"``).
@@ -31,7 +31,7 @@ from compsem.encoders.onnxbench import compare_backends
 from compsem.encoders.registry import PANEL
 from compsem.paths import repo_root
 from compsem.studies import STUDIES
-from compsem.book.appendices.machine import this_machine
+from compsem.cpu import this_machine
 
 __all__ = [
     "encode_throughput",
