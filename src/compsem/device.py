@@ -229,7 +229,10 @@ def _block_step(shape=PROBE_SHAPE):
 
     tokens, hidden, inner = shape
     gen = torch.Generator().manual_seed(0)
-    net = torch.nn.Sequential(torch.nn.Linear(hidden, inner), torch.nn.GELU(), torch.nn.Linear(inner, hidden))
+    # the layers' initialisation draws from torch's global generator: fork it, so that a probe taken
+    # inside a seeded run leaves that run's random stream (dropout, shuffling) as it was
+    with torch.random.fork_rng(devices=[]):
+        net = torch.nn.Sequential(torch.nn.Linear(hidden, inner), torch.nn.GELU(), torch.nn.Linear(inner, hidden))
     x = torch.randn(tokens, hidden, generator=gen)
     dtypes = {"fp32": None, "bf16": torch.bfloat16, "fp16": torch.float16}
 

@@ -347,3 +347,15 @@ def test_compsem_device_names_the_device_when_none_is_given(monkeypatch):
     monkeypatch.setenv("COMPSEM_DEVICE", "gpu")
     with pytest.raises(CompsemError, match="COMPSEM_DEVICE"):
         resolve_device()
+
+
+def test_the_probe_leaves_torchs_global_random_stream_as_it_was():
+    import torch
+
+    torch.manual_seed(123)
+    expected = torch.rand(3)
+    torch.manual_seed(123)
+    from compsem.device import _block_step
+
+    _block_step((8, 4, 16))("fp32")  # builds and times a tiny block
+    assert torch.equal(torch.rand(3), expected)
