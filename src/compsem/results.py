@@ -27,7 +27,7 @@ import numpy as np
 from .encoders.onnx import backends_used
 from .errors import CompsemError
 from .paths import results_dir
-from .stats import bootstrap, mean_replicates, shared_resamples
+from .stats import bootstrap, group_bootstrap, group_resamples, mean_replicates, shared_resamples
 from .store import write_below
 
 __all__ = [
@@ -187,26 +187,38 @@ def bootstrap_headline(
     scale: float = 1.0,
     ties: float = float("nan"),
     control_of: str = "",
+    groups=None,
 ) -> dict[str, Any]:
     """A headline row whose value is the mean of ``values`` (NaN dropped), with a percentile
     bootstrap interval over them; ``scale`` turns shares into percentages. Its ``replicates``
     are the mean on resamples of *all* the items that depend only on their number, ``n_boot``
     and ``seed`` (:func:`compsem.stats.shared_resamples`), so that two models' rows on the same
-    items pair (the synthesis' separation test)."""
+    items pair (the synthesis' separation test). With ``groups`` (one label per item) the groups
+    are resampled whole (:func:`compsem.stats.group_bootstrap`, :func:`~compsem.stats.group_resamples`:
+    the value stays the mean over items, ``n`` counts the groups)."""
     values = np.asarray(values, dtype=float).ravel()
-    r = bootstrap(values, n_boot=n_boot, seed=seed, warn=False)
-    reps = (
-        mean_replicates(values, shared_resamples(values.size, n_boot=n_boot, seed=seed), scale=scale)
-        if values.size
-        else None
-    )
+    if groups is None:
+        r = bootstrap(values, n_boot=n_boot, seed=seed, warn=False)
+        n = r.n
+        reps = (
+            mean_replicates(values, shared_resamples(values.size, n_boot=n_boot, seed=seed), scale=scale)
+            if values.size
+            else None
+        )
+    else:
+        r = group_bootstrap(values, groups, n_boot=n_boot, seed=seed)
+        n = len(np.unique(np.asarray(groups)))
+        ok = np.isfinite(values)
+        w = group_resamples(groups, n_boot=n_boot, seed=seed) * ok
+        with np.errstate(invalid="ignore", divide="ignore"):
+            reps = scale * (w * np.where(ok, values, 0.0)).sum(axis=1) / w.sum(axis=1)
     return headline_row(
         criterion,
         model,
         r.estimate * scale,
         r.low * scale,
         r.high * scale,
-        r.n,
+        n,
         ties,
         replicates=reps,
         control_of=control_of,

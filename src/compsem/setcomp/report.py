@@ -126,16 +126,6 @@ _H = {h.key: h for h in HEADLINES}
 SHUFFLED = "{model} (shuffled targets)"
 
 
-def _by_quintuple(values: np.ndarray, groups) -> np.ndarray:
-    """Each quintuple's mean of its samples' ``values`` (NaN left out; NaN for a quintuple with
-    none), in sorted order of the quintuples: the unit the headlines resample, since the samples of
-    one quintuple share sentences. With as many samples in every quintuple and none undefined, the
-    mean over quintuples is the mean over samples."""
-    if groups is None:
-        return values
-    return pd.Series(np.asarray(values, dtype=float)).groupby(np.asarray(groups)).mean().to_numpy()
-
-
 def _criterion_rows(
     m: str, e: dict, *, n_boot: int, seed: int, control_of: str = "", groups: dict | None = None
 ) -> list[dict]:
@@ -146,8 +136,11 @@ def _criterion_rows(
     for key, op in (("C1", "overlap"), ("C3", "difference")):
         d = criterion_deltas(e[op]["a"], e[op]["b"], e[op]["t"], op, measure="cos")
         both = np.where(np.isnan(d["d1"]) | np.isnan(d["d2"]), np.nan, (d["d1"] >= 0) & (d["d2"] >= 0))
-        both = _by_quintuple(both, groups.get(op))
-        rows.append(bootstrap_headline(_H[key], m, both, n_boot=n_boot, seed=seed, scale=100, control_of=control_of))
+        rows.append(
+            bootstrap_headline(
+                _H[key], m, both, n_boot=n_boot, seed=seed, scale=100, control_of=control_of, groups=groups.get(op)
+            )
+        )
     for key, op, region in (("C2", "overlap", "between"), ("C5", "difference", "near_a"), ("C6", "union", "between")):
         g = geometry({m: e}, op)[m]
         t = np.where(g.degenerate, np.nan, g.t)
@@ -157,11 +150,12 @@ def _criterion_rows(
             bootstrap_headline(
                 _H[key],
                 m,
-                _by_quintuple(np.where(np.isnan(t), np.nan, hit), groups.get(op)),
+                np.where(np.isnan(t), np.nan, hit),
                 n_boot=n_boot,
                 seed=seed,
                 scale=100,
                 control_of=control_of,
+                groups=groups.get(op),
             )
         )
     return rows
@@ -181,8 +175,9 @@ def headlines(
     after them each model's own control: the same criteria with every target taken from another
     quintuple (:func:`~compsem.setcomp.data.shuffled_targets`, ``seed``), as chapters 11–13 show
     it, in rows named :data:`SHUFFLED` whose ``control_of`` is the model. Every row's
-    ``replicates`` resample the operator's quintuples alike for every model and its control (each
-    quintuple the mean of its samples: the samples of one quintuple share sentences)."""
+    ``replicates`` resample the operator's quintuples whole, alike for every model and its control
+    (the samples of one quintuple share sentences); the value is the mean over the samples, as in
+    the chapters."""
     q = load_quintuples(limit=limit).reset_index(drop=True)
     flt = difference_filter(q, encoders=filter_encoder)
     tables = build_operator_tables(q, difference_mask=flt.mask)
