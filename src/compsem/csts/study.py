@@ -21,12 +21,12 @@ only read tables).
 from __future__ import annotations
 
 import warnings
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 import pandas as pd
 
-from compsem import embed, encoders, measures, notebooks
+from compsem import device, embed, encoders, measures, notebooks
 from compsem.encoders import check_available
 from compsem.encoders.kinds import ModelSlot
 from compsem.faces import PaperRun
@@ -577,6 +577,10 @@ def planned_work(params: dict, *, rates=None, chunk=None) -> list[WorkUnit]:
     evals = {name: parts[name] for name in params.get("eval_splits", ["test"])}
     cfgs = configs_from(params["configs"], params.get("preset", "cpu"), params.get("overrides"))
     rate = rates or {}
+    # a precision forced by $COMPSEM_PRECISION goes into the unit itself: a worker elsewhere (Ray)
+    # need not share this process's environment
+    forced = device.forced_precision()
+    cfgs = [replace(c, precision=forced) if forced and c.precision == "auto" else c for c in cfgs]
     units = []
     for model in specs:
         for cfg in cfgs:
