@@ -322,10 +322,11 @@ def try_it(
             )
         if A >= 2 and N >= 2:
             D = M.cosine_distance_matrix(P, warn=False).reshape(A, N, A, N)
-            holds, _ = pair_intersectivity(D[np.arange(A), :, np.arange(A), :], strict=strict, tol=TIE_TOL)
+            holds, ties = pair_intersectivity(D[np.arange(A), :, np.arange(A), :], strict=strict, tol=TIE_TOL)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)  # a1 == a2: every entry excluded
                 share = np.nanmean(holds, axis=(2, 3))
+            valid, tied = np.isfinite(holds).sum(axis=(2, 3)), (ties & np.isfinite(holds)).sum(axis=(2, 3))
             for i in range(A):
                 for j in range(A):
                     if i != j:
@@ -334,10 +335,22 @@ def try_it(
                                 "model": m,
                                 "phrase": f"{adjectives[i]} vs {adjectives[j]}",
                                 "test": "pair test (Eq. 5): share of noun pairs that hold",
-                                "verdict": f"{100 * share[i, j]:.0f} %",
+                                "verdict": pair_share_words(share[i, j], int(tied[i, j]), int(valid[i, j]), strict),
                             }
                         )
     return pd.DataFrame(rows)
+
+
+def pair_share_words(share: float, tied: int, valid: int, strict: bool) -> str:
+    """A try-it cell of the pair test: the share of noun pairs that hold ("75 %"), or, where every
+    valid noun pair ties (the two distances equal), "all tied" with what the reading makes of a
+    tie (a tie fails under the strict < and holds under ≤): the share then measures the reading,
+    not the model; some ties are counted ("50 % (1 of 2 tied)"); "undefined" without a valid pair."""
+    if not valid or not np.isfinite(share):
+        return "undefined"
+    if tied == valid:
+        return f"all tied ({'a tie fails under <' if strict else 'a tie holds under ≤'})"
+    return f"{100 * share:.0f} %" + (f" ({tied} of {valid} tied)" if tied else "")
 
 
 # ----------------------------------------------------------------------------- values
