@@ -60,6 +60,8 @@ __all__ = [
     "HEADLINES",
     "headlines",
     "try_it",
+    "pair_share_words",
+    "class_order_sentence",
     "values",
     "glue_all",
     "paper_table",
