@@ -47,6 +47,16 @@ A claim may declare a second reading of the same result file (columns ``also_sel
 depends on the choice between the two (Part I reads at ε = 0 and states the pooled ε grid
 average as its second reading).
 
+A claim the paper makes of more cases than one row tests (every model of the paper, every kind of
+input) declares them in the optional column ``scope``: ``column=value|value; column=...`` in the
+result file's own values (``value:words`` gives the words a page shows; ``model=paper`` stands for
+the study's paper models, ``data/reference/paper_models/<study>.csv``, a model of ours counting
+only where it loads the paper's very weights). The row then says which of them it tested, produced
+from the rows its selection picked, and why each other one is not tested (not run here; or its
+test undefined, read from the file). Whatever the rule, a *reproduced* on fewer cases than the claim
+names is *partly* (:data:`NARROWER`); a *not reproduced* stands, since one tested case contradicts a
+claim made of every case.
+
 A claims file that names a result file, a column or a row the results do not have is a
 :class:`VerdictError`; in a reader's rerun (a run folder holding only some chapters' results) a
 claim whose result file that run did not write is *not testable here* and says which file.
@@ -64,7 +74,7 @@ import pandas as pd
 from . import fmt
 from .errors import CompsemError
 from .paths import results_dir
-from .reference import paper_table
+from .reference import paper_match, paper_models, paper_table
 from .results import PlainText, run_manifest
 from .studies import get as get_study
 
@@ -86,6 +96,8 @@ __all__ = [
     "summary_line",
     "rules_text",
     "second_reading_words",
+    "NARROWER",
+    "scope_of",
 ]
 
 #: The verdicts, in the order a summary counts them.
@@ -118,12 +130,13 @@ RULES: dict[str, str] = {
     "untestable": "not testable here: the model or data the claim needs are not available offline",
 }
 
-#: Columns a claims file may add: ``also_select`` reads the same claim a second way (another row
+#: Columns a claims file may add (read as empty where it leaves them out): ``scope``, the cases the
+#: paper's claim covers (:data:`NARROWER`); ``also_select`` reads the same claim a second way (another row
 #: of the same result file, e.g. the other ε mode of Part I) by the same rule, and ``also_label``
 #: names that reading; the verdict is the first reading's, and what differs states the second
 #: reading's number, its verdict and whether the direction depends on the choice
 #: (:func:`second_reading_words`).
-OPTIONAL_COLUMNS: tuple[str, ...] = ("also_select", "also_label")
+OPTIONAL_COLUMNS: tuple[str, ...] = ("scope", "also_select", "also_label")
 
 #: The rules a second reading may use (those that read a direction or a level).
 SECOND_READING_RULES: tuple[str, ...] = ("above", "below", "paired_above", "paired_below", "within")
@@ -156,6 +169,13 @@ COLUMNS: tuple[str, ...] = (
     "decimals",
     "differs",
     "why",
+)
+
+#: The scope rule, in the words under the verdict table.
+NARROWER: str = (
+    "a claim the paper makes of more models or inputs than we test says, in its last column, which of them we "
+    "tested: reproduced there is partly (it holds where we tested, and the rest is untested); not reproduced stands "
+    "(a tested case contradicts a claim made of every case)"
 )
 
 
@@ -252,11 +272,15 @@ class Verdict:
     verdict: str
     why: str
     differs: str
+    note: str = ""  # why a verdict was narrowed (the scope rule), shown after it
 
     @property
     def word(self) -> str:
-        """The verdict as the table prints it (with the reason of *not testable here*)."""
-        return f"{self.verdict}: {self.why}" if self.verdict == "not testable here" and self.why else self.verdict
+        """The verdict as the table prints it (with the reason of *not testable here*, or of a
+        verdict the scope rule narrowed)."""
+        if self.verdict == "not testable here" and self.why:
+            return f"{self.verdict}: {self.why}"
+        return f"{self.verdict}: {self.note}" if self.note else self.verdict
 
 
 def _text(row, key: str) -> str:
@@ -390,6 +414,64 @@ def _compare(row: dict, df: pd.DataFrame, sel: pd.DataFrame, where: str, file: P
     )
 
 
+def _scope_spec(text: str, where: str) -> list[tuple[str, list[tuple[str, str]]]]:
+    """``"model=paper; test=a:AN phrases|b"`` -> ``[("model", [("paper", "paper")]), ("test", [("a",
+    "AN phrases"), ("b", "b")])]``."""
+    out = []
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        col, eq, values = part.partition("=")
+        vals = [v.strip() for v in values.split("|") if v.strip()]
+        if not eq or not col.strip() or not vals:
+            raise VerdictError(f"{where}: a scope is 'column=value|value; ...', got {part!r}")
+        out.append((col.strip(), [(v.partition(":")[0].strip(), (v.partition(":")[2] or v).strip()) for v in vals]))
+    return out
+
+
+def scope_of(row: dict, study: str, df: pd.DataFrame, sel: pd.DataFrame, where: str, file: Path) -> tuple[bool, str]:
+    """(whether the row tests fewer cases than its claim's ``scope`` names, the words that say
+    which it tested and why not the others), from the rows ``sel`` of the result file ``df``."""
+    parts, narrower = [], False
+    for col, values in _scope_spec(_text(row, "scope"), where):
+        if col not in df.columns:
+            raise VerdictError(f"{where}: the scope names column {col!r}, which {file} lacks")
+        picked = [str(x) for x in sel[col].unique()]
+        if col == "model" and [v for v, _ in values] == ["paper"]:
+            names = paper_models(study)
+            names = names[names["kind"] == "encoder"]["paper_name"].unique()
+            mine = [m for m in picked if (hit := paper_match(study, m)) and str(hit["same_model"]).lower() == "true"]
+            named = [str(paper_match(study, m)["paper_name"]) for m in mine]
+            if not named:
+                raise VerdictError(f"{where}: the scope 'model=paper' but the row tests none of the paper's models")
+            rest = len(names) - len(set(named))
+            narrower |= rest > 0
+            parts.append(
+                f"{len(set(named))} of the paper's {fmt.plural(len(names), 'model')} ({', '.join(named)}"
+                + (f"; the other {rest} not run here" if rest else "")
+                + ")"
+            )
+            continue
+        label = dict(values)
+        tested = [label.get(v, v) for v in picked if v in label]
+        untested = [(v, w) for v, w in values if v not in picked]
+        narrower |= bool(untested)
+        why = []
+        for v, w in untested:
+            same = df[df[col].astype(str) == v]
+            for other, _ in _scope_spec(_text(row, "scope"), where):  # the same case in the other columns
+                if other != col and other in df.columns:
+                    same = same[same[other].astype(str).isin(sel[other].astype(str))]
+            for c in sel.columns:  # and the same value of every text column the selection fixed
+                if c != col and sel[c].dtype == object and sel[c].nunique() == 1 and c in same and c != "note":
+                    same = same[same[c].astype(str) == str(sel[c].iloc[0])]
+            est = _column(same, _text(row, "estimate"), where, file) if len(same) else np.array([])
+            if len(est) and not np.isfinite(est).any():
+                why.append(f"on {w} the test is undefined")
+            else:
+                why.append(f"{w} {'not run here' if not len(est) else 'not tested by this row'}")
+        parts.append(" and ".join(tested) + (f" ({'; '.join(why)})" if why else ""))
+    return narrower, "tested on " + " and on ".join(parts) + (", fewer cases than the claim names" if narrower else "")
+
+
 def _evaluate(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
     """One claim's verdict (the rules of the module docstring), with its second reading
     (``also_select``, :data:`OPTIONAL_COLUMNS`) stated after what differs."""
@@ -426,7 +508,24 @@ def second_reading_words(first: Verdict, second: Verdict, label: str) -> str:
 
 
 def _evaluate_one(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
-    """One reading of a claim (its ``select``)."""
+    """One reading of a claim (its ``select``), narrowed by its ``scope``."""
+    v, scope = _evaluate_rule(row, study, folder, strict)
+    if scope is None:
+        return v
+    narrower, words = scope
+    differs = f"scope: {words}" + ("" if v.differs == "–" else f"; {v.differs}")
+    if narrower and v.verdict == "reproduced":
+        return replace(
+            v,
+            verdict="partly",
+            note="reproduced where tested, on fewer cases than the claim names (scope in the last column)",
+            differs=differs,
+        )
+    return replace(v, differs=differs)
+
+
+def _evaluate_rule(row: dict, study: str, folder: Path, strict: bool) -> tuple[Verdict, tuple[bool, str] | None]:
+    """One claim's verdict by its rule, and (narrower, words) of its scope where it names one."""
     cid = _text(row, "claim")
     where = f"{study}_claims.csv, claim {cid}"
     rule = _text(row, "rule")
@@ -443,7 +542,7 @@ def _evaluate_one(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
         why = _text(row, "why")
         if not why:
             raise VerdictError(f"{where}: a claim that is not testable here says why (column 'why')")
-        return Verdict(**base, ours="–", compared_with="–", verdict="not testable here", why=why)
+        return Verdict(**base, ours="–", compared_with="–", verdict="not testable here", why=why), None
     name = _text(row, "result")
     if not name:
         raise VerdictError(f"{where}: rule {rule!r} needs the result file that tests it (column 'result')")
@@ -460,7 +559,7 @@ def _evaluate_one(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
             compared_with="–",
             verdict="not testable here",
             why=f"this run did not write results/{study}/{name}.csv",
-        )
+        ), None
     df = pd.read_csv(file)
     sel = _rows(df, _text(row, "select"), where, file, strict=strict)
     if sel.empty:
@@ -470,17 +569,18 @@ def _evaluate_one(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
             compared_with="–",
             verdict="not testable here",
             why=f"this run's results/{study}/{name}.csv has no row where {_text(row, 'select')}",
-        )
+        ), None
+    scope = scope_of(row, study, df, sel, where, file) if _text(row, "scope") else None
     if rule == "agree":
-        return _agree(row, sel, where, file, base)
+        return _agree(row, sel, where, file, base), scope
     if len(sel) != 1:
         raise VerdictError(
             f"{where}: the selection {_text(row, 'select')!r} matches {len(sel)} rows of {file}; "
             "a direction, an equivalence or a test compares one"
         )
     if rule in ("significant", "not_significant"):
-        return _test(row, sel, where, file, base, rule)
-    return _compare(row, df, sel, where, file, base, rule)
+        return _test(row, sel, where, file, base, rule), scope
+    return _compare(row, df, sel, where, file, base, rule), scope
 
 
 # ----------------------------------------------------------------------------- a study's claims
@@ -492,13 +592,15 @@ def summary_line(roman: str, title: str, verdicts: list[Verdict]) -> str:
     return f"Part {roman} ({title}): " + ", ".join(counts) + f", of {fmt.plural(len(verdicts), 'claim')}"
 
 
-def rules_text(rules: list[str]) -> str:
-    """The rules a table used, in words, one sentence each (``above`` and ``below`` as one)."""
+def rules_text(rules: list[str], *, scoped: bool = False) -> str:
+    """The rules a table used, in words, one sentence each (``above`` and ``below`` as one), and
+    the scope rule (:data:`NARROWER`) where a claim of the table names a ``scope``."""
     pairs = {"above": "below", "paired_above": "paired_below"}
     used = [r for r in RULES if r in rules or pairs.get(r) in rules]
     named = {"above": "Rules 'above' and 'below'", "paired_above": "Rules 'paired_above' and 'paired_below'"}
     return (
         " ".join(f"{named.get(r, f'Rule {r!r}')}: {RULES[r]}." for r in used if r not in pairs.values())
+        + (f" Scope: {NARROWER}." if scoped else "")
         + " Every verdict is computed from the result files of this build by compsem.verdicts, which declares the rules."
     )
 
@@ -512,6 +614,9 @@ class Claims:
     def table(self) -> pd.DataFrame:
         """The claims file, checked: every column of :data:`COLUMNS`, unique claim ids, known rules."""
         df = paper_table(self.study, "claims", dtype=str, keep_default_na=False)
+        for c in OPTIONAL_COLUMNS:
+            if c not in df.columns:
+                df[c] = ""
         missing = [c for c in COLUMNS if c not in df.columns]
         if missing:
             raise VerdictError(f"{df.attrs.get('file')} lacks the columns {missing}")
@@ -555,5 +660,7 @@ class Claims:
         return {
             "verdicts_table": self.frame(verdicts),
             "verdicts_summary": PlainText(summary_line(s.roman, s.title, verdicts)),
-            "verdicts_rules": PlainText(rules_text(list(self.table()["rule"]))),
+            "verdicts_rules": PlainText(
+                rules_text(list(self.table()["rule"]), scoped=bool((self.table()["scope"] != "").any()))
+            ),
         }

@@ -147,7 +147,7 @@ def _write(path, rows, header=None):
 
 
 def _claim(**kw):
-    return {c: kw.get(c, "") for c in V.COLUMNS}
+    return {c: kw.get(c, "") for c in (*V.COLUMNS, *V.OPTIONAL_COLUMNS) if c in V.COLUMNS or c in kw}
 
 
 CLAIMS = [
@@ -536,3 +536,64 @@ def test_a_rerun_without_the_second_reading_says_so(second):
     v = V.Claims(STUDY).evaluate(results=second)[0]
     assert v.verdict == "reproduced"
     assert v.differs.startswith("–; read as the grid average instead: not testable here (this run's results/")
+
+
+# ----------------------------------------------------------------------------- the scope of a claim
+
+
+def test_a_claim_tested_on_fewer_cases_than_it_names_is_partly(made_up):
+    data, results = made_up
+    row = _claim(
+        claim="Z-1",
+        rule="not_significant",
+        result="tests",
+        select="model == 'm' and test == 'b'",
+        estimate="perm_p",
+        digits="3",
+        scope="test=a:AN phrases|b:AAN phrases",
+    )
+    _write(data / "reference" / f"{STUDY}_claims.csv", [row], header=[*V.COLUMNS, "scope"])
+    tests = [{"model": "m", "test": "a", "perm_p": ""}, {"model": "m", "test": "b", "perm_p": 0.4}]
+    _write(results / STUDY / "tests.csv", tests)
+    got = V.Claims(STUDY).evaluate()[0]
+    # p = 0.4 is "reproduced" by the rule, but only on b: the test on a is undefined (NaN), so partly
+    assert got.verdict == "partly" and got.word.startswith("partly: reproduced where tested, on fewer cases")
+    assert (
+        got.differs
+        == "scope: tested on AAN phrases (on AN phrases the test is undefined), fewer cases than the claim names"
+    )
+    assert "Scope: a claim the paper makes of more models or inputs" in V.Claims(STUDY).values()["verdicts_rules"]
+    # contradicting data: p = 0.01 on b contradicts a claim of every case, so not reproduced stands
+    _write(results / STUDY / "tests.csv", [tests[0], {**tests[1], "perm_p": 0.01}])
+    assert V.Claims(STUDY).evaluate()[0].verdict == "not reproduced"
+    # the whole scope tested (a row per case in the selection's file, the claim names only b): reproduced
+    _write(data / "reference" / f"{STUDY}_claims.csv", [{**row, "scope": "test=b"}], header=[*V.COLUMNS, "scope"])
+    _write(results / STUDY / "tests.csv", tests)
+    got = V.Claims(STUDY).evaluate()[0]
+    assert got.verdict == "reproduced" and got.differs == "scope: tested on b"
+    # a case the result file lacks is "not run here"; a scope naming a column the file lacks is an error
+    _write(
+        data / "reference" / f"{STUDY}_claims.csv", [{**row, "scope": "test=b|c:pairs"}], header=[*V.COLUMNS, "scope"]
+    )
+    assert "pairs not run here" in V.Claims(STUDY).evaluate()[0].differs
+    _write(data / "reference" / f"{STUDY}_claims.csv", [{**row, "scope": "kind=b"}], header=[*V.COLUMNS, "scope"])
+    with pytest.raises(V.VerdictError, match="the scope names column 'kind'"):
+        V.Claims(STUDY).evaluate()
+    _write(data / "reference" / f"{STUDY}_claims.csv", [{**row, "scope": "test"}], header=[*V.COLUMNS, "scope"])
+    with pytest.raises(V.VerdictError, match="a scope is 'column=value"):
+        V.Claims(STUDY).evaluate()
+
+
+def test_the_papers_models_in_a_scope_count_only_the_very_weights(tmp_path):
+    # Part III's paper reports 8 models; sbert-mini loads MiniLM's weights, glove-50d is only a stand-in
+    import pandas as pd
+
+    study = "montague"
+    row = _claim(claim="Z-2", estimate="perm_p", scope="model=paper")
+    df = pd.DataFrame({"model": ["sbert-mini", "glove-50d"], "perm_p": [0.4, 0.3]})
+    narrower, words = V.scope_of(row, study, df, df.iloc[:1], "here", tmp_path / "t.csv")
+    assert narrower and words == (
+        "tested on 1 of the paper's 8 models (MiniLM; the other 7 not run here), fewer cases than the claim names"
+    )
+    with pytest.raises(V.VerdictError, match="tests none of the paper's models"):
+        V.scope_of(row, study, df, df.iloc[1:], "here", tmp_path / "t.csv")

@@ -16,7 +16,7 @@ import pandas as pd
 
 from .. import claims
 from .. import measures as M
-from ..fmt import p_value
+from ..fmt import estimate, number, p_value
 from ..labels import labelled as _labelled
 from ..encoders import validate_texts
 from ..results import Headline, PlainText, Prose, bootstrap_headline, glue_all, headline_row
@@ -35,7 +35,17 @@ from .reproduce import (
     truncation_check,
 )
 from .study import embed_texts, run
-from .tables import LABELS, _ratio, _sums, an_table, class_gap, class_tests_view, pair_table, score_spread
+from .tables import (
+    LABELS,
+    _ratio,
+    _sums,
+    an_table,
+    class_gap,
+    class_tests_view,
+    pair_table,
+    score_spread,
+    versus_leader,
+)
 from .plots import plot_adjective_scores, plot_classes, plot_set_diagrams, plot_type_matrices, plot_type_matrix
 from .views import NonsubView, PairsView, PhrasesView, SingleView, degenerate_models, nonsub, pairs, phrases, single
 from .lesson import LESSON  # the study's session of the course guide
@@ -50,6 +60,8 @@ __all__ = [
     "HEADLINES",
     "headlines",
     "try_it",
+    "pair_share_words",
+    "class_order_sentence",
     "values",
     "glue_all",
     "paper_table",
@@ -312,10 +324,11 @@ def try_it(
             )
         if A >= 2 and N >= 2:
             D = M.cosine_distance_matrix(P, warn=False).reshape(A, N, A, N)
-            holds, _ = pair_intersectivity(D[np.arange(A), :, np.arange(A), :], strict=strict, tol=TIE_TOL)
+            holds, ties = pair_intersectivity(D[np.arange(A), :, np.arange(A), :], strict=strict, tol=TIE_TOL)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)  # a1 == a2: every entry excluded
                 share = np.nanmean(holds, axis=(2, 3))
+            valid, tied = np.isfinite(holds).sum(axis=(2, 3)), (ties & np.isfinite(holds)).sum(axis=(2, 3))
             for i in range(A):
                 for j in range(A):
                     if i != j:
@@ -324,10 +337,22 @@ def try_it(
                                 "model": m,
                                 "phrase": f"{adjectives[i]} vs {adjectives[j]}",
                                 "test": "pair test (Eq. 5): share of noun pairs that hold",
-                                "verdict": f"{100 * share[i, j]:.0f} %",
+                                "verdict": pair_share_words(share[i, j], int(tied[i, j]), int(valid[i, j]), strict),
                             }
                         )
     return pd.DataFrame(rows)
+
+
+def pair_share_words(share: float, tied: int, valid: int, strict: bool) -> str:
+    """A try-it cell of the pair test: the share of noun pairs that hold ("75 %"), or, where every
+    valid noun pair ties (the two distances equal), "all tied" with what the reading makes of a
+    tie (a tie fails under the strict < and holds under ≤): the share then measures the reading,
+    not the model; some ties are counted ("50 % (1 of 2 tied)"); "undefined" without a valid pair."""
+    if not valid or not np.isfinite(share):
+        return "undefined"
+    if tied == valid:
+        return f"all tied ({'a tie fails under <' if strict else 'a tie holds under ≤'})"
+    return f"{100 * share:.0f} %" + (f" ({tied} of {valid} tied)" if tied else "")
 
 
 # ----------------------------------------------------------------------------- values
@@ -550,7 +575,9 @@ def _pairs_values(v: PairsView) -> dict:
             "pair_within_sd": spread["within_sd"],
             "pair_between_sd": spread["between_sd"],
             "pair_class_order": Prose(
-                class_order_sentence(v.scores, what="mean pair score", n_boot=v.params["n_boot"], seed=v.params["seed"])
+                class_order_sentence(
+                    v.scores, what="mean pair score", n_boot=v.params["n_boot"], seed=v.params["seed"], n_perm=v.n_perm
+                )
             ),
         }
     )
@@ -566,28 +593,81 @@ def _p_text(p: float) -> str:
     return f"p {v}" if v.startswith("<") else f"p = {v}"
 
 
-def class_order_sentence(scores: pd.DataFrame, *, what: str, n_boot: int = 1000, seed: int = 0) -> str:
-    """Which adjective class has the highest mean score, said only as far as the classes'
-    bootstrap intervals (adjectives resampled within each class) allow
-    (:func:`compsem.stats.leader_sentence`), and whether that mean is clear of 0.5; the
-    permutation test says only that the classes differ, never in which order."""
+def class_order_sentence(
+    scores: pd.DataFrame, *, what: str, n_boot: int = 1000, seed: int = 0, n_perm: int = 10_000
+) -> str:
+    """Which adjective class has the highest mean score, and against each other class what a
+    two-sample permutation test over adjectives says (:func:`.tables.versus_leader`: unpaired by
+    design, since the classes hold different adjectives; Bonferroni over the comparisons it makes);
+    then whether each class's bootstrap interval (adjectives resampled within the class) contains
+    0.5. The leader's mean is shown with its interval; an undefined test gives no p-value."""
     g = {
         c: bootstrap(d["score"].to_numpy(), n_boot=n_boot, seed=seed, warn=False)
         for c, d in scores.groupby("category", sort=False)
     }
-    names = list(g)
-    lead = leader_sentence(
-        [g[c].estimate for c in names],
-        [g[c].low for c in names],
-        [g[c].high for c in names],
-        names,
-        what=what,
-        noun="class",
-        exclude_degenerate=True,
-    )
+    names = [c for c in g if np.isfinite(g[c].estimate)]
+    vs = versus_leader(scores, n_perm=n_perm, seed=seed)
+    if not names:
+        lead = "No class has a defined score here."
+    elif vs.empty:
+        lead = f"`{names[0]}` ({estimate(g[names[0]].estimate, g[names[0]].low, g[names[0]].high)}) is the only class with a score here."
+    else:
+        lead = _versus_leader_words(vs, g, what, n_perm)
     half = [c for c in names if g[c].low <= 0.5 <= g[c].high]
     tail = f" The intervals of {join_names(half)} contain 0.5." if half else " No class's interval contains 0.5."
-    return lead + tail + " (95 % intervals over the adjectives of each class.)"
+    left = [c for c in g if c not in names]
+    gone = f" `{'`, `'.join(left)}`: no adjective with a defined score." if left else ""
+    return lead + gone + tail + " (95 % intervals over the adjectives of each class.)"
+
+
+def _versus_leader_words(vs: pd.DataFrame, g: dict, what: str, n_perm: int) -> str:
+    """The words of :func:`class_order_sentence` for the rows of :func:`.tables.versus_leader`."""
+    lead, m = str(vs.leader.iloc[0]), int(vs.m.iloc[0])
+    b = g[lead]
+    n = "the other class" if m == 1 else f"each of the {m} other classes"
+    head = (
+        f"`{lead}` has the highest {what} ({estimate(b.estimate, b.low, b.high)}). Against {n}, a "
+        f"two-sample permutation test over adjectives (unpaired by design: the classes hold different adjectives; "
+        f"{n_perm:,} relabellings"
+        + (
+            f"; Bonferroni over the {m} comparisons, each p multiplied by {m} and read against "
+            f"{number(float(vs.alpha.iloc[0]), 2)}"
+            if m > 1
+            else ""
+        )
+        + ")"
+    )
+
+    def each(rows: pd.DataFrame) -> str:
+        q = "corrected p" if m > 1 else "p"
+        items = [
+            f"`{r.category}` (difference {number(r.difference, 2)}, {q} {_p_words(r.p_corrected)})"
+            for r in rows.itertuples()
+        ]
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+    above, none, undefined = (vs[vs.outcome == o] for o in ("above", "no evidence of a difference", "undefined"))
+    parts = []
+    if len(above):
+        parts.append(
+            f"its mean lies above that of {each(above)}"
+            if len(above) == 1
+            else f"its mean lies above those of {each(above)}"
+        )
+    if len(none):
+        parts.append(f"no evidence of a difference from {each(none)}")
+    if len(undefined):
+        parts.append(
+            f"the test against {join_names(list(undefined.category))} is undefined (every adjective of the two "
+            "classes has the same score), so it gives no p-value"
+        )
+    return head + ": " + "; ".join(parts) + "."
+
+
+def _p_words(p: float) -> str:
+    """ "= 0.012" or "< 0.001" (:func:`compsem.fmt.p_value`)."""
+    v = p_value(p)
+    return v if v.startswith("<") else f"= {v}"
 
 
 def _gaps(r, models: list[str], params: dict) -> dict[str, tuple[float, float]]:
@@ -637,7 +717,7 @@ def _nonsub_values(v: NonsubView) -> dict:
             "ns_between_sd": spread["between_sd"],
             "ns_class_order": Prose(
                 class_order_sentence(
-                    v.scores, what="mean consistency", n_boot=v.params["n_boot"], seed=v.params["seed"]
+                    v.scores, what="mean consistency", n_boot=v.params["n_boot"], seed=v.params["seed"], n_perm=v.n_perm
                 )
             ),
         }

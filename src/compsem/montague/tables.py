@@ -25,6 +25,7 @@ __all__ = [
     "as_matrix",
     "adjective_scores",
     "permutation_test",
+    "versus_leader",
     "chi2_test",
     "CLASS_TESTS",
     "category_difference_tests",
@@ -311,6 +312,60 @@ def permutation_test(scores: np.ndarray, groups: np.ndarray, *, n_perm: int = 10
         "n_perm": n_perm,
         "note": "",
     }
+
+
+def versus_leader(scores: pd.DataFrame, *, n_perm: int = 10_000, seed: int = 0, alpha: float = 0.05) -> pd.DataFrame:
+    """Each adjective class against the class with the highest mean score (the leader).
+
+    ``scores`` holds one row per adjective (``category``, ``score``; :func:`adjective_scores`).
+    The classes hold different adjectives, so the comparison is unpaired by design: for each other
+    class, a two-sample :func:`permutation_test` of the leader's and that class's adjectives (with
+    two groups its statistic grows with the squared difference of the two means, so the test is
+    two-sided). With ``m`` other classes the p-values are Bonferroni-corrected
+    (``p_corrected = min(1, m·p)``, read against ``alpha``) so that all ``m`` decisions hold together.
+    ``outcome``: ``"above"`` (the leader's mean lies above the class's: corrected p below
+    ``alpha``), ``"no evidence of a difference"``, or ``"undefined"`` (the test cannot vary: every
+    adjective of the two classes has the same score; no p-value). Adjectives with a NaN score are
+    left out; a class with none left is not compared. One row per other class, in the order of
+    ``scores``; empty when fewer than two classes have a score.
+    """
+    if not {"category", "score"} <= set(scores.columns):
+        raise CompsemError(f"versus_leader needs the columns 'category' and 'score', got {list(scores.columns)}")
+    if not 0 < alpha < 1:
+        raise CompsemError(f"alpha must lie in (0, 1), got {alpha}")
+    ok = scores[np.isfinite(scores["score"].astype(float))]
+    groups = {c: g["score"].to_numpy(float) for c, g in ok.groupby("category", sort=False)}
+    cols = [
+        "leader",
+        "category",
+        "n_leader",
+        "n",
+        "leader_mean",
+        "mean",
+        "difference",
+        "p",
+        "p_corrected",
+        "m",
+        "alpha",
+    ]
+    if len(groups) < 2:
+        return pd.DataFrame(columns=[*cols, "outcome"])
+    lead = max(groups, key=lambda c: groups[c].mean())
+    m = len(groups) - 1
+    rows = []
+    for c, x in groups.items():
+        if c == lead:
+            continue
+        both = np.concatenate([groups[lead], x])
+        labels = np.r_[np.zeros(len(groups[lead]), int), np.ones(len(x), int)]
+        p = permutation_test(both, labels, n_perm=n_perm, seed=seed)["p_value"]
+        pc = min(1.0, m * p) if np.isfinite(p) else np.nan
+        outcome = "undefined" if not np.isfinite(pc) else "above" if pc < alpha else "no evidence of a difference"
+        mean_lead, mean_c = float(groups[lead].mean()), float(x.mean())
+        rows.append(
+            [lead, c, len(groups[lead]), len(x), mean_lead, mean_c, mean_lead - mean_c, p, pc, m, alpha, outcome]
+        )
+    return pd.DataFrame(rows, columns=[*cols, "outcome"])
 
 
 def chi2_test(holds: np.ndarray, vocab: Vocabulary) -> dict:

@@ -18,11 +18,11 @@ import numpy as np
 import pandas as pd
 
 from .. import reference
-from ..fmt import number, plural
+from ..fmt import estimate, number, plural
 from ..encoders import validate_texts
 from ..results import Headline, Prose, headline_row
 from ..encoders.kinds import CONTROL_WHY, is_control
-from ..stats import join_names, leader_sentence, paired_leader_sentence
+from ..stats import join_names, leader_sentence, paired_leader_sentence, separation
 from .data import CATEGORIES, Pool, load_study
 from .metrics import distances
 from .plots import mean_scores_heatmap, metric_intervals, reference_matrix, score_matrices, space_maps, zoom_maps
@@ -388,6 +388,71 @@ LABELS = {
 }
 
 
+def controls_sentence(
+    values: Mapping[str, float],
+    replicates: Mapping[str, np.ndarray],
+    controls: Sequence[str],
+    *,
+    items: str = "items",
+    digits: int = 2,
+    level: float = 0.95,
+) -> str:
+    """Each model against each control on the same ``items``: the paired difference model − control
+    with its percentile interval from replicates on shared resamples (:func:`compsem.stats.separation`,
+    the synthesis's test of a model against its controls). With ``m`` comparisons each interval is
+    at ``1 − (1 − level)/m`` (Bonferroni), so that all ``m`` hold together at ``level``, and the
+    sentence says so. Every difference below zero: "every control lies above every model"; every one
+    above: "every model lies above every control"; otherwise the count of each outcome, with the
+    pairs. ``""`` without a model or a control."""
+    ctrl = [c for c in controls if c in values and np.isfinite(values[c])]
+    models = [n for n in values if n not in controls and np.isfinite(values[n])]
+    pairs = [(m, c) for m in models for c in ctrl]
+    if not pairs:
+        return ""
+    each = 1 - (1 - level) / len(pairs)
+    pct = f"{round(100 * each, 2):g} %"
+    seps = {
+        (m, c): separation(values[m], values[c], replicates.get(m), replicates.get(c), level=each) for m, c in pairs
+    }
+
+    def shown(m, c):
+        d = seps[(m, c)]
+        return f"`{m}` − `{c}` {estimate(d.difference, d.low, d.high, digits)}"
+
+    held = (
+        f"{plural(len(pairs), 'paired comparison')} of a model with a control on the same {items}, each interval at "
+        f"{pct}"
+        + (f" by Bonferroni so that all {len(pairs)} hold together at {100 * level:g} %" if len(pairs) > 1 else "")
+    )
+    outcomes = {o: [p for p in pairs if seps[p].outcome == o] for o in ("lower", "higher")}
+    them = "both controls" if len(ctrl) == 2 else "the control" if len(ctrl) == 1 else f"all {len(ctrl)} controls"
+    named = f"{them} ({join_names(ctrl)})"
+    if len(outcomes["lower"]) == len(pairs):
+        close = max(pairs, key=lambda p: seps[p].high)
+        return (
+            f"{named[0].upper()}{named[1:]} lie{'s' if len(ctrl) == 1 else ''} above every model: every difference model − "
+            f"control has its interval below zero ({held}; the closest to zero: {shown(*close)})."
+        )
+    if len(outcomes["higher"]) == len(pairs):
+        close = min(pairs, key=lambda p: seps[p].low)
+        return (
+            f"Every model lies above {named}: every difference model − control has its interval above zero ({held}; "
+            f"the closest to zero: {shown(*close)})."
+        )
+    words = {
+        "lower": "below zero (the control higher)",
+        "higher": "above zero (the model higher)",
+        "no evidence of a difference": "including zero (no evidence of a difference)",
+        "undefined": "undefined (the paired test cannot vary)",
+    }
+    groups = [(w, [p for p in pairs if seps[p].outcome == o]) for o, w in words.items()]
+    return (
+        f"Of the {held}: "
+        + "; ".join(f"{len(g)} {w}: " + ", ".join(shown(*p) for p in g) for w, g in groups if g)
+        + "."
+    )
+
+
 def _ssm_values(tab: pd.DataFrame, run: Run | None = None, *, n_boot: int = 1000, seed: int = 0) -> dict:
     """The Table 3 values the chapter's prose cites, with the paper's beside them. "Closest" and
     "densest" from paired cluster-bootstrap replicates of every scorer on the same resamples
@@ -416,6 +481,13 @@ def _ssm_values(tab: pd.DataFrame, run: Run | None = None, *, n_boot: int = 1000
             items="sentence clusters",
             controls=[n for n in names if is_control(n)],
         )
+        against = controls_sentence(
+            {n: float(rel.loc[n, "rsa"]) for n in names},
+            {n: d[1] for n, d in draws.items()},
+            [n for n in names if is_control(n)],
+            items="sentence clusters",
+        )
+        rsa_text += (" " + against) if against else ""
         spars_text = paired_leader_sentence(
             rel["sparsity"],
             {n: d[0] for n, d in draws.items()},

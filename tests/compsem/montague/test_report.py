@@ -154,21 +154,51 @@ def test_try_it_pair_share_by_hand(monkeypatch):
     )
 
 
-def test_classes_are_ordered_only_as_far_as_their_intervals_allow():
-    # S-I around 0.9 and clear of NS-Pr around 0.2; NS-Pl spans 0.5 and overlaps nothing decisive
+def test_versus_leader_matches_the_exact_two_sample_permutation_p():
+    # A = three 1s, B = three 0s: of the C(6, 3) = 20 relabellings only the real one and its mirror
+    # separate the means by 1, so the exact two-sided p is 2/20 = 0.1; C equals A's scores exactly,
+    # so every relabelling of A and C gives a difference of 0: the test cannot vary (undefined)
+    scores = pd.DataFrame({"category": list("AAABBBCCC"), "score": [1, 1, 1, 0, 0, 0, 1, 1, 1]})
+    vs = mt.tables.versus_leader(scores, n_perm=20_000, seed=1).set_index("category")
+    assert set(vs.leader) == {"A"} and list(vs.index) == ["B", "C"] and set(vs.m) == {2}
+    assert vs.loc["B", "difference"] == 1.0 and vs.loc["B", "p"] == pytest.approx(0.1, abs=0.01)
+    assert vs.loc["B", "p_corrected"] == pytest.approx(2 * vs.loc["B", "p"])  # Bonferroni over 2
+    assert vs.loc["B", "outcome"] == "no evidence of a difference"  # 0.2 is not below 0.05
+    assert vs.loc["C", "outcome"] == "undefined" and np.isnan(vs.loc["C", "p_corrected"])
+    # eight against eight: the exact p is 2 / C(16, 8) = 1.6e-4, so with one comparison it is "above"
+    eight = pd.DataFrame({"category": ["A"] * 8 + ["B"] * 8, "score": [1.0] * 8 + [0.0] * 8})
+    one = mt.tables.versus_leader(eight, n_perm=10_000).iloc[0]
+    assert one.m == 1 and one.p < 0.001 and one.outcome == "above"
+    assert mt.tables.versus_leader(eight[eight.category == "A"]).empty  # one class: nothing to compare
+
+
+def test_classes_are_ordered_by_a_permutation_test_against_the_leader():
+    # S-I around 0.9 and far from NS-Pr around 0.2 (6 against 6: exact p = 2/924); NS-Pl spans 0.3-0.95
     scores = pd.DataFrame(
         {
-            "category": ["S-I"] * 4 + ["NS-Pr"] * 4 + ["NS-Pl"] * 4,
-            "score": [0.9, 0.92, 0.88, 0.9, 0.2, 0.22, 0.18, 0.2, 0.3, 0.95, 0.95, 0.5],
+            "category": ["S-I"] * 6 + ["NS-Pr"] * 6 + ["NS-Pl"] * 6,
+            "score": [0.9, 0.92, 0.88, 0.9, 0.91, 0.89, 0.2, 0.22, 0.18, 0.2, 0.21, 0.19]
+            + [0.3, 0.95, 0.95, 0.5, 0.9, 0.6],
         }
     )
-    s = mt.report.class_order_sentence(scores, what="mean score", n_boot=200)
+    s = mt.report.class_order_sentence(scores, what="mean score", n_boot=200, n_perm=5000)
     assert s.startswith("`S-I` has the highest mean score (0.90 [")
-    assert "overlaps that of `NS-Pl`" in s and "`NS-Pr`" not in s.split(":")[0]
+    assert "two-sample permutation test over adjectives (unpaired by design" in s
+    assert "Bonferroni over the 2 comparisons" in s
+    assert "its mean lies above that of `NS-Pr` (difference 0.70, corrected p = 0.00" in s
+    assert "no evidence of a difference from `NS-Pl` (difference 0.20" in s
+    assert "overlap" not in s  # an overlap of two intervals is no test
     assert "The intervals of `NS-Pl` contain 0.5." in s
+    # contradicting data: NS-Pr given S-I's scores shifted by 0.01 -> no evidence of a difference
+    same = scores.copy()
+    same.loc[same.category == "NS-Pr", "score"] = [0.89, 0.91, 0.87, 0.89, 0.9, 0.88]
+    s = mt.report.class_order_sentence(same, what="mean score", n_boot=200, n_perm=5000)
+    assert "its mean lies above" not in s and "no evidence of a difference from `NS-Pr` (difference 0.01" in s
     two = scores[scores.category != "NS-Pl"]
-    s = mt.report.class_order_sentence(two, what="mean score", n_boot=200)
-    assert "its interval clear of every other class's" in s and "No class's interval contains 0.5." in s
+    s = mt.report.class_order_sentence(two, what="mean score", n_boot=200, n_perm=5000)
+    assert "Against the other class, a two-sample" in s and "Bonferroni" not in s and "corrected" not in s
+    assert "its mean lies above that of `NS-Pr` (difference 0.70, p = 0.00" in s
+    assert "No class's interval contains 0.5." in s
 
 
 def test_the_papers_cells_keep_their_printed_digits():

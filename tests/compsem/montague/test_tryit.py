@@ -48,3 +48,35 @@ def test_reading_line_by_hand():
         "`a`: between holds for 1 of 2 phrases (1 undefined: a word the model "
         "drops or does not know); closer to adjective holds for 1 of 1 phrase."
     )
+
+
+def test_a_pair_test_on_tied_distances_says_all_tied_not_0_percent():
+    """bow-like vectors by hand: every phrase shares one word with each other phrase of its
+    adjective, so d(red car, red gun) = d(fake car, fake gun): every noun pair ties. Under the
+    strict < (official reading) a tie fails, under ≤ (equations) it holds; either way the cell
+    says "all tied", never 0 % or 100 %."""
+    table = {
+        "red": [1, 0, 0, 0, 0],
+        "fake": [0, 1, 0, 0, 0],
+        "car": [0, 0, 1, 0, 0],
+        "gun": [0, 0, 0, 1, 0],
+        "red car": [1, 0, 1, 0, 0],
+        "red gun": [1, 0, 0, 1, 0],
+        "fake car": [0, 1, 1, 0, 0],
+        "fake gun": [0, 1, 0, 1, 0],
+    }
+    t = report.try_it(["red", "fake"], ["car", "gun"], [TableEncoder(table)])
+    pairs = t[t.test.str.startswith("pair test")].set_index("phrase").verdict
+    assert pairs.to_dict() == {
+        "red vs fake": "all tied (a tie fails under <)",
+        "fake vs red": "all tied (a tie fails under <)",
+    }
+    t = report.try_it(["red", "fake"], ["car", "gun"], [TableEncoder(table)], reading="equations")
+    assert set(t[t.test.str.startswith("pair test")].verdict) == {"all tied (a tie holds under ≤)"}
+    # contradicting data: pull "red gun" towards "red car" -> no tie, a real share of 100 % / 0 %
+    table["red gun"] = [1, 0, 0.9, 0.1, 0]
+    t = report.try_it(["red", "fake"], ["car", "gun"], [TableEncoder(table)])
+    pairs = t[t.test.str.startswith("pair test")].set_index("phrase").verdict
+    assert pairs.to_dict() == {"red vs fake": "100 %", "fake vs red": "0 %"}
+    assert report.pair_share_words(0.5, 1, 2, True) == "50 % (1 of 2 tied)"
+    assert report.pair_share_words(float("nan"), 0, 0, True) == "undefined"

@@ -5,6 +5,7 @@ treats the project reference alike (expected verdicts by hand from compsem.verdi
 
 import pandas as pd
 
+from compsem.reference import paper_table
 from compsem.ssm.paperclaims import CLAIMS
 
 
@@ -35,3 +36,21 @@ def test_one_rule_for_the_human_space():
     assert not table["why"].str.contains("not human-subject data").any()
     named = table[table["claim_text"].str.contains("human")]
     assert named["differs"].str.contains("stands in for the human space").all()
+
+
+def test_the_reversed_pairs_claim_is_the_papers_comparison_and_not_testable_here(tmp_path):
+    # the paper (Section 3.1): SimCSE and ChatGPT are more than 30 % below the BERT-family models on
+    # reversed inferential pairs. With no BERT-family model here, no accuracy of ours can decide it:
+    # neither a low one (the old reading "mostly wrong" would call it reproduced) nor a high one
+    folder = tmp_path / "results"
+    (folder / "ssm").mkdir(parents=True)
+    for acc in (0.26, 0.95):
+        row = {"scorer": "sbert-mini", "category": "inferential_reversed", "accuracy": acc}
+        pd.DataFrame([{**row, "ci_low": acc - 0.05, "ci_high": acc + 0.05}]).to_csv(
+            folder / "ssm" / "accuracy.csv", index=False
+        )
+        got = {v.claim: v for v in CLAIMS.evaluate(results=folder, strict=False)}["IV-3"]
+        assert got.verdict == "not testable here" and "BERT-family NLI models" in got.why
+    assert "more than 30 %" in got.text and "mostly wrong" not in got.text
+    t2 = paper_table("ssm", "table2_accuracy").set_index("model")["inferential_reversed"]
+    assert got.paper == f"Table 2: SimCSE {t2['SimCSE']:.3f}, ChatGPT {t2['ChatGPT']:.3f}"  # the transcription

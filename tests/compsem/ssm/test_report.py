@@ -170,3 +170,28 @@ def test_nli_rows_count_the_rows_that_name_a_training_set():
 
     assert nli_rows(pd.DataFrame({"dataset": ["ANLI", "MNLI", "", None]})) == 2  # SimCSE/ChatGPT rows name none
     assert nli_rows(pd.DataFrame({"dataset": ["ANLI", "MNLI", "SNLI"]})) == 3
+
+
+def test_controls_are_compared_with_every_model_by_a_paired_test():
+    from compsem.ssm.report import controls_sentence
+
+    # replicates move together (shared resamples) and differ by a fixed gap: each paired
+    # difference is that gap exactly, so the interval is [gap, gap] at any level
+    shared = np.linspace(-0.05, 0.05, 101)
+    values = {"a": 0.43, "b": 0.41, "lexical": 0.55, "bow": 0.50}
+    reps = {k: v + shared for k, v in values.items()}
+    s = controls_sentence(values, reps, ["lexical", "bow"], items="sentence clusters")
+    assert s.startswith("Both controls (`lexical` and `bow`) lie above every model")
+    assert "4 paired comparisons" in s and "each interval at 98.75 % by Bonferroni" in s
+    assert "the closest to zero: `a` − `bow` -0.07 [-0.07, -0.07]" in s
+    # contradicting data: model a above both controls -> the words name each outcome, no "lie above every model"
+    up = {**values, "a": 0.60}
+    s = controls_sentence(up, {k: v + shared for k, v in up.items()}, ["lexical", "bow"], items="sentence clusters")
+    assert "lie above every model" not in s
+    assert "2 below zero (the control higher): `b` − `lexical` -0.14" in s
+    assert "2 above zero (the model higher): `a` − `lexical` 0.05" in s
+    # a model that moves independently of the control: its difference includes zero
+    noisy = dict(reps, b=values["b"] + shared[::-1] * 10)
+    s = controls_sentence(values, noisy, ["bow"], items="clusters")
+    assert "including zero (no evidence of a difference): `b` − `bow`" in s
+    assert controls_sentence(values, reps, []) == ""
