@@ -70,18 +70,6 @@ def test_comparatives_state_the_size_of_the_difference():
     assert claims.comparative(0.5, 1.0, more="denser", less="sparser", same="as dense as") == "about 50 % sparser"
 
 
-def test_as_far_apart_only_within_its_tolerance():
-    # issue 35's example 6: red phrases 1.28 apart against dog-law 2
-    assert claims.as_far_apart(1.28, 2.0) == "closer together than"
-    assert claims.as_far_apart(1.95, 2.0) == "as far apart as"
-    assert claims.as_far_apart(2.5, 2.0) == "further apart than"
-
-
-def test_agreement_with_the_printed_digits():
-    assert claims.agreement(0.27774, 0.2777, 4) == "matches the paper to the printed digits"
-    assert claims.agreement(0.750, 0.2777, 4) == "differs from the paper's 0.2777 by 0.4723"
-
-
 def test_a_sentence_states_its_number_in_words_or_digits():
     assert claims.said_number("S_{curr} appears in up to nine samples of its quintuple") == 9
     assert claims.said_number("in 12 samples") == 12

@@ -15,7 +15,7 @@ Each function returns a table (or a figure) the appendix shows:
   and :func:`rates_beside` this build's own training rates beside the benchmark's;
 * :func:`backend_table` — torch against ONNX Runtime, side by side in one benchmark run;
 * :func:`claims_table` — every checked claim of the book, with its numbers and outcome, and the
-  appendix's own claims (:func:`check_claims`, :func:`gpu_values`; :mod:`.claimlist`).
+  appendix's own claims (:func:`check_claims`, :mod:`.claimlist`; :func:`gpu_glue`).
 """
 
 from __future__ import annotations
@@ -35,13 +35,13 @@ import pandas as pd
 import seaborn as sns
 
 from compsem import device as D
-from compsem import figures
+from compsem import claims, figures
 from compsem import precisionrecords as P
 from compsem.data import file_sha256
 from compsem import labels as _labels
 from compsem.fmt import number
 from compsem.book.appendices import machine as _machine
-from compsem.book.checks.claimlist import check_claims, claims_table, gpu_values
+from compsem.book.checks.claimlist import check_claims, claims_table
 from compsem.cpu import cpu_model, this_machine
 
 __all__ = [
@@ -60,7 +60,6 @@ __all__ = [
     "gpu_tables",
     "check_claims",
     "claims_table",
-    "gpu_values",
     "gpu_glue",
     "encode_glue",
     "precision_table",
@@ -68,11 +67,16 @@ __all__ = [
 
 
 def gpu_glue(gpu: dict | None) -> dict[str, str]:
-    """What the appendix's GPU section glues: :func:`gpu_values` and ``gpu_name``, the GPU the
-    record was measured on (``benchmarks/gpu.json``'s ``machine.gpu``), so that a sentence about
-    its speed names that GPU and no other; "no GPU" without a record."""
+    """What the appendix's GPU section glues: how bf16 weights encode against fp32
+    (``gpu_bf16_speed``: "about 29 % slower", :func:`compsem.claims.comparative`) and ``gpu_name``,
+    the GPU the record was measured on (``benchmarks/gpu.json``'s ``machine.gpu``), so that a
+    sentence about its speed names that GPU and no other; "no GPU" without a record."""
     name = str(((gpu or {}).get("machine") or {}).get("gpu") or "no GPU")
-    return gpu_values(gpu) | {"gpu_name": name}
+    if gpu is None:
+        return {"gpu_bf16_speed": "not measured (no GPU check recorded)", "gpu_name": name}
+    e = gpu["encode"]
+    speed = claims.comparative(e["gpu_bf16"]["texts_per_s"], e["gpu_default"]["texts_per_s"])
+    return {"gpu_bf16_speed": speed, "gpu_name": name}
 
 
 def encode_glue(bench: dict | None) -> dict[str, str]:

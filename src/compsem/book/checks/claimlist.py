@@ -1,9 +1,8 @@
 """The appendix's claims (chapter 99) and what the pages' check files share: the appendix's
-sentence about the cache, checked on ``benchmarks/results.json``, its bf16 comparison, produced
-from ``benchmarks/gpu.json`` (its other sentences about the GPU check are checked by
-``book/checks/99_reproducibility.py``), the list of every checked claim of the book
-(:func:`claims_table`, from the records :func:`compsem.claims.check` writes) and a chapter's
-glued number (:func:`glued_number`). :mod:`.appendix` re-exports the first three."""
+sentence about the cache, checked on ``benchmarks/results.json`` (its sentences about the GPU check
+are checked by ``book/checks/gpu.py``), the list of every checked claim of the book
+(:func:`claims_table`, from the records :func:`compsem.claims.check` writes) and a chapter's glued
+number (:func:`glued_number`). :mod:`.appendix` re-exports the first two."""
 
 from __future__ import annotations
 
@@ -19,7 +18,7 @@ from compsem.labels import cell
 from compsem.book.checks.claimcheck import page_checks
 from compsem.book.executed import glued_values
 
-__all__ = ["PAGE", "CLAIMS", "check_claims", "gpu_values", "claims_table", "glued_number"]
+__all__ = ["PAGE", "CLAIMS", "check_claims", "claims_table", "glued_number"]
 
 PAGE = "99_reproducibility"
 
@@ -50,7 +49,7 @@ def _read_rate(bench: dict, dim: int) -> tuple[str, float]:
 
 def check_claims(bench: dict | None, *, dims: dict[str, int] | None = None, sentences: dict = CLAIMS) -> None:
     """Check the appendix's sentences on the benchmark record (nothing without one); its
-    sentences about the GPU check are checked by ``book/checks/99_reproducibility.py``. ``dims``
+    sentences about the GPU check are checked by ``book/checks/gpu.py``. ``dims``
     gives each uncached model's vector size (default: from the encoders)."""
     if bench is None:
         return
@@ -73,15 +72,6 @@ def check_claims(bench: dict | None, *, dims: dict[str, int] | None = None, sent
         numbers=numbers,
         rule="neither model is cached, and the cache reads vectors of its size faster than it recomputes",
     )
-
-
-def gpu_values(gpu: dict | None) -> dict[str, str]:
-    """What the appendix glues from the GPU check: how bf16 weights encode against fp32
-    (``gpu_bf16_speed``: "about 29 % slower")."""
-    if gpu is None:
-        return {"gpu_bf16_speed": "not measured (no GPU check recorded)"}
-    e = gpu["encode"]
-    return {"gpu_bf16_speed": claims.comparative(e["gpu_bf16"]["texts_per_s"], e["gpu_default"]["texts_per_s"])}
 
 
 def claims_table(root: Path, executed: Path) -> pd.DataFrame:
