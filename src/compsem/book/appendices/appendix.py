@@ -15,7 +15,7 @@ Each function returns a table (or a figure) the appendix shows:
   and :func:`rates_beside` this build's own training rates beside the benchmark's;
 * :func:`backend_table` — torch against ONNX Runtime, side by side in one benchmark run;
 * :func:`claims_table` — every checked claim of the book, with its numbers and outcome, and the
-  appendix's own claims (:func:`check_claims`, :mod:`.claimlist`; :func:`gpu_glue`).
+  appendix's own sentences produced from the benchmark records (:func:`uncached_sentence`, :func:`gpu_glue`).
 """
 
 from __future__ import annotations
@@ -40,8 +40,9 @@ from compsem import precisionrecords as P
 from compsem.data import file_sha256
 from compsem import labels as _labels
 from compsem.fmt import number
+from compsem.results import Prose
 from compsem.book.appendices import machine as _machine
-from compsem.book.checks.claimlist import check_claims, claims_table
+from compsem.book.checks.claimlist import claims_table
 from compsem.cpu import cpu_model, this_machine
 
 __all__ = [
@@ -58,7 +59,6 @@ __all__ = [
     "rates_beside",
     "backend_table",
     "gpu_tables",
-    "check_claims",
     "claims_table",
     "gpu_glue",
     "encode_glue",
@@ -79,14 +79,43 @@ def gpu_glue(gpu: dict | None) -> dict[str, str]:
     return {"gpu_bf16_speed": speed, "gpu_name": name}
 
 
-def encode_glue(bench: dict | None) -> dict[str, str]:
+def encode_glue(bench: dict | None, dims: dict[str, int] | None = None) -> dict[str, str]:
     """The sizes of the encode benchmark's input that the appendix states: ``bench_encode_texts``
     (texts given) and ``bench_encode_unique`` (distinct ones), read from ``benchmarks/results.json``
-    (its first model's ``encode`` record); "not recorded" without one."""
+    (its first model's ``encode`` record), and :func:`uncached_sentence`; "not recorded" without one."""
     first = next(iter(((bench or {}).get("encode") or {}).values()), None)
     if not first:
-        return {"bench_encode_texts": "not recorded", "bench_encode_unique": "not recorded"}
-    return {"bench_encode_texts": f"{first['texts']:,}", "bench_encode_unique": f"{first['unique']:,}"}
+        return {k: "not recorded" for k in ("bench_encode_texts", "bench_encode_unique", "bench_uncached_sentence")}
+    return {
+        "bench_encode_texts": f"{first['texts']:,}",
+        "bench_encode_unique": f"{first['unique']:,}",
+        "bench_uncached_sentence": Prose(uncached_sentence(bench, dims)),
+    }
+
+
+def uncached_sentence(bench: dict, dims: dict[str, int] | None = None) -> str:
+    """Which of `glove-50d` and `bow` the benchmark record says are never cached, and whether reading
+    vectors of their size back from the cache (the read rate at the smallest size measured not below
+    theirs; ``dims``: their vector sizes, default from the encoders) is faster than recomputing them."""
+    from compsem.encoders import get_encoder
+
+    enc, sizes = bench["encode"], sorted(int(k) for k in bench["cache"])
+    models = [m for m in ("glove-50d", "bow") if m in enc and not enc[m]["cached"]]
+    if not models:
+        return "Every model of the benchmark is cached."
+    dims = dims or {m: int(get_encoder(m).dim) for m in models}
+    read = {m: bench["cache"][str(next((s for s in sizes if s >= dims[m]), sizes[-1]))]["read_per_s"] for m in models}
+    faster = [m for m in models if read[m] > enc[m]["cold_texts_per_s"]]
+    names = " and ".join(f"`{m}`" for m in models)
+    verb, them = ("is", "it") if len(models) == 1 else ("are", "them")
+    if len(faster) == len(models):
+        return f"{names} {verb} never cached, although reading vectors back from the cache is faster than recomputing {them}"
+    if not faster:
+        return f"{names} {verb} never cached, and recomputing {them} is faster than reading vectors back from the cache"
+    return (
+        f"{names} are never cached; reading vectors back from the cache is faster than recomputing them for "
+        f"`{faster[0]}` only"
+    )
 
 
 def bf16_support() -> str:
