@@ -53,7 +53,7 @@ def book(tmp_path, monkeypatch):
     )
     (pages / "intro.md").write_text("# Intro\n\nThe toy's red phrases are as far apart as dog and law.\n")
     (checks / "not_claims.toml").write_text(
-        '[10_x]\n"often gives a sentence and its negation one vector" = "what the stop list implies"\n[common]\n'
+        '[10_x]\n"often gives a sentence and its negation one vector" = "what the stop list implies"\n'
     )
     (checks / "intro.py").write_text(
         "from compsem import claims\n\n"

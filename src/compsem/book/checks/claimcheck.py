@@ -37,12 +37,10 @@ from compsem.book import myst
 from compsem.book.executed import cells, glued_texts, notebooks, text
 from compsem.book.teaching.courseguide import page_text
 
-COMMON, MARKS = "common", "not_claims.toml"
+MARKS = "not_claims.toml"
 KINDS = ("from findings", "produced", "checked", "marked", "unchecked")
 
-__all__ = (
-    "COMMON MARKS KINDS Sentence prose_sentences claim_spans page_checks classify claim_check claim_summary".split()
-)
+__all__ = "MARKS KINDS Sentence prose_sentences claim_spans page_checks classify claim_check claim_summary".split()
 
 _WORDS = re.compile("|".join(f"(?P<{k}>{p})" for k, p in CLAIM_WORDS.items()), re.I)
 _ANY = re.compile("|".join(f"(?:{p})" for p in CLAIM_WORDS.values()), re.I)
@@ -263,7 +261,7 @@ def page_checks(
 ) -> tuple[dict[str, dict[str, str]], list[str]]:
     """Run the check of every page (``CHECKS[stem](executed_dir)`` of the modules of ``checks_dir``,
     keyed by the page's file stem; the records of an earlier run of them go first) and read every
-    page's marks (:data:`MARKS`: a table per page stem, and :data:`COMMON`'s for every page); return
+    page's marks (:data:`MARKS`: a table per page stem); return
     ``({page: {fragment: reason}}, problems)``."""
     problems, stems = [], {Path(p).stem: p for p in pages}
     for old in results_dir("claims").glob("*.checks.json"):
@@ -273,7 +271,7 @@ def page_checks(
         table = tomllib.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
     except tomllib.TOMLDecodeError as e:
         table, problems = {}, [f"book/checks/{MARKS} is no valid TOML: {e}"]
-    marks = {stems.get(k, k): dict(v) for k, v in table.items() if k in stems or k == COMMON}
+    marks = {stems.get(k, k): dict(v) for k, v in table.items() if k in stems}
     for path in sorted(Path(checks_dir).glob("*.py")):
         try:
             spec = importlib.util.spec_from_file_location(f"_compsem_page_checks_{path.stem}", path)
@@ -333,7 +331,7 @@ def classify(sentences: list[Sentence], checks: dict[str, list[dict]], marks: di
                 )
             continue
         checked = _spans(text_, [r["sentence"] for r in checks.get(s.page, [])])
-        marked = _spans(text_, [*marks.get(s.page, {}), *marks.get(COMMON, {})])
+        marked = _spans(text_, list(marks.get(s.page, {})))
         loose, used = [], []
         for a, b, kind in found:
             if _inside(a, b, checked):
@@ -385,9 +383,8 @@ def claim_check(executed_dir: Path | None, book_dir: Path | None, results: Path,
             if not any(_norm(r["sentence"]) in t for t in texts[page]):
                 problems.append(f'{page}: a check quotes "{r["sentence"]}", which the page no longer says')
     for page, fragments in marks.items():
-        among = [t for ts in texts.values() for t in ts] if page == COMMON else texts.get(page, [])
         for f in fragments:
-            if not any(_norm(f) in t for t in among):
+            if not any(_norm(f) in t for t in texts.get(page, [])):
                 problems.append(f'{page}: book/checks/{MARKS} marks "{f}", which the page no longer says')
             elif f not in used:
                 problems.append(
