@@ -44,6 +44,7 @@ from compsem.results import Prose
 from compsem.book.appendices import machine as _machine
 from compsem.book.checks.claimlist import claims_table
 from compsem.cpu import cpu_model, this_machine
+from compsem.encoders import get_encoder
 
 __all__ = [
     "build_record",
@@ -132,8 +133,6 @@ def uncached_sentence(bench: dict, dims: dict[str, int] | None = None) -> str:
     """Which of `glove-50d` and `bow` the benchmark record says are never cached, and whether reading
     vectors of their size back from the cache (the read rate at the smallest size measured not below
     theirs; ``dims``: their vector sizes, default from the encoders) is faster than recomputing them."""
-    from compsem.encoders import get_encoder
-
     enc, sizes = bench["encode"], sorted(int(k) for k in bench["cache"])
     models = [m for m in ("glove-50d", "bow") if m in enc and not enc[m]["cached"]]
     if not models:
