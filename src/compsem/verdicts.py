@@ -41,6 +41,12 @@ never typed. The rules and their thresholds are data (:data:`RULES`, :data:`AGRE
 * ``untestable``: *not testable here*, with the reason the row gives (no such model offline,
   no such data).
 
+A claim may declare a second reading of the same result file (columns ``also_select`` and
+``also_label``, :data:`OPTIONAL_COLUMNS`): the verdict is the first reading's, and the row's
+*what differs* states the second reading's number and verdict, and says whether the direction
+depends on the choice between the two (Part I reads at ε = 0 and states the pooled ε grid
+average as its second reading).
+
 A claims file that names a result file, a column or a row the results do not have is a
 :class:`VerdictError`; in a reader's rerun (a run folder holding only some chapters' results) a
 claim whose result file that run did not write is *not testable here* and says which file.
@@ -49,7 +55,7 @@ claim whose result file that run did not write is *not testable here* and says w
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -68,6 +74,8 @@ __all__ = [
     "ALPHA",
     "AGREEMENT_PARTLY",
     "COLUMNS",
+    "OPTIONAL_COLUMNS",
+    "SECOND_READING_RULES",
     "VerdictError",
     "Verdict",
     "Claims",
@@ -77,6 +85,7 @@ __all__ = [
     "test_verdict",
     "summary_line",
     "rules_text",
+    "second_reading_words",
 ]
 
 #: The verdicts, in the order a summary counts them.
@@ -108,6 +117,16 @@ RULES: dict[str, str] = {
     "when it gives p below 0.05",
     "untestable": "not testable here: the model or data the claim needs are not available offline",
 }
+
+#: Columns a claims file may add: ``also_select`` reads the same claim a second way (another row
+#: of the same result file, e.g. the other ε mode of Part I) by the same rule, and ``also_label``
+#: names that reading; the verdict is the first reading's, and what differs states the second
+#: reading's number, its verdict and whether the direction depends on the choice
+#: (:func:`second_reading_words`).
+OPTIONAL_COLUMNS: tuple[str, ...] = ("also_select", "also_label")
+
+#: The rules a second reading may use (those that read a direction or a level).
+SECOND_READING_RULES: tuple[str, ...] = ("above", "below", "paired_above", "paired_below", "within")
 
 #: The level of :data:`RULES` ``significant`` / ``not_significant``.
 ALPHA: float = 0.05
@@ -372,7 +391,42 @@ def _compare(row: dict, df: pd.DataFrame, sel: pd.DataFrame, where: str, file: P
 
 
 def _evaluate(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
-    """One claim's verdict (the rules of the module docstring)."""
+    """One claim's verdict (the rules of the module docstring), with its second reading
+    (``also_select``, :data:`OPTIONAL_COLUMNS`) stated after what differs."""
+    v = _evaluate_one(row, study, folder, strict)
+    also = _text(row, "also_select")
+    if not also:
+        return v
+    where = f"{study}_claims.csv, claim {_text(row, 'claim')}"
+    if _text(row, "rule") not in SECOND_READING_RULES:
+        raise VerdictError(
+            f"{where}: a second reading (column 'also_select') compares a direction or a level, "
+            f"so it needs one of the rules {', '.join(SECOND_READING_RULES)}"
+        )
+    label = _text(row, "also_label")
+    if not label:
+        raise VerdictError(f"{where}: a second reading says what it reads (column 'also_label')")
+    other = _evaluate_one({**row, "select": also}, study, folder, strict)
+    return replace(v, differs=f"{v.differs}; {second_reading_words(v, other, label)}")
+
+
+def second_reading_words(first: Verdict, second: Verdict, label: str) -> str:
+    """What a claim's second reading (``label``, e.g. "the pooled ε grid average") gives, and
+    whether the verdict depends on the choice between the two readings: the direction does when
+    one reading's estimate lies on the claimed side (*reproduced* or *partly*) and the other's
+    does not (*not reproduced*)."""
+    if "not testable here" in (first.verdict, second.verdict):
+        return f"read as {label} instead: not testable here ({second.why or first.why})"
+    said = f"read as {label} instead: {second.ours}, {second.verdict}"
+    if first.verdict == second.verdict:
+        return f"{said}, the same verdict"
+    sides = {w != "not reproduced" for w in (first.verdict, second.verdict)}
+    what = "the direction" if len(sides) == 2 else "the verdict (not the direction)"
+    return f"{said}: {what} depends on this choice"
+
+
+def _evaluate_one(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
+    """One reading of a claim (its ``select``)."""
     cid = _text(row, "claim")
     where = f"{study}_claims.csv, claim {cid}"
     rule = _text(row, "rule")
