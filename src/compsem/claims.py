@@ -4,7 +4,7 @@ checked against it (issue 35).
 **The vocabulary** produces the words from the numbers, with stated thresholds: :func:`frequency`
 (a share as an adverb, :data:`FREQUENCY`), :func:`number_word`, :func:`count` and :func:`of_total`
 ("none of the 4 models": what a count counts, out of how many), :func:`comparative` ("about 29 %
-slower"), :func:`as_far_apart`, :func:`agreement` (with the paper's printed digits).
+slower").
 :data:`CLAIM_WORDS` and :data:`DATA_NOUNS` are what :mod:`compsem.book.checks.claimcheck` reads.
 
 **Checked claims** (:func:`check`, and :func:`check_count`, :func:`check_frequency`, which read
@@ -23,6 +23,7 @@ import re
 import warnings
 from collections.abc import Callable, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 
 from .errors import CompsemError
 from .fmt import noun
@@ -30,8 +31,7 @@ from .paths import results_dir
 from .store import write_below
 
 __all__ = """ClaimError ClaimWarning FREQUENCY NUMBER_WORDS CLAIM_WORDS DATA_NOUNS frequency number_word count of_total
-comparative as_far_apart agreement said_number said_frequency check check_count check_frequency records
-recorded_as""".split()
+comparative said_number said_frequency check check_count check_frequency records recorded_as""".split()
 
 
 class ClaimError(CompsemError, AssertionError):
@@ -45,17 +45,15 @@ class ClaimWarning(UserWarning):
 
 # ----------------------------------------------------------------------------- vocabulary
 
-#: ``(word, low, high)``: the adverb :func:`frequency` writes for a share ``low <= s < high``
-#: (``never`` is exactly 0, ``always`` exactly 1; "about half the time" includes 60 %).
+#: ``(word, high)``: the adverb :func:`frequency` writes for a share ``s < high`` above the row
+#: before's ``high`` ("never" is exactly 0, "always" exactly 1; "about half the time" includes 60 %).
 FREQUENCY = (
-    ("never", 0.0, 0.0),
-    ("almost never", 0.0, 0.05),
-    ("seldom", 0.05, 0.20),
-    ("sometimes", 0.20, 0.40),
-    ("about half the time", 0.40, 0.60),
-    ("usually", 0.60, 0.95),
-    ("almost always", 0.95, 1.0),
-    ("always", 1.0, 1.0),
+    ("almost never", 0.05),
+    ("seldom", 0.20),
+    ("sometimes", 0.40),
+    ("about half the time", 0.60),
+    ("usually", 0.95),
+    ("almost always", 1.0),
 )
 
 #: The shares a frequency word may claim when a sentence is checked (:func:`check_frequency`):
@@ -122,14 +120,9 @@ def frequency(share: float) -> str:
     s = float(share)
     if not 0.0 <= s <= 1.0:
         raise ValueError(f"a share lies in [0, 1], got {share!r}")
-    if s == 0.0:
-        return "never"
-    if s == 1.0:
-        return "always"
-    for word, lo, hi in FREQUENCY[1:-1]:
-        if lo <= s < hi or (word == "about half the time" and s == hi):
-            return word
-    raise AssertionError(s)  # pragma: no cover - the bands cover (0, 1)
+    if s in (0.0, 1.0):
+        return "always" if s else "never"
+    return next(word for word, hi in FREQUENCY if s < hi or (word == "about half the time" and s == hi))
 
 
 def number_word(n: int) -> str:
@@ -173,23 +166,6 @@ def comparative(
     if abs(rel) <= tol:
         return same
     return f"about {round(abs(rel) * 100):d} % {more if rel > 0 else less}"
-
-
-def as_far_apart(d: float, ref: float, *, tol: float = 0.1) -> str:
-    """ "as far apart as" when distance ``d`` lies within ``tol`` (relative) of ``ref``, else
-    "closer together than" or "further apart than"."""
-    d, ref = float(d), float(ref)
-    if abs(d - ref) <= tol * abs(ref):
-        return "as far apart as"
-    return "closer together than" if d < ref else "further apart than"
-
-
-def agreement(ours: float, paper: float, digits: int) -> str:
-    """ "matches the paper to the printed digits" when ``ours`` rounded to the ``digits`` the paper
-    printed equals the paper's number; else "differs from the paper's 0.278 by 0.472"."""
-    if round(float(ours), digits) == round(float(paper), digits):
-        return "matches the paper to the printed digits"
-    return f"differs from the paper's {paper:.{digits}f} by {abs(float(ours) - float(paper)):.{digits}f}"
 
 
 # ----------------------------------------------------------------------------- reading a sentence
@@ -320,7 +296,7 @@ def check_frequency(sentence: str, shares: Mapping[str, float] | float, *, page:
     )
 
 
-def records() -> list[dict]:
-    """Every recorded check under ``results/claims/``, by page."""
-    folder = results_dir("claims")
-    return [r for p in sorted(folder.glob("*.json")) for r in json.loads(p.read_text(encoding="utf-8"))]
+def records(folder=None) -> list[dict]:
+    """Every recorded check under ``folder`` (default ``results/claims/``), by page."""
+    paths = sorted(Path(folder or results_dir("claims")).glob("*.json"))
+    return [r for p in paths for r in json.loads(p.read_text(encoding="utf-8"))]

@@ -32,6 +32,8 @@ from .store import write_below
 
 __all__ = [
     "PlainText",
+    "Found",
+    "FOUND_KEYS",
     "RUN_MANIFEST",
     "RunMixError",
     "run_manifest",
@@ -128,6 +130,17 @@ class PlainText(str):
     ``{glue:text}`` on another page (``path::key:s``), where myst-nb renders only plain text."""
 
 
+#: The prefixes of the glued keys that hold the text of a declared finding or verdict rule (a
+#: :class:`Found`): :func:`glue_all` glues a :class:`Found` under such a key and no other string, so
+#: the claims check (``make check-book``) counts a sentence quoting one as "from findings".
+FOUND_KEYS = ("verdicts_", "finding_")
+
+
+class Found(PlainText):
+    """Plain text that a declared finding or verdict rule produced (:mod:`compsem.verdicts`, a
+    study's finding), glued under a key of :data:`FOUND_KEYS`."""
+
+
 class Prose(str):
     """A string that is a piece of Markdown prose (a sentence with model names in backticks):
     :func:`glue_all` glues it as it is, for ``{glue:md}``, not as inline code."""
@@ -140,6 +153,12 @@ def glue_all(values, *, code: bool = True) -> None:
 
     Chapters glue through this one function, never by hand: ``glue_all(report.values(...))``.
     """
+    for key, value in values.items():
+        if isinstance(value, str) and isinstance(value, Found) != key.startswith(FOUND_KEYS):
+            raise CompsemError(
+                f"glued key {key!r}: a key starting with {' or '.join(FOUND_KEYS)} holds the text of a declared "
+                "finding (compsem.results.Found), and a Found is glued under such a key only"
+            )
     from IPython.display import Markdown  # the book's tooling, present where chapters run
     from myst_nb import glue
 

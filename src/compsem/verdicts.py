@@ -75,7 +75,7 @@ from . import fmt
 from .errors import CompsemError
 from .paths import results_dir
 from .reference import paper_match, paper_models, paper_table
-from .results import PlainText, run_manifest
+from .results import Found, run_manifest
 from .studies import get as get_study
 
 __all__ = [
@@ -659,8 +659,8 @@ class Claims:
         verdicts = self.evaluate(results=results, strict=strict)
         return {
             "verdicts_table": self.frame(verdicts),
-            "verdicts_summary": PlainText(summary_line(s.roman, s.title, verdicts)),
-            "verdicts_rules": PlainText(
+            "verdicts_summary": Found(summary_line(s.roman, s.title, verdicts)),
+            "verdicts_rules": Found(
                 rules_text(list(self.table()["rule"]), scoped=bool((self.table()["scope"] != "").any()))
             ),
         }

@@ -18,9 +18,10 @@ Besides, :func:`truncated_cells` and the prose checks of :mod:`.prosecheck` (std
 progress-bar output, "(s)" templates, paths that do not exist, estimates outside their own
 intervals, numbers typed rather than glued) read the executed notebooks and ``book/*.md``
 (``--notebooks-only`` runs these without a built HTML book), and the claims of
-:mod:`.claimcheck`: every sentence stating a result in words is produced or checked (a finding
-otherwise); the line ``claims: N found: F findings, G produced, C checked, M marked`` is printed
-in both modes. :func:`truncated_cells`: a table cell whose text ends in
+:mod:`.claimcheck`: every sentence stating a result in words is produced (from a declared
+finding, or else by other code), checked or marked (unchecked otherwise, a problem); the line
+``claims: N found: F from findings, G produced, C checked, M marked, U unchecked`` is printed in
+both modes. :func:`truncated_cells`: a table cell whose text ends in
 "…" or "..." when no source (the notebook's cells, the files under ``data/``) has that text was
 cut by pandas (``display.max_colwidth``), and the reader loses the end of it.
 

@@ -228,3 +228,42 @@ def test_nested_benchmark_records_become_columns_and_tables_never_python_contain
 def test_a_record_key_that_is_an_identifier_is_shown_in_words():
     t = appendix._frame({"gpu_default": {"x": 1.0}, "GPU, bf16": {"x": 2.0}}, "path")
     assert list(t.index) == ["gpu default", "GPU, bf16"]
+
+
+def test_the_gpu_sections_words_follow_the_record():
+    # bf16 slower in both configurations (409 < 2222, 300 < 1662); default weights: 5 of 5 cells within
+    # 1e-4; bf16 weights: 2 of 5 of Table 8 within, so some cell moved further
+    rec = {
+        "studies": {
+            "csts": {
+                "runs": {
+                    "cross/mse fp32": {"examples_per_s": 2221.9},
+                    "cross/mse bf16": {"examples_per_s": 409.0},
+                    "bi/quad fp32": {"examples_per_s": 1661.7},
+                    "bi/quad bf16": {"examples_per_s": 300.0},
+                }
+            },
+            "montague": {
+                "reproduction": {
+                    "gpu_default, Table 8": {"cells": 5, "within_1e-4": 5},
+                    "gpu_bf16, Table 8": {"cells": 5, "within_1e-4": 2},
+                }
+            },
+        }
+    }
+    w = appendix.gpu_words(rec)
+    assert w == {
+        "gpu_bf16_training": "more slowly than",
+        "gpu_reproduces": "reproduces",
+        "gpu_bf16_cells": "moved Part III's reproduced cells by more than",
+    }
+    runs, rep = rec["studies"]["csts"]["runs"], rec["studies"]["montague"]["reproduction"]
+    runs["bi/quad bf16"]["examples_per_s"] = 2000.0  # now faster than fp32's 1661.7 in one configuration
+    rep["gpu_default, Table 8"]["within_1e-4"] = 4
+    rep["gpu_bf16, Table 8"]["within_1e-4"] = 5
+    assert appendix.gpu_words(rec) == {
+        "gpu_bf16_training": "more slowly in 1 of 2 configurations than",
+        "gpu_reproduces": "does not reproduce every one of",
+        "gpu_bf16_cells": "kept every one of Part III's reproduced cells within",
+    }
+    assert appendix.gpu_words(None)["gpu_bf16_training"] == "(not measured) against"

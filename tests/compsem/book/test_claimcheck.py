@@ -52,14 +52,14 @@ def book(tmp_path, monkeypatch):
         {"often": "seldom"},
     )
     (pages / "intro.md").write_text("# Intro\n\nThe toy's red phrases are as far apart as dog and law.\n")
-    (checks / "10_x.py").write_text(
-        'NOT_CLAIMS = {"often gives a sentence and its negation one vector": "what the stop list implies"}\n'
+    (checks / "not_claims.toml").write_text(
+        '[10_x]\n"often gives a sentence and its negation one vector" = "what the stop list implies"\n'
     )
-    (checks / "common.py").write_text("NOT_CLAIMS = {}\n")
     (checks / "intro.py").write_text(
         "from compsem import claims\n\n"
         "def check(executed=None):\n"
-        "    claims.check('as far apart as dog and law', page='book/intro.md', holds=True, numbers={'d': 2.0})\n"
+        "    claims.check('as far apart as dog and law', page='book/intro.md', holds=True, numbers={'d': 2.0})\n\n"
+        "CHECKS = {'intro': check}\n"
     )
     claims.check_count("S_{curr} appears in up to seven samples of its quintuple", 7, page="10_x")
     claims.check_count("It has seven rows", 7, page="10_x")
@@ -80,9 +80,9 @@ def test_the_counts_by_hand(book):
     ex, pages, checks, results = book
     counts, problems = claim_check(ex, pages, results, checks)
     # produced: 1; checked: sentence 2 and the intro's far-apart sentence; marked: the stop list;
-    # findings: "faster", "most models"
-    assert counts == {"findings": 2, "produced": 1, "checked": 2, "marked": 1}
-    assert claim_summary(counts) == "claims: 6 found: 2 findings, 1 produced, 2 checked, 1 marked"
+    # unchecked: "faster", "most models"; none from a finding
+    assert counts == {"from findings": 0, "produced": 1, "checked": 2, "marked": 1, "unchecked": 2}
+    assert claim_summary(counts) == "claims: 6 found: 0 from findings, 1 produced, 2 checked, 1 marked, 2 unchecked"
     assert len(problems) == 2
     assert problems[0].startswith("10_x: cell 0 states a result in words (faster)")
     assert problems[1].startswith("10_x: cell 2 states a result in words (most models, agree)")
@@ -92,15 +92,15 @@ def test_a_failed_check_a_stale_quote_and_a_stale_mark_are_problems(book):
     ex, pages, checks, results = book
     with pytest.raises(claims.ClaimError):
         claims.check_count("It has nine rows", 7, page="10_x")
-    (checks / "10_x.py").write_text(
-        'NOT_CLAIMS = {"often gives a sentence": "x", "a vanished phrase": "y", "the two cosines": "z"}\n'
+    (checks / "not_claims.toml").write_text(
+        '[10_x]\n"often gives a sentence" = "x"\n"a vanished phrase" = "y"\n"the two cosines" = "z"\n'
     )
     _, problems = claim_check(ex, pages, results, checks)
     assert '10_x: the check of "It has nine rows" failed (the number it states is the data\'s count)' in problems
     assert '10_x: a check quotes "It has nine rows", which the page no longer says' in problems
-    assert '10_x: book/checks/10_x.py marks "a vanished phrase", which the page no longer says' in problems
+    assert '10_x: book/checks/not_claims.toml marks "a vanished phrase", which the page no longer says' in problems
     assert (
-        '10_x: book/checks/10_x.py marks "the two cosines", which covers no claim word that a mark may '
+        '10_x: book/checks/not_claims.toml marks "the two cosines", which covers no claim word that a mark may '
         "exempt: delete the line"
     ) in problems
 
@@ -110,7 +110,8 @@ def test_a_page_check_that_fails_is_a_problem(book):
     (checks / "intro.py").write_text(
         "from compsem import claims\n\n"
         "def check(executed=None):\n"
-        "    claims.check('as far apart as dog and law', page='book/intro.md', holds=False, numbers={'d': 1.28})\n"
+        "    claims.check('as far apart as dog and law', page='book/intro.md', holds=False, numbers={'d': 1.28})\n\n"
+        "CHECKS = {'intro': check}\n"
     )
     counts, problems = claim_check(ex, pages, results, checks)
     assert any(
@@ -139,23 +140,25 @@ def test_checkbook_prints_the_claims_line_with_notebooks_only(book, capsys):
         ]
     )
     assert rc == 1
-    assert "claims: 6 found: 2 findings, 1 produced, 2 checked, 1 marked" in capsys.readouterr().out.splitlines()
+    line = "claims: 6 found: 0 from findings, 1 produced, 2 checked, 1 marked, 2 unchecked"
+    assert line in capsys.readouterr().out.splitlines()
 
 
-def _one_page(tmp_path, md, marks="{}", cells=None, glued=None, caption=None):
+def _one_page(tmp_path, md, marks="", cells=None, glued=None, caption=None):
+    """One page ``p.md`` and, with ``cells`` or ``caption``, one chapter ``10_x``; ``marks``: TOML
+    lines of fragment = reason, for both."""
     pages, checks, ex = tmp_path / "book", tmp_path / "book" / "checks", tmp_path / "ex"
     checks.mkdir(parents=True), ex.mkdir()
     (pages / "p.md").write_text(md)
-    (checks / "p.py").write_text(f"NOT_CLAIMS = {marks}\n")
+    (checks / "not_claims.toml").write_text(f"[p]\n{marks}\n[10_x]\n{marks}\n")
     if cells or caption:
         _nb(ex / "10_x.ipynb", cells or [], glued, caption)
-        (checks / "10_x.py").write_text(f"NOT_CLAIMS = {marks}\n")
     return claim_check(ex, pages, tmp_path / "none", checks)
 
 
 def test_a_heading_that_states_a_result_is_a_finding(tmp_path):
     counts, problems = _one_page(tmp_path, "# Sentence encoders ignore the condition\n\nThe chapter's plan.\n")
-    assert counts["findings"] == 1
+    assert counts["unchecked"] == 1
     assert problems[0].startswith("book/p.md: page states a result in words (ignore)")
 
 
@@ -163,7 +166,7 @@ def test_a_link_text_and_a_figure_caption_are_read(tmp_path):
     counts, problems = _one_page(
         tmp_path, "See [why `bow` beats `use`](x.md).\n", caption="Most models pass C1 at every margin."
     )
-    assert counts["findings"] == 2
+    assert counts["unchecked"] == 2
     assert any("(beats)" in p and p.startswith("book/p.md") for p in problems)
     assert any("(Most models)" in p and p.startswith("10_x: cell 0") for p in problems)
 
@@ -171,24 +174,24 @@ def test_a_link_text_and_a_figure_caption_are_read(tmp_path):
 def test_a_mark_exempts_only_the_words_it_covers(tmp_path):
     # "two" is a pair's arity and needs no mark (so the mark is stale); "three models" is a count
     counts, problems = _one_page(
-        tmp_path, "Over the two margins we ran three models.\n", marks='{"Over the two margins": "the design"}'
+        tmp_path, "Over the two margins we ran three models.\n", marks='"Over the two margins" = "the design"'
     )
-    assert counts["findings"] == 1 and "(three models)" in problems[0]
+    assert counts["unchecked"] == 1 and "(three models)" in problems[0]
     assert any('marks "Over the two margins", which covers no claim word' in p for p in problems)
 
 
 def test_a_count_of_models_typed_by_hand_is_a_finding_even_when_marked(tmp_path):
-    counts, problems = _one_page(tmp_path, "The panel has four models.\n", marks='{"four models": "the panel"}')
-    assert counts == {"findings": 1, "produced": 0, "checked": 0, "marked": 0}
+    counts, problems = _one_page(tmp_path, "The panel has four models.\n", marks='"four models" = "the panel"')
+    assert counts == {"from findings": 0, "produced": 0, "checked": 0, "marked": 0, "unchecked": 1}
     assert "(four models (a count of data: glue it))" in problems[0]
 
 
 def test_a_fixed_conclusion_around_a_glued_number_is_a_finding(tmp_path):
     cell = "`bow` is better than `use` by {glue:text}`gap` points."
     counts, problems = _one_page(
-        tmp_path, "Nothing.\n", cells=[cell], glued={"gap": 3.1}, marks='{"better than": "the table says so"}'
+        tmp_path, "Nothing.\n", cells=[cell], glued={"gap": 3.1}, marks='"better than" = "the table says so"'
     )
-    assert counts["findings"] == 1 and counts["produced"] == 0
+    assert counts["unchecked"] == 1 and counts["produced"] == 0
     assert "better than (a conclusion around a glued value: produce it with the value)" in problems[0]
     # the same words inside the glued value are produced
     counts, problems = _one_page(
@@ -197,7 +200,7 @@ def test_a_fixed_conclusion_around_a_glued_number_is_a_finding(tmp_path):
         cells=["In this run {glue:md}`lead`"],
         glued={"lead": "bow is better than use by 3.1 points"},
     )
-    assert counts == {"findings": 0, "produced": 1, "checked": 0, "marked": 0} and problems == []
+    assert counts == {"from findings": 0, "produced": 1, "checked": 0, "marked": 0, "unchecked": 0} and problems == []
 
 
 @pytest.mark.parametrize(
@@ -248,7 +251,7 @@ def test_a_removed_check_leaves_no_record_that_still_checks(book):
     ex, pages, checks, results = book
     counts, _ = claim_check(ex, pages, results, checks)  # intro.py's check records the far-apart sentence
     assert counts["checked"] == 2
-    (checks / "intro.py").write_text("NOT_CLAIMS = {}\n")
+    (checks / "intro.py").write_text("CHECKS = {}\n")
     counts, problems = claim_check(ex, pages, results, checks)
     assert counts["checked"] == 1 and any(
         p.startswith("book/intro.md: page states a result in words (far apart)") for p in problems
@@ -260,3 +263,39 @@ def test_a_number_in_words_counts_the_toy_only_on_a_worked_page():
     assert [heading[a:b] for a, b, _ in claim_spans(heading)] == ["four phrases"]
     assert claim_spans(heading, toy=True) == []
     assert [digits[a:b] for a, b, _ in claim_spans(digits, toy=True)] == ["251 sentences"]  # digits: data
+
+
+def test_a_sentence_quoting_a_findings_text_counts_from_findings(tmp_path):
+    # "reproduced" in the verdicts' summary (a Found, under a verdicts_ key) and "beats" in a study's
+    # produced sentence: 1 from findings, 1 produced; the verdict's own words need no check
+    counts, problems = _one_page(
+        tmp_path,
+        "Nothing.\n",
+        cells=["Part I: {glue:text}`verdicts_summary`", "In this run {glue:md}`lead`"],
+        glued={"verdicts_summary": "2 of 3 claims reproduced", "lead": "bow beats use"},
+    )
+    assert counts == {"from findings": 1, "produced": 1, "checked": 0, "marked": 0, "unchecked": 0}
+    assert problems == []
+
+
+def test_a_check_runs_only_for_a_page_of_the_build_and_bad_marks_are_a_problem(tmp_path):
+    checks = tmp_path / "book" / "checks"
+    checks.mkdir(parents=True)
+    (tmp_path / "book" / "p.md").write_text("Nothing.\n")
+    (checks / "x.py").write_text(
+        "def boom(executed=None):\n    raise ValueError('ran')\n\nCHECKS = {'absent': boom, 'p': boom}\n"
+    )
+    (checks / "not_claims.toml").write_text("[p\n")
+    _, problems = claim_check(None, tmp_path / "book", tmp_path / "none", checks)
+    assert problems[0].startswith("book/checks/not_claims.toml is no valid TOML")
+    assert problems[1:] == ["book/p.md: its check file x.py fails: ValueError: ran"]  # not for the absent page
+
+
+def test_glue_all_keeps_findings_text_under_its_own_keys():
+    from compsem.errors import CompsemError
+    from compsem.results import Found, glue_all
+
+    with pytest.raises(CompsemError, match="'verdicts_summary'"):
+        glue_all({"verdicts_summary": "typed by hand: all reproduced"})  # a verdict's key, text not a Found
+    with pytest.raises(CompsemError, match="'lead'"):
+        glue_all({"lead": Found("2 of 3 claims reproduced")})  # a finding's text under another key

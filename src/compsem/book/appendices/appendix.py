@@ -15,7 +15,7 @@ Each function returns a table (or a figure) the appendix shows:
   and :func:`rates_beside` this build's own training rates beside the benchmark's;
 * :func:`backend_table` — torch against ONNX Runtime, side by side in one benchmark run;
 * :func:`claims_table` — every checked claim of the book, with its numbers and outcome, and the
-  appendix's own claims (:func:`check_claims`, :func:`gpu_values`; :mod:`.claimlist`).
+  appendix's own sentences produced from the benchmark records (:func:`uncached_sentence`, :func:`gpu_glue`).
 """
 
 from __future__ import annotations
@@ -35,14 +35,16 @@ import pandas as pd
 import seaborn as sns
 
 from compsem import device as D
-from compsem import figures
+from compsem import claims, figures
 from compsem import precisionrecords as P
 from compsem.data import file_sha256
 from compsem import labels as _labels
 from compsem.fmt import number
+from compsem.results import Prose
 from compsem.book.appendices import machine as _machine
-from compsem.book.checks.claimlist import check_claims, claims_table, gpu_values
+from compsem.book.checks.claimlist import claims_table
 from compsem.cpu import cpu_model, this_machine
+from compsem.encoders import get_encoder
 
 __all__ = [
     "build_record",
@@ -58,31 +60,96 @@ __all__ = [
     "rates_beside",
     "backend_table",
     "gpu_tables",
-    "check_claims",
     "claims_table",
-    "gpu_values",
     "gpu_glue",
+    "gpu_words",
     "encode_glue",
     "precision_table",
 ]
 
 
 def gpu_glue(gpu: dict | None) -> dict[str, str]:
-    """What the appendix's GPU section glues: :func:`gpu_values` and ``gpu_name``, the GPU the
-    record was measured on (``benchmarks/gpu.json``'s ``machine.gpu``), so that a sentence about
-    its speed names that GPU and no other; "no GPU" without a record."""
+    """What the appendix's GPU section glues: how bf16 weights encode against fp32
+    (``gpu_bf16_speed``: "about 29 % slower", :func:`compsem.claims.comparative`) and ``gpu_name``,
+    the GPU the record was measured on (``benchmarks/gpu.json``'s ``machine.gpu``), so that a
+    sentence about its speed names that GPU and no other; "no GPU" without a record."""
     name = str(((gpu or {}).get("machine") or {}).get("gpu") or "no GPU")
-    return gpu_values(gpu) | {"gpu_name": name}
+    if gpu is None:
+        return {"gpu_bf16_speed": "not measured (no GPU check recorded)", "gpu_name": name} | gpu_words(None)
+    e = gpu["encode"]
+    speed = claims.comparative(e["gpu_bf16"]["texts_per_s"], e["gpu_default"]["texts_per_s"])
+    return {"gpu_bf16_speed": speed, "gpu_name": name} | gpu_words(gpu)
 
 
-def encode_glue(bench: dict | None) -> dict[str, str]:
+def gpu_words(gpu: dict | None) -> dict[str, str]:
+    """The words of the GPU section's sentences (and of Part II's, which quotes the first), from the
+    record: how bf16 autocast fine-tuned against fp32 over Part II's configurations
+    (``gpu_bf16_training``: "more slowly than" where bf16 was slower in every one), whether the default
+    weights kept every Part III cell within 1e-4 of the CPU's (``gpu_reproduces``) and whether bf16
+    weights moved some cell further (``gpu_bf16_cells``)."""
+    studies = (gpu or {}).get("studies", {})
+    runs = studies.get("csts", {}).get("runs", {})
+    configs = sorted({k.rsplit(" ", 1)[0] for k in runs})
+    slower = [c for c in configs if runs[f"{c} bf16"]["examples_per_s"] < runs[f"{c} fp32"]["examples_per_s"]]
+    rep = studies.get("montague", {}).get("reproduction", {})
+    of = {
+        w: [v["within_1e-4"] < v["cells"] for k, v in rep.items() if k.startswith(f"gpu_{w}")]
+        for w in ("default", "bf16")
+    }
+    return {
+        "gpu_bf16_training": "(not measured) against"
+        if not configs
+        else "more slowly than"
+        if len(slower) == len(configs)
+        else f"more slowly in {len(slower)} of {len(configs)} configurations than",
+        "gpu_reproduces": "(not measured) reproduces"
+        if not of["default"]
+        else "does not reproduce every one of"
+        if any(of["default"])
+        else "reproduces",
+        "gpu_bf16_cells": "(not measured) moved Part III's cells against"
+        if not of["bf16"]
+        else "moved Part III's reproduced cells by more than"
+        if any(of["bf16"])
+        else "kept every one of Part III's reproduced cells within",
+    }
+
+
+def encode_glue(bench: dict | None, dims: dict[str, int] | None = None) -> dict[str, str]:
     """The sizes of the encode benchmark's input that the appendix states: ``bench_encode_texts``
     (texts given) and ``bench_encode_unique`` (distinct ones), read from ``benchmarks/results.json``
-    (its first model's ``encode`` record); "not recorded" without one."""
+    (its first model's ``encode`` record), and :func:`uncached_sentence`; "not recorded" without one."""
     first = next(iter(((bench or {}).get("encode") or {}).values()), None)
     if not first:
-        return {"bench_encode_texts": "not recorded", "bench_encode_unique": "not recorded"}
-    return {"bench_encode_texts": f"{first['texts']:,}", "bench_encode_unique": f"{first['unique']:,}"}
+        return {k: "not recorded" for k in ("bench_encode_texts", "bench_encode_unique", "bench_uncached_sentence")}
+    return {
+        "bench_encode_texts": f"{first['texts']:,}",
+        "bench_encode_unique": f"{first['unique']:,}",
+        "bench_uncached_sentence": Prose(uncached_sentence(bench, dims)),
+    }
+
+
+def uncached_sentence(bench: dict, dims: dict[str, int] | None = None) -> str:
+    """Which of `glove-50d` and `bow` the benchmark record says are never cached, and whether reading
+    vectors of their size back from the cache (the read rate at the smallest size measured not below
+    theirs; ``dims``: their vector sizes, default from the encoders) is faster than recomputing them."""
+    enc, sizes = bench["encode"], sorted(int(k) for k in bench["cache"])
+    models = [m for m in ("glove-50d", "bow") if m in enc and not enc[m]["cached"]]
+    if not models:
+        return "Every model of the benchmark is cached."
+    dims = dims or {m: int(get_encoder(m).dim) for m in models}
+    read = {m: bench["cache"][str(next((s for s in sizes if s >= dims[m]), sizes[-1]))]["read_per_s"] for m in models}
+    faster = [m for m in models if read[m] > enc[m]["cold_texts_per_s"]]
+    names = " and ".join(f"`{m}`" for m in models)
+    verb, them = ("is", "it") if len(models) == 1 else ("are", "them")
+    if len(faster) == len(models):
+        return f"{names} {verb} never cached, although reading vectors back from the cache is faster than recomputing {them}"
+    if not faster:
+        return f"{names} {verb} never cached, and recomputing {them} is faster than reading vectors back from the cache"
+    return (
+        f"{names} are never cached; reading vectors back from the cache is faster than recomputing them for "
+        f"`{faster[0]}` only"
+    )
 
 
 def bf16_support() -> str:

@@ -8,37 +8,39 @@ number when it counts what the project holds as data (:data:`compsem.claims.DATA
 models", "up to seven samples"), not an arity or a design ("the two margins", "its three words",
 "ratio of two angles", "two-sided"); any other word when its clause asserts something about data
 (no question, instruction, condition, modal, definition, relative clause, quotation or hedge).
-Each claim word is **produced** (inside a glued value), **checked** (inside the quote of a
-recorded :func:`compsem.claims.check` of the page: a hidden cell's, or ``check()`` of the page's
-file ``book/checks/<page>.py``, which this module runs) or **marked** (inside a fragment of that
-file's ``NOT_CLAIMS``, fragment → why it is no claim). A mark never exempts a count of data, nor a
-conclusion written as fixed text beside a glued value ("better than {glue}"); any other claim word
-is a **finding**, a problem. A failed check, a check or a mark whose words the page no longer has,
-and a mark that covers no claim word are problems too. Both modes of ``make check-book`` print
-``claims: N found: F findings, G produced, C checked, M marked`` (:func:`claim_summary`).
+Each claim word is **produced** (inside a glued value: **from findings** where one of the
+sentence's values is a declared finding's or verdict rule's text, :class:`compsem.results.Found`,
+glued only under a key of :data:`compsem.results.FOUND_KEYS`), **checked** (inside the quote of a
+recorded :func:`compsem.claims.check` of the page: a hidden cell's, or the page's entry in
+``CHECKS`` of a module of ``book/checks/``, which this module runs) or **marked** (inside a
+fragment of the page's table in ``book/checks/not_claims.toml``, fragment = why it is no claim). A
+mark never exempts a count of data, nor a conclusion written as fixed text beside a glued value
+("better than {glue}"); any other claim word is **unchecked**, a problem. A failed check, a check or
+a mark whose words the page no longer has, and a mark that covers no claim word are problems too.
+Both modes of ``make check-book`` print ``claims: N found: F from findings, G produced, C checked,
+M marked, U unchecked`` (:func:`claim_summary`).
 """
 
 from __future__ import annotations
 
 import importlib.util
-import json
 import re
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from compsem.claims import CLAIM_WORDS, DATA_NOUNS, NUMBER_WORDS, recorded_as
+from compsem.claims import CLAIM_WORDS, DATA_NOUNS, NUMBER_WORDS, recorded_as, records
 from compsem.paths import results_dir
+from compsem.results import FOUND_KEYS
 from compsem.encoders import PANEL
 from compsem.book import myst
 from compsem.book.executed import cells, glued_texts, notebooks, text
 from compsem.book.teaching.courseguide import page_text
 
-COMMON = "common"
-KINDS = ("findings", "produced", "checked", "marked")
+MARKS = "not_claims.toml"
+KINDS = ("from findings", "produced", "checked", "marked", "unchecked")
 
-__all__ = (
-    "COMMON KINDS Sentence prose_sentences claim_spans page_checks classify claim_check claim_summary sibling".split()
-)
+__all__ = "MARKS KINDS Sentence prose_sentences claim_spans page_checks classify claim_check claim_summary".split()
 
 _WORDS = re.compile("|".join(f"(?P<{k}>{p})" for k, p in CLAIM_WORDS.items()), re.I)
 _ANY = re.compile("|".join(f"(?:{p})" for p in CLAIM_WORDS.values()), re.I)
@@ -254,53 +256,41 @@ def claim_spans(text_: str, directive: str = "", toy: bool = False) -> list[tupl
     return out
 
 
-def _load(path: Path):
-    spec = importlib.util.spec_from_file_location(f"_compsem_page_checks_{path.stem}", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def sibling(check_file: str | Path, name: str):
-    """A helper module beside a check file (``book/checks/<name>.py``), loaded by path: the
-    check files are no package."""
-    return _load(Path(check_file).with_name(f"{name}.py"))
-
-
 def page_checks(
     checks_dir: Path, pages: list[str], executed_dir: Path | None = None
 ) -> tuple[dict[str, dict[str, str]], list[str]]:
-    """Run ``check(executed_dir)`` of every page's check file (``book/checks/<page>.py``; the records
-    of an earlier run of them go first) and read every page's ``NOT_CLAIMS``; return
+    """Run the check of every page (``CHECKS[stem](executed_dir)`` of the modules of ``checks_dir``,
+    keyed by the page's file stem; the records of an earlier run of them go first) and read every
+    page's marks (:data:`MARKS`: a table per page stem); return
     ``({page: {fragment: reason}}, problems)``."""
-    marks, problems = {}, []
+    problems, stems = [], {Path(p).stem: p for p in pages}
     for old in results_dir("claims").glob("*.checks.json"):
-        old.unlink()  # the check files run afresh: a removed check leaves no record
-    for page in [COMMON, *pages]:
-        path = Path(checks_dir) / f"{Path(page).stem}.py"
-        if not path.is_file():
-            continue
+        old.unlink()  # the checks run afresh: a removed check leaves no record
+    path = Path(checks_dir) / MARKS
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except tomllib.TOMLDecodeError as e:
+        table, problems = {}, [f"book/checks/{MARKS} is no valid TOML: {e}"]
+    marks = {stems.get(k, k): dict(v) for k, v in table.items() if k in stems}
+    for path in sorted(Path(checks_dir).glob("*.py")):
         try:
-            mod = _load(path)
-            marks[page] = dict(getattr(mod, "NOT_CLAIMS", {}))
-            if page != COMMON and hasattr(mod, "check"):
+            spec = importlib.util.spec_from_file_location(f"_compsem_page_checks_{path.stem}", path)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+        except Exception as e:  # a broken check file: the build says which
+            problems.append(f"book/checks/{path.name} fails to load: {type(e).__name__}: {e}")
+            continue
+        for stem, check in [(k, f) for k, f in getattr(mod, "CHECKS", {}).items() if k in stems]:
+            try:
                 with recorded_as("checks"):
-                    mod.check(Path(executed_dir) if executed_dir else None)
-        except Exception as e:  # a failed claim or a broken check file: the build says which
-            problems.append(f"{page}: its check file {path.name} fails: {type(e).__name__}: {e}")
+                    check(Path(executed_dir) if executed_dir else None)
+            except Exception as e:  # a failed claim: the build says which
+                problems.append(f"{stems[stem]}: its check file {path.name} fails: {type(e).__name__}: {e}")
     return marks, problems
 
 
 def _norm(s: str) -> str:
     return " ".join(s.replace("*", "").split())
-
-
-def _recorded(results: Path) -> dict[str, list[dict]]:
-    by_page: dict[str, list[dict]] = {}
-    for p in sorted(Path(results).glob("*.json")) if Path(results).is_dir() else []:
-        for r in json.loads(p.read_text(encoding="utf-8")):
-            by_page.setdefault(r["page"], []).append(r)
-    return by_page
 
 
 def _spans(text_: str, quotes) -> list[tuple[int, int, str]]:
@@ -334,11 +324,14 @@ def classify(sentences: list[Sentence], checks: dict[str, list[dict]], marks: di
         found = claim_spans(s.read or text_, s.directive, s.page.endswith("_worked.md"))
         masked = _PLACE.sub(lambda m: "\0" * len(m.group(0)), s.read or text_)
         if not found:
-            if any(_ANY.search(v) for v in s.glued.values()):
-                out.append(("produced", s, [], []))
+            claimed = [k for k, v in s.glued.items() if _ANY.search(v)]
+            if claimed:
+                out.append(
+                    ("from findings" if any(k.startswith(FOUND_KEYS) for k in claimed) else "produced", s, [], [])
+                )
             continue
         checked = _spans(text_, [r["sentence"] for r in checks.get(s.page, [])])
-        marked = _spans(text_, [*marks.get(s.page, {}), *marks.get(COMMON, {})])
+        marked = _spans(text_, list(marks.get(s.page, {})))
         loose, used = [], []
         for a, b, kind in found:
             if _inside(a, b, checked):
@@ -355,28 +348,30 @@ def classify(sentences: list[Sentence], checks: dict[str, list[dict]], marks: di
                 used += by
             else:
                 loose.append(f"{text_[a:b]}" + (f" ({why})" if by and why else ""))
-        kind = "findings" if loose else "marked" if used else "checked"
+        kind = "unchecked" if loose else "marked" if used else "checked"
         out.append((kind, s, loose, used))
     return out
 
 
 def claim_check(executed_dir: Path | None, book_dir: Path | None, results: Path, checks_dir: Path):
-    """``(counts, problems)``: the counts of :func:`classify` and one problem per finding, failed
-    check, check without its sentence, mark without its sentence and mark that covers no claim."""
+    """``(counts, problems)``: the counts of :func:`classify` and one problem per unchecked claim,
+    failed check, check without its sentence, mark without its sentence and mark that covers no claim."""
     sentences = prose_sentences(executed_dir, book_dir)
     pages = list(dict.fromkeys(s.page for s in sentences))
     marks, problems = page_checks(checks_dir, pages, executed_dir)
-    checks = _recorded(results)
+    checks: dict[str, list[dict]] = {}
+    for r in records(results):
+        checks.setdefault(r["page"], []).append(r)
     kinds = classify(sentences, checks, marks)
     counts = {k: sum(1 for kind, *_ in kinds if kind == k) for k in KINDS}
     used = {f for *_, u in kinds for f in u}
     for kind, s, loose, _ in kinds:
-        if kind == "findings":
+        if kind == "unchecked":
             where = f"cell {s.cell}" if s.cell is not None else "page"
             problems.append(
                 f"{s.page}: {where} states a result in words ({', '.join(dict.fromkeys(loose))}) that "
                 f'is neither produced nor checked: "{s.text[:200]}" (produce it with compsem.claims or '
-                f"a finding, or check it in book/checks/{Path(s.page).stem}.py)"
+                f"a finding, or check it in a module of book/checks/)"
             )
     texts: dict[str, list[str]] = {}
     for s in sentences:
@@ -388,18 +383,17 @@ def claim_check(executed_dir: Path | None, book_dir: Path | None, results: Path,
             if not any(_norm(r["sentence"]) in t for t in texts[page]):
                 problems.append(f'{page}: a check quotes "{r["sentence"]}", which the page no longer says')
     for page, fragments in marks.items():
-        among = [t for ts in texts.values() for t in ts] if page == COMMON else texts.get(page, [])
         for f in fragments:
-            if not any(_norm(f) in t for t in among):
-                problems.append(f'{page}: book/checks/{Path(page).stem}.py marks "{f}", which the page no longer says')
+            if not any(_norm(f) in t for t in texts.get(page, [])):
+                problems.append(f'{page}: book/checks/{MARKS} marks "{f}", which the page no longer says')
             elif f not in used:
                 problems.append(
-                    f'{page}: book/checks/{Path(page).stem}.py marks "{f}", which covers no claim word '
-                    "that a mark may exempt: delete the line"
+                    f'{page}: book/checks/{MARKS} marks "{f}", which covers no claim word that a mark may exempt: '
+                    "delete the line"
                 )
     return counts, problems
 
 
 def claim_summary(counts: dict[str, int]) -> str:
-    """``claims: N found: F findings, G produced, C checked, M marked``."""
+    """``claims: N found: F from findings, G produced, C checked, M marked, U unchecked``."""
     return f"claims: {sum(counts.values())} found: " + ", ".join(f"{counts[k]} {k}" for k in KINDS)

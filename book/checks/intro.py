@@ -1,3 +1,0 @@
-"""book/intro.md: the book's plan; its counts are the book's design."""
-
-NOT_CLAIMS = {}
