@@ -22,7 +22,8 @@ from ..encoders import validate_texts
 from ..results import Headline, PlainText, Prose, bootstrap_headline, glue_all, headline_row
 from ..reference import paper_match
 from ..encoders.kinds import CONTROL_WHY, is_control
-from ..stats import bootstrap, join_names, leader_sentence, mean_replicates, paired_ranking_sentence, shared_resamples
+from ..sentences import join_names, leader_sentence, paired_ranking_sentence
+from ..stats import bootstrap, mean_replicates, shared_resamples
 from .data import CATEGORIES, join_phrase
 from .metrics import READINGS, TIE_TOL, Rules, non_subsectivity, pair_intersectivity, rules_for, single_intersectivity
 from .reproduce import (
@@ -569,7 +570,7 @@ def _p_text(p: float) -> str:
 def class_order_sentence(scores: pd.DataFrame, *, what: str, n_boot: int = 1000, seed: int = 0) -> str:
     """Which adjective class has the highest mean score, said only as far as the classes'
     bootstrap intervals (adjectives resampled within each class) allow
-    (:func:`compsem.stats.leader_sentence`), and whether that mean is clear of 0.5; the
+    (:func:`compsem.sentences.leader_sentence`), and whether that mean is clear of 0.5; the
     permutation test says only that the classes differ, never in which order."""
     g = {
         c: bootstrap(d["score"].to_numpy(), n_boot=n_boot, seed=seed, warn=False)

@@ -18,7 +18,8 @@ import pandas as pd
 from ..errors import CompsemError
 from ..measures import PlaneGeometry
 from ..results import Prose
-from ..stats import exact_binomial_p, paired_comparison, paired_words
+from ..sentences import paired_words
+from ..stats import exact_binomial_p, paired_comparison
 
 __all__ = ["between", "chance_between", "control_values"]
 
