@@ -4,9 +4,10 @@ Three layers (CONTRIBUTING.md draws them):
 
 * **foundation** — encoders (:mod:`compsem.encoders`), the embedding cache and :func:`embed`
   (:mod:`compsem.cache`), similarity measures and plane geometry (:mod:`compsem.measures`),
-  statistics (:mod:`compsem.stats`), data loading (:mod:`compsem.data`), result tables
-  (:mod:`compsem.results`), the papers' numbers (:mod:`compsem.reference`), text generators
-  (:mod:`compsem.llm`), devices (:mod:`compsem.device`), paths and errors;
+  statistics (:mod:`compsem.stats`) and the sentences that word them (:mod:`compsem.sentences`),
+  data loading (:mod:`compsem.data`), result tables (:mod:`compsem.results`), the papers' numbers
+  (:mod:`compsem.reference`), text generators (:mod:`compsem.llm`), devices (:mod:`compsem.device`),
+  paths and errors;
 * **studies** — :mod:`compsem.setcomp`, :mod:`compsem.csts`, :mod:`compsem.montague`,
   :mod:`compsem.ssm`, each with the same faces (``data``, ``metrics``, ``study``, ``tables``,
   ``report``);

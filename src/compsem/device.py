@@ -391,16 +391,11 @@ def read_choice(path: Path, key: str, *, uid: int | None = None) -> dict:
     by default this process's user): its rates give the same
     choice again (:func:`choose_precision`). Else a :class:`ChoiceError` naming the file and the
     fault (``FileNotFoundError`` when there is none). JSON only, never unpickled."""
-    from .store import BrokenStoreError, read_json
+    from .store import read_record
 
     path = Path(path)
     _own_file(path, uid)
-    try:
-        rec = read_json(path)
-    except BrokenStoreError as exc:
-        raise ChoiceError(f"the stored precision choice {exc}") from None
-    if not isinstance(rec, dict):
-        raise ChoiceError(f"the stored precision choice {path} holds {type(rec).__name__}, not an object")
+    rec = read_record(path, "the stored precision choice", ChoiceError)
     if rec.get("version") != _PROBE_VERSION or rec.get("machine_key") != key:
         raise ChoiceError(
             f"the stored precision choice {path} was written for another machine or probe "

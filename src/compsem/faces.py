@@ -33,7 +33,8 @@ import pandas as pd
 
 from .errors import CompsemError
 from .fmt import estimate
-from .stats import comparisons_words, separation
+from .sentences import comparisons_words
+from .stats import separation
 
 __all__ = [
     "TryIt",
@@ -295,7 +296,7 @@ def ranked_sentence(
     ``higher`` is False; degenerate rows left out), and over each other model the paired interval
     of its lead on the same ``items``: "above zero over every other model", or the ones with "no
     evidence of a difference"; the m comparisons are held together at 95 % by Bonferroni, and the
-    sentence says how many it made (:func:`compsem.stats.comparisons_words`)."""
+    sentence says how many it made (:func:`compsem.sentences.comparisons_words`)."""
     g = rows[(rows.criterion == key) & rows.model.isin(list(models))]
     if "control_of" in g:
         g = g[~g["control_of"].astype(bool)]

@@ -33,6 +33,7 @@ __all__ = [
     "dumps",
     "write",
     "from_dict",
+    "new",
     "parameters_cell",
     "parameters",
     "defaults",
@@ -79,6 +80,23 @@ def cells(path: str | Path) -> list[NotebookNode]:
 def from_dict(nb: dict) -> NotebookNode:
     """A notebook built as a plain mapping, as nbformat's node."""
     return nbformat.from_dict(nb)
+
+
+def new(cells: list[dict], *, number_ids: bool = False) -> dict:
+    """A Python 3 notebook (nbformat 4.5) of ``cells``, as a plain mapping; with ``number_ids``
+    the cells get the ids ``cell-00``, ``cell-01``, … in order."""
+    if number_ids:
+        for n, cell in enumerate(cells):
+            cell["id"] = f"cell-{n:02d}"
+    return {
+        "cells": cells,
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
 
 
 def dumps(nb: dict) -> str:

@@ -37,6 +37,7 @@ __all__ = [
     "write_atomic",
     "write_json",
     "read_json",
+    "read_record",
     "save_npy",
     "load_npy",
     "private_folder",
@@ -326,6 +327,22 @@ def read_json(path: str | Path) -> Any:
         return json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise BrokenStoreError(path, f"not valid JSON: {e}") from None
+
+
+def read_record(path: str | Path, what: str, error: type[CompsemError]) -> dict:
+    """The JSON object of a record this project keeps (a stored choice of the device or of the
+    ONNX backend): ``FileNotFoundError`` when there is none; a file that is not valid JSON, or
+    holds anything but an object, is ``error`` naming ``what`` and the file ("the stored ONNX
+    choice /c/decision-m.json holds list, not an object"). JSON only, never unpickled. What the
+    object must hold, and whose file it must be, is the caller's check."""
+    path = Path(path)
+    try:
+        rec = read_json(path)
+    except BrokenStoreError as exc:
+        raise error(f"{what} {exc}") from None
+    if not isinstance(rec, dict):
+        raise error(f"{what} {path} holds {type(rec).__name__}, not an object")
+    return rec
 
 
 def save_npy(path: str | Path, array) -> Path:

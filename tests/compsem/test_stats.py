@@ -1,18 +1,29 @@
-"""Bootstrap intervals, NaN accounting and comparison words, against a slow loop and hand-worked cases."""
+"""Bootstrap intervals, NaN accounting, paired resamples and exact tests, against slow loops and
+hand-worked cases (the sentences that word them: test_sentences.py)."""
+
+import itertools
 
 import numpy as np
 import pytest
 
+from compsem.errors import CompsemError
 from compsem.measures import DegenerateGeometryWarning
 from compsem.stats import (
     bootstrap,
-    bootstrap_ci,
-    degenerate_reason,
-    join_names,
-    leader,
-    leader_sentence,
+    exact_binomial_p,
+    exact_table_p,
+    group_bootstrap,
+    group_resamples,
+    mean_replicates,
     nan_report,
-    versus_reference,
+    outcomes_against_chance,
+    paired_bootstrap,
+    paired_comparison,
+    paired_interval,
+    paired_verdict,
+    separation,
+    shared_resamples,
+    sign_test,
 )
 
 
@@ -45,133 +56,11 @@ def test_nans_are_dropped_counted_and_warned():
     assert nan_report(np.array([1.0, np.nan]), warn=False) == {"n": 2, "n_nan": 1, "share_nan": 0.5}
 
 
-def test_level_is_checked_and_ci_is_low_high():
+def test_level_is_checked_and_the_interval_holds_the_mean():
     with pytest.raises(ValueError, match="level"):
         bootstrap([1.0, 2.0], level=1.5)
-    lo, hi = bootstrap_ci([0.0, 1.0] * 20, n_boot=300, seed=0)
-    assert lo < 0.5 < hi
-
-
-# ---- words for comparisons (expected sentences written by hand) ---------------------------------
-
-
-def test_degenerate_reasons():
-    assert degenerate_reason(0.0, 0.0, 0.0, ties=1.0) == "every comparison is a tie"
-    assert degenerate_reason(0.0, 0.0, 0.0, reference=0.0) == "every item gives exactly 0, the no-effect value"
-    assert degenerate_reason(0.3, 0.3, 0.3, reference=0.0) == ""  # zero width away from the reference: fine
-    assert degenerate_reason(0.0, -0.1, 0.1, reference=0.0) == ""  # an honest zero with spread: fine
-    assert degenerate_reason(0.5, 0.4, 0.6, ties=0.99) == ""
-    assert degenerate_reason(float("nan"), 0, 0) == "undefined (no finite value)"
-    assert degenerate_reason(0.5, 0.4, 0.6, flagged="all zero") == "all zero"
-    # constant=True: any zero-width interval is a constant row, wherever it sits
-    assert degenerate_reason(0.3, 0.3, 0.3, constant=True) == "every item gives exactly 0.3"
-    assert degenerate_reason(0.3, 0.2, 0.3, constant=True) == ""
-
-
-def test_join_names():
-    assert join_names([]) == "" and join_names(["a"]) == "`a`"
-    assert join_names(["a", "b"]) == "`a` and `b`" and join_names(["a", "b", "c"]) == "`a`, `b` and `c`"
-
-
-def test_leader_separated_overlapping_and_excluded():
-    names = ["a", "b", "c"]
-    # a 0.8 [0.7, 0.9]; b 0.6 [0.5, 0.65] lies wholly below a's low 0.7; c 0.75 [0.68, 0.8] overlaps
-    r = leader([0.8, 0.6, 0.75], [0.7, 0.5, 0.68], [0.9, 0.65, 0.8], names)
-    assert r.name == "a" and r.tied_with == ["c"]
-    # touching intervals (b's high = a's low) count as overlapping
-    assert leader([0.8, 0.6], [0.7, 0.5], [0.9, 0.7], ["a", "b"]).tied_with == ["b"]
-    # lowest wins when higher=False; c excluded though it is lowest
-    r = leader([0.8, 0.6, 0.1], [0.7, 0.5, 0.1], [0.9, 0.65, 0.1], names, higher=False, excluded={"c": "ties"})
-    assert r.name == "b" and r.tied_with == [] and r.excluded == {"c": "ties"}
-    with pytest.raises(ValueError, match="differ in length"):
-        leader([1, 2], [1], [2, 3], ["a", "b"])
-    with pytest.raises(ValueError, match="no model left"):
-        leader([1.0], [0.5], [1.5], ["a"], excluded={"a": "ties"})
-
-
-def test_leader_sentence_words():
-    s = leader_sentence([0.8, 0.6], [0.7, 0.5], [0.9, 0.65], ["a", "b"], what="score")
-    assert s == "`a` has the highest score (0.80 [0.70, 0.90]), its interval clear of every other model's."
-    s = leader_sentence(
-        [80.8, 80.7, 10.0],
-        [78.0, 78.5, 5.0],
-        [83.0, 82.9, 15.0],
-        ["use", "bow", "glove"],
-        what="mean",
-        digits=1,
-        unit=" %",
-    )
-    assert s == (
-        "`use` has the highest mean (80.8 % [78.0, 83.0]), but its interval overlaps that of `bow`: "
-        "no evidence of a difference from these unpaired intervals (2 comparisons with the leader)."
-    )
-    s = leader_sentence(
-        [0.0, 0.2, 0.1],
-        [0.0, 0.1, 0.05],
-        [0.0, 0.3, 0.25],
-        ["bow", "a", "b"],
-        what="gap",
-        excluded={"bow": "every comparison is a tie"},
-    )
-    assert s == (
-        "`a` has the highest gap (0.20 [0.10, 0.30]), but its interval overlaps that of `b`: no evidence "
-        "of a difference from these unpaired intervals. `bow` is left out of the ranking: every comparison is a tie."
-    )
-    assert (
-        leader_sentence([0.3], [0.2], [0.4], ["a"], what="x")
-        == "`a` (0.30 [0.20, 0.40]) is the only model that can be ranked here."
-    )
-    assert (
-        leader_sentence(
-            [0.0, 1.0],
-            [0.0, 1.0],
-            [0.0, 1.0],
-            ["a", "b"],
-            what="x",
-            excluded={"a": "every item gives exactly 0", "b": "every item gives exactly 1"},
-        )
-        == "No model can be ranked here: `a`: every item gives exactly 0. `b`: every item gives exactly 1."
-    )
-    s = leader_sentence(
-        [60.0, 50.0],
-        [55.0, 45.0],
-        [65.0, 54.0],
-        ["bi/mse", "cross/mse"],
-        what="test Spearman",
-        digits=1,
-        noun="configuration",
-    )
-    assert s == (
-        "`bi/mse` has the highest test Spearman (60.0 [55.0, 65.0]), its interval clear of every other configuration's."
-    )
-
-
-def test_versus_reference():
-    assert versus_reference(32.7, 47.9, 50) == "significantly below"  # sbert-mini's C-STS interval
-    assert versus_reference(45, 58, 50) == "indistinguishable"
-    assert versus_reference(50, 60, 50) == "indistinguishable"  # touching the reference: not excluded
-    assert versus_reference(55, 65, 50) == "above"
-    assert versus_reference(0.1, 0.2, 0.5, higher=False) == "below"
-    assert versus_reference(0.6, 0.7, 0.5, higher=False) == "significantly above"
-    assert versus_reference(float("nan"), 1, 0) == "undefined"
-
-
-def test_leader_sentence_can_find_the_degenerate_rows_itself():
-    vals, lows, highs = [0.5, 0.9, float("nan")], [0.4, 0.9, float("nan")], [0.6, 0.9, float("nan")]
-    # b: zero-width interval (every item the same), c: undefined
-    s = leader_sentence(vals, lows, highs, ["a", "b", "c"], what="share", exclude_degenerate=True, constant=True)
-    assert s == (
-        "`a` (0.50 [0.40, 0.60]) is the only model that can be ranked here. `b` is left out of the ranking: "
-        "every item gives exactly 0.9. `c` is left out of the ranking: undefined (no finite value)."
-    )
-    # without constant, b is ranked (and leads); a reason given by the caller wins
-    s = leader_sentence(
-        vals, lows, highs, ["a", "b", "c"], what="share", exclude_degenerate=True, excluded={"c": "not run"}
-    )
-    assert s == (
-        "`b` has the highest share (0.90 [0.90, 0.90]), its interval clear of every other model's. "
-        "`c` is left out of the ranking: not run."
-    )
+    r = bootstrap([0.0, 1.0] * 20, n_boot=300, seed=0)
+    assert r.low < 0.5 < r.high
 
 
 # ---- paired comparisons ----------------------------------------------------------------------
@@ -192,7 +81,6 @@ def _oracle_paired(a, b, *, n_boot, seed, level=0.95):
 
 
 def test_paired_bootstrap_matches_a_slow_oracle():
-    from compsem.stats import paired_bootstrap, paired_interval
 
     rng = np.random.default_rng(5)
     a = rng.normal(size=40)
@@ -208,7 +96,6 @@ def test_paired_bootstrap_matches_a_slow_oracle():
 
 
 def test_paired_bootstrap_drops_an_item_nan_under_any_name():
-    from compsem.stats import paired_bootstrap
 
     reps = paired_bootstrap({"a": [1.0, np.nan, 3.0], "b": [1.0, 2.0, 5.0]}, n_boot=50, seed=0)
     # only items 0 and 2 remain, for both
@@ -219,80 +106,8 @@ def test_paired_bootstrap_drops_an_item_nan_under_any_name():
         paired_bootstrap({"a": [1.0], "b": [1.0, 2.0]})
 
 
-def test_paired_leader_sentence_by_hand():
-    from compsem.stats import paired_leader_sentence
-
-    # replicates made by hand: a − b always in [0.5, 1.5]; a − c spans zero
-    reps = {
-        "a": np.array([2.0, 3.0, 4.0, 5.0]),
-        "b": np.array([1.0, 2.0, 3.5, 3.5]),
-        "c": np.array([3.0, 2.0, 5.0, 4.0]),
-    }
-    s = paired_leader_sentence(
-        [3.5, 2.5, 3.4], reps, ["a", "b", "c"], what="score", digits=1, noun="config", items="pairs", level=0.5
-    )
-    # two comparisons: each at 1 − 0.5/2 = 75 % (Bonferroni); a − c replicates: -1, 1, -1, 1 → [-1, 1]: includes zero
-    assert s == (
-        "`a` has the highest score (3.5), but its lead over `c` (0.1 [-1.0, 1.0]) has a paired 75 % "
-        "interval that includes zero: no evidence of a difference on these pairs (2 paired comparisons, each "
-        "interval at 75 % by Bonferroni so that all 2 hold together at 50 %)."
-    )
-    # with a - b a constant 1 the interval has no width: undefined, not "no evidence"
-    s = paired_leader_sentence(
-        [3.5, 2.5], {"a": reps["a"], "b": reps["a"] - 1}, ["a", "b"], what="score", digits=1, level=0.5
-    )
-    assert s.endswith("over `b`).")
-    s = paired_leader_sentence([3.5, 3.5], {"a": reps["a"], "b": reps["a"]}, ["a", "b"], what="score", digits=1)
-    assert s == (
-        "`a` has the highest score (3.5), but its lead over `b` is undefined: every resample gives the "
-        "same difference (0.0), so the paired test cannot vary."
-    )
-    s = paired_leader_sentence(
-        [3.5, 2.5], reps, ["a", "b"], what="score", digits=1, noun="config", items="pairs", level=0.5
-    )
-    # a − b replicates: 1, 1, 0.5, 1.5 → 50 % interval [0.875, 1.125]
-    assert s == (
-        "`a` has the highest score (3.5); on the same pairs its lead over every other config has a paired "
-        "50 % interval above zero (the smallest: 1.0 [0.9, 1.1] over `b`)."
-    )
-    # the lowest: c − a = 3.4 − 3.5 = −0.1, replicates 1, −1, 1, −1 → [-1, 1]; worded as a difference, no "lead"
-    s = paired_leader_sentence(
-        [3.5, 3.4],
-        {"a": reps["a"], "c": reps["c"]},
-        ["a", "c"],
-        what="loss",
-        higher=False,
-        digits=1,
-        items="pairs",
-        level=0.5,
-    )
-    assert s.startswith("`c` has the lowest loss (3.4), but its difference from `a` (-0.1 [-1.0, 1.0])")
-    # the lowest clear of the others: b − a replicates −1, −1, −0.5, −1.5 → 50 % interval [-1.125, -0.875]
-    s = paired_leader_sentence(
-        [3.5, 2.5], reps, ["a", "b"], what="loss", higher=False, digits=1, noun="config", items="pairs", level=0.5
-    )
-    assert s == (
-        "`b` has the lowest loss (2.5); on the same pairs it falls below every other config by a difference whose "
-        "paired 50 % interval lies below zero (the closest: -1.0 [-1.1, -0.9] from `a`)."
-    )
-    assert "lead" not in s
-    # the highest where higher is not better (lead=False): the same numbers, worded as exceeding, no "lead"
-    s = paired_leader_sentence(
-        [3.5, 2.5], reps, ["a", "b"], what="error", digits=1, noun="config", items="pairs", level=0.5, lead=False
-    )
-    assert s == (
-        "`a` has the highest error (3.5); on the same pairs it exceeds every other config by a difference whose "
-        "paired 50 % interval lies above zero (the smallest: 1.0 [0.9, 1.1] over `b`)."
-    )
-    s = paired_leader_sentence(
-        [3.5, 3.4], {"a": reps["a"], "c": reps["c"]}, ["a", "c"], what="error", digits=1, level=0.5, lead=False
-    )
-    assert s.startswith("`a` has the highest error (3.5), but its difference from `c` (0.1 [-1.0, 1.0])")
-
-
 # ------------------------------------------------------------------ shared resamples (the synthesis' paired test)
 def test_shared_resamples_depend_only_on_the_number_of_items_and_the_seed():
-    from compsem.stats import shared_resamples
 
     a, b = shared_resamples(4, n_boot=3, seed=1), shared_resamples(4, n_boot=3, seed=1)
     assert a.shape == (3, 4) and (a == b).all()
@@ -305,7 +120,6 @@ def test_shared_resamples_depend_only_on_the_number_of_items_and_the_seed():
 
 
 def test_mean_replicates_keep_an_undefined_item_in_place():
-    from compsem.stats import mean_replicates
 
     draws = np.array([[0, 1, 2], [2, 2, 2], [1, 1, 0]])
     # values 1, NaN, 0: row 0 means (1 + 0) / 2, row 1 all item 2 → 0, row 2 only item 0 is finite → 1
@@ -314,7 +128,6 @@ def test_mean_replicates_keep_an_undefined_item_in_place():
 
 
 def test_separation_reads_the_paired_interval_of_the_difference():
-    from compsem.stats import separation
 
     off = np.array([-2.0, -1.0, 0.0, 1.0, 2.0])
     # a − b = 0.1 + 0.1 × off (sorted 0.1 − 0.2 … 0.1 + 0.2): linear quantiles 0.1 ∓ 1.9 × 0.1 = [-0.09, 0.29]
@@ -328,14 +141,6 @@ def test_separation_reads_the_paired_interval_of_the_difference():
 
 
 # --- exact tests, paired comparisons, equivalence: worked by hand ---------------------------
-from compsem.stats import (  # noqa: E402
-    chance_sentence,
-    exact_binomial_p,
-    outcomes_against_chance,
-    paired_comparison,
-    paired_ranking_sentence,
-    sign_test,
-)
 
 
 def test_sign_test_by_hand():
@@ -384,113 +189,10 @@ def test_paired_comparison_pairs_the_items_and_needs_a_margin_for_sameness():
         paired_comparison([1, 2], [1])
 
 
-def test_paired_ranking_sentence_by_hand():
-    a = np.array([1, 1, 1, 1, 0, 1, 1, 1.0])
-    b = np.array([0, 0, 1, 0, 0, 0, 1, 0.0])
-    # a - b per item: 1 on 5 items, 0 on 3; every resample's mean lies in [0, 1]; mean 62.5 %
-    text = paired_ranking_sentence({"a": a, "b": b}, what="share", scale=100, unit=" %", n_boot=500)
-    assert text.startswith(
-        "`a` has the highest share (87.5 %); on the same 8 items its lead over `b` has a paired "
-        "interval above zero (62.5 ["
-    )
-    assert text.endswith("; one paired comparison, a 95 % interval).")
-    c = a.copy()
-    c[0] = 0.0  # differs from a on one item: no evidence of a difference
-    text = paired_ranking_sentence(
-        {"a": a, "b": b, "c": c, "z": np.zeros(8)}, what="share", scale=100, unit=" %", n_boot=500
-    )
-    assert "its lead over `b` has a paired interval above zero, but for its lead over `c` (12.5 [0.0, " in text
-    assert "no evidence of a difference (2 paired comparisons, each interval at 97.5 % by Bonferroni" in text
-    assert text.endswith("`z` is left out of the ranking: every item gives exactly 0.")
-    assert "indistinguishable" not in text
-    # contradicting data: b now leads, and the words follow
-    flipped = paired_ranking_sentence({"a": b, "b": a}, what="share", scale=100, unit=" %", n_boot=500)
-    assert flipped.startswith("`b` has the highest share (87.5 %)")
-    low = paired_ranking_sentence({"a": a, "b": b}, what="share", higher=False, scale=100, unit=" %", n_boot=500)
-    # the lowest falls below: b − a = −62.5 %, its paired interval below zero (a − b's [0, 100] negated)
-    assert low.startswith(
-        "`b` has the lowest share (25.0 %); on the same 8 items it falls below `a` by a difference whose paired "
-        "interval lies below zero (-62.5 [-"
-    )
-    assert "lead" not in low
-    low3 = paired_ranking_sentence(
-        {"a": a, "b": b, "c": c}, what="share", higher=False, scale=100, unit=" %", n_boot=500
-    )
-    # b below a (−62.5) and c (−50.0): both clear; the closest is c, the one with the smaller gap
-    assert low3.startswith(
-        "`b` has the lowest share (25.0 %); on the same 8 items it falls below every other model by a difference "
-        "whose paired interval lies below zero (the closest: -50.0 [-"
-    )
-    assert "] from `c`; 2 paired comparisons" in low3
-    assert (
-        paired_ranking_sentence({"z": np.zeros(3)}, what="share")
-        == "No model can be ranked here: `z` is left out of the ranking: every item gives exactly 0."
-    )
-
-
-def test_chance_sentence_by_hand():
-    text = chance_sentence({"a": [0] * 9 + [1], "b": [1, 0, 0.5]}, what="the pair accuracy", items="pairs", n_boot=100)
-    # a: 1 win in 10, p = 22/1024 = 0.0215 < 0.025 (two tests: Bonferroni); b: p = 1
-    assert text.startswith("The pair accuracy lies below chance (50 %) for `a` (10.0 % [")
-    assert ", p = 0.021); it shows no evidence of a difference from chance (50 %) for `b` (50.0 % [" in text
-    assert text.endswith(": exact sign tests over the untied pairs, 2 tests, each at α = 0.025 (Bonferroni).")
-    # with five tests the same a is no longer below chance at 0.01 each
-    five = chance_sentence({k: [0] * 9 + [1] for k in "abcde"}, what="the pair accuracy", n_boot=100)
-    assert five.startswith("The pair accuracy shows no evidence of a difference from chance (50 %) for all 5: `a`")
-    assert "undefined" in chance_sentence({"t": [0.5, 0.5]}, what="x", n_boot=10)
-
-
-def test_paired_words_by_hand():
-    from compsem.stats import Verdict, paired_words
-
-    v = Verdict(12.0, 4.0, 20.0, float("nan"), 20, "higher")
-    assert paired_words(v, "the real O meets C1", "a shuffled O", "samples", shares=(30.0, 18.0)) == (
-        "on the same 20 samples, the real O meets C1 more often than a shuffled O (30.0 % against 18.0 %; paired "
-        "difference 12.0 points [4.0, 20.0])."
-    )
-    none = v._replace(low=-2.0, words="no evidence of a difference")
-    assert "with no evidence of a difference from a shuffled O (paired" in paired_words(none, "x", "a shuffled O")
-    same = v._replace(estimate=0.5, low=-1.0, high=2.0, words="equivalent")
-    assert "as often as y within ±5 points (two one-sided tests)" in paired_words(same, "x", "y", margin=5)
-    flat = Verdict(
-        0.0, float("nan"), float("nan"), float("nan"), 4, "undefined", "every item gives both the same value"
-    )
-    assert paired_words(flat, "x", "y", "samples") == (
-        "on the same 4 samples, x exactly as often as y on every sample (the paired test is undefined)."
-    )
-
-
-def test_a_control_is_never_ranked():
-    from compsem.stats import paired_leader_sentence
-
-    a = np.array([1, 1, 1, 1, 0, 1, 1, 1.0])
-    b = np.array([0, 0, 1, 0, 0, 0, 1, 0.0])
-    # bow scores highest, but it is a control: the ranking is a's, and bow is named beside it
-    text = paired_ranking_sentence(
-        {"a": a, "b": b, "bow": np.ones(8)}, what="share", scale=100, unit=" %", n_boot=200, controls=["bow"]
-    )
-    assert text.startswith("`a` has the highest share (87.5 %); on the same 8 items its lead over `b`")
-    assert text.endswith(" `bow` (100.0 %) is a control, shown beside the models and not ranked.")
-    reps = {"a": np.array([2.0, 3.0]), "b": np.array([1.0, 2.0]), "bow": np.array([9.0, 9.0])}
-    s = paired_leader_sentence([2.5, 1.5, 9.0], reps, ["a", "b", "bow"], what="score", digits=1, controls=["bow"])
-    assert s.startswith("`a` has the highest score (2.5)") and s.endswith(
-        "`bow` (9.0) is a control, shown beside the models and not ranked."
-    )
-
-
-def test_a_bound_that_rounds_to_zero_prints_without_its_sign():
-    from compsem.stats import paired_leader_sentence
-
-    reps = {"a": np.array([1.0, 1.02, 1.03, 0.999]), "b": np.array([1.0, 1.0, 1.0, 1.0])}
-    s = paired_leader_sentence([1.01, 1.0], reps, ["a", "b"], what="score", digits=2)
-    assert "-0.00" not in s and "[0.00, 0.03]" in s
-
-
 # ----------------------------------------------------------------------------- cluster bootstrap
 
 
 def test_group_resamples_draw_whole_groups():
-    from compsem.stats import group_resamples
 
     groups = ["q2", "q1", "q1", "q2", "q3", "q3"]
     w = group_resamples(groups, n_boot=50, seed=4)
@@ -505,7 +207,6 @@ def test_group_resamples_draw_whole_groups():
 
 
 def test_a_group_bootstrap_is_wider_than_resampling_dependent_items():
-    from compsem.stats import bootstrap, group_bootstrap
 
     # 10 groups of 6 identical items (perfectly dependent): the effective sample size is 10, not 60
     per_group = np.arange(10, dtype=float)
@@ -524,7 +225,6 @@ def test_a_group_bootstrap_is_wider_than_resampling_dependent_items():
 
 
 def test_a_group_bootstrap_drops_nan_and_rejects_bad_groups():
-    from compsem.stats import group_bootstrap
 
     r = group_bootstrap([1.0, np.nan, 3.0, 3.0], ["a", "a", "b", "b"], n_boot=200)
     assert (r.estimate, r.n, r.n_nan) == (pytest.approx(7 / 3), 3, 1)
@@ -536,13 +236,11 @@ def test_a_group_bootstrap_drops_nan_and_rejects_bad_groups():
 # --- the one paired test: paired_verdict, behind paired_comparison and separation -----------
 def _every_resample_mean(d):
     """Slow oracle: the mean of every one of the n**n resamples of the n items of d."""
-    import itertools
 
     return np.array([np.mean([d[i] for i in idx]) for idx in itertools.product(range(len(d)), repeat=len(d))])
 
 
 def test_paired_verdict_on_every_resample_of_three_items_by_hand():
-    from compsem.stats import paired_verdict
 
     reps = _every_resample_mean([0.0, 0.0, 3.0])
     # the mean is the count k of the third item drawn: k = 0, 1, 2, 3 in 8, 12, 6, 1 of the 27 resamples
@@ -564,7 +262,6 @@ def test_paired_verdict_on_every_resample_of_three_items_by_hand():
 
 
 def test_paired_comparison_and_separation_are_one_test():
-    from compsem.stats import mean_replicates, separation, shared_resamples
 
     rng = np.random.default_rng(11)
     a = (rng.random(30) < 0.7).astype(float)
@@ -581,8 +278,6 @@ def test_paired_comparison_and_separation_are_one_test():
 
 
 def test_exact_table_p_by_hand():
-    from compsem.errors import CompsemError
-    from compsem.stats import exact_table_p
 
     # rows 2, 2, column sums 2, 2: the tables with a = 0, 1, 2 in the first cell have probabilities
     # C(2, a) C(2, 2 − a) / C(4, 2) = 1/6, 4/6, 1/6; the observed a = 2 and the equally likely a = 0: 1/3
@@ -595,18 +290,3 @@ def test_exact_table_p_by_hand():
     assert np.isnan(exact_table_p([[0, 3], [0, 2]])) and np.isnan(exact_table_p([[5, 1], [0, 0]]))
     with pytest.raises(CompsemError, match="r × 2 table"):
         exact_table_p([[1.5, 2], [1, 1]])
-
-
-def test_paired_leader_sentence_names_a_lead_that_cannot_vary_as_undefined_beside_a_tie():
-    from compsem.stats import paired_leader_sentence
-
-    a = np.array([2.0, 3.0, 4.0, 5.0])
-    # a − b is 0 on every replicate (undefined); a − c is -1, 1, -1, 1 (includes zero at any level)
-    reps = {"a": a, "b": a.copy(), "c": a + np.array([1.0, -1.0, 1.0, -1.0])}
-    s = paired_leader_sentence([3.5, 3.5, 3.5], reps, ["a", "b", "c"], what="score", digits=1, level=0.5)
-    assert s == (
-        "`a` has the highest score (3.5), but its lead over `c` (0.0 [-1.0, 1.0]) has a paired 75 % interval that "
-        "includes zero: no evidence of a difference on these items; its lead over `b` is undefined: every resample "
-        "gives the same difference (0.0), so the paired test cannot vary (2 paired comparisons, each interval at "
-        "75 % by Bonferroni so that all 2 hold together at 50 %)."
-    )

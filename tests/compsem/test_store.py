@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from compsem import store
+from compsem.errors import CompsemError
 
 
 def test_write_json_round_trip_and_no_temp_left(tmp_path):
@@ -19,6 +20,23 @@ def test_truncated_json_names_the_file(tmp_path):
     p.write_text(json.dumps({"a": 1, "b": 2})[:7])
     with pytest.raises(store.BrokenStoreError, match="run.json"):
         store.read_json(p)
+
+
+def test_read_record_gives_an_object_or_the_callers_error_naming_the_file(tmp_path):
+    class Faulty(CompsemError):
+        pass
+
+    p = tmp_path / "choice.json"
+    p.write_text('{"backend": "torch"}')
+    assert store.read_record(p, "the stored choice", Faulty) == {"backend": "torch"}
+    p.write_text("[1, 2]")
+    with pytest.raises(Faulty, match=r"^the stored choice .*choice.json holds list, not an object$"):
+        store.read_record(p, "the stored choice", Faulty)
+    p.write_bytes(b"\x80\x04K\x01.")  # a pickle: never unpickled
+    with pytest.raises(Faulty, match=r"^the stored choice .*choice.json is broken \(not valid JSON"):
+        store.read_record(p, "the stored choice", Faulty)
+    with pytest.raises(FileNotFoundError):
+        store.read_record(tmp_path / "none.json", "the stored choice", Faulty)
 
 
 def test_failed_write_keeps_the_old_file(tmp_path):

@@ -44,28 +44,25 @@ def text(value) -> str:
 
 def glued_values(nb: Path) -> dict[str, str]:
     """``{key: text}`` of every value a notebook glued (its plain-text form)."""
-    out = {}
-    for cell in cells(nb):
-        for o in cell.get("outputs", []):
-            name = o.get("metadata", {}).get("scrapbook", {}).get("name")
-            data = mime(o)
-            if name and "text/plain" in data:
-                out[name] = text(data["text/plain"])
-    return out
+    return _glued(nb, ("text/plain",))
 
 
 def glued_texts(nb: Path) -> dict[str, str]:
     """``{key: text}`` of every value a notebook glued, as a reader reads it: a glued Markdown
     sentence (``results.Prose``) by its Markdown, any other value by its plain text."""
+    return _glued(nb, ("text/markdown", "text/plain"))
+
+
+def _glued(nb: Path, kinds: tuple[str, ...]) -> dict[str, str]:
+    """``{key: text}`` of every glued output, in the first of ``kinds`` it has."""
     out = {}
     for cell in cells(nb):
         for o in cell.get("outputs", []):
             name = o.get("metadata", {}).get("scrapbook", {}).get("name")
             data = mime(o)
-            for kind in ("text/markdown", "text/plain"):
-                if name and kind in data:
-                    out[name] = text(data[kind])
-                    break
+            kind = next((k for k in kinds if k in data), None)
+            if name and kind:
+                out[name] = text(data[kind])
     return out
 
 

@@ -22,7 +22,7 @@ study (:func:`paragraphs`), come from each study's ``report.FINDING``
 A row that cannot be ranked (every comparison a tie, every item exactly at the no-effect value,
 or a reason the study gives in an optional ``degenerate`` column of its headline rows) is left
 out of every "highest" sentence, the rank table and the heat map's colours, and named on the
-page (:func:`degenerate`, :func:`compsem.stats.degenerate_reason`).
+page (:func:`degenerate`, :func:`compsem.sentences.degenerate_reason`).
 
 The headlines are chosen so that no number depends on which other models are in the run
 (Part I uses ε = 0 rather than the pooled ε range) and so that each has a stated chance or
@@ -43,7 +43,8 @@ from .. import figures
 from ..errors import check_trust_remote_code
 from ..fmt import estimate, number
 from ..results import Headline, Prose
-from ..stats import degenerate_reason, join_names, separation as paired_separation, versus_reference
+from ..sentences import degenerate_reason, join_names, versus_reference
+from ..stats import separation as paired_separation
 from ..studies import STUDIES
 
 __all__ = [
@@ -223,7 +224,7 @@ def profile_table(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[
 
 def degenerate(prof: pd.DataFrame) -> pd.Series:
     """Why each profile row must stay out of rankings (``""`` when it may be ranked), indexed
-    like ``prof``: :func:`compsem.stats.degenerate_reason` on its value, interval, reference,
+    like ``prof``: :func:`compsem.sentences.degenerate_reason` on its value, interval, reference,
     tie share and a study's own ``degenerate`` column when there is one."""
     flagged = prof["degenerate"].fillna("") if "degenerate" in prof else pd.Series("", index=prof.index)
     odd = [f for f in flagged if not isinstance(f, str)]
@@ -561,7 +562,7 @@ def findings(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] 
             "This run declares no control, so no criterion can be ranked."
             if not named
             else "The controls of this run, drawn beside the models and not ranked among them: "
-            + (named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1])
+            + join_names(named, quote="")
             + "."
         ),
         "comparisons_sentence": Prose(

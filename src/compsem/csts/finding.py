@@ -9,7 +9,7 @@ import pandas as pd
 from ..faces import Finding, against_controls
 from ..fmt import estimate, number
 from ..sentences import against_reference
-from ..stats import join_names
+from ..sentences import join_names
 
 __all__ = ["FINDING", "sentences"]
 

@@ -17,18 +17,11 @@ import seaborn as sns
 from compsem import figures
 from compsem.encoders import validate_texts
 from compsem.encoders.kinds import is_control
-from compsem.stats import join_names
+from compsem.sentences import chance_sentence, join_names, paired_leader_sentence, paired_ranking_sentence
 from compsem.labels import labelled
 from compsem import reference as _reference
 from compsem.results import Headline, PlainText, Prose, headline_row
-from compsem.stats import (
-    chance_sentence,
-    mean_replicates,
-    outcomes_against_chance,
-    paired_leader_sentence,
-    paired_ranking_sentence,
-    shared_resamples,
-)
+from compsem.stats import mean_replicates, outcomes_against_chance, shared_resamples
 
 from . import metrics
 from .data import LoadReport, load_csts, pair_index
@@ -396,11 +389,11 @@ def zero_shot_ranking(
     """The test sentences of the zero-shot chapter. Every model is scored on the same pairs, so
     every comparison is paired and counted: the largest absolute Spearman over ``zs``'s rows
     (pair-bootstrap replicates of ρ on the same resampled pairs, seeded by ``seed``:
-    :func:`compsem.stats.paired_leader_sentence`); the lowest pair accuracy with the condition
-    attached (a paired bootstrap of the per-pair outcomes: :func:`compsem.stats.paired_ranking_sentence`;
+    :func:`compsem.sentences.paired_leader_sentence`); the lowest pair accuracy with the condition
+    attached (a paired bootstrap of the per-pair outcomes: :func:`compsem.sentences.paired_ranking_sentence`;
     a model whose every pair gives the same outcome is left out and named); and each model's
     pair accuracy with the condition attached against chance, by the exact sign test over the
-    untied pairs (:func:`compsem.stats.chance_sentence`), the words the chapter's findings take."""
+    untied pairs (:func:`compsem.sentences.chance_sentence`), the words the chapter's findings take."""
     names = [f"{m} (condition {c})" for m, c in zip(zs["model"], zs["condition"])]
     gold, ids = df["label"].to_numpy(), df["pair_id"]
     reps = {

@@ -17,7 +17,8 @@ from compsem import reference as _reference
 from compsem.paths import repo_root
 from compsem.precisionrecords import cpu_words
 from compsem.results import PlainText, Prose
-from compsem.stats import leader_sentence, paired_interval, paired_leader_sentence
+from compsem.sentences import join_names, leader_sentence, paired_leader_sentence
+from compsem.stats import paired_interval
 
 from ..errors import DataError
 from ..fmt import plural
@@ -46,11 +47,6 @@ __all__ = [
     "precision_words",
     "precision_table",
 ]
-
-
-def _join_and(items: list[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
 
 
 def _vs_prior(diff: float) -> str:
@@ -131,8 +127,9 @@ def finetune_values(
         "ft_n_runs": len(runs),
         "ft_n_configs": len(summary),
         "ft_encodings_text": Prose(
-            _join_and(
-                [f"{by_enc[e]:.1f} ({e})" for e in ("cross", "bi", "tri") if e in by_enc and np.isfinite(by_enc[e])]
+            join_names(
+                [f"{by_enc[e]:.1f} ({e})" for e in ("cross", "bi", "tri") if e in by_enc and np.isfinite(by_enc[e])],
+                quote="",
             )
             or "undefined"
         ),
@@ -187,9 +184,9 @@ def ranking_sentence(summary: pd.DataFrame, *, split: str = "test", replicates: 
     """Which configuration scores highest on ``split``, said only as far as the evidence allows.
     With ``replicates`` (:func:`paired_replicates`: every configuration scored on the same test
     pairs) a paired bootstrap of each difference decides
-    (:func:`compsem.stats.paired_leader_sentence`: "clear of" only when the interval of the
+    (:func:`compsem.sentences.paired_leader_sentence`: "clear of" only when the interval of the
     difference excludes zero). Without them, each configuration's mean Spearman with the mean of
-    its runs' pair-bootstrap intervals (:func:`compsem.stats.leader_sentence`; an interval not
+    its runs' pair-bootstrap intervals (:func:`compsem.sentences.leader_sentence`; an interval not
     recorded separates nothing)."""
     col = f"{split}_spearman"
     names = _names(summary)
@@ -258,7 +255,7 @@ def recorded_seed_text(records: list[dict], config: str | None = None) -> str:
         lo, hi = min(sd.values()), max(sd.values())
         spread = f"of {lo:.1f}" if f"{lo:.1f}" == f"{hi:.1f}" else f"from {lo:.1f} to {hi:.1f}"
         where = (
-            f"`{r['file']}`: chapter 22 with seeds {_join_and([str(x) for x in r['seeds']])} on {r['cpu']}, "
+            f"`{r['file']}`: chapter 22 with seeds {join_names([str(x) for x in r['seeds']], quote='')} on {r['cpu']}, "
             f"at {_version(r['versions']['base'])} and at {_version(r['versions']['head'])}"
         )
         what = f"`{config}`" if config else f"{plural(len({k[1] for k in sd}), 'configuration')}"

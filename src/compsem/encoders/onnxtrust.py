@@ -32,7 +32,7 @@ import numpy as np
 
 from ..device import machine_key
 from ..paths import overlay_dir
-from ..store import BrokenStoreError, private_folder, read_json, write_json
+from ..store import BrokenStoreError, private_folder, read_json, read_record, write_json
 from .facts import RecordError
 
 __all__ = [
@@ -69,12 +69,7 @@ def read_decision(path: Path, identity: str) -> dict:
     """The choice stored in ``path`` when it is one :data:`CHOICES` made for ``identity`` with
     finite measurements; else a :class:`RecordError` naming the file and the fault
     (``FileNotFoundError`` when there is none)."""
-    try:
-        rec = read_json(path)
-    except BrokenStoreError as exc:
-        raise RecordError(f"the stored ONNX choice {path} is {exc}") from None
-    if not isinstance(rec, dict):
-        raise RecordError(f"the stored ONNX choice {path} holds {type(rec).__name__}, not an object")
+    rec = read_record(path, "the stored ONNX choice", RecordError)
     if rec.get("backend") not in CHOICES:
         raise RecordError(
             f"the stored ONNX choice {path} names the backend {str(rec.get('backend'))[:40]!r}, not one "

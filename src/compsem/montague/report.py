@@ -22,7 +22,8 @@ from ..encoders import validate_texts
 from ..results import Headline, PlainText, Prose, bootstrap_headline, glue_all, headline_row
 from ..reference import paper_match
 from ..encoders.kinds import CONTROL_WHY, is_control
-from ..stats import bootstrap, join_names, leader_sentence, mean_replicates, paired_ranking_sentence, shared_resamples
+from ..sentences import join_names, leader_sentence, paired_ranking_sentence
+from ..stats import bootstrap, mean_replicates, shared_resamples
 from .data import CATEGORIES, join_phrase
 from .metrics import READINGS, TIE_TOL, Rules, non_subsectivity, pair_intersectivity, rules_for, single_intersectivity
 from .reproduce import (

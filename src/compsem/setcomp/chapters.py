@@ -21,7 +21,8 @@ from ..fmt import number
 from ..encoders.kinds import is_control
 from ..labels import labelled
 from ..results import Prose, save_table
-from ..stats import join_names, paired_comparison, paired_ranking_sentence, paired_words
+from ..sentences import join_names, paired_ranking_sentence, paired_words
+from ..stats import paired_comparison
 from .metrics import CELLS, EPS_MODES, eps_label, geometry, ned_check
 from ..encoders.registry import PANEL, available_encoders
 from ..reference import paper_model_count, paper_models, paper_table
@@ -69,7 +70,7 @@ def ranking_sentence(
     """Which model has the highest (``higher``) or lowest percentage, only as far as paired
     tests allow: the models are scored on the same samples, so each lead is a paired bootstrap
     of the per-sample difference, the comparisons held together by Bonferroni and counted
-    (:func:`compsem.stats.paired_ranking_sentence`).
+    (:func:`compsem.sentences.paired_ranking_sentence`).
 
     ``samples`` maps each model to its per-sample shares in [0, 1] (the values whose mean × 100
     the chapter's table shows). A model with an undefined share, or (``constant``) the same

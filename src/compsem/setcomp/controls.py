@@ -23,7 +23,8 @@ from ..errors import CompsemError
 from ..measures import PlaneGeometry
 from ..results import Prose
 from ..fmt import number
-from ..stats import exact_binomial_p, paired_comparison, paired_words
+from ..sentences import paired_words
+from ..stats import exact_binomial_p, paired_comparison
 
 __all__ = ["between", "chance_between", "control_values", "c3_against_shuffled"]
 

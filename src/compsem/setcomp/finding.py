@@ -8,7 +8,7 @@ import pandas as pd
 
 from ..faces import Finding, against_controls, ranked_sentence
 from ..fmt import estimate
-from ..stats import join_names
+from ..sentences import join_names
 from .study import CONTROL_RANDOM
 
 __all__ = ["FINDING", "sentences"]

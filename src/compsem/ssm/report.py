@@ -22,7 +22,8 @@ from ..fmt import estimate, number, plural
 from ..encoders import validate_texts
 from ..results import Headline, Prose, headline_row
 from ..encoders.kinds import CONTROL_WHY, is_control
-from ..stats import join_names, leader_sentence, paired_leader_sentence, separation
+from ..sentences import join_names, leader_sentence, paired_leader_sentence
+from ..stats import separation
 from .data import CATEGORIES, Pool, load_study
 from .metrics import distances
 from .plots import mean_scores_heatmap, metric_intervals, reference_matrix, score_matrices, space_maps, zoom_maps

@@ -322,15 +322,7 @@ def chapter(s: Study) -> dict:
         ),
         cell("code", "data.load().head(1)", ["hide-input"], "worked-item"),
     ]
-    nb = {
-        "cells": cells,
-        "metadata": {
-            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-            "language_info": {"name": "python"},
-        },
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
+    nb = notebooks.new(cells)
     return place_setup_cell(nb, setup_cell())
 
 

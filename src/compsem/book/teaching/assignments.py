@@ -402,17 +402,7 @@ def master_notebook(
         ]
         if q.written:  # it also asks why: the words are graded by hand
             cells.append(written_cell(q, ex))
-    for n, cell in enumerate(cells):
-        cell["id"] = f"cell-{n:02d}"
-    return {
-        "cells": cells,
-        "metadata": {
-            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-            "language_info": {"name": "python"},
-        },
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
+    return notebooks.new(cells, number_ids=True)
 
 
 def assignment_parts(root: Path) -> dict[str, Path]:

@@ -29,6 +29,7 @@ from typing import Any
 
 from compsem.book.teaching.labtime import glue_name
 from compsem.faces import LabStep, Lesson
+from compsem.sentences import join_names
 from compsem.studies import STUDIES, Study
 
 __all__ = [
@@ -115,8 +116,7 @@ def _runtime(step: LabStep) -> str:
 
 
 def _refs(labels) -> str:
-    refs = [f"{{ref}}`{lab}`" for lab in labels]
-    return refs[0] if len(refs) == 1 else ", ".join(refs[:-1]) + " and " + refs[-1]
+    return join_names([f"{{ref}}`{lab}`" for lab in labels], quote="")
 
 
 def _lab_line(step: LabStep) -> str:

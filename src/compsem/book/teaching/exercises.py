@@ -274,17 +274,7 @@ def page_notebook(
                 "source": ["# your answer"],
             }
         )
-    for n, cell in enumerate(cells):
-        cell["id"] = f"cell-{n:02d}"
-    return {
-        "cells": cells,
-        "metadata": {
-            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-            "language_info": {"name": "python"},
-        },
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
+    return notebooks.new(cells, number_ids=True)
 
 
 def page_markdown(nb: dict) -> str:

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from compsem.errors import CompsemError
+from compsem.store import json_writer, write_atomic
 
 __all__ = [
     "Limits",
@@ -303,15 +304,6 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
 def default_csv(part: str) -> Path:
     """Where the grades go without ``GRADES``: the lecturer's working folder."""
     return Path.cwd() / f"grades-{part}.csv"
@@ -382,9 +374,8 @@ def grade(
                 except (UnicodeDecodeError, ValueError):
                     report = {"values": {}, "error": "not a notebook (unreadable JSON; no score)"}
                 row = {**score_row(key, report), "error": report["error"]}
-                _write_atomic(
-                    result, json.dumps({"stamp": stamp, "row": row, "seconds": round(time.monotonic() - t0, 1)}) + "\n"
-                )
+                kept = {"stamp": stamp, "row": row, "seconds": round(time.monotonic() - t0, 1)}
+                write_atomic(result, json_writer(kept), private=True)
                 if not quiet:
                     print(
                         f"{sid}: {sum(row[q] for q in questions_):g} of {possible:g}"
@@ -404,11 +395,12 @@ def grade(
             }
         )
     fields = ["student_id", *questions_, "total", "possible", "percentage", *written, "error"]
-    csv_path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=csv_path.parent, prefix=f".{csv_path.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fields)
-        w.writeheader()
-        w.writerows(rows)
-    os.replace(tmp, csv_path)
+
+    def write_csv(tmp: Path) -> None:
+        with open(tmp, "w", newline="", encoding="utf-8") as f:
+            w = csv.DictWriter(f, fields)
+            w.writeheader()
+            w.writerows(rows)
+
+    write_atomic(csv_path, write_csv, private=True)  # 0600: grades are the students' own
     return rows
