@@ -242,6 +242,21 @@ def train_and_evaluate(
     return {**(cached or row), **extra, "reused": cached is not None}
 
 
+def machine_words(device_name: str = "auto") -> str:
+    """The machine a run trains on, as its record keeps it: the GPU's name on a GPU, else the CPU
+    in words (:func:`compsem.precisionrecords.cpu_words`, e.g. "AMD Zen 4 (AMD EPYC)")."""
+    from compsem import cpu
+    from compsem.precisionrecords import cpu_words
+
+    dev = device.resolve_device(None if device_name == "auto" else device_name)
+    if dev.startswith("cuda"):
+        import torch
+
+        return f"GPU {torch.cuda.get_device_name(0)}"
+    flags = [f for f, on in cpu.cpu_flags().items() if on]
+    return cpu_words(cpu.cpu_model(), cpu.cpu_family(), flags)
+
+
 def _fit_and_score(
     encoder: str,
     train_df: pd.DataFrame,
@@ -271,6 +286,7 @@ def _fit_and_score(
         "n_train_pairs": int(train_df["pair_id"].nunique()),
         "n_quad_pairs": hist["n_quad_pairs"],
         "precision_used": hist["precision"],
+        "machine": machine_words(cfg.device),
         "fused_adamw": hist["fused_adamw"],
         "examples_per_s": hist["n_train_rows"] * cfg.epochs / max(hist["seconds"], 1e-9),
     }

@@ -60,6 +60,74 @@ def _vs_prior(diff: float) -> str:
     return f"{abs(diff):.1f} points {'above' if diff >= 0 else 'below'}"
 
 
+def vs_prior_sentence(best: str, best_diff: float, best_bi: str | None, bi_diff: float) -> str:
+    """The top configuration and the top bi-encoder against the condition prior, said once when
+    they are the same configuration: "the top configuration (`bi/mse`, a bi-encoder) is 21.2 points
+    above a predictor that reads no sentence"; else the top bi-encoder is added ("..., and the top
+    bi-encoder (`bi/quad+mse`) 16.0 points above it"); a run without a bi-encoder says so."""
+    if best_bi == best:
+        return f"the top configuration (`{best}`, a bi-encoder) is {_vs_prior(best_diff)} a predictor that reads no sentence"
+    head = f"the top configuration (`{best}`) is {_vs_prior(best_diff)} a predictor that reads no sentence"
+    if best_bi is None:
+        return head + " (this run trained no bi-encoder)"
+    return head + f", and the top bi-encoder (`{best_bi}`) {_vs_prior(bi_diff)} it"
+
+
+def _minutes(runs: pd.DataFrame) -> str:
+    """ "2.9 minutes (158 examples per second, median over runs" of ``runs``' own records."""
+    return (
+        f"{runs['train_seconds'].sum() / 60:.1f} minutes of training ({runs['examples_per_s'].median():.0f} "
+        "examples per second, median over runs"
+    )
+
+
+def _recorded_on(runs: pd.DataFrame) -> str:
+    """Where ``runs`` were trained, as their records say (``machine``, written since records hold it)."""
+    named = sorted({str(m) for m in runs.get("machine", pd.Series(dtype=object)).dropna()})
+    missing = int(runs.get("machine", pd.Series(np.nan, index=runs.index)).isna().sum())
+    parts = [_join_and(named)] if named else []
+    if missing:
+        parts.append(
+            ("a machine its record does not name" if missing == 1 else "machines their records do not name")
+            if missing == len(runs)
+            else f"a machine not named by {plural(missing, 'record')}"
+        )
+    return " and ".join(parts)
+
+
+def training_time_text(runs: pd.DataFrame) -> str:
+    """How long the runs of a chapter trained, kept apart by who timed them: the runs trained in
+    this build ("Training in this build took 2.9 minutes (158 examples per second, median over
+    runs, in bf16 autocast, chosen by this build's probe: bf16 measured 1.99× fp32 here)") and
+    the runs read back from the run cache, whose times and precision are their records' (trained on
+    the machine each record names, its probe's words "here" meaning that machine), never this
+    build's."""
+    reused = runs.get("reused", pd.Series(False, index=runs.index)).fillna(False).astype(bool).to_numpy()
+    out = []
+    fresh, cached = runs[~reused], runs[reused]
+    probe = "by this build's probe"
+
+    def prec(df, where):
+        notes = df["precision_used"].dropna().unique() if "precision_used" in df else []
+        words = ", ".join(precision_words(str(n)).replace(" here)", f" {where})") for n in notes)
+        return words or "a precision not recorded"
+
+    if len(fresh):
+        out.append(
+            f"{plural(len(fresh), 'run')} of {len(runs)} trained in this build: {_minutes(fresh)}, in "
+            f"{prec(fresh, probe)})"
+        )
+    if len(cached):
+        out.append(
+            f"{plural(len(cached), 'run')} of {len(runs)} {'was' if len(cached) == 1 else 'were'} read back from the "
+            f"run cache, not trained in this build: {'its record holds' if len(cached) == 1 else 'their records hold'} "
+            f"{_minutes(cached)}, in {prec(cached, 'on the machine that trained ' + ('it' if len(cached) == 1 else 'them'))}), "
+            "trained on "
+            f"{_recorded_on(cached)}"
+        )
+    return "; ".join(out) if out else "no run was trained"
+
+
 def finetune_values(
     summary: pd.DataFrame,
     runs: pd.DataFrame,
@@ -109,6 +177,14 @@ def finetune_values(
         "ft_bi_minus_prior": float(best_bi[col] - prior["spearman"]) if best_bi is not None else np.nan,
         "ft_best_vs_prior_text": _vs_prior(float(best[col] - prior["spearman"])),
         "ft_bi_vs_prior_text": _vs_prior(float(best_bi[col] - prior["spearman"]) if best_bi is not None else np.nan),
+        "ft_vs_prior_sentence": Prose(
+            vs_prior_sentence(
+                str(best.config),
+                float(best[col] - prior["spearman"]),
+                None if best_bi is None else str(best_bi.config),
+                np.nan if best_bi is None else float(best_bi[col] - prior["spearman"]),
+            )
+        ),
         "ft_headline_config": headline,
         "ft_headline_test": head_val,
         "ft_headline_vs_prior_text": _vs_prior(head_val - float(prior["spearman"])),
@@ -128,6 +204,7 @@ def finetune_values(
         "ft_examples_per_s": float(runs["examples_per_s"].median()),
         "ft_precision": ", ".join(map(precision_words, precision)) or "not recorded",
         "ft_n_reused": int(runs.get("reused", pd.Series(False, index=runs.index)).sum()),
+        "ft_train_text": Prose(training_time_text(runs)),
         "ft_n_runs": len(runs),
         "ft_n_configs": len(summary),
         "ft_encodings_text": Prose(
