@@ -41,6 +41,11 @@ never typed. The rules and their thresholds are data (:data:`RULES`, :data:`AGRE
 * ``untestable``: *not testable here*, with the reason the row gives (no such model offline,
   no such data).
 
+A study may declare how a selected row is named (``Claims(study, describe=...)``: a function of
+the result's name, the one selected row and the results folder, returning words such as "sbert-mini,
+condition read as a text pair"): the verdict table then says which row of the result each number
+comes from, produced from that row, never typed beside it.
+
 A claims file that names a result file, a column or a row the results do not have is a
 :class:`VerdictError`; in a reader's rerun (a run folder holding only some chapters' results) a
 claim whose result file that run did not write is *not testable here* and says which file.
@@ -49,7 +54,8 @@ claim whose result file that run did not write is *not testable here* and says w
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -371,7 +377,19 @@ def _compare(row: dict, df: pd.DataFrame, sel: pd.DataFrame, where: str, file: P
     )
 
 
-def _evaluate(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
+def _evaluate(row: dict, study: str, folder: Path, strict: bool, describe: Callable | None = None) -> Verdict:
+    """One claim's verdict (the rules of the module docstring), its number named by ``describe``
+    (:class:`Claims`) when the study declares one."""
+    v = _verdict(row, study, folder, strict)
+    if describe is None or v.ours == "–" or not _text(row, "result"):
+        return v
+    file = folder / study / f"{_text(row, 'result')}.csv"
+    sel = pd.read_csv(file).query(_text(row, "select")) if _text(row, "select") else pd.read_csv(file)
+    words = describe(_text(row, "result"), sel.iloc[0].to_dict(), folder / study) if len(sel) == 1 else ""
+    return replace(v, ours=f"{v.ours} ({words})") if words else v
+
+
+def _verdict(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
     """One claim's verdict (the rules of the module docstring)."""
     cid = _text(row, "claim")
     where = f"{study}_claims.csv, claim {cid}"
@@ -454,6 +472,9 @@ class Claims:
     """A study's claims (``data/reference/<study>_claims.csv``) and their verdicts."""
 
     study: str
+    #: how a claim's one selected row is named in the table: ``describe(result, row, folder)`` ->
+    #: words, or "" to add nothing (None: rows are not named)
+    describe: Callable[[str, dict, Path], str] | None = field(default=None, compare=False)
 
     def table(self) -> pd.DataFrame:
         """The claims file, checked: every column of :data:`COLUMNS`, unique claim ids, known rules."""
@@ -476,7 +497,7 @@ class Claims:
         folder = Path(results) if results is not None else results_dir()
         if strict is None:
             strict = run_manifest(folder) is None
-        return [_evaluate(row, self.study, folder, strict) for row in self.table().to_dict("records")]
+        return [_evaluate(row, self.study, folder, strict, self.describe) for row in self.table().to_dict("records")]
 
     def frame(self, verdicts: list[Verdict]) -> pd.DataFrame:
         """The verdict table a Part page opens with (one row per claim, labelled columns)."""

@@ -15,8 +15,8 @@ def _verdicts(tmp_path, files: dict[str, list[dict]]) -> dict:
     return {v.claim: v for v in CLAIMS.evaluate(results=folder, strict=False)}
 
 
-def _zeroshot(p, pct=35.7, low=29.6, high=42.9):
-    row = {"model": "sbert-mini", "condition": "attached", "spearman": 10.0, "spearman_ci_low": 2.0}
+def _zeroshot(p, pct=35.7, low=29.6, high=42.9, model="sbert-mini"):
+    row = {"model": model, "condition": "attached", "spearman": 10.0, "spearman_ci_low": 2.0}
     row |= {"spearman_ci_high": 18.0, "pair_accuracy_%": pct, "pair_accuracy_ci_low": low}
     return [row | {"pair_accuracy_ci_high": high, "pair_accuracy_sign_p": p}]
 
@@ -39,7 +39,8 @@ def _ablation(full, condition_only, sentences_only=18.6):
 def test_the_condition_claim_is_the_papers_and_follows_the_sign_test(tmp_path):
     # the paper: the condition is not used at all. A sign test far below 0.05 says it is: not reproduced
     got = _verdicts(tmp_path / "a", {"zeroshot": _zeroshot(0.0001)})
-    assert got["II-2"].verdict == "not reproduced" and got["II-2"].ours == "p < 0.001"
+    attached = "sbert-mini, the condition appended to each sentence: not the paper's Table 2 setting (a text pair)"
+    assert got["II-2"].verdict == "not reproduced" and got["II-2"].ours == f"p < 0.001 ({attached})"
     # "does not help": 35.7 [29.6, 42.9] lies wholly below chance (50): reproduced
     assert got["II-2b"].verdict == "reproduced"
     # contradicting data: the pair outcomes at chance (p = 0.4) -> the paper's claim reproduced
@@ -66,3 +67,38 @@ def test_table_10s_gap_needs_more_than_the_declared_margin(tmp_path):
     got = _verdicts(tmp_path / "b", {"ablation": _ablation(52.0, 40.0)})
     assert got["II-6b"].verdict == "partly"
     assert "by more than 5.0" in got["II-6b"].compared_with
+
+
+def test_each_zero_shot_claim_names_the_variant_its_row_is(tmp_path):
+    # II-1 reads the text-pair row, II-2 and II-2b the attached row: each names its own, from the row
+    rows = _zeroshot(0.0001) + _zeroshot(0.001, model="sbert-mini text pair")
+    got = _verdicts(tmp_path / "a", {"zeroshot": rows})
+    assert got["II-1"].ours == (
+        "10.0 [2.0, 18.0] (sbert-mini, each sentence read with the condition as a text pair: the paper's Table 2 "
+        "setting; the one encoder chapter 21 runs in that setting)"
+    )
+    assert got["II-2b"].ours.endswith(
+        "(sbert-mini, the condition appended to each sentence: not the paper's Table 2 setting (a text pair))"
+    )
+    # contradicting data: chapter 22 fine-tuned sbert-mini, and chapter 21 recorded its template; the words follow
+    folder = tmp_path / "b"
+    got = _verdicts(
+        folder,
+        {"zeroshot": rows, "finetune_runs": [{"encoder": "sbert-mini", "config": "bi/mse"}]},
+    )
+    assert got["II-1"].ours.endswith(
+        "the one encoder chapter 21 runs in that setting, and the one chapter 22 fine-tunes)"
+    )
+    (folder / "results" / "csts" / "zeroshot.json").write_text('{"template": "{condition}: {sentence}"}')
+    got = {v.claim: v for v in CLAIMS.evaluate(results=folder / "results", strict=False)}
+    assert "(sbert-mini, the condition appended to each sentence as '{condition}: {sentence}': not" in got["II-2"].ours
+    # a row of another encoder is named as that encoder
+    other = _zeroshot(0.0001, model="use") + _zeroshot(0.001, model="use text pair")
+    sel = pd.DataFrame(other)
+    from compsem.csts.paperclaims import describe_row
+
+    assert describe_row("zeroshot", sel.iloc[1].to_dict(), tmp_path).startswith("use, each sentence read with")
+    assert describe_row("zeroshot", {"model": "use", "condition": "ignored"}, tmp_path).startswith(
+        "use, the condition ignored"
+    )
+    assert describe_row("finetune_paired", {"a": "bi/mse", "b": "cross/mse"}, tmp_path) == ""
