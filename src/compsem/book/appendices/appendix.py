@@ -48,6 +48,7 @@ __all__ = [
     "build_record",
     "cpu_model",
     "bf16_support",
+    "gpu_fp32_vs_cpu_text",
     "run_times",
     "dependencies",
     "lock_digest",
@@ -72,7 +73,27 @@ def gpu_glue(gpu: dict | None) -> dict[str, str]:
     record was measured on (``benchmarks/gpu.json``'s ``machine.gpu``), so that a sentence about
     its speed names that GPU and no other; "no GPU" without a record."""
     name = str(((gpu or {}).get("machine") or {}).get("gpu") or "no GPU")
-    return gpu_values(gpu) | {"gpu_name": name}
+    return gpu_values(gpu) | {"gpu_name": name, "gpu_fp32_vs_cpu_text": gpu_fp32_vs_cpu_text(gpu)}
+
+
+def gpu_fp32_vs_cpu_text(gpu: dict | None) -> str:
+    """How far the GPU's fp32 vectors lay from the CPU's in the GPU check (``benchmarks/gpu.json``,
+    ``encode.gpu_default.max_abs_diff``), measured, never called the same: "on the one GPU measured
+    (NVIDIA H200), within 2.7e-07 of the CPU's in every coordinate (the largest absolute difference
+    over 10,000 sentences), close to them but not equal"; equal only where the difference is 0."""
+    enc = (gpu or {}).get("encode") or {}
+    diff = (enc.get("gpu_default") or {}).get("max_abs_diff")
+    if diff is None:
+        return "not compared with the CPU's on any GPU (no GPU check recorded)"
+    name = str(((gpu or {}).get("machine") or {}).get("gpu") or "a GPU")
+    n = enc.get("sentences")
+    over = f" over {n:,} sentences" if isinstance(n, int) else ""
+    if float(diff) == 0.0:
+        return f"on the one GPU measured ({name}), equal to the CPU's in every coordinate{over}"
+    return (
+        f"on the one GPU measured ({name}), within {float(diff):.1e} of the CPU's in every coordinate (the largest "
+        f"absolute difference{over}), not equal to them"
+    )
 
 
 def encode_glue(bench: dict | None) -> dict[str, str]:
