@@ -43,8 +43,11 @@ def describe_row(result: str, row: dict, folder: Path) -> str:
     """The zero-shot variant a claim's number comes from, from its row of ``zeroshot.csv``:
     the encoder, how the condition reaches it and whether that is the paper's Table 2 setting
     (a text pair); for the text-pair row also why that encoder: the only one chapter 21 runs in
-    that setting, and the one chapter 22 fine-tunes where ``finetune_runs.csv`` says so. Other
-    results: "" (their claims name their configuration)."""
+    that setting, and the one chapter 22 fine-tunes where ``finetune_runs.csv`` says so. A row of
+    ``scaling_paired``: the two training sizes compared. Other results: "" (their claims name
+    their configurations)."""
+    if result == "scaling_paired" and {"a", "b"} <= set(row):
+        return f"{int(row['a']):,} minus {int(row['b']):,} training pairs"
     if result != "zeroshot" or "model" not in row or "condition" not in row:
         return ""
     model, cond = str(row["model"]), str(row["condition"])

@@ -551,11 +551,13 @@ def scaling(
     sample_seed: int = 0,
     eval_splits=("test",),
     trust_remote_code: bool = False,
+    predictions: bool = False,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The scaling curve: for each size of :func:`scaling_sizes` (``None`` = all training pairs,
     which is the same data, hence the same :func:`run_key`, as the fine-tuning chapter's run:
     read back, not retrained), fine-tune ``configs`` on that many training pairs and refit the
-    condition prior on the same rows. Returns ``(runs, priors)``, both with ``train_pairs``."""
+    condition prior on the same rows. Returns ``(runs, priors)``, both with ``train_pairs``; the
+    runs keep their predictions per evaluation split with ``predictions`` (:func:`sweep`)."""
     evals = {name: parts[name] for name in eval_splits}
     train = parts["train"]
     n_all = int(train["pair_id"].nunique())
@@ -563,7 +565,9 @@ def scaling(
     for n in scaling_sizes(sizes, n_all):
         sub = train if n == n_all else subsample_pairs(train, n, seed=sample_seed)
         rows.append(
-            sweep(encoder, sub, evals, configs, list(seeds), trust_remote_code=trust_remote_code).assign(train_pairs=n)
+            sweep(
+                encoder, sub, evals, configs, list(seeds), trust_remote_code=trust_remote_code, predictions=predictions
+            ).assign(train_pairs=n)
         )
         priors.append(baselines(sub, evals).assign(train_pairs=n))
     return pd.concat(rows, ignore_index=True), pd.concat(priors, ignore_index=True)

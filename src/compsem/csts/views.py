@@ -31,6 +31,7 @@ __all__ = [
     "ranking_sentence",
     "paired_replicates",
     "paired_table",
+    "paired_runs_table",
     "seed_spread_text",
     "recorded_seeds",
     "recorded_seed_text",
@@ -233,6 +234,39 @@ def paired_replicates(res, *, split: str = "test", n_boot: int = 1000, seed: int
                 pair_bootstrap_replicates(pred, df["label"], df["pair_id"], n_boot=n_boot, seed=seed)
             )
     return {k: np.mean(v, axis=0) for k, v in by.items()}
+
+
+def paired_runs_table(
+    runs: pd.DataFrame, df: pd.DataFrame, by: str, *, split: str = "test", n_boot: int = 1000, seed: int = 0
+) -> pd.DataFrame:
+    """Every ordered pair (a, b) of the values of ``runs[by]`` (chapter 23: the input modes of the
+    ablation, the training sizes of the scaling curve), all scored on the same rows ``df`` of
+    ``split``: the difference of their mean test Spearman over seeds (a − b) and its paired 95 %
+    interval, from pair-bootstrap replicates on the *same* resamples of the sentence pairs
+    (:func:`compsem.csts.metrics.pair_bootstrap_replicates` with one ``seed``, the draws of
+    :func:`compsem.stats.shared_resamples`) averaged over the seeds, through
+    :func:`compsem.stats.paired_interval`. ``runs`` carries each run's ``<split>_predictions``
+    (:func:`compsem.csts.study.sweep` with ``predictions=True``); without them the table is empty
+    (with its columns). The result files ``ablation_paired`` / ``scaling_paired`` of Part II's verdicts."""
+    cols = ["a", "b", "split", "difference", "low", "high", "level", "n_boot"]
+    pcol = f"{split}_predictions"
+    if pcol not in runs or runs[pcol].isna().all():
+        return pd.DataFrame(columns=cols)
+    gold, ids = df["label"].to_numpy(), df["pair_id"]
+    reps: dict = {}
+    for key, grp in runs.groupby(by, sort=False):
+        arrs = [np.asarray(p, dtype=float) for p in grp[pcol]]
+        if any(a.shape != (len(df),) for a in arrs):
+            raise DataError(f"runs of {by} = {key!r}: predictions do not match the {len(df)} rows of {split}")
+        reps[key] = np.mean([pair_bootstrap_replicates(a, gold, ids, n_boot=n_boot, seed=seed) for a in arrs], axis=0)
+    means = runs.groupby(by, sort=False)[f"{split}_spearman"].mean()
+    rows = []
+    for a in reps:
+        for b in reps:
+            if a != b:
+                lo, hi = paired_interval(reps[a], reps[b])
+                rows.append([a, b, split, float(means[a] - means[b]), lo, hi, 0.95, n_boot])
+    return pd.DataFrame(rows, columns=cols)
 
 
 def _names(summary: pd.DataFrame) -> list[str]:

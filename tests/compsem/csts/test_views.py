@@ -165,3 +165,38 @@ def test_training_time_keeps_cached_runs_apart_from_this_build():
     assert "runs of 4 trained in this build" not in cached and "by this build's probe" not in cached
     assert cached.startswith("4 runs of 4 were read back from the run cache") and "; " not in cached
     assert V.training_time_text(runs.assign(reused=False)).startswith("4 runs of 4 trained in this build: 5.0 minutes")
+
+
+def test_paired_runs_table_pairs_the_runs_on_the_same_test_pairs():
+    import numpy as np
+
+    from compsem.csts.metrics import pair_bootstrap_replicates
+    from compsem.stats import paired_interval
+
+    # 6 sentence pairs (12 rows); mode x orders the rows as the labels do, y reverses them
+    df = pd.DataFrame(
+        {"pair_id": np.repeat(np.arange(6), 2), "label": np.tile([4.0, 2.0], 6) + np.repeat(np.arange(6), 2) * 0.1}
+    )
+    x, y = df["label"].to_numpy(), -df["label"].to_numpy()
+    runs = pd.DataFrame(
+        {"input_mode": ["x", "y"], "test_spearman": [100.0, -100.0], "test_predictions": [list(x), list(y)]}
+    )
+    t = V.paired_runs_table(runs, df, "input_mode", n_boot=200, seed=0)
+    assert t[["a", "b"]].values.tolist() == [["x", "y"], ["y", "x"]]
+    # every resample gives x 100 and y -100, so the difference is 200 with the interval [200, 200]
+    row = t.iloc[0]
+    assert (row.difference, row.low, row.high) == (200.0, pytest.approx(200.0), pytest.approx(200.0))
+    # against a slow oracle: the replicates of each mode on the same seed, their paired percentile interval
+    z = x.copy()
+    z[[0, 1]] = z[[1, 0]]  # one pair reversed
+    runs = pd.DataFrame(
+        {"input_mode": ["x", "z"], "test_spearman": [100.0, 80.0], "test_predictions": [list(x), list(z)]}
+    )
+    t = V.paired_runs_table(runs, df, "input_mode", n_boot=300, seed=3)
+    lo, hi = paired_interval(
+        pair_bootstrap_replicates(x, df.label, df.pair_id, n_boot=300, seed=3),
+        pair_bootstrap_replicates(z, df.label, df.pair_id, n_boot=300, seed=3),
+    )
+    assert (t.iloc[0].difference, t.iloc[0].low, t.iloc[0].high) == (20.0, lo, hi) and lo < hi
+    # runs without predictions: an empty table with its columns
+    assert V.paired_runs_table(runs.drop(columns="test_predictions"), df, "input_mode").empty
