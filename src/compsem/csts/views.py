@@ -96,6 +96,35 @@ def _recorded_on(runs: pd.DataFrame) -> str:
     return " and ".join(parts)
 
 
+#: Where a run's probe measured, in the words of a run trained in this build.
+PROBE_HERE = "by this build's probe"
+
+
+def _reused(runs: pd.DataFrame) -> np.ndarray:
+    return runs.get("reused", pd.Series(False, index=runs.index)).fillna(False).astype(bool).to_numpy()
+
+
+def _precision_at(df: pd.DataFrame, where: str) -> str:
+    """The precision notes of ``df``'s runs, their probe's "here" said as ``where``."""
+    notes = df["precision_used"].dropna().unique() if "precision_used" in df else []
+    words = ", ".join(precision_words(str(n)).replace(" here)", f" {where})") for n in notes)
+    return words or "a precision not recorded"
+
+
+def precision_where(runs: pd.DataFrame) -> str:
+    """The precision the runs trained in, with the probe's "here" said of the machine that measured
+    it: "by this build's probe" for runs trained in this build, "on the machine that trained them"
+    for runs read back from the run cache (:func:`training_time_text` keeps their times apart too)."""
+    reused = _reused(runs)
+    parts = []
+    if (~reused).any():
+        parts.append(_precision_at(runs[~reused], PROBE_HERE))
+    if reused.any():
+        cached = _precision_at(runs[reused], "on the machine that trained them")
+        parts.append(cached + (" for the runs read back from the run cache" if (~reused).any() else ""))
+    return "; ".join(parts) if parts else "not recorded"
+
+
 def training_time_text(runs: pd.DataFrame) -> str:
     """How long the runs of a chapter trained, kept apart by who timed them: the runs trained in
     this build ("Training in this build took 2.9 minutes (158 examples per second, median over
@@ -103,15 +132,11 @@ def training_time_text(runs: pd.DataFrame) -> str:
     the runs read back from the run cache, whose times and precision are their records' (trained on
     the machine each record names, its probe's words "here" meaning that machine), never this
     build's."""
-    reused = runs.get("reused", pd.Series(False, index=runs.index)).fillna(False).astype(bool).to_numpy()
+    reused = _reused(runs)
     out = []
     fresh, cached = runs[~reused], runs[reused]
-    probe = "by this build's probe"
-
-    def prec(df, where):
-        notes = df["precision_used"].dropna().unique() if "precision_used" in df else []
-        words = ", ".join(precision_words(str(n)).replace(" here)", f" {where})") for n in notes)
-        return words or "a precision not recorded"
+    probe = PROBE_HERE
+    prec = _precision_at
 
     if len(fresh):
         out.append(
@@ -203,7 +228,7 @@ def finetune_values(
         "ft_n_train_rows": int(runs["n_train_rows"].iloc[0]),
         "ft_train_minutes": float(runs["train_seconds"].sum() / 60),
         "ft_examples_per_s": float(runs["examples_per_s"].median()),
-        "ft_precision": ", ".join(map(precision_words, precision)) or "not recorded",
+        "ft_precision": precision_where(runs) if len(precision) else "not recorded",
         "ft_n_reused": int(runs.get("reused", pd.Series(False, index=runs.index)).sum()),
         "ft_train_text": Prose(training_time_text(runs)),
         "ft_n_runs": len(runs),
@@ -478,11 +503,7 @@ def scaling_values(scale: pd.DataFrame, prior_curve: pd.DataFrame, cfg, seeds) -
     pc = prior_curve.groupby("train_pairs")["spearman"].first().sort_index()
     fig3 = _reference.paper_table("csts", "figure3_scaling").sort_values("train_examples")
     sizes = sorted(scale["train_pairs"].unique())
-    prec = (
-        precision_words(scale["precision_used"].dropna().iloc[0])
-        if "precision_used" in scale and scale["precision_used"].notna().any()
-        else None
-    )
+    prec = precision_where(scale) if "precision_used" in scale and scale["precision_used"].notna().any() else None
     return {
         "sc_config": str(first_cfg),
         "sc_first": float(part.iloc[0]),

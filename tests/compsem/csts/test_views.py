@@ -50,7 +50,17 @@ def test_finetune_values_against_the_prior():
         "5.5 points above",
         498,
     )
-    assert v["ft_precision"] == "bf16 autocast (bf16 measured 1.90× fp32 here)" and v["ft_n_test_pairs"] == 300
+    # trained in this build (no run read back): the probe's "here" is this build's
+    assert v["ft_precision"] == "bf16 autocast (bf16 measured 1.90× fp32 by this build's probe)"
+    assert v["ft_n_test_pairs"] == 300
+    # contradicting data: every run read back from the run cache: "here" is the machine that trained them
+    cached = V.finetune_values(summary, runs.assign(reused=True), base)["ft_precision"]
+    assert cached == "bf16 autocast (bf16 measured 1.90× fp32 on the machine that trained them)"
+    mixed = V.precision_where(runs.assign(reused=[True, False, False]))
+    assert mixed == (
+        "bf16 autocast (bf16 measured 1.90× fp32 by this build's probe); bf16 autocast (bf16 measured 1.90× fp32 "
+        "on the machine that trained them) for the runs read back from the run cache"
+    )
 
 
 def test_official_text_is_read_from_the_preset():
