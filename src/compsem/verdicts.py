@@ -46,6 +46,12 @@ the result's name, the one selected row and the results folder, returning words 
 condition read as a text pair"): the verdict table then says which row of the result each number
 comes from, produced from that row, never typed beside it.
 
+A claim may declare a second reading of the same result file (columns ``also_select`` and
+``also_label``, :data:`OPTIONAL_COLUMNS`): the verdict is the first reading's, and the row's
+*what differs* states the second reading's number and verdict, and says whether the direction
+depends on the choice between the two (Part I reads at ε = 0 and states the pooled ε grid
+average as its second reading).
+
 A claims file that names a result file, a column or a row the results do not have is a
 :class:`VerdictError`; in a reader's rerun (a run folder holding only some chapters' results) a
 claim whose result file that run did not write is *not testable here* and says which file.
@@ -74,6 +80,8 @@ __all__ = [
     "ALPHA",
     "AGREEMENT_PARTLY",
     "COLUMNS",
+    "OPTIONAL_COLUMNS",
+    "SECOND_READING_RULES",
     "VerdictError",
     "Verdict",
     "Claims",
@@ -83,6 +91,7 @@ __all__ = [
     "test_verdict",
     "summary_line",
     "rules_text",
+    "second_reading_words",
 ]
 
 #: The verdicts, in the order a summary counts them.
@@ -114,6 +123,16 @@ RULES: dict[str, str] = {
     "when it gives p below 0.05",
     "untestable": "not testable here: the model or data the claim needs are not available offline",
 }
+
+#: Columns a claims file may add: ``also_select`` reads the same claim a second way (another row
+#: of the same result file, e.g. the other ε mode of Part I) by the same rule, and ``also_label``
+#: names that reading; the verdict is the first reading's, and what differs states the second
+#: reading's number, its verdict and whether the direction depends on the choice
+#: (:func:`second_reading_words`).
+OPTIONAL_COLUMNS: tuple[str, ...] = ("also_select", "also_label")
+
+#: The rules a second reading may use (those that read a direction or a level).
+SECOND_READING_RULES: tuple[str, ...] = ("above", "below", "paired_above", "paired_below", "within")
 
 #: The level of :data:`RULES` ``significant`` / ``not_significant``.
 ALPHA: float = 0.05
@@ -378,9 +397,9 @@ def _compare(row: dict, df: pd.DataFrame, sel: pd.DataFrame, where: str, file: P
 
 
 def _evaluate(row: dict, study: str, folder: Path, strict: bool, describe: Callable | None = None) -> Verdict:
-    """One claim's verdict (the rules of the module docstring), its number named by ``describe``
-    (:class:`Claims`) when the study declares one."""
-    v = _verdict(row, study, folder, strict)
+    """One claim's verdict (:func:`_read`), its number named by ``describe`` (:class:`Claims`)
+    when the study declares one."""
+    v = _read(row, study, folder, strict)
     if describe is None or v.ours == "–" or not _text(row, "result"):
         return v
     file = folder / study / f"{_text(row, 'result')}.csv"
@@ -389,8 +408,43 @@ def _evaluate(row: dict, study: str, folder: Path, strict: bool, describe: Calla
     return replace(v, ours=f"{v.ours} ({words})") if words else v
 
 
-def _verdict(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
-    """One claim's verdict (the rules of the module docstring)."""
+def _read(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
+    """One claim's verdict (the rules of the module docstring), with its second reading
+    (``also_select``, :data:`OPTIONAL_COLUMNS`) stated after what differs."""
+    v = _evaluate_one(row, study, folder, strict)
+    also = _text(row, "also_select")
+    if not also:
+        return v
+    where = f"{study}_claims.csv, claim {_text(row, 'claim')}"
+    if _text(row, "rule") not in SECOND_READING_RULES:
+        raise VerdictError(
+            f"{where}: a second reading (column 'also_select') compares a direction or a level, "
+            f"so it needs one of the rules {', '.join(SECOND_READING_RULES)}"
+        )
+    label = _text(row, "also_label")
+    if not label:
+        raise VerdictError(f"{where}: a second reading says what it reads (column 'also_label')")
+    other = _evaluate_one({**row, "select": also}, study, folder, strict)
+    return replace(v, differs=f"{v.differs}; {second_reading_words(v, other, label)}")
+
+
+def second_reading_words(first: Verdict, second: Verdict, label: str) -> str:
+    """What a claim's second reading (``label``, e.g. "the pooled ε grid average") gives, and
+    whether the verdict depends on the choice between the two readings: the direction does when
+    one reading's estimate lies on the claimed side (*reproduced* or *partly*) and the other's
+    does not (*not reproduced*)."""
+    if "not testable here" in (first.verdict, second.verdict):
+        return f"read as {label} instead: not testable here ({second.why or first.why})"
+    said = f"read as {label} instead: {second.ours}, {second.verdict}"
+    if first.verdict == second.verdict:
+        return f"{said}, the same verdict"
+    sides = {w != "not reproduced" for w in (first.verdict, second.verdict)}
+    what = "the direction" if len(sides) == 2 else "the verdict (not the direction)"
+    return f"{said}: {what} depends on this choice"
+
+
+def _evaluate_one(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
+    """One reading of a claim (its ``select``)."""
     cid = _text(row, "claim")
     where = f"{study}_claims.csv, claim {cid}"
     rule = _text(row, "rule")

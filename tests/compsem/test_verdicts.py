@@ -476,14 +476,88 @@ def test_a_study_that_declares_how_a_row_is_named_gets_it_beside_the_number(made
         "(model m of shares)"
     )
     assert by["X-1"].ours.startswith("2 cells of 2") and "model" not in by["X-1"].ours and by["X-4"].ours == "–"
-    # contradicting data: the selected row holds another model name, and the words follow the row
+    # contradicting data: the selected row changes, and the words follow the row
     _write(
         results / STUDY / "shares.csv",
         [
-            {"model": "m", "pct": 40.0, "low": 35.0, "high": 45.0},
+            {"model": "m", "pct": 41.0, "low": 35.0, "high": 45.0},
             {"model": "control", "pct": 30.0, "low": 26.0, "high": 34.0},
         ],
     )
     same = {v.claim: v.ours for v in V.Claims(STUDY, describe=lambda r, row, f: f"{row['pct']:.0f} points").evaluate()}
-    assert same["X-2"] == "40.0 % [35.0, 45.0] (40 points)"
-    assert {v.claim: v.ours for v in V.Claims(STUDY).evaluate()}["X-2"] == "40.0 % [35.0, 45.0]"
+    assert same["X-2"] == "41.0 % [35.0, 45.0] (41 points)"
+    assert {v.claim: v.ours for v in V.Claims(STUDY).evaluate()}["X-2"] == "41.0 % [35.0, 45.0]"
+
+
+# ----------------------------------------------------------------------------- a second reading of a claim
+
+SECOND = [
+    {c: "" for c in V.OPTIONAL_COLUMNS}
+    | _claim(
+        claim="S-1",
+        rule="paired_above",
+        result="cells",
+        select="mode == 'zero'",
+        estimate="d",
+        low="low",
+        high="high",
+        unit="points",
+        digits="1",
+    )
+    | {"also_select": "mode == 'grid'", "also_label": "the grid average"}
+]
+
+
+@pytest.fixture
+def second(tmp_path, monkeypatch):
+    data, results = tmp_path / "data", tmp_path / "results"
+    _write(data / "reference" / f"{STUDY}_claims.csv", SECOND, header=[*V.COLUMNS, *V.OPTIONAL_COLUMNS])
+    monkeypatch.setenv("COMPSEM_DATA", str(data))
+    monkeypatch.setenv("COMPSEM_RESULTS", str(results))
+    return results
+
+
+def _two(results, zero, grid):
+    rows = [{"mode": m, "d": v[0], "low": v[1], "high": v[2]} for m, v in (("zero", zero), ("grid", grid))]
+    _write(results / STUDY / "cells.csv", rows)
+    return V.Claims(STUDY).evaluate()[0]
+
+
+def test_a_second_reading_is_stated_and_says_when_the_direction_depends_on_it(second):
+    # the first reading decides: 33.6 [25.0, 42.0] above zero -> reproduced; the grid average lies below zero
+    # (-21.1, not reproduced), so the direction depends on the choice of reading
+    v = _two(second, (33.6, 25.0, 42.0), (-21.1, -25.7, -16.5))
+    assert v.verdict == "reproduced" and v.ours == "33.6 points [25.0, 42.0]"
+    assert v.differs == (
+        "–; read as the grid average instead: -21.1 points [-25.7, -16.5], not reproduced: "
+        "the direction depends on this choice"
+    )
+    # contradicting data: both readings above zero -> the same verdict, and no dependence is claimed
+    v = _two(second, (33.6, 25.0, 42.0), (7.0, 3.5, 10.6))
+    assert v.verdict == "reproduced" and v.differs.endswith("7.0 points [3.5, 10.6], reproduced, the same verdict")
+    # the grid average above zero but its interval reaching it: partly, the same direction
+    v = _two(second, (33.6, 25.0, 42.0), (2.0, -1.0, 5.0))
+    assert v.differs.endswith(": the verdict (not the direction) depends on this choice")
+    # the first reading below zero: its own verdict is the row's, whatever the second says
+    assert _two(second, (-3.0, -5.0, -1.0), (7.0, 3.5, 10.6)).verdict == "not reproduced"
+
+
+def test_a_second_reading_needs_its_label_and_a_rule_that_reads_a_direction(second):
+    data = second.parent / "data" / "reference" / f"{STUDY}_claims.csv"
+    header = [*V.COLUMNS, *V.OPTIONAL_COLUMNS]
+    _write(data, [{**SECOND[0], "also_label": ""}], header=header)
+    with pytest.raises(V.VerdictError, match="column 'also_label'"):
+        _two(second, (1.0, 0.5, 2.0), (1.0, 0.5, 2.0))
+    _write(data, [{**SECOND[0], "rule": "significant"}], header=header)
+    with pytest.raises(V.VerdictError, match="a second reading"):
+        _two(second, (0.01, 0.5, 2.0), (0.01, 0.5, 2.0))
+
+
+def test_a_rerun_without_the_second_reading_says_so(second):
+    # a reader's rerun (a run manifest) that wrote only the ε = 0 rows: the verdict stands, the second reading is
+    # not testable and says why
+    _write(second / STUDY / "cells.csv", [{"mode": "zero", "d": 3.0, "low": 1.0, "high": 5.0}])
+    (second / RUN_MANIFEST).write_text(json.dumps({"notebook": "x"}))
+    v = V.Claims(STUDY).evaluate(results=second)[0]
+    assert v.verdict == "reproduced"
+    assert v.differs.startswith("–; read as the grid average instead: not testable here (this run's results/")

@@ -21,25 +21,30 @@ from ..fmt import number
 from ..encoders.kinds import is_control
 from ..labels import labelled
 from ..results import Prose, save_table
-from ..stats import paired_comparison, paired_ranking_sentence, paired_words
+from ..stats import join_names, paired_comparison, paired_ranking_sentence, paired_words
 from .metrics import CELLS, EPS_MODES, eps_label, geometry, ned_check
-from ..reference import paper_model_count, paper_table
+from ..encoders.registry import PANEL, available_encoders
+from ..reference import paper_model_count, paper_models, paper_table
 from .beside import cells_beside_paper, fmt_ci, ned_paper_check, paper_name, raw_beside_paper
 from .plots import plot_cells_summary, plot_norm_ratios, plot_position_histograms
-from .controls import control_values
+from .controls import c3_against_shuffled, control_values
 from .study import STUDY, OperatorRun
 from .tables import (
     LABELS,
     c4_samples,
     c4_table,
     cell_samples,
+    cells_per_sample,
     cells_table,
     eps_modes_table,
     geometry_samples,
     geometry_table,
     norm_ratio_stats,
+    paired_difference,
+    paired_leads,
     raw_scores_table,
     union_table,
+    with_leads,
 )
 
 __all__ = ["OverlapChapter", "DifferenceChapter", "UnionChapter", "cell_measures", "ranking_sentence"]
@@ -96,6 +101,76 @@ def ranking_sentence(
             excluded=excluded,
             controls=[m for m in samples if is_control(m)],
         )
+    )
+
+
+def ranking_by_mode(
+    emb,
+    operator: str,
+    measure: str,
+    *,
+    mode,
+    what: str,
+    size: int = 132,
+    n_boot: int = 1000,
+    seed: int = 0,
+    groups=None,
+) -> Prose:
+    """The (T,T) ranking of :func:`ranking_sentence` under the chapter's ε ``mode``, and where that
+    mode's range depends on the other models of the run (``"pooled"``) the caveat and the same
+    ranking at ε = 0, which needs no range: a ranking of a panel-dependent share is said to be
+    one."""
+
+    def ranked(m) -> str:
+        tt = cell_samples(emb, operator, measure, "TT", mode=m, size=size)
+        return str(ranking_sentence(tt, what=what, n_boot=n_boot, seed=seed, groups=groups))
+
+    first = ranked(mode)
+    if eps_label(mode) != "pooled":
+        return Prose(first)
+    return Prose(
+        f"{first} This ranking is of the pooled ε grid average, whose range the other models of the run set, "
+        f"so it may change with the panel. At ε = 0, which needs no range: {ranked('fixed')}"
+    )
+
+
+def paper_panel_sentence(rows: pd.DataFrame, panel: Sequence[str], optional: Sequence[str] = ()) -> str:
+    """How the paper's encoders can be run here, counted from its panel file
+    (``data/reference/paper_models/<study>.csv``, :func:`compsem.reference.paper_models`): how
+    many have the very weights the paper used on the hub, how many only an API (``oa:``), and
+    which of those run offline (a spec of the project's own ``panel``; those of ``optional`` only
+    once installed). Rows that share a ``paper_name`` are one model."""
+    enc = rows[rows["kind"] == "encoder"]
+    n = int(enc["paper_name"].nunique())
+    same = enc[enc["same_model"].astype(bool)]
+    hub = same[same["hub_id"].fillna("").astype(str) != ""]["paper_name"].unique()
+    api = [
+        name
+        for name, g in same.groupby("paper_name", sort=False)
+        if name not in set(hub) and g["spec"].astype(str).str.startswith("oa:").any()
+    ]
+    local = [
+        name
+        for name, g in same.groupby("paper_name", sort=False)
+        if g["spec"].astype(str).str.split("#").str[0].isin(list(panel)).any()
+    ]
+    opt = {
+        name
+        for name, g in same.groupby("paper_name", sort=False)
+        if g["spec"].astype(str).str.split("#").str[0].isin(list(optional)).any()
+    }
+    said = f"Of the paper's {n} encoders, {len(hub)} have the very weights the paper used on the hub"
+    if api:
+        said += f" and {len(api)} ({', '.join(api)}) {'is' if len(api) == 1 else 'are'} served only by a web API"
+    said += " (`data/reference/paper_models/setcomp.csv`)"
+    if not local:
+        return said + "; none of them runs offline here."
+    names = [m for m in local if m not in opt] + [f"{m} (once installed: an optional model)" for m in local if m in opt]
+    rest = len(hub) + len(api) - len(local)
+    return (
+        said
+        + f"; of these only {join_names(names, quote='')} run{'s' if len(local) == 1 else ''} offline here"
+        + (f", the other {rest} need a download or the API." if rest > 0 else ".")
     )
 
 
@@ -164,6 +239,22 @@ class _OperatorChapter:
     def _prov(self) -> dict:
         return dict(models=self.models, **self.params, seed=self.seed, n_boot=self.n_boot)
 
+    def _modes(self) -> list:
+        """The ε modes a result file of the claims holds: the chapter's own and ε = 0 (the reading
+        that does not depend on the other models of the run), once each."""
+        return [self.eps_range] + ([] if eps_label(self.eps_range) == "fixed" else ["fixed"])
+
+    def _cells_with_leads(self, emb, tab: pd.DataFrame, mode, groups) -> pd.DataFrame:
+        """``tab`` (a :func:`cells_table` under ``mode``) with each model's paired lead in (T,T)
+        over the other models of the run (:func:`.tables.paired_leads`) on its (T,T) rows."""
+        for meas in self.cm:
+            tt = cell_samples(emb, self.operator, meas, "TT", mode=mode, size=self.grid_size)
+            leads = paired_leads(
+                {m: tt[m] for m in self.models if m in tt}, groups=groups, n_boot=self.n_boot, seed=self.seed
+            )
+            tab = with_leads(tab, leads, measure=meas, cell="TT", mode=eps_label(mode))
+        return tab
+
 
 class OverlapChapter(_OperatorChapter):
     """Chapter 11: Table 12 margins, C1 cells (Tables 1/13), ε choices, baselines, C2."""
@@ -207,17 +298,30 @@ class OverlapChapter(_OperatorChapter):
         tt = ttab["pct"]
         ff = c[(c["cell"] == "FF") & (c["measure"] == m)].set_index("model")["pct"]
         ref_tt = _paper("c1_cells").query("measure == 'cos'")["TT"]
-        tt_samples = cell_samples(self.emb, "overlap", m, "TT", mode=self.eps_range, size=self.grid_size)
         self.values.update(
-            c1_tt_sentence=ranking_sentence(
-                tt_samples, what="share of samples in (T,T)", n_boot=self.n_boot, seed=self.seed, groups=self.g
+            c1_tt_sentence=ranking_by_mode(
+                self.emb,
+                "overlap",
+                m,
+                mode=self.eps_range,
+                what="share of samples in (T,T)",
+                size=self.grid_size,
+                n_boot=self.n_boot,
+                seed=self.seed,
+                groups=self.g,
             ),
             c1_first_tt=float(tt.iloc[0]),
             c1_first_ff=float(ff.iloc[0]),
             c1_paper_min=float(ref_tt.min()),
             c1_paper_max=float(ref_tt.max()),
             paper_n_encoders=paper_model_count(STUDY),
-            paper_n_same_weights=paper_model_count(STUDY, same_model=True),
+            paper_panel_sentence=Prose(
+                paper_panel_sentence(
+                    paper_models(STUDY),
+                    available_encoders(),
+                    [m for m in available_encoders() if not PANEL[m].default],
+                )
+            ),
             paper_overlap=int(paper_table(STUDY, "dataset").set_index("quantity")["value"]["overlap_samples"]),
         )
         return plot_cells_summary(c, cell="TT", label="% samples in (T,T)")
@@ -285,9 +389,32 @@ class OverlapChapter(_OperatorChapter):
         )
         return _regions(geo, ["between", "near_a", "near_b", "outside"])
 
+    def claim_cells(self) -> pd.DataFrame:
+        """The C1 cells of every model under the chapter's ε mode and at ε = 0, with the paired
+        (T,T) − (F,F) and each model's paired lead in (T,T) over the other models: what Part I's
+        verdicts read (``results/setcomp/c1_cells.csv``)."""
+        tabs = []
+        for i, mode in enumerate(self._modes()):
+            tab = (
+                self.cells_tab
+                if i == 0
+                else cells_table(
+                    self.emb,
+                    "overlap",
+                    self.cm,
+                    mode=mode,
+                    size=self.grid_size,
+                    n_boot=self.n_boot,
+                    seed=self.seed,
+                    groups=self.g,
+                )
+            )
+            tabs.append(self._cells_with_leads(self.emb, tab, mode, self.g))
+        return pd.concat(tabs, ignore_index=True)
+
     def save(self) -> None:
         prov = self._prov()
-        save_table(self.cells_tab.assign(criterion="C1"), STUDY, "c1_cells", **prov)
+        save_table(self.claim_cells().assign(criterion="C1"), STUDY, "c1_cells", **prov)
         save_table(self.geo.assign(criterion="C2"), STUDY, "c2_geometry", **prov)
         save_table(self.raw, STUDY, "overlap_margins", **prov)
         save_table(geometry_samples(self.geoms, self.run.subsets[self.main]), STUDY, "c2_samples", **prov)
@@ -397,14 +524,21 @@ class DifferenceChapter(_OperatorChapter):
             ]
         )
         ttm = modes[modes["cell"] == "TT"].pivot_table(index="model", columns=["subset", "mode"], values="pct")
-        tt_samples = cell_samples(self.emb, "difference", self.cm[0], "TT", mode=self.eps_range, size=self.grid_size)
         ref = _paper("c3_cells")
         r2, r15 = ref[ref["measure"] == "cos"], ref[ref["measure"] == "ned"]
         enc, llm = r2[r2["model"].isin(["SBERT-mini", "SBERT-L", "USE"])]["TT"], r2[r2["family"] == "llm"]["TT"]
         high15 = r15[r15["TT"] > 90]
         self.values.update(
-            c3_tt_sentence=ranking_sentence(
-                tt_samples, what="(T,T) share", n_boot=self.n_boot, seed=self.seed, groups=self.g
+            c3_tt_sentence=ranking_by_mode(
+                self.emb,
+                "difference",
+                self.cm[0],
+                mode=self.eps_range,
+                what="(T,T) share",
+                size=self.grid_size,
+                n_boot=self.n_boot,
+                seed=self.seed,
+                groups=self.g,
             ),
             c3_first_fixed=float(ttm.loc[self.m0, (self.main, "fixed")]),
             c3_first_fixed_unf=float(ttm.loc[self.m0, (self.UNFILTERED, "fixed")]),
@@ -429,6 +563,7 @@ class DifferenceChapter(_OperatorChapter):
                 for m in modes
             ]
         )
+        c4 = self._c4_minus_c3(c4, modes)
         self.c4_tab = c4.copy()
         c4["ours"] = [fmt_ci(*r) for r in c4[["pct", "low", "high"]].to_numpy()]
         w = c4.pivot_table(index="model", columns=["subset", "mode", "measure"], values="ours", aggfunc="first")
@@ -478,12 +613,63 @@ class DifferenceChapter(_OperatorChapter):
         bw = base.pivot_table(index=["model", "mode"], columns="cell", values="pct")[list(CELLS)]
         bw["C4 %"] = bc4.set_index(["model", "mode"])["pct"]
         shuf = self.run.shuffled_name
+        zero = cells_per_sample(base_emb, "difference", self.cm[0], mode="fixed", size=self.grid_size)
+        self.values["c3_vs_shuffled_sentence"] = c3_against_shuffled(
+            zero[self.m0], zero[shuf], model=self.m0, n_boot=self.n_boot, seed=self.seed, groups=self.g
+        )
         self.values.update(
             c4_random_fixed=float(bw.loc[("random", "fixed"), "C4 %"]),
             c3_shuf_fixed=float(bw.loc[(shuf, "fixed"), "TT"]),
             c3_shuf_ft=float(bw.loc[(shuf, "fixed"), "FT"]),
         )
         return bw.round(1)
+
+    def claim_cells(self) -> pd.DataFrame:
+        """The C3 cells of every subset and model under the chapter's ε mode and at ε = 0, with
+        the paired (T,T) − (F,F) and each model's paired lead in (T,T) over the other models:
+        what Part I's verdicts read (``results/setcomp/c3_cells.csv``)."""
+        tabs = []
+        for k, e in self.run.emb.items():
+            for i, mode in enumerate(self._modes()):
+                c = self.cells_tab
+                tab = (
+                    c[c["subset"] == k].drop(columns="subset")
+                    if i == 0
+                    else cells_table(
+                        e,
+                        "difference",
+                        self.cm,
+                        mode=mode,
+                        size=self.grid_size,
+                        n_boot=self.n_boot,
+                        seed=self.seed,
+                        groups=self.groups[k],
+                    )
+                )
+                tabs.append(self._cells_with_leads(e, tab, mode, self.groups[k]).assign(subset=k))
+        return pd.concat(tabs, ignore_index=True)
+
+    def _c4_minus_c3(self, c4: pd.DataFrame, modes: Sequence) -> pd.DataFrame:
+        """``c4`` with ``minus_c3`` (and ``_low``, ``_high``): per sample, the share meeting C4
+        minus the share meeting both C3 conditions, on the same samples and ε mode, in points,
+        resampling quintuples (the paper's "C4 exceeds C3")."""
+        c4 = c4.assign(minus_c3=float("nan"), minus_c3_low=float("nan"), minus_c3_high=float("nan"))
+        for k, e in self.run.emb.items():
+            for mode in modes:
+                for meas in self.cm:
+                    four = c4_samples(e, meas, mode=mode, size=self.grid_size)
+                    three = cell_samples(e, "difference", meas, "TT", mode=mode, size=self.grid_size)
+                    for m in four:
+                        at = (
+                            (c4["subset"] == k)
+                            & (c4["mode"] == eps_label(mode))
+                            & (c4["measure"] == meas)
+                            & (c4["model"] == m)
+                        )
+                        c4.loc[at, ["minus_c3", "minus_c3_low", "minus_c3_high"]] = paired_difference(
+                            four[m], three[m], groups=self.groups[k], n_boot=self.n_boot, seed=self.seed
+                        )
+        return c4
 
     def summary_figure(self):
         fig, axes = plt.subplots(1, 2, figsize=(10, 3.2))
@@ -506,7 +692,7 @@ class DifferenceChapter(_OperatorChapter):
             filter_rule=rep.rule,
             filter_pass_rate=rep.pass_rate,
         )
-        save_table(self.cells_tab.assign(criterion="C3"), STUDY, "c3_cells", **prov)
+        save_table(self.claim_cells().assign(criterion="C3"), STUDY, "c3_cells", **prov)
         save_table(self.c4_tab.assign(criterion="C4"), STUDY, "c4", **prov)
         # C4 at ε = 0 for the first model beside its controls on the same samples (Part I's verdict on C4)
         beside = {**self.controls, self.m0: self.emb[self.m0]}

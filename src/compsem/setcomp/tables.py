@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .. import measures as M
+from ..encoders.kinds import is_control
 from ..errors import CompsemError
 from ..stats import bootstrap, group_bootstrap
 from .metrics import (
@@ -32,6 +33,7 @@ __all__ = [
     "ci",
     "cells_table",
     "cell_samples",
+    "cells_per_sample",
     "c4_table",
     "c4_samples",
     "deltas_table",
@@ -41,7 +43,14 @@ __all__ = [
     "geometry_samples",
     "eps_modes_table",
     "norm_ratio_stats",
+    "paired_difference",
+    "paired_leads",
+    "with_leads",
+    "LEAD_COLUMNS",
 ]
+
+#: The columns :func:`with_leads` adds to a table's rows.
+LEAD_COLUMNS: tuple[str, ...] = ("lead", "lead_low", "lead_high", "lead_over")
 
 
 #: Part I's extension of :data:`compsem.labels.LABELS`: the quintuple's roles as the paper writes
@@ -151,11 +160,18 @@ def cell_samples(
     """Per sample, the share of the ε grid in ``cell`` (the values whose mean :func:`cells_table`
     reports), one array per model on the same samples (NaN where undefined): what a paired test
     of two models' shares needs. The grids follow ``mode`` over the models of ``emb``, as there."""
+    k = list(CELLS).index(cell)
+    return {model: per[:, k] for model, per in cells_per_sample(emb, operator, measure, mode=mode, size=size).items()}
+
+
+def cells_per_sample(emb, operator: str, measure: str, *, mode="pooled", size: int = 132) -> dict[str, np.ndarray]:
+    """Per sample, the share of the ε grid in each of the four cells (shape ``(n, 4)``, the order of
+    :data:`.metrics.CELLS`), one array per model on the same samples; the grids follow ``mode``
+    over the models of ``emb``, as in :func:`cells_table`."""
     deltas = _deltas_for(emb, operator, measure)
     grids = epsilon_grids({m: {k: d[k] for k in ("d1", "d2")} for m, d in deltas.items()}, mode=mode, size=size)
-    k = list(CELLS).index(cell)
     return {
-        model: grid_cells_per_sample(d["d1"], d["d2"], grids[model]["d1"], grids[model]["d2"])[:, k]
+        model: grid_cells_per_sample(d["d1"], d["d2"], grids[model]["d1"], grids[model]["d2"])
         for model, d in deltas.items()
     }
 
@@ -437,3 +453,67 @@ def norm_ratio_stats(ratios: Mapping[str, np.ndarray], *, comparable: float = 0.
             for m, r in ratios.items()
         }
     ).T
+
+
+# ----------------------------------------------------------------------------- paired leads
+
+
+def paired_difference(a, b, *, groups=None, n_boot: int = 1000, seed: int = 0, scale: float = 100.0):
+    """Mean of ``a − b`` per item on the same items, times ``scale``, with its 95 % interval
+    (:func:`ci`: resampling whole quintuples with ``groups``); an item undefined in either is
+    left out. ``(estimate, low, high)``."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.shape != b.shape:
+        raise CompsemError(f"a paired difference needs the same items, got {a.size} and {b.size} values")
+    return ci(a - b, n_boot=n_boot, seed=seed, scale=scale, groups=groups)
+
+
+def paired_leads(
+    samples: Mapping[str, np.ndarray], *, groups=None, n_boot: int = 1000, seed: int = 0
+) -> dict[str, tuple[float, float, float, str]]:
+    """Each model's lead over the other models of the run on the same samples, as one row:
+    ``{model: (lead, low, high, over)}`` in points, a paired difference per sample (model minus
+    the other), resampling quintuples (:func:`paired_difference`).
+
+    "The model has the highest share" claims that it lies above *every* other model, so each
+    comparison is made at 95 % and all must exclude zero (an intersection–union test, which needs
+    no correction for the number of comparisons). The row reported is the comparison that decides:
+    the other model with the smallest lead when some lead is at or below zero, else the one whose
+    interval reaches lowest. Controls (:func:`compsem.encoders.kinds.is_control`) are neither
+    ranked nor compared with; a model with no other model to compare gets NaN and ``""``. This is
+    a study statistic (Part I's claims of the paper's "highest"), kept beside its tables."""
+    models = [m for m in samples if not is_control(m)]
+    nan = float("nan")
+    out: dict[str, tuple[float, float, float, str]] = {}
+    for m in models:
+        rows = {
+            o: paired_difference(samples[m], samples[o], groups=groups, n_boot=n_boot, seed=seed)
+            for o in models
+            if o != m
+        }
+        if not rows:
+            out[m] = (nan, nan, nan, "")
+            continue
+        if any(not (r[0] > 0) for r in rows.values()):
+            over = min(rows, key=lambda o: rows[o][0] if np.isfinite(rows[o][0]) else -np.inf)
+        else:
+            over = min(rows, key=lambda o: rows[o][1] if np.isfinite(rows[o][1]) else -np.inf)
+        out[m] = (*rows[over], over)
+    return out
+
+
+def with_leads(tab: pd.DataFrame, leads: Mapping[str, tuple[float, float, float, str]], **where) -> pd.DataFrame:
+    """``tab`` with the :data:`LEAD_COLUMNS` of :func:`paired_leads` filled on the rows that match
+    ``where`` (column == value) and whose model has a lead; NaN / ``""`` elsewhere."""
+    tab = tab.copy()
+    for c in LEAD_COLUMNS:
+        if c not in tab:
+            tab[c] = "" if c == "lead_over" else float("nan")
+    mask = pd.Series(True, index=tab.index)
+    for k, v in where.items():
+        mask &= tab[k] == v
+    for i in tab.index[mask]:
+        got = leads.get(tab.at[i, "model"])
+        if got is not None:
+            tab.loc[i, list(LEAD_COLUMNS)] = list(got)
+    return tab

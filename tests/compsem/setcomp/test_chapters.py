@@ -54,6 +54,13 @@ def test_difference_view_produces_every_glued_value():
     ch.sizes(), ch.scores(), ch.ned_paper(), ch.ned_ours(), ch.cells(), ch.eps_modes(), ch.c4(), ch.c5(), ch.baselines()
     assert glued_names("12_setcomp_difference.ipynb") <= set(ch.values)
     assert set(ch.c4_tab["mode"]) == {"explicit", "fixed"}
+    # C4 − C3 per sample on the same samples: its mean is the C4 share minus the (T,T) share of the same mode
+    cells = ch.claim_cells()
+    assert set(cells["mode"]) == {"explicit", "fixed"}
+    tt = cells[cells["cell"] == "TT"].set_index(["subset", "mode", "measure", "model"])["pct"]
+    c4 = ch.c4_tab.set_index(["subset", "mode", "measure", "model"])
+    assert np.allclose(c4["minus_c3"], c4["pct"] - tt.loc[c4.index])
+    assert (c4["minus_c3_low"] <= c4["minus_c3"]).all() and (c4["minus_c3"] <= c4["minus_c3_high"]).all()
     # the "offset" model shares a large mean: our NED departs from (1 − cos)/2 there, not for zero-mean "m"
     assert ch.values["ned_ours_gap_model"] == "offset"
 
@@ -145,3 +152,62 @@ def test_a_ranking_resamples_quintuples_not_their_samples():
     clustered = str(ranking_sentence({"a": a, "b": b}, what="share", n_boot=2000, groups=groups))
     assert "on the same 4 quintuples" in clustered and "(17.5 [-" in clustered
     assert "the paired interval includes zero: no evidence of a difference" in clustered
+
+
+def test_a_ranking_on_the_pooled_range_says_so_and_adds_the_eps_zero_ranking(overlap):
+    text = str(overlap.values["c1_tt_sentence"])
+    assert "This ranking is of the pooled ε grid average, whose range the other models of the run set" in text
+    assert text.count("has the highest share of samples in (T,T)") == 2  # the pooled ranking and the ε = 0 one
+    # contradicting data: a range that does not depend on the panel (ε = 0) -> one ranking, no caveat
+    fixed = chapters.ranking_by_mode(
+        overlap.emb, "overlap", "cos", mode="fixed", what="share", size=11, n_boot=20, groups=overlap.g
+    )
+    assert "pooled" not in str(fixed) and str(fixed).count("has the highest share") <= 1
+
+
+def test_the_claims_cells_hold_both_eps_modes_and_the_paired_leads(overlap):
+    t = overlap.claim_cells()
+    assert set(t["mode"]) == {"pooled", "fixed"}
+    assert np.allclose(t.groupby(["model", "measure", "mode"])["pct"].sum(), 100)
+    tt = t[(t["cell"] == "TT") & (t["measure"] == "cos")].set_index(["mode", "model"])
+    # two models: each one's lead over the other is the other's with the sign turned
+    for mode in ("pooled", "fixed"):
+        assert tt.loc[(mode, "m"), "lead_over"] == "offset" and tt.loc[(mode, "offset"), "lead_over"] == "m"
+        assert tt.loc[(mode, "m"), "lead"] == pytest.approx(-tt.loc[(mode, "offset"), "lead"])
+    # the lead at ε = 0 is the difference of the two (T,T) shares on the same samples
+    assert tt.loc[("fixed", "m"), "lead"] == pytest.approx(
+        tt.loc[("fixed", "m"), "pct"] - tt.loc[("fixed", "offset"), "pct"]
+    )
+    assert t[t["cell"] != "TT"]["lead"].isna().all()
+
+
+def test_the_paper_panel_is_counted_from_its_file():
+    import pandas as pd
+
+    from compsem.reference import paper_models
+    from compsem.setcomp.chapters import paper_panel_sentence
+
+    rows = pd.DataFrame(
+        [
+            # name, hub id, spec, same weights
+            ("P", "org/p", "p-local", True),
+            ("Q", "org/q", "hf:org/q", True),
+            ("Q", "org/q", "st:org/q", True),  # a second way to run Q: still one model
+            ("R", "", "oa:r", True),  # an API only
+            ("S", "", "s-local", False),  # not the paper's weights
+        ],
+        columns=["paper_name", "hub_id", "spec", "same_model"],
+    ).assign(kind="encoder")
+    s = paper_panel_sentence(rows, ["p-local", "s-local"])
+    assert s == (
+        "Of the paper's 4 encoders, 2 have the very weights the paper used on the hub and 1 (R) is served only by "
+        "a web API (`data/reference/paper_models/setcomp.csv`); of these only P runs offline here, the other 2 "
+        "need a download or the API."
+    )
+    assert "P (once installed: an optional model)" in paper_panel_sentence(rows, ["p-local"], ["p-local"])
+    # contradicting data: no spec of the panel -> none runs offline
+    assert paper_panel_sentence(rows, []).endswith("; none of them runs offline here.")
+    # the book's file: SBERT-mini and SBERT-L are the paper's weights and run offline, GPT3 only by its API
+    book = paper_panel_sentence(paper_models("setcomp"), ["sbert-mini", "sbert-l", "use"], ["sbert-l"])
+    assert "1 (GPT3) is served only by a web API" in book
+    assert "only SBERT-mini and SBERT-L (once installed: an optional model) run offline" in book

@@ -61,3 +61,39 @@ def test_words_follow_the_controls():
     assert "c6_implied_pct" not in v
     with pytest.raises(CompsemError, match="same samples"):
         control_values("x", real=real, shuffled=geo([0.5] * 3), random=real, model="m", target="O")
+
+
+def _cells(rows):
+    """Per-sample cells at ε = 0 from their names: each sample is in exactly one cell."""
+    order = ["TT", "TF", "FT", "FF"]
+    return np.array([[1.0 if c == r else 0.0 for c in order] for r in rows])
+
+
+def test_c3_against_shuffled_targets_names_the_condition_only_from_the_paired_test():
+    from compsem.setcomp.controls import c3_against_shuffled
+
+    real = _cells(["TT"] * 20)
+    # shuffled: half (T,T), half (F,T): both conditions 100 % against 50 %; the first condition rises by 50 points
+    # (1 − 0 on 10 samples), the second by 0 on every sample (undefined); their difference is 50 points
+    s = str(c3_against_shuffled(real, _cells(["TT"] * 10 + ["FT"] * 10), model="m", n_boot=300))
+    assert s.startswith(
+        "On the same 20 samples, the real D of `m` meets both conditions more often than a shuffled D "
+        "(100.0 % against 50.0 %; paired difference 50.0 points ["
+    )
+    assert "first condition by 50.0 points [" in s
+    assert "the second by 0.0 points (undefined: every item gives both the same value)" in s
+    assert s.endswith("mainly through the first condition.")
+    # contradicting data: the shuffled D fails the second condition instead -> the second condition
+    s = str(c3_against_shuffled(real, _cells(["TT"] * 10 + ["TF"] * 10), model="m", n_boot=300))
+    assert "The rise in the second condition is the larger (paired difference of the rises 50.0 points [" in s
+    assert s.endswith("mainly through the second condition.")
+    # both conditions fall on 5 samples each: the rises are 25 and 25 points, no evidence either way
+    s = str(c3_against_shuffled(real, _cells(["TT"] * 10 + ["TF"] * 5 + ["FT"] * 5), model="m", n_boot=300))
+    assert "There is no evidence that one condition carries more of the difference than the other" in s
+    assert "mainly" not in s
+    # the shuffled D meets both conditions as often as the real one: no separation, and no condition is named
+    s = str(c3_against_shuffled(real, real.copy(), model="m", n_boot=300))
+    assert s.endswith("So C3 does not separate real difference sentences from shuffled ones here.")
+    assert "condition" not in s.split("So C3")[0].split("meets both conditions")[1]
+    with pytest.raises(CompsemError, match="same samples"):
+        c3_against_shuffled(real, real[:5], model="m")

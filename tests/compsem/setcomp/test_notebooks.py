@@ -81,7 +81,7 @@ def test_chapter_runs_on_a_small_sample(path, tmp_path):
         assert (sizes["n_quintuples"] == 12).all()
     for name in ("c1_cells", "c3_cells"):
         if name in res:
-            sums = res[name].groupby([c for c in ("model", "measure", "subset") if c in res[name]])["pct"].sum()
+            sums = res[name].groupby([c for c in ("model", "measure", "mode", "subset") if c in res[name]])["pct"].sum()
             assert ((sums - 100).abs() < 1e-9).all(), sums
     if path.stem == "13_setcomp_union":
         cases = res["c6_norm_cases"]

@@ -122,3 +122,31 @@ def test_geometry_samples_per_sample_angles():
     assert row["t"] == pytest.approx(0.5) and row["bp_ratio"] == pytest.approx(0.5) and not row["degenerate"]
     with pytest.raises(ValueError, match="projections"):
         st.geometry_samples(geoms, pd.DataFrame({"qid": ["q1", "q2"], "variant": ["v", "v"]}))
+
+
+def test_paired_leads_report_the_comparison_that_decides():
+    n = 20
+    a = np.full(n, 0.8)
+    b = np.full(n, 0.3)  # a − b = 50 points on every sample
+    c = np.full(n, 0.7)  # a − c = 10 points on every sample
+    leads = st.paired_leads({"a": a, "b": b, "c": c, "bow": np.ones(n)}, n_boot=200)
+    # every lead of a above zero: the row is the comparison whose interval reaches lowest (c: 10 [10, 10])
+    assert leads["a"] == pytest.approx((10.0, 10.0, 10.0, "c"))
+    # c lies below a (−10) and above b (+40): a lead at or below zero decides, the smallest one
+    assert leads["c"][3] == "a" and leads["c"][0] == pytest.approx(-10.0)
+    assert "bow" not in leads  # a control is neither ranked nor compared with
+    # contradicting data: a − b now 30 points on average but varying (−40 or +100), a − c still 10 [10, 10]:
+    # the varying comparison's interval reaches lower (its lower edge near 0), so it decides
+    b = np.tile([1.2, -0.2], n // 2)
+    lead, low, high, over = st.paired_leads({"a": a, "b": b, "c": c}, n_boot=500)["a"]
+    assert over == "b" and lead == pytest.approx(30.0) and low < 10.0 < high
+    # one model alone has nothing to lead
+    lone = st.paired_leads({"a": a, "bow": b}, n_boot=10)["a"]
+    assert np.isnan(lone[0]) and lone[3] == ""
+
+
+def test_with_leads_fills_only_the_matching_rows():
+    tab = pd.DataFrame({"model": ["a", "a", "c"], "cell": ["TT", "FF", "TT"]})
+    got = st.with_leads(tab, {"a": (10.0, 8.0, 12.0, "c")}, cell="TT")
+    assert got.loc[0, "lead"] == 10.0 and got.loc[0, "lead_over"] == "c"
+    assert np.isnan(got.loc[1, "lead"]) and np.isnan(got.loc[2, "lead"]) and got.loc[2, "lead_over"] == ""
