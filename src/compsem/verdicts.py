@@ -41,6 +41,11 @@ never typed. The rules and their thresholds are data (:data:`RULES`, :data:`AGRE
 * ``untestable``: *not testable here*, with the reason the row gives (no such model offline,
   no such data).
 
+A study may declare how a selected row is named (``Claims(study, describe=...)``: a function of
+the result's name, the one selected row and the results folder, returning words such as "sbert-mini,
+condition read as a text pair"): the verdict table then says which row of the result each number
+comes from, produced from that row, never typed beside it.
+
 A claim may declare a second reading of the same result file (columns ``also_select`` and
 ``also_label``, :data:`OPTIONAL_COLUMNS`): the verdict is the first reading's, and the row's
 *what differs* states the second reading's number and verdict, and says whether the direction
@@ -65,7 +70,8 @@ claim whose result file that run did not write is *not testable here* and says w
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -472,7 +478,19 @@ def scope_of(row: dict, study: str, df: pd.DataFrame, sel: pd.DataFrame, where: 
     return narrower, "tested on " + " and on ".join(parts) + (", fewer cases than the claim names" if narrower else "")
 
 
-def _evaluate(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
+def _evaluate(row: dict, study: str, folder: Path, strict: bool, describe: Callable | None = None) -> Verdict:
+    """One claim's verdict (:func:`_read`), its number named by ``describe`` (:class:`Claims`)
+    when the study declares one."""
+    v = _read(row, study, folder, strict)
+    if describe is None or v.ours == "–" or not _text(row, "result"):
+        return v
+    file = folder / study / f"{_text(row, 'result')}.csv"
+    sel = pd.read_csv(file).query(_text(row, "select")) if _text(row, "select") else pd.read_csv(file)
+    words = describe(_text(row, "result"), sel.iloc[0].to_dict(), folder / study) if len(sel) == 1 else ""
+    return replace(v, ours=f"{v.ours} ({words})") if words else v
+
+
+def _read(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
     """One claim's verdict (the rules of the module docstring), with its second reading
     (``also_select``, :data:`OPTIONAL_COLUMNS`) stated after what differs."""
     v = _evaluate_one(row, study, folder, strict)
@@ -610,6 +628,9 @@ class Claims:
     """A study's claims (``data/reference/<study>_claims.csv``) and their verdicts."""
 
     study: str
+    #: how a claim's one selected row is named in the table: ``describe(result, row, folder)`` ->
+    #: words, or "" to add nothing (None: rows are not named)
+    describe: Callable[[str, dict, Path], str] | None = field(default=None, compare=False)
 
     def table(self) -> pd.DataFrame:
         """The claims file, checked: every column of :data:`COLUMNS`, unique claim ids, known rules."""
@@ -635,7 +656,7 @@ class Claims:
         folder = Path(results) if results is not None else results_dir()
         if strict is None:
             strict = run_manifest(folder) is None
-        return [_evaluate(row, self.study, folder, strict) for row in self.table().to_dict("records")]
+        return [_evaluate(row, self.study, folder, strict, self.describe) for row in self.table().to_dict("records")]
 
     def frame(self, verdicts: list[Verdict]) -> pd.DataFrame:
         """The verdict table a Part page opens with (one row per claim, labelled columns)."""

@@ -464,6 +464,31 @@ def test_the_rules_text_names_the_paired_rules_once():
     assert "Rule 'paired_below'" not in text
 
 
+def test_a_study_that_declares_how_a_row_is_named_gets_it_beside_the_number(made_up):
+    _, results = made_up
+
+    def describe(result, row, folder):
+        return f"model {row['model']} of {result}" if result == "shares" else ""
+
+    by = {v.claim: v for v in V.Claims(STUDY, describe=describe).evaluate()}
+    # select the row of model m in shares.csv; X-1 (several cells) and X-4 (untestable) name nothing
+    assert by["X-2"].ours == "40.0 % [35.0, 45.0] (model m of shares)" and by["X-3"].ours.endswith(
+        "(model m of shares)"
+    )
+    assert by["X-1"].ours.startswith("2 cells of 2") and "model" not in by["X-1"].ours and by["X-4"].ours == "–"
+    # contradicting data: the selected row changes, and the words follow the row
+    _write(
+        results / STUDY / "shares.csv",
+        [
+            {"model": "m", "pct": 41.0, "low": 35.0, "high": 45.0},
+            {"model": "control", "pct": 30.0, "low": 26.0, "high": 34.0},
+        ],
+    )
+    same = {v.claim: v.ours for v in V.Claims(STUDY, describe=lambda r, row, f: f"{row['pct']:.0f} points").evaluate()}
+    assert same["X-2"] == "41.0 % [35.0, 45.0] (41 points)"
+    assert {v.claim: v.ours for v in V.Claims(STUDY).evaluate()}["X-2"] == "41.0 % [35.0, 45.0]"
+
+
 # ----------------------------------------------------------------------------- a second reading of a claim
 
 SECOND = [

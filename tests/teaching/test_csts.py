@@ -251,6 +251,23 @@ def test_exercise_quad_margin_reads_columns_that_differ():
         ct.TrainConfig.preset("cpu", encoding=encoding, objective=objective, margin=0.2)  # valid configurations
 
 
+def test_exercise_quad_margin_one_can_reach_zero_and_the_page_does_not_say_it_cannot():
+    """Ex 3.5: with λ = 1.0 the hinge is zero whenever cos_p − cos_n ≥ 1, so the page may say the
+    loss "is unlikely to" fall to near zero, never that it "cannot"; and it judges a difference by
+    its paired interval, with no rule by size beside it."""
+    from compsem.csts import metrics as cmx
+
+    # by hand: cos_p = 0.9, cos_n = -0.2 leads by 1.1 >= 1: max(0, 1 - 0.2 - 0.9) = 0
+    assert cmx.quad_margin_loss([0.9], [-0.2], margin=1.0) == 0.0
+    # a lead of 0.5 leaves 1 - 0.5 = 0.5 at λ = 1.0, and 0 at λ = 0.2
+    assert cmx.quad_margin_loss([0.6], [0.1], margin=1.0) == pytest.approx(0.5)
+    assert cmx.quad_margin_loss([0.6], [0.1], margin=0.2) == 0.0
+    text = page("part2_csts_exercises.md")
+    sol = " ".join(text[text.index("```{solution} ex-csts-5") :].split())
+    assert "with $\\lambda = 1.0$ it cannot" not in sol and "with $\\lambda = 1.0$ it is unlikely to" in sol
+    assert "few points as noise" not in sol and "by its paired interval" in sol
+
+
 def test_part2_markdown_has_no_control_characters():
     """A JSON ``\\b`` in a notebook source (meant as LaTeX ``\\big``) is a backspace that the
     reader sees as broken maths; none may remain in Part II's notebooks or pages."""

@@ -17,6 +17,7 @@ import seaborn as sns
 from compsem import figures
 from compsem.encoders import validate_texts
 from compsem.encoders.kinds import is_control
+from compsem.fmt import plural as _plural
 from compsem.sentences import chance_sentence, join_names, paired_leader_sentence, paired_ranking_sentence
 from compsem.labels import labelled
 from compsem import reference as _reference
@@ -41,6 +42,7 @@ from .views import (
     other_data_values,
     paired_replicates,
     paired_table,
+    paired_runs_table,
     ranking_sentence,
     scaling_figure,
     scaling_values,
@@ -81,6 +83,7 @@ __all__ = [
     "ranking_sentence",
     "paired_replicates",
     "paired_table",
+    "paired_runs_table",
     "seed_spread_text",
     "finetune_chapter_values",
     "other_data_values",
@@ -426,7 +429,9 @@ def zero_shot_ranking(
         seed=seed,
         controls=[m for m in models if is_control(m)],
     )
-    real = {m: o for m, o in outcomes.items() if not is_control(m)}
+    # every attached row of a model is tested against chance (the text-pair variant too), so that the
+    # tests cover the rows the chapter's range counts (:func:`attached_rows`)
+    real = {m: _outcomes(scores[(m, "attached")], df) for m in attached_rows(zs)}
     chance = (
         chance_sentence(
             real, what="with the condition attached, the pair accuracy", items="pairs", n_boot=n_boot, seed=seed
@@ -434,11 +439,7 @@ def zero_shot_ranking(
         if real
         else "No encoder was run, only controls, so no encoder's pair accuracy is tested against chance."
     ) + _controls_beside({m: 100 * float(np.nanmean(o)) for m, o in outcomes.items() if is_control(m)})
-    verdicts = {
-        m: outcomes_against_chance(o, alpha=0.05 / max(len(outcomes), 1), n_boot=0).words
-        for m, o in outcomes.items()
-        if not is_control(m)
-    }
+    verdicts = {m: outcomes_against_chance(o, alpha=0.05 / max(len(real), 1), n_boot=0).words for m, o in real.items()}
     return {
         "zs_abs_sentence": Prose(abs_sentence),
         "zs_low_pairacc_sentence": Prose(low_sentence),
@@ -446,6 +447,21 @@ def zero_shot_ranking(
         "zs_chance_summary": Prose(chance_summary(verdicts)),
         "zs_chance_plain": PlainText(chance_summary(verdicts)),
     }
+
+
+def attached_rows(zs: pd.DataFrame) -> list[str]:
+    """The models' rows with the condition attached (controls and the condition prior left out),
+    in table order: the panel's ("<sentence> (<condition>)") and the text-pair variant of
+    :func:`compsem.csts.study.zero_shot_textpair` ("sbert-mini text pair"). The chapter's range of
+    pair accuracies and its tests against chance both cover exactly these rows."""
+    keep = (zs["condition"] == "attached").to_numpy() & ~np.array([is_control(m) for m in zs["model"]], dtype=bool)
+    return [str(m) for m in zs["model"][keep] if not str(m).startswith("condition prior")]
+
+
+def attached_rows_text(zs: pd.DataFrame) -> str:
+    """ "the 4 rows of the models (`sbert-mini`, `use`, `glove-50d` and `sbert-mini text pair`)"."""
+    rows = attached_rows(zs)
+    return f"the {_plural(len(rows), 'row')} of the models ({join_names(rows)})" if rows else "no row of a model"
 
 
 def _controls_beside(values: dict[str, float]) -> str:
@@ -525,6 +541,7 @@ def zero_shot_values(
         "zs_n_pairs": n_pairs,
         "zs_n_rows": len(df),
         "zs_n_attached": len(att),
+        "zs_attached_rows_text": Prose(attached_rows_text(zs_all)),
         "zs_controls_attached_text": PlainText(
             "; ".join(f"the control {m}: {v:.1f} %" for m, v in zip(ctrl["model"], ctrl["pair_accuracy_%"]))
             or "no control was run"

@@ -115,11 +115,12 @@ def _one(path: Path) -> tuple[str, list[dict]]:
         if "seeds" in rec:
             text += ". " + _seed_text(rec["seeds"], rec["base_commit"])
             agree = rec["seeds"]["agreement"]
+            trees = _seed_trees(rec["seeds"], rec["base_commit"], rec["head_commit"])
             for r in rows:
                 a = agree.get(r["config"])
-                r["seeds: older − newer"] = (
+                r[SEED_COLUMN] = (
                     (
-                        f"{a['difference']:+.2f} (limit {a['k'] * a['pooled_std']:.2f}: "
+                        f"{a['difference']:+.2f} ({trees}; limit {a['k'] * a['pooled_std']:.2f}: "
                         f"{'within' if a['agree'] else 'outside'})"
                     )
                     if a
@@ -128,6 +129,23 @@ def _one(path: Path) -> tuple[str, list[dict]]:
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
         raise DataError(f"{path}: not an A/B record ({exc!r})") from None
     return text, rows
+
+
+#: The A/B table's column of the seed comparison: its cells name the two trees the seeds ran on,
+#: which need not be the commits of the columns "older commit" and "newer commit".
+SEED_COLUMN = "seeds: difference of seed means (trees compared)"
+
+
+def _tree(sha: str) -> str:
+    """A tree in a table cell: ``1ca5959``, or ``uncommitted tree on 6d18c86`` for ``+dirty``."""
+    sha = str(sha)
+    return f"uncommitted tree on {sha[:7]}" if sha.endswith("+dirty") else sha[:7]
+
+
+def _seed_trees(seeds: dict, base_commit: str, head_commit: str) -> str:
+    """The trees a record's seed runs compared, older − newer: the seeds' own ``base_commit`` /
+    ``head_commit`` where they recorded one, else the record's."""
+    return f"{_tree(seeds.get('base_commit') or base_commit)} − {_tree(seeds.get('head_commit') or head_commit)}"
 
 
 def _commit(sha: str) -> str:

@@ -242,6 +242,21 @@ def train_and_evaluate(
     return {**(cached or row), **extra, "reused": cached is not None}
 
 
+def machine_words(device_name: str = "auto") -> str:
+    """The machine a run trains on, as its record keeps it: the GPU's name on a GPU, else the CPU
+    in words (:func:`compsem.precisionrecords.cpu_words`, e.g. "AMD Zen 4 (AMD EPYC)")."""
+    from compsem import cpu
+    from compsem.precisionrecords import cpu_words
+
+    dev = device.resolve_device(None if device_name == "auto" else device_name)
+    if dev.startswith("cuda"):
+        import torch
+
+        return f"GPU {torch.cuda.get_device_name(0)}"
+    flags = [f for f, on in cpu.cpu_flags().items() if on]
+    return cpu_words(cpu.cpu_model(), cpu.cpu_family(), flags)
+
+
 def _fit_and_score(
     encoder: str,
     train_df: pd.DataFrame,
@@ -271,6 +286,7 @@ def _fit_and_score(
         "n_train_pairs": int(train_df["pair_id"].nunique()),
         "n_quad_pairs": hist["n_quad_pairs"],
         "precision_used": hist["precision"],
+        "machine": machine_words(cfg.device),
         "fused_adamw": hist["fused_adamw"],
         "examples_per_s": hist["n_train_rows"] * cfg.epochs / max(hist["seconds"], 1e-9),
     }
@@ -535,11 +551,13 @@ def scaling(
     sample_seed: int = 0,
     eval_splits=("test",),
     trust_remote_code: bool = False,
+    predictions: bool = False,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The scaling curve: for each size of :func:`scaling_sizes` (``None`` = all training pairs,
     which is the same data, hence the same :func:`run_key`, as the fine-tuning chapter's run:
     read back, not retrained), fine-tune ``configs`` on that many training pairs and refit the
-    condition prior on the same rows. Returns ``(runs, priors)``, both with ``train_pairs``."""
+    condition prior on the same rows. Returns ``(runs, priors)``, both with ``train_pairs``; the
+    runs keep their predictions per evaluation split with ``predictions`` (:func:`sweep`)."""
     evals = {name: parts[name] for name in eval_splits}
     train = parts["train"]
     n_all = int(train["pair_id"].nunique())
@@ -547,7 +565,9 @@ def scaling(
     for n in scaling_sizes(sizes, n_all):
         sub = train if n == n_all else subsample_pairs(train, n, seed=sample_seed)
         rows.append(
-            sweep(encoder, sub, evals, configs, list(seeds), trust_remote_code=trust_remote_code).assign(train_pairs=n)
+            sweep(
+                encoder, sub, evals, configs, list(seeds), trust_remote_code=trust_remote_code, predictions=predictions
+            ).assign(train_pairs=n)
         )
         priors.append(baselines(sub, evals).assign(train_pairs=n))
     return pd.concat(rows, ignore_index=True), pd.concat(priors, ignore_index=True)

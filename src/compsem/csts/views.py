@@ -32,6 +32,7 @@ __all__ = [
     "ranking_sentence",
     "paired_replicates",
     "paired_table",
+    "paired_runs_table",
     "seed_spread_text",
     "recorded_seeds",
     "recorded_seed_text",
@@ -54,6 +55,99 @@ def _vs_prior(diff: float) -> str:
     if not np.isfinite(diff):
         return "undefined"
     return f"{abs(diff):.1f} points {'above' if diff >= 0 else 'below'}"
+
+
+def vs_prior_sentence(best: str, best_diff: float, best_bi: str | None, bi_diff: float) -> str:
+    """The top configuration and the top bi-encoder against the condition prior, said once when
+    they are the same configuration: "the top configuration (`bi/mse`, a bi-encoder) is 21.2 points
+    above a predictor that reads no sentence"; else the top bi-encoder is added ("..., and the top
+    bi-encoder (`bi/quad+mse`) 16.0 points above it"); a run without a bi-encoder says so."""
+    if best_bi == best:
+        return f"the top configuration (`{best}`, a bi-encoder) is {_vs_prior(best_diff)} a predictor that reads no sentence"
+    head = f"the top configuration (`{best}`) is {_vs_prior(best_diff)} a predictor that reads no sentence"
+    if best_bi is None:
+        return head + " (this run trained no bi-encoder)"
+    return head + f", and the top bi-encoder (`{best_bi}`) {_vs_prior(bi_diff)} it"
+
+
+def _minutes(runs: pd.DataFrame) -> str:
+    """ "2.9 minutes (158 examples per second, median over runs" of ``runs``' own records."""
+    return (
+        f"{runs['train_seconds'].sum() / 60:.1f} minutes of training ({runs['examples_per_s'].median():.0f} "
+        "examples per second, median over runs"
+    )
+
+
+def _recorded_on(runs: pd.DataFrame) -> str:
+    """Where ``runs`` were trained, as their records say (``machine``, written since records hold it)."""
+    named = sorted({str(m) for m in runs.get("machine", pd.Series(dtype=object)).dropna()})
+    missing = int(runs.get("machine", pd.Series(np.nan, index=runs.index)).isna().sum())
+    parts = [join_names(named, quote="")] if named else []
+    if missing:
+        parts.append(
+            ("a machine its record does not name" if missing == 1 else "machines their records do not name")
+            if missing == len(runs)
+            else f"a machine not named by {plural(missing, 'record')}"
+        )
+    return " and ".join(parts)
+
+
+#: Where a run's probe measured, in the words of a run trained in this build.
+PROBE_HERE = "by this build's probe"
+
+
+def _reused(runs: pd.DataFrame) -> np.ndarray:
+    return runs.get("reused", pd.Series(False, index=runs.index)).fillna(False).astype(bool).to_numpy()
+
+
+def _precision_at(df: pd.DataFrame, where: str) -> str:
+    """The precision notes of ``df``'s runs, their probe's "here" said as ``where``."""
+    notes = df["precision_used"].dropna().unique() if "precision_used" in df else []
+    words = ", ".join(precision_words(str(n)).replace(" here)", f" {where})") for n in notes)
+    return words or "a precision not recorded"
+
+
+def precision_where(runs: pd.DataFrame) -> str:
+    """The precision the runs trained in, with the probe's "here" said of the machine that measured
+    it: "by this build's probe" for runs trained in this build, "on the machine that trained them"
+    for runs read back from the run cache (:func:`training_time_text` keeps their times apart too)."""
+    reused = _reused(runs)
+    parts = []
+    if (~reused).any():
+        parts.append(_precision_at(runs[~reused], PROBE_HERE))
+    if reused.any():
+        cached = _precision_at(runs[reused], "on the machine that trained them")
+        parts.append(cached + (" for the runs read back from the run cache" if (~reused).any() else ""))
+    return "; ".join(parts) if parts else "not recorded"
+
+
+def training_time_text(runs: pd.DataFrame) -> str:
+    """How long the runs of a chapter trained, kept apart by who timed them: the runs trained in
+    this build ("Training in this build took 2.9 minutes (158 examples per second, median over
+    runs, in bf16 autocast, chosen by this build's probe: bf16 measured 1.99× fp32 here)") and
+    the runs read back from the run cache, whose times and precision are their records' (trained on
+    the machine each record names, its probe's words "here" meaning that machine), never this
+    build's."""
+    reused = _reused(runs)
+    out = []
+    fresh, cached = runs[~reused], runs[reused]
+    probe = PROBE_HERE
+    prec = _precision_at
+
+    if len(fresh):
+        out.append(
+            f"{plural(len(fresh), 'run')} of {len(runs)} trained in this build: {_minutes(fresh)}, in "
+            f"{prec(fresh, probe)})"
+        )
+    if len(cached):
+        out.append(
+            f"{plural(len(cached), 'run')} of {len(runs)} {'was' if len(cached) == 1 else 'were'} read back from the "
+            f"run cache, not trained in this build: {'its record holds' if len(cached) == 1 else 'their records hold'} "
+            f"{_minutes(cached)}, in {prec(cached, 'on the machine that trained ' + ('it' if len(cached) == 1 else 'them'))}), "
+            "trained on "
+            f"{_recorded_on(cached)}"
+        )
+    return "; ".join(out) if out else "no run was trained"
 
 
 def finetune_values(
@@ -105,6 +199,14 @@ def finetune_values(
         "ft_bi_minus_prior": float(best_bi[col] - prior["spearman"]) if best_bi is not None else np.nan,
         "ft_best_vs_prior_text": _vs_prior(float(best[col] - prior["spearman"])),
         "ft_bi_vs_prior_text": _vs_prior(float(best_bi[col] - prior["spearman"]) if best_bi is not None else np.nan),
+        "ft_vs_prior_sentence": Prose(
+            vs_prior_sentence(
+                str(best.config),
+                float(best[col] - prior["spearman"]),
+                None if best_bi is None else str(best_bi.config),
+                np.nan if best_bi is None else float(best_bi[col] - prior["spearman"]),
+            )
+        ),
         "ft_headline_config": headline,
         "ft_headline_test": head_val,
         "ft_headline_vs_prior_text": _vs_prior(head_val - float(prior["spearman"])),
@@ -122,8 +224,9 @@ def finetune_values(
         "ft_n_train_rows": int(runs["n_train_rows"].iloc[0]),
         "ft_train_minutes": float(runs["train_seconds"].sum() / 60),
         "ft_examples_per_s": float(runs["examples_per_s"].median()),
-        "ft_precision": ", ".join(map(precision_words, precision)) or "not recorded",
+        "ft_precision": precision_where(runs) if len(precision) else "not recorded",
         "ft_n_reused": int(runs.get("reused", pd.Series(False, index=runs.index)).sum()),
+        "ft_train_text": Prose(training_time_text(runs)),
         "ft_n_runs": len(runs),
         "ft_n_configs": len(summary),
         "ft_encodings_text": Prose(
@@ -153,6 +256,39 @@ def paired_replicates(res, *, split: str = "test", n_boot: int = 1000, seed: int
                 pair_bootstrap_replicates(pred, df["label"], df["pair_id"], n_boot=n_boot, seed=seed)
             )
     return {k: np.mean(v, axis=0) for k, v in by.items()}
+
+
+def paired_runs_table(
+    runs: pd.DataFrame, df: pd.DataFrame, by: str, *, split: str = "test", n_boot: int = 1000, seed: int = 0
+) -> pd.DataFrame:
+    """Every ordered pair (a, b) of the values of ``runs[by]`` (chapter 23: the input modes of the
+    ablation, the training sizes of the scaling curve), all scored on the same rows ``df`` of
+    ``split``: the difference of their mean test Spearman over seeds (a − b) and its paired 95 %
+    interval, from pair-bootstrap replicates on the *same* resamples of the sentence pairs
+    (:func:`compsem.csts.metrics.pair_bootstrap_replicates` with one ``seed``, the draws of
+    :func:`compsem.stats.shared_resamples`) averaged over the seeds, through
+    :func:`compsem.stats.paired_interval`. ``runs`` carries each run's ``<split>_predictions``
+    (:func:`compsem.csts.study.sweep` with ``predictions=True``); without them the table is empty
+    (with its columns). The result files ``ablation_paired`` / ``scaling_paired`` of Part II's verdicts."""
+    cols = ["a", "b", "split", "difference", "low", "high", "level", "n_boot"]
+    pcol = f"{split}_predictions"
+    if pcol not in runs or runs[pcol].isna().all():
+        return pd.DataFrame(columns=cols)
+    gold, ids = df["label"].to_numpy(), df["pair_id"]
+    reps: dict = {}
+    for key, grp in runs.groupby(by, sort=False):
+        arrs = [np.asarray(p, dtype=float) for p in grp[pcol]]
+        if any(a.shape != (len(df),) for a in arrs):
+            raise DataError(f"runs of {by} = {key!r}: predictions do not match the {len(df)} rows of {split}")
+        reps[key] = np.mean([pair_bootstrap_replicates(a, gold, ids, n_boot=n_boot, seed=seed) for a in arrs], axis=0)
+    means = runs.groupby(by, sort=False)[f"{split}_spearman"].mean()
+    rows = []
+    for a in reps:
+        for b in reps:
+            if a != b:
+                lo, hi = paired_interval(reps[a], reps[b])
+                rows.append([a, b, split, float(means[a] - means[b]), lo, hi, 0.95, n_boot])
+    return pd.DataFrame(rows, columns=cols)
 
 
 def _names(summary: pd.DataFrame) -> list[str]:
@@ -364,11 +500,7 @@ def scaling_values(scale: pd.DataFrame, prior_curve: pd.DataFrame, cfg, seeds) -
     pc = prior_curve.groupby("train_pairs")["spearman"].first().sort_index()
     fig3 = _reference.paper_table("csts", "figure3_scaling").sort_values("train_examples")
     sizes = sorted(scale["train_pairs"].unique())
-    prec = (
-        precision_words(scale["precision_used"].dropna().iloc[0])
-        if "precision_used" in scale and scale["precision_used"].notna().any()
-        else None
-    )
+    prec = precision_where(scale) if "precision_used" in scale and scale["precision_used"].notna().any() else None
     return {
         "sc_config": str(first_cfg),
         "sc_first": float(part.iloc[0]),

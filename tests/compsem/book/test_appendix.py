@@ -10,6 +10,7 @@ matplotlib.use("Agg")
 import pandas as pd  # noqa: E402
 
 from compsem.book.appendices import appendix  # noqa: E402
+from tests.helpers import ROOT  # noqa: E402
 
 ABC_SHA256 = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"  # SHA-256 of b"abc" (FIPS 180-2)
 
@@ -172,6 +173,33 @@ def test_gpu_tables_from_a_made_up_record():
     assert g["gpu_name"] == "X1" and "faster" in g["gpu_bf16_speed"]
     assert appendix.gpu_glue(None)["gpu_name"] == "no GPU"
     assert appendix.gpu_glue({**rec, "machine": {"device": "cuda"}})["gpu_name"] == "no GPU"
+
+
+def test_the_gpus_fp32_vectors_are_stated_by_their_measured_difference_never_as_the_same():
+    """The intro's and the usage page's GPU sentence: the GPU's fp32 vectors against the CPU's, as
+    the record's largest absolute difference of a coordinate says; "equal" only at a difference of 0."""
+    rec = {
+        "machine": {"gpu": "X1"},
+        "encode": {
+            "sentences": 10000,
+            "gpu_default": {"max_abs_diff": 2.7194619178771973e-07, "texts_per_s": 100.0},
+            "gpu_bf16": {"texts_per_s": 70.0},
+        },
+    }
+    assert appendix.gpu_glue(rec)["gpu_fp32_vs_cpu_text"] == (
+        "on the one GPU measured (X1), within 2.7e-07 of the CPU's in every coordinate (the largest absolute "
+        "difference over 10,000 sentences), not equal to them"
+    )
+    # contradicting records: a larger difference changes the number; a zero one is equality; none is unmeasured
+    rec["encode"]["gpu_default"]["max_abs_diff"] = 0.0031
+    assert "within 3.1e-03 of the CPU's" in appendix.gpu_fp32_vs_cpu_text(rec)
+    rec["encode"]["gpu_default"]["max_abs_diff"] = 0.0
+    assert appendix.gpu_fp32_vs_cpu_text(rec) == (
+        "on the one GPU measured (X1), equal to the CPU's in every coordinate over 10,000 sentences"
+    )
+    assert appendix.gpu_fp32_vs_cpu_text(None).startswith("not compared with the CPU's on any GPU")
+    text = " ".join((ROOT / "book" / "intro.md").read_text(encoding="utf-8").split())
+    assert "gives the CPU's vectors" not in text and "99_reproducibility.ipynb::gpu_fp32_vs_cpu_text" in text
 
 
 def test_a_missing_quantity_reads_not_measured_but_a_nan_stays_visible():

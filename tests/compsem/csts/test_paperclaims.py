@@ -15,8 +15,8 @@ def _verdicts(tmp_path, files: dict[str, list[dict]]) -> dict:
     return {v.claim: v for v in CLAIMS.evaluate(results=folder, strict=False)}
 
 
-def _zeroshot(p, pct=35.7, low=29.6, high=42.9):
-    row = {"model": "sbert-mini", "condition": "attached", "spearman": 10.0, "spearman_ci_low": 2.0}
+def _zeroshot(p, pct=35.7, low=29.6, high=42.9, model="sbert-mini"):
+    row = {"model": model, "condition": "attached", "spearman": 10.0, "spearman_ci_low": 2.0}
     row |= {"spearman_ci_high": 18.0, "pair_accuracy_%": pct, "pair_accuracy_ci_low": low}
     return [row | {"pair_accuracy_ci_high": high, "pair_accuracy_sign_p": p}]
 
@@ -29,17 +29,23 @@ def _paired(d_tri, lo_tri, hi_tri, d_cross=15.0, lo_cross=12.0, hi_cross=18.0):
     ]
 
 
-def _ablation(full, condition_only, sentences_only=18.6):
+def _ablation(full, condition_only, sentences_only=18.6, low=-2.0, high=2.0):
+    """The paired differences of chapter 23 (a − b with an interval of the difference ± 2 unless given)."""
+    v = {"full": full, "condition_only": condition_only, "sentences_only": sentences_only}
     return [
-        {"config": "cross/mse", "input_mode": m, "test_spearman": v}
-        for m, v in (("full", full), ("condition_only", condition_only), ("sentences_only", sentences_only))
+        {"a": a, "b": b, "split": "test", "difference": v[a] - v[b], "low": v[a] - v[b] + low}
+        | {"high": v[a] - v[b] + high}
+        for a in v
+        for b in v
+        if a != b
     ]
 
 
 def test_the_condition_claim_is_the_papers_and_follows_the_sign_test(tmp_path):
     # the paper: the condition is not used at all. A sign test far below 0.05 says it is: not reproduced
     got = _verdicts(tmp_path / "a", {"zeroshot": _zeroshot(0.0001)})
-    assert got["II-2"].verdict == "not reproduced" and got["II-2"].ours == "p < 0.001"
+    attached = "sbert-mini, the condition appended to each sentence: not the paper's Table 2 setting (a text pair)"
+    assert got["II-2"].verdict == "not reproduced" and got["II-2"].ours == f"p < 0.001 ({attached})"
     # "does not help": 35.7 [29.6, 42.9] lies wholly below chance (50): reproduced
     assert got["II-2b"].verdict == "reproduced"
     # contradicting data: the pair outcomes at chance (p = 0.4) -> the paper's claim reproduced
@@ -58,11 +64,68 @@ def test_encodings_are_compared_by_the_paired_difference_on_the_same_test_pairs(
 
 
 def test_table_10s_gap_needs_more_than_the_declared_margin(tmp_path):
-    # full 46.0 against condition-only 44.5: 1.5 points, less than the margin of 5 -> not reproduced
-    got = _verdicts(tmp_path / "a", {"ablation": _ablation(46.0, 44.5)})
-    assert got["II-6b"].verdict == "not reproduced"
-    assert got["II-6"].verdict == "partly"  # 44.5 above 18.6, no interval recorded
-    # contradicting data: 52.0 against 40.0 clears 40 + 5 (no interval recorded: partly, never reproduced)
-    got = _verdicts(tmp_path / "b", {"ablation": _ablation(52.0, 40.0)})
+    # full 46.0 against condition-only 44.5: a paired difference of 1.5, less than the margin of 5 -> not reproduced
+    got = _verdicts(tmp_path / "a", {"ablation_paired": _ablation(46.0, 44.5)})
+    assert got["II-6b"].verdict == "not reproduced" and got["II-6b"].ours == "1.5 [-0.5, 3.5]"
+    # condition-only minus sentences-only 25.9 [23.9, 27.9]: wholly above zero -> reproduced
+    assert got["II-6"].verdict == "reproduced" and got["II-6"].ours == "25.9 [23.9, 27.9]"
+    # contradicting data: 52.0 against 40.0 clears 5 with its whole interval [10.0, 14.0] -> reproduced;
+    # an interval reaching down to 4.0 (below the margin) -> partly
+    got = _verdicts(tmp_path / "b", {"ablation_paired": _ablation(52.0, 40.0)})
+    assert got["II-6b"].verdict == "reproduced"
+    assert "paired difference against 5.0" in got["II-6b"].compared_with
+    got = _verdicts(tmp_path / "c", {"ablation_paired": _ablation(52.0, 40.0, low=-8.0)})
     assert got["II-6b"].verdict == "partly"
-    assert "by more than 5.0" in got["II-6b"].compared_with
+    # the sentences alone above the condition alone -> II-6 not reproduced
+    got = _verdicts(tmp_path / "d", {"ablation_paired": _ablation(46.0, 18.0, 30.0)})
+    assert got["II-6"].verdict == "not reproduced"
+
+
+def test_the_scaling_claim_reads_the_paired_difference_of_the_largest_and_smallest_size(tmp_path):
+    rows = [
+        {"a": a, "b": b, "split": "test", "difference": d, "low": d - 3, "high": d + 3}
+        for a, b, d in ((3403, 100, 35.4), (100, 3403, -35.4), (1000, 100, 22.3), (3403, 1000, 13.1))
+    ]
+    got = _verdicts(tmp_path / "a", {"scaling_paired": rows})
+    assert (
+        got["II-7"].verdict == "reproduced" and got["II-7"].ours == "35.4 [32.4, 38.4] (3,403 minus 100 training pairs)"
+    )
+    # contradicting data: the largest size 1 point below the smallest -> not reproduced
+    rows[0] |= {"difference": -1.0, "low": -4.0, "high": 2.0}
+    got = _verdicts(tmp_path / "b", {"scaling_paired": rows})
+    assert got["II-7"].verdict == "not reproduced"
+
+
+def test_each_zero_shot_claim_names_the_variant_its_row_is(tmp_path):
+    # II-1 reads the text-pair row, II-2 and II-2b the attached row: each names its own, from the row
+    rows = _zeroshot(0.0001) + _zeroshot(0.001, model="sbert-mini text pair")
+    got = _verdicts(tmp_path / "a", {"zeroshot": rows})
+    assert got["II-1"].ours == (
+        "10.0 [2.0, 18.0] (sbert-mini, each sentence read with the condition as a text pair: the paper's Table 2 "
+        "setting; the one encoder chapter 21 runs in that setting)"
+    )
+    assert got["II-2b"].ours.endswith(
+        "(sbert-mini, the condition appended to each sentence: not the paper's Table 2 setting (a text pair))"
+    )
+    # contradicting data: chapter 22 fine-tuned sbert-mini, and chapter 21 recorded its template; the words follow
+    folder = tmp_path / "b"
+    got = _verdicts(
+        folder,
+        {"zeroshot": rows, "finetune_runs": [{"encoder": "sbert-mini", "config": "bi/mse"}]},
+    )
+    assert got["II-1"].ours.endswith(
+        "the one encoder chapter 21 runs in that setting, and the one chapter 22 fine-tunes)"
+    )
+    (folder / "results" / "csts" / "zeroshot.json").write_text('{"template": "{condition}: {sentence}"}')
+    got = {v.claim: v for v in CLAIMS.evaluate(results=folder / "results", strict=False)}
+    assert "(sbert-mini, the condition appended to each sentence as '{condition}: {sentence}': not" in got["II-2"].ours
+    # a row of another encoder is named as that encoder
+    other = _zeroshot(0.0001, model="use") + _zeroshot(0.001, model="use text pair")
+    sel = pd.DataFrame(other)
+    from compsem.csts.paperclaims import describe_row
+
+    assert describe_row("zeroshot", sel.iloc[1].to_dict(), tmp_path).startswith("use, each sentence read with")
+    assert describe_row("zeroshot", {"model": "use", "condition": "ignored"}, tmp_path).startswith(
+        "use, the condition ignored"
+    )
+    assert describe_row("finetune_paired", {"a": "bi/mse", "b": "cross/mse"}, tmp_path) == ""

@@ -133,6 +133,32 @@ def test_the_chapters_words_follow_the_pair_accuracy_test():
     )
 
 
+def test_the_range_and_the_sign_tests_cover_the_same_attached_rows():
+    # 20 untied pairs; a and b (the panel, condition attached) are wrong on every pair; the text-pair variant of a
+    # is right on every pair, so testing it changes the words: a range and a test that leave it out would not
+    df = _pairs(20)
+    wrong, right = np.array([0.1, 0.9] * 20), np.array([0.9, 0.1] * 20)
+    scores = {("a", "attached"): wrong, ("b", "attached"): wrong.copy(), ("a text pair", "attached"): right}
+    scores[("bow", "attached")] = right.copy()  # a control: shown beside, never tested
+    zs = TB.zero_shot_table(scores, df, n_boot=100)
+    assert R.attached_rows(zs) == ["a", "b", "a text pair"]
+    assert R.attached_rows_text(zs) == "the 3 rows of the models (`a`, `b` and `a text pair`)"
+    out = R.zero_shot_ranking(zs, scores, df, ["a", "b", "bow"], n_boot=200)
+    chance = str(out["zs_chance_sentence"])
+    # 3 tests (a, b and the text pair), each at 0.05 / 3; 20 of 20 right gives p = 2 * 2^-20 < 0.001
+    assert "3 tests, each at α = 0.0167 (Bonferroni)" in chance
+    assert "lies above chance (50 %) for `a text pair` (100.0 % [100.0, 100.0], p < 0.001)" in chance
+    assert out["zs_chance_summary"] == (
+        "the encoders differ: 2 of the 3 lie below chance, 1 above it and 0 show no evidence of a difference from it"
+    )
+    # without the text-pair row the same models are all below chance, and the count is 2
+    del scores[("a text pair", "attached")]
+    zs2 = TB.zero_shot_table(scores, df, n_boot=100)
+    out2 = R.zero_shot_ranking(zs2, scores, df, ["a", "b", "bow"], n_boot=200)
+    assert "2 tests, each at α = 0.025 (Bonferroni)" in str(out2["zs_chance_sentence"])
+    assert out2["zs_chance_summary"].startswith("every encoder of the panel responds to the condition")
+
+
 def test_a_run_records_a_pair_bootstrap_interval_of_its_spearman():
     # predictions that order every row as its label does: every resample gives Spearman 100
     df = pd.DataFrame(

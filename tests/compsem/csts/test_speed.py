@@ -159,7 +159,12 @@ def test_the_seed_comparison_in_words_and_in_the_table(tmp_path):
         "tolerance on the difference of 3 seed means a side, not an equivalence test); the closest to its limit is "
         "bi/mse, -0.50 against 1.00"
     ) in v["ab_text"]
-    assert v["ab_table"].loc[("fp32 (AMD EPYC)", "bi/mse"), "seeds: older − newer"] == "-0.50 (limit 1.00: within)"
+    # the seeds ran on fedcba9, not on the record's newer commit abcdef1: the cell names the seeds' own trees
+    assert v["ab_table"].loc[("fp32 (AMD EPYC)", "bi/mse"), "newer commit"] == "abcdef1"
+    assert (
+        v["ab_table"].loc[("fp32 (AMD EPYC)", "bi/mse"), SP.SEED_COLUMN]
+        == "-0.50 (467c50a − fedcba9; limit 1.00: within)"
+    )
     # contradicting seeds: the newer side 2 points higher, -2.00 against the same limit 1.00 (outside)
     far = {
         **rec,
@@ -173,12 +178,17 @@ def test_the_seed_comparison_in_words_and_in_the_table(tmp_path):
     path.write_text(json.dumps(far))
     v_far = SP.ab_values([path])
     assert "lies within 2 pooled seed standard deviations in 0 of 1 configurations" in v_far["ab_text"]
-    assert v_far["ab_table"].loc[("fp32 (AMD EPYC)", "bi/mse"), "seeds: older − newer"] == "-2.00 (limit 1.00: outside)"
+    assert (
+        v_far["ab_table"].loc[("fp32 (AMD EPYC)", "bi/mse"), SP.SEED_COLUMN]
+        == "-2.00 (467c50a − fedcba9; limit 1.00: outside)"
+    )
     # a seed run on a tree with uncommitted changes is never called a commit
     rec["seeds"]["head_commit"] = "6d18c86" + "0" * 33 + "+dirty"
     path.write_text(json.dumps(rec))
     text = SP.ab_values([path])["ab_text"]
     assert "(chapter 22 at `467c50a` and at an uncommitted tree based on `6d18c86`)" in text and "`6d18c86`)" in text
+    cell = SP.ab_values([path])["ab_table"].loc[("fp32 (AMD EPYC)", "bi/mse"), SP.SEED_COLUMN]
+    assert cell == "-0.50 (467c50a − uncommitted tree on 6d18c86; limit 1.00: within)"
     # a record that names the precision its chapters trained in is filed by it, not by the CPU's flags
     assert (
         SP._kind({"precision": "fp32 (bf16 measured 0.55× fp32 here)", "machine": {"cpu_flags": {"avx512_bf16": True}}})
@@ -199,8 +209,12 @@ def test_a_record_without_seeds_beside_one_with_them_says_not_run(tmp_path):
     b["seeds"] = ab.seed_record([0, 1], {"base": {"bi/mse": [61.0, 60.0]}, "head": {"bi/mse": [61.0, 60.0]}})
     (tmp_path / "a.json").write_text(json.dumps(a))
     (tmp_path / "b.json").write_text(json.dumps(b))
-    col = SP.ab_values([tmp_path / "a.json", tmp_path / "b.json"])["ab_table"]["seeds: older − newer"]
-    assert col.to_list() == ["not run", "+0.00 (limit 1.41: within)"]  # std sqrt(0.5) each: 2 x 0.707
+    col = SP.ab_values([tmp_path / "a.json", tmp_path / "b.json"])["ab_table"][SP.SEED_COLUMN]
+    # no head_commit in the seeds: they ran on the record's own trees, 467c50a and abcdef1
+    assert col.to_list() == [
+        "not run",
+        "+0.00 (467c50a − abcdef1; limit 1.41: within)",
+    ]  # std sqrt(0.5) each: 2 x 0.707
 
 
 def test_part_two_rows_of_the_machines_table(tmp_path):

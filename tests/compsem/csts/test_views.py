@@ -50,7 +50,17 @@ def test_finetune_values_against_the_prior():
         "5.5 points above",
         498,
     )
-    assert v["ft_precision"] == "bf16 autocast (bf16 measured 1.90× fp32 here)" and v["ft_n_test_pairs"] == 300
+    # trained in this build (no run read back): the probe's "here" is this build's
+    assert v["ft_precision"] == "bf16 autocast (bf16 measured 1.90× fp32 by this build's probe)"
+    assert v["ft_n_test_pairs"] == 300
+    # contradicting data: every run read back from the run cache: "here" is the machine that trained them
+    cached = V.finetune_values(summary, runs.assign(reused=True), base)["ft_precision"]
+    assert cached == "bf16 autocast (bf16 measured 1.90× fp32 on the machine that trained them)"
+    mixed = V.precision_where(runs.assign(reused=[True, False, False]))
+    assert mixed == (
+        "bf16 autocast (bf16 measured 1.90× fp32 by this build's probe); bf16 autocast (bf16 measured 1.90× fp32 "
+        "on the machine that trained them) for the runs read back from the run cache"
+    )
 
 
 def test_official_text_is_read_from_the_preset():
@@ -98,3 +108,105 @@ def test_a_run_cached_under_the_flag_rule_is_not_reported_as_measured():
     ):
         said = V.precision_words(old)
         assert said.startswith(f"{name} (a cached run") and "native" not in said and "faster" not in said
+
+
+def test_the_top_configuration_and_the_top_bi_encoder_are_said_once_when_they_are_one():
+    def sentence(spearman):
+        summary = pd.DataFrame(
+            {
+                "config": ["bi/mse", "cross/mse", "bi/quad+mse"],
+                "test_spearman_mean": spearman,
+                "test_spearman_std": [0.0] * 3,
+                "test_pair_accuracy_mean": [70.0] * 3,
+            }
+        )
+        runs = pd.DataFrame(
+            {
+                "config": ["bi/mse", "cross/mse", "bi/quad+mse"],
+                "test_n": [600] * 3,
+                "test_n_pairs": [300] * 3,
+                "n_train_rows": [1000] * 3,
+                "n_train_pairs": [499] * 3,
+                "train_seconds": [30.0] * 3,
+                "examples_per_s": [30.0] * 3,
+            }
+        )
+        base = pd.DataFrame([{"split": "test", "spearman": 40.0, "pearson": 38.0, "share_conditions_seen_%": 70.0}])
+        return str(V.finetune_values(summary, runs, base)["ft_vs_prior_sentence"])
+
+    # the top configuration is the top bi-encoder (50 - 40 = 10): one clause, no "and the top bi-encoder"
+    assert sentence([50.0, 30.0, 45.5]) == (
+        "the top configuration (`bi/mse`, a bi-encoder) is 10.0 points above a predictor that reads no sentence"
+    )
+    # contradicting data: the cross-encoder on top (55 - 40 = 15), the best bi-encoder bi/quad+mse (45.5 - 40 = 5.5)
+    assert sentence([44.0, 55.0, 45.5]) == (
+        "the top configuration (`cross/mse`) is 15.0 points above a predictor that reads no sentence, and the top "
+        "bi-encoder (`bi/quad+mse`) 5.5 points above it"
+    )
+    assert V.vs_prior_sentence("cross/mse", 2.0, None, float("nan")).endswith("(this run trained no bi-encoder)")
+
+
+def test_training_time_keeps_cached_runs_apart_from_this_build():
+    note = "bf16 autocast (bf16 measured 1.99× fp32 here)"
+    runs = pd.DataFrame(
+        {
+            "train_seconds": [60.0, 120.0, 30.0, 90.0],
+            "examples_per_s": [100.0, 200.0, 150.0, 50.0],
+            "precision_used": [note] * 4,
+            "reused": [True, True, False, False],
+            "machine": ["AMD Zen 4 (AMD EPYC)", None, None, None],
+        }
+    )
+    text = V.training_time_text(runs)
+    # trained here: 30 + 90 s = 2.0 minutes, median of 150 and 50 = 100 examples/s; the probe's "here" is this build's
+    assert text.startswith(
+        "2 runs of 4 trained in this build: 2.0 minutes of training (100 examples per second, median over runs, in "
+        "bf16 autocast (bf16 measured 1.99× fp32 by this build's probe));"
+    )
+    # read back: 60 + 120 s = 3.0 minutes, median 150; their "here" is the machine that trained them, which one
+    # record names and one does not
+    assert text.endswith(
+        "2 runs of 4 were read back from the run cache, not trained in this build: their records hold 3.0 minutes of "
+        "training (150 examples per second, median over runs, in bf16 autocast (bf16 measured 1.99× fp32 on the "
+        "machine that trained them)), trained on AMD Zen 4 (AMD EPYC) and a machine not named by 1 record"
+    )
+    # every run read back, none trained: nothing is said of this build's training
+    cached = V.training_time_text(runs.assign(reused=True, machine="AMD Zen 4 (AMD EPYC)"))
+    assert "runs of 4 trained in this build" not in cached and "by this build's probe" not in cached
+    assert cached.startswith("4 runs of 4 were read back from the run cache") and "; " not in cached
+    assert V.training_time_text(runs.assign(reused=False)).startswith("4 runs of 4 trained in this build: 5.0 minutes")
+
+
+def test_paired_runs_table_pairs_the_runs_on_the_same_test_pairs():
+    import numpy as np
+
+    from compsem.csts.metrics import pair_bootstrap_replicates
+    from compsem.stats import paired_interval
+
+    # 6 sentence pairs (12 rows); mode x orders the rows as the labels do, y reverses them
+    df = pd.DataFrame(
+        {"pair_id": np.repeat(np.arange(6), 2), "label": np.tile([4.0, 2.0], 6) + np.repeat(np.arange(6), 2) * 0.1}
+    )
+    x, y = df["label"].to_numpy(), -df["label"].to_numpy()
+    runs = pd.DataFrame(
+        {"input_mode": ["x", "y"], "test_spearman": [100.0, -100.0], "test_predictions": [list(x), list(y)]}
+    )
+    t = V.paired_runs_table(runs, df, "input_mode", n_boot=200, seed=0)
+    assert t[["a", "b"]].values.tolist() == [["x", "y"], ["y", "x"]]
+    # every resample gives x 100 and y -100, so the difference is 200 with the interval [200, 200]
+    row = t.iloc[0]
+    assert (row.difference, row.low, row.high) == (200.0, pytest.approx(200.0), pytest.approx(200.0))
+    # against a slow oracle: the replicates of each mode on the same seed, their paired percentile interval
+    z = x.copy()
+    z[[0, 1]] = z[[1, 0]]  # one pair reversed
+    runs = pd.DataFrame(
+        {"input_mode": ["x", "z"], "test_spearman": [100.0, 80.0], "test_predictions": [list(x), list(z)]}
+    )
+    t = V.paired_runs_table(runs, df, "input_mode", n_boot=300, seed=3)
+    lo, hi = paired_interval(
+        pair_bootstrap_replicates(x, df.label, df.pair_id, n_boot=300, seed=3),
+        pair_bootstrap_replicates(z, df.label, df.pair_id, n_boot=300, seed=3),
+    )
+    assert (t.iloc[0].difference, t.iloc[0].low, t.iloc[0].high) == (20.0, lo, hi) and lo < hi
+    # runs without predictions: an empty table with its columns
+    assert V.paired_runs_table(runs.drop(columns="test_predictions"), df, "input_mode").empty

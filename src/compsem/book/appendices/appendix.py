@@ -50,6 +50,7 @@ __all__ = [
     "build_record",
     "cpu_model",
     "bf16_support",
+    "gpu_fp32_vs_cpu_text",
     "run_times",
     "dependencies",
     "lock_digest",
@@ -75,10 +76,36 @@ def gpu_glue(gpu: dict | None) -> dict[str, str]:
     sentence about its speed names that GPU and no other; "no GPU" without a record."""
     name = str(((gpu or {}).get("machine") or {}).get("gpu") or "no GPU")
     if gpu is None:
-        return {"gpu_bf16_speed": "not measured (no GPU check recorded)", "gpu_name": name} | gpu_words(None)
+        return {
+            "gpu_bf16_speed": "not measured (no GPU check recorded)",
+            "gpu_name": name,
+            "gpu_fp32_vs_cpu_text": gpu_fp32_vs_cpu_text(None),
+        } | gpu_words(None)
     e = gpu["encode"]
     speed = claims.comparative(e["gpu_bf16"]["texts_per_s"], e["gpu_default"]["texts_per_s"])
-    return {"gpu_bf16_speed": speed, "gpu_name": name} | gpu_words(gpu)
+    return {"gpu_bf16_speed": speed, "gpu_name": name, "gpu_fp32_vs_cpu_text": gpu_fp32_vs_cpu_text(gpu)} | gpu_words(
+        gpu
+    )
+
+
+def gpu_fp32_vs_cpu_text(gpu: dict | None) -> str:
+    """How far the GPU's fp32 vectors lay from the CPU's in the GPU check (``benchmarks/gpu.json``,
+    ``encode.gpu_default.max_abs_diff``), measured, never called the same: "on the one GPU measured
+    (NVIDIA H200), within 2.7e-07 of the CPU's in every coordinate (the largest absolute difference
+    over 10,000 sentences), close to them but not equal"; equal only where the difference is 0."""
+    enc = (gpu or {}).get("encode") or {}
+    diff = (enc.get("gpu_default") or {}).get("max_abs_diff")
+    if diff is None:
+        return "not compared with the CPU's on any GPU (no GPU check recorded)"
+    name = str(((gpu or {}).get("machine") or {}).get("gpu") or "a GPU")
+    n = enc.get("sentences")
+    over = f" over {n:,} sentences" if isinstance(n, int) else ""
+    if float(diff) == 0.0:
+        return f"on the one GPU measured ({name}), equal to the CPU's in every coordinate{over}"
+    return (
+        f"on the one GPU measured ({name}), within {float(diff):.1e} of the CPU's in every coordinate (the largest "
+        f"absolute difference{over}), not equal to them"
+    )
 
 
 def gpu_words(gpu: dict | None) -> dict[str, str]:
