@@ -519,6 +519,23 @@ def gpu(device: str = "cuda", quick: bool = False, configs=tuple(PACKING_CONFIGS
     return out
 
 
+def gpu_words(section: dict | None) -> dict[str, str]:
+    """What chapter 99 (and Part II's table of differences) says of this check's section of
+    ``benchmarks/gpu.json``: how bf16 autocast fine-tuned against fp32 (``gpu_bf16_training``:
+    "more slowly than" where bf16 was slower in every configuration, "more slowly in 1 of 2
+    configurations than" where in some, "faster than" where in none)."""
+    runs = (section or {}).get("runs", {})
+    configs = sorted({k.rsplit(" ", 1)[0] for k in runs})
+    slower = [c for c in configs if runs[f"{c} bf16"]["examples_per_s"] < runs[f"{c} fp32"]["examples_per_s"]]
+    if not configs:
+        return {"gpu_bf16_training": "(not measured) against"}
+    if len(slower) == len(configs):
+        return {"gpu_bf16_training": "more slowly than"}
+    if not slower:
+        return {"gpu_bf16_training": "faster than"}
+    return {"gpu_bf16_training": f"more slowly in {len(slower)} of {len(configs)} configurations than"}
+
+
 if __name__ == "__main__":
     import sys
 

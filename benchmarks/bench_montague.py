@@ -104,6 +104,29 @@ def gpu(device: str = "cuda", quick: bool = False) -> dict:
     return out
 
 
+def gpu_words(section: dict | None) -> dict[str, str]:
+    """What chapter 99 says of this check's section of ``benchmarks/gpu.json``: whether the
+    default weights kept every reproduced cell of the paper's tables within 1e-4
+    (``gpu_reproduces``) and whether bf16 weights moved some cell further (``gpu_bf16_cells``)."""
+    rep = (section or {}).get("reproduction", {})
+    off = {
+        w: [v["within_1e-4"] < v["cells"] for k, v in rep.items() if k.startswith(f"gpu_{w}")]
+        for w in ("default", "bf16")
+    }
+    return {
+        "gpu_reproduces": "(not measured) reproduces"
+        if not off["default"]
+        else "does not reproduce every one of"
+        if any(off["default"])
+        else "reproduces",
+        "gpu_bf16_cells": "(not measured) moved Part III's cells against"
+        if not off["bf16"]
+        else "moved Part III's reproduced cells by more than"
+        if any(off["bf16"])
+        else "kept every one of Part III's reproduced cells within",
+    }
+
+
 if __name__ == "__main__":  # pragma: no cover
     import json
     import sys

@@ -42,6 +42,7 @@ from compsem import labels as _labels
 from compsem.fmt import number
 from compsem.results import Prose
 from compsem.book.appendices import machine as _machine
+from compsem.book.appendices.bench import study_gpu_words
 from compsem.book.checks.claimlist import claims_table
 from compsem.cpu import cpu_model, this_machine
 from compsem.encoders import get_encoder
@@ -109,37 +110,10 @@ def gpu_fp32_vs_cpu_text(gpu: dict | None) -> str:
 
 
 def gpu_words(gpu: dict | None) -> dict[str, str]:
-    """The words of the GPU section's sentences (and of Part II's, which quotes the first), from the
-    record: how bf16 autocast fine-tuned against fp32 over Part II's configurations
-    (``gpu_bf16_training``: "more slowly than" where bf16 was slower in every one), whether the default
-    weights kept every Part III cell within 1e-4 of the CPU's (``gpu_reproduces``) and whether bf16
-    weights moved some cell further (``gpu_bf16_cells``)."""
-    studies = (gpu or {}).get("studies", {})
-    runs = studies.get("csts", {}).get("runs", {})
-    configs = sorted({k.rsplit(" ", 1)[0] for k in runs})
-    slower = [c for c in configs if runs[f"{c} bf16"]["examples_per_s"] < runs[f"{c} fp32"]["examples_per_s"]]
-    rep = studies.get("montague", {}).get("reproduction", {})
-    of = {
-        w: [v["within_1e-4"] < v["cells"] for k, v in rep.items() if k.startswith(f"gpu_{w}")]
-        for w in ("default", "bf16")
-    }
-    return {
-        "gpu_bf16_training": "(not measured) against"
-        if not configs
-        else "more slowly than"
-        if len(slower) == len(configs)
-        else f"more slowly in {len(slower)} of {len(configs)} configurations than",
-        "gpu_reproduces": "(not measured) reproduces"
-        if not of["default"]
-        else "does not reproduce every one of"
-        if any(of["default"])
-        else "reproduces",
-        "gpu_bf16_cells": "(not measured) moved Part III's cells against"
-        if not of["bf16"]
-        else "moved Part III's reproduced cells by more than"
-        if any(of["bf16"])
-        else "kept every one of Part III's reproduced cells within",
-    }
+    """The words of the GPU section's sentences (and of the Parts' pages that quote them), from the
+    record: ``gpu_words(section)`` of every study's benchmark that has one, each reading its own
+    section of ``benchmarks/gpu.json`` (None where the record has none: "(not measured)" words)."""
+    return study_gpu_words((gpu or {}).get("studies", {}))
 
 
 def encode_glue(bench: dict | None, dims: dict[str, int] | None = None) -> dict[str, str]:

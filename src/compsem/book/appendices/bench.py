@@ -239,6 +239,18 @@ def study_gpu_checks(device: str, quick: bool) -> dict:
     return results
 
 
+def study_gpu_words(sections: dict) -> dict[str, str]:
+    """``gpu_words(section)`` of ``benchmarks/bench_<study>.py`` for every study of the registry
+    whose benchmark has one: the words chapter 99 glues about that study's part of the GPU check,
+    from its section of ``benchmarks/gpu.json`` (``sections[study]``, None where it has none)."""
+    words: dict[str, str] = {}
+    for study in STUDIES:
+        mod = _bench_module(study.name)
+        if mod is not None and hasattr(mod, "gpu_words"):
+            words |= mod.gpu_words(sections.get(study.name))
+    return words
+
+
 def precision_probe() -> dict:
     """The precision probe measured afresh in this run (:func:`compsem.device.probe_precisions`,
     never a stored choice): GFLOP/s per precision, the choice :func:`compsem.device.choose_precision`
