@@ -30,6 +30,10 @@ never typed. The rules and their thresholds are data (:data:`RULES`, :data:`AGRE
   the rule reads it against zero (or against ``margin``) as ``above`` / ``below`` read a level:
   the whole paired interval on the claimed side -> *reproduced*; the difference on that side but
   its interval reaching zero -> *partly*; the difference at zero or beyond -> *not reproduced*.
+  Where the paper's number is another statistic than the difference (a share of samples, where we
+  decide on ours minus a control's share), the optional columns :data:`SHOWN` name ours (shown in
+  "ours", beside the paper's) and ``reference_select`` the control's row (its share shown in
+  "compared with", before the paired difference that decides).
 * ``within`` (the paper claims a value near a level: an equivalence test with a declared
   margin): the whole interval within ``reference ± margin`` -> *reproduced*; the estimate within
   but not the interval -> *partly*; the estimate outside -> *not reproduced*.
@@ -92,6 +96,7 @@ __all__ = [
     "COLUMNS",
     "OPTIONAL_COLUMNS",
     "SECOND_READING_RULES",
+    "SHOWN",
     "VerdictError",
     "Verdict",
     "Claims",
@@ -146,6 +151,10 @@ OPTIONAL_COLUMNS: tuple[str, ...] = ("scope", "also_select", "also_label")
 
 #: The rules a second reading may use (those that read a direction or a level).
 SECOND_READING_RULES: tuple[str, ...] = ("above", "below", "paired_above", "paired_below", "within")
+
+#: Optional columns of a paired claim whose paper's number is not a difference: the columns of the
+#: result file holding the statistic the paper's number is on (estimate, low, high) and its unit.
+SHOWN: tuple[str, ...] = ("value", "value_low", "value_high", "value_unit")
 
 #: The level of :data:`RULES` ``significant`` / ``not_significant``.
 ALPHA: float = 0.05
@@ -394,9 +403,11 @@ def _compare(row: dict, df: pd.DataFrame, sel: pd.DataFrame, where: str, file: P
     shift = gap if side == "above" else -gap
     by = f", by more than {fmt.number(gap, digits)}{u}" if gap else ""
     if rule.startswith("paired_"):
+        word = direction_verdict(side, est, low, high, shift)
+        if _text(row, "value"):
+            return _paired_shown(row, df, sel, where, file, base, word, (est, low, high), shift)
         if _text(row, "reference_select"):
             raise VerdictError(f"{where}: a paired rule reads one row of paired differences, not a control row")
-        word = direction_verdict(side, est, low, high, shift)
         against = f"{_text(row, 'compared_with') or 'zero'} (paired difference against {fmt.number(shift, digits)}{u})"
     elif _text(row, "reference_select"):
         if rule == "within":
@@ -418,6 +429,32 @@ def _compare(row: dict, df: pd.DataFrame, sel: pd.DataFrame, where: str, file: P
     return Verdict(
         **base, ours=fmt.estimate(est, low, high, digits, unit=u), compared_with=against, verdict=word, why=""
     )
+
+
+def _paired_shown(row, df, sel, where, file, base, word, paired, shift) -> Verdict:
+    """A paired verdict whose "ours" is the statistic of :data:`SHOWN` (the paper's kind of number)
+    and whose "compared with" gives the control's value (``reference_select``) and the paired
+    difference that decided."""
+    digits = int(_number(row, "digits", where))
+    vu = f" {_text(row, 'value_unit')}" if _text(row, "value_unit") else ""
+    u = f" {_text(row, 'unit')}" if _text(row, "unit") else ""
+
+    def shown(frame):
+        v, lo, hi = (
+            float(_column(frame, _text(row, k), where, file)[0]) if _text(row, k) else math.nan
+            for k in ("value", "value_low", "value_high")
+        )
+        return fmt.estimate(v, lo, hi, digits, unit=vu)
+
+    against = _text(row, "compared_with") or "the control"
+    if _text(row, "reference_select"):
+        ctrl = _rows(df, _text(row, "reference_select"), where, file)
+        if len(ctrl) != 1:
+            raise VerdictError(f"{where}: the control selection matches {len(ctrl)} rows of {file}, not one")
+        against += f": {shown(ctrl)}"
+    diff = fmt.estimate(*paired, digits, unit=u)
+    against += f" (paired difference {diff}, against {fmt.number(shift, digits)}{u})"
+    return Verdict(**base, ours=shown(sel), compared_with=against, verdict=word, why="")
 
 
 def _scope_spec(text: str, where: str) -> list[tuple[str, list[tuple[str, str]]]]:
@@ -635,7 +672,7 @@ class Claims:
     def table(self) -> pd.DataFrame:
         """The claims file, checked: every column of :data:`COLUMNS`, unique claim ids, known rules."""
         df = paper_table(self.study, "claims", dtype=str, keep_default_na=False)
-        for c in OPTIONAL_COLUMNS:
+        for c in (*OPTIONAL_COLUMNS, *SHOWN):
             if c not in df.columns:
                 df[c] = ""
         missing = [c for c in COLUMNS if c not in df.columns]

@@ -458,6 +458,53 @@ def test_a_paired_rule_with_a_control_row_or_a_negative_gap_is_an_error(paired_u
         V.Claims(STUDY).evaluate()
 
 
+def _shown(results, data, shares, diff):
+    """A paired claim shown by its share (the paper's kind of number): ``shares`` the model's and
+    its control's (pct, low, high), ``diff`` the paired difference (difference, low, high)."""
+    claim = {
+        **_claim(
+            claim="S-1",
+            rule="paired_above",
+            result="regions",
+            select="model == 'm'",
+            estimate="d",
+            low="d_low",
+            high="d_high",
+            unit="points",
+            digits="1",
+            reference_select="model == 'm (shuffled)'",
+            compared_with="m with shuffled targets",
+        ),
+        **dict(zip(V.SHOWN, ("pct", "low", "high", "%"))),
+    }
+    _write(data / "reference" / f"{STUDY}_claims.csv", [claim], header=list(V.COLUMNS) + list(V.SHOWN))
+    (m, c), (d, dlo, dhi) = shares, diff
+    _write(
+        results / STUDY / "regions.csv",
+        [
+            {"model": "m", "pct": m[0], "low": m[1], "high": m[2], "d": d, "d_low": dlo, "d_high": dhi},
+            {"model": "m (shuffled)", "pct": c[0], "low": c[1], "high": c[2], "d": "", "d_low": "", "d_high": ""},
+        ],
+    )
+    return V.Claims(STUDY).evaluate()[0]
+
+
+def test_a_paired_claim_shows_the_share_beside_the_paper_and_decides_on_the_difference(paired_up):
+    data = paired_up.parent / "data"
+    got = _shown(paired_up, data, ((99.2, 97.6, 100.0), (32.0, 24.0, 40.0)), (67.2, 58.4, 76.0))
+    assert got.verdict == "reproduced"
+    assert got.ours == "99.2 % [97.6, 100.0]"  # the share, the paper's kind of number, not the difference
+    assert got.compared_with == (
+        "m with shuffled targets: 32.0 % [24.0, 40.0] (paired difference 67.2 points [58.4, 76.0], against 0.0 points)"
+    )
+    # contradicting data: the same marginal shares, but a paired interval reaching zero -> partly, and the
+    # words show the interval that decided
+    got = _shown(paired_up, data, ((99.2, 97.6, 100.0), (32.0, 24.0, 40.0)), (3.0, -1.0, 7.0))
+    assert got.verdict == "partly" and "paired difference 3.0 points [-1.0, 7.0]" in got.compared_with
+    got = _shown(paired_up, data, ((30.0, 22.0, 38.0), (32.0, 24.0, 40.0)), (-2.0, -6.0, 2.0))
+    assert got.verdict == "not reproduced" and got.ours == "30.0 % [22.0, 38.0]"
+
+
 def test_the_rules_text_names_the_paired_rules_once():
     text = V.rules_text(["paired_below", "above"])
     assert "Rules 'paired_above' and 'paired_below'" in text and "Rules 'above' and 'below'" in text

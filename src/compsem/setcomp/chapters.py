@@ -21,7 +21,7 @@ from ..fmt import number
 from ..encoders.kinds import is_control
 from ..labels import labelled
 from ..results import Prose, save_table
-from ..sentences import join_names, paired_ranking_sentence, paired_words
+from ..sentences import comparisons_words, join_names, paired_ranking_sentence, paired_words
 from ..stats import paired_comparison
 from .metrics import CELLS, EPS_MODES, eps_label, geometry, ned_check
 from ..encoders.registry import PANEL, available_encoders
@@ -48,7 +48,17 @@ from .tables import (
     with_leads,
 )
 
-__all__ = ["OverlapChapter", "DifferenceChapter", "UnionChapter", "cell_measures", "ranking_sentence"]
+__all__ = [
+    "OverlapChapter",
+    "DifferenceChapter",
+    "UnionChapter",
+    "cell_measures",
+    "ranking_sentence",
+    "floor_words",
+    "control_gate",
+    "fixed_ratio_models",
+    "norm_ranking_sentence",
+]
 
 
 def cell_measures(measures: Sequence[str]) -> list[str]:
@@ -176,19 +186,150 @@ def paper_panel_sentence(rows: pd.DataFrame, panel: Sequence[str], optional: Seq
 
 
 def fixed_ratio_models(ratios: dict[str, np.ndarray], *, tol: float = 1e-6) -> dict[str, str]:
-    """The models whose every defined norm ratio is 1 (within ``tol``), each with why it is left out
-    of a paired comparison of comparable shares: its share is 100 % on every sample by construction
-    (the ratio cannot vary), so a comparison with it tests nothing about the sentences."""
+    """The models whose every defined norm ratio lies within ``tol`` of 1, each with why it is left
+    out of a paired comparison of comparable shares: its share is 100 % on every sample of this run
+    (the largest deviation from 1 measured, never assumed from how the encoder is built), so a
+    comparison with it tests nothing about the sentences."""
     out = {}
     for m, r in ratios.items():
         r = np.asarray(r, dtype=float)
         r = r[np.isfinite(r)]
         if r.size and np.all(np.abs(r - 1) <= tol):
+            dev = float(np.max(np.abs(r - 1)))
             out[m] = (
-                "its norm ratio is 1 on every sample, so its share is 100 % by construction and a paired "
-                "comparison with it tests nothing"
+                f"its norm ratio lies within {tol:.0e} of 1 on every sample (measured: the largest deviation is "
+                f"{dev:.1e}), so its share is 100 % on these samples and a paired comparison with it tests nothing"
             )
     return out
+
+
+def floor_words(values: dict[str, float], *, digits: int = 1, unit: str = " %") -> str:
+    """The lowest value over the models of a run, the controls given apart (never counted as
+    models: :func:`compsem.encoders.kinds.is_control`): "at least 97.6 % for every model of the
+    run, `glove-50d` the lowest; the control `bow`: 92.8 %"; one model: "`m` is the only model of the
+    run; …"."""
+    real = {m: float(v) for m, v in values.items() if not is_control(m)}
+    ctrl = {m: float(v) for m, v in values.items() if is_control(m)}
+    tail = ""
+    if ctrl:
+        tail = ("the control " if len(ctrl) == 1 else "the controls ") + ", ".join(
+            f"`{m}`: {number(v, digits)}{unit}" for m, v in ctrl.items()
+        )
+    if not real:
+        return "no model of the run, only controls" + (f"; {tail}" if tail else "")
+    if len(real) == 1:
+        return f"`{next(iter(real))}` is the only model of the run" + (f"; {tail}" if tail else "")
+    floor = min(real.values())
+    lowest = [m for m, v in real.items() if v - floor < 1e-9]  # a tie names every model at the floor
+    who = f"{join_names(lowest)} the lowest" if len(lowest) < len(real) else "every one of them at it"
+    return f"at least {number(floor, digits)}{unit} for every model of the run, {who}" + (f"; {tail}" if tail else "")
+
+
+def control_gate(
+    samples: dict[str, np.ndarray],
+    control: str,
+    *,
+    what: str,
+    control_words: str,
+    groups=None,
+    n_boot: int = 1000,
+    seed: int = 0,
+    alpha: float = 0.05,
+) -> tuple[bool, str]:
+    """Do the models separate from a ``control`` scored on the same samples? Each model's
+    per-sample shares (in [0, 1]; controls of :func:`compsem.encoders.kinds.is_control` and the
+    ``control`` itself are not models) against the control's, by a paired bootstrap on the
+    quintuples (``groups``: each quintuple the mean of its samples), the m comparisons held
+    together by Bonferroni. True with the words "every model ... more often than <control_words>"
+    only when every paired interval lies above zero; else False, with each model that does not
+    and its outcome, so that a criterion the control meets as often is never used to rank."""
+    items = "samples"
+    share = 100 * float(np.nanmean(samples[control])) if control in samples else float("nan")
+    if groups is not None:
+        g = np.asarray(groups)
+        samples = {m: pd.Series(np.asarray(v, dtype=float)).groupby(g).mean().to_numpy() for m, v in samples.items()}
+        items = "quintuples"
+    models = [m for m in samples if m != control and not is_control(m)]
+    if control not in samples or not models:
+        return False, f"No model can be tested against {control_words} here, so none is ranked on {what}."
+    m = len(models)
+    res = {
+        k: paired_comparison(samples[k], samples[control], alpha=alpha / m, n_boot=n_boot, seed=seed, scale=100)
+        for k in models
+    }
+    n = len(samples[control])
+    count = comparisons_words(m, alpha)
+    bad = [k for k in models if res[k].words != "higher"]
+    if not bad:
+        return True, (
+            f"On the same {n} {items} every model meets it more often than {control_words}, by a paired interval "
+            f"above zero ({count}), so the models may be ranked on {what}."
+        )
+
+    def verb(names):
+        return "meets" if len(names) == 1 else "meet"
+
+    def shown(names):
+        return "; ".join(
+            f"`{k}` {number(res[k].estimate, 1)} points [{number(res[k].low, 1)}, {number(res[k].high, 1)}]"
+            for k in names
+        )
+
+    parts = []
+    same = [k for k in bad if res[k].words == "undefined"]
+    if same:
+        parts.append(
+            f"{join_names(same)} {verb(same)} it exactly as often as {control_words} on every one of them "
+            f"({number(share, 1)} %, as the control; the paired test is undefined)"
+        )
+    for word, how in (
+        ("no evidence of a difference", f"with no evidence of a difference from {control_words}"),
+        ("lower", f"less often than {control_words}, by a paired interval below zero"),
+    ):
+        some = [k for k in bad if res[k].words == word]
+        if some:
+            parts.append(f"{join_names(some)} {verb(some)} it {how} ({shown(some)})")
+    tested = f" ({count})" if len(same) < m else ""
+    return False, (
+        f"On the same {n} {items}, "
+        + "; ".join(parts)
+        + f"{tested}. It does not separate {'this model' if len(bad) == 1 else 'these models'} from "
+        f"{control_words}, so no model is ranked on {what}."
+    )
+
+
+def norm_ranking_sentence(
+    within: dict[str, np.ndarray], excluded: dict[str, str], *, groups=None, n_boot: int = 1000, seed: int = 0
+) -> Prose:
+    """Chapter 13's ranking of the share of comparable pairs (lowest first): the models whose norm
+    ratio varies (those of ``excluded`` named and left out, the controls beside), ranked by
+    :func:`ranking_sentence` when at least two are left; with one or none, "No ranking: only
+    `glove-50d` has norm ratios that vary (74.4 %)", never a ranking of one."""
+    left = [m for m in within if m not in excluded and not is_control(m)]
+    if len(left) >= 2:
+        return ranking_sentence(
+            within,
+            what="share of comparable pairs",
+            higher=False,
+            constant=False,
+            n_boot=n_boot,
+            seed=seed,
+            groups=groups,
+            excluded=excluded,
+        )
+    pct = {m: 100 * float(np.nanmean(v)) for m, v in within.items()}
+    head = (
+        f"No ranking: only `{left[0]}` has norm ratios that vary ({number(pct[left[0]], 1)} %)."
+        if left
+        else "No ranking: no model has norm ratios that vary."
+    )
+    tail = "".join(f" `{m}` is left out: {why}." for m, why in excluded.items() if m in within and not is_control(m))
+    ctrl = "".join(
+        f" `{m}` ({number(pct[m], 1)} %) is a control, shown beside the models and not ranked."
+        for m in within
+        if is_control(m)
+    )
+    return Prose(head + tail + ctrl)
 
 
 def _paper(name: str) -> pd.DataFrame:
@@ -373,7 +514,7 @@ class OverlapChapter(_OperatorChapter):
         )[self.m0]
         self.values.update(
             c2_first_between=float(between[self.m0]),
-            c2_min_between=float(between[self.models].min()),
+            c2_floor=Prose(floor_words(between[self.models].to_dict())),
             c2_random_between=float(between["random"]),
             c2_paper_gpt3=float(ds["gpt3_overlap_projection_between_pct"]),
             **control_values(
@@ -579,16 +720,35 @@ class DifferenceChapter(_OperatorChapter):
         main = c4[
             (c4["subset"] == self.main) & (c4["mode"] == eps_label(self.eps_range)) & (c4["measure"] == self.cm[0])
         ].set_index("model")
-        self.values.update(
-            c4_first=float(main.loc[self.m0, "pct"]),
-            c4_low_sentence=ranking_sentence(
+        # C4 ranks the models only where they separate from random vectors at ε = 0 (the reading that needs no
+        # range): a criterion random vectors meet as often orders nothing about meaning
+        zero = c4_samples({**self.emb, "random": self.controls["random"]}, self.cm[0], mode="fixed")
+        ok, gate = control_gate(
+            zero,
+            "random",
+            what="C4's grid-averaged score",
+            control_words="random vectors at ε = 0",
+            groups=self.g,
+            n_boot=self.n_boot,
+            seed=self.seed,
+        )
+        rank = (
+            " "
+            + ranking_sentence(
                 c4_samples(self.emb, self.cm[0], mode=self.eps_range, size=self.grid_size),
-                what="share meeting C4",
+                what="grid-averaged C4 score",
                 higher=False,
                 n_boot=self.n_boot,
                 seed=self.seed,
                 groups=self.g,
-            ),
+            )
+            if ok
+            else ""
+        )
+        self.values.update(
+            c4_first=float(main.loc[self.m0, "pct"]),
+            c4_first_fixed=100 * float(np.mean(zero[self.m0])),
+            c4_rank_sentence=Prose(gate + rank),
         )
         return pd.concat([w, paper], axis=1)
 
@@ -679,7 +839,7 @@ class DifferenceChapter(_OperatorChapter):
         plot_cells_summary(
             c4[(c4["subset"] == self.main) & (c4["mode"] == eps_label(self.eps_range))],
             cell=None,
-            label="% samples meeting C4",
+            label="grid-averaged C4 score (%)",
             ax=axes[1],
         )
         fig.tight_layout()
@@ -726,7 +886,7 @@ class UnionChapter(_OperatorChapter):
         between = geo[geo["region"] == "between"].set_index("model")["pct"]
         self.values.update(
             c6_first_between=float(between[self.m0]),
-            c6_min_between=float(between[self.models].min()),
+            c6_floor=Prose(floor_words(between[self.models].to_dict())),
             c6_shuf_between=float(between[self.run.shuffled_name]),
             **control_values(
                 "c6",
@@ -766,16 +926,13 @@ class UnionChapter(_OperatorChapter):
         # its 100 % is its property, not a defect, and a paired comparison with it tests nothing about the
         # sentences, so it is named and left out of the comparisons
         self.values.update(
-            norm_comparable_min=float(pc.min()),
-            norm_comparable_sentence=ranking_sentence(
+            norm_comparable_floor=Prose(floor_words(pc.to_dict())),
+            norm_comparable_sentence=norm_ranking_sentence(
                 {m: within[m].astype(float) for m in self.models},
-                what="share of comparable pairs",
-                higher=False,
-                constant=False,
+                fixed_ratio_models({m: self.ratios[m] for m in self.models}),
                 n_boot=self.n_boot,
                 seed=self.seed,
                 groups=self.g,
-                excluded=fixed_ratio_models({m: self.ratios[m] for m in self.models}),
             ),
         )
         return self.norm_stats.round(3)

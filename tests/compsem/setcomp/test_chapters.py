@@ -126,9 +126,13 @@ def test_a_model_comparable_by_construction_is_left_out_of_the_paired_comparison
     assert text.startswith("`m` has the lowest share (50.0 %)")
     assert "`n` (" not in text and "from `n`" not in text
     assert text.endswith(
-        "`n` is left out of the ranking: its norm ratio is 1 on every sample, so its share is 100 % by "
-        "construction and a paired comparison with it tests nothing."
+        "`n` is left out of the ranking: its norm ratio lies within 1e-06 of 1 on every sample (measured: the "
+        "largest deviation is 0.0e+00), so its share is 100 % on these samples and a paired comparison with it "
+        "tests nothing."
     )
+    # a ratio a hair from 1 (an encoder that is only approximately unit length) says what was measured
+    near = fixed_ratio_models({"u": np.array([1.0, 1 + 4e-7, 1 - 2e-7])})
+    assert "the largest deviation is 4.0e-07" in near["u"] and "by construction" not in near["u"]
     # contradicting data: n's ratios vary, so nothing is fixed and n is compared like any model
     assert fixed_ratio_models({"n": np.array([1.0, 1.2])}) == {}
     text = str(ranking_sentence(within, what="share", higher=False, constant=False, n_boot=200))
@@ -211,3 +215,63 @@ def test_the_paper_panel_is_counted_from_its_file():
     book = paper_panel_sentence(paper_models("setcomp"), ["sbert-mini", "sbert-l", "use"], ["sbert-l"])
     assert "1 (GPT3) is served only by a web API" in book
     assert "only SBERT-mini and SBERT-L (once installed: an optional model) run offline" in book
+
+
+def test_the_floor_over_the_models_leaves_the_controls_out():
+    from compsem.setcomp.chapters import floor_words
+
+    # the book's C2 shares: bow (a control) is the lowest, but the floor of the models is glove-50d's
+    shares = {"sbert-mini": 99.2, "use": 98.4, "glove-50d": 97.6, "bow": 92.8}
+    assert floor_words(shares) == (
+        "at least 97.6 % for every model of the run, `glove-50d` the lowest; the control `bow`: 92.8 %"
+    )
+    # contradicting data: a model below the control sets the floor, and the control is still given apart
+    assert floor_words({**shares, "use": 90.0}).startswith("at least 90.0 % for every model of the run, `use` the")
+    assert floor_words({"m": 50.0, "bow": 40.0}) == "`m` is the only model of the run; the control `bow`: 40.0 %"
+    # two models at the floor are both named
+    assert floor_words({"a": 100.0, "b": 99.6, "c": 99.6}).endswith("`b` and `c` the lowest")
+
+
+def test_a_criterion_that_random_vectors_meet_as_often_ranks_no_model():
+    from compsem.setcomp.chapters import control_gate
+
+    # C4 at ε = 0 in the book: every sample meets it, for every model and for random vectors
+    ones = np.ones(12)
+    samples = {"a": ones, "b": ones, "bow": ones, "random": ones}
+    ok, text = control_gate(samples, "random", what="C4's score", control_words="random vectors", n_boot=200)
+    assert not ok
+    assert text == (
+        "On the same 12 samples, `a` and `b` meet it exactly as often as random vectors on every one of them "
+        "(100.0 %, as the control; the paired test is undefined). It does not separate these models from random "
+        "vectors, so no model is ranked on C4's score."
+    )
+    assert "`bow`" not in text  # a control is no model to be separated
+    # contradicting data: random vectors meet it on 3 of the 12 samples, the models on all: every paired
+    # interval (each model − random = 75 points, its resamples at least 25) lies above zero, and ranking may follow
+    rnd = np.array([1, 0, 0, 0] * 3, dtype=float)
+    ok, text = control_gate({**samples, "random": rnd}, "random", what="C4's score", control_words="random vectors")
+    assert ok and text.startswith("On the same 12 samples every model meets it more often than random vectors")
+    assert "2 paired comparisons" in text
+    # one model no better than random: not ranked, and only that model is named
+    ok, text = control_gate({**samples, "b": rnd, "random": rnd}, "random", what="x", control_words="random vectors")
+    assert not ok and "`b` meets it exactly as often as random vectors on every one of them (25.0 %" in text
+    assert "`a`" not in text and "It does not separate this model from random vectors" in text
+    # b above random on one sample of 12 only (8.3 points): its interval reaches zero, no evidence of a difference
+    b = rnd.copy()
+    b[1] = 1.0
+    ok, text = control_gate({**samples, "b": b, "random": rnd}, "random", what="x", control_words="random vectors")
+    assert not ok and "`b` meets it with no evidence of a difference from random vectors (`b` 8.3 points [0.0, " in text
+
+
+def test_a_ranking_of_one_model_is_no_ranking():
+    from compsem.setcomp.chapters import norm_ranking_sentence
+
+    within = {"n": np.ones(4), "g": np.array([1, 1, 1, 0.0]), "bow": np.ones(4)}
+    text = str(norm_ranking_sentence(within, {"n": "its ratio is fixed"}, n_boot=200))
+    assert text == (
+        "No ranking: only `g` has norm ratios that vary (75.0 %). `n` is left out: its ratio is fixed. "
+        "`bow` (100.0 %) is a control, shown beside the models and not ranked."
+    )
+    # contradicting data: n's ratios vary too, so two models are left and the paired ranking speaks
+    text = str(norm_ranking_sentence({**within, "n": np.array([1, 0, 0, 0.0])}, {}, n_boot=200))
+    assert text.startswith("`n` has the lowest share of comparable pairs (25.0 %)") and "No ranking" not in text

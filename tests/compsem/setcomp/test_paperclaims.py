@@ -60,7 +60,11 @@ def test_the_model_against_a_control_on_the_same_samples_is_decided_by_the_paire
     got = _paired(tmp_path / "a", (10.0, 4.0, 16.0), (10.0, 2.0, 18.0))
     assert got["I-2"].verdict == "reproduced" and got["I-4"].verdict == "reproduced"
     assert got["I-2"].ours == "10.0 points [4.0, 16.0]"
-    assert "paired difference against 0.0 points" in got["I-4"].compared_with
+    # I-4: ours is the share (the paper's kind of number), the control's share and the paired difference beside it
+    assert got["I-4"].ours == "90.0 % [85.0, 95.0]"
+    assert got["I-4"].compared_with.endswith(
+        ": 80.0 % [70.0, 90.0] (paired difference 10.0 points [2.0, 18.0], against 0.0 points)"
+    )
     # contradicting data: the paired interval reaches below zero -> partly; the difference below zero -> not
     got = _paired(tmp_path / "b", (10.0, -1.0, 21.0), (-3.0, -8.0, 2.0))
     assert got["I-2"].verdict == "partly" and got["I-4"].verdict == "not reproduced"
