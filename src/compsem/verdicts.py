@@ -42,8 +42,18 @@ never typed. The rules and their thresholds are data (:data:`RULES`, :data:`AGRE
   against :data:`ALPHA` -> *reproduced* when the outcome is the paper's, else *not reproduced*; a
   test whose outcome cannot vary (every item passes, all ties) is undefined -> *not testable
   here*. "Not significant" is no evidence of a difference, never a claim of sameness.
-* ``untestable``: *not testable here*, with the reason the row gives (no such model offline,
-  no such data).
+* ``untestable``: *not testable here*, for the reasons the row declares: its ``why`` opens with
+  one or more keys of :data:`UNTESTABLE` (``"model: ..."``, ``"model, quantity: ..."``) before
+  its own explanation. The rule's text under a table names the reasons its rows use, with the
+  claims of each (:func:`rules_text`), so that it never states a reason no row gives.
+
+The words a claims file shows (``claim_text``, ``paper_value``, ``compared_with``, ``differs``,
+``why``) may quote a cell of the study's transcribed tables instead of typing it, as a Jinja2
+expression ``{{ paper('table2_zeroshot', 'split') }}`` or ``{{ paper('table8_best_settings',
+'objective', model='SimCSE-base', encoding='bi') }}``: the distinct values of that column of
+``data/reference/<study>_<table>.csv`` in the rows the keywords select (as printed in the file,
+several joined by "and"). A quotation that selects nothing, or names no such table or column, is a
+:class:`VerdictError`.
 
 A study may declare how a selected row is named (``Claims(study, describe=...)``: a function of
 the result's name, the one selected row and the results folder, returning words such as "sbert-mini,
@@ -81,6 +91,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+import jinja2
+
 from . import fmt
 from .errors import CompsemError
 from .paths import results_dir
@@ -109,6 +121,8 @@ __all__ = [
     "second_reading_words",
     "NARROWER",
     "scope_of",
+    "UNTESTABLE",
+    "untestable_reasons",
 ]
 
 #: The verdicts, in the order a summary counts them.
@@ -138,7 +152,25 @@ RULES: dict[str, str] = {
     "not_significant": "the paper reports no significant difference: reproduced when our test also gives p of at "
     "least 0.05 (no evidence of a difference, which is not evidence of sameness), not reproduced "
     "when it gives p below 0.05",
-    "untestable": "not testable here: the model or data the claim needs are not available offline",
+    "untestable": "not testable here, for the reasons the row declares",
+}
+
+#: Why a claim may be *not testable here* (rule ``untestable``): key -> (the short label of the
+#: verdict column, the reason in words for the rule's text). A row's ``why`` opens with its keys.
+UNTESTABLE: dict[str, tuple[str, str]] = {
+    "model": (
+        "no such model offline",
+        "a model the claim is about does not run offline, as it needs a download or an API key or is not published",
+    ),
+    "data": ("no such data offline", "the data the claim is about are not available offline"),
+    "optional": (
+        "not run in the default build",
+        "the model the claim is about is optional, installed by make models-extra, and the default build does not run it",
+    ),
+    "quantity": (
+        "no testable quantity",
+        "the paper names no statistic or threshold that a result of ours could be read against",
+    ),
 }
 
 #: Columns a claims file may add (read as empty where it leaves them out): ``scope``, the cases the
@@ -288,14 +320,29 @@ class Verdict:
     why: str
     differs: str
     note: str = ""  # why a verdict was narrowed (the scope rule), shown after it
+    #: the keys of :data:`UNTESTABLE` a claim of rule ``untestable`` declares
+    reasons: tuple[str, ...] = ()
 
     @property
     def word(self) -> str:
-        """The verdict as the table prints it (with the reason of *not testable here*, or of a
-        verdict the scope rule narrowed)."""
+        """The verdict as the table prints it (with the reasons of *not testable here*, or with why
+        the scope rule narrowed it)."""
         if self.verdict == "not testable here" and self.why:
-            return f"{self.verdict}: {self.why}"
+            labels = "; ".join(UNTESTABLE[k][0] for k in self.reasons)
+            return f"{self.verdict} ({labels}): {self.why}" if labels else f"{self.verdict}: {self.why}"
         return f"{self.verdict}: {self.note}" if self.note else self.verdict
+
+
+def _reasons(why: str, where: str) -> tuple[tuple[str, ...], str]:
+    """``"model, quantity: the paper's ..."`` -> ``(("model", "quantity"), "the paper's ...")``."""
+    head, sep, rest = why.partition(":")
+    keys = tuple(k.strip() for k in head.split(","))
+    if not sep or not rest.strip() or not all(k in UNTESTABLE for k in keys):
+        raise VerdictError(
+            f"{where}: the 'why' of a claim that is not testable here opens with its reasons "
+            f"({', '.join(UNTESTABLE)}, separated by commas) and a colon, then says why; got {why[:80]!r}"
+        )
+    return keys, rest.strip()
 
 
 def _text(row, key: str) -> str:
@@ -597,7 +644,8 @@ def _evaluate_rule(row: dict, study: str, folder: Path, strict: bool) -> tuple[V
         why = _text(row, "why")
         if not why:
             raise VerdictError(f"{where}: a claim that is not testable here says why (column 'why')")
-        return Verdict(**base, ours="–", compared_with="–", verdict="not testable here", why=why), None
+        keys, why = _reasons(why, where)
+        return Verdict(**base, ours="–", compared_with="–", verdict="not testable here", why=why, reasons=keys), None
     name = _text(row, "result")
     if not name:
         raise VerdictError(f"{where}: rule {rule!r} needs the result file that tests it (column 'result')")
@@ -647,17 +695,74 @@ def summary_line(roman: str, title: str, verdicts: list[Verdict]) -> str:
     return f"Part {roman} ({title}): " + ", ".join(counts) + f", of {fmt.plural(len(verdicts), 'claim')}"
 
 
-def rules_text(rules: list[str], *, scoped: bool = False) -> str:
-    """The rules a table used, in words, one sentence each (``above`` and ``below`` as one), and
-    the scope rule (:data:`NARROWER`) where a claim of the table names a ``scope``."""
+def untestable_reasons(table: pd.DataFrame) -> dict[str, list[str]]:
+    """The reasons (keys of :data:`UNTESTABLE`) the ``untestable`` rows of a claims table declare,
+    each with its claims, in the order of :data:`UNTESTABLE`."""
+    by: dict[str, list[str]] = {}
+    for row in table.to_dict("records"):
+        if _text(row, "rule") == "untestable":
+            for k in _reasons(_text(row, "why"), f"claim {_text(row, 'claim')}")[0]:
+                by.setdefault(k, []).append(_text(row, "claim"))
+    return {k: by[k] for k in UNTESTABLE if k in by}
+
+
+def rules_text(rules: list[str], reasons: dict[str, list[str]] | None = None, *, scoped: bool = False) -> str:
+    """The rules a table used, in words, one sentence each (``above`` and ``below`` as one); the
+    rule ``untestable`` with the reasons its rows declare (``reasons``: :func:`untestable_reasons`), and the scope rule (:data:`NARROWER`) where a claim
+    of the table names a ``scope``."""
     pairs = {"above": "below", "paired_above": "paired_below"}
     used = [r for r in RULES if r in rules or pairs.get(r) in rules]
     named = {"above": "Rules 'above' and 'below'", "paired_above": "Rules 'paired_above' and 'paired_below'"}
+
+    def words(r: str) -> str:
+        if r != "untestable" or not reasons:
+            return RULES[r]
+        each = "; ".join(f"'{UNTESTABLE[k][0]}' ({', '.join(ids)}): {UNTESTABLE[k][1]}" for k, ids in reasons.items())
+        return f"{RULES[r]}; in this table {each}"
+
     return (
-        " ".join(f"{named.get(r, f'Rule {r!r}')}: {RULES[r]}." for r in used if r not in pairs.values())
+        " ".join(f"{named.get(r, f'Rule {r!r}')}: {words(r)}." for r in used if r not in pairs.values())
         + (f" Scope: {NARROWER}." if scoped else "")
         + " Every verdict is computed from the result files of this build by compsem.verdicts, which declares the rules."
     )
+
+
+#: the columns of a claims file that the verdict table shows in words (they may quote the paper's tables)
+_WORDS = ("claim_text", "paper_value", "compared_with", "differs", "why")
+
+
+def _quoting(study: str, where: str):
+    """The ``paper(table, column, **where)`` of a claims file's words (module docstring)."""
+
+    def paper(table: str, column: str, **match) -> str:
+        t = paper_table(study, table, dtype=str, keep_default_na=False)
+        missing = [c for c in (column, *match) if c not in t.columns]
+        if missing:
+            raise VerdictError(f"{where}: {study}_{table}.csv has no column {missing[0]!r} (it has {list(t.columns)})")
+        for k, v in match.items():
+            t = t[t[k] == str(v)]
+        values = list(dict.fromkeys(v.strip() for v in t[column] if v.strip()))
+        if not values:
+            raise VerdictError(f"{where}: no row of {study}_{table}.csv has {column!r} where {match}")
+        return " and ".join(values)
+
+    return paper
+
+
+def _filled(df: pd.DataFrame, study: str) -> pd.DataFrame:
+    """``df`` (a claims table) with the quotations of the paper's tables in its words filled in."""
+    env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False)
+    out = df.copy()
+    for i, row in out.iterrows():
+        where = f"{study}_claims.csv, claim {row['claim']}"
+        for col in _WORDS:
+            text = str(row[col])
+            if "{{" in text or "{%" in text:
+                try:
+                    out.at[i, col] = env.from_string(text).render(paper=_quoting(study, where))
+                except jinja2.TemplateError as exc:
+                    raise VerdictError(f"{where}: column {col!r} quotes the paper's tables wrongly: {exc}") from None
+    return out
 
 
 @dataclass(frozen=True)
@@ -683,7 +788,7 @@ class Claims:
         bad = sorted(set(df["rule"]) - set(RULES))
         if bad:
             raise VerdictError(f"{df.attrs.get('file')}: unknown rules {bad}; the rules are {', '.join(RULES)}")
-        return df
+        return _filled(df, self.study)
 
     def evaluate(self, *, results: Path | None = None, strict: bool | None = None) -> list[Verdict]:
         """Every claim's verdict from the result files under ``results`` (the book's or the
@@ -715,10 +820,11 @@ class Claims:
         ``verdicts_summary`` (:func:`summary_line`) and ``verdicts_rules`` (:func:`rules_text`)."""
         s = get_study(self.study)
         verdicts = self.evaluate(results=results, strict=strict)
+        table = self.table()
         return {
             "verdicts_table": self.frame(verdicts),
             "verdicts_summary": Found(summary_line(s.roman, s.title, verdicts)),
             "verdicts_rules": Found(
-                rules_text(list(self.table()["rule"]), scoped=bool((self.table()["scope"] != "").any()))
+                rules_text(list(table["rule"]), untestable_reasons(table), scoped=bool((table["scope"] != "").any()))
             ),
         }

@@ -11,6 +11,7 @@ import math
 import pytest
 
 from compsem import verdicts as V
+from compsem.errors import CompsemError
 from compsem.results import RUN_MANIFEST
 from compsem.studies import STUDIES
 
@@ -188,7 +189,7 @@ CLAIMS = [
         digits="1",
         compared_with="the control",
     ),
-    _claim(claim="X-4", rule="untestable", why="no such model here"),
+    _claim(claim="X-4", rule="untestable", why="model: no such model here"),
 ]
 
 
@@ -230,7 +231,7 @@ def test_a_claims_file_read_against_its_results(made_up):
     assert by["X-1"].ours == "2 cells of 2 within one printed unit; largest difference 0.000040"
     assert by["X-2"].ours == "40.0 % [35.0, 45.0]" and by["X-2"].compared_with == "the level (25.0 %)"
     assert by["X-3"].compared_with == "the control: 30.0 % [26.0, 34.0]"
-    assert by["X-4"].word == "not testable here: no such model here"
+    assert by["X-4"].word == "not testable here (no such model offline): no such model here"
     values = V.Claims(STUDY).values()
     assert values["verdicts_summary"].endswith(
         ": 3 reproduced, 0 partly, 0 not reproduced, 1 not testable here, of 4 claims"
@@ -311,6 +312,9 @@ def test_a_claim_that_names_what_the_results_lack_is_a_clear_error(made_up, chan
         ([_claim(claim="X-1", rule="guess")], "unknown rules"),
         ([CLAIMS[3], CLAIMS[3]], "no two share it"),
         ([_claim(claim="X-9", rule="untestable")], "says why"),
+        ([_claim(claim="X-9", rule="untestable", why="no such model here")], "opens with its reasons"),
+        ([_claim(claim="X-9", rule="untestable", why="model, weather: no such model here")], "opens with its reasons"),
+        ([_claim(claim="X-9", rule="untestable", why="model:")], "opens with its reasons"),
     ],
 )
 def test_a_malformed_claims_file_is_a_clear_error(made_up, rows, message):
@@ -669,3 +673,86 @@ def test_the_papers_models_in_a_scope_count_only_the_very_weights(tmp_path):
     )
     with pytest.raises(V.VerdictError, match="tests none of the paper's models"):
         V.scope_of(row, study, df, df.iloc[1:], "here", tmp_path / "t.csv")
+
+
+# ----------------------------------------------------------------------------- reasons and quotations
+
+
+def _untestable(data, whys):
+    rows = [_claim(claim=f"U-{i}", rule="untestable", why=w) for i, w in enumerate(whys, 1)]
+    _write(data / "reference" / f"{STUDY}_claims.csv", rows, header=list(V.COLUMNS))
+    return V.Claims(STUDY).values()
+
+
+def test_the_untestable_rule_names_the_reasons_its_rows_declare(made_up):
+    data, _ = made_up
+    values = _untestable(data, ["optional: not run by default", "quantity, model: no level is named"])
+    rules = values["verdicts_rules"]
+    # the reasons in the order of UNTESTABLE, each with its claims; the one no row gives is absent
+    assert "in this table 'no such model offline' (U-2): " in rules
+    assert "'not run in the default build' (U-1): " in rules and "'no testable quantity' (U-2): " in rules
+    assert rules.index("no such model offline") < rules.index("not run in the default build")
+    assert "no such data offline" not in rules
+    assert list(values["verdicts_table"]["verdict"]) == [
+        "not testable here (not run in the default build): not run by default",
+        "not testable here (no testable quantity; no such model offline): no level is named",
+    ]
+    # contradicting rows: every claim untestable for a missing model only -> one reason, other words
+    rules = _untestable(data, ["model: gone", "model: gone too"])["verdicts_rules"]
+    assert "in this table 'no such model offline' (U-1, U-2): " in rules
+    assert "default build" not in rules and "no testable quantity" not in rules
+
+
+def test_the_rules_text_without_untestable_rows_names_no_reason():
+    assert "in this table" not in V.rules_text(["untestable"])
+    assert "in this table" not in V.rules_text(["above"], {})
+
+
+def test_words_quote_the_papers_tables(made_up):
+    data, _ = made_up
+    _write(
+        data / "reference" / f"{STUDY}_tbl.csv",
+        [
+            {"model": "a", "encoding": "bi", "objective": "mse", "split": "validation"},
+            {"model": "a", "encoding": "tri", "objective": "quad+mse", "split": "validation"},
+        ],
+    )
+    row = dict(
+        CLAIMS[3],
+        differs="not the paper's {{ paper('tbl', 'split') }} split",
+        paper_value="bi with {{ paper('tbl', 'objective', model='a', encoding='bi') }}, "
+        "tri with {{ paper('tbl', 'objective', encoding='tri') }}; {{ paper('tbl', 'objective') }}",
+    )
+    _write(data / "reference" / f"{STUDY}_claims.csv", [row], header=list(V.COLUMNS))
+    table = V.Claims(STUDY).values()["verdicts_table"]
+    assert table.loc["X-4", "what differs"] == "not the paper's validation split"
+    assert table.loc["X-4", "the paper's number"] == "bi with mse, tri with quad+mse; mse and quad+mse"
+    # contradicting data: the paper's table read on the test split, its bi-encoder trained with quad+mse
+    _write(
+        data / "reference" / f"{STUDY}_tbl.csv",
+        [
+            {"model": "a", "encoding": "bi", "objective": "quad+mse", "split": "test"},
+            {"model": "a", "encoding": "tri", "objective": "quad+mse", "split": "test"},
+        ],
+    )
+    table = V.Claims(STUDY).values()["verdicts_table"]
+    assert table.loc["X-4", "what differs"] == "not the paper's test split"
+    assert table.loc["X-4", "the paper's number"] == "bi with quad+mse, tri with quad+mse; quad+mse"
+
+
+@pytest.mark.parametrize(
+    "quote, message",
+    [
+        ("{{ paper('tbl', 'split', model='b') }}", "no row of"),
+        ("{{ paper('tbl', 'size') }}", "has no column 'size'"),
+        ("{{ paper('nope', 'split') }}", "no transcribed table"),
+        ("{{ paper('tbl', 'split') }", "quotes the paper's tables wrongly"),
+        ("{{ table }}", "quotes the paper's tables wrongly"),
+    ],
+)
+def test_a_wrong_quotation_is_a_clear_error(made_up, quote, message):
+    data, _ = made_up
+    _write(data / "reference" / f"{STUDY}_tbl.csv", [{"model": "a", "split": "test"}])
+    _write(data / "reference" / f"{STUDY}_claims.csv", [dict(CLAIMS[3], differs=quote)], header=list(V.COLUMNS))
+    with pytest.raises(CompsemError, match=message):
+        V.Claims(STUDY).table()

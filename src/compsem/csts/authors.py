@@ -387,11 +387,24 @@ def authors_values(cpu_score: float, cpu_config: str, path=None) -> dict:
     }
 
 
-#: what each side's seconds in the record cover (the training loop, or a whole script)
+#: what each side's seconds in the record cover, by (side, cover): the authors' whole script or
+#: their Trainer's loop; the book's presets are timed by ``compsem.csts.training.fit`` (its
+#: ``seconds``, the run's ``train_seconds``), which starts after the model is loaded and ends
+#: before any row is scored
 _COVERS = {
-    "loop": "training loop",
-    "script": "whole run_sts.py (loading, tokenising, training, evaluation, prediction)",
+    ("authors", "script"): "whole run_sts.py (loading, tokenising, training, evaluation, prediction)",
+    ("authors", "loop"): "the Trainer's training loop (its train_runtime)",
+    ("book", "loop"): "the training loop of fit (tokenising each batch, the steps; no model loading, no scoring)",
 }
+
+#: what a side's seconds cover where its record does not say (``seconds_cover``): the authors'
+#: seconds of a record written before their Trainer's loop was read time the whole
+#: ``run_sts.py`` process; the book's (the official and the cpu preset) were always the run's
+#: ``train_seconds``, the training loop of ``fit``
+_DEFAULT_COVER = {"authors": "script", "book": "loop"}
+
+#: how much each cover holds beyond the training loop (for the bound of a ratio of two rates)
+_BEYOND_LOOP = {"script": "loading and scoring", "loop": ""}
 
 
 def train_runtime(out: str | Path) -> float | None:
@@ -406,13 +419,27 @@ def train_runtime(out: str | Path) -> float | None:
     return float(v) if ok else None
 
 
-def _rate(side: dict, rows: int) -> tuple[float, str]:
-    """``(examples per second, what the seconds cover)`` of one side of the record: its training
-    loop where the record has it (``loop_seconds``), else its ``train_seconds`` (for the authors'
-    side of a record written before the loop was read, the whole script)."""
+def _rate(side: dict, rows: int, who: str) -> tuple[float, str]:
+    """``(examples per second, what the seconds cover)`` of one side of the record (``who``:
+    ``"authors"`` or ``"book"``): its training loop where the record has it (``loop_seconds``),
+    else its ``train_seconds``, covering what the record's ``seconds_cover`` says or, in a record
+    written before that was kept, :data:`_DEFAULT_COVER`."""
     if side.get("loop_seconds"):
         return rows / float(side["loop_seconds"]), "loop"
-    return rows / float(side["train_seconds"]), side.get("seconds_cover", "script")
+    cover = side.get("seconds_cover", _DEFAULT_COVER[who])
+    if (who, cover) not in _COVERS:
+        raise DataError(f"the authors' record says the {who} side's seconds cover {cover!r}, which is not known")
+    return rows / float(side["train_seconds"]), cover
+
+
+def _bound(authors: str, book: str) -> str:
+    """How a ratio book rate / authors' rate reads, from what each side's seconds cover
+    (:data:`_BEYOND_LOOP`): an upper bound of the book's lead where the authors' seconds cover more
+    than the training loop and the book's do not; nothing where both cover the same."""
+    extra = _BEYOND_LOOP[authors]
+    if not extra or _BEYOND_LOOP[book]:
+        return ""
+    return f" (an upper bound of the book's lead: the authors' seconds also cover {extra}, the book's only its training loop)"
 
 
 def speed_values(path=None) -> dict:
@@ -432,29 +459,32 @@ def speed_values(path=None) -> dict:
     }
     if rec.get("cpu_preset"):
         sides["the book's cpu preset"] = rec["cpu_preset"]
-    rates = {k: _rate(v, rows) for k, v in sides.items()}
+    rates = {k: _rate(v, rows, "authors" if k.startswith("the authors'") else "book") for k, v in sides.items()}
     table = pd.DataFrame(
         [
             {
                 "side": k,
                 "seconds (mean over seeds)": f"{rows / r:.0f}",
-                "seconds cover": _COVERS.get(cover, cover),
+                "seconds cover": _COVERS[("authors" if k.startswith("the authors'") else "book", cover)],
                 "training rows per second": f"{r:.1f}",
             }
             for k, (r, cover) in rates.items()
         ]
     ).set_index("side")
     a, a_cover = rates["the authors' training script"]
-    b = rates["the book's official preset"][0]
-    bound = "" if a_cover == "loop" else " (an upper bound: the authors' seconds also cover loading and scoring)"
+    b, b_cover = rates["the book's official preset"]
+    bound = _bound(a_cover, b_cover)
     text = (
         f"On {rec['machine']} ({rec['when']}), one epoch of the same {rows:,} training rows at the same settings ran "
         f"at {a:.1f} rows/s in the authors' `run_sts.py` and {b:.1f} in the book's `official` preset, "
         f"{b / a:.2f}× the authors' rate{bound}"
     )
     if "the book's cpu preset" in rates:
-        c = rates["the book's cpu preset"][0]
-        text += f"; the book's `cpu` preset trained the same rows at {c:.1f} rows/s there, {c / a:.2f}× the authors' rate{bound}"
+        c, c_cover = rates["the book's cpu preset"]
+        text += (
+            f"; the book's `cpu` preset trained the same rows at {c:.1f} rows/s there, {c / a:.2f}× the authors' "
+            f"rate{_bound(a_cover, c_cover)}"
+        )
     else:
         text += (
             "; the `cpu` preset was not run when this record was written (`make authors-check` now runs it beside them)"

@@ -539,6 +539,8 @@ def zero_shot_values(
         "zs_n_cells": len(zs),
         "zs_paper_stsb_min": float(paper[~paper["model"].str.startswith("RoBERTa")]["stsb_spearman"].min()),
         "zs_n_pairs": n_pairs,
+        # every complete pair scored (what eval_pairs counts), ties included; zs_n_pairs: the untied ones
+        "zs_n_complete_pairs": len(pair_index(df, label_ties="include")[0]),
         "zs_n_rows": len(df),
         "zs_n_attached": len(att),
         "zs_attached_rows_text": Prose(attached_rows_text(zs_all)),

@@ -19,6 +19,7 @@ import re
 from dataclasses import asdict
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from compsem import device as D
@@ -397,37 +398,99 @@ def _moved(name: str, diff: dict) -> str:
     return f"{name} changed it by {diff['mean']:+.1f} points {ci}, no evidence of a change"
 
 
-def _gap_findings(arms: dict, n_differ: int, cpu_score: float | None) -> str:
+def _gap_arm(arms: dict) -> tuple[str, dict]:
+    """The arm of the settings-gap record with the most settings changed (the highest paired
+    difference from the authors' setting among equals): the one chapter 22 sets beside the `cpu` preset."""
+    moved = [(name, a) for name, a in arms.items() if "minus_official" in a]
+    return max(moved, key=lambda na: (len(na[1].get("changes", {})), na[1]["minus_official"]["mean"]))
+
+
+def cpu_against_arm(path: Path, arm: str, rows: pd.DataFrame, cpu_replicates, cpu_score: float) -> dict | None:
+    """The `cpu` preset of this run minus one arm of the settings-gap record, on the same test
+    pairs: the arm's test predictions (``path``, the record's ``_predictions.csv``, matched to
+    ``rows`` by their ``row`` and ``pair_id``) give its Spearman and its pair-bootstrap replicates
+    (:func:`compsem.csts.metrics.pair_bootstrap_replicates`, seed 0: the resamples of
+    :func:`compsem.csts.views.paired_replicates`, which gave ``cpu_replicates``), and
+    :func:`compsem.stats.paired_interval` the 95 % interval of the difference. ``{"difference",
+    "low", "high", "arm_spearman"}``; None where the file, the arm's column or one of ``rows`` is
+    missing (no paired difference can be formed)."""
+    from compsem.stats import paired_interval
+
+    from .metrics import correlations, pair_bootstrap_replicates
+
+    if cpu_replicates is None or not Path(path).is_file():
+        return None
+    pred = pd.read_csv(path, dtype={"pair_id": str})
+    if arm not in pred or not {"row", "pair_id"} <= set(pred) or not {"row", "pair_id"} <= set(rows):
+        return None
+    key = pd.MultiIndex.from_arrays([rows["row"].astype(int), rows["pair_id"].astype(str)])
+    got = pred.set_index(["row", "pair_id"])[arm].reindex(key).to_numpy(float)
+    if not np.isfinite(got).all():
+        return None
+    gold = rows["label"].to_numpy(float)
+    arm_reps = pair_bootstrap_replicates(got, gold, rows["pair_id"], seed=0, n_boot=len(cpu_replicates))
+    lo, hi = paired_interval(cpu_replicates, arm_reps)
+    arm_score = float(correlations(got, gold)["spearman"])
+    return {"difference": cpu_score - arm_score, "low": lo, "high": hi, "arm_spearman": arm_score}
+
+
+def _gap_findings(arms: dict, n_differ: int, cpu_score: float | None, paired: dict | None = None) -> str:
     """What the settings-gap record measured, in words: each arm's paired difference
-    (:func:`_moved`), then how the arm with the most settings changed stands against the `cpu`
-    preset's score of this run (``cpu_score``; None where this run trained on other rows): above,
-    inside or below that arm's 95 % interval, and how many settings were never varied."""
+    (:func:`_moved`), then how the arm with the most settings changed (:func:`_gap_arm`) stands
+    against the `cpu` preset's score of this run (``cpu_score``; None where this run trained on
+    other rows): by their paired difference on the same test pairs (``paired``,
+    :func:`cpu_against_arm`): above or below where its 95 % interval excludes 0, else no evidence
+    of a difference; where a difference is found, how many settings were never varied. Without
+    ``paired`` (the record keeps no predictions of that arm) the two are not compared."""
     moved = [(name, a) for name, a in arms.items() if "minus_official" in a]
     if not moved:
         return "The record holds no arm beside the authors' setting"
     parts = [_moved(" and ".join(name.split(", ")), a["minus_official"]) for name, a in moved]
     text = "On the same test pairs, " + "; ".join(parts).replace(" it ", " the score ", 1)
-    name, best = max(moved, key=lambda na: (len(na[1].get("changes", {})), na[1]["minus_official"]["mean"]))
+    name, best = _gap_arm(arms)
     name = " and ".join(name.split(", ")) + (" together" if ", " in name else "")
     left = n_differ - len(best.get("changes", {}))
     if cpu_score is None:
         return text
     lo, hi = best["ci"]
-    where = "above" if cpu_score > hi else "below" if cpu_score < lo else "inside"
-    text += (
-        f". With {name} the authors' settings score {best['test_spearman']:.1f} [{lo:.1f}, {hi:.1f}]; the `cpu` "
-        f"preset's {cpu_score:.1f} in this run lies {where} that interval"
-    )
-    if where != "inside" and left:
-        text += (
-            f", and the other {left} settings in which the presets differ were not varied one at a time, so which "
-            "of them accounts for the rest is not measured"
+    text += f". With {name} the authors' settings score {best['test_spearman']:.1f} [{lo:.1f}, {hi:.1f}]"
+    if paired is None:
+        return text + (
+            f"; the record keeps no test predictions of that arm, so the `cpu` preset's {cpu_score:.1f} in this run "
+            "is not compared with it (two runs scored on the same pairs are compared by their paired difference, "
+            "which needs the predictions of both)"
         )
-    return text
+    d, plo, phi = paired["difference"], paired["low"], paired["high"]
+    ci = f"[{plo:.1f}, {phi:.1f}] (paired 95 % interval)"
+    head = f"; on the same test pairs the `cpu` preset's {cpu_score:.1f} in this run"
+    if plo > 0 or phi < 0:
+        text += f"{head} lies {abs(d):.1f} points {'above' if plo > 0 else 'below'} that arm {ci}"
+        if left:
+            text += (
+                f", and the other {left} settings in which the presets differ were not varied one at a time, so "
+                "which of them accounts for the difference is not measured"
+            )
+        return text
+    return text + f"{head} differs from that arm by {d:+.1f} points {ci}: no evidence of a difference"
+
+
+def _paired_with_arm(path: Path, arms: dict, replicates, rows, config: str, cpu_score: float) -> dict | None:
+    """:func:`cpu_against_arm` for the arm of :func:`_gap_arm`, from the run's replicates of ``config``."""
+    if not replicates or rows is None or not any("minus_official" in a for a in arms.values()):
+        return None
+    reps = replicates.get(config, replicates.get(f"{SETTINGS['encoder']} {config}"))
+    name, _ = _gap_arm(arms)
+    return cpu_against_arm(path.with_name(path.stem + "_predictions.csv"), name, rows, reps, cpu_score)
 
 
 def settings_gap_values(
-    summary: pd.DataFrame, *, runs: pd.DataFrame | None = None, split: str = "test", root: Path | None = None
+    summary: pd.DataFrame,
+    *,
+    runs: pd.DataFrame | None = None,
+    split: str = "test",
+    root: Path | None = None,
+    replicates: dict | None = None,
+    rows: pd.DataFrame | None = None,
 ) -> dict:
     """Why the authors' settings (``compsem.csts.authors.SETTINGS``) score lower than the ``cpu``
     preset here: ``gap_text`` lists the settings in which the two presets differ for the
@@ -436,7 +499,11 @@ def settings_gap_values(
     (``benchmarks/csts_settings_gap.py``), what changing one setting at a time measured, else the
     two likeliest causes worded as hypotheses; ``gap_table`` is that record's arms (or None).
     ``runs`` (the chapter's run records, with ``n_train_rows``): where this run trained on other
-    rows than the authors' record, the text says that the two scores are not comparable."""
+    rows than the authors' record, the text says that the two scores are not comparable.
+    ``replicates`` (:func:`compsem.csts.views.paired_replicates` of the run) and ``rows`` (the run's
+    ``split`` rows): the `cpu` preset is set beside the record's arm of most changes by their
+    paired difference on the same test pairs (:func:`cpu_against_arm`); without them, or without
+    the arm's predictions beside the record, the two are not compared."""
     enc, obj = SETTINGS["config"].split("/")
     off = asdict(TrainConfig.preset("official", encoding=enc, objective=obj, **SETTINGS["overrides"]))
     cpu = asdict(TrainConfig.preset("cpu", encoding=enc, objective=obj))
@@ -498,7 +565,12 @@ def settings_gap_values(
             f"gives the table below, with each arm's paired difference from the authors' setting on the same "
             f"test pairs (95 % pair-bootstrap interval); one seed, so a "
             f"difference smaller than the authors' seed spread ({rec['comparison']['pooled_std']:.1f} points) says nothing. "
-            + _gap_findings(arms, len(keys), cpu_score if here == "in this run" else None)
+            + _gap_findings(
+                arms,
+                len(keys),
+                cpu_score if here == "in this run" else None,
+                _paired_with_arm(path, arms, replicates, rows, config, cpu_score) if here == "in this run" else None,
+            )
         )
     else:
         text += (

@@ -517,7 +517,36 @@ def scaling_values(scale: pd.DataFrame, prior_curve: pd.DataFrame, cfg, seeds) -
         "sc_fig3_n_high": int(fig3["train_examples"].iloc[-1]),
         "sc_fig3_high": float(fig3["spearman"].iloc[-1]),
         "sc_setup": setup_text(cfg, seeds, prec),
+        "sc_shape_text": Prose(curve_shape(part, len(list(seeds)))),
     }
+
+
+def curve_shape(points: pd.Series, n_seeds: int) -> str:
+    """The shape of a scaling curve by a declared rule on its point estimates (``points``: the mean
+    test Spearman per number of training pairs): each step from one size to the next rises when
+    the later point lies above the earlier, falls when below, stays level when equal; the curve
+    is monotone increasing when every step rises. The steps are point estimates of
+    ``n_seeds`` seed(s) each, not tested one by one: the words say so."""
+    pts = points.sort_index()
+    if len(pts) < 2:
+        return f"our curve has {plural(len(pts), 'point')}, so it has no step to read"
+    sizes, vals = [int(n) for n in pts.index], pts.to_numpy(float)
+    steps = np.diff(vals)
+    n = len(steps)
+    basis = f"by the point estimates ({plural(n_seeds, 'seed')} each; no step is tested on its own)"
+    if (steps > 0).all():
+        return f"our curve rises at each of its {plural(n, 'step')} from one size to the next, {basis}: monotone increasing by this rule"
+
+    def where(mask):
+        return ", ".join(f"{sizes[i]:,} to {sizes[i + 1]:,} pairs" for i in np.flatnonzero(mask))
+
+    parts = [f"rises at {int((steps > 0).sum())} of its {plural(n, 'step')} from one size to the next"]
+    if (steps < 0).any():
+        parts.append(f"falls at {int((steps < 0).sum())} ({where(steps < 0)})")
+    if (steps == 0).any():
+        parts.append(f"stays level at {int((steps == 0).sum())} ({where(steps == 0)})")
+    said = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"our curve {said}, {basis}: not monotone increasing by this rule"
 
 
 #: the reasons a run record gave before precision="auto" was measured (the CPU-flag rule)

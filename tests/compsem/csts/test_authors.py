@@ -209,6 +209,15 @@ def test_the_speed_of_each_side_on_the_same_rows(tmp_path):
     )
     assert "the `cpu` preset was not run when this record was written" in v["auth_speed_text"]
     assert v["auth_speed_table"].loc["the authors' training script", "seconds cover"].startswith("whole run_sts.py")
+    # the book's seconds are fit's training loop (a record that does not say so is read that way), so the
+    # ratio is an upper bound because the authors' seconds cover more
+    assert (
+        v["auth_speed_table"].loc["the book's official preset", "seconds cover"].startswith("the training loop of fit")
+    )
+    assert (
+        "(an upper bound of the book's lead: the authors' seconds also cover loading and scoring, the book's only"
+        in (v["auth_speed_text"])
+    )
     # a record with the authors' training loop read and the cpu preset beside: 6,806 / 680.6 = 10.0, / 100 = 68.1
     rec["sides"]["authors"]["loop_seconds"] = 680.6
     rec["cpu_preset"] = {"train_seconds": 100.0, "seconds_cover": "loop", "loop_seconds": 100.0}
@@ -223,8 +232,14 @@ def test_the_speed_of_each_side_on_the_same_rows(tmp_path):
         in v["auth_speed_text"]
     )
     assert "upper bound" not in v["auth_speed_text"]
+    assert v["auth_speed_table"]["seconds cover"].str.startswith(("the Trainer's", "the training loop of fit")).all()
     assert v["auth_speed_table"]["training rows per second"].tolist() == ["10.0", "17.0", "68.1"]
     assert "has not been run" in A.speed_values(tmp_path / "absent.json")["auth_speed_text"]
+    # a record whose book side says its seconds cover something unknown is a clear error
+    rec["sides"]["book"]["seconds_cover"] = "script"
+    path.write_text(json.dumps(rec))
+    with pytest.raises(DataError, match="book side's seconds cover 'script'"):
+        A.speed_values(path)
 
 
 def test_the_authors_training_loop_seconds_from_their_trainer(tmp_path):

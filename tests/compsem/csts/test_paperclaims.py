@@ -2,9 +2,12 @@
 verdicts of the rows the referee questioned follow the data (expected values by hand from the
 rules of compsem.verdicts)."""
 
+import shutil
+
 import pandas as pd
 
 from compsem.csts.paperclaims import CLAIMS
+from compsem.paths import data_dir
 
 
 def _verdicts(tmp_path, files: dict[str, list[dict]]) -> dict:
@@ -129,3 +132,37 @@ def test_each_zero_shot_claim_names_the_variant_its_row_is(tmp_path):
         "use, the condition ignored"
     )
     assert describe_row("finetune_paired", {"a": "bi/mse", "b": "cross/mse"}, tmp_path) == ""
+
+
+def _words() -> dict:
+    """The verdict table's words of every claim (the claims file with its quotations filled in)."""
+    return {r["claim"]: r for r in CLAIMS.table().to_dict("records")}
+
+
+def test_the_papers_split_and_settings_are_read_from_its_tables(tmp_path, monkeypatch):
+    # by hand from the paper: Table 2 and Table 10 are read on the validation split, Table 3 on the
+    # test split; Table 8 trains SimCSE-base's bi-encoder with MSE and its tri-encoder with Quad + MSE
+    got = _words()
+    for cid in ("II-1", "II-2", "II-2b", "II-6", "II-6b"):
+        assert "not C-STS-2023's validation split" in got[cid]["differs"], cid
+    for cid in ("II-3", "II-4", "II-5"):
+        assert "not C-STS-2023's test split" in got[cid]["differs"], cid
+    assert got["II-4"]["paper_value"] == (
+        "Table 3: e.g. SimCSE-base 44.8 (bi-encoder, trained with mse) against 31.5 "
+        "(tri-encoder, trained with quad+mse, hadamard product)"
+    )
+    assert "both trained" not in got["II-4"]["claim_text"]
+    assert "ours compares both encodings trained with quad+mse" in got["II-4"]["differs"]
+    # contradicting transcriptions: Table 2 on the test split, the bi-encoder trained with Quad + MSE
+    ref = tmp_path / "data" / "reference"
+    shutil.copytree(data_dir("reference"), ref)
+    t2 = pd.read_csv(ref / "csts_table2_zeroshot.csv").assign(split="test")
+    t2.to_csv(ref / "csts_table2_zeroshot.csv", index=False)
+    t8 = ref / "csts_table8_best_settings.csv"
+    t8.write_text(
+        t8.read_text().replace("SimCSE-base,bi,3.0e-05,0.10,False,mse,", "SimCSE-base,bi,3.0e-05,0.10,False,quad+mse,")
+    )
+    monkeypatch.setenv("COMPSEM_DATA", str(tmp_path / "data"))
+    got = _words()
+    assert "not C-STS-2023's test split" in got["II-1"]["differs"]
+    assert "(bi-encoder, trained with quad+mse)" in got["II-4"]["paper_value"]

@@ -511,6 +511,14 @@ def test_the_zero_shot_range_and_counts_leave_the_control_out():
     v = R.zero_shot_values(zs, scores, df, ["a", "bow"], paper, prior, n_boot=20)
     assert (v["zs_pairacc_min"], v["zs_pairacc_max"], v["zs_n_attached"], v["zs_n_cells"]) == (0.0, 0.0, 1, 2)
     assert str(v["zs_controls_attached_text"]) == "the control bow: 100.0 %"
+    # 4 complete pairs, none tied: both counts are 4; contradicting data: 2 of the 4 pairs tied (equal labels)
+    assert (v["zs_n_complete_pairs"], v["zs_n_pairs"]) == (4, 4)
+    tied = df.assign(tied=[True, True, False, False, True, True, False, False])
+    tied.loc[tied["tied"], "label"] = 3.0
+    v = R.zero_shot_values(
+        TB.zero_shot_table(scores, tied, n_boot=20), scores, tied, ["a", "bow"], paper, prior, n_boot=20
+    )
+    assert (v["zs_n_complete_pairs"], v["zs_n_pairs"]) == (4, 2)
 
 
 def test_table8_counts_read_the_transform_column():

@@ -317,10 +317,28 @@ def test_the_settings_gap_findings_follow_the_record():
     assert "mean pooling and lr 3e-4 lowered it by 6.6 points [-9.0, -4.0]" in text
     # the arm with two changes is the one placed against the cpu preset, whatever its score
     assert "With mean pooling and lr 3e-4 together the authors' settings score 10.0 [7.0, 13.0]" in text
-    assert "lies above that interval, and the other 9 settings" in text
-    inside = SP._gap_findings(arms, 11, 12.0)
-    assert inside.endswith("lies inside that interval")
-    assert "lies below that interval, and the other 9" in SP._gap_findings(arms, 11, 5.0)
+    # without the arm's predictions no paired difference exists: 62.0 is not compared with the marginal interval
+    assert text.endswith(
+        "the record keeps no test predictions of that arm, so the `cpu` preset's 62.0 in this run is not compared "
+        "with it (two runs scored on the same pairs are compared by their paired difference, which needs the "
+        "predictions of both)"
+    )
+    assert "interval" not in text.split("score 10.0 [7.0, 13.0]")[1].split("(")[0]
+    # the paired difference decides: above, below, or no evidence of a difference
+    up = SP._gap_findings(arms, 11, 62.0, {"difference": 52.0, "low": 49.0, "high": 55.0})
+    assert up.endswith(
+        "on the same test pairs the `cpu` preset's 62.0 in this run lies 52.0 points above that arm [49.0, 55.0] "
+        "(paired 95 % interval), and the other 9 settings in which the presets differ were not varied one at a "
+        "time, so which of them accounts for the difference is not measured"
+    )
+    down = SP._gap_findings(arms, 11, 5.0, {"difference": -5.0, "low": -8.0, "high": -2.0})
+    assert "lies 5.0 points below that arm [-8.0, -2.0] (paired 95 % interval), and the other 9" in down
+    # contradicting data: 62.0 far above the arm's marginal interval [7.0, 13.0], but a paired interval
+    # reaching zero -> no evidence of a difference, and no rest to account for
+    none = SP._gap_findings(arms, 11, 62.0, {"difference": 2.0, "low": -1.0, "high": 5.0})
+    assert none.endswith(
+        "differs from that arm by +2.0 points [-1.0, 5.0] (paired 95 % interval): no evidence of a difference"
+    )
     # another run's rows: no comparison with this run's score
     assert "cpu" not in SP._gap_findings(arms, 11, None)
     assert SP._gap_findings({"official": arms["official"]}, 11, 62.0) == (
@@ -394,3 +412,47 @@ def test_the_step_profile_in_words_and_as_a_table(tmp_path):
     path.write_text(json.dumps({"studies": {"csts": {"profile": {"fp32": {"kinds": 3}}}}}))
     with pytest.raises(DataError, match="profile cannot be read"):
         SP.profile_values(path)
+
+
+def test_the_cpu_preset_is_paired_with_an_arm_on_the_same_test_pairs(tmp_path):
+    """The paired interval against a slow oracle: the same pair draws (seed 0) for both runs,
+    scipy's Spearman on each drawn set of rows, the percentile interval of the differences."""
+    import numpy as np
+    import pandas as pd
+    from scipy.stats import spearmanr
+
+    from compsem.csts.metrics import pair_bootstrap_replicates
+
+    rng = np.random.default_rng(3)
+    n = 30
+    rows = pd.DataFrame(
+        {
+            "row": np.arange(2 * n) + 100,
+            "pair_id": np.repeat([f"p{i:02d}" for i in range(n)], 2),
+            "label": rng.integers(1, 6, 2 * n).astype(float),
+        }
+    )
+    gold = rows["label"].to_numpy()
+    cpu = gold + rng.normal(0, 1.0, 2 * n)
+    arm = gold + rng.normal(0, 3.0, 2 * n)
+    # the record's predictions file, its rows in another order than the run's
+    pd.DataFrame({"row": rows["row"], "pair_id": rows["pair_id"], "label": gold, "arm": arm}).iloc[::-1].to_csv(
+        tmp_path / "p.csv", index=False
+    )
+    reps = pair_bootstrap_replicates(cpu, gold, rows["pair_id"], n_boot=200, seed=0)
+    cpu_score = 100 * spearmanr(cpu, gold).statistic
+    got = SP.cpu_against_arm(tmp_path / "p.csv", "arm", rows, reps, cpu_score)
+    draw = np.random.default_rng(0).integers(0, n, size=(200, n))
+    members = [np.flatnonzero(rows["pair_id"].to_numpy() == f"p{j:02d}") for j in range(n)]
+    diffs = []
+    for b in range(200):
+        idx = np.concatenate([members[j] for j in draw[b]])
+        diffs.append(100 * (spearmanr(cpu[idx], gold[idx]).statistic - spearmanr(arm[idx], gold[idx]).statistic))
+    assert got["arm_spearman"] == pytest.approx(100 * spearmanr(arm, gold).statistic)
+    assert got["difference"] == pytest.approx(cpu_score - got["arm_spearman"])
+    assert (got["low"], got["high"]) == pytest.approx(tuple(np.quantile(diffs, [0.025, 0.975])))
+    # no paired difference without the arm's column, one of the run's rows, or the file
+    assert SP.cpu_against_arm(tmp_path / "p.csv", "other", rows, reps, cpu_score) is None
+    extra = pd.concat([rows, rows.iloc[:1].assign(row=999)])
+    assert SP.cpu_against_arm(tmp_path / "p.csv", "arm", extra, reps, cpu_score) is None
+    assert SP.cpu_against_arm(tmp_path / "absent.csv", "arm", rows, reps, cpu_score) is None

@@ -210,3 +210,21 @@ def test_paired_runs_table_pairs_the_runs_on_the_same_test_pairs():
     assert (t.iloc[0].difference, t.iloc[0].low, t.iloc[0].high) == (20.0, lo, hi) and lo < hi
     # runs without predictions: an empty table with its columns
     assert V.paired_runs_table(runs.drop(columns="test_predictions"), df, "input_mode").empty
+
+
+def test_the_scaling_curves_shape_follows_its_declared_rule():
+    # by hand: 21.4 -> 37.7 -> 43.6 -> 56.8 rises at each of the 3 steps
+    up = pd.Series([37.7, 21.4, 56.8, 43.6], index=[500, 100, 3403, 1000])  # unsorted: read by size
+    assert V.curve_shape(up, 1) == (
+        "our curve rises at each of its 3 steps from one size to the next, by the point estimates "
+        "(1 seed each; no step is tested on its own): monotone increasing by this rule"
+    )
+    # contradicting data: a fall from 500 to 1,000 pairs and a level step -> not monotone, the steps named
+    bent = pd.Series([21.4, 37.7, 30.6, 30.6], index=[100, 500, 1000, 3403])
+    text = V.curve_shape(bent, 3)
+    assert text.startswith(
+        "our curve rises at 1 of its 3 steps from one size to the next, falls at 1 (500 to 1,000 pairs)"
+    )
+    assert "stays level at 1 (1,000 to 3,403 pairs), by the point estimates (3 seeds each;" in text
+    assert text.endswith("not monotone increasing by this rule")
+    assert "no step" in V.curve_shape(pd.Series([5.0], index=[100]), 1)
