@@ -226,12 +226,12 @@ def test_an_undefined_permutation_test_reports_no_p_value():
             "model": ["m", "m"],
             "test": ["single_AN", "single_AAN"],
             "perm_p": [1.0, 0.10559],
-            "note": ["undefined: one outcome never occurs (or a single class)", None],
+            "note": ["undefined: one outcome never occurs", None],
         }
     )
     # the table marks AN undefined: its stored p of 1.0 is never printed
     assert permutation_words(tests, "m", "single_AN", "AN") == (
-        "is undefined on AN phrases (one outcome never occurs (or a single class)), so it gives no p-value"
+        "is undefined on AN phrases (one outcome never occurs), so it gives no p-value"
     )
     assert permutation_words(tests, "m", "single_AAN", "AAN") == "gives p = 0.106 on AAN phrases"
     # contradicting data: the AN test defined (no note) gives its p-value; a tiny one prints as "< 0.001"
