@@ -170,3 +170,30 @@ def test_nli_rows_count_the_rows_that_name_a_training_set():
 
     assert nli_rows(pd.DataFrame({"dataset": ["ANLI", "MNLI", "", None]})) == 2  # SimCSE/ChatGPT rows name none
     assert nli_rows(pd.DataFrame({"dataset": ["ANLI", "MNLI", "SNLI"]})) == 3
+
+
+def test_ch_sentence_compares_each_models_point_value_with_the_reference():
+    import pandas as pd
+
+    ch = pd.Series({"a": 22.0, "b": 5.5, "ctl": 13.0})
+    got = report.ch_sentence(ch, 5.0, ["ctl"])
+    assert got.startswith("Every model's CH lies above the reference's: `a` (22.00) and `b` (5.50)")
+    assert "the controls `ctl` (13.00) are shown beside them and not ranked" in got and "not a test" in got
+    # contradicting data: the reference above one model, then above both; the words change
+    got = report.ch_sentence(ch, 6.0, ["ctl"])
+    assert got.startswith("The CH of `a` (22.00) lies above the reference's; that of `b` (5.50) does not")
+    assert report.ch_sentence(ch, 30.0, ["ctl"]).startswith("No model's CH lies above the reference's: `a` (22.00)")
+
+
+def test_lead_digits_print_the_leaders_paired_bounds_with_their_sign():
+    import pandas as pd
+
+    # the leader a against b: replicate differences 0.004 .. 0.03 (the lower bound prints "0.00" at 2 decimals)
+    diffs = np.linspace(0.004, 0.03, 1001)
+    reps = {"a": 0.5 + diffs, "b": np.full(1001, 0.5), "ctl": np.full(1001, 0.9)}
+    values = pd.Series({"a": 0.52, "b": 0.5, "ctl": 0.9})
+    assert report.lead_digits(values, reps, ["ctl"]) == 3  # the control (highest) is not the leader
+    # contradicting data: a clear lead prints at the floor
+    reps["a"] = 0.5 + np.linspace(0.02, 0.05, 1001)
+    assert report.lead_digits(values, reps, ["ctl"]) == 2
+    assert report.lead_digits(values, reps, ["ctl", "b"]) == 2  # one model left: nothing to compare
