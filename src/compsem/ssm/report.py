@@ -20,7 +20,7 @@ import pandas as pd
 from .. import reference
 from ..fmt import deciding_digits, number, plural
 from ..encoders import validate_texts
-from ..results import Headline, Prose, headline_row
+from ..results import Headline, PlainText, Prose, headline_row
 from ..encoders.kinds import CONTROL_WHY, is_control
 from ..stats import join_names, leader_sentence, paired_interval, paired_leader_sentence
 from .data import CATEGORIES, Pool, load_study
@@ -132,9 +132,22 @@ def pool_summary(pool: Pool, cats) -> pd.DataFrame:
     return summary
 
 
+def role_range(pool: Pool, role: str) -> str:
+    """How many hypotheses of ``role`` a cluster has, as the pool gives them: "2 to 4", or
+    "exactly 3" when every cluster has the same number."""
+    roles, clusters = np.asarray(pool.roles), np.asarray(pool.clusters)
+    counts = [int((roles[clusters == c] == role).sum()) for c in sorted(set(clusters.tolist()))]
+    if not counts:
+        return "no"
+    lo, hi = min(counts), max(counts)
+    return f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
+
+
 def _pool_values(pool: Pool, cats) -> dict:
     paper_n = paper_table("pool").set_index("quantity")["paper"]
     return {
+        "ssm_synonymous_range": PlainText(role_range(pool, "synonymous")),
+        "ssm_inferential_range": PlainText(role_range(pool, "inferential")),
         "ssm_n_sentences": len(pool),
         "ssm_n_clusters": pool.n_clusters,
         "ssm_n_pairs": len(pool) ** 2,

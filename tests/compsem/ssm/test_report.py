@@ -26,6 +26,8 @@ def test_pool_values_by_hand(small_pool):
         "ssm_paper_n_sentences": 401,
         "ssm_paper_n_clusters": 50,
         "ssm_paper_n_judged": 3855,
+        "ssm_synonymous_range": "exactly 2",  # every cluster of conftest's pool has 2 rewrites
+        "ssm_inferential_range": "exactly 3",
     }
     mine = summary.set_index("quantity")["this book"]
     assert mine["judged premise-hypothesis pairs (both directions)"] == 30 and mine["premises"] == 3
@@ -197,3 +199,16 @@ def test_lead_digits_print_the_leaders_paired_bounds_with_their_sign():
     reps["a"] = 0.5 + np.linspace(0.02, 0.05, 1001)
     assert report.lead_digits(values, reps, ["ctl"]) == 2
     assert report.lead_digits(values, reps, ["ctl", "b"]) == 2  # one model left: nothing to compare
+
+
+def test_role_range_follows_the_pool(tmp_path, monkeypatch):
+    from tests.compsem.ssm import conftest
+
+    # contradicting data: one cluster with a third rewrite and a fourth inference; the words change
+    prem, syns, infs = conftest.CLUSTERS[0]
+    bigger = (prem, [*syns, "a dog is running in the park ."], [*infs, "something runs ."])
+    monkeypatch.setattr(conftest, "CLUSTERS", [bigger, *conftest.CLUSTERS[1:]])
+    pool, _, _ = load_study(conftest.write_pool(tmp_path))
+    assert report.role_range(pool, "synonymous") == "2 to 3"
+    assert report.role_range(pool, "inferential") == "3 to 4"
+    assert report.role_range(pool, "nonsense") == "exactly 0"
