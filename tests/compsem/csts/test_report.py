@@ -482,9 +482,16 @@ def test_the_zero_shot_range_and_counts_leave_the_control_out():
     zs = TB.zero_shot_table(scores, df, n_boot=20)
     paper = pd.DataFrame({"model": ["X"], "csts_spearman": [1.0], "stsb_spearman": [80.0]})
     prior = pd.Series({"spearman": 10.0, "pair_accuracy": 60.0})
-    v = R.zero_shot_values(zs, scores, df, ["a", "bow"], paper, prior, n_boot=20)
+    v = R.zero_shot_values(zs, scores, df, ["a", "bow"], paper, prior, n_boot=20, template="{sentence} ({condition})")
     assert (v["zs_pairacc_min"], v["zs_pairacc_max"], v["zs_n_attached"], v["zs_n_cells"]) == (0.0, 0.0, 1, 2)
     assert str(v["zs_controls_attached_text"]) == "the control bow: 100.0 %"
+    # the encoders' attached rows (the course guide's lab compares its own with them), the control left out
+    assert str(v["zs_attached_text"]) == "a 0.0 %" and str(v["zs_template"]) == '"{sentence} ({condition})"'
+    # contradicting data: a second encoder that ranks every pair right; the words change
+    scores[("b", "attached")], scores[("b", "ignored")] = scores[("bow", "attached")], scores[("a", "ignored")]
+    zs = TB.zero_shot_table(scores, df, n_boot=20)
+    v = R.zero_shot_values(zs, scores, df, ["a", "b", "bow"], paper, prior, n_boot=20)
+    assert str(v["zs_attached_text"]) == "a 0.0 % and b 100.0 %" and str(v["zs_template"]) == "the chapter's default"
 
 
 def test_table8_counts_read_the_transform_column():
