@@ -319,7 +319,8 @@ def page_values(speed: dict, summary: pd.DataFrame, rule: pd.DataFrame, train: d
     ``train``), the memory rules (:data:`MEMORY_FACTOR`), the size rule's error
     (:func:`size_rule_check`: the model it misses most, ``rule_low`` its predicted / published
     and ``rule_off`` the factor it is off by; ``rule_worst``: the largest factor either way among
-    the other models) and each study's hours on 1 and 16 GPUs (:func:`paper_scale_summary`)."""
+    the other models) and each study's hours on 1 and 16 GPUs and its count of paper models that
+    ``models="paper"`` runs (``<study>_n_models``: :func:`paper_scale_summary`)."""
     worst = rule.ratio.idxmin()
     others = rule.ratio.drop(index=worst)
     values = {
@@ -337,5 +338,11 @@ def page_values(speed: dict, summary: pd.DataFrame, rule: pd.DataFrame, train: d
     if "source" in speed:
         values.update(rate_notes(speed, train))
     for row in summary.itertuples():
-        values.update({f"{row.study}_hours_1": row.hours_on_1_gpus, f"{row.study}_hours_16": row.hours_on_16_gpus})
+        values.update(
+            {
+                f"{row.study}_hours_1": row.hours_on_1_gpus,
+                f"{row.study}_hours_16": row.hours_on_16_gpus,
+                f"{row.study}_n_models": int(row.models),
+            }
+        )
     return values
