@@ -45,9 +45,10 @@ LESSON = Lesson(
         ),
     ),
     expected=(
-        "the rows whose condition is `ignored`, and the condition prior, which reads no sentence "
+        "the rows whose condition is `ignored`, the text-pair row, which reads the condition as a second text "
+        f"(the book's: {{glue:text}}`{_ZS}::zs_textpair_text:s`), and the condition prior, which reads no sentence "
         f"({{glue:text}}`{_ZS}::zs_prior_pairacc:.1f` % pair accuracy), come out exactly as in the book: none of "
-        "them reads the template. The rows with the condition attached are what the lab changes: it writes the "
+        "them reads the template. The other rows with the condition attached are what the lab changes: it writes the "
         "condition as a prefix and runs two of the book's encoders, so its rows are not the book's. Compare each "
         "with the book's row of the same encoder, which attached the condition with the template "
         f"{{glue:text}}`{_ZS}::zs_template:s`: on the same {{glue:text}}`{_ZS}::zs_n_pairs:,.0f` test pairs the "

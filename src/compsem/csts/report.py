@@ -493,6 +493,11 @@ def chance_summary(verdicts: dict[str, str]) -> str:
     )
 
 
+#: How the zero-shot chapter names a text-pair row (``"sbert-mini text pair"``): it reads the
+#: condition as a second text, never through the template.
+TEXT_PAIR = " text pair"
+
+
 def zero_shot_values(
     zs: pd.DataFrame,
     scores: dict,
@@ -535,8 +540,26 @@ def zero_shot_values(
         "zs_n_rows": len(df),
         "zs_n_attached": len(att),
         "zs_attached_text": PlainText(
-            join_names([f"{m} {v:.1f} %" for m, v in zip(att["model"], att["pair_accuracy_%"])], quote="")
+            join_names(
+                [
+                    f"{m} {v:.1f} %"
+                    for m, v in zip(att["model"], att["pair_accuracy_%"])
+                    if not str(m).endswith(TEXT_PAIR)
+                ],
+                quote="",
+            )
             or "no encoder was run"
+        ),
+        "zs_textpair_text": PlainText(
+            join_names(
+                [
+                    f"{m} ({v:.1f} %)"
+                    for m, v in zip(att["model"], att["pair_accuracy_%"])
+                    if str(m).endswith(TEXT_PAIR)
+                ],
+                quote="",
+            )
+            or "none in this run"
         ),
         "zs_template": PlainText(f'"{template}"' if template else "the chapter's default"),
         "zs_controls_attached_text": PlainText(

@@ -492,6 +492,14 @@ def test_the_zero_shot_range_and_counts_leave_the_control_out():
     zs = TB.zero_shot_table(scores, df, n_boot=20)
     v = R.zero_shot_values(zs, scores, df, ["a", "b", "bow"], paper, prior, n_boot=20)
     assert str(v["zs_attached_text"]) == "a 0.0 % and b 100.0 %" and str(v["zs_template"]) == "the chapter's default"
+    assert str(v["zs_textpair_text"]) == "none in this run"
+    # a text-pair row reads no template: named apart from the template rows
+    scores[("a text pair", "attached")] = scores[("bow", "attached")]
+    zs = TB.zero_shot_table(scores, df, n_boot=20)
+    v = R.zero_shot_values(zs, scores, df, ["a", "b", "bow"], paper, prior, n_boot=20)
+    assert (
+        str(v["zs_attached_text"]) == "a 0.0 % and b 100.0 %" and str(v["zs_textpair_text"]) == "a text pair (100.0 %)"
+    )
 
 
 def test_table8_counts_read_the_transform_column():
