@@ -94,8 +94,16 @@ def cpu_flags(cpuinfo: str | None = None) -> dict[str, bool]:
 
 
 def this_machine(cpuinfo: str | None = None) -> dict:
-    """The fields ``make bench`` records: ``cpu_model``, ``cpu_flags``, ``cores`` and ``load``
-    (the 1-, 5- and 15-minute load averages now, :func:`os.getloadavg`; the benchmark adds
-    ``load_at_end``)."""
+    """The fields ``make bench`` records: ``cpu_model``, ``cpu_kind`` (:func:`cpu_kind`: machines
+    with one model name, such as "AMD EPYC", can be different generations), ``cpu_flags``,
+    ``cores`` and ``load`` (the 1-, 5- and 15-minute load averages now, :func:`os.getloadavg`;
+    the benchmark adds ``load_at_end``)."""
+    info = _cpuinfo() if cpuinfo is None else cpuinfo
     load = [round(x, 2) for x in os.getloadavg()] if hasattr(os, "getloadavg") else None
-    return {"cpu_model": cpu_model(cpuinfo), "cpu_flags": cpu_flags(cpuinfo), "cores": os.cpu_count(), "load": load}
+    return {
+        "cpu_model": cpu_model(info),
+        "cpu_kind": cpu_kind(info),
+        "cpu_flags": cpu_flags(info),
+        "cores": os.cpu_count(),
+        "load": load,
+    }

@@ -7,6 +7,8 @@ interval at one precision, a count with its noun.
   decimals, so an estimate inside its interval is printed inside it (rounding is monotonic);
 * :func:`formatter` — :func:`number` as a ``Styler.format`` callable, so that a table shows one
   format per column rather than "0.0" beside "0.0000";
+* :func:`deciding_digits` — the fewest decimals (from a floor) at which every bound of an
+  interval prints with its sign, so that a reader sees whether it includes zero ("0.00" cannot);
 * :func:`p_value` — "0.012", or "< 0.001" below a thousandth, never "0.0e+00" (a permutation
   p-value is at least 1/(n + 1); a χ² p-value that underflows is not zero either);
 * :func:`plural` — "1 scorer", "2 scorers": the code that writes a sentence knows the count;
@@ -18,7 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-__all__ = ["number", "estimate", "formatter", "plural", "noun", "p_value"]
+__all__ = ["number", "estimate", "deciding_digits", "formatter", "plural", "noun", "p_value"]
 
 
 def number(x, digits: int = 3, *, na: str = "–") -> str:
@@ -43,6 +45,22 @@ def estimate(value, low, high, digits: int = 2, *, unit: str = "", na: str = "�
     if any(not math.isfinite(float(b)) for b in (low, high)):
         return v
     return f"{v} [{number(low, digits)}, {number(high, digits)}]"
+
+
+def deciding_digits(bounds, digits: int = 2, *, most: int = 6) -> int:
+    """The fewest decimals, at least ``digits`` and at most ``most``, at which every finite,
+    non-zero value of ``bounds`` (interval bounds) prints as a non-zero number, so that its sign,
+    and so whether the interval includes zero, can be read off the page: 0.004 needs 3 decimals
+    (at 2 it prints "0.00"), -0.0004 needs 4. A bound that is exactly zero prints "0" at any
+    precision and does not ask for more; ``most`` caps the search."""
+    need = digits
+    for b in bounds:
+        v = abs(float(b))
+        if not math.isfinite(v) or v == 0:
+            continue
+        while need < most and float(f"{v:.{need}f}") == 0:
+            need += 1
+    return need
 
 
 def formatter(digits: int = 3, *, na: str = "–") -> Callable[[object], str]:

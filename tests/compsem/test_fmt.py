@@ -33,3 +33,16 @@ def test_p_value_never_prints_zero():
     assert p_value(0.0123) == "0.012" and p_value(0.001) == "0.001" and p_value(1.0) == "1.000"
     assert p_value(float("nan")) == "–" and p_value(float("nan"), na="—") == "—"
     assert p_value(0.04, digits=1) == "< 0.1" and p_value(0.25, digits=2) == "0.25"
+
+
+def test_deciding_digits_shows_each_bounds_sign():
+    from compsem.fmt import deciding_digits, number
+
+    assert deciding_digits([0.02, 0.03]) == 2  # both print non-zero at the floor
+    assert deciding_digits([0.004, 0.03]) == 3  # "0.00" at 2 decimals, "0.004" at 3
+    assert deciding_digits([-0.0004, 0.03]) == 4 and number(-0.0004, 4) == "-0.0004"
+    assert deciding_digits([0.0049, 0.2], 2) == 3  # 0.0049 prints "0.00" at 2, "0.005" at 3
+    assert deciding_digits([0.006, 0.2], 2) == 2  # "0.01": non-zero already
+    assert deciding_digits([0.0, float("nan"), 0.5]) == 2  # exact zero and NaN ask for nothing
+    assert deciding_digits([1e-12], 2, most=6) == 6  # capped
+    assert deciding_digits([0.004], 3) == 3  # the floor is kept

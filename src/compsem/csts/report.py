@@ -502,6 +502,11 @@ def chance_summary(verdicts: dict[str, str]) -> str:
     )
 
 
+#: How the zero-shot chapter names a text-pair row (``"sbert-mini text pair"``): it reads the
+#: condition as a second text, never through the template.
+TEXT_PAIR = " text pair"
+
+
 def zero_shot_values(
     zs: pd.DataFrame,
     scores: dict,
@@ -512,9 +517,11 @@ def zero_shot_values(
     *,
     n_boot: int = 1000,
     seed: int = 0,
+    template: str | None = None,
 ) -> dict:
     """Glue values of the zero-shot chapter: extremes (:func:`zero_shot_ranking`), verdict on
-    pair accuracy, the prior."""
+    pair accuracy, the prior; each encoder's row with the condition attached and the
+    ``template`` that attached it (what the course guide's lab compares its own rows with)."""
     # the models' rows; a control (bow) is shown beside them, never counted among the encoders
     control = np.array([is_control(m) for m in zs["model"]], dtype=bool)
     zs_all, zs = zs, zs[~control]
@@ -544,6 +551,29 @@ def zero_shot_values(
         "zs_n_rows": len(df),
         "zs_n_attached": len(att),
         "zs_attached_rows_text": Prose(attached_rows_text(zs_all)),
+        "zs_attached_text": PlainText(
+            join_names(
+                [
+                    f"{m} {v:.1f} %"
+                    for m, v in zip(att["model"], att["pair_accuracy_%"])
+                    if not str(m).endswith(TEXT_PAIR)
+                ],
+                quote="",
+            )
+            or "no encoder was run"
+        ),
+        "zs_textpair_text": PlainText(
+            join_names(
+                [
+                    f"{m} ({v:.1f} %)"
+                    for m, v in zip(att["model"], att["pair_accuracy_%"])
+                    if str(m).endswith(TEXT_PAIR)
+                ],
+                quote="",
+            )
+            or "none in this run"
+        ),
+        "zs_template": PlainText(f'"{template}"' if template else "the chapter's default"),
         "zs_controls_attached_text": PlainText(
             "; ".join(f"the control {m}: {v:.1f} %" for m, v in zip(ctrl["model"], ctrl["pair_accuracy_%"]))
             or "no control was run"

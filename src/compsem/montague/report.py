@@ -407,19 +407,26 @@ def _class_sizes(vocab) -> dict:
     }
 
 
-def direction_sentence(gaps: dict[str, tuple[float, float]]) -> str:
-    """How many models' gap intervals (non-subsective − subsective, ``model -> (low, high)``) lie
-    above zero, the direction the theory predicts, how many below, and how many include zero."""
+def direction_sentence(gaps: dict[str, tuple[float, float, float]]) -> str:
+    """How many models' gap intervals (non-subsective − subsective, ``model -> (gap, low,
+    high)``) lie above zero, the direction the theory predicts, how many below, and how many
+    include zero, with each model's gap and interval (so the reader sees what is counted)."""
     n = len(gaps)
     if not n:
         return "No model of this run has a gap that is not made of ties."
-    up = sum(lo > 0 for lo, _ in gaps.values())
-    down = sum(hi < 0 for _, hi in gaps.values())
+    up = sum(lo > 0 for _, lo, _ in gaps.values())
+    down = sum(hi < 0 for _, _, hi in gaps.values())
+    zero = n - up - down
+
+    def has(k: int) -> str:
+        return f"{k} {'has' if k == 1 else 'have'}"
+
+    shown = "; ".join(f"{m} {estimate(g, lo, hi, 3)}" for m, (g, lo, hi) in gaps.items())
+    rest = f"the intervals of all {n} include zero" if zero == n and n > 1 else f"{has(zero)} one that includes zero"
     return (
-        f"Of the {n} models whose comparisons do not all tie, {up} {'has' if up == 1 else 'have'} a gap "
+        f"Of the {n} models whose comparisons do not all tie, {has(up)} a gap "
         "(non-subsective minus subsective, pooled) whose 95 % interval lies above zero, the direction the theory "
-        f"predicts; {down} {'has' if down == 1 else 'have'} one below zero, and the interval of "
-        f"{n - up - down} includes zero."
+        f"predicts; {has(down)} one below zero, and {rest} (gap [95 % interval]: {shown})."
     )
 
 
@@ -671,15 +678,16 @@ def _p_words(p: float) -> str:
     return v if v.startswith("<") else f"= {v}"
 
 
-def _gaps(r, models: list[str], params: dict) -> dict[str, tuple[float, float]]:
-    """Each model's bootstrap interval of the pooled gap (adjectives resampled within each group)."""
+def _gaps(r, gaps: pd.Series, params: dict) -> dict[str, tuple[float, float, float]]:
+    """Each model's pooled gap (``gaps``, model -> gap) with its bootstrap interval (adjectives
+    resampled within each group)."""
     cats = np.asarray(r.vocab.categories)
     non_sub, sub = np.isin(cats, ["NS-Pl", "NS-Pr"]), np.isin(cats, ["S-I", "S-NI"])
     out = {}
-    for m in models:
+    for m, gap in gaps.items():
         ni = _per_adjective(r.main[m].nonsub, 0)
         lo, hi, _ = _gap_boot(ni[non_sub], ni[sub], params.get("n_boot", 1000), params.get("seed", 0))
-        out[m] = (lo, hi)
+        out[m] = (float(gap), lo, hi)
     return out
 
 
@@ -696,7 +704,7 @@ def _nonsub_values(v: NonsubView) -> dict:
     real = d[~d.index.isin(v.degenerate)]
     out.update(
         {
-            "ns_direction_sentence": Prose(direction_sentence(_gaps(r, list(real.index), v.params))),
+            "ns_direction_sentence": Prose(direction_sentence(_gaps(r, real["gap (non-sub − sub)"], v.params))),
             **_class_sizes(r.vocab),
             "ns_n_right_direction": int((real["gap (non-sub − sub)"] > 0).sum()),
             "ns_n_models": len(real),

@@ -11,10 +11,12 @@ of the gap between "equations" and the paper is measured rather than guessed.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from ..paths import results_dir
 from ..reference import paper_row
 from ..reference import paper_table as _reference_table
 from .data import Vocabulary, build_phrases, load_vocabulary
@@ -36,6 +38,8 @@ __all__ = [
     "reproduced_beside",
     "reproduction_summary",
     "truncation_check",
+    "printed_cells",
+    "printing_sentence",
     "PRINTED_DECIMALS",
     "DECOMPOSITION",
     "decomposition",
@@ -198,6 +202,87 @@ def truncation_check(cells: pd.DataFrame) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def _tables(ts: list[int]) -> str:
+    names = [str(t) for t in ts]
+    return ("Table " if len(names) == 1 else "Tables ") + (
+        names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    )
+
+
+def printing_sentence(cells: pd.DataFrame) -> str:
+    """What the cell-by-cell check found about the paper's printed decimals, table by table, in
+    words: how many cells lie within one unit of the last printed decimal, and whether our value
+    cut (not rounded) or rounded to that decimal explains every cell. A table where every cell
+    matches both ways, or where neither rule matches every cell, cannot tell the two apart.
+    ``cells`` is a :func:`reproduced` frame (columns ``table``, ``ours``, ``paper``) of one model
+    and reading."""
+    if cells is None or not len(cells):
+        return "No model of the paper is in this run, so no cell is compared with the paper's tables."
+    check = truncation_check(cells).sort_values("table")
+    within = {}
+    for t, c in cells.groupby("table"):
+        d = PRINTED_DECIMALS[int(t)]
+        within[int(t)] = int((np.abs(c["ours"].to_numpy(float) - c["paper"].to_numpy(float)) < 10.0**-d - 1e-12).sum())
+    full = [int(r.table) for r in check.itertuples() if within[int(r.table)] == r.cells]
+    part = [
+        f"{within[int(r.table)]} of {r.cells} in Table {r.table}"
+        for r in check.itertuples()
+        if int(r.table) not in full
+    ]
+    head = []
+    if full:
+        head.append(f"every cell of {_tables(full)} lies within one unit of the paper's last printed decimal")
+    if part:
+        head.append("the cells within one unit of it are " + ", ".join(part))
+    words = []
+    for r in check.itertuples():
+        cut, rnd = r.match_truncated == r.cells, r.match_rounded == r.cells
+        if cut and rnd:
+            words.append(f"Table {r.table}: every cell matches both ways, so its last digit cannot tell")
+        elif cut:
+            words.append(
+                f"Table {r.table}: cut ({r.only_truncated} of {r.cells} cells match only when cut, none only when rounded)"
+            )
+        elif rnd:
+            words.append(
+                f"Table {r.table}: rounded ({r.only_rounded} of {r.cells} cells match only when rounded, none only "
+                "when cut)"
+            )
+        else:
+            words.append(
+                f"Table {r.table}: neither rule matches every cell ({r.only_rounded} of {r.cells} match only when "
+                f"rounded, {r.only_truncated} only when cut), so its last digit cannot tell"
+            )
+    who = f"For {cells['model'].iloc[0]} under the official reading, " if "model" in cells.columns else ""
+    first = "; ".join(head)
+    return (
+        (who + first if who else first[0].upper() + first[1:])
+        + ". Whether the paper cut its numbers after that decimal or rounded them, by table: "
+        + "; ".join(words)
+        + "."
+    )
+
+
+def printed_cells(results=None) -> pd.DataFrame:
+    """The cells of the paper's Tables 1, 6, 7 and 8 that the chapters compared (their result
+    files ``single_reproduced``, ``pairs_reproduced``, ``nonsub_reproduced`` under ``results``,
+    default the book's ``results/``), under the official reading and strings, for the model
+    compared with the paper (:func:`reference_model`); an empty frame where none was written."""
+    folder = (Path(results) if results is not None else results_dir()) / "montague"
+    frames = [
+        pd.read_csv(folder / f"{name}.csv")
+        for name in ("single_reproduced", "pairs_reproduced", "nonsub_reproduced")
+        if (folder / f"{name}.csv").is_file()
+    ]
+    frames = [f for f in frames if len(f)]
+    if not frames:
+        return pd.DataFrame(columns=["model", "table", "ours", "paper"])
+    cells = pd.concat(frames, ignore_index=True)
+    cells = cells[(cells["reading"] == "official") & (cells["strings"] == "official")]
+    model = reference_model(list(dict.fromkeys(cells["model"])))
+    return cells[cells["model"] == model].reset_index(drop=True)
 
 
 def reproduced_view(cells: pd.DataFrame) -> pd.DataFrame:

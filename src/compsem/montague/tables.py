@@ -384,11 +384,19 @@ def chi2_test(holds: np.ndarray, vocab: Vocabulary) -> dict:
     table = np.stack([hold, fail], axis=1)
     table = table[table.sum(axis=1) > 0]  # a class with no valid entry takes no part
     if (table.sum(axis=0) == 0).any() or len(table) < 2:
+        why = [
+            w
+            for w, bad in (
+                ("one outcome never occurs", (table.sum(axis=0) == 0).any()),
+                ("a single class", len(table) < 2),
+            )
+            if bad
+        ]
         return {
             "statistic": np.nan,
             "p_value": np.nan,
             "dof": np.nan,
-            "note": "undefined: one outcome never occurs (or a single class)",
+            "note": "undefined: " + " and ".join(why),
             "exact": False,
         }
     res = chi2_contingency(table)

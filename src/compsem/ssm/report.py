@@ -18,12 +18,12 @@ import numpy as np
 import pandas as pd
 
 from .. import reference
-from ..fmt import estimate, number, plural
+from ..fmt import estimate, deciding_digits, number, plural
 from ..encoders import validate_texts
-from ..results import Headline, Prose, headline_row
+from ..results import Headline, PlainText, Prose, headline_row
 from ..encoders.kinds import CONTROL_WHY, is_control
 from ..sentences import join_names, leader_sentence, paired_leader_sentence
-from ..stats import separation
+from ..stats import paired_interval, separation
 from .data import CATEGORIES, Pool, load_study
 from .metrics import distances
 from .plots import mean_scores_heatmap, metric_intervals, reference_matrix, score_matrices, space_maps, zoom_maps
@@ -133,9 +133,22 @@ def pool_summary(pool: Pool, cats) -> pd.DataFrame:
     return summary
 
 
+def role_range(pool: Pool, role: str) -> str:
+    """How many hypotheses of ``role`` a cluster has, as the pool gives them: "2 to 4", or
+    "exactly 3" when every cluster has the same number."""
+    roles, clusters = np.asarray(pool.roles), np.asarray(pool.clusters)
+    counts = [int((roles[clusters == c] == role).sum()) for c in sorted(set(clusters.tolist()))]
+    if not counts:
+        return "no"
+    lo, hi = min(counts), max(counts)
+    return f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
+
+
 def _pool_values(pool: Pool, cats) -> dict:
     paper_n = paper_table("pool").set_index("quantity")["paper"]
     return {
+        "ssm_synonymous_range": PlainText(role_range(pool, "synonymous")),
+        "ssm_inferential_range": PlainText(role_range(pool, "inferential")),
         "ssm_n_sentences": len(pool),
         "ssm_n_clusters": pool.n_clusters,
         "ssm_n_pairs": len(pool) ** 2,
@@ -454,6 +467,47 @@ def controls_sentence(
     )
 
 
+def lead_digits(
+    values: pd.Series, replicates: Mapping[str, np.ndarray], controls: Sequence[str] = (), *, digits: int = 2
+) -> int:
+    """The decimals at which the paired intervals of :func:`compsem.stats.paired_leader_sentence`
+    (the highest of ``values`` that is no control against each other such name, each at its
+    Bonferroni level) show whether they include zero (:func:`compsem.fmt.deciding_digits`, from
+    ``digits`` up)."""
+    names = [n for n in values.index if n not in set(controls) and n in replicates and np.isfinite(values[n])]
+    if len(names) < 2:
+        return digits
+    best = max(names, key=lambda n: values[n])
+    others = [n for n in names if n != best]
+    level = 1 - 0.05 / len(others)
+    bounds = [b for n in others for b in paired_interval(replicates[best], replicates[n], level=level)]
+    return deciding_digits(bounds, digits)
+
+
+def ch_sentence(ch: pd.Series, reference_ch: float, controls: Sequence[str] = ()) -> str:
+    """Each scorer's CH point value against the reference's, in words: which models lie above it
+    and which do not, the controls beside them and not ranked. CH has no interval, so the
+    sentence compares point values and says so."""
+    ctrl = [n for n in ch.index if n in set(controls)]
+    models = [n for n in ch.index if n not in set(ctrl) and np.isfinite(ch[n])]
+
+    def listed(ns):
+        return join_names([f"`{n}` ({number(float(ch[n]), 2)})" for n in sorted(ns, key=lambda n: -ch[n])], quote="")
+
+    above = [n for n in models if ch[n] > reference_ch]
+    rest = [n for n in models if n not in above]
+    if not models:
+        head = "No model of this run has a CH value"
+    elif not rest:
+        head = f"Every model's CH lies above the reference's: {listed(above)}"
+    elif not above:
+        head = f"No model's CH lies above the reference's: {listed(rest)}"
+    else:
+        head = f"The CH of {listed(above)} lies above the reference's; that of {listed(rest)} does not"
+    tail = f"; the controls {listed(ctrl)} are shown beside them and not ranked" if ctrl else ""
+    return head + tail + " (CH has no interval: these are point values, not a test or a ranking)."
+
+
 def _ssm_values(tab: pd.DataFrame, run: Run | None = None, *, n_boot: int = 1000, seed: int = 0) -> dict:
     """The Table 3 values the chapter's prose cites, with the paper's beside them. "Closest" and
     "densest" from paired cluster-bootstrap replicates of every scorer on the same resamples
@@ -479,6 +533,7 @@ def _ssm_values(tab: pd.DataFrame, run: Run | None = None, *, n_boot: int = 1000
             {n: d[1] for n, d in draws.items()},
             names,
             what="RSA with the reference",
+            digits=lead_digits(rel["rsa"], {n: d[1] for n, d in draws.items()}, [n for n in names if is_control(n)]),
             items="sentence clusters",
             controls=[n for n in names if is_control(n)],
         )
@@ -527,6 +582,9 @@ def _ssm_values(tab: pd.DataFrame, run: Run | None = None, *, n_boot: int = 1000
         "ssm_best_rsa_lo": float(rel.loc[best].get("rsa_low", np.nan)),
         "ssm_best_rsa_hi": float(rel.loc[best].get("rsa_high", np.nan)),
         "ssm_best_rsa_labelled": float(rel.loc[best, "rsa_labelled"]),
+        "ssm_ch_sentence": Prose(
+            ch_sentence(rel["ch"], float(t3.loc[(REFERENCE, "rel"), "ch"]), [n for n in names if is_control(n)])
+        ),
         "ssm_best_ch_name": bestch,
         "ssm_best_ch": float(rel.loc[bestch, "ch"]),
         "ssm_ref_ch_rel": float(t3.loc[(REFERENCE, "rel"), "ch"]),

@@ -91,12 +91,45 @@ def test_another_machine_is_named_as_such():
     assert values["bench_machine_note"] == note and values["build_machine"] == "Plain CPU 3 with 2 cores and avx2"
 
 
+def _epyc(family: str) -> str:
+    flags = "fpu avx2 avx512f avx512_bf16"
+    return (
+        f"vendor_id\t: AuthenticAMD\ncpu family\t: {family}\nmodel\t\t: 2\nmodel name\t: AMD EPYC\nflags\t\t: {flags}\n"
+    )
+
+
 def test_the_same_machine_is_said_to_be_the_same_and_cores_count():
-    assert machine.same_machine(_bench(AVX2_ONLY), _here()) is True
-    note = machine.machine_note(_bench(AVX2_ONLY), _here())
-    assert note.startswith("The benchmark ran on a machine like this build's")
-    assert machine.same_machine(_bench(AVX2_ONLY, cores=16), _here()) is False
+    assert machine.same_machine(_bench(_epyc("25")), _here(_epyc("25"))) is True
+    note = machine.machine_note(_bench(_epyc("25")), _here(_epyc("25")))
+    assert note.startswith("The benchmark ran on a machine like this build's: AMD Zen 4 (AMD EPYC) with 2 cores")
+    assert machine.same_machine(_bench(_epyc("25"), cores=16), _here(_epyc("25"))) is False
     assert machine.machine_summary(_here(cores=1)) == "Plain CPU 3 with 1 core and avx2"
+
+
+def test_one_model_name_and_flags_of_two_cpu_kinds_are_two_machines():
+    # contradicting data: the same "AMD EPYC" with the same flags and cores, Zen 5 (family 26) against Zen 4
+    b, h = _bench(_epyc("26")), _here(_epyc("25"))
+    assert machine.same_machine(b, h) is False
+    assert machine.machine_note(b, h).startswith(
+        "The benchmark ran on another machine (AMD Zen 5 (AMD EPYC) with 2 cores and avx2, avx512f, avx512_bf16) "
+        "than this build (AMD Zen 4 (AMD EPYC) with 2 cores"
+    )
+    assert machine.machines_table(b, h).loc["CPU kind"].tolist() == ["AMD Zen 5", "AMD Zen 4"]
+    # no kind recorded (no vendor or family lines): whether the two are alike is not known, and said so
+    assert machine.same_machine(_bench(AVX2_ONLY), _here()) is None
+    assert "whether that is this build's kind of CPU" in machine.machine_note(_bench(AVX2_ONLY), _here())
+
+
+def test_an_older_file_gives_its_kind_by_the_family_its_study_benchmarks_recorded():
+    rec = {**cpu.this_machine(_epyc("26")), "cores": 2}
+    del rec["cpu_kind"]  # written before make bench recorded the kind
+    start = {"cpu_model": "AMD EPYC", "cpu_family": "26"}
+    assert machine.bench_machine({"machine": rec, "studies": {"x": {"machine_at_start": start}}})["cpu_kind"] == (
+        "amd-zen5"
+    )
+    two = {"x": {"machine_at_start": start}, "y": {"machine_at_start": {**start, "cpu_family": "25"}}}
+    assert machine.bench_machine({"machine": rec, "studies": two})["cpu_kind"] == "not recorded"  # they disagree
+    assert machine.bench_machine({"machine": rec})["cpu_kind"] == "not recorded"
 
 
 def test_run_records_come_from_the_run_cache(tmp_path):

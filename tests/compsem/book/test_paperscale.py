@@ -149,12 +149,28 @@ def test_the_size_rule_is_checked_against_the_published_rates():
 
 def test_the_page_values_name_the_model_the_size_rule_misses_most():
     rule = pd.DataFrame({"model": ["a", "b", "c"], "ratio": [1.0, 0.5, 1.25]})
-    summary = pd.DataFrame({"study": ["s"], "hours_on_1_gpus": [2.0], "hours_on_16_gpus": [0.25]})
+    summary = pd.DataFrame({"study": ["s"], "models": [3], "hours_on_1_gpus": [2.0], "hours_on_16_gpus": [0.25]})
     v = page_values({"speedup": 30.0, "gpu_rate": 300.0, "cpu_rate": 10.0}, summary, rule)
+    assert v["s_n_models"] == 3
     assert (v["memory_infer"], v["memory_train"]) == (1.2, 4.0)
     assert v["rule_worst_model"] == "b" and v["rule_low"] == 0.5 and v["rule_off"] == 2.0
     assert v["rule_worst"] == 1.25  # among a and c: max(1.25, 1 / 1.0)
     assert v["s_hours_1"] == 2.0 and v["s_hours_16"] == 0.25
+    assert v["gpu_name"] == "GPU"  # a speed record that names no GPU
+
+
+def test_the_hours_headers_name_the_gpu_whose_rate_made_them():
+    got = paperscale.hours_headers({"gpu": "NVIDIA H200"}, gpus=(1, 16))
+    assert got == {
+        "hours_on_1_gpus": "hours on 1 × NVIDIA H200 (estimate)",
+        "hours_on_16_gpus": "hours on 16 × NVIDIA H200 (estimate)",
+    }
+    # contradicting data: the published V100 rate instead of a measured GPU; the words change
+    assert paperscale.hours_headers({"gpu": "V100"}, gpus=(4,)) == {"hours_on_4_gpus": "hours on 4 × V100 (estimate)"}
+    rule = pd.DataFrame({"model": ["a", "b"], "ratio": [1.0, 0.5]})
+    summary = pd.DataFrame({"study": ["s"], "models": [1], "hours_on_1_gpus": [2.0], "hours_on_16_gpus": [0.25]})
+    v = page_values({"speedup": 30.0, "gpu_rate": 300.0, "cpu_rate": 10.0, "gpu": "NVIDIA H200"}, summary, rule)
+    assert v["gpu_name"] == "NVIDIA H200"
 
 
 def test_every_study_of_the_committed_benchmark_gets_finite_hours():

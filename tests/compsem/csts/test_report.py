@@ -508,15 +508,32 @@ def test_the_zero_shot_range_and_counts_leave_the_control_out():
     zs = TB.zero_shot_table(scores, df, n_boot=20)
     paper = pd.DataFrame({"model": ["X"], "csts_spearman": [1.0], "stsb_spearman": [80.0]})
     prior = pd.Series({"spearman": 10.0, "pair_accuracy": 60.0})
-    v = R.zero_shot_values(zs, scores, df, ["a", "bow"], paper, prior, n_boot=20)
+    v = R.zero_shot_values(zs, scores, df, ["a", "bow"], paper, prior, n_boot=20, template="{sentence} ({condition})")
+    zs_first, scores_first = zs, dict(scores)
     assert (v["zs_pairacc_min"], v["zs_pairacc_max"], v["zs_n_attached"], v["zs_n_cells"]) == (0.0, 0.0, 1, 2)
     assert str(v["zs_controls_attached_text"]) == "the control bow: 100.0 %"
-    # 4 complete pairs, none tied: both counts are 4; contradicting data: 2 of the 4 pairs tied (equal labels)
+    # the encoders' attached rows (the course guide's lab compares its own with them), the control left out
+    assert str(v["zs_attached_text"]) == "a 0.0 %" and str(v["zs_template"]) == '"{sentence} ({condition})"'
+    # contradicting data: a second encoder that ranks every pair right; the words change
+    scores[("b", "attached")], scores[("b", "ignored")] = scores[("bow", "attached")], scores[("a", "ignored")]
+    zs = TB.zero_shot_table(scores, df, n_boot=20)
+    v = R.zero_shot_values(zs, scores, df, ["a", "b", "bow"], paper, prior, n_boot=20)
+    assert str(v["zs_attached_text"]) == "a 0.0 % and b 100.0 %" and str(v["zs_template"]) == "the chapter's default"
+    assert str(v["zs_textpair_text"]) == "none in this run"
+    # a text-pair row reads no template: named apart from the template rows
+    scores[("a text pair", "attached")] = scores[("bow", "attached")]
+    zs = TB.zero_shot_table(scores, df, n_boot=20)
+    v = R.zero_shot_values(zs, scores, df, ["a", "b", "bow"], paper, prior, n_boot=20)
+    assert (
+        str(v["zs_attached_text"]) == "a 0.0 % and b 100.0 %" and str(v["zs_textpair_text"]) == "a text pair (100.0 %)"
+    )
+    # the first run again: 4 complete pairs, none tied: both counts are 4; contradicting data: 2 of the 4 pairs tied (equal labels)
+    v = R.zero_shot_values(zs_first, scores_first, df, ["a", "bow"], paper, prior, n_boot=20)
     assert (v["zs_n_complete_pairs"], v["zs_n_pairs"]) == (4, 4)
     tied = df.assign(tied=[True, True, False, False, True, True, False, False])
     tied.loc[tied["tied"], "label"] = 3.0
     v = R.zero_shot_values(
-        TB.zero_shot_table(scores, tied, n_boot=20), scores, tied, ["a", "bow"], paper, prior, n_boot=20
+        TB.zero_shot_table(scores_first, tied, n_boot=20), scores_first, tied, ["a", "bow"], paper, prior, n_boot=20
     )
     assert (v["zs_n_complete_pairs"], v["zs_n_pairs"]) == (4, 2)
 

@@ -256,12 +256,12 @@ def test_an_undefined_permutation_test_reports_no_p_value():
             "model": ["m", "m"],
             "test": ["single_AN", "single_AAN"],
             "perm_p": [1.0, 0.10559],
-            "note": ["undefined: one outcome never occurs (or a single class)", None],
+            "note": ["undefined: one outcome never occurs", None],
         }
     )
     # the table marks AN undefined: its stored p of 1.0 is never printed
     assert permutation_words(tests, "m", "single_AN", "AN") == (
-        "is undefined on AN phrases (one outcome never occurs (or a single class)), so it gives no p-value"
+        "is undefined on AN phrases (one outcome never occurs), so it gives no p-value"
     )
     assert permutation_words(tests, "m", "single_AAN", "AAN") == "gives p = 0.106 on AAN phrases"
     # contradicting data: the AN test defined (no note) gives its p-value; a tiny one prints as "< 0.001"
@@ -284,11 +284,14 @@ def test_a_permutation_p_that_cannot_vary_is_undefined_in_words_never_a_number()
 def test_the_direction_sentence_follows_each_gaps_interval():
     from compsem.montague.report import direction_sentence
 
-    above = direction_sentence({"m1": (0.01, 0.2), "m2": (-0.1, 0.3)})
+    above = direction_sentence({"m1": (0.1, 0.01, 0.2), "m2": (0.05, -0.1, 0.3)})
     assert "2 models" in above and "1 has a gap" in above and "0 have one below zero" in above
-    assert above.endswith("the interval of 1 includes zero.")
-    below = direction_sentence({"m1": (-0.3, -0.01), "m2": (-0.2, -0.05)})  # contradicting data: the words change
-    assert "0 have a gap" in below and "2 have one below zero" in below and "of 0 includes zero" in below
+    assert "and 1 has one that includes zero" in above
+    assert above.endswith("(gap [95 % interval]: m1 0.100 [0.010, 0.200]; m2 0.050 [-0.100, 0.300]).")
+    below = direction_sentence({"m1": (-0.1, -0.3, -0.01), "m2": (-0.1, -0.2, -0.05)})  # contradicting data
+    assert "0 have a gap" in below and "2 have one below zero" in below and "0 have one that includes zero" in below
+    zero = direction_sentence({"m1": (0.0, -0.1, 0.1), "m2": (0.0, -0.2, 0.05), "m3": (0.1, -0.01, 0.2)})
+    assert "the intervals of all 3 include zero" in zero and "m3 0.100 [-0.010, 0.200]" in zero
     assert direction_sentence({}).startswith("No model")
 
 

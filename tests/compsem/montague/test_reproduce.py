@@ -76,6 +76,51 @@ def test_truncation_check_by_hand():
     assert c.loc[1].tolist() == [2, 1, 1, 0, 1, 0]
 
 
+def test_printing_sentence_says_per_table_what_the_check_found():
+    # worked by hand (four decimals in Tables 6, 7, 8; two in Table 1):
+    # Table 6: 8/9 cut is 0.8888 (the paper's), rounded 0.8889 -> only cut; 0.7 both ways -> "cut"
+    # Table 7: 0.12345678 rounds to 0.1235 (the paper's), cut 0.1234 -> only rounded; 0.5 both -> "rounded"
+    # Table 8: 0.25 and 0.3 match both ways -> "cannot tell"
+    # Table 1: 0.956 rounds to 0.96 (paper), 0.958 cuts to 0.95 (paper; rounded 0.96) -> neither rule matches every cell
+    cells = pd.DataFrame(
+        {
+            "model": "m",
+            "table": [6, 6, 7, 7, 8, 8, 1, 1],
+            "ours": [8 / 9, 0.7, 0.12345678, 0.5, 0.25, 0.3, 0.956, 0.958],
+            "paper": [0.8888, 0.7, 0.1235, 0.5, 0.25, 0.3, 0.96, 0.95],
+        }
+    )
+    got = mt.reproduce.printing_sentence(cells)
+    assert got.startswith("For m under the official reading, every cell of Tables 1, 6, 7 and 8 lies within one unit")
+    assert "Table 1: neither rule matches every cell (1 of 2 match only when rounded, 1 only when cut)" in got
+    assert "Table 6: cut (1 of 2 cells match only when cut, none only when rounded)" in got
+    assert "Table 7: rounded (1 of 2 cells match only when rounded, none only when cut)" in got
+    assert "Table 8: every cell matches both ways, so its last digit cannot tell" in got
+    # a cell two printed units away: the first clause counts it instead of claiming every cell
+    far = cells.assign(ours=lambda c: c["ours"].where(c.index != 4, 0.2502))
+    got = mt.reproduce.printing_sentence(far)
+    assert "every cell of Tables 1, 6 and 7 lies within one unit" in got and "1 of 2 in Table 8" in got
+    assert "Table 8: neither rule matches every cell (0 of 2 match only when rounded, 0 only when cut)" in got
+    assert "no cell is compared" in mt.reproduce.printing_sentence(cells.iloc[:0])
+
+
+def test_printed_cells_reads_the_reference_models_official_cells(tmp_path):
+    folder = tmp_path / "montague"
+    folder.mkdir()
+    rows = [
+        ("sbert-mini", "official", "official", 6, 0.5),
+        ("sbert-mini", "equations", "official", 6, 0.4),
+        ("sbert-mini", "official", "clean", 6, 0.3),
+        ("glove-50d", "official", "official", 6, 0.2),
+    ]
+    pd.DataFrame(rows, columns=["model", "reading", "strings", "table", "ours"]).assign(paper=0.5).to_csv(
+        folder / "single_reproduced.csv", index=False
+    )
+    got = mt.reproduce.printed_cells(tmp_path)
+    assert got[["model", "ours"]].values.tolist() == [["sbert-mini", 0.5]]
+    assert mt.reproduce.printed_cells(tmp_path / "nowhere").empty
+
+
 def test_paper_table_one_names_sbert_as_the_paper_prints_it():
     t1 = mt.reproduce.paper_table(1)
     assert "sBERT" in set(t1.model) and "BERT" not in set(t1.model)

@@ -119,6 +119,11 @@ def test_datasheet_and_landing_page_numbers_match_the_data():
     assert f"{len(pool)} English sentences in {pool.n_clusters} clusters" in sheet
     assert f"{n_judged} graded judgements" in sheet
     assert f"{int((cats == 'within_cluster').sum()):,} ordered pairs" in sheet
+    from compsem.ssm.report import role_range
+
+    for role in ("synonymous", "inferential"):  # "2 to 4" in the data is "2–4" in the sheet
+        lo, _, hi = role_range(pool, role).partition(" to ")
+        assert f"{lo}–{hi}\n  *{role}*" in sheet or f"{lo}–{hi} *{role}*" in sheet, role
     page = (repo_root() / "book" / "part4_ssm.md").read_text()
     assert f"{len(pool)} sentences in {pool.n_clusters} clusters" in page
     # the count beside the one annotator is glued from chapter 40 (whose values test_report checks)

@@ -26,6 +26,8 @@ def test_pool_values_by_hand(small_pool):
         "ssm_paper_n_sentences": 401,
         "ssm_paper_n_clusters": 50,
         "ssm_paper_n_judged": 3855,
+        "ssm_synonymous_range": "exactly 2",  # every cluster of conftest's pool has 2 rewrites
+        "ssm_inferential_range": "exactly 3",
     }
     mine = summary.set_index("quantity")["this book"]
     assert mine["judged premise-hypothesis pairs (both directions)"] == 30 and mine["premises"] == 3
@@ -195,3 +197,43 @@ def test_controls_are_compared_with_every_model_by_a_paired_test():
     s = controls_sentence(values, noisy, ["bow"], items="clusters")
     assert "including zero (no evidence of a difference): `b` − `bow`" in s
     assert controls_sentence(values, reps, []) == ""
+
+
+def test_ch_sentence_compares_each_models_point_value_with_the_reference():
+    import pandas as pd
+
+    ch = pd.Series({"a": 22.0, "b": 5.5, "ctl": 13.0})
+    got = report.ch_sentence(ch, 5.0, ["ctl"])
+    assert got.startswith("Every model's CH lies above the reference's: `a` (22.00) and `b` (5.50)")
+    assert "the controls `ctl` (13.00) are shown beside them and not ranked" in got and "not a test" in got
+    # contradicting data: the reference above one model, then above both; the words change
+    got = report.ch_sentence(ch, 6.0, ["ctl"])
+    assert got.startswith("The CH of `a` (22.00) lies above the reference's; that of `b` (5.50) does not")
+    assert report.ch_sentence(ch, 30.0, ["ctl"]).startswith("No model's CH lies above the reference's: `a` (22.00)")
+
+
+def test_lead_digits_print_the_leaders_paired_bounds_with_their_sign():
+    import pandas as pd
+
+    # the leader a against b: replicate differences 0.004 .. 0.03 (the lower bound prints "0.00" at 2 decimals)
+    diffs = np.linspace(0.004, 0.03, 1001)
+    reps = {"a": 0.5 + diffs, "b": np.full(1001, 0.5), "ctl": np.full(1001, 0.9)}
+    values = pd.Series({"a": 0.52, "b": 0.5, "ctl": 0.9})
+    assert report.lead_digits(values, reps, ["ctl"]) == 3  # the control (highest) is not the leader
+    # contradicting data: a clear lead prints at the floor
+    reps["a"] = 0.5 + np.linspace(0.02, 0.05, 1001)
+    assert report.lead_digits(values, reps, ["ctl"]) == 2
+    assert report.lead_digits(values, reps, ["ctl", "b"]) == 2  # one model left: nothing to compare
+
+
+def test_role_range_follows_the_pool(tmp_path, monkeypatch):
+    from tests.compsem.ssm import conftest
+
+    # contradicting data: one cluster with a third rewrite and a fourth inference; the words change
+    prem, syns, infs = conftest.CLUSTERS[0]
+    bigger = (prem, [*syns, "a dog is running in the park ."], [*infs, "something runs ."])
+    monkeypatch.setattr(conftest, "CLUSTERS", [bigger, *conftest.CLUSTERS[1:]])
+    pool, _, _ = load_study(conftest.write_pool(tmp_path))
+    assert report.role_range(pool, "synonymous") == "2 to 3"
+    assert report.role_range(pool, "inferential") == "3 to 4"
+    assert report.role_range(pool, "nonsense") == "exactly 0"

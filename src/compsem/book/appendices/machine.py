@@ -2,7 +2,9 @@
 this build's, side by side (the appendix, chapter 99, and chapter 98).
 
 ``make bench`` records :func:`this_machine` under ``machine`` in the benchmark file: the CPU
-model, the instruction sets that decide the speed of the numbers (:data:`FLAGS`), the cores and
+model and kind (:func:`compsem.cpu.cpu_kind`: its generation, which one model name such as "AMD
+EPYC" does not tell; a file written before the kind was recorded gives it by the CPU family its
+study benchmarks recorded at their start), the instruction sets that decide the speed of the numbers (:data:`FLAGS`), the cores and
 the load while it ran. A benchmark file written before these fields existed shows them as
 :data:`NOT_RECORDED`. :func:`run_records` gathers this build's own training records (each study
 of the registry that keeps them offers ``study.run_records()``), so that a page can show this
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from compsem.cpu import FLAG_NAMES, FLAGS, this_machine
+from compsem.cpu import FLAG_NAMES, FLAGS, cpu_kind, cpu_kind_words, this_machine
 from compsem.fmt import plural
 from compsem.results import Prose
 from compsem.studies import STUDIES
@@ -36,6 +38,36 @@ NOT_RECORDED = "not recorded"
 LOAD_ROW = "load average (benchmark: while it ran; this build: when this page ran)"
 
 
+def _vendor(model: str) -> str | None:
+    return "AuthenticAMD" if model.startswith("AMD") else "GenuineIntel" if "Intel" in model else None
+
+
+def _recorded_kind(bench: dict) -> str:
+    """The benchmark's CPU kind: recorded under ``machine`` (``cpu_kind``), else from the one CPU
+    family that every study benchmark of the same file recorded at its start
+    (``studies.<study>.machine_at_start.cpu_family``, the vendor read from the model name);
+    :data:`NOT_RECORDED` otherwise."""
+    m = bench.get("machine", {})
+    if m.get("cpu_kind") not in (None, "", "unknown"):
+        return str(m["cpu_kind"])
+    starts = [
+        s["machine_at_start"]
+        for s in (bench.get("studies") or {}).values()
+        if isinstance(s, dict) and isinstance(s.get("machine_at_start"), dict)
+    ]
+    families = {str(s["cpu_family"]) for s in starts if s.get("cpu_family") not in (None, "")}
+    vendor = _vendor(str(m.get("cpu_model", "")))
+    if len(families) != 1 or vendor is None:
+        return NOT_RECORDED
+    flags = m.get("cpu_flags") if isinstance(m.get("cpu_flags"), dict) else {}
+    info = (
+        f"vendor_id : {vendor}\ncpu family : {families.pop()}\nmodel : x\n"
+        f"flags : {' '.join(f for f, on in flags.items() if on)}\n"
+    )
+    kind = cpu_kind(info)
+    return NOT_RECORDED if kind == "unknown" else kind
+
+
 def bench_machine(bench: dict | None) -> dict:
     """The benchmark file's machine fields, :data:`NOT_RECORDED` where the file has none (a file
     written before ``make bench`` recorded them, or no file)."""
@@ -43,6 +75,7 @@ def bench_machine(bench: dict | None) -> dict:
     flags = m.get("cpu_flags")
     return {
         "cpu_model": m.get("cpu_model", NOT_RECORDED),
+        "cpu_kind": _recorded_kind(bench or {}),
         "cpu_flags": flags if isinstance(flags, dict) else NOT_RECORDED,
         "cores": m.get("cores", m.get("cpu_count", NOT_RECORDED)),
         "load": m.get("load", NOT_RECORDED),
@@ -50,13 +83,24 @@ def bench_machine(bench: dict | None) -> dict:
     }
 
 
+def _kind(m: dict) -> str | None:
+    k = m.get("cpu_kind")
+    return None if k in (None, "", "unknown", NOT_RECORDED) else str(k)
+
+
 def same_machine(bench: dict | None, here: dict | None = None) -> bool | None:
-    """Whether the benchmark ran on a machine like this one (same CPU model, flags and cores);
-    None when the benchmark file does not record its CPU."""
+    """Whether the benchmark ran on a machine like this one: the same CPU model, flags, cores and
+    kind (:func:`compsem.cpu.cpu_kind`, its generation). None when the benchmark file does not
+    record its CPU, or when model, flags and cores agree but either machine's kind is not known
+    (one model name and one set of flags can be two generations of different speed)."""
     b, h = bench_machine(bench), here or this_machine()
     if NOT_RECORDED in (b["cpu_model"], b["cpu_flags"]):
         return None
-    return (b["cpu_model"], dict(b["cpu_flags"]), b["cores"]) == (h["cpu_model"], dict(h["cpu_flags"]), h["cores"])
+    if (b["cpu_model"], dict(b["cpu_flags"]), b["cores"]) != (h["cpu_model"], dict(h["cpu_flags"]), h["cores"]):
+        return False
+    if _kind(b) is None or _kind(h) is None:
+        return None
+    return _kind(b) == _kind(h)
 
 
 def _flags_text(flags) -> str:
@@ -83,8 +127,12 @@ def machines_table(bench: dict | None, here: dict | None = None) -> pd.DataFrame
     def flag(m, f):
         return NOT_RECORDED if not isinstance(m["cpu_flags"], dict) else ("yes" if m["cpu_flags"].get(f) else "no")
 
+    def kind(m):
+        return cpu_kind_words(_kind(m)) if _kind(m) else NOT_RECORDED
+
     rows = {
         "CPU": (b["cpu_model"], h["cpu_model"]),
+        "CPU kind": (kind(b), kind(h)),
         **{FLAG_NAMES[f]: (flag(b, f), flag(h, f)) for f in FLAGS},
         "cores": (str(b["cores"]), str(h["cores"])),
         LOAD_ROW: (_load_text(b["load"], b["load_at_end"]), _load_text(h["load"])),
@@ -97,7 +145,9 @@ def machine_summary(m: dict) -> str:
     cores = plural(m["cores"], "core") if isinstance(m["cores"], int) else f"cores {m['cores']}"
     if m["cpu_model"] == NOT_RECORDED:
         return f"a machine with {cores} whose CPU the benchmark file does not record"
-    return f"{m['cpu_model']} with {cores} and {_flags_text(m['cpu_flags'])}"
+    words = cpu_kind_words(_kind(m)) if _kind(m) else None
+    name = m["cpu_model"] if words is None else f"{words} ({m['cpu_model']})"
+    return f"{name} with {cores} and {_flags_text(m['cpu_flags'])}"
 
 
 def machine_note(bench: dict | None, here: dict | None = None) -> str:
@@ -105,10 +155,17 @@ def machine_note(bench: dict | None, here: dict | None = None) -> str:
     h = here or this_machine()
     same = same_machine(bench, h)
     b = machine_summary(bench_machine(bench))
-    if same is None:
+    if same is None and NOT_RECORDED in (bench_machine(bench)["cpu_model"], bench_machine(bench)["cpu_flags"]):
         return (
             f"The benchmark file does not record its CPU (it was written before `make bench` recorded "
             f"one), so whether it ran on this build's machine ({machine_summary(h)}) is not known."
+        )
+    if same is None:
+        return (
+            f"The benchmark ran on {b}; whether that is this build's kind of CPU ({machine_summary(h)}) is not "
+            "known, since the kind (the CPU's generation) of "
+            + ("neither" if _kind(bench_machine(bench)) is None and _kind(h) is None else "one of them")
+            + " is recorded, and one model name and set of flags can be CPUs of different speed."
         )
     if same:
         return f"The benchmark ran on a machine like this build's: {b}."

@@ -36,7 +36,7 @@ from compsem.paths import repo_root
 from compsem.faces import PaperRun
 from compsem.fmt import number
 from compsem.reference import published_table
-from compsem.results import Prose
+from compsem.results import PlainText, Prose
 from compsem.studies import STUDIES
 from compsem.work import WorkUnit
 from compsem.book.running.plan import REFERENCE_MODEL, throughputs
@@ -52,6 +52,7 @@ __all__ = [
     "size_rule_check",
     "paper_scale_table",
     "paper_scale_summary",
+    "hours_headers",
     "page_values",
 ]
 
@@ -260,6 +261,15 @@ def paper_scale_summary(table: pd.DataFrame, gpus: Sequence[int] = (1, 4, 16)) -
     return pd.DataFrame(rows)
 
 
+def hours_headers(speed: dict, gpus: Sequence[int] = (1, 4, 16)) -> dict[str, str]:
+    """The column headers of :func:`paper_scale_summary`'s hours, naming the GPU whose rate made
+    the estimate (:func:`gpu_speedup`'s ``gpu``: one NVIDIA H200 measured, or the published
+    V100): ``{"hours_on_4_gpus": "hours on 4 × NVIDIA H200 (estimate)"}``; the estimates hold
+    for GPUs of that kind only."""
+    gpu = speed.get("gpu") or "GPU"
+    return {f"hours_on_{g}_gpus": f"hours on {g} × {gpu} (estimate)" for g in gpus}
+
+
 def _rates(xs: Sequence[float]) -> str:
     lo, hi = min(xs), max(xs)
     return f"{lo:,.0f}" if round(lo) == round(hi) else f"{lo:,.0f}–{hi:,.0f}"
@@ -309,10 +319,12 @@ def page_values(speed: dict, summary: pd.DataFrame, rule: pd.DataFrame, train: d
     ``train``), the memory rules (:data:`MEMORY_FACTOR`), the size rule's error
     (:func:`size_rule_check`: the model it misses most, ``rule_low`` its predicted / published
     and ``rule_off`` the factor it is off by; ``rule_worst``: the largest factor either way among
-    the other models) and each study's hours on 1 and 16 GPUs (:func:`paper_scale_summary`)."""
+    the other models) and each study's hours on 1 and 16 GPUs and its count of paper models that
+    ``models="paper"`` runs (``<study>_n_models``: :func:`paper_scale_summary`)."""
     worst = rule.ratio.idxmin()
     others = rule.ratio.drop(index=worst)
     values = {
+        "gpu_name": PlainText(speed.get("gpu") or "GPU"),
         "gpu_speedup": speed["speedup"],
         "gpu_rate": speed["gpu_rate"],
         "cpu_rate": speed["cpu_rate"],
@@ -326,5 +338,11 @@ def page_values(speed: dict, summary: pd.DataFrame, rule: pd.DataFrame, train: d
     if "source" in speed:
         values.update(rate_notes(speed, train))
     for row in summary.itertuples():
-        values.update({f"{row.study}_hours_1": row.hours_on_1_gpus, f"{row.study}_hours_16": row.hours_on_16_gpus})
+        values.update(
+            {
+                f"{row.study}_hours_1": row.hours_on_1_gpus,
+                f"{row.study}_hours_16": row.hours_on_16_gpus,
+                f"{row.study}_n_models": int(row.models),
+            }
+        )
     return values
