@@ -320,7 +320,8 @@ def _not_separated_words(bad: pd.DataFrame, tests: pd.DataFrame, higher: bool, u
     direction the paired tests show: where a control lies significantly on the better side of a
     model ("the control `bow` scores significantly higher than `a` and `b`, the side this
     criterion calls better"), the words say so; where every failing interval contains zero (or
-    none is defined), "does not separate encoders from the controls here"."""
+    none is defined), "not ranked: not every model separates from every control", with the models
+    that do separate from all of theirs named."""
     worse = bad[bad.outcome == ("lower" if higher else "higher")]
     detail = (
         f"({len(bad)} of {len(tests)} paired {pct} intervals not on the better side of zero: "
@@ -328,7 +329,14 @@ def _not_separated_words(bad: pd.DataFrame, tests: pd.DataFrame, higher: bool, u
         + ")"
     )
     if worse.empty:
-        return f"does not separate encoders from the controls here {detail}."
+        clear = [m for m, g in tests.groupby("model", sort=False) if bool(g["separated"].all())]
+        them = (
+            f"; {join_names(clear)} {'separates' if len(clear) == 1 else 'separate'} from every one of "
+            f"{'its' if len(clear) == 1 else 'their'} controls"
+            if clear
+            else "; no model separates from all of its controls"
+        )
+        return f"not ranked: not every model separates from every control {detail}{them}."
     ctrls = list(dict.fromkeys(worse.control))
     who = ("the control " if len(ctrls) == 1 else "the controls ") + join_names(ctrls)
     verb = "scores" if len(ctrls) == 1 else "score"
@@ -567,14 +575,15 @@ def findings(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] 
         ),
         "comparisons_sentence": Prose(
             f"The separation test made {len(sep)} paired comparisons (each model against each of its controls, on "
-            f"each criterion), each with a {number(100 * LEVEL, 0)} % interval and no correction for the number of "
-            f"comparisons; it ranks {n_ranked} of the {n_crit} criteria of this profile"
+            f"each criterion), each with a {number(100 * LEVEL, 0)} % interval; it ranks {n_ranked} of the {n_crit} "
+            "criteria of this profile"
             + (f" ({', '.join(ranked_keys)})." if ranked_keys else ".")
             + (
-                f" Without a correction, about {number((1 - LEVEL) * len(sep), 1)} of the {len(sep)} intervals may "
-                "exclude zero by chance alone where a model and its control do not differ, so a criterion passes "
-                "the test more easily than a corrected test would let it: a ranked column is less certain than "
-                "one interval's level suggests."
+                " A criterion is ranked only when every one of its intervals lies on the better side of zero, and such "
+                f"an all-of test is itself at the {number(100 * (1 - LEVEL), 0)} % level, so no correction for the "
+                "number of intervals is needed for it. The multiplicity that remains is over the criteria: with "
+                f"{n_crit} of them, one may pass by chance although no model differs from its controls, and the "
+                "order of the models within a ranked column is not tested here."
                 if len(sep)
                 else ""
             )

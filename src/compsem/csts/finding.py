@@ -56,9 +56,9 @@ def sentences(rows: pd.DataFrame, models: Sequence[str], controls: Sequence[str]
             rows, "CSTS", list(cond.index), controls, digits=1, unit=" %", items="sentence pairs"
         )
     return (
-        text + " Why a frozen encoder scores the wrong way round is not measured here; one hypothesis, the paper's "
-        "motivation for fine-tuning, is that it reads the condition as just more words (Part II shows what "
-        "training adds on our data)."
+        text + " Why a frozen encoder scores the wrong way round is not measured here; one hypothesis (ours, not the "
+        "paper's) is that it reads the condition as more words of each sentence rather than as a choice of aspect "
+        "(Part II shows what training adds on our data)."
     )
 
 

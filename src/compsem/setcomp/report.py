@@ -105,7 +105,10 @@ HEADLINES: tuple[Headline, ...] = (
         float("nan"),
         "difference samples",
         "the difference's shadow lies within a quarter of angle(A, B) of A",
-        direction="chapter 12: the projection of the difference should lie within a small angle of A",
+        higher=None,
+        direction="chapter 12 reads a shadow beyond A (a negative position) as set-like too, and the worked example's "
+        "exact set difference lies beyond A and outside the quarter-angle region, so one share near A has no better "
+        "side",
     ),
     Headline(
         "C6",

@@ -367,8 +367,9 @@ def test_a_criterion_where_one_model_does_not_separate_from_a_control_is_not_ran
     rank = synthesis.ranking(CONTRA, MODELS, CONTROLS)
     assert not rank.loc["C3", "ranked"]
     assert rank.loc["C3", "test"] == (
-        "does not separate encoders from the controls here (1 of 4 paired 95 % intervals not on the better side of "
-        "zero: `b` − `random` 5.0 [-4.5, 14.5] points (no evidence of a difference))."
+        "not ranked: not every model separates from every control (1 of 4 paired 95 % intervals not on the better "
+        "side of zero: `b` − `random` 5.0 [-4.5, 14.5] points (no evidence of a difference)); `a` separates from "
+        "every one of its controls."
     )
     sep = synthesis.separation(CONTRA, MODELS, CONTROLS).set_index(["criterion", "model", "control"])
     assert sep.loc[("C3", "a", "random"), ["low", "high"]].tolist() == pytest.approx([0.5, 19.5])
@@ -444,10 +445,11 @@ def test_findings_count_the_comparisons_and_name_the_controls():
     assert f["n_comparisons"] == 23 and f["n_ranked"] == 2
     assert f["comparisons_sentence"] == (
         "The separation test made 23 paired comparisons (each model against each of its controls, on each criterion), "
-        "each with a 95 % interval and no correction for the number of comparisons; it ranks 2 of the 6 criteria of "
-        "this profile (C2, RSA). Without a correction, about 1.2 of the 23 intervals may exclude zero by chance alone "
-        "where a model and its control do not differ, so a criterion passes the test more easily than a corrected "
-        "test would let it: a ranked column is less certain than one interval's level suggests."
+        "each with a 95 % interval; it ranks 2 of the 6 criteria of this profile (C2, RSA). A criterion is ranked "
+        "only when every one of its intervals lies on the better side of zero, and such an all-of test is itself at "
+        "the 5 % level, so no correction for the number of intervals is needed for it. The multiplicity that remains "
+        "is over the criteria: with 6 of them, one may pass by chance although no model differs from its controls, "
+        "and the order of the models within a ranked column is not tested here."
     )
     assert f["controls_sentence"] == (
         "The controls of this run, drawn beside the models and not ranked among them: "
@@ -571,7 +573,7 @@ def test_the_words_of_a_failed_separation_follow_its_direction():
     # the same difference with its interval reaching zero: no direction is claimed
     bad = bad.assign(high=[1.0, 5.0], outcome=["no evidence of a difference"] * 2)
     assert synthesis._not_separated_words(bad, tests, True, "%", "95 %").startswith(
-        "does not separate encoders from the controls here (2 of 4"
+        "not ranked: not every model separates from every control (2 of 4"
     )
 
 

@@ -32,9 +32,11 @@ def test_the_pair_claim_is_the_papers_hierarchy_of_section_4_2_2():
 
 
 @pytest.mark.parametrize(
-    "p, expected", [(0.0041, "reproduced"), (0.049, "reproduced"), (0.05, "not reproduced"), (0.6, "not reproduced")]
+    "p, expected", [(0.0041, "partly"), (0.049, "partly"), (0.05, "not reproduced"), (0.6, "not reproduced")]
 )
 def test_the_pair_verdict_follows_our_p_value(tmp_path, p, expected):
+    # significant p: reproduced by the rule, but on MiniLM alone of the paper's models (the claim's scope names
+    # every model), so partly; p at or above 0.05: not reproduced
     got = _verdicts(tmp_path, p)
     assert got["III-6"].verdict == expected
     assert got["III-3"].verdict == "not testable here"  # its file is not in this run
