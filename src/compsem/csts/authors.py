@@ -528,6 +528,18 @@ def _machine() -> str:
     return f"{model}, {os.cpu_count()} cores, flags {', '.join(shown) or 'none of avx2/avx512'}, load {load}, fp32"
 
 
+def trained_seconds(runs: pd.DataFrame) -> pd.Series:
+    """The training seconds per seed of runs that trained in this process; a run read back from
+    the run cache carries another run's seconds, so it is refused, never timed."""
+    reused = runs.get("reused", pd.Series(False, index=runs.index)).fillna(False).astype(bool)
+    if reused.any():
+        raise RuntimeError(
+            f"{int(reused.sum())} of {len(runs)} book runs came from the run cache: their seconds are "
+            "another run's, so they cannot be compared (train them with reuse=False)"
+        )
+    return runs.set_index("seed")["train_seconds"].astype(float)
+
+
 def run_check(code: str, *, seeds=(42, 43), python: str = sys.executable, log=print) -> dict:
     """Run both sides for every seed and return the record (see ``benchmarks/csts_authors.json``)."""
     st = SETTINGS
@@ -571,11 +583,13 @@ def run_check(code: str, *, seeds=(42, 43), python: str = sys.executable, log=pr
             data=st["data"],
             split=st["split"],
             split_seed=st["split_seed"],
+            reuse=False,
         )
         model = res.models[0]
+        book_seconds = trained_seconds(res.runs)
         for seed in seeds:
             sides["book"].append(res.predictions[(model, res.configs[0].label, int(seed), "test")])
-            seconds["book"].append(float(res.runs.set_index("seed").loc[seed, "train_seconds"]))
+            seconds["book"].append(float(book_seconds.loc[seed]))
             loop["book"].append(seconds["book"][-1])
         log("the book's cpu preset on the same rows (its speed beside the authors') ...")
         fast = S.run(
@@ -586,7 +600,9 @@ def run_check(code: str, *, seeds=(42, 43), python: str = sys.executable, log=pr
             data=st["data"],
             split=st["split"],
             split_seed=st["split_seed"],
+            reuse=False,
         )
+        trained_seconds(fast.runs)
         fast_runs = fast.runs.set_index("seed")
     scores = {k: [correlations(p, gold) for p in v] for k, v in sides.items()}
     cmp = compare([s["spearman"] for s in scores["authors"]], [s["spearman"] for s in scores["book"]])
@@ -605,6 +621,7 @@ def run_check(code: str, *, seeds=(42, 43), python: str = sys.executable, log=pr
             "1 epoch, fp32"
         ),
         "seeds": [int(s) for s in seeds],
+        "book_runs": "trained in this check (the run cache is not read for a timed side)",
         "edits": edits,
         "comparison": cmp,
         "sides": {

@@ -463,9 +463,11 @@ def run(
     sample_seed: int = 0,
     eval_data=None,
     trust_remote_code: bool = False,
+    reuse: bool = True,
 ) -> CstsRun:
     """Fine-tune every model × config × seed on the training part of ``data`` and score the
-    evaluation splits (:func:`sweep`; cached runs are read back).
+    evaluation splits (:func:`sweep`; cached runs are read back unless ``reuse`` is false, as a
+    run whose seconds are compared must train).
 
     ``eval_data``: any other C-STS source :func:`load_csts` reads (a published per-split file, the
     re-annotated validation file with its −1 rows — left out and counted — or a dict of split
@@ -497,6 +499,7 @@ def run(
                 cfgs,
                 list(seeds),
                 trust_remote_code=trust_remote_code,
+                reuse=reuse,
                 extra_evals=extra,
                 predictions=True,
             ).assign(model=m)

@@ -251,3 +251,27 @@ def test_the_authors_training_loop_seconds_from_their_trainer(tmp_path):
         assert A.train_runtime(tmp_path) is None, bad
     (tmp_path / "train_results.json").write_text("not json")
     assert A.train_runtime(tmp_path) is None
+
+
+def test_a_run_read_back_from_the_run_cache_is_never_timed():
+    """A cached run carries the seconds of the run that filled the cache (issue 46: a loaded
+    machine's 1,939 s came back in 1.9 s); the timed sides refuse it and keep fresh seconds."""
+    fresh = pd.DataFrame({"seed": [42, 43], "train_seconds": [10.0, 12.5], "reused": [False, False]})
+    assert A.trained_seconds(fresh).to_dict() == {42: 10.0, 43: 12.5}
+    mixed = fresh.assign(reused=[False, True])
+    with pytest.raises(RuntimeError, match="1 of 2 book runs came from the run cache"):
+        A.trained_seconds(mixed)
+
+
+def test_reuse_false_trains_although_the_run_cache_holds_the_run(monkeypatch, tmp_path):
+    from compsem.csts import study as S
+
+    from .test_study import _FakeTraining
+
+    monkeypatch.setenv("COMPSEM_CACHE", str(tmp_path))
+    fake = _FakeTraining().install(monkeypatch)
+    S.run(["sbert-mini"], configs=["bi/mse"], data="embedded")
+    assert S.run(["sbert-mini"], configs=["bi/mse"], data="embedded").runs["reused"].all() and fake.fits == 1
+    again = S.run(["sbert-mini"], configs=["bi/mse"], data="embedded", reuse=False)
+    assert fake.fits == 2 and not again.runs["reused"].any()
+    assert A.trained_seconds(again.runs).tolist() == [2.0]
