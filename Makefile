@@ -244,8 +244,11 @@ grade: $(TEACHING_STAMP)
 		$(if $(ROSTER),--roster "$(ROSTER)") $(if $(FORCE),--force)
 
 # -- extras --------------------------------------------------------------------------------
+# The authors' code, where its folder is given (make authors-check), is run beside too.
 bench: $(STAMP)
 	HF_HUB_OFFLINE=1 $(BIN)/python -m compsem bench
+	@for s in $(STUDIES); do if [ -f src/compsem/$$s/authors.py ]; then \
+	  HF_HUB_OFFLINE=1 $(BIN)/python -m compsem.$$s.authors --if-available || exit $$?; fi; done
 
 # Each study's authors' code run beside its own (a study's authors.py, run as a module): the code's
 # folder comes from the environment (the module says which variable); exits 2 when it is absent.

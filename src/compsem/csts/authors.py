@@ -671,9 +671,9 @@ def main(argv=None) -> int:
             raise DataError("--out needs a file name")
         out = Path(argv[argv.index("--out") + 1]) if "--out" in argv else record_path()
         reason = missing_reason(code, python)
-        if reason:
+        if reason:  # --if-available (make bench): the record stays as committed, and that is no failure
             print(f"authors-check not run: {reason}", file=sys.stderr)
-            return 2
+            return 0 if "--if-available" in argv else 2
         seeds = parse_seeds(os.environ.get("CSTS_AUTHORS_SEEDS", "42,43"))
         checked_files(code)  # before anything runs
         rec = run_check(code, seeds=seeds, python=python)

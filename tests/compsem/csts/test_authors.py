@@ -275,3 +275,11 @@ def test_reuse_false_trains_although_the_run_cache_holds_the_run(monkeypatch, tm
     again = S.run(["sbert-mini"], configs=["bi/mse"], data="embedded", reuse=False)
     assert fake.fits == 2 and not again.runs["reused"].any()
     assert A.trained_seconds(again.runs).tolist() == [2.0]
+
+
+def test_make_bench_runs_the_check_only_where_the_code_is_given(monkeypatch, capsys):
+    monkeypatch.delenv("CSTS_AUTHORS_CODE", raising=False)
+    assert A.main(["--if-available"]) == 0  # make bench: the committed record stays, no failure
+    assert A.main([]) == 2  # make authors-check: asked for, so its absence fails
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and all("authors-check not run: CSTS_AUTHORS_CODE is not set" in e for e in err)
