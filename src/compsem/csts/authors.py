@@ -26,7 +26,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import platform
 import re
 import stat
 import subprocess
@@ -38,6 +37,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from compsem.cpu import cpu_kind_words, this_machine
 from compsem.git import commit_of
 from compsem.errors import DataError
 from compsem.paths import repo_root
@@ -514,18 +514,14 @@ def missing_reason(code: str | None, python: str) -> str | None:
 
 
 def _machine() -> str:
-    flags, model = set(), platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-            elif line.startswith("flags"):
-                flags.update(line.split(":", 1)[1].split())
-    except OSError:  # not Linux
-        pass
-    shown = [f for f in ("avx2", "avx512f", "avx512_bf16", "amx_bf16") if f in flags]
-    load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
-    return f"{model}, {os.cpu_count()} cores, flags {', '.join(shown) or 'none of avx2/avx512'}, load {load}, fp32"
+    """The machine in words: its CPU kind (:func:`compsem.cpu.cpu_kind`) and model, cores, flags, load."""
+    m = this_machine()
+    shown = [f for f in ("avx2", "avx512f", "avx512_bf16", "amx") if m["cpu_flags"].get(f)]
+    load = " / ".join(f"{x:.2f}" for x in m["load"])
+    return (
+        f"{cpu_kind_words(m['cpu_kind'])} ({m['cpu_model']}), {m['cores']} cores, "
+        f"flags {', '.join(shown) or 'none of avx2/avx512'}, load {load}, fp32"
+    )
 
 
 def trained_seconds(runs: pd.DataFrame) -> pd.Series:
@@ -611,6 +607,7 @@ def run_check(code: str, *, seeds=(42, 43), python: str = sys.executable, log=pr
         "source": "make authors-check (python -m compsem.csts.authors)",
         "when": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": _machine(),
+        "cpu_kind": this_machine()["cpu_kind"],
         "authors_commit": AUTHORS_COMMIT,
         "book_commit": commit_of(),
         "setting": (
