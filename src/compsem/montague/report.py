@@ -103,8 +103,10 @@ HEADLINES: tuple[Headline, ...] = (
         "d(phrase, each word) ≤ d(each word, the rest of the phrase) (authors' code; Eq. 3 compares word pairs)",
         higher=None,
         direction="chapter 31: the theory expects the relation for intersective adjectives only, and an encoder "
-        "that averages its word vectors passes it whatever the adjective means, so a share pooled "
-        "over the classes has no better side; a difference between classes would matter",
+        "that averages its word vectors tends to put the phrase between its words whatever the adjective "
+        "means (an average does not guarantee the official all-pairs test, so such an encoder need not pass "
+        "every phrase), so a share pooled over the classes has no better side; a difference between classes "
+        "would matter",
     ),
     Headline(
         "PAIR",
