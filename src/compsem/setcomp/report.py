@@ -200,6 +200,15 @@ def _verdict(x: float) -> str:
     return "undefined" if not np.isfinite(x) else ("holds" if x else "fails")
 
 
+def _difference_place(t: float, *, near: float = 0.25) -> str:
+    """Where a difference's shadow falls, in words, without a pass or a fail: chapter 12 reads a
+    shadow near A (``|t| ≤ near``) and one beyond A (``t < -near``) as set-like, so C5 has no side
+    that fails; "toward B" is ``t > near``."""
+    if not np.isfinite(t):
+        return "undefined"
+    return "near A" if abs(t) <= near else ("beyond A" if t < 0 else "toward B")
+
+
 def _union_case(ratio: float, t: float, *, comparable: float = 0.1, near: float = 0.25) -> tuple[str, str, bool]:
     """(norm case, expected region, whether ``t`` lies in it) for one union, with the union
     chapter's thresholds: comparable norms → between A and B; otherwise near the longer input."""
@@ -238,12 +247,12 @@ def try_it(
             ("C3 Δ1 = cos(A,D) − cos(B,D)", dD["d1"][0], dD["d1"][0] >= 0),
             ("C3 Δ2 = cos(A,B) − cos(B,D)", dD["d2"][0], dD["d2"][0] >= 0),
             ("C4 Δ3 = cos(A−B, D) − cos(A−B, B)", dD["d3"][0], dD["d3"][0] >= 0),
-            ("C5 position t of D (near A: |t| ≤ 0.25)", gD.t[0], abs(gD.t[0]) <= 0.25),
+            ("C5 position t of D (near A: |t| ≤ 0.25)", gD.t[0], _difference_place(float(gD.t[0]))),
             ("C6 norm ratio |A|/|B| (comparable: within 0.1 of 1)", ratio, case),
             (f"C6 position t of U (expected {region})", gU.t[0], in_region),
         ]
         for name, value, ok in checks:
-            if isinstance(ok, str):  # the norm case is a description, not a pass or a fail
+            if isinstance(ok, str):  # the norm case and C5's place are descriptions, not a pass or a fail
                 verdict = ok
             else:
                 verdict = _verdict(float(ok) if np.isfinite(value) else np.nan)
