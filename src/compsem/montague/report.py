@@ -307,7 +307,9 @@ def try_it(
         d_ww = M.cosine_distance_matrix(W, warn=False)
         d_pw = M.cosine_distance_matrix(P, W, warn=False)
         single_ = single_intersectivity(d_pw, d_ww, np.stack([a_idx, A + n_idx], axis=1))
-        nonsub_ = non_subsectivity(d_pw[np.arange(A * N), a_idx], d_pw[np.arange(A * N), A + n_idx], strict=strict)
+        d_pa, d_pn = d_pw[np.arange(A * N), a_idx], d_pw[np.arange(A * N), A + n_idx]
+        nonsub_ = non_subsectivity(d_pa, d_pn, strict=strict)
+        tied_ = np.abs(d_pa - d_pn) <= TIE_TOL  # equal distances: the reading decides, not the model
         for k, phrase in enumerate(phrases_):
             rows.append(
                 {
@@ -322,7 +324,11 @@ def try_it(
                     "model": m,
                     "phrase": phrase,
                     "test": "closer to adjective than noun (Eq. 7)",
-                    "verdict": _verdict(nonsub_[k]),
+                    "verdict": (
+                        f"tied ({'a tie fails under <' if strict else 'a tie holds under ≤'})"
+                        if tied_[k] and np.isfinite(nonsub_[k])
+                        else _verdict(nonsub_[k])
+                    ),
                 }
             )
         if A >= 2 and N >= 2:

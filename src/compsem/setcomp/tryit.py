@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from ..encoders.kinds import shown_name, who
 from ..faces import TryIt
 
 __all__ = ["TRY_IT", "read_set_operators"]
@@ -29,7 +30,7 @@ def read_set_operators(table: pd.DataFrame) -> str:
     for model, g in table.groupby("model", sort=False):
         judged = g[g.verdict.isin(["holds", "fails"])]
         failed = [_short(c) for c in judged[judged.verdict == "fails"].criterion]
-        text = f"`{model}` passes {int((judged.verdict == 'holds').sum())} of {len(judged)} checks"
+        text = f"{who(model)} passes {int((judged.verdict == 'holds').sum())} of {len(judged)} checks"
         text += f" and fails {', '.join(failed)}" if failed else ", every one"
         undefined = int((g.verdict == "undefined").sum())
         text += f" ({undefined} undefined)" if undefined else ""
@@ -40,10 +41,12 @@ def read_set_operators(table: pd.DataFrame) -> str:
 
 
 def _show(table: pd.DataFrame, specs: Sequence[str]) -> list[pd.DataFrame]:
-    """The verdicts, then the values, one column per model."""
+    """The verdicts, then the values, one column per model (a control's headed "control: <spec>")."""
     return [
-        table.pivot(index="criterion", columns="model", values="verdict")[list(specs)],
-        table.pivot(index="criterion", columns="model", values="value")[list(specs)].round(3),
+        table.pivot(index="criterion", columns="model", values="verdict")[list(specs)].rename(columns=shown_name),
+        table.pivot(index="criterion", columns="model", values="value")[list(specs)]
+        .round(3)
+        .rename(columns=shown_name),
     ]
 
 

@@ -84,3 +84,10 @@ def test_reading_line_by_hand():
         "(C5, described, not judged)."
     )
     assert report.TRY_IT.read is read_set_operators
+
+
+def test_the_control_is_named_as_a_control_in_the_reading_and_the_tables():
+    t = report.try_it("apples oranges", "oranges pears", "oranges", "apples", "apples oranges pears", ["bow"])
+    assert read_set_operators(t).startswith("The control `bow` passes 7 of 7 checks, every one; its difference lies")
+    verdicts, values = report.TRY_IT.show(t, ["bow"])
+    assert list(verdicts.columns) == list(values.columns) == ["control: bow"]
