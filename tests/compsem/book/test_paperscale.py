@@ -250,8 +250,8 @@ def test_the_page_names_the_stand_ins_among_the_planned_paper_models():
         }
     )
     got = paperscale._sameness(table)
-    assert got == {"setcomp_n_same": 1, "setcomp_standins": "`use`"}
+    assert got == {"setcomp_n_same": 1, "setcomp_standins": "use"}
     rule = pd.DataFrame({"model": ["a", "b"], "ratio": [1.0, 0.5], "size_mb": [80, 1360]})
     summary = pd.DataFrame({"study": ["s"], "models": [1], "hours_on_1_gpus": [2.0], "hours_on_16_gpus": [0.25]})
     v = page_values({"speedup": 30.0, "gpu_rate": 300.0, "cpu_rate": 10.0}, summary, rule, table=table)
-    assert (v["rule_min_mb"], v["rule_max_mb"]) == (80.0, 1360.0) and v["setcomp_standins"] == "`use`"
+    assert (v["rule_min_mb"], v["rule_max_mb"]) == (80.0, 1360.0) and v["setcomp_standins"] == "use"

@@ -362,9 +362,9 @@ def _sameness(table: pd.DataFrame) -> dict:
         if planned.empty:
             continue
         same = [bool((paper_match(study, m) or {}).get("same_model")) for m in planned.model]
-        others = [f"`{m}`" for m, ok in zip(planned.model, same) if not ok]
+        others = [str(m) for m, ok in zip(planned.model, same) if not ok]
         out[f"{study}_n_same"] = sum(same)
-        out[f"{study}_standins"] = Prose(", ".join(others) if others else "none")
+        out[f"{study}_standins"] = PlainText(", ".join(others) if others else "none")
     return out
 
 
