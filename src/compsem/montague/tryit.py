@@ -29,7 +29,7 @@ def read_adjective_noun(table: pd.DataFrame) -> str:
                 text = f"{name} holds for {int((judged.verdict == 'holds').sum())} of {plural(len(judged), 'phrase')}"
                 text += f" ({tied} more tied, which decide nothing)" if tied else ""
             elif tied:
-                text = f"{name} is tied for every phrase it can judge ({tied}: the two distances are equal)"
+                text = f"{name} is tied for all {tied} phrases it can judge, the two distances being equal"
             else:
                 text = f"{name} is undefined for every phrase"
             parts.append(

@@ -99,9 +99,7 @@ def test_an_eq7_tie_is_shown_as_a_tie_and_read_apart():
     eq7 = t[t.test.str.startswith("closer to adjective")]
     assert set(eq7.verdict) == {"tied (a tie fails under <)"}
     line = read_adjective_noun(t.assign(model="m"))
-    assert (
-        "closer to adjective than noun is tied for every phrase it can judge (4: the two distances are equal)" in line
-    )
+    assert "closer to adjective than noun is tied for all 4 phrases it can judge, the two distances being equal" in line
     # contradicting data: pull "red car" towards "red": it holds there, the other three stay tied
     table["red car"] = [1, 0, 0.5, 0]
     t = report.try_it(["red", "fake"], ["car", "gun"], [TableEncoder(table)])
