@@ -89,6 +89,10 @@ def _unscaled() -> tuple[float, float]:
     return 1.0, 1.0
 
 
+def _no_note() -> str:
+    return ""
+
+
 @dataclass(frozen=True)
 class PaperRun:
     """The paper-scale run of a study (chapter 98).
@@ -99,11 +103,15 @@ class PaperRun:
     params : the parameters that run the paper's models on the paper's data (``{"models": "paper"}``).
     scale : ``scale() -> (texts factor, pairs factor)``: how much larger the paper's data is than
         the shipped one; ``(1, 1)`` when the study ships the paper's data.
+    note : ``note() -> str``: one sentence (Markdown) saying what the scaling counts and what it
+        assumes, or what is costed at the book's size rather than the paper's; chapter 98 prints
+        it after the study's Part. ``""`` for nothing to say.
     """
 
     notebook: str
     params: Mapping[str, Any] = field(default_factory=lambda: {"models": "paper"})
     scale: Callable[[], tuple[float, float]] = _unscaled
+    note: Callable[[], str] = _no_note
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,7 @@ LABELS: dict[str, str] = {
     "n_train_rows": "training rows",
     "n_quad_pairs": "quadruplet pairs",
     "models_without_estimate": "models without an estimate",
+    "paper_models_not_planned": "paper models not planned",
     "units": "units",
     "per_unit": "per unit (texts, ordered pairs or runs)",
     "cells": "cells",

@@ -41,7 +41,7 @@ import pandas as pd
 
 from .. import figures
 from ..errors import check_trust_remote_code
-from ..fmt import estimate, number
+from ..fmt import deciding_digits, estimate, number
 from ..results import Headline, Prose
 from ..sentences import degenerate_reason, join_names, versus_reference
 from ..stats import separation as paired_separation
@@ -310,7 +310,9 @@ def separation(
 
 
 def _pair_words(r, unit: str) -> str:
-    d = 1 if unit == "%" else 2
+    """One paired comparison in words, its bounds printed to the decimals that show their sign
+    (:func:`compsem.fmt.deciding_digits`): a bound of -0.0009 reads "-0.001", not "0.00"."""
+    d = deciding_digits((r.low, r.high), 1 if unit == "%" else 2)
     pts = " points" if unit == "%" else ""
     return f"`{r.model}` − `{r.control}` {estimate(r.difference, r.low, r.high, d)}{pts} ({_OUTCOME[r.outcome]})"
 
@@ -550,6 +552,7 @@ def findings(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] 
     sep, rank = separation(prof, models, controls), ranking(prof, models, controls)
     named = [f"`{c}`" for c in controls if c in set(prof.model)] + _own_controls(prof, real)
     n_ranked, n_crit = int(rank["ranked"].sum()), len(rank)
+    n_dir = sum(_higher(k) is not None for k in rank.index)  # only these can ever be ranked
     ranked_keys = list(rank.index[rank["ranked"]])
     return {
         "n_real": len(real),
@@ -581,9 +584,10 @@ def findings(prof: pd.DataFrame, models: Sequence[str], controls: Sequence[str] 
             + (
                 " A criterion is ranked only when every one of its intervals lies on the better side of zero, and such "
                 f"an all-of test is itself at the {number(100 * (1 - LEVEL), 0)} % level, so no correction for the "
-                "number of intervals is needed for it. The multiplicity that remains is over the criteria: with "
-                f"{n_crit} of them, one may pass by chance although no model differs from its controls, and the "
-                "order of the models within a ranked column is not tested here."
+                "number of intervals is needed for it. The multiplicity that remains is over the criteria that argue a "
+                f"direction (the others are never ranked): with {n_dir} of them, one may pass by chance although no "
+                "model differs from its controls, and the order of the models within a ranked column is not tested "
+                "here."
                 if len(sep)
                 else ""
             )

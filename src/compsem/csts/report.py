@@ -166,6 +166,11 @@ def headlines(
     ]
 
 
+#: Two cosines closer than this are a tie in the try-it table (a bag of words gives exactly equal
+#: cosines when both conditions add words neither sentence shares; float rounding aside).
+TIE_TOL = 1e-9
+
+
 def try_it(
     sentence1: str,
     sentence2: str,
@@ -190,7 +195,11 @@ def try_it(
                 "cos, condition ignored": float(s["ignored"].iloc[0]),
                 "cos with C-High": hi,
                 "cos with C-Low": lo,
-                "C-High above C-Low": "undefined" if not np.isfinite(hi - lo) else ("yes" if hi > lo else "no"),
+                "C-High above C-Low": (
+                    "undefined"
+                    if not np.isfinite(hi - lo)
+                    else ("tied" if abs(hi - lo) <= TIE_TOL else ("yes" if hi > lo else "no"))
+                ),
             }
         )
     return pd.DataFrame(rows)

@@ -127,8 +127,8 @@ def _read_run(path: Path) -> dict | None:
 
 def run_records(folder: Path | None = None) -> pd.DataFrame:
     """The fine-tuning runs this cache holds (``<cache>/csts_runs/``, or ``folder``), one row each:
-    encoder, config, seed, the precision used, training examples per second, training seconds and
-    when the record was written (UTC), oldest first; broken files are left out (named in a warning).
+    encoder, config, seed, the precision used, training examples per second, training seconds, the
+    training rows, input mode, learning rate and epochs, and when the record was written (UTC), oldest first; broken files are left out (named in a warning).
     The appendix shows them beside the benchmark's rates (:func:`compsem.book.appendices.machine.run_records`)."""
     folder = Path(folder) if folder else paths.cache_dir("csts_runs", create=False)
     rows = []
@@ -145,8 +145,24 @@ def run_records(folder: Path | None = None) -> pd.DataFrame:
                 "precision": row.get("precision_used"),
                 "examples_per_s": float(row["examples_per_s"]),
                 "train_seconds": row.get("train_seconds"),
+                "n_train_rows": row.get("n_train_rows"),
+                "input_mode": row.get("input_mode"),
+                "lr": row.get("lr"),
+                "epochs": row.get("epochs"),
                 "written (UTC)": when.strftime("%Y-%m-%d %H:%M"),
             }
         )
-    cols = ["encoder", "config", "seed", "precision", "examples_per_s", "train_seconds", "written (UTC)"]
+    cols = [
+        "encoder",
+        "config",
+        "seed",
+        "precision",
+        "examples_per_s",
+        "train_seconds",
+        "n_train_rows",
+        "input_mode",
+        "lr",
+        "epochs",
+        "written (UTC)",
+    ]
     return pd.DataFrame(rows, columns=cols).sort_values("written (UTC)", kind="stable", ignore_index=True)

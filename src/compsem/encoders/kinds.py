@@ -19,6 +19,8 @@ from ..fmt import plural
 
 __all__ = [
     "KINDS",
+    "shown_name",
+    "who",
     "ModelSlot",
     "ModelKindError",
     "kind_problem",
@@ -153,3 +155,15 @@ CONTROL_WHY = "a control, shown beside the models, never ranked among them"
 def is_control(spec: str) -> bool:
     """Whether ``spec`` names a control (:data:`CONTROLS`, or a ``bow:`` / ``random:`` spec)."""
     return spec in CONTROLS or spec.startswith(("bow:", "random:"))
+
+
+def shown_name(spec: str) -> str:
+    """How a table heads a model's column or row: ``"control: bow"`` for a control
+    (:func:`is_control`), the spec itself otherwise."""
+    return f"control: {spec}" if is_control(spec) else spec
+
+
+def who(spec: str) -> str:
+    """How a sentence opens on a model: ``"The control `bow`"`` for a control, ``"`sbert-mini`"``
+    otherwise."""
+    return f"The control `{spec}`" if is_control(spec) else f"`{spec}`"

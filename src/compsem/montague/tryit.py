@@ -6,43 +6,49 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from ..fmt import plural
+from ..encoders.kinds import shown_name, who
 from ..faces import TryIt
+from ..fmt import plural
 
 __all__ = ["TRY_IT", "read_adjective_noun"]
 
 
 def read_adjective_noun(table: pd.DataFrame) -> str:
-    """Per model, for how many phrases each single-phrase test holds (the pair test's shares are
-    in the table)."""
+    """Per model, for how many phrases each single-phrase test holds, ties (equal distances, which
+    decide nothing) counted apart (the pair test's shares are in the table)."""
     single = table[~table.test.str.startswith("pair test")]
     lines = []
     for model, g in single.groupby("model", sort=False):
         parts = []
         for test, h in g.groupby("test", sort=False):
             judged = h[h.verdict.isin(["holds", "fails"])]
-            undefined = len(h) - len(judged)
+            tied = int(h.verdict.str.startswith("tied").sum())
+            undefined = len(h) - len(judged) - tied
             name = test.split(" (")[0]
-            text = (
-                f"{name} holds for {int((judged.verdict == 'holds').sum())} of {plural(len(judged), 'phrase')}"
-                if len(judged)
-                else f"{name} is undefined for every phrase"
-            )
+            if len(judged):
+                text = f"{name} holds for {int((judged.verdict == 'holds').sum())} of {plural(len(judged), 'phrase')}"
+                text += f" ({tied} more tied, which decide nothing)" if tied else ""
+            elif tied:
+                text = f"{name} is tied for all {tied} phrases it can judge, the two distances being equal"
+            else:
+                text = f"{name} is undefined for every phrase"
             parts.append(
                 text
                 + (
                     f" ({undefined} undefined: a word the model drops or does not know)"
-                    if undefined and len(judged)
+                    if undefined and (len(judged) or tied)
                     else ""
                 )
             )
-        lines.append(f"`{model}`: " + "; ".join(parts) + ".")
+        lines.append(f"{who(model)}: " + "; ".join(parts) + ".")
     return " ".join(lines)
 
 
 def _show(table: pd.DataFrame, specs: Sequence[str]) -> list[pd.DataFrame]:
     """The verdicts, one row per phrase and test, one column per model."""
-    return [table.pivot(index=["phrase", "test"], columns="model", values="verdict")[list(specs)]]
+    return [
+        table.pivot(index=["phrase", "test"], columns="model", values="verdict")[list(specs)].rename(columns=shown_name)
+    ]
 
 
 TRY_IT = TryIt(

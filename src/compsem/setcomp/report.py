@@ -73,7 +73,7 @@ HEADLINES: tuple[Headline, ...] = (
         "C1 overlap: both margins ≥ 0",
         "%",
         float("nan"),
-        "overlap samples",
+        "quintuples (their overlap samples together)",
         "the overlap sentence is closer to each input than the inputs are to each other",
         direction="chapter 11: a set-like encoder puts many samples in the cell where both C1 conditions hold",
     ),
@@ -83,7 +83,7 @@ HEADLINES: tuple[Headline, ...] = (
         "C2 overlap projects between A and B",
         "%",
         float("nan"),
-        "overlap samples",
+        "quintuples (their overlap samples together)",
         "the overlap's shadow in plane(A, B) lies between the inputs",
         direction="chapter 11: the projection of a set-like encoder's overlap should lie between the inputs",
     ),
@@ -93,7 +93,7 @@ HEADLINES: tuple[Headline, ...] = (
         "C3 difference: both margins ≥ 0",
         "%",
         float("nan"),
-        "difference samples",
+        "quintuples (their difference samples together)",
         "the difference sentence is closer to A than to B, and A–B closer than B–D",
         direction="chapter 12: the difference should be closer to A than to B, and B closer to A than to it",
     ),
@@ -103,7 +103,7 @@ HEADLINES: tuple[Headline, ...] = (
         "C5 difference projects near A",
         "%",
         float("nan"),
-        "difference samples",
+        "quintuples (their difference samples together)",
         "the difference's shadow lies within a quarter of angle(A, B) of A",
         higher=None,
         direction="chapter 12 reads a shadow beyond A (a negative position) as set-like too, and the worked example's "
@@ -116,7 +116,7 @@ HEADLINES: tuple[Headline, ...] = (
         "C6 union projects between A and B",
         "%",
         float("nan"),
-        "union samples",
+        "quintuples (their union samples together)",
         "the union's shadow lies between the inputs",
         higher=None,
         direction="chapter 13 expects the union between A and B only where the two norms are comparable, and "
@@ -200,6 +200,15 @@ def _verdict(x: float) -> str:
     return "undefined" if not np.isfinite(x) else ("holds" if x else "fails")
 
 
+def _difference_place(t: float, *, near: float = 0.25) -> str:
+    """Where a difference's shadow falls, in words, without a pass or a fail: chapter 12 reads a
+    shadow near A (``|t| ≤ near``) and one beyond A (``t < -near``) as set-like, so C5 has no side
+    that fails; "toward B" is ``t > near``."""
+    if not np.isfinite(t):
+        return "undefined"
+    return "near A" if abs(t) <= near else ("beyond A" if t < 0 else "toward B")
+
+
 def _union_case(ratio: float, t: float, *, comparable: float = 0.1, near: float = 0.25) -> tuple[str, str, bool]:
     """(norm case, expected region, whether ``t`` lies in it) for one union, with the union
     chapter's thresholds: comparable norms → between A and B; otherwise near the longer input."""
@@ -238,12 +247,12 @@ def try_it(
             ("C3 Δ1 = cos(A,D) − cos(B,D)", dD["d1"][0], dD["d1"][0] >= 0),
             ("C3 Δ2 = cos(A,B) − cos(B,D)", dD["d2"][0], dD["d2"][0] >= 0),
             ("C4 Δ3 = cos(A−B, D) − cos(A−B, B)", dD["d3"][0], dD["d3"][0] >= 0),
-            ("C5 position t of D (near A: |t| ≤ 0.25)", gD.t[0], abs(gD.t[0]) <= 0.25),
+            ("C5 position t of D (near A: |t| ≤ 0.25)", gD.t[0], _difference_place(float(gD.t[0]))),
             ("C6 norm ratio |A|/|B| (comparable: within 0.1 of 1)", ratio, case),
             (f"C6 position t of U (expected {region})", gU.t[0], in_region),
         ]
         for name, value, ok in checks:
-            if isinstance(ok, str):  # the norm case is a description, not a pass or a fail
+            if isinstance(ok, str):  # the norm case and C5's place are descriptions, not a pass or a fail
                 verdict = ok
             else:
                 verdict = _verdict(float(ok) if np.isfinite(value) else np.nan)

@@ -468,6 +468,15 @@ def _paper_scale() -> tuple[float, float]:
     return n_paper / n, (n_paper / n) ** 2
 
 
+def _paper_scale_note() -> str:
+    n_paper = int(paper_table("ssm", "pool").set_index("quantity").loc["sentences", "paper"])
+    n = len(dict.fromkeys(load_study(None)[0].texts))
+    return (
+        f"texts scaled by the pool's sentences, {n_paper:,} in the paper against {n:,} shipped, and ordered pairs "
+        "by the square of that ratio"
+    )
+
+
 #: The paper's panel at the paper's pool size (chapter 98): the score matrices, scaled by
 #: :func:`_paper_scale`.
-PAPER_RUN = PaperRun("41_ssm_matrices.ipynb", {"models": "paper"}, scale=_paper_scale)
+PAPER_RUN = PaperRun("41_ssm_matrices.ipynb", {"models": "paper"}, scale=_paper_scale, note=_paper_scale_note)

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from ..encoders.kinds import shown_name, who
 from ..faces import TryIt
 
 __all__ = ["TRY_IT", "matrices", "read_sentence_space"]
@@ -41,18 +42,20 @@ def read_sentence_space(spaces: pd.DataFrame | Mapping[str, Mapping[str, pd.Data
         if A[i, j] > 0:
             a, b = R.index[i], R.columns[j]
             lines.append(
-                f"`{name}`: asymmetric, most for {a} and {b} (R({a}, {b}) = {R.iloc[i, j]:.2f}, "
+                f"{who(name)}: asymmetric, most for {a} and {b} (R({a}, {b}) = {R.iloc[i, j]:.2f}, "
                 f"R({b}, {a}) = {R.iloc[j, i]:.2f}), so its discrepancy space has structure; {near}."
             )
         else:
-            lines.append(f"`{name}`: symmetric, so D_dis ≡ 1 everywhere and only the relatedness space exists; {near}.")
+            lines.append(
+                f"{who(name)}: symmetric, so D_dis ≡ 1 everywhere and only the relatedness space exists; {near}."
+            )
     return " ".join(lines)
 
 
 def _show(spaces: pd.DataFrame, specs: Sequence[str]) -> list[pd.DataFrame]:
     """Each model's matrices, rounded, named by model and matrix."""
     return [
-        m.round(2).rename_axis(index=f"{name}: {key}", columns=None)
+        m.round(2).rename_axis(index=f"{shown_name(name)}: {key}", columns=None)
         for name, mats in matrices(spaces).items()
         for key, m in mats.items()
     ]

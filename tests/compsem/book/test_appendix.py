@@ -297,3 +297,34 @@ def test_the_gpu_sections_words_follow_the_record():
     runs["cross/mse bf16"]["examples_per_s"] = 3000.0  # bf16 now faster in both configurations
     assert appendix.gpu_words(rec)["gpu_bf16_training"] == "faster than"
     assert appendix.gpu_words(None)["gpu_bf16_training"] == "(not measured) against"
+
+
+def test_the_gpu_stack_is_compared_with_this_builds_versions():
+    rec = {
+        "machine": {
+            "gpu": "G",
+            "torch": "2.11.0+cu130",
+            "python": "3.12.3",
+            "transformers": "5.23.0",
+            "sentence_transformers": "6.2.0",
+            "numpy": "2.4.6",
+        }
+    }
+    here = {
+        "Python": "3.11.7",
+        "torch": "2.13.0+cpu",
+        "transformers": "5.23.0",
+        "sentence-transformers": "6.2.0",
+        "numpy": "2.4.6",
+    }
+    assert appendix.gpu_stack_text(rec, here) == (
+        "under other versions than this build's (Python 3.12.3 against 3.11.7; torch 2.11.0+cu130 against 2.13.0+cpu), "
+        "so the defaults set from it were set under other versions than those they now govern"
+    )
+    # contradicting data: the same versions (a local build tag alone is no difference)
+    same = {**here, "Python": "3.12.3", "torch": "2.11.0+cpu"}
+    assert appendix.gpu_stack_text(rec, same) == "under this build's versions"
+    assert appendix.gpu_stack_text({"machine": {"gpu": "G"}}, same).endswith(
+        "(Python, torch, transformers, sentence-transformers, numpy not recorded)"
+    )
+    assert appendix.gpu_stack_text(None) == "not recorded (no GPU check)"

@@ -130,6 +130,23 @@ def test_an_older_file_gives_its_kind_by_the_family_its_study_benchmarks_recorde
     two = {"x": {"machine_at_start": start}, "y": {"machine_at_start": {**start, "cpu_family": "25"}}}
     assert machine.bench_machine({"machine": rec, "studies": two})["cpu_kind"] == "not recorded"  # they disagree
     assert machine.bench_machine({"machine": rec})["cpu_kind"] == "not recorded"
+    # contradicting data: one study's start on Zen 5 and its profile, measured later, on Zen 4 (family 25)
+    later = {"x": {"machine_at_start": start, "profile": {"cpu_family": "25", "measured": "2026-12-07T17:53:26Z"}}}
+    mixed = {"machine": rec, "studies": later}
+    assert machine.bench_machine(mixed)["cpu_kind"] == "not recorded"
+    table = machine.sections_table(mixed)
+    assert table[["section", "measured", "CPU kind"]].values.tolist() == [
+        ["machine_at_start", "not recorded", "AMD Zen 5"],
+        ["profile", "2026-12-07T17:53:26Z", "AMD Zen 4"],
+    ]
+    assert machine.machine_note(mixed, _here(_epyc("25"))).startswith(
+        "The benchmark file is not one machine's record: its sections name 2 kinds of CPU (AMD Zen 5, AMD Zen 4);"
+    )
+    # one kind named, but another study names none: not the whole file's kind either
+    silent = {"machine": rec, "studies": {"x": {"machine_at_start": start}, "y": {"wall_s": 3}}}
+    assert machine.bench_machine(silent)["cpu_kind"] == "not recorded"
+    assert machine.sections_table(silent).loc[1, "CPU kind"] == "not recorded"
+    assert "1 study (y) name none" in machine.machine_note(silent, _here(_epyc("25")))
 
 
 def test_run_records_come_from_the_run_cache(tmp_path):
@@ -144,6 +161,10 @@ def test_run_records_come_from_the_run_cache(tmp_path):
                 "precision_used": "fp32",
                 "examples_per_s": 41.5,
                 "train_seconds": 164,
+                "n_train_rows": 6806,
+                "input_mode": "sentences_only",
+                "lr": 3e-4,
+                "epochs": 1,
             }
         )
     )
@@ -153,6 +174,7 @@ def test_run_records_come_from_the_run_cache(tmp_path):
     with pytest.warns(UserWarning, match="c.json is broken"):
         recs = runcache.run_records(folder)
     assert recs[["config", "examples_per_s", "precision"]].values.tolist() == [["bi/mse", 41.5, "fp32"]]
+    assert recs[["n_train_rows", "input_mode", "lr", "epochs"]].values.tolist() == [[6806, "sentences_only", 3e-4, 1]]
     assert runcache.run_records(tmp_path / "nothing").empty
 
 
@@ -190,6 +212,33 @@ def test_rates_beside_shows_the_benchmark_runs_and_this_builds():
     ]
     assert got.loc[0, "machine"].startswith("Fast Server CPU 9000") and got.loc[2, "machine"] != got.loc[0, "machine"]
     assert appendix.rates_beside(OLD_FILE, recs.iloc[:0])["source"].tolist() == []
+    assert got["training rows"].tolist() == ["not recorded"] * 3 and got["settings"].tolist() == ["", "", ""]
+
+
+def test_rates_beside_names_each_runs_configuration_rows_and_settings():
+    # the benchmark's rows carry their config per row and the file its encoder and row count; two
+    # records of one encoder, config and seed differ by their rows and settings, which the table shows
+    b = _bench(
+        studies={
+            "csts": {
+                "encoder": "sbert-mini",
+                "train_rows": 6806,
+                "preset": "cpu",
+                "results": [{"config": "cross/mse", "path": "fp32", "examples_per_s": 175.09}],
+            }
+        }
+    )
+    rec = {"study": "csts", "encoder": "sbert-mini", "config": "cross/mse", "seed": 0, "examples_per_s": 134.7}
+    recs = pd.DataFrame(
+        [
+            {**rec, "n_train_rows": 6806, "input_mode": "sentences_only", "lr": 3e-4, "epochs": 1},
+            {**rec, "n_train_rows": 500, "input_mode": "both", "lr": 1e-5, "epochs": 3},
+        ]
+    )
+    got = appendix.rates_beside(b, recs)
+    assert got["run"].tolist()[0] == "sbert-mini · cross/mse · fp32"
+    assert got["training rows"].tolist() == ["6,806", "6,806", "500"]
+    assert got["settings"].tolist() == ["cpu", "sentences only · lr 0.0003 · 1 epoch", "both · lr 1e-05 · 3 epochs"]
 
 
 def _pair(ratio_runs):

@@ -44,6 +44,7 @@ def test_the_summary_spreads_each_study_over_the_gpus():
         "models": 3,
         "units": 3,
         "models_without_estimate": 1,
+        "paper_models_not_planned": 0,
         "hours_on_1_gpus": 1.25,
         "hours_on_4_gpus": 0.5,
     }
@@ -206,3 +207,51 @@ def test_a_study_declared_without_a_paper_is_shown_as_such(monkeypatch):
     monkeypatch.setattr(paperscale, "paper_runs", lambda: {})
     table = paperscale.paper_scale_table()
     assert table.to_dict("records")[0]["kind"] == "no paper" and list(table.study) == ["ownstudy"]
+
+
+def test_a_paper_model_the_run_does_not_plan_is_listed_with_its_reason_and_counted_apart(monkeypatch):
+    from compsem.faces import PaperRun
+    from compsem.work import WorkUnit
+
+    unit = WorkUnit(kind="embed", spec="m", key="k", study="x", count=10, cost_s=None, size_gb=None)
+    monkeypatch.setattr(paperscale, "paper_runs", lambda: {"x": PaperRun("50_x_y.ipynb")})
+    monkeypatch.setattr(paperscale, "planned_work", lambda *a, **kw: ("x", [unit]))
+    monkeypatch.setattr(paperscale, "_paper_specs", lambda study: ["m", "vec:w.txt", "gen:openai:g", "hf:z"])
+    table = paperscale.paper_scale_table()
+    assert list(table.model) == ["m", "vec:w.txt", "gen:openai:g", "hf:z"]
+    assert list(table.kind) == [
+        "embed",
+        "not planned: word vectors, a table lookup with no GPU work",
+        "not planned: a generator, which this chapter's run does not prompt",
+        "not planned: not in this chapter's run",
+    ]
+    (row,) = paper_scale_summary(table, gpus=(1,)).to_dict("records")
+    # m is planned but has no estimate (no cost); the three others are not planned at all
+    assert (row["models"], row["models_without_estimate"], row["paper_models_not_planned"]) == (1, 1, 3)
+
+
+def test_the_scale_notes_are_each_studys_own_sentences(monkeypatch):
+    from compsem.faces import PaperRun
+
+    runs = {"setcomp": PaperRun("a.ipynb", note=lambda: "texts by the quintuples"), "csts": PaperRun("b.ipynb")}
+    monkeypatch.setattr(paperscale, "paper_runs", lambda: runs)
+    assert paperscale.scale_notes() == "Part I: texts by the quintuples."
+    monkeypatch.setattr(paperscale, "paper_runs", lambda: {"csts": PaperRun("b.ipynb")})
+    assert paperscale.scale_notes() == "Every study is costed at the data it ships, which is the paper's."
+
+
+def test_the_page_names_the_stand_ins_among_the_planned_paper_models():
+    # Part I's use is the multilingual USE v3, not the paper's USE v4 (same_model false); sbert-l is the paper's
+    table = pd.DataFrame(
+        {
+            "study": ["setcomp"] * 3,
+            "model": ["use", "sbert-l", "gen:openai:gpt-3.5-turbo"],
+            "kind": ["embed", "embed", "not planned: a generator"],
+        }
+    )
+    got = paperscale._sameness(table)
+    assert got == {"setcomp_n_same": 1, "setcomp_standins": "use"}
+    rule = pd.DataFrame({"model": ["a", "b"], "ratio": [1.0, 0.5], "size_mb": [80, 1360]})
+    summary = pd.DataFrame({"study": ["s"], "models": [1], "hours_on_1_gpus": [2.0], "hours_on_16_gpus": [0.25]})
+    v = page_values({"speedup": 30.0, "gpu_rate": 300.0, "cpu_rate": 10.0}, summary, rule, table=table)
+    assert (v["rule_min_mb"], v["rule_max_mb"]) == (80.0, 1360.0) and v["setcomp_standins"] == "use"

@@ -448,8 +448,9 @@ def test_findings_count_the_comparisons_and_name_the_controls():
         "each with a 95 % interval; it ranks 2 of the 6 criteria of this profile (C2, RSA). A criterion is ranked "
         "only when every one of its intervals lies on the better side of zero, and such an all-of test is itself at "
         "the 5 % level, so no correction for the number of intervals is needed for it. The multiplicity that remains "
-        "is over the criteria: with 6 of them, one may pass by chance although no model differs from its controls, "
-        "and the order of the models within a ranked column is not tested here."
+        "is over the criteria that argue a direction (the others are never ranked): with 5 of them, one may pass by "
+        "chance although no model differs from its controls, and the order of the models within a ranked column is "
+        "not tested here."
     )
     assert f["controls_sentence"] == (
         "The controls of this run, drawn beside the models and not ranked among them: "
@@ -617,3 +618,15 @@ def test_a_model_with_no_control_on_a_criterion_has_not_separated_and_the_criter
     assert not rank.loc["C2", "ranked"]
     assert rank.loc["C2", "test"] == "not ranked: `b` has no control here to be tested against."
     assert list(synthesis.ranks(CONTRA, ["a", "b"], []).loc["C2", ["a", "b"]]) == ["–", "–"]
+
+
+def test_a_paired_bound_prints_to_the_decimals_that_show_its_sign():
+    # -0.0009 prints "0.00" at two decimals, hiding that the interval contains zero
+    r = SimpleNamespace(
+        model="g", control="random", difference=0.19, low=-0.0009, high=0.36, outcome="no evidence of a difference"
+    )
+    assert synthesis._pair_words(r, "share") == "`g` − `random` 0.190 [-0.001, 0.360] (no evidence of a difference)"
+    r = SimpleNamespace(model="g", control="bow", difference=12.3, low=0.04, high=20.0, outcome="higher")
+    assert synthesis._pair_words(r, "%") == "`g` − `bow` 12.30 [0.04, 20.00] points (above the control)"
+    r = SimpleNamespace(model="g", control="bow", difference=0.19, low=0.05, high=0.36, outcome="higher")
+    assert synthesis._pair_words(r, "share") == "`g` − `bow` 0.19 [0.05, 0.36] (above the control)"

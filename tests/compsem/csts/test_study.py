@@ -255,3 +255,14 @@ def test_eval_data_scores_go_into_the_result_tables(monkeypatch, tmp_path):
     assert side["other_scores"][0]["spearman"] == pytest.approx(o["spearman"]) and side["data_checksums"]["other"]
     with pytest.raises(KeyError, match="validation"):
         tb.split_scores(res.runs, res.baselines, ["validation"])
+
+
+def test_the_paper_run_note_says_part_two_is_costed_at_the_books_data_and_grid():
+    # the paper's training split: 60 % of 18,908 = 11,344.8 rows; the book's pair split trains on
+    # its own rows, and the grid is 7 configurations x 3 seeds = 21 runs per model
+    from compsem.csts import study
+
+    note = study.PAPER_RUN.note()
+    n_train = len(study.book_data(split_seed=0)[0]["train"])
+    assert f"{n_train:,} training rows" in note and "about 11,345 rows" in note
+    assert "21 runs per model (7 configurations × 3 seeds" in note

@@ -144,13 +144,15 @@ def test_try_it_pair_share_by_hand(monkeypatch):
     # d(red dog, red law) < d(fake dog, fake law) for both orders of the nouns
     assert pair["red vs fake"] == "100 %" and pair["fake vs red"] == "0 %"
     nonsub = out[out.test.str.startswith("closer")].set_index("phrase").verdict
-    # "red dog" at 30 degrees: 30 from red, 30 from dog -> a tie, which fails under "<"
-    assert nonsub["red dog"] == "fails"
+    # "red dog" at 30 degrees: 30 from red, 30 from dog -> a tie, which fails under "<"; the row says
+    # it is a tie (it said "fails", and "holds" under the equations, as if the model had decided)
+    assert nonsub["red dog"] == "tied (a tie fails under <)"
+    assert nonsub["fake dog"] == "fails"  # 100 degrees: 80 from fake, 40 from dog -> closer to the noun
     assert (
         mt.report.try_it(["red"], ["dog"], ["toy"], reading="equations")
         .set_index("test")
         .verdict["closer to adjective than noun (Eq. 7)"]
-        == "holds"
+        == "tied (a tie holds under ≤)"
     )
 
 

@@ -80,3 +80,31 @@ def test_a_pair_test_on_tied_distances_says_all_tied_not_0_percent():
     assert pairs.to_dict() == {"red vs fake": "100 %", "fake vs red": "0 %"}
     assert report.pair_share_words(0.5, 1, 2, True) == "50 % (1 of 2 tied)"
     assert report.pair_share_words(float("nan"), 0, 0, True) == "undefined"
+
+
+def test_an_eq7_tie_is_shown_as_a_tie_and_read_apart():
+    """The tied vectors of the test above: d(red car, red) = d(red car, car) (one shared word
+    each), so Eq. 7 ties for every phrase: under < a tie fails, and the row says it is a tie."""
+    table = {
+        "red": [1, 0, 0, 0],
+        "fake": [0, 1, 0, 0],
+        "car": [0, 0, 1, 0],
+        "gun": [0, 0, 0, 1],
+        "red car": [1, 0, 1, 0],
+        "red gun": [1, 0, 0, 1],
+        "fake car": [0, 1, 1, 0],
+        "fake gun": [0, 1, 0, 1],
+    }
+    t = report.try_it(["red", "fake"], ["car", "gun"], [TableEncoder(table)])
+    eq7 = t[t.test.str.startswith("closer to adjective")]
+    assert set(eq7.verdict) == {"tied (a tie fails under <)"}
+    line = read_adjective_noun(t.assign(model="m"))
+    assert "closer to adjective than noun is tied for all 4 phrases it can judge, the two distances being equal" in line
+    # contradicting data: pull "red car" towards "red": it holds there, the other three stay tied
+    table["red car"] = [1, 0, 0.5, 0]
+    t = report.try_it(["red", "fake"], ["car", "gun"], [TableEncoder(table)])
+    eq7 = t[t.test.str.startswith("closer to adjective")].set_index("phrase").verdict
+    assert eq7["red car"] == "holds" and eq7["fake gun"] == "tied (a tie fails under <)"
+    line = read_adjective_noun(t.assign(model="bow"))
+    assert line.startswith("The control `bow`: ")
+    assert "closer to adjective than noun holds for 1 of 1 phrase (3 more tied, which decide nothing)" in line

@@ -122,3 +122,14 @@ def test_run_data_and_provenance_name_models_identities_checksum_and_parameters(
     assert prov["parameters"]["sample_cap"] == 3 and prov["parameters"]["filter_encoders"] == ["bow"]
     with pytest.raises(ValueError, match="choose from data, overlap, difference, union"):
         study.run("intersection", ["bow"])
+
+
+def test_the_paper_scale_counts_quintuples_not_samples():
+    # the paper's 37,292 quintuples (one overlap sample each) against the 125 shipped: the texts a
+    # chapter embeds are the quintuples' sentences, so they scale by 37292 / 125 = 298.336, not by
+    # the samples' 191,698 / 1,125 (the shipped set counts every difference sample before the filter)
+    from compsem.setcomp import study
+
+    assert study._quintuples() == (37292, 125)
+    assert study._paper_scale() == pytest.approx((298.336, 298.336))
+    assert "37,292 in the paper against 125 shipped" in study.PAPER_RUN.note()

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from compsem.setcomp import report
-from compsem.setcomp.report import _union_case
+from compsem.setcomp.report import _difference_place, _union_case
 from compsem.setcomp.tryit import read_set_operators
 
 
@@ -37,6 +37,22 @@ def test_c5_position_by_hand():
     t = report.try_it("apples oranges", "oranges pears", "oranges", "apples", "apples oranges pears", ["bow"])
     v = dict(zip(t.criterion, t.value))
     assert v["C5 position t of D (near A: |t| ≤ 0.25)"] == pytest.approx(-0.5)
+    # beyond A (t < -0.25) is set-like in chapter 12: a place, not a failure
+    verdict = dict(zip(t.criterion, t.verdict))
+    assert verdict["C5 position t of D (near A: |t| ≤ 0.25)"] == "beyond A"
+    assert "fails" not in set(t.verdict)
+
+
+def test_difference_place_by_hand():
+    assert [_difference_place(x) for x in (0.0, 0.25, -0.25, -0.26, 0.26, 1.2)] == [
+        "near A",
+        "near A",
+        "near A",
+        "beyond A",
+        "toward B",
+        "toward B",
+    ]
+    assert _difference_place(float("nan")) == "undefined"
 
 
 def test_union_case_follows_the_norm_ratio():
@@ -55,8 +71,23 @@ def test_reading_line_by_hand():
             "model": ["a"] * 4,
             "criterion": ["C1 Δ1 = x", "C2 position t", "C5 position", "C6 norm ratio"],
             "value": [0.1, 0.5, 0.9, 1.0],
-            "verdict": ["holds", "holds", "fails", "comparable norms"],
+            "verdict": ["holds", "fails", "toward B", "comparable norms"],
         }
     )
-    assert read_set_operators(part1) == "`a` passes 2 of 3 checks and fails C5."
+    assert read_set_operators(part1) == (
+        "`a` passes 1 of 2 checks and fails C2; its difference lies toward B (C5, described, not judged)."
+    )
+    part1["model"] = ["a", "b", "b", "a"]
+    part1["verdict"] = ["holds", "holds", "beyond A", "comparable norms"]
+    assert read_set_operators(part1) == (
+        "`a` passes 1 of 1 checks, every one. `b` passes 1 of 1 checks, every one; its difference lies beyond A "
+        "(C5, described, not judged)."
+    )
     assert report.TRY_IT.read is read_set_operators
+
+
+def test_the_control_is_named_as_a_control_in_the_reading_and_the_tables():
+    t = report.try_it("apples oranges", "oranges pears", "oranges", "apples", "apples oranges pears", ["bow"])
+    assert read_set_operators(t).startswith("The control `bow` passes 7 of 7 checks, every one; its difference lies")
+    verdicts, values = report.TRY_IT.show(t, ["bow"])
+    assert list(verdicts.columns) == list(values.columns) == ["control: bow"]

@@ -123,3 +123,11 @@ def test_a_paper_run_offline_fails_fast_naming_the_downloads(small_pool, monkeyp
         "princeton-nlp/sup-simcse-roberta-large",
     ):
         assert hub_id in text
+
+
+def test_the_paper_run_note_scales_texts_by_the_pools_sentences():
+    # the paper's pool has 401 sentences (Section 2.1); the shipped one 251
+    from compsem.ssm import study
+
+    assert study._paper_scale() == pytest.approx((401 / 251, (401 / 251) ** 2))
+    assert "401 in the paper against 251 shipped" in study.PAPER_RUN.note()

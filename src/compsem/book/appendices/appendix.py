@@ -39,7 +39,7 @@ from compsem import claims, figures
 from compsem import precisionrecords as P
 from compsem.data import file_sha256
 from compsem import labels as _labels
-from compsem.fmt import number
+from compsem.fmt import number, plural
 from compsem.results import Prose
 from compsem.book.appendices import machine as _machine
 from compsem.book.appendices.bench import study_gpu_words
@@ -81,12 +81,62 @@ def gpu_glue(gpu: dict | None) -> dict[str, str]:
             "gpu_bf16_speed": "not measured (no GPU check recorded)",
             "gpu_name": name,
             "gpu_fp32_vs_cpu_text": gpu_fp32_vs_cpu_text(None),
+            "gpu_stack_text": gpu_stack_text(None),
         } | gpu_words(None)
     e = gpu["encode"]
     speed = claims.comparative(e["gpu_bf16"]["texts_per_s"], e["gpu_default"]["texts_per_s"])
-    return {"gpu_bf16_speed": speed, "gpu_name": name, "gpu_fp32_vs_cpu_text": gpu_fp32_vs_cpu_text(gpu)} | gpu_words(
-        gpu
-    )
+    return {
+        "gpu_bf16_speed": speed,
+        "gpu_name": name,
+        "gpu_fp32_vs_cpu_text": gpu_fp32_vs_cpu_text(gpu),
+        "gpu_stack_text": gpu_stack_text(gpu),
+    } | gpu_words(gpu)
+
+
+#: The GPU record's version fields and the distributions they name (``benchmarks/gpu.json``'s ``machine``).
+GPU_STACK = {
+    "python": "Python",
+    "torch": "torch",
+    "transformers": "transformers",
+    "sentence_transformers": "sentence-transformers",
+    "numpy": "numpy",
+}
+
+
+def _installed(dist: str) -> str | None:
+    if dist == "Python":
+        return platform.python_version()
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def gpu_stack_text(gpu: dict | None, here: dict[str, str | None] | None = None) -> str:
+    """Whether the GPU record was measured under this build's versions (``here``: ``{name:
+    version}`` of :data:`GPU_STACK`'s names, default the installed ones), naming each that
+    differs: "under other versions than this build's (torch 2.11.0+cu130 against 2.13.0, ...), so
+    the defaults set from it were set under other versions than those they now govern". A local
+    build tag (``+cu130``, ``+cpu``) alone is no difference."""
+    m = (gpu or {}).get("machine") or {}
+    if not gpu:
+        return "not recorded (no GPU check)"
+    here = here if here is not None else {name: _installed(name) for name in GPU_STACK.values()}
+    diff, unknown = [], []
+    for key, name in GPU_STACK.items():
+        theirs, ours = m.get(key), here.get(name)
+        if not theirs or not ours:
+            unknown.append(name)
+        elif str(theirs).split("+")[0] != str(ours).split("+")[0]:
+            diff.append(f"{name} {theirs} against {ours}")
+    if diff:
+        text = (
+            f"under other versions than this build's ({'; '.join(diff)}), so the defaults set from it were set under "
+            "other versions than those they now govern"
+        )
+    else:
+        text = "under this build's versions"
+    return text + (f" ({', '.join(unknown)} not recorded)" if unknown else "")
 
 
 def gpu_fp32_vs_cpu_text(gpu: dict | None) -> str:
@@ -489,22 +539,47 @@ def machines(bench: dict | None) -> pd.DataFrame:
     return _machine.machines_table(bench)
 
 
+def _rows_text(n) -> str:
+    try:
+        return f"{int(n):,}" if n is not None and not pd.isna(n) else "not recorded"
+    except (TypeError, ValueError):
+        return "not recorded"
+
+
+def _settings_text(r: dict) -> str:
+    """What tells one run record from another of the same encoder, configuration and seed: its
+    input, learning rate and epochs (those the record holds)."""
+    parts = []
+    if r.get("input_mode") and not pd.isna(r.get("input_mode")):
+        parts.append(str(r["input_mode"]).replace("_", " "))
+    if r.get("lr") is not None and not pd.isna(r.get("lr")):
+        parts.append(f"lr {float(r['lr']):g}")
+    if r.get("epochs") is not None and not pd.isna(r.get("epochs")):
+        parts.append(plural(int(r["epochs"]), "epoch"))
+    return " · ".join(parts)
+
+
 def rates_beside(bench: dict | None, records: pd.DataFrame | None = None) -> pd.DataFrame:
     """Training examples per second, one row per run: the benchmark's own runs (each study
     benchmark's ``results`` rows that carry ``examples_per_s``) and this build's run records
-    (:func:`compsem.book.appendices.machine.run_records`), with the machine each ran on."""
+    (:func:`compsem.book.appendices.machine.run_records`), with the machine each ran on, the
+    training rows and the settings that tell runs of one configuration apart ("not recorded"
+    where a record holds no row count)."""
     records = _machine.run_records() if records is None else records
     where_bench = _machine.machine_summary(_machine.bench_machine(bench))
     rows = []
     for study, numbers in (bench or {}).get("studies", {}).items():
         for r in numbers.get("results", []) if isinstance(numbers.get("results"), list) else []:
             if r.get("examples_per_s"):
+                parts = (numbers.get("encoder"), numbers.get("config"), r.get("config"), r.get("path"))
                 rows.append(
                     {
                         "source": "benchmark run",
                         "machine": where_bench,
                         "study": study,
-                        "run": f"{numbers.get('config', '')} · {r.get('path', '')}".strip(" ·"),
+                        "run": " · ".join(str(p) for p in parts if p),
+                        "training rows": _rows_text(numbers.get("train_rows")),
+                        "settings": str(numbers.get("preset") or ""),
                         "precision": r.get("precision", ""),
                         "examples per second": float(r["examples_per_s"]),
                     }
@@ -521,11 +596,14 @@ def rates_beside(bench: dict | None, records: pd.DataFrame | None = None) -> pd.
                     for k in ("encoder", "config", "seed")
                     if r.get(k) is not None
                 ),
+                "training rows": _rows_text(r.get("n_train_rows")),
+                "settings": _settings_text(r),
                 "precision": r.get("precision") or "",
                 "examples per second": float(r["examples_per_s"]),
             }
         )
-    df = pd.DataFrame(rows, columns=["source", "machine", "study", "run", "precision", "examples per second"])
+    cols = ["source", "machine", "study", "run", "training rows", "settings", "precision", "examples per second"]
+    df = pd.DataFrame(rows, columns=cols)
     df["examples per second"] = df["examples per second"].map(lambda v: number(v, 1))
     return df
 

@@ -27,6 +27,8 @@ __all__ = [
     "bench_machine",
     "same_machine",
     "machines_table",
+    "section_families",
+    "sections_table",
     "machine_summary",
     "machine_note",
     "machine_values",
@@ -42,30 +44,92 @@ def _vendor(model: str) -> str | None:
     return "AuthenticAMD" if model.startswith("AMD") else "GenuineIntel" if "Intel" in model else None
 
 
-def _recorded_kind(bench: dict) -> str:
-    """The benchmark's CPU kind: recorded under ``machine`` (``cpu_kind``), else from the one CPU
-    family that every study benchmark of the same file recorded at its start
-    (``studies.<study>.machine_at_start.cpu_family``, the vendor read from the model name);
-    :data:`NOT_RECORDED` otherwise."""
+def _family_kind(bench: dict, family: str) -> str:
+    """The CPU kind of ``family`` on the benchmark's vendor (read from its model name) and flags."""
     m = bench.get("machine", {})
-    if m.get("cpu_kind") not in (None, "", "unknown"):
-        return str(m["cpu_kind"])
-    starts = [
-        s["machine_at_start"]
-        for s in (bench.get("studies") or {}).values()
-        if isinstance(s, dict) and isinstance(s.get("machine_at_start"), dict)
-    ]
-    families = {str(s["cpu_family"]) for s in starts if s.get("cpu_family") not in (None, "")}
     vendor = _vendor(str(m.get("cpu_model", "")))
-    if len(families) != 1 or vendor is None:
+    if vendor is None:
         return NOT_RECORDED
     flags = m.get("cpu_flags") if isinstance(m.get("cpu_flags"), dict) else {}
     info = (
-        f"vendor_id : {vendor}\ncpu family : {families.pop()}\nmodel : x\n"
+        f"vendor_id : {vendor}\ncpu family : {family}\nmodel : x\n"
         f"flags : {' '.join(f for f, on in flags.items() if on)}\n"
     )
     kind = cpu_kind(info)
     return NOT_RECORDED if kind == "unknown" else kind
+
+
+def section_families(bench: dict) -> list[dict]:
+    """Each section of the benchmark's study records that names its CPU family, and each study
+    that names none: ``{"study", "section", "measured", "cpu_family"}`` (section
+    ``"machine_at_start"`` for the study's start, else the name of the nested record, such as
+    ``"profile"``, with its ``measured`` date; ``cpu_family`` None for a study that records none)."""
+    out = []
+    for study, numbers in (bench.get("studies") or {}).items():
+        if not isinstance(numbers, dict):
+            continue
+        found = False
+        for name, rec in numbers.items():
+            if isinstance(rec, dict) and rec.get("cpu_family") not in (None, ""):
+                when = rec.get("measured") or (numbers.get("wall_start") if name == "machine_at_start" else None)
+                out.append({"study": study, "section": name, "measured": when, "cpu_family": str(rec["cpu_family"])})
+                found = True
+        if not found:
+            out.append({"study": study, "section": "", "measured": None, "cpu_family": None})
+    return out
+
+
+def _recorded_kind(bench: dict) -> str:
+    """The benchmark's CPU kind: recorded under ``machine`` (``cpu_kind``), else from the CPU
+    family its study records name (:func:`section_families`: the start of a study's run, or a
+    nested record such as its profile), when every study of the file names one and they all
+    agree (the vendor read from the model name); :data:`NOT_RECORDED` otherwise: a file whose
+    sections ran on two kinds, or some of whose studies name none, is not one machine's record."""
+    m = bench.get("machine", {})
+    if m.get("cpu_kind") not in (None, "", "unknown"):
+        return str(m["cpu_kind"])
+    secs = section_families(bench)
+    families = {s["cpu_family"] for s in secs}
+    if len(families) != 1 or None in families:
+        return NOT_RECORDED
+    return _family_kind(bench, families.pop())
+
+
+def sections_table(bench: dict | None) -> pd.DataFrame:
+    """One row per study section of the benchmark file (:func:`section_families`): the study,
+    the section, when it was measured and the CPU kind its family names ("not recorded" where a
+    study names none), so that a page does not call the whole file one machine's."""
+    rows = [
+        {
+            "study": s["study"],
+            "section": s["section"] or "all its records (none names a CPU family)",
+            "measured": s["measured"] or NOT_RECORDED,
+            "CPU kind": cpu_kind_words(k)
+            if s["cpu_family"] and (k := _family_kind(bench or {}, s["cpu_family"])) != NOT_RECORDED
+            else NOT_RECORDED,
+        }
+        for s in section_families(bench or {})
+    ]
+    return pd.DataFrame(rows, columns=["study", "section", "measured", "CPU kind"])
+
+
+def _mixed_note(bench: dict | None) -> str | None:
+    """Why the file is not one machine's record, when its sections say so (two kinds, or some
+    studies naming none and the file's machine no kind); None otherwise."""
+    if _kind(bench_machine(bench)) is not None or _kind((bench or {}).get("machine", {})) is not None:
+        return None
+    secs = section_families(bench or {})
+    kinds = list(dict.fromkeys(sections_table(bench)["CPU kind"]))
+    named = [k for k in kinds if k != NOT_RECORDED]
+    silent = sorted({s["study"] for s in secs if s["cpu_family"] is None})
+    if len(named) < 2 and not (named and silent):
+        return None
+    text = "The benchmark file is not one machine's record: its sections name " + (
+        f"{len(named)} kinds of CPU ({', '.join(named)})" if len(named) > 1 else f"one kind of CPU ({named[0]})"
+    )
+    if silent:
+        text += f", and {len(silent)} {'study' if len(silent) == 1 else 'studies'} ({', '.join(silent)}) name none"
+    return text + "; the reproducibility appendix lists which section ran where."
 
 
 def bench_machine(bench: dict | None) -> dict:
@@ -160,6 +224,9 @@ def machine_note(bench: dict | None, here: dict | None = None) -> str:
             f"The benchmark file does not record its CPU (it was written before `make bench` recorded "
             f"one), so whether it ran on this build's machine ({machine_summary(h)}) is not known."
         )
+    mixed = _mixed_note(bench)
+    if same is None and mixed:
+        return f"{mixed} Its CPU model and flags are {b}; this build's: {machine_summary(h)}."
     if same is None:
         return (
             f"The benchmark ran on {b}; whether that is this build's kind of CPU ({machine_summary(h)}) is not "

@@ -35,7 +35,8 @@ from compsem import work
 from compsem.paths import repo_root
 from compsem.faces import PaperRun
 from compsem.fmt import number
-from compsem.reference import published_table
+from compsem.errors import DataError
+from compsem.reference import paper_match, paper_panel, published_table
 from compsem.results import PlainText, Prose
 from compsem.studies import STUDIES
 from compsem.work import WorkUnit
@@ -164,6 +165,28 @@ def paper_runs() -> dict[str, PaperRun]:
     return {name: run for name, run in runs.items() if run is not None}
 
 
+#: The kind of row :func:`paper_scale_table` gives a paper model the chapter's run does not plan.
+NOT_PLANNED = "not planned"
+
+
+def _not_planned_reason(spec: str) -> str:
+    """Why a model of the paper's panel has no unit in its chapter's plan, from its spec's kind."""
+    if spec.startswith("vec:"):
+        return f"{NOT_PLANNED}: word vectors, a table lookup with no GPU work"
+    if spec.startswith("gen:"):
+        return f"{NOT_PLANNED}: a generator, which this chapter's run does not prompt"
+    return f"{NOT_PLANNED}: not in this chapter's run"
+
+
+def _paper_specs(study: str) -> list[str]:
+    """Every runnable model of the study's paper panel, of every kind ([] for a study the
+    paper-model mapping does not know)."""
+    try:
+        return paper_panel(study, kind=None)
+    except DataError:
+        return []
+
+
 def _makespan(costs: Sequence[float], workers: int) -> float:
     """Longest load when the costs are dealt, largest first, to the least-loaded of ``workers``."""
     loads = [0.0] * workers
@@ -183,7 +206,8 @@ def paper_scale_table(*, bench: str | Path | None = None, gpu: str | Path | None
     minute on a GPU; a model without a size or a benchmark (a web API) has no estimate. A study
     whose ``PAPER_RUN`` plans no work (no paper panel) has one row of kind ``"no paper panel"``;
     a study the registry declares without a paper (``absent=("paper", ...)``) one of kind
-    ``"no paper"``.
+    ``"no paper"``. A model of the paper's panel (``reference.paper_panel``, every kind) that
+    the chapter's run does not plan has a row of kind "not planned: <why>" and no estimate.
     """
     speedup = gpu_speedup(bench, gpu=gpu)["speedup"]
     train = train_speedup(bench, gpu=gpu)["speedup"] or speedup
@@ -237,24 +261,41 @@ def paper_scale_table(*, bench: str | Path | None = None, gpu: str | Path | None
                     "gpu_hours": gpu_s / 3600 if gpu_s else None,
                 }
             )
+        planned = {spec for spec, _ in by_model}
+        for spec in _paper_specs(study):
+            if spec not in planned:
+                rows.append(
+                    {
+                        "study": study,
+                        "model": spec,
+                        "kind": _not_planned_reason(spec),
+                        "units": None,
+                        "per_unit": None,
+                        "gpu_gb_per_unit": None,
+                        "gpu_hours": None,
+                    }
+                )
     return pd.DataFrame(rows).astype({"units": "Int64", "per_unit": "Int64"})
 
 
 def paper_scale_summary(table: pd.DataFrame, gpus: Sequence[int] = (1, 4, 16)) -> pd.DataFrame:
-    """One row per study of :func:`paper_scale_table`: its units, GPU hours and the wall-clock
+    """One row per study of :func:`paper_scale_table`: its planned models, units, the planned
+    models without an estimate, the paper's models the run does not plan, and the wall-clock
     hours on ``g`` GPUs (every unit of the study dealt, longest first, to the least-loaded GPU;
     models without an estimate left out)."""
     rows = []
     for study, part in table.groupby("study", sort=False):
+        skipped = part.kind.astype(str).str.startswith(NOT_PLANNED)
         ok = part[part.gpu_hours.notna() & part.units.notna()]
         costs = [h / int(u) for h, u in zip(ok.gpu_hours, ok.units) for _ in range(int(u))]
-        n = int(part.model.notna().sum())
+        n = int((part.model.notna() & ~skipped).sum())
         rows.append(
             {
                 "study": study,
                 "models": n,
                 "units": int(ok.units.sum()),
                 "models_without_estimate": n - len(ok),
+                "paper_models_not_planned": int(skipped.sum()),
                 **{f"hours_on_{g}_gpus": _makespan(costs, g) if costs else None for g in gpus},
             }
         )
@@ -313,14 +354,50 @@ def rate_notes(speed: dict, train: dict | None = None) -> dict[str, Prose]:
     return {"gpu_note": Prose(gpu), "train_note": Prose(note)}
 
 
-def page_values(speed: dict, summary: pd.DataFrame, rule: pd.DataFrame, train: dict | None = None) -> dict:
+def _sameness(table: pd.DataFrame) -> dict:
+    """``<study>_n_same`` and ``<study>_standins`` for every study of the table with planned models."""
+    out = {}
+    for study, part in table.groupby("study", sort=False):
+        planned = part[part.model.notna() & ~part.kind.astype(str).str.startswith(NOT_PLANNED)]
+        if planned.empty:
+            continue
+        same = [bool((paper_match(study, m) or {}).get("same_model")) for m in planned.model]
+        others = [str(m) for m, ok in zip(planned.model, same) if not ok]
+        out[f"{study}_n_same"] = sum(same)
+        out[f"{study}_standins"] = PlainText(", ".join(others) if others else "none")
+    return out
+
+
+def scale_notes() -> str:
+    """One sentence per study whose :class:`~compsem.faces.PaperRun` has a note: how its counts
+    are scaled to the paper's, or what is costed at the book's size (chapter 98)."""
+    by_name = {s.name: s for s in STUDIES}
+    notes = [
+        f"Part {by_name[name].roman if name in by_name else name}: {text}."
+        for name, run in paper_runs().items()
+        if (text := run.note())
+    ]
+    return " ".join(notes) if notes else "Every study is costed at the data it ships, which is the paper's."
+
+
+def page_values(
+    speed: dict,
+    summary: pd.DataFrame,
+    rule: pd.DataFrame,
+    train: dict | None = None,
+    table: pd.DataFrame | None = None,
+) -> dict:
     """What chapter 98 glues: the rates and their ratio (:func:`gpu_speedup`), the sentences
     naming where each GPU factor comes from (:func:`rate_notes`, with :func:`train_speedup`'s
     ``train``), the memory rules (:data:`MEMORY_FACTOR`), the size rule's error
     (:func:`size_rule_check`: the model it misses most, ``rule_low`` its predicted / published
     and ``rule_off`` the factor it is off by; ``rule_worst``: the largest factor either way among
-    the other models) and each study's hours on 1 and 16 GPUs and its count of paper models that
-    ``models="paper"`` runs (``<study>_n_models``: :func:`paper_scale_summary`)."""
+    the other models; ``rule_min_mb``, ``rule_max_mb``: the sizes it was checked on) and each
+    study's hours on 1 and 16 GPUs and its count of paper models that ``models="paper"`` runs
+    (``<study>_n_models``: :func:`paper_scale_summary`). With ``table``
+    (:func:`paper_scale_table`) also ``<study>_n_same`` (of those, the paper's very models,
+    ``same_model`` in ``paper_models/<study>.csv``) and ``<study>_standins`` (the others, named),
+    and ``scale_notes``: each study's :attr:`compsem.faces.PaperRun.note`."""
     worst = rule.ratio.idxmin()
     others = rule.ratio.drop(index=worst)
     values = {
@@ -335,6 +412,11 @@ def page_values(speed: dict, summary: pd.DataFrame, rule: pd.DataFrame, train: d
         "rule_off": 1 / float(rule.ratio[worst]),
         "rule_worst": max(float(others.max()), 1 / float(others.min())),
     }
+    if "size_mb" in rule:
+        values.update({"rule_min_mb": float(rule.size_mb.min()), "rule_max_mb": float(rule.size_mb.max())})
+    if table is not None:
+        values.update(_sameness(table))
+        values["scale_notes"] = Prose(scale_notes())
     if "source" in speed:
         values.update(rate_notes(speed, train))
     for row in summary.itertuples():
