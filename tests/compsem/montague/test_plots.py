@@ -75,7 +75,7 @@ def test_the_intersective_panel_draws_p_as_the_whole_overlap():
     filled = [p for p in patches if isinstance(p, Circle) and p.get_facecolor()[3] > 0]
     dashed = [p for p in patches if p.get_linestyle() == "--"]
     assert len(filled) == 2 and len(dashed) == 2
-    for arc, other in zip(dashed, filled[::-1]):
+    for arc, _other in zip(dashed, filled[::-1]):
         assert isinstance(arc, Circle)
         assert arc.get_clip_path() is not None
     assert sorted((p.center, p.radius) for p in dashed) == sorted((p.center, p.radius) for p in filled)
