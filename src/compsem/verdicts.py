@@ -66,6 +66,14 @@ A claim may declare a second reading of the same result file (columns ``also_sel
 depends on the choice between the two (Part I reads at ε = 0 and states the pooled ε grid
 average as its second reading).
 
+A claim read against a fixed level (rules ``above`` / ``below``, say "a positive correlation") may
+name the controls that the same level would also pass (columns ``control_select`` and
+``control_label``, and ``control_name``, the column that names each control row): the row's
+*compared with* then gives each control's number as well, and a
+*reproduced* or *partly* is at most *partly* unless our whole interval lies beyond every control's
+whole interval on the claimed side (:data:`CONTROLLED`): passing a level that a control passes as
+well does not show the property the claim names.
+
 A claim the paper makes of more cases than one row tests (every model of the paper, every kind of
 input) declares them in the optional column ``scope``: ``column=value|value; column=...`` in the
 result file's own values (``value:words`` gives the words a page shows; ``model=paper`` stands for
@@ -120,6 +128,7 @@ __all__ = [
     "rules_text",
     "second_reading_words",
     "NARROWER",
+    "CONTROLLED",
     "scope_of",
     "UNTESTABLE",
     "untestable_reasons",
@@ -179,7 +188,14 @@ UNTESTABLE: dict[str, tuple[str, str]] = {
 #: names that reading; the verdict is the first reading's, and what differs states the second
 #: reading's number, its verdict and whether the direction depends on the choice
 #: (:func:`second_reading_words`).
-OPTIONAL_COLUMNS: tuple[str, ...] = ("scope", "also_select", "also_label")
+OPTIONAL_COLUMNS: tuple[str, ...] = (
+    "scope",
+    "also_select",
+    "also_label",
+    "control_select",
+    "control_label",
+    "control_name",
+)
 
 #: The rules a second reading may use (those that read a direction or a level).
 SECOND_READING_RULES: tuple[str, ...] = ("above", "below", "paired_above", "paired_below", "within")
@@ -223,6 +239,14 @@ NARROWER: str = (
     "a claim the paper makes of more models or inputs than we test says, in its last column, which of them we "
     "tested: reproduced there is partly (it holds where we tested, and the rest is untested); not reproduced stands "
     "(a tested case contradicts a claim made of every case)"
+)
+
+
+#: The control rule, in the words under the verdict table.
+CONTROLLED: str = (
+    "a claim read against a fixed level whose row names controls is at most partly unless our whole interval lies "
+    "beyond every control's whole interval on the claimed side (a level a control passes too does not show the "
+    "property the claim names)"
 )
 
 
@@ -575,9 +599,10 @@ def _evaluate(row: dict, study: str, folder: Path, strict: bool, describe: Calla
 
 
 def _read(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
-    """One claim's verdict (the rules of the module docstring), with its second reading
-    (``also_select``, :data:`OPTIONAL_COLUMNS`) stated after what differs."""
-    v = _evaluate_one(row, study, folder, strict)
+    """One claim's verdict (the rules of the module docstring), read against its controls
+    (``control_select``, :func:`_controlled`), with its second reading (``also_select``,
+    :data:`OPTIONAL_COLUMNS`) stated after what differs."""
+    v = _controlled(row, study, folder, _evaluate_one(row, study, folder, strict))
     also = _text(row, "also_select")
     if not also:
         return v
@@ -592,6 +617,49 @@ def _read(row: dict, study: str, folder: Path, strict: bool) -> Verdict:
         raise VerdictError(f"{where}: a second reading says what it reads (column 'also_label')")
     other = _evaluate_one({**row, "select": also}, study, folder, strict)
     return replace(v, differs=f"{v.differs}; {second_reading_words(v, other, label)}")
+
+
+def _controlled(row: dict, study: str, folder: Path, v: Verdict) -> Verdict:
+    """``v`` read against the control rows its claim names (:data:`CONTROLLED`): their numbers
+    join *compared with*; a *reproduced* or *partly* becomes *partly*, with a note, unless our
+    whole interval lies beyond every control's whole interval on the claimed side."""
+    query = _text(row, "control_select")
+    if not query:
+        return v
+    where = f"{study}_claims.csv, claim {_text(row, 'claim')}"
+    rule = _text(row, "rule")
+    if rule not in ("above", "below") or _text(row, "reference_select"):
+        raise VerdictError(
+            f"{where}: controls (column 'control_select') are read by the rules 'above' / 'below' "
+            "against a fixed level, not by a control row or another rule"
+        )
+    label = _text(row, "control_label")
+    if not label:
+        raise VerdictError(f"{where}: a row with controls names them in words (column 'control_label')")
+    if v.ours == "–":  # not testable here (a rerun without the file or the row): nothing to read
+        return v
+    file = folder / study / f"{_text(row, 'result')}.csv"
+    df = pd.read_csv(file)
+    ctrl = _rows(df, query, where, file)
+    if ctrl.empty:
+        raise VerdictError(f"{where}: the control selection {query!r} matches no row of {file}")
+    est, low, high = _one(_rows(df, _text(row, "select"), where, file), row, where, file)
+    digits = int(_number(row, "digits", where))
+    u = f" {_text(row, 'unit')}" if _text(row, "unit") else ""
+    key = _text(row, "control_name")
+    if key and key not in ctrl.columns:
+        raise VerdictError(f"{where}: {file} has no column {key!r} to name the controls by (column 'control_name')")
+    shown, beyond = [], True
+    for i in range(len(ctrl)):
+        ref, rlo, rhi = _one(ctrl.iloc[[i]], row, where, file)
+        beyond = beyond and direction_verdict(rule, est, low, high, ref, rlo, rhi) == "reproduced"
+        name = f"{ctrl[key].iloc[i]} " if key else ""
+        shown.append(name + fmt.estimate(ref, rlo, rhi, digits, unit=u))
+    v = replace(v, compared_with=f"{v.compared_with}; {label}: {', '.join(shown)}")
+    if beyond or v.verdict not in ("reproduced", "partly"):
+        return v
+    note = f"on the claimed side of the level, but our interval does not lie wholly {rule} that of {label}"
+    return replace(v, verdict="partly", note=f"{v.note}; {note}" if v.note else note)
 
 
 def second_reading_words(first: Verdict, second: Verdict, label: str) -> str:
@@ -706,10 +774,12 @@ def untestable_reasons(table: pd.DataFrame) -> dict[str, list[str]]:
     return {k: by[k] for k in UNTESTABLE if k in by}
 
 
-def rules_text(rules: list[str], reasons: dict[str, list[str]] | None = None, *, scoped: bool = False) -> str:
+def rules_text(
+    rules: list[str], reasons: dict[str, list[str]] | None = None, *, scoped: bool = False, controlled: bool = False
+) -> str:
     """The rules a table used, in words, one sentence each (``above`` and ``below`` as one); the
-    rule ``untestable`` with the reasons its rows declare (``reasons``: :func:`untestable_reasons`), and the scope rule (:data:`NARROWER`) where a claim
-    of the table names a ``scope``."""
+    rule ``untestable`` with the reasons its rows declare (``reasons``: :func:`untestable_reasons`), the scope rule (:data:`NARROWER`) where a claim
+    of the table names a ``scope``, and the control rule (:data:`CONTROLLED`) where one names controls."""
     pairs = {"above": "below", "paired_above": "paired_below"}
     used = [r for r in RULES if r in rules or pairs.get(r) in rules]
     named = {"above": "Rules 'above' and 'below'", "paired_above": "Rules 'paired_above' and 'paired_below'"}
@@ -723,6 +793,7 @@ def rules_text(rules: list[str], reasons: dict[str, list[str]] | None = None, *,
     return (
         " ".join(f"{named.get(r, f'Rule {r!r}')}: {words(r)}." for r in used if r not in pairs.values())
         + (f" Scope: {NARROWER}." if scoped else "")
+        + (f" Controls: {CONTROLLED}." if controlled else "")
         + " Every verdict is computed from the result files of this build by compsem.verdicts, which declares the rules."
     )
 
@@ -825,6 +896,11 @@ class Claims:
             "verdicts_table": self.frame(verdicts),
             "verdicts_summary": Found(summary_line(s.roman, s.title, verdicts)),
             "verdicts_rules": Found(
-                rules_text(list(table["rule"]), untestable_reasons(table), scoped=bool((table["scope"] != "").any()))
+                rules_text(
+                    list(table["rule"]),
+                    untestable_reasons(table),
+                    scoped=bool((table["scope"] != "").any()),
+                    controlled=bool((table["control_select"] != "").any()),
+                )
             ),
         }

@@ -756,3 +756,77 @@ def test_a_wrong_quotation_is_a_clear_error(made_up, quote, message):
     _write(data / "reference" / f"{STUDY}_claims.csv", [dict(CLAIMS[3], differs=quote)], header=list(V.COLUMNS))
     with pytest.raises(CompsemError, match=message):
         V.Claims(STUDY).table()
+
+
+# ----------------------------------------------------------------------------- a level read against controls
+
+CONTROLLED_ROW = [
+    {c: "" for c in V.OPTIONAL_COLUMNS}
+    | _claim(
+        claim="K-1",
+        rule="above",
+        result="rsa",
+        select="scorer == 'model'",
+        estimate="r",
+        low="low",
+        high="high",
+        digits="3",
+        reference="0",
+        compared_with="no correlation",
+    )
+    | {"control_select": "scorer in ['c1', 'c2']", "control_label": "the controls", "control_name": "scorer"}
+]
+
+
+@pytest.fixture
+def controlled(tmp_path, monkeypatch):
+    data, results = tmp_path / "data", tmp_path / "results"
+    _write(data / "reference" / f"{STUDY}_claims.csv", CONTROLLED_ROW, header=[*V.COLUMNS, *V.OPTIONAL_COLUMNS])
+    monkeypatch.setenv("COMPSEM_DATA", str(data))
+    monkeypatch.setenv("COMPSEM_RESULTS", str(results))
+    return results
+
+
+def _against(results, model, c1, c2):
+    rows = [{"scorer": s, "r": v[0], "low": v[1], "high": v[2]} for s, v in (("model", model), ("c1", c1), ("c2", c2))]
+    _write(results / STUDY / "rsa.csv", rows)
+    return V.Claims(STUDY).evaluate()[0]
+
+
+def test_a_level_that_the_controls_pass_as_well_gives_at_most_partly(controlled):
+    # 0.426 [0.406, 0.453] lies wholly above 0 (reproduced against the level), but both controls are higher:
+    # at most partly, and both controls' numbers are shown
+    v = _against(controlled, (0.426, 0.406, 0.453), (0.549, 0.528, 0.572), (0.545, 0.523, 0.569))
+    assert v.verdict == "partly"
+    assert v.compared_with == ("no correlation (0.000); the controls: c1 0.549 [0.528, 0.572], c2 0.545 [0.523, 0.569]")
+    assert v.word == (
+        "partly: on the claimed side of the level, but our interval does not lie wholly above that of the controls"
+    )
+    # contradicting data: both controls' whole intervals below ours (0.40 < 0.406) -> reproduced stands
+    v = _against(controlled, (0.426, 0.406, 0.453), (0.20, 0.18, 0.22), (0.30, 0.28, 0.40))
+    assert v.verdict == "reproduced" and v.note == ""
+    # boundary: one control's interval touches ours (0.406) -> partly
+    assert _against(controlled, (0.426, 0.406, 0.453), (0.20, 0.18, 0.22), (0.30, 0.28, 0.406)).verdict == "partly"
+    # below the level: not reproduced stays, whatever the controls
+    v = _against(controlled, (-0.1, -0.2, -0.05), (-0.5, -0.6, -0.4), (-0.5, -0.6, -0.4))
+    assert v.verdict == "not reproduced" and v.note == ""
+
+
+def test_controls_need_their_words_a_level_rule_and_a_row(controlled):
+    data = controlled.parent / "data" / "reference" / f"{STUDY}_claims.csv"
+    header = [*V.COLUMNS, *V.OPTIONAL_COLUMNS]
+    good = ((0.4, 0.3, 0.5), (0.1, 0.0, 0.2), (0.1, 0.0, 0.2))
+    _write(data, [{**CONTROLLED_ROW[0], "control_label": ""}], header=header)
+    with pytest.raises(V.VerdictError, match="column 'control_label'"):
+        _against(controlled, *good)
+    _write(data, [{**CONTROLLED_ROW[0], "rule": "paired_above"}], header=header)
+    with pytest.raises(V.VerdictError, match="'above' / 'below'"):
+        _against(controlled, *good)
+    _write(data, [{**CONTROLLED_ROW[0], "control_select": "scorer == 'none'"}], header=header)
+    with pytest.raises(V.VerdictError, match="matches no row"):
+        _against(controlled, *good)
+
+
+def test_the_rules_text_states_the_control_rule_only_where_a_row_names_controls():
+    assert V.CONTROLLED in V.rules_text(["above"], controlled=True)
+    assert "Controls:" not in V.rules_text(["above"])

@@ -159,7 +159,8 @@ def _truth(cond: np.ndarray, *operands: np.ndarray) -> np.ndarray:
 
 def closer_than_all(d_near: np.ndarray, d_far: np.ndarray, *, tol: float = TIE_TOL) -> np.ndarray:
     """Does every distance of a row of ``d_near`` stay at or below every distance of the same row
-    of ``d_far``?  The core of test I in both readings (Eq. 3; the authors' strict setting).
+    of ``d_far``?  The core of test I in both readings (Eq. 3; all inequalities must hold, as in the
+    authors' code, which does not read its ``strict`` setting here).
 
     Parameters
     ----------

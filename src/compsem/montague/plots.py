@@ -54,8 +54,9 @@ def plot_type_matrix(
 
 
 def plot_set_diagrams(axes=None):
-    """Four panels: how the phrase set P relates to the noun set N (and the adjective set A)
-    for the four adjective classes."""
+    """Four panels: how the phrase set P (dashed) relates to the noun set N (and the adjective
+    set A) for the four adjective classes; for the intersective class P is the whole overlap
+    A ∩ N."""
     import matplotlib.pyplot as plt
     from matplotlib.patches import Circle, Ellipse
 
@@ -66,8 +67,8 @@ def plot_set_diagrams(axes=None):
             "subsective intersective\n(red dog)",
             [("N", (0.38, 0.5), 0.28, "tab:blue"), ("A", (0.62, 0.5), 0.28, "tab:orange")],
             "P = A ∩ N",
-            (0.5, 0.5),
-            (0.16, 0.34),
+            None,  # P is the whole lens: drawn as the two arcs that bound it
+            None,
         ),
         (
             "subsective non-intersective\n(skilful student)",
@@ -103,7 +104,13 @@ def plot_set_diagrams(axes=None):
                 ha="center",
                 weight="bold",
             )
-        ax.add_patch(Ellipse(pc, *pwh, fc="none", ec="black", lw=2, ls="--"))
+        if pc is None:  # P = A ∩ N: each circle's outline, dashed, clipped to the other circle
+            for (_, c, r, _), (_, c_other, r_other, _) in zip(circles, circles[::-1]):
+                arc = ax.add_patch(Circle(c, r, fc="none", ec="black", lw=2, ls="--"))
+                clip = ax.add_patch(Circle(c_other, r_other, fc="none", ec="none"))
+                arc.set_clip_path(clip)
+        else:
+            ax.add_patch(Ellipse(pc, *pwh, fc="none", ec="black", lw=2, ls="--"))
         ax.text(0.5, 0.02, plabel, ha="center", va="bottom", fontsize=12)
         ax.set_title(title, fontsize=12)
         ax.set_xlim(0, 1)

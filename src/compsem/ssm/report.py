@@ -27,7 +27,7 @@ from ..stats import paired_interval, separation
 from .data import CATEGORIES, Pool, load_study
 from .metrics import distances
 from .plots import mean_scores_heatmap, metric_intervals, reference_matrix, score_matrices, space_maps, zoom_maps
-from .space import Layout, layouts, pick_basis, zoom_window
+from .space import Layout, layouts, mates_near, pick_basis
 from .study import REFERENCE, Run, score_all, score_texts
 from .tables import (
     accuracy_frame,
@@ -680,8 +680,9 @@ def stress_table(maps: Mapping[tuple[str, str], Layout]) -> pd.DataFrame:
 
 
 def _space_values(maps: Mapping[tuple[str, str], Layout], pool: Pool, basis, model: str, *, k: int = 10) -> dict:
-    """Stress range of the relatedness maps, and the share of the ``k`` sentences nearest to the
-    red basis sentence on the map that belong to its cluster (reference and ``model``)."""
+    """Stress range of the relatedness maps, and of the sentences among the ``k`` nearest to the
+    red basis sentence on the map, the basis itself left out, how many there are and how many are
+    its cluster-mates (reference and ``model``; :func:`.space.mates_near`)."""
     rel = stress_table(maps).query("space == 'rel'").set_index("scorer")["stress1"]
     cl_b = pool.clusters[basis[0]]
     values = {
@@ -691,11 +692,11 @@ def _space_values(maps: Mapping[tuple[str, str], Layout], pool: Pool, basis, mod
         "ssm_stress_min": float(rel.drop(REFERENCE).min()),
         "ssm_stress_max": float(rel.drop(REFERENCE).max()),
     }
-    for key, name in (("ssm_zoom_same_cluster", model), ("ssm_zoom_same_cluster_ref", REFERENCE)):
+    for suffix, name in (("", model), ("_ref", REFERENCE)):  # the window without the basis sentence itself
         lay = maps[(name, "rel")]
-        near = zoom_window(lay.xy, int(lay.basis(basis[:1])[0]), k=k)
-        values[key] = 100 * float(np.mean(pool.clusters[np.flatnonzero(lay.valid)[near]] == cl_b))
-    values["ssm_cluster_size_b"] = int((pool.clusters == cl_b).sum())
+        others, mates = mates_near(lay.xy, int(lay.basis(basis[:1])[0]), pool.clusters[np.flatnonzero(lay.valid)], k=k)
+        values[f"ssm_zoom_others{suffix}"], values[f"ssm_zoom_mates{suffix}"] = others, mates
+    values["ssm_cluster_mates_b"] = int((pool.clusters == cl_b).sum()) - 1
     return values
 
 

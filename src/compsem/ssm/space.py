@@ -60,6 +60,18 @@ def zoom_window(xy, centre: int, *, k: int = 12) -> np.ndarray:
     return np.argsort(d, kind="stable")[:k]
 
 
+def mates_near(xy, centre: int, clusters, *, k: int = 12) -> tuple[int, int]:
+    """Of the sentences in :func:`zoom_window`'s ``k`` nearest to ``centre`` other than ``centre``
+    itself, how many there are and how many share its cluster (``clusters`` aligned with the rows
+    of ``xy``): ``(others, mates)``."""
+    clusters = np.asarray(clusters)
+    if len(clusters) != len(xy):
+        raise ValueError(f"clusters has {len(clusters)} entries for {len(xy)} points")
+    near = zoom_window(xy, centre, k=k)
+    others = near[near != centre]
+    return len(others), int((clusters[others] == clusters[centre]).sum())
+
+
 @dataclass
 class Layout:
     """A 2-D map of one model's space: ``xy`` (n, 2) for the ``valid`` sentences (mask over the

@@ -63,3 +63,22 @@ def test_the_set_diagrams_are_one_panel_per_class():
         "(alleged king)",
     ]
     plt.close("all")
+
+
+def test_the_intersective_panel_draws_p_as_the_whole_overlap():
+    """P = A ∩ N: the dashed outline is the two circles' own arcs, each clipped to the other
+    circle (a smaller ellipse inside the lens would draw P as a proper subset of A ∩ N)."""
+    from matplotlib.patches import Circle
+
+    axes = plots.plot_set_diagrams()
+    patches = axes[0].patches
+    filled = [p for p in patches if isinstance(p, Circle) and p.get_facecolor()[3] > 0]
+    dashed = [p for p in patches if p.get_linestyle() == "--"]
+    assert len(filled) == 2 and len(dashed) == 2
+    for arc, _other in zip(dashed, filled[::-1]):
+        assert isinstance(arc, Circle)
+        assert arc.get_clip_path() is not None
+    assert sorted((p.center, p.radius) for p in dashed) == sorted((p.center, p.radius) for p in filled)
+    # the other classes keep one dashed ellipse for P, unclipped
+    assert all(sum(p.get_linestyle() == "--" for p in ax.patches) == 1 for ax in axes[1:])
+    plt.close("all")
