@@ -186,16 +186,26 @@ def test_the_gpus_fp32_vectors_are_stated_by_their_measured_difference_never_as_
             "gpu_bf16": {"texts_per_s": 70.0},
         },
     }
+    rec["encode"]["gpu_default"]["identity"] = "m1|st|x==1"
     assert appendix.gpu_glue(rec)["gpu_fp32_vs_cpu_text"] == (
-        "on the one GPU measured (X1), within 2.7e-07 of the CPU's in every coordinate (the largest absolute "
-        "difference over 10,000 sentences), not equal to them"
+        "`m1`'s vectors, on the one GPU measured (X1), lay within 2.7e-07 of the CPU's in every coordinate (the "
+        "largest absolute difference over 10,000 sentences), not equal to them"
     )
+    # a study's own fp32 record with a larger difference is part of "every coordinate": the largest of
+    # the two (3.0e-07 > 2.7e-07), over all texts measured (10,000 + 20,000 = 30,000)
+    rec["studies"] = {"s3": {"phrases": 20000, "encoding": {"gpu_default": {"max_abs_diff": 3.045e-07}}}}
+    assert appendix.gpu_fp32_vs_cpu_text(rec) == (
+        "`m1`'s vectors, on the one GPU measured (X1), lay within 3.0e-07 of the CPU's in every coordinate (the "
+        "largest absolute difference over the 30,000 texts measured: 10,000 sentences, 20,000 s3 phrases), not "
+        "equal to them"
+    )
+    del rec["studies"]
     # contradicting records: a larger difference changes the number; a zero one is equality; none is unmeasured
     rec["encode"]["gpu_default"]["max_abs_diff"] = 0.0031
     assert "within 3.1e-03 of the CPU's" in appendix.gpu_fp32_vs_cpu_text(rec)
     rec["encode"]["gpu_default"]["max_abs_diff"] = 0.0
     assert appendix.gpu_fp32_vs_cpu_text(rec) == (
-        "on the one GPU measured (X1), equal to the CPU's in every coordinate over 10,000 sentences"
+        "`m1`'s vectors, on the one GPU measured (X1), equal the CPU's in every coordinate over 10,000 sentences"
     )
     assert appendix.gpu_fp32_vs_cpu_text(None).startswith("not compared with the CPU's on any GPU")
     text = " ".join((ROOT / "book" / "intro.md").read_text(encoding="utf-8").split())
