@@ -46,13 +46,16 @@ def _ablation(full, condition_only, sentences_only=18.6, low=-2.0, high=2.0):
 
 def test_the_condition_claim_is_the_papers_and_follows_the_sign_test(tmp_path):
     # the paper: the condition is not used at all. A sign test far below 0.05 says it is: not reproduced
-    got = _verdicts(tmp_path / "a", {"zeroshot": _zeroshot(0.0001)})
-    attached = "sbert-mini, the condition appended to each sentence: not the paper's Table 2 setting (a text pair)"
-    assert got["II-2"].verdict == "not reproduced" and got["II-2"].ours == f"p < 0.001 ({attached})"
+    # both rows read the paper's Table 2 setting, the text-pair row (referee B12), not the appended condition
+    tp = "sbert-mini text pair"
+    got = _verdicts(tmp_path / "a", {"zeroshot": _zeroshot(0.0001, model=tp) + _zeroshot(0.4, 48.0, 41.0, 55.0)})
+    assert got["II-2"].verdict == "not reproduced" and got["II-2"].ours.startswith("p < 0.001 (sbert-mini, each")
+    assert "the paper's Table 2 setting" in got["II-2"].ours
     # "does not help": 35.7 [29.6, 42.9] lies wholly below chance (50): reproduced
     assert got["II-2b"].verdict == "reproduced"
-    # contradicting data: the pair outcomes at chance (p = 0.4) -> the paper's claim reproduced
-    got = _verdicts(tmp_path / "b", {"zeroshot": _zeroshot(0.4, 48.0, 41.0, 55.0)})
+    # contradicting data: the text pair's outcomes at chance (p = 0.4) -> the paper's claim reproduced,
+    # whatever the appended row says
+    got = _verdicts(tmp_path / "b", {"zeroshot": _zeroshot(0.4, 48.0, 41.0, 55.0, model=tp) + _zeroshot(0.0001)})
     assert got["II-2"].verdict == "reproduced" and got["II-2b"].verdict == "partly"
 
 
@@ -100,7 +103,7 @@ def test_the_scaling_claim_reads_the_paired_difference_of_the_largest_and_smalle
 
 
 def test_each_zero_shot_claim_names_the_variant_its_row_is(tmp_path):
-    # II-1 reads the text-pair row, II-2 and II-2b the attached row: each names its own, from the row
+    # II-1, II-2 and II-2b read the text-pair row (the paper's setting, referee B12): each names it, from the row
     rows = _zeroshot(0.0001) + _zeroshot(0.001, model="sbert-mini text pair")
     got = _verdicts(tmp_path / "a", {"zeroshot": rows})
     assert got["II-1"].ours == (
@@ -108,7 +111,8 @@ def test_each_zero_shot_claim_names_the_variant_its_row_is(tmp_path):
         "setting; the one encoder chapter 21 runs in that setting)"
     )
     assert got["II-2b"].ours.endswith(
-        "(sbert-mini, the condition appended to each sentence: not the paper's Table 2 setting (a text pair))"
+        "(sbert-mini, each sentence read with the condition as a text pair: the paper's "
+        "Table 2 setting; the one encoder chapter 21 runs in that setting)"
     )
     # contradicting data: chapter 22 fine-tuned sbert-mini, and chapter 21 recorded its template; the words follow
     folder = tmp_path / "b"
@@ -120,12 +124,13 @@ def test_each_zero_shot_claim_names_the_variant_its_row_is(tmp_path):
         "the one encoder chapter 21 runs in that setting, and the one chapter 22 fine-tunes)"
     )
     (folder / "results" / "csts" / "zeroshot.json").write_text('{"template": "{condition}: {sentence}"}')
-    got = {v.claim: v for v in CLAIMS.evaluate(results=folder / "results", strict=False)}
-    assert "(sbert-mini, the condition appended to each sentence as '{condition}: {sentence}': not" in got["II-2"].ours
+    from compsem.csts.paperclaims import describe_row
+
+    words = describe_row("zeroshot", rows[0], folder / "results" / "csts")
+    assert words.startswith("sbert-mini, the condition appended to each sentence as '{condition}: {sentence}': not")
     # a row of another encoder is named as that encoder
     other = _zeroshot(0.0001, model="use") + _zeroshot(0.001, model="use text pair")
     sel = pd.DataFrame(other)
-    from compsem.csts.paperclaims import describe_row
 
     assert describe_row("zeroshot", sel.iloc[1].to_dict(), tmp_path).startswith("use, each sentence read with")
     assert describe_row("zeroshot", {"model": "use", "condition": "ignored"}, tmp_path).startswith(
@@ -166,3 +171,13 @@ def test_the_papers_split_and_settings_are_read_from_its_tables(tmp_path, monkey
     got = _words()
     assert "not C-STS-2023's test split" in got["II-1"]["differs"]
     assert "(bi-encoder, trained with quad+mse)" in got["II-4"]["paper_value"]
+
+
+def test_the_tri_encoder_below_the_cross_encoder_needs_the_margin(tmp_path):
+    # referee B1: cross/mse minus tri-hadamard/quad+mse. 8.0 [6.0, 10.0] clears the margin of 5 wholly -> reproduced
+    row = {"a": "cross/mse", "b": "tri-hadamard/quad+mse", "split": "test"}
+    got = _verdicts(tmp_path / "a", {"finetune_paired": [row | {"difference": 8.0, "low": 6.0, "high": 10.0}]})
+    assert got["II-4b"].verdict == "reproduced" and got["II-4b"].ours == "8.0 [6.0, 10.0]"
+    # contradicting data, this build's: the tri-encoder above, -5.8 [-8.5, -3.4] -> not reproduced
+    got = _verdicts(tmp_path / "b", {"finetune_paired": [row | {"difference": -5.8, "low": -8.5, "high": -3.4}]})
+    assert got["II-4b"].verdict == "not reproduced"
