@@ -65,7 +65,9 @@ class DataChapter:
         self.values.update(
             ratio_mean=float(ratio.mean()), ratio_lo=float(ratio.quantile(0.05)), ratio_hi=float(ratio.quantile(0.95))
         )
-        stats = words.describe().T[["mean", "std", "min", "max"]].round(1)
+        # one table, so one precision: every value to 2 decimals (a value rounded to 1 and shown
+        # with 2 would print a false second decimal)
+        stats = words.describe().T[["mean", "std", "min", "max"]].round(2)
         stats.loc["fusion length / sources' length"] = ratio.describe()[["mean", "std", "min", "max"]].round(2)
         stats.index = [f"{label(k, LABELS)}, words" if k in words else k for k in stats.index]
         return stats.rename(columns={"std": "s.d."})

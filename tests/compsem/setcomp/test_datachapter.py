@@ -44,3 +44,5 @@ def test_fusion_lengths_over_their_sources_by_hand():
     assert ch.values["ratio_mean"] == pytest.approx(np.mean(ratios))
     assert stats.loc["S1 (fusion of S_prev and S_curr), words", "mean"] == 1.5
     assert stats.loc["fusion length / sources' length", "max"] == 1.0
+    # S_prev has 2 and 3 words: mean 2.5, s.d. 0.7071 -> 0.71 (the second decimal is real, not a padded 0.70)
+    assert stats.loc["S_prev (sentence before), words", "s.d."] == 0.71
